@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Placeholder: the generic verbs driver is being written. */
+#include <errno.h>
+#include <rte_errno.h>
+#include "rdx_dev_driver.h"
+
+struct rdx_dev *
+rdx_verbs_dev_open(struct ibv_device *ibdev, const struct rdx_dev_conf *conf)
+{
+	(void)ibdev; (void)conf;
+	rte_errno = ENOTSUP;
+	return NULL;
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * Versioned out-of-band bootstrap over TCP: a server listens, a client
+ * connects, and both exchange fixed-size messages (QP infos, buffer
+ * addresses and keys, the test they run). Every call has a timeout and
+ * fails with a one-line reason, never hangs: refused/unreachable peers,
+ * wrong version, mismatched test, peer closed.
+ */
+#ifndef RDX_CONN_H
+#define RDX_CONN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rdx_conn;
+
+/** Listen on port (0: any; see rdx_conn_port). -EADDRINUSE when taken. */
+struct rdx_conn *rdx_conn_listen(const char *bind_addr, uint16_t port);
+uint16_t rdx_conn_port(const struct rdx_conn *listener);
+/** Accept one peer within timeout_ms, then check the hello (magic, version). */
+struct rdx_conn *rdx_conn_accept(struct rdx_conn *listener, int timeout_ms);
+/** Connect to host:port within timeout_ms and exchange hellos. */
+struct rdx_conn *rdx_conn_connect(const char *host, uint16_t port, int timeout_ms);
+void rdx_conn_close(struct rdx_conn *c);
+
+/** Send len bytes of local and receive len bytes into remote (framed, typed). */
+int rdx_conn_exchange(struct rdx_conn *c, uint32_t type, const void *local,
+		      void *remote, size_t len, int timeout_ms);
+int rdx_conn_send(struct rdx_conn *c, uint32_t type, const void *buf, size_t len,
+		  int timeout_ms);
+int rdx_conn_recv(struct rdx_conn *c, uint32_t type, void *buf, size_t len,
+		  int timeout_ms);
+/** Non-blocking: 0 while the peer is connected, -ECONNRESET once it is gone. */
+int rdx_conn_peer_alive(struct rdx_conn *c);
+/** The last error as one line ("peer runs wire version 2, we run 1"). */
+const char *rdx_conn_strerror(const struct rdx_conn *c);
+/** Parse "HOST:PORT" (IPv4, name, or [IPv6]:PORT). */
+int rdx_conn_parse_hostport(const char *s, char *host, size_t host_len, uint16_t *port);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RDX_CONN_H */

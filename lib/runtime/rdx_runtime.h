@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * rdx runtime: EAL start-up with the defaults a VM or laptop needs, pinned
+ * worker lcores, a stop flag, per-lcore run-to-completion loops of pollers,
+ * and the TSC.
+ */
+#ifndef RDX_RUNTIME_H
+#define RDX_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rdx_config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What rdx_runtime_eal_args() decided, for the one-line notices and tests. */
+struct rdx_eal_plan {
+	bool added_no_huge;      /**< no hugepages and no memory option given */
+	bool added_no_pci;       /**< no -a/-b/--allow/--block/--vdev given */
+	bool added_log_level;    /**< quiet EAL unless --log-level given */
+	bool added_file_prefix;  /**< unique prefix so two processes can run */
+	bool has_core_option;    /**< -l, -c, --lcores given */
+};
+
+/**
+ * Build the argv handed to rte_eal_init from the user's EAL arguments (the
+ * ones before "--"): keeps every user option and adds --no-huge (when
+ * hugepages_available is false and no -m/--socket-mem/--no-huge was given),
+ * --no-pci (unless PCI was asked for), --log-level=error (unless given), and
+ * a per-process --file-prefix (unless given) so processes never collide.
+ * Pure: no EAL calls, so tests can drive it.
+ * @param out  room for argc + 8 pointers; strings point into argv or statics
+ *             or `scratch` (at least 64 bytes).
+ * @return the new argc, or -EINVAL.
+ */
+int rdx_runtime_eal_args(int argc, char **argv, bool hugepages_available,
+			 char **out, int out_max, char *scratch, size_t scratch_len,
+			 struct rdx_eal_plan *plan);
+
+/** True when the machine has free hugepages (reads /sys or /proc/meminfo). */
+bool rdx_runtime_hugepages_available(void);
+
+/**
+ * Check a core mask ("-c 0x3") or list ("-l 0-1,3") before EAL sees it.
+ * @return 0, or -EINVAL with a one-line reason in err.
+ */
+int rdx_runtime_check_cores(const char *opt, const char *value, char *err, size_t err_len);
+
+/**
+ * Initialise EAL from argv (up to and excluding "--"). On bad input prints
+ * one line ("rdx: bad core mask '0xZZ': ...") and returns -EINVAL: callers
+ * exit 2. Prints a one-line notice when --no-huge was added.
+ * Installs SIGINT/SIGTERM handlers that set the stop flag; calibrates the TSC
+ * and measures the cost of one timestamp.
+ * @return number of argv entries consumed (including "--"), or negative errno.
+ */
+int rdx_runtime_init(int argc, char **argv);
+int rdx_runtime_cleanup(void);
+
+/** The stop flag: set by SIGINT/SIGTERM or rdx_runtime_stop(). */
+bool rdx_runtime_stopping(void);
+void rdx_runtime_stop(void);
+/** Clear the flag (between runs). */
+void rdx_runtime_stop_reset(void);
+
+/** TSC frequency (Hz), and the measured cost of one rdx_tsc() in cycles. */
+uint64_t rdx_tsc_hz(void);
+double rdx_tsc_cost_cycles(void);
+/** Read the TSC (rte_rdtsc). */
+uint64_t rdx_tsc(void);
+
+/** Worker lcores (all enabled lcores except main), in order. */
+unsigned int rdx_runtime_workers(unsigned int *ids, unsigned int max);
+
+/**
+ * Run fn(arg_of(lcore)) on every worker lcore (and the main lcore too when
+ * include_main) and wait for all; the return value is the first non-zero
+ * one, or 0.
+ */
+typedef int (*rdx_lcore_fn_t)(void *arg);
+int rdx_runtime_launch(rdx_lcore_fn_t fn, void *const *args, unsigned int nb_args,
+		       bool include_main);
+
+/*
+ * Run-to-completion loop: pollers registered on an lcore are called in turn
+ * until the stop flag (or rdx_lcore_loop_stop) is set. A poller returns the
+ * amount of work it did; 0 counts as idle. Busy/idle TSC cycles are
+ * accounted per poller and per loop, so reports can show utilisation.
+ * No allocation inside the loop.
+ */
+typedef int (*rdx_poller_fn_t)(void *arg);
+
+struct rdx_poller {
+	rdx_poller_fn_t fn;
+	void *arg;
+	const char *name;
+	uint64_t calls;
+	uint64_t busy_calls;
+	uint64_t busy_cycles;
+	uint64_t idle_cycles;
+};
+
+struct rdx_lcore_loop {
+	struct rdx_poller pollers[RDX_MAX_POLLERS];
+	unsigned int nb_pollers;
+	volatile bool stop;
+	uint64_t busy_cycles;
+	uint64_t idle_cycles;
+	uint64_t iterations;
+};
+
+void rdx_lcore_loop_init(struct rdx_lcore_loop *loop);
+int rdx_lcore_loop_add(struct rdx_lcore_loop *loop, const char *name,
+		       rdx_poller_fn_t fn, void *arg);
+/** Run until stopped; returns 0. */
+int rdx_lcore_loop_run(struct rdx_lcore_loop *loop);
+void rdx_lcore_loop_stop(struct rdx_lcore_loop *loop);
+/** Busy share of the loop's cycles, 0..100. */
+double rdx_lcore_loop_busy_pct(const struct rdx_lcore_loop *loop);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RDX_RUNTIME_H */
