@@ -1,13 +1,1053 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Placeholder: the generic verbs driver is being written. */
+/*
+ * The generic ibverbs driver: the rdx device API over plain verbs, for any
+ * provider that is not mlx5 (rxe, siw, other vendors).
+ *
+ * Fast path: one ibv_post_send per burst with a linked WR list (doorbell
+ * batching), IBV_SEND_INLINE up to the QP's max_inline, selective signaling
+ * (sq_sig_all = 0) with the mlx5 datapath's rules, ibv_post_recv per batch,
+ * ibv_poll_cq per burst. The WR and SGE arrays are allocated per QP at
+ * create time. Control path: RoCE addressing (GID, MTU, GRH), memory (host,
+ * huge, device memory), completion channels for rdx_cq_wait.
+ */
 #include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+
+#include <infiniband/verbs.h>
+
+#include "rdx_config.h"
 #include "rdx_dev_driver.h"
+#include "verbs_sq.h"
+
+#define VERBS_ERR(...) fprintf(stderr, "rdx_verbs: " __VA_ARGS__)
+#define VERBS_HUGE_SZ (2u << 20)
+#define VERBS_MAX_SQ_DEPTH 32768u /* retired counts fit uint16_t */
+
+struct verbs_dev {
+	struct rdx_dev base;             /* must be first */
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	uint8_t port;
+	int gid_index;                   /* -1: no GRH (InfiniBand with LIDs) */
+	union ibv_gid gid;
+	struct ibv_port_attr port_attr;
+	struct ibv_device_attr dev_attr;
+};
+
+struct verbs_qp;
+
+struct verbs_cq {
+	struct rdx_cq base;              /* must be first */
+	struct ibv_cq *cq;
+	struct ibv_comp_channel *ch;
+	/* QPs completing here, open addressing by qp_num. */
+	struct verbs_qp **tab;
+	uint32_t tab_mask;
+	uint32_t nb_qps;
+	/* Completions taken by cq_wait, handed out by the next poll. */
+	uint16_t stash_n;
+	uint16_t stash_pos;
+	struct ibv_wc wc[RDX_MAX_BURST];
+	struct ibv_wc stash[RDX_MAX_BURST];
+};
+
+struct verbs_qp {
+	struct rdx_qp base;              /* must be first */
+	struct ibv_qp *qp;
+	struct verbs_cq *scq;
+	struct verbs_cq *rcq;
+	uint32_t psn;
+	struct rdx_verbs_sq sq;
+	struct rdx_verbs_rq rq;
+	struct ibv_send_wr *swr;         /* RDX_MAX_BURST */
+	struct ibv_sge *ssge;            /* RDX_MAX_BURST * max_send_sge */
+	struct ibv_recv_wr *rwr;
+	struct ibv_sge *rsge;
+	uint64_t *sq_wr_id;
+	uint8_t *sq_op;
+	uint64_t *rq_wr_id;
+};
+
+struct verbs_mem {
+	struct rdx_mem base;             /* must be first */
+	struct ibv_mr *mr;
+	struct ibv_dm *dm;
+	void *buf;                       /* what to free */
+	size_t map_len;                  /* mmap'd length (huge without EAL) */
+	bool rte;                        /* rte_malloc'd */
+};
+
+static inline struct verbs_dev *
+to_vdev(struct rdx_dev *dev)
+{
+	return (struct verbs_dev *)dev;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fast path                                                          */
+
+static uint16_t
+verbs_post_burst(struct rdx_qp *qp_, const struct rdx_wr *wr, uint16_t n)
+{
+	struct verbs_qp *qp = (struct verbs_qp *)qp_;
+	struct ibv_send_wr *bad = NULL;
+	uint16_t built, posted;
+
+	built = rdx_verbs_sq_prepare(&qp->sq, wr, n, qp->swr, qp->ssge);
+	if (unlikely(built == 0))
+		return 0;
+	if (likely(ibv_post_send(qp->qp, qp->swr, &bad) == 0))
+		posted = built;
+	else
+		posted = bad == NULL ? 0 : (uint16_t)(bad - qp->swr);
+	rdx_verbs_sq_commit(&qp->sq, qp->swr, built, posted);
+	return posted;
+}
+
+static uint16_t
+verbs_post_recv_burst(struct rdx_qp *qp_, const struct rdx_recv_wr *wr, uint16_t n)
+{
+	struct verbs_qp *qp = (struct verbs_qp *)qp_;
+	struct ibv_recv_wr *bad = NULL;
+	uint16_t built, posted;
+
+	built = rdx_verbs_rq_prepare(&qp->rq, wr, n, qp->rwr, qp->rsge);
+	if (unlikely(built == 0))
+		return 0;
+	if (likely(ibv_post_recv(qp->qp, qp->rwr, &bad) == 0))
+		posted = built;
+	else
+		posted = bad == NULL ? 0 : (uint16_t)(bad - qp->rwr);
+	rdx_verbs_rq_commit(&qp->rq, posted);
+	return posted;
+}
+
+static inline struct verbs_qp *
+cq_find_qp(const struct verbs_cq *cq, uint32_t qp_num)
+{
+	uint32_t i = qp_num & cq->tab_mask;
+	struct verbs_qp *qp;
+
+	for (;;) {
+		qp = cq->tab[i];
+		if (qp == NULL || qp->base.qp_num == qp_num)
+			return qp;
+		i = (i + 1) & cq->tab_mask;
+	}
+}
+
+static inline uint8_t
+recv_opcode(const struct ibv_wc *w)
+{
+	if (w->status != IBV_WC_SUCCESS)
+		return RDX_WC_UNKNOWN;
+	if (w->opcode == IBV_WC_RECV_RDMA_WITH_IMM)
+		return RDX_WC_RECV_WRITE_IMM;
+	return (w->wc_flags & IBV_WC_WITH_IMM) ? RDX_WC_RECV_IMM : RDX_WC_RECV;
+}
+
+/* Translate one ibv_wc into wc (the app's array). */
+static inline void
+verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *wc)
+{
+	struct verbs_qp *qp = cq_find_qp(cq, w->qp_num);
+	uint32_t id = (uint32_t)w->wr_id;
+	uint8_t op;
+
+	wc->status = (uint8_t)w->status;
+	wc->vendor_err = w->vendor_err;
+	wc->qp_num = w->qp_num;
+	wc->imm = 0;
+	if (unlikely(qp == NULL)) {
+		/* A QP destroyed with completions still queued. */
+		wc->qp_ctx = NULL;
+		wc->wr_id = 0;
+		wc->byte_len = 0;
+		wc->retired = 1;
+		wc->opcode = RDX_WC_UNKNOWN;
+		return;
+	}
+	wc->qp_ctx = qp->base.user_ctx;
+	if (w->wr_id & RDX_VERBS_RECV_TAG) {
+		wc->wr_id = rdx_verbs_rq_complete(&qp->rq, id);
+		wc->opcode = recv_opcode(w);
+		wc->byte_len = w->byte_len;
+		if (w->wc_flags & IBV_WC_WITH_IMM)
+			wc->imm = w->imm_data;
+		wc->retired = 1;
+		return;
+	}
+	op = qp->sq.op[id & qp->sq.mask];
+	wc->wr_id = qp->sq.wr_id[id & qp->sq.mask];
+	wc->opcode = op;
+	wc->byte_len = op == RDX_WC_READ ? w->byte_len :
+		(op == RDX_WC_CAS || op == RDX_WC_FAA) ? 8 : 0;
+	wc->retired = rdx_verbs_sq_retire(&qp->sq, id, wc);
+}
+
+static uint16_t
+verbs_poll_burst(struct rdx_cq *cq_, struct rdx_wc *wc, uint16_t n)
+{
+	struct verbs_cq *cq = (struct verbs_cq *)cq_;
+	uint16_t k = 0;
+	int got, i;
+
+	if (n > RDX_MAX_BURST)
+		n = RDX_MAX_BURST;
+	if (unlikely(cq->stash_pos < cq->stash_n)) {
+		while (k < n && cq->stash_pos < cq->stash_n)
+			verbs_wc_map(cq, &cq->stash[cq->stash_pos++], &wc[k++]);
+		if (k == n)
+			return k;
+	}
+	got = ibv_poll_cq(cq->cq, n - k, cq->wc);
+	if (unlikely(got <= 0))
+		return k; /* a poll error leaves the CQ unusable: report empty */
+	for (i = 0; i < got; i++)
+		verbs_wc_map(cq, &cq->wc[i], &wc[k++]);
+	return k;
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                             */
+
+static struct rdx_mem *
+mem_new(struct verbs_dev *vd, void *addr, size_t len, int access, enum rdx_mem_type type)
+{
+	struct verbs_mem *m = calloc(1, sizeof(*m));
+
+	if (m == NULL)
+		return NULL;
+	m->base.dev = &vd->base;
+	m->base.addr = addr;
+	m->base.iova = (uint64_t)(uintptr_t)addr;
+	m->base.len = len;
+	m->base.access = access;
+	m->base.type = type;
+	return &m->base;
+}
+
+static int
+mem_register(struct verbs_dev *vd, struct verbs_mem *m)
+{
+	m->mr = ibv_reg_mr(vd->pd, m->base.addr, m->base.len, (unsigned int)m->base.access);
+	if (m->mr == NULL) {
+		int err = errno != 0 ? errno : EINVAL;
+
+		VERBS_ERR("ibv_reg_mr of %zu bytes on %s failed: %s\n", m->base.len,
+			  vd->base.attr.name, strerror(err));
+		return -err;
+	}
+	m->base.lkey = m->mr->lkey;
+	m->base.rkey = m->mr->rkey;
+	return 0;
+}
+
+static void
+mem_release_buf(struct verbs_mem *m)
+{
+	if (m->buf == NULL)
+		return;
+	if (m->rte)
+		rte_free(m->buf);
+	else if (m->map_len != 0)
+		munmap(m->buf, m->map_len);
+	else
+		free(m->buf);
+	m->buf = NULL;
+}
+
+/* Huge pages: EAL memory when EAL is up with hugepages, else MAP_HUGETLB. */
+static void *
+huge_alloc(struct verbs_mem *m, size_t len)
+{
+	void *p;
+
+	if (rte_lcore_count() > 0 && rte_eal_has_hugepages()) {
+		p = rte_zmalloc("rdx_verbs_mem", len, VERBS_HUGE_SZ);
+		if (p != NULL) {
+			m->rte = true;
+			return p;
+		}
+	}
+	m->map_len = RTE_ALIGN_CEIL(len, (size_t)VERBS_HUGE_SZ);
+	p = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
+	if (p == MAP_FAILED) {
+		VERBS_ERR("no hugepages for %zu bytes (EAL has none and mmap(MAP_HUGETLB) failed: %s); use host memory\n",
+			  len, strerror(errno));
+		m->map_len = 0;
+		return NULL;
+	}
+	return p;
+}
+
+static struct rdx_mem *
+verbs_mem_alloc(struct rdx_dev *dev, size_t len, enum rdx_mem_type type, int access)
+{
+	struct verbs_dev *vd = to_vdev(dev);
+	struct verbs_mem *m;
+	struct ibv_alloc_dm_attr dattr = {0};
+	void *p = NULL;
+	int rc;
+
+	m = (struct verbs_mem *)mem_new(vd, NULL, len, access, type);
+	if (m == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	m->base.owned = true;
+	switch (type) {
+	case RDX_MEM_HOST:
+		if (posix_memalign(&p, 4096, len) != 0) {
+			VERBS_ERR("cannot allocate %zu bytes of host memory\n", len);
+			rte_errno = ENOMEM;
+			goto err;
+		}
+		memset(p, 0, len);
+		break;
+	case RDX_MEM_HUGE:
+		p = huge_alloc(m, len);
+		if (p == NULL) {
+			rte_errno = ENOMEM;
+			goto err;
+		}
+		break;
+	case RDX_MEM_DM:
+		if (vd->base.attr.max_dm_size == 0 || len > vd->base.attr.max_dm_size) {
+			VERBS_ERR("device %s has %s device memory (asked %zu bytes)\n",
+				  dev->attr.name, vd->base.attr.max_dm_size == 0 ? "no" : "not enough",
+				  len);
+			rte_errno = ENOTSUP;
+			goto err;
+		}
+		dattr.length = len;
+		m->dm = ibv_alloc_dm(vd->ctx, &dattr);
+		if (m->dm == NULL) {
+			VERBS_ERR("ibv_alloc_dm of %zu bytes on %s failed: %s\n", len,
+				  dev->attr.name, strerror(errno));
+			rte_errno = errno != 0 ? errno : ENOMEM;
+			goto err;
+		}
+		/* Device memory is registered zero-based: SGEs and remote
+		 * addresses are offsets into it. */
+		m->mr = ibv_reg_dm_mr(vd->pd, m->dm, 0, len,
+				      (unsigned int)access | IBV_ACCESS_ZERO_BASED);
+		if (m->mr == NULL) {
+			VERBS_ERR("ibv_reg_dm_mr of %zu bytes on %s failed: %s\n", len,
+				  dev->attr.name, strerror(errno));
+			rte_errno = errno != 0 ? errno : EINVAL;
+			ibv_free_dm(m->dm);
+			goto err;
+		}
+		m->base.addr = NULL;
+		m->base.iova = 0;
+		m->base.lkey = m->mr->lkey;
+		m->base.rkey = m->mr->rkey;
+		return &m->base;
+	default:
+		VERBS_ERR("unknown memory type %d\n", (int)type);
+		rte_errno = EINVAL;
+		goto err;
+	}
+	m->buf = p;
+	m->base.addr = p;
+	m->base.iova = (uint64_t)(uintptr_t)p;
+	rc = mem_register(vd, m);
+	if (rc != 0) {
+		rte_errno = -rc;
+		mem_release_buf(m);
+		goto err;
+	}
+	return &m->base;
+err:
+	free(m);
+	return NULL;
+}
+
+static struct rdx_mem *
+verbs_mem_reg(struct rdx_dev *dev, void *addr, size_t len, int access)
+{
+	struct verbs_dev *vd = to_vdev(dev);
+	struct verbs_mem *m;
+	int rc;
+
+	m = (struct verbs_mem *)mem_new(vd, addr, len, access, RDX_MEM_HOST);
+	if (m == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	rc = mem_register(vd, m);
+	if (rc != 0) {
+		rte_errno = -rc;
+		free(m);
+		return NULL;
+	}
+	return &m->base;
+}
+
+static int
+verbs_mem_free(struct rdx_mem *mem)
+{
+	struct verbs_mem *m = (struct verbs_mem *)mem;
+	int rc = 0;
+
+	if (m->mr != NULL) {
+		rc = ibv_dereg_mr(m->mr);
+		if (rc != 0) {
+			VERBS_ERR("ibv_dereg_mr failed: %s\n", strerror(rc));
+			return -rc;
+		}
+	}
+	if (m->dm != NULL)
+		rc = ibv_free_dm(m->dm);
+	mem_release_buf(m);
+	free(m);
+	return rc != 0 ? -rc : 0;
+}
+
+static int
+verbs_mem_copy_to(struct rdx_mem *mem, size_t off, const void *src, size_t len)
+{
+	struct verbs_mem *m = (struct verbs_mem *)mem;
+
+	if (m->dm == NULL)
+		return -EINVAL;
+	return -ibv_memcpy_to_dm(m->dm, off, src, len);
+}
+
+static int
+verbs_mem_copy_from(struct rdx_mem *mem, size_t off, void *dst, size_t len)
+{
+	struct verbs_mem *m = (struct verbs_mem *)mem;
+
+	if (m->dm == NULL)
+		return -EINVAL;
+	return -ibv_memcpy_from_dm(dst, m->dm, off, len);
+}
+
+/* ------------------------------------------------------------------ */
+/* CQ                                                                 */
+
+static struct rdx_cq *
+verbs_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
+{
+	struct verbs_dev *vd = to_vdev(dev);
+	struct verbs_cq *cq;
+
+	cq = calloc(1, sizeof(*cq));
+	if (cq == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	cq->tab_mask = 15;
+	cq->tab = calloc(cq->tab_mask + 1, sizeof(*cq->tab));
+	if (cq->tab == NULL) {
+		rte_errno = ENOMEM;
+		goto err;
+	}
+	if (conf->events) {
+		cq->ch = ibv_create_comp_channel(vd->ctx);
+		if (cq->ch == NULL) {
+			VERBS_ERR("ibv_create_comp_channel on %s failed: %s\n", dev->attr.name,
+				  strerror(errno));
+			rte_errno = errno != 0 ? errno : ENOMEM;
+			goto err;
+		}
+	}
+	cq->cq = ibv_create_cq(vd->ctx, (int)conf->depth, NULL, cq->ch, 0);
+	if (cq->cq == NULL) {
+		VERBS_ERR("ibv_create_cq of %u entries on %s failed: %s\n", conf->depth,
+			  dev->attr.name, strerror(errno));
+		rte_errno = errno != 0 ? errno : ENOMEM;
+		goto err;
+	}
+	cq->base.poll_burst = verbs_poll_burst;
+	cq->base.dev = dev;
+	cq->base.conf = *conf;
+	cq->base.conf.depth = (uint32_t)cq->cq->cqe;
+	return &cq->base;
+err:
+	if (cq->ch != NULL)
+		ibv_destroy_comp_channel(cq->ch);
+	free(cq->tab);
+	free(cq);
+	return NULL;
+}
+
+static int
+verbs_cq_destroy(struct rdx_cq *cq_)
+{
+	struct verbs_cq *cq = (struct verbs_cq *)cq_;
+	int rc;
+
+	if (cq->nb_qps != 0) {
+		VERBS_ERR("CQ still has %u QPs: destroy them first\n", cq->nb_qps);
+		return -EBUSY;
+	}
+	rc = ibv_destroy_cq(cq->cq);
+	if (rc != 0) {
+		VERBS_ERR("ibv_destroy_cq failed: %s\n", strerror(rc));
+		return -rc;
+	}
+	if (cq->ch != NULL)
+		ibv_destroy_comp_channel(cq->ch);
+	free(cq->tab);
+	free(cq);
+	return 0;
+}
+
+/*
+ * Arm, then look once more: completions that arrived before the arm raise no
+ * event, so they are taken here (stashed for the next poll) and the wait
+ * returns at once.
+ */
+static int
+verbs_cq_wait(struct rdx_cq *cq_, int timeout_ms)
+{
+	struct verbs_cq *cq = (struct verbs_cq *)cq_;
+	struct ibv_cq *ev_cq;
+	struct pollfd pfd;
+	void *ev_ctx;
+	int rc, got;
+
+	if (cq->stash_pos < cq->stash_n)
+		return 0;
+	rc = ibv_req_notify_cq(cq->cq, 0);
+	if (rc != 0) {
+		VERBS_ERR("ibv_req_notify_cq failed: %s\n", strerror(rc));
+		return -rc;
+	}
+	got = ibv_poll_cq(cq->cq, RDX_MAX_BURST, cq->stash);
+	if (got < 0)
+		return -EIO;
+	if (got > 0) {
+		cq->stash_n = (uint16_t)got;
+		cq->stash_pos = 0;
+		return 0;
+	}
+	pfd.fd = cq->ch->fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	do {
+		rc = poll(&pfd, 1, timeout_ms);
+	} while (rc < 0 && errno == EINTR);
+	if (rc < 0)
+		return -errno;
+	if (rc == 0)
+		return -ETIMEDOUT;
+	if (ibv_get_cq_event(cq->ch, &ev_cq, &ev_ctx) != 0)
+		return -EIO;
+	ibv_ack_cq_events(ev_cq, 1);
+	return 0;
+}
+
+static int
+cq_attach(struct verbs_cq *cq, struct verbs_qp *qp)
+{
+	struct verbs_qp **tab, **old = cq->tab;
+	uint32_t size, i, j;
+
+	if ((cq->nb_qps + 1) * 2 > cq->tab_mask + 1) {
+		size = (cq->tab_mask + 1) * 2;
+		tab = calloc(size, sizeof(*tab));
+		if (tab == NULL)
+			return -ENOMEM;
+		for (i = 0; i <= cq->tab_mask; i++) {
+			if (old[i] == NULL)
+				continue;
+			j = old[i]->base.qp_num & (size - 1);
+			while (tab[j] != NULL)
+				j = (j + 1) & (size - 1);
+			tab[j] = old[i];
+		}
+		cq->tab = tab;
+		cq->tab_mask = size - 1;
+		free(old);
+	}
+	j = qp->base.qp_num & cq->tab_mask;
+	while (cq->tab[j] != NULL)
+		j = (j + 1) & cq->tab_mask;
+	cq->tab[j] = qp;
+	cq->nb_qps++;
+	return 0;
+}
+
+static void
+cq_detach(struct verbs_cq *cq, struct verbs_qp *qp)
+{
+	uint32_t i, j;
+	struct verbs_qp *q;
+
+	for (i = 0; i <= cq->tab_mask; i++)
+		if (cq->tab[i] == qp)
+			break;
+	if (i > cq->tab_mask)
+		return;
+	cq->tab[i] = NULL;
+	cq->nb_qps--;
+	/* Re-insert the rest of the cluster so lookups still find them. */
+	for (j = (i + 1) & cq->tab_mask; cq->tab[j] != NULL; j = (j + 1) & cq->tab_mask) {
+		q = cq->tab[j];
+		cq->tab[j] = NULL;
+		i = q->base.qp_num & cq->tab_mask;
+		while (cq->tab[i] != NULL)
+			i = (i + 1) & cq->tab_mask;
+		cq->tab[i] = q;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* QP                                                                 */
+
+static void
+qp_free_arrays(struct verbs_qp *qp)
+{
+	free(qp->swr);
+	free(qp->ssge);
+	free(qp->rwr);
+	free(qp->rsge);
+	free(qp->sq_wr_id);
+	free(qp->sq_op);
+	free(qp->rq_wr_id);
+}
+
+static struct rdx_qp *
+verbs_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
+{
+	struct verbs_dev *vd = to_vdev(dev);
+	struct ibv_qp_init_attr ia = {0};
+	struct verbs_qp *qp;
+	uint32_t sq_slots, rq_slots, ssge, rsge;
+	int rc;
+
+	if (conf->sq_depth > VERBS_MAX_SQ_DEPTH || conf->sig_interval > conf->sq_depth ||
+	    conf->max_send_sge > RDX_MAX_SGE || conf->max_recv_sge > RDX_MAX_SGE) {
+		VERBS_ERR("bad QP configuration: sq_depth %u (max %u), sig_interval %u (<= sq_depth), max_send_sge %u, max_recv_sge %u (max %d)\n",
+			  conf->sq_depth, VERBS_MAX_SQ_DEPTH, conf->sig_interval,
+			  conf->max_send_sge, conf->max_recv_sge, RDX_MAX_SGE);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	qp = calloc(1, sizeof(*qp));
+	if (qp == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	ia.send_cq = ((struct verbs_cq *)conf->send_cq)->cq;
+	ia.recv_cq = ((struct verbs_cq *)conf->recv_cq)->cq;
+	ia.qp_type = IBV_QPT_RC;
+	ia.sq_sig_all = 0; /* selective signaling: IBV_SEND_SIGNALED per WR */
+	ia.cap.max_send_wr = conf->sq_depth;
+	ia.cap.max_recv_wr = conf->rq_depth > 0 ? conf->rq_depth : 1;
+	ia.cap.max_send_sge = conf->max_send_sge > 0 ? conf->max_send_sge : 1;
+	ia.cap.max_recv_sge = conf->max_recv_sge > 0 ? conf->max_recv_sge : 1;
+	ia.cap.max_inline_data = conf->max_inline;
+	qp->qp = ibv_create_qp(vd->pd, &ia);
+	if (qp->qp == NULL) {
+		VERBS_ERR("ibv_create_qp on %s failed: %s (sq %u, rq %u, send sge %u, recv sge %u, inline %u)\n",
+			  dev->attr.name, strerror(errno), ia.cap.max_send_wr, ia.cap.max_recv_wr,
+			  ia.cap.max_send_sge, ia.cap.max_recv_sge, ia.cap.max_inline_data);
+		rte_errno = errno != 0 ? errno : EINVAL;
+		free(qp);
+		return NULL;
+	}
+	/* The provider may grant more than asked: use what it grants, but
+	 * keep the SQ depth within the retired-count range. */
+	if (ia.cap.max_send_wr > VERBS_MAX_SQ_DEPTH)
+		ia.cap.max_send_wr = VERBS_MAX_SQ_DEPTH;
+	ssge = RTE_MIN(ia.cap.max_send_sge, (uint32_t)RDX_MAX_SGE);
+	rsge = RTE_MIN(ia.cap.max_recv_sge, (uint32_t)RDX_MAX_SGE);
+	sq_slots = rdx_verbs_pow2(ia.cap.max_send_wr);
+	rq_slots = rdx_verbs_pow2(ia.cap.max_recv_wr);
+	qp->swr = calloc(RDX_MAX_BURST, sizeof(*qp->swr));
+	qp->ssge = calloc((size_t)RDX_MAX_BURST * ssge, sizeof(*qp->ssge));
+	qp->rwr = calloc(RDX_MAX_BURST, sizeof(*qp->rwr));
+	qp->rsge = calloc((size_t)RDX_MAX_BURST * rsge, sizeof(*qp->rsge));
+	qp->sq_wr_id = calloc(sq_slots, sizeof(*qp->sq_wr_id));
+	qp->sq_op = calloc(sq_slots, sizeof(*qp->sq_op));
+	qp->rq_wr_id = calloc(rq_slots, sizeof(*qp->rq_wr_id));
+	if (qp->swr == NULL || qp->ssge == NULL || qp->rwr == NULL || qp->rsge == NULL ||
+	    qp->sq_wr_id == NULL || qp->sq_op == NULL || qp->rq_wr_id == NULL) {
+		rte_errno = ENOMEM;
+		goto err;
+	}
+	rdx_verbs_sq_init(&qp->sq, qp->sq_wr_id, qp->sq_op, sq_slots, ia.cap.max_send_wr,
+			  ssge, ia.cap.max_inline_data, conf->sig_interval, conf->sig_burst_end);
+	rdx_verbs_rq_init(&qp->rq, qp->rq_wr_id, rq_slots, ia.cap.max_recv_wr, rsge);
+	qp->scq = (struct verbs_cq *)conf->send_cq;
+	qp->rcq = (struct verbs_cq *)conf->recv_cq;
+	qp->psn = (uint32_t)lrand48() & 0xffffff;
+	qp->base.post_burst = verbs_post_burst;
+	qp->base.post_recv_burst = verbs_post_recv_burst;
+	qp->base.dev = dev;
+	qp->base.user_ctx = conf->user_ctx;
+	qp->base.qp_num = qp->qp->qp_num;
+	qp->base.conf = *conf;
+	qp->base.conf.sq_depth = ia.cap.max_send_wr;
+	qp->base.conf.rq_depth = conf->rq_depth > 0 ? ia.cap.max_recv_wr : 0;
+	qp->base.conf.max_send_sge = ssge;
+	qp->base.conf.max_recv_sge = rsge;
+	qp->base.conf.max_inline = ia.cap.max_inline_data;
+	rc = cq_attach(qp->scq, qp);
+	if (rc != 0) {
+		rte_errno = -rc;
+		goto err;
+	}
+	if (qp->rcq != qp->scq) {
+		rc = cq_attach(qp->rcq, qp);
+		if (rc != 0) {
+			cq_detach(qp->scq, qp);
+			rte_errno = -rc;
+			goto err;
+		}
+	}
+	return &qp->base;
+err:
+	ibv_destroy_qp(qp->qp);
+	qp_free_arrays(qp);
+	free(qp);
+	return NULL;
+}
+
+static int
+verbs_qp_destroy(struct rdx_qp *qp_)
+{
+	struct verbs_qp *qp = (struct verbs_qp *)qp_;
+	int rc;
+
+	rc = ibv_destroy_qp(qp->qp);
+	if (rc != 0) {
+		VERBS_ERR("ibv_destroy_qp 0x%x failed: %s\n", qp->base.qp_num, strerror(rc));
+		return -rc;
+	}
+	cq_detach(qp->scq, qp);
+	if (qp->rcq != qp->scq)
+		cq_detach(qp->rcq, qp);
+	qp_free_arrays(qp);
+	free(qp);
+	return 0;
+}
+
+static int
+verbs_qp_info(struct rdx_qp *qp_, struct rdx_qp_info *info)
+{
+	struct verbs_qp *qp = (struct verbs_qp *)qp_;
+	struct verbs_dev *vd = to_vdev(qp->base.dev);
+
+	info->qp_num = qp->base.qp_num;
+	info->psn = qp->psn;
+	info->lid = vd->port_attr.lid;
+	info->port = vd->port;
+	info->mtu = (uint8_t)vd->port_attr.active_mtu;
+	memcpy(info->gid, vd->gid.raw, sizeof(info->gid));
+	info->gid_index = vd->gid_index;
+	snprintf(info->driver, sizeof(info->driver), "%s", vd->base.attr.driver);
+	return 0;
+}
+
+static int
+qp_modify(struct verbs_qp *qp, struct ibv_qp_attr *a, int mask, const char *state,
+	  const struct rdx_qp_info *remote)
+{
+	int rc = ibv_modify_qp(qp->qp, a, mask);
+
+	if (rc != 0) {
+		VERBS_ERR("modify QP 0x%x to %s failed: %s (remote qpn 0x%x, gid index %d, mtu %d)\n",
+			  qp->base.qp_num, state, strerror(rc), remote->qp_num,
+			  to_vdev(qp->base.dev)->gid_index, (int)a->path_mtu);
+		return -rc;
+	}
+	return 0;
+}
+
+static int
+verbs_qp_connect(struct rdx_qp *qp_, const struct rdx_qp_info *remote,
+		 const struct rdx_qp_conn_attr *attr)
+{
+	struct verbs_qp *qp = (struct verbs_qp *)qp_;
+	struct verbs_dev *vd = to_vdev(qp->base.dev);
+	struct ibv_qp_attr a;
+	uint8_t mtu;
+	int rc;
+
+	if (attr->mtu != 0 && (attr->mtu < IBV_MTU_256 || attr->mtu > IBV_MTU_4096)) {
+		VERBS_ERR("bad MTU code %u (1..5 = 256..4096)\n", attr->mtu);
+		return -EINVAL;
+	}
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = vd->port;
+	a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+	rc = qp_modify(qp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+		       IBV_QP_ACCESS_FLAGS, "INIT", remote);
+	if (rc != 0)
+		return rc;
+
+	/* MTU: as asked, else the smaller of the two ports' active MTUs. */
+	mtu = attr->mtu != 0 ? attr->mtu : (uint8_t)vd->port_attr.active_mtu;
+	if (attr->mtu == 0 && remote->mtu != 0 && remote->mtu < mtu)
+		mtu = remote->mtu;
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = (enum ibv_mtu)mtu;
+	a.dest_qp_num = remote->qp_num;
+	a.rq_psn = remote->psn;
+	a.max_dest_rd_atomic = (uint8_t)RTE_MIN((int)attr->max_rd_atomic,
+						RTE_MAX(vd->dev_attr.max_qp_rd_atom, 1));
+	a.min_rnr_timer = attr->min_rnr_timer;
+	a.ah_attr.dlid = remote->lid;
+	a.ah_attr.sl = attr->sl;
+	a.ah_attr.port_num = vd->port;
+	/* RoCE has no LIDs: every packet carries a GRH (IBTA A16/A17). */
+	if (vd->gid_index >= 0) {
+		a.ah_attr.is_global = 1;
+		memcpy(a.ah_attr.grh.dgid.raw, remote->gid, sizeof(remote->gid));
+		a.ah_attr.grh.sgid_index = (uint8_t)vd->gid_index;
+		a.ah_attr.grh.hop_limit = 64;
+	}
+	rc = qp_modify(qp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+		       IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+		       "RTR", remote);
+	if (rc != 0)
+		return rc;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.timeout = attr->timeout;
+	a.retry_cnt = attr->retry_cnt;
+	a.rnr_retry = attr->rnr_retry;
+	a.sq_psn = qp->psn;
+	a.max_rd_atomic = (uint8_t)RTE_MIN((int)attr->max_rd_atomic,
+					   RTE_MAX(vd->dev_attr.max_qp_init_rd_atom, 1));
+	return qp_modify(qp, &a, IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+			 IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
+			 "RTS", remote);
+}
+
+static uint64_t
+verbs_qp_retired_wr_id(const struct rdx_qp *qp_, const struct rdx_wc *wc, uint16_t i)
+{
+	const struct verbs_qp *qp = (const struct verbs_qp *)qp_;
+
+	return rdx_verbs_sq_retired_wr_id(&qp->sq, wc, i);
+}
+
+/* ------------------------------------------------------------------ */
+/* Device                                                             */
+
+static int
+verbs_query(struct rdx_dev *dev, struct rdx_dev_attr *attr)
+{
+	*attr = dev->attr;
+	return 0;
+}
+
+static int
+verbs_close(struct rdx_dev *dev)
+{
+	struct verbs_dev *vd = to_vdev(dev);
+	int rc;
+
+	rc = ibv_dealloc_pd(vd->pd);
+	if (rc != 0) {
+		VERBS_ERR("ibv_dealloc_pd on %s failed: %s (memory, QPs still open?)\n",
+			  dev->attr.name, strerror(rc));
+		return -rc;
+	}
+	ibv_close_device(vd->ctx);
+	free(vd);
+	return 0;
+}
+
+static const struct rdx_dev_ops verbs_ops = {
+	.close = verbs_close,
+	.query = verbs_query,
+	.mem_alloc = verbs_mem_alloc,
+	.mem_reg = verbs_mem_reg,
+	.mem_free = verbs_mem_free,
+	.mem_copy_to = verbs_mem_copy_to,
+	.mem_copy_from = verbs_mem_copy_from,
+	.cq_create = verbs_cq_create,
+	.cq_destroy = verbs_cq_destroy,
+	.cq_wait = verbs_cq_wait,
+	.qp_create = verbs_qp_create,
+	.qp_destroy = verbs_qp_destroy,
+	.qp_info = verbs_qp_info,
+	.qp_connect = verbs_qp_connect,
+	.qp_retired_wr_id = verbs_qp_retired_wr_id,
+};
+
+/* ::ffff:a.b.c.d (RFC 4291 2.5.5.2) */
+static bool
+gid_is_ipv4_mapped(const union ibv_gid *g)
+{
+	static const uint8_t prefix[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+
+	return memcmp(g->raw, prefix, sizeof(prefix)) == 0;
+}
+
+/* The first IPv4-mapped RoCEv2 GID, else the first non-zero one. */
+static int
+find_gid(struct verbs_dev *vd)
+{
+	struct ibv_gid_entry e;
+	union ibv_gid g;
+	int i, first = -1;
+
+	for (i = 0; i < vd->port_attr.gid_tbl_len; i++) {
+		if (ibv_query_gid_ex(vd->ctx, vd->port, (uint32_t)i, &e, 0) != 0)
+			continue;
+		memcpy(g.raw, e.gid.raw, sizeof(g.raw));
+		if (e.gid_type == IBV_GID_TYPE_ROCE_V2 && gid_is_ipv4_mapped(&g))
+			return i;
+		if (first < 0 && (g.global.subnet_prefix != 0 || g.global.interface_id != 0))
+			first = i;
+	}
+	return first;
+}
+
+static int
+probe_max_inline(struct verbs_dev *vd)
+{
+	static const uint32_t tries[] = {1024, 512, 256, 128, 64, 0};
+	struct ibv_qp_init_attr ia;
+	struct ibv_cq *cq;
+	struct ibv_qp *qp;
+	size_t i;
+	int got = 0;
+
+	cq = ibv_create_cq(vd->ctx, 1, NULL, NULL, 0);
+	if (cq == NULL)
+		return 0;
+	for (i = 0; i < RTE_DIM(tries); i++) {
+		memset(&ia, 0, sizeof(ia));
+		ia.send_cq = cq;
+		ia.recv_cq = cq;
+		ia.qp_type = IBV_QPT_RC;
+		ia.cap.max_send_wr = 1;
+		ia.cap.max_recv_wr = 1;
+		ia.cap.max_send_sge = 1;
+		ia.cap.max_recv_sge = 1;
+		ia.cap.max_inline_data = tries[i];
+		qp = ibv_create_qp(vd->pd, &ia);
+		if (qp == NULL)
+			continue;
+		got = (int)ia.cap.max_inline_data;
+		ibv_destroy_qp(qp);
+		break;
+	}
+	ibv_destroy_cq(cq);
+	return got;
+}
 
 struct rdx_dev *
 rdx_verbs_dev_open(struct ibv_device *ibdev, const struct rdx_dev_conf *conf)
 {
-	(void)ibdev; (void)conf;
-	rte_errno = ENOTSUP;
+	struct ibv_device_attr_ex ax;
+	struct rdx_dev_attr *at;
+	struct verbs_dev *vd;
+	const char *name = ibv_get_device_name(ibdev);
+	int rc;
+
+	vd = calloc(1, sizeof(*vd));
+	if (vd == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	vd->base.ops = &verbs_ops;
+	vd->base.conf = *conf;
+	vd->port = conf->port != 0 ? conf->port : 1;
+	vd->ctx = ibv_open_device(ibdev);
+	if (vd->ctx == NULL) {
+		VERBS_ERR("cannot open %s: %s\n", name, strerror(errno));
+		rte_errno = errno != 0 ? errno : ENODEV;
+		free(vd);
+		return NULL;
+	}
+	memset(&ax, 0, sizeof(ax));
+	rc = ibv_query_device_ex(vd->ctx, NULL, &ax);
+	if (rc != 0) {
+		VERBS_ERR("ibv_query_device_ex on %s failed: %s\n", name, strerror(rc));
+		rte_errno = rc;
+		goto err_ctx;
+	}
+	vd->dev_attr = ax.orig_attr;
+	rc = ibv_query_port(vd->ctx, vd->port, &vd->port_attr);
+	if (rc != 0) {
+		VERBS_ERR("%s has no port %u: %s\n", name, vd->port, strerror(rc));
+		rte_errno = rc;
+		goto err_ctx;
+	}
+	if (vd->port_attr.state != IBV_PORT_ACTIVE)
+		VERBS_ERR("warning: %s port %u is %s\n", name, vd->port,
+			  ibv_port_state_str(vd->port_attr.state));
+	vd->pd = ibv_alloc_pd(vd->ctx);
+	if (vd->pd == NULL) {
+		VERBS_ERR("ibv_alloc_pd on %s failed: %s\n", name, strerror(errno));
+		rte_errno = errno != 0 ? errno : ENOMEM;
+		goto err_ctx;
+	}
+	if (conf->gid_index_set && conf->gid_index >= 0) {
+		vd->gid_index = conf->gid_index;
+		if (vd->gid_index >= vd->port_attr.gid_tbl_len) {
+			VERBS_ERR("GID index %d out of range on %s port %u (table has %d)\n",
+				  vd->gid_index, name, vd->port, vd->port_attr.gid_tbl_len);
+			rte_errno = EINVAL;
+			goto err_pd;
+		}
+	} else if (vd->port_attr.link_layer == IBV_LINK_LAYER_INFINIBAND) {
+		vd->gid_index = -1; /* LID routing: no GRH needed */
+	} else {
+		vd->gid_index = find_gid(vd);
+		if (vd->gid_index < 0) {
+			VERBS_ERR("%s port %u has no usable GID (is an IP address configured on its netdev?)\n",
+				  name, vd->port);
+			rte_errno = EADDRNOTAVAIL;
+			goto err_pd;
+		}
+	}
+	if (vd->gid_index >= 0) {
+		rc = ibv_query_gid(vd->ctx, vd->port, vd->gid_index, &vd->gid);
+		if (rc != 0) {
+			VERBS_ERR("cannot read GID %d of %s: %s\n", vd->gid_index, name,
+				  strerror(errno));
+			rte_errno = EINVAL;
+			goto err_pd;
+		}
+	}
+	at = &vd->base.attr;
+	snprintf(at->name, sizeof(at->name), "%s", name);
+	snprintf(at->driver, sizeof(at->driver), "verbs");
+	at->software = false;
+	at->max_msg_size = vd->port_attr.max_msg_sz;
+	at->max_qp_wr = (uint32_t)RTE_MIN(vd->dev_attr.max_qp_wr, (int)VERBS_MAX_SQ_DEPTH);
+	at->max_sge = (uint32_t)RTE_MIN(vd->dev_attr.max_sge, RDX_MAX_SGE);
+	at->max_inline = (uint32_t)probe_max_inline(vd);
+	at->max_cqe = (uint32_t)vd->dev_attr.max_cqe;
+	at->max_qp = (uint32_t)vd->dev_attr.max_qp;
+	at->atomics = vd->dev_attr.atomic_cap != IBV_ATOMIC_NONE;
+	at->max_dm_size = ax.max_dm_size;
+	at->active_mtu = (uint8_t)vd->port_attr.active_mtu;
+	at->link_layer = vd->port_attr.link_layer;
+	return &vd->base;
+err_pd:
+	ibv_dealloc_pd(vd->pd);
+err_ctx:
+	ibv_close_device(vd->ctx);
+	free(vd);
 	return NULL;
 }

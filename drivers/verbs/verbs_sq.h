@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The generic verbs driver's work-request bookkeeping, kept apart from any
+ * ibverbs call so it can be unit tested without a device:
+ *  - translating a burst of rdx_wr into a linked ibv_send_wr list (one
+ *    ibv_post_send per burst), with the selective-signaling rules shared with
+ *    the mlx5 datapath;
+ *  - tracking which WRs a signaled completion retires;
+ *  - the same for receive WRs.
+ *
+ * Counters (head, tail) run freely in 32 bits; slots are indexed with a
+ * power-of-two mask. The ibv wr_id of a send WR is its counter; of a receive
+ * WR its counter with RDX_VERBS_RECV_TAG set, so a completion (even an error
+ * completion, whose opcode verbs leaves undefined) says which queue it is from.
+ */
+#ifndef RDX_VERBS_SQ_H
+#define RDX_VERBS_SQ_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+
+#include <infiniband/verbs.h>
+
+#include "rdx_config.h"
+#include "rdx_dev.h"
+
+#define RDX_VERBS_RECV_TAG (UINT64_C(1) << 63)
+/* Retirements remembered for rdx_qp_retired_wr_id (one poll burst's worth). */
+#define RDX_VERBS_RET_LOG RDX_MAX_BURST
+
+struct rdx_verbs_ret {
+	const struct rdx_wc *wc;  /* the completion as handed to the app */
+	uint32_t start;           /* first WR retired */
+	uint32_t end;             /* one past the last WR retired */
+};
+
+struct rdx_verbs_sq {
+	uint64_t *wr_id;          /* per slot: the app's wr_id */
+	uint8_t *op;              /* per slot: enum rdx_wc_opcode */
+	uint32_t mask;            /* slots - 1 (slots: power of two >= depth) */
+	uint32_t depth;           /* WRs that may be outstanding */
+	uint32_t head;            /* counter of the next WR */
+	uint32_t tail;            /* first unretired WR */
+	uint32_t unsig;           /* unsignaled WRs since the last signaled one */
+	uint32_t sig_end;         /* one past the last signaled WR posted */
+	uint32_t max_inline;
+	uint32_t max_sge;
+	uint16_t sig_interval;    /* >= 1 */
+	bool sig_burst_end;
+	/* prepared but not yet committed */
+	uint32_t p_unsig;
+	uint32_t p_sig_end;
+	uint32_t ret_pos;
+	struct rdx_verbs_ret ret[RDX_VERBS_RET_LOG];
+};
+
+struct rdx_verbs_rq {
+	uint64_t *wr_id;
+	uint32_t mask;
+	uint32_t depth;
+	uint32_t head;
+	uint32_t tail;
+	uint32_t max_sge;
+};
+
+static inline uint32_t
+rdx_verbs_pow2(uint32_t v)
+{
+	uint32_t p = 1;
+
+	while (p < v)
+		p <<= 1;
+	return p;
+}
+
+/* Set up the state over caller-provided slot arrays (mask + 1 entries). */
+static inline void
+rdx_verbs_sq_init(struct rdx_verbs_sq *sq, uint64_t *wr_id, uint8_t *op, uint32_t slots,
+		  uint32_t depth, uint32_t max_sge, uint32_t max_inline,
+		  uint16_t sig_interval, bool sig_burst_end)
+{
+	memset(sq, 0, sizeof(*sq));
+	sq->wr_id = wr_id;
+	sq->op = op;
+	sq->mask = slots - 1;
+	sq->depth = depth;
+	sq->max_sge = max_sge;
+	sq->max_inline = max_inline;
+	sq->sig_interval = sig_interval <= 1 ? 1 : sig_interval;
+	sq->sig_burst_end = sig_burst_end;
+}
+
+static inline uint32_t
+rdx_verbs_sq_free(const struct rdx_verbs_sq *sq)
+{
+	return sq->depth - (sq->head - sq->tail);
+}
+
+/* Whether wr can be posted on this QP (checked before anything is built). */
+static inline bool
+rdx_verbs_wr_valid(const struct rdx_verbs_sq *sq, const struct rdx_wr *wr)
+{
+	uint32_t len = 0;
+	uint8_t i;
+
+	if (unlikely(wr->num_sge > sq->max_sge || (wr->num_sge > 0 && wr->sge == NULL)))
+		return false;
+	switch (wr->opcode) {
+	case RDX_OP_SEND:
+	case RDX_OP_SEND_IMM:
+	case RDX_OP_WRITE:
+	case RDX_OP_WRITE_IMM:
+		if (wr->flags & RDX_WR_INLINE) {
+			for (i = 0; i < wr->num_sge; i++)
+				len += wr->sge[i].length;
+			if (unlikely(len > sq->max_inline))
+				return false;
+		}
+		return true;
+	case RDX_OP_READ:
+		return true;
+	case RDX_OP_CAS:
+	case RDX_OP_FAA:
+		/* IBTA: an atomic is 8 bytes into one local buffer, 8-byte
+		 * aligned at the responder. */
+		return wr->num_sge == 1 && (wr->remote_addr & 7) == 0;
+	default:
+		/* RDX_OP_NOP has no RC verbs equivalent. */
+		return false;
+	}
+}
+
+static inline uint8_t
+rdx_verbs_wc_op_of(uint8_t op)
+{
+	static const uint8_t map[RDX_OP_MAX] = {
+		[RDX_OP_NOP] = RDX_WC_NOP, [RDX_OP_SEND] = RDX_WC_SEND,
+		[RDX_OP_SEND_IMM] = RDX_WC_SEND, [RDX_OP_WRITE] = RDX_WC_WRITE,
+		[RDX_OP_WRITE_IMM] = RDX_WC_WRITE, [RDX_OP_READ] = RDX_WC_READ,
+		[RDX_OP_CAS] = RDX_WC_CAS, [RDX_OP_FAA] = RDX_WC_FAA,
+	};
+	return op < RDX_OP_MAX ? map[op] : RDX_WC_UNKNOWN;
+}
+
+/* Fill one ibv_send_wr (and its SGEs) from wr; signaled says CQ or not. */
+static inline void
+rdx_verbs_wr_build(const struct rdx_wr *wr, struct ibv_send_wr *swr, struct ibv_sge *sge,
+		   uint64_t id, bool signaled)
+{
+	unsigned int flags = 0;
+	int ns = 0;
+	uint8_t i;
+
+	for (i = 0; i < wr->num_sge; i++) {
+		/* Zero-length SGEs are skipped, as the mlx5 datapath does. */
+		if (wr->sge[i].length == 0)
+			continue;
+		sge[ns].addr = wr->sge[i].addr;
+		sge[ns].length = wr->sge[i].length;
+		sge[ns].lkey = wr->sge[i].lkey;
+		ns++;
+	}
+	swr->wr_id = id;
+	swr->sg_list = sge;
+	swr->num_sge = ns;
+	swr->imm_data = 0;
+	switch (wr->opcode) {
+	case RDX_OP_SEND:
+		swr->opcode = IBV_WR_SEND;
+		break;
+	case RDX_OP_SEND_IMM:
+		swr->opcode = IBV_WR_SEND_WITH_IMM;
+		swr->imm_data = wr->imm; /* network order, as-is */
+		break;
+	case RDX_OP_WRITE_IMM:
+		swr->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+		swr->imm_data = wr->imm;
+		swr->wr.rdma.remote_addr = wr->remote_addr;
+		swr->wr.rdma.rkey = wr->rkey;
+		break;
+	case RDX_OP_WRITE:
+		swr->opcode = IBV_WR_RDMA_WRITE;
+		swr->wr.rdma.remote_addr = wr->remote_addr;
+		swr->wr.rdma.rkey = wr->rkey;
+		break;
+	case RDX_OP_READ:
+		swr->opcode = IBV_WR_RDMA_READ;
+		swr->wr.rdma.remote_addr = wr->remote_addr;
+		swr->wr.rdma.rkey = wr->rkey;
+		break;
+	case RDX_OP_CAS:
+	case RDX_OP_FAA:
+		swr->opcode = wr->opcode == RDX_OP_CAS ? IBV_WR_ATOMIC_CMP_AND_SWP :
+			IBV_WR_ATOMIC_FETCH_AND_ADD;
+		/* verbs takes host-order operands; the result lands in the
+		 * local SGE in host order. The SGE is exactly 8 bytes. */
+		swr->wr.atomic.remote_addr = wr->remote_addr;
+		swr->wr.atomic.compare_add = wr->compare_add;
+		swr->wr.atomic.swap = wr->swap;
+		swr->wr.atomic.rkey = wr->rkey;
+		sge[0].addr = wr->sge[0].addr;
+		sge[0].length = 8;
+		sge[0].lkey = wr->sge[0].lkey;
+		swr->num_sge = 1;
+		break;
+	default:
+		break;
+	}
+	if (signaled)
+		flags |= IBV_SEND_SIGNALED;
+	if ((wr->flags & RDX_WR_INLINE) && wr->opcode <= RDX_OP_WRITE_IMM)
+		flags |= IBV_SEND_INLINE;
+	if (wr->flags & RDX_WR_FENCE)
+		flags |= IBV_SEND_FENCE;
+	if (wr->flags & RDX_WR_SOLICITED)
+		flags |= IBV_SEND_SOLICITED;
+	swr->send_flags = flags;
+}
+
+/*
+ * Build the ibv_send_wr list for up to n WRs: as many as are valid (stopping
+ * at the first invalid one) and fit in the free SQ space and in one burst.
+ * sge must hold RDX_MAX_BURST * max_sge entries. Signaling: a WR is
+ * signaled when the app asks, when the unsignaled run reaches sig_interval,
+ * when it is the last of the burst and sig_burst_end is set, or when it
+ * takes the last free slot while no signaled WR is outstanding (otherwise
+ * nothing would ever retire the SQ). Returns the number built (the list is
+ * terminated there); rdx_verbs_sq_commit() records what was really posted.
+ */
+static inline uint16_t
+rdx_verbs_sq_prepare(struct rdx_verbs_sq *sq, const struct rdx_wr *wr, uint16_t n,
+		     struct ibv_send_wr *swr, struct ibv_sge *sge)
+{
+	uint32_t free_slots = rdx_verbs_sq_free(sq);
+	uint32_t unsig = sq->unsig, sig_end = sq->sig_end, pos;
+	uint16_t m, k;
+	bool sig;
+
+	if (n > RDX_MAX_BURST)
+		n = RDX_MAX_BURST;
+	if (n > free_slots)
+		n = (uint16_t)free_slots;
+	for (m = 0; m < n; m++)
+		if (!rdx_verbs_wr_valid(sq, &wr[m]))
+			break;
+	for (k = 0; k < m; k++) {
+		pos = sq->head + k;
+		sig = (wr[k].flags & RDX_WR_SIGNALED) ||
+			unsig + 1 >= sq->sig_interval ||
+			(k == m - 1 && sq->sig_burst_end) ||
+			(pos + 1 - sq->tail == sq->depth && (int32_t)(sig_end - sq->tail) <= 0);
+		if (sig) {
+			unsig = 0;
+			sig_end = pos + 1;
+		} else {
+			unsig++;
+		}
+		sq->wr_id[pos & sq->mask] = wr[k].wr_id;
+		sq->op[pos & sq->mask] = rdx_verbs_wc_op_of(wr[k].opcode);
+		rdx_verbs_wr_build(&wr[k], &swr[k], &sge[(uint32_t)k * sq->max_sge], pos, sig);
+		swr[k].next = &swr[k + 1];
+	}
+	if (m > 0)
+		swr[m - 1].next = NULL;
+	sq->p_unsig = unsig;
+	sq->p_sig_end = sig_end;
+	return m;
+}
+
+/* Record that the first `posted` of the `built` prepared WRs were posted. */
+static inline void
+rdx_verbs_sq_commit(struct rdx_verbs_sq *sq, const struct ibv_send_wr *swr,
+		    uint16_t built, uint16_t posted)
+{
+	uint16_t k;
+
+	if (likely(posted == built)) {
+		sq->unsig = sq->p_unsig;
+		sq->sig_end = sq->p_sig_end;
+		sq->head += posted;
+		return;
+	}
+	/* Partial post (provider refused a WR): replay the prefix. */
+	for (k = 0; k < posted; k++) {
+		if (swr[k].send_flags & IBV_SEND_SIGNALED) {
+			sq->unsig = 0;
+			sq->sig_end = sq->head + k + 1;
+		} else {
+			sq->unsig++;
+		}
+	}
+	sq->head += posted;
+}
+
+/*
+ * A send completion for the WR with counter id: it retires every WR from
+ * the tail up to and including it (verbs completes RC WRs in order, and an
+ * unsignaled WR before a completed one has completed too). Returns how many.
+ */
+static inline uint16_t
+rdx_verbs_sq_retire(struct rdx_verbs_sq *sq, uint32_t id, const struct rdx_wc *wc)
+{
+	uint32_t n = id + 1 - sq->tail;
+	struct rdx_verbs_ret *r;
+
+	if (unlikely(n == 0 || n > sq->depth))
+		return 1; /* not outstanding: should not happen */
+	r = &sq->ret[sq->ret_pos++ & (RDX_VERBS_RET_LOG - 1)];
+	r->wc = wc;
+	r->start = sq->tail;
+	r->end = id + 1;
+	sq->tail = id + 1;
+	return (uint16_t)n;
+}
+
+/* wr_id of the i-th WR retired by wc (0 = oldest). */
+static inline uint64_t
+rdx_verbs_sq_retired_wr_id(const struct rdx_verbs_sq *sq, const struct rdx_wc *wc,
+			   uint16_t i)
+{
+	const struct rdx_verbs_ret *r, *match = NULL;
+	uint32_t j;
+
+	if (i >= wc->retired)
+		return 0;
+	/* Newest first: the same wc pointer (the usual case), else a
+	 * retirement that ends with this wr_id and has this length (a copy). */
+	for (j = 0; j < RDX_VERBS_RET_LOG; j++) {
+		r = &sq->ret[(sq->ret_pos - 1 - j) & (RDX_VERBS_RET_LOG - 1)];
+		if (r->end == r->start)
+			break;
+		if (r->end - r->start != wc->retired ||
+		    sq->wr_id[(r->end - 1) & sq->mask] != wc->wr_id)
+			continue;
+		if (r->wc == wc) {
+			match = r;
+			break;
+		}
+		if (match == NULL)
+			match = r;
+	}
+	if (match == NULL)
+		return i + 1u == wc->retired ? wc->wr_id : 0;
+	return sq->wr_id[(match->start + i) & sq->mask];
+}
+
+static inline void
+rdx_verbs_rq_init(struct rdx_verbs_rq *rq, uint64_t *wr_id, uint32_t slots, uint32_t depth,
+		  uint32_t max_sge)
+{
+	memset(rq, 0, sizeof(*rq));
+	rq->wr_id = wr_id;
+	rq->mask = slots - 1;
+	rq->depth = depth;
+	rq->max_sge = max_sge;
+}
+
+/* Build up to n receive WRs (as many as fit and are valid). */
+static inline uint16_t
+rdx_verbs_rq_prepare(struct rdx_verbs_rq *rq, const struct rdx_recv_wr *wr, uint16_t n,
+		     struct ibv_recv_wr *rwr, struct ibv_sge *sge)
+{
+	uint32_t free_slots = rq->depth - (rq->head - rq->tail), pos;
+	struct ibv_sge *s;
+	uint16_t m, k;
+	uint8_t i;
+	int ns;
+
+	if (n > RDX_MAX_BURST)
+		n = RDX_MAX_BURST;
+	if (n > free_slots)
+		n = (uint16_t)free_slots;
+	for (m = 0; m < n; m++)
+		if (wr[m].num_sge > rq->max_sge || (wr[m].num_sge > 0 && wr[m].sge == NULL))
+			break;
+	for (k = 0; k < m; k++) {
+		pos = rq->head + k;
+		s = &sge[(uint32_t)k * rq->max_sge];
+		ns = 0;
+		for (i = 0; i < wr[k].num_sge; i++) {
+			if (wr[k].sge[i].length == 0)
+				continue;
+			s[ns].addr = wr[k].sge[i].addr;
+			s[ns].length = wr[k].sge[i].length;
+			s[ns].lkey = wr[k].sge[i].lkey;
+			ns++;
+		}
+		rq->wr_id[pos & rq->mask] = wr[k].wr_id;
+		rwr[k].wr_id = RDX_VERBS_RECV_TAG | pos;
+		rwr[k].sg_list = s;
+		rwr[k].num_sge = ns;
+		rwr[k].next = &rwr[k + 1];
+	}
+	if (m > 0)
+		rwr[m - 1].next = NULL;
+	return m;
+}
+
+static inline void
+rdx_verbs_rq_commit(struct rdx_verbs_rq *rq, uint16_t posted)
+{
+	rq->head += posted;
+}
+
+/* A receive completion for counter id: its wr_id (receives complete in order). */
+static inline uint64_t
+rdx_verbs_rq_complete(struct rdx_verbs_rq *rq, uint32_t id)
+{
+	if (likely(id - rq->tail < rq->depth))
+		rq->tail = id + 1;
+	return rq->wr_id[id & rq->mask];
+}
+
+#endif /* RDX_VERBS_SQ_H */
