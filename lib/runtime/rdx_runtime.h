@@ -42,7 +42,10 @@ int rdx_runtime_eal_args(int argc, char **argv, bool hugepages_available,
 			 char **out, int out_max, char *scratch, size_t scratch_len,
 			 struct rdx_eal_plan *plan);
 
-/** True when the machine has free hugepages (reads /sys or /proc/meminfo). */
+/** Most EAL arguments (before "--") rdx_runtime_init accepts. */
+#define RDX_RUNTIME_MAX_EAL_ARGS 120
+
+/** True when the machine has free hugepages and hugetlbfs is mounted. */
 bool rdx_runtime_hugepages_available(void);
 
 /**
@@ -52,12 +55,26 @@ bool rdx_runtime_hugepages_available(void);
 int rdx_runtime_check_cores(const char *opt, const char *value, char *err, size_t err_len);
 
 /**
+ * Check every core option of an EAL argv (argv[0] is the program, stops at
+ * "--"): each -c/-l/--lcores/--main-lcore value as rdx_runtime_check_cores,
+ * at most one of -c, -l, --lcores (EAL refuses two), and --main-lcore inside
+ * the selected set. "@" and "(...)" forms of --lcores are left to EAL.
+ * @return 0, or -EINVAL with a one-line reason (no "rdx: " prefix) in err.
+ */
+int rdx_runtime_check_eal_args(int argc, char **argv, char *err, size_t err_len);
+
+/**
  * Initialise EAL from argv (up to and excluding "--"). On bad input prints
  * one line ("rdx: bad core mask '0xZZ': ...") and returns -EINVAL: callers
  * exit 2. Prints a one-line notice when --no-huge was added.
  * Installs SIGINT/SIGTERM handlers that set the stop flag; calibrates the TSC
  * and measures the cost of one timestamp.
- * @return number of argv entries consumed (including "--"), or negative errno.
+ * Each process gets --file-prefix=rdx-<pid> (unless given) with the shared
+ * config kept, so DPDK telemetry works; rdx_runtime_cleanup removes it.
+ * @return like rte_eal_init: the index ret of "--" (argc - 1 without one);
+ *         argv[ret] is set to argv[0], so (argc - ret, argv + ret) is the
+ *         app's own argv, program name first, ready for getopt.
+ *         Negative errno on failure (-EINVAL: bad arguments, exit 2).
  */
 int rdx_runtime_init(int argc, char **argv);
 int rdx_runtime_cleanup(void);
@@ -71,16 +88,26 @@ void rdx_runtime_stop_reset(void);
 /** TSC frequency (Hz), and the measured cost of one rdx_tsc() in cycles. */
 uint64_t rdx_tsc_hz(void);
 double rdx_tsc_cost_cycles(void);
+/** Smallest back-to-back rdx_tsc() difference seen at calibration. */
+double rdx_tsc_cost_min_cycles(void);
+/** Measure the rdx_tsc() cost again (rdx_runtime_init does it once). */
+void rdx_tsc_calibrate(void);
 /** Read the TSC (rte_rdtsc). */
 uint64_t rdx_tsc(void);
 
-/** Worker lcores (all enabled lcores except main), in order. */
+/**
+ * Worker lcores (all enabled lcores except main), in order: writes up to
+ * max ids (ids may be NULL) and returns how many workers there are.
+ */
 unsigned int rdx_runtime_workers(unsigned int *ids, unsigned int max);
 
 /**
  * Run fn(arg_of(lcore)) on every worker lcore (and the main lcore too when
  * include_main) and wait for all; the return value is the first non-zero
- * one, or 0.
+ * one (workers in rdx_runtime_workers order, then main), or 0.
+ * args: NULL (every call gets NULL), one pointer shared by all (nb_args 1),
+ * or one per lcore in that order (nb_args >= workers + include_main).
+ * Call from the main lcore. -EINVAL on bad arguments.
  */
 typedef int (*rdx_lcore_fn_t)(void *arg);
 int rdx_runtime_launch(rdx_lcore_fn_t fn, void *const *args, unsigned int nb_args,
@@ -115,10 +142,13 @@ struct rdx_lcore_loop {
 };
 
 void rdx_lcore_loop_init(struct rdx_lcore_loop *loop);
+/** @return 0, -EINVAL (NULL loop/fn), -ENOSPC (RDX_MAX_POLLERS reached). */
 int rdx_lcore_loop_add(struct rdx_lcore_loop *loop, const char *name,
 		       rdx_poller_fn_t fn, void *arg);
 /** Run until stopped; returns 0. */
 int rdx_lcore_loop_run(struct rdx_lcore_loop *loop);
+/** One pass over the pollers (with accounting); returns the work done. */
+int rdx_lcore_loop_run_once(struct rdx_lcore_loop *loop);
 void rdx_lcore_loop_stop(struct rdx_lcore_loop *loop);
 /** Busy share of the loop's cycles, 0..100. */
 double rdx_lcore_loop_busy_pct(const struct rdx_lcore_loop *loop);
