@@ -1,3 +1,865 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Placeholder: the mlx5 datapath is being written. */
+/*
+ * The mlx5 direct datapath: build RC WQEs straight into the send queue,
+ * ring once per burst (BlueFlame for one small WQE), post receive batches,
+ * and poll 64-byte CQEs by owner bit. Shaped like rdma-core's
+ * providers/mlx5 qp.c/cq.c: small set_*_seg helpers, checks marked
+ * unlikely, one always-inline poll loop. Formats and rules:
+ * /work/shared/docs/mlx5-datapath.md (sections 1-5) and the datapath/device
+ * contract.
+ *
+ * Fast path (post/post_recv/poll): no allocation, locks, syscalls, logging
+ * or division; every index is masked.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_io.h>
+
+#include <infiniband/verbs.h>
+
+#include "rdx_config.h"
 #include "rdx_mlx5.h"
+
+#define MLX5_WQEBB_SHIFT 6      /* MLX5_SEND_WQE_BB = 64 */
+#define MLX5_DS_SIZE 16u        /* DS unit (kernel qp.h) */
+#define MLX5_MAX_SQ_WQEBB 32768u /* ordinals are tracked in 16 bits */
+
+/* enum rdx_op -> mlx5 WQE opcode (mlx5-datapath.md §1 shapes). */
+static const uint8_t rdx_mlx5_wqe_opcode[RDX_OP_MAX] = {
+	[RDX_OP_NOP] = MLX5_OPCODE_NOP,
+	[RDX_OP_SEND] = MLX5_OPCODE_SEND,
+	[RDX_OP_SEND_IMM] = MLX5_OPCODE_SEND_IMM,
+	[RDX_OP_WRITE] = MLX5_OPCODE_RDMA_WRITE,
+	[RDX_OP_WRITE_IMM] = MLX5_OPCODE_RDMA_WRITE_IMM,
+	[RDX_OP_READ] = MLX5_OPCODE_RDMA_READ,
+	[RDX_OP_CAS] = MLX5_OPCODE_ATOMIC_CS,
+	[RDX_OP_FAA] = MLX5_OPCODE_ATOMIC_FA,
+};
+
+/*
+ * rdx_wr.flags (SIGNALED 1, INLINE 2, FENCE 4, SOLICITED 8) -> ctrl
+ * fm_ce_se. rdma-core: IBV_SEND_FENCE -> MLX5_WQE_CTRL_FENCE (0x80, "small
+ * and fence"), IBV_SEND_SOLICITED -> 0x02, IBV_SEND_SIGNALED -> CQ_UPDATE.
+ */
+#define FM(f) ((uint8_t)((((f) & RDX_WR_SIGNALED) ? MLX5_WQE_CTRL_CQ_UPDATE : 0) | \
+			  (((f) & RDX_WR_FENCE) ? MLX5_WQE_CTRL_FENCE : 0) | \
+			  (((f) & RDX_WR_SOLICITED) ? MLX5_WQE_CTRL_SOLICITED : 0)))
+static const uint8_t rdx_mlx5_fm_ce_se[16] = {
+	FM(0), FM(1), FM(2), FM(3), FM(4), FM(5), FM(6), FM(7),
+	FM(8), FM(9), FM(10), FM(11), FM(12), FM(13), FM(14), FM(15),
+};
+#undef FM
+
+/* mlx5 WQE opcode (requester CQE sop_drop_qpn[31:24]) -> enum rdx_wc_opcode. */
+static const uint8_t rdx_mlx5_req_wc_opcode[32] = {
+	RDX_WC_NOP, RDX_WC_SEND, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x00 */
+	RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x04 */
+	RDX_WC_WRITE, RDX_WC_WRITE, RDX_WC_SEND, RDX_WC_SEND, /* 0x08 */
+	RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x0c */
+	RDX_WC_READ, RDX_WC_CAS, RDX_WC_FAA, RDX_WC_UNKNOWN, /* 0x10 */
+	RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x14 */
+	RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x18 */
+	RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x1c */
+};
+
+static inline uint32_t
+log2_u32(uint32_t v)
+{
+	uint32_t l = 0;
+
+	while ((1u << l) < v)
+		l++;
+	return l;
+}
+
+static inline bool
+is_pow2(uint32_t v)
+{
+	return v != 0 && (v & (v - 1)) == 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Sizing (shared with the backends)                                       */
+
+uint32_t
+rdx_mlx5_sq_wqebb_max(uint32_t max_inline, uint32_t max_send_sge)
+{
+	/* ctrl + raddr + (data x n | inline); atomics are ctrl+raddr+atomic+data. */
+	uint32_t sge_bytes = 32 + MLX5_DS_SIZE * max_send_sge;
+	uint32_t inl_bytes = max_inline == 0 ? 32 :
+		32 + RTE_ALIGN_CEIL(4 + max_inline, MLX5_DS_SIZE);
+	uint32_t bytes = RTE_MAX(RTE_MAX(sge_bytes, inl_bytes), 64u);
+
+	return RTE_ALIGN_CEIL(bytes, 64u) >> MLX5_WQEBB_SHIFT;
+}
+
+uint32_t
+rdx_mlx5_sq_wqe_cnt(uint32_t sq_depth, uint32_t max_inline, uint32_t max_send_sge)
+{
+	uint64_t bbs = (uint64_t)RTE_MAX(sq_depth, 1u) *
+		rdx_mlx5_sq_wqebb_max(max_inline, max_send_sge);
+
+	if (bbs > MLX5_MAX_SQ_WQEBB)
+		return 0;
+	return rte_align32pow2((uint32_t)bbs);
+}
+
+uint32_t
+rdx_mlx5_rq_stride(uint32_t max_recv_sge)
+{
+	return rte_align32pow2(MLX5_DS_SIZE * RTE_MAX(max_recv_sge, 1u));
+}
+
+/* ---------------------------------------------------------------------- */
+/* Control path: hand the rings to the datapath                            */
+
+int
+rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
+		    uint32_t qpn, uint32_t max_inline, uint32_t max_send_sge,
+		    uint32_t max_recv_sge)
+{
+	uint32_t wqe_cnt = dv->sq.wqe_cnt;
+
+	if (max_inline > RDX_MLX5_MAX_INLINE || max_send_sge > RDX_MLX5_MAX_SEND_SGE ||
+	    max_send_sge > RDX_MAX_SGE || max_recv_sge > RDX_MAX_SGE)
+		return -EINVAL;
+	if (!is_pow2(wqe_cnt) || wqe_cnt > MLX5_MAX_SQ_WQEBB || dv->sq.buf == NULL ||
+	    (dv->sq.stride != 0 && dv->sq.stride != 64) || dv->dbrec == NULL)
+		return -EINVAL;
+	if (dv->rq.wqe_cnt != 0 &&
+	    (!is_pow2(dv->rq.wqe_cnt) || dv->rq.buf == NULL ||
+	     dv->rq.stride < rdx_mlx5_rq_stride(max_recv_sge) || !is_pow2(dv->rq.stride)))
+		return -EINVAL;
+	if (dv->bf.size != 0 && (dv->bf.reg == NULL || (dv->bf.size & 63) != 0))
+		return -EINVAL;
+
+	qp->sq_buf = dv->sq.buf;
+	qp->sq_wqe_cnt = wqe_cnt;
+	qp->sq_mask = wqe_cnt - 1;
+	qp->sq_end = qp->sq_buf + ((size_t)wqe_cnt << MLX5_WQEBB_SHIFT);
+	qp->sq_wqebb_max = rdx_mlx5_sq_wqebb_max(max_inline, max_send_sge);
+	qp->sq_max_post = wqe_cnt / qp->sq_wqebb_max;
+	if (qp->sq_max_post == 0)
+		return -EINVAL;
+	qp->sq_cur_post = 0;
+	qp->sq_head = 0;
+	qp->sq_tail = 0;
+	qp->sq_unsignaled = 0;
+	qp->sig_interval = RTE_MAX((uint32_t)qp->base.conf.sig_interval, 1u);
+	qp->sig_burst_end = qp->base.conf.sig_burst_end;
+	qp->qpn_be8 = htobe32((qpn & 0xffffff) << 8);
+	qp->max_inline = max_inline;
+	qp->max_send_sge = max_send_sge;
+	qp->dbrec = dv->dbrec;
+	qp->bf_reg = dv->bf.reg;
+	qp->bf_size = dv->bf.size;
+	qp->bf_offset = 0;
+
+	qp->rq_buf = dv->rq.buf;
+	qp->rq_wqe_cnt = dv->rq.wqe_cnt;
+	qp->rq_mask = dv->rq.wqe_cnt != 0 ? dv->rq.wqe_cnt - 1 : 0;
+	qp->rq_stride = dv->rq.stride;
+	qp->rq_shift = dv->rq.wqe_cnt != 0 ? log2_u32(dv->rq.stride) : 0;
+	qp->rq_head = 0;
+	qp->rq_tail = 0;
+	qp->max_recv_sge = max_recv_sge;
+	memset(&qp->stats, 0, sizeof(qp->stats));
+
+	qp->sq_wrid = calloc(wqe_cnt, sizeof(*qp->sq_wrid));
+	qp->sq_bb_ord = calloc(wqe_cnt, sizeof(*qp->sq_bb_ord));
+	qp->rq_wrid = calloc(RTE_MAX(qp->rq_wqe_cnt, 1u), sizeof(*qp->rq_wrid));
+	if (qp->sq_wrid == NULL || qp->sq_bb_ord == NULL || qp->rq_wrid == NULL) {
+		rdx_mlx5_qp_dp_fini(qp);
+		return -ENOMEM;
+	}
+
+	qp->base.qp_num = qpn;
+	qp->base.conf.sq_depth = qp->sq_max_post;
+	qp->base.conf.rq_depth = qp->rq_wqe_cnt;
+	qp->base.conf.max_inline = max_inline;
+	qp->base.conf.max_send_sge = max_send_sge;
+	qp->base.conf.max_recv_sge = max_recv_sge;
+	qp->base.post_burst = rdx_mlx5_post_burst;
+	qp->base.post_recv_burst = rdx_mlx5_post_recv_burst;
+	return 0;
+}
+
+void
+rdx_mlx5_qp_dp_fini(struct rdx_mlx5_qp *qp)
+{
+	free(qp->sq_wrid);
+	free(qp->sq_bb_ord);
+	free(qp->rq_wrid);
+	qp->sq_wrid = NULL;
+	qp->sq_bb_ord = NULL;
+	qp->rq_wrid = NULL;
+}
+
+int
+rdx_mlx5_cq_dp_init(struct rdx_mlx5_cq *cq, const struct mlx5dv_cq *dv,
+		    uint32_t cqn, uint32_t max_qps)
+{
+	uint32_t tbl;
+
+	if (!is_pow2(dv->cqe_cnt) || dv->buf == NULL || dv->dbrec == NULL ||
+	    (dv->cqe_size != 64 && dv->cqe_size != 128) || dv->cqe_cnt > (1u << 24))
+		return -EINVAL;
+	max_qps = RTE_MAX(max_qps, 1u);
+	if (max_qps > (1u << 24))
+		return -EINVAL;
+	tbl = rte_align32pow2(2 * max_qps);
+	cq->qp_tbl = calloc(tbl, sizeof(*cq->qp_tbl));
+	if (cq->qp_tbl == NULL)
+		return -ENOMEM;
+	cq->qp_tbl_mask = tbl - 1;
+	cq->nb_qps = 0;
+	cq->max_qps = max_qps;
+	cq->last_qp = NULL;
+	cq->buf = dv->buf;
+	cq->dbrec = dv->dbrec;
+	cq->cons_index = 0;
+	cq->cqe_cnt = dv->cqe_cnt;
+	cq->cqe_mask = dv->cqe_cnt - 1;
+	cq->log_cqe_cnt = log2_u32(dv->cqe_cnt);
+	cq->cqe_size = dv->cqe_size;
+	cq->cqe_shift = log2_u32(dv->cqe_size);
+	/* With 128-byte CQEs the 64-byte CQE is the second half (cq.c). */
+	cq->cqe_off = dv->cqe_size - 64;
+	cq->cqn = cqn;
+	memset(&cq->stats, 0, sizeof(cq->stats));
+	cq->base.poll_burst = rdx_mlx5_poll_burst;
+	cq->base.conf.depth = dv->cqe_cnt;
+	return 0;
+}
+
+void
+rdx_mlx5_cq_dp_fini(struct rdx_mlx5_cq *cq)
+{
+	free(cq->qp_tbl);
+	cq->qp_tbl = NULL;
+	cq->nb_qps = 0;
+	cq->last_qp = NULL;
+}
+
+static void
+cq_tbl_insert(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp)
+{
+	uint32_t h = qp->base.qp_num & cq->qp_tbl_mask;
+
+	while (cq->qp_tbl[h] != NULL)
+		h = (h + 1) & cq->qp_tbl_mask;
+	cq->qp_tbl[h] = qp;
+}
+
+int
+rdx_mlx5_cq_attach(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp)
+{
+	uint32_t h = qp->base.qp_num & cq->qp_tbl_mask;
+
+	if (cq->qp_tbl == NULL)
+		return -EINVAL;
+	for (; cq->qp_tbl[h] != NULL; h = (h + 1) & cq->qp_tbl_mask) {
+		if (cq->qp_tbl[h] == qp)
+			return 0;
+		if (cq->qp_tbl[h]->base.qp_num == qp->base.qp_num)
+			return -EEXIST;
+	}
+	if (cq->nb_qps >= cq->max_qps)
+		return -ENOSPC;
+	cq->qp_tbl[h] = qp;
+	cq->nb_qps++;
+	return 0;
+}
+
+void
+rdx_mlx5_cq_detach(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp)
+{
+	uint32_t i, h, n = cq->qp_tbl_mask + 1;
+
+	if (cq->qp_tbl == NULL)
+		return;
+	if (cq->last_qp == qp)
+		cq->last_qp = NULL;
+	for (h = 0; h < n && cq->qp_tbl[h] != qp; h++)
+		;
+	if (h == n)
+		return;
+	cq->qp_tbl[h] = NULL;
+	cq->nb_qps--;
+	/* Re-seat the rest of the probe run (linear probing deletion). */
+	for (i = (h + 1) & cq->qp_tbl_mask; cq->qp_tbl[i] != NULL;
+	     i = (i + 1) & cq->qp_tbl_mask) {
+		struct rdx_mlx5_qp *q = cq->qp_tbl[i];
+
+		cq->qp_tbl[i] = NULL;
+		cq_tbl_insert(cq, q);
+	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Send                                                                    */
+
+/* Segments continue at the start of the ring past its end (§1 wrap rule). */
+static __rte_always_inline uint8_t *
+sq_wrap(const struct rdx_mlx5_qp *qp, uint8_t *seg)
+{
+	if (unlikely(seg == qp->sq_end))
+		return qp->sq_buf;
+	return seg;
+}
+
+static __rte_always_inline void
+set_raddr_seg(uint8_t *seg, uint64_t raddr, uint32_t rkey)
+{
+	struct mlx5_wqe_raddr_seg *r = (struct mlx5_wqe_raddr_seg *)seg;
+
+	r->raddr = htobe64(raddr);
+	r->rkey = htobe32(rkey);
+	r->reserved = 0;
+}
+
+static __rte_always_inline void
+set_atomic_seg(uint8_t *seg, const struct rdx_wr *wr)
+{
+	struct mlx5_wqe_atomic_seg *a = (struct mlx5_wqe_atomic_seg *)seg;
+
+	/* Operands are big-endian in the WQE (mlx5-datapath.md §5). */
+	if (wr->opcode == RDX_OP_CAS) {
+		a->swap_add = htobe64(wr->swap);
+		a->compare = htobe64(wr->compare_add);
+	} else {
+		a->swap_add = htobe64(wr->compare_add);
+		a->compare = 0;
+	}
+}
+
+/* Small copies without a libc call: the common inline payload is 8-64 B. */
+static __rte_always_inline void
+copy_small(uint8_t *dst, const uint8_t *src, uint32_t len)
+{
+	if (likely(len >= 8)) {
+		uint64_t a, b;
+
+		if (len > 16) {
+			memcpy(dst, src, len);
+			return;
+		}
+		memcpy(&a, src, 8);
+		memcpy(&b, src + len - 8, 8);
+		memcpy(dst, &a, 8);
+		memcpy(dst + len - 8, &b, 8);
+	} else if (len >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, src, 4);
+		memcpy(&b, src + len - 4, 4);
+		memcpy(dst, &a, 4);
+		memcpy(dst + len - 4, &b, 4);
+	} else {
+		uint32_t i;
+
+		for (i = 0; i < len; i++)
+			dst[i] = src[i];
+	}
+}
+
+/*
+ * Inline segment: BE32 (len | MLX5_INLINE_SEG), then the gathered bytes,
+ * wrapping at the SQ end (rdma-core set_data_inl_seg). Returns its DS count,
+ * or 0 when the payload exceeds max_inline.
+ */
+static __rte_always_inline uint32_t
+set_inline_seg(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_wr *wr)
+{
+	const struct rdx_sge *sge = wr->sge;
+	uint8_t *dst = seg + sizeof(struct mlx5_wqe_inl_data_seg);
+	uint32_t total = 0, j;
+
+	for (j = 0; j < wr->num_sge; j++)
+		total += sge[j].length;
+	if (unlikely(total > qp->max_inline))
+		return 0;
+	for (j = 0; j < wr->num_sge; j++) {
+		const uint8_t *src = (const uint8_t *)(uintptr_t)sge[j].addr;
+		uint32_t len = sge[j].length;
+		uint32_t room = (uint32_t)(qp->sq_end - dst);
+
+		if (unlikely(len > room)) {
+			/* The bytes split at the ring end. */
+			memcpy(dst, src, room);
+			src += room;
+			len -= room;
+			dst = qp->sq_buf;
+		}
+		copy_small(dst, src, len);
+		dst += len;
+	}
+	((struct mlx5_wqe_inl_data_seg *)seg)->byte_count =
+		htobe32(total | MLX5_INLINE_SEG);
+	return (RTE_ALIGN_CEIL(total + 4, MLX5_DS_SIZE)) / MLX5_DS_SIZE;
+}
+
+/* Data segments, zero-length SGEs skipped (rdma-core set_data_ptr_seg). */
+static __rte_always_inline uint32_t
+set_data_segs(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_wr *wr)
+{
+	uint32_t ds = 0, j;
+
+	for (j = 0; j < wr->num_sge; j++) {
+		const struct rdx_sge *sge = &wr->sge[j];
+
+		if (unlikely(sge->length == 0))
+			continue;
+		seg = sq_wrap(qp, seg);
+		mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)seg, sge->length,
+				    sge->lkey, (uintptr_t)sge->addr);
+		seg += MLX5_DS_SIZE;
+		ds++;
+	}
+	return ds;
+}
+
+/* 64-byte chunks of one WQE into the BlueFlame buffer (mmio_memcpy_x64). */
+static __rte_always_inline void
+bf_copy(const struct rdx_mlx5_qp *qp, volatile uint8_t *dst, const uint8_t *src,
+	uint32_t nbb)
+{
+	while (nbb-- > 0) {
+		uint64_t w[8];
+		unsigned int k;
+
+		memcpy(w, src, sizeof(w));
+		for (k = 0; k < 8; k++)
+			rte_write64_relaxed(w[k], dst + 8 * k);
+		dst += 64;
+		src += 64;
+		if (unlikely(src == qp->sq_end))
+			src = qp->sq_buf;
+	}
+}
+
+/*
+ * Ring once for the burst (rdma-core post_send_db / DPDK mlx5_doorbell_ring):
+ * the WQEs reach memory before the doorbell record, the record before the
+ * MMIO write, and the MMIO write is flushed before the next half is used.
+ */
+static __rte_always_inline void
+sq_ring(struct rdx_mlx5_qp *qp, const uint8_t *last, uint32_t last_ds, uint16_t nreq)
+{
+	volatile uint8_t *reg;
+
+	/* udma_to_device_barrier: WQE stores before the dbrec store. */
+	rte_io_wmb();
+	qp->dbrec[MLX5_SND_DBR] = htobe32(qp->sq_cur_post & 0xffff);
+	/* mmio_wc_start: dbrec store before the write-combining MMIO. */
+	rte_wmb();
+	qp->stats.doorbells++;
+	if (unlikely(qp->bf_reg == NULL))
+		return;
+	reg = qp->bf_reg + qp->bf_offset;
+	if (nreq == 1 && last_ds * MLX5_DS_SIZE <= qp->bf_size) {
+		bf_copy(qp, reg, last, (last_ds + 3) >> 2);
+		qp->stats.bf_posts++;
+	} else {
+		uint64_t db;
+
+		/* Plain doorbell: ctrl bytes 0..7 of the last WQE, as stored. */
+		memcpy(&db, last, sizeof(db));
+		rte_write64_relaxed(db, reg);
+	}
+	/* mmio_flush_writes: push the WC buffer out before the next use. */
+	rte_wmb();
+	qp->bf_offset ^= qp->bf_size;
+}
+
+uint16_t
+rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+{
+	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
+	uint8_t *last = NULL;
+	uint32_t cur_post = qp->sq_cur_post;
+	uint32_t head = qp->sq_head;
+	uint32_t unsig = qp->sq_unsignaled;
+	/* The WQE that takes the last free slot is signaled (never deadlock). */
+	uint32_t last_slot = qp->sq_tail + qp->sq_max_post - 1;
+	uint32_t room = qp->sq_max_post - (head - qp->sq_tail);
+	uint32_t lim = RTE_MIN((uint32_t)n, room);
+	uint32_t last_ds = 0;
+	uint16_t i;
+
+	for (i = 0; i < lim; i++, wr++) {
+		uint32_t idx = cur_post & qp->sq_mask;
+		uint8_t *ctrl = qp->sq_buf + ((size_t)idx << MLX5_WQEBB_SHIFT);
+		/* ctrl(+raddr)(+atomic) never wraps: a WQE starts on a WQEBB. */
+		uint8_t *seg = ctrl + sizeof(struct mlx5_wqe_ctrl_seg);
+		struct mlx5_wqe_ctrl_seg *c;
+		uint32_t ds = 1, imm = 0, nds;
+		uint8_t op = wr->opcode;
+		uint8_t fm;
+
+		if (unlikely(op >= RDX_OP_MAX || wr->num_sge > qp->max_send_sge))
+			break;
+		switch (op) {
+		case RDX_OP_WRITE_IMM:
+			imm = wr->imm;
+			/* fall through */
+		case RDX_OP_WRITE:
+			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
+			seg += MLX5_DS_SIZE;
+			ds++;
+			break;
+		case RDX_OP_SEND_IMM:
+			imm = wr->imm;
+			break;
+		case RDX_OP_SEND:
+			break;
+		case RDX_OP_READ:
+			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
+			seg += MLX5_DS_SIZE;
+			ds += 1 + set_data_segs(qp, seg, wr);
+			goto seg_done;
+		case RDX_OP_NOP:
+			goto seg_done;
+		default: /* CAS, FAA: ctrl + raddr + atomic + data, DS 4 */
+			if (unlikely(wr->num_sge != 1 || wr->sge[0].length != 8))
+				goto stop;
+			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
+			set_atomic_seg(seg + MLX5_DS_SIZE, wr);
+			mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(seg + 2 * MLX5_DS_SIZE),
+					    8, wr->sge[0].lkey, (uintptr_t)wr->sge[0].addr);
+			ds = 4;
+			goto seg_done;
+		}
+		/* SEND / WRITE payload: inline or gather list. */
+		if (wr->flags & RDX_WR_INLINE) {
+			nds = set_inline_seg(qp, seg, wr);
+			if (unlikely(nds == 0))
+				goto stop;
+			ds += nds;
+		} else {
+			ds += set_data_segs(qp, seg, wr);
+		}
+seg_done:
+		fm = rdx_mlx5_fm_ce_se[wr->flags & 0xf];
+		unsig++;
+		if ((fm & MLX5_WQE_CTRL_CQ_UPDATE) || unsig >= qp->sig_interval ||
+		    head == last_slot) {
+			fm |= MLX5_WQE_CTRL_CQ_UPDATE;
+			unsig = 0;
+		}
+		c = (struct mlx5_wqe_ctrl_seg *)ctrl;
+		c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
+					      rdx_mlx5_wqe_opcode[op]);
+		c->qpn_ds = qp->qpn_be8 | htobe32(ds);
+		c->signature = 0;
+		c->dci_stream_channel_id = 0;
+		c->fm_ce_se = fm;
+		c->imm = imm;
+		qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
+		qp->sq_bb_ord[idx] = (uint16_t)head;
+		head++;
+		cur_post += (ds + 3) >> 2;
+		last = ctrl;
+		last_ds = ds;
+	}
+stop:
+	if (unlikely(i < n)) {
+		if (i < lim)
+			qp->stats.bad_wr++;
+		else
+			qp->stats.sq_full++;
+	}
+	if (unlikely(i == 0))
+		return 0;
+	if (qp->sig_burst_end && unsig != 0) {
+		/* Not rung yet: the device cannot have read this WQE. */
+		((struct mlx5_wqe_ctrl_seg *)last)->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
+		unsig = 0;
+	}
+	qp->sq_cur_post = cur_post;
+	qp->sq_head = head;
+	qp->sq_unsignaled = unsig;
+	qp->stats.wqes += i;
+	sq_ring(qp, last, last_ds, i);
+	return i;
+}
+
+
+/* ---------------------------------------------------------------------- */
+/* Receive                                                                 */
+
+uint16_t
+rdx_mlx5_post_recv_burst(struct rdx_qp *bqp, const struct rdx_recv_wr *wr, uint16_t n)
+{
+	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
+	uint32_t head = qp->rq_head;
+	uint32_t room = qp->rq_wqe_cnt - (head - qp->rq_tail);
+	uint32_t lim = RTE_MIN((uint32_t)n, room);
+	uint16_t i;
+
+	for (i = 0; i < lim; i++, wr++) {
+		struct mlx5_wqe_data_seg *seg = (struct mlx5_wqe_data_seg *)
+			(qp->rq_buf + ((size_t)(head & qp->rq_mask) << qp->rq_shift));
+		uint32_t j, used = 0;
+
+		if (unlikely(wr->num_sge > qp->max_recv_sge))
+			break;
+		for (j = 0; j < wr->num_sge; j++) {
+			if (unlikely(wr->sge[j].length == 0))
+				continue;
+			mlx5dv_set_data_seg(&seg[used++], wr->sge[j].length,
+					    wr->sge[j].lkey, (uintptr_t)wr->sge[j].addr);
+		}
+		/* Fewer than max SGEs: terminate the list (mlx5_post_recv). */
+		if (used < qp->max_recv_sge || used == 0)
+			mlx5dv_set_data_seg(&seg[used], 0, MLX5_INVALID_LKEY, 0);
+		qp->rq_wrid[head & qp->rq_mask] = wr->wr_id;
+		head++;
+	}
+	if (unlikely(i == 0))
+		return 0;
+	qp->rq_head = head;
+	/* udma_to_device_barrier: RQ WQEs before the doorbell record. */
+	rte_io_wmb();
+	qp->dbrec[MLX5_RCV_DBR] = htobe32(head & 0xffff);
+	qp->stats.recv_doorbells++;
+	qp->stats.recvs += i;
+	return i;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Completions                                                             */
+
+uint8_t
+rdx_mlx5_syndrome_to_status(uint8_t syndrome)
+{
+	/* rdma-core cq.c mlx5_handle_error_cqe */
+	switch (syndrome) {
+	case MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR:
+		return IBV_WC_LOC_LEN_ERR;
+	case MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR:
+		return IBV_WC_LOC_QP_OP_ERR;
+	case MLX5_CQE_SYNDROME_LOCAL_PROT_ERR:
+		return IBV_WC_LOC_PROT_ERR;
+	case MLX5_CQE_SYNDROME_WR_FLUSH_ERR:
+		return IBV_WC_WR_FLUSH_ERR;
+	case MLX5_CQE_SYNDROME_MW_BIND_ERR:
+		return IBV_WC_MW_BIND_ERR;
+	case MLX5_CQE_SYNDROME_BAD_RESP_ERR:
+		return IBV_WC_BAD_RESP_ERR;
+	case MLX5_CQE_SYNDROME_LOCAL_ACCESS_ERR:
+		return IBV_WC_LOC_ACCESS_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR:
+		return IBV_WC_REM_INV_REQ_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR:
+		return IBV_WC_REM_ACCESS_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_OP_ERR:
+		return IBV_WC_REM_OP_ERR;
+	case MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR:
+		return IBV_WC_RETRY_EXC_ERR;
+	case MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR:
+		return IBV_WC_RNR_RETRY_EXC_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_ABORTED_ERR:
+		return IBV_WC_REM_ABORT_ERR;
+	default:
+		return IBV_WC_GENERAL_ERR;
+	}
+}
+
+static __rte_noinline struct rdx_mlx5_qp *
+cq_lookup_qp(struct rdx_mlx5_cq *cq, uint32_t qpn)
+{
+	uint32_t h = qpn & cq->qp_tbl_mask;
+	struct rdx_mlx5_qp *qp;
+
+	while ((qp = cq->qp_tbl[h]) != NULL) {
+		if (qp->base.qp_num == qpn) {
+			cq->last_qp = qp;
+			return qp;
+		}
+		h = (h + 1) & cq->qp_tbl_mask;
+	}
+	return NULL;
+}
+
+/*
+ * Retire send WQEs up to the one at WQEBB counter wqe_ctr (selective
+ * signaling: one requester CQE completes every earlier WQE, libmlx5
+ * "tail = wqe_head[idx] + 1"). Returns false for a counter that names no
+ * outstanding WQE.
+ */
+static __rte_always_inline bool
+sq_retire(struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, struct rdx_wc *wc)
+{
+	uint32_t tail = qp->sq_tail;
+	uint16_t ord16 = qp->sq_bb_ord[wqe_ctr & qp->sq_mask];
+	uint32_t retired = (uint16_t)(ord16 - (uint16_t)tail) + 1u;
+	uint32_t last;
+
+	if (unlikely(retired > qp->sq_head - tail))
+		return false;
+	last = tail + retired - 1;
+	wc->wr_id = qp->sq_wrid[last & qp->sq_mask];
+	wc->retired = (uint16_t)retired;
+	wc->imm = last; /* retirement cursor for rdx_mlx5_qp_retired_wr_id */
+	qp->sq_tail = last + 1;
+	return true;
+}
+
+static __rte_noinline void
+cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe,
+	  uint8_t opcode, uint32_t qpn, struct rdx_wc *wc)
+{
+	volatile struct mlx5_err_cqe *ecqe = (volatile struct mlx5_err_cqe *)cqe;
+	uint16_t wqe_ctr = be16toh(cqe->wqe_counter);
+
+	wc->qp_num = qpn;
+	wc->vendor_err = 0;
+	wc->retired = 1;
+	wc->imm = 0;
+	wc->byte_len = 0;
+	wc->wr_id = 0;
+	if (unlikely(qp == NULL)) {
+		cq->stats.unknown_qpn++;
+		wc->qp_ctx = NULL;
+		wc->status = IBV_WC_GENERAL_ERR;
+		wc->opcode = RDX_WC_UNKNOWN;
+		wc->retired = 0;
+		return;
+	}
+	wc->qp_ctx = qp->base.user_ctx;
+	switch (opcode) {
+	case MLX5_CQE_RESP_WR_IMM:
+	case MLX5_CQE_RESP_SEND:
+	case MLX5_CQE_RESP_SEND_IMM:
+	case MLX5_CQE_RESP_SEND_INV:
+		wc->status = IBV_WC_SUCCESS;
+		wc->wr_id = qp->rq_wrid[wqe_ctr & qp->rq_mask];
+		qp->rq_tail++;
+		wc->byte_len = be32toh(cqe->byte_cnt);
+		if (opcode == MLX5_CQE_RESP_SEND || opcode == MLX5_CQE_RESP_SEND_INV) {
+			wc->opcode = RDX_WC_RECV;
+		} else {
+			wc->opcode = opcode == MLX5_CQE_RESP_WR_IMM ?
+				RDX_WC_RECV_WRITE_IMM : RDX_WC_RECV_IMM;
+			wc->imm = cqe->imm_inval_pkey; /* as received */
+		}
+		return;
+	case MLX5_CQE_REQ:
+		/* Only reached for a counter naming no outstanding WQE. */
+		break;
+	case MLX5_CQE_REQ_ERR:
+	case MLX5_CQE_RESP_ERR:
+		cq->stats.errors++;
+		wc->status = rdx_mlx5_syndrome_to_status(ecqe->syndrome);
+		wc->vendor_err = ecqe->vendor_err_synd;
+		if (opcode == MLX5_CQE_RESP_ERR) {
+			wc->opcode = RDX_WC_RECV;
+			wc->wr_id = qp->rq_wrid[wqe_ctr & qp->rq_mask];
+			qp->rq_tail++;
+			return;
+		}
+		{
+			uint8_t op = (uint8_t)(be32toh(ecqe->s_wqe_opcode_qpn) >> 24);
+
+			wc->opcode = op < 32 ? rdx_mlx5_req_wc_opcode[op] : RDX_WC_UNKNOWN;
+		}
+		if (!sq_retire(qp, wqe_ctr, wc)) {
+			wc->retired = 0;
+			wc->wr_id = 0;
+		}
+		return;
+	default: /* RESIZE, NO_PACKET, SIG_ERR, ... are not expected on RC */
+		break;
+	}
+	wc->status = IBV_WC_GENERAL_ERR;
+	wc->opcode = RDX_WC_UNKNOWN;
+	wc->retired = 0;
+}
+
+static __rte_always_inline uint16_t
+cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
+{
+	uint32_t ci = cq->cons_index;
+	uint16_t i;
+
+	for (i = 0; i < n; i++, wc++) {
+		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)
+			(cq->buf + ((size_t)(ci & cq->cqe_mask) << cq->cqe_shift) + cq->cqe_off);
+		uint8_t op_own = cqe->op_own;
+		uint8_t opcode = op_own >> 4;
+		struct rdx_mlx5_qp *qp;
+		uint32_t sop, qpn;
+
+		/* Software-owned iff valid opcode and owner bit == wrap parity (get_sw_cqe). */
+		if (opcode == MLX5_CQE_INVALID ||
+		    ((op_own ^ (ci >> cq->log_cqe_cnt)) & MLX5_CQE_OWNER_MASK))
+			break;
+		/* udma_from_device_barrier: read the body only after ownership. */
+		rte_io_rmb();
+		sop = be32toh(cqe->sop_drop_qpn);
+		qpn = sop & 0xffffff;
+		qp = cq->last_qp;
+		if (unlikely(qp == NULL || qp->base.qp_num != qpn))
+			qp = cq_lookup_qp(cq, qpn);
+		ci++;
+		if (likely(opcode == MLX5_CQE_REQ && qp != NULL)) {
+			uint8_t op = (uint8_t)(sop >> 24);
+			uint8_t wop = op < 32 ? rdx_mlx5_req_wc_opcode[op] : RDX_WC_UNKNOWN;
+
+			if (likely(sq_retire(qp, be16toh(cqe->wqe_counter), wc))) {
+				wc->qp_ctx = qp->base.user_ctx;
+				wc->qp_num = qpn;
+				wc->vendor_err = 0;
+				wc->opcode = wop;
+				wc->status = IBV_WC_SUCCESS;
+				/* byte_cnt is meaningful for READ only; atomics report 8 (cq.c). */
+				wc->byte_len = wop == RDX_WC_READ ? be32toh(cqe->byte_cnt) :
+					(wop == RDX_WC_CAS || wop == RDX_WC_FAA) ? 8 : 0;
+				continue;
+			}
+		}
+		cqe_other(cq, qp, cqe, opcode, qpn, wc);
+	}
+	if (likely(i != 0)) {
+		cq->cons_index = ci;
+		/* The CQE reads are done before the slots are handed back. */
+		rte_io_wmb();
+		cq->dbrec[0] = htobe32(ci & 0xffffff);
+		cq->stats.polls++;
+		cq->stats.cqes += i;
+	}
+	return i;
+}
+
+uint16_t
+rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
+{
+	struct rdx_mlx5_cq *cq = (struct rdx_mlx5_cq *)bcq;
+
+	/* Software device, inline progress: run the engine first. */
+	if (unlikely(cq->progress != NULL))
+		cq->progress(cq->progress_arg);
+	return cq_poll(cq, wc, n);
+}
+
+uint64_t
+rdx_mlx5_qp_retired_wr_id(const struct rdx_qp *bqp, const struct rdx_wc *wc, uint16_t i)
+{
+	const struct rdx_mlx5_qp *qp = (const struct rdx_mlx5_qp *)bqp;
+	uint32_t first;
+
+	if (i >= wc->retired)
+		return 0;
+	if (i + 1 == wc->retired)
+		return wc->wr_id;
+	/* Only send completions retire more than one WR; imm is the cursor. */
+	first = wc->imm - (uint32_t)(wc->retired - 1);
+	return qp->sq_wrid[(first + i) & qp->sq_mask];
+}

@@ -3,9 +3,21 @@
  * The mlx5 direct datapath: the state it keeps per QP and CQ, and the calls
  * both backends use to hand it their rings. The hardware backend
  * (mlx5_hw.c) gets the rings from mlx5dv_init_obj(); the software device
- * (sw_*.c) builds the same rings in shared memory and fills the same
+ * (sw/) builds the same rings in shared memory and fills the same
  * struct mlx5dv_qp / struct mlx5dv_cq. The datapath cannot tell them apart,
  * except that a software CQ in inline-progress mode sets cq->progress.
+ *
+ * Sizing (both backends must agree, use the helpers below):
+ *  - SQ: a WQE is at most rdx_mlx5_sq_wqebb_max(max_inline, max_send_sge)
+ *    WQEBBs; the datapath lets at most wqe_cnt / that many WQEs be
+ *    outstanding (rdma-core's sq.max_post rule), so a ring of
+ *    rdx_mlx5_sq_wqe_cnt(sq_depth, ...) WQEBBs holds sq_depth WRs.
+ *  - RQ: stride rdx_mlx5_rq_stride(max_recv_sge), wqe_cnt >= rq_depth.
+ *
+ * Send completions: rdx_wc.retired counts the WQEs a requester CQE retires
+ * (the unsignaled ones before it included); rdx_wc.wr_id is the signaled
+ * WQE's. For send-side completions rdx_wc.imm holds an opaque retirement
+ * cursor that rdx_mlx5_qp_retired_wr_id() uses to name every retired WR.
  */
 #ifndef RDX_MLX5_H
 #define RDX_MLX5_H
@@ -25,73 +37,113 @@ struct rdx_mlx5_qp_stats {
 	uint64_t bf_posts;      /* of which BlueFlame copies */
 	uint64_t wqes;          /* WQEs posted */
 	uint64_t sq_full;       /* bursts cut short by a full SQ */
+	uint64_t bad_wr;        /* bursts cut short by an invalid WR */
 	uint64_t recv_doorbells;/* RQ doorbell-record updates */
+	uint64_t recvs;         /* RQ WQEs posted */
+};
+
+/* Per-CQ datapath counters. */
+struct rdx_mlx5_cq_stats {
+	uint64_t polls;         /* non-empty poll bursts (= CQ dbrec updates) */
+	uint64_t cqes;          /* CQEs consumed */
+	uint64_t errors;        /* error CQEs (flushes included) */
+	uint64_t unknown_qpn;   /* CQEs for a QP not attached here */
 };
 
 struct rdx_mlx5_cq {
 	struct rdx_cq base;             /* must be first */
+	/* Hot: the poll loop reads these. */
+	uint8_t *buf;                   /* CQE ring */
+	uint32_t cons_index;            /* consumer counter (ci) */
+	uint32_t cqe_mask;              /* cqe_cnt - 1 */
+	uint32_t log_cqe_cnt;
+	uint32_t cqe_shift;             /* log2(cqe_size) */
+	uint32_t cqe_off;               /* 0, or 64 for 128-byte CQEs */
+	volatile __be32 *dbrec;         /* [0]: consumer index */
 	/* Software device, inline progress: run the model before polling.
 	 * NULL on hardware. */
 	void (*progress)(void *arg);
 	void *progress_arg;
-	uint8_t *buf;
-	volatile __be32 *dbrec;
-	uint32_t cons_index;
-	uint32_t cqe_cnt;               /* power of two */
-	uint32_t log_cqe_cnt;
-	uint32_t cqe_size;              /* 64 or 128 */
-	uint32_t cqn;
-	/* QPs whose completions land here, found by QPN. */
-	struct rdx_mlx5_qp **qps;
+	struct rdx_mlx5_qp *last_qp;    /* lookup cache */
+	/* QPs whose completions land here, by QPN (open addressing). */
+	struct rdx_mlx5_qp **qp_tbl;
+	uint32_t qp_tbl_mask;
 	uint32_t nb_qps;
 	uint32_t max_qps;
+	/* Cold */
+	uint32_t cqe_cnt;               /* power of two */
+	uint32_t cqe_size;              /* 64 or 128 */
+	uint32_t cqn;
+	struct rdx_mlx5_cq_stats stats;
 };
 
 struct rdx_mlx5_qp {
 	struct rdx_qp base;             /* must be first */
-	/* Send queue */
+	/* Send queue, hot */
 	uint8_t *sq_buf;
 	uint8_t *sq_end;
-	uint32_t sq_wqe_cnt;            /* WQEBBs, power of two */
+	uint32_t sq_mask;               /* sq_wqe_cnt - 1 (WQEBBs) */
 	uint32_t sq_cur_post;           /* producer counter in WQEBBs */
-	uint32_t sq_tail;               /* first unretired WQEBB */
+	uint32_t sq_head;               /* WQEs posted (ordinal counter) */
+	uint32_t sq_tail;               /* ordinal of the oldest unretired WQE */
+	uint32_t sq_max_post;           /* outstanding WQE limit */
 	uint32_t sq_unsignaled;         /* WQEs since the last signaled one */
-	volatile __be32 *dbrec;         /* [MLX5_RCV_DBR], [MLX5_SND_DBR] */
-	uint8_t *bf_reg;                /* BlueFlame register base; NULL: none */
-	uint32_t bf_size;               /* one half; 0: no BlueFlame */
-	uint32_t bf_offset;             /* toggles between halves */
+	uint32_t sig_interval;          /* >= 1 */
+	uint32_t qpn_be8;               /* htobe32(qpn << 8): ctrl qpn_ds base */
 	uint32_t max_inline;
 	uint32_t max_send_sge;
-	uint64_t *sq_wrid;              /* per WQEBB: wr_id of the WQE starting there */
-	uint32_t *sq_wqe_next;          /* per WQEBB: producer counter after that WQE */
-	uint16_t *sq_wqe_nreq;          /* per WQEBB: WQE ordinal (for retired counts) */
-	uint8_t *sq_wqe_op;             /* per WQEBB: enum rdx_wc_opcode */
-	uint16_t sig_interval;
+	uint64_t *sq_wrid;              /* by ordinal & sq_mask */
+	uint16_t *sq_bb_ord;            /* by WQEBB: ordinal of the WQE starting there */
+	volatile __be32 *dbrec;         /* [MLX5_RCV_DBR], [MLX5_SND_DBR] */
+	uint8_t *bf_reg;                /* BlueFlame/doorbell register; NULL: none */
+	uint32_t bf_size;               /* one half; 0: no BlueFlame */
+	uint32_t bf_offset;             /* toggles between halves */
 	bool sig_burst_end;
 	/* Receive queue */
 	uint8_t *rq_buf;
 	uint32_t rq_wqe_cnt;
+	uint32_t rq_mask;
 	uint32_t rq_stride;
-	uint32_t rq_head;
-	uint32_t rq_tail;
+	uint32_t rq_shift;              /* log2(rq_stride) */
+	uint32_t rq_head;               /* WQEs posted */
+	uint32_t rq_tail;               /* WQEs completed */
 	uint32_t max_recv_sge;
 	uint64_t *rq_wrid;
+	/* Cold */
+	uint32_t sq_wqe_cnt;            /* WQEBBs, power of two */
+	uint32_t sq_wqebb_max;          /* largest WQE, in WQEBBs */
 	struct rdx_mlx5_qp_stats stats;
 };
+
+/* The largest WQE (WQEBBs) a QP with these limits may build. */
+uint32_t rdx_mlx5_sq_wqebb_max(uint32_t max_inline, uint32_t max_send_sge);
+/* SQ ring size (WQEBBs, power of two) that holds sq_depth WRs. */
+uint32_t rdx_mlx5_sq_wqe_cnt(uint32_t sq_depth, uint32_t max_inline,
+			     uint32_t max_send_sge);
+/* RQ WQE stride in bytes: roundup_pow2(16 * max(max_recv_sge, 1)). */
+uint32_t rdx_mlx5_rq_stride(uint32_t max_recv_sge);
+/* Largest max_send_sge / max_inline a WQE can carry (DS is 6 bits). */
+#define RDX_MLX5_MAX_DS 63u
+#define RDX_MLX5_MAX_SEND_SGE (RDX_MLX5_MAX_DS - 2u)
+#define RDX_MLX5_MAX_INLINE ((RDX_MLX5_MAX_DS - 2u) * 16u - 4u)
 
 /*
  * Give the datapath a QP's rings. qp->base (dev, conf, qp_num, user_ctx) is
  * filled by the caller; this sets the fast-path pointers in qp->base and
- * allocates the wr_id arrays (control path).
+ * allocates the wr_id arrays (control path). The SQ/RQ counters start at 0
+ * (a QP fresh from RESET). Returns 0 or -EINVAL/-ENOMEM.
+ * conf.sq_depth becomes the number of WRs the ring can hold.
  */
 int rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 			uint32_t qpn, uint32_t max_inline, uint32_t max_send_sge,
 			uint32_t max_recv_sge);
 void rdx_mlx5_qp_dp_fini(struct rdx_mlx5_qp *qp);
+/* The CQ ring must be initialised by the owner (op_own 0xF0 everywhere). */
 int rdx_mlx5_cq_dp_init(struct rdx_mlx5_cq *cq, const struct mlx5dv_cq *dv,
 			uint32_t cqn, uint32_t max_qps);
 void rdx_mlx5_cq_dp_fini(struct rdx_mlx5_cq *cq);
-/* Route completions of qp to cq (send and/or receive side). */
+/* Route completions of qp to cq (send and/or receive side; attaching twice
+ * is fine). -ENOSPC when max_qps QPs are attached already. */
 int rdx_mlx5_cq_attach(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp);
 void rdx_mlx5_cq_detach(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp);
 
