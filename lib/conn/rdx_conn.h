@@ -6,6 +6,14 @@
  * addresses and keys, the test they run). Every call has a timeout and
  * fails with a one-line reason, never hangs: refused/unreachable peers,
  * wrong version, mismatched test, peer closed.
+ *
+ * Constructors return NULL with rte_errno set and the one-line reason in
+ * rdx_conn_strerror(NULL) (per thread). Other calls return 0 or -errno with
+ * the reason in rdx_conn_strerror(c): -ETIMEDOUT, -ECONNRESET (peer gone),
+ * -EPROTO (bad hello, other wire version, unexpected message type or length;
+ * the unexpected payload is drained so the stream stays framed).
+ * timeout_ms < 0 waits without limit (avoid in apps). Payloads are opaque
+ * bytes: give exchanged structs a fixed layout and byte order.
  */
 #ifndef RDX_CONN_H
 #define RDX_CONN_H
@@ -19,7 +27,10 @@ extern "C" {
 
 struct rdx_conn;
 
-/** Listen on port (0: any; see rdx_conn_port). -EADDRINUSE when taken. */
+/**
+ * Listen on port (0: any; see rdx_conn_port). bind_addr NULL: every address
+ * (IPv6 and IPv4). NULL with rte_errno EADDRINUSE when the port is taken.
+ */
 struct rdx_conn *rdx_conn_listen(const char *bind_addr, uint16_t port);
 uint16_t rdx_conn_port(const struct rdx_conn *listener);
 /** Accept one peer within timeout_ms, then check the hello (magic, version). */
@@ -37,9 +48,16 @@ int rdx_conn_recv(struct rdx_conn *c, uint32_t type, void *buf, size_t len,
 		  int timeout_ms);
 /** Non-blocking: 0 while the peer is connected, -ECONNRESET once it is gone. */
 int rdx_conn_peer_alive(struct rdx_conn *c);
-/** The last error as one line ("peer runs wire version 2, we run 1"). */
+/**
+ * The last error as one line ("peer runs wire version 2, we run 1").
+ * c NULL: the last failed constructor of this thread.
+ */
 const char *rdx_conn_strerror(const struct rdx_conn *c);
-/** Parse "HOST:PORT" (IPv4, name, or [IPv6]:PORT). */
+/** "ADDR:PORT" of the peer, for messages. */
+const char *rdx_conn_peer_name(const struct rdx_conn *c);
+/** The rdx version string the peer announced in its hello. */
+const char *rdx_conn_peer_version(const struct rdx_conn *c);
+/** Parse "HOST:PORT" (IPv4, name, or [IPv6]:PORT). 0 or -EINVAL. */
 int rdx_conn_parse_hostport(const char *s, char *host, size_t host_len, uint16_t *port);
 
 #ifdef __cplusplus

@@ -10,6 +10,7 @@
 #define RDX_PERF_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -55,13 +56,17 @@ struct rdx_perf_per_op {
 struct rdx_perf {
 	int fd[RDX_PERF_NB_EVENTS];
 	enum rdx_perf_source source;
-	uint32_t opened;
+	uint32_t opened;         /**< bit i set: fd[i] is open */
+	int hw_err;              /**< -errno of the hardware attempt, 0 if none/ok */
+	int sw_err;              /**< -errno of the first failed software event */
 };
 
 /**
  * Open counters for the calling thread. Tries hardware events first; when
  * they fail (ENOENT/EOPNOTSUPP/EACCES) falls back to software events.
- * force_sw: skip the hardware attempt (tests).
+ * force_sw: skip the hardware attempt (tests). Software events are opened in
+ * both cases. When perf_event_open is refused the source is NONE (TSC only).
+ * Counts the calling thread only: open on the thread that does the work.
  * @return 0 (even when only the TSC is available) or negative errno.
  */
 int rdx_perf_open(struct rdx_perf *p, bool force_sw);
@@ -71,8 +76,16 @@ int rdx_perf_read(const struct rdx_perf *p, struct rdx_perf_sample *s);
 /** (end - start) / ops. */
 void rdx_perf_per_op(const struct rdx_perf_sample *start, const struct rdx_perf_sample *end,
 		     uint64_t ops, struct rdx_perf_per_op *out);
+/** "hw", "sw+tsc" or "tsc-only". */
 const char *rdx_perf_source_name(enum rdx_perf_source src);
 const char *rdx_perf_event_name(enum rdx_perf_event ev);
+/** True when ev is counted (the TSC always is). */
+bool rdx_perf_has(const struct rdx_perf *p, enum rdx_perf_event ev);
+/**
+ * One line on what is counted and why, for reports:
+ * "no hardware counters (No such file or directory): software events and TSC cycles".
+ */
+const char *rdx_perf_describe(const struct rdx_perf *p, char *buf, size_t len);
 
 #ifdef __cplusplus
 }
