@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of drivers/verbs/verbs_sq.h: the translation of rdx_wr bursts
+ * into ibv_send_wr lists, the selective-signaling rules, retirement and the
+ * receive bookkeeping. No device and no ibverbs call is involved.
+ */
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rdx_ut.h"
+#include "verbs_sq.h"
+
+#define SLOTS 64
+
+static uint64_t wr_ids[SLOTS];
+static uint8_t ops[SLOTS];
+static struct ibv_send_wr swr[RDX_MAX_BURST];
+static struct ibv_sge sges[RDX_MAX_BURST * 4];
+static uint8_t buf[4096];
+
+static void
+sq_setup(struct rdx_verbs_sq *sq, uint32_t depth, uint16_t interval, bool burst_end)
+{
+	memset(wr_ids, 0, sizeof(wr_ids));
+	memset(ops, 0xff, sizeof(ops));
+	memset(swr, 0, sizeof(swr));
+	rdx_verbs_sq_init(sq, wr_ids, ops, rdx_verbs_pow2(depth), depth, 4, 128, interval,
+			  burst_end);
+}
+
+static struct rdx_sge one_sge = {0, 64, 0x1234};
+
+static void
+mk_wr(struct rdx_wr *w, uint64_t id, uint8_t op, uint8_t flags)
+{
+	memset(w, 0, sizeof(*w));
+	one_sge.addr = (uint64_t)(uintptr_t)buf;
+	w->wr_id = id;
+	w->sge = &one_sge;
+	w->num_sge = 1;
+	w->opcode = op;
+	w->flags = flags;
+	w->remote_addr = 0x10000;
+	w->rkey = 0x77;
+}
+
+/* Post n WRITEs with the given flags; return the count and which were signaled. */
+static uint16_t
+post(struct rdx_verbs_sq *sq, uint16_t n, uint64_t first_id, uint8_t flags, bool *sig)
+{
+	struct rdx_wr w[RDX_MAX_BURST + 8];
+	uint16_t k, built;
+
+	for (k = 0; k < n; k++)
+		mk_wr(&w[k], first_id + k, RDX_OP_WRITE, flags);
+	built = rdx_verbs_sq_prepare(sq, w, n, swr, sges);
+	for (k = 0; k < built && sig != NULL; k++)
+		sig[k] = (swr[k].send_flags & IBV_SEND_SIGNALED) != 0;
+	rdx_verbs_sq_commit(sq, swr, built, built);
+	return built;
+}
+
+static void
+test_pow2(void)
+{
+	CU_ASSERT_EQUAL(rdx_verbs_pow2(1), 1);
+	CU_ASSERT_EQUAL(rdx_verbs_pow2(3), 4);
+	CU_ASSERT_EQUAL(rdx_verbs_pow2(64), 64);
+	CU_ASSERT_EQUAL(rdx_verbs_pow2(65), 128);
+}
+
+static void
+test_validity(void)
+{
+	struct rdx_verbs_sq sq;
+	struct rdx_sge big = {0, 129, 1};
+	struct rdx_wr w;
+
+	sq_setup(&sq, 16, 1, false);
+	mk_wr(&w, 1, RDX_OP_NOP, 0);
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w)); /* no RC NOP in verbs */
+	mk_wr(&w, 1, RDX_OP_MAX, 0);
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w));
+	mk_wr(&w, 1, RDX_OP_WRITE, 0);
+	CU_ASSERT_TRUE(rdx_verbs_wr_valid(&sq, &w));
+	w.num_sge = 5; /* max_sge 4 */
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w));
+	mk_wr(&w, 1, RDX_OP_SEND, RDX_WR_INLINE);
+	w.sge = &big; /* 129 > max_inline 128 */
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w));
+	big.length = 128;
+	CU_ASSERT_TRUE(rdx_verbs_wr_valid(&sq, &w));
+	mk_wr(&w, 1, RDX_OP_CAS, 0);
+	CU_ASSERT_TRUE(rdx_verbs_wr_valid(&sq, &w));
+	w.remote_addr = 0x10004; /* atomics need 8-byte alignment */
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w));
+	mk_wr(&w, 1, RDX_OP_FAA, 0);
+	w.num_sge = 2;
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w));
+	mk_wr(&w, 1, RDX_OP_SEND, 0);
+	w.sge = NULL;
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w));
+	w.num_sge = 0; /* a zero-length SEND is fine */
+	CU_ASSERT_TRUE(rdx_verbs_wr_valid(&sq, &w));
+}
+
+static void
+test_build_fields(void)
+{
+	struct rdx_verbs_sq sq;
+	struct rdx_sge s2[3] = {
+		{0x1000, 10, 5}, {0x2000, 0, 6}, {0x3000, 30, 7},
+	};
+	struct rdx_wr w[7];
+	uint16_t n;
+
+	sq_setup(&sq, 16, 1, false);
+	mk_wr(&w[0], 100, RDX_OP_SEND, RDX_WR_INLINE | RDX_WR_SOLICITED);
+	mk_wr(&w[1], 101, RDX_OP_SEND_IMM, 0);
+	w[1].imm = htonl(0xabcd);
+	mk_wr(&w[2], 102, RDX_OP_WRITE, RDX_WR_FENCE);
+	w[2].sge = s2;
+	w[2].num_sge = 3;
+	mk_wr(&w[3], 103, RDX_OP_WRITE_IMM, 0);
+	w[3].imm = htonl(7);
+	mk_wr(&w[4], 104, RDX_OP_READ, RDX_WR_INLINE);
+	mk_wr(&w[5], 105, RDX_OP_CAS, 0);
+	w[5].compare_add = 1;
+	w[5].swap = 2;
+	mk_wr(&w[6], 106, RDX_OP_FAA, 0);
+	w[6].compare_add = 3;
+	n = rdx_verbs_sq_prepare(&sq, w, 7, swr, sges);
+	CU_ASSERT_EQUAL_FATAL(n, 7);
+	rdx_verbs_sq_commit(&sq, swr, n, n);
+
+	/* One linked list, wr_id = SQ counter, the app's wr_id in the slot. */
+	CU_ASSERT_PTR_EQUAL(swr[0].next, &swr[1]);
+	CU_ASSERT_PTR_NULL(swr[6].next);
+	CU_ASSERT_EQUAL(swr[3].wr_id, 3);
+	CU_ASSERT_EQUAL(wr_ids[3], 103);
+	CU_ASSERT_EQUAL(ops[1], RDX_WC_SEND);
+	CU_ASSERT_EQUAL(ops[3], RDX_WC_WRITE);
+	CU_ASSERT_EQUAL(ops[5], RDX_WC_CAS);
+
+	CU_ASSERT_EQUAL(swr[0].opcode, IBV_WR_SEND);
+	CU_ASSERT_TRUE(swr[0].send_flags & IBV_SEND_INLINE);
+	CU_ASSERT_TRUE(swr[0].send_flags & IBV_SEND_SOLICITED);
+	CU_ASSERT_EQUAL(swr[1].opcode, IBV_WR_SEND_WITH_IMM);
+	CU_ASSERT_EQUAL(swr[1].imm_data, htonl(0xabcd));
+	CU_ASSERT_FALSE(swr[1].send_flags & IBV_SEND_INLINE);
+	/* Zero-length SGEs are dropped. */
+	CU_ASSERT_EQUAL(swr[2].opcode, IBV_WR_RDMA_WRITE);
+	CU_ASSERT_TRUE(swr[2].send_flags & IBV_SEND_FENCE);
+	CU_ASSERT_EQUAL(swr[2].num_sge, 2);
+	CU_ASSERT_EQUAL(swr[2].sg_list[1].addr, 0x3000);
+	CU_ASSERT_EQUAL(swr[2].sg_list[1].lkey, 7);
+	CU_ASSERT_EQUAL(swr[2].wr.rdma.remote_addr, 0x10000);
+	CU_ASSERT_EQUAL(swr[2].wr.rdma.rkey, 0x77);
+	CU_ASSERT_EQUAL(swr[3].opcode, IBV_WR_RDMA_WRITE_WITH_IMM);
+	CU_ASSERT_EQUAL(swr[3].imm_data, htonl(7));
+	/* INLINE means nothing for a READ. */
+	CU_ASSERT_EQUAL(swr[4].opcode, IBV_WR_RDMA_READ);
+	CU_ASSERT_FALSE(swr[4].send_flags & IBV_SEND_INLINE);
+	CU_ASSERT_EQUAL(swr[5].opcode, IBV_WR_ATOMIC_CMP_AND_SWP);
+	CU_ASSERT_EQUAL(swr[5].wr.atomic.compare_add, 1);
+	CU_ASSERT_EQUAL(swr[5].wr.atomic.swap, 2);
+	CU_ASSERT_EQUAL(swr[5].wr.atomic.rkey, 0x77);
+	CU_ASSERT_EQUAL(swr[5].sg_list[0].length, 8); /* atomic SGE is 8 bytes */
+	CU_ASSERT_EQUAL(swr[6].opcode, IBV_WR_ATOMIC_FETCH_AND_ADD);
+	CU_ASSERT_EQUAL(swr[6].wr.atomic.compare_add, 3);
+}
+
+static void
+test_signal_interval(void)
+{
+	struct rdx_verbs_sq sq;
+	bool sig[RDX_MAX_BURST];
+	int k, count = 0;
+
+	sq_setup(&sq, 32, 4, false);
+	CU_ASSERT_EQUAL_FATAL(post(&sq, 10, 0, 0, sig), 10);
+	for (k = 0; k < 10; k++) {
+		CU_ASSERT_EQUAL(sig[k], k == 3 || k == 7);
+		count += sig[k];
+	}
+	CU_ASSERT_EQUAL(count, 2);
+	CU_ASSERT_EQUAL(sq.unsig, 2);
+	/* The run continues across bursts: WR 11 is the 4th since WR 7. */
+	CU_ASSERT_EQUAL_FATAL(post(&sq, 2, 10, 0, sig), 2);
+	CU_ASSERT_FALSE(sig[0]);
+	CU_ASSERT_TRUE(sig[1]);
+}
+
+static void
+test_signal_every_wr(void)
+{
+	struct rdx_verbs_sq sq;
+	bool sig[8];
+	int k;
+
+	sq_setup(&sq, 32, 0, false); /* 0 = every WR */
+	CU_ASSERT_EQUAL(sq.sig_interval, 1);
+	CU_ASSERT_EQUAL_FATAL(post(&sq, 5, 0, 0, sig), 5);
+	for (k = 0; k < 5; k++)
+		CU_ASSERT_TRUE(sig[k]);
+}
+
+static void
+test_signal_burst_end_and_flag(void)
+{
+	struct rdx_verbs_sq sq;
+	struct rdx_wr w[6];
+	bool sig[8];
+	uint16_t n, k;
+
+	sq_setup(&sq, 32, 16, true);
+	CU_ASSERT_EQUAL_FATAL(post(&sq, 5, 0, 0, sig), 5);
+	for (k = 0; k < 5; k++)
+		CU_ASSERT_EQUAL(sig[k], k == 4);
+	CU_ASSERT_EQUAL(sq.unsig, 0);
+	/* An explicit SIGNALED resets the run. */
+	sq_setup(&sq, 32, 4, false);
+	for (k = 0; k < 6; k++)
+		mk_wr(&w[k], k, RDX_OP_WRITE, k == 1 ? RDX_WR_SIGNALED : 0);
+	n = rdx_verbs_sq_prepare(&sq, w, 6, swr, sges);
+	CU_ASSERT_EQUAL_FATAL(n, 6);
+	CU_ASSERT_FALSE(swr[0].send_flags & IBV_SEND_SIGNALED);
+	CU_ASSERT_TRUE(swr[1].send_flags & IBV_SEND_SIGNALED);
+	CU_ASSERT_FALSE(swr[4].send_flags & IBV_SEND_SIGNALED);
+	CU_ASSERT_TRUE(swr[5].send_flags & IBV_SEND_SIGNALED);
+	/* An invalid WR cuts the burst: the burst-end signal goes to the
+	 * last valid WR. */
+	sq_setup(&sq, 32, 16, true);
+	for (k = 0; k < 6; k++)
+		mk_wr(&w[k], k, k == 3 ? RDX_OP_NOP : RDX_OP_WRITE, 0);
+	n = rdx_verbs_sq_prepare(&sq, w, 6, swr, sges);
+	CU_ASSERT_EQUAL_FATAL(n, 3);
+	CU_ASSERT_TRUE(swr[2].send_flags & IBV_SEND_SIGNALED);
+	CU_ASSERT_PTR_NULL(swr[2].next);
+}
+
+/* Never deadlock: the WR taking the last slot is signaled when nothing
+ * signaled is outstanding, and posting never exceeds the free space. */
+static void
+test_signal_fill(void)
+{
+	struct rdx_verbs_sq sq;
+	struct rdx_wc wc = {0};
+	bool sig[16];
+	int k;
+
+	sq_setup(&sq, 8, 100, false);
+	CU_ASSERT_EQUAL_FATAL(post(&sq, 10, 0, 0, sig), 8); /* short count */
+	for (k = 0; k < 8; k++)
+		CU_ASSERT_EQUAL(sig[k], k == 7);
+	CU_ASSERT_EQUAL(post(&sq, 1, 8, 0, sig), 0);
+	wc.retired = rdx_verbs_sq_retire(&sq, 7, &wc);
+	CU_ASSERT_EQUAL(wc.retired, 8);
+	CU_ASSERT_EQUAL(rdx_verbs_sq_free(&sq), 8);
+
+	/* A signaled WR outstanding: filling needs no extra signal... */
+	sq_setup(&sq, 8, 100, false);
+	CU_ASSERT_EQUAL_FATAL(post(&sq, 1, 0, RDX_WR_SIGNALED, sig), 1);
+	CU_ASSERT_EQUAL_FATAL(post(&sq, 7, 1, 0, sig), 7);
+	for (k = 0; k < 7; k++)
+		CU_ASSERT_FALSE(sig[k]);
+	/* ...and once it is retired, the next WR to fill the SQ is signaled. */
+	wc.retired = rdx_verbs_sq_retire(&sq, 0, &wc);
+	CU_ASSERT_EQUAL(wc.retired, 1);
+	CU_ASSERT_EQUAL_FATAL(post(&sq, 3, 8, 0, sig), 1);
+	CU_ASSERT_TRUE(sig[0]);
+	wc.retired = rdx_verbs_sq_retire(&sq, 8, &wc);
+	CU_ASSERT_EQUAL(wc.retired, 8);
+	CU_ASSERT_EQUAL(sq.tail, sq.head);
+}
+
+static void
+test_burst_clamp(void)
+{
+	struct rdx_verbs_sq sq;
+
+	rdx_verbs_sq_init(&sq, wr_ids, ops, SLOTS, SLOTS, 4, 0, 8, false);
+	CU_ASSERT_EQUAL(post(&sq, RDX_MAX_BURST + 5, 0, 0, NULL), RDX_MAX_BURST);
+}
+
+static void
+test_partial_commit(void)
+{
+	struct rdx_verbs_sq sq;
+	struct rdx_wr w[6];
+	uint16_t n, k;
+
+	sq_setup(&sq, 32, 3, false);
+	for (k = 0; k < 6; k++)
+		mk_wr(&w[k], k, RDX_OP_WRITE, 0);
+	n = rdx_verbs_sq_prepare(&sq, w, 6, swr, sges);
+	CU_ASSERT_EQUAL_FATAL(n, 6);
+	/* The provider took only 4: WR 2 was signaled, 3 is the 1st of a run. */
+	rdx_verbs_sq_commit(&sq, swr, n, 4);
+	CU_ASSERT_EQUAL(sq.head, 4);
+	CU_ASSERT_EQUAL(sq.unsig, 1);
+	CU_ASSERT_EQUAL(sq.sig_end, 3);
+	rdx_verbs_sq_commit(&sq, swr, 2, 0);
+	CU_ASSERT_EQUAL(sq.head, 4);
+}
+
+static void
+test_retired_wr_ids(void)
+{
+	struct rdx_verbs_sq sq;
+	struct rdx_wc wc[2] = {{0}}, copy;
+	bool sig[16];
+	uint16_t i;
+
+	sq_setup(&sq, 16, 4, false);
+	CU_ASSERT_EQUAL_FATAL(post(&sq, 8, 500, 0, sig), 8); /* signaled: 3 and 7 */
+	wc[0].wr_id = wr_ids[3];
+	wc[0].retired = rdx_verbs_sq_retire(&sq, 3, &wc[0]);
+	wc[1].wr_id = wr_ids[7];
+	wc[1].retired = rdx_verbs_sq_retire(&sq, 7, &wc[1]);
+	CU_ASSERT_EQUAL(wc[0].retired, 4);
+	CU_ASSERT_EQUAL(wc[1].retired, 4);
+	for (i = 0; i < 4; i++) {
+		CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &wc[0], i), 500u + i);
+		CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &wc[1], i), 504u + i);
+	}
+	CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &wc[0], 4), 0);
+	/* A copy of the completion still finds its WRs. */
+	copy = wc[0];
+	CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &copy, 1), 501);
+	/* A completion for a WR that is not outstanding retires nothing. */
+	CU_ASSERT_EQUAL(rdx_verbs_sq_retire(&sq, 100, &copy), 1);
+	CU_ASSERT_EQUAL(sq.tail, 8);
+}
+
+static void
+test_wrap(void)
+{
+	struct rdx_verbs_sq sq;
+	struct rdx_wc wc = {0};
+	bool sig[8];
+	int round;
+
+	/* Counters wrap past 2^32 and slots past the mask. */
+	sq_setup(&sq, 8, 4, false);
+	sq.head = sq.tail = sq.sig_end = UINT32_MAX - 20;
+	for (round = 0; round < 12; round++) {
+		CU_ASSERT_EQUAL_FATAL(post(&sq, 4, (uint64_t)round * 4, 0, sig), 4);
+		CU_ASSERT_TRUE(sig[3]);
+		wc.wr_id = (uint64_t)round * 4 + 3;
+		wc.retired = rdx_verbs_sq_retire(&sq, sq.head - 1, &wc);
+		CU_ASSERT_EQUAL(wc.retired, 4);
+		CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &wc, 0), (uint64_t)round * 4);
+	}
+	CU_ASSERT_TRUE(sq.head < 100);
+}
+
+static void
+test_rq(void)
+{
+	struct rdx_verbs_rq rq;
+	uint64_t ids[8];
+	struct ibv_recv_wr rwr[RDX_MAX_BURST];
+	struct ibv_sge rs[RDX_MAX_BURST * 2];
+	struct rdx_sge s[2] = {{0x100, 0, 1}, {0x200, 64, 2}};
+	struct rdx_recv_wr r[10];
+	uint16_t k, n;
+
+	rdx_verbs_rq_init(&rq, ids, 8, 6, 2);
+	for (k = 0; k < 10; k++) {
+		r[k].wr_id = 900 + k;
+		r[k].sge = s;
+		r[k].num_sge = 2;
+	}
+	n = rdx_verbs_rq_prepare(&rq, r, 10, rwr, rs);
+	CU_ASSERT_EQUAL_FATAL(n, 6); /* depth 6 */
+	rdx_verbs_rq_commit(&rq, n);
+	CU_ASSERT_PTR_NULL(rwr[5].next);
+	CU_ASSERT_EQUAL(rwr[2].wr_id, RDX_VERBS_RECV_TAG | 2);
+	CU_ASSERT_EQUAL(rwr[2].num_sge, 1); /* zero-length SGE dropped */
+	CU_ASSERT_EQUAL(rwr[2].sg_list[0].addr, 0x200);
+	CU_ASSERT_EQUAL(rdx_verbs_rq_prepare(&rq, r, 1, rwr, rs), 0);
+	CU_ASSERT_EQUAL(rdx_verbs_rq_complete(&rq, 0), 900);
+	CU_ASSERT_EQUAL(rdx_verbs_rq_complete(&rq, 1), 901);
+	n = rdx_verbs_rq_prepare(&rq, r + 6, 4, rwr, rs);
+	CU_ASSERT_EQUAL(n, 2);
+	rdx_verbs_rq_commit(&rq, n);
+	CU_ASSERT_EQUAL(rwr[0].wr_id, RDX_VERBS_RECV_TAG | 6);
+	CU_ASSERT_EQUAL(rdx_verbs_rq_complete(&rq, 6), 906);
+	r[0].num_sge = 3; /* more than max_sge */
+	CU_ASSERT_EQUAL(rdx_verbs_rq_prepare(&rq, r, 1, rwr, rs), 0);
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{"pow2", test_pow2},
+		{"validity", test_validity},
+		{"build_fields", test_build_fields},
+		{"signal_interval", test_signal_interval},
+		{"signal_every_wr", test_signal_every_wr},
+		{"signal_burst_end_and_flag", test_signal_burst_end_and_flag},
+		{"signal_fill", test_signal_fill},
+		{"burst_clamp", test_burst_clamp},
+		{"partial_commit", test_partial_commit},
+		{"retired_wr_ids", test_retired_wr_ids},
+		{"wrap", test_wrap},
+		{"rq", test_rq},
+		{NULL, NULL},
+	};
+
+	return rdx_ut_run("verbs_sq", cases, NULL, NULL);
+}
