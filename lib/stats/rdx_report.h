@@ -46,14 +46,20 @@ struct rdx_result {
 
 struct rdx_report;
 
-/** Create an empty report; title is a free-form line ("rdx-perf write"). */
+/** Create an empty report; title is a free-form line ("rdx-perf write"). NULL + rte_errno on error. */
 struct rdx_report *rdx_report_create(const char *title);
 void rdx_report_free(struct rdx_report *r);
-/** Record a knob (name -> value as text). A repeated name replaces the value. */
+/**
+ * Record a knob (name -> value as text). A repeated name replaces the value;
+ * knobs print in the order first set. Knob "device_kind" set to
+ * "software device" makes the table open with a banner saying the figures
+ * come from the software model of the mlx5 device, not a NIC.
+ * @return 0, -EINVAL or -ENOMEM.
+ */
 int rdx_report_knob_set(struct rdx_report *r, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *rdx_report_knob_get(const struct rdx_report *r, const char *name);
-/** Append a row; fills the derived fields (mops, MB/s, Gb/s). */
+/** Append a row (copied); fills the derived fields (mops, MB/s, Gb/s; 0 when seconds <= 0). */
 int rdx_report_add(struct rdx_report *r, const struct rdx_result *res);
 unsigned int rdx_report_count(const struct rdx_report *r);
 const struct rdx_result *rdx_report_get(const struct rdx_report *r, unsigned int i);
@@ -64,7 +70,17 @@ int rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits);
 int rdx_report_print_clusterperf(const struct rdx_report *r, FILE *f);
 int rdx_report_write_json(const struct rdx_report *r, const char *path);
 struct rdx_report *rdx_report_read_json(const char *path);
-/** CSV: a header line of column names, one line per row; knobs as columns. */
+/**
+ * rdx_report_read_json that also says what is wrong with a file it refuses
+ * ("report.json:3: results[0].size: not an integer"); errbuf may be NULL.
+ * NULL with rte_errno ENOENT (cannot open), EINVAL (not a report), ENOMEM.
+ */
+struct rdx_report *rdx_report_read_json_msg(const char *path, char *errbuf, size_t errlen);
+/**
+ * CSV (RFC 4180 quoting, "\n" line ends): a header line of column names, one line per row;
+ * the fixed columns are listed in rdx_report.c, then one column
+ * "knob.<name>" per knob. Unknown figures are empty fields.
+ */
 int rdx_report_write_csv(const struct rdx_report *r, const char *path);
 
 #ifdef __cplusplus
