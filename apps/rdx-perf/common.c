@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Helpers the engines share: payload patterns, error reporting, the slow
+ * checks of every loop (stop flag, peer gone, timeout), receives, and a
+ * synchronous READ for verification.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rdx_conn.h"
+#include "rdx_runtime.h"
+
+#include "perf_app.h"
+
+/* The pattern of op `op` at 8-byte word k: every byte depends on the op
+ * index and the offset, so a stale or misplaced payload is caught. */
+static inline uint64_t
+pattern_word(uint64_t op, uint32_t salt, uint64_t k)
+{
+	uint64_t v = (op + 1) * 0x9E3779B97F4A7C15ull;
+
+	v ^= (k + 1) * 0xC2B2AE3D27D4EB4Full;
+	v ^= (uint64_t)salt << 56;
+	return v ^ (v >> 29);
+}
+
+void
+perf_pattern_fill(uint8_t *p, uint64_t len, uint64_t op, uint32_t salt)
+{
+	uint64_t k, w;
+
+	for (k = 0; k + 8 <= len; k += 8) {
+		w = pattern_word(op, salt, k >> 3);
+		memcpy(p + k, &w, 8);
+	}
+	if (k < len) {
+		w = pattern_word(op, salt, k >> 3);
+		memcpy(p + k, &w, len - k);
+	}
+}
+
+/* Returns the number of bytes that differ. */
+uint64_t
+perf_pattern_check(const uint8_t *p, uint64_t len, uint64_t op, uint32_t salt)
+{
+	uint64_t k, w, bad = 0;
+	uint8_t b[8];
+	unsigned int j;
+
+	for (k = 0; k < len; k += 8) {
+		uint64_t n = len - k < 8 ? len - k : 8;
+
+		w = pattern_word(op, salt, k >> 3);
+		memcpy(b, &w, 8);
+		if (memcmp(p + k, b, n) == 0)
+			continue;
+		for (j = 0; j < n; j++)
+			bad += p[k + j] != b[j];
+	}
+	return bad;
+}
+
+/* Device memory has no host mapping: go through a bounce buffer. */
+static __thread uint8_t bounce[4096];
+
+int
+perf_mem_fill(struct rdx_mem *m, uint64_t off, uint64_t len, uint64_t op, uint32_t salt)
+{
+	uint64_t done, n;
+	int rc;
+
+	if (m->addr != NULL) {
+		perf_pattern_fill((uint8_t *)m->addr + off, len, op, salt);
+		return 0;
+	}
+	/* chunks are multiples of 8 so the pattern lines up */
+	for (done = 0; done < len; done += n) {
+		uint64_t k;
+
+		n = len - done < sizeof(bounce) ? len - done : sizeof(bounce);
+		for (k = 0; k < n; k += 8) {
+			uint64_t w = pattern_word(op, salt, (done + k) >> 3);
+
+			memcpy(bounce + k, &w, n - k < 8 ? n - k : 8);
+		}
+		rc = rdx_dev_mem_copy_to(m, off + done, bounce, n);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+uint64_t
+perf_mem_check(struct rdx_mem *m, uint64_t off, uint64_t len, uint64_t op, uint32_t salt)
+{
+	uint64_t done, n, bad = 0;
+
+	if (m->addr != NULL)
+		return perf_pattern_check((const uint8_t *)m->addr + off, len, op, salt);
+	for (done = 0; done < len; done += n) {
+		uint64_t k;
+		uint8_t ref[8];
+		unsigned int j;
+
+		n = len - done < sizeof(bounce) ? len - done : sizeof(bounce);
+		if (rdx_dev_mem_copy_from(m, off + done, bounce, n) < 0)
+			return len;
+		for (k = 0; k < n; k += 8) {
+			uint64_t w = pattern_word(op, salt, (done + k) >> 3);
+			uint64_t c = n - k < 8 ? n - k : 8;
+
+			memcpy(ref, &w, 8);
+			for (j = 0; j < c; j++)
+				bad += bounce[k + j] != ref[j];
+		}
+	}
+	return bad;
+}
+
+uint64_t
+perf_local_u64(struct perf_ep *ep, uint64_t off)
+{
+	uint64_t v = 0;
+
+	if (ep->buf->addr != NULL)
+		memcpy(&v, (const uint8_t *)ep->buf->addr + off, 8);
+	else
+		rdx_dev_mem_copy_from(ep->buf, off, &v, 8);
+	return v;
+}
+
+void
+perf_lcore_fail(struct perf_lcore *lc, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (lc->err != 0)
+		return;
+	lc->err = err < 0 ? err : -err;
+	va_start(ap, fmt);
+	vsnprintf(lc->errmsg, sizeof(lc->errmsg), fmt, ap);
+	va_end(ap);
+}
+
+int
+perf_wc_error(struct perf_lcore *lc, const struct perf_ep *ep, const struct rdx_wc *wc,
+	      const char *op)
+{
+	perf_lcore_fail(lc, EIO, "completion error on lcore %u qp %u: %s failed: %s (status %u, vendor_err 0x%x, wr_id %llu)",
+			lc->lcore_id, ep->index, op, rdx_wc_status_name(wc->status),
+			wc->status, wc->vendor_err, (unsigned long long)wc->wr_id);
+	return lc->err;
+}
+
+int
+perf_check_slow(struct perf_lcore *lc, uint64_t now)
+{
+	if (lc->run->abort) {
+		perf_lcore_fail(lc, ECONNRESET, "peer closed the bootstrap connection during the run");
+		return lc->err;
+	}
+	if (lc->watch != NULL && now >= lc->next_watch) {
+		lc->next_watch = now + rdx_tsc_hz() / 10;
+		if (rdx_conn_peer_alive(lc->watch) < 0) {
+			perf_lcore_fail(lc, ECONNRESET, "peer closed the bootstrap connection during the run");
+			return lc->err;
+		}
+	}
+	if (rdx_runtime_stopping())
+		return 1;
+	if (lc->run->timeout_tsc != 0 && now - lc->last_progress > lc->run->timeout_tsc) {
+		perf_lcore_fail(lc, ETIMEDOUT, "no completion on lcore %u for %.1f s (peer gone?)",
+				lc->lcore_id,
+				(double)(now - lc->last_progress) / (double)rdx_tsc_hz());
+		return lc->err;
+	}
+	return 0;
+}
+
+int
+perf_serve_all(struct perf_lcore *lc)
+{
+	const struct perf_engine *e = lc->eng;
+	int (*fn)(struct perf_lcore *, struct perf_ep *);
+	unsigned int i;
+	int work = 0, rc;
+
+	fn = lc->o->mode == PERF_MODE_LAT && e->lat_serve != NULL ? e->lat_serve : e->serve;
+	if (fn == NULL)
+		return 0;
+	for (i = 0; i < lc->nb_srv; i++) {
+		rc = fn(lc, lc->srv[i]);
+		if (rc < 0)
+			return rc;
+		work += rc;
+	}
+	return work;
+}
+
+/* Server process: answer until the client ends the run. Idle is normal
+ * here (one-sided tests never wake the responder). */
+int
+perf_serve_loop(struct perf_lcore *lc)
+{
+	uint64_t iter = 0;
+	int rc;
+
+	while (!lc->run->stop) {
+		rc = perf_serve_all(lc);
+		if (rc < 0)
+			return rc;
+		lc->polls++;
+		if (rc > 0)
+			lc->busy_polls++;
+		if ((++iter & 1023) == 0) {
+			if (lc->run->abort)
+				return 0;
+			if (rdx_runtime_stopping())
+				return 0;
+		}
+	}
+	return 0;
+}
+
+int
+perf_post_recvs(struct perf_ep *ep, uint64_t want)
+{
+	struct rdx_recv_wr wr[PERF_WC_BURST];
+	struct rdx_sge sge[PERF_WC_BURST];
+	uint64_t have = ep->recv_posted - ep->recv_done;
+	uint16_t n = 0, k;
+
+	if (want > ep->rslots)
+		want = ep->rslots;
+	while (have + n < want && n < PERF_WC_BURST) {
+		uint64_t seq = ep->recv_posted + n;
+		uint32_t slot = (uint32_t)(seq & (ep->rslots - 1));
+
+		sge[n].addr = ep->rbuf->iova + (uint64_t)slot * ep->rstride;
+		sge[n].length = ep->rstride;
+		sge[n].lkey = ep->rbuf->lkey;
+		wr[n].wr_id = seq;
+		wr[n].sge = &sge[n];
+		wr[n].num_sge = 1;
+		n++;
+	}
+	if (n == 0)
+		return 0;
+	k = rdx_qp_post_recv_burst(ep->qp, wr, n);
+	ep->recv_posted += k;
+	return k;
+}
+
+int
+perf_read_remote(struct perf_lcore *lc, struct perf_ep *ep, uint64_t roff, uint64_t loff,
+		 uint32_t len)
+{
+	struct rdx_sge sge = {
+		.addr = ep->buf->iova + loff, .length = len, .lkey = ep->buf->lkey,
+	};
+	struct rdx_wr wr = {
+		.wr_id = UINT64_MAX, .sge = &sge, .num_sge = 1, .opcode = RDX_OP_READ,
+		.flags = RDX_WR_SIGNALED, .remote_addr = ep->raddr + roff, .rkey = ep->rkey,
+	};
+	struct rdx_wc wc;
+	uint64_t t0 = rdx_tsc();
+	uint64_t limit = lc->run->timeout_tsc != 0 ? lc->run->timeout_tsc : 10 * rdx_tsc_hz();
+
+	if (rdx_qp_post_burst(ep->qp, &wr, 1) != 1) {
+		perf_lcore_fail(lc, EIO, "verification READ could not be posted on qp %u", ep->index);
+		return lc->err;
+	}
+	for (;;) {
+		if (rdx_cq_poll_burst(ep->scq, &wc, 1) == 1) {
+			if (wc.status != 0)
+				return perf_wc_error(lc, ep, &wc, "RDMA_READ (verification)");
+			if (wc.wr_id == UINT64_MAX)
+				return 0;
+		}
+		if (lc->nb_srv > 0)
+			perf_serve_all(lc);
+		if (rdx_tsc() - t0 > limit) {
+			perf_lcore_fail(lc, ETIMEDOUT, "verification READ on qp %u timed out", ep->index);
+			return lc->err;
+		}
+	}
+}

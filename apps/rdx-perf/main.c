@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx-perf: RDMA benchmarks on the rdx device API, shaped like DPDK
+ * test-pmd. main owns the EAL arguments, the options, the lcore launch and
+ * the reports; each test is an engine (rdma.c, atomic.c, echo.c).
+ *
+ *   rdx-perf [EAL options] -- --test NAME [options]
+ *
+ * Worker lcores each run their own QPs to completion; the main lcore does
+ * control (the bootstrap connection) and reporting. With no worker lcore
+ * the main lcore runs the test itself.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "rdx_conn.h"
+#include "rdx_hist.h"
+#include "rdx_perf.h"
+#include "rdx_runtime.h"
+
+#include "perf_app.h"
+#include "perf_opts.h"
+
+static struct perf_app app;
+
+static int
+run_fn(struct perf_lcore *lc)
+{
+	const struct perf_engine *e = lc->eng;
+
+	if (lc->o->mode == PERF_MODE_LAT && e->lat_run != NULL)
+		return e->lat_run(lc);
+	return e->run(lc);
+}
+
+/* Two processes, write/write_imm bandwidth: read back the last op of every
+ * slot from the server and check it (loopback checks each op in place). */
+static int
+verify_readback(struct perf_lcore *lc)
+{
+	const struct perf_run *run = lc->run;
+	unsigned int i;
+	int rc;
+
+	if (lc->eng->op != RDX_OP_WRITE && lc->eng->op != RDX_OP_WRITE_IMM)
+		return 0;
+	if (lc->o->mode == PERF_MODE_LAT)
+		return 0;
+	for (i = 0; i < lc->nb_eps; i++) {
+		struct perf_ep *ep = lc->eps[i];
+		uint64_t n = RTE_MIN(ep->completed, (uint64_t)run->slots);
+		uint64_t seq;
+
+		if (ep->peer != NULL)
+			continue;
+		for (seq = ep->completed - n; seq < ep->completed; seq++) {
+			uint64_t off = (seq & (run->slots - 1)) * run->stride;
+
+			rc = perf_read_remote(lc, ep, off, off, (uint32_t)run->size);
+			if (rc < 0)
+				return rc;
+			lc->verify_errors += perf_mem_check(ep->buf, off, run->size, seq,
+							    PERF_SALT_DATA);
+		}
+	}
+	return 0;
+}
+
+static int
+lcore_client(void *arg)
+{
+	struct perf_lcore *lc = arg;
+	const struct perf_run *run = lc->run;
+	int rc;
+
+	lc->ops = 0;
+	lc->bytes = 0;
+	lc->polls = 0;
+	lc->busy_polls = 0;
+	lc->log_n = 0;
+	lc->log_full = false;
+	lc->err = 0;
+	lc->errmsg[0] = '\0';
+	rdx_hist_reset(lc->hist);
+	if (!lc->perf_ok)
+		lc->perf_ok = rdx_perf_open(&lc->perf, false) == 0;
+	if (run->warm_iters != 0 || run->warm_tsc != 0) {
+		lc->measure = false;
+		rc = run_fn(lc);
+		if (rc < 0)
+			return rc;
+		lc->polls = 0;
+		lc->busy_polls = 0;
+	}
+	lc->measure = true;
+	if (lc->perf_ok)
+		rdx_perf_read(&lc->perf, &lc->ps0);
+	lc->t_start = rdx_tsc();
+	rc = run_fn(lc);
+	lc->t_end = rdx_tsc();
+	if (lc->perf_ok)
+		rdx_perf_read(&lc->perf, &lc->ps1);
+	if (rc == 0 && lc->o->verify)
+		rc = verify_readback(lc);
+	return rc;
+}
+
+/* Launch the client lcores, watch the peer, wait. */
+static int
+launch_clients(struct perf_app *a)
+{
+	unsigned int main_lcore = rte_get_main_lcore();
+	unsigned int l;
+	bool on_main = false;
+	int rc = 0, lrc;
+
+	for (l = 0; l < a->nb_lcores; l++) {
+		a->lcores[l].watch = NULL;
+		if (a->lcore_ids[l] == main_lcore) {
+			on_main = true;
+			a->lcores[l].watch = a->conn;
+			a->lcores[l].next_watch = 0;
+			continue;
+		}
+		rte_eal_remote_launch(lcore_client, &a->lcores[l], a->lcore_ids[l]);
+	}
+	if (on_main) {
+		rc = lcore_client(&a->lcores[0]);
+	} else {
+		for (;;) {
+			bool running = false;
+
+			for (l = 0; l < a->nb_lcores; l++)
+				if (rte_eal_get_lcore_state(a->lcore_ids[l]) == RUNNING)
+					running = true;
+			if (!running)
+				break;
+			if (a->conn != NULL && !a->run.abort && rdx_conn_peer_alive(a->conn) < 0)
+				a->run.abort = true;
+			usleep(2000);
+		}
+	}
+	for (l = 0; l < a->nb_lcores; l++) {
+		if (a->lcore_ids[l] == main_lcore)
+			continue;
+		lrc = rte_eal_wait_lcore(a->lcore_ids[l]);
+		if (lrc < 0 && rc == 0)
+			rc = lrc;
+	}
+	for (l = 0; l < a->nb_lcores; l++)
+		if (a->lcores[l].err != 0)
+			fprintf(stderr, "rdx-perf: %s\n", a->lcores[l].errmsg);
+	return rc;
+}
+
+/* Atomics: every key must hold exactly the increments that took effect. */
+static int
+verify_keys(struct perf_app *a)
+{
+	uint32_t k, keys = a->o.keys;
+	uint64_t *actual;
+	int rc = 0;
+
+	actual = calloc(keys, sizeof(uint64_t));
+	if (actual == NULL)
+		return -ENOMEM;
+	if (a->shared != NULL) {
+		rc = rdx_dev_mem_copy_from(a->shared, 0, actual, (size_t)keys * 8);
+	} else {
+		struct perf_lcore *lc = &a->lcores[0];
+
+		rc = perf_read_remote(lc, lc->eps[0], 0, 0, keys * 8);
+		if (rc == 0)
+			rc = rdx_dev_mem_copy_from(lc->eps[0]->buf, 0, actual, (size_t)keys * 8);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "rdx-perf: --verify: cannot read the keys back\n");
+		free(actual);
+		return rc;
+	}
+	for (k = 0; k < keys; k++)
+		if (actual[k] != a->key_total[k]) {
+			if (a->verify_errors == 0)
+				fprintf(stderr, "rdx-perf: --verify: key %u holds %" PRIu64 ", expected %" PRIu64 "\n",
+					k, actual[k], a->key_total[k]);
+			a->verify_errors++;
+		}
+	free(actual);
+	return 0;
+}
+
+static int
+client_runs(struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	unsigned int nruns = (o->sweep_hi - o->sweep_lo + 1) * o->nb_sizes;
+	uint32_t q;
+	unsigned int s, l, k;
+	int rc = 0;
+
+	for (q = o->sweep_lo; q <= o->sweep_hi && rc == 0; q++) {
+		for (s = 0; s < o->nb_sizes && rc == 0; s++) {
+			uint64_t peer_errors = 0;
+
+			perf_run_prepare(a, o->sizes[s], q, NULL);
+			if (a->conn != NULL) {
+				rc = perf_client_run_begin(a);
+				if (rc < 0)
+					return rc;
+			}
+			rc = launch_clients(a);
+			if (a->conn != NULL && rc == 0 && !a->run.abort) {
+				int erc = perf_client_run_end(a, &peer_errors);
+
+				if (erc < 0 && rc == 0)
+					rc = erc;
+			}
+			for (l = 0; l < a->nb_lcores; l++) {
+				a->verify_errors += a->lcores[l].verify_errors;
+				a->lcores[l].verify_errors = 0;
+				for (k = 0; k < o->keys; k++) {
+					a->key_total[k] += a->lcores[l].key_adds[k];
+					a->lcores[l].key_adds[k] = 0;
+				}
+			}
+			if (peer_errors != 0)
+				fprintf(stderr, "rdx-perf: --verify: the server found %" PRIu64 " bad bytes\n",
+					peer_errors);
+			a->verify_errors += peer_errors;
+			a->nb_runs++;
+			perf_report_run(a, a->nb_runs == nruns);
+			if (rc == 0 && o->wrlog != NULL)
+				perf_wrlog_write(a);
+			if (rdx_runtime_stopping())
+				break;
+		}
+		if (rdx_runtime_stopping())
+			break;
+	}
+	if (rc == 0 && o->verify && a->eng->atomic)
+		rc = verify_keys(a);
+	if (a->conn != NULL && rc == 0)
+		perf_client_bye(a);
+	return rc;
+}
+
+static uint8_t
+ib_mtu_of(uint32_t bytes)
+{
+	switch (bytes) {
+	case 256: return 1;
+	case 512: return 2;
+	case 1024: return 3;
+	case 2048: return 4;
+	case 4096: return 5;
+	default: return 0;
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct perf_app *a = &app;
+	struct perf_opts_given given;
+	char *app_argv[256];
+	int app_argc = 0, eal_argc = argc, i, rc;
+	unsigned int ids[RDX_MAX_LCORES], nw;
+	struct rdx_dev_conf dc;
+
+	/* app options after "--"; without "--" every argument is an app option */
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "--") == 0)
+			break;
+	app_argv[app_argc++] = argv[0];
+	if (i == argc) {
+		eal_argc = 1;
+		i = 0;
+	}
+	for (i = i + 1; i < argc && app_argc < 255; i++)
+		app_argv[app_argc++] = argv[i];
+	app_argv[app_argc] = NULL;
+	if (perf_opts_parse(app_argc, app_argv, &a->o, &given) < 0)
+		return PERF_EXIT_BAD_INPUT;
+	if (given.help) {
+		perf_usage(stdout);
+		return 0;
+	}
+	a->eng = perf_engine_find(a->o.test);
+	a->client = !a->o.server;
+	a->responder = a->o.connect == NULL;
+
+	rc = rdx_runtime_init(eal_argc, argv);
+	if (rc < 0)
+		return rc == -EINVAL ? PERF_EXIT_BAD_INPUT : 1;
+
+	nw = rdx_runtime_workers(ids, RDX_MAX_LCORES);
+	if (nw == 0) {
+		a->lcore_ids[0] = rte_get_main_lcore();
+		a->nb_lcores = 1;
+	} else {
+		memcpy(a->lcore_ids, ids, nw * sizeof(ids[0]));
+		a->nb_lcores = nw;
+	}
+
+	memset(&dc, 0, sizeof(dc));
+	dc.driver = a->o.driver;
+	dc.sw_progress = a->o.sw_progress;
+	a->dev = rdx_dev_open(a->o.dev, &dc);
+	if (a->dev == NULL) {
+		/* rdx_dev_open names unknown devices and drivers itself */
+		if (rte_errno != ENODEV && rte_errno != EINVAL && rte_errno != ENOTSUP)
+			fprintf(stderr, "rdx-perf: cannot open device %s: %s\n",
+				a->o.dev != NULL ? a->o.dev : "(default)", rte_strerror(rte_errno));
+		rdx_runtime_cleanup();
+		return PERF_EXIT_BAD_INPUT;
+	}
+	a->attr = rdx_dev_attr_get(a->dev);
+	if (!given.inline_max)
+		a->o.inline_max = RTE_MIN(64u, a->attr->max_inline);
+	a->ib_mtu = ib_mtu_of(a->o.mtu);
+
+	rc = perf_setup(a);
+	if (rc < 0) {
+		int bad = rc == -EINVAL || rc == -ECONNREFUSED || rc == -EADDRINUSE ||
+			rc == -EPROTO || rc == -ETIMEDOUT;
+
+		perf_teardown(a);
+		rdx_dev_close(a->dev);
+		rdx_runtime_cleanup();
+		return bad ? PERF_EXIT_BAD_INPUT : 1;
+	}
+	rc = perf_report_init(a);
+	if (rc == 0) {
+		if (a->client)
+			rc = client_runs(a);
+		else
+			rc = perf_server_loop(a);
+	}
+	if (a->client && a->nb_runs > 0)
+		perf_report_finish(a);
+	if (a->verify_errors != 0) {
+		fprintf(stderr, "rdx-perf: --verify: %" PRIu64 " errors\n", a->verify_errors);
+		if (rc == 0)
+			rc = -EIO;
+	} else if (a->o.verify && rc == 0 && a->client) {
+		fprintf(stderr, "rdx-perf: --verify: every payload byte%s checked: OK\n",
+			a->eng->atomic ? " and key value" : "");
+	}
+	perf_teardown(a);
+	rdx_dev_close(a->dev);
+	rdx_runtime_cleanup();
+	return rc < 0 ? 1 : 0;
+}

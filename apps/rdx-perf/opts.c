@@ -1,0 +1,499 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx-perf options: perftest's letters where the meaning matches. Every
+ * value is range-checked here; a bad one gets one line on stderr and exit 2.
+ * Checks that need the device (max message size, inline, queue depths) are
+ * done in main.c once it is open.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdx_config.h"
+
+#include "perf_app.h"
+#include "perf_opts.h"
+
+static const char usage_text[] =
+"usage: rdx-perf [EAL options] -- --test NAME [options]\n"
+"  tests: echo write write_imm read send cas faa\n"
+"  --mode lat|bw        latency (one op in flight per QP) or bandwidth (window -t)\n"
+"  -s SIZE              message size (K/M suffixes)      --sizes A,B,..  list\n"
+"  -a                   sweep 2 B .. 8 MB                -n N  iterations per QP\n"
+"  -D SECONDS           run for a duration               --warmup N|Ts  excluded warm-up\n"
+"  -q N                 QPs per lcore                    --qp-sweep A-B  repeat per QP count\n"
+"  -t N                 window (tx depth) per QP         -l N  post list (WRs per doorbell)\n"
+"  -I BYTES             inline threshold                 -Q K  signal every K WRs\n"
+"  -e                   completion events                -m MTU  256..4096\n"
+"  -r N                 receive depth                    --mem host|huge|dm\n"
+"  --verify             check every payload byte (atomics: exact final values)\n"
+"  --dev NAME           RDMA device or sw                --driver auto|mlx5|verbs\n"
+"  --server | --connect HOST:PORT   -p PORT            --loopback (one process)\n"
+"  --bootstrap-timeout S            --sw-progress inline|thread\n"
+"  --json F --csv F -o F (per-WR log) --report_gbits --label TEXT\n"
+"  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n";
+
+enum {
+	OPT_TEST = 256, OPT_MODE, OPT_SIZES, OPT_WARMUP, OPT_QP_SWEEP, OPT_MEM, OPT_VERIFY,
+	OPT_DEV, OPT_DRIVER, OPT_SERVER, OPT_CONNECT, OPT_LOOPBACK, OPT_BOOT_TIMEOUT,
+	OPT_SW_PROGRESS, OPT_JSON, OPT_CSV, OPT_GBITS, OPT_LABEL, OPT_CONCURRENT,
+	OPT_SERVERS, OPT_KEYS, OPT_HELP,
+};
+
+static const struct option long_opts[] = {
+	{"test", required_argument, NULL, OPT_TEST},
+	{"mode", required_argument, NULL, OPT_MODE},
+	{"size", required_argument, NULL, 's'},
+	{"all", no_argument, NULL, 'a'},
+	{"sizes", required_argument, NULL, OPT_SIZES},
+	{"iters", required_argument, NULL, 'n'},
+	{"duration", required_argument, NULL, 'D'},
+	{"warmup", required_argument, NULL, OPT_WARMUP},
+	{"qp", required_argument, NULL, 'q'},
+	{"qp-sweep", required_argument, NULL, OPT_QP_SWEEP},
+	{"tx-depth", required_argument, NULL, 't'},
+	{"post_list", required_argument, NULL, 'l'},
+	{"inline_size", required_argument, NULL, 'I'},
+	{"cq-mod", required_argument, NULL, 'Q'},
+	{"events", no_argument, NULL, 'e'},
+	{"mtu", required_argument, NULL, 'm'},
+	{"rx-depth", required_argument, NULL, 'r'},
+	{"mem", required_argument, NULL, OPT_MEM},
+	{"verify", no_argument, NULL, OPT_VERIFY},
+	{"dev", required_argument, NULL, OPT_DEV},
+	{"driver", required_argument, NULL, OPT_DRIVER},
+	{"server", no_argument, NULL, OPT_SERVER},
+	{"connect", required_argument, NULL, OPT_CONNECT},
+	{"port", required_argument, NULL, 'p'},
+	{"loopback", no_argument, NULL, OPT_LOOPBACK},
+	{"bootstrap-timeout", required_argument, NULL, OPT_BOOT_TIMEOUT},
+	{"sw-progress", required_argument, NULL, OPT_SW_PROGRESS},
+	{"json", required_argument, NULL, OPT_JSON},
+	{"csv", required_argument, NULL, OPT_CSV},
+	{"output", required_argument, NULL, 'o'},
+	{"report_gbits", no_argument, NULL, OPT_GBITS},
+	{"label", required_argument, NULL, OPT_LABEL},
+	{"concurrent-ops", required_argument, NULL, OPT_CONCURRENT},
+	{"servers", required_argument, NULL, OPT_SERVERS},
+	{"keys", required_argument, NULL, OPT_KEYS},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+void
+perf_usage(FILE *f)
+{
+	fputs(usage_text, f);
+}
+
+static int
+bad(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "rdx-perf: bad value '%s' for %s: %s\n", val, opt, why);
+	return -EINVAL;
+}
+
+/* Unsigned with optional K/M/G (powers of 1024). */
+int
+perf_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mul = 1;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno != 0)
+		return -EINVAL;
+	if (*end == 'K' || *end == 'k')
+		mul = 1ull << 10;
+	else if (*end == 'M' || *end == 'm')
+		mul = 1ull << 20;
+	else if (*end == 'G' || *end == 'g')
+		mul = 1ull << 30;
+	if (mul != 1)
+		end++;
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end != '\0' || v > UINT64_MAX / mul)
+		return -EINVAL;
+	*out = v * mul;
+	return 0;
+}
+
+static int
+parse_u32(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint32_t *out)
+{
+	uint64_t v;
+	char why[64];
+
+	snprintf(why, sizeof(why), "expected %" PRIu64 "..%" PRIu64, lo, hi);
+	if (perf_parse_size(s, &v) < 0 || v < lo || v > hi)
+		return bad(opt, s, why);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static int
+parse_secs(const char *opt, const char *s, double lo, double hi, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || (*end != '\0' && strcmp(end, "s") != 0) ||
+	    !isfinite(v) || v < lo || v > hi)
+		return bad(opt, s, "expected seconds in range");
+	*out = v;
+	return 0;
+}
+
+int
+perf_size_name(uint64_t size, char *buf, size_t len)
+{
+	if (size >= (1u << 20) && size % (1u << 20) == 0)
+		return snprintf(buf, len, "%" PRIu64 "M", size >> 20);
+	if (size >= 1024 && size % 1024 == 0)
+		return snprintf(buf, len, "%" PRIu64 "K", size >> 10);
+	return snprintf(buf, len, "%" PRIu64, size);
+}
+
+static const char *const tests[] = {
+	"echo", "write", "write_imm", "read", "send", "cas", "faa",
+};
+
+const struct perf_engine *
+perf_engine_find(const char *name)
+{
+	static const struct perf_engine *const engines[] = {
+		&perf_engine_echo, &perf_engine_write, &perf_engine_write_imm,
+		&perf_engine_read, &perf_engine_send, &perf_engine_cas, &perf_engine_faa,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
+		if (strcmp(engines[i]->name, name) == 0)
+			return engines[i];
+	return NULL;
+}
+
+static int
+parse_sizes(const char *s, struct perf_opts *o)
+{
+	char buf[512], *tok, *save = NULL;
+
+	if (strlen(s) >= sizeof(buf))
+		return bad("--sizes", s, "list too long");
+	snprintf(buf, sizeof(buf), "%s", s);
+	o->nb_sizes = 0;
+	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		uint64_t v;
+
+		if (o->nb_sizes == PERF_MAX_SIZES)
+			return bad("--sizes", s, "at most 32 sizes");
+		if (perf_parse_size(tok, &v) < 0 || v == 0)
+			return bad("--sizes", tok, "expected a size > 0 (K/M suffixes)");
+		o->sizes[o->nb_sizes++] = v;
+	}
+	if (o->nb_sizes == 0)
+		return bad("--sizes", s, "empty list");
+	return 0;
+}
+
+int
+perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_given *g)
+{
+	uint32_t mtu;
+	int c, rc = 0;
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	memset(g, 0, sizeof(*g));
+	o->mode = PERF_MODE_LAT;
+	o->qps = 1;
+	o->post_list = 1;
+	o->rx_depth = 512;
+	o->mem = RDX_MEM_HOST;
+	o->port = 18515;
+	o->boot_timeout = 10;
+	o->sw_progress = RDX_SW_PROGRESS_INLINE;
+	o->label = "";
+	o->concurrent = 1;
+	o->servers = 1;
+	o->keys = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:an:D:q:t:l:I:Q:em:r:p:o:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_TEST:
+			o->test = optarg;
+			for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+				if (strcmp(optarg, tests[i]) == 0)
+					break;
+			if (i == sizeof(tests) / sizeof(tests[0]))
+				rc = bad("--test", optarg,
+					 "unknown test (expected echo, write, write_imm, read, send, cas or faa)");
+			break;
+		case OPT_MODE:
+			if (strcmp(optarg, "lat") == 0)
+				o->mode = PERF_MODE_LAT;
+			else if (strcmp(optarg, "bw") == 0)
+				o->mode = PERF_MODE_BW;
+			else
+				rc = bad("--mode", optarg, "unknown mode (expected lat or bw)");
+			break;
+		case 's': {
+			uint64_t v;
+
+			if (perf_parse_size(optarg, &v) < 0 || v == 0) {
+				rc = bad("-s", optarg, "expected a size > 0 (K/M suffixes)");
+				break;
+			}
+			o->sizes[0] = v;
+			o->nb_sizes = 1;
+			g->sizes = true;
+			break;
+		}
+		case 'a':
+			o->nb_sizes = 0;
+			for (i = 1; i <= 23; i++)
+				o->sizes[o->nb_sizes++] = 1ull << i;
+			g->sizes = true;
+			break;
+		case OPT_SIZES:
+			rc = parse_sizes(optarg, o);
+			g->sizes = true;
+			break;
+		case 'n': {
+			uint64_t v;
+
+			if (perf_parse_size(optarg, &v) < 0 || v == 0 || v > (1ull << 40))
+				rc = bad("-n", optarg, "expected 1..2^40 iterations");
+			else
+				o->iters = v;
+			break;
+		}
+		case 'D':
+			rc = parse_secs("-D", optarg, 0.001, 86400, &o->duration);
+			break;
+		case OPT_WARMUP: {
+			size_t l = strlen(optarg);
+			uint64_t v;
+
+			if (l > 0 && optarg[l - 1] == 's') {
+				rc = parse_secs("--warmup", optarg, 0, 3600, &o->warmup_s);
+			} else if (perf_parse_size(optarg, &v) < 0 || v > (1ull << 32)) {
+				rc = bad("--warmup", optarg, "expected iterations (N) or seconds (Ts)");
+			} else {
+				o->warmup_iters = v;
+			}
+			g->warmup = true;
+			break;
+		}
+		case 'q':
+			rc = parse_u32("-q", optarg, 1, RDX_MAX_QPS_PER_LCORE, &o->qps);
+			g->qps = true;
+			break;
+		case OPT_QP_SWEEP: {
+			unsigned int lo, hi;
+			char tail;
+
+			if (sscanf(optarg, "%u-%u%c", &lo, &hi, &tail) != 2 || lo == 0 || hi < lo ||
+			    hi > RDX_MAX_QPS_PER_LCORE)
+				rc = bad("--qp-sweep", optarg, "expected A-B with 1 <= A <= B <= 1024");
+			o->sweep_lo = lo;
+			o->sweep_hi = hi;
+			break;
+		}
+		case 't':
+			rc = parse_u32("-t", optarg, 1, 65536, &o->window);
+			g->window = true;
+			break;
+		case 'l':
+			rc = parse_u32("-l", optarg, 1, RDX_MAX_BURST, &o->post_list);
+			break;
+		case 'I':
+			rc = parse_u32("-I", optarg, 0, 65536, &o->inline_max);
+			g->inline_max = true;
+			break;
+		case 'Q':
+			rc = parse_u32("-Q", optarg, 1, 65536, &o->sig_every);
+			g->sig_every = true;
+			break;
+		case 'e':
+			o->events = true;
+			break;
+		case 'm':
+			rc = parse_u32("-m", optarg, 256, 4096, &mtu);
+			if (rc == 0 && (mtu & (mtu - 1)) != 0)
+				rc = bad("-m", optarg, "expected 256, 512, 1024, 2048 or 4096");
+			o->mtu = mtu;
+			break;
+		case 'r':
+			rc = parse_u32("-r", optarg, 1, 65536, &o->rx_depth);
+			break;
+		case OPT_MEM:
+			if (rdx_mem_type_parse(optarg) < 0)
+				rc = bad("--mem", optarg, "unknown memory type (expected host, huge or dm)");
+			else
+				o->mem = (enum rdx_mem_type)rdx_mem_type_parse(optarg);
+			break;
+		case OPT_VERIFY:
+			o->verify = true;
+			break;
+		case OPT_DEV:
+			o->dev = optarg;
+			break;
+		case OPT_DRIVER:
+			if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "mlx5") != 0 &&
+			    strcmp(optarg, "verbs") != 0 && strcmp(optarg, "sw") != 0)
+				rc = bad("--driver", optarg, "unknown driver (expected auto, mlx5 or verbs)");
+			o->driver = optarg;
+			break;
+		case OPT_SERVER:
+			o->server = true;
+			break;
+		case OPT_CONNECT:
+			o->connect = optarg;
+			break;
+		case 'p':
+			rc = parse_u32("-p", optarg, 1, 65535, &mtu);
+			o->port = (uint16_t)mtu;
+			g->port = true;
+			break;
+		case OPT_LOOPBACK:
+			o->loopback = true;
+			break;
+		case OPT_BOOT_TIMEOUT:
+			rc = parse_secs("--bootstrap-timeout", optarg, 0.1, 3600, &o->boot_timeout);
+			break;
+		case OPT_SW_PROGRESS:
+			if (strcmp(optarg, "inline") == 0)
+				o->sw_progress = RDX_SW_PROGRESS_INLINE;
+			else if (strcmp(optarg, "thread") == 0)
+				o->sw_progress = RDX_SW_PROGRESS_THREAD;
+			else
+				rc = bad("--sw-progress", optarg, "expected inline or thread");
+			break;
+		case OPT_JSON:
+			o->json = optarg;
+			break;
+		case OPT_CSV:
+			o->csv = optarg;
+			break;
+		case 'o':
+			o->wrlog = optarg;
+			break;
+		case OPT_GBITS:
+			o->gbits = true;
+			break;
+		case OPT_LABEL:
+			o->label = optarg;
+			break;
+		case OPT_CONCURRENT:
+			rc = parse_u32("--concurrent-ops", optarg, 1, 4096, &o->concurrent);
+			g->concurrent = true;
+			break;
+		case OPT_SERVERS:
+			rc = parse_u32("--servers", optarg, 1, RDX_MAX_QPS_PER_LCORE, &o->servers);
+			break;
+		case OPT_KEYS:
+			rc = parse_u32("--keys", optarg, 1, PERF_MAX_KEYS, &o->keys);
+			break;
+		case 'h':
+		case OPT_HELP:
+			g->help = true;
+			return 0;
+		case ':':
+			fprintf(stderr, "rdx-perf: option %s needs a value\n", argv[optind - 1]);
+			return -EINVAL;
+		default:
+			fprintf(stderr, "rdx-perf: unknown option '%s' (see --help)\n", argv[optind - 1]);
+			return -EINVAL;
+		}
+		if (rc < 0)
+			return rc;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "rdx-perf: unexpected argument '%s' (see --help)\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (o->test == NULL) {
+		fprintf(stderr, "rdx-perf: --test NAME is required (echo, write, write_imm, read, send, cas, faa)\n");
+		return -EINVAL;
+	}
+	if ((o->server ? 1 : 0) + (o->connect != NULL ? 1 : 0) + (o->loopback ? 1 : 0) > 1) {
+		fprintf(stderr, "rdx-perf: choose one of --server, --connect and --loopback\n");
+		return -EINVAL;
+	}
+	if (o->iters != 0 && o->duration != 0) {
+		fprintf(stderr, "rdx-perf: -n and -D exclude each other\n");
+		return -EINVAL;
+	}
+	return perf_opts_defaults(o, g);
+}
+
+/* Defaults that depend on the test and mode. */
+int
+perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
+{
+	const struct perf_engine *e = perf_engine_find(o->test);
+	bool lat = o->mode == PERF_MODE_LAT;
+
+	if (!g->sizes) {
+		if (e == &perf_engine_echo) {
+			static const uint64_t cp[] = {100, 1024, 10240, 102400, 1048576};
+
+			memcpy(o->sizes, cp, sizeof(cp));
+			o->nb_sizes = 5;
+		} else {
+			o->sizes[0] = e->atomic ? 8 : lat ? 8 : 65536;
+			o->nb_sizes = 1;
+		}
+	}
+	if (e->atomic) {
+		unsigned int i;
+
+		for (i = 0; i < o->nb_sizes; i++)
+			if (o->sizes[i] != 8) {
+				fprintf(stderr, "rdx-perf: bad value '%" PRIu64 "' for -s: atomics are 8 bytes\n",
+					o->sizes[i]);
+				return -EINVAL;
+			}
+	}
+	if (o->iters == 0 && o->duration == 0)
+		o->iters = lat ? 1000 : 5000;
+	if (!g->warmup && o->duration == 0)
+		o->warmup_iters = o->iters / 10 < 1000 ? o->iters / 10 : 1000;
+	if (e == &perf_engine_echo) {
+		if (o->servers > 1) {
+			if (g->qps && o->qps != o->servers) {
+				fprintf(stderr, "rdx-perf: --servers %u and -q %u disagree (echo: one QP per server)\n",
+					o->servers, o->qps);
+				return -EINVAL;
+			}
+			o->qps = o->servers;
+		}
+		/* echo: outstanding RPCs per client QP */
+		o->window = g->concurrent || lat ? o->concurrent : (g->window ? o->window : 16);
+		o->concurrent = o->window;
+	} else if (lat) {
+		o->window = 1;
+	} else if (!g->window) {
+		o->window = 64;
+	}
+	if (!g->sig_every)
+		o->sig_every = lat ? 1 : 16;
+	if (o->sweep_lo == 0) {
+		o->sweep_lo = o->qps;
+		o->sweep_hi = o->qps;
+	}
+	return 0;
+}

@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx-perf internals: options, endpoints (one QP with its buffers), per-lcore
+ * state and the engine table. main.c owns options, set-up, launch and
+ * reports; each test is a struct perf_engine in its own file (rdma.c,
+ * atomic.c, echo.c), as in DPDK test-pmd.
+ */
+#ifndef PERF_APP_H
+#define PERF_APP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "rdx_dev.h"
+#include "rdx_hist.h"
+#include "rdx_perf.h"
+
+struct rdx_conn;
+
+#define PERF_MAX_SIZES 32
+#define PERF_WC_BURST 32
+#define PERF_ECHO_REQ 30              /* clusterperf echo request bytes */
+#define PERF_REGION_CAP (32u << 20)   /* bytes of slots per buffer */
+#define PERF_MAX_KEYS 65536u
+#define PERF_WRLOG_CAP (1u << 20)     /* per-WR log entries per lcore */
+#define PERF_EXIT_BAD_INPUT 2
+
+enum perf_mode { PERF_MODE_LAT = 0, PERF_MODE_BW };
+
+struct perf_opts {
+	const char *test;
+	enum perf_mode mode;
+	uint64_t sizes[PERF_MAX_SIZES];
+	unsigned int nb_sizes;
+	uint64_t iters;          /* -n, measured ops per QP */
+	double duration;         /* -D seconds (0: iterations) */
+	uint64_t warmup_iters;
+	double warmup_s;
+	uint32_t qps;            /* -q per lcore */
+	uint32_t sweep_lo, sweep_hi;
+	uint32_t window;         /* -t */
+	uint32_t post_list;      /* -l */
+	uint32_t inline_max;     /* -I */
+	uint32_t sig_every;      /* -Q */
+	bool events;             /* -e */
+	uint32_t mtu;            /* -m bytes; 0: port's active MTU */
+	uint32_t rx_depth;       /* -r */
+	enum rdx_mem_type mem;
+	bool verify;
+	const char *dev;
+	const char *driver;
+	bool server;
+	const char *connect;
+	uint16_t port;
+	bool loopback;
+	double boot_timeout;
+	enum rdx_sw_progress sw_progress;
+	const char *json;
+	const char *csv;
+	const char *wrlog;
+	bool gbits;
+	const char *label;
+	uint32_t concurrent;     /* echo: outstanding RPCs per client QP */
+	uint32_t servers;        /* echo: server QPs answering one client */
+	uint32_t keys;           /* atomics */
+};
+
+/* One per-WR log entry (times in TSC; converted when written). */
+struct perf_wrlog_ent {
+	uint64_t post;
+	uint64_t done;
+	uint32_t qp;
+	uint32_t bytes;
+};
+
+/* One QP with its CQs and buffers. */
+struct perf_ep {
+	struct rdx_qp *qp;
+	struct rdx_cq *scq;
+	struct rdx_cq *rcq;
+	struct rdx_mem *buf;     /* send / read / atomic result slots */
+	struct rdx_mem *rbuf;    /* receive slots (NULL when no receives) */
+	uint32_t index;          /* QP index within the process */
+	uint32_t rslots;         /* receive slots (== receive WRs kept posted) */
+	uint32_t rstride;
+	uint32_t rq_depth;
+	/* the peer's exposed buffer */
+	uint64_t raddr;          /* peer's buf */
+	uint32_t rkey;
+	uint64_t rlen;
+	uint64_t rraddr;         /* peer's rbuf (WRITE_IMM / ping-pong target) */
+	uint32_t rrkey;
+	uint32_t peer_rslots;
+	uint32_t peer_rstride;
+	struct perf_ep *peer;    /* loopback: the endpoint at the other end */
+	/* send-side progress, in op sequence numbers (never reset) */
+	uint64_t posted;
+	uint64_t completed;
+	uint64_t target;
+	uint64_t recv_posted;    /* receive WRs posted */
+	uint64_t recv_done;      /* receive completions */
+	uint64_t sq_done;        /* send WRs retired (echo / ping-pong) */
+	uint32_t next_key;       /* atomics */
+	/* rings indexed by op sequence & ring_mask */
+	uint32_t ring_mask;
+	uint64_t *post_tsc;
+	uint64_t *aux;           /* CAS compare value, echo request time... */
+	uint32_t *aux32;         /* atomics: key of the op */
+	uint32_t *log_idx;
+	/* atomics: per-key next compare (CAS) */
+	uint64_t *cas_next;
+	uint32_t inline_max;     /* as granted */
+	uint32_t sq_depth;
+};
+
+/* Parameters of one run (one size, one QP count), shared by all lcores. */
+struct perf_run {
+	uint64_t size;
+	uint64_t req_size;       /* echo request size */
+	uint64_t iters;          /* measured ops per QP; 0: duration */
+	uint64_t warm_iters;
+	uint64_t dur_tsc;
+	uint64_t warm_tsc;
+	uint64_t timeout_tsc;
+	uint32_t window;
+	uint32_t post_list;
+	uint32_t stride;         /* slot stride in buf */
+	uint32_t slots;
+	uint32_t qps;            /* QPs per lcore in this run */
+	volatile bool abort;     /* set by main: peer gone */
+	volatile bool stop;      /* server loops: the client ended the run */
+};
+
+struct perf_lcore {
+	unsigned int lcore_id;
+	unsigned int idx;
+	struct perf_ep **eps;    /* client endpoints this lcore drives */
+	unsigned int nb_eps;
+	struct perf_ep **srv;    /* server endpoints this lcore serves */
+	unsigned int nb_srv;
+	const struct perf_engine *eng;
+	const struct perf_opts *o;
+	struct perf_run *run;
+	bool measure;            /* false during warm-up */
+	bool serve_only;         /* --server process */
+	struct rdx_hist *hist;
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t t_start;
+	uint64_t t_end;
+	uint64_t last_progress;
+	uint64_t polls;
+	uint64_t busy_polls;
+	struct rdx_perf perf;
+	bool perf_ok;
+	struct rdx_perf_sample ps0;
+	struct rdx_perf_sample ps1;
+	struct perf_wrlog_ent *log;
+	uint64_t log_n;
+	bool log_full;
+	uint64_t *key_adds;      /* atomics: increments per key (all phases) */
+	uint64_t verify_errors;
+	uint64_t op_seq;         /* per-lcore op numbering for the log */
+	struct rdx_conn *watch;  /* main lcore running a client: watch the peer */
+	uint64_t next_watch;
+	int err;
+	char errmsg[192];
+};
+
+struct perf_engine {
+	const char *name;
+	enum rdx_op op;
+	bool atomic;
+	bool server_recv;        /* responder consumes receive WRs */
+	bool client_recv;        /* requester gets receives (echo, ping-pong) */
+	/* latency kind in lat mode: "rtt" or "half-rtt" */
+	const char *lat_kind;
+	/* client loop for one phase (warm-up or measured) */
+	int (*run)(struct perf_lcore *lc);
+	/* one server-side poll step; returns work done or negative errno */
+	int (*serve)(struct perf_lcore *lc, struct perf_ep *ep);
+	/* lat mode, when it differs (ping-pong as perftest does) */
+	int (*lat_run)(struct perf_lcore *lc);
+	int (*lat_serve)(struct perf_lcore *lc, struct perf_ep *ep);
+};
+
+extern const struct perf_engine perf_engine_write;
+extern const struct perf_engine perf_engine_write_imm;
+extern const struct perf_engine perf_engine_read;
+extern const struct perf_engine perf_engine_send;
+extern const struct perf_engine perf_engine_cas;
+extern const struct perf_engine perf_engine_faa;
+extern const struct perf_engine perf_engine_echo;
+
+/* common.c: helpers the engines share */
+void perf_pattern_fill(uint8_t *p, uint64_t len, uint64_t op, uint32_t salt);
+uint64_t perf_pattern_check(const uint8_t *p, uint64_t len, uint64_t op, uint32_t salt);
+int perf_mem_fill(struct rdx_mem *m, uint64_t off, uint64_t len, uint64_t op, uint32_t salt);
+uint64_t perf_mem_check(struct rdx_mem *m, uint64_t off, uint64_t len, uint64_t op,
+			uint32_t salt);
+void perf_lcore_fail(struct perf_lcore *lc, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int perf_wc_error(struct perf_lcore *lc, const struct perf_ep *ep, const struct rdx_wc *wc,
+		  const char *op);
+/* Slow-path checks every so often: stop flag, abort, timeout. 1: stop, <0: error. */
+int perf_check_slow(struct perf_lcore *lc, uint64_t now);
+int perf_serve_all(struct perf_lcore *lc);
+int perf_serve_loop(struct perf_lcore *lc);
+uint64_t perf_local_u64(struct perf_ep *ep, uint64_t off);
+/* Post up to `want` receives on ep (slot = recv seq % rslots). */
+int perf_post_recvs(struct perf_ep *ep, uint64_t want);
+/* Synchronous RDMA READ of the peer's buffer into ours (verification). */
+int perf_read_remote(struct perf_lcore *lc, struct perf_ep *ep, uint64_t roff,
+		     uint64_t loff, uint32_t len);
+
+/* rdma.c: the streaming loop shared by one-sided tests, sends and atomics */
+struct perf_stream_hooks {
+	void (*prep)(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr,
+		     uint64_t seq);
+	int (*done)(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq);
+};
+int perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h);
+int perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep);
+
+/* echo.c: RPCs and ping-pong (send, write_imm, write by memory polling) */
+int perf_pingpong_run(struct perf_lcore *lc);
+int perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep);
+
+#define PERF_SALT_REQ 0x52u
+#define PERF_SALT_RESP 0x53u
+#define PERF_SALT_DATA 0x44u
+#define PERF_SALT_READ 0x72u
+
+/* Fast-path bookkeeping: the post time of op seq, and its log entry. */
+static inline void
+perf_posted(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq, uint64_t now,
+	    uint32_t bytes)
+{
+	uint32_t i = (uint32_t)(seq & ep->ring_mask);
+
+	ep->post_tsc[i] = now;
+	if (lc->log == NULL || !lc->measure)
+		return;
+	if (lc->log_n >= PERF_WRLOG_CAP) {
+		lc->log_full = true;
+		ep->log_idx[i] = UINT32_MAX;
+		return;
+	}
+	ep->log_idx[i] = (uint32_t)lc->log_n;
+	lc->log[lc->log_n].post = now;
+	lc->log[lc->log_n].done = 0;
+	lc->log[lc->log_n].qp = ep->index;
+	lc->log[lc->log_n].bytes = bytes;
+	lc->log_n++;
+}
+
+/* Op seq completed at `now`: latency (divided by `div`: 2 for half RTT). */
+static inline void
+perf_completed(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq, uint64_t now,
+	       uint64_t bytes, unsigned int half)
+{
+	uint32_t i = (uint32_t)(seq & ep->ring_mask);
+
+	if (!lc->measure)
+		return;
+	rdx_hist_record(lc->hist, (now - ep->post_tsc[i]) >> half);
+	lc->ops++;
+	lc->bytes += bytes;
+	if (lc->log != NULL && ep->log_idx[i] != UINT32_MAX)
+		lc->log[ep->log_idx[i]].done = now;
+}
+
+#endif /* PERF_APP_H */
+
+#ifndef PERF_APP_STATE
+#define PERF_APP_STATE
+#include "rdx_config.h"
+
+struct rdx_conn;
+struct rdx_report;
+
+/* The whole app: main.c, setup.c and report.c share it. */
+struct perf_app {
+	struct perf_opts o;
+	const struct perf_engine *eng;
+	struct rdx_dev *dev;
+	const struct rdx_dev_attr *attr;
+	bool client;              /* runs client endpoints (loopback or --connect) */
+	bool responder;           /* runs server endpoints (loopback or --server) */
+	unsigned int nb_lcores;
+	unsigned int lcore_ids[RDX_MAX_LCORES];
+	struct perf_lcore lcores[RDX_MAX_LCORES];
+	uint32_t max_qps;         /* client QPs per lcore (sweep maximum) */
+	uint32_t total_qps;       /* QP pairs */
+	struct perf_ep *cli;
+	struct perf_ep *srv;
+	struct rdx_mem *shared;   /* atomics: the key region every QP targets */
+	uint64_t region_len;
+	uint32_t rstride;
+	uint32_t sq_depth;
+	uint32_t window;
+	uint8_t ib_mtu;
+	struct rdx_conn *listener;
+	struct rdx_conn *conn;
+	struct perf_run run;
+	struct rdx_report *rep;
+	uint64_t *key_total;      /* atomics: increments that took effect, per key */
+	uint64_t verify_errors;
+	uint64_t lost_log;
+	unsigned int nb_runs;
+};
+
+/* setup.c */
+int perf_setup(struct perf_app *a);
+void perf_teardown(struct perf_app *a);
+int perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t *layout);
+/* two-process control messages */
+int perf_boot_client(struct perf_app *a);
+int perf_boot_server(struct perf_app *a);
+int perf_client_run_begin(struct perf_app *a);
+int perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors);
+int perf_client_bye(struct perf_app *a);
+int perf_server_loop(struct perf_app *a);
+
+/* report.c */
+int perf_report_init(struct perf_app *a);
+void perf_report_run(struct perf_app *a, bool last);
+int perf_report_finish(struct perf_app *a);
+int perf_wrlog_write(struct perf_app *a);
+#endif

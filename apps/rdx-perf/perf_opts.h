@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* rdx-perf option parsing (opts.c). */
+#ifndef PERF_OPTS_H
+#define PERF_OPTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perf_app.h"
+
+/* Which options the user gave (defaults depend on them). */
+struct perf_opts_given {
+	bool sizes;
+	bool warmup;
+	bool qps;
+	bool window;
+	bool inline_max;
+	bool sig_every;
+	bool port;
+	bool concurrent;
+	bool help;
+};
+
+void perf_usage(FILE *f);
+int perf_parse_size(const char *s, uint64_t *out);
+int perf_size_name(uint64_t size, char *buf, size_t len);
+const struct perf_engine *perf_engine_find(const char *name);
+/* Parse the app's arguments (argv[0] is a program name). 0 or -EINVAL after
+ * printing one line. */
+int perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_given *g);
+int perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g);
+
+#endif /* PERF_OPTS_H */

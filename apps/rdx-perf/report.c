@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx-perf reports: every knob in force, one row per lcore and a total per
+ * run, a progress line per run on stderr, the table and clusterperf lines on
+ * stdout, JSON/CSV files, and the per-WR log (-o).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
+
+#include "rdx_report.h"
+#include "rdx_runtime.h"
+
+#include "perf_app.h"
+#include "perf_opts.h"
+
+static const char *
+mode_name(enum perf_mode m)
+{
+	return m == PERF_MODE_LAT ? "lat" : "bw";
+}
+
+static const char *
+lat_kind(const struct perf_app *a)
+{
+	if (a->eng == &perf_engine_echo)
+		return "rtt";
+	if (a->o.mode == PERF_MODE_BW)
+		return "completion";
+	return a->eng->lat_kind;
+}
+
+int
+perf_report_init(struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	const struct rdx_dev_attr *at = a->attr;
+	struct rdx_report *r;
+	char title[64], sizes[PERF_MAX_SIZES * 12] = "", one[16];
+	unsigned int i;
+	size_t len = 0;
+
+	snprintf(title, sizeof(title), "rdx-perf %s %s", o->test, mode_name(o->mode));
+	r = rdx_report_create(title);
+	if (r == NULL) {
+		fprintf(stderr, "rdx-perf: cannot create the report\n");
+		return -ENOMEM;
+	}
+	a->rep = r;
+	for (i = 0; i < o->nb_sizes; i++) {
+		perf_size_name(o->sizes[i], one, sizeof(one));
+		len += (size_t)snprintf(sizes + len, sizeof(sizes) - len, "%s%s", i ? "," : "", one);
+	}
+	rdx_report_knob_set(r, "test", "%s", o->test);
+	rdx_report_knob_set(r, "mode", "%s", mode_name(o->mode));
+	rdx_report_knob_set(r, "lat_kind", "%s", lat_kind(a));
+	rdx_report_knob_set(r, "sizes", "%s", sizes);
+	if (o->duration != 0)
+		rdx_report_knob_set(r, "duration_s", "%g", o->duration);
+	else
+		rdx_report_knob_set(r, "iterations", "%" PRIu64, o->iters);
+	if (o->warmup_s != 0)
+		rdx_report_knob_set(r, "warmup", "%gs", o->warmup_s);
+	else
+		rdx_report_knob_set(r, "warmup", "%" PRIu64, o->warmup_iters);
+	rdx_report_knob_set(r, "qps_per_lcore", "%u", o->sweep_lo);
+	if (o->sweep_hi != o->sweep_lo)
+		rdx_report_knob_set(r, "qp_sweep", "%u-%u", o->sweep_lo, o->sweep_hi);
+	rdx_report_knob_set(r, "lcores", "%u", a->nb_lcores);
+	rdx_report_knob_set(r, "window", "%u", a->window);
+	rdx_report_knob_set(r, "post_list", "%u", o->post_list);
+	rdx_report_knob_set(r, "inline", "%u", o->inline_max);
+	rdx_report_knob_set(r, "sig_every", "%u", o->sig_every);
+	rdx_report_knob_set(r, "events", "%s", o->events ? "on" : "off");
+	if (o->mtu != 0)
+		rdx_report_knob_set(r, "mtu", "%u", o->mtu);
+	else
+		rdx_report_knob_set(r, "mtu", "port");
+	rdx_report_knob_set(r, "rx_depth", "%u", o->rx_depth);
+	rdx_report_knob_set(r, "sq_depth", "%u", a->sq_depth);
+	rdx_report_knob_set(r, "mem", "%s", rdx_mem_type_name(o->mem));
+	rdx_report_knob_set(r, "verify", "%s", o->verify ? "on" : "off");
+	rdx_report_knob_set(r, "dev", "%s", at->name);
+	rdx_report_knob_set(r, "driver", "%s", at->driver);
+	rdx_report_knob_set(r, "device_kind", "%s", at->software ? "software device" : "hardware");
+	if (at->software)
+		rdx_report_knob_set(r, "sw_progress", "%s",
+				    o->sw_progress == RDX_SW_PROGRESS_THREAD ? "thread" : "inline");
+	rdx_report_knob_set(r, "role", "%s", o->loopback || (a->client && a->responder) ?
+			    "loopback" : a->client ? "client" : "server");
+	if (o->connect != NULL)
+		rdx_report_knob_set(r, "peer", "%s", o->connect);
+	if (o->label[0] != '\0')
+		rdx_report_knob_set(r, "label", "%s", o->label);
+	if (a->eng == &perf_engine_echo) {
+		rdx_report_knob_set(r, "concurrent_ops", "%u", o->concurrent);
+		rdx_report_knob_set(r, "servers", "%u", o->servers);
+		rdx_report_knob_set(r, "request_size", "%u", PERF_ECHO_REQ);
+	}
+	if (a->eng->atomic)
+		rdx_report_knob_set(r, "keys", "%u", o->keys);
+	rdx_report_knob_set(r, "tsc_hz", "%" PRIu64, rdx_tsc_hz());
+	rdx_report_knob_set(r, "tsc_cost_cycles", "%.1f", rdx_tsc_cost_cycles());
+	return 0;
+}
+
+static void
+row_common(const struct perf_app *a, struct rdx_result *x)
+{
+	char sz[16];
+
+	memset(x, 0, sizeof(*x));
+	snprintf(x->test, sizeof(x->test), "%s", a->o.test);
+	snprintf(x->mode, sizeof(x->mode), "%s", mode_name(a->o.mode));
+	snprintf(x->lat_kind, sizeof(x->lat_kind), "%s", lat_kind(a));
+	perf_size_name(a->run.size, sz, sizeof(sz));
+	snprintf(x->name, sizeof(x->name), "%s%s", a->o.test, sz);
+	if (a->eng == &perf_engine_echo)
+		snprintf(x->desc, sizeof(x->desc), "send %uB message, receive %sB message",
+			 PERF_ECHO_REQ, sz);
+	else
+		snprintf(x->desc, sizeof(x->desc), "%s %sB %s", rdx_op_name(a->eng->op), sz,
+			 a->o.mode == PERF_MODE_LAT ? "latency" : "bandwidth");
+	x->size = a->run.size;
+}
+
+/* One row per lcore and a total; the progress line for this run. */
+void
+perf_report_run(struct perf_app *a, bool last)
+{
+	struct rdx_result x, tot;
+	struct rdx_hist *merged;
+	struct perf_rdx_sum { uint64_t t0, t1; } span = { UINT64_MAX, 0 };
+	uint64_t hz = rdx_tsc_hz();
+	unsigned int l, perf_rows = 0;
+	double busy_sum = 0;
+
+	merged = malloc(sizeof(*merged));
+	if (merged == NULL)
+		return;
+	rdx_hist_init(merged);
+	row_common(a, &tot);
+	tot.lcore = RDX_REPORT_LCORE_TOTAL;
+	tot.has_perf = false;
+	for (l = 0; l < a->nb_lcores; l++) {
+		struct perf_lcore *lc = &a->lcores[l];
+
+		row_common(a, &x);
+		x.lcore = (int)lc->lcore_id;
+		x.qps = lc->nb_eps;
+		x.ops = lc->ops;
+		x.bytes = lc->bytes;
+		x.seconds = lc->t_end > lc->t_start ?
+			(double)(lc->t_end - lc->t_start) / (double)hz : 0;
+		x.has_lat = lc->hist->count > 0;
+		if (x.has_lat)
+			rdx_hist_summarize(lc->hist, hz, &x.lat);
+		x.busy_pct = lc->polls > 0 ? 100.0 * (double)lc->busy_polls / (double)lc->polls : -1;
+		if (lc->perf_ok && lc->ops > 0) {
+			rdx_perf_per_op(&lc->ps0, &lc->ps1, lc->ops, &x.perf);
+			x.has_perf = true;
+			tot.perf = x.perf;
+			perf_rows++;
+		}
+		rdx_report_add(a->rep, &x);
+		rdx_hist_merge(merged, lc->hist);
+		tot.qps += x.qps;
+		tot.ops += x.ops;
+		tot.bytes += x.bytes;
+		span.t0 = RTE_MIN(span.t0, lc->t_start);
+		span.t1 = RTE_MAX(span.t1, lc->t_end);
+		busy_sum += x.busy_pct;
+	}
+	tot.seconds = span.t1 > span.t0 ? (double)(span.t1 - span.t0) / (double)hz : 0;
+	tot.has_lat = merged->count > 0;
+	if (tot.has_lat)
+		rdx_hist_summarize(merged, hz, &tot.lat);
+	tot.busy_pct = a->nb_lcores > 0 ? busy_sum / a->nb_lcores : -1;
+	/* per-op counters of the total: only meaningful for one lcore */
+	tot.has_perf = perf_rows == 1 && a->nb_lcores == 1;
+	rdx_report_add(a->rep, &tot);
+	free(merged);
+	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || !last) {
+		char sz[16];
+
+		perf_size_name(a->run.size, sz, sizeof(sz));
+		fprintf(stderr, "rdx-perf: %s %s size %s qps %u: %" PRIu64 " ops in %.3f s, p50 %.2f us, %.3f Mops, %.1f MB/s\n",
+			a->o.test, mode_name(a->o.mode), sz, a->run.qps * a->nb_lcores, tot.ops,
+			tot.seconds, tot.has_lat ? tot.lat.p50 / 1000 : 0,
+			tot.seconds > 0 ? (double)tot.ops / tot.seconds / 1e6 : 0,
+			tot.seconds > 0 ? (double)tot.bytes / tot.seconds / 1e6 : 0);
+	}
+}
+
+int
+perf_report_finish(struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	int rc = 0;
+
+	if (a->lcores[0].perf_ok)
+		rdx_report_knob_set(a->rep, "perf_source", "%s",
+				    rdx_perf_source_name(a->lcores[0].perf.source));
+	else
+		rdx_report_knob_set(a->rep, "perf_source", "none");
+	rdx_report_print_table(a->rep, stdout, o->gbits);
+	printf("\n");
+	rdx_report_print_clusterperf(a->rep, stdout);
+	fflush(stdout);
+	if (o->json != NULL && rdx_report_write_json(a->rep, o->json) < 0) {
+		fprintf(stderr, "rdx-perf: cannot write %s\n", o->json);
+		rc = -EIO;
+	}
+	if (o->csv != NULL && rdx_report_write_csv(a->rep, o->csv) < 0) {
+		fprintf(stderr, "rdx-perf: cannot write %s\n", o->csv);
+		rc = -EIO;
+	}
+	if (a->lost_log != 0)
+		fprintf(stderr, "rdx-perf: -o: the log kept the first %u WRs per lcore; %" PRIu64 " more were not logged\n",
+			PERF_WRLOG_CAP, a->lost_log);
+	rdx_report_free(a->rep);
+	a->rep = NULL;
+	return rc;
+}
+
+/* The per-WR log of the run just finished: FILE, FILE.<lcore> with several
+ * lcores, and .s<size> / .q<qps> suffixes when the run is one of several. */
+int
+perf_wrlog_write(struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	struct timespec ts;
+	uint64_t tsc0, hz = rdx_tsc_hz();
+	unsigned int l;
+	int rc = 0;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	tsc0 = rdx_tsc();
+	for (l = 0; l < a->nb_lcores; l++) {
+		struct perf_lcore *lc = &a->lcores[l];
+		char path[4096];
+		size_t n;
+		uint64_t i, rt0 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		FILE *f;
+
+		n = (size_t)snprintf(path, sizeof(path), "%s", o->wrlog);
+		if (a->nb_lcores > 1)
+			n += (size_t)snprintf(path + n, sizeof(path) - n, ".%u", lc->lcore_id);
+		if (o->nb_sizes > 1)
+			n += (size_t)snprintf(path + n, sizeof(path) - n, ".s%" PRIu64, a->run.size);
+		if (o->sweep_hi != o->sweep_lo)
+			snprintf(path + n, sizeof(path) - n, ".q%u", a->run.qps);
+		f = fopen(path, "w");
+		if (f == NULL) {
+			fprintf(stderr, "rdx-perf: -o: cannot write %s: %s\n", path, strerror(errno));
+			return -errno;
+		}
+		fprintf(f, "# rdx-wrlog v1\n");
+		fprintf(f, "# test=%s mode=%s size=%" PRIu64 " lcore=%u qps=%u flow=%s dev=%s tsc_hz=%" PRIu64 "\n",
+			o->test, mode_name(o->mode), a->run.size, lc->lcore_id, lc->nb_eps,
+			o->label[0] != '\0' ? o->label : "-", a->attr->name, hz);
+		fprintf(f, "# op qp post_ns complete_ns bytes\n");
+		for (i = 0; i < lc->log_n; i++) {
+			const struct perf_wrlog_ent *e = &lc->log[i];
+			/* TSC -> CLOCK_REALTIME: both sampled together just now */
+			double post = (double)rt0 - (double)(tsc0 - e->post) * 1e9 / (double)hz;
+			double done = e->done != 0 ?
+				(double)rt0 - (double)(tsc0 - e->done) * 1e9 / (double)hz : 0;
+
+			fprintf(f, "%" PRIu64 " %u %" PRIu64 " %" PRIu64 " %u\n", i, e->qp,
+				(uint64_t)post, (uint64_t)done, e->bytes);
+		}
+		if (lc->log_full)
+			a->lost_log += lc->ops > lc->log_n ? lc->ops - lc->log_n : 0;
+		if (fclose(f) != 0)
+			rc = -EIO;
+	}
+	return rc;
+}

@@ -1,0 +1,847 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Control path of rdx-perf: endpoints (QP, CQs, buffers), connecting them in
+ * one process (--loopback) or across processes through the versioned TCP
+ * bootstrap (lib/conn), and the per-run handshake of the two processes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_common.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "rdx_config.h"
+#include "rdx_conn.h"
+#include "rdx_runtime.h"
+
+#include "perf_app.h"
+#include "perf_opts.h"
+
+#define MSG_CONFIG 0x5250u
+#define MSG_EP     0x5251u
+#define MSG_RUN    0x5252u
+#define MSG_READY  0x5253u
+#define MSG_END    0x5254u
+#define MSG_ENDACK 0x5255u
+
+#define WIRE_MAGIC 0x72647870u /* "rdxp" */
+
+/* Everything both ends must agree on. Host byte order (lib/conn checks the
+ * peers agree on the layout through the wire version). */
+struct wire_config {
+	uint32_t magic;
+	uint32_t version;
+	char app_version[16];
+	char test[16];
+	uint32_t mode;
+	uint32_t nb_sizes;
+	uint64_t sizes[PERF_MAX_SIZES];
+	uint32_t total_qps;
+	uint32_t window;
+	uint32_t keys;
+	uint32_t verify;
+	uint64_t region_len;
+	uint32_t rstride;
+	uint32_t sq_depth;
+};
+
+struct wire_ep {
+	struct rdx_qp_info qp;
+	uint64_t addr;
+	uint64_t len;
+	uint64_t raddr;
+	uint32_t rkey;
+	uint32_t rrkey;
+	uint32_t rslots;
+	uint32_t rstride;
+};
+
+struct wire_run {
+	uint64_t size;
+	uint64_t req_size;
+	uint32_t stride;
+	uint32_t slots;
+	uint32_t qps;
+	uint32_t bye;
+};
+
+struct wire_end {
+	uint64_t verify_errors;
+	int32_t status;
+	uint32_t pad;
+};
+
+static inline uint64_t
+align64(uint64_t v)
+{
+	return (v + 63) & ~63ull;
+}
+
+static int
+boot_ms(const struct perf_app *a)
+{
+	return (int)(a->o.boot_timeout * 1000);
+}
+
+static bool
+needs_rbuf(const struct perf_app *a, bool responder)
+{
+	const struct perf_engine *e = a->eng;
+	bool pingpong = a->o.mode == PERF_MODE_LAT && e->lat_run != NULL;
+
+	if (e == &perf_engine_echo || pingpong)
+		return true;
+	return responder && e->server_recv;
+}
+
+static bool
+posts_recvs(const struct perf_app *a, const struct perf_ep *ep)
+{
+	return ep->rbuf != NULL && a->eng->op != RDX_OP_WRITE;
+}
+
+static int
+ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder)
+{
+	const struct perf_opts *o = &a->o;
+	struct rdx_qp_conf qc;
+	struct rdx_cq_conf cc;
+	uint32_t ring;
+
+	memset(ep, 0, sizeof(*ep));
+	ep->index = index;
+	ep->sq_depth = a->sq_depth;
+	if (needs_rbuf(a, responder)) {
+		uint64_t cap = PERF_REGION_CAP / a->rstride;
+
+		ep->rstride = a->rstride;
+		if (responder) {
+			ep->rslots = (uint32_t)rte_align64prevpow2(RTE_MIN((uint64_t)o->rx_depth, cap));
+			if (ep->rslots < rte_align32pow2(a->window) && a->eng == &perf_engine_echo)
+				ep->rslots = rte_align32pow2(a->window);
+		} else {
+			ep->rslots = rte_align32pow2(RTE_MAX(a->window, 1u));
+		}
+		if (ep->rslots == 0)
+			ep->rslots = 1;
+		ep->rbuf = rdx_dev_mem_alloc(a->dev, (size_t)ep->rslots * ep->rstride, RDX_MEM_HOST,
+					     RDX_ACCESS_ALL);
+		if (ep->rbuf == NULL) {
+			fprintf(stderr, "rdx-perf: cannot allocate %u x %u receive bytes: %s\n",
+				ep->rslots, ep->rstride, rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+		if (ep->rbuf->addr != NULL)
+			memset(ep->rbuf->addr, 0, ep->rbuf->len);
+		if (a->eng->op != RDX_OP_WRITE)
+			ep->rq_depth = ep->rslots;
+	}
+	if (responder && a->eng->atomic) {
+		ep->buf = a->shared;
+	} else {
+		ep->buf = rdx_dev_mem_alloc(a->dev, a->region_len, o->mem, RDX_ACCESS_ALL);
+		if (ep->buf == NULL) {
+			fprintf(stderr, "rdx-perf: cannot allocate %" PRIu64 " bytes of %s memory: %s\n",
+				a->region_len, rdx_mem_type_name(o->mem), rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+	}
+	memset(&cc, 0, sizeof(cc));
+	cc.depth = ep->sq_depth;
+	cc.events = o->events;
+	ep->scq = rdx_cq_create(a->dev, &cc);
+	cc.depth = RTE_MAX(ep->rq_depth, 16u);
+	ep->rcq = ep->scq == NULL ? NULL : rdx_cq_create(a->dev, &cc);
+	if (ep->scq == NULL || ep->rcq == NULL) {
+		fprintf(stderr, "rdx-perf: cannot create a CQ of %u entries: %s\n", cc.depth,
+			rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	memset(&qc, 0, sizeof(qc));
+	qc.send_cq = ep->scq;
+	qc.recv_cq = ep->rcq;
+	qc.sq_depth = ep->sq_depth;
+	qc.rq_depth = ep->rq_depth;
+	qc.max_send_sge = 1;
+	qc.max_recv_sge = 1;
+	qc.max_inline = o->inline_max;
+	qc.sig_interval = (uint16_t)RTE_MIN(o->sig_every, 65535u);
+	qc.sig_burst_end = true;
+	qc.user_ctx = ep;
+	ep->qp = rdx_qp_create(a->dev, &qc);
+	if (ep->qp == NULL) {
+		fprintf(stderr, "rdx-perf: cannot create QP %u (sq %u, rq %u, inline %u): %s\n",
+			index, qc.sq_depth, qc.rq_depth, qc.max_inline, rte_strerror(rte_errno));
+		return -EINVAL;
+	}
+	ep->inline_max = ep->qp->conf.max_inline;
+	ring = rte_align32pow2(RTE_MAX(ep->sq_depth, a->window) * 2);
+	ep->ring_mask = ring - 1;
+	ep->post_tsc = calloc(ring, sizeof(uint64_t));
+	ep->aux = calloc(ring, sizeof(uint64_t));
+	ep->aux32 = calloc(ring, sizeof(uint32_t));
+	ep->log_idx = calloc(ring, sizeof(uint32_t));
+	ep->cas_next = calloc(o->keys, sizeof(uint64_t));
+	if (ep->post_tsc == NULL || ep->aux == NULL || ep->aux32 == NULL ||
+	    ep->log_idx == NULL || ep->cas_next == NULL)
+		return -ENOMEM;
+	ep->next_key = index % o->keys;
+	return 0;
+}
+
+static void
+ep_fini(struct perf_app *a, struct perf_ep *ep)
+{
+	rdx_qp_destroy(ep->qp);
+	rdx_cq_destroy(ep->scq);
+	rdx_cq_destroy(ep->rcq);
+	if (ep->buf != a->shared)
+		rdx_dev_mem_free(ep->buf);
+	rdx_dev_mem_free(ep->rbuf);
+	free(ep->post_tsc);
+	free(ep->aux);
+	free(ep->aux32);
+	free(ep->log_idx);
+	free(ep->cas_next);
+	memset(ep, 0, sizeof(*ep));
+}
+
+static void
+wire_ep_fill(const struct perf_ep *ep, struct wire_ep *w)
+{
+	memset(w, 0, sizeof(*w));
+	rdx_qp_info_get(ep->qp, &w->qp);
+	w->addr = ep->buf->iova;
+	w->len = ep->buf->len;
+	w->rkey = ep->buf->rkey;
+	if (ep->rbuf != NULL) {
+		w->raddr = ep->rbuf->iova;
+		w->rrkey = ep->rbuf->rkey;
+		w->rslots = ep->rslots;
+		w->rstride = ep->rstride;
+	}
+}
+
+static int
+ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
+{
+	struct rdx_qp_conn_attr ca;
+	int rc;
+
+	memset(&ca, 0, sizeof(ca));
+	ca.mtu = a->ib_mtu;
+	ep->raddr = w->addr;
+	ep->rlen = w->len;
+	ep->rkey = w->rkey;
+	ep->rraddr = w->raddr;
+	ep->rrkey = w->rrkey;
+	ep->peer_rslots = w->rslots != 0 ? w->rslots : 1;
+	ep->peer_rstride = w->rstride;
+	rc = rdx_qp_connect(ep->qp, &w->qp, &ca);
+	if (rc < 0)
+		fprintf(stderr, "rdx-perf: cannot connect QP %u to remote QP 0x%x: %s\n",
+			ep->index, w->qp.qp_num, strerror(-rc));
+	return rc;
+}
+
+/* Sizes, depths and the lcore layout; called before endpoints exist. */
+static void
+plan(struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	uint64_t maxsz = 0, region;
+	unsigned int i;
+
+	for (i = 0; i < o->nb_sizes; i++)
+		maxsz = RTE_MAX(maxsz, o->sizes[i]);
+	a->window = o->window;
+	region = RTE_MIN(maxsz * a->window, (uint64_t)PERF_REGION_CAP);
+	region = RTE_MAX(region, maxsz);
+	region = RTE_MAX(region, (uint64_t)o->keys * 8);
+	region = RTE_MAX(region, (uint64_t)a->window * 8);
+	a->region_len = RTE_MAX(align64(region), (uint64_t)4096);
+	a->rstride = (uint32_t)align64(RTE_MAX(maxsz, (uint64_t)PERF_ECHO_REQ));
+	a->sq_depth = rte_align32pow2(RTE_MAX(RTE_MAX(a->window, o->post_list) * 2,
+					      RTE_MAX(o->sig_every * 2, 64u)));
+	a->max_qps = o->sweep_hi;
+}
+
+static int
+alloc_eps(struct perf_app *a)
+{
+	unsigned int i;
+	int rc;
+
+	if (a->eng->atomic && a->responder) {
+		a->shared = rdx_dev_mem_alloc(a->dev, a->region_len, a->o.mem, RDX_ACCESS_ALL);
+		if (a->shared == NULL) {
+			fprintf(stderr, "rdx-perf: cannot allocate the key region: %s\n",
+				rte_strerror(rte_errno));
+			return -ENOMEM;
+		}
+		{
+			static const uint8_t zero[4096];
+			uint64_t off;
+
+			for (off = 0; off < a->region_len; off += sizeof(zero))
+				rdx_dev_mem_copy_to(a->shared, off, zero,
+						    RTE_MIN(sizeof(zero), a->region_len - off));
+		}
+	}
+	a->cli = calloc(a->total_qps, sizeof(*a->cli));
+	a->srv = calloc(a->total_qps, sizeof(*a->srv));
+	a->key_total = calloc(a->o.keys, sizeof(uint64_t));
+	if (a->cli == NULL || a->srv == NULL || a->key_total == NULL)
+		return -ENOMEM;
+	for (i = 0; i < a->total_qps; i++) {
+		if (a->client) {
+			rc = ep_init(a, &a->cli[i], i, false);
+			if (rc < 0)
+				return rc;
+		}
+		if (a->responder) {
+			rc = ep_init(a, &a->srv[i], i, true);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int
+alloc_lcores(struct perf_app *a)
+{
+	unsigned int l;
+
+	for (l = 0; l < a->nb_lcores; l++) {
+		struct perf_lcore *lc = &a->lcores[l];
+
+		lc->lcore_id = a->lcore_ids[l];
+		lc->idx = l;
+		lc->eng = a->eng;
+		lc->o = &a->o;
+		lc->run = &a->run;
+		lc->serve_only = !a->client;
+		lc->hist = malloc(sizeof(*lc->hist));
+		lc->eps = calloc(a->total_qps, sizeof(*lc->eps));
+		lc->srv = calloc(a->total_qps, sizeof(*lc->srv));
+		lc->key_adds = calloc(a->o.keys, sizeof(uint64_t));
+		if (lc->hist == NULL || lc->eps == NULL || lc->srv == NULL || lc->key_adds == NULL)
+			return -ENOMEM;
+		rdx_hist_init(lc->hist);
+		if (a->o.wrlog != NULL && a->client) {
+			lc->log = malloc(sizeof(*lc->log) * PERF_WRLOG_CAP);
+			if (lc->log == NULL)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int
+perf_setup(struct perf_app *a)
+{
+	const struct rdx_dev_attr *at = a->attr;
+	const struct perf_opts *o = &a->o;
+	unsigned int i;
+	int rc;
+
+	plan(a);
+	if (a->window > at->max_qp_wr && at->max_qp_wr != 0) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -t: the device allows %u WRs per QP\n",
+			a->window, at->max_qp_wr);
+		return -EINVAL;
+	}
+	if (at->max_qp_wr != 0 && a->sq_depth > at->max_qp_wr) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -Q: the send queue allows at most %u (signal at least every %u WRs)\n",
+			o->sig_every, at->max_qp_wr, at->max_qp_wr / 2);
+		return -EINVAL;
+	}
+	if (o->inline_max > at->max_inline) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -I: the device allows at most %u inline bytes\n",
+			o->inline_max, at->max_inline);
+		return -EINVAL;
+	}
+	for (i = 0; i < o->nb_sizes; i++)
+		if (at->max_msg_size != 0 && o->sizes[i] > at->max_msg_size) {
+			fprintf(stderr, "rdx-perf: bad value '%" PRIu64 "' for -s: the device's largest message is %" PRIu64 " bytes\n",
+				o->sizes[i], at->max_msg_size);
+			return -EINVAL;
+		}
+	if (a->eng->atomic && !at->atomics) {
+		fprintf(stderr, "rdx-perf: device %s does not support atomics\n", at->name);
+		return -EINVAL;
+	}
+	if (o->mem == RDX_MEM_DM && a->region_len > at->max_dm_size) {
+		fprintf(stderr, "rdx-perf: bad value 'dm' for --mem: device %s has %" PRIu64 " bytes of device memory, %" PRIu64 " needed\n",
+			at->name, at->max_dm_size, a->region_len);
+		return -EINVAL;
+	}
+	if (a->client)
+		a->total_qps = a->max_qps * a->nb_lcores;
+	if (a->client && a->responder) {
+		rc = alloc_lcores(a);
+		if (rc == 0)
+			rc = alloc_eps(a);
+		if (rc < 0)
+			return rc;
+		for (i = 0; i < a->total_qps; i++) {
+			struct wire_ep wc, ws;
+
+			wire_ep_fill(&a->cli[i], &wc);
+			wire_ep_fill(&a->srv[i], &ws);
+			rc = ep_connect(a, &a->cli[i], &ws);
+			if (rc == 0)
+				rc = ep_connect(a, &a->srv[i], &wc);
+			if (rc < 0)
+				return -EIO;
+			a->cli[i].peer = &a->srv[i];
+			a->srv[i].peer = &a->cli[i];
+		}
+		return 0;
+	}
+	return a->client ? perf_boot_client(a) : perf_boot_server(a);
+}
+
+void
+perf_teardown(struct perf_app *a)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->total_qps; i++) {
+		if (a->cli != NULL && a->cli[i].qp != NULL)
+			ep_fini(a, &a->cli[i]);
+		if (a->srv != NULL && a->srv[i].qp != NULL)
+			ep_fini(a, &a->srv[i]);
+	}
+	if (a->shared != NULL)
+		rdx_dev_mem_free(a->shared);
+	free(a->cli);
+	free(a->srv);
+	free(a->key_total);
+	for (i = 0; i < a->nb_lcores; i++) {
+		free(a->lcores[i].hist);
+		free(a->lcores[i].eps);
+		free(a->lcores[i].srv);
+		free(a->lcores[i].key_adds);
+		free(a->lcores[i].log);
+	}
+	if (a->conn != NULL)
+		rdx_conn_close(a->conn);
+	if (a->listener != NULL)
+		rdx_conn_close(a->listener);
+}
+
+/* Slot layout and lcore assignment of one run. */
+int
+perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t *layout)
+{
+	struct perf_run *run = &a->run;
+	const struct perf_opts *o = &a->o;
+	uint64_t hz = rdx_tsc_hz();
+	uint64_t slots;
+	unsigned int l, i;
+
+	run->size = size;
+	run->req_size = a->eng == &perf_engine_echo ? PERF_ECHO_REQ : size;
+	run->stride = a->eng->atomic ? 8 : (uint32_t)align64(size);
+	slots = a->region_len / run->stride;
+	run->window = a->window;
+	if (slots > a->window)
+		slots = a->window;
+	run->slots = (uint32_t)rte_align64prevpow2(RTE_MAX(slots, 1ull));
+	if (a->eng->atomic || a->eng == &perf_engine_echo)
+		run->slots = rte_align32pow2(a->window);
+	if (o->verify && run->slots < run->window && !a->eng->atomic) {
+		fprintf(stderr, "rdx-perf: --verify: window limited to %u for size %" PRIu64 " (buffer slots)\n",
+			run->slots, size);
+		run->window = run->slots;
+	}
+	if (layout != NULL) {
+		/* server process: the client's slot layout */
+		run->stride = layout[0];
+		run->slots = layout[1];
+	}
+	run->post_list = o->post_list;
+	run->iters = o->duration != 0 ? 0 : o->iters;
+	run->warm_iters = o->warmup_iters;
+	run->dur_tsc = (uint64_t)(o->duration * (double)hz);
+	run->warm_tsc = (uint64_t)(o->warmup_s * (double)hz);
+	run->timeout_tsc = (uint64_t)(o->boot_timeout * (double)hz);
+	run->qps = qps;
+	run->abort = false;
+	run->stop = false;
+	for (l = 0; l < a->nb_lcores; l++) {
+		struct perf_lcore *lc = &a->lcores[l];
+
+		lc->nb_eps = 0;
+		lc->nb_srv = 0;
+		if (a->client) {
+			for (i = 0; i < qps; i++) {
+				lc->eps[lc->nb_eps++] = &a->cli[l * a->max_qps + i];
+				if (a->responder)
+					lc->srv[lc->nb_srv++] = &a->srv[l * a->max_qps + i];
+			}
+		} else {
+			for (i = l; i < a->total_qps; i += a->nb_lcores)
+				lc->srv[lc->nb_srv++] = &a->srv[i];
+		}
+	}
+	/* responder state for this size */
+	if (a->responder) {
+		for (i = 0; i < a->total_qps; i++) {
+			struct perf_ep *ep = &a->srv[i];
+
+			if (ep->rbuf != NULL && ep->rbuf->addr != NULL)
+				memset(ep->rbuf->addr, 0, ep->rbuf->len);
+			if (posts_recvs(a, ep))
+				perf_post_recvs(ep, ep->rslots);
+			if (a->eng->op == RDX_OP_READ && o->verify) {
+				uint32_t s;
+
+				for (s = 0; s < run->slots; s++)
+					perf_mem_fill(ep->buf, (uint64_t)s * run->stride, size, s,
+						      PERF_SALT_READ);
+			}
+		}
+	}
+	if (a->client)
+		for (i = 0; i < a->total_qps; i++) {
+			struct perf_ep *ep = &a->cli[i];
+
+			if (ep->rbuf != NULL && ep->rbuf->addr != NULL && a->eng->op == RDX_OP_WRITE)
+				memset(ep->rbuf->addr, 0, ep->rbuf->len);
+			if (posts_recvs(a, ep))
+				perf_post_recvs(ep, ep->rslots);
+		}
+	return 0;
+}
+
+/* ---- two processes ---- */
+
+static void
+config_fill(const struct perf_app *a, struct wire_config *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->magic = WIRE_MAGIC;
+	w->version = RDX_WIRE_VERSION;
+	snprintf(w->app_version, sizeof(w->app_version), "%s", RDX_VERSION_STR);
+	snprintf(w->test, sizeof(w->test), "%s", a->o.test);
+	w->mode = (uint32_t)a->o.mode;
+	w->nb_sizes = a->o.nb_sizes;
+	memcpy(w->sizes, a->o.sizes, sizeof(w->sizes));
+	w->total_qps = a->total_qps;
+	w->window = a->window;
+	w->keys = a->o.keys;
+	w->verify = a->o.verify;
+	w->region_len = a->region_len;
+	w->rstride = a->rstride;
+	w->sq_depth = a->sq_depth;
+}
+
+static int
+config_compare(const struct wire_config *me, const struct wire_config *peer)
+{
+	char ms[64], ps[64];
+
+	if (peer->magic != WIRE_MAGIC || peer->version != me->version ||
+	    strncmp(peer->app_version, me->app_version, sizeof(me->app_version)) != 0) {
+		fprintf(stderr, "rdx-perf: peer runs another version (rdx-perf %.16s, wire %u; we run %s, wire %u)\n",
+			peer->magic == WIRE_MAGIC ? peer->app_version : "?", peer->version,
+			me->app_version, me->version);
+		return -EPROTO;
+	}
+	if (strncmp(peer->test, me->test, sizeof(me->test)) != 0 || peer->mode != me->mode) {
+		fprintf(stderr, "rdx-perf: peer runs test %.16s --mode %s, we run %s --mode %s\n",
+			peer->test, peer->mode == PERF_MODE_LAT ? "lat" : "bw", me->test,
+			me->mode == PERF_MODE_LAT ? "lat" : "bw");
+		return -EPROTO;
+	}
+	if (peer->nb_sizes != me->nb_sizes || peer->nb_sizes > PERF_MAX_SIZES ||
+	    memcmp(peer->sizes, me->sizes, sizeof(me->sizes[0]) * me->nb_sizes) != 0) {
+		perf_size_name(peer->nb_sizes > 0 ? peer->sizes[0] : 0, ps, sizeof(ps));
+		perf_size_name(me->nb_sizes > 0 ? me->sizes[0] : 0, ms, sizeof(ms));
+		fprintf(stderr, "rdx-perf: peer runs %u size(s) starting at %s, we run %u starting at %s\n",
+			peer->nb_sizes, ps, me->nb_sizes, ms);
+		return -EPROTO;
+	}
+	if (peer->keys != me->keys || peer->verify != me->verify) {
+		fprintf(stderr, "rdx-perf: peer runs --keys %u%s, we run --keys %u%s\n", peer->keys,
+			peer->verify ? " --verify" : "", me->keys, me->verify ? " --verify" : "");
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static int
+exchange_eps(struct perf_app *a, struct perf_ep *eps)
+{
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < a->total_qps; i++) {
+		struct wire_ep mine, theirs;
+
+		wire_ep_fill(&eps[i], &mine);
+		rc = rdx_conn_exchange(a->conn, MSG_EP, &mine, &theirs, sizeof(mine), boot_ms(a));
+		if (rc < 0) {
+			fprintf(stderr, "rdx-perf: bootstrap: QP exchange failed: %s\n",
+				rdx_conn_strerror(a->conn));
+			return -EPROTO;
+		}
+		rc = ep_connect(a, &eps[i], &theirs);
+		if (rc < 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+int
+perf_boot_client(struct perf_app *a)
+{
+	struct wire_config me, peer;
+	char host[256];
+	uint16_t port;
+	int rc;
+
+	if (rdx_conn_parse_hostport(a->o.connect, host, sizeof(host), &port) < 0) {
+		fprintf(stderr, "rdx-perf: bad value '%s' for --connect: expected HOST:PORT\n",
+			a->o.connect);
+		return -EINVAL;
+	}
+	a->conn = rdx_conn_connect(host, port, boot_ms(a));
+	if (a->conn == NULL) {
+		fprintf(stderr, "rdx-perf: cannot reach %s:%u within %.1f s: %s\n", host, port,
+			a->o.boot_timeout, rte_strerror(rte_errno));
+		return -ECONNREFUSED;
+	}
+	config_fill(a, &me);
+	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), boot_ms(a));
+	if (rc < 0) {
+		fprintf(stderr, "rdx-perf: bootstrap with %s:%u failed: %s\n", host, port,
+			rdx_conn_strerror(a->conn));
+		return -EPROTO;
+	}
+	rc = config_compare(&me, &peer);
+	if (rc < 0)
+		return rc;
+	rc = alloc_lcores(a);
+	if (rc == 0)
+		rc = alloc_eps(a);
+	if (rc < 0)
+		return rc;
+	return exchange_eps(a, a->cli);
+}
+
+int
+perf_boot_server(struct perf_app *a)
+{
+	struct wire_config me, peer;
+	int rc;
+
+	a->listener = rdx_conn_listen(NULL, a->o.port);
+	if (a->listener == NULL) {
+		if (rte_errno == EADDRINUSE)
+			fprintf(stderr, "rdx-perf: port %u is in use\n", a->o.port);
+		else
+			fprintf(stderr, "rdx-perf: cannot listen on port %u: %s\n", a->o.port,
+				rte_strerror(rte_errno));
+		return -EADDRINUSE;
+	}
+	fprintf(stderr, "rdx-perf: waiting for a client on port %u (%.0f s)\n",
+		rdx_conn_port(a->listener), a->o.boot_timeout);
+	a->conn = rdx_conn_accept(a->listener, boot_ms(a));
+	if (a->conn == NULL) {
+		fprintf(stderr, "rdx-perf: no client within %.1f s on port %u: %s\n",
+			a->o.boot_timeout, a->o.port, rte_strerror(rte_errno));
+		return -ETIMEDOUT;
+	}
+	config_fill(a, &me);
+	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), boot_ms(a));
+	if (rc < 0) {
+		fprintf(stderr, "rdx-perf: bootstrap failed: %s\n", rdx_conn_strerror(a->conn));
+		return -EPROTO;
+	}
+	rc = config_compare(&me, &peer);
+	if (rc < 0)
+		return rc;
+	/* the client decides the layout */
+	if (peer.total_qps == 0 || peer.total_qps > RDX_MAX_QPS_PER_LCORE * RDX_MAX_LCORES) {
+		fprintf(stderr, "rdx-perf: peer asks for %u QPs\n", peer.total_qps);
+		return -EPROTO;
+	}
+	a->total_qps = peer.total_qps;
+	a->window = peer.window;
+	a->region_len = peer.region_len;
+	a->rstride = peer.rstride;
+	a->sq_depth = peer.sq_depth;
+	rc = alloc_lcores(a);
+	if (rc == 0)
+		rc = alloc_eps(a);
+	if (rc < 0)
+		return rc;
+	return exchange_eps(a, a->srv);
+}
+
+int
+perf_client_run_begin(struct perf_app *a)
+{
+	struct wire_run r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.size = a->run.size;
+	r.req_size = a->run.req_size;
+	r.stride = a->run.stride;
+	r.slots = a->run.slots;
+	r.qps = a->run.qps;
+	rc = rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), boot_ms(a));
+	if (rc == 0)
+		rc = rdx_conn_recv(a->conn, MSG_READY, &r, sizeof(r), boot_ms(a));
+	if (rc < 0)
+		fprintf(stderr, "rdx-perf: server did not start the run: %s\n",
+			rdx_conn_strerror(a->conn));
+	return rc;
+}
+
+int
+perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
+{
+	struct wire_end e;
+	int rc;
+
+	memset(&e, 0, sizeof(e));
+	rc = rdx_conn_send(a->conn, MSG_END, &e, sizeof(e), boot_ms(a));
+	if (rc == 0)
+		rc = rdx_conn_recv(a->conn, MSG_ENDACK, &e, sizeof(e), boot_ms(a));
+	if (rc < 0) {
+		fprintf(stderr, "rdx-perf: server did not end the run: %s\n",
+			rdx_conn_strerror(a->conn));
+		return rc;
+	}
+	*peer_verify_errors = e.verify_errors;
+	return e.status;
+}
+
+int
+perf_client_bye(struct perf_app *a)
+{
+	struct wire_run r;
+
+	memset(&r, 0, sizeof(r));
+	r.bye = 1;
+	return rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), boot_ms(a));
+}
+
+static int
+serve_lcore(void *arg)
+{
+	return perf_serve_loop(arg);
+}
+
+/* Run the serve loops on the worker lcores (or here when there are none)
+ * until the client's END arrives; the main lcore watches the connection. */
+static int
+server_one_run(struct perf_app *a, unsigned int main_idx)
+{
+	struct wire_end e;
+	uint64_t iter = 0;
+	int rc = 0, lrc;
+	unsigned int l;
+
+	for (l = 0; l < a->nb_lcores; l++)
+		if (l != main_idx)
+			rte_eal_remote_launch(serve_lcore, &a->lcores[l], a->lcore_ids[l]);
+	for (;;) {
+		if (main_idx < a->nb_lcores) {
+			struct perf_lcore *lc = &a->lcores[main_idx];
+
+			for (iter = 0; iter < 4096; iter++) {
+				lrc = perf_serve_all(lc);
+				if (lrc < 0)
+					break;
+			}
+			rc = rdx_conn_recv(a->conn, MSG_END, &e, sizeof(e), 0);
+		} else {
+			rc = rdx_conn_recv(a->conn, MSG_END, &e, sizeof(e), 100);
+		}
+		if (rc == 0)
+			break;
+		if (rc != -ETIMEDOUT && rc != -EAGAIN) {
+			fprintf(stderr, "rdx-perf: client went away during the run: %s\n",
+				rdx_conn_strerror(a->conn));
+			a->run.abort = true;
+			break;
+		}
+		if (rdx_runtime_stopping()) {
+			a->run.abort = true;
+			break;
+		}
+	}
+	a->run.stop = true;
+	for (l = 0; l < a->nb_lcores; l++)
+		if (l != main_idx) {
+			lrc = rte_eal_wait_lcore(a->lcore_ids[l]);
+			if (lrc < 0 && rc == 0)
+				rc = lrc;
+		}
+	if (a->run.abort)
+		return -ECONNRESET;
+	memset(&e, 0, sizeof(e));
+	for (l = 0; l < a->nb_lcores; l++) {
+		e.verify_errors += a->lcores[l].verify_errors;
+		a->lcores[l].verify_errors = 0;
+		if (a->lcores[l].err != 0 && e.status == 0) {
+			e.status = a->lcores[l].err;
+			fprintf(stderr, "rdx-perf: %s\n", a->lcores[l].errmsg);
+		}
+	}
+	a->verify_errors += e.verify_errors;
+	rc = rdx_conn_send(a->conn, MSG_ENDACK, &e, sizeof(e), boot_ms(a));
+	return rc < 0 ? rc : e.status;
+}
+
+int
+perf_server_loop(struct perf_app *a)
+{
+	unsigned int main_idx = a->nb_lcores;
+	unsigned int l;
+	struct wire_run r;
+	int rc;
+
+	for (l = 0; l < a->nb_lcores; l++)
+		if (a->lcore_ids[l] == rte_get_main_lcore())
+			main_idx = l;
+	for (;;) {
+		rc = rdx_conn_recv(a->conn, MSG_RUN, &r, sizeof(r), boot_ms(a));
+		if (rc < 0) {
+			fprintf(stderr, "rdx-perf: client went away: %s\n", rdx_conn_strerror(a->conn));
+			return -ECONNRESET;
+		}
+		if (r.bye)
+			return 0;
+		if (r.qps == 0 || r.slots == 0 || r.stride == 0 || r.size == 0 ||
+		    (uint64_t)r.slots * r.stride > a->region_len + r.stride) {
+			fprintf(stderr, "rdx-perf: client sent a bad run description\n");
+			return -EPROTO;
+		}
+		{
+			const uint32_t layout[2] = {r.stride, r.slots};
+
+			perf_run_prepare(a, r.size, r.qps, layout);
+		}
+		a->run.req_size = r.req_size;
+		a->nb_runs++;
+		rc = rdx_conn_send(a->conn, MSG_READY, &r, sizeof(r), boot_ms(a));
+		if (rc < 0)
+			return rc;
+		rc = server_one_run(a, main_idx);
+		if (rc < 0)
+			return rc;
+	}
+}
