@@ -1,13 +1,608 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Placeholder: the software mlx5 device is being written. */
+/*
+ * Software mlx5 device: the rdx_dev_ops of "sw". The control path builds
+ * rings in the model's shared memory and hands them to the mlx5 datapath
+ * (rdx_mlx5_qp_dp_init / rdx_mlx5_cq_dp_init), whose post/poll functions
+ * are the fast path, exactly as on hardware.
+ *
+ * Memory: RDX_MEM_HOST and RDX_MEM_HUGE buffers live in the device's shared
+ * segment (no hugepages in the model), so a peer process can reach them;
+ * rdx_dev_mem_reg of other process memory is reachable by peers of the same
+ * process only (from another process it is a remote access error).
+ * RDX_MEM_DM is model memory (zero-based, not mapped for the app).
+ */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
 #include <rte_errno.h>
+
+#include <infiniband/verbs.h>
+
 #include "rdx_dev_driver.h"
+#include "rdx_mlx5.h"
+#include "rdx_sw.h"
+#include "sw_model.h"
+
+/*
+ * The datapath (mlx5_dp.c) is written in parallel: until it provides these,
+ * weak references keep librdx linkable and rdx_sw_dev_open says ENOTSUP.
+ */
+#pragma weak rdx_mlx5_qp_dp_init
+#pragma weak rdx_mlx5_qp_dp_fini
+#pragma weak rdx_mlx5_cq_dp_init
+#pragma weak rdx_mlx5_cq_dp_fini
+#pragma weak rdx_mlx5_cq_attach
+#pragma weak rdx_mlx5_cq_detach
+#pragma weak rdx_mlx5_post_burst
+#pragma weak rdx_mlx5_post_recv_burst
+#pragma weak rdx_mlx5_poll_burst
+#pragma weak rdx_mlx5_qp_retired_wr_id
+
+struct sw_dev {
+	struct rdx_dev base; /* must be first */
+	struct sw_engine eng;
+};
+
+struct sw_mem {
+	struct rdx_mem base; /* must be first */
+	uint64_t shm_off;    /* 0: process memory */
+};
+
+struct sw_cq {
+	struct rdx_mlx5_cq mcq; /* must be first */
+	int slot;
+};
+
+struct sw_qp {
+	struct rdx_mlx5_qp mqp; /* must be first */
+	struct sw_lqp *lqp;
+	struct sw_cq *scq;
+	struct sw_cq *rcq;
+};
+
+void sw_cq_futex_wait(struct sw_engine *e, int slot, uint32_t seq, uint64_t ns);
+uint32_t sw_cq_seq(struct sw_engine *e, int slot);
+
+static const struct rdx_dev_ops sw_dev_ops;
+
+static inline struct sw_dev *
+sw_dev(struct rdx_dev *dev)
+{
+	return (struct sw_dev *)dev;
+}
+
+bool
+rdx_sw_dev_is_sw(const struct rdx_dev *dev)
+{
+	return dev != NULL && dev->ops == &sw_dev_ops;
+}
+
+static int
+sw_close(struct rdx_dev *dev)
+{
+	struct sw_dev *sd = sw_dev(dev);
+
+	sw_engine_fini(&sd->eng);
+	free(sd);
+	return 0;
+}
+
+static int
+sw_query(struct rdx_dev *dev, struct rdx_dev_attr *attr)
+{
+	*attr = dev->attr;
+	return 0;
+}
+
+static struct rdx_mem *
+sw_mem_alloc(struct rdx_dev *dev, size_t len, enum rdx_mem_type type, int access)
+{
+	struct sw_dev *sd = sw_dev(dev);
+	struct sw_domain *d = sd->eng.self;
+	bool dm = type == RDX_MEM_DM;
+	struct sw_mem *m;
+	uint64_t off;
+
+	if (len == 0 || (dm && len > SW_MAX_DM) || (unsigned int)type > RDX_MEM_DM) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	off = sw_shm_alloc(d, len, dm);
+	if (off == 0) {
+		free(m);
+		return NULL;
+	}
+	m->shm_off = off;
+	m->base.dev = dev;
+	m->base.len = len;
+	m->base.access = access;
+	m->base.type = type;
+	m->base.owned = true;
+	if (dm) {
+		/* ZERO_BASED like ibv_reg_dm_mr: addresses are offsets */
+		m->base.addr = NULL;
+		m->base.iova = 0;
+	} else {
+		m->base.addr = d->base + off;
+		m->base.iova = (uint64_t)(uintptr_t)m->base.addr;
+	}
+	m->base.lkey = sw_mr_add(d, dm ? SW_MR_DM : SW_MR_SHM, m->base.iova, len, off, 0,
+				 access, sd->eng.pid);
+	if (m->base.lkey == 0) {
+		sw_shm_free(d, off);
+		free(m);
+		return NULL;
+	}
+	m->base.rkey = m->base.lkey;
+	m->base.drv = m;
+	return &m->base;
+}
+
+static struct rdx_mem *
+sw_mem_reg(struct rdx_dev *dev, void *addr, size_t len, int access)
+{
+	struct sw_dev *sd = sw_dev(dev);
+	struct sw_domain *d = sd->eng.self;
+	uint8_t *p = addr;
+	struct sw_mem *m;
+
+	m = calloc(1, sizeof(*m));
+	if (m == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	m->base.dev = dev;
+	m->base.addr = addr;
+	m->base.iova = (uint64_t)(uintptr_t)addr;
+	m->base.len = len;
+	m->base.access = access;
+	m->base.type = RDX_MEM_HOST;
+	if (p >= d->base && len <= d->size && (size_t)(p - d->base) <= d->size - len) {
+		/* inside the segment: peers of other processes reach it too */
+		m->shm_off = (uint64_t)(p - d->base);
+		m->base.lkey = sw_mr_add(d, SW_MR_SHM, m->base.iova, len, m->shm_off, 0,
+					 access, sd->eng.pid);
+	} else {
+		m->base.lkey = sw_mr_add(d, SW_MR_LOCAL, m->base.iova, len, 0,
+					 m->base.iova, access, sd->eng.pid);
+	}
+	if (m->base.lkey == 0) {
+		free(m);
+		return NULL;
+	}
+	m->base.rkey = m->base.lkey;
+	m->base.drv = m;
+	return &m->base;
+}
+
+static int
+sw_mem_free(struct rdx_mem *mem)
+{
+	struct sw_dev *sd = sw_dev(mem->dev);
+	struct sw_mem *m = (struct sw_mem *)mem;
+	int ret;
+
+	ret = sw_mr_del(sd->eng.self, mem->lkey);
+	if (mem->owned)
+		sw_shm_free(sd->eng.self, m->shm_off);
+	free(m);
+	return ret;
+}
+
+static uint8_t *
+sw_mem_ptr(struct rdx_mem *mem, size_t off, size_t len)
+{
+	struct sw_mem *m = (struct sw_mem *)mem;
+
+	if (off > mem->len || len > mem->len - off)
+		return NULL;
+	if (mem->addr != NULL)
+		return (uint8_t *)mem->addr + off;
+	return sw_dev(mem->dev)->eng.self->base + m->shm_off + off;
+}
+
+static int
+sw_mem_copy_to(struct rdx_mem *mem, size_t off, const void *src, size_t len)
+{
+	uint8_t *p = sw_mem_ptr(mem, off, len);
+
+	if (p == NULL)
+		return -ERANGE;
+	memcpy(p, src, len);
+	return 0;
+}
+
+static int
+sw_mem_copy_from(struct rdx_mem *mem, size_t off, void *dst, size_t len)
+{
+	uint8_t *p = sw_mem_ptr(mem, off, len);
+
+	if (p == NULL)
+		return -ERANGE;
+	memcpy(dst, p, len);
+	return 0;
+}
+
+static void
+sw_cq_progress(void *arg)
+{
+	sw_engine_progress(&((struct sw_dev *)arg)->eng);
+}
+
+static struct rdx_cq *
+sw_cq_create_op(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
+{
+	struct sw_dev *sd = sw_dev(dev);
+	struct mlx5dv_cq dv;
+	struct sw_cq *cq;
+	int slot, ret;
+
+	if (conf->depth == 0 || conf->depth > dev->attr.max_cqe) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	cq = calloc(1, sizeof(*cq));
+	if (cq == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	slot = sw_cq_create(&sd->eng, conf->depth, &dv);
+	if (slot < 0) {
+		free(cq);
+		rte_errno = -slot;
+		return NULL;
+	}
+	cq->slot = slot;
+	cq->mcq.base.dev = dev;
+	cq->mcq.base.conf = *conf;
+	cq->mcq.base.conf.depth = dv.cqe_cnt - 1;
+	ret = rdx_mlx5_cq_dp_init(&cq->mcq, &dv, dv.cqn, SW_MAX_QP);
+	if (ret != 0) {
+		sw_cq_destroy(&sd->eng, slot);
+		free(cq);
+		rte_errno = -ret;
+		return NULL;
+	}
+	cq->mcq.base.poll_burst = rdx_mlx5_poll_burst;
+	if (dev->conf.sw_progress == RDX_SW_PROGRESS_INLINE) {
+		/* rdx_mlx5_poll_burst runs the engine first */
+		cq->mcq.progress = sw_cq_progress;
+		cq->mcq.progress_arg = sd;
+	}
+	return &cq->mcq.base;
+}
+
+static int
+sw_cq_destroy_op(struct rdx_cq *rcq)
+{
+	struct sw_cq *cq = (struct sw_cq *)rcq;
+	struct sw_dev *sd = sw_dev(rcq->dev);
+
+	if (cq->mcq.nb_qps != 0)
+		return -EBUSY;
+	rdx_mlx5_cq_dp_fini(&cq->mcq);
+	sw_cq_destroy(&sd->eng, cq->slot);
+	free(cq);
+	return 0;
+}
+
+static uint64_t
+sw_mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Block until the CQE at the consumer index is there or timeout_ms passes
+ * (< 0: forever). Inline mode: run the engine in a loop with 50 us sleeps.
+ * Thread mode: sleep on the CQ's futex word in shared memory, which every
+ * engine (any process) bumps and wakes after writing a CQE.
+ */
+static int
+sw_cq_wait(struct rdx_cq *rcq, int timeout_ms)
+{
+	struct sw_cq *cq = (struct sw_cq *)rcq;
+	struct sw_dev *sd = sw_dev(rcq->dev);
+	uint64_t now = sw_mono_ns();
+	uint64_t end = timeout_ms < 0 ? UINT64_MAX :
+		       now + (uint64_t)timeout_ms * (uint64_t)1000000;
+
+	for (;;) {
+		uint32_t seq = sw_cq_seq(&sd->eng, cq->slot);
+
+		if (cq->mcq.progress != NULL)
+			sw_engine_progress(&sd->eng);
+		if (sw_cq_has_cqe(&sd->eng, cq->slot, cq->mcq.cons_index))
+			return 0;
+		now = sw_mono_ns();
+		if (now >= end)
+			return -ETIMEDOUT;
+		if (cq->mcq.progress != NULL) {
+			struct timespec ts = { .tv_sec = 0, .tv_nsec = 50000 };
+
+			nanosleep(&ts, NULL);
+		} else {
+			sw_cq_futex_wait(&sd->eng, cq->slot, seq,
+					 RTE_MIN(end - now, (uint64_t)10000000));
+		}
+	}
+}
+
+static struct rdx_qp *
+sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
+{
+	struct sw_dev *sd = sw_dev(dev);
+	struct sw_qp_params p;
+	struct mlx5dv_qp dv;
+	struct sw_qp *qp;
+	uint32_t wqe_size, inl;
+	int ret;
+
+	if (conf->send_cq == NULL || conf->recv_cq == NULL ||
+	    conf->send_cq->dev != dev || conf->recv_cq->dev != dev ||
+	    conf->sq_depth == 0 || conf->sq_depth > dev->attr.max_qp_wr ||
+	    conf->rq_depth > dev->attr.max_qp_wr ||
+	    conf->max_send_sge > dev->attr.max_sge ||
+	    conf->max_recv_sge > dev->attr.max_sge ||
+	    conf->max_inline > dev->attr.max_inline ||
+	    conf->sig_interval > conf->sq_depth ||
+	    sw_calc_send_wqe(conf->max_send_sge, conf->max_inline, &wqe_size, &inl) != 0) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	qp = calloc(1, sizeof(*qp));
+	if (qp == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	qp->scq = (struct sw_cq *)conf->send_cq;
+	qp->rcq = (struct sw_cq *)conf->recv_cq;
+	memset(&p, 0, sizeof(p));
+	p.sq_depth = conf->sq_depth;
+	p.rq_depth = conf->rq_depth;
+	p.max_send_sge = conf->max_send_sge;
+	p.max_recv_sge = conf->max_recv_sge;
+	p.max_inline = conf->max_inline;
+	p.send_cq = qp->scq->slot;
+	p.recv_cq = qp->rcq->slot;
+	qp->lqp = sw_qp_create(&sd->eng, &p, &dv);
+	if (qp->lqp == NULL) {
+		free(qp);
+		return NULL;
+	}
+	qp->mqp.base.dev = dev;
+	qp->mqp.base.user_ctx = conf->user_ctx;
+	qp->mqp.base.qp_num = qp->lqp->s->qpn;
+	qp->mqp.base.conf = *conf;
+	/* as granted, like libmlx5: */
+	qp->mqp.base.conf.max_inline = qp->lqp->s->max_inline;
+	qp->mqp.base.conf.sq_depth = dv.sq.wqe_cnt * 64 / wqe_size;
+	qp->mqp.base.conf.rq_depth = dv.rq.wqe_cnt;
+	qp->mqp.base.conf.max_recv_sge = qp->lqp->s->max_recv_sge;
+	ret = rdx_mlx5_qp_dp_init(&qp->mqp, &dv, qp->lqp->s->qpn, qp->lqp->s->max_inline,
+				  conf->max_send_sge, qp->lqp->s->max_recv_sge);
+	if (ret != 0)
+		goto err;
+	qp->mqp.base.post_burst = rdx_mlx5_post_burst;
+	qp->mqp.base.post_recv_burst = rdx_mlx5_post_recv_burst;
+	ret = rdx_mlx5_cq_attach(&qp->scq->mcq, &qp->mqp);
+	if (ret != 0)
+		goto err_fini;
+	if (qp->rcq != qp->scq) {
+		ret = rdx_mlx5_cq_attach(&qp->rcq->mcq, &qp->mqp);
+		if (ret != 0) {
+			rdx_mlx5_cq_detach(&qp->scq->mcq, &qp->mqp);
+			goto err_fini;
+		}
+	}
+	return &qp->mqp.base;
+err_fini:
+	rdx_mlx5_qp_dp_fini(&qp->mqp);
+err:
+	sw_qp_destroy(&sd->eng, qp->lqp);
+	free(qp);
+	rte_errno = -ret;
+	return NULL;
+}
+
+static int
+sw_qp_destroy_op(struct rdx_qp *rqp)
+{
+	struct sw_qp *qp = (struct sw_qp *)rqp;
+	struct sw_dev *sd = sw_dev(rqp->dev);
+
+	rdx_mlx5_cq_detach(&qp->scq->mcq, &qp->mqp);
+	if (qp->rcq != qp->scq)
+		rdx_mlx5_cq_detach(&qp->rcq->mcq, &qp->mqp);
+	sw_qp_destroy(&sd->eng, qp->lqp);
+	rdx_mlx5_qp_dp_fini(&qp->mqp);
+	free(qp);
+	return 0;
+}
+
+static int
+sw_qp_info(struct rdx_qp *rqp, struct rdx_qp_info *info)
+{
+	struct sw_dev *sd = sw_dev(rqp->dev);
+
+	memset(info, 0, sizeof(*info));
+	info->qp_num = rqp->qp_num;
+	info->port = 1;
+	info->mtu = IBV_MTU_4096;
+	info->gid_index = -1;
+	snprintf(info->driver, sizeof(info->driver), "sw");
+	snprintf(info->sw_domain, sizeof(info->sw_domain), "%s", sd->eng.self->name);
+	return 0;
+}
+
+static int
+sw_qp_connect_op(struct rdx_qp *rqp, const struct rdx_qp_info *remote,
+		 const struct rdx_qp_conn_attr *attr)
+{
+	struct sw_qp *qp = (struct sw_qp *)rqp;
+	struct sw_dev *sd = sw_dev(rqp->dev);
+	char dom[sizeof(remote->sw_domain) + 1];
+
+	if (strncmp(remote->driver, "sw", sizeof(remote->driver)) != 0) {
+		fprintf(stderr, "rdx_sw: cannot connect to a '%.16s' peer\n", remote->driver);
+		return -EPROTO;
+	}
+	memcpy(dom, remote->sw_domain, sizeof(remote->sw_domain));
+	dom[sizeof(remote->sw_domain)] = '\0';
+	return sw_qp_connect(&sd->eng, qp->lqp, dom, remote->qp_num, attr->rnr_retry,
+			     attr->min_rnr_timer, attr->retry_cnt, attr->timeout);
+}
+
+static uint64_t
+sw_qp_retired_wr_id(const struct rdx_qp *qp, const struct rdx_wc *wc, uint16_t i)
+{
+	return rdx_mlx5_qp_retired_wr_id(qp, wc, i);
+}
+
+static const struct rdx_dev_ops sw_dev_ops = {
+	.close = sw_close,
+	.query = sw_query,
+	.mem_alloc = sw_mem_alloc,
+	.mem_reg = sw_mem_reg,
+	.mem_free = sw_mem_free,
+	.mem_copy_to = sw_mem_copy_to,
+	.mem_copy_from = sw_mem_copy_from,
+	.cq_create = sw_cq_create_op,
+	.cq_destroy = sw_cq_destroy_op,
+	.cq_wait = sw_cq_wait,
+	.qp_create = sw_qp_create_op,
+	.qp_destroy = sw_qp_destroy_op,
+	.qp_info = sw_qp_info,
+	.qp_connect = sw_qp_connect_op,
+	.qp_retired_wr_id = sw_qp_retired_wr_id,
+};
 
 struct rdx_dev *
 rdx_sw_dev_open(const struct rdx_dev_conf *conf)
 {
-	(void)conf;
-	rte_errno = ENOTSUP;
-	return NULL;
+	struct rdx_dev_attr *a;
+	struct sw_dev *sd;
+	uint32_t wqe, inl;
+	int ret;
+
+	if (rdx_mlx5_qp_dp_init == NULL || rdx_mlx5_post_burst == NULL ||
+	    rdx_mlx5_poll_burst == NULL || rdx_mlx5_cq_dp_init == NULL) {
+		fprintf(stderr, "rdx_sw: the mlx5 datapath is not built in\n");
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
+	sd = calloc(1, sizeof(*sd));
+	if (sd == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	ret = sw_engine_init(&sd->eng);
+	if (ret != 0) {
+		free(sd);
+		rte_errno = -ret;
+		return NULL;
+	}
+	sd->base.ops = &sw_dev_ops;
+	if (conf != NULL)
+		sd->base.conf = *conf;
+	a = &sd->base.attr;
+	snprintf(a->name, sizeof(a->name), "sw");
+	snprintf(a->driver, sizeof(a->driver), "sw");
+	a->software = true;
+	a->max_msg_size = SW_MAX_MSG;
+	a->max_qp_wr = SW_MAX_QP_WR;
+	a->max_sge = SW_MAX_SGE;
+	/* the largest inline a QP can get within the largest WQE */
+	sw_calc_send_wqe(0, SW_MAX_WQE_BYTES - SW_WQE_OVERHEAD - 4, &wqe, &inl);
+	a->max_inline = inl;
+	a->max_cqe = SW_MAX_CQE - 1;
+	a->max_qp = SW_MAX_QP;
+	a->atomics = true;
+	a->max_dm_size = SW_MAX_DM;
+	a->active_mtu = IBV_MTU_4096;
+	a->link_layer = IBV_LINK_LAYER_ETHERNET;
+	if (sd->base.conf.sw_progress == RDX_SW_PROGRESS_THREAD) {
+		ret = sw_engine_start_thread(&sd->eng);
+		if (ret != 0) {
+			sw_engine_fini(&sd->eng);
+			free(sd);
+			rte_errno = -ret;
+			return NULL;
+		}
+	}
+	return &sd->base;
+}
+
+/* ------------------------------------------------------------------ */
+/* rdx_sw.h                                                            */
+
+int
+rdx_sw_stats_get(const struct rdx_dev *dev, struct rdx_sw_stats *st)
+{
+	if (!rdx_sw_dev_is_sw(dev) || st == NULL)
+		return -EINVAL;
+	sw_engine_stats(&((struct sw_dev *)(uintptr_t)dev)->eng, st);
+	return 0;
+}
+
+int
+rdx_sw_progress(struct rdx_dev *dev)
+{
+	if (!rdx_sw_dev_is_sw(dev))
+		return -EINVAL;
+	return sw_engine_progress(&sw_dev(dev)->eng);
+}
+
+int
+rdx_sw_qp_state(const struct rdx_qp *qp)
+{
+	if (qp == NULL || !rdx_sw_dev_is_sw(qp->dev))
+		return -EINVAL;
+	return (int)__atomic_load_n(&((const struct sw_qp *)qp)->lqp->s->state,
+				    __ATOMIC_ACQUIRE);
+}
+
+uint64_t
+rdx_sw_cq_overruns(const struct rdx_cq *cq)
+{
+	const struct sw_cq *c = (const struct sw_cq *)cq;
+
+	if (cq == NULL || !rdx_sw_dev_is_sw(cq->dev))
+		return 0;
+	return __atomic_load_n(&sw_dev(cq->dev)->eng.self->hdr->cqs[c->slot].overruns,
+			       __ATOMIC_RELAXED);
+}
+
+int
+rdx_sw_qp_inject_error(struct rdx_qp *qp, uint32_t nth, uint8_t syndrome)
+{
+	struct sw_lqp *q;
+
+	if (qp == NULL || !rdx_sw_dev_is_sw(qp->dev))
+		return -EINVAL;
+	q = ((struct sw_qp *)qp)->lqp;
+	q->fail_syndrome = syndrome;
+	__atomic_store_n(&q->fail_nth, nth, __ATOMIC_RELEASE);
+	return 0;
+}
+
+int
+rdx_sw_qp_peer_vanish(struct rdx_qp *qp, bool vanish)
+{
+	if (qp == NULL || !rdx_sw_dev_is_sw(qp->dev))
+		return -EINVAL;
+	__atomic_store_n(&((struct sw_qp *)qp)->lqp->peer_vanished, vanish, __ATOMIC_RELEASE);
+	return 0;
 }

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * The software mlx5 device ("sw"): counters and fault injection for tests
+ * and reports. Everything here is control path; the fast path is the mlx5
+ * datapath itself (rdx_mlx5.h) working on rings the model keeps in shared
+ * memory.
+ */
+#ifndef RDX_SW_H
+#define RDX_SW_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "rdx_dev.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Device counters (this process's engine, plus CQEs written into this
+ * device's CQs by any engine). */
+struct rdx_sw_stats {
+	uint64_t doorbells;     /**< doorbells seen in the BlueFlame areas */
+	uint64_t bf_copies;     /**< of which whole-WQE BlueFlame copies */
+	uint64_t wqes;          /**< send WQEs executed (including failed ones) */
+	uint64_t recv_wqes;     /**< receive WQEs consumed (by any engine) */
+	uint64_t cqes;          /**< CQEs written into this device's CQs */
+	uint64_t rnr_naks;      /**< RNR NAKs met by this engine's requesters */
+	uint64_t retries;       /**< transport retries (missing ACK) */
+	uint64_t errors;        /**< error CQEs other than flushes */
+	uint64_t flushes;       /**< WR_FLUSH_ERR CQEs */
+	uint64_t cq_overruns;   /**< CQE writes refused: CQ full */
+	uint64_t device_errors; /**< malformed WQE/doorbell: a datapath bug */
+};
+
+/** QP states as the model keeps them (kernel qp.h numbering). */
+enum rdx_sw_qp_state {
+	RDX_SW_QPS_RESET = 0,
+	RDX_SW_QPS_INIT = 1,
+	RDX_SW_QPS_RTR = 2,
+	RDX_SW_QPS_RTS = 3,
+	RDX_SW_QPS_ERR = 6,
+};
+
+/** True when dev is a software mlx5 device. */
+bool rdx_sw_dev_is_sw(const struct rdx_dev *dev);
+/** Fill *st. @return 0 or -EINVAL (not a sw device). */
+int rdx_sw_stats_get(const struct rdx_dev *dev, struct rdx_sw_stats *st);
+/** Run the engine once over every QP of dev (what the CQ progress hook
+ * does in inline mode). @return number of WQEs executed or flushed. */
+int rdx_sw_progress(struct rdx_dev *dev);
+/** Model state of a QP (enum rdx_sw_qp_state) or -EINVAL. */
+int rdx_sw_qp_state(const struct rdx_qp *qp);
+/** Number of CQE writes refused on this CQ because it was full. */
+uint64_t rdx_sw_cq_overruns(const struct rdx_cq *cq);
+
+/**
+ * Fault injection: the nth send WQE this QP executes from now on (1 = the
+ * next one) fails with the given error-CQE syndrome (e.g. 0x04, 0x13,
+ * 0x15); the QP then goes to error and the rest is flushed. nth 0 cancels.
+ */
+int rdx_sw_qp_inject_error(struct rdx_qp *qp, uint32_t nth, uint8_t syndrome);
+/**
+ * Fault injection: make the peer of qp vanish (as if its node died): every
+ * later WQE that needs the peer is retried retry_cnt times and fails with
+ * RETRY_EXC_ERR (0x15), as a missing ACK would.
+ */
+int rdx_sw_qp_peer_vanish(struct rdx_qp *qp, bool vanish);
+
+/** Remove segments /dev/shm/rdx-sw-<pid>-* left behind by dead processes.
+ * @return how many were removed. */
+int rdx_sw_cleanup_stale(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDX_SW_H */

@@ -1,0 +1,1274 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Software mlx5 device: CQ/QP objects and the engine that executes send
+ * WQEs, consumes receive WQEs and writes CQEs, strictly following
+ * /work/shared/docs/mlx5-datapath.md (§8) and the datapath contract.
+ *
+ * Choices where the hardware rule is not public (documented here once):
+ * - A doorbell is any non-zero 8 bytes in the BlueFlame half the model
+ *   expects next; it must name (idx, qpn, ctrl bytes 0..7) a posted WQE
+ *   (one that ends at or before the SQ doorbell record). A whole-WQE
+ *   BlueFlame copy must equal the WQE in the ring. WQEs execute only up to
+ *   the doorbell record and only after a doorbell.
+ * - Malformed WQEs (bad idx/qpn/DS/opcode, inline too long, zero-length
+ *   data segment, atomic SGE not 8 bytes) are device errors: counted,
+ *   logged, and completed with LOCAL_QP_OP_ERR (0x02).
+ * - Misaligned atomic target: REMOTE_ACCESS_ERR (0x13).
+ * - Receive buffer too small: responder LOCAL_LENGTH (0x01), requester
+ *   REMOTE_INVALID_REQUEST (0x12). Bad receive lkey: responder LOCAL_PROT
+ *   (0x04), requester REMOTE_OP (0x14). Responder CQ overrun: responder QP
+ *   to error, requester REMOTE_OP (0x14).
+ * - Remote errors (0x12, 0x13, 0x14) also move the peer QP to ERR (IBTA: a
+ *   responder that NAKs with a fatal error enters the error state); its own
+ *   engine then flushes its SQ and RQ.
+ * - RNR: the wait is the RESPONDER's min_rnr_timer (IBTA: the responder
+ *   advertises it in the RNR NAK); retries are the requester's rnr_retry.
+ * - Missing ACK (peer vanished, destroyed, closed, or in ERR): retry_cnt
+ *   retries are counted without waiting the ACK timeout, then 0x15.
+ * - After an error every later WQE (SQ and RQ) gets one flush CQE (0x05),
+ *   signaled or not, in order; flushing pauses while the CQ is full.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_atomic.h>
+#include <rte_log.h>
+#include <rte_pause.h>
+
+#include "sw_model.h"
+
+RTE_LOG_REGISTER(rdx_sw_logtype, rdx.drv.sw, NOTICE)
+#define SW_LOG(level, ...) \
+	rte_log((uint32_t)RTE_LOG_ ## level, (uint32_t)rdx_sw_logtype, "rdx_sw: " __VA_ARGS__)
+
+#define SW_CQE_INVALID 0xf0
+
+enum sw_rc {
+	SW_DONE = 0, /* WQE completed */
+	SW_WAIT,     /* WQE stays at the head (RNR wait, CQ full) */
+	SW_FAIL,     /* WQE failed: QP in ERR */
+};
+
+struct sw_span {
+	uint8_t *p;
+	uint64_t len;
+};
+
+struct sw_wqe {
+	uint8_t b[SW_MAX_WQE_BYTES] __rte_aligned(16);
+	uint32_t pos;      /* producer counter (WQEBBs) of the WQE */
+	uint32_t ds;
+	uint32_t wqebbs;
+	uint32_t idx;
+	uint32_t qpn;
+	uint8_t opcode;
+	uint8_t fm_ce_se;
+	uint32_t imm_raw;  /* ctrl imm bytes as-is */
+};
+
+static inline void
+sw_stat(uint64_t *c, uint64_t n)
+{
+	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
+}
+
+static uint64_t
+sw_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* IBTA RNR timer codes (9.7.5.2.8), in units of 10 us. */
+static const uint32_t sw_rnr_10us[32] = {
+	65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+	256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288,
+	16384, 24576, 32768, 49152,
+};
+
+static inline uint32_t
+sw_log2(uint32_t v)
+{
+	return (uint32_t)__builtin_ctz(v);
+}
+
+static inline uint8_t *
+sw_ptr(const struct sw_domain *d, uint64_t off)
+{
+	return d->base + off;
+}
+
+/* ------------------------------------------------------------------ */
+/* CQE production                                                      */
+
+static void
+sw_futex_wake(uint32_t *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+/*
+ * Write one CQE into cq (of segment d). Serialized per CQ by its shared
+ * lock since requesters of several engines (processes) may complete into
+ * the same CQ. Body first, release barrier, then op_own with the owner bit
+ * of this lap (cq.c get_sw_cqe rule). Never overwrites a CQE the consumer
+ * has not released: pi - ci (dbrec[0], 24 bits) >= cqe_cnt is an overrun.
+ * @return 0, or -ENOSPC (overrun, counted and logged once per episode).
+ */
+static int
+sw_cq_push(struct sw_domain *d, struct sw_cq_shm *cq, struct mlx5_cqe64 *cqe,
+	   uint8_t opcode, bool se)
+{
+	volatile __be32 *dbrec = (volatile __be32 *)(void *)sw_ptr(d, cq->dbrec_off);
+	uint8_t *dst;
+	uint32_t ci;
+
+	sw_lock(&cq->lock);
+	ci = be32toh(dbrec[0]) & 0xffffff;
+	if (((cq->pi - ci) & 0xffffff) >= cq->cqe_cnt) {
+		if (!cq->full) {
+			cq->full = 1;
+			cq->overruns++;
+			SW_LOG(ERR, "CQ overrun on %s cq %u (pi %u ci %u, %u CQEs): CQE not written\n",
+			       d->name, (unsigned int)(cq - d->hdr->cqs), cq->pi, ci,
+			       cq->cqe_cnt);
+		}
+		sw_unlock(&cq->lock);
+		return -ENOSPC;
+	}
+	cq->full = 0;
+	dst = sw_ptr(d, cq->buf_off) + (size_t)(cq->pi & (cq->cqe_cnt - 1)) * 64;
+	memcpy(dst, cqe, 63);
+	/* release: the body is visible before the owner bit flips */
+	__atomic_store_n(&dst[63], (uint8_t)(opcode << 4 | (se ? 2 : 0) |
+			 ((cq->pi >> cq->log_cqe_cnt) & 1)), __ATOMIC_RELEASE);
+	cq->pi++;
+	cq->cqes++;
+	__atomic_fetch_add(&cq->seq, 1, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&cq->waiters, __ATOMIC_ACQUIRE) != 0)
+		sw_futex_wake(&cq->seq);
+	sw_unlock(&cq->lock);
+	return 0;
+}
+
+static int
+sw_push_err(struct sw_domain *d, struct sw_cq_shm *cq, uint8_t cqe_op,
+	    uint8_t syndrome, uint8_t vendor, uint32_t counter, uint8_t wqe_op,
+	    uint32_t qpn)
+{
+	struct mlx5_cqe64 c;
+	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)&c;
+
+	memset(&c, 0, sizeof(c));
+	e->syndrome = syndrome;
+	e->vendor_err_synd = vendor;
+	e->s_wqe_opcode_qpn = htobe32((uint32_t)wqe_op << 24 | (qpn & 0xffffff));
+	e->wqe_counter = htobe16((uint16_t)counter);
+	return sw_cq_push(d, cq, &c, cqe_op, false);
+}
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                              */
+
+static struct sw_mr_shm *
+sw_mr_find(const struct sw_domain *d, uint32_t key)
+{
+	struct sw_mr_shm *mr;
+	uint32_t slot = key >> 8;
+
+	if (key == 0 || slot >= SW_MAX_MR)
+		return NULL;
+	mr = &d->hdr->mrs[slot];
+	if (__atomic_load_n(&mr->key, __ATOMIC_ACQUIRE) != key)
+		return NULL;
+	return mr;
+}
+
+/* Check key/bounds/access and translate: NULL when any check fails, or the
+ * region is process memory of another process (not reachable from here). */
+static uint8_t *
+sw_mr_resolve(const struct sw_domain *d, uint32_t key, uint64_t addr, uint64_t len,
+	      uint32_t need, pid_t pid)
+{
+	const struct sw_mr_shm *mr = sw_mr_find(d, key);
+	uint64_t off;
+
+	if (mr == NULL || addr < mr->iova || len > mr->len ||
+	    addr - mr->iova > mr->len - len || (mr->access & need) != need)
+		return NULL;
+	off = addr - mr->iova;
+	if (mr->kind == SW_MR_LOCAL) {
+		if (mr->owner_pid != (int32_t)pid)
+			return NULL;
+		return (uint8_t *)(uintptr_t)(mr->local_addr + off);
+	}
+	if (mr->shm_off + off + len > d->size)
+		return NULL;
+	return sw_ptr(d, mr->shm_off + off);
+}
+
+static void
+sw_copy(const struct sw_span *dst, uint32_t nd, const struct sw_span *src,
+	uint32_t ns, uint64_t len)
+{
+	uint64_t doff = 0, soff = 0;
+	uint32_t di = 0, si = 0;
+
+	while (len > 0 && di < nd && si < ns) {
+		uint64_t n = RTE_MIN(dst[di].len - doff, src[si].len - soff);
+
+		n = RTE_MIN(n, len);
+		memmove(dst[di].p + doff, src[si].p + soff, n);
+		doff += n;
+		soff += n;
+		len -= n;
+		if (doff == dst[di].len) {
+			di++;
+			doff = 0;
+		}
+		if (soff == src[si].len) {
+			si++;
+			soff = 0;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* CQs and QPs (control path)                                          */
+
+int
+sw_cq_create(struct sw_engine *e, uint32_t depth, struct mlx5dv_cq *dv)
+{
+	struct sw_domain *d = e->self;
+	struct sw_cq_shm *cq = NULL;
+	uint32_t i, n;
+	uint64_t buf, db;
+
+	if (depth == 0 || depth >= SW_MAX_CQE)
+		return -EINVAL;
+	/* rdma-core: ncqe = the power of two >= cqe + 1 */
+	n = rte_align32pow2(depth + 1);
+	sw_lock(&e->lock);
+	for (i = 0; i < SW_MAX_CQ; i++)
+		if (!d->hdr->cqs[i].in_use) {
+			cq = &d->hdr->cqs[i];
+			cq->in_use = 1;
+			break;
+		}
+	sw_unlock(&e->lock);
+	if (cq == NULL)
+		return -ENOSPC;
+	buf = sw_shm_alloc(d, (uint64_t)n * 64, false);
+	db = sw_shm_alloc(d, 64, false);
+	if (buf == 0 || db == 0) {
+		sw_shm_free(d, buf);
+		sw_shm_free(d, db);
+		cq->in_use = 0;
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		sw_ptr(d, buf)[(size_t)i * 64 + 63] = SW_CQE_INVALID;
+	cq->cqe_cnt = n;
+	cq->log_cqe_cnt = sw_log2(n);
+	cq->pi = 0;
+	cq->buf_off = buf;
+	cq->dbrec_off = db;
+	cq->full = 0;
+	cq->overruns = 0;
+	cq->cqes = 0;
+	memset(dv, 0, sizeof(*dv));
+	dv->buf = sw_ptr(d, buf);
+	dv->dbrec = (__be32 *)(void *)sw_ptr(d, db);
+	dv->cqe_cnt = n;
+	dv->cqe_size = 64;
+	dv->cqn = (uint32_t)(cq - d->hdr->cqs);
+	return (int)dv->cqn;
+}
+
+void
+sw_cq_destroy(struct sw_engine *e, int slot)
+{
+	struct sw_cq_shm *cq = &e->self->hdr->cqs[slot];
+
+	sw_lock(&cq->lock);
+	sw_shm_free(e->self, cq->buf_off);
+	sw_shm_free(e->self, cq->dbrec_off);
+	cq->buf_off = cq->dbrec_off = 0;
+	cq->cqe_cnt = 1; /* any push now overruns (no buffer) */
+	cq->pi = 1;
+	sw_unlock(&cq->lock);
+	sw_lock(&e->lock);
+	cq->in_use = 0;
+	sw_unlock(&e->lock);
+}
+
+bool
+sw_cq_has_cqe(struct sw_engine *e, int slot, uint32_t ci)
+{
+	const struct sw_cq_shm *cq = &e->self->hdr->cqs[slot];
+	const uint8_t *cqe = sw_ptr(e->self, cq->buf_off) +
+			     (size_t)(ci & (cq->cqe_cnt - 1)) * 64;
+	uint8_t op_own = __atomic_load_n(&cqe[63], __ATOMIC_ACQUIRE);
+
+	return (op_own >> 4) != MLX5_CQE_INVALID &&
+	       (op_own & 1) == ((ci >> cq->log_cqe_cnt) & 1);
+}
+
+/* wait on the CQ's futex word for up to ns (thread mode cq_wait) */
+void sw_cq_futex_wait(struct sw_engine *e, int slot, uint32_t seq, uint64_t ns);
+void
+sw_cq_futex_wait(struct sw_engine *e, int slot, uint32_t seq, uint64_t ns)
+{
+	struct sw_cq_shm *cq = &e->self->hdr->cqs[slot];
+	struct timespec ts = {
+		.tv_sec = (time_t)(ns / 1000000000ULL),
+		.tv_nsec = (long)(ns % 1000000000ULL),
+	};
+
+	__atomic_fetch_add(&cq->waiters, 1, __ATOMIC_ACQ_REL);
+	syscall(SYS_futex, &cq->seq, FUTEX_WAIT, seq, &ts, NULL, 0);
+	__atomic_fetch_sub(&cq->waiters, 1, __ATOMIC_ACQ_REL);
+}
+
+uint32_t sw_cq_seq(struct sw_engine *e, int slot);
+uint32_t
+sw_cq_seq(struct sw_engine *e, int slot)
+{
+	return __atomic_load_n(&e->self->hdr->cqs[slot].seq, __ATOMIC_ACQUIRE);
+}
+
+int
+sw_calc_send_wqe(uint32_t max_send_sge, uint32_t max_inline, uint32_t *wqe_size,
+		 uint32_t *granted_inline)
+{
+	/* rdma-core verbs.c mlx5_calc_send_wqe for RC: the overhead is the
+	 * largest enabled op (MW/UMR: 192 B); the WQE is the larger of
+	 * overhead + one data segment per SGE and overhead + the inline
+	 * segment, rounded to 64 B; max_inline = WQE - overhead - 4. */
+	uint32_t size = SW_WQE_OVERHEAD + 16 * max_send_sge;
+	uint32_t inl = 0;
+
+	if (max_send_sge > SW_MAX_SGE || max_inline > SW_MAX_WQE_BYTES)
+		return -EINVAL;
+	if (max_inline != 0)
+		inl = SW_WQE_OVERHEAD + RTE_ALIGN_CEIL(4 + max_inline, 16U);
+	size = RTE_ALIGN_CEIL(RTE_MAX(size, inl), 64U);
+	if (size > SW_MAX_WQE_BYTES)
+		return -EINVAL;
+	*wqe_size = size;
+	*granted_inline = size - SW_WQE_OVERHEAD - 4;
+	return 0;
+}
+
+struct sw_lqp *
+sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp *dv)
+{
+	struct sw_domain *d = e->self;
+	struct sw_qp_shm *s = NULL;
+	uint32_t wqe_size, inl, sq_bytes, rq_bytes, rq_cnt, rq_stride, i;
+	uint64_t buf, db, bf;
+	struct sw_lqp *q;
+
+	if (p->sq_depth == 0 || p->sq_depth > SW_MAX_QP_WR || p->rq_depth > SW_MAX_QP_WR ||
+	    p->max_recv_sge > SW_MAX_SGE || p->send_cq < 0 || p->recv_cq < 0 ||
+	    sw_calc_send_wqe(p->max_send_sge, p->max_inline, &wqe_size, &inl) != 0) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	/* verbs.c: SQ = roundup_pow2(max_send_wr * wqe_size) bytes; RQ
+	 * stride = roundup_pow2(16 * max(sge, 1)), wqe_cnt = pow2(wr). */
+	sq_bytes = rte_align32pow2(p->sq_depth * wqe_size);
+	rq_cnt = p->rq_depth != 0 ? rte_align32pow2(p->rq_depth) : 0;
+	rq_stride = rte_align32pow2(16 * RTE_MAX(p->max_recv_sge, 1U));
+	rq_bytes = rq_cnt * rq_stride;
+	q = calloc(1, sizeof(*q));
+	if (q == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	sw_lock(&e->lock);
+	for (i = 0; i < SW_MAX_QP; i++)
+		if (!d->hdr->qps[i].in_use && e->qps[i] == NULL) {
+			s = &d->hdr->qps[i];
+			s->in_use = 1;
+			break;
+		}
+	sw_unlock(&e->lock);
+	if (s == NULL) {
+		free(q);
+		rte_errno = ENOSPC;
+		return NULL;
+	}
+	buf = sw_shm_alloc(d, (uint64_t)rq_bytes + sq_bytes, false);
+	db = sw_shm_alloc(d, 64, false);
+	bf = sw_shm_alloc(d, 2 * SW_BF_SIZE, false);
+	if (buf == 0 || db == 0 || bf == 0) {
+		sw_shm_free(d, buf);
+		sw_shm_free(d, db);
+		sw_shm_free(d, bf);
+		s->in_use = 0;
+		free(q);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	s->gen++;
+	s->qpn = SW_QPN_BASE + i;
+	s->state = RDX_SW_QPS_RESET;
+	s->send_cq = (uint32_t)p->send_cq;
+	s->recv_cq = (uint32_t)p->recv_cq;
+	s->sq_wqe_cnt = sq_bytes / 64;
+	s->rq_wqe_cnt = rq_cnt;
+	s->rq_stride = rq_stride;
+	s->max_inline = p->max_inline != 0 ? inl : 0;
+	s->max_send_sge = p->max_send_sge;
+	/* rdma-core grants max_gs = stride / 16 receive SGEs */
+	s->max_recv_sge = rq_stride / 16;
+	s->max_wqebbs = wqe_size / 64;
+	s->rq_off = buf;
+	s->sq_off = buf + rq_bytes;
+	s->dbrec_off = db;
+	s->bf_off = bf;
+	s->rq_ci = 0;
+	s->peer_qpn = 0;
+	s->peer_domain[0] = '\0';
+	s->recv_wqes = 0;
+	q->s = s;
+	q->slot = i;
+	q->sq_buf = sw_ptr(d, s->sq_off);
+	q->rq_buf = sw_ptr(d, s->rq_off);
+	q->dbrec = (volatile __be32 *)(void *)sw_ptr(d, db);
+	q->bf = sw_ptr(d, bf);
+	q->scq = &d->hdr->cqs[p->send_cq];
+	q->rcq = &d->hdr->cqs[p->recv_cq];
+	memset(dv, 0, sizeof(*dv));
+	dv->dbrec = (__be32 *)(uintptr_t)q->dbrec;
+	dv->sq.buf = q->sq_buf;
+	dv->sq.wqe_cnt = s->sq_wqe_cnt;
+	dv->sq.stride = 64;
+	dv->rq.buf = q->rq_buf;
+	dv->rq.wqe_cnt = rq_cnt;
+	dv->rq.stride = rq_stride;
+	dv->bf.reg = q->bf;
+	dv->bf.size = SW_BF_SIZE;
+	sw_lock(&e->lock);
+	__atomic_store_n(&e->qps[i], q, __ATOMIC_RELEASE);
+	if (i + 1 > e->nb_slots)
+		__atomic_store_n(&e->nb_slots, i + 1, __ATOMIC_RELEASE);
+	sw_unlock(&e->lock);
+	return q;
+}
+
+static void
+sw_peer_put(struct sw_engine *e, struct sw_domain *pd)
+{
+	struct sw_domain **pp;
+
+	if (pd == NULL || pd == e->self)
+		return;
+	for (pp = &e->peers; *pp != NULL; pp = &(*pp)->next)
+		if (*pp == pd) {
+			if (--pd->refs == 0) {
+				*pp = pd->next;
+				sw_domain_unmap(pd);
+			}
+			return;
+		}
+}
+
+void
+sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
+{
+	struct sw_domain *d = e->self;
+	struct sw_qp_shm *s = q->s;
+
+	sw_lock(&e->lock);
+	__atomic_store_n(&e->qps[q->slot], NULL, __ATOMIC_RELEASE);
+	sw_unlock(&e->lock);
+	/* wait for progress calls that may still hold q */
+	while (__atomic_load_n(&e->inflight, __ATOMIC_ACQUIRE) != 0)
+		sched_yield();
+	sw_lock(&s->lock);
+	s->state = RDX_SW_QPS_RESET;
+	s->gen++; /* peers holding the old generation see it gone */
+	sw_unlock(&s->lock);
+	sw_shm_free(d, s->rq_off);
+	sw_shm_free(d, s->dbrec_off);
+	sw_shm_free(d, s->bf_off);
+	sw_lock(&e->lock);
+	sw_peer_put(e, q->peer_dom);
+	s->in_use = 0;
+	sw_unlock(&e->lock);
+	free(q);
+}
+
+int
+sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
+	      uint32_t peer_qpn, uint8_t rnr_retry, uint8_t min_rnr_timer,
+	      uint8_t retry_cnt, uint8_t timeout)
+{
+	struct sw_domain *pd = NULL;
+	struct sw_qp_shm *peer;
+	uint32_t slot = peer_qpn - SW_QPN_BASE;
+
+	if (peer_qpn < SW_QPN_BASE || slot >= SW_MAX_QP || q->peer_dom != NULL)
+		return -EINVAL;
+	sw_lock(&e->lock);
+	if (strcmp(peer_domain, e->self->name) == 0) {
+		pd = e->self;
+	} else {
+		for (pd = e->peers; pd != NULL; pd = pd->next)
+			if (strcmp(pd->name, peer_domain) == 0)
+				break;
+		if (pd != NULL) {
+			pd->refs++;
+		} else {
+			pd = sw_domain_map(peer_domain);
+			if (pd == NULL) {
+				int err = rte_errno;
+
+				sw_unlock(&e->lock);
+				SW_LOG(ERR, "cannot map peer segment %s: %s\n", peer_domain,
+				       strerror(err));
+				return -ENOENT;
+			}
+			pd->next = e->peers;
+			e->peers = pd;
+		}
+	}
+	peer = &pd->hdr->qps[slot];
+	if (!peer->in_use || peer->qpn != peer_qpn) {
+		sw_peer_put(e, pd);
+		sw_unlock(&e->lock);
+		SW_LOG(ERR, "connect: no QP 0x%x in %s\n", peer_qpn, peer_domain);
+		return -ENOENT;
+	}
+	q->peer_dom = pd;
+	q->peer = peer;
+	q->peer_gen = __atomic_load_n(&peer->gen, __ATOMIC_ACQUIRE);
+	sw_unlock(&e->lock);
+	sw_lock(&q->s->lock);
+	snprintf(q->s->peer_domain, sizeof(q->s->peer_domain), "%s", peer_domain);
+	q->s->peer_qpn = peer_qpn;
+	q->s->rnr_retry = rnr_retry;
+	q->s->min_rnr_timer = min_rnr_timer & 31;
+	q->s->retry_cnt = retry_cnt;
+	q->s->timeout = timeout;
+	/* RESET -> INIT -> RTR -> RTS in one step */
+	__atomic_store_n(&q->s->state, RDX_SW_QPS_RTS, __ATOMIC_RELEASE);
+	sw_unlock(&q->s->lock);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The engine                                                          */
+
+static void
+sw_qp_set_err(struct sw_qp_shm *s)
+{
+	__atomic_store_n(&s->state, RDX_SW_QPS_ERR, __ATOMIC_RELEASE);
+}
+
+static void
+sw_ring_read(const struct sw_lqp *q, uint32_t pos, void *dst, uint32_t bytes)
+{
+	/* DS unit k of the WQE at WQEBB w is at sq.buf + ((4w + k) mod
+	 * 4 wqe_cnt) * 16: segments wrap to the ring start. */
+	uint32_t ring = q->s->sq_wqe_cnt * 64;
+	uint32_t start = (pos & (q->s->sq_wqe_cnt - 1)) * 64;
+	uint32_t first = RTE_MIN(bytes, ring - start);
+
+	memcpy(dst, q->sq_buf + start, first);
+	if (bytes > first)
+		memcpy((uint8_t *)dst + first, q->sq_buf, bytes - first);
+}
+
+static void
+sw_device_error(struct sw_engine *e, const struct sw_lqp *q, const char *what,
+		uint32_t a, uint32_t b)
+{
+	sw_stat(&e->device_errors, 1);
+	SW_LOG(ERR, "device error on QP 0x%x: %s (0x%x vs 0x%x)\n", q->s->qpn, what, a, b);
+}
+
+/* Consume the doorbells waiting in the two BlueFlame halves. */
+static void
+sw_doorbells(struct sw_engine *e, struct sw_lqp *q)
+{
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		uint8_t *half = q->bf + q->bf_next * SW_BF_SIZE;
+		uint8_t wqe[SW_MAX_WQE_BYTES];
+		uint32_t idx, qpn, ds, db, i;
+		bool bf_copy = false;
+		uint64_t w0;
+
+		w0 = __atomic_load_n((uint64_t *)(void *)half, __ATOMIC_ACQUIRE);
+		if (w0 == 0) {
+			uint8_t *other = q->bf + (q->bf_next ^ 1) * SW_BF_SIZE;
+
+			if (__atomic_load_n((uint64_t *)(void *)other, __ATOMIC_ACQUIRE) == 0)
+				return;
+			sw_device_error(e, q, "doorbell in the wrong BlueFlame half",
+					q->bf_next ^ 1, q->bf_next);
+			q->bf_next ^= 1;
+			half = other;
+		}
+		idx = be32toh(((const struct mlx5_wqe_ctrl_seg *)(void *)half)->opmod_idx_opcode);
+		qpn = be32toh(((const struct mlx5_wqe_ctrl_seg *)(void *)half)->qpn_ds);
+		ds = qpn & 0x3f;
+		qpn >>= 8;
+		idx = (idx >> 8) & 0xffff;
+		db = be32toh(__atomic_load_n(&q->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
+		for (i = 8; i < SW_BF_SIZE; i++)
+			if (half[i] != 0) {
+				bf_copy = true;
+				break;
+			}
+		if (qpn != q->s->qpn) {
+			sw_device_error(e, q, "doorbell names another QP", qpn, q->s->qpn);
+		} else if (((db - idx) & 0xffff) == 0 ||
+			   ((db - idx) & 0xffff) > q->s->sq_wqe_cnt) {
+			sw_device_error(e, q, "doorbell names a WQE not covered by the doorbell record",
+					idx, db);
+		} else {
+			uint32_t len = bf_copy ? RTE_MIN(ds * 16, (uint32_t)SW_BF_SIZE) : 8;
+			int tries;
+
+			/* another thread may still be copying: a few re-reads */
+			for (tries = 0; tries < 1000; tries++) {
+				sw_ring_read(q, idx, wqe, len);
+				if (memcmp(wqe, half, len) == 0)
+					break;
+				rte_compiler_barrier();
+			}
+			if (tries == 1000)
+				sw_device_error(e, q, bf_copy ?
+					"BlueFlame copy differs from the WQE in the ring" :
+					"doorbell ctrl differs from the WQE in the ring", idx, db);
+		}
+		memset(half, 0, SW_BF_SIZE);
+		q->bf_next ^= 1;
+		q->armed = true;
+		sw_stat(&e->doorbells, 1);
+		if (bf_copy)
+			sw_stat(&e->bf_copies, 1);
+	}
+}
+
+static bool
+sw_peer_alive(const struct sw_lqp *q)
+{
+	const struct sw_qp_shm *p = q->peer;
+	uint32_t st;
+
+	if (p == NULL || q->peer_vanished ||
+	    __atomic_load_n(&q->peer_dom->hdr->closed, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE) != q->peer_gen)
+		return false;
+	st = __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
+	/* a responder in ERR/RESET drops requests: no ACK */
+	return st == RDX_SW_QPS_RTR || st == RDX_SW_QPS_RTS;
+}
+
+/* Requester-side failure of w: error CQE, QP to ERR. */
+static int
+sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
+	    uint8_t syndrome)
+{
+	sw_qp_set_err(q->s);
+	q->sq_ci = w->pos + w->wqebbs;
+	q->rnr_active = false;
+	sw_stat(&e->errors, 1);
+	if (syndrome == MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR ||
+	    syndrome == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR ||
+	    syndrome == MLX5_CQE_SYNDROME_REMOTE_OP_ERR) {
+		if (q->peer != NULL && sw_peer_alive(q))
+			sw_qp_set_err(q->peer);
+	}
+	sw_push_err(e->self, q->scq, MLX5_CQE_REQ_ERR, syndrome, 0, w->pos & 0xffff,
+		    w->opcode, q->s->qpn);
+	return SW_FAIL;
+}
+
+static int
+sw_malformed(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
+	     const char *what, uint32_t a, uint32_t b)
+{
+	sw_device_error(e, q, what, a, b);
+	return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+}
+
+/*
+ * Payload of a SEND/WRITE (gather) or READ (scatter) starting at byte off
+ * of the WQE: an inline segment or data segments. Fills spans; returns 0,
+ * or a syndrome (0x04 bad lkey), or 0x02 (malformed) with *what set.
+ */
+static uint8_t
+sw_payload(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w, uint32_t off,
+	   bool scatter, struct sw_span *sp, uint32_t *nsp, uint64_t *total,
+	   const char **what)
+{
+	uint32_t n, i, hdr;
+
+	*nsp = 0;
+	*total = 0;
+	if (off == w->ds * 16)
+		return 0;
+	memcpy(&hdr, w->b + off, 4);
+	hdr = be32toh(hdr);
+	if (hdr & MLX5_INLINE_SEG) {
+		uint32_t len = hdr & ~(uint32_t)MLX5_INLINE_SEG;
+
+		if (scatter) {
+			*what = "inline segment in a READ";
+			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		}
+		if (len > q->s->max_inline) {
+			*what = "inline length above max_inline";
+			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		}
+		if (off / 16 + RTE_ALIGN_CEIL(4 + len, 16U) / 16 != w->ds) {
+			*what = "DS does not match the inline length";
+			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		}
+		sp[0].p = w->b + off + 4;
+		sp[0].len = len;
+		*nsp = len != 0;
+		*total = len;
+		return 0;
+	}
+	n = w->ds - off / 16;
+	if (n > q->s->max_send_sge) {
+		*what = "more data segments than max_send_sge";
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	}
+	for (i = 0; i < n; i++) {
+		const struct mlx5_wqe_data_seg *ds =
+			(const struct mlx5_wqe_data_seg *)(void *)(w->b + off + 16 * i);
+		uint32_t len = be32toh(ds->byte_count);
+		uint64_t addr = be64toh(ds->addr);
+
+		if (len == 0 || (len & MLX5_INLINE_SEG)) {
+			*what = "zero-length or inline-flagged data segment";
+			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		}
+		/* local gather needs no access flag; scatter needs LOCAL_WRITE */
+		sp[i].p = sw_mr_resolve(e->self, be32toh(ds->lkey), addr, len,
+					scatter ? IBV_ACCESS_LOCAL_WRITE : 0, e->pid);
+		if (sp[i].p == NULL)
+			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+		sp[i].len = len;
+		*total += len;
+	}
+	*nsp = n;
+	if (*total > SW_MAX_MSG)
+		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	return 0;
+}
+
+/* A request needs the peer: vanished/dead/ERR peers never ACK. */
+static int
+sw_no_ack(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
+{
+	/* retry_cnt retries, each timing out (not waited for: see top) */
+	sw_stat(&e->retries, q->s->retry_cnt);
+	return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR);
+}
+
+static int
+sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
+{
+	uint8_t code = __atomic_load_n(&q->peer->min_rnr_timer, __ATOMIC_RELAXED);
+
+	sw_stat(&e->rnr_naks, 1);
+	if (!q->rnr_active) {
+		q->rnr_active = true;
+		q->rnr_left = q->s->rnr_retry;
+	} else if (q->s->rnr_retry != 7) { /* 7 = retry forever */
+		if (q->rnr_left == 0)
+			return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR);
+		q->rnr_left--;
+	}
+	/* never block: record when to retry and come back later */
+	q->rnr_retry_at_ns = sw_now_ns() + (uint64_t)sw_rnr_10us[code & 31] * 10000ULL;
+	return SW_WAIT;
+}
+
+/*
+ * SEND/SEND_IMM/WRITE_IMM at the responder: consume the peer's next RQ WQE
+ * (scatter for SENDs), write its CQE. Runs under the peer QP's lock.
+ */
+static int
+sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
+	     const struct sw_span *src, uint32_t ns, uint64_t len, bool write_imm)
+{
+	struct sw_domain *pd = q->peer_dom;
+	struct sw_qp_shm *p = q->peer;
+	volatile __be32 *pdb = (volatile __be32 *)(void *)sw_ptr(pd, p->dbrec_off);
+	struct sw_cq_shm *pcq = &pd->hdr->cqs[p->recv_cq];
+	struct sw_span dst[SW_MAX_SGE];
+	struct mlx5_cqe64 c;
+	uint32_t head, avail, nd = 0, i, cnt;
+	uint64_t room = 0;
+	const uint8_t *rwqe;
+	uint8_t cqe_op, synd = 0;
+	int ret = SW_DONE;
+
+	sw_lock(&p->lock);
+	if (!sw_peer_alive(q)) {
+		sw_unlock(&p->lock);
+		return sw_no_ack(e, q, w);
+	}
+	head = be32toh(__atomic_load_n(&pdb[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
+	avail = (head - p->rq_ci) & 0xffff;
+	if (avail == 0 || p->rq_wqe_cnt == 0) {
+		sw_unlock(&p->lock);
+		return sw_rnr(e, q, w);
+	}
+	q->rnr_active = false;
+	cnt = p->rq_ci;
+	rwqe = sw_ptr(pd, p->rq_off) + (size_t)(cnt & (p->rq_wqe_cnt - 1)) * p->rq_stride;
+	if (!write_imm) {
+		for (i = 0; i < p->max_recv_sge; i++) {
+			const struct mlx5_wqe_data_seg *ds =
+				(const struct mlx5_wqe_data_seg *)(const void *)(rwqe + 16 * i);
+			uint32_t l = be32toh(ds->byte_count);
+
+			/* a terminator ends a shorter list (mlx5_post_recv) */
+			if (be32toh(ds->lkey) == MLX5_INVALID_LKEY)
+				break;
+			if (l == 0)
+				continue;
+			/* a region of another process is not reachable: LOCAL_PROT */
+			dst[nd].p = sw_mr_resolve(pd, be32toh(ds->lkey), be64toh(ds->addr), l,
+						  IBV_ACCESS_LOCAL_WRITE, e->pid);
+			if (dst[nd].p == NULL)
+				synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+			dst[nd].len = l;
+			room += l;
+			nd++;
+		}
+		if (synd == 0 && room < len)
+			synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	}
+	p->rq_ci = cnt + 1;
+	p->recv_wqes++;
+	if (synd != 0) {
+		sw_qp_set_err(p);
+		sw_push_err(pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, cnt & 0xffff, 0, p->qpn);
+		sw_unlock(&p->lock);
+		return sw_req_fail(e, q, w, synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ?
+				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
+				   MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
+	}
+	if (!write_imm)
+		sw_copy(dst, nd, src, ns, len);
+	memset(&c, 0, sizeof(c));
+	if (write_imm)
+		cqe_op = MLX5_CQE_RESP_WR_IMM;
+	else if (w->opcode == MLX5_OPCODE_SEND_IMM)
+		cqe_op = MLX5_CQE_RESP_SEND_IMM;
+	else
+		cqe_op = MLX5_CQE_RESP_SEND;
+	c.wqe_counter = htobe16((uint16_t)cnt);
+	c.byte_cnt = htobe32((uint32_t)len);
+	if (cqe_op != MLX5_CQE_RESP_SEND)
+		memcpy(&c.imm_inval_pkey, &w->imm_raw, 4);
+	c.sop_drop_qpn = htobe32(p->qpn & 0xffffff);
+	c.flags_rqpn = htobe32(q->s->qpn & 0xffffff);
+	if (sw_cq_push(pd, pcq, &c, cqe_op, (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0) != 0) {
+		sw_qp_set_err(p);
+		ret = -1;
+	}
+	sw_unlock(&p->lock);
+	if (ret != 0)
+		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
+	return SW_DONE;
+}
+
+static int
+sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint32_t bytes)
+{
+	struct mlx5_cqe64 c;
+
+	q->sq_ci = w->pos + w->wqebbs;
+	if (!(w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE))
+		return SW_DONE; /* unsignaled: no CQE */
+	memset(&c, 0, sizeof(c));
+	c.wqe_counter = htobe16((uint16_t)w->idx);
+	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->s->qpn);
+	c.byte_cnt = htobe32(bytes);
+	if (sw_cq_push(e->self, q->scq, &c, MLX5_CQE_REQ, false) != 0) {
+		/* overrun: the completion is lost, the QP goes to error */
+		sw_qp_set_err(q->s);
+		sw_stat(&e->errors, 1);
+		return SW_FAIL;
+	}
+	return SW_DONE;
+}
+
+/* Execute the WQE at q->sq_ci; avail = WQEBBs posted from there. */
+static int
+sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
+{
+	struct sw_span loc[SW_MAX_SGE], rem;
+	struct sw_wqe w;
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const struct mlx5_wqe_ctrl_seg *)(void *)w.b;
+	const struct mlx5_wqe_raddr_seg *ra =
+		(const struct mlx5_wqe_raddr_seg *)(void *)(w.b + 16);
+	const char *what = "malformed WQE";
+	uint32_t v, nl, need, rkey;
+	uint64_t total, raddr;
+	uint8_t synd;
+	int rc;
+
+	w.pos = q->sq_ci;
+	sw_ring_read(q, w.pos, w.b, 16);
+	v = be32toh(ctrl->opmod_idx_opcode);
+	w.opcode = (uint8_t)v;
+	w.idx = (v >> 8) & 0xffff;
+	v = be32toh(ctrl->qpn_ds);
+	w.ds = v & 0x3f;
+	w.qpn = v >> 8;
+	w.fm_ce_se = ctrl->fm_ce_se;
+	memcpy(&w.imm_raw, &ctrl->imm, 4);
+	w.wqebbs = w.ds == 0 ? 1 : (w.ds + 3) / 4;
+	if (w.ds == 0 || w.wqebbs > q->s->max_wqebbs || w.wqebbs > avail) {
+		w.wqebbs = 1;
+		return sw_malformed(e, q, &w, "DS out of range", w.ds, q->s->max_wqebbs * 4);
+	}
+	if (w.idx != (w.pos & 0xffff))
+		return sw_malformed(e, q, &w, "idx is not the producer counter", w.idx,
+				    w.pos & 0xffff);
+	if (w.qpn != q->s->qpn)
+		return sw_malformed(e, q, &w, "qpn", w.qpn, q->s->qpn);
+	sw_ring_read(q, w.pos, w.b, w.ds * 16);
+	sw_stat(&e->wqes, 1);
+	if (q->fail_nth != 0 && --q->fail_nth == 0)
+		return sw_req_fail(e, q, &w, q->fail_syndrome);
+
+	switch (w.opcode) {
+	case MLX5_OPCODE_NOP:
+		if (w.ds != 1)
+			return sw_malformed(e, q, &w, "NOP with DS != 1", w.ds, 1);
+		return sw_req_done(e, q, &w, 0);
+	case MLX5_OPCODE_SEND:
+	case MLX5_OPCODE_SEND_IMM:
+		synd = sw_payload(e, q, &w, 16, false, loc, &nl, &total, &what);
+		if (synd == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR)
+			return sw_malformed(e, q, &w, what, w.ds, 0);
+		if (synd != 0)
+			return sw_req_fail(e, q, &w, synd);
+		if (!sw_peer_alive(q))
+			return sw_no_ack(e, q, &w);
+		rc = sw_responder(e, q, &w, loc, nl, total, false);
+		if (rc != SW_DONE)
+			return rc;
+		return sw_req_done(e, q, &w, (uint32_t)total);
+	case MLX5_OPCODE_RDMA_WRITE:
+	case MLX5_OPCODE_RDMA_WRITE_IMM:
+	case MLX5_OPCODE_RDMA_READ: {
+		bool rd = w.opcode == MLX5_OPCODE_RDMA_READ;
+
+		if (w.ds < 2)
+			return sw_malformed(e, q, &w, "RDMA op without raddr segment", w.ds, 2);
+		synd = sw_payload(e, q, &w, 32, rd, loc, &nl, &total, &what);
+		if (synd == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR)
+			return sw_malformed(e, q, &w, what, w.ds, 0);
+		if (synd != 0)
+			return sw_req_fail(e, q, &w, synd);
+		if (!sw_peer_alive(q))
+			return sw_no_ack(e, q, &w);
+		raddr = be64toh(ra->raddr);
+		rkey = be32toh(ra->rkey);
+		need = rd ? IBV_ACCESS_REMOTE_READ : IBV_ACCESS_REMOTE_WRITE;
+		/* a zero-length RDMA op checks no rkey (IBTA 9.4.1.1) */
+		if (total != 0) {
+			rem.p = sw_mr_resolve(q->peer_dom, rkey, raddr, total, need,
+					      e->pid);
+			if (rem.p == NULL)
+				return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+			rem.len = total;
+		}
+		if (w.opcode == MLX5_OPCODE_RDMA_WRITE_IMM) {
+			/* rkey checked above; an RNR NAK writes nothing */
+			rc = sw_responder(e, q, &w, NULL, 0, total, true);
+			if (rc != SW_DONE)
+				return rc;
+		}
+		if (total != 0) {
+			if (rd)
+				sw_copy(loc, nl, &rem, 1, total);
+			else
+				sw_copy(&rem, 1, loc, nl, total);
+		}
+		return sw_req_done(e, q, &w, (uint32_t)total);
+	}
+	case MLX5_OPCODE_ATOMIC_CS:
+	case MLX5_OPCODE_ATOMIC_FA: {
+		const struct mlx5_wqe_atomic_seg *at =
+			(const struct mlx5_wqe_atomic_seg *)(void *)(w.b + 32);
+		const struct mlx5_wqe_data_seg *ds =
+			(const struct mlx5_wqe_data_seg *)(void *)(w.b + 48);
+		uint64_t orig, *t;
+		uint8_t *l;
+
+		if (w.ds != 4)
+			return sw_malformed(e, q, &w, "atomic with DS != 4", w.ds, 4);
+		if (be32toh(ds->byte_count) != 8)
+			return sw_malformed(e, q, &w, "atomic SGE byte_count != 8",
+					    be32toh(ds->byte_count), 8);
+		l = sw_mr_resolve(e->self, be32toh(ds->lkey), be64toh(ds->addr), 8,
+				  IBV_ACCESS_LOCAL_WRITE, e->pid);
+		if (l == NULL)
+			return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+		if (!sw_peer_alive(q))
+			return sw_no_ack(e, q, &w);
+		raddr = be64toh(ra->raddr);
+		if (raddr & 7)
+			return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+		t = (uint64_t *)(void *)sw_mr_resolve(q->peer_dom, be32toh(ra->rkey), raddr, 8,
+						      IBV_ACCESS_REMOTE_ATOMIC,
+						      e->pid);
+		if (t == NULL)
+			return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+		/* operands are BE in the WQE; target memory is host order; the
+		 * original value returns in host order (endianness mode 1) */
+		if (w.opcode == MLX5_OPCODE_ATOMIC_CS) {
+			orig = be64toh(at->compare);
+			__atomic_compare_exchange_n(t, &orig, be64toh(at->swap_add), false,
+						    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		} else {
+			orig = __atomic_fetch_add(t, be64toh(at->swap_add), __ATOMIC_SEQ_CST);
+		}
+		memcpy(l, &orig, 8);
+		return sw_req_done(e, q, &w, 8);
+	}
+	default:
+		return sw_malformed(e, q, &w, "unknown opcode", w.opcode, 0);
+	}
+}
+
+/* In ERR: one flush CQE per posted WQE, SQ then RQ; pauses on a full CQ. */
+static int
+sw_flush(struct sw_engine *e, struct sw_lqp *q)
+{
+	uint32_t db = be32toh(__atomic_load_n(&q->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
+	struct sw_qp_shm *s = q->s;
+	int n = 0;
+
+	while ((q->sq_ci & 0xffff) != db) {
+		struct mlx5_wqe_ctrl_seg c;
+		uint32_t ds, wqebbs, avail = (db - q->sq_ci) & 0xffff;
+
+		if (avail > s->sq_wqe_cnt) {
+			sw_device_error(e, q, "SQ doorbell record beyond the ring", db,
+					q->sq_ci & 0xffff);
+			q->sq_ci = db;
+			break;
+		}
+		sw_ring_read(q, q->sq_ci, &c, sizeof(c));
+		ds = be32toh(c.qpn_ds) & 0x3f;
+		wqebbs = RTE_MIN(RTE_MAX((ds + 3) / 4, 1U), avail);
+		if (sw_push_err(e->self, q->scq, MLX5_CQE_REQ_ERR,
+				MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0, q->sq_ci & 0xffff,
+				(uint8_t)be32toh(c.opmod_idx_opcode), s->qpn) != 0)
+			break;
+		q->sq_ci += wqebbs;
+		sw_stat(&e->flushes, 1);
+		n++;
+	}
+	q->armed = false;
+	if (s->rq_wqe_cnt == 0)
+		return n;
+	sw_lock(&s->lock);
+	db = be32toh(__atomic_load_n(&q->dbrec[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
+	while ((s->rq_ci & 0xffff) != db) {
+		if (sw_push_err(e->self, q->rcq, MLX5_CQE_RESP_ERR,
+				MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0, s->rq_ci & 0xffff, 0,
+				s->qpn) != 0)
+			break;
+		s->rq_ci++;
+		sw_stat(&e->flushes, 1);
+		n++;
+	}
+	sw_unlock(&s->lock);
+	return n;
+}
+
+static int
+sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
+{
+	uint32_t state, db;
+	int n = 0;
+
+	if (__atomic_exchange_n(&q->busy, 1, __ATOMIC_ACQUIRE) != 0)
+		return 0;
+	sw_doorbells(e, q);
+	state = __atomic_load_n(&q->s->state, __ATOMIC_ACQUIRE);
+	if (state == RDX_SW_QPS_RTS && q->armed) {
+		db = be32toh(__atomic_load_n(&q->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
+		while ((q->sq_ci & 0xffff) != db) {
+			uint32_t avail = (db - q->sq_ci) & 0xffff;
+			int rc;
+
+			if (avail > q->s->sq_wqe_cnt) {
+				sw_device_error(e, q, "SQ doorbell record beyond the ring", db,
+						q->sq_ci & 0xffff);
+				sw_qp_set_err(q->s);
+				break;
+			}
+			if (q->rnr_active && sw_now_ns() < q->rnr_retry_at_ns)
+				break;
+			rc = sw_exec(e, q, avail);
+			if (rc == SW_WAIT)
+				break;
+			n++;
+			if (rc == SW_FAIL)
+				break;
+		}
+		if ((q->sq_ci & 0xffff) == db)
+			q->armed = false;
+		state = __atomic_load_n(&q->s->state, __ATOMIC_ACQUIRE);
+	}
+	if (state == RDX_SW_QPS_ERR)
+		n += sw_flush(e, q);
+	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
+	return n;
+}
+
+int
+sw_engine_progress(struct sw_engine *e)
+{
+	uint32_t i, n;
+	int work = 0;
+
+	__atomic_fetch_add(&e->inflight, 1, __ATOMIC_ACQUIRE);
+	n = __atomic_load_n(&e->nb_slots, __ATOMIC_ACQUIRE);
+	for (i = 0; i < n; i++) {
+		struct sw_lqp *q = __atomic_load_n(&e->qps[i], __ATOMIC_ACQUIRE);
+
+		if (q != NULL)
+			work += sw_qp_progress(e, q);
+	}
+	__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);
+	return work;
+}
+
+static void *
+sw_engine_thread(void *arg)
+{
+	struct sw_engine *e = arg;
+	unsigned int idle = 0;
+
+	while (__atomic_load_n(&e->thread_run, __ATOMIC_ACQUIRE)) {
+		if (sw_engine_progress(e) != 0) {
+			idle = 0;
+			continue;
+		}
+		/* idle: spin a little, then back off with short sleeps */
+		if (++idle > 256) {
+			struct timespec ts = { .tv_sec = 0, .tv_nsec = 20000 };
+
+			nanosleep(&ts, NULL);
+		} else {
+			rte_pause();
+		}
+	}
+	return NULL;
+}
+
+int
+sw_engine_start_thread(struct sw_engine *e)
+{
+	int ret;
+
+	__atomic_store_n(&e->thread_run, true, __ATOMIC_RELEASE);
+	ret = pthread_create(&e->thread, NULL, sw_engine_thread, e);
+	if (ret != 0) {
+		e->thread_run = false;
+		return -ret;
+	}
+	e->thread_mode = true;
+	return 0;
+}
+
+void
+sw_engine_stop_thread(struct sw_engine *e)
+{
+	if (!e->thread_mode)
+		return;
+	__atomic_store_n(&e->thread_run, false, __ATOMIC_RELEASE);
+	pthread_join(e->thread, NULL);
+	e->thread_mode = false;
+}
+
+int
+sw_engine_init(struct sw_engine *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->pid = getpid();
+	pthread_mutex_init(&e->lock, NULL);
+	rdx_sw_cleanup_stale();
+	e->self = sw_domain_create();
+	if (e->self == NULL) {
+		int err = rte_errno;
+
+		SW_LOG(ERR, "cannot create the shared segment: %s\n", strerror(err));
+		pthread_mutex_destroy(&e->lock);
+		return -err;
+	}
+	return 0;
+}
+
+void
+sw_engine_fini(struct sw_engine *e)
+{
+	sw_engine_stop_thread(e);
+	while (e->peers != NULL) {
+		struct sw_domain *d = e->peers;
+
+		e->peers = d->next;
+		sw_domain_unmap(d);
+	}
+	sw_domain_destroy(e->self);
+	e->self = NULL;
+	pthread_mutex_destroy(&e->lock);
+}
+
+void
+sw_engine_stats(struct sw_engine *e, struct rdx_sw_stats *st)
+{
+	uint32_t i;
+
+	memset(st, 0, sizeof(*st));
+	st->doorbells = __atomic_load_n(&e->doorbells, __ATOMIC_RELAXED);
+	st->bf_copies = __atomic_load_n(&e->bf_copies, __ATOMIC_RELAXED);
+	st->wqes = __atomic_load_n(&e->wqes, __ATOMIC_RELAXED);
+	st->rnr_naks = __atomic_load_n(&e->rnr_naks, __ATOMIC_RELAXED);
+	st->retries = __atomic_load_n(&e->retries, __ATOMIC_RELAXED);
+	st->errors = __atomic_load_n(&e->errors, __ATOMIC_RELAXED);
+	st->flushes = __atomic_load_n(&e->flushes, __ATOMIC_RELAXED);
+	st->device_errors = __atomic_load_n(&e->device_errors, __ATOMIC_RELAXED);
+	for (i = 0; i < SW_MAX_CQ; i++) {
+		const struct sw_cq_shm *cq = &e->self->hdr->cqs[i];
+
+		st->cqes += __atomic_load_n(&cq->cqes, __ATOMIC_RELAXED);
+		st->cq_overruns += __atomic_load_n(&cq->overruns, __ATOMIC_RELAXED);
+	}
+	for (i = 0; i < SW_MAX_QP; i++)
+		st->recv_wqes += __atomic_load_n(&e->self->hdr->qps[i].recv_wqes,
+						 __ATOMIC_RELAXED);
+}

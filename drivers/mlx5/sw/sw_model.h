@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Internal: the software mlx5 device model. One shared-memory segment per
+ * device ("domain") holds the MR table, CQs, QPs (rings, doorbell records,
+ * BlueFlame areas), device memory and the buffers of rdx_dev_mem_alloc, all
+ * addressed by offsets so a peer process can map the segment and reach
+ * them. The engine (sw_engine_progress) reads WQEs from the SQ rings when
+ * doorbells arrive and writes CQEs, exactly like the NIC would.
+ *
+ * Not fork-safe: a child must open its own device.
+ */
+#ifndef SW_MODEL_H
+#define SW_MODEL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <infiniband/mlx5dv.h>
+
+#include "rdx_sw.h"
+
+#define SW_MAGIC         0x72647873772d3031ULL /* "rdxsw-01" */
+#define SW_MAX_ALLOC     4096
+#define SW_MAX_MR        1024
+#define SW_MAX_CQ        256
+#define SW_MAX_QP        256
+#define SW_QPN_BASE      0x100
+#define SW_BF_SIZE       256        /* one BlueFlame half */
+#define SW_MAX_WQE_BYTES 512        /* max_sq_desc_sz of a ConnectX-5 */
+#define SW_WQE_OVERHEAD  192        /* rdma-core sq_overhead for RC with MW */
+#define SW_MAX_MSG       (1ULL << 30)
+#define SW_MAX_QP_WR     32768
+#define SW_MAX_SGE       16
+#define SW_MAX_CQE       (1U << 22)
+#define SW_MAX_DM        (256U << 10)
+#define SW_DEFAULT_SHM   (2ULL << 30)
+#define SW_NAME_LEN      48
+
+enum sw_mr_kind {
+	SW_MR_SHM = 1,   /* inside the segment: reachable by peers */
+	SW_MR_LOCAL,     /* process memory of owner_pid only */
+	SW_MR_DM,        /* device memory: zero-based, inside the segment */
+};
+
+struct sw_alloc {
+	uint64_t off;
+	uint64_t len;
+	uint32_t used;
+	uint32_t dm;
+};
+
+struct sw_mr_shm {
+	uint32_t key;        /* 0: free slot */
+	uint32_t access;
+	uint32_t kind;
+	int32_t owner_pid;
+	uint64_t iova;
+	uint64_t len;
+	uint64_t shm_off;    /* SHM, DM: segment offset of iova */
+	uint64_t local_addr; /* LOCAL: address in owner_pid */
+};
+
+struct sw_cq_shm {
+	pthread_mutex_t lock;     /* serializes CQE production (any engine) */
+	uint32_t in_use;
+	uint32_t cqe_cnt;
+	uint32_t log_cqe_cnt;
+	uint32_t pi;              /* producer counter */
+	uint64_t buf_off;
+	uint64_t dbrec_off;
+	uint32_t seq;             /* futex word: bumped per CQE */
+	uint32_t waiters;
+	uint32_t full;            /* last write was refused */
+	uint32_t pad;
+	uint64_t overruns;
+	uint64_t cqes;
+};
+
+struct sw_qp_shm {
+	pthread_mutex_t lock;     /* RQ consumption and state changes */
+	uint32_t in_use;
+	uint32_t gen;
+	uint32_t qpn;
+	uint32_t state;           /* enum rdx_sw_qp_state */
+	uint32_t send_cq;         /* CQ slot in the same segment */
+	uint32_t recv_cq;
+	uint32_t sq_wqe_cnt;      /* WQEBBs */
+	uint32_t rq_wqe_cnt;
+	uint32_t rq_stride;
+	uint32_t max_inline;
+	uint32_t max_send_sge;
+	uint32_t max_recv_sge;
+	uint32_t max_wqebbs;      /* one WQE spans at most this many */
+	uint32_t pad0;
+	uint64_t rq_off;          /* RQ at offset 0 of the QP buffer, SQ after */
+	uint64_t sq_off;
+	uint64_t dbrec_off;
+	uint64_t bf_off;
+	/* responder side (any engine, under lock) */
+	uint32_t rq_ci;           /* next RQ WQE to consume */
+	/* connection */
+	uint32_t peer_qpn;
+	char peer_domain[SW_NAME_LEN];
+	uint8_t rnr_retry;
+	uint8_t min_rnr_timer;
+	uint8_t retry_cnt;
+	uint8_t timeout;
+	uint32_t pad1;
+	uint64_t recv_wqes;
+};
+
+struct sw_shm_hdr {
+	uint64_t magic;
+	uint64_t size;
+	int32_t owner_pid;
+	uint32_t closed;
+	pthread_mutex_t lock;     /* allocator and object tables */
+	uint64_t brk;
+	uint64_t dm_used;
+	uint32_t mr_gen;
+	uint32_t qp_gen;
+	struct sw_alloc allocs[SW_MAX_ALLOC];
+	struct sw_mr_shm mrs[SW_MAX_MR];
+	struct sw_cq_shm cqs[SW_MAX_CQ];
+	struct sw_qp_shm qps[SW_MAX_QP];
+};
+
+/* A mapped segment (own or a peer's). */
+struct sw_domain {
+	char name[SW_NAME_LEN];
+	uint8_t *base;
+	size_t size;
+	struct sw_shm_hdr *hdr;
+	bool owner;
+	int refs;
+	struct sw_domain *next;
+};
+
+struct sw_engine;
+
+/* Process-local handle of one of our QPs; the engine's view of it. */
+struct sw_lqp {
+	struct sw_qp_shm *s;
+	uint32_t slot;
+	uint8_t *sq_buf;
+	uint8_t *rq_buf;
+	volatile __be32 *dbrec;
+	uint8_t *bf;
+	struct sw_cq_shm *scq;
+	struct sw_cq_shm *rcq;
+	/* requester engine state (owner process only) */
+	uint32_t sq_ci;           /* next WQEBB to execute */
+	uint32_t bf_next;         /* BlueFlame half expected next */
+	bool armed;               /* a doorbell asked for execution */
+	uint32_t busy;            /* engine exclusion (inline mode, many pollers) */
+	bool rnr_active;
+	uint8_t rnr_left;
+	uint64_t rnr_retry_at_ns;
+	uint32_t fail_nth;
+	uint8_t fail_syndrome;
+	bool peer_vanished;
+	bool flushed_rq_logged;
+	/* peer */
+	struct sw_domain *peer_dom;
+	struct sw_qp_shm *peer;
+	uint32_t peer_gen;
+};
+
+struct sw_engine {
+	struct sw_domain *self;
+	struct sw_domain *peers;       /* mapped peer segments (refcounted) */
+	pthread_mutex_t lock;          /* control path: tables below, peers */
+	struct sw_lqp *qps[SW_MAX_QP]; /* published with release stores */
+	uint32_t nb_slots;             /* high-water mark of qps[] */
+	uint32_t inflight;             /* progress calls running */
+	pid_t pid;
+	/* thread mode */
+	bool thread_mode;
+	bool thread_run;
+	pthread_t thread;
+	/* counters (atomics) */
+	uint64_t doorbells, bf_copies, wqes, rnr_naks, retries, errors, flushes;
+	uint64_t device_errors;
+};
+
+/* Robust process-shared mutexes in the segment. */
+int sw_mutex_init_shared(pthread_mutex_t *m);
+void sw_lock(pthread_mutex_t *m);
+void sw_unlock(pthread_mutex_t *m);
+
+/* Segment life cycle. */
+struct sw_domain *sw_domain_create(void);
+struct sw_domain *sw_domain_map(const char *name);
+void sw_domain_unmap(struct sw_domain *d);
+void sw_domain_destroy(struct sw_domain *d);
+/* Segment allocator (control path). @return offset or 0 with rte_errno. */
+uint64_t sw_shm_alloc(struct sw_domain *d, uint64_t len, bool dm);
+void sw_shm_free(struct sw_domain *d, uint64_t off);
+
+/* Memory regions. @return key or 0 with rte_errno. */
+uint32_t sw_mr_add(struct sw_domain *d, enum sw_mr_kind kind, uint64_t iova,
+		   uint64_t len, uint64_t shm_off, uint64_t local_addr, int access,
+		   pid_t pid);
+int sw_mr_del(struct sw_domain *d, uint32_t key);
+
+/* Engine. */
+int sw_engine_init(struct sw_engine *e);
+void sw_engine_fini(struct sw_engine *e);
+int sw_engine_start_thread(struct sw_engine *e);
+void sw_engine_stop_thread(struct sw_engine *e);
+int sw_engine_progress(struct sw_engine *e);
+
+/* CQs: slot or -errno; fills dv. */
+int sw_cq_create(struct sw_engine *e, uint32_t depth, struct mlx5dv_cq *dv);
+void sw_cq_destroy(struct sw_engine *e, int slot);
+bool sw_cq_has_cqe(struct sw_engine *e, int slot, uint32_t ci);
+
+/* QPs. */
+struct sw_qp_params {
+	uint32_t sq_depth, rq_depth, max_send_sge, max_recv_sge, max_inline;
+	int send_cq, recv_cq;
+};
+/* max_inline and WQE size as rdma-core's mlx5_calc_send_wqe would give. */
+int sw_calc_send_wqe(uint32_t max_send_sge, uint32_t max_inline,
+		     uint32_t *wqe_size, uint32_t *granted_inline);
+struct sw_lqp *sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p,
+			    struct mlx5dv_qp *dv);
+void sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q);
+int sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
+		  uint32_t peer_qpn, uint8_t rnr_retry, uint8_t min_rnr_timer,
+		  uint8_t retry_cnt, uint8_t timeout);
+void sw_engine_stats(struct sw_engine *e, struct rdx_sw_stats *st);
+
+#endif /* SW_MODEL_H */

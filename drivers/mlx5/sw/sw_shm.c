@@ -1,0 +1,347 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Software mlx5 device: the shared-memory segment of a device, its
+ * allocator and the MR table. Control path only.
+ *
+ * A segment is a POSIX shm object /rdx-sw-<pid>-<n> (mode 0600), sized
+ * SW_DEFAULT_SHM but sparse (tmpfs allocates pages on first touch). It is
+ * unlinked when the device closes; segments of dead pids are removed by
+ * rdx_sw_cleanup_stale() (called at every open).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+
+#include "sw_model.h"
+
+static uint32_t sw_domain_seq; /* naming only */
+
+static int
+sw_mutex_init(pthread_mutex_t *m)
+{
+	pthread_mutexattr_t a;
+	int ret;
+
+	pthread_mutexattr_init(&a);
+	pthread_mutexattr_setpshared(&a, PTHREAD_PROCESS_SHARED);
+	pthread_mutexattr_setrobust(&a, PTHREAD_MUTEX_ROBUST);
+	ret = pthread_mutex_init(m, &a);
+	pthread_mutexattr_destroy(&a);
+	return -ret;
+}
+
+int
+sw_mutex_init_shared(pthread_mutex_t *m)
+{
+	return sw_mutex_init(m);
+}
+
+void
+sw_lock(pthread_mutex_t *m)
+{
+	/* Robust: a peer process that died holding the lock leaves the
+	 * protected state as it was; the model's state stays usable. */
+	if (pthread_mutex_lock(m) == EOWNERDEAD)
+		pthread_mutex_consistent(m);
+}
+
+void
+sw_unlock(pthread_mutex_t *m)
+{
+	pthread_mutex_unlock(m);
+}
+
+int
+rdx_sw_cleanup_stale(void)
+{
+	struct dirent *de;
+	int removed = 0;
+	DIR *dir;
+
+	dir = opendir("/dev/shm");
+	if (dir == NULL)
+		return 0;
+	while ((de = readdir(dir)) != NULL) {
+		char path[300];
+		long pid;
+		char *end;
+
+		if (strncmp(de->d_name, "rdx-sw-", 7) != 0)
+			continue;
+		pid = strtol(de->d_name + 7, &end, 10);
+		if (end == de->d_name + 7 || *end != '-' || pid <= 0)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "/%s", de->d_name);
+		if (shm_unlink(path) == 0)
+			removed++;
+	}
+	closedir(dir);
+	return removed;
+}
+
+static struct sw_domain *
+sw_domain_mmap(const char *name, int fd, size_t size, bool owner)
+{
+	struct sw_domain *d;
+	void *base;
+
+	base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		rte_errno = errno;
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (d == NULL) {
+		munmap(base, size);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	snprintf(d->name, sizeof(d->name), "%s", name);
+	d->base = base;
+	d->size = size;
+	d->hdr = base;
+	d->owner = owner;
+	d->refs = 1;
+	return d;
+}
+
+struct sw_domain *
+sw_domain_create(void)
+{
+	struct sw_shm_hdr *h;
+	struct sw_domain *d;
+	char name[SW_NAME_LEN];
+	uint32_t i;
+	int fd;
+
+	snprintf(name, sizeof(name), "/rdx-sw-%d-%u", (int)getpid(),
+		 __atomic_fetch_add(&sw_domain_seq, 1, __ATOMIC_RELAXED));
+	fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	if (fd < 0 && errno == EEXIST) {
+		/* a stale one of a recycled pid */
+		shm_unlink(name);
+		fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+	}
+	if (fd < 0) {
+		rte_errno = errno;
+		return NULL;
+	}
+	if (ftruncate(fd, (off_t)SW_DEFAULT_SHM) != 0) {
+		rte_errno = errno;
+		close(fd);
+		shm_unlink(name);
+		return NULL;
+	}
+	d = sw_domain_mmap(name, fd, SW_DEFAULT_SHM, true);
+	close(fd);
+	if (d == NULL) {
+		shm_unlink(name);
+		return NULL;
+	}
+	h = d->hdr;
+	h->size = SW_DEFAULT_SHM;
+	h->owner_pid = (int32_t)getpid();
+	h->brk = RTE_ALIGN_CEIL(sizeof(*h), 4096);
+	if (sw_mutex_init(&h->lock) != 0)
+		goto err;
+	for (i = 0; i < SW_MAX_CQ; i++)
+		if (sw_mutex_init(&h->cqs[i].lock) != 0)
+			goto err;
+	for (i = 0; i < SW_MAX_QP; i++)
+		if (sw_mutex_init(&h->qps[i].lock) != 0)
+			goto err;
+	__atomic_store_n(&h->magic, SW_MAGIC, __ATOMIC_RELEASE);
+	return d;
+err:
+	sw_domain_destroy(d);
+	rte_errno = ENOMEM;
+	return NULL;
+}
+
+struct sw_domain *
+sw_domain_map(const char *name)
+{
+	struct sw_domain *d;
+	struct stat st;
+	int fd;
+
+	fd = shm_open(name, O_RDWR, 0600);
+	if (fd < 0) {
+		rte_errno = errno;
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(struct sw_shm_hdr)) {
+		close(fd);
+		rte_errno = EPROTO;
+		return NULL;
+	}
+	d = sw_domain_mmap(name, fd, (size_t)st.st_size, false);
+	close(fd);
+	if (d == NULL)
+		return NULL;
+	if (__atomic_load_n(&d->hdr->magic, __ATOMIC_ACQUIRE) != SW_MAGIC ||
+	    d->hdr->size != d->size) {
+		sw_domain_unmap(d);
+		rte_errno = EPROTO;
+		return NULL;
+	}
+	return d;
+}
+
+void
+sw_domain_unmap(struct sw_domain *d)
+{
+	if (d == NULL)
+		return;
+	munmap(d->base, d->size);
+	free(d);
+}
+
+void
+sw_domain_destroy(struct sw_domain *d)
+{
+	if (d == NULL)
+		return;
+	/* Peers still mapping it see closed and treat our QPs as gone. */
+	__atomic_store_n(&d->hdr->closed, 1, __ATOMIC_RELEASE);
+	shm_unlink(d->name);
+	sw_domain_unmap(d);
+}
+
+uint64_t
+sw_shm_alloc(struct sw_domain *d, uint64_t len, bool dm)
+{
+	struct sw_shm_hdr *h = d->hdr;
+	struct sw_alloc *free_slot = NULL, *best = NULL;
+	uint64_t off = 0;
+	uint32_t i;
+
+	len = RTE_ALIGN_CEIL(len, 4096);
+	sw_lock(&h->lock);
+	if (dm && h->dm_used + len > SW_MAX_DM) {
+		sw_unlock(&h->lock);
+		rte_errno = ENOMEM;
+		return 0;
+	}
+	for (i = 0; i < SW_MAX_ALLOC; i++) {
+		struct sw_alloc *a = &h->allocs[i];
+
+		if (a->len == 0) {
+			if (free_slot == NULL)
+				free_slot = a;
+			continue;
+		}
+		if (!a->used && a->len >= len && (best == NULL || a->len < best->len))
+			best = a;
+	}
+	if (best != NULL) {
+		best->used = 1;
+		best->dm = dm;
+		off = best->off;
+		/* reused memory starts zeroed, like fresh pages */
+		memset(d->base + off, 0, best->len);
+		len = best->len;
+	} else if (free_slot != NULL && h->brk + len <= h->size) {
+		free_slot->off = h->brk;
+		free_slot->len = len;
+		free_slot->used = 1;
+		free_slot->dm = dm;
+		off = h->brk;
+		h->brk += len;
+	}
+	if (off != 0 && dm)
+		h->dm_used += len;
+	sw_unlock(&h->lock);
+	if (off == 0)
+		rte_errno = ENOMEM;
+	return off;
+}
+
+void
+sw_shm_free(struct sw_domain *d, uint64_t off)
+{
+	struct sw_shm_hdr *h = d->hdr;
+	uint32_t i;
+
+	if (off == 0)
+		return;
+	sw_lock(&h->lock);
+	for (i = 0; i < SW_MAX_ALLOC; i++) {
+		struct sw_alloc *a = &h->allocs[i];
+
+		if (a->len != 0 && a->used && a->off == off) {
+			a->used = 0;
+			if (a->dm)
+				h->dm_used -= a->len;
+			/* give the pages back to tmpfs */
+			madvise(d->base + off, a->len, MADV_REMOVE);
+			break;
+		}
+	}
+	sw_unlock(&h->lock);
+}
+
+uint32_t
+sw_mr_add(struct sw_domain *d, enum sw_mr_kind kind, uint64_t iova, uint64_t len,
+	  uint64_t shm_off, uint64_t local_addr, int access, pid_t pid)
+{
+	struct sw_shm_hdr *h = d->hdr;
+	uint32_t i, key = 0;
+
+	sw_lock(&h->lock);
+	for (i = 0; i < SW_MAX_MR; i++) {
+		struct sw_mr_shm *mr = &h->mrs[i];
+		uint32_t gen;
+
+		if (mr->key != 0)
+			continue;
+		/* key = slot << 8 | generation (1..255): never 0, never
+		 * MLX5_INVALID_LKEY (0x100), and a stale key of a freed
+		 * region does not match the next one in the slot. */
+		gen = (++h->mr_gen % 255U) + 1U;
+		key = i << 8 | gen;
+		mr->access = (uint32_t)access;
+		mr->kind = kind;
+		mr->owner_pid = (int32_t)pid;
+		mr->iova = iova;
+		mr->len = len;
+		mr->shm_off = shm_off;
+		mr->local_addr = local_addr;
+		__atomic_store_n(&mr->key, key, __ATOMIC_RELEASE);
+		break;
+	}
+	sw_unlock(&h->lock);
+	if (key == 0)
+		rte_errno = ENOSPC;
+	return key;
+}
+
+int
+sw_mr_del(struct sw_domain *d, uint32_t key)
+{
+	struct sw_shm_hdr *h = d->hdr;
+	uint32_t slot = key >> 8;
+
+	if (slot >= SW_MAX_MR)
+		return -EINVAL;
+	sw_lock(&h->lock);
+	if (h->mrs[slot].key != key) {
+		sw_unlock(&h->lock);
+		return -EINVAL;
+	}
+	__atomic_store_n(&h->mrs[slot].key, 0, __ATOMIC_RELEASE);
+	sw_unlock(&h->lock);
+	return 0;
+}
