@@ -317,7 +317,7 @@ sq_wrap(const struct rdx_mlx5_qp *qp, uint8_t *seg)
 static __rte_always_inline void
 set_raddr_seg(uint8_t *seg, uint64_t raddr, uint32_t rkey)
 {
-	struct mlx5_wqe_raddr_seg *r = (struct mlx5_wqe_raddr_seg *)seg;
+	struct mlx5_wqe_raddr_seg *r = (struct mlx5_wqe_raddr_seg *)(void *)seg;
 
 	r->raddr = htobe64(raddr);
 	r->rkey = htobe32(rkey);
@@ -327,7 +327,7 @@ set_raddr_seg(uint8_t *seg, uint64_t raddr, uint32_t rkey)
 static __rte_always_inline void
 set_atomic_seg(uint8_t *seg, const struct rdx_wr *wr)
 {
-	struct mlx5_wqe_atomic_seg *a = (struct mlx5_wqe_atomic_seg *)seg;
+	struct mlx5_wqe_atomic_seg *a = (struct mlx5_wqe_atomic_seg *)(void *)seg;
 
 	/* Operands are big-endian in the WQE (mlx5-datapath.md §5). */
 	if (wr->opcode == RDX_OP_CAS) {
@@ -400,7 +400,7 @@ set_inline_seg(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_wr *
 		copy_small(dst, src, len);
 		dst += len;
 	}
-	((struct mlx5_wqe_inl_data_seg *)seg)->byte_count =
+	((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count =
 		htobe32(total | MLX5_INLINE_SEG);
 	return (RTE_ALIGN_CEIL(total + 4, MLX5_DS_SIZE)) / MLX5_DS_SIZE;
 }
@@ -417,7 +417,7 @@ set_data_segs(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_wr *w
 		if (unlikely(sge->length == 0))
 			continue;
 		seg = sq_wrap(qp, seg);
-		mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)seg, sge->length,
+		mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(void *)seg, sge->length,
 				    sge->lkey, (uintptr_t)sge->addr);
 		seg += MLX5_DS_SIZE;
 		ds++;
@@ -531,7 +531,7 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 				goto stop;
 			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
 			set_atomic_seg(seg + MLX5_DS_SIZE, wr);
-			mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(seg + 2 * MLX5_DS_SIZE),
+			mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(void *)(seg + 2 * MLX5_DS_SIZE),
 					    8, wr->sge[0].lkey, (uintptr_t)wr->sge[0].addr);
 			ds = 4;
 			goto seg_done;
@@ -553,7 +553,7 @@ seg_done:
 			fm |= MLX5_WQE_CTRL_CQ_UPDATE;
 			unsig = 0;
 		}
-		c = (struct mlx5_wqe_ctrl_seg *)ctrl;
+		c = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
 		c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
 					      rdx_mlx5_wqe_opcode[op]);
 		c->qpn_ds = qp->qpn_be8 | htobe32(ds);
@@ -579,7 +579,7 @@ stop:
 		return 0;
 	if (qp->sig_burst_end && unsig != 0) {
 		/* Not rung yet: the device cannot have read this WQE. */
-		((struct mlx5_wqe_ctrl_seg *)last)->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
+		((struct mlx5_wqe_ctrl_seg *)(void *)last)->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
 		unsig = 0;
 	}
 	qp->sq_cur_post = cur_post;
@@ -604,7 +604,7 @@ rdx_mlx5_post_recv_burst(struct rdx_qp *bqp, const struct rdx_recv_wr *wr, uint1
 	uint16_t i;
 
 	for (i = 0; i < lim; i++, wr++) {
-		struct mlx5_wqe_data_seg *seg = (struct mlx5_wqe_data_seg *)
+		struct mlx5_wqe_data_seg *seg = (struct mlx5_wqe_data_seg *)(void *)
 			(qp->rq_buf + ((size_t)(head & qp->rq_mask) << qp->rq_shift));
 		uint32_t j, used = 0;
 
@@ -790,7 +790,7 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 	uint16_t i;
 
 	for (i = 0; i < n; i++, wc++) {
-		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)
+		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
 			(cq->buf + ((size_t)(ci & cq->cqe_mask) << cq->cqe_shift) + cq->cqe_off);
 		uint8_t op_own = cqe->op_own;
 		uint8_t opcode = op_own >> 4;

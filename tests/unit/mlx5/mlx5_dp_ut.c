@@ -1,0 +1,1398 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Golden-bytes tests of the mlx5 datapath (drivers/mlx5/mlx5_dp.c) against
+ * rings in plain memory: a fake SQ/RQ, doorbell records, a 2 x 256-byte
+ * BlueFlame area and a CQ ring this test writes CQEs into itself, following
+ * the datapath/device contract. Every expected WQE is built independently
+ * here with the mlx5dv.h helpers (mlx5dv_set_ctrl_seg, mlx5dv_set_data_seg)
+ * and hand-filled raddr/atomic/inline segments, never through the datapath.
+ */
+#include <endian.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <infiniband/verbs.h>
+
+#include "rdx_ut.h"
+#include "../../../drivers/mlx5/mlx5_dp.c"
+
+#define QPN 0x1a2b3cu
+#define QPN2 0x000105u
+#define BF_HALF 256u
+#define MAX_BB 64u
+#define MAX_CQE 64u
+
+struct fake {
+	uint8_t sq[MAX_BB * 64] __attribute__((aligned(64)));
+	uint8_t rq[64 * 64] __attribute__((aligned(64)));
+	__be32 dbrec[2];
+	uint8_t bf[2 * BF_HALF] __attribute__((aligned(64)));
+	uint8_t cq[MAX_CQE * 128] __attribute__((aligned(64)));
+	__be32 cq_dbrec[2];
+	struct rdx_mlx5_qp qp;
+	struct rdx_mlx5_qp qp2;
+	struct rdx_mlx5_cq cq_obj;
+	uint32_t sq_bb;
+	uint32_t cqe_cnt;
+	uint32_t cqe_size;
+	uint32_t cq_pi;           /* producer index of this fake device */
+	int progress_calls;
+};
+
+static struct fake *f;
+
+struct qp_opts {
+	uint32_t sq_bb;
+	uint32_t rq_cnt;
+	uint32_t max_inline;
+	uint32_t max_send_sge;
+	uint32_t max_recv_sge;
+	uint16_t sig_interval;
+	bool sig_burst_end;
+	uint32_t bf_size;
+	uint32_t cqe_cnt;
+	uint32_t cqe_size;
+};
+
+static const struct qp_opts default_opts = {
+	.sq_bb = 16, .rq_cnt = 8, .max_inline = 64, .max_send_sge = 4,
+	.max_recv_sge = 4, .sig_interval = 1, .sig_burst_end = false,
+	.bf_size = BF_HALF, .cqe_cnt = 16, .cqe_size = 64,
+};
+
+static void
+fake_setup(const struct qp_opts *o)
+{
+	struct mlx5dv_qp dv;
+	struct mlx5dv_cq dvc;
+	uint32_t i;
+
+	memset(f, 0, sizeof(*f));
+	memset(f->bf, 0xaa, sizeof(f->bf));
+	f->sq_bb = o->sq_bb;
+	f->cqe_cnt = o->cqe_cnt;
+	f->cqe_size = o->cqe_size;
+	memset(&dv, 0, sizeof(dv));
+	dv.dbrec = f->dbrec;
+	dv.sq.buf = f->sq;
+	dv.sq.wqe_cnt = o->sq_bb;
+	dv.sq.stride = 64;
+	dv.rq.buf = f->rq;
+	dv.rq.wqe_cnt = o->rq_cnt;
+	dv.rq.stride = rdx_mlx5_rq_stride(o->max_recv_sge);
+	dv.bf.reg = f->bf;
+	dv.bf.size = o->bf_size;
+	f->qp.base.conf.sig_interval = o->sig_interval;
+	f->qp.base.conf.sig_burst_end = o->sig_burst_end;
+	f->qp.base.user_ctx = &f->qp;
+	CU_ASSERT_FATAL(rdx_mlx5_qp_dp_init(&f->qp, &dv, QPN, o->max_inline,
+					    o->max_send_sge, o->max_recv_sge) == 0);
+	/* The CQ ring starts INVALID with owner 0 (mlx5-datapath.md §4). */
+	for (i = 0; i < o->cqe_cnt; i++)
+		f->cq[i * o->cqe_size + o->cqe_size - 1] = 0xf0;
+	memset(&dvc, 0, sizeof(dvc));
+	dvc.buf = f->cq;
+	dvc.dbrec = f->cq_dbrec;
+	dvc.cqe_cnt = o->cqe_cnt;
+	dvc.cqe_size = o->cqe_size;
+	dvc.cqn = 7;
+	CU_ASSERT_FATAL(rdx_mlx5_cq_dp_init(&f->cq_obj, &dvc, 7, 4) == 0);
+	CU_ASSERT_FATAL(rdx_mlx5_cq_attach(&f->cq_obj, &f->qp) == 0);
+}
+
+static void
+fake_teardown(void)
+{
+	rdx_mlx5_cq_dp_fini(&f->cq_obj);
+	rdx_mlx5_qp_dp_fini(&f->qp);
+}
+
+static struct rdx_qp *
+qp(void)
+{
+	return &f->qp.base;
+}
+
+static struct rdx_cq *
+cq(void)
+{
+	return &f->cq_obj.base;
+}
+
+/* Byte at DS-unit-aligned offset off of the WQE starting at WQEBB bb (wraps). */
+static uint8_t
+sq_byte(uint32_t bb, uint32_t off)
+{
+	return f->sq[(bb * 64 + off) % (f->sq_bb * 64)];
+}
+
+static int
+sq_cmp(uint32_t bb, const uint8_t *exp, uint32_t len)
+{
+	uint32_t k;
+
+	for (k = 0; k < len; k++)
+		if (sq_byte(bb, k) != exp[k]) {
+			fprintf(stderr, "WQE at bb %u differs at byte %u: 0x%02x != 0x%02x\n",
+				bb, k, sq_byte(bb, k), exp[k]);
+			return -1;
+		}
+	return 0;
+}
+
+/* ---- independent WQE construction ---- */
+
+static uint32_t
+exp_ctrl(uint8_t *w, uint16_t idx, uint8_t opcode, uint8_t ds, uint8_t fm, uint32_t imm)
+{
+	struct mlx5_wqe_ctrl_seg *c = (struct mlx5_wqe_ctrl_seg *)(void *)w;
+
+	memset(c, 0, sizeof(*c));
+	mlx5dv_set_ctrl_seg(c, idx, opcode, 0, QPN, fm, ds, 0, imm);
+	return 16;
+}
+
+static uint32_t
+exp_raddr(uint8_t *w, uint64_t raddr, uint32_t rkey)
+{
+	struct mlx5_wqe_raddr_seg r;
+
+	r.raddr = htobe64(raddr);
+	r.rkey = htobe32(rkey);
+	r.reserved = 0;
+	memcpy(w, &r, sizeof(r));
+	return 16;
+}
+
+static uint32_t
+exp_data(uint8_t *w, uint32_t len, uint32_t lkey, uint64_t addr)
+{
+	struct mlx5_wqe_data_seg d;
+
+	mlx5dv_set_data_seg(&d, len, lkey, (uintptr_t)addr);
+	memcpy(w, &d, sizeof(d));
+	return 16;
+}
+
+static uint32_t
+exp_inline(uint8_t *w, const void *data, uint32_t len)
+{
+	uint32_t hdr = htobe32(len | MLX5_INLINE_SEG);
+	uint32_t sz = (4 + len + 15) & ~15u;
+
+	memset(w, 0, sz);
+	memcpy(w, &hdr, 4);
+	memcpy(w + 4, data, len);
+	return sz;
+}
+
+/* ---- the fake device: CQEs ---- */
+
+static struct mlx5_cqe64 *
+cqe_slot(uint32_t pi)
+{
+	return (struct mlx5_cqe64 *)(void *)(f->cq + (pi & (f->cqe_cnt - 1)) * f->cqe_size +
+				     f->cqe_size - 64);
+}
+
+static uint32_t
+log2c(uint32_t v)
+{
+	uint32_t l = 0;
+
+	while ((1u << l) < v)
+		l++;
+	return l;
+}
+
+static void
+cqe_publish(struct mlx5_cqe64 *c, uint8_t opcode)
+{
+	uint8_t owner = (uint8_t)((f->cq_pi >> log2c(f->cqe_cnt)) & 1);
+
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	c->op_own = (uint8_t)(opcode << 4 | owner);
+	f->cq_pi++;
+}
+
+static void
+cqe_req(uint32_t qpn, uint16_t wqe_ctr, uint8_t wqe_opcode, uint32_t byte_cnt)
+{
+	struct mlx5_cqe64 *c = cqe_slot(f->cq_pi);
+
+	memset(c, 0, 63);
+	c->sop_drop_qpn = htobe32((uint32_t)wqe_opcode << 24 | qpn);
+	c->wqe_counter = htobe16(wqe_ctr);
+	c->byte_cnt = htobe32(byte_cnt);
+	cqe_publish(c, MLX5_CQE_REQ);
+}
+
+static void
+cqe_resp(uint32_t qpn, uint8_t opcode, uint16_t wqe_ctr, uint32_t byte_cnt, uint32_t imm)
+{
+	struct mlx5_cqe64 *c = cqe_slot(f->cq_pi);
+
+	memset(c, 0, 63);
+	c->sop_drop_qpn = htobe32(qpn);
+	c->wqe_counter = htobe16(wqe_ctr);
+	c->byte_cnt = htobe32(byte_cnt);
+	c->imm_inval_pkey = imm;
+	cqe_publish(c, opcode);
+}
+
+static void
+cqe_err(uint32_t qpn, uint8_t opcode, uint8_t wqe_opcode, uint16_t wqe_ctr,
+	uint8_t syndrome, uint8_t vendor)
+{
+	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)(void *)cqe_slot(f->cq_pi);
+
+	memset(e, 0, 63);
+	e->syndrome = syndrome;
+	e->vendor_err_synd = vendor;
+	e->s_wqe_opcode_qpn = htobe32((uint32_t)wqe_opcode << 24 | qpn);
+	e->wqe_counter = htobe16(wqe_ctr);
+	cqe_publish((struct mlx5_cqe64 *)(void *)e, opcode);
+}
+
+/* Complete everything posted on f->qp with one REQ CQE for the last WQE. */
+static void
+complete_all(void)
+{
+	struct rdx_wc wc[4];
+	uint32_t last_ord = f->qp.sq_head - 1;
+	uint32_t bb, idx = 0;
+
+	if (f->qp.sq_head == f->qp.sq_tail)
+		return;
+	/* find the WQEBB counter of the last WQE: scan back from cur_post */
+	for (bb = f->qp.sq_cur_post - 1;; bb--) {
+		if (f->qp.sq_bb_ord[bb & f->qp.sq_mask] == (uint16_t)last_ord) {
+			idx = bb;
+			break;
+		}
+	}
+	cqe_req(QPN, (uint16_t)idx, MLX5_OPCODE_NOP, 0);
+	CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 4) == 1);
+	CU_ASSERT(f->qp.sq_tail == f->qp.sq_head);
+}
+
+static uint16_t
+post1(struct rdx_wr *wr)
+{
+	return rdx_qp_post_burst(qp(), wr, 1);
+}
+
+static uint8_t pay[512];
+
+static void
+init_pay(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(pay); i++)
+		pay[i] = (uint8_t)(i * 7 + 3);
+}
+
+/* ---------------------------------------------------------------------- */
+
+static void
+test_sizing(void)
+{
+	CU_ASSERT(rdx_mlx5_sq_wqebb_max(0, 1) == 1);
+	CU_ASSERT(rdx_mlx5_sq_wqebb_max(28, 2) == 1);     /* 32 + 32 = 64 */
+	CU_ASSERT(rdx_mlx5_sq_wqebb_max(29, 2) == 2);     /* 32 + 48 */
+	CU_ASSERT(rdx_mlx5_sq_wqebb_max(60, 4) == 2);
+	CU_ASSERT(rdx_mlx5_sq_wqebb_max(0, 3) == 2);      /* 32 + 48 */
+	CU_ASSERT(rdx_mlx5_sq_wqe_cnt(100, 8, 1) == 128);
+	CU_ASSERT(rdx_mlx5_sq_wqe_cnt(100, 60, 4) == 256);
+	CU_ASSERT(rdx_mlx5_rq_stride(1) == 16);
+	CU_ASSERT(rdx_mlx5_rq_stride(3) == 64);
+	CU_ASSERT(rdx_mlx5_rq_stride(0) == 16);
+}
+
+static void
+test_init_rejects(void)
+{
+	struct rdx_mlx5_qp q;
+	struct mlx5dv_qp dv;
+	__be32 db[2];
+	uint8_t buf[256];
+
+	memset(&q, 0, sizeof(q));
+	memset(&dv, 0, sizeof(dv));
+	dv.dbrec = db;
+	dv.sq.buf = buf;
+	dv.sq.wqe_cnt = 3;            /* not a power of two */
+	dv.sq.stride = 64;
+	CU_ASSERT(rdx_mlx5_qp_dp_init(&q, &dv, 1, 0, 1, 1) == -EINVAL);
+	dv.sq.wqe_cnt = 4;
+	CU_ASSERT(rdx_mlx5_qp_dp_init(&q, &dv, 1, 2000, 1, 1) == -EINVAL);
+	CU_ASSERT(rdx_mlx5_qp_dp_init(&q, &dv, 1, 0, 62, 1) == -EINVAL);
+	/* 4 WQEBBs cannot hold one 5-WQEBB WQE */
+	CU_ASSERT(rdx_mlx5_qp_dp_init(&q, &dv, 1, 280, 1, 1) == -EINVAL);
+	CU_ASSERT(rdx_mlx5_qp_dp_init(&q, &dv, 1, 0, 1, 1) == 0);
+	CU_ASSERT(q.base.post_burst == rdx_mlx5_post_burst);
+	CU_ASSERT(q.base.conf.sq_depth == 4);
+	rdx_mlx5_qp_dp_fini(&q);
+}
+
+/* Every opcode, byte for byte, one WQE each at successive positions. */
+static void
+test_golden_opcodes(void)
+{
+	struct rdx_sge sg[3] = {
+		{ .addr = 0x1000200030004000ull, .length = 100, .lkey = 0x11 },
+		{ .addr = 0x5000, .length = 0, .lkey = 0x22 },     /* skipped */
+		{ .addr = 0x7000, .length = 300, .lkey = 0x33 },
+	};
+	struct rdx_sge inl = { .addr = (uintptr_t)pay, .length = 8, .lkey = 0 };
+	struct rdx_sge at = { .addr = 0xabc0, .length = 8, .lkey = 0x44 };
+	uint8_t exp[256];
+	struct qp_opts opts = default_opts;
+	uint32_t o, bb = 0;
+	struct rdx_wr wr;
+
+	opts.sq_bb = 32;
+	fake_setup(&opts);
+
+	/* NOP: ctrl only, DS 1 */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_NOP;
+	wr.wr_id = 1;
+	CU_ASSERT(post1(&wr) == 1);
+	o = exp_ctrl(exp, 0, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	CU_ASSERT(sq_cmp(bb, exp, o) == 0);
+	bb += 1;
+
+	/* SEND with a gather list (zero-length SGE skipped): DS 3 */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_SEND;
+	wr.sge = sg;
+	wr.num_sge = 3;
+	wr.flags = RDX_WR_SOLICITED;
+	CU_ASSERT(post1(&wr) == 1);
+	o = exp_ctrl(exp, 1, MLX5_OPCODE_SEND, 3,
+		     MLX5_WQE_CTRL_CQ_UPDATE | MLX5_WQE_CTRL_SOLICITED, 0);
+	o += exp_data(exp + o, 100, 0x11, sg[0].addr);
+	o += exp_data(exp + o, 300, 0x33, sg[2].addr);
+	CU_ASSERT(sq_cmp(bb, exp, o) == 0);
+	bb += 1;
+
+	/* SEND_IMM inline: DS 1 + 1, imm as-is */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_SEND_IMM;
+	wr.sge = &inl;
+	wr.num_sge = 1;
+	wr.flags = RDX_WR_INLINE | RDX_WR_SIGNALED;
+	wr.imm = htobe32(0xdeadbeef);
+	CU_ASSERT(post1(&wr) == 1);
+	o = exp_ctrl(exp, 2, MLX5_OPCODE_SEND_IMM, 2, MLX5_WQE_CTRL_CQ_UPDATE,
+		     htobe32(0xdeadbeef));
+	o += exp_inline(exp + o, pay, 8);
+	CU_ASSERT(sq_cmp(bb, exp, o) == 0);
+	bb += 1;
+
+	/* WRITE inline 8 B: ctrl + raddr + inline = DS 3 */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_WRITE;
+	wr.sge = &inl;
+	wr.num_sge = 1;
+	wr.flags = RDX_WR_INLINE | RDX_WR_FENCE;
+	wr.remote_addr = 0x1122334455667788ull;
+	wr.rkey = 0xcafe;
+	CU_ASSERT(post1(&wr) == 1);
+	o = exp_ctrl(exp, 3, MLX5_OPCODE_RDMA_WRITE, 3,
+		     MLX5_WQE_CTRL_CQ_UPDATE | MLX5_WQE_CTRL_FENCE, 0);
+	o += exp_raddr(exp + o, 0x1122334455667788ull, 0xcafe);
+	o += exp_inline(exp + o, pay, 8);
+	CU_ASSERT(sq_cmp(bb, exp, o) == 0);
+	bb += 1;
+
+	/* WRITE_IMM gather: ctrl + raddr + 2 data = DS 4 */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_WRITE_IMM;
+	wr.sge = sg;
+	wr.num_sge = 3;
+	wr.remote_addr = 0x99;
+	wr.rkey = 0x1234;
+	wr.imm = 0x01020304;
+	CU_ASSERT(post1(&wr) == 1);
+	o = exp_ctrl(exp, 4, MLX5_OPCODE_RDMA_WRITE_IMM, 4, MLX5_WQE_CTRL_CQ_UPDATE,
+		     0x01020304);
+	o += exp_raddr(exp + o, 0x99, 0x1234);
+	o += exp_data(exp + o, 100, 0x11, sg[0].addr);
+	o += exp_data(exp + o, 300, 0x33, sg[2].addr);
+	CU_ASSERT(sq_cmp(bb, exp, o) == 0);
+	bb += 1;
+
+	/* READ with 3 SGEs (one empty): DS 4; INLINE is ignored for READ */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_READ;
+	wr.sge = sg;
+	wr.num_sge = 3;
+	wr.flags = RDX_WR_INLINE;
+	wr.remote_addr = 0xfeed0000;
+	wr.rkey = 0x77;
+	CU_ASSERT(post1(&wr) == 1);
+	o = exp_ctrl(exp, 5, MLX5_OPCODE_RDMA_READ, 4, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	o += exp_raddr(exp + o, 0xfeed0000, 0x77);
+	o += exp_data(exp + o, 100, 0x11, sg[0].addr);
+	o += exp_data(exp + o, 300, 0x33, sg[2].addr);
+	CU_ASSERT(sq_cmp(bb, exp, o) == 0);
+	bb += 1;
+
+	/* ATOMIC_CS: ctrl + raddr + atomic(swap, compare BE) + data(8): DS 4 */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_CAS;
+	wr.sge = &at;
+	wr.num_sge = 1;
+	wr.remote_addr = 0x8000;
+	wr.rkey = 0x55;
+	wr.compare_add = 0x0102030405060708ull;
+	wr.swap = 0x1112131415161718ull;
+	CU_ASSERT(post1(&wr) == 1);
+	{
+		struct mlx5_wqe_atomic_seg a;
+
+		o = exp_ctrl(exp, 6, MLX5_OPCODE_ATOMIC_CS, 4, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		o += exp_raddr(exp + o, 0x8000, 0x55);
+		a.swap_add = htobe64(0x1112131415161718ull);
+		a.compare = htobe64(0x0102030405060708ull);
+		memcpy(exp + o, &a, 16);
+		o += 16;
+		o += exp_data(exp + o, 8, 0x44, 0xabc0);
+		CU_ASSERT(o == 64);
+		CU_ASSERT(sq_cmp(bb, exp, o) == 0);
+	}
+	bb += 1;
+
+	/* ATOMIC_FA: add in swap_add, compare 0 */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_FAA;
+	wr.sge = &at;
+	wr.num_sge = 1;
+	wr.remote_addr = 0x8008;
+	wr.rkey = 0x56;
+	wr.compare_add = 5;
+	CU_ASSERT(post1(&wr) == 1);
+	{
+		struct mlx5_wqe_atomic_seg a;
+
+		o = exp_ctrl(exp, 7, MLX5_OPCODE_ATOMIC_FA, 4, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		o += exp_raddr(exp + o, 0x8008, 0x56);
+		a.swap_add = htobe64(5);
+		a.compare = 0;
+		memcpy(exp + o, &a, 16);
+		o += 16;
+		o += exp_data(exp + o, 8, 0x44, 0xabc0);
+		CU_ASSERT(sq_cmp(bb, exp, o) == 0);
+	}
+	bb += 1;
+
+	/* WRITE with no SGE: ctrl + raddr, DS 2 */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_WRITE;
+	wr.remote_addr = 0x10;
+	wr.rkey = 0x20;
+	CU_ASSERT(post1(&wr) == 1);
+	o = exp_ctrl(exp, 8, MLX5_OPCODE_RDMA_WRITE, 2, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	o += exp_raddr(exp + o, 0x10, 0x20);
+	CU_ASSERT(sq_cmp(bb, exp, o) == 0);
+	bb += 1;
+
+	/* Inline SEND gathering 2 SGEs into 60 bytes: DS 1 + 4 = 5, 2 WQEBBs */
+	{
+		struct rdx_sge two[2] = {
+			{ .addr = (uintptr_t)pay, .length = 20 },
+			{ .addr = (uintptr_t)(pay + 100), .length = 40 },
+		};
+		uint8_t cat[60];
+
+		memcpy(cat, pay, 20);
+		memcpy(cat + 20, pay + 100, 40);
+		memset(&wr, 0, sizeof(wr));
+		wr.opcode = RDX_OP_SEND;
+		wr.sge = two;
+		wr.num_sge = 2;
+		wr.flags = RDX_WR_INLINE;
+		CU_ASSERT(post1(&wr) == 1);
+		o = exp_ctrl(exp, 9, MLX5_OPCODE_SEND, 5, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		o += exp_inline(exp + o, cat, 60);
+		CU_ASSERT(o == 80);
+		CU_ASSERT(sq_cmp(bb, exp, o) == 0);
+		bb += 2;
+	}
+	CU_ASSERT(f->qp.sq_cur_post == bb);
+	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == bb);
+	CU_ASSERT(f->qp.stats.doorbells == 10);
+	CU_ASSERT(f->qp.stats.wqes == 10);
+	fake_teardown();
+}
+
+/* Move the SQ producer to WQEBB `to` with NOPs, completing them. */
+static void
+advance_to(uint32_t to)
+{
+	struct rdx_wr nop;
+
+	memset(&nop, 0, sizeof(nop));
+	while (f->qp.sq_cur_post < to) {
+		CU_ASSERT_FATAL(post1(&nop) == 1);
+		complete_all();
+	}
+}
+
+static void
+test_wrap_inline(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge inl = { .addr = (uintptr_t)(pay + 5), .length = 100 };
+	struct rdx_wr wr;
+	uint8_t exp[256];
+	uint32_t n;
+
+	o.sq_bb = 8;
+	o.max_inline = 128;
+	fake_setup(&o);
+	advance_to(7);
+	memset(f->sq, 0, sizeof(f->sq));
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_WRITE;
+	wr.sge = &inl;
+	wr.num_sge = 1;
+	wr.flags = RDX_WR_INLINE;
+	wr.remote_addr = 0x4242;
+	wr.rkey = 9;
+	CU_ASSERT(post1(&wr) == 1);
+	/* DS = 2 + align16(104)/16 = 9: three WQEBBs 7, 0, 1; the bytes split */
+	n = exp_ctrl(exp, 7, MLX5_OPCODE_RDMA_WRITE, 9, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	n += exp_raddr(exp + n, 0x4242, 9);
+	n += exp_inline(exp + n, pay + 5, 100);
+	CU_ASSERT(n == 144);
+	CU_ASSERT(sq_cmp(7, exp, n) == 0);
+	CU_ASSERT(f->sq[0] == pay[5 + 28]);  /* first byte past the ring end */
+	CU_ASSERT(f->qp.sq_cur_post == 10);
+	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == 10);
+	/* idx keeps counting past the ring size (not masked) */
+	complete_all();
+	memset(&wr, 0, sizeof(wr));
+	CU_ASSERT(post1(&wr) == 1);
+	n = exp_ctrl(exp, 10, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	CU_ASSERT(sq_cmp(10 & 7, exp, n) == 0);
+	fake_teardown();
+}
+
+/* Inline bytes split exactly inside one SGE and across SGE boundaries. */
+static void
+test_wrap_inline_sges(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge s3[3] = {
+		{ .addr = (uintptr_t)pay, .length = 10 },
+		{ .addr = (uintptr_t)(pay + 50), .length = 18 },  /* ends at the ring end */
+		{ .addr = (uintptr_t)(pay + 200), .length = 3 },
+	};
+	uint8_t cat[31], exp[128];
+	struct rdx_wr wr;
+	uint32_t n;
+
+	o.sq_bb = 8;
+	o.max_inline = 60;
+	fake_setup(&o);
+	advance_to(7);
+	memcpy(cat, pay, 10);
+	memcpy(cat + 10, pay + 50, 18);
+	memcpy(cat + 28, pay + 200, 3);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_WRITE_IMM;
+	wr.sge = s3;
+	wr.num_sge = 3;
+	wr.flags = RDX_WR_INLINE;
+	wr.imm = 77;
+	CU_ASSERT(post1(&wr) == 1);
+	n = exp_ctrl(exp, 7, MLX5_OPCODE_RDMA_WRITE_IMM, 5, MLX5_WQE_CTRL_CQ_UPDATE, 77);
+	n += exp_raddr(exp + n, 0, 0);
+	n += exp_inline(exp + n, cat, 31);
+	CU_ASSERT(n == 80);
+	/* compare header and payload only (padding is don't-care) */
+	CU_ASSERT(sq_cmp(7, exp, 32 + 4 + 31) == 0);
+	fake_teardown();
+}
+
+static void
+test_wrap_data_segs(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge sg[6];
+	struct rdx_wr wr;
+	uint8_t exp[256];
+	uint32_t n, k;
+
+	o.sq_bb = 8;
+	o.max_send_sge = 6;
+	fake_setup(&o);
+	advance_to(7);
+	for (k = 0; k < 6; k++) {
+		sg[k].addr = 0x10000ull * (k + 1);
+		sg[k].length = 64 * (k + 1);
+		sg[k].lkey = 0x100 + k;
+	}
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_SEND;
+	wr.sge = sg;
+	wr.num_sge = 6;
+	wr.wr_id = 99;
+	CU_ASSERT(post1(&wr) == 1);
+	n = exp_ctrl(exp, 7, MLX5_OPCODE_SEND, 7, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	for (k = 0; k < 6; k++)
+		n += exp_data(exp + n, sg[k].length, sg[k].lkey, sg[k].addr);
+	CU_ASSERT(sq_cmp(7, exp, n) == 0);
+	/* the 4th data segment is the first thing at sq.buf */
+	CU_ASSERT(memcmp(f->sq, exp + 64, 48) == 0);
+	CU_ASSERT(f->qp.sq_cur_post == 9);
+	/* READ scatter list wrapping as well */
+	complete_all();
+	advance_to(15);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_READ;
+	wr.sge = sg;
+	wr.num_sge = 5;
+	wr.remote_addr = 0x777;
+	wr.rkey = 3;
+	CU_ASSERT(post1(&wr) == 1);
+	n = exp_ctrl(exp, 15, MLX5_OPCODE_RDMA_READ, 7, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	n += exp_raddr(exp + n, 0x777, 3);
+	for (k = 0; k < 5; k++)
+		n += exp_data(exp + n, sg[k].length, sg[k].lkey, sg[k].addr);
+	CU_ASSERT(sq_cmp(15 & 7, exp, n) == 0);
+	fake_teardown();
+}
+
+static void
+test_bf_single(void)
+{
+	struct rdx_sge inl = { .addr = (uintptr_t)pay, .length = 8 };
+	struct rdx_wr wr;
+	uint8_t exp[64];
+	uint32_t n;
+
+	fake_setup(&default_opts);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_WRITE;
+	wr.sge = &inl;
+	wr.num_sge = 1;
+	wr.flags = RDX_WR_INLINE;
+	wr.remote_addr = 0x1000;
+	wr.rkey = 1;
+	CU_ASSERT(post1(&wr) == 1);
+	n = exp_ctrl(exp, 0, MLX5_OPCODE_RDMA_WRITE, 3, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	n += exp_raddr(exp + n, 0x1000, 1);
+	n += exp_inline(exp + n, pay, 8);
+	/* BlueFlame copies the whole 64-byte chunk into the first half */
+	CU_ASSERT(memcmp(f->bf, f->sq, 64) == 0);
+	CU_ASSERT(memcmp(f->bf, exp, n) == 0);
+	CU_ASSERT(f->bf[64] == 0xaa && f->bf[BF_HALF] == 0xaa);
+	CU_ASSERT(f->qp.bf_offset == BF_HALF);
+	CU_ASSERT(f->qp.stats.bf_posts == 1);
+	/* the next one goes to the second half, then back to the first */
+	wr.remote_addr = 0x2000;
+	CU_ASSERT(post1(&wr) == 1);
+	CU_ASSERT(memcmp(f->bf + BF_HALF, f->sq + 64, 64) == 0);
+	CU_ASSERT(f->qp.bf_offset == 0);
+	wr.remote_addr = 0x3000;
+	CU_ASSERT(post1(&wr) == 1);
+	CU_ASSERT(memcmp(f->bf, f->sq + 128, 64) == 0);
+	CU_ASSERT(f->qp.stats.bf_posts == 3);
+	CU_ASSERT(f->qp.stats.doorbells == 3);
+	fake_teardown();
+}
+
+/* A 2-WQEBB WQE that wraps is copied in two 64-byte chunks, in WQE order. */
+static void
+test_bf_multi_bb_wrap(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge inl = { .addr = (uintptr_t)pay, .length = 60 };
+	struct rdx_wr wr;
+
+	o.sq_bb = 8;
+	fake_setup(&o);
+	advance_to(7);
+	memset(f->bf, 0xaa, sizeof(f->bf));
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_WRITE;
+	wr.sge = &inl;
+	wr.num_sge = 1;
+	wr.flags = RDX_WR_INLINE;
+	CU_ASSERT(post1(&wr) == 1);
+	{
+		uint8_t *half = f->bf + (f->qp.bf_offset ^ BF_HALF);
+
+		CU_ASSERT(memcmp(half, f->sq + 7 * 64, 64) == 0);
+		CU_ASSERT(memcmp(half + 64, f->sq, 64) == 0);
+		CU_ASSERT(half[128] == 0xaa);
+	}
+	fake_teardown();
+}
+
+/* A WQE larger than one BlueFlame half, or no BlueFlame: plain doorbell. */
+static void
+test_bf_too_big(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge inl = { .addr = (uintptr_t)pay, .length = 60 };
+	struct rdx_wr wr;
+
+	o.bf_size = 64;
+	fake_setup(&o);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_WRITE;
+	wr.sge = &inl;
+	wr.num_sge = 1;
+	wr.flags = RDX_WR_INLINE;
+	CU_ASSERT(post1(&wr) == 1);                 /* DS 6 = 96 B > 64 */
+	CU_ASSERT(f->qp.stats.bf_posts == 0);
+	CU_ASSERT(memcmp(f->bf, f->sq, 8) == 0);    /* ctrl bytes 0..7 only */
+	CU_ASSERT(f->bf[8] == 0xaa);
+	CU_ASSERT(f->qp.bf_offset == 64);
+	fake_teardown();
+
+	o.bf_size = 0;
+	fake_setup(&o);
+	wr.sge = &inl;
+	inl.length = 8;
+	CU_ASSERT(post1(&wr) == 1);
+	CU_ASSERT(f->qp.stats.bf_posts == 0);
+	CU_ASSERT(memcmp(f->bf, f->sq, 8) == 0);
+	CU_ASSERT(f->bf[8] == 0xaa);
+	CU_ASSERT(f->qp.bf_offset == 0);
+	fake_teardown();
+}
+
+/* A burst rings once, with the LAST WQE's ctrl bytes 0..7, dbrec = cur_post. */
+static void
+test_one_doorbell_per_burst(void)
+{
+	struct rdx_sge inl = { .addr = (uintptr_t)pay, .length = 8 };
+	struct rdx_wr wr[5];
+	unsigned int k;
+
+	fake_setup(&default_opts);
+	memset(wr, 0, sizeof(wr));
+	for (k = 0; k < 5; k++) {
+		wr[k].opcode = RDX_OP_WRITE;
+		wr[k].sge = &inl;
+		wr[k].num_sge = 1;
+		wr[k].flags = RDX_WR_INLINE;
+		wr[k].wr_id = 100 + k;
+	}
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 5) == 5);
+	CU_ASSERT(f->qp.stats.doorbells == 1);
+	CU_ASSERT(f->qp.stats.bf_posts == 0);
+	CU_ASSERT(f->qp.stats.wqes == 5);
+	CU_ASSERT(memcmp(f->bf, f->sq + 4 * 64, 8) == 0);
+	CU_ASSERT(f->bf[8] == 0xaa);
+	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == 5);
+	CU_ASSERT(f->qp.bf_offset == BF_HALF);
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 3) == 3);
+	CU_ASSERT(f->qp.stats.doorbells == 2);
+	CU_ASSERT(memcmp(f->bf + BF_HALF, f->sq + 7 * 64, 8) == 0);
+	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == 8);
+	/* an empty burst rings nothing */
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 0) == 0);
+	CU_ASSERT(f->qp.stats.doorbells == 2);
+	fake_teardown();
+}
+
+static uint8_t
+fm_of(uint32_t bb)
+{
+	return f->sq[(bb & (f->sq_bb - 1)) * 64 + 11];
+}
+
+static void
+test_signal_interval(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wr wr[10];
+	unsigned int k;
+
+	o.sig_interval = 4;
+	o.sq_bb = 32;
+	o.max_inline = 0;
+	o.max_send_sge = 1;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 10) == 10);
+	for (k = 0; k < 10; k++)
+		CU_ASSERT((fm_of(k) & MLX5_WQE_CTRL_CQ_UPDATE) ==
+			  ((k == 3 || k == 7) ? MLX5_WQE_CTRL_CQ_UPDATE : 0));
+	/* the run continues across bursts: 8, 9 done, 10 unsig, 11 signaled */
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 2) == 2);
+	CU_ASSERT((fm_of(10) & MLX5_WQE_CTRL_CQ_UPDATE) == 0);
+	CU_ASSERT((fm_of(11) & MLX5_WQE_CTRL_CQ_UPDATE) != 0);
+	/* RDX_WR_SIGNALED restarts the run */
+	wr[0].flags = RDX_WR_SIGNALED;
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 5) == 5);
+	CU_ASSERT((fm_of(12) & MLX5_WQE_CTRL_CQ_UPDATE) != 0);
+	CU_ASSERT((fm_of(15) & MLX5_WQE_CTRL_CQ_UPDATE) == 0);
+	CU_ASSERT((fm_of(16) & MLX5_WQE_CTRL_CQ_UPDATE) != 0);
+	fake_teardown();
+}
+
+static void
+test_signal_burst_end(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wr wr[6];
+	unsigned int k;
+
+	o.sig_interval = 4;
+	o.sig_burst_end = true;
+	o.sq_bb = 32;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 6) == 6);
+	for (k = 0; k < 6; k++)
+		CU_ASSERT(((fm_of(k) & MLX5_WQE_CTRL_CQ_UPDATE) != 0) == (k == 3 || k == 5));
+	/* the run restarted at the burst end */
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 4) == 4);
+	for (k = 6; k < 10; k++)
+		CU_ASSERT(((fm_of(k) & MLX5_WQE_CTRL_CQ_UPDATE) != 0) == (k == 9));
+	fake_teardown();
+}
+
+/* With a huge interval the WQE that fills the SQ is signaled (no deadlock). */
+static void
+test_signal_sq_nearly_full(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wc wc[4];
+	struct rdx_wr wr[12];
+	unsigned int k;
+
+	o.sig_interval = 1000;
+	o.sq_bb = 8;
+	o.max_inline = 0;
+	o.max_send_sge = 1;
+	fake_setup(&o);
+	CU_ASSERT(f->qp.sq_max_post == 8);
+	memset(wr, 0, sizeof(wr));
+	for (k = 0; k < 12; k++)
+		wr[k].wr_id = 1000 + k;
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 5) == 5);
+	for (k = 0; k < 5; k++)
+		CU_ASSERT((fm_of(k) & MLX5_WQE_CTRL_CQ_UPDATE) == 0);
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr + 5, 7) == 3);
+	CU_ASSERT((fm_of(6) & MLX5_WQE_CTRL_CQ_UPDATE) == 0);
+	CU_ASSERT((fm_of(7) & MLX5_WQE_CTRL_CQ_UPDATE) != 0);
+	CU_ASSERT(f->qp.stats.sq_full == 1);
+	/* its completion frees the whole ring */
+	cqe_req(QPN, 7, MLX5_OPCODE_NOP, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 1);
+	CU_ASSERT(wc[0].retired == 8);
+	CU_ASSERT(wc[0].wr_id == 1007);
+	CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], 0) == 1000);
+	CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], 7) == 1007);
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 12) == 8);
+	fake_teardown();
+}
+
+static void
+test_sq_full_no_overwrite(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge inl = { .addr = (uintptr_t)pay, .length = 8 };
+	struct rdx_wr wr[10];
+	uint8_t snap[sizeof(f->sq)];
+	unsigned int k;
+
+	o.sq_bb = 8;
+	o.max_inline = 16;
+	o.max_send_sge = 1;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	for (k = 0; k < 10; k++) {
+		wr[k].opcode = RDX_OP_WRITE;
+		wr[k].sge = &inl;
+		wr[k].num_sge = 1;
+		wr[k].flags = RDX_WR_INLINE;
+	}
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 10) == 8);
+	CU_ASSERT(f->qp.stats.sq_full == 1);
+	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == 8);
+	memcpy(snap, f->sq, sizeof(snap));
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 1) == 0);
+	CU_ASSERT(memcmp(snap, f->sq, sizeof(snap)) == 0);
+	CU_ASSERT(f->qp.stats.doorbells == 1);
+	CU_ASSERT(f->qp.stats.sq_full == 2);
+	fake_teardown();
+}
+
+static void
+test_invalid_wr_stops_burst(void)
+{
+	struct rdx_sge big = { .addr = (uintptr_t)pay, .length = 65 };
+	struct rdx_sge four = { .addr = 0x100, .length = 4 };
+	struct rdx_sge sg[5];
+	struct rdx_wr wr[4];
+
+	fake_setup(&default_opts);
+	memset(sg, 0, sizeof(sg));
+	memset(wr, 0, sizeof(wr));
+	wr[2].opcode = RDX_OP_MAX;
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 4) == 2);
+	CU_ASSERT(f->qp.sq_cur_post == 2);
+	CU_ASSERT(f->qp.stats.bad_wr == 1);
+	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == 2);
+	/* too many SGEs */
+	wr[2].opcode = RDX_OP_SEND;
+	wr[2].sge = sg;
+	wr[2].num_sge = 5;
+	CU_ASSERT(rdx_qp_post_burst(qp(), &wr[2], 1) == 0);
+	/* inline too long (max 64) */
+	wr[2].sge = &big;
+	wr[2].num_sge = 1;
+	wr[2].flags = RDX_WR_INLINE;
+	CU_ASSERT(rdx_qp_post_burst(qp(), &wr[1], 2) == 1);
+	/* atomic not 8 bytes */
+	wr[2].opcode = RDX_OP_CAS;
+	wr[2].sge = &four;
+	wr[2].flags = 0;
+	CU_ASSERT(rdx_qp_post_burst(qp(), &wr[2], 1) == 0);
+	wr[2].opcode = RDX_OP_FAA;
+	wr[2].num_sge = 0;
+	CU_ASSERT(rdx_qp_post_burst(qp(), &wr[2], 1) == 0);
+	CU_ASSERT(f->qp.sq_cur_post == 3);
+	CU_ASSERT(f->qp.sq_head == 3);
+	CU_ASSERT(f->qp.stats.doorbells == 2);
+	fake_teardown();
+}
+
+static void
+test_rq_layout(void)
+{
+	struct rdx_sge sg[4] = {
+		{ .addr = 0x1000, .length = 100, .lkey = 1 },
+		{ .addr = 0x2000, .length = 0, .lkey = 2 },
+		{ .addr = 0x3000, .length = 300, .lkey = 3 },
+		{ .addr = 0x4000, .length = 400, .lkey = 4 },
+	};
+	struct rdx_sge full[4] = {
+		{ .addr = 0x1000, .length = 1, .lkey = 1 },
+		{ .addr = 0x2000, .length = 2, .lkey = 2 },
+		{ .addr = 0x3000, .length = 3, .lkey = 3 },
+		{ .addr = 0x4000, .length = 4, .lkey = 4 },
+	};
+	struct rdx_recv_wr rwr[10];
+	uint8_t exp[64];
+	uint32_t n, k;
+
+	fake_setup(&default_opts);
+	CU_ASSERT(f->qp.rq_stride == 64);
+	memset(rwr, 0, sizeof(rwr));
+	rwr[0].wr_id = 1;
+	rwr[0].sge = sg;
+	rwr[0].num_sge = 3;           /* one empty: 2 segments + terminator */
+	rwr[1].wr_id = 2;
+	rwr[1].sge = full;
+	rwr[1].num_sge = 4;           /* all used: no terminator */
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 2) == 2);
+	n = exp_data(exp, 100, 1, 0x1000);
+	n += exp_data(exp + n, 300, 3, 0x3000);
+	n += exp_data(exp + n, 0, MLX5_INVALID_LKEY, 0);
+	CU_ASSERT(memcmp(f->rq, exp, n) == 0);
+	n = 0;
+	for (k = 0; k < 4; k++)
+		n += exp_data(exp + n, full[k].length, full[k].lkey, full[k].addr);
+	CU_ASSERT(memcmp(f->rq + 64, exp, n) == 0);
+	CU_ASSERT(be32toh(f->dbrec[MLX5_RCV_DBR]) == 2);
+	CU_ASSERT(f->qp.stats.recv_doorbells == 1);
+	/* RQ full: 8 WQEs */
+	for (k = 0; k < 10; k++) {
+		rwr[k].sge = full;
+		rwr[k].num_sge = 1;
+	}
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 10) == 6);
+	CU_ASSERT(be32toh(f->dbrec[MLX5_RCV_DBR]) == 8);
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 1) == 0);
+	CU_ASSERT(f->qp.stats.recv_doorbells == 2);
+	/* too many SGEs stops the batch */
+	fake_teardown();
+	fake_setup(&default_opts);
+	rwr[0].num_sge = 1;
+	rwr[1].num_sge = 5;
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 3) == 1);
+	fake_teardown();
+}
+
+static void
+test_cq_owner_wrap(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wc wc[8];
+	struct rdx_wr wr;
+	unsigned int round, k, got;
+
+	o.cqe_cnt = 4;
+	o.sq_bb = 64;
+	fake_setup(&o);
+	memset(&wr, 0, sizeof(wr));
+	/* 5 rounds of 3 signaled NOPs: CQEs wrap the 4-entry ring repeatedly */
+	for (round = 0; round < 5; round++) {
+		uint32_t base = f->qp.sq_cur_post;
+
+		for (k = 0; k < 3; k++) {
+			wr.wr_id = round * 10 + k;
+			CU_ASSERT(post1(&wr) == 1);
+		}
+		/* nothing written yet: stale CQEs from the last lap are not ours */
+		CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 0);
+		for (k = 0; k < 3; k++)
+			cqe_req(QPN, (uint16_t)(base + k), MLX5_OPCODE_NOP, 0);
+		got = rdx_cq_poll_burst(cq(), wc, 2);
+		got += rdx_cq_poll_burst(cq(), wc + 2, 8);
+		CU_ASSERT(got == 3);
+		for (k = 0; k < 3; k++) {
+			CU_ASSERT(wc[k].wr_id == round * 10 + k);
+			CU_ASSERT(wc[k].status == IBV_WC_SUCCESS);
+			CU_ASSERT(wc[k].retired == 1);
+			CU_ASSERT(wc[k].opcode == RDX_WC_NOP);
+			CU_ASSERT(wc[k].qp_ctx == &f->qp);
+			CU_ASSERT(wc[k].qp_num == QPN);
+		}
+		CU_ASSERT(be32toh(f->cq_dbrec[0]) == f->cq_pi);
+	}
+	CU_ASSERT(f->cq_obj.stats.polls == 10);
+	fake_teardown();
+}
+
+static void
+test_cq_128b(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wc wc[4];
+	struct rdx_wr wr;
+
+	o.cqe_size = 128;
+	o.cqe_cnt = 2;
+	fake_setup(&o);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 5;
+	CU_ASSERT(post1(&wr) == 1);
+	cqe_req(QPN, 0, MLX5_OPCODE_NOP, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 1);
+	CU_ASSERT(wc[0].wr_id == 5);
+	fake_teardown();
+}
+
+static void
+test_cq_retire_run(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge rd = { .addr = 0x100, .length = 4096, .lkey = 1 };
+	struct rdx_sge at = { .addr = 0x200, .length = 8, .lkey = 1 };
+	struct rdx_wc wc[8];
+	struct rdx_wr wr[6];
+	unsigned int k;
+
+	o.sig_interval = 6;
+	o.sq_bb = 32;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	for (k = 0; k < 6; k++)
+		wr[k].wr_id = 0x5000 + k;
+	wr[5].opcode = RDX_OP_READ;
+	wr[5].sge = &rd;
+	wr[5].num_sge = 1;
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 6) == 6);
+	CU_ASSERT((fm_of(5) & MLX5_WQE_CTRL_CQ_UPDATE) != 0);
+	cqe_req(QPN, 5, MLX5_OPCODE_RDMA_READ, 4096);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 1);
+	CU_ASSERT(wc[0].retired == 6);
+	CU_ASSERT(wc[0].wr_id == 0x5005);
+	CU_ASSERT(wc[0].opcode == RDX_WC_READ);
+	CU_ASSERT(wc[0].byte_len == 4096);
+	for (k = 0; k < 6; k++)
+		CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], (uint16_t)k) == 0x5000 + k);
+	CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], 6) == 0);
+	CU_ASSERT(f->qp.sq_tail == 6);
+	/* atomics report 8 bytes whatever byte_cnt says */
+	wr[0].opcode = RDX_OP_FAA;
+	wr[0].sge = &at;
+	wr[0].num_sge = 1;
+	wr[0].flags = RDX_WR_SIGNALED;
+	CU_ASSERT(post1(&wr[0]) == 1);
+	cqe_req(QPN, 6, MLX5_OPCODE_ATOMIC_FA, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 1);
+	CU_ASSERT(wc[0].opcode == RDX_WC_FAA);
+	CU_ASSERT(wc[0].byte_len == 8);
+	CU_ASSERT(wc[0].retired == 1);
+	/* a counter naming no outstanding WQE is reported, not trusted */
+	cqe_req(QPN, 6, MLX5_OPCODE_ATOMIC_FA, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_GENERAL_ERR);
+	CU_ASSERT(wc[0].retired == 0);
+	CU_ASSERT(f->qp.sq_tail == 7);
+	fake_teardown();
+}
+
+/* Retirement across 16-bit WQE counter wrap (idx = cur_post & 0xffff). */
+static void
+test_counter_wrap(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wc wc[4];
+	struct rdx_wr wr[4];
+	uint8_t exp[16];
+	unsigned int k;
+
+	o.sq_bb = 4;
+	o.max_inline = 0;
+	o.max_send_sge = 1;
+	o.sig_interval = 4;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	for (k = 0; k < 65536 / 4 + 1; k++) {
+		uint32_t last = f->qp.sq_cur_post + 3;
+
+		CU_ASSERT_FATAL(rdx_qp_post_burst(qp(), wr, 4) == 4);
+		cqe_req(QPN, (uint16_t)last, MLX5_OPCODE_NOP, 0);
+		CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 4) == 1);
+		CU_ASSERT_FATAL(wc[0].retired == 4);
+	}
+	CU_ASSERT(f->qp.sq_cur_post == 65540);
+	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == 4);
+	exp_ctrl(exp, (uint16_t)65539, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	CU_ASSERT(sq_cmp(3, exp, 16) == 0);
+	fake_teardown();
+}
+
+static void
+test_cq_responder(void)
+{
+	struct rdx_sge sg = { .addr = 0x1000, .length = 4096, .lkey = 1 };
+	struct rdx_recv_wr rwr[3];
+	struct rdx_wc wc[4];
+
+	fake_setup(&default_opts);
+	memset(rwr, 0, sizeof(rwr));
+	rwr[0].wr_id = 71;
+	rwr[1].wr_id = 72;
+	rwr[2].wr_id = 73;
+	rwr[0].sge = rwr[1].sge = rwr[2].sge = &sg;
+	rwr[0].num_sge = rwr[1].num_sge = rwr[2].num_sge = 1;
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 3) == 3);
+	cqe_resp(QPN, MLX5_CQE_RESP_SEND, 0, 123, 0);
+	cqe_resp(QPN, MLX5_CQE_RESP_SEND_IMM, 1, 456, htobe32(0xa1b2c3d4));
+	cqe_resp(QPN, MLX5_CQE_RESP_WR_IMM, 2, 65536, 0x11223344);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 3);
+	CU_ASSERT(wc[0].opcode == RDX_WC_RECV && wc[0].byte_len == 123 && wc[0].wr_id == 71);
+	CU_ASSERT(wc[1].opcode == RDX_WC_RECV_IMM && wc[1].byte_len == 456);
+	CU_ASSERT(wc[1].imm == htobe32(0xa1b2c3d4) && wc[1].wr_id == 72);
+	CU_ASSERT(wc[2].opcode == RDX_WC_RECV_WRITE_IMM && wc[2].byte_len == 65536);
+	CU_ASSERT(wc[2].imm == 0x11223344 && wc[2].wr_id == 73);
+	CU_ASSERT(wc[0].status == IBV_WC_SUCCESS && wc[2].status == IBV_WC_SUCCESS);
+	CU_ASSERT(wc[0].qp_num == QPN && wc[0].qp_ctx == &f->qp);
+	CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[1], 0) == 72);
+	CU_ASSERT(f->qp.rq_tail == 3);
+	CU_ASSERT(be32toh(f->cq_dbrec[0]) == 3);
+	CU_ASSERT(f->cq_obj.stats.polls == 1);
+	fake_teardown();
+}
+
+static void
+test_cq_error_and_flush(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge sg = { .addr = 0x1000, .length = 64, .lkey = 1 };
+	struct rdx_recv_wr rwr[2];
+	struct rdx_wc wc[8];
+	struct rdx_wr wr[5];
+	unsigned int k;
+
+	o.sig_interval = 8;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	memset(rwr, 0, sizeof(rwr));
+	for (k = 0; k < 5; k++) {
+		wr[k].opcode = RDX_OP_WRITE;
+		wr[k].wr_id = 900 + k;
+	}
+	rwr[0].wr_id = 41;
+	rwr[1].wr_id = 42;
+	rwr[0].sge = rwr[1].sge = &sg;
+	rwr[0].num_sge = rwr[1].num_sge = 1;
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 2) == 2);
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 5) == 5);
+	/* WQE 1 fails (remote access), 2..4 and both receives are flushed */
+	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_RDMA_WRITE, 1,
+		MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, 0x88);
+	for (k = 2; k < 5; k++)
+		cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_RDMA_WRITE, (uint16_t)k,
+			MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
+	cqe_err(QPN, MLX5_CQE_RESP_ERR, 0, 0, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
+	cqe_err(QPN, MLX5_CQE_RESP_ERR, 0, 1, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 6);
+	CU_ASSERT(wc[0].status == IBV_WC_REM_ACCESS_ERR);
+	CU_ASSERT(strcmp(ibv_wc_status_str((enum ibv_wc_status)wc[0].status),
+			 "remote access error") == 0);
+	CU_ASSERT(wc[0].vendor_err == 0x88);
+	CU_ASSERT(wc[0].wr_id == 901);
+	CU_ASSERT(wc[0].retired == 2);
+	CU_ASSERT(wc[0].opcode == RDX_WC_WRITE);
+	CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], 0) == 900);
+	for (k = 1; k < 4; k++) {
+		CU_ASSERT(wc[k].status == IBV_WC_WR_FLUSH_ERR);
+		CU_ASSERT(wc[k].wr_id == 900 + k + 1);
+		CU_ASSERT(wc[k].retired == 1);
+		CU_ASSERT(wc[k].vendor_err == 0x79);
+	}
+	CU_ASSERT(wc[4].status == IBV_WC_WR_FLUSH_ERR && wc[4].wr_id == 41);
+	CU_ASSERT(wc[5].status == IBV_WC_WR_FLUSH_ERR && wc[5].wr_id == 42);
+	CU_ASSERT(f->qp.sq_tail == f->qp.sq_head);
+	CU_ASSERT(f->cq_obj.stats.errors == 6);
+	fake_teardown();
+}
+
+static void
+test_syndromes(void)
+{
+	static const struct { uint8_t syn; enum ibv_wc_status st; } t[] = {
+		{ 0x01, IBV_WC_LOC_LEN_ERR }, { 0x02, IBV_WC_LOC_QP_OP_ERR },
+		{ 0x04, IBV_WC_LOC_PROT_ERR }, { 0x05, IBV_WC_WR_FLUSH_ERR },
+		{ 0x06, IBV_WC_MW_BIND_ERR }, { 0x10, IBV_WC_BAD_RESP_ERR },
+		{ 0x11, IBV_WC_LOC_ACCESS_ERR }, { 0x12, IBV_WC_REM_INV_REQ_ERR },
+		{ 0x13, IBV_WC_REM_ACCESS_ERR }, { 0x14, IBV_WC_REM_OP_ERR },
+		{ 0x15, IBV_WC_RETRY_EXC_ERR }, { 0x16, IBV_WC_RNR_RETRY_EXC_ERR },
+		{ 0x22, IBV_WC_REM_ABORT_ERR }, { 0x00, IBV_WC_GENERAL_ERR },
+		{ 0x07, IBV_WC_GENERAL_ERR }, { 0xff, IBV_WC_GENERAL_ERR },
+	};
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(t); k++)
+		CU_ASSERT(rdx_mlx5_syndrome_to_status(t[k].syn) == t[k].st);
+}
+
+static void
+test_cq_multi_qp(void)
+{
+	struct mlx5dv_qp dv;
+	struct rdx_wc wc[4];
+	struct rdx_wr wr;
+	static uint8_t sq2[8 * 64] __attribute__((aligned(64)));
+	__be32 db2[2];
+
+	fake_setup(&default_opts);
+	memset(&dv, 0, sizeof(dv));
+	dv.dbrec = db2;
+	dv.sq.buf = sq2;
+	dv.sq.wqe_cnt = 8;
+	dv.sq.stride = 64;
+	f->qp2.base.user_ctx = &f->qp2;
+	CU_ASSERT_FATAL(rdx_mlx5_qp_dp_init(&f->qp2, &dv, QPN2, 0, 1, 0) == 0);
+	CU_ASSERT(rdx_mlx5_cq_attach(&f->cq_obj, &f->qp2) == 0);
+	CU_ASSERT(rdx_mlx5_cq_attach(&f->cq_obj, &f->qp2) == 0);  /* again: fine */
+	CU_ASSERT(f->cq_obj.nb_qps == 2);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 1;
+	CU_ASSERT(post1(&wr) == 1);
+	wr.wr_id = 2;
+	CU_ASSERT(rdx_qp_post_burst(&f->qp2.base, &wr, 1) == 1);
+	cqe_req(QPN2, 0, 0, 0);
+	cqe_req(QPN, 0, 0, 0);
+	cqe_req(0x999, 0, 0, 0);      /* nobody's */
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 3);
+	CU_ASSERT(wc[0].qp_ctx == &f->qp2 && wc[0].wr_id == 2 && wc[0].qp_num == QPN2);
+	CU_ASSERT(wc[1].qp_ctx == &f->qp && wc[1].wr_id == 1);
+	CU_ASSERT(wc[2].status == IBV_WC_GENERAL_ERR && wc[2].qp_ctx == NULL);
+	CU_ASSERT(f->cq_obj.stats.unknown_qpn == 1);
+	rdx_mlx5_cq_detach(&f->cq_obj, &f->qp);
+	CU_ASSERT(f->cq_obj.nb_qps == 1);
+	cqe_req(QPN2, 0, 0, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_GENERAL_ERR); /* already retired */
+	rdx_mlx5_cq_detach(&f->cq_obj, &f->qp2);
+	CU_ASSERT(f->cq_obj.nb_qps == 0);
+	rdx_mlx5_qp_dp_fini(&f->qp2);
+	fake_teardown();
+}
+
+static void
+count_progress(void *arg)
+{
+	struct fake *ff = arg;
+
+	ff->progress_calls++;
+	/* the "engine" completes the posted NOP before the poll looks */
+	cqe_req(QPN, 0, 0, 0);
+}
+
+static void
+test_progress_hook(void)
+{
+	struct rdx_wc wc[2];
+	struct rdx_wr wr;
+
+	fake_setup(&default_opts);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 3;
+	CU_ASSERT(post1(&wr) == 1);
+	f->cq_obj.progress = count_progress;
+	f->cq_obj.progress_arg = f;
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 2) == 1);
+	CU_ASSERT(f->progress_calls == 1);
+	CU_ASSERT(wc[0].wr_id == 3);
+	fake_teardown();
+}
+
+static int
+suite_init(void)
+{
+	f = aligned_alloc(64, sizeof(*f));
+	init_pay();
+	return f == NULL ? -1 : 0;
+}
+
+static int
+suite_fini(void)
+{
+	free(f);
+	return 0;
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "sizing helpers", test_sizing },
+		{ "dp_init rejects bad rings", test_init_rejects },
+		{ "golden bytes: every opcode", test_golden_opcodes },
+		{ "wrap: inline bytes split at ring end", test_wrap_inline },
+		{ "wrap: inline gather split at SGE boundary", test_wrap_inline_sges },
+		{ "wrap: data segments", test_wrap_data_segs },
+		{ "BlueFlame single WQE, halves toggle", test_bf_single },
+		{ "BlueFlame 2-WQEBB WQE wrapping", test_bf_multi_bb_wrap },
+		{ "BlueFlame too big / absent: doorbell", test_bf_too_big },
+		{ "one doorbell per burst", test_one_doorbell_per_burst },
+		{ "signaling: interval", test_signal_interval },
+		{ "signaling: burst end", test_signal_burst_end },
+		{ "signaling: SQ nearly full", test_signal_sq_nearly_full },
+		{ "SQ full: short count, no overwrite", test_sq_full_no_overwrite },
+		{ "invalid WR stops the burst", test_invalid_wr_stops_burst },
+		{ "RQ layout, terminator, dbrec", test_rq_layout },
+		{ "CQ owner bit across wraps", test_cq_owner_wrap },
+		{ "CQ 128-byte CQEs", test_cq_128b },
+		{ "CQ requester retires a run", test_cq_retire_run },
+		{ "16-bit WQE counter wrap", test_counter_wrap },
+		{ "CQ responder CQEs", test_cq_responder },
+		{ "CQ error CQE and flushes", test_cq_error_and_flush },
+		{ "syndrome to status", test_syndromes },
+		{ "CQ shared by two QPs", test_cq_multi_qp },
+		{ "software progress hook", test_progress_hook },
+		{ NULL, NULL },
+	};
+
+	return rdx_ut_run("mlx5_dp", cases, suite_init, suite_fini);
+}
