@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx_runtime_init for real (EAL starts once per process, so once in this
+ * binary): an unknown EAL option fails with one line and EAL lets us retry,
+ * then init on the cores present, calibration, the app's argv after "--",
+ * launch on worker lcores pinned to their CPUs, a poller loop on a worker
+ * stopped from main, and SIGINT setting the stop flag.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+#include <rte_eal.h>
+#include <rte_lcore.h>
+#include <rte_pause.h>
+
+#include "rdx_ut.h"
+#include "rdx_runtime.h"
+
+static bool eal_ok;
+static unsigned int ncores;
+
+static int
+lines(const char *s)
+{
+	int n = 0;
+
+	for (; *s != '\0'; s++)
+		n += *s == '\n';
+	return n;
+}
+
+static int
+init_capturing(int argc, char **argv, char *text, size_t len)
+{
+	char path[] = "/tmp/rdx_runtime_eal_ut.XXXXXX";
+	int fd, saved, ret;
+	ssize_t n;
+
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -errno;
+	unlink(path);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
+	ret = rdx_runtime_init(argc, argv);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, text, len - 1);
+	text[n > 0 ? n : 0] = '\0';
+	close(fd);
+	return ret;
+}
+
+static void
+test_unknown_option_one_line(void)
+{
+	char a0[] = "ut", a1[] = "--no-such-eal-option";
+	char *argv[] = { a0, a1, NULL };
+	char text[2048];
+	const char *last;
+	int ret;
+
+	ret = init_capturing(2, argv, text, sizeof(text));
+	CU_ASSERT_EQUAL(ret, -EINVAL);
+	/* Our final line names the option; EAL's usage text is not shown. */
+	last = strstr(text, "rdx: EAL initialisation failed: ");
+	CU_ASSERT_PTR_NOT_NULL(last);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "--no-such-eal-option"));
+	CU_ASSERT_PTR_NULL(strstr(text, "Usage"));
+	/* At most the no-huge notice before it. */
+	CU_ASSERT(lines(text) == 1 || (lines(text) == 2 && strstr(text, "no hugepages") != NULL));
+}
+
+static void
+test_init(void)
+{
+	char a0[] = "ut", a1[] = "-l", a2[16], a3[] = "--", a4[] = "-x", a5[] = "7";
+	char *argv[] = { a0, a1, a2, a3, a4, a5, NULL };
+	char text[2048];
+	int ret;
+
+	snprintf(a2, sizeof(a2), "0-%u", ncores - 1);
+	ret = init_capturing(6, argv, text, sizeof(text));
+	CU_ASSERT_EQUAL_FATAL(ret, 3);
+	eal_ok = true;
+	/* Like rte_eal_init: argv + ret is the app's argv, program first. */
+	CU_ASSERT_STRING_EQUAL(argv[ret], "ut");
+	CU_ASSERT_STRING_EQUAL(argv[ret + 1], "-x");
+	CU_ASSERT_STRING_EQUAL(argv[ret + 2], "7");
+	if (!rdx_runtime_hugepages_available())
+		CU_ASSERT_STRING_EQUAL(text, "rdx: no hugepages configured: running EAL with "
+				       "--no-huge (pass -m/--socket-mem or configure hugepages to change)\n");
+	CU_ASSERT_EQUAL(rte_lcore_count(), ncores);
+	CU_ASSERT_EQUAL(rdx_tsc_hz(), rte_get_tsc_hz());
+	CU_ASSERT(rdx_tsc_hz() > 0);
+	CU_ASSERT(rdx_tsc_cost_cycles() >= rdx_tsc_cost_min_cycles());
+	CU_ASSERT(rdx_tsc_cost_cycles() > 0.0);
+	/* Once per process. */
+	CU_ASSERT_EQUAL(init_capturing(1, argv, text, sizeof(text)), -EALREADY);
+	CU_ASSERT_EQUAL(lines(text), 1);
+}
+
+struct pin_check {
+	unsigned int lcore;
+	int cpu;
+	int expected_cpu;
+	int ret;
+};
+
+static int
+record_pinning(void *arg)
+{
+	struct pin_check *p = arg;
+
+	p->lcore = rte_lcore_id();
+	p->cpu = sched_getcpu();
+	p->expected_cpu = rte_lcore_to_cpu_id((int)p->lcore);
+	return p->ret;
+}
+
+static void
+test_launch_pinned(void)
+{
+	struct pin_check pc[RTE_MAX_LCORE];
+	void *args[RTE_MAX_LCORE];
+	unsigned int ids[RTE_MAX_LCORE], nw, i;
+
+	if (!eal_ok)
+		CU_FAIL_FATAL("EAL not initialised");
+	nw = rdx_runtime_workers(ids, RTE_MAX_LCORE);
+	CU_ASSERT_EQUAL(nw, ncores - 1);
+	CU_ASSERT_EQUAL(rdx_runtime_workers(NULL, 0), nw);
+	for (i = 0; i < nw; i++)
+		CU_ASSERT_NOT_EQUAL(ids[i], rte_get_main_lcore());
+	memset(pc, 0, sizeof(pc));
+	for (i = 0; i <= nw; i++) {
+		pc[i].cpu = -1;
+		pc[i].lcore = RTE_MAX_LCORE;
+		args[i] = &pc[i];
+	}
+	CU_ASSERT_EQUAL(rdx_runtime_launch(record_pinning, args, nw + 1, true), 0);
+	for (i = 0; i < nw; i++) {
+		CU_ASSERT_EQUAL(pc[i].lcore, ids[i]);
+		CU_ASSERT_EQUAL(pc[i].cpu, pc[i].expected_cpu);
+	}
+	CU_ASSERT_EQUAL(pc[nw].lcore, rte_get_main_lcore());
+	CU_ASSERT_EQUAL(pc[nw].cpu, pc[nw].expected_cpu);
+
+	/* The first non-zero return comes back. */
+	if (nw > 0) {
+		pc[0].ret = 42;
+		CU_ASSERT_EQUAL(rdx_runtime_launch(record_pinning, args, nw + 1, true), 42);
+		pc[0].ret = 0;
+	}
+	pc[nw].ret = -5;
+	CU_ASSERT_EQUAL(rdx_runtime_launch(record_pinning, args, nw + 1, true), -5);
+	pc[nw].ret = 0;
+	/* Too few per-lcore args. */
+	if (nw > 0)
+		CU_ASSERT_EQUAL(rdx_runtime_launch(record_pinning, args, 2 > nw + 1 ? 1 : nw, true),
+				nw == 1 ? 0 : -EINVAL);
+	CU_ASSERT_EQUAL(rdx_runtime_launch(NULL, args, nw + 1, true), -EINVAL);
+}
+
+struct loop_ctx {
+	struct rdx_lcore_loop loop;
+	volatile unsigned int calls;
+	volatile bool started;
+};
+
+static int
+count_poller(void *arg)
+{
+	struct loop_ctx *c = arg;
+
+	c->calls++;
+	return (c->calls & 1) != 0 ? 1 : 0;
+}
+
+static int
+run_loop(void *arg)
+{
+	struct loop_ctx *c = arg;
+
+	c->started = true;
+	return rdx_lcore_loop_run(&c->loop);
+}
+
+static void
+test_loop_on_worker(void)
+{
+	static struct loop_ctx ctx;
+	unsigned int id;
+
+	if (!eal_ok)
+		CU_FAIL_FATAL("EAL not initialised");
+	if (rdx_runtime_workers(&id, 1) == 0) {
+		printf("  (one core: no worker lcore, loop on worker skipped)\n");
+		CU_PASS("no worker");
+		return;
+	}
+	rdx_runtime_stop_reset();
+	rdx_lcore_loop_init(&ctx.loop);
+	CU_ASSERT_EQUAL(rdx_lcore_loop_add(&ctx.loop, "count", count_poller, &ctx), 0);
+	CU_ASSERT_EQUAL(rte_eal_remote_launch(run_loop, &ctx, id), 0);
+	while (!ctx.started || ctx.calls < 1000)
+		rte_pause();
+	rdx_lcore_loop_stop(&ctx.loop);
+	CU_ASSERT_EQUAL(rte_eal_wait_lcore(id), 0);
+	CU_ASSERT(ctx.loop.iterations >= 1000);
+	CU_ASSERT_EQUAL(ctx.loop.pollers[0].calls, ctx.calls);
+	CU_ASSERT_EQUAL(ctx.loop.pollers[0].busy_calls, (ctx.calls + 1) / 2);
+	CU_ASSERT(ctx.loop.busy_cycles > 0 && ctx.loop.idle_cycles > 0);
+}
+
+static void
+test_sigint_sets_stop(void)
+{
+	if (!eal_ok)
+		CU_FAIL_FATAL("EAL not initialised");
+	rdx_runtime_stop_reset();
+	CU_ASSERT_FALSE(rdx_runtime_stopping());
+	CU_ASSERT_EQUAL(raise(SIGINT), 0);
+	CU_ASSERT_TRUE(rdx_runtime_stopping());
+	rdx_runtime_stop_reset();
+	CU_ASSERT_EQUAL(raise(SIGTERM), 0);
+	CU_ASSERT_TRUE(rdx_runtime_stopping());
+	rdx_runtime_stop_reset();
+}
+
+static void
+test_cleanup(void)
+{
+	char dir[512];
+
+	if (!eal_ok)
+		CU_FAIL_FATAL("EAL not initialised");
+	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
+	CU_ASSERT_PTR_NOT_NULL(strstr(dir, "rdx-"));
+	CU_ASSERT_EQUAL(access(dir, F_OK), 0);
+	CU_ASSERT_EQUAL(rdx_runtime_cleanup(), 0);
+	/* Our own --file-prefix directory is removed. */
+	CU_ASSERT_NOT_EQUAL(access(dir, F_OK), 0);
+	CU_ASSERT_EQUAL(rdx_runtime_cleanup(), -EINVAL);
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "unknown EAL option: one line", test_unknown_option_one_line },
+		{ "init", test_init },
+		{ "launch pinned on lcores", test_launch_pinned },
+		{ "poller loop on a worker", test_loop_on_worker },
+		{ "SIGINT sets the stop flag", test_sigint_sets_stop },
+		{ "cleanup", test_cleanup },
+		{ NULL, NULL },
+	};
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	/* Two lcores are enough to check a worker; more cost time on shared CPUs. */
+	ncores = n >= 2 ? 2 : 1;
+	return rdx_ut_run("runtime-eal", cases, NULL, NULL);
+}
