@@ -52,6 +52,16 @@ struct perf_read_fmt {
 	uint64_t running;
 };
 
+static long
+perf_sys_open_real(struct perf_event_attr *attr)
+{
+	return syscall(SYS_perf_event_open, attr, 0 /* this thread */, -1 /* any cpu */,
+		       -1 /* no group */, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* The system call, replaceable by the unit test to inject failures. */
+static long (*perf_sys_open)(struct perf_event_attr *attr) = perf_sys_open_real;
+
 static int
 perf_open_one(enum rdx_perf_event ev, bool exclude_kernel)
 {
@@ -66,8 +76,7 @@ perf_open_one(enum rdx_perf_event ev, bool exclude_kernel)
 	attr.exclude_kernel = exclude_kernel ? 1 : 0;
 	attr.exclude_hv = 1;
 	attr.disabled = 0;
-	fd = syscall(SYS_perf_event_open, &attr, 0 /* this thread */, -1 /* any cpu */,
-		     -1 /* no group */, PERF_FLAG_FD_CLOEXEC);
+	fd = perf_sys_open(&attr);
 	if (fd < 0)
 		return -errno;
 	return (int)fd;
