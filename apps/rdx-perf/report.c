@@ -124,8 +124,8 @@ row_common(const struct perf_app *a, struct rdx_result *x)
 		snprintf(x->desc, sizeof(x->desc), "send %uB message, receive %sB message",
 			 PERF_ECHO_REQ, sz);
 	else
-		snprintf(x->desc, sizeof(x->desc), "%s %sB %s", rdx_op_name(a->eng->op), sz,
-			 a->o.mode == PERF_MODE_LAT ? "latency" : "bandwidth");
+		snprintf(x->desc, sizeof(x->desc), "%s %sB%s", rdx_op_name(a->eng->op), sz,
+			 a->o.mode == PERF_MODE_LAT ? "" : " stream");
 	x->size = a->run.size;
 }
 

@@ -653,8 +653,9 @@ perf_boot_server(struct perf_app *a)
 				rte_strerror(rte_errno));
 		return -EADDRINUSE;
 	}
-	fprintf(stderr, "rdx-perf: waiting for a client on port %u (%.0f s)\n",
-		rdx_conn_port(a->listener), a->o.boot_timeout);
+	printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
+	       rdx_conn_port(a->listener), a->o.boot_timeout);
+	fflush(stdout);
 	a->conn = rdx_conn_accept(a->listener, boot_ms(a));
 	if (a->conn == NULL) {
 		fprintf(stderr, "rdx-perf: no client within %.1f s on port %u: %s\n",

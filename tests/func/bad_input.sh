@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Bad input: every case prints exactly one line on stderr and exits 2,
+# quickly (never a hang).
+source "$(dirname "$0")/lib.sh"
+
+check() { # description, args...
+    local d=$1; shift
+    local rc lines
+    timeout -k 2 30 "$PERF" "$@" >/dev/null 2>"$TMP/err"
+    rc=$?
+    lines=$(wc -l <"$TMP/err")
+    if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ]; then
+        pass "$d: $(cat "$TMP/err")"
+    else
+        fail "$d: exit $rc, $lines stderr lines: $(head -c 300 "$TMP/err" | tr '\n' '|')"
+    fi
+}
+S=(--dev sw)
+check "unknown test"        "${EAL[@]}" -- --test nope "${S[@]}"
+check "no test"             "${EAL[@]}" -- "${S[@]}"
+check "unknown mode"        "${EAL[@]}" -- --test write --mode fast "${S[@]}"
+check "size 0"              "${EAL[@]}" -- --test write -s 0 "${S[@]}"
+check "size not a number"   "${EAL[@]}" -- --test write -s 12x "${S[@]}"
+check "size > device max"   "${EAL[@]}" -- --test write -s 16G "${S[@]}"
+check "bad size list"       "${EAL[@]}" -- --test write --sizes 1,,x "${S[@]}"
+check "atomic size 16"      "${EAL[@]}" -- --test cas -s 16 "${S[@]}"
+check "window 0"            "${EAL[@]}" -- --test write --mode bw -t 0 "${S[@]}"
+check "-Q 0"                "${EAL[@]}" -- --test write -Q 0 "${S[@]}"
+check "-Q beyond the SQ"    "${EAL[@]}" -- --test write --mode bw -Q 65536 "${S[@]}"
+check "inline beyond QP"    "${EAL[@]}" -- --test write -I 65536 "${S[@]}"
+check "bad MTU"             "${EAL[@]}" -- --test write -m 1000 "${S[@]}"
+check "MTU too large"       "${EAL[@]}" -- --test write -m 8192 "${S[@]}"
+check "unknown mem type"    "${EAL[@]}" -- --test write --mem floppy "${S[@]}"
+check "unknown device"      "${EAL[@]}" -- --test write --dev nosuch0
+check "unknown driver"      "${EAL[@]}" -- --test write --driver foo "${S[@]}"
+check "bad -n"              "${EAL[@]}" -- --test write -n abc "${S[@]}"
+check "-n and -D"           "${EAL[@]}" -- --test write -n 10 -D 1 "${S[@]}"
+check "bad warmup"          "${EAL[@]}" -- --test write --warmup xyz "${S[@]}"
+check "bad qp sweep"        "${EAL[@]}" -- --test write --qp-sweep 5-2 "${S[@]}"
+check "-q 0"                "${EAL[@]}" -- --test write -q 0 "${S[@]}"
+check "bad keys"            "${EAL[@]}" -- --test faa --keys 0 "${S[@]}"
+check "unknown option"      "${EAL[@]}" -- --test write --frobnicate "${S[@]}"
+check "missing value"       "${EAL[@]}" -- --test write -s
+check "server and connect"  "${EAL[@]}" -- --test write --server --connect 127.0.0.1:1 "${S[@]}"
+check "bad HOST:PORT"       "${EAL[@]}" -- --test write --connect nocolon "${S[@]}"
+check "bad core mask"       --no-huge -c 0xZZ -- --test write "${S[@]}"
+check "peer unreachable"    "${EAL[@]}" -- --test write --connect 127.0.0.1:1 \
+                            --bootstrap-timeout 1 "${S[@]}"
+port=$(free_port)
+python3 -c "import socket,time; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('0.0.0.0', $port)); s.listen(1); time.sleep(20)" &
+holder=$!
+sleep 0.5
+check "port in use"         "${EAL[@]}" -- --test write --server -p "$port" "${S[@]}"
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+port=$(free_port)
+check "no client comes"     "${EAL[@]}" -- --test write --server -p "$port" \
+                            --bootstrap-timeout 1 "${S[@]}"
+finish

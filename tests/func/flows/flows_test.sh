@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# rdx-flows end to end on crafted logs with known answers, and bad input.
+# usage: flows_test.sh PATH/TO/rdx-flows
+set -u
+FLOWS=$1
+T=$(mktemp -d /tmp/rdx-flows-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+fails=0
+ok()   { echo "ok   - $1"; }
+bad()  { echo "FAIL - $1"; fails=$((fails + 1)); }
+
+# gen FILE LABEL START_OFFSET_NS PERIOD_NS COUNT BYTES: op i is posted at
+# START + i * PERIOD and completes one PERIOD later (one op in flight).
+# Times are 1700000000 s + offset, printed as text (awk doubles cannot hold them).
+gen() {
+    awk -v lbl="$2" -v s="$3" -v p="$4" -v n="$5" -v b="$6" '
+    function t(o) { return sprintf("%d%09d", 1700000000 + int(o / 1e9), o % 1e9) }
+    BEGIN {
+        print "# rdx-wrlog v1"
+        printf "# test=write mode=bw size=%d lcore=1 qps=1 flow=%s dev=rdx_sw0 tsc_hz=2600000000\n", b, lbl
+        print "# op qp post_ns complete_ns bytes"
+        for (i = 0; i < n; i++) printf "%d 0 %s %s %d\n", i, t(s + i * p), t(s + (i + 1) * p), b
+    }' > "$1"
+}
+
+# expect_line NAME OUTPUT REGEX: some line of OUTPUT matches REGEX
+expect_line() {
+    if grep -Eq -- "$3" <<< "$2"; then ok "$1"; else bad "$1: no line matching /$3/"; echo "$2"; fi
+}
+
+# 1. Same start; A completes 1 MB every 10 ms, B every 5 ms: B gets exactly 2x A.
+gen "$T/a.log" A 0 10000000 200 1000000       # 0 .. 2 s
+gen "$T/b.log" B 0 5000000 200 1000000        # 0 .. 1 s: finishes first
+out=$("$FLOWS" "$T/a.log" "$T/b.log"); rc=$?
+[ $rc -eq 0 ] && ok "two flows: exit 0" || bad "two flows: exit $rc"
+expect_line "first finisher is B at +1 s" "$out" '^first to finish: flow 1 \(B\) at \+1\.000000 s$'
+expect_line "common interval 1 s" "$out" '^common interval: \+0\.000000 s \.\. \+1\.000000 s = 1\.000000 s'
+#            flow label ops ops@finish bytes@finish ops_in bytes_in MB/s Gb/s share%
+expect_line "A: 100 ops by B's finish, 100 MB/s, 33.33%" "$out" \
+    '^ +0 A +200 +100 +100000000 +100 +100000000 +100\.000 +0\.8000 +33\.33 '
+expect_line "B: 200 ops, 200 MB/s, 66.67%" "$out" \
+    '^ +1 B +200 +200 +200000000 +200 +200000000 +200\.000 +1\.6000 +66\.67 '
+expect_line "Jain index 0.9 for shares 1:2" "$out" "^Jain's fairness index: 0\.900000 "
+expect_line "per-op latency p50 10 ms for A" "$out" '^ +0 A .* 10000\.00 +10000\.00$'
+
+# 2. Staggered: A runs 0 .. 2 s (10 ms/op); B starts at 0.5 s, ends at 1.5 s
+#    (5 ms/op). Common interval (0.5, 1.5]: A completes 100 ops there, 150 by B's end.
+gen "$T/b2.log" B 500000000 5000000 200 1000000
+out=$("$FLOWS" "$T/a.log" "$T/b2.log")
+expect_line "staggered: interval from B's first post" "$out" \
+    '^common interval: \+0\.500000 s \.\. \+1\.500000 s = 1\.000000 s \(from the latest first post, flow 1 \(B\)'
+expect_line "staggered: A did 150 ops by B's finish, 100 in the interval" "$out" \
+    '^ +0 A +200 +150 +150000000 +100 +100000000 +100\.000 +0\.8000 +33\.33 '
+
+# 3. Three equal flows (label from the file name when flow= is missing): index 1, 33.33% each.
+for f in x y z; do gen "$T/$f.log" "$f" 0 1000000 1000 4096; done
+sed -i '2s/ flow=[^ ]*//' "$T/z.log"
+out=$("$FLOWS" "$T/x.log" "$T/y.log" "$T/z.log")
+expect_line "equal flows: Jain index 1" "$out" "^Jain's fairness index: 1\.000000 "
+expect_line "equal flows: 33.33% each" "$out" '^ +2 z\.log +1000 +1000 +4096000 +1000 +4096000 +4\.096 +0\.0328 +33\.33 '
+
+# 4. --window 250: per-window Gb/s (windows (start, end]); --csv writes them.
+out=$("$FLOWS" --window 250 --csv "$T/w.csv" "$T/a.log" "$T/b.log"); rc=$?
+[ $rc -eq 0 ] && ok "--window: exit 0" || bad "--window: exit $rc"
+expect_line "window 0: A 0.8 Gb/s, B 1.6 Gb/s, in the common interval" "$out" \
+    '^ +0 +0\.000 +250\.000 \* +0\.800 +1\.600 +2\.400$'
+expect_line "window 7: A alone" "$out" '^ +7 +1750\.000 +2000\.000   +0\.800 +0\.000 +0\.800$'
+if [ "$(grep -c '^ *[0-9]\+ \+[0-9.]\+ \+[0-9.]\+ ' <<< "$out")" -eq 8 ]; then
+    ok "8 windows over 2 s"; else bad "window count"; echo "$out"; fi
+if [ "$(head -1 "$T/w.csv")" = "window,start_ms,end_ms,common,A_gbps,B_gbps,total_gbps" ] &&
+   [ "$(wc -l < "$T/w.csv")" -eq 9 ] &&
+   grep -qx '3,750.000000,1000.000000,1,0.800000,1.600000,2.400000' "$T/w.csv"; then
+    ok "--csv window table"; else bad "--csv window table"; cat "$T/w.csv"; fi
+"$FLOWS" --csv "$T/f.csv" "$T/a.log" "$T/b.log" > /dev/null
+if head -1 "$T/f.csv" | grep -q '^flow,label,file,ops,' &&
+   grep -q '^1,B,.*,200,200,200000000,200,200000000,1.000000000,200.000000,1.600000,66.6667,' "$T/f.csv"; then
+    ok "--csv flow table"; else bad "--csv flow table"; cat "$T/f.csv"; fi
+
+# 5. Bad input: one line on stderr, exit 2.
+printf '# rdx-wrlog v2\n' > "$T/hdr.log"
+{ head -3 "$T/a.log"; echo "0 0 1700000000100000000 1700000000200000000 10";
+  echo "1 0 1700000000000000000 1700000000300000000 10"; } > "$T/back.log"
+{ head -3 "$T/a.log"; echo "0 0 1700000000100000000 1700000000000000000 10"; } > "$T/early.log"
+{ head -3 "$T/a.log"; echo "0 0 17000000001 x 10"; } > "$T/junk.log"
+{ head -3 "$T/a.log"; echo "0 0 -5 1 10"; } > "$T/neg.log"
+{ head -3 "$T/a.log"; echo "5 0 1 2 10"; echo "5 0 3 4 10"; } > "$T/dupop.log"
+head -3 "$T/a.log" > "$T/empty.log"
+head -2 "$T/a.log" > "$T/short.log"
+: > "$T/zero.log"
+gen "$T/late.log" L 3000000000 1000000 10 100   # starts after A ended
+expect_fail() { # NAME ARGS...
+    local name=$1 err rc; shift
+    err=$("$FLOWS" "$@" 2>&1 >/dev/null); rc=$?
+    if [ $rc -eq 2 ] && [ -n "$err" ] && [ "$(wc -l <<< "$err")" -eq 1 ]; then
+        ok "bad input: $name -> exit 2: $err"
+    else
+        bad "bad input: $name: exit $rc, stderr: $err"
+    fi
+}
+expect_fail "missing file" "$T/a.log" "$T/nope.log"
+expect_fail "one log" "$T/a.log"
+expect_fail "no log" 
+expect_fail "wrong header" "$T/a.log" "$T/hdr.log"
+expect_fail "post_ns going back" "$T/a.log" "$T/back.log"
+expect_fail "completion before post" "$T/a.log" "$T/early.log"
+expect_fail "junk field" "$T/a.log" "$T/junk.log"
+expect_fail "negative number" "$T/a.log" "$T/neg.log"
+expect_fail "repeated op" "$T/a.log" "$T/dupop.log"
+expect_fail "no work requests" "$T/a.log" "$T/empty.log"
+expect_fail "truncated header" "$T/a.log" "$T/short.log"
+expect_fail "empty file" "$T/a.log" "$T/zero.log"
+expect_fail "flows that never overlap" "$T/a.log" "$T/late.log"
+expect_fail "bad --window" --window 0 "$T/a.log" "$T/b.log"
+expect_fail "bad --window text" --window abc "$T/a.log" "$T/b.log"
+expect_fail "tiny --window" --window 0.000001 "$T/a.log" "$T/b.log"
+expect_fail "unknown option" --bogus "$T/a.log" "$T/b.log"
+expect_fail "unwritable --csv" --csv /nonexistent/dir/x.csv "$T/a.log" "$T/b.log"
+
+echo "$fails failure(s)"
+[ $fails -eq 0 ]

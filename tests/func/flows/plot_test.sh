@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# rdx-plot end to end: a report from lib/stats (gen_report) -> PNG files
+# (checked by their magic bytes); bad input -> one line, exit 2.
+# usage: plot_test.sh PATH/TO/rdx-plot.py PATH/TO/gen_report
+set -u
+PLOT=$1
+GEN=$2
+# rdx-plot runs on Debian's python3 (its shebang): use that one here too.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+if ! "$PY" -c 'import matplotlib' 2> /dev/null; then
+    echo "SKIP: matplotlib is missing for $PY (Debian: apt-get install python3-matplotlib)"
+    exit 77
+fi
+T=$(mktemp -d /tmp/rdx-plot-test.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+export MPLCONFIGDIR=$T/mpl
+fails=0
+ok()  { echo "ok   - $1"; }
+bad() { echo "FAIL - $1"; fails=$((fails + 1)); }
+
+"$GEN" "$T/r.json" > /dev/null || { echo "FAIL: gen_report"; exit 1; }
+out=$("$PY" "$PLOT" "$T/r.json" -o "$T/png" 2>&1); rc=$?
+[ $rc -eq 0 ] && ok "rdx-plot exit 0" || { bad "rdx-plot exit $rc: $out"; }
+for f in lat_cdf_echo_lat lat_size_echo_lat bw_size_echo_lat bw_size_write_bw mops_qps_write_bw; do
+    p="$T/png/$f.png"
+    if [ -s "$p" ] && [ "$(head -c 8 "$p" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ]; then
+        ok "$f.png is a PNG"
+    else
+        bad "$f.png missing or not a PNG"
+    fi
+done
+n=$(ls "$T/png" | wc -l)
+[ "$n" -eq 5 ] && ok "5 PNG files" || bad "$n files in $T/png: $(ls "$T/png")"
+
+# Two reports: one series each, named after the files.
+cp "$T/r.json" "$T/other.json"
+"$PY" "$PLOT" "$T/r.json" "$T/other.json" -o "$T/png2" > /dev/null 2>&1
+[ -s "$T/png2/lat_cdf_other_echo_lat.png" ] && [ -s "$T/png2/lat_cdf_r_echo_lat.png" ] &&
+    ok "two reports -> a series per file" || bad "two reports: $(ls "$T/png2")"
+
+expect_fail() { # NAME ARGS...
+    local name=$1 err rc; shift
+    err=$("$PY" "$PLOT" "$@" 2>&1 >/dev/null); rc=$?
+    if [ $rc -eq 2 ] && [ -n "$err" ] && [ "$(wc -l <<< "$err")" -eq 1 ]; then
+        ok "bad input: $name -> exit 2: $err"
+    else
+        bad "bad input: $name: exit $rc, stderr: $err"
+    fi
+}
+echo '{"results": [' > "$T/trunc.json"
+echo '[1, 2]' > "$T/array.json"
+echo '{"results": [{"test": "echo", "mode": "lat", "size": "8", "lcore": -1, "qps": 1}]}' > "$T/type.json"
+echo '{"rdx_version": "0.1.0", "title": "t", "knobs": {}, "results": []}' > "$T/norows.json"
+expect_fail "missing file" "$T/nope.json" -o "$T/x"
+expect_fail "truncated JSON" "$T/trunc.json" -o "$T/x"
+expect_fail "not a report" "$T/array.json" -o "$T/x"
+expect_fail "wrong field type" "$T/type.json" -o "$T/x"
+expect_fail "no rows" "$T/norows.json" -o "$T/x"
+expect_fail "no -o" "$T/r.json"
+expect_fail "no report" -o "$T/x"
+
+echo "$fails failure(s)"
+[ $fails -eq 0 ]

@@ -1,0 +1,31 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Shared helpers of the rdx-perf end-to-end tests (sourced).
+# Usage of every script: <script> PATH/TO/rdx-perf
+set -u
+PERF=${1:-${RDX_PERF:-}}
+if [ -z "$PERF" ] || [ ! -x "$PERF" ]; then
+    echo "usage: $0 PATH/TO/rdx-perf (or set RDX_PERF)" >&2
+    exit 1
+fi
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+SRC=$(cd "$HERE/../.." && pwd)
+SCHEMA=$SRC/lib/stats/rdx-report.schema.json
+TMP=$(mktemp -d /tmp/rdx-func.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+# Quiet EAL: no hugepage notice (we ask for --no-huge ourselves).
+EAL=(--no-huge -l 0-1)
+FAILS=0
+pass() { echo "ok   $*"; }
+fail() { echo "FAIL $*"; FAILS=$((FAILS + 1)); }
+finish() {
+    if [ "$FAILS" -ne 0 ]; then echo "$FAILS check(s) failed"; exit 1; fi
+    echo "all checks passed"; exit 0
+}
+# run NAME TIMEOUT ARGS...: run rdx-perf, keep stdout/stderr in $TMP/NAME.{out,err}
+run() {
+    local name=$1 t=$2; shift 2
+    timeout -k 5 "$t" "$PERF" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err"
+}
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
+}

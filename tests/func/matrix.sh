@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Every test x mode on the software device with --verify: exit 0, every
+# payload byte checked, the JSON report valid against the schema with
+# monotone percentiles, exactly the ops and bytes asked for, labelled
+# "software device".
+source "$(dirname "$0")/lib.sh"
+
+N=200
+for t in echo write write_imm read send cas faa; do
+    for m in lat bw; do
+        case $t in
+        echo) sz=(--sizes 100,1K) ; runs=2 ;;
+        cas|faa) sz=(--keys 4) ; runs=1 ;;
+        *) sz=(--sizes 8,4K) ; runs=2 ;;
+        esac
+        name=$t-$m
+        if ! run "$name" 120 "${EAL[@]}" -- --test "$t" --mode "$m" --dev sw --verify -n $N \
+            "${sz[@]}" -t 8 --json "$TMP/$name.json"; then
+            fail "$name: exit status $? ($(tail -n 2 "$TMP/$name.err" | tr '\n' ' '))"
+            continue
+        fi
+        if ! grep -q -- "--verify: every payload byte" "$TMP/$name.err"; then
+            fail "$name: no verification line"; continue
+        fi
+        if out=$(python3 "$HERE/check_report.py" "$TMP/$name.json" "$SCHEMA" --sw \
+                 --ops-per-run $N --runs $runs); then
+            pass "$name"
+        else
+            fail "$name: $out"
+        fi
+    done
+done
+
+# Two QPs on one worker lcore, post lists and selective signaling.
+if run q2 120 "${EAL[@]}" -- --test write --mode bw -s 1K -q 2 -t 16 -l 4 -Q 4 -n 400 \
+        --dev sw --verify --json "$TMP/q2.json" &&
+   python3 "$HERE/check_report.py" "$TMP/q2.json" "$SCHEMA" --ops-per-run 800 --runs 1 >/dev/null; then
+    pass "write bw -q 2 -l 4 -Q 4"
+else
+    fail "write bw -q 2 -l 4 -Q 4: $(tail -n 1 "$TMP/q2.err")"
+fi
+
+# The main lcore alone (no worker), duration mode with percentiles.
+if run main-only 60 --no-huge -l 0 -- --test read --mode lat -s 64 -D 0.5 --warmup 0.1s \
+        --dev sw --json "$TMP/main.json" &&
+   python3 "$HERE/check_report.py" "$TMP/main.json" "$SCHEMA" --runs 1 >/dev/null; then
+    pass "read lat -D on the main lcore"
+else
+    fail "read lat -D on the main lcore: $(tail -n 1 "$TMP/main-only.err")"
+fi
+
+# The table and the clusterperf lines are on stdout; CSV has a header + rows.
+if run tables 60 "${EAL[@]}" -- --test echo --sizes 100 -n 100 --dev sw --csv "$TMP/e.csv" &&
+   grep -q "echo100" "$TMP/tables.out" && [ "$(wc -l <"$TMP/e.csv")" -ge 3 ]; then
+    pass "table, clusterperf lines and CSV"
+else
+    fail "table, clusterperf lines and CSV"
+fi
+finish

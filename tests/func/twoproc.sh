@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Two processes over the TCP bootstrap on 127.0.0.1 (the runtime gives each
+# process its own EAL file prefix): a verified run, a run where client and
+# server disagree (both exit 2 with one line), a server killed mid-run (the
+# client exits non-zero within the bootstrap timeout), and SIGINT.
+source "$(dirname "$0")/lib.sh"
+
+pair() { # name, server args, client args (separated by ::)
+    local name=$1; shift
+    local sargs=() cargs=() side=s
+    for x in "$@"; do
+        if [ "$x" = "::" ]; then side=c; continue; fi
+        if [ $side = s ]; then sargs+=("$x"); else cargs+=("$x"); fi
+    done
+    local port; port=$(free_port)
+    timeout -k 5 60 "$PERF" --no-huge -l 0 -- --server -p "$port" --dev sw "${sargs[@]}" \
+        >"$TMP/$name.s.out" 2>"$TMP/$name.s.err" &
+    local spid=$!
+    sleep 0.5
+    timeout -k 5 60 "$PERF" --no-huge -l 1 -- --connect "127.0.0.1:$port" --dev sw "${cargs[@]}" \
+        >"$TMP/$name.c.out" 2>"$TMP/$name.c.err"
+    CRC=$?
+    wait "$spid"
+    SRC_RC=$?
+}
+
+for t in write read send echo faa; do
+    case $t in
+    echo) a=(--test echo --sizes 100,10K -n 200) ;;
+    faa) a=(--test faa --mode bw --keys 2 -n 300) ;;
+    *) a=(--test $t --mode bw -s 4K -n 300) ;;
+    esac
+    pair "$t" "${a[@]}" --verify :: "${a[@]}" --verify --json "$TMP/$t.json"
+    if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] &&
+       python3 "$HERE/check_report.py" "$TMP/$t.json" "$SCHEMA" --ops-per-run "${a[-1]}" \
+           >"$TMP/$t.chk"; then
+        pass "two processes: $t --verify"
+    else
+        fail "two processes: $t: client $CRC server $SRC_RC: $(tail -n 1 "$TMP/$t.c.err") / $(tail -n 1 "$TMP/$t.s.err") $(cat "$TMP/$t.chk" 2>/dev/null)"
+    fi
+done
+pair lat --test write --mode lat -s 64 -n 200 :: --test write --mode lat -s 64 -n 200 --verify
+if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ]; then pass "two processes: write ping-pong"
+else fail "two processes: write ping-pong: $CRC/$SRC_RC $(tail -n 1 "$TMP/lat.c.err")"; fi
+
+# Different tests: both refuse in one line with exit 2.
+pair mismatch --test read -s 64 :: --test write -s 64
+if [ "$CRC" -eq 2 ] && [ "$SRC_RC" -eq 2 ] && [ "$(wc -l <"$TMP/mismatch.c.err")" -eq 1 ] &&
+   [ "$(wc -l <"$TMP/mismatch.s.err")" -eq 1 ]; then
+    pass "different tests: $(cat "$TMP/mismatch.c.err")"
+else
+    fail "different tests: client $CRC server $SRC_RC: $(cat "$TMP/mismatch.c.err" "$TMP/mismatch.s.err" | tr '\n' '|')"
+fi
+pair sizes --test write -s 64 :: --test write -s 128
+if [ "$CRC" -eq 2 ] && [ "$SRC_RC" -eq 2 ]; then pass "different sizes: $(cat "$TMP/sizes.c.err")"
+else fail "different sizes: client $CRC server $SRC_RC"; fi
+
+# The server dies mid-run: the client reports it and exits non-zero within
+# the bootstrap timeout (2 s here).
+port=$(free_port)
+"$PERF" --no-huge -l 0 -- --server -p "$port" --dev sw --test send --mode bw -s 1K -D 30 \
+    >/dev/null 2>&1 &
+spid=$!
+sleep 0.5
+start=$(date +%s.%N)
+timeout -k 5 40 "$PERF" --no-huge -l 1 -- --connect "127.0.0.1:$port" --dev sw --test send \
+    --mode bw -s 1K -D 30 --bootstrap-timeout 2 >"$TMP/kill.out" 2>"$TMP/kill.err" &
+cpid=$!
+sleep 1.5
+kill -9 "$spid"
+wait "$cpid"
+crc=$?
+el=$(python3 -c "import time; print(round(time.time() - $start - 1.5, 1))")
+wait "$spid" 2>/dev/null
+if [ "$crc" -ne 0 ] && [ "$crc" -ne 124 ] && python3 -c "import sys; sys.exit(0 if $el < 8 else 1)"; then
+    pass "server killed: client exit $crc ${el}s after: $(tail -n 1 "$TMP/kill.err")"
+else
+    fail "server killed: client exit $crc after ${el}s: $(tail -n 2 "$TMP/kill.err" | tr '\n' '|')"
+fi
+
+# SIGINT: stops cleanly and prints what was measured.
+timeout -k 5 40 "$PERF" "${EAL[@]}" -- --test write --mode bw -s 1K -D 30 --dev sw \
+    --json "$TMP/int.json" >"$TMP/int.out" 2>"$TMP/int.err" &
+ipid=$!
+sleep 2
+kill -INT "$ipid"
+wait "$ipid"
+irc=$?
+if [ "$irc" -eq 0 ] && grep -q write1K "$TMP/int.out" && [ -s "$TMP/int.json" ]; then
+    pass "SIGINT prints the results"
+else
+    fail "SIGINT: exit $irc: $(tail -n 1 "$TMP/int.err")"
+fi
+finish
