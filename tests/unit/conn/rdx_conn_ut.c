@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx_conn.c on loopback only (127.0.0.1, and ::1 when the host has IPv6):
+ * server and client in two threads, typed exchange, forged hellos on both
+ * sides, message type/length mismatch with resync, port in use, refused
+ * connect, accept and receive timeouts, peer death, no SIGPIPE.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rdx_ut.h"
+
+#include "../../../lib/conn/rdx_conn.c"
+
+#define TMO 5000
+
+struct test_cfg {
+	uint32_t test_id;
+	uint32_t qpn;
+	uint64_t addr;
+	uint32_t rkey;
+	uint32_t pad;
+};
+
+/* ------------------------------------------------------------ helpers */
+
+struct server {
+	struct rdx_conn *listener;
+	struct rdx_conn *conn;
+	int accept_errno;
+	char err[RDX_CONN_ERR_LEN];
+	pthread_t thread;
+};
+
+static void *
+server_accept(void *arg)
+{
+	struct server *s = arg;
+
+	s->conn = rdx_conn_accept(s->listener, TMO);
+	if (s->conn == NULL) {
+		s->accept_errno = rte_errno;
+		snprintf(s->err, sizeof(s->err), "%s", rdx_conn_strerror(NULL));
+	}
+	return NULL;
+}
+
+static uint16_t
+server_start(struct server *s, const char *addr)
+{
+	memset(s, 0, sizeof(*s));
+	s->listener = rdx_conn_listen(addr, 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s->listener);
+	CU_ASSERT_FATAL(pthread_create(&s->thread, NULL, server_accept, s) == 0);
+	return rdx_conn_port(s->listener);
+}
+
+static void
+server_join(struct server *s)
+{
+	pthread_join(s->thread, NULL);
+}
+
+static void
+server_stop(struct server *s)
+{
+	rdx_conn_close(s->conn);
+	rdx_conn_close(s->listener);
+	s->conn = NULL;
+	s->listener = NULL;
+}
+
+/* A connected pair on 127.0.0.1. */
+static void
+pair(struct server *s, struct rdx_conn **client)
+{
+	uint16_t port = server_start(s, "127.0.0.1");
+
+	*client = rdx_conn_connect("127.0.0.1", port, TMO);
+	server_join(s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(*client);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s->conn);
+}
+
+static int64_t
+elapsed_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (int64_t)(t1.tv_sec - t0->tv_sec) * 1000 + (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* -------------------------------------------------------------- tests */
+
+struct exch {
+	struct rdx_conn *c;
+	struct test_cfg mine, theirs;
+	int ret;
+	pthread_t thread;
+};
+
+static void *
+do_exchange(void *arg)
+{
+	struct exch *e = arg;
+
+	e->ret = rdx_conn_exchange(e->c, 7, &e->mine, &e->theirs, sizeof(e->mine), TMO);
+	return NULL;
+}
+
+static void
+test_exchange(void)
+{
+	struct server s;
+	struct rdx_conn *cl;
+	struct exch a, b;
+
+	pair(&s, &cl);
+	CU_ASSERT_STRING_EQUAL(rdx_conn_peer_version(cl), RDX_VERSION_STR);
+	CU_ASSERT_STRING_EQUAL(rdx_conn_peer_version(s.conn), RDX_VERSION_STR);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_peer_name(s.conn), "127.0.0.1:"));
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.c = s.conn;
+	a.mine = (struct test_cfg){ .test_id = 1, .qpn = 0x11, .addr = 0x1000, .rkey = 0xaa };
+	b.c = cl;
+	b.mine = (struct test_cfg){ .test_id = 1, .qpn = 0x22, .addr = 0x2000, .rkey = 0xbb };
+	CU_ASSERT_FATAL(pthread_create(&a.thread, NULL, do_exchange, &a) == 0);
+	do_exchange(&b);
+	pthread_join(a.thread, NULL);
+	CU_ASSERT_EQUAL(a.ret, 0);
+	CU_ASSERT_EQUAL(b.ret, 0);
+	CU_ASSERT_EQUAL(memcmp(&a.theirs, &b.mine, sizeof(a.theirs)), 0);
+	CU_ASSERT_EQUAL(memcmp(&b.theirs, &a.mine, sizeof(b.theirs)), 0);
+
+	/* Plain send/recv, and an empty message. */
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 3, "ping", 4, TMO), 0);
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 4, NULL, 0, TMO), 0);
+	char buf[4];
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 3, buf, 4, TMO), 0);
+	CU_ASSERT_EQUAL(memcmp(buf, "ping", 4), 0);
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 4, NULL, 0, TMO), 0);
+	rdx_conn_close(cl);
+	server_stop(&s);
+}
+
+static void
+test_type_and_length_mismatch(void)
+{
+	struct test_cfg cfg = { .test_id = 9 }, got;
+	struct server s;
+	struct rdx_conn *cl;
+	uint64_t small = 5;
+
+	pair(&s, &cl);
+	/* The peer runs another test: a different message type. */
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 100, &cfg, sizeof(cfg), TMO), 0);
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 200, &got, sizeof(got), TMO), -EPROTO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(s.conn), "message type 100"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(s.conn), "expected type 200"));
+	/* Right type, wrong size. */
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 200, &small, sizeof(small), TMO), 0);
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 200, &got, sizeof(got), TMO), -EPROTO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(s.conn), "sent 8 bytes"));
+	/* The bad payloads were drained: the stream is still framed. */
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 200, &cfg, sizeof(cfg), TMO), 0);
+	memset(&got, 0, sizeof(got));
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 200, &got, sizeof(got), TMO), 0);
+	CU_ASSERT_EQUAL(got.test_id, 9);
+	/* Misuse. */
+	CU_ASSERT_EQUAL(rdx_conn_send(NULL, 1, &cfg, sizeof(cfg), TMO), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 1, NULL, 4, TMO), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.listener, 1, &got, sizeof(got), TMO), -EINVAL);
+	rdx_conn_close(cl);
+	server_stop(&s);
+}
+
+/* Raw peer: sends a forged hello and reports what it read back. */
+struct forger {
+	int fd;
+	uint16_t port;
+	char magic[5];
+	uint32_t version;
+	struct rdx_hello got;
+	bool got_ok;
+	pthread_t thread;
+};
+
+static void
+forge(struct forger *f)
+{
+	struct rdx_hello h;
+	ssize_t n;
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, f->magic, 4);
+	h.wire_version = htonl(f->version);
+	snprintf(h.version, sizeof(h.version), "9.9.9");
+	n = send(f->fd, &h, sizeof(h), MSG_NOSIGNAL);
+	CU_ASSERT_EQUAL(n, (ssize_t)sizeof(h));
+}
+
+/* Server side of a raw peer: accept one, read its hello, send a forged one. */
+static void *
+forger_server(void *arg)
+{
+	struct forger *f = arg;
+	int fd = accept(f->fd, NULL, NULL);
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	n = recv(fd, &f->got, sizeof(f->got), MSG_WAITALL);
+	f->got_ok = n == (ssize_t)sizeof(f->got);
+	close(f->fd);
+	f->fd = fd;
+	forge(f);
+	usleep(100 * 1000);
+	close(fd);
+	return NULL;
+}
+
+static int
+raw_listen(uint16_t *port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t sl = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) != 0 || listen(fd, 4) != 0)
+		return -1;
+	getsockname(fd, (struct sockaddr *)&a, &sl);
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+static int
+raw_connect(uint16_t port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0)
+		return -1;
+	return fd;
+}
+
+static void
+test_version_mismatch(void)
+{
+	struct forger f;
+	struct rdx_conn *l, *c;
+	char expect[128];
+
+	/* A client announcing wire version 99 to our server. */
+	l = rdx_conn_listen("127.0.0.1", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	memset(&f, 0, sizeof(f));
+	f.fd = raw_connect(rdx_conn_port(l));
+	CU_ASSERT_FATAL(f.fd >= 0);
+	memcpy(f.magic, "RDX1", 4);
+	f.version = 99;
+	forge(&f);
+	c = rdx_conn_accept(l, TMO);
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_EQUAL(rte_errno, EPROTO);
+	snprintf(expect, sizeof(expect), "runs wire version 99 (rdx 9.9.9), we run %u (rdx %s)",
+		 RDX_WIRE_VERSION, RDX_VERSION_STR);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), expect));
+	CU_ASSERT_STRING_EQUAL(rdx_conn_strerror(l), rdx_conn_strerror(NULL));
+	close(f.fd);
+
+	/* Not an rdx peer at all. */
+	f.fd = raw_connect(rdx_conn_port(l));
+	CU_ASSERT_FATAL(f.fd >= 0);
+	memcpy(f.magic, "HTTP", 4);
+	f.version = RDX_WIRE_VERSION;
+	forge(&f);
+	CU_ASSERT_PTR_NULL(rdx_conn_accept(l, TMO));
+	CU_ASSERT_EQUAL(rte_errno, EPROTO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), "bad hello magic"));
+	close(f.fd);
+	rdx_conn_close(l);
+
+	/* Our client against a server announcing version 2: the client sees it too. */
+	memset(&f, 0, sizeof(f));
+	f.fd = raw_listen(&f.port);
+	CU_ASSERT_FATAL(f.fd >= 0);
+	memcpy(f.magic, "RDX1", 4);
+	f.version = 2;
+	CU_ASSERT_FATAL(pthread_create(&f.thread, NULL, forger_server, &f) == 0);
+	c = rdx_conn_connect("127.0.0.1", f.port, TMO);
+	pthread_join(f.thread, NULL);
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_EQUAL(rte_errno, EPROTO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), "runs wire version 2"));
+	/* And what our client sent is a well-formed hello. */
+	CU_ASSERT_TRUE(f.got_ok);
+	CU_ASSERT_EQUAL(memcmp(f.got.magic, "RDX1", 4), 0);
+	CU_ASSERT_EQUAL(ntohl(f.got.wire_version), RDX_WIRE_VERSION);
+	CU_ASSERT_STRING_EQUAL(f.got.version, RDX_VERSION_STR);
+}
+
+static void
+test_hook_version_both_sides(void)
+{
+	struct server s;
+	struct rdx_conn *cl;
+	uint16_t port;
+
+	/* Our own code announcing another version (the test hook). */
+	port = server_start(&s, "127.0.0.1");
+	conn_hello_version = RDX_WIRE_VERSION + 1;
+	cl = rdx_conn_connect("127.0.0.1", port, TMO);
+	server_join(&s);
+	conn_hello_version = RDX_WIRE_VERSION;
+	/* Both sides announce the bumped version: both refuse. */
+	CU_ASSERT_PTR_NULL(cl);
+	CU_ASSERT_PTR_NULL(s.conn);
+	CU_ASSERT_EQUAL(s.accept_errno, EPROTO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(s.err, "wire version"));
+	server_stop(&s);
+}
+
+static void
+test_port_in_use(void)
+{
+	struct rdx_conn *a, *b;
+
+	a = rdx_conn_listen("127.0.0.1", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT(rdx_conn_port(a) != 0);
+	b = rdx_conn_listen("127.0.0.1", rdx_conn_port(a));
+	CU_ASSERT_PTR_NULL(b);
+	CU_ASSERT_EQUAL(rte_errno, EADDRINUSE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), "already in use"));
+	rdx_conn_close(b);
+	rdx_conn_close(a);
+}
+
+static void
+test_connect_refused(void)
+{
+	struct rdx_conn *l, *c;
+	struct timespec t0;
+	uint16_t port;
+
+	/* A port that was just free: listen on any, close. */
+	l = rdx_conn_listen("127.0.0.1", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	port = rdx_conn_port(l);
+	rdx_conn_close(l);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	c = rdx_conn_connect("127.0.0.1", port, 10000);
+	CU_ASSERT_PTR_NULL(c);
+	CU_ASSERT_EQUAL(rte_errno, ECONNREFUSED);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), "refused"));
+	/* Refused outright, not after waiting out the timeout. */
+	CU_ASSERT(elapsed_ms(&t0) < 10000);
+	/* Bad arguments. */
+	CU_ASSERT_PTR_NULL(rdx_conn_connect(NULL, 1, 10));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	CU_ASSERT_PTR_NULL(rdx_conn_connect("127.0.0.1", 0, 10));
+	CU_ASSERT_PTR_NULL(rdx_conn_accept(NULL, 10));
+}
+
+static void
+test_accept_timeout(void)
+{
+	struct rdx_conn *l;
+	struct timespec t0;
+	int64_t ms;
+
+	l = rdx_conn_listen("127.0.0.1", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CU_ASSERT_PTR_NULL(rdx_conn_accept(l, 200));
+	ms = elapsed_ms(&t0);
+	CU_ASSERT_EQUAL(rte_errno, ETIMEDOUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), "within 200 ms"));
+	/* Waited for the timeout (ms granularity), and returned. */
+	CU_ASSERT(ms >= 199);
+	/* A zero timeout polls once. */
+	CU_ASSERT_PTR_NULL(rdx_conn_accept(l, 0));
+	CU_ASSERT_EQUAL(rte_errno, ETIMEDOUT);
+	rdx_conn_close(l);
+}
+
+static void
+test_recv_timeout_and_peer_death(void)
+{
+	struct server s;
+	struct rdx_conn *cl;
+	uint32_t v = 0;
+	char big[65536];
+	int i, ret = 0;
+
+	pair(&s, &cl);
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 1, &v, sizeof(v), 50), -ETIMEDOUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(s.conn), "timed out"));
+	CU_ASSERT_EQUAL(rdx_conn_peer_alive(s.conn), 0);
+	CU_ASSERT_EQUAL(rdx_conn_peer_alive(cl), 0);
+	/* Pending data: still alive, and the peek consumed nothing. */
+	v = 77;
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 1, &v, sizeof(v), TMO), 0);
+	usleep(10 * 1000);
+	CU_ASSERT_EQUAL(rdx_conn_peer_alive(s.conn), 0);
+	v = 0;
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 1, &v, sizeof(v), TMO), 0);
+	CU_ASSERT_EQUAL(v, 77);
+
+	/* The client dies. */
+	rdx_conn_close(cl);
+	for (i = 0; i < 100 && rdx_conn_peer_alive(s.conn) == 0; i++)
+		usleep(10 * 1000);
+	CU_ASSERT_EQUAL(rdx_conn_peer_alive(s.conn), -ECONNRESET);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(s.conn), "has gone"));
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 1, &v, sizeof(v), TMO), -ECONNRESET);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(s.conn), "closed the connection"));
+	/* Sending to the dead peer fails, and no SIGPIPE kills us. */
+	memset(big, 0, sizeof(big));
+	for (i = 0; i < 64 && ret == 0; i++)
+		ret = rdx_conn_send(s.conn, 1, big, sizeof(big), TMO);
+	CU_ASSERT_EQUAL(ret, -ECONNRESET);
+	CU_ASSERT_EQUAL(rdx_conn_peer_alive(s.listener), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_conn_peer_alive(NULL), -EINVAL);
+	server_stop(&s);
+}
+
+static void
+test_ipv6_loopback(void)
+{
+	struct server s;
+	struct rdx_conn *l, *cl;
+	uint32_t v = 5;
+
+	l = rdx_conn_listen("::1", 0);
+	if (l == NULL) {
+		printf("  (no IPv6 loopback here: %s; skipped)\n", rdx_conn_strerror(NULL));
+		CU_PASS("no ::1");
+		return;
+	}
+	rdx_conn_close(l);
+	memset(&s, 0, sizeof(s));
+	s.listener = rdx_conn_listen("::1", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s.listener);
+	CU_ASSERT_FATAL(pthread_create(&s.thread, NULL, server_accept, &s) == 0);
+	cl = rdx_conn_connect("::1", rdx_conn_port(s.listener), TMO);
+	server_join(&s);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cl);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(s.conn);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_peer_name(s.conn), "[::1]:"));
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 2, &v, sizeof(v), TMO), 0);
+	v = 0;
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 2, &v, sizeof(v), TMO), 0);
+	CU_ASSERT_EQUAL(v, 5);
+	rdx_conn_close(cl);
+	server_stop(&s);
+}
+
+static void
+test_parse_hostport(void)
+{
+	char host[64];
+	uint16_t port = 0;
+
+	CU_ASSERT_EQUAL(rdx_conn_parse_hostport("127.0.0.1:18515", host, sizeof(host), &port), 0);
+	CU_ASSERT_STRING_EQUAL(host, "127.0.0.1");
+	CU_ASSERT_EQUAL(port, 18515);
+	CU_ASSERT_EQUAL(rdx_conn_parse_hostport("server-a:1", host, sizeof(host), &port), 0);
+	CU_ASSERT_STRING_EQUAL(host, "server-a");
+	CU_ASSERT_EQUAL(port, 1);
+	CU_ASSERT_EQUAL(rdx_conn_parse_hostport("[::1]:65535", host, sizeof(host), &port), 0);
+	CU_ASSERT_STRING_EQUAL(host, "::1");
+	CU_ASSERT_EQUAL(port, 65535);
+	const char *bad[] = { "host", "host:", ":80", "host:0", "host:65536", "host:8x",
+			      "::1:80", "[::1]80", "[::1]", "[]:80", "host:-1", "h:+1", "" };
+	for (size_t i = 0; i < RTE_DIM(bad); i++)
+		CU_ASSERT_EQUAL(rdx_conn_parse_hostport(bad[i], host, sizeof(host), &port), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_conn_parse_hostport("averylonghostname:1", host, 8, &port), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_conn_parse_hostport(NULL, host, sizeof(host), &port), -EINVAL);
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "exchange over loopback", test_exchange },
+		{ "type and length mismatch", test_type_and_length_mismatch },
+		{ "forged hellos", test_version_mismatch },
+		{ "version bump seen on both sides", test_hook_version_both_sides },
+		{ "port in use", test_port_in_use },
+		{ "connect to a closed port", test_connect_refused },
+		{ "accept timeout", test_accept_timeout },
+		{ "recv timeout and peer death", test_recv_timeout_and_peer_death },
+		{ "IPv6 loopback", test_ipv6_loopback },
+		{ "HOST:PORT parsing", test_parse_hostport },
+		{ NULL, NULL },
+	};
+
+	/* A SIGPIPE would kill the binary: the library must never raise one. */
+	signal(SIGPIPE, SIG_DFL);
+	return rdx_ut_run("conn", cases, NULL, NULL);
+}
