@@ -40,7 +40,7 @@ for t in write read send echo faa; do
         fail "two processes: $t: client $CRC server $SRC_RC: $(tail -n 1 "$TMP/$t.c.err") / $(tail -n 1 "$TMP/$t.s.err") $(cat "$TMP/$t.chk" 2>/dev/null)"
     fi
 done
-pair lat --test write --mode lat -s 64 -n 200 :: --test write --mode lat -s 64 -n 200 --verify
+pair lat --test write --mode lat -s 64 -n 200 --verify :: --test write --mode lat -s 64 -n 200 --verify
 if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ]; then pass "two processes: write ping-pong"
 else fail "two processes: write ping-pong: $CRC/$SRC_RC $(tail -n 1 "$TMP/lat.c.err")"; fi
 

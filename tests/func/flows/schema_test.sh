@@ -29,7 +29,7 @@ for e in errs:
     print("FAIL: report does not validate: %s at %s" % (e.message, list(e.path)))
 if errs:
     sys.exit(1)
-assert len(doc["results"]) == 28, len(doc["results"])
+assert len(doc["results"]) == 34, len(doc["results"])   # 5 sizes x (total + lcore) + 6 sizes x 4 qps
 print("ok   - gen_report's report (%d rows) validates" % len(doc["results"]))
 def broken(name, mutate):
     d = copy.deepcopy(doc)
