@@ -1,0 +1,492 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx-flows: fairness of flows that ran at the same time, from the
+ * per-work-request logs rdx-perf writes with -o FILE.
+ *
+ * The procedure (that of the modified-perftest fairness studies, automated):
+ *   1. the flow that finished first is the one with the earliest last
+ *      completion; its last completion is T1;
+ *   2. every other flow's ops and bytes completed by T1 are counted;
+ *   3. the common interval is (T0, T1], T0 being the latest first post (all
+ *      flows are running in it); a flow's bandwidth is the bytes it
+ *      completed in that interval over its length, its share that over the
+ *      sum of all flows';
+ *   4. Jain's fairness index over those bandwidths: (sum x)^2 / (n sum x^2),
+ *      1 when all are equal, 1/n when one flow has everything.
+ * With --window MS the bandwidth of every flow per window of MS ms (windows
+ * (start, start + MS] from the earliest first post) is printed too.
+ *
+ * Log format (text):
+ *   # rdx-wrlog v1
+ *   # test=write mode=bw size=65536 lcore=1 qps=1 flow=<label> dev=<name> tsc_hz=<hz>
+ *   # op qp post_ns complete_ns bytes
+ *   0 0 1700000000123456789 1700000000123460000 65536
+ * Times are CLOCK_REALTIME ns; lines are in post order (op increasing,
+ * post_ns not decreasing); complete_ns >= post_ns. Later '#' lines are
+ * comments.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdx_hist.h"
+
+#define RDX_FLOWS_EXIT_BAD 2
+#define RDX_FLOWS_MAX_WINDOWS 1000000u
+#define RDX_FLOWS_LABEL_LEN 64
+
+struct rdx_wr {
+	uint64_t post_ns;
+	uint64_t complete_ns;
+	uint64_t bytes;
+};
+
+struct rdx_flow {
+	const char *path;
+	char label[RDX_FLOWS_LABEL_LEN];
+	char header[256];           /* the key=value line, for the report */
+	struct rdx_wr *wr;
+	size_t nb_wr;
+	size_t cap;
+	uint64_t first_post;
+	uint64_t last_complete;
+	/* results */
+	uint64_t ops_by_t1, bytes_by_t1;
+	uint64_t ops_in, bytes_in;
+	double mbytes_per_s, share;
+	struct rdx_hist_summary lat;  /* ns, over every op */
+};
+
+static const char *prog = "rdx-flows";
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(RDX_FLOWS_EXIT_BAD);
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s [--window MS] [--csv FILE] LOG LOG...\n"
+		"  Fairness of flows that ran at the same time, from rdx-perf -o logs:\n"
+		"  each flow's bandwidth and share over the common interval (latest first\n"
+		"  post .. first finish), ops/bytes done when the first flow finished, and\n"
+		"  Jain's fairness index.\n"
+		"  -w, --window MS  also the bandwidth of every flow per MS-ms window\n"
+		"  -c, --csv FILE   write the per-window table (with --window) or else the\n"
+		"                   per-flow table as CSV to FILE\n"
+		"  -h, --help       this text\n"
+		"  Bad input: one line on stderr, exit status 2.\n", prog);
+}
+
+static void
+trim_eol(char *s)
+{
+	s[strcspn(s, "\r\n")] = '\0';
+}
+
+/* Parse one unsigned decimal field; NULL when it is not one. */
+static const char *
+parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s < '0' || *s > '9')
+		return NULL;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	if (errno != 0 || (*end != '\0' && *end != ' ' && *end != '\t'))
+		return NULL;
+	return end;
+}
+
+static void
+flow_push(struct rdx_flow *fl, const struct rdx_wr *w)
+{
+	if (fl->nb_wr == fl->cap) {
+		size_t cap = fl->cap == 0 ? 1024 : fl->cap * 2;
+		struct rdx_wr *n = realloc(fl->wr, cap * sizeof(*n));
+
+		if (n == NULL)
+			die("%s: out of memory after %zu lines", fl->path, fl->nb_wr);
+		fl->wr = n;
+		fl->cap = cap;
+	}
+	fl->wr[fl->nb_wr++] = *w;
+}
+
+/* The label: flow=<label> from the key=value line, else the file name. */
+static void
+flow_label(struct rdx_flow *fl)
+{
+	const char *p = fl->header, *base;
+	size_t n;
+
+	while ((p = strstr(p, "flow=")) != NULL) {
+		if (p == fl->header || p[-1] == ' ' || p[-1] == '\t') {
+			p += 5;
+			n = strcspn(p, " \t");
+			if (n > 0) {
+				if (n >= sizeof(fl->label))
+					n = sizeof(fl->label) - 1;
+				memcpy(fl->label, p, n);
+				fl->label[n] = '\0';
+				return;
+			}
+			break;
+		}
+		p += 5;
+	}
+	base = strrchr(fl->path, '/');
+	snprintf(fl->label, sizeof(fl->label), "%s", base != NULL ? base + 1 : fl->path);
+}
+
+static void
+flow_read(struct rdx_flow *fl)
+{
+	char *line = NULL;
+	size_t len = 0;
+	unsigned long lineno = 0;
+	uint64_t op, qp, prev_op = 0;
+	struct rdx_wr w;
+	const char *p;
+	FILE *f;
+
+	f = fopen(fl->path, "r");
+	if (f == NULL)
+		die("%s: cannot open: %s", fl->path, strerror(errno));
+	while (getline(&line, &len, f) >= 0) {
+		lineno++;
+		trim_eol(line);
+		if (lineno == 1) {
+			if (strcmp(line, "# rdx-wrlog v1") != 0)
+				die("%s:1: not an rdx-perf work-request log (expected \"# rdx-wrlog v1\")",
+				    fl->path);
+			continue;
+		}
+		if (lineno == 2) {
+			if (strncmp(line, "# ", 2) != 0 || strchr(line, '=') == NULL)
+				die("%s:2: expected the \"# key=value ...\" line of the log header",
+				    fl->path);
+			snprintf(fl->header, sizeof(fl->header), "%s", line + 2);
+			continue;
+		}
+		if (lineno == 3) {
+			if (strcmp(line, "# op qp post_ns complete_ns bytes") != 0)
+				die("%s:3: expected \"# op qp post_ns complete_ns bytes\"", fl->path);
+			continue;
+		}
+		if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
+			continue;
+		p = parse_u64(line, &op);
+		p = p != NULL ? parse_u64(p, &qp) : NULL;
+		p = p != NULL ? parse_u64(p, &w.post_ns) : NULL;
+		p = p != NULL ? parse_u64(p, &w.complete_ns) : NULL;
+		p = p != NULL ? parse_u64(p, &w.bytes) : NULL;
+		if (p == NULL || p[strspn(p, " \t")] != '\0')
+			die("%s:%lu: expected 5 unsigned integers: op qp post_ns complete_ns bytes",
+			    fl->path, lineno);
+		if (fl->nb_wr > 0 && op <= prev_op)
+			die("%s:%lu: op %" PRIu64 " after op %" PRIu64 ": ops must be in post order",
+			    fl->path, lineno, op, prev_op);
+		if (fl->nb_wr > 0 && w.post_ns < fl->wr[fl->nb_wr - 1].post_ns)
+			die("%s:%lu: post_ns goes back in time: ops must be in post order", fl->path,
+			    lineno);
+		if (w.complete_ns < w.post_ns)
+			die("%s:%lu: complete_ns is before post_ns", fl->path, lineno);
+		prev_op = op;
+		flow_push(fl, &w);
+	}
+	free(line);
+	if (ferror(f))
+		die("%s: read error", fl->path);
+	fclose(f);
+	if (lineno < 3)
+		die("%s: truncated header (%lu lines)", fl->path, lineno);
+	if (fl->nb_wr == 0)
+		die("%s: no work requests in the log", fl->path);
+	flow_label(fl);
+}
+
+static void
+flow_stats(struct rdx_flow *fl, uint64_t t0, uint64_t t1)
+{
+	static struct rdx_hist h;   /* large: not on the stack */
+	size_t i;
+
+	rdx_hist_init(&h);
+	fl->first_post = fl->wr[0].post_ns;
+	fl->last_complete = 0;
+	for (i = 0; i < fl->nb_wr; i++) {
+		const struct rdx_wr *w = &fl->wr[i];
+
+		if (w->complete_ns > fl->last_complete)
+			fl->last_complete = w->complete_ns;
+		if (t1 == 0)
+			continue;
+		rdx_hist_record(&h, w->complete_ns - w->post_ns);
+		if (w->complete_ns <= t1) {
+			fl->ops_by_t1++;
+			fl->bytes_by_t1 += w->bytes;
+			if (w->complete_ns > t0) {
+				fl->ops_in++;
+				fl->bytes_in += w->bytes;
+			}
+		}
+	}
+	if (t1 != 0)
+		rdx_hist_summarize(&h, 0, &fl->lat);   /* already ns */
+}
+
+static double
+parse_window(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || *end != '\0' || !isfinite(v) || v <= 0.0)
+		die("--window: expected a positive number of milliseconds, got \"%s\"", s);
+	if (v * 1e6 < 1.0)
+		die("--window: %s ms is below a nanosecond", s);
+	return v;
+}
+
+/* A CSV field, quoted when it needs to be (RFC 4180). */
+static void
+csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void
+print_windows(struct rdx_flow *fl, unsigned int n, uint64_t tmin, uint64_t tmax, uint64_t t0,
+	      uint64_t t1, double window_ms, const char *csv)
+{
+	uint64_t w_ns = (uint64_t)llround(window_ms * 1e6), nwin, k;
+	uint64_t *bytes;
+	unsigned int i;
+	FILE *f = NULL;
+	size_t j;
+
+	nwin = tmax == tmin ? 1 : (tmax - tmin - 1) / w_ns + 1;
+	if (nwin > RDX_FLOWS_MAX_WINDOWS)
+		die("--window %g ms gives %" PRIu64 " windows (at most %u): use a larger window",
+		    window_ms, nwin, RDX_FLOWS_MAX_WINDOWS);
+	bytes = calloc(nwin * n, sizeof(*bytes));
+	if (bytes == NULL)
+		die("out of memory for %" PRIu64 " windows", nwin);
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < fl[i].nb_wr; j++) {
+			uint64_t c = fl[i].wr[j].complete_ns;
+
+			k = c == tmin ? 0 : (c - tmin - 1) / w_ns;
+			bytes[k * n + i] += fl[i].wr[j].bytes;
+		}
+	}
+	if (csv != NULL) {
+		f = fopen(csv, "w");
+		if (f == NULL)
+			die("%s: cannot create: %s", csv, strerror(errno));
+		fputs("window,start_ms,end_ms,common", f);
+		for (i = 0; i < n; i++) {
+			char col[RDX_FLOWS_LABEL_LEN + 8];
+
+			snprintf(col, sizeof(col), "%s_gbps", fl[i].label);
+			fputc(',', f);
+			csv_field(f, col);
+		}
+		fputs(",total_gbps\n", f);
+	}
+	printf("\nbandwidth per %g ms window, Gb/s (windows (start, end] in ms from the first post;"
+	       " * = inside the common interval)\n", window_ms);
+	printf(" %7s %12s %12s  ", "window", "start_ms", "end_ms");
+	for (i = 0; i < n; i++)
+		printf(" %12.12s", fl[i].label);
+	printf(" %12s\n", "total");
+	for (k = 0; k < nwin; k++) {
+		uint64_t s = tmin + k * w_ns, e = s + w_ns;
+		bool common = s >= t0 && e <= t1;
+		double total = 0.0, g;
+
+		printf(" %7" PRIu64 " %12.3f %12.3f %c", k, (double)(s - tmin) / 1e6,
+		       (double)(e - tmin) / 1e6, common ? '*' : ' ');
+		if (f != NULL)
+			fprintf(f, "%" PRIu64 ",%.6f,%.6f,%d", k, (double)(s - tmin) / 1e6,
+				(double)(e - tmin) / 1e6, common);
+		for (i = 0; i < n; i++) {
+			g = (double)bytes[k * n + i] * 8.0 / (double)w_ns;   /* bits per ns = Gb/s */
+			total += g;
+			printf(" %12.3f", g);
+			if (f != NULL)
+				fprintf(f, ",%.6f", g);
+		}
+		printf(" %12.3f\n", total);
+		if (f != NULL)
+			fprintf(f, ",%.6f\n", total);
+	}
+	free(bytes);
+	if (f != NULL && fclose(f) != 0)
+		die("%s: write error", csv);
+}
+
+static void
+write_flow_csv(const struct rdx_flow *fl, unsigned int n, const char *csv, double secs)
+{
+	unsigned int i;
+	FILE *f = fopen(csv, "w");
+
+	if (f == NULL)
+		die("%s: cannot create: %s", csv, strerror(errno));
+	fputs("flow,label,file,ops,ops_by_first_finish,bytes_by_first_finish,ops_in_interval,"
+	      "bytes_in_interval,interval_s,mbytes_per_s,gbits_per_s,share_pct,lat_p50_ns,"
+	      "lat_p99_ns,lat_max_ns\n", f);
+	for (i = 0; i < n; i++) {
+		fprintf(f, "%u,", i);
+		csv_field(f, fl[i].label);
+		fputc(',', f);
+		csv_field(f, fl[i].path);
+		fprintf(f, ",%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9f,%.6f,%.6f,%.4f,"
+			"%.1f,%.1f,%.1f\n", fl[i].nb_wr, fl[i].ops_by_t1, fl[i].bytes_by_t1,
+			fl[i].ops_in, fl[i].bytes_in, secs, fl[i].mbytes_per_s,
+			fl[i].mbytes_per_s * 8e-3, 100.0 * fl[i].share, fl[i].lat.p50, fl[i].lat.p99,
+			fl[i].lat.max);
+	}
+	if (fclose(f) != 0)
+		die("%s: write error", csv);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "window", required_argument, NULL, 'w' },
+		{ "csv", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	uint64_t t0 = 0, t1 = UINT64_MAX, tmin = UINT64_MAX, tmax = 0, total_bytes = 0;
+	unsigned int n, i, first = 0, latest = 0;
+	double window_ms = 0.0, secs, sum = 0.0, sum_sq = 0.0;
+	const char *csv = NULL;
+	struct rdx_flow *fl;
+	int c;
+
+	opterr = 0;   /* our own one-line messages */
+	while ((c = getopt_long(argc, argv, ":w:c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			window_ms = parse_window(optarg);
+			break;
+		case 'c':
+			csv = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case ':':
+			die("option %s needs a value (see %s --help)", argv[optind - 1], prog);
+		default:
+			die("unknown option %s (see %s --help)", argv[optind - 1], prog);
+		}
+	}
+	if (argc - optind < 2)
+		die("need at least 2 logs (flows that ran at the same time), got %d", argc - optind);
+	n = (unsigned int)(argc - optind);
+	fl = calloc(n, sizeof(*fl));
+	if (fl == NULL)
+		die("out of memory");
+	for (i = 0; i < n; i++) {
+		fl[i].path = argv[optind + (int)i];
+		flow_read(&fl[i]);
+		flow_stats(&fl[i], 0, 0);        /* first post, last completion */
+		if (fl[i].last_complete < t1) {
+			t1 = fl[i].last_complete;
+			first = i;
+		}
+		if (fl[i].first_post > t0) {
+			t0 = fl[i].first_post;
+			latest = i;
+		}
+		if (fl[i].first_post < tmin)
+			tmin = fl[i].first_post;
+		if (fl[i].last_complete > tmax)
+			tmax = fl[i].last_complete;
+	}
+	if (t1 <= t0)
+		die("the flows never all ran at once: %s finished at +%.6f s, before %s started at"
+		    " +%.6f s", fl[first].label, (double)(t1 - tmin) / 1e9, fl[latest].label,
+		    (double)(t0 - tmin) / 1e9);
+	secs = (double)(t1 - t0) / 1e9;
+	for (i = 0; i < n; i++) {
+		flow_stats(&fl[i], t0, t1);
+		total_bytes += fl[i].bytes_in;
+		fl[i].mbytes_per_s = (double)fl[i].bytes_in / secs / 1e6;
+		sum += fl[i].mbytes_per_s;
+		sum_sq += fl[i].mbytes_per_s * fl[i].mbytes_per_s;
+	}
+	for (i = 0; i < n; i++)
+		fl[i].share = total_bytes == 0 ? 0.0 : (double)fl[i].bytes_in / (double)total_bytes;
+
+	printf("rdx-flows: %u flows; times from the first post (+0 s)\n", n);
+	for (i = 0; i < n; i++)
+		printf("  flow %u %-16s %s: %s\n", i, fl[i].label, fl[i].path, fl[i].header);
+	printf("first to finish: flow %u (%s) at +%.6f s\n", first, fl[first].label,
+	       (double)(t1 - tmin) / 1e9);
+	printf("common interval: +%.6f s .. +%.6f s = %.6f s (from the latest first post, flow %u"
+	       " (%s), to the first finish)\n", (double)(t0 - tmin) / 1e9,
+	       (double)(t1 - tmin) / 1e9, secs, latest, fl[latest].label);
+	printf("\n %4s %-16s %12s %14s %16s %12s %16s %12s %10s %8s %10s %10s\n", "flow", "label",
+	       "ops", "ops@finish", "bytes@finish", "ops_in", "bytes_in", "MB/s", "Gb/s", "share%",
+	       "p50_us", "p99_us");
+	for (i = 0; i < n; i++)
+		printf(" %4u %-16s %12zu %14" PRIu64 " %16" PRIu64 " %12" PRIu64 " %16" PRIu64
+		       " %12.3f %10.4f %8.2f %10.2f %10.2f\n", i, fl[i].label, fl[i].nb_wr,
+		       fl[i].ops_by_t1, fl[i].bytes_by_t1, fl[i].ops_in, fl[i].bytes_in,
+		       fl[i].mbytes_per_s, fl[i].mbytes_per_s * 8e-3, 100.0 * fl[i].share,
+		       fl[i].lat.p50 / 1e3, fl[i].lat.p99 / 1e3);
+	printf(" %4s %-16s %12s %14s %16s %12s %16" PRIu64 " %12.3f %10.4f %8.2f\n", "", "total",
+	       "", "", "", "", total_bytes, sum, sum * 8e-3, total_bytes == 0 ? 0.0 : 100.0);
+	if (sum_sq > 0.0)
+		printf("\nJain's fairness index: %.6f (1 = equal shares, %.6f = one flow has all)\n",
+		       sum * sum / ((double)n * sum_sq), 1.0 / (double)n);
+	else
+		printf("\nJain's fairness index: n/a (no bytes completed in the common interval)\n");
+	if (window_ms > 0.0)
+		print_windows(fl, n, tmin, tmax, t0, t1, window_ms, csv);
+	else if (csv != NULL)
+		write_flow_csv(fl, n, csv, secs);
+	for (i = 0; i < n; i++)
+		free(fl[i].wr);
+	free(fl);
+	return fflush(stdout) == 0 ? 0 : 1;
+}

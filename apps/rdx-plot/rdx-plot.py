@@ -1,0 +1,225 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""rdx-plot: PNG plots from rdx JSON reports (lib/stats/rdx-report.schema.json).
+
+usage: rdx-plot REPORT.json... -o DIR
+
+Writes into DIR, for every series (report, test, mode):
+  lat_cdf_<series>.png      latency CDF per size, drawn through the reported
+                            percentiles (min, p50, p90, p99, p99.9, p99.99, max),
+                            with the tail (1 - fraction) on a log scale beside it
+  lat_size_<series>.png     latency percentiles vs message size
+  bw_size_<series>.png      bandwidth (MB/s) and Mops vs message size
+  mops_qps_<series>.png     Mops vs number of QPs (when rows vary in qps)
+Only rows for the total over all lcores (lcore -1) are plotted when a report
+has them. Bad input: one line on stderr, exit status 2.
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+
+PROG = "rdx-plot"
+PCTS = [("min", 0.0), ("p50", 0.50), ("p90", 0.90), ("p99", 0.99),
+        ("p999", 0.999), ("p9999", 0.9999), ("max", 1.0)]
+
+
+class BadInput(Exception):
+    pass
+
+
+def fail(msg):
+    print("%s: %s" % (PROG, msg), file=sys.stderr)
+    sys.exit(2)
+
+
+def num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def load_report(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as e:
+        raise BadInput("%s: cannot read: %s" % (path, e.strerror or e))
+    except (ValueError, UnicodeDecodeError) as e:
+        raise BadInput("%s: not JSON: %s" % (path, e))
+    if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
+        raise BadInput("%s: not an rdx report (no \"results\" array)" % path)
+    rows = []
+    for i, r in enumerate(doc["results"]):
+        where = "%s: results[%d]" % (path, i)
+        if not isinstance(r, dict):
+            raise BadInput("%s: not an object" % where)
+        for k in ("test", "mode"):
+            if not isinstance(r.get(k), str):
+                raise BadInput("%s.%s: missing or not a string" % (where, k))
+        for k in ("size", "lcore", "qps"):
+            if not isinstance(r.get(k), int) or isinstance(r.get(k), bool):
+                raise BadInput("%s.%s: missing or not an integer" % (where, k))
+        for k in ("mops", "mbytes_per_s"):
+            if r.get(k) is not None and not num(r.get(k)):
+                raise BadInput("%s.%s: not a number" % (where, k))
+        lat = r.get("lat")
+        if r.get("has_lat"):
+            if not isinstance(lat, dict) or not all(num(lat.get(k)) or lat.get(k) is None
+                                                    for k, _ in PCTS):
+                raise BadInput("%s.lat: missing or not an object of numbers" % where)
+        rows.append(r)
+    totals = [r for r in rows if r["lcore"] == -1]
+    title = doc.get("title") if isinstance(doc.get("title"), str) else ""
+    return title, (totals if totals else rows)
+
+
+def slug(s):
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", s).strip("_") or "report"
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        fail("%s (see %s --help)" % (message, PROG))
+
+
+def main(argv):
+    ap = Parser(prog=PROG, description="PNG plots from rdx JSON reports.")
+    ap.add_argument("reports", nargs="+", metavar="REPORT.json")
+    ap.add_argument("-o", "--outdir", required=True, metavar="DIR")
+    args = ap.parse_args(argv)
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        fail("matplotlib is missing (Debian: apt-get install python3-matplotlib)")
+
+    series = {}   # (label, test, mode) -> rows
+    try:
+        loaded = [(p,) + load_report(p) for p in args.reports]
+    except BadInput as e:
+        fail(str(e))
+    for path, title, rows in loaded:
+        label = os.path.splitext(os.path.basename(path))[0] if len(loaded) > 1 else ""
+        for r in rows:
+            series.setdefault((label, r["test"], r["mode"]), []).append(r)
+    if not series:
+        fail("no result rows to plot in %s" % " ".join(args.reports))
+    try:
+        os.makedirs(args.outdir, exist_ok=True)
+    except OSError as e:
+        fail("%s: cannot create: %s" % (args.outdir, e.strerror))
+
+    written = []
+
+    def save(fig, name):
+        path = os.path.join(args.outdir, name)
+        try:
+            fig.savefig(path, dpi=100)
+        except OSError as e:
+            fail("%s: cannot write: %s" % (path, e.strerror))
+        plt.close(fig)
+        written.append(path)
+
+    for (label, test, mode), rows in sorted(series.items()):
+        name = slug("_".join(x for x in (label, test, mode) if x))
+        title = " ".join(x for x in (label, test, mode) if x)
+        qps_set = sorted({r["qps"] for r in rows})
+        multi_qps = len(qps_set) > 1
+        lat_rows = [r for r in rows if r.get("has_lat") and isinstance(r.get("lat"), dict)
+                    and all(num(r["lat"].get(k)) for k, _ in PCTS)]
+
+        if lat_rows:
+            fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.5))
+            for r in sorted(lat_rows, key=lambda r: (r["size"], r["qps"])):
+                xs = [r["lat"][k] / 1e3 for k, _ in PCTS]
+                ys = [p for _, p in PCTS]
+                lbl = "%d B" % r["size"] + (", %d QPs" % r["qps"] if multi_qps else "")
+                ax.plot(xs, ys, marker="o", label=lbl)
+                ax2.plot(xs[:-1], [1.0 - p for p in ys[:-1]], marker="o", label=lbl)
+            ax.set_xscale("log")
+            ax.set_xlabel("latency (us)")
+            ax.set_ylabel("fraction of operations <= latency")
+            ax.set_title("%s: latency CDF" % title)
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize="small")
+            ax2.set_xscale("log")
+            ax2.set_yscale("log")
+            ax2.set_xlabel("latency (us)")
+            ax2.set_ylabel("fraction of operations > latency")
+            ax2.set_title("tail")
+            ax2.grid(True, which="both", alpha=0.3)
+            fig.tight_layout()
+            save(fig, "lat_cdf_%s.png" % name)
+
+            fig, ax = plt.subplots(figsize=(7, 4.5))
+            for q in qps_set:
+                sel = sorted((r for r in lat_rows if r["qps"] == q), key=lambda r: r["size"])
+                if not sel:
+                    continue
+                for k, lname in (("p50", "p50"), ("p90", "p90"), ("p99", "p99"),
+                                 ("p999", "p99.9")):
+                    ax.plot([r["size"] for r in sel], [r["lat"][k] / 1e3 for r in sel],
+                            marker="o", label=lname + (" (%d QPs)" % q if multi_qps else ""))
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xlabel("message size (bytes)")
+            ax.set_ylabel("latency (us)")
+            ax.set_title("%s: latency percentiles vs size" % title)
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize="small")
+            fig.tight_layout()
+            save(fig, "lat_size_%s.png" % name)
+
+        bw_rows = [r for r in rows if num(r.get("mbytes_per_s")) and num(r.get("mops"))]
+        if bw_rows:
+            fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.5))
+            for q in qps_set:
+                sel = sorted((r for r in bw_rows if r["qps"] == q), key=lambda r: r["size"])
+                if not sel:
+                    continue
+                lbl = "%d QPs" % q
+                ax.plot([r["size"] for r in sel], [r["mbytes_per_s"] for r in sel],
+                        marker="o", label=lbl)
+                ax2.plot([r["size"] for r in sel], [r["mops"] for r in sel],
+                         marker="o", label=lbl)
+            for a, yl in ((ax, "bandwidth (MB/s)"), (ax2, "Mops")):
+                a.set_xscale("log", base=2)
+                a.set_xlabel("message size (bytes)")
+                a.set_ylabel(yl)
+                a.grid(True, which="both", alpha=0.3)
+                a.legend(fontsize="small")
+            ax.set_title("%s: bandwidth vs size" % title)
+            ax2.set_title("%s: Mops vs size" % title)
+            fig.tight_layout()
+            save(fig, "bw_size_%s.png" % name)
+
+            if multi_qps:
+                fig, ax = plt.subplots(figsize=(7, 4.5))
+                for size in sorted({r["size"] for r in bw_rows}):
+                    sel = sorted((r for r in bw_rows if r["size"] == size),
+                                 key=lambda r: r["qps"])
+                    if len({r["qps"] for r in sel}) < 2:
+                        continue
+                    ax.plot([r["qps"] for r in sel], [r["mops"] for r in sel], marker="o",
+                            label="%d B" % size)
+                ax.set_xscale("log", base=2)
+                ax.set_xlabel("QPs")
+                ax.set_ylabel("Mops")
+                ax.set_title("%s: Mops vs QPs" % title)
+                ax.grid(True, which="both", alpha=0.3)
+                ax.legend(fontsize="small")
+                fig.tight_layout()
+                save(fig, "mops_qps_%s.png" % name)
+
+    if not written:
+        fail("nothing to plot: no latency or bandwidth figures in %s" % " ".join(args.reports))
+    for p in written:
+        print(p)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
