@@ -31,11 +31,14 @@
 
 #include "rdx_config.h"
 #include "rdx_conn.h"
+#include "rdx_runtime.h"
 
 #define RDX_CONN_MAGIC "RDX1"
 #define RDX_CONN_ERR_LEN 256
 /* Longest payload drained to resync after an unexpected message. */
 #define RDX_CONN_DRAIN_MAX (1u << 20)
+/* Longest single poll(): how quickly a stop request is noticed. */
+#define RDX_CONN_WAIT_SLICE_MS 100
 
 struct rdx_hello {
 	char magic[4];
@@ -111,23 +114,42 @@ remaining_ms(int64_t deadline)
 	return r > INT32_MAX ? INT32_MAX : (int)r;
 }
 
-/* Wait for events on fd until the deadline: 1 ready, 0 timeout, -errno. */
+/*
+ * Wait for events on fd until the deadline: 1 ready, 0 timeout, -errno.
+ * Waits in slices so a stop request (Ctrl-C: the runtime's stop flag, which
+ * may be set by a signal delivered to another thread) ends it: -EINTR.
+ */
 static int
 wait_fd(int fd, short events, int64_t deadline, short *revents)
 {
 	struct pollfd pfd = { .fd = fd, .events = events };
-	int ret;
+	int ret, left;
 
 	for (;;) {
-		ret = poll(&pfd, 1, remaining_ms(deadline));
+		if (rdx_runtime_stopping())
+			return -EINTR;
+		left = remaining_ms(deadline);
+		if (left < 0 || left > RDX_CONN_WAIT_SLICE_MS)
+			ret = poll(&pfd, 1, RDX_CONN_WAIT_SLICE_MS);
+		else
+			ret = poll(&pfd, 1, left);
 		if (ret < 0 && errno == EINTR)
 			continue;
 		if (ret < 0)
 			return -errno;
+		if (ret == 0 && left != 0 && (left < 0 || left > RDX_CONN_WAIT_SLICE_MS))
+			continue;       /* slice over, deadline not reached */
 		if (revents != NULL)
 			*revents = pfd.revents;
 		return ret > 0 ? 1 : 0;
 	}
+}
+
+/* "waiting for X failed: ..." or "interrupted" when a stop was requested. */
+static const char *
+wait_strerror(int ret)
+{
+	return ret == -EINTR ? "interrupted (stop requested)" : strerror(-ret);
 }
 
 /* --------------------------------------------------------------- helpers */
@@ -226,7 +248,7 @@ send_all(struct rdx_conn *c, const void *buf, size_t len, int64_t deadline,
 		}
 		ret = wait_fd(c->fd, POLLOUT, deadline, &rev);
 		if (ret < 0) {
-			conn_err(c, "waiting to send %s failed: %s", what, strerror(-ret));
+			conn_err(c, "waiting to send %s failed: %s", what, wait_strerror(ret));
 			return ret;
 		}
 		if (ret == 0) {
@@ -272,7 +294,7 @@ recv_all(struct rdx_conn *c, void *buf, size_t len, int64_t deadline, const char
 		}
 		ret = wait_fd(c->fd, POLLIN, deadline, NULL);
 		if (ret < 0) {
-			conn_err(c, "waiting for %s failed: %s", what, strerror(-ret));
+			conn_err(c, "waiting for %s failed: %s", what, wait_strerror(ret));
 			return ret;
 		}
 		if (ret == 0) {
@@ -451,7 +473,8 @@ rdx_conn_accept(struct rdx_conn *listener, int timeout_ms)
 				conn_err(listener, "no peer connected to port %u within %d ms",
 					 listener->port, timeout_ms);
 			else
-				conn_err(listener, "waiting for a peer failed: %s", strerror(-ret));
+				conn_err(listener, "waiting for a peer on port %u failed: %s",
+					 listener->port, wait_strerror(ret));
 			return NULL;
 		}
 	}
@@ -538,7 +561,7 @@ rdx_conn_connect(const char *host, uint16_t port, int timeout_ms)
 	for (ai = res; ai != NULL; ai = ai->ai_next) {
 		addr_str(ai->ai_addr, where, sizeof(where));
 		fd = connect_one(ai, deadline);
-		if (fd >= 0 || fd == -ETIMEDOUT)
+		if (fd >= 0 || fd == -ETIMEDOUT || fd == -EINTR)
 			break;
 	}
 	freeaddrinfo(res);
@@ -551,6 +574,9 @@ rdx_conn_connect(const char *host, uint16_t port, int timeout_ms)
 			break;
 		case ETIMEDOUT:
 			conn_err(NULL, "no answer from %s within %d ms", where, timeout_ms);
+			break;
+		case EINTR:
+			conn_err(NULL, "connecting to %s interrupted (stop requested)", where);
 			break;
 		case EHOSTUNREACH:
 		case ENETUNREACH:

@@ -12,7 +12,8 @@
  * the reason in rdx_conn_strerror(c): -ETIMEDOUT, -ECONNRESET (peer gone),
  * -EPROTO (bad hello, other wire version, unexpected message type or length;
  * the unexpected payload is drained so the stream stays framed).
- * timeout_ms < 0 waits without limit (avoid in apps). Payloads are opaque
+ * timeout_ms < 0 waits without limit (avoid in apps). Every wait also ends
+ * with -EINTR (rte_errno EINTR) once rdx_runtime_stopping() (Ctrl-C). Payloads are opaque
  * bytes: give exchanged structs a fixed layout and byte order.
  */
 #ifndef RDX_CONN_H

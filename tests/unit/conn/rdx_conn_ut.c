@@ -467,6 +467,37 @@ test_ipv6_loopback(void)
 }
 
 static void
+test_stop_request_ends_waits(void)
+{
+	struct server s;
+	struct rdx_conn *l, *cl;
+	uint32_t v;
+
+	l = rdx_conn_listen("127.0.0.1", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	rdx_runtime_stop();
+	/* Would wait 60 s: the stop request ends it. */
+	CU_ASSERT_PTR_NULL(rdx_conn_accept(l, 60000));
+	CU_ASSERT_EQUAL(rte_errno, EINTR);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), "stop requested"));
+	rdx_runtime_stop_reset();
+	rdx_conn_close(l);
+
+	pair(&s, &cl);
+	rdx_runtime_stop();
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 1, &v, sizeof(v), -1), -EINTR);
+	rdx_runtime_stop_reset();
+	/* Nothing was consumed: the connection still works. */
+	v = 3;
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 1, &v, sizeof(v), TMO), 0);
+	v = 0;
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 1, &v, sizeof(v), TMO), 0);
+	CU_ASSERT_EQUAL(v, 3);
+	rdx_conn_close(cl);
+	server_stop(&s);
+}
+
+static void
 test_parse_hostport(void)
 {
 	char host[64];
@@ -502,6 +533,7 @@ main(void)
 		{ "accept timeout", test_accept_timeout },
 		{ "recv timeout and peer death", test_recv_timeout_and_peer_death },
 		{ "IPv6 loopback", test_ipv6_loopback },
+		{ "stop request ends waits", test_stop_request_ends_waits },
 		{ "HOST:PORT parsing", test_parse_hostport },
 		{ NULL, NULL },
 	};
