@@ -22,8 +22,10 @@
  *   # op qp post_ns complete_ns bytes
  *   0 0 1700000000123456789 1700000000123460000 65536
  * Times are CLOCK_REALTIME ns; lines are in post order (op increasing,
- * post_ns not decreasing); complete_ns >= post_ns. Later '#' lines are
- * comments.
+ * post_ns not decreasing); complete_ns >= post_ns, or 0 for a work request
+ * that never completed (left out of every figure, and counted). Later '#'
+ * lines are comments. A flow without a label (flow=- or none) is named
+ * after its file.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -55,6 +57,7 @@ struct rdx_flow {
 	struct rdx_wr *wr;
 	size_t nb_wr;
 	size_t cap;
+	size_t nb_incomplete;       /* complete_ns == 0 */
 	uint64_t first_post;
 	uint64_t last_complete;
 	/* results */
@@ -144,7 +147,7 @@ flow_label(struct rdx_flow *fl)
 		if (p == fl->header || p[-1] == ' ' || p[-1] == '\t') {
 			p += 5;
 			n = strcspn(p, " \t");
-			if (n > 0) {
+			if (n > 0 && !(n == 1 && p[0] == '-')) {
 				if (n >= sizeof(fl->label))
 					n = sizeof(fl->label) - 1;
 				memcpy(fl->label, p, n);
@@ -210,7 +213,9 @@ flow_read(struct rdx_flow *fl)
 		if (fl->nb_wr > 0 && w.post_ns < fl->wr[fl->nb_wr - 1].post_ns)
 			die("%s:%lu: post_ns goes back in time: ops must be in post order", fl->path,
 			    lineno);
-		if (w.complete_ns < w.post_ns)
+		if (w.complete_ns == 0)
+			fl->nb_incomplete++;
+		else if (w.complete_ns < w.post_ns)
 			die("%s:%lu: complete_ns is before post_ns", fl->path, lineno);
 		prev_op = op;
 		flow_push(fl, &w);
@@ -223,6 +228,8 @@ flow_read(struct rdx_flow *fl)
 		die("%s: truncated header (%lu lines)", fl->path, lineno);
 	if (fl->nb_wr == 0)
 		die("%s: no work requests in the log", fl->path);
+	if (fl->nb_incomplete == fl->nb_wr)
+		die("%s: none of the %zu work requests completed", fl->path, fl->nb_wr);
 	flow_label(fl);
 }
 
@@ -238,6 +245,8 @@ flow_stats(struct rdx_flow *fl, uint64_t t0, uint64_t t1)
 	for (i = 0; i < fl->nb_wr; i++) {
 		const struct rdx_wr *w = &fl->wr[i];
 
+		if (w->complete_ns == 0)     /* never completed */
+			continue;
 		if (w->complete_ns > fl->last_complete)
 			fl->last_complete = w->complete_ns;
 		if (t1 == 0)
@@ -309,6 +318,8 @@ print_windows(struct rdx_flow *fl, unsigned int n, uint64_t tmin, uint64_t tmax,
 		for (j = 0; j < fl[i].nb_wr; j++) {
 			uint64_t c = fl[i].wr[j].complete_ns;
 
+			if (c == 0)
+				continue;
 			k = c == tmin ? 0 : (c - tmin - 1) / w_ns;
 			bytes[k * n + i] += fl[i].wr[j].bytes;
 		}
@@ -458,8 +469,12 @@ main(int argc, char **argv)
 		fl[i].share = total_bytes == 0 ? 0.0 : (double)fl[i].bytes_in / (double)total_bytes;
 
 	printf("rdx-flows: %u flows; times from the first post (+0 s)\n", n);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		printf("  flow %u %-16s %s: %s\n", i, fl[i].label, fl[i].path, fl[i].header);
+		if (fl[i].nb_incomplete > 0)
+			printf("    %zu of %zu work requests never completed (complete_ns 0): left out\n",
+			       fl[i].nb_incomplete, fl[i].nb_wr);
+	}
 	printf("first to finish: flow %u (%s) at +%.6f s\n", first, fl[first].label,
 	       (double)(t1 - tmin) / 1e9);
 	printf("common interval: +%.6f s .. +%.6f s = %.6f s (from the latest first post, flow %u"

@@ -252,6 +252,9 @@ rdx_report_banner(const struct rdx_report *r, FILE *f)
 	const char *kind = rdx_report_knob_get(r, "device_kind");
 	const char *dev = rdx_report_knob_get(r, "device");
 
+	if (dev == NULL)
+		dev = rdx_report_knob_get(r, "dev");
+
 	if (kind == NULL)
 		return;
 	if (strcmp(kind, "software device") == 0)

@@ -53,7 +53,8 @@ void rdx_report_free(struct rdx_report *r);
  * Record a knob (name -> value as text). A repeated name replaces the value;
  * knobs print in the order first set. Knob "device_kind" set to
  * "software device" makes the table open with a banner saying the figures
- * come from the software model of the mlx5 device, not a NIC.
+ * come from the software model of the mlx5 device, not a NIC ("hardware":
+ * a HARDWARE banner); the banner names knob "device" (else "dev").
  * @return 0, -EINVAL or -ENOMEM.
  */
 int rdx_report_knob_set(struct rdx_report *r, const char *name, const char *fmt, ...)

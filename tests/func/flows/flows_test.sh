@@ -60,6 +60,15 @@ out=$("$FLOWS" "$T/x.log" "$T/y.log" "$T/z.log")
 expect_line "equal flows: Jain index 1" "$out" "^Jain's fairness index: 1\.000000 "
 expect_line "equal flows: 33.33% each" "$out" '^ +2 z\.log +1000 +1000 +4096000 +1000 +4096000 +4\.096 +0\.0328 +33\.33 '
 
+# 3b. rdx-perf writes complete_ns 0 for a WR that never completed, flow=- for
+#     no label: the op is left out (and said so), the flow is named after its file.
+awk 'NR == 2 { sub(/flow=A/, "flow=-") } NR == 4 { $4 = 0 } { print }' "$T/a.log" > "$T/inc.log"
+out=$("$FLOWS" "$T/inc.log" "$T/b.log"); rc=$?
+[ $rc -eq 0 ] && ok "incomplete WR: exit 0" || bad "incomplete WR: exit $rc"
+expect_line "incomplete WR reported" "$out" '^    1 of 200 work requests never completed \(complete_ns 0\): left out$'
+expect_line "incomplete WR left out; label from the file" "$out" \
+    '^ +0 inc\.log +200 +99 +99000000 +99 +99000000 +99\.000 '
+
 # 4. --window 250: per-window Gb/s (windows (start, end]); --csv writes them.
 out=$("$FLOWS" --window 250 --csv "$T/w.csv" "$T/a.log" "$T/b.log"); rc=$?
 [ $rc -eq 0 ] && ok "--window: exit 0" || bad "--window: exit $rc"
@@ -86,6 +95,7 @@ printf '# rdx-wrlog v2\n' > "$T/hdr.log"
 { head -3 "$T/a.log"; echo "0 0 -5 1 10"; } > "$T/neg.log"
 { head -3 "$T/a.log"; echo "5 0 1 2 10"; echo "5 0 3 4 10"; } > "$T/dupop.log"
 head -3 "$T/a.log" > "$T/empty.log"
+{ head -3 "$T/a.log"; echo "0 0 1700000000100000000 0 10"; } > "$T/none.log"
 head -2 "$T/a.log" > "$T/short.log"
 : > "$T/zero.log"
 gen "$T/late.log" L 3000000000 1000000 10 100   # starts after A ended
@@ -108,6 +118,7 @@ expect_fail "junk field" "$T/a.log" "$T/junk.log"
 expect_fail "negative number" "$T/a.log" "$T/neg.log"
 expect_fail "repeated op" "$T/a.log" "$T/dupop.log"
 expect_fail "no work requests" "$T/a.log" "$T/empty.log"
+expect_fail "no completed work request" "$T/a.log" "$T/none.log"
 expect_fail "truncated header" "$T/a.log" "$T/short.log"
 expect_fail "empty file" "$T/a.log" "$T/zero.log"
 expect_fail "flows that never overlap" "$T/a.log" "$T/late.log"

@@ -395,6 +395,15 @@ test_table(void)
 	CU_ASSERT(strncmp(out, "*** results on HARDWARE: rdx_sw0 ***\n", 37) == 0);
 	free(out);
 	rdx_report_free(r);
+	/* rdx-perf names the device in knob "dev" */
+	r = rdx_report_create("t");
+	CU_ASSERT_FATAL(r != NULL);
+	CU_ASSERT_EQUAL(rdx_report_knob_set(r, "dev", "mlx5_0"), 0);
+	CU_ASSERT_EQUAL(rdx_report_knob_set(r, "device_kind", "software device"), 0);
+	out = capture(r, table_gbits);
+	CU_ASSERT(strstr(out, "(a model, not a NIC): mlx5_0 ***\n") != NULL);
+	free(out);
+	rdx_report_free(r);
 	r = rdx_report_create("t");
 	CU_ASSERT_FATAL(r != NULL);
 	out = capture(r, table_gbits);
