@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""rdx-perf beside perftest and qperf on soft-RoCE, inside ONE guest boot.
+
+Run by tests/softroce/side-by-side.sh inside the qemu guest (RDX_GUEST=1):
+servers on rxe1, clients on rxe0, out-of-band exchange over TCP on the
+guest's loopback; no address outside the guest is ever used. Prints a
+markdown table between "=== TABLE BEGIN" and "=== TABLE END".
+"""
+import argparse
+import csv
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+SERVER_DEV, CLIENT_DEV, GID_INDEX = "rxe1", "rxe0", "1"
+OOB_HOST = "127.0.0.1"
+CM_HOST = "10.77.0.2"  # rxe1's address inside the guest (qperf needs rdma_cm)
+RUN_TIMEOUT = 240
+
+port_seq = [18600]
+
+
+def next_port():
+    port_seq[0] += 1
+    return str(port_seq[0])
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def run_pair(server_cmd, client_cmd, settle=2.0):
+    """Start the server, then the client; return (client rc, client output, server output)."""
+    log("  server: " + " ".join(server_cmd))
+    log("  client: " + " ".join(client_cmd))
+    srv = subprocess.Popen(server_cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    time.sleep(settle)
+    try:
+        cli = subprocess.run(client_cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True, timeout=RUN_TIMEOUT)
+        crc, cout = cli.returncode, cli.stdout
+    except subprocess.TimeoutExpired as e:
+        crc, cout = 124, (e.stdout or "") if isinstance(e.stdout, str) else ""
+    try:
+        sout, _ = srv.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        srv.kill()
+        sout, _ = srv.communicate()
+    if crc != 0:
+        log("  client failed (exit %d):\n%s\n  server:\n%s" % (crc, cout[-2000:], sout[-2000:]))
+    return crc, cout, sout
+
+
+# ------------------------------------------------------------------ perftest
+def perftest(tool, size, iters, bw, knobs):
+    port = next_port()
+    base = [tool, "-x", GID_INDEX, "-F", "-p", port, "-s", str(size), "-n", str(iters)]
+    if bw:
+        base += ["-t", str(knobs["tx_depth"]), "-Q", str(knobs["cq_mod"]),
+                 "-l", str(knobs["post_list"])]
+    rc, out, _ = run_pair(base + ["-d", SERVER_DEV], base + ["-d", CLIENT_DEV, OOB_HOST])
+    if rc != 0:
+        return None
+    rows = [l.split() for l in out.splitlines()]
+    for i, r in enumerate(rows):
+        if r and r[0] == "#bytes":
+            data = rows[i + 1]
+            if bw:
+                # #bytes #iterations BW-peak BW-average MsgRate[Mpps]
+                return {"median_us": None, "p99_us": None, "mops": float(data[4]),
+                        "mbs": float(data[3]), "kind": "-"}
+            # #bytes #iter t_min t_max t_typical t_avg t_stdev p99 p99.9
+            kind = "RTT/2" if tool in ("ib_write_lat", "ib_send_lat") else "RTT"
+            avg = float(data[5])
+            return {"median_us": float(data[4]), "p99_us": float(data[7]),
+                    "mops": 1.0 / avg if avg > 0 else None, "mbs": None, "kind": kind}
+    log("  cannot parse %s output:\n%s" % (tool, out[-1500:]))
+    return None
+
+
+# ------------------------------------------------------------------ rdx-perf
+def rdx_perf(exe, test, mode, size, iters, knobs):
+    port = next_port()
+    tmp = tempfile.mkdtemp(prefix="rdxsbs")
+    csv_path = os.path.join(tmp, "client.csv")
+    common = ["--test", test, "--mode", mode, "-s", str(size), "-n", str(iters), "-p", port]
+    if mode == "bw":
+        common += ["-t", str(knobs["tx_depth"]), "-Q", str(knobs["cq_mod"]),
+                   "-l", str(knobs["post_list"])]
+    srv = [exe, "--"] + common + ["--dev", SERVER_DEV, "--server"]
+    cli = [exe, "--"] + common + ["--dev", CLIENT_DEV, "--connect", "%s:%s" % (OOB_HOST, port),
+                                  "--csv", csv_path]
+    rc, out, _ = run_pair(srv, cli)
+    if rc != 0 or not os.path.exists(csv_path):
+        return None
+    with open(csv_path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    pick = [r for r in rows if r.get("lcore") == "total"] or rows
+    if not pick:
+        return None
+    r = pick[-1]
+
+    def num(key, scale=1.0):
+        v = r.get(key, "")
+        return float(v) * scale if v not in ("", None) else None
+
+    res = {"median_us": num("lat_p50_ns", 1e-3), "p99_us": num("lat_p99_ns", 1e-3),
+           "mops": num("mops"), "mbs": num("mbytes_per_s"), "kind": r.get("lat_kind") or "-"}
+    if mode == "bw":
+        res["median_us"] = res["p99_us"] = None
+    return res
+
+
+# ------------------------------------------------------------------ qperf
+UNITS = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "sec": 1e6, "s": 1e6}
+RATE = {"": 1e-6, "K/sec": 1e-3, "M/sec": 1.0, "G/sec": 1e3, "/sec": 1e-6}
+
+
+def qperf(test, size, secs):
+    srv = ["qperf", "-lp", next_port()]
+    cli = ["qperf", "-lp", srv[2], "-v", "-cm1", "-cp1", CM_HOST, "-m", str(size), "-t", str(secs), test]
+    # which rxe devices carry the qperf QPs (rdma_cm may keep both ends on one)
+    rc, out, _ = run_pair(srv, cli, settle=1.0)
+    if rc != 0:
+        return None
+    lat = re.search(r"latency\s*=\s*([\d.,]+)\s*(\w+)", out)
+    rate = re.search(r"msg_rate\s*=\s*([\d.,]+)\s*([KMG]?/sec)", out)
+    bw = re.search(r"\bbw\s*=\s*([\d.,]+)\s*([KMG]B)/sec", out)
+    res = {"median_us": None, "p99_us": None, "mops": None, "mbs": None, "kind": "-"}
+    if lat:
+        res["median_us"] = float(lat.group(1).replace(",", "")) * UNITS.get(lat.group(2), 1.0)
+        res["kind"] = "mean " + ("RTT/2" if test in ("rc_lat", "rc_rdma_write_lat") else "RTT")
+    if rate:
+        res["mops"] = float(rate.group(1).replace(",", "")) * RATE.get(rate.group(2), 1e-6)
+    if bw:
+        res["mbs"] = float(bw.group(1).replace(",", "")) * {"KB": 1e-3, "MB": 1.0, "GB": 1e3}[bw.group(2)]
+    return res
+
+
+def fmt(v, digits=2):
+    return "-" if v is None else ("%.*f" % (digits, v))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rdx-perf", default="", help="path of the rdx-perf binary ('' = skip)")
+    ap.add_argument("-n", "--iters", type=int, default=2000, help="latency iterations")
+    ap.add_argument("--bw-iters", type=int, default=5000, help="bandwidth iterations")
+    ap.add_argument("-s", "--size", type=int, default=8, help="latency message size")
+    ap.add_argument("--bw-size", type=int, default=4096, help="bandwidth message size")
+    ap.add_argument("--qperf-secs", type=int, default=3)
+    a = ap.parse_args()
+    if os.environ.get("RDX_GUEST") != "1":
+        print("side_by_side.py runs inside the soft-RoCE guest: use tests/softroce/side-by-side.sh",
+              file=sys.stderr)
+        return 2
+    knobs = {"tx_depth": 128, "cq_mod": 100, "post_list": 1}
+    rdx = a.rdx_perf if a.rdx_perf and os.access(a.rdx_perf, os.X_OK) else ""
+    # (label, perftest tool, rdx-perf test, mode, size, iters)
+    plan = [
+        ("write lat", "ib_write_lat", "write", "lat", a.size, a.iters),
+        ("read lat", "ib_read_lat", "read", "lat", a.size, a.iters),
+        ("send lat", "ib_send_lat", "send", "lat", a.size, a.iters),
+        ("atomic (FAA) lat", "ib_atomic_lat", "faa", "lat", 8, a.iters),
+        ("write bw", "ib_write_bw", "write", "bw", a.bw_size, a.bw_iters),
+        ("read bw", "ib_read_bw", "read", "bw", a.bw_size, a.bw_iters),
+    ]
+    rows = []
+    for label, tool, test, mode, size, iters in plan:
+        log("== %s (%d B, %d iterations)" % (label, size, iters))
+        pt = perftest(tool, size, iters, mode == "bw", knobs)
+        rows.append((label, tool, size, pt, None))
+        if rdx:
+            rp = rdx_perf(rdx, test, mode, size, iters, knobs)
+            ratio = None
+            if rp and pt:
+                if mode == "lat" and rp["median_us"] and pt["median_us"]:
+                    ratio = rp["median_us"] / pt["median_us"]
+                elif mode == "bw" and rp["mops"] and pt["mops"]:
+                    ratio = rp["mops"] / pt["mops"]
+            rows.append((label, "rdx-perf --test %s --mode %s" % (test, mode), size, rp, ratio))
+    for test, size in (("rc_rdma_write_lat", a.size), ("rc_rdma_read_lat", a.size),
+                       ("rc_lat", a.size), ("rc_bw", a.bw_size)):
+        log("== qperf %s (%d B)" % (test, size))
+        rows.append(("qperf", test, size, qperf(test, size, a.qperf_secs), None))
+
+    print("=== TABLE BEGIN")
+    print("| test | tool | size B | median us | p99 us | kind | rate Mops/s | MB/s | rdx/perftest |")
+    print("|---|---|---:|---:|---:|---|---:|---:|---:|")
+    for label, tool, size, r, ratio in rows:
+        if r is None:
+            print("| %s | %s | %d | failed | | | | | |" % (label, tool, size))
+            continue
+        ratio_s = "-" if ratio is None else "%.2f (%s)" % (ratio, "median" if r["median_us"] else "rate")
+        print("| %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
+            label, tool, size, fmt(r["median_us"]), fmt(r["p99_us"]), r["kind"],
+            fmt(r["mops"], 4), fmt(r["mbs"]), ratio_s))
+    print("=== TABLE END")
+    if not rdx:
+        print("(rdx-perf not found: only perftest and qperf were run)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
