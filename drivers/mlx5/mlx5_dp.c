@@ -13,12 +13,14 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <rte_atomic.h>
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
+#include <rte_byteorder.h>
 #include <rte_io.h>
 
 #include <infiniband/verbs.h>
@@ -339,21 +341,20 @@ set_atomic_seg(uint8_t *seg, const struct rdx_wr *wr)
 	}
 }
 
-/* Small copies without a libc call: the common inline payload is 8-64 B. */
+/* Small copies without a libc call: the common inline payload is 4-16 B. */
 static __rte_always_inline void
 copy_small(uint8_t *dst, const uint8_t *src, uint32_t len)
 {
-	if (likely(len >= 8)) {
+	if (likely(len >= 8 && len <= 16)) {
 		uint64_t a, b;
 
-		if (len > 16) {
-			memcpy(dst, src, len);
-			return;
-		}
+		/* two overlapping 8-byte moves cover 8..16 bytes */
 		memcpy(&a, src, 8);
 		memcpy(&b, src + len - 8, 8);
 		memcpy(dst, &a, 8);
 		memcpy(dst + len - 8, &b, 8);
+	} else if (len > 16) {
+		memcpy(dst, src, len);
 	} else if (len >= 4) {
 		uint32_t a, b;
 
@@ -370,12 +371,12 @@ copy_small(uint8_t *dst, const uint8_t *src, uint32_t len)
 }
 
 /*
- * Inline segment: BE32 (len | MLX5_INLINE_SEG), then the gathered bytes,
- * wrapping at the SQ end (rdma-core set_data_inl_seg). Returns its DS count,
- * or 0 when the payload exceeds max_inline.
+ * Inline segment, general case: several SGEs and/or bytes that split at the
+ * SQ end (segments continue at sq.buf: rdma-core set_data_inl_seg, UCX
+ * txwq wrap). Returns the DS count, 0 when the payload exceeds max_inline.
  */
-static __rte_always_inline uint32_t
-set_inline_seg(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_wr *wr)
+static __rte_noinline uint32_t
+set_inline_seg_slow(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_wr *wr)
 {
 	const struct rdx_sge *sge = wr->sge;
 	uint8_t *dst = seg + sizeof(struct mlx5_wqe_inl_data_seg);
@@ -383,26 +384,25 @@ set_inline_seg(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_wr *
 
 	for (j = 0; j < wr->num_sge; j++)
 		total += sge[j].length;
-	if (unlikely(total > qp->max_inline))
+	if (total > qp->max_inline)
 		return 0;
 	for (j = 0; j < wr->num_sge; j++) {
 		const uint8_t *src = (const uint8_t *)(uintptr_t)sge[j].addr;
 		uint32_t len = sge[j].length;
 		uint32_t room = (uint32_t)(qp->sq_end - dst);
 
-		if (unlikely(len > room)) {
-			/* The bytes split at the ring end. */
+		if (len >= room) {
 			memcpy(dst, src, room);
 			src += room;
 			len -= room;
 			dst = qp->sq_buf;
 		}
-		copy_small(dst, src, len);
+		memcpy(dst, src, len);
 		dst += len;
 	}
 	((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count =
 		htobe32(total | MLX5_INLINE_SEG);
-	return (RTE_ALIGN_CEIL(total + 4, MLX5_DS_SIZE)) / MLX5_DS_SIZE;
+	return (total + 4 + MLX5_DS_SIZE - 1) / MLX5_DS_SIZE;
 }
 
 /* Data segments, zero-length SGEs skipped (rdma-core set_data_ptr_seg). */
@@ -423,6 +423,61 @@ set_data_segs(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_wr *w
 		ds++;
 	}
 	return ds;
+}
+
+/*
+ * General WQE builder (every opcode, gather lists, multi-SGE or wrapping
+ * inline): writes the segments after ctrl, sets *imm and returns the DS
+ * count, or 0 for an invalid WR (nothing is posted for it).
+ */
+static __rte_noinline uint32_t
+build_wqe(const struct rdx_mlx5_qp *qp, uint8_t *ctrl, const struct rdx_wr *wr,
+	  uint32_t *imm)
+{
+	uint8_t *seg = ctrl + sizeof(struct mlx5_wqe_ctrl_seg);
+	uint32_t ds = 1, nds;
+
+	*imm = 0;
+	if (unlikely(wr->num_sge > qp->max_send_sge))
+		return 0;
+	switch (wr->opcode) {
+	case RDX_OP_NOP:
+		return 1;
+	case RDX_OP_READ:
+		/* ctrl + raddr + scatter list; INLINE means nothing here */
+		set_raddr_seg(seg, wr->remote_addr, wr->rkey);
+		return 2 + set_data_segs(qp, seg + MLX5_DS_SIZE, wr);
+	case RDX_OP_CAS:
+	case RDX_OP_FAA:
+		/* ctrl + raddr + atomic + data = DS 4: one WQEBB, never wraps */
+		if (wr->num_sge != 1 || wr->sge[0].length != 8)
+			return 0;
+		set_raddr_seg(seg, wr->remote_addr, wr->rkey);
+		set_atomic_seg(seg + MLX5_DS_SIZE, wr);
+		mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(void *)(seg + 2 * MLX5_DS_SIZE),
+				    8, wr->sge[0].lkey, (uintptr_t)wr->sge[0].addr);
+		return 4;
+	case RDX_OP_WRITE_IMM:
+		*imm = wr->imm;
+		/* fall through */
+	case RDX_OP_WRITE:
+		set_raddr_seg(seg, wr->remote_addr, wr->rkey);
+		seg += MLX5_DS_SIZE;
+		ds = 2;
+		break;
+	case RDX_OP_SEND_IMM:
+		*imm = wr->imm;
+		break;
+	case RDX_OP_SEND:
+		break;
+	default:
+		return 0;
+	}
+	/* SEND / WRITE payload: inline (rdma-core: only with SGEs) or gather list. */
+	if (!(wr->flags & RDX_WR_INLINE) || wr->num_sge == 0)
+		return ds + set_data_segs(qp, seg, wr);
+	nds = set_inline_seg_slow(qp, seg, wr);
+	return nds == 0 ? 0 : ds + nds;
 }
 
 /* 64-byte chunks of one WQE into the BlueFlame buffer (mmio_memcpy_x64). */
@@ -450,8 +505,9 @@ bf_copy(const struct rdx_mlx5_qp *qp, volatile uint8_t *dst, const uint8_t *src,
  * MMIO write, and the MMIO write is flushed before the next half is used.
  */
 static __rte_always_inline void
-sq_ring(struct rdx_mlx5_qp *qp, const uint8_t *last, uint32_t last_ds, uint16_t nreq)
+sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint16_t nreq)
 {
+	const uint32_t last_ds = be32toh(last->qpn_ds) & 0x3f;
 	volatile uint8_t *reg;
 
 	/* udma_to_device_barrier: WQE stores before the dbrec store. */
@@ -464,7 +520,7 @@ sq_ring(struct rdx_mlx5_qp *qp, const uint8_t *last, uint32_t last_ds, uint16_t 
 		return;
 	reg = qp->bf_reg + qp->bf_offset;
 	if (nreq == 1 && last_ds * MLX5_DS_SIZE <= qp->bf_size) {
-		bf_copy(qp, reg, last, (last_ds + 3) >> 2);
+		bf_copy(qp, reg, (const uint8_t *)last, (last_ds + 3) >> 2);
 		qp->stats.bf_posts++;
 	} else {
 		uint64_t db;
@@ -478,118 +534,131 @@ sq_ring(struct rdx_mlx5_qp *qp, const uint8_t *last, uint32_t last_ds, uint16_t 
 	qp->bf_offset ^= qp->bf_size;
 }
 
+/* Fast-path key: opcode, flags & INLINE, num_sge of a WR read as one word. */
+_Static_assert(offsetof(struct rdx_wr, flags) == offsetof(struct rdx_wr, opcode) + 1 &&
+	       offsetof(struct rdx_wr, num_sge) == offsetof(struct rdx_wr, opcode) + 2 &&
+	       sizeof(struct rdx_wr) >= offsetof(struct rdx_wr, opcode) + 4,
+	       "rdx_wr opcode/flags/num_sge layout");
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define WR_KEY(op, fl, nsge) ((uint32_t)(op) | (uint32_t)(fl) << 8 | (uint32_t)(nsge) << 16)
+#else
+#define WR_KEY(op, fl, nsge) ((uint32_t)(op) << 24 | (uint32_t)(fl) << 16 | (uint32_t)(nsge) << 8)
+#endif
+#define WR_KEY_MASK WR_KEY(0xff, RDX_WR_INLINE, 0xff)
+#define WR_KEY_WRITE_INL WR_KEY(RDX_OP_WRITE, RDX_WR_INLINE, 1)
+/* ctrl + raddr + inline header leave 28 bytes in the first WQEBB. */
+#define FAST_INLINE_MAX (64u - 16u - 16u - 4u)
+
 uint16_t
 rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 {
 	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
-	uint8_t *last = NULL;
-	uint32_t cur_post = qp->sq_cur_post;
+	/*
+	 * The loop works on locals: the WQE stores may alias the QP (char and
+	 * uint32 stores) and would force reloads otherwise.
+	 */
+	uint8_t *const sq_buf = qp->sq_buf;
+	uint64_t *const wrid = qp->sq_wrid;
+	uint16_t *const bb_ord = qp->sq_bb_ord;
+	const uint32_t mask = qp->sq_mask;
+	const uint32_t qpn_be8 = qp->qpn_be8;
+	const uint32_t fast_inline = RTE_MIN(qp->max_inline, FAST_INLINE_MAX);
+	const uint32_t interval = qp->sig_interval;
+	const uint32_t tail = qp->sq_tail;
+	const uint32_t last_slot = tail + qp->sq_max_post - 1;
 	uint32_t head = qp->sq_head;
-	uint32_t unsig = qp->sq_unsignaled;
-	/* The WQE that takes the last free slot is signaled (never deadlock). */
-	uint32_t last_slot = qp->sq_tail + qp->sq_max_post - 1;
-	uint32_t room = qp->sq_max_post - (head - qp->sq_tail);
-	uint32_t lim = RTE_MIN((uint32_t)n, room);
-	uint32_t last_ds = 0;
-	uint16_t i;
+	const uint32_t room = qp->sq_max_post - (head - tail);
+	const uint32_t lim = RTE_MIN((uint32_t)n, room);
+	const struct rdx_wr *const first = wr;
+	const struct rdx_wr *const end = wr + lim;
+	uint32_t cur_post = qp->sq_cur_post;
+	/* Ordinal after the last signaled WQE, and the next one that must be
+	 * signaled: at most sig_interval apart, and the WQE that takes the
+	 * last free slot (so a full SQ always has a CQE coming: no deadlock). */
+	uint32_t sig_base = head - qp->sq_unsignaled;
+	uint32_t forced = head + RTE_MIN(interval - 1 - qp->sq_unsignaled, last_slot - head);
+	struct mlx5_wqe_ctrl_seg *last = NULL;
+	uint16_t nreq;
 
-	for (i = 0; i < lim; i++, wr++) {
-		uint32_t idx = cur_post & qp->sq_mask;
-		uint8_t *ctrl = qp->sq_buf + ((size_t)idx << MLX5_WQEBB_SHIFT);
-		/* ctrl(+raddr)(+atomic) never wraps: a WQE starts on a WQEBB. */
-		uint8_t *seg = ctrl + sizeof(struct mlx5_wqe_ctrl_seg);
-		struct mlx5_wqe_ctrl_seg *c;
-		uint32_t ds = 1, imm = 0, nds;
-		uint8_t op = wr->opcode;
-		uint8_t fm;
+	for (; wr != end; wr++) {
+		const uint32_t idx = cur_post & mask;
+		uint8_t *const ctrl = sq_buf + ((size_t)idx << MLX5_WQEBB_SHIFT);
+		struct mlx5_wqe_ctrl_seg *const c = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
+		uint32_t key, ds, nbb, imm;
+		uint64_t w1;
+		uint8_t fm, opc;
 
-		if (unlikely(op >= RDX_OP_MAX || wr->num_sge > qp->max_send_sge))
-			break;
-		switch (op) {
-		case RDX_OP_WRITE_IMM:
-			imm = wr->imm;
-			/* fall through */
-		case RDX_OP_WRITE:
+		memcpy(&key, &wr->opcode, sizeof(key));
+		if (likely((key & WR_KEY_MASK) == WR_KEY_WRITE_INL &&
+			   wr->sge->length <= fast_inline)) {
+			/* Small inline RDMA_WRITE: ctrl + raddr + inline, one WQEBB. */
+			const struct rdx_sge *sge = wr->sge;
+			const uint32_t len = sge->length;
+			uint8_t *seg = ctrl + sizeof(struct mlx5_wqe_ctrl_seg);
+
 			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
-			seg += MLX5_DS_SIZE;
-			ds++;
-			break;
-		case RDX_OP_SEND_IMM:
-			imm = wr->imm;
-			break;
-		case RDX_OP_SEND:
-			break;
-		case RDX_OP_READ:
-			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
-			seg += MLX5_DS_SIZE;
-			ds += 1 + set_data_segs(qp, seg, wr);
-			goto seg_done;
-		case RDX_OP_NOP:
-			goto seg_done;
-		default: /* CAS, FAA: ctrl + raddr + atomic + data, DS 4 */
-			if (unlikely(wr->num_sge != 1 || wr->sge[0].length != 8))
-				goto stop;
-			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
-			set_atomic_seg(seg + MLX5_DS_SIZE, wr);
-			mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(void *)(seg + 2 * MLX5_DS_SIZE),
-					    8, wr->sge[0].lkey, (uintptr_t)wr->sge[0].addr);
-			ds = 4;
-			goto seg_done;
-		}
-		/* SEND / WRITE payload: inline or gather list. */
-		if (wr->flags & RDX_WR_INLINE) {
-			nds = set_inline_seg(qp, seg, wr);
-			if (unlikely(nds == 0))
-				goto stop;
-			ds += nds;
+			seg += sizeof(struct mlx5_wqe_raddr_seg);
+			((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count =
+				htobe32(len | MLX5_INLINE_SEG);
+			copy_small(seg + 4, (const uint8_t *)(uintptr_t)sge->addr, len);
+			/* DS = 2 + align16(4 + len) / 16 */
+			ds = 2 + ((len + 4 + MLX5_DS_SIZE - 1) >> 4);
+			nbb = 1;
+			imm = 0;
+			opc = MLX5_OPCODE_RDMA_WRITE;
 		} else {
-			ds += set_data_segs(qp, seg, wr);
+			ds = build_wqe(qp, ctrl, wr, &imm);
+			if (unlikely(ds == 0))
+				break;
+			nbb = (ds + 3) >> 2;
+			opc = rdx_mlx5_wqe_opcode[wr->opcode];
 		}
-seg_done:
 		fm = rdx_mlx5_fm_ce_se[wr->flags & 0xf];
-		unsig++;
-		if ((fm & MLX5_WQE_CTRL_CQ_UPDATE) || unsig >= qp->sig_interval ||
-		    head == last_slot) {
+		if (unlikely((fm & MLX5_WQE_CTRL_CQ_UPDATE) || head == forced)) {
 			fm |= MLX5_WQE_CTRL_CQ_UPDATE;
-			unsig = 0;
+			sig_base = head + 1;
+			forced = head + RTE_MIN(interval, last_slot - head);
 		}
-		c = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
-		c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
-					      rdx_mlx5_wqe_opcode[op]);
-		c->qpn_ds = qp->qpn_be8 | htobe32(ds);
-		c->signature = 0;
-		c->dci_stream_channel_id = 0;
-		c->fm_ce_se = fm;
-		c->imm = imm;
-		qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
-		qp->sq_bb_ord[idx] = (uint16_t)head;
+		/*
+		 * Control segment, the bytes mlx5dv_set_ctrl_seg() writes (opmod 0,
+		 * signature 0) plus dci_stream_channel_id 0: bytes 8..15 are
+		 * [signature, dci(2), fm_ce_se, imm(4)], stored as one word.
+		 */
+		c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) | opc);
+		c->qpn_ds = qpn_be8 | htobe32(ds);
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+		w1 = (uint64_t)fm << 24 | (uint64_t)imm << 32;
+#else
+		w1 = (uint64_t)fm << 32 | imm;
+#endif
+		memcpy(ctrl + 8, &w1, sizeof(w1));
+		wrid[head & mask] = wr->wr_id;
+		bb_ord[idx] = (uint16_t)head;
 		head++;
-		cur_post += (ds + 3) >> 2;
-		last = ctrl;
-		last_ds = ds;
+		cur_post += nbb;
+		last = c;
 	}
-stop:
-	if (unlikely(i < n)) {
-		if (i < lim)
+	nreq = (uint16_t)(wr - first);
+	if (unlikely(nreq < n)) {
+		if (nreq < lim)
 			qp->stats.bad_wr++;
 		else
 			qp->stats.sq_full++;
 	}
-	if (unlikely(i == 0))
+	if (unlikely(nreq == 0))
 		return 0;
-	if (qp->sig_burst_end && unsig != 0) {
+	if (qp->sig_burst_end && head != sig_base) {
 		/* Not rung yet: the device cannot have read this WQE. */
-		((struct mlx5_wqe_ctrl_seg *)(void *)last)->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
-		unsig = 0;
+		last->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
+		sig_base = head;
 	}
 	qp->sq_cur_post = cur_post;
 	qp->sq_head = head;
-	qp->sq_unsignaled = unsig;
-	qp->stats.wqes += i;
-	sq_ring(qp, last, last_ds, i);
-	return i;
+	qp->sq_unsignaled = head - sig_base;
+	qp->stats.wqes += nreq;
+	sq_ring(qp, last, nreq);
+	return nreq;
 }
-
 
 /* ---------------------------------------------------------------------- */
 /* Receive                                                                 */
