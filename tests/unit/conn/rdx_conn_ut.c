@@ -373,6 +373,43 @@ test_connect_refused(void)
 }
 
 static void
+test_connect_timeout(void)
+{
+	struct rdx_conn *c;
+	uint16_t port;
+	int lfd, fill[8], i, nfill = 0;
+
+	/*
+	 * A listener nobody accepts from, with its accept queue full: Linux
+	 * drops further SYNs (tcp_abort_on_overflow 0), so a connect is not
+	 * answered, which is what an unreachable or firewalled host looks like.
+	 */
+	lfd = raw_listen(&port);
+	CU_ASSERT_FATAL(lfd >= 0);
+	listen(lfd, 0);
+	for (i = 0; i < 8; i++) {
+		struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+
+		fill[i] = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		connect(fill[i], (struct sockaddr *)&a, sizeof(a));
+		nfill++;
+	}
+	usleep(50 * 1000);
+	c = rdx_conn_connect("127.0.0.1", port, 300);
+	CU_ASSERT_PTR_NULL(c);
+	/* Either the SYN was dropped (no answer) or the hello never came. */
+	CU_ASSERT_EQUAL(rte_errno, ETIMEDOUT);
+	CU_ASSERT(strstr(rdx_conn_strerror(NULL), "within 300 ms") != NULL ||
+		  strstr(rdx_conn_strerror(NULL), "timed out") != NULL);
+	printf("  (%s)\n", rdx_conn_strerror(NULL));
+	for (i = 0; i < nfill; i++)
+		close(fill[i]);
+	close(lfd);
+	rdx_conn_close(c);
+}
+
+static void
 test_accept_timeout(void)
 {
 	struct rdx_conn *l;
@@ -530,6 +567,7 @@ main(void)
 		{ "version bump seen on both sides", test_hook_version_both_sides },
 		{ "port in use", test_port_in_use },
 		{ "connect to a closed port", test_connect_refused },
+		{ "connect timeout", test_connect_timeout },
 		{ "accept timeout", test_accept_timeout },
 		{ "recv timeout and peer death", test_recv_timeout_and_peer_death },
 		{ "IPv6 loopback", test_ipv6_loopback },
