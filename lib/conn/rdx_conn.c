@@ -28,10 +28,16 @@
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_log.h>
 
 #include "rdx_config.h"
 #include "rdx_conn.h"
 #include "rdx_runtime.h"
+
+RTE_LOG_REGISTER(rdx_conn_logtype, rdx.conn, NOTICE)
+
+#define CONN_LOG(level, ...) \
+	rte_log(RTE_LOG_ ## level, (uint32_t)rdx_conn_logtype, "rdx.conn: " __VA_ARGS__)
 
 #define RDX_CONN_MAGIC "RDX1"
 #define RDX_CONN_ERR_LEN 256
@@ -495,6 +501,8 @@ rdx_conn_accept(struct rdx_conn *listener, int timeout_ms)
 		rte_errno = -ret;
 		return NULL;
 	}
+	CONN_LOG(DEBUG, "accepted %s on port %u (peer rdx %s)\n", c->peer, c->port,
+		 c->peer_version);
 	return c;
 }
 
@@ -605,6 +613,7 @@ rdx_conn_connect(const char *host, uint16_t port, int timeout_ms)
 		rte_errno = -ret;
 		return NULL;
 	}
+	CONN_LOG(DEBUG, "connected to %s (peer rdx %s)\n", c->peer, c->peer_version);
 	return c;
 }
 

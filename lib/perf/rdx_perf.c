@@ -18,8 +18,11 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_log.h>
 
 #include "rdx_perf.h"
+
+RTE_LOG_REGISTER(rdx_perf_logtype, rdx.perf, NOTICE)
 
 struct perf_ev_desc {
 	uint32_t type;
@@ -176,6 +179,12 @@ rdx_perf_open(struct rdx_perf *p, bool force_sw)
 		p->source = (p->opened & (1u << RDX_PERF_TASK_CLOCK)) != 0 ?
 			RDX_PERF_SRC_SW : RDX_PERF_SRC_NONE;
 	/* Refused entirely: only the TSC, and that is not an error. */
+	if (rte_log_can_log((uint32_t)rdx_perf_logtype, RTE_LOG_DEBUG)) {
+		char line[160];
+
+		rte_log(RTE_LOG_DEBUG, (uint32_t)rdx_perf_logtype, "rdx.perf: %s\n",
+			rdx_perf_describe(p, line, sizeof(line)));
+	}
 	return 0;
 }
 
