@@ -82,6 +82,18 @@ write_arrived(const struct perf_ep *ep, uint64_t seq, uint32_t len)
 	return true;
 }
 
+/* Clear the marker once consumed: the slot comes round again every rslots
+ * ops, and an old marker must not pass for a new one. The peer writes the
+ * slot again only after our answer, so this cannot race with it. */
+static inline void
+write_consumed(const struct perf_ep *ep, uint64_t seq, uint32_t len)
+{
+	volatile uint8_t *p = (volatile uint8_t *)ep->rbuf->addr +
+		(seq & (ep->rslots - 1)) * ep->rstride + len - 1;
+
+	*p = 0;
+}
+
 static uint64_t
 msg_check(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq, uint32_t len, uint32_t salt)
 {
@@ -136,6 +148,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 			return rc;
 		if (lc->o->verify)
 			lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
+		write_consumed(ep, seq, req);
 		msg_build(lc, ep, &wrs[0], &sges[0], seq, resp, PERF_SALT_RESP);
 		n = 1;
 		ep->recv_done++;
@@ -187,6 +200,7 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 		now = rdx_tsc();
 		if (lc->o->verify)
 			lc->verify_errors += msg_check(lc, ep, seq, resp, PERF_SALT_RESP);
+		write_consumed(ep, seq, resp);
 		perf_completed(lc, ep, seq, now, resp, half);
 		ep->completed++;
 		ep->recv_done++;
@@ -288,6 +302,10 @@ perf_pingpong_run(struct perf_lcore *lc)
 			break;
 		lc->polls++;
 		lc->busy_polls += busy != 0;
+		/* -e: sleep on the completion channel of the responses (bounded) */
+		if (busy == 0 && lc->o->events && lc->nb_srv == 0)
+			rdx_cq_wait(lc->eng->op == RDX_OP_WRITE ? lc->eps[0]->scq :
+				    lc->eps[0]->rcq, 1);
 		if ((++iter & 255) == 0) {
 			now = rdx_tsc();
 			rc = perf_check_slow(lc, now);

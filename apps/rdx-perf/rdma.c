@@ -151,6 +151,10 @@ perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h)
 			break;
 		lc->polls++;
 		lc->busy_polls += (uint64_t)busy;
+		/* -e: sleep on the completion channel instead of spinning
+		 * (bounded, so the slow checks below still run) */
+		if (!busy && lc->o->events)
+			rdx_cq_wait(lc->eps[0]->scq, 1);
 		if ((++iter & 255) == 0) {
 			now = rdx_tsc();
 			rc = perf_check_slow(lc, now);

@@ -180,6 +180,9 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder)
 		return -EINVAL;
 	}
 	ep->inline_max = ep->qp->conf.max_inline;
+	/* inline copies from a host address: device memory has none */
+	if (ep->buf->addr == NULL)
+		ep->inline_max = 0;
 	ring = rte_align32pow2(RTE_MAX(ep->sq_depth, a->window) * 2);
 	ep->ring_mask = ring - 1;
 	ep->post_tsc = calloc(ring, sizeof(uint64_t));
@@ -376,6 +379,23 @@ perf_setup(struct perf_app *a)
 	if (a->eng->atomic && !at->atomics) {
 		fprintf(stderr, "rdx-perf: device %s does not support atomics\n", at->name);
 		return -EINVAL;
+	}
+	if (o->mem == RDX_MEM_DM) {
+		/* device memory is small and shared by every buffer of the process:
+		 * fewer slots, at least one message each */
+		uint64_t nreg = 2ull * a->max_qps * a->nb_lcores;
+		uint64_t cap = (at->max_dm_size / nreg) & ~63ull;
+		uint64_t need = 0;
+
+		for (i = 0; i < o->nb_sizes; i++)
+			need = RTE_MAX(need, align64(o->sizes[i]));
+		need = RTE_MAX(need, RTE_MAX((uint64_t)o->keys * 8, (uint64_t)a->window * 8));
+		if (need > cap) {
+			fprintf(stderr, "rdx-perf: bad value 'dm' for --mem: device %s has %" PRIu64 " bytes of device memory, %" PRIu64 " buffers of %" PRIu64 " needed\n",
+				at->name, at->max_dm_size, nreg, need);
+			return -EINVAL;
+		}
+		a->region_len = RTE_MIN(a->region_len, cap);
 	}
 	if (o->mem == RDX_MEM_DM && a->region_len > at->max_dm_size) {
 		fprintf(stderr, "rdx-perf: bad value 'dm' for --mem: device %s has %" PRIu64 " bytes of device memory, %" PRIu64 " needed\n",

@@ -41,6 +41,18 @@ else
     fail "write bw -q 2 -l 4 -Q 4: $(tail -n 1 "$TMP/q2.err")"
 fi
 
+# Ping-pong write past the receive slots (the marker of a reused slot must
+# not pass for a new one), and completion events.
+for a in "write lat -n 1500" "send lat -n 300 -e" "write bw -n 300 -e"; do
+    set -- $a
+    if run "$1-$2-x" 60 "${EAL[@]}" -- --test "$1" --mode "$2" -s 64 --warmup 0 "${@:3}" \
+            --dev sw --verify; then
+        pass "$a --verify"
+    else
+        fail "$a --verify: $(tail -n 1 "$TMP/$1-$2-x.err")"
+    fi
+done
+
 # The main lcore alone (no worker), duration mode with percentiles.
 if run main-only 60 --no-huge -l 0 -- --test read --mode lat -s 64 -D 0.5 --warmup 0.1s \
         --dev sw --json "$TMP/main.json" &&
