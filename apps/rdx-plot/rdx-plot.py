@@ -93,6 +93,7 @@ def main(argv):
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        from matplotlib.ticker import FuncFormatter
     except ImportError:
         fail("matplotlib is missing (Debian: apt-get install python3-matplotlib)")
 
@@ -113,6 +114,22 @@ def main(argv):
         fail("%s: cannot create: %s" % (args.outdir, e.strerror))
 
     written = []
+    plain = FuncFormatter(lambda v, _: "%g" % v)
+
+    def plain_log(axis):
+        """A log axis labelled 2, 3, 4 rather than 2x10^0 (minor ticks too)."""
+        axis.set_major_formatter(plain)
+        axis.set_minor_formatter(FuncFormatter(
+            lambda v, _: "%g" % v if ("%.0e" % v)[0] in "25" else ""))
+
+    def log2_axis(ax, values):
+        """Log-2 x axis with a tick at every value, printed plainly (64, 4096)."""
+        ax.set_xscale("log", base=2)
+        ticks = sorted(set(values))
+        if ticks and len(ticks) <= 16:
+            ax.set_xticks(ticks)
+        ax.xaxis.set_major_formatter(plain)
+        ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
 
     def save(fig, name):
         path = os.path.join(args.outdir, name)
@@ -140,12 +157,14 @@ def main(argv):
                 ax.plot(xs, ys, marker="o", label=lbl)
                 ax2.plot(xs[:-1], [1.0 - p for p in ys[:-1]], marker="o", label=lbl)
             ax.set_xscale("log")
+            plain_log(ax.xaxis)
             ax.set_xlabel("latency (us)")
             ax.set_ylabel("fraction of operations <= latency")
             ax.set_title("%s: latency CDF" % title)
             ax.grid(True, which="both", alpha=0.3)
             ax.legend(fontsize="small")
             ax2.set_xscale("log")
+            plain_log(ax2.xaxis)
             ax2.set_yscale("log")
             ax2.set_xlabel("latency (us)")
             ax2.set_ylabel("fraction of operations > latency")
@@ -163,8 +182,9 @@ def main(argv):
                                  ("p999", "p99.9")):
                     ax.plot([r["size"] for r in sel], [r["lat"][k] / 1e3 for r in sel],
                             marker="o", label=lname + (" (%d QPs)" % q if multi_qps else ""))
-            ax.set_xscale("log", base=2)
+            log2_axis(ax, [r["size"] for r in lat_rows])
             ax.set_yscale("log")
+            plain_log(ax.yaxis)
             ax.set_xlabel("message size (bytes)")
             ax.set_ylabel("latency (us)")
             ax.set_title("%s: latency percentiles vs size" % title)
@@ -186,7 +206,7 @@ def main(argv):
                 ax2.plot([r["size"] for r in sel], [r["mops"] for r in sel],
                          marker="o", label=lbl)
             for a, yl in ((ax, "bandwidth (MB/s)"), (ax2, "Mops")):
-                a.set_xscale("log", base=2)
+                log2_axis(a, [r["size"] for r in bw_rows])
                 a.set_xlabel("message size (bytes)")
                 a.set_ylabel(yl)
                 a.grid(True, which="both", alpha=0.3)
@@ -205,7 +225,7 @@ def main(argv):
                         continue
                     ax.plot([r["qps"] for r in sel], [r["mops"] for r in sel], marker="o",
                             label="%d B" % size)
-                ax.set_xscale("log", base=2)
+                log2_axis(ax, qps_set)
                 ax.set_xlabel("QPs")
                 ax.set_ylabel("Mops")
                 ax.set_title("%s: Mops vs QPs" % title)
