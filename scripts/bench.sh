@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The README's first command: install what is missing, build into build/,
+# then run the default rdx-perf suite on the default device (the first RDMA
+# device, else the software mlx5 device, labelled so in every table):
+#   echo RPCs at the clusterperf sizes, write and read latency and bandwidth
+#   from 8 B to 1 MB, cas and faa on one key and on many.
+# Each run's tables go to stdout and its JSON report to out/<run>.json.
+# Under two minutes on a 2-core machine.
+#   scripts/bench.sh [--dev NAME] [--quick]    (EAL options: RDX_EAL="-l 0-3")
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+dev=()
+quick=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --dev) [ $# -ge 2 ] || { echo "bench.sh: --dev needs a device name" >&2; exit 2; }
+           dev=(--dev "$2"); shift ;;
+    --quick) quick=1 ;;
+    *) echo "bench.sh: unknown option '$1' (expected --dev NAME or --quick)" >&2; exit 2 ;;
+    esac
+    shift
+done
+
+bash scripts/setup.sh
+build=${RDX_BUILD:-build}   # another build dir: RDX_BUILD=/tmp/b scripts/bench.sh
+[ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
+ninja -C "$build" -j "$(nproc)" apps/rdx-perf/rdx-perf
+
+perf=$build/apps/rdx-perf/rdx-perf
+read -r -a eal <<<"${RDX_EAL:--l 0-1}"
+mkdir -p out
+n_lat=5000 n_bw=5000 n_echo=2000
+[ $quick -eq 1 ] && { n_lat=100; n_bw=200; n_echo=100; }
+sizes=8,64,512,4K,32K,256K,1M
+failed=()
+start=$(date +%s)
+
+bench() { # name, rdx-perf app options...
+    local name=$1; shift
+    echo
+    echo "=== $name: rdx-perf ${eal[*]} -- $* ${dev[*]}"
+    if ! "$perf" "${eal[@]}" -- "$@" "${dev[@]}" --json "out/$name.json"; then
+        failed+=("$name")
+    fi
+}
+
+bench echo       --test echo --mode lat -n $n_echo
+bench echo-c4    --test echo --mode bw --sizes 100,1K,10K --concurrent-ops 4 -n $n_echo
+bench write-lat  --test write --mode lat --sizes $sizes -n $n_lat
+bench write-bw   --test write --mode bw --sizes $sizes -n $n_bw -t 32 -Q 8 --report_gbits
+bench read-lat   --test read --mode lat --sizes $sizes -n $n_lat
+bench read-bw    --test read --mode bw --sizes $sizes -n $n_bw -t 32 -Q 8 --report_gbits
+bench cas-1key   --test cas --mode bw --keys 1 -q 4 -t 8 -n $n_bw --verify
+bench cas-4kkeys --test cas --mode bw --keys 4096 -q 4 -t 8 -n $n_bw --verify
+bench faa-1key   --test faa --mode bw --keys 1 -q 4 -t 8 -n $n_bw --verify
+bench faa-4kkeys --test faa --mode bw --keys 4096 -q 4 -t 8 -n $n_bw --verify
+bench cas-lat    --test cas --mode lat --keys 1 -n $n_lat
+bench faa-lat    --test faa --mode lat --keys 1 -n $n_lat
+
+echo
+echo "bench.sh: $(( $(date +%s) - start )) s; JSON reports in out/"
+if [ ${#failed[@]} -ne 0 ]; then
+    echo "bench.sh: failed: ${failed[*]}" >&2
+    exit 1
+fi
