@@ -671,11 +671,18 @@ prune_stale_runtime_dirs(void)
 
 /* -------------------------------------------------------------- stop, TSC */
 
+/*
+ * First SIGINT/SIGTERM: ask everyone to stop. A second one while the flag
+ * is still set: the app is stuck, so die the default way. Only
+ * async-signal-safe calls here.
+ */
 static void
 rdx_signal_handler(int sig)
 {
-	RTE_SET_USED(sig);
-	__atomic_store_n(&rdx_stop_flag, 1, __ATOMIC_RELAXED);
+	if (__atomic_exchange_n(&rdx_stop_flag, 1, __ATOMIC_RELAXED) != 0) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+	}
 }
 
 static int
@@ -775,8 +782,19 @@ struct out_capture {
 	int saved[2];
 };
 
+static bool
+wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+			return true;
+	return false;
+}
+
 static void
-capture_begin(struct out_capture *c)
+capture_begin(struct out_capture *c, bool off)
 {
 	const char *v = getenv("RDX_EAL_VERBOSE");
 	int k;
@@ -785,7 +803,7 @@ capture_begin(struct out_capture *c)
 		c->mfd[k] = -1;
 		c->saved[k] = -1;
 	}
-	if (v != NULL && strcmp(v, "0") != 0)
+	if (off || (v != NULL && strcmp(v, "0") != 0))
 		return;
 	fflush(stdout);
 	fflush(stderr);
@@ -922,7 +940,8 @@ rdx_runtime_init(int argc, char **argv)
 
 	/* EAL permutes and overwrites the array: keep a copy for messages. */
 	memcpy(shown, eal_argv, sizeof(shown[0]) * (size_t)eal_argc);
-	capture_begin(&cap);
+	/* EAL prints usage and exits on -h/--help: let that through. */
+	capture_begin(&cap, wants_help(n_eal, argv));
 	ret = rte_eal_init(eal_argc, eal_argv);
 	capture_end(&cap, ret >= 0, reason, sizeof(reason));
 	if (ret < 0) {

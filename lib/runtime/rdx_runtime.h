@@ -66,7 +66,10 @@ int rdx_runtime_check_eal_args(int argc, char **argv, char *err, size_t err_len)
 /**
  * Initialise EAL from argv (up to and excluding "--"). On bad input prints
  * one line ("rdx: bad core mask '0xZZ': ...") and returns -EINVAL: callers
- * exit 2. Prints a one-line notice when --no-huge was added.
+ * exit 2. Prints a one-line notice when --no-huge was added. EAL's own
+ * output during rte_eal_init is held back and replayed on success; on
+ * failure only its first reason is kept, in one final line (set
+ * RDX_EAL_VERBOSE=1 to see everything EAL prints; -h/--help is let through).
  * Installs SIGINT/SIGTERM handlers that set the stop flag; calibrates the TSC
  * and measures the cost of one timestamp.
  * Each process gets --file-prefix=rdx-<pid> (unless given) with the shared
@@ -79,7 +82,11 @@ int rdx_runtime_check_eal_args(int argc, char **argv, char *err, size_t err_len)
 int rdx_runtime_init(int argc, char **argv);
 int rdx_runtime_cleanup(void);
 
-/** The stop flag: set by SIGINT/SIGTERM or rdx_runtime_stop(). */
+/**
+ * The stop flag: set by SIGINT/SIGTERM or rdx_runtime_stop(). A second
+ * signal while the flag is set ends the process the default way (an app
+ * that stopped polling the flag can still be interrupted).
+ */
 bool rdx_runtime_stopping(void);
 void rdx_runtime_stop(void);
 /** Clear the flag (between runs). */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "rdx_ut.h"
 
@@ -445,6 +446,32 @@ test_stop_flag_without_eal(void)
 }
 
 static void
+test_second_signal_kills(void)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		rdx_runtime_stop_reset();
+		if (install_signals() != 0)
+			_exit(10);
+		raise(SIGINT);          /* first: sets the flag, we live on */
+		if (!rdx_runtime_stopping())
+			_exit(11);
+		raise(SIGINT);          /* second: default action */
+		_exit(12);
+	}
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFSIGNALED(status));
+	if (WIFSIGNALED(status)) {
+		CU_ASSERT_EQUAL(WTERMSIG(status), SIGINT);
+	} else {
+		printf("  (child exited with %d)\n", WEXITSTATUS(status));
+	}
+}
+
+static void
 test_tsc_calibration(void)
 {
 	rdx_tsc_calibrate();
@@ -473,6 +500,7 @@ main(void)
 		{ "init: bad mask gives one line", test_init_bad_mask_one_line },
 		{ "hugepage probe", test_hugepage_probe_consistent },
 		{ "stop flag without EAL", test_stop_flag_without_eal },
+		{ "second signal ends the process", test_second_signal_kills },
 		{ "TSC calibration", test_tsc_calibration },
 		{ NULL, NULL },
 	};
