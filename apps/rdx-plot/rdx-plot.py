@@ -89,7 +89,21 @@ def main(argv):
     ap.add_argument("-o", "--outdir", required=True, metavar="DIR")
     args = ap.parse_args(argv)
 
+    series = {}   # (label, test, mode) -> rows
     try:
+        loaded = [(p,) + load_report(p) for p in args.reports]
+    except BadInput as e:
+        fail(str(e))
+    stems = [os.path.splitext(os.path.basename(p))[0] for p, _, _ in loaded]
+    if len(set(stems)) < len(stems):      # same file names in different folders
+        stems = ["%d_%s" % (i + 1, s) for i, s in enumerate(stems)]
+    for (path, title, rows), stem in zip(loaded, stems):
+        label = stem if len(loaded) > 1 else ""
+        for r in rows:
+            series.setdefault((label, r["test"], r["mode"]), []).append(r)
+    if not series:
+        fail("no result rows to plot in %s" % " ".join(args.reports))
+    try:   # after the input checks: bad input fails fast
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
@@ -97,17 +111,6 @@ def main(argv):
     except ImportError:
         fail("matplotlib is missing (Debian: apt-get install python3-matplotlib)")
 
-    series = {}   # (label, test, mode) -> rows
-    try:
-        loaded = [(p,) + load_report(p) for p in args.reports]
-    except BadInput as e:
-        fail(str(e))
-    for path, title, rows in loaded:
-        label = os.path.splitext(os.path.basename(path))[0] if len(loaded) > 1 else ""
-        for r in rows:
-            series.setdefault((label, r["test"], r["mode"]), []).append(r)
-    if not series:
-        fail("no result rows to plot in %s" % " ".join(args.reports))
     try:
         os.makedirs(args.outdir, exist_ok=True)
     except OSError as e:

@@ -34,11 +34,25 @@ done
 n=$(ls "$T/png" | wc -l)
 [ "$n" -eq 5 ] && ok "5 PNG files" || bad "$n files in $T/png: $(ls "$T/png")"
 
-# Two reports: one series each, named after the files.
-cp "$T/r.json" "$T/other.json"
-"$PY" "$PLOT" "$T/r.json" "$T/other.json" -o "$T/png2" > /dev/null 2>&1
-[ -s "$T/png2/lat_cdf_other_echo_lat.png" ] && [ -s "$T/png2/lat_cdf_r_echo_lat.png" ] &&
+# Several reports: a series per file, named after it (numbered when two
+# files have the same name). Tiny one-row reports keep this quick.
+tiny() { # FILE TITLE
+    cat > "$1" <<JSON
+{"rdx_version": "0.1.0", "title": "$2", "knobs": {}, "results": [
+ {"test": "write", "mode": "bw", "name": "", "desc": "", "lat_kind": "completion", "size": 4096,
+  "lcore": -1, "qps": 1, "ops": 1000, "bytes": 4096000, "seconds": 0.001, "mops": 1.0,
+  "mbytes_per_s": 4096.0, "gbits_per_s": 32.768, "busy_pct": -1.0, "has_lat": false,
+  "lat": null, "has_perf": false, "perf": null}]}
+JSON
+}
+mkdir -p "$T/d1" "$T/d2"
+tiny "$T/d1/a.json" one; tiny "$T/d2/b.json" two; tiny "$T/d2/a.json" three
+"$PY" "$PLOT" "$T/d1/a.json" "$T/d2/b.json" -o "$T/png2" > /dev/null 2>&1
+[ -s "$T/png2/bw_size_a_write_bw.png" ] && [ -s "$T/png2/bw_size_b_write_bw.png" ] &&
     ok "two reports -> a series per file" || bad "two reports: $(ls "$T/png2")"
+"$PY" "$PLOT" "$T/d1/a.json" "$T/d2/a.json" -o "$T/png3" > /dev/null 2>&1
+[ -s "$T/png3/bw_size_1_a_write_bw.png" ] && [ -s "$T/png3/bw_size_2_a_write_bw.png" ] &&
+    ok "same file names -> numbered series" || bad "same file names: $(ls "$T/png3")"
 
 expect_fail() { # NAME ARGS...
     local name=$1 err rc; shift
