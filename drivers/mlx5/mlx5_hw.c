@@ -1,14 +1,910 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Placeholder: the mlx5 hardware control path is being written. */
+/*
+ * The mlx5 hardware control path: open an mlx5 device through ibverbs,
+ * create CQs and RC QPs with mlx5dv, take their rings with mlx5dv_init_obj()
+ * and hand them to the direct datapath (mlx5_dp.c). Everything here is
+ * control path: it may allocate, log and enter the kernel.
+ *
+ * Doorbell registers: each lcore gets its own thread domain (ibv_alloc_td +
+ * parent domain), so libmlx5 gives its QPs a dedicated, lock-free
+ * BlueFlame register (bfreg) instead of a shared one. When the device
+ * refuses thread domains, QPs go on the plain PD; libmlx5 may then share a
+ * medium-latency bfreg between QPs (it takes a lock, we cannot), so the
+ * datapath rings with plain 8-byte doorbells (bf.size forced to 0, atomic
+ * 64-bit writes) rather than BlueFlame copies that could interleave.
+ *
+ * CQ events: a CQ whose ring was taken by mlx5dv_init_obj() is consumed by
+ * the datapath, so libmlx5's consumer index is stale and ibv_req_notify_cq()
+ * would arm with the wrong CI. We arm it ourselves the way libmlx5's
+ * mlx5_arm_cq does (mlx5-datapath.md §4): dbrec[1] = sn<<28 | cmd | ci,
+ * then a 64-bit doorbell (that word << 32 | cqn) to cq_uar + 0x20; arm_sn is
+ * bumped per event received, as libmlx5 does in mlx5_cq_event().
+ */
+#include <endian.h>
 #include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_atomic.h>
+#include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_io.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_malloc.h>
+
+#include <infiniband/mlx5dv.h>
+#include <infiniband/verbs.h>
+
+#include "rdx_config.h"
 #include "rdx_dev_driver.h"
 #include "rdx_mlx5.h"
+
+RTE_LOG_REGISTER(rdx_mlx5_logtype, rdx.drv.mlx5, NOTICE)
+#define MLX5_LOG(level, ...) \
+	rte_log((uint32_t)RTE_LOG_ ## level, (uint32_t)rdx_mlx5_logtype, "rdx_mlx5: " __VA_ARGS__)
+
+/* The largest inline payload we advertise: rdma-core sizes an RC WQE as
+ * 192 B of overhead + align16(4 + inline) and devices allow 512-byte send
+ * descriptors at least, so 220 B always fits (mlx5-datapath.md §1). */
+#define MLX5_HW_MAX_INLINE 220u
+/* CQ doorbell record words (libmlx5 MLX5_CQ_SET_CI / MLX5_CQ_ARM_DB). */
+#define MLX5_CQ_ARM_DB_IDX 1
+/* One thread domain per lcore, plus one for non-EAL threads. */
+#define MLX5_HW_NB_TD (RDX_MAX_LCORES + 1)
+
+struct mlx5_hw_dev {
+	struct rdx_dev base;            /* must be first */
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_device_attr_ex dattr;
+	struct ibv_port_attr pattr;
+	union ibv_gid gid;
+	int gid_index;
+	uint8_t port;
+	bool td_unsupported;
+	struct ibv_td *td[MLX5_HW_NB_TD];
+	struct ibv_pd *td_pd[MLX5_HW_NB_TD];    /* parent domains */
+	uint32_t td_refs[MLX5_HW_NB_TD];
+};
+
+struct mlx5_hw_mem {
+	struct ibv_mr *mr;
+	struct ibv_dm *dm;
+};
+
+struct mlx5_hw_cq {
+	struct rdx_mlx5_cq mcq;         /* must be first */
+	struct ibv_cq *ibcq;
+	struct ibv_comp_channel *channel;
+	void *cq_uar;
+	uint32_t arm_sn;
+};
+
+struct mlx5_hw_qp {
+	struct rdx_mlx5_qp mqp;         /* must be first */
+	struct ibv_qp *ibqp;
+	struct mlx5_hw_cq *scq;
+	struct mlx5_hw_cq *rcq;
+	uint32_t psn;
+	int td_slot;                    /* -1: plain PD */
+};
+
+static inline struct mlx5_hw_dev *
+hw_dev(struct rdx_dev *dev)
+{
+	return (struct mlx5_hw_dev *)dev;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Device                                                                  */
+
+static int
+hw_close(struct rdx_dev *dev)
+{
+	struct mlx5_hw_dev *hd = hw_dev(dev);
+	unsigned int i;
+
+	for (i = 0; i < MLX5_HW_NB_TD; i++) {
+		if (hd->td_pd[i] != NULL)
+			ibv_dealloc_pd(hd->td_pd[i]);
+		if (hd->td[i] != NULL)
+			ibv_dealloc_td(hd->td[i]);
+	}
+	if (hd->pd != NULL)
+		ibv_dealloc_pd(hd->pd);
+	if (hd->ctx != NULL)
+		ibv_close_device(hd->ctx);
+	free(hd);
+	return 0;
+}
+
+static int
+hw_query(struct rdx_dev *dev, struct rdx_dev_attr *attr)
+{
+	*attr = dev->attr;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Memory                                                                  */
+
+static struct rdx_mem *
+hw_mem_new(struct rdx_dev *dev, size_t len, int access, enum rdx_mem_type type)
+{
+	struct rdx_mem *mem = calloc(1, sizeof(*mem) + sizeof(struct mlx5_hw_mem));
+
+	if (mem == NULL)
+		return NULL;
+	mem->dev = dev;
+	mem->len = len;
+	mem->access = access;
+	mem->type = type;
+	mem->drv = mem + 1;
+	return mem;
+}
+
+static struct rdx_mem *
+hw_mem_alloc(struct rdx_dev *dev, size_t len, enum rdx_mem_type type, int access)
+{
+	struct mlx5_hw_dev *hd = hw_dev(dev);
+	struct rdx_mem *mem;
+	struct mlx5_hw_mem *hm;
+	void *buf = NULL;
+	int err;
+
+	if (len == 0 || (access & ~RDX_ACCESS_ALL) != 0) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	mem = hw_mem_new(dev, len, access, type);
+	if (mem == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	hm = mem->drv;
+	mem->owned = true;
+	switch (type) {
+	case RDX_MEM_HOST:
+		err = posix_memalign(&buf, 4096, len);
+		if (err != 0) {
+			MLX5_LOG(ERR, "allocating %zu bytes of host memory failed: %s\n",
+				 len, strerror(err));
+			rte_errno = err;
+			goto fail;
+		}
+		memset(buf, 0, len);
+		break;
+	case RDX_MEM_HUGE:
+		/* EAL memory: hugepages when EAL has them (else --no-huge pages). */
+		buf = rte_zmalloc("rdx_mlx5_mem", len, 4096);
+		if (buf == NULL) {
+			MLX5_LOG(ERR, "allocating %zu bytes of EAL (hugepage) memory failed "
+				 "(is EAL initialised, with enough memory?)\n", len);
+			rte_errno = ENOMEM;
+			goto fail;
+		}
+		break;
+	case RDX_MEM_DM: {
+		struct ibv_alloc_dm_attr da = { .length = len, .log_align_req = 3 };
+
+		if (hd->dattr.max_dm_size == 0 || len > hd->dattr.max_dm_size) {
+			MLX5_LOG(ERR, "device memory of %zu bytes not available on %s "
+				 "(max %" PRIu64 ")\n", len, dev->attr.name,
+				 (uint64_t)hd->dattr.max_dm_size);
+			rte_errno = ENOTSUP;
+			goto fail;
+		}
+		hm->dm = ibv_alloc_dm(hd->ctx, &da);
+		if (hm->dm == NULL) {
+			err = errno != 0 ? errno : ENOMEM;
+			MLX5_LOG(ERR, "ibv_alloc_dm(%zu bytes) failed: %s\n", len, strerror(err));
+			rte_errno = err;
+			goto fail;
+		}
+		/* DM MRs must be zero-based: SGEs and remote addresses are offsets. */
+		hm->mr = ibv_reg_dm_mr(hd->pd, hm->dm, 0, len,
+				       (unsigned int)access | IBV_ACCESS_ZERO_BASED);
+		if (hm->mr == NULL) {
+			err = errno != 0 ? errno : EINVAL;
+			MLX5_LOG(ERR, "ibv_reg_dm_mr(%zu bytes) failed: %s\n", len, strerror(err));
+			rte_errno = err;
+			goto fail;
+		}
+		mem->addr = NULL;
+		mem->iova = 0;
+		mem->lkey = hm->mr->lkey;
+		mem->rkey = hm->mr->rkey;
+		return mem;
+	}
+	default:
+		rte_errno = EINVAL;
+		goto fail;
+	}
+	hm->mr = ibv_reg_mr(hd->pd, buf, len, (unsigned int)access);
+	if (hm->mr == NULL) {
+		err = errno != 0 ? errno : EINVAL;
+		MLX5_LOG(ERR, "ibv_reg_mr(%zu bytes, %s) failed: %s\n", len,
+			 rdx_mem_type_name(type), strerror(err));
+		rte_errno = err;
+		goto fail;
+	}
+	mem->addr = buf;
+	mem->iova = (uint64_t)(uintptr_t)buf;
+	mem->lkey = hm->mr->lkey;
+	mem->rkey = hm->mr->rkey;
+	return mem;
+fail:
+	if (hm->dm != NULL)
+		ibv_free_dm(hm->dm);
+	if (type == RDX_MEM_HUGE)
+		rte_free(buf);
+	else
+		free(buf);
+	free(mem);
+	return NULL;
+}
+
+static struct rdx_mem *
+hw_mem_reg(struct rdx_dev *dev, void *addr, size_t len, int access)
+{
+	struct mlx5_hw_dev *hd = hw_dev(dev);
+	struct rdx_mem *mem;
+	struct mlx5_hw_mem *hm;
+	int err;
+
+	if (addr == NULL || len == 0 || (access & ~RDX_ACCESS_ALL) != 0) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	mem = hw_mem_new(dev, len, access, RDX_MEM_HOST);
+	if (mem == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	hm = mem->drv;
+	hm->mr = ibv_reg_mr(hd->pd, addr, len, (unsigned int)access);
+	if (hm->mr == NULL) {
+		err = errno != 0 ? errno : EINVAL;
+		MLX5_LOG(ERR, "ibv_reg_mr(%p, %zu bytes) failed: %s\n", addr, len,
+			 strerror(err));
+		free(mem);
+		rte_errno = err;
+		return NULL;
+	}
+	mem->addr = addr;
+	mem->iova = (uint64_t)(uintptr_t)addr;
+	mem->lkey = hm->mr->lkey;
+	mem->rkey = hm->mr->rkey;
+	return mem;
+}
+
+static int
+hw_mem_free(struct rdx_mem *mem)
+{
+	struct mlx5_hw_mem *hm = mem->drv;
+	int ret = 0;
+
+	if (hm->mr != NULL && ibv_dereg_mr(hm->mr) != 0) {
+		ret = -(errno != 0 ? errno : EBUSY);
+		MLX5_LOG(ERR, "ibv_dereg_mr failed: %s\n", strerror(-ret));
+		return ret;
+	}
+	if (hm->dm != NULL)
+		ibv_free_dm(hm->dm);
+	else if (mem->owned && mem->type == RDX_MEM_HUGE)
+		rte_free(mem->addr);
+	else if (mem->owned)
+		free(mem->addr);
+	free(mem);
+	return 0;
+}
+
+static int
+hw_mem_copy_to(struct rdx_mem *mem, size_t off, const void *src, size_t len)
+{
+	struct mlx5_hw_mem *hm = mem->drv;
+
+	if (off > mem->len || len > mem->len - off)
+		return -ERANGE;
+	if (hm->dm != NULL) {
+		int ret = ibv_memcpy_to_dm(hm->dm, off, src, len);
+
+		return ret == 0 ? 0 : -(ret > 0 ? ret : EIO);
+	}
+	memcpy((uint8_t *)mem->addr + off, src, len);
+	return 0;
+}
+
+static int
+hw_mem_copy_from(struct rdx_mem *mem, size_t off, void *dst, size_t len)
+{
+	struct mlx5_hw_mem *hm = mem->drv;
+
+	if (off > mem->len || len > mem->len - off)
+		return -ERANGE;
+	if (hm->dm != NULL) {
+		int ret = ibv_memcpy_from_dm(dst, hm->dm, off, len);
+
+		return ret == 0 ? 0 : -(ret > 0 ? ret : EIO);
+	}
+	memcpy(dst, (const uint8_t *)mem->addr + off, len);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* CQ                                                                      */
+
+static int
+hw_cq_destroy(struct rdx_cq *cq)
+{
+	struct mlx5_hw_cq *hc = (struct mlx5_hw_cq *)cq;
+	int ret;
+
+	if (hc->mcq.nb_qps != 0) {
+		MLX5_LOG(ERR, "CQ 0x%x still has %u QPs attached\n", hc->mcq.cqn,
+			 hc->mcq.nb_qps);
+		return -EBUSY;
+	}
+	ret = ibv_destroy_cq(hc->ibcq);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "ibv_destroy_cq(0x%x) failed: %s\n", hc->mcq.cqn, strerror(ret));
+		return -ret;
+	}
+	if (hc->channel != NULL)
+		ibv_destroy_comp_channel(hc->channel);
+	rdx_mlx5_cq_dp_fini(&hc->mcq);
+	free(hc);
+	return 0;
+}
+
+static struct rdx_cq *
+hw_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
+{
+	struct mlx5_hw_dev *hd = hw_dev(dev);
+	struct mlx5dv_obj obj;
+	struct mlx5dv_cq dv;
+	struct mlx5_hw_cq *hc;
+	int ret;
+
+	if (conf->depth == 0 || conf->depth > (uint32_t)hd->dattr.orig_attr.max_cqe) {
+		MLX5_LOG(ERR, "CQ depth %u out of range (1..%d)\n", conf->depth,
+			 hd->dattr.orig_attr.max_cqe);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	hc = calloc(1, sizeof(*hc));
+	if (hc == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	if (conf->events) {
+		hc->channel = ibv_create_comp_channel(hd->ctx);
+		if (hc->channel == NULL) {
+			ret = errno != 0 ? errno : ENOMEM;
+			MLX5_LOG(ERR, "ibv_create_comp_channel failed: %s\n", strerror(ret));
+			goto fail;
+		}
+	}
+	hc->ibcq = ibv_create_cq(hd->ctx, (int)conf->depth, hc, hc->channel, 0);
+	if (hc->ibcq == NULL) {
+		ret = errno != 0 ? errno : ENOMEM;
+		MLX5_LOG(ERR, "ibv_create_cq(depth %u) failed: %s\n", conf->depth,
+			 strerror(ret));
+		goto fail;
+	}
+	memset(&dv, 0, sizeof(dv));
+	obj.cq.in = hc->ibcq;
+	obj.cq.out = &dv;
+	ret = mlx5dv_init_obj(&obj, MLX5DV_OBJ_CQ);
+	if (ret != 0) {
+		ret = ret > 0 ? ret : EINVAL;
+		MLX5_LOG(ERR, "mlx5dv_init_obj(CQ) failed: %s\n", strerror(ret));
+		goto fail;
+	}
+	ret = -rdx_mlx5_cq_dp_init(&hc->mcq, &dv, dv.cqn, hd->dattr.orig_attr.max_qp > 0 ?
+				   RTE_MIN((uint32_t)hd->dattr.orig_attr.max_qp, 65536u) : 1024u);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "CQ 0x%x ring not usable (cqe_cnt %u, cqe_size %u): %s\n",
+			 dv.cqn, dv.cqe_cnt, dv.cqe_size, strerror(ret));
+		goto fail;
+	}
+	hc->cq_uar = dv.cq_uar;
+	hc->mcq.base.dev = dev;
+	hc->mcq.base.conf = *conf;
+	hc->mcq.base.conf.depth = dv.cqe_cnt;
+	hc->mcq.progress = NULL;
+	return &hc->mcq.base;
+fail:
+	if (hc->ibcq != NULL)
+		ibv_destroy_cq(hc->ibcq);
+	if (hc->channel != NULL)
+		ibv_destroy_comp_channel(hc->channel);
+	free(hc);
+	rte_errno = ret;
+	return NULL;
+}
+
+/* Request an event for the next completion (libmlx5 mlx5_arm_cq rules). */
+static void
+hw_cq_arm(struct mlx5_hw_cq *hc)
+{
+	uint32_t sn = hc->arm_sn & 3;
+	uint32_t ci = hc->mcq.cons_index & 0xffffff;
+	uint32_t doorbell = sn << 28 | MLX5_CQ_DB_REQ_NOT | ci;
+	uint64_t db64 = (uint64_t)doorbell << 32 | hc->mcq.cqn;
+
+	hc->mcq.dbrec[MLX5_CQ_ARM_DB_IDX] = htobe32(doorbell);
+	/* The arm record must be visible before the doorbell (mmio_wc_start). */
+	rte_wmb();
+	rte_write64_relaxed(htobe64(db64), (volatile uint8_t *)hc->cq_uar + MLX5_CQ_DOORBELL);
+	rte_wmb();
+}
+
+static int
+hw_cq_wait(struct rdx_cq *cq, int timeout_ms)
+{
+	struct mlx5_hw_cq *hc = (struct mlx5_hw_cq *)cq;
+	struct ibv_cq *ev_cq;
+	struct pollfd pfd;
+	void *ev_ctx;
+	int ret;
+
+	if (hc->channel == NULL)
+		return -EINVAL;
+	hw_cq_arm(hc);
+	pfd.fd = hc->channel->fd;
+	pfd.events = POLLIN;
+	pfd.revents = 0;
+	do {
+		ret = poll(&pfd, 1, timeout_ms);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0)
+		return -errno;
+	if (ret == 0)
+		return -ETIMEDOUT;
+	if (ibv_get_cq_event(hc->channel, &ev_cq, &ev_ctx) != 0)
+		return -(errno != 0 ? errno : EIO);
+	ibv_ack_cq_events(ev_cq, 1);
+	/* One event consumed: the next arm uses the next sequence number. */
+	hc->arm_sn++;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* QP                                                                      */
+
+/* The parent domain for the calling lcore (created on first use). */
+static struct ibv_pd *
+hw_td_pd(struct mlx5_hw_dev *hd, int *slot)
+{
+	unsigned int lcore = rte_lcore_id();
+	unsigned int i = lcore < RDX_MAX_LCORES ? lcore : RDX_MAX_LCORES;
+	struct ibv_parent_domain_init_attr pa;
+	struct ibv_td_init_attr ta = { .comp_mask = 0 };
+
+	*slot = -1;
+	if (hd->td_unsupported)
+		return hd->pd;
+	if (hd->td_pd[i] == NULL) {
+		hd->td[i] = ibv_alloc_td(hd->ctx, &ta);
+		if (hd->td[i] == NULL) {
+			MLX5_LOG(INFO, "thread domains unsupported on %s (%s): QPs share "
+				 "doorbell registers, BlueFlame off\n", hd->base.attr.name,
+				 strerror(errno));
+			hd->td_unsupported = true;
+			return hd->pd;
+		}
+		memset(&pa, 0, sizeof(pa));
+		pa.pd = hd->pd;
+		pa.td = hd->td[i];
+		hd->td_pd[i] = ibv_alloc_parent_domain(hd->ctx, &pa);
+		if (hd->td_pd[i] == NULL) {
+			MLX5_LOG(INFO, "ibv_alloc_parent_domain failed on %s (%s): BlueFlame off\n",
+				 hd->base.attr.name, strerror(errno));
+			ibv_dealloc_td(hd->td[i]);
+			hd->td[i] = NULL;
+			hd->td_unsupported = true;
+			return hd->pd;
+		}
+	}
+	hd->td_refs[i]++;
+	*slot = (int)i;
+	return hd->td_pd[i];
+}
+
+static int
+hw_qp_destroy(struct rdx_qp *qp)
+{
+	struct mlx5_hw_qp *hq = (struct mlx5_hw_qp *)qp;
+	struct mlx5_hw_dev *hd = hw_dev(qp->dev);
+	int ret;
+
+	ret = ibv_destroy_qp(hq->ibqp);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "ibv_destroy_qp(0x%x) failed: %s\n", qp->qp_num, strerror(ret));
+		return -ret;
+	}
+	rdx_mlx5_cq_detach(&hq->scq->mcq, &hq->mqp);
+	if (hq->rcq != hq->scq)
+		rdx_mlx5_cq_detach(&hq->rcq->mcq, &hq->mqp);
+	rdx_mlx5_qp_dp_fini(&hq->mqp);
+	if (hq->td_slot >= 0)
+		hd->td_refs[hq->td_slot]--;
+	free(hq);
+	return 0;
+}
+
+static struct rdx_qp *
+hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
+{
+	struct mlx5_hw_dev *hd = hw_dev(dev);
+	struct ibv_qp_init_attr_ex qa;
+	struct mlx5dv_qp_init_attr da;
+	struct mlx5dv_obj obj;
+	struct mlx5dv_qp dv;
+	struct mlx5_hw_qp *hq;
+	uint32_t max_inline, max_send_sge, max_recv_sge;
+	int ret;
+
+	if (conf->send_cq == NULL || conf->recv_cq == NULL ||
+	    conf->send_cq->dev != dev || conf->recv_cq->dev != dev) {
+		MLX5_LOG(ERR, "QP needs send and receive CQs of %s\n", dev->attr.name);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (conf->sq_depth == 0 || conf->sq_depth > dev->attr.max_qp_wr ||
+	    conf->rq_depth > dev->attr.max_qp_wr || conf->sig_interval > conf->sq_depth ||
+	    conf->max_send_sge > RTE_MIN(dev->attr.max_sge, (uint32_t)RDX_MAX_SGE) ||
+	    conf->max_recv_sge > RTE_MIN(dev->attr.max_sge, (uint32_t)RDX_MAX_SGE) ||
+	    conf->max_inline > dev->attr.max_inline) {
+		MLX5_LOG(ERR, "QP limits out of range (sq %u rq %u sge %u/%u inline %u "
+			 "sig_interval %u; device: wr %u sge %u inline %u)\n",
+			 conf->sq_depth, conf->rq_depth, conf->max_send_sge, conf->max_recv_sge,
+			 conf->max_inline, conf->sig_interval, dev->attr.max_qp_wr,
+			 dev->attr.max_sge, dev->attr.max_inline);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	hq = calloc(1, sizeof(*hq));
+	if (hq == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	hq->scq = (struct mlx5_hw_cq *)conf->send_cq;
+	hq->rcq = (struct mlx5_hw_cq *)conf->recv_cq;
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_type = IBV_QPT_RC;
+	qa.send_cq = hq->scq->ibcq;
+	qa.recv_cq = hq->rcq->ibcq;
+	qa.cap.max_send_wr = conf->sq_depth;
+	qa.cap.max_recv_wr = conf->rq_depth;
+	qa.cap.max_send_sge = RTE_MAX(conf->max_send_sge, 1u);
+	qa.cap.max_recv_sge = conf->rq_depth != 0 ? RTE_MAX(conf->max_recv_sge, 1u) : 0;
+	qa.cap.max_inline_data = conf->max_inline;
+	qa.sq_sig_all = 0;
+	qa.comp_mask = IBV_QP_INIT_ATTR_PD;
+	qa.pd = hw_td_pd(hd, &hq->td_slot);
+	memset(&da, 0, sizeof(da));
+	/* Receives always land in the RQ buffers (datapath contract). */
+	da.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS;
+	da.create_flags = MLX5DV_QP_CREATE_DISABLE_SCATTER_TO_CQE;
+	hq->ibqp = mlx5dv_create_qp(hd->ctx, &qa, &da);
+	if (hq->ibqp == NULL) {
+		ret = errno != 0 ? errno : EINVAL;
+		MLX5_LOG(ERR, "mlx5dv_create_qp(sq %u, rq %u, inline %u) failed: %s\n",
+			 conf->sq_depth, conf->rq_depth, conf->max_inline, strerror(ret));
+		goto fail;
+	}
+	memset(&dv, 0, sizeof(dv));
+	obj.qp.in = hq->ibqp;
+	obj.qp.out = &dv;
+	ret = mlx5dv_init_obj(&obj, MLX5DV_OBJ_QP);
+	if (ret != 0) {
+		ret = ret > 0 ? ret : EINVAL;
+		MLX5_LOG(ERR, "mlx5dv_init_obj(QP 0x%x) failed: %s\n", hq->ibqp->qp_num,
+			 strerror(ret));
+		goto fail;
+	}
+	if (hq->td_slot < 0)
+		dv.bf.size = 0;     /* possibly shared register: no BlueFlame copies */
+	/* Granted limits (create updates qa.cap); the RQ takes stride/16 SGEs
+	 * and its terminator rule follows that (mlx5_post_recv max_gs). */
+	max_inline = RTE_MIN(qa.cap.max_inline_data, RDX_MLX5_MAX_INLINE);
+	max_send_sge = RTE_MIN(RTE_MIN(qa.cap.max_send_sge, (uint32_t)RDX_MAX_SGE),
+			       RDX_MLX5_MAX_SEND_SGE);
+	max_recv_sge = dv.rq.wqe_cnt != 0 ?
+		RTE_MIN(dv.rq.stride / 16, (uint32_t)RDX_MAX_SGE) : 0;
+	hq->mqp.base.dev = dev;
+	hq->mqp.base.conf = *conf;
+	hq->mqp.base.user_ctx = conf->user_ctx;
+	ret = -rdx_mlx5_qp_dp_init(&hq->mqp, &dv, hq->ibqp->qp_num, max_inline,
+				   max_send_sge, max_recv_sge);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "QP 0x%x rings not usable by the datapath (sq %u x %u B, "
+			 "rq %u x %u B): %s\n", hq->ibqp->qp_num, dv.sq.wqe_cnt, dv.sq.stride,
+			 dv.rq.wqe_cnt, dv.rq.stride, strerror(ret));
+		goto fail;
+	}
+	if (hq->mqp.base.conf.sq_depth < conf->sq_depth) {
+		MLX5_LOG(ERR, "QP 0x%x: SQ of %u WQEBBs holds %u WRs, %u asked\n",
+			 hq->ibqp->qp_num, dv.sq.wqe_cnt, hq->mqp.base.conf.sq_depth,
+			 conf->sq_depth);
+		ret = ENOSPC;
+		goto fail_dp;
+	}
+	ret = -rdx_mlx5_cq_attach(&hq->scq->mcq, &hq->mqp);
+	if (ret != 0)
+		goto fail_dp;
+	if (hq->rcq != hq->scq) {
+		ret = -rdx_mlx5_cq_attach(&hq->rcq->mcq, &hq->mqp);
+		if (ret != 0) {
+			rdx_mlx5_cq_detach(&hq->scq->mcq, &hq->mqp);
+			goto fail_dp;
+		}
+	}
+	hq->psn = (uint32_t)(rte_rdtsc() ^ ((uint64_t)hq->ibqp->qp_num << 8)) & 0xffffff;
+	return &hq->mqp.base;
+fail_dp:
+	MLX5_LOG(ERR, "QP 0x%x setup failed: %s\n", hq->ibqp->qp_num, strerror(ret));
+	rdx_mlx5_qp_dp_fini(&hq->mqp);
+fail:
+	if (hq->ibqp != NULL)
+		ibv_destroy_qp(hq->ibqp);
+	if (hq->td_slot >= 0)
+		hd->td_refs[hq->td_slot]--;
+	free(hq);
+	rte_errno = ret;
+	return NULL;
+}
+
+static int
+hw_qp_info(struct rdx_qp *qp, struct rdx_qp_info *info)
+{
+	struct mlx5_hw_qp *hq = (struct mlx5_hw_qp *)qp;
+	struct mlx5_hw_dev *hd = hw_dev(qp->dev);
+
+	memset(info, 0, sizeof(*info));
+	info->qp_num = qp->qp_num;
+	info->psn = hq->psn;
+	info->lid = hd->pattr.lid;
+	info->port = hd->port;
+	info->mtu = (uint8_t)hd->pattr.active_mtu;
+	memcpy(info->gid, hd->gid.raw, sizeof(info->gid));
+	info->gid_index = hd->gid_index;
+	snprintf(info->driver, sizeof(info->driver), "mlx5");
+	return 0;
+}
+
+static bool
+gid_is_zero(const uint8_t *gid)
+{
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		if (gid[i] != 0)
+			return false;
+	return true;
+}
+
+static int
+hw_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
+	      const struct rdx_qp_conn_attr *ca)
+{
+	struct mlx5_hw_qp *hq = (struct mlx5_hw_qp *)qp;
+	struct mlx5_hw_dev *hd = hw_dev(qp->dev);
+	struct ibv_qp_attr a;
+	enum ibv_mtu mtu;
+	uint8_t rd_atomic;
+	int ret;
+
+	if (remote->qp_num == 0 || remote->qp_num > 0xffffff) {
+		MLX5_LOG(ERR, "bad remote QP number 0x%x\n", remote->qp_num);
+		return -EINVAL;
+	}
+	mtu = ca->mtu != 0 ? (enum ibv_mtu)ca->mtu : hd->pattr.active_mtu;
+	if (remote->mtu != 0 && remote->mtu < mtu)
+		mtu = (enum ibv_mtu)remote->mtu;
+	rd_atomic = (uint8_t)RTE_MIN((int)ca->max_rd_atomic,
+				     RTE_MIN(hd->dattr.orig_attr.max_qp_rd_atom,
+					     hd->dattr.orig_attr.max_qp_init_rd_atom));
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = hd->port;
+	a.qp_access_flags = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC;
+	ret = ibv_modify_qp(hq->ibqp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			    IBV_QP_ACCESS_FLAGS);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "modify QP to INIT failed: %s (qpn 0x%x)\n", strerror(ret),
+			 qp->qp_num);
+		return -ret;
+	}
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	a.path_mtu = mtu;
+	a.dest_qp_num = remote->qp_num;
+	a.rq_psn = remote->psn & 0xffffff;
+	a.max_dest_rd_atomic = rd_atomic;
+	a.min_rnr_timer = ca->min_rnr_timer;
+	a.ah_attr.dlid = remote->lid;
+	a.ah_attr.sl = ca->sl;
+	a.ah_attr.port_num = hd->port;
+	/* RoCE always needs the GRH; IB only across subnets (non-zero GID given
+	 * with no LID). */
+	if (hd->pattr.link_layer == IBV_LINK_LAYER_ETHERNET ||
+	    (remote->lid == 0 && !gid_is_zero(remote->gid))) {
+		a.ah_attr.is_global = 1;
+		memcpy(a.ah_attr.grh.dgid.raw, remote->gid, 16);
+		a.ah_attr.grh.sgid_index = (uint8_t)hd->gid_index;
+		a.ah_attr.grh.hop_limit = 64;
+	}
+	ret = ibv_modify_qp(hq->ibqp, &a, IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU |
+			    IBV_QP_DEST_QPN | IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC |
+			    IBV_QP_MIN_RNR_TIMER);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "modify QP to RTR failed: %s (remote qpn 0x%x)\n",
+			 strerror(ret), remote->qp_num);
+		return -ret;
+	}
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = hq->psn;
+	a.timeout = ca->timeout;
+	a.retry_cnt = ca->retry_cnt;
+	a.rnr_retry = ca->rnr_retry;
+	a.max_rd_atomic = rd_atomic;
+	ret = ibv_modify_qp(hq->ibqp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN | IBV_QP_TIMEOUT |
+			    IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "modify QP to RTS failed: %s (remote qpn 0x%x)\n",
+			 strerror(ret), remote->qp_num);
+		return -ret;
+	}
+	return 0;
+}
+
+static const struct rdx_dev_ops mlx5_hw_ops = {
+	.close = hw_close,
+	.query = hw_query,
+	.mem_alloc = hw_mem_alloc,
+	.mem_reg = hw_mem_reg,
+	.mem_free = hw_mem_free,
+	.mem_copy_to = hw_mem_copy_to,
+	.mem_copy_from = hw_mem_copy_from,
+	.cq_create = hw_cq_create,
+	.cq_destroy = hw_cq_destroy,
+	.cq_wait = hw_cq_wait,
+	.qp_create = hw_qp_create,
+	.qp_destroy = hw_qp_destroy,
+	.qp_info = hw_qp_info,
+	.qp_connect = hw_qp_connect,
+	.qp_retired_wr_id = rdx_mlx5_qp_retired_wr_id,
+};
+
+/* RoCE: the first RoCE v2 GID (IPv4-mapped preferred), else any valid one. */
+static int
+hw_pick_gid(struct mlx5_hw_dev *hd)
+{
+	struct ibv_gid_entry e;
+	int i, v2 = -1, any = -1;
+
+	if (hd->pattr.link_layer != IBV_LINK_LAYER_ETHERNET)
+		return 0;
+	for (i = 0; i < hd->pattr.gid_tbl_len; i++) {
+		if (ibv_query_gid_ex(hd->ctx, hd->port, (uint32_t)i, &e, 0) != 0)
+			continue;
+		if (gid_is_zero(e.gid.raw))
+			continue;
+		if (any < 0)
+			any = i;
+		if (e.gid_type == IBV_GID_TYPE_ROCE_V2) {
+			bool v4 = e.gid.raw[10] == 0xff && e.gid.raw[11] == 0xff;
+
+			if (v4)
+				return i;
+			if (v2 < 0)
+				v2 = i;
+		}
+	}
+	return v2 >= 0 ? v2 : any;
+}
 
 struct rdx_dev *
 rdx_mlx5_dev_open(struct ibv_device *ibdev, const struct rdx_dev_conf *conf)
 {
-	(void)ibdev; (void)conf;
-	rte_errno = ENOTSUP;
+	struct mlx5_hw_dev *hd;
+	struct rdx_dev_attr *at;
+	const char *name;
+	int ret;
+
+	if (ibdev == NULL) {
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	name = ibv_get_device_name(ibdev);
+	if (!mlx5dv_is_supported(ibdev)) {
+		MLX5_LOG(ERR, "%s is not an mlx5 device\n", name);
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
+	hd = calloc(1, sizeof(*hd));
+	if (hd == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	hd->base.ops = &mlx5_hw_ops;
+	if (conf != NULL)
+		hd->base.conf = *conf;
+	hd->port = hd->base.conf.port != 0 ? hd->base.conf.port : 1;
+	hd->ctx = ibv_open_device(ibdev);
+	if (hd->ctx == NULL) {
+		ret = errno != 0 ? errno : ENODEV;
+		MLX5_LOG(ERR, "ibv_open_device(%s) failed: %s\n", name, strerror(ret));
+		goto fail;
+	}
+	ret = ibv_query_device_ex(hd->ctx, NULL, &hd->dattr);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "ibv_query_device_ex(%s) failed: %s\n", name, strerror(ret));
+		goto fail;
+	}
+	ret = ibv_query_port(hd->ctx, hd->port, &hd->pattr);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "ibv_query_port(%s port %u) failed: %s\n", name, hd->port,
+			 strerror(ret));
+		goto fail;
+	}
+	if (hd->pattr.state != IBV_PORT_ACTIVE)
+		MLX5_LOG(WARNING, "%s port %u is %s, not ACTIVE\n", name, hd->port,
+			 ibv_port_state_str(hd->pattr.state));
+	if (hd->base.conf.gid_index_set && hd->base.conf.gid_index >= 0)
+		hd->gid_index = hd->base.conf.gid_index;
+	else
+		hd->gid_index = hw_pick_gid(hd);
+	if (hd->gid_index < 0 || hd->gid_index >= hd->pattr.gid_tbl_len) {
+		MLX5_LOG(ERR, "%s port %u: no usable GID (index %d, table %d)\n", name,
+			 hd->port, hd->gid_index, hd->pattr.gid_tbl_len);
+		ret = EINVAL;
+		goto fail;
+	}
+	ret = ibv_query_gid(hd->ctx, hd->port, hd->gid_index, &hd->gid);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "ibv_query_gid(%s port %u index %d) failed: %s\n", name,
+			 hd->port, hd->gid_index, strerror(ret));
+		goto fail;
+	}
+	hd->pd = ibv_alloc_pd(hd->ctx);
+	if (hd->pd == NULL) {
+		ret = errno != 0 ? errno : ENOMEM;
+		MLX5_LOG(ERR, "ibv_alloc_pd(%s) failed: %s\n", name, strerror(ret));
+		goto fail;
+	}
+	at = &hd->base.attr;
+	snprintf(at->name, sizeof(at->name), "%s", name);
+	snprintf(at->driver, sizeof(at->driver), "mlx5");
+	at->software = false;
+	at->max_msg_size = hd->pattr.max_msg_sz;
+	at->max_qp_wr = (uint32_t)RTE_MIN(hd->dattr.orig_attr.max_qp_wr, 32768);
+	at->max_sge = (uint32_t)RTE_MIN(hd->dattr.orig_attr.max_sge, RDX_MAX_SGE);
+	at->max_inline = MLX5_HW_MAX_INLINE;
+	at->max_cqe = (uint32_t)hd->dattr.orig_attr.max_cqe;
+	at->max_qp = (uint32_t)hd->dattr.orig_attr.max_qp;
+	at->atomics = hd->dattr.orig_attr.atomic_cap != IBV_ATOMIC_NONE;
+	at->max_dm_size = hd->dattr.max_dm_size;
+	at->active_mtu = (uint8_t)hd->pattr.active_mtu;
+	at->link_layer = hd->pattr.link_layer;
+	return &hd->base;
+fail:
+	hw_close(&hd->base);
+	rte_errno = ret;
 	return NULL;
 }
