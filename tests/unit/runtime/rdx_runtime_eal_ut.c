@@ -7,12 +7,14 @@
  * stopped from main, and SIGINT setting the stop flag.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <rte_cycles.h>
 #include <rte_eal.h>
@@ -80,16 +82,81 @@ test_unknown_option_one_line(void)
 	CU_ASSERT(lines(text) == 1 || (lines(text) == 2 && strstr(text, "no hugepages") != NULL));
 }
 
+struct other {
+	pid_t pid;
+	int to_child;
+};
+
+/*
+ * A child that runs rdx_runtime_init (-l 0) and keeps EAL up until told to
+ * finish. Both processes having EAL at once needs the per-process
+ * --file-prefix: with a shared prefix the second fails on the config lock.
+ */
+static struct other
+start_other_process(void)
+{
+	struct other o = { -1, -1 };
+	int up[2], down[2];
+	char c = 0;
+
+	if (pipe(up) != 0 || pipe(down) != 0)
+		return o;
+	o.pid = fork();
+	if (o.pid == 0) {
+		char b0[] = "child", b1[] = "-l", b2[] = "0";
+		char *cargv[] = { b0, b1, b2, NULL };
+		int devnull = open("/dev/null", O_WRONLY);
+
+		close(up[0]);
+		close(down[1]);
+		dup2(devnull, STDERR_FILENO);
+		c = rdx_runtime_init(3, cargv) >= 0 ? 'U' : 'F';
+		if (write(up[1], &c, 1) != 1 || read(down[0], &c, 1) != 1)
+			_exit(3);
+		_exit(rdx_runtime_cleanup() == 0 ? 0 : 4);
+	}
+	close(up[1]);
+	close(down[0]);
+	if (o.pid < 0 || read(up[0], &c, 1) != 1 || c != 'U') {
+		close(up[0]);
+		close(down[1]);
+		CU_FAIL("second rdx process could not start EAL");
+		return o;
+	}
+	close(up[0]);
+	o.to_child = down[1];
+	return o;
+}
+
+static int
+finish_other_process(struct other o)
+{
+	int status = 0;
+
+	if (o.pid <= 0 || o.to_child < 0)
+		return -1;
+	if (write(o.to_child, "x", 1) != 1)
+		return -1;
+	close(o.to_child);
+	if (waitpid(o.pid, &status, 0) != o.pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 static void
 test_init(void)
 {
 	char a0[] = "ut", a1[] = "-l", a2[16], a3[] = "--", a4[] = "-x", a5[] = "7";
 	char *argv[] = { a0, a1, a2, a3, a4, a5, NULL };
+	struct other other;
 	char text[2048];
 	int ret;
 
 	snprintf(a2, sizeof(a2), "0-%u", ncores - 1);
+	/* Another rdx process holds an EAL of its own while we start ours. */
+	other = start_other_process();
 	ret = init_capturing(6, argv, text, sizeof(text));
+	CU_ASSERT_EQUAL(finish_other_process(other), 0);
 	CU_ASSERT_EQUAL_FATAL(ret, 3);
 	eal_ok = true;
 	/* Like rte_eal_init: argv + ret is the app's argv, program first. */
