@@ -42,7 +42,7 @@ struct rdx_report {
  *                                     busy_pct empty when unknown
  *   lat_count, lat_{min,p50,p90,p99,p999,p9999,max,mean,stdev}_ns
  *                                     empty when the row has no latency
- *   perf_source                       "hw", "sw", "none"; empty without perf
+ *   perf_source                       "hw", "sw+tsc", "tsc-only"; empty without perf
  *   perf_{cycles,instructions,cache_misses,branch_misses,task_clock_ns,
  *        ctx_switches,page_faults}    per operation; empty when unmeasured
  */
@@ -57,6 +57,7 @@ static const char *const rdx_report_csv_cols[] = {
 };
 #define RDX_REPORT_CSV_NB_COLS (sizeof(rdx_report_csv_cols) / sizeof(rdx_report_csv_cols[0]))
 
+/* The same names as rdx_perf_source_name (lib/perf), which this library does not link. */
 static const char *
 rdx_report_src_name(enum rdx_perf_source src)
 {
@@ -64,9 +65,9 @@ rdx_report_src_name(enum rdx_perf_source src)
 	case RDX_PERF_SRC_HW:
 		return "hw";
 	case RDX_PERF_SRC_SW:
-		return "sw";
+		return "sw+tsc";
 	default:
-		return "none";
+		return "tsc-only";
 	}
 }
 
@@ -75,9 +76,9 @@ rdx_report_src_parse(const char *s, enum rdx_perf_source *src)
 {
 	if (strcmp(s, "hw") == 0)
 		*src = RDX_PERF_SRC_HW;
-	else if (strcmp(s, "sw") == 0)
+	else if (strcmp(s, "sw+tsc") == 0)
 		*src = RDX_PERF_SRC_SW;
-	else if (strcmp(s, "none") == 0)
+	else if (strcmp(s, "tsc-only") == 0)
 		*src = RDX_PERF_SRC_NONE;
 	else
 		return -EINVAL;
@@ -290,7 +291,7 @@ rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
 		"qps", "ops", "Mops", "MB/s");
 	if (gbits)
 		fprintf(f, " %8s", "Gb/s");
-	fprintf(f, " %9s %9s %9s %9s %9s %9s %9s %9s %6s %9s %9s %9s %4s\n",
+	fprintf(f, " %9s %9s %9s %9s %9s %9s %9s %9s %6s %9s %9s %9s %s\n",
 		"min_us", "p50_us", "p90_us", "p99_us", "p99.9_us", "max_us", "mean_us", "stdev_us",
 		"busy%", "cyc/op", "instr/op", "miss/op", "perf");
 	for (i = 0; i < r->nb_rows; i++) {
@@ -323,9 +324,9 @@ rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
 			rdx_report_put_num(f, 9, 1, x->perf.cycles);
 			rdx_report_put_num(f, 9, 1, x->perf.instructions);
 			rdx_report_put_num(f, 9, 3, x->perf.cache_misses);
-			fprintf(f, " %4s\n", rdx_report_src_name(x->perf.source));
+			fprintf(f, " %s\n", rdx_report_src_name(x->perf.source));
 		} else {
-			fprintf(f, " %9s %9s %9s %4s\n", "-", "-", "-", "-");
+			fprintf(f, " %9s %9s %9s %s\n", "-", "-", "-", "-");
 		}
 	}
 	fprintf(f, "%s\n", line);
@@ -698,7 +699,7 @@ rdx_json_row(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x)
 		src = json_object_get(sub, "source");
 		if (!json_is_string(src) ||
 		    rdx_report_src_parse(json_string_value(src), &x->perf.source) != 0)
-			return rdx_json_fail(c, "perf.source", "not one of hw, sw, none");
+			return rdx_json_fail(c, "perf.source", "not one of hw, sw+tsc, tsc-only");
 		strcat(c->where, ".perf");
 		rc = rc ? rc : rdx_json_num(c, sub, "cycles", &x->perf.cycles);
 		rc = rc ? rc : rdx_json_num(c, sub, "instructions", &x->perf.instructions);

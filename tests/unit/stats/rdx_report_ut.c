@@ -195,6 +195,13 @@ test_json_round_trip(void)
 	x = *rdx_report_get(r, 2);
 	x.busy_pct = NAN;
 	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
+	/* every perf source name reads back */
+	x = *rdx_report_get(r, 0);
+	x.perf.source = RDX_PERF_SRC_HW;
+	x.perf.instructions = 1234.5;
+	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
+	x.perf.source = RDX_PERF_SRC_NONE;
+	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
 	tmp_path(path, sizeof(path), "r.json");
 	CU_ASSERT_EQUAL_FATAL(rdx_report_write_json(r, path), 0);
 	back = rdx_report_read_json(path);
@@ -327,7 +334,7 @@ test_csv(void)
 			CU_ASSERT_STRING_EQUAL(fields[3], "send 30B message, receive 100B message");
 			CU_ASSERT_STRING_EQUAL(fields[6], "total");
 			CU_ASSERT_STRING_EQUAL(fields[16], "4912.3");
-			CU_ASSERT_STRING_EQUAL(fields[25], "sw");
+			CU_ASSERT_STRING_EQUAL(fields[25], "sw+tsc");
 			CU_ASSERT_STRING_EQUAL(fields[27], "");     /* instructions unmeasured */
 		}
 		if (rows == 1)
@@ -383,7 +390,7 @@ test_table(void)
 	l = strstr(out, " echo     lat        100 total     2");
 	CU_ASSERT_FATAL(l != NULL);
 	CU_ASSERT(strncmp(l + 80, "     4.91      5.10      5.40      5.61      9.00   1234.57      5.15"
-			  "      0.32   99.5   13260.5         -         -   sw\n", 122) == 0);
+			  "      0.32   99.5   13260.5         -         - sw+tsc\n", 120) == 0);
 	CU_ASSERT(strstr(out, " echo     lat        100     1     1") != NULL);
 	CU_ASSERT(strstr(out, " write    bw       65536 total     4       100000     0.050    3276.80"
 			 "    26.21") != NULL);
