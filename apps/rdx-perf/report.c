@@ -228,6 +228,13 @@ perf_report_finish(struct perf_app *a)
 	return rc;
 }
 
+/* Cycles -> ns in integers (a double would round epoch nanoseconds). */
+static uint64_t
+tsc_to_ns(uint64_t cycles, uint64_t hz)
+{
+	return cycles / hz * 1000000000ull + cycles % hz * 1000000000ull / hz;
+}
+
 /* The per-WR log of the run just finished: FILE, FILE.<lcore> with several
  * lcores, and .s<size> / .q<qps> suffixes when the run is one of several. */
 int
@@ -239,6 +246,7 @@ perf_wrlog_write(struct perf_app *a)
 	unsigned int l;
 	int rc = 0;
 
+	/* TSC -> CLOCK_REALTIME: both clocks sampled together now */
 	clock_gettime(CLOCK_REALTIME, &ts);
 	tsc0 = rdx_tsc();
 	for (l = 0; l < a->nb_lcores; l++) {
@@ -267,13 +275,11 @@ perf_wrlog_write(struct perf_app *a)
 		fprintf(f, "# op qp post_ns complete_ns bytes\n");
 		for (i = 0; i < lc->log_n; i++) {
 			const struct perf_wrlog_ent *e = &lc->log[i];
-			/* TSC -> CLOCK_REALTIME: both sampled together just now */
-			double post = (double)rt0 - (double)(tsc0 - e->post) * 1e9 / (double)hz;
-			double done = e->done != 0 ?
-				(double)rt0 - (double)(tsc0 - e->done) * 1e9 / (double)hz : 0;
+			uint64_t post = rt0 - tsc_to_ns(tsc0 - e->post, hz);
+			uint64_t done = e->done != 0 ? rt0 - tsc_to_ns(tsc0 - e->done, hz) : 0;
 
 			fprintf(f, "%" PRIu64 " %u %" PRIu64 " %" PRIu64 " %u\n", i, e->qp,
-				(uint64_t)post, (uint64_t)done, e->bytes);
+				post, done, e->bytes);
 		}
 		if (lc->log_full)
 			a->lost_log += lc->ops > lc->log_n ? lc->ops - lc->log_n : 0;

@@ -590,11 +590,7 @@ config_compare(const struct wire_config *me, const struct wire_config *peer)
 			peer->nb_sizes, ps, me->nb_sizes, ms);
 		return -EPROTO;
 	}
-	if (peer->keys != me->keys || peer->verify != me->verify) {
-		fprintf(stderr, "rdx-perf: peer runs --keys %u%s, we run --keys %u%s\n", peer->keys,
-			peer->verify ? " --verify" : "", me->keys, me->verify ? " --verify" : "");
-		return -EPROTO;
-	}
+	/* --keys and --verify: the server follows the client */
 	return 0;
 }
 
@@ -692,11 +688,16 @@ perf_boot_server(struct perf_app *a)
 	if (rc < 0)
 		return rc;
 	/* the client decides the layout */
-	if (peer.total_qps == 0 || peer.total_qps > RDX_MAX_QPS_PER_LCORE * RDX_MAX_LCORES) {
-		fprintf(stderr, "rdx-perf: peer asks for %u QPs\n", peer.total_qps);
+	if (peer.total_qps == 0 || peer.total_qps > RDX_MAX_QPS_PER_LCORE * RDX_MAX_LCORES ||
+	    peer.keys == 0 || peer.keys > PERF_MAX_KEYS || peer.window == 0 ||
+	    peer.rstride == 0 || peer.sq_depth == 0 || peer.region_len < 64) {
+		fprintf(stderr, "rdx-perf: peer sent a bad configuration (%u QPs, %u keys)\n",
+			peer.total_qps, peer.keys);
 		return -EPROTO;
 	}
 	a->total_qps = peer.total_qps;
+	a->o.keys = peer.keys;
+	a->o.verify = peer.verify != 0;
 	a->window = peer.window;
 	a->region_len = peer.region_len;
 	a->rstride = peer.rstride;
