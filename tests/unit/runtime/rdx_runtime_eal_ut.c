@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <rte_cycles.h>
@@ -80,6 +81,47 @@ test_unknown_option_one_line(void)
 	CU_ASSERT_PTR_NULL(strstr(text, "Usage"));
 	/* At most the no-huge notice before it. */
 	CU_ASSERT(lines(text) == 1 || (lines(text) == 2 && strstr(text, "no hugepages") != NULL));
+}
+
+/* Runtime directories of dead rdx processes are removed at init. */
+static char stale_dir[256], live_dir[256];
+
+static void
+make_runtime_dirs(void)
+{
+	char file[300];
+	pid_t dead = fork();
+	int fd;
+
+	if (getuid() != 0)
+		return;         /* the base is then under XDG_RUNTIME_DIR */
+	if (dead == 0)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	mkdir("/var/run/dpdk", 0700);
+	snprintf(stale_dir, sizeof(stale_dir), "/var/run/dpdk/rdx-%ld", (long)dead);
+	snprintf(live_dir, sizeof(live_dir), "/var/run/dpdk/rdx-%ld", (long)getppid());
+	if (mkdir(stale_dir, 0700) != 0 || mkdir(live_dir, 0700) != 0) {
+		stale_dir[0] = live_dir[0] = '\0';
+		return;
+	}
+	snprintf(file, sizeof(file), "%s/config", stale_dir);
+	fd = open(file, O_CREAT | O_WRONLY, 0600);
+	if (fd >= 0)
+		close(fd);
+}
+
+static void
+check_runtime_dirs(void)
+{
+	if (stale_dir[0] == '\0') {
+		printf("  (not root or no /var/run/dpdk: stale directory check skipped)\n");
+		return;
+	}
+	CU_ASSERT_NOT_EQUAL(access(stale_dir, F_OK), 0);
+	/* A live process's directory is left alone. */
+	CU_ASSERT_EQUAL(access(live_dir, F_OK), 0);
+	rmdir(live_dir);
 }
 
 struct other {
@@ -153,10 +195,12 @@ test_init(void)
 	int ret;
 
 	snprintf(a2, sizeof(a2), "0-%u", ncores - 1);
+	make_runtime_dirs();
 	/* Another rdx process holds an EAL of its own while we start ours. */
 	other = start_other_process();
 	ret = init_capturing(6, argv, text, sizeof(text));
 	CU_ASSERT_EQUAL(finish_other_process(other), 0);
+	check_runtime_dirs();
 	CU_ASSERT_EQUAL_FATAL(ret, 3);
 	eal_ok = true;
 	/* Like rte_eal_init: argv + ret is the app's argv, program first. */
