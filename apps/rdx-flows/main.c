@@ -14,7 +14,9 @@
  *   4. Jain's fairness index over those bandwidths: (sum x)^2 / (n sum x^2),
  *      1 when all are equal, 1/n when one flow has everything.
  * With --window MS the bandwidth of every flow per window of MS ms (windows
- * (start, start + MS] from the earliest first post) is printed too.
+ * (start, start + MS] from the earliest first post) is printed too. With
+ * --by-qp every QP of every log is a flow of its own (fairness among the
+ * QPs of one process).
  *
  * Log format (text):
  *   # rdx-wrlog v1
@@ -45,6 +47,7 @@
 #define RDX_FLOWS_LABEL_LEN 64
 
 struct rdx_wr {
+	uint32_t qp;
 	uint64_t post_ns;
 	uint64_t complete_ns;
 	uint64_t bytes;
@@ -86,7 +89,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--window MS] [--csv FILE] LOG LOG...\n"
+		"usage: %s [--window MS] [--csv FILE] [--by-qp] LOG LOG...\n"
 		"  Fairness of flows that ran at the same time, from rdx-perf -o logs:\n"
 		"  each flow's bandwidth and share over the common interval (latest first\n"
 		"  post .. first finish), ops/bytes done when the first flow finished, and\n"
@@ -94,6 +97,7 @@ usage(FILE *f)
 		"  -w, --window MS  also the bandwidth of every flow per MS-ms window\n"
 		"  -c, --csv FILE   write the per-window table (with --window) or else the\n"
 		"                   per-flow table as CSV to FILE\n"
+		"  -q, --by-qp      every QP of every log is a flow of its own\n"
 		"  -h, --help       this text\n"
 		"  Bad input: one line on stderr, exit status 2.\n", prog);
 }
@@ -204,9 +208,10 @@ flow_read(struct rdx_flow *fl)
 		p = p != NULL ? parse_u64(p, &w.post_ns) : NULL;
 		p = p != NULL ? parse_u64(p, &w.complete_ns) : NULL;
 		p = p != NULL ? parse_u64(p, &w.bytes) : NULL;
-		if (p == NULL || p[strspn(p, " \t")] != '\0')
+		if (p == NULL || p[strspn(p, " \t")] != '\0' || qp > UINT32_MAX)
 			die("%s:%lu: expected 5 unsigned integers: op qp post_ns complete_ns bytes",
 			    fl->path, lineno);
+		w.qp = (uint32_t)qp;
 		if (fl->nb_wr > 0 && op <= prev_op)
 			die("%s:%lu: op %" PRIu64 " after op %" PRIu64 ": ops must be in post order",
 			    fl->path, lineno, op, prev_op);
@@ -263,6 +268,61 @@ flow_stats(struct rdx_flow *fl, uint64_t t0, uint64_t t1)
 	}
 	if (t1 != 0)
 		rdx_hist_summarize(&h, 0, &fl->lat);   /* already ns */
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* --by-qp: one flow per (log, QP), labelled <label>.qp<N>. */
+static struct rdx_flow *
+split_by_qp(struct rdx_flow *in, unsigned int n_in, unsigned int *n_out)
+{
+	struct rdx_flow *out = NULL;
+	unsigned int i, n = 0;
+	size_t j, k, nq;
+	uint32_t *qps;
+
+	for (i = 0; i < n_in; i++) {
+		qps = malloc(in[i].nb_wr * sizeof(*qps));
+		if (qps == NULL)
+			die("out of memory");
+		for (j = 0; j < in[i].nb_wr; j++)
+			qps[j] = in[i].wr[j].qp;
+		qsort(qps, in[i].nb_wr, sizeof(*qps), cmp_u32);
+		for (j = 0, nq = 0; j < in[i].nb_wr; j++)
+			if (j == 0 || qps[j] != qps[nq - 1])
+				qps[nq++] = qps[j];
+		out = realloc(out, (n + nq) * sizeof(*out));
+		if (out == NULL)
+			die("out of memory");
+		for (k = 0; k < nq; k++) {
+			struct rdx_flow *f = &out[n++];
+
+			memset(f, 0, sizeof(*f));
+			f->path = in[i].path;
+			memcpy(f->header, in[i].header, sizeof(f->header));
+			snprintf(f->label, sizeof(f->label), "%.48s.qp%" PRIu32, in[i].label, qps[k]);
+			for (j = 0; j < in[i].nb_wr; j++) {
+				if (in[i].wr[j].qp != qps[k])
+					continue;
+				flow_push(f, &in[i].wr[j]);
+				f->nb_incomplete += in[i].wr[j].complete_ns == 0;
+			}
+			if (f->nb_incomplete == f->nb_wr)
+				die("%s: none of the %zu work requests of QP %" PRIu32 " completed",
+				    f->path, f->nb_wr, qps[k]);
+		}
+		free(qps);
+		free(in[i].wr);
+	}
+	free(in);
+	*n_out = n;
+	return out;
 }
 
 static double
@@ -402,6 +462,7 @@ main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "window", required_argument, NULL, 'w' },
 		{ "csv", required_argument, NULL, 'c' },
+		{ "by-qp", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -410,16 +471,20 @@ main(int argc, char **argv)
 	double window_ms = 0.0, secs, sum = 0.0, sum_sq = 0.0;
 	const char *csv = NULL;
 	struct rdx_flow *fl;
+	bool by_qp = false;
 	int c;
 
 	opterr = 0;   /* our own one-line messages */
-	while ((c = getopt_long(argc, argv, ":w:c:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":w:c:qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
 			window_ms = parse_window(optarg);
 			break;
 		case 'c':
 			csv = optarg;
+			break;
+		case 'q':
+			by_qp = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -430,7 +495,7 @@ main(int argc, char **argv)
 			die("unknown option %s (see %s --help)", argv[optind - 1], prog);
 		}
 	}
-	if (argc - optind < 2)
+	if (argc - optind < (by_qp ? 1 : 2))
 		die("need at least 2 logs (flows that ran at the same time), got %d", argc - optind);
 	n = (unsigned int)(argc - optind);
 	fl = calloc(n, sizeof(*fl));
@@ -439,6 +504,13 @@ main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		fl[i].path = argv[optind + (int)i];
 		flow_read(&fl[i]);
+	}
+	if (by_qp) {
+		fl = split_by_qp(fl, n, &n);
+		if (n < 2)
+			die("--by-qp: need at least 2 QPs in all, found %u", n);
+	}
+	for (i = 0; i < n; i++) {
 		flow_stats(&fl[i], 0, 0);        /* first post, last completion */
 		if (fl[i].last_complete < t1) {
 			t1 = fl[i].last_complete;

@@ -86,6 +86,18 @@ if head -1 "$T/f.csv" | grep -q '^flow,label,file,ops,' &&
    grep -q '^1,B,.*,200,200,200000000,200,200000000,1.000000000,200.000000,1.600000,66.6667,' "$T/f.csv"; then
     ok "--csv flow table"; else bad "--csv flow table"; cat "$T/f.csv"; fi
 
+# 4b. --by-qp: one log, two QPs (qp 0 every 10 ms, qp 1 every 5 ms, 1 MB each):
+#     qp 1 gets 2x qp 0 over the first second.
+{ head -3 "$T/a.log"
+  { tail -n +4 "$T/a.log" | awk '{ print $3, 0, $4, $5 }'
+    tail -n +4 "$T/b.log" | awk '{ print $3, 1, $4, $5 }'; } | sort -k1,1 -k2,2n |
+  awk '{ print NR - 1, $2, $1, $3, $4 }'; } > "$T/qps.log"
+out=$("$FLOWS" --by-qp "$T/qps.log"); rc=$?
+[ $rc -eq 0 ] && ok "--by-qp: exit 0" || bad "--by-qp: exit $rc"
+expect_line "--by-qp: qp 0 33.33%" "$out" '^ +0 A\.qp0 +200 +100 +100000000 +100 +100000000 +100\.000 +0\.8000 +33\.33 '
+expect_line "--by-qp: qp 1 66.67%" "$out" '^ +1 A\.qp1 +200 +200 +200000000 +200 +200000000 +200\.000 +1\.6000 +66\.67 '
+expect_line "--by-qp: Jain 0.9" "$out" "^Jain's fairness index: 0\.900000 "
+
 # 5. Bad input: one line on stderr, exit 2.
 printf '# rdx-wrlog v2\n' > "$T/hdr.log"
 { head -3 "$T/a.log"; echo "0 0 1700000000100000000 1700000000200000000 10";
@@ -125,6 +137,7 @@ expect_fail "flows that never overlap" "$T/a.log" "$T/late.log"
 expect_fail "bad --window" --window 0 "$T/a.log" "$T/b.log"
 expect_fail "bad --window text" --window abc "$T/a.log" "$T/b.log"
 expect_fail "tiny --window" --window 0.000001 "$T/a.log" "$T/b.log"
+expect_fail "--by-qp with one QP" --by-qp "$T/a.log"
 expect_fail "unknown option" --bogus "$T/a.log" "$T/b.log"
 expect_fail "unwritable --csv" --csv /nonexistent/dir/x.csv "$T/a.log" "$T/b.log"
 
