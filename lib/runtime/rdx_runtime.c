@@ -272,7 +272,8 @@ rdx_runtime_eal_args(int argc, char **argv, bool hugepages_available,
 		 * DPDK 22.11 refuses --in-memory with --no-huge; without
 		 * hugepages --no-shconf gives what --in-memory means (no files).
 		 */
-		if (p.added_no_huge && in_memory && strcmp(argv[i], "--in-memory") == 0) {
+		if ((p.added_no_huge || no_huge) && in_memory &&
+		    strcmp(argv[i], "--in-memory") == 0) {
 			out[n++] = no_shconf_arg;
 			continue;
 		}

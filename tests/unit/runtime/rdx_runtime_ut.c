@@ -138,6 +138,12 @@ test_in_memory_without_hugepages(void)
 	CU_ASSERT_EQUAL(count(&b, "--in-memory"), 0);
 	CU_ASSERT_EQUAL(count(&b, "--no-shconf"), 1);
 	CU_ASSERT_EQUAL(count(&b, "--no-huge"), 1);
+	/* Also when the user gave --no-huge. */
+	const char *a2[] = { "app", "--no-huge", "--in-memory" };
+	CU_ASSERT(build(&b, true, 3, a2) > 0);
+	CU_ASSERT_EQUAL(count(&b, "--in-memory"), 0);
+	CU_ASSERT_EQUAL(count(&b, "--no-shconf"), 1);
+	CU_ASSERT_EQUAL(count(&b, "--no-huge"), 1);
 	/* With hugepages it stays as given. */
 	CU_ASSERT(build(&b, true, 2, argv) > 0);
 	CU_ASSERT_EQUAL(count(&b, "--in-memory"), 1);
