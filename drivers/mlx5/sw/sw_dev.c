@@ -27,21 +27,6 @@
 #include "rdx_sw.h"
 #include "sw_model.h"
 
-/*
- * The datapath (mlx5_dp.c) is written in parallel: until it provides these,
- * weak references keep librdx linkable and rdx_sw_dev_open says ENOTSUP.
- */
-#pragma weak rdx_mlx5_qp_dp_init
-#pragma weak rdx_mlx5_qp_dp_fini
-#pragma weak rdx_mlx5_cq_dp_init
-#pragma weak rdx_mlx5_cq_dp_fini
-#pragma weak rdx_mlx5_cq_attach
-#pragma weak rdx_mlx5_cq_detach
-#pragma weak rdx_mlx5_post_burst
-#pragma weak rdx_mlx5_post_recv_burst
-#pragma weak rdx_mlx5_poll_burst
-#pragma weak rdx_mlx5_qp_retired_wr_id
-
 struct sw_dev {
 	struct rdx_dev base; /* must be first */
 	struct sw_engine eng;
@@ -264,7 +249,6 @@ sw_cq_create_op(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 	cq->slot = slot;
 	cq->mcq.base.dev = dev;
 	cq->mcq.base.conf = *conf;
-	cq->mcq.base.conf.depth = dv.cqe_cnt - 1;
 	ret = rdx_mlx5_cq_dp_init(&cq->mcq, &dv, dv.cqn, SW_MAX_QP);
 	if (ret != 0) {
 		sw_cq_destroy(&sd->eng, slot);
@@ -386,11 +370,7 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	qp->mqp.base.user_ctx = conf->user_ctx;
 	qp->mqp.base.qp_num = qp->lqp->s->qpn;
 	qp->mqp.base.conf = *conf;
-	/* as granted, like libmlx5: */
-	qp->mqp.base.conf.max_inline = qp->lqp->s->max_inline;
-	qp->mqp.base.conf.sq_depth = dv.sq.wqe_cnt * 64 / wqe_size;
-	qp->mqp.base.conf.rq_depth = dv.rq.wqe_cnt;
-	qp->mqp.base.conf.max_recv_sge = qp->lqp->s->max_recv_sge;
+	/* rdx_mlx5_qp_dp_init sets the granted depths and limits in conf */
 	ret = rdx_mlx5_qp_dp_init(&qp->mqp, &dv, qp->lqp->s->qpn, qp->lqp->s->max_inline,
 				  conf->max_send_sge, qp->lqp->s->max_recv_sge);
 	if (ret != 0)
@@ -497,12 +477,6 @@ rdx_sw_dev_open(const struct rdx_dev_conf *conf)
 	uint32_t wqe, inl;
 	int ret;
 
-	if (rdx_mlx5_qp_dp_init == NULL || rdx_mlx5_post_burst == NULL ||
-	    rdx_mlx5_poll_burst == NULL || rdx_mlx5_cq_dp_init == NULL) {
-		fprintf(stderr, "rdx_sw: the mlx5 datapath is not built in\n");
-		rte_errno = ENOTSUP;
-		return NULL;
-	}
 	sd = calloc(1, sizeof(*sd));
 	if (sd == NULL) {
 		rte_errno = ENOMEM;

@@ -430,7 +430,8 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	s->sq_wqe_cnt = sq_bytes / 64;
 	s->rq_wqe_cnt = rq_cnt;
 	s->rq_stride = rq_stride;
-	s->max_inline = p->max_inline != 0 ? inl : 0;
+	/* libmlx5 reports the room left in the WQE even when 0 was asked */
+	s->max_inline = inl;
 	s->max_send_sge = p->max_send_sge;
 	/* rdma-core grants max_gs = stride / 16 receive SGEs */
 	s->max_recv_sge = rq_stride / 16;
