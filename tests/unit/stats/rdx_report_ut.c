@@ -252,10 +252,22 @@ test_json_bad_input(void)
 	CU_ASSERT(strstr(err, "knobs.a") != NULL);
 
 	write_file(path, "{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
+		   " \"results\": [{\"test\": \"echo\", \"mode\": \"lat\", \"name\": \"\","
+		   " \"desc\": \"\", \"lat_kind\": \"\", \"size\": 8, \"lcore\": -2, \"qps\": 1}]}");
+	CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+	CU_ASSERT(strstr(err, "results[0].lcore: out of range") != NULL);
+
+	write_file(path, "{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
 		   " \"results\": []}");
 	r = rdx_report_read_json(path);
 	CU_ASSERT_FATAL(r != NULL);
 	CU_ASSERT_EQUAL(rdx_report_count(r), 0);
+	/* writers report what fails */
+	CU_ASSERT(rdx_report_write_json(r, "/nonexistent-dir/r.json") < 0);
+	CU_ASSERT_EQUAL(rdx_report_write_csv(r, "/nonexistent-dir/r.csv"), -ENOENT);
+	CU_ASSERT_EQUAL(rdx_report_write_json(NULL, path), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_report_knob_set(NULL, "a", "b"), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_report_add(r, NULL), -EINVAL);
 	rdx_report_free(r);
 }
 
