@@ -6,6 +6,8 @@
  * locks, logs or makes a system call.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <rte_branch_prediction.h>
@@ -104,4 +106,26 @@ rdx_lcore_loop_busy_pct(const struct rdx_lcore_loop *loop)
 	if (total == 0)
 		return 0.0;
 	return 100.0 * (double)loop->busy_cycles / (double)total;
+}
+
+int
+rdx_lcore_loop_dump(const struct rdx_lcore_loop *loop, FILE *f)
+{
+	unsigned int i;
+
+	if (loop == NULL || f == NULL)
+		return -EINVAL;
+	fprintf(f, "loop: %" PRIu64 " passes, %.1f%% busy (%" PRIu64 " busy / %" PRIu64
+		" idle cycles)\n", loop->iterations, rdx_lcore_loop_busy_pct(loop),
+		loop->busy_cycles, loop->idle_cycles);
+	for (i = 0; i < loop->nb_pollers; i++) {
+		const struct rdx_poller *p = &loop->pollers[i];
+		uint64_t total = p->busy_cycles + p->idle_cycles;
+
+		fprintf(f, "  %-16s %12" PRIu64 " calls %12" PRIu64 " busy  %5.1f%% busy"
+			"  %8.1f cycles/busy call\n", p->name, p->calls, p->busy_calls,
+			total != 0 ? 100.0 * (double)p->busy_cycles / (double)total : 0.0,
+			p->busy_calls != 0 ? (double)p->busy_cycles / (double)p->busy_calls : 0.0);
+	}
+	return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rdx_config.h"
 
@@ -159,6 +160,12 @@ int rdx_lcore_loop_run_once(struct rdx_lcore_loop *loop);
 void rdx_lcore_loop_stop(struct rdx_lcore_loop *loop);
 /** Busy share of the loop's cycles, 0..100. */
 double rdx_lcore_loop_busy_pct(const struct rdx_lcore_loop *loop);
+/**
+ * Print the loop's accounting, one line per poller (calls, busy calls,
+ * busy %, cycles per busy call) after a header line. Not for the fast path.
+ * @return 0 or -EINVAL.
+ */
+int rdx_lcore_loop_dump(const struct rdx_lcore_loop *loop, FILE *f);
 
 #ifdef __cplusplus
 }

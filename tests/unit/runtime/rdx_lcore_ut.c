@@ -5,6 +5,8 @@
  * loop->stop and by the global stop flag.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rdx_ut.h"
@@ -101,6 +103,23 @@ test_busy_vs_idle_accounting(void)
 	pct = rdx_lcore_loop_busy_pct(&loop);
 	CU_ASSERT(pct > 0.0 && pct < 100.0);
 	CU_ASSERT_FALSE(rdx_runtime_stopping());
+
+	/* The report: a header and one line per poller, by name. */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(rdx_lcore_loop_dump(&loop, f), 0);
+	fclose(f);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "loop: 1000 passes"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  busy "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  idle "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  half "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "100.0% busy"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "  0.0% busy"));
+	free(text);
+	CU_ASSERT_EQUAL(rdx_lcore_loop_dump(NULL, stdout), -EINVAL);
 }
 
 static void
