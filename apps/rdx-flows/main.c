@@ -44,6 +44,7 @@
 
 #define RDX_FLOWS_EXIT_BAD 2
 #define RDX_FLOWS_MAX_WINDOWS 1000000u
+#define RDX_FLOWS_MAX_CELLS 10000000u   /* windows x flows */
 #define RDX_FLOWS_LABEL_LEN 64
 
 struct rdx_wr {
@@ -371,6 +372,9 @@ print_windows(struct rdx_flow *fl, unsigned int n, uint64_t tmin, uint64_t tmax,
 	if (nwin > RDX_FLOWS_MAX_WINDOWS)
 		die("--window %g ms gives %" PRIu64 " windows (at most %u): use a larger window",
 		    window_ms, nwin, RDX_FLOWS_MAX_WINDOWS);
+	if (nwin * n > RDX_FLOWS_MAX_CELLS)
+		die("--window %g ms: %" PRIu64 " windows x %u flows is too large a table (at most %u"
+		    " cells): use a larger window", window_ms, nwin, n, RDX_FLOWS_MAX_CELLS);
 	bytes = calloc(nwin * n, sizeof(*bytes));
 	if (bytes == NULL)
 		die("out of memory for %" PRIu64 " windows", nwin);

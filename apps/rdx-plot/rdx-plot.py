@@ -97,7 +97,7 @@ def main(argv):
     stems = [os.path.splitext(os.path.basename(p))[0] for p, _, _ in loaded]
     if len(set(stems)) < len(stems):      # same file names in different folders
         stems = ["%d_%s" % (i + 1, s) for i, s in enumerate(stems)]
-    for (path, title, rows), stem in zip(loaded, stems):
+    for (path, _title, rows), stem in zip(loaded, stems):
         label = stem if len(loaded) > 1 else ""
         for r in rows:
             series.setdefault((label, r["test"], r["mode"]), []).append(r)
