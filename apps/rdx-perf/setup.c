@@ -17,6 +17,7 @@
 
 #include "rdx_config.h"
 #include "rdx_conn.h"
+#include "rdx_report.h"
 #include "rdx_runtime.h"
 
 #include "perf_app.h"
@@ -451,6 +452,9 @@ perf_teardown(struct perf_app *a)
 		free(a->lcores[i].key_adds);
 		free(a->lcores[i].log);
 	}
+	if (a->rep != NULL)
+		rdx_report_free(a->rep);
+	a->rep = NULL;
 	if (a->conn != NULL)
 		rdx_conn_close(a->conn);
 	if (a->listener != NULL)
