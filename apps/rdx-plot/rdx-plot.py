@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """rdx-plot: PNG plots from rdx JSON reports (lib/stats/rdx-report.schema.json).
 
-usage: rdx-plot REPORT.json... -o DIR
+usage: rdx-plot REPORT.json|FLOWS.csv... -o DIR
 
 Writes into DIR, for every series (report, test, mode):
   lat_cdf_<series>.png      latency CDF per size, drawn through the reported
@@ -11,6 +11,9 @@ Writes into DIR, for every series (report, test, mode):
   lat_size_<series>.png     latency percentiles vs message size
   bw_size_<series>.png      bandwidth (MB/s) and Mops vs message size
   mops_qps_<series>.png     Mops vs number of QPs (when rows vary in qps)
+An rdx-flows per-window CSV (rdx-flows --window MS --csv FILE) may be given
+too: flows_<file>.png, the bandwidth of every flow over time, the common
+interval shaded.
 Only rows for the total over all lcores (lcore -1) are plotted when a report
 has them. Bad input: one line on stderr, exit status 2.
 """
@@ -74,6 +77,39 @@ def load_report(path):
     return title, (totals if totals else rows)
 
 
+FLOWS_HEADER = ["window", "start_ms", "end_ms", "common"]
+
+
+def is_flows_csv(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.readline().startswith(",".join(FLOWS_HEADER) + ",")
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def load_flows_csv(path):
+    """rdx-flows --window --csv: window,start_ms,end_ms,common,<flow>_gbps...,total_gbps"""
+    import csv
+    with open(path, encoding="utf-8", newline="") as f:
+        rows = list(csv.reader(f))
+    head = rows[0]
+    if len(head) < 6 or head[-1] != "total_gbps":
+        raise BadInput("%s: not an rdx-flows window table (header)" % path)
+    flows = [h[:-5] if h.endswith("_gbps") else h for h in head[4:-1]]
+    data = []
+    for i, r in enumerate(rows[1:], start=2):
+        if len(r) != len(head):
+            raise BadInput("%s:%d: %d fields, the header has %d" % (path, i, len(r), len(head)))
+        try:
+            data.append([float(x) for x in r])
+        except ValueError:
+            raise BadInput("%s:%d: not a number" % (path, i))
+    if not data:
+        raise BadInput("%s: no windows" % path)
+    return flows, data
+
+
 def slug(s):
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", s).strip("_") or "report"
 
@@ -90,8 +126,14 @@ def main(argv):
     args = ap.parse_args(argv)
 
     series = {}   # (label, test, mode) -> rows
+    flow_tables = []
     try:
-        loaded = [(p,) + load_report(p) for p in args.reports]
+        loaded = []
+        for p in args.reports:
+            if is_flows_csv(p):
+                flow_tables.append((p,) + load_flows_csv(p))
+            else:
+                loaded.append((p,) + load_report(p))
     except BadInput as e:
         fail(str(e))
     stems = [os.path.splitext(os.path.basename(p))[0] for p, _, _ in loaded]
@@ -101,7 +143,7 @@ def main(argv):
         label = stem if len(loaded) > 1 else ""
         for r in rows:
             series.setdefault((label, r["test"], r["mode"]), []).append(r)
-    if not series:
+    if not series and not flow_tables:
         fail("no result rows to plot in %s" % " ".join(args.reports))
     try:   # after the input checks: bad input fails fast
         import matplotlib
@@ -236,6 +278,23 @@ def main(argv):
                 ax.legend(fontsize="small")
                 fig.tight_layout()
                 save(fig, "mops_qps_%s.png" % name)
+
+    for path, flows, data in flow_tables:
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        t = [(d[1] + d[2]) / 2e3 for d in data]     # window middle, s
+        for j, name in enumerate(flows):
+            ax.plot(t, [d[4 + j] for d in data], marker=".", label=name)
+        common = [d for d in data if d[3] == 1]
+        if common:
+            ax.axvspan(common[0][1] / 1e3, common[-1][2] / 1e3, color="grey", alpha=0.15,
+                       label="common interval")
+        ax.set_xlabel("time from the first post (s)")
+        ax.set_ylabel("bandwidth (Gb/s)")
+        ax.set_title("%s: bandwidth per flow over time" % os.path.basename(path))
+        ax.grid(True, alpha=0.3)
+        ax.legend(fontsize="small")
+        fig.tight_layout()
+        save(fig, "flows_%s.png" % slug(os.path.splitext(os.path.basename(path))[0]))
 
     if not written:
         fail("nothing to plot: no latency or bandwidth figures in %s" % " ".join(args.reports))

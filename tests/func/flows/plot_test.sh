@@ -54,6 +54,18 @@ tiny "$T/d1/a.json" one; tiny "$T/d2/b.json" two; tiny "$T/d2/a.json" three
 [ -s "$T/png3/bw_size_1_a_write_bw.png" ] && [ -s "$T/png3/bw_size_2_a_write_bw.png" ] &&
     ok "same file names -> numbered series" || bad "same file names: $(ls "$T/png3")"
 
+# An rdx-flows window table (rdx-flows --window MS --csv FILE): bandwidth over time.
+cat > "$T/w.csv" <<'CSV'
+window,start_ms,end_ms,common,A_gbps,B_gbps,total_gbps
+0,0.000000,250.000000,1,0.800000,1.600000,2.400000
+1,250.000000,500.000000,1,0.800000,1.600000,2.400000
+2,500.000000,750.000000,0,0.800000,0.000000,0.800000
+CSV
+"$PY" "$PLOT" "$T/w.csv" -o "$T/png4" > /dev/null 2>&1
+[ "$(head -c 8 "$T/png4/flows_w.png" 2> /dev/null | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] &&
+    ok "flows window table -> flows_w.png" || bad "flows window table: $(ls "$T/png4")"
+{ head -2 "$T/w.csv"; echo "2,500.0,750.0,0,0.8"; } > "$T/wbad.csv"
+
 expect_fail() { # NAME ARGS...
     local name=$1 err rc; shift
     err=$("$PY" "$PLOT" "$@" 2>&1 >/dev/null); rc=$?
@@ -72,6 +84,7 @@ expect_fail "truncated JSON" "$T/trunc.json" -o "$T/x"
 expect_fail "not a report" "$T/array.json" -o "$T/x"
 expect_fail "wrong field type" "$T/type.json" -o "$T/x"
 expect_fail "no rows" "$T/norows.json" -o "$T/x"
+expect_fail "flows table with a short row" "$T/wbad.csv" -o "$T/x"
 expect_fail "no -o" "$T/r.json"
 expect_fail "no report" -o "$T/x"
 
