@@ -109,6 +109,17 @@ check_against_sort(const char *what, uint64_t *v, uint64_t n)
 			printf("\n  %s p%g: hist %.1f exact %.1f (%.3f%%)", what, pcts[j].p, est, ex,
 			       100.0 * err);
 	}
+	/* any percentile: 200 random ones, p to 1e-4 % (rank ceil(pp * n / 1e6)) */
+	for (j = 0; j < 200; j++) {
+		uint64_t pp = rng_next() % 1000001, r = (pp * n + 999999) / 1000000;
+
+		est = rdx_hist_percentile(&h, (double)pp / 1e4);
+		ex = (double)v[(r < 1 ? 1 : r) - 1];
+		err = fabs(est - ex) / ex;
+		if (err > worst)
+			worst = err;
+		CU_ASSERT(err <= 0.01);
+	}
 	CU_ASSERT_EQUAL(rdx_hist_percentile(&h, 0.0), (double)v[0]);
 	CU_ASSERT_EQUAL(rdx_hist_percentile(&h, 100.0), (double)v[n - 1]);
 	for (i = 0; i < n; i++)
