@@ -108,7 +108,6 @@ struct sw_qp_shm {
 	uint8_t retry_cnt;
 	uint8_t timeout;
 	uint32_t pad1;
-	uint64_t recv_wqes;
 };
 
 struct sw_shm_hdr {
@@ -121,6 +120,9 @@ struct sw_shm_hdr {
 	uint64_t dm_used;
 	uint32_t mr_gen;
 	uint32_t qp_gen;
+	uint64_t cqes;            /* CQEs written into this device's CQs */
+	uint64_t cq_overruns;
+	uint64_t recv_wqes;       /* RQ WQEs consumed (any engine) */
 	struct sw_alloc allocs[SW_MAX_ALLOC];
 	struct sw_mr_shm mrs[SW_MAX_MR];
 	struct sw_cq_shm cqs[SW_MAX_CQ];

@@ -71,9 +71,10 @@ pair_free(struct pair *p)
 	}
 }
 
+/* sig_interval = sq_depth: only RDX_WR_SIGNALED (or a full SQ) signals */
 static const struct rdx_qp_conf qconf = {
 	.sq_depth = 64, .rq_depth = 64, .max_send_sge = 4, .max_recv_sge = 4,
-	.max_inline = 64,
+	.max_inline = 64, .sig_interval = 64,
 };
 
 /* Poll until n completions arrived (bounded: a broken model fails, never
@@ -230,7 +231,7 @@ static void
 test_send_recv_imm(void)
 {
 	struct rdx_mem *m0, *m1;
-	struct rdx_sge ss[2], rs[3];
+	struct rdx_sge ss[2], rs[4];
 	struct rdx_recv_wr r[3];
 	struct rdx_wc wc[4];
 	struct rdx_wr w[3];
@@ -251,8 +252,9 @@ test_send_recv_imm(void)
 	rs[1] = (struct rdx_sge){ m1->iova + 100, 20, m1->lkey };
 	rs[2] = (struct rdx_sge){ m1->iova + 200, 1000, m1->lkey };
 	r[0] = (struct rdx_recv_wr){ .wr_id = 100, .sge = rs, .num_sge = 3 };
-	r[1] = (struct rdx_recv_wr){ .wr_id = 101, .sge = &rs[2], .num_sge = 1 };
-	r[2] = (struct rdx_recv_wr){ .wr_id = 102, .sge = &rs[2], .num_sge = 1 };
+	rs[3] = (struct rdx_sge){ m1->iova + 2000, 1000, m1->lkey };
+	r[1] = (struct rdx_recv_wr){ .wr_id = 101, .sge = &rs[3], .num_sge = 1 };
+	r[2] = (struct rdx_recv_wr){ .wr_id = 102, .sge = &rs[3], .num_sge = 1 };
 	CU_ASSERT_EQUAL(rdx_qp_post_recv_burst(p.qp[1], r, 3), 3);
 	ss[0] = (struct rdx_sge){ m0->iova, 25, m0->lkey };
 	ss[1] = (struct rdx_sge){ m0->iova + 500, 15, m0->lkey };
@@ -399,6 +401,7 @@ test_wrap(void)
 	int it, i, got;
 
 	qc.sq_depth = 8;
+	qc.sig_interval = 8;
 	qc.max_inline = 200;
 	pair_make(&p, &qc, NULL);
 	m0 = rdx_dev_mem_alloc(dev, 8192, RDX_MEM_HOST, RDX_ACCESS_ALL);
@@ -605,6 +608,7 @@ test_cq_overrun(void)
 	int i, got;
 
 	qc.sq_depth = 16;
+	qc.sig_interval = 16;
 	pair_make_on(dev, &p, &qc, NULL, 4); /* 8 CQEs */
 	for (i = 0; i < 8; i++)
 		w[i] = wr_make((uint64_t)i, RDX_OP_NOP, NULL, 0, 0, 0, RDX_WR_SIGNALED);
