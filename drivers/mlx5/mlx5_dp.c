@@ -58,6 +58,21 @@ static const uint8_t rdx_mlx5_fm_ce_se[16] = {
 };
 #undef FM
 
+/* Fast-path key: opcode, flags & INLINE, num_sge of a WR read as one word. */
+_Static_assert(offsetof(struct rdx_wr, flags) == offsetof(struct rdx_wr, opcode) + 1 &&
+	       offsetof(struct rdx_wr, num_sge) == offsetof(struct rdx_wr, opcode) + 2 &&
+	       sizeof(struct rdx_wr) >= offsetof(struct rdx_wr, opcode) + 4,
+	       "rdx_wr opcode/flags/num_sge layout");
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define WR_KEY(op, fl, nsge) ((uint32_t)(op) | (uint32_t)(fl) << 8 | (uint32_t)(nsge) << 16)
+#define WR_KEY_FLAGS(key) ((key) >> 8)
+#else
+#define WR_KEY(op, fl, nsge) ((uint32_t)(op) << 24 | (uint32_t)(fl) << 16 | (uint32_t)(nsge) << 8)
+#define WR_KEY_FLAGS(key) ((key) >> 16)
+#endif
+#define WR_KEY_MASK WR_KEY(0xff, RDX_WR_INLINE, 0xff)
+#define WR_KEY_WRITE_INL WR_KEY(RDX_OP_WRITE, RDX_WR_INLINE, 1)
+
 /* mlx5 WQE opcode (requester CQE sop_drop_qpn[31:24]) -> enum rdx_wc_opcode. */
 static const uint8_t rdx_mlx5_req_wc_opcode[32] = {
 	RDX_WC_NOP, RDX_WC_SEND, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x00 */
@@ -158,6 +173,9 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->qpn_be8 = htobe32((qpn & 0xffffff) << 8);
 	qp->max_inline = max_inline;
 	qp->max_send_sge = max_send_sge;
+	/* The inline fast path takes 8..min(max_inline, 16) bytes. */
+	qp->fast_key = max_inline >= 8 && max_send_sge >= 1 ? WR_KEY_WRITE_INL : UINT32_MAX;
+	qp->fast_span = RTE_MIN(max_inline, 16u) - 8;
 	qp->dbrec = dv->dbrec;
 	qp->bf_reg = dv->bf.reg;
 	qp->bf_size = dv->bf.size;
@@ -320,10 +338,15 @@ static __rte_always_inline void
 set_raddr_seg(uint8_t *seg, uint64_t raddr, uint32_t rkey)
 {
 	struct mlx5_wqe_raddr_seg *r = (struct mlx5_wqe_raddr_seg *)(void *)seg;
+	/* rkey and the reserved word as one 8-byte store */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	uint64_t rk = htobe32(rkey);
+#else
+	uint64_t rk = (uint64_t)rkey << 32;
+#endif
 
 	r->raddr = htobe64(raddr);
-	r->rkey = htobe32(rkey);
-	r->reserved = 0;
+	memcpy(&r->rkey, &rk, sizeof(rk));
 }
 
 static __rte_always_inline void
@@ -534,21 +557,6 @@ sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint16_t n
 	qp->bf_offset ^= qp->bf_size;
 }
 
-/* Fast-path key: opcode, flags & INLINE, num_sge of a WR read as one word. */
-_Static_assert(offsetof(struct rdx_wr, flags) == offsetof(struct rdx_wr, opcode) + 1 &&
-	       offsetof(struct rdx_wr, num_sge) == offsetof(struct rdx_wr, opcode) + 2 &&
-	       sizeof(struct rdx_wr) >= offsetof(struct rdx_wr, opcode) + 4,
-	       "rdx_wr opcode/flags/num_sge layout");
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-#define WR_KEY(op, fl, nsge) ((uint32_t)(op) | (uint32_t)(fl) << 8 | (uint32_t)(nsge) << 16)
-#else
-#define WR_KEY(op, fl, nsge) ((uint32_t)(op) << 24 | (uint32_t)(fl) << 16 | (uint32_t)(nsge) << 8)
-#endif
-#define WR_KEY_MASK WR_KEY(0xff, RDX_WR_INLINE, 0xff)
-#define WR_KEY_WRITE_INL WR_KEY(RDX_OP_WRITE, RDX_WR_INLINE, 1)
-/* ctrl + raddr + inline header leave 28 bytes in the first WQEBB. */
-#define FAST_INLINE_MAX (64u - 16u - 16u - 4u)
-
 uint16_t
 rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 {
@@ -562,85 +570,101 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	uint16_t *const bb_ord = qp->sq_bb_ord;
 	const uint32_t mask = qp->sq_mask;
 	const uint32_t qpn_be8 = qp->qpn_be8;
-	const uint32_t fast_inline = RTE_MIN(qp->max_inline, FAST_INLINE_MAX);
-	const uint32_t interval = qp->sig_interval;
+	const uint32_t fast_key = qp->fast_key;
+	const uint32_t fast_span = qp->fast_span;
 	const uint32_t tail = qp->sq_tail;
 	const uint32_t last_slot = tail + qp->sq_max_post - 1;
 	uint32_t head = qp->sq_head;
 	const uint32_t room = qp->sq_max_post - (head - tail);
-	const uint32_t lim = RTE_MIN((uint32_t)n, room);
 	const struct rdx_wr *const first = wr;
-	const struct rdx_wr *const end = wr + lim;
+	const struct rdx_wr *const end = wr + RTE_MIN((uint32_t)n, room);
 	uint32_t cur_post = qp->sq_cur_post;
 	/* Ordinal after the last signaled WQE, and the next one that must be
 	 * signaled: at most sig_interval apart, and the WQE that takes the
 	 * last free slot (so a full SQ always has a CQE coming: no deadlock). */
 	uint32_t sig_base = head - qp->sq_unsignaled;
-	uint32_t forced = head + RTE_MIN(interval - 1 - qp->sq_unsignaled, last_slot - head);
+	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - qp->sq_unsignaled,
+					 last_slot - head);
 	struct mlx5_wqe_ctrl_seg *last = NULL;
 	uint16_t nreq;
 
-	for (; wr != end; wr++) {
+	while (wr != end) {
 		const uint32_t idx = cur_post & mask;
 		uint8_t *const ctrl = sq_buf + ((size_t)idx << MLX5_WQEBB_SHIFT);
 		struct mlx5_wqe_ctrl_seg *const c = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
-		uint32_t key, ds, nbb, imm;
-		uint64_t w1;
-		uint8_t fm, opc;
+		uint64_t w1, imm64;
+		uint32_t key, ds;
+		uint8_t fm;
 
 		memcpy(&key, &wr->opcode, sizeof(key));
-		if (likely((key & WR_KEY_MASK) == WR_KEY_WRITE_INL &&
-			   wr->sge->length <= fast_inline)) {
-			/* Small inline RDMA_WRITE: ctrl + raddr + inline, one WQEBB. */
+		if (likely((key & WR_KEY_MASK) == fast_key &&
+			   wr->sge->length - 8 <= fast_span)) {
+			/*
+			 * Small inline RDMA_WRITE (8..16 bytes, one SGE): ctrl + raddr
+			 * + inline = DS 3 or 4, always inside one WQEBB.
+			 */
 			const struct rdx_sge *sge = wr->sge;
 			const uint32_t len = sge->length;
-			uint8_t *seg = ctrl + sizeof(struct mlx5_wqe_ctrl_seg);
+			const uint8_t *src = (const uint8_t *)(uintptr_t)sge->addr;
+			uint8_t *inl = ctrl + 2 * MLX5_DS_SIZE;
+			uint64_t a, b;
 
-			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
-			seg += sizeof(struct mlx5_wqe_raddr_seg);
-			((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count =
+			set_raddr_seg(ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
+			((struct mlx5_wqe_inl_data_seg *)(void *)inl)->byte_count =
 				htobe32(len | MLX5_INLINE_SEG);
-			copy_small(seg + 4, (const uint8_t *)(uintptr_t)sge->addr, len);
+			/* two overlapping 8-byte moves cover 8..16 bytes */
+			memcpy(&a, src, 8);
+			memcpy(&b, src + len - 8, 8);
+			memcpy(inl + 4, &a, 8);
+			memcpy(inl + 4 + len - 8, &b, 8);
 			/* DS = 2 + align16(4 + len) / 16 */
-			ds = 2 + ((len + 4 + MLX5_DS_SIZE - 1) >> 4);
-			nbb = 1;
-			imm = 0;
-			opc = MLX5_OPCODE_RDMA_WRITE;
+			ds = (len + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4;
+			c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
+						      MLX5_OPCODE_RDMA_WRITE);
+			cur_post++;
+			imm64 = 0;
 		} else {
+			uint32_t imm;
+
 			ds = build_wqe(qp, ctrl, wr, &imm);
 			if (unlikely(ds == 0))
 				break;
-			nbb = (ds + 3) >> 2;
-			opc = rdx_mlx5_wqe_opcode[wr->opcode];
+			c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
+						      rdx_mlx5_wqe_opcode[wr->opcode]);
+			cur_post += (ds + 3) >> 2;
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+			imm64 = (uint64_t)imm << 32;
+#else
+			imm64 = imm;
+#endif
 		}
-		fm = rdx_mlx5_fm_ce_se[wr->flags & 0xf];
+		c->qpn_ds = qpn_be8 | htobe32(ds);
+		fm = rdx_mlx5_fm_ce_se[WR_KEY_FLAGS(key) & 0xf];
 		if (unlikely((fm & MLX5_WQE_CTRL_CQ_UPDATE) || head == forced)) {
 			fm |= MLX5_WQE_CTRL_CQ_UPDATE;
 			sig_base = head + 1;
-			forced = head + RTE_MIN(interval, last_slot - head);
+			forced = head + RTE_MIN(qp->sig_interval, last_slot - head);
 		}
 		/*
-		 * Control segment, the bytes mlx5dv_set_ctrl_seg() writes (opmod 0,
-		 * signature 0) plus dci_stream_channel_id 0: bytes 8..15 are
+		 * Control segment: the bytes mlx5dv_set_ctrl_seg() writes (opmod 0,
+		 * signature 0) plus dci_stream_channel_id 0; bytes 8..15 are
 		 * [signature, dci(2), fm_ce_se, imm(4)], stored as one word.
 		 */
-		c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) | opc);
-		c->qpn_ds = qpn_be8 | htobe32(ds);
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-		w1 = (uint64_t)fm << 24 | (uint64_t)imm << 32;
+		w1 = (uint64_t)fm << 24 | imm64;
 #else
-		w1 = (uint64_t)fm << 32 | imm;
+		w1 = (uint64_t)fm << 32 | imm64;
 #endif
 		memcpy(ctrl + 8, &w1, sizeof(w1));
 		wrid[head & mask] = wr->wr_id;
 		bb_ord[idx] = (uint16_t)head;
 		head++;
-		cur_post += nbb;
 		last = c;
+		wr++;
 	}
 	nreq = (uint16_t)(wr - first);
 	if (unlikely(nreq < n)) {
-		if (nreq < lim)
+		if (wr < end)
 			qp->stats.bad_wr++;
 		else
 			qp->stats.sq_full++;
