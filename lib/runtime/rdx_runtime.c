@@ -137,6 +137,7 @@ static const struct eal_opt eal_opts[] = {
 	{ "--single-file-segments", false, OPT_OTHER },
 	{ "--create-uio-dev", false, OPT_OTHER },
 	{ "--no-hpet", false, OPT_OTHER },
+	{ "--vmware-tsc-map", false, OPT_OTHER },
 	{ "-v", false, OPT_OTHER },
 	{ "-h", false, OPT_OTHER },
 	{ "--help", false, OPT_OTHER },
@@ -864,6 +865,31 @@ capture_end(struct out_capture *c, bool replay, char *reason, size_t reason_len)
 	}
 }
 
+/* First option of argv (before "--") that is not an EAL option, or NULL. */
+static const char *
+unknown_option(int argc, char **argv)
+{
+	int i, used;
+
+	for (i = 1; i < argc; i += used) {
+		enum opt_kind kind;
+		const char *value, *name;
+		bool known = false;
+
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (opt_match(argc, argv, i, &kind, &value, &name, &used) < 0)
+			return NULL;
+		if (argv[i][0] != '-')
+			continue;
+		for (size_t k = 0; k < RTE_DIM(eal_opts) && !known; k++)
+			known = name == eal_opts[k].name;
+		if (!known)
+			return argv[i];
+	}
+	return NULL;
+}
+
 /* --no-huge among the arguments given to EAL. */
 static bool
 plan_no_huge(const struct rdx_eal_plan *plan, int argc, char **argv)
@@ -948,6 +974,13 @@ rdx_runtime_init(int argc, char **argv)
 	if (ret < 0) {
 		int e = rte_errno != 0 ? rte_errno : EINVAL;
 		const char *r = strip_reason(reason, argv[0]);
+		const char *unknown = unknown_option(n_eal, argv);
+
+		/* getopt is silent when the app set opterr = 0: name it ourselves. */
+		if (unknown != NULL && (r[0] == '\0' || strstr(r, "command line") != NULL)) {
+			snprintf(reason, sizeof(reason), "unrecognized EAL option '%.200s'", unknown);
+			r = reason;
+		}
 
 		fprintf(stderr, "rdx: EAL initialisation failed: %s%s%s%s (EAL arguments:",
 			r, *r != '\0' ? " (" : "", rte_strerror(e), *r != '\0' ? ")" : "");

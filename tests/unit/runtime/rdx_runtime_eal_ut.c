@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -80,6 +81,14 @@ test_unknown_option_one_line(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(text, "--no-such-eal-option"));
 	CU_ASSERT_PTR_NULL(strstr(text, "Usage"));
 	/* At most the no-huge notice before it. */
+	CU_ASSERT(lines(text) == 1 || (lines(text) == 2 && strstr(text, "no hugepages") != NULL));
+
+	/* An app that silenced getopt (opterr = 0): still named. */
+	opterr = 0;
+	ret = init_capturing(2, argv, text, sizeof(text));
+	opterr = 1;
+	CU_ASSERT_EQUAL(ret, -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(text, "unrecognized EAL option '--no-such-eal-option'"));
 	CU_ASSERT(lines(text) == 1 || (lines(text) == 2 && strstr(text, "no hugepages") != NULL));
 }
 

@@ -367,6 +367,21 @@ test_eal_core_combinations(void)
 	CU_ASSERT_EQUAL(rdx_runtime_check_cores("-c", "0xZZ", err, sizeof(err)), -EINVAL);
 }
 
+static void
+test_unknown_option_named(void)
+{
+	const char *a1[] = { "app", "-l", "0", "--bogus", "-x" };
+	const char *a2[] = { "app", "--no-huge", "-m", "64", "--file-prefix=p", "-l0",
+			     "--vdev", "net_null0", "--log-level", "8" };
+	const char *a3[] = { "app", "--", "--bogus" };
+	const char *a4[] = { "app", "--no-hugeX" };
+
+	CU_ASSERT_STRING_EQUAL(unknown_option(5, (char **)(uintptr_t)a1), "--bogus");
+	CU_ASSERT_PTR_NULL(unknown_option(10, (char **)(uintptr_t)a2));
+	CU_ASSERT_PTR_NULL(unknown_option(3, (char **)(uintptr_t)a3));
+	CU_ASSERT_STRING_EQUAL(unknown_option(2, (char **)(uintptr_t)a4), "--no-hugeX");
+}
+
 /* ------------------------------------------- rdx_runtime_init bad input */
 
 /* Run rdx_runtime_init with stderr in a temporary file; return its text. */
@@ -503,6 +518,7 @@ main(void)
 		{ "core list", test_core_list },
 		{ "lcores and main lcore", test_lcores_and_main },
 		{ "core option combinations", test_eal_core_combinations },
+		{ "unknown option named", test_unknown_option_named },
 		{ "init: bad mask gives one line", test_init_bad_mask_one_line },
 		{ "hugepage probe", test_hugepage_probe_consistent },
 		{ "stop flag without EAL", test_stop_flag_without_eal },
