@@ -3,6 +3,8 @@
  * Figures, not assertions (meson test --benchmark): the cost of one
  * rdx_tsc() as calibrated at start-up, and the poller loop's overhead per
  * poller call with empty pollers, for 1, 4 and 16 pollers. Median of runs.
+ * Instruction counts, deterministic: valgrind --tool=callgrind
+ * --toggle-collect=rdx_lcore_loop_run rdx_runtime_bench 65536
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +15,9 @@
 #include "rdx_runtime.h"
 
 #define RUNS 9
-#define CALLS (1u << 20)
+
+/* Poller calls per run: argv[1] (small under valgrind), default 1 Mi. */
+static unsigned int calls = 1u << 20;
 
 struct empty {
 	unsigned int calls;
@@ -53,7 +57,7 @@ loop_cost(unsigned int nb_pollers)
 		rdx_lcore_loop_init(&loop);
 		memset(e, 0, sizeof(e));
 		for (i = 0; i < nb_pollers; i++) {
-			e[i].limit = i == 0 ? CALLS / nb_pollers : 0;
+			e[i].limit = i == 0 ? calls / nb_pollers : 0;
 			e[i].loop = &loop;
 			rdx_lcore_loop_add(&loop, "empty", empty_poller, &e[i]);
 		}
@@ -74,8 +78,16 @@ main(int argc, char **argv)
 	unsigned int n[] = { 1, 4, 16 };
 	double hz;
 
-	(void)argc;
-	(void)argv;
+	if (argc > 1) {
+		char *end;
+		unsigned long v = strtoul(argv[1], &end, 10);
+
+		if (*end != '\0' || v < 16 || v > (1ul << 30)) {
+			fprintf(stderr, "usage: %s [poller calls per run, 16..2^30]\n", argv[0]);
+			return 2;
+		}
+		calls = (unsigned int)v;
+	}
 	if (rdx_runtime_init(3, eal) < 0)
 		return 1;
 	hz = (double)rdx_tsc_hz();
@@ -86,7 +98,7 @@ main(int argc, char **argv)
 		double c = loop_cost(n[k]);
 
 		printf("poller loop, %2u empty pollers: %.1f cycles (%.1f ns) per poller call "
-		       "(median of %d runs of %u calls)\n", n[k], c, c * 1e9 / hz, RUNS, CALLS);
+		       "(median of %d runs of %u calls)\n", n[k], c, c * 1e9 / hz, RUNS, calls);
 	}
 	rdx_runtime_cleanup();
 	return 0;
