@@ -503,22 +503,42 @@ build_wqe(const struct rdx_mlx5_qp *qp, uint8_t *ctrl, const struct rdx_wr *wr,
 	return nds == 0 ? 0 : ds + nds;
 }
 
-/* 64-byte chunks of one WQE into the BlueFlame buffer (mmio_memcpy_x64). */
+/* One 64-byte chunk into the BlueFlame buffer as 8-byte MMIO writes. */
+static __rte_always_inline void
+bf_copy64(volatile uint8_t *dst, const uint8_t *src)
+{
+	uint64_t w0, w1, w2, w3, w4, w5, w6, w7;
+
+	memcpy(&w0, src, 8);
+	memcpy(&w1, src + 8, 8);
+	memcpy(&w2, src + 16, 8);
+	memcpy(&w3, src + 24, 8);
+	memcpy(&w4, src + 32, 8);
+	memcpy(&w5, src + 40, 8);
+	memcpy(&w6, src + 48, 8);
+	memcpy(&w7, src + 56, 8);
+	rte_write64_relaxed(w0, dst);
+	rte_write64_relaxed(w1, dst + 8);
+	rte_write64_relaxed(w2, dst + 16);
+	rte_write64_relaxed(w3, dst + 24);
+	rte_write64_relaxed(w4, dst + 32);
+	rte_write64_relaxed(w5, dst + 40);
+	rte_write64_relaxed(w6, dst + 48);
+	rte_write64_relaxed(w7, dst + 56);
+}
+
+/* The whole WQE, in 64-byte chunks, wrapping at the SQ end (mmio_memcpy_x64). */
 static __rte_always_inline void
 bf_copy(const struct rdx_mlx5_qp *qp, volatile uint8_t *dst, const uint8_t *src,
 	uint32_t nbb)
 {
-	while (nbb-- > 0) {
-		uint64_t w[8];
-		unsigned int k;
-
-		memcpy(w, src, sizeof(w));
-		for (k = 0; k < 8; k++)
-			rte_write64_relaxed(w[k], dst + 8 * k);
+	bf_copy64(dst, src);
+	while (unlikely(--nbb > 0)) {
 		dst += 64;
 		src += 64;
-		if (unlikely(src == qp->sq_end))
+		if (src == qp->sq_end)
 			src = qp->sq_buf;
+		bf_copy64(dst, src);
 	}
 }
 
@@ -879,32 +899,38 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 static __rte_always_inline uint16_t
 cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 {
-	uint32_t ci = cq->cons_index;
-	uint16_t i;
+	/* Locals: the wc stores may alias the CQ and would force reloads. */
+	uint8_t *const buf = cq->buf + cq->cqe_off;
+	const uint32_t mask = cq->cqe_mask;
+	const uint32_t shift = cq->cqe_shift;
+	const uint32_t log_cnt = cq->log_cqe_cnt;
+	const uint32_t ci0 = cq->cons_index;
+	struct rdx_wc *const wend = wc + n;
+	struct rdx_mlx5_qp *qp = cq->last_qp;
+	uint32_t ci = ci0;
+	uint16_t got;
 
-	for (i = 0; i < n; i++, wc++) {
+	for (; wc != wend; wc++) {
 		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
-			(cq->buf + ((size_t)(ci & cq->cqe_mask) << cq->cqe_shift) + cq->cqe_off);
-		uint8_t op_own = cqe->op_own;
-		uint8_t opcode = op_own >> 4;
-		struct rdx_mlx5_qp *qp;
+			(buf + ((size_t)(ci & mask) << shift));
+		const uint8_t op_own = cqe->op_own;
+		const uint8_t opcode = op_own >> 4;
 		uint32_t sop, qpn;
 
 		/* Software-owned iff valid opcode and owner bit == wrap parity (get_sw_cqe). */
 		if (opcode == MLX5_CQE_INVALID ||
-		    ((op_own ^ (ci >> cq->log_cqe_cnt)) & MLX5_CQE_OWNER_MASK))
+		    ((op_own ^ (ci >> log_cnt)) & MLX5_CQE_OWNER_MASK))
 			break;
 		/* udma_from_device_barrier: read the body only after ownership. */
 		rte_io_rmb();
 		sop = be32toh(cqe->sop_drop_qpn);
 		qpn = sop & 0xffffff;
-		qp = cq->last_qp;
 		if (unlikely(qp == NULL || qp->base.qp_num != qpn))
 			qp = cq_lookup_qp(cq, qpn);
 		ci++;
 		if (likely(opcode == MLX5_CQE_REQ && qp != NULL)) {
-			uint8_t op = (uint8_t)(sop >> 24);
-			uint8_t wop = op < 32 ? rdx_mlx5_req_wc_opcode[op] : RDX_WC_UNKNOWN;
+			const uint8_t op = (uint8_t)(sop >> 24);
+			const uint8_t wop = op < 32 ? rdx_mlx5_req_wc_opcode[op] : RDX_WC_UNKNOWN;
 
 			if (likely(sq_retire(qp, be16toh(cqe->wqe_counter), wc))) {
 				wc->qp_ctx = qp->base.user_ctx;
@@ -913,22 +939,24 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 				wc->opcode = wop;
 				wc->status = IBV_WC_SUCCESS;
 				/* byte_cnt is meaningful for READ only; atomics report 8 (cq.c). */
-				wc->byte_len = wop == RDX_WC_READ ? be32toh(cqe->byte_cnt) :
+				wc->byte_len = likely(wop < RDX_WC_READ) ? 0 :
+					wop == RDX_WC_READ ? be32toh(cqe->byte_cnt) :
 					(wop == RDX_WC_CAS || wop == RDX_WC_FAA) ? 8 : 0;
 				continue;
 			}
 		}
 		cqe_other(cq, qp, cqe, opcode, qpn, wc);
 	}
-	if (likely(i != 0)) {
+	got = (uint16_t)(ci - ci0);
+	if (likely(got != 0)) {
 		cq->cons_index = ci;
 		/* The CQE reads are done before the slots are handed back. */
 		rte_io_wmb();
 		cq->dbrec[0] = htobe32(ci & 0xffffff);
 		cq->stats.polls++;
-		cq->stats.cqes += i;
+		cq->stats.cqes += got;
 	}
-	return i;
+	return got;
 }
 
 uint16_t
