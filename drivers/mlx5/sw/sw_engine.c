@@ -549,6 +549,12 @@ sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 		}
 	}
 	peer = &pd->hdr->qps[slot];
+	if (__atomic_load_n(&pd->hdr->closed, __ATOMIC_ACQUIRE)) {
+		sw_peer_put(e, pd);
+		sw_unlock(&e->lock);
+		SW_LOG(ERR, "connect: the device of %s is closed\n", peer_domain);
+		return -ENOENT;
+	}
 	if (!peer->in_use || peer->qpn != peer_qpn) {
 		sw_peer_put(e, pd);
 		sw_unlock(&e->lock);

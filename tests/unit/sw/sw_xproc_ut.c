@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Two processes sharing the software mlx5 device model: the parent and a
+ * forked child (neither uses EAL; the child opens its own device after the
+ * fork) exchange qp_info over a pipe, connect, and run WRITE, READ, SEND,
+ * CAS and FAA against each other's shared-memory buffers. Also: process
+ * memory registered in one process is a remote access error for the other;
+ * a peer that closes its device stops ACKing (RETRY_EXC); segments of dead
+ * processes are cleaned up.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <rte_errno.h>
+
+#include <infiniband/verbs.h>
+
+#include "rdx_ut.h"
+#include "rdx_dev.h"
+#include "rdx_sw.h"
+
+#define POLL_SPINS 4000000
+
+struct xmsg {
+	struct rdx_qp_info info;
+	uint64_t iova;
+	uint64_t local_iova;
+	uint32_t rkey;
+	uint32_t local_rkey;
+};
+
+struct side {
+	struct rdx_dev *dev;
+	struct rdx_cq *cq;
+	struct rdx_qp *qp;
+	struct rdx_mem *mem;   /* shared segment */
+	struct rdx_mem *lmem;  /* process memory */
+	void *lbuf;
+};
+
+static int
+poll_n(struct rdx_cq *cq, struct rdx_wc *wc, int n)
+{
+	int got = 0;
+	long spins;
+
+	for (spins = 0; spins < POLL_SPINS && got < n; spins++) {
+		got += rdx_cq_poll_burst(cq, wc + got, (uint16_t)(n - got));
+		if ((spins & 1023) == 1023)
+			usleep(10);
+	}
+	return got;
+}
+
+static int
+rd_all(int fd, void *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t r = read(fd, p, n);
+
+		if (r <= 0)
+			return -1;
+		p = (char *)p + r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static int
+wr_all(int fd, const void *p, size_t n)
+{
+	return write(fd, p, n) == (ssize_t)n ? 0 : -1;
+}
+
+static int
+side_open(struct side *s)
+{
+	struct rdx_cq_conf cc = { .depth = 64 };
+	struct rdx_qp_conf qc = {
+		.sq_depth = 32, .rq_depth = 32, .max_send_sge = 2, .max_recv_sge = 2,
+		.max_inline = 64, .sig_interval = 32,
+	};
+
+	memset(s, 0, sizeof(*s));
+	s->dev = rdx_dev_open("sw", NULL);
+	if (s->dev == NULL)
+		return -1;
+	s->cq = rdx_cq_create(s->dev, &cc);
+	if (s->cq == NULL)
+		return -1;
+	qc.send_cq = qc.recv_cq = s->cq;
+	s->qp = rdx_qp_create(s->dev, &qc);
+	s->mem = rdx_dev_mem_alloc(s->dev, 65536, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	s->lbuf = calloc(1, 4096);
+	if (s->qp == NULL || s->mem == NULL || s->lbuf == NULL)
+		return -1;
+	s->lmem = rdx_dev_mem_reg(s->dev, s->lbuf, 4096, RDX_ACCESS_ALL);
+	return s->lmem == NULL ? -1 : 0;
+}
+
+static void
+side_msg(struct side *s, struct xmsg *m)
+{
+	memset(m, 0, sizeof(*m));
+	rdx_qp_info_get(s->qp, &m->info);
+	m->iova = s->mem->iova;
+	m->rkey = s->mem->rkey;
+	m->local_iova = s->lmem->iova;
+	m->local_rkey = s->lmem->rkey;
+}
+
+static struct rdx_wr
+wr_make(uint64_t id, uint8_t op, const struct rdx_sge *sge, uint64_t raddr, uint32_t rkey)
+{
+	struct rdx_wr w;
+
+	memset(&w, 0, sizeof(w));
+	w.wr_id = id;
+	w.opcode = op;
+	w.sge = sge;
+	w.num_sge = sge != NULL ? 1 : 0;
+	w.remote_addr = raddr;
+	w.rkey = rkey;
+	w.flags = RDX_WR_SIGNALED;
+	return w;
+}
+
+/* One signaled WR, wait for its completion; returns the status or -1. */
+static int
+do_wr(struct side *s, const struct rdx_wr *w)
+{
+	struct rdx_wc wc;
+
+	if (rdx_qp_post_burst(s->qp, w, 1) != 1)
+		return -1;
+	if (poll_n(s->cq, &wc, 1) != 1)
+		return -1;
+	return wc.status;
+}
+
+/* The child: receives two SENDs, checks them, WRITEs + FAAs into the
+ * parent, then reports. Exit status = number of failed checks. */
+static int
+child_main(int rfd, int wfd)
+{
+	struct rdx_recv_wr r[2];
+	struct rdx_sge rs[2], s;
+	struct xmsg me, peer;
+	struct rdx_wc wc[2];
+	struct rdx_wr w;
+	struct side c;
+	uint8_t *buf;
+	int fails = 0, i;
+	char tok;
+
+	if (side_open(&c) != 0)
+		return 100;
+	buf = c.mem->addr;
+	rs[0] = (struct rdx_sge){ c.mem->iova + 32768, 100, c.mem->lkey };
+	rs[1] = (struct rdx_sge){ c.mem->iova + 33000, 100, c.mem->lkey };
+	r[0] = (struct rdx_recv_wr){ .wr_id = 1, .sge = &rs[0], .num_sge = 1 };
+	r[1] = (struct rdx_recv_wr){ .wr_id = 2, .sge = &rs[1], .num_sge = 1 };
+	if (rdx_qp_post_recv_burst(c.qp, r, 2) != 2)
+		return 101;
+	side_msg(&c, &me);
+	if (wr_all(wfd, &me, sizeof(me)) != 0 || rd_all(rfd, &peer, sizeof(peer)) != 0)
+		return 102;
+	if (rdx_qp_connect(c.qp, &peer.info, NULL) != 0)
+		return 103;
+	/* the parent's engine consumes our RQ and writes our CQ */
+	if (poll_n(c.cq, wc, 2) != 2)
+		return 104;
+	for (i = 0; i < 2; i++) {
+		fails += wc[i].status != IBV_WC_SUCCESS;
+		fails += wc[i].wr_id != (uint64_t)i + 1;
+		fails += wc[i].byte_len != 50;
+	}
+	fails += wc[1].opcode != RDX_WC_RECV_IMM || wc[1].imm != htobe32(77);
+	for (i = 0; i < 50; i++) {
+		fails += buf[32768 + i] != (uint8_t)(i + 1);
+		fails += buf[33000 + i] != (uint8_t)(i + 2);
+	}
+	/* our requests into the parent */
+	memset(buf, 0xc5, 256);
+	s = (struct rdx_sge){ c.mem->iova, 256, c.mem->lkey };
+	w = wr_make(10, RDX_OP_WRITE, &s, peer.iova + 4096, peer.rkey);
+	fails += do_wr(&c, &w) != IBV_WC_SUCCESS;
+	s = (struct rdx_sge){ c.mem->iova + 512, 8, c.mem->lkey };
+	w = wr_make(11, RDX_OP_FAA, &s, peer.iova + 8192, peer.rkey);
+	w.compare_add = 1000;
+	fails += do_wr(&c, &w) != IBV_WC_SUCCESS;
+	if (wr_all(wfd, "d", 1) != 0 || rd_all(rfd, &tok, 1) != 0)
+		return 105;
+	/* the parent is done: close (the parent then sees us gone) */
+	rdx_qp_destroy(c.qp);
+	rdx_cq_destroy(c.cq);
+	rdx_dev_close(c.dev);
+	if (wr_all(wfd, "c", 1) != 0)
+		return 106;
+	return fails > 99 ? 99 : fails;
+}
+
+static void
+test_two_processes(void)
+{
+	int p2c[2], c2p[2], status = -1;
+	struct xmsg me, peer;
+	struct rdx_sge s;
+	struct rdx_wr w;
+	struct side pa;
+	uint8_t *buf;
+	uint64_t *v;
+	pid_t pid;
+	char tok;
+	int i;
+
+	CU_ASSERT_FATAL(pipe(p2c) == 0 && pipe(c2p) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		close(p2c[1]);
+		close(c2p[0]);
+		_exit(child_main(p2c[0], c2p[1]));
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	CU_ASSERT_FATAL(side_open(&pa) == 0);
+	buf = pa.mem->addr;
+	v = (uint64_t *)(void *)(buf + 8192);
+	*v = 5;
+	side_msg(&pa, &me);
+	CU_ASSERT_FATAL(rd_all(c2p[0], &peer, sizeof(peer)) == 0);
+	CU_ASSERT_FATAL(wr_all(p2c[1], &me, sizeof(me)) == 0);
+	CU_ASSERT_FATAL(rdx_qp_connect(pa.qp, &peer.info, NULL) == 0);
+	CU_ASSERT_STRING_NOT_EQUAL(peer.info.sw_domain, me.info.sw_domain);
+
+	/* WRITE then READ back from the child's memory */
+	for (i = 0; i < 1000; i++)
+		buf[i] = (uint8_t)(i * 3);
+	s = (struct rdx_sge){ pa.mem->iova, 1000, pa.mem->lkey };
+	w = wr_make(1, RDX_OP_WRITE, &s, peer.iova + 100, peer.rkey);
+	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_SUCCESS);
+	s = (struct rdx_sge){ pa.mem->iova + 16384, 1000, pa.mem->lkey };
+	w = wr_make(2, RDX_OP_READ, &s, peer.iova + 100, peer.rkey);
+	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_SUCCESS);
+	CU_ASSERT(memcmp(buf + 16384, buf, 1000) == 0);
+	/* two SENDs into the child's receives */
+	for (i = 0; i < 50; i++) {
+		buf[20000 + i] = (uint8_t)(i + 1);
+		buf[21000 + i] = (uint8_t)(i + 2);
+	}
+	s = (struct rdx_sge){ pa.mem->iova + 20000, 50, pa.mem->lkey };
+	w = wr_make(3, RDX_OP_SEND, &s, 0, 0);
+	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_SUCCESS);
+	s = (struct rdx_sge){ pa.mem->iova + 21000, 50, pa.mem->lkey };
+	w = wr_make(4, RDX_OP_SEND_IMM, &s, 0, 0);
+	w.imm = htobe32(77);
+	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_SUCCESS);
+	/* atomics on the child's memory */
+	s = (struct rdx_sge){ pa.mem->iova + 30000, 8, pa.mem->lkey };
+	w = wr_make(5, RDX_OP_FAA, &s, peer.iova + 40000, peer.rkey);
+	w.compare_add = 9;
+	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_SUCCESS);
+	w = wr_make(6, RDX_OP_CAS, &s, peer.iova + 40000, peer.rkey);
+	w.compare_add = 9;
+	w.swap = 12345;
+	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_SUCCESS);
+	CU_ASSERT_EQUAL(*(uint64_t *)(void *)(buf + 30000), 9);
+	w = wr_make(7, RDX_OP_READ, &s, peer.iova + 40000, peer.rkey);
+	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_SUCCESS);
+	CU_ASSERT_EQUAL(*(uint64_t *)(void *)(buf + 30000), 12345);
+
+	/* the child's WRITE and FAA into us */
+	CU_ASSERT_EQUAL_FATAL(rd_all(c2p[0], &tok, 1), 0);
+	CU_ASSERT_EQUAL(buf[4096], 0xc5);
+	CU_ASSERT_EQUAL(buf[4096 + 255], 0xc5);
+	CU_ASSERT_EQUAL(*v, 1005);
+	/* the child's process memory is not reachable from here */
+	s = (struct rdx_sge){ pa.mem->iova, 8, pa.mem->lkey };
+	w = wr_make(8, RDX_OP_WRITE, &s, peer.local_iova, peer.local_rkey);
+	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_REM_ACCESS_ERR);
+	/* a fresh QP would be needed now; let the child close and check
+	 * that a vanished peer gives RETRY_EXC on a new connection attempt */
+	CU_ASSERT_EQUAL(wr_all(p2c[1], "x", 1), 0);
+	CU_ASSERT_EQUAL(rd_all(c2p[0], &tok, 1), 0);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFEXITED(status));
+	CU_ASSERT_EQUAL(WEXITSTATUS(status), 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		fprintf(stderr, "child exit status %d\n", WEXITSTATUS(status));
+	{
+		struct rdx_cq_conf cc = { .depth = 16 };
+		struct rdx_qp_conf qc = { .sq_depth = 8, .max_send_sge = 1, .sig_interval = 8 };
+		struct rdx_cq *cq2 = rdx_cq_create(pa.dev, &cc);
+		struct rdx_qp *qp2;
+		struct rdx_wc wc;
+
+		CU_ASSERT_FATAL(cq2 != NULL);
+		qc.send_cq = qc.recv_cq = cq2;
+		qp2 = rdx_qp_create(pa.dev, &qc);
+		CU_ASSERT_FATAL(qp2 != NULL);
+		/* the segment is unlinked: connecting fails cleanly */
+		CU_ASSERT(rdx_qp_connect(qp2, &peer.info, NULL) != 0);
+		rdx_qp_destroy(qp2);
+		rdx_cq_destroy(cq2);
+		/* the old QP (in ERR) flushes */
+		w = wr_make(9, RDX_OP_WRITE, &s, peer.iova, peer.rkey);
+		CU_ASSERT_EQUAL(rdx_qp_post_burst(pa.qp, &w, 1), 1);
+		CU_ASSERT_EQUAL(poll_n(pa.cq, &wc, 1), 1);
+		CU_ASSERT_EQUAL(wc.status, IBV_WC_WR_FLUSH_ERR);
+	}
+	close(p2c[1]);
+	close(c2p[0]);
+	rdx_qp_destroy(pa.qp);
+	rdx_cq_destroy(pa.cq);
+	rdx_dev_mem_free(pa.mem);
+	rdx_dev_mem_free(pa.lmem);
+	free(pa.lbuf);
+	CU_ASSERT(rdx_dev_close(pa.dev) == 0);
+}
+
+/* A peer process that dies without closing: its requests stop, our
+ * WRITEs get RETRY_EXC once it is gone (its segment says closed only if it
+ * closed; a crash leaves the QP as it was: we test the closed case) and the
+ * stale segment is removed by rdx_sw_cleanup_stale. */
+static void
+test_stale_cleanup(void)
+{
+	int c2p[2], status;
+	char name[64] = "";
+	struct stat st;
+	char path[128];
+	pid_t pid;
+
+	CU_ASSERT_FATAL(pipe(c2p) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct rdx_qp_info info;
+		struct side c;
+
+		close(c2p[0]);
+		if (side_open(&c) != 0)
+			_exit(1);
+		rdx_qp_info_get(c.qp, &info);
+		if (wr_all(c2p[1], info.sw_domain, sizeof(info.sw_domain)) != 0)
+			_exit(2);
+		_exit(0); /* no close: the segment stays behind */
+	}
+	close(c2p[1]);
+	CU_ASSERT_EQUAL(rd_all(c2p[0], name, 48), 0);
+	close(c2p[0]);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	snprintf(path, sizeof(path), "/dev/shm%s", name);
+	CU_ASSERT_EQUAL(stat(path, &st), 0);
+	CU_ASSERT(rdx_sw_cleanup_stale() >= 1);
+	CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+}
+
+/* A peer QP in another process that closes: RETRY_EXC. */
+static void
+test_peer_closes(void)
+{
+	int p2c[2], c2p[2], status;
+	struct xmsg me, peer;
+	struct rdx_sge s;
+	struct rdx_wr w;
+	struct side pa;
+	pid_t pid;
+	char tok;
+
+	CU_ASSERT_FATAL(pipe(p2c) == 0 && pipe(c2p) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct side c;
+		struct xmsg cm, pm;
+
+		close(p2c[1]);
+		close(c2p[0]);
+		if (side_open(&c) != 0)
+			_exit(1);
+		side_msg(&c, &cm);
+		if (wr_all(c2p[1], &cm, sizeof(cm)) != 0 ||
+		    rd_all(p2c[0], &pm, sizeof(pm)) != 0)
+			_exit(2);
+		if (rdx_qp_connect(c.qp, &pm.info, NULL) != 0)
+			_exit(3);
+		rdx_dev_close(c.dev);
+		_exit(wr_all(c2p[1], "c", 1) != 0);
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	CU_ASSERT_FATAL(side_open(&pa) == 0);
+	side_msg(&pa, &me);
+	CU_ASSERT_FATAL(rd_all(c2p[0], &peer, sizeof(peer)) == 0);
+	CU_ASSERT_FATAL(wr_all(p2c[1], &me, sizeof(me)) == 0);
+	CU_ASSERT_FATAL(rdx_qp_connect(pa.qp, &peer.info, NULL) == 0);
+	CU_ASSERT_EQUAL(rd_all(c2p[0], &tok, 1), 0);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	s = (struct rdx_sge){ pa.mem->iova, 8, pa.mem->lkey };
+	w = wr_make(1, RDX_OP_WRITE, &s, peer.iova, peer.rkey);
+	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_RETRY_EXC_ERR);
+	close(p2c[1]);
+	close(c2p[0]);
+	rdx_qp_destroy(pa.qp);
+	rdx_cq_destroy(pa.cq);
+	rdx_dev_mem_free(pa.mem);
+	rdx_dev_mem_free(pa.lmem);
+	free(pa.lbuf);
+	rdx_dev_close(pa.dev);
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "two_processes", test_two_processes },
+		{ "peer_closes", test_peer_closes },
+		{ "stale_cleanup", test_stale_cleanup },
+		{ NULL, NULL },
+	};
+
+	return rdx_ut_run("sw_xproc", cases, NULL, NULL);
+}
