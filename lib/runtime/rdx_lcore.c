@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_cycles.h>
 
 #include "rdx_runtime.h"
 
@@ -40,10 +41,11 @@ rdx_lcore_loop_add(struct rdx_lcore_loop *loop, const char *name,
 	return 0;
 }
 
+/* rte_rdtsc() inline rather than rdx_tsc(): no call per poller. */
 static inline int
 loop_pass(struct rdx_lcore_loop *loop)
 {
-	uint64_t t0 = rdx_tsc(), t1, busy = 0, idle = 0;
+	uint64_t t0 = rte_rdtsc(), t1, busy = 0, idle = 0;
 	unsigned int i;
 	int work = 0;
 
@@ -51,7 +53,7 @@ loop_pass(struct rdx_lcore_loop *loop)
 		struct rdx_poller *p = &loop->pollers[i];
 		int n = p->fn(p->arg);
 
-		t1 = rdx_tsc();
+		t1 = rte_rdtsc();
 		p->calls++;
 		if (n > 0) {
 			p->busy_calls++;
@@ -81,9 +83,12 @@ rdx_lcore_loop_run_once(struct rdx_lcore_loop *loop)
 int
 rdx_lcore_loop_run(struct rdx_lcore_loop *loop)
 {
+	const volatile int *stop;
+
 	if (loop == NULL)
 		return -EINVAL;
-	while (likely(!loop->stop && !rdx_runtime_stopping()))
+	stop = rdx_runtime_stop_flag();
+	while (likely(!loop->stop && __atomic_load_n(stop, __ATOMIC_RELAXED) == 0))
 		loop_pass(loop);
 	return 0;
 }

@@ -712,6 +712,12 @@ rdx_runtime_stop(void)
 	__atomic_store_n(&rdx_stop_flag, 1, __ATOMIC_RELAXED);
 }
 
+const volatile int *
+rdx_runtime_stop_flag(void)
+{
+	return &rdx_stop_flag;
+}
+
 void
 rdx_runtime_stop_reset(void)
 {

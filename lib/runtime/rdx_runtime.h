@@ -92,6 +92,11 @@ bool rdx_runtime_stopping(void);
 void rdx_runtime_stop(void);
 /** Clear the flag (between runs). */
 void rdx_runtime_stop_reset(void);
+/**
+ * The flag itself, for hot loops that poll it without a function call:
+ * non-zero once a stop was requested. Read with __atomic_load_n(relaxed).
+ */
+const volatile int *rdx_runtime_stop_flag(void);
 
 /** TSC frequency (Hz), and the measured cost of one rdx_tsc() in cycles. */
 uint64_t rdx_tsc_hz(void);
