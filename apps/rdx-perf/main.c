@@ -136,14 +136,31 @@ launch_clients(struct perf_app *a)
 	if (on_main) {
 		rc = lcore_client(&a->lcores[0]);
 	} else {
+		uint64_t iter = 0;
+
 		for (;;) {
 			bool running = false;
 
+			/* --loopback-lcores split: the server ends live here */
+			if (a->serve_lc.nb_srv > 0) {
+				int src = perf_serve_all(&a->serve_lc);
+
+				if (src < 0) {
+					a->run.abort = true;
+					fprintf(stderr, "rdx-perf: %s\n", a->serve_lc.errmsg);
+					a->serve_lc.nb_srv = 0;
+					rc = src;
+				}
+				if ((++iter & 1023) != 0)
+					continue;
+			}
 			for (l = 0; l < a->nb_lcores; l++)
 				if (rte_eal_get_lcore_state(a->lcore_ids[l]) == RUNNING)
 					running = true;
 			if (!running)
 				break;
+			if (a->serve_lc.nb_srv > 0)
+				continue;
 			if (a->conn != NULL && !a->run.abort && rdx_conn_peer_alive(a->conn) < 0)
 				a->run.abort = true;
 			usleep(2000);
@@ -224,6 +241,8 @@ client_runs(struct perf_app *a)
 				if (erc < 0 && rc == 0)
 					rc = erc;
 			}
+			a->verify_errors += a->serve_lc.verify_errors;
+			a->serve_lc.verify_errors = 0;
 			for (l = 0; l < a->nb_lcores; l++) {
 				a->verify_errors += a->lcores[l].verify_errors;
 				a->lcores[l].verify_errors = 0;

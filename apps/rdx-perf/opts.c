@@ -33,6 +33,7 @@ static const char usage_text[] =
 "  --verify             check every payload byte (atomics: exact final values)\n"
 "  --dev NAME           RDMA device or sw                --driver auto|mlx5|verbs\n"
 "  --server | --connect HOST:PORT   -p PORT            --loopback (one process)\n"
+"  --loopback-lcores same|split     server ends on the client's lcore or on the main lcore\n"
 "  --bootstrap-timeout S            --sw-progress inline|thread\n"
 "  --json F --csv F -o F (per-WR log) --report_gbits --label TEXT\n"
 "  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n";
@@ -41,7 +42,7 @@ enum {
 	OPT_TEST = 256, OPT_MODE, OPT_SIZES, OPT_WARMUP, OPT_QP_SWEEP, OPT_MEM, OPT_VERIFY,
 	OPT_DEV, OPT_DRIVER, OPT_SERVER, OPT_CONNECT, OPT_LOOPBACK, OPT_BOOT_TIMEOUT,
 	OPT_SW_PROGRESS, OPT_JSON, OPT_CSV, OPT_GBITS, OPT_LABEL, OPT_CONCURRENT,
-	OPT_SERVERS, OPT_KEYS, OPT_HELP,
+	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES,
 };
 
 static const struct option long_opts[] = {
@@ -70,6 +71,7 @@ static const struct option long_opts[] = {
 	{"connect", required_argument, NULL, OPT_CONNECT},
 	{"port", required_argument, NULL, 'p'},
 	{"loopback", no_argument, NULL, OPT_LOOPBACK},
+	{"loopback-lcores", required_argument, NULL, OPT_LB_LCORES},
 	{"bootstrap-timeout", required_argument, NULL, OPT_BOOT_TIMEOUT},
 	{"sw-progress", required_argument, NULL, OPT_SW_PROGRESS},
 	{"json", required_argument, NULL, OPT_JSON},
@@ -371,6 +373,14 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		case OPT_LOOPBACK:
 			o->loopback = true;
 			break;
+		case OPT_LB_LCORES:
+			if (strcmp(optarg, "same") == 0)
+				o->split = false;
+			else if (strcmp(optarg, "split") == 0)
+				o->split = true;
+			else
+				rc = bad("--loopback-lcores", optarg, "expected same or split");
+			break;
 		case OPT_BOOT_TIMEOUT:
 			rc = parse_secs("--bootstrap-timeout", optarg, 0.1, 3600, &o->boot_timeout);
 			break;
@@ -431,6 +441,10 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 	}
 	if ((o->server ? 1 : 0) + (o->connect != NULL ? 1 : 0) + (o->loopback ? 1 : 0) > 1) {
 		fprintf(stderr, "rdx-perf: choose one of --server, --connect and --loopback\n");
+		return -EINVAL;
+	}
+	if (o->split && (o->server || o->connect != NULL)) {
+		fprintf(stderr, "rdx-perf: --loopback-lcores applies to one process, not --server/--connect\n");
 		return -EINVAL;
 	}
 	if (o->iters != 0 && o->duration != 0) {

@@ -54,6 +54,7 @@ struct perf_opts {
 	const char *connect;
 	uint16_t port;
 	bool loopback;
+	bool split;              /* loopback: server ends on the main lcore */
 	double boot_timeout;
 	enum rdx_sw_progress sw_progress;
 	const char *json;
@@ -291,6 +292,7 @@ struct perf_app {
 	unsigned int nb_lcores;
 	unsigned int lcore_ids[RDX_MAX_LCORES];
 	struct perf_lcore lcores[RDX_MAX_LCORES];
+	struct perf_lcore serve_lc; /* loopback split: the main lcore's server side */
 	uint32_t max_qps;         /* client QPs per lcore (sweep maximum) */
 	uint32_t total_qps;       /* QP pairs */
 	struct perf_ep *cli;

@@ -406,6 +406,19 @@ perf_setup(struct perf_app *a)
 	if (a->client)
 		a->total_qps = a->max_qps * a->nb_lcores;
 	if (a->client && a->responder) {
+		if (o->split) {
+			if (a->lcore_ids[0] == rte_get_main_lcore()) {
+				fprintf(stderr, "rdx-perf: --loopback-lcores split needs a worker lcore (e.g. -l 0-1)\n");
+				return -EINVAL;
+			}
+			a->serve_lc.lcore_id = rte_get_main_lcore();
+			a->serve_lc.eng = a->eng;
+			a->serve_lc.o = &a->o;
+			a->serve_lc.run = &a->run;
+			a->serve_lc.srv = calloc(a->total_qps, sizeof(*a->serve_lc.srv));
+			if (a->serve_lc.srv == NULL)
+				return -ENOMEM;
+		}
 		rc = alloc_lcores(a);
 		if (rc == 0)
 			rc = alloc_eps(a);
@@ -444,6 +457,7 @@ perf_teardown(struct perf_app *a)
 		rdx_dev_mem_free(a->shared);
 	free(a->cli);
 	free(a->srv);
+	free(a->serve_lc.srv);
 	free(a->key_total);
 	for (i = 0; i < a->nb_lcores; i++) {
 		free(a->lcores[i].hist);
@@ -500,6 +514,8 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 	run->qps = qps;
 	run->abort = false;
 	run->stop = false;
+	a->serve_lc.nb_srv = 0;
+	a->serve_lc.run = run;
 	for (l = 0; l < a->nb_lcores; l++) {
 		struct perf_lcore *lc = &a->lcores[l];
 
@@ -508,8 +524,11 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 		if (a->client) {
 			for (i = 0; i < qps; i++) {
 				lc->eps[lc->nb_eps++] = &a->cli[l * a->max_qps + i];
-				if (a->responder)
+				if (a->responder && !a->o.split)
 					lc->srv[lc->nb_srv++] = &a->srv[l * a->max_qps + i];
+				else if (a->responder)
+					a->serve_lc.srv[a->serve_lc.nb_srv++] =
+						&a->srv[l * a->max_qps + i];
 			}
 		} else {
 			for (i = l; i < a->total_qps; i += a->nb_lcores)
