@@ -68,7 +68,7 @@ timeout -k 5 40 "$PERF" --no-huge -l 1 -- --connect "127.0.0.1:$port" --dev sw -
     --mode bw -s 1K -D 30 --bootstrap-timeout 2 >"$TMP/kill.out" 2>"$TMP/kill.err" &
 cpid=$!
 sleep 1.5
-kill -9 "$spid"
+kill -9 "$spid" 2>/dev/null
 wait "$cpid"
 crc=$?
 el=$(python3 -c "import time; print(round(time.time() - $start - 1.5, 1))")
@@ -77,6 +77,28 @@ if [ "$crc" -ne 0 ] && [ "$crc" -ne 124 ] && python3 -c "import sys; sys.exit(0 
     pass "server killed: client exit $crc ${el}s after: $(tail -n 1 "$TMP/kill.err")"
 else
     fail "server killed: client exit $crc after ${el}s: $(tail -n 2 "$TMP/kill.err" | tr '\n' '|')"
+fi
+
+# The client dies mid-run: the server reports it and exits non-zero.
+port=$(free_port)
+timeout -k 5 40 "$PERF" --no-huge -l 0 -- --server -p "$port" --dev sw --test write --mode bw \
+    -s 1K -D 30 >"$TMP/ckill.out" 2>"$TMP/ckill.err" &
+spid=$!
+sleep 0.5
+"$PERF" --no-huge -l 1 -- --connect "127.0.0.1:$port" --dev sw --test write --mode bw -s 1K \
+    -D 30 >/dev/null 2>&1 &
+cpid=$!
+sleep 1.5
+kill -9 "$cpid"
+wait "$cpid" 2>/dev/null
+start=$(date +%s)
+wait "$spid"
+src=$?
+el=$(( $(date +%s) - start ))
+if [ "$src" -ne 0 ] && [ "$src" -ne 124 ] && [ "$el" -le 12 ]; then
+    pass "client killed: server exit $src after ${el}s: $(tail -n 1 "$TMP/ckill.err")"
+else
+    fail "client killed: server exit $src after ${el}s: $(tail -n 2 "$TMP/ckill.err" | tr '\n' '|')"
 fi
 
 # SIGINT: stops cleanly and prints what was measured.
