@@ -52,10 +52,25 @@ static const uint8_t rdx_mlx5_wqe_opcode[RDX_OP_MAX] = {
 #define FM(f) ((uint8_t)((((f) & RDX_WR_SIGNALED) ? MLX5_WQE_CTRL_CQ_UPDATE : 0) | \
 			  (((f) & RDX_WR_FENCE) ? MLX5_WQE_CTRL_FENCE : 0) | \
 			  (((f) & RDX_WR_SOLICITED) ? MLX5_WQE_CTRL_SOLICITED : 0)))
-static const uint8_t rdx_mlx5_fm_ce_se[16] = {
-	FM(0), FM(1), FM(2), FM(3), FM(4), FM(5), FM(6), FM(7),
-	FM(8), FM(9), FM(10), FM(11), FM(12), FM(13), FM(14), FM(15),
+/*
+ * Placed where fm_ce_se sits in ctrl bytes 8..15 read as one
+ * native word ([signature, dci(2), fm_ce_se, imm(4)]), so the fast path
+ * builds that word with one load and one OR.
+ */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define W1_FM_SHIFT 24
+#define W1_IMM(imm) ((uint64_t)(imm) << 32)
+#else
+#define W1_FM_SHIFT 32
+#define W1_IMM(imm) ((uint64_t)(imm))
+#endif
+#define W1(f) ((uint64_t)FM(f) << W1_FM_SHIFT)
+#define W1_CQ_UPDATE ((uint64_t)MLX5_WQE_CTRL_CQ_UPDATE << W1_FM_SHIFT)
+static const uint64_t rdx_mlx5_w1_fm[16] = {
+	W1(0), W1(1), W1(2), W1(3), W1(4), W1(5), W1(6), W1(7),
+	W1(8), W1(9), W1(10), W1(11), W1(12), W1(13), W1(14), W1(15),
 };
+#undef W1
 #undef FM
 
 /* Fast-path key: opcode, flags & INLINE, num_sge of a WR read as one word. */
@@ -173,9 +188,8 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->qpn_be8 = htobe32((qpn & 0xffffff) << 8);
 	qp->max_inline = max_inline;
 	qp->max_send_sge = max_send_sge;
-	/* The inline fast path takes 8..min(max_inline, 16) bytes. */
-	qp->fast_key = max_inline >= 8 && max_send_sge >= 1 ? WR_KEY_WRITE_INL : UINT32_MAX;
-	qp->fast_span = RTE_MIN(max_inline, 16u) - 8;
+	/* The inline fast path takes 8..16 bytes (QPs allowing 16 inline). */
+	qp->fast_key = max_inline >= 16 && max_send_sge >= 1 ? WR_KEY_WRITE_INL : UINT32_MAX;
 	qp->dbrec = dv->dbrec;
 	qp->bf_reg = dv->bf.reg;
 	qp->bf_size = dv->bf.size;
@@ -591,7 +605,6 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	const uint32_t mask = qp->sq_mask;
 	const uint32_t qpn_be8 = qp->qpn_be8;
 	const uint32_t fast_key = qp->fast_key;
-	const uint32_t fast_span = qp->fast_span;
 	const uint32_t tail = qp->sq_tail;
 	const uint32_t last_slot = tail + qp->sq_max_post - 1;
 	uint32_t head = qp->sq_head;
@@ -612,15 +625,15 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		const uint32_t idx = cur_post & mask;
 		uint8_t *const ctrl = sq_buf + ((size_t)idx << MLX5_WQEBB_SHIFT);
 		struct mlx5_wqe_ctrl_seg *const c = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
-		uint64_t w1, imm64;
 		uint32_t key, ds;
-		uint8_t fm;
+		uint64_t w1;
 
 		memcpy(&key, &wr->opcode, sizeof(key));
 		if (likely((key & WR_KEY_MASK) == fast_key &&
-			   wr->sge->length - 8 <= fast_span)) {
+			   wr->sge->length - 8 <= 8)) {
 			/*
-			 * Small inline RDMA_WRITE (8..16 bytes, one SGE): ctrl + raddr
+			 * Small inline RDMA_WRITE (8..16 bytes, one SGE; the QP's
+			 * max_inline >= 16, else fast_key never matches): ctrl + raddr
 			 * + inline = DS 3 or 4, always inside one WQEBB.
 			 */
 			const struct rdx_sge *sge = wr->sge;
@@ -642,7 +655,7 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 			c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
 						      MLX5_OPCODE_RDMA_WRITE);
 			cur_post++;
-			imm64 = 0;
+			w1 = rdx_mlx5_w1_fm[WR_KEY_FLAGS(key) & 0xf];
 		} else {
 			uint32_t imm;
 
@@ -652,29 +665,19 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 			c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
 						      rdx_mlx5_wqe_opcode[wr->opcode]);
 			cur_post += (ds + 3) >> 2;
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-			imm64 = (uint64_t)imm << 32;
-#else
-			imm64 = imm;
-#endif
+			w1 = W1_IMM(imm) | rdx_mlx5_w1_fm[WR_KEY_FLAGS(key) & 0xf];
 		}
 		c->qpn_ds = qpn_be8 | htobe32(ds);
-		fm = rdx_mlx5_fm_ce_se[WR_KEY_FLAGS(key) & 0xf];
-		if (unlikely((fm & MLX5_WQE_CTRL_CQ_UPDATE) || head == forced)) {
-			fm |= MLX5_WQE_CTRL_CQ_UPDATE;
-			sig_base = head + 1;
-			forced = head + RTE_MIN(qp->sig_interval, last_slot - head);
-		}
 		/*
 		 * Control segment: the bytes mlx5dv_set_ctrl_seg() writes (opmod 0,
 		 * signature 0) plus dci_stream_channel_id 0; bytes 8..15 are
 		 * [signature, dci(2), fm_ce_se, imm(4)], stored as one word.
 		 */
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-		w1 = (uint64_t)fm << 24 | imm64;
-#else
-		w1 = (uint64_t)fm << 32 | imm64;
-#endif
+		if (unlikely((w1 & W1_CQ_UPDATE) || head == forced)) {
+			w1 |= W1_CQ_UPDATE;
+			sig_base = head + 1;
+			forced = head + RTE_MIN(qp->sig_interval, last_slot - head);
+		}
 		memcpy(ctrl + 8, &w1, sizeof(w1));
 		wrid[head & mask] = wr->wr_id;
 		bb_ord[idx] = (uint16_t)head;

@@ -93,7 +93,6 @@ struct rdx_mlx5_qp {
 	uint32_t max_inline;
 	uint32_t max_send_sge;
 	uint32_t fast_key;              /* WR shape of the inline fast path */
-	uint32_t fast_span;             /* its inline lengths: 8 .. 8 + span */
 	uint64_t *sq_wrid;              /* by ordinal & sq_mask */
 	uint16_t *sq_bb_ord;            /* by WQEBB: ordinal of the WQE starting there */
 	volatile __be32 *dbrec;         /* [MLX5_RCV_DBR], [MLX5_SND_DBR] */
