@@ -151,6 +151,12 @@ wait_fd(int fd, short events, int64_t deadline, short *revents)
 	}
 }
 
+static int
+wait_fd_events(int fd, short events, int64_t deadline)
+{
+	return wait_fd(fd, events, deadline, NULL);
+}
+
 /* "waiting for X failed: ..." or "interrupted" when a stop was requested. */
 static const char *
 wait_strerror(int ret)
@@ -659,6 +665,17 @@ send_msg(struct rdx_conn *c, uint32_t type, const void *buf, size_t len, int64_t
 	return ret;
 }
 
+static void
+mismatch_err(struct rdx_conn *c, uint32_t t, uint32_t l, uint32_t type, size_t len)
+{
+	if (t != type)
+		conn_err(c, "peer %s sent message type %u (%u bytes), we expected type %u "
+			 "(%zu bytes): is it running the same test?", c->peer, t, l, type, len);
+	else
+		conn_err(c, "peer %s sent %u bytes for message type %u, we expected %zu: "
+			 "different rdx build or test?", c->peer, l, t, len);
+}
+
 /* Read and drop n payload bytes so the stream stays framed. */
 static void
 drain(struct rdx_conn *c, uint32_t n, int64_t deadline)
@@ -693,12 +710,7 @@ recv_msg(struct rdx_conn *c, uint32_t type, void *buf, size_t len, int64_t deadl
 	t = ntohl(h.type);
 	l = ntohl(h.len);
 	if (t != type || l != len) {
-		if (t != type)
-			conn_err(c, "peer %s sent message type %u (%u bytes), we expected type %u "
-				 "(%zu bytes): is it running the same test?", c->peer, t, l, type, len);
-		else
-			conn_err(c, "peer %s sent %u bytes for message type %u, we expected %zu: "
-				 "different rdx build or test?", c->peer, l, t, len);
+		mismatch_err(c, t, l, type, len);
 		if (l <= RDX_CONN_DRAIN_MAX)
 			drain(c, l, deadline);
 		return -EPROTO;
@@ -728,25 +740,125 @@ rdx_conn_recv(struct rdx_conn *c, uint32_t type, void *buf, size_t len, int time
 	return recv_msg(c, type, buf, len, deadline_of(timeout_ms));
 }
 
+/*
+ * Send ours and receive theirs at the same time: each side writes while
+ * reading, so a message larger than both socket buffers cannot deadlock two
+ * peers that both send first. An unexpected header is reported once, the
+ * rest of our message still goes out and their payload is drained.
+ */
+static int
+exchange_msgs(struct rdx_conn *c, uint32_t type, const void *local, void *remote,
+	      size_t len, int64_t deadline)
+{
+	struct rdx_msg_hdr oh = { .type = htonl(type), .len = htonl((uint32_t)len) }, ih;
+	size_t out_done = 0, out_total = sizeof(oh) + len;
+	size_t in_done = 0, in_total = sizeof(ih);
+	bool hdr_seen = false, mismatch = false;
+	uint8_t sink[256];
+	int ret, e;
+
+	while (out_done < out_total || in_done < in_total) {
+		bool progress = false;
+		ssize_t k;
+
+		if (out_done < out_total) {
+			const uint8_t *p = out_done < sizeof(oh) ?
+				(const uint8_t *)&oh + out_done :
+				(const uint8_t *)local + (out_done - sizeof(oh));
+			size_t n = out_done < sizeof(oh) ? sizeof(oh) - out_done : out_total - out_done;
+
+			k = send(c->fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
+			if (k > 0) {
+				out_done += (size_t)k;
+				progress = true;
+			} else if (k < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+				e = errno;
+				if (mismatch)
+					return -EPROTO;
+				if (e == EPIPE || e == ECONNRESET) {
+					conn_err(c, "peer %s closed the connection while we sent message "
+						 "type %u", c->peer, type);
+					return -ECONNRESET;
+				}
+				conn_err(c, "sending message type %u to %s failed: %s", type, c->peer,
+					 strerror(e));
+				return -e;
+			}
+		}
+		if (in_done < in_total) {
+			uint8_t *p;
+			size_t n;
+
+			if (in_done < sizeof(ih)) {
+				p = (uint8_t *)&ih + in_done;
+				n = sizeof(ih) - in_done;
+			} else if (mismatch) {
+				p = sink;
+				n = RTE_MIN(sizeof(sink), in_total - in_done);
+			} else {
+				p = (uint8_t *)remote + (in_done - sizeof(ih));
+				n = in_total - in_done;
+			}
+			k = recv(c->fd, p, n, MSG_DONTWAIT);
+			if (k > 0) {
+				in_done += (size_t)k;
+				progress = true;
+			} else if (k == 0) {
+				if (!mismatch)
+					conn_err(c, "peer %s closed the connection (waiting for message "
+						 "type %u)", c->peer, type);
+				return mismatch ? -EPROTO : -ECONNRESET;
+			} else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+				e = errno;
+				if (!mismatch)
+					conn_err(c, "receiving message type %u from %s failed: %s", type,
+						 c->peer, strerror(e));
+				return mismatch ? -EPROTO : (e == ECONNRESET ? -ECONNRESET : -e);
+			}
+			if (!hdr_seen && in_done == sizeof(ih)) {
+				uint32_t t = ntohl(ih.type), l = ntohl(ih.len);
+
+				hdr_seen = true;
+				if (t != type || l != len) {
+					mismatch = true;
+					mismatch_err(c, t, l, type, len);
+					/* Too big to drain: the stream is lost anyway. */
+					in_total = sizeof(ih) + (l <= RDX_CONN_DRAIN_MAX ? l : 0);
+				} else {
+					in_total = sizeof(ih) + len;
+				}
+			}
+		}
+		if (progress)
+			continue;
+		ret = wait_fd_events(c->fd, (short)((out_done < out_total ? POLLOUT : 0) |
+					     (in_done < in_total ? POLLIN : 0)), deadline);
+		if (ret <= 0) {
+			if (mismatch)
+				return -EPROTO;
+			if (ret == 0)
+				conn_err(c, "timed out exchanging message type %u with %s", type,
+					 c->peer);
+			else
+				conn_err(c, "waiting to exchange message type %u failed: %s", type,
+					 wait_strerror(ret));
+			return ret == 0 ? -ETIMEDOUT : ret;
+		}
+	}
+	return mismatch ? -EPROTO : 0;
+}
+
 int
 rdx_conn_exchange(struct rdx_conn *c, uint32_t type, const void *local, void *remote,
 		  size_t len, int timeout_ms)
 {
-	int64_t deadline = deadline_of(timeout_ms);
 	int ret = check_io_args(c, local, len);
 
 	if (ret == 0)
 		ret = check_io_args(c, remote, len);
 	if (ret < 0)
 		return ret;
-	/*
-	 * Both sides send first: fine while a message fits the socket
-	 * buffers (hundreds of KiB on Linux); bootstrap messages are small.
-	 */
-	ret = send_msg(c, type, local, len, deadline);
-	if (ret < 0)
-		return ret;
-	return recv_msg(c, type, remote, len, deadline);
+	return exchange_msgs(c, type, local, remote, len, deadline_of(timeout_ms));
 }
 
 int

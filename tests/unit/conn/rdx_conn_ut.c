@@ -9,6 +9,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -146,6 +147,86 @@ test_exchange(void)
 	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 3, buf, 4, TMO), 0);
 	CU_ASSERT_EQUAL(memcmp(buf, "ping", 4), 0);
 	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 4, NULL, 0, TMO), 0);
+	rdx_conn_close(cl);
+	server_stop(&s);
+}
+
+struct big_exch {
+	struct rdx_conn *c;
+	uint32_t type;
+	uint8_t *mine, *theirs;
+	size_t len;
+	int ret;
+	pthread_t thread;
+};
+
+static void *
+do_big_exchange(void *arg)
+{
+	struct big_exch *e = arg;
+
+	e->ret = rdx_conn_exchange(e->c, e->type, e->mine, e->theirs, e->len, 20000);
+	return NULL;
+}
+
+static void
+test_large_exchange_no_deadlock(void)
+{
+	const size_t len = 16u << 20;   /* far beyond both socket buffers */
+	struct big_exch a, b;
+	struct server s;
+	struct rdx_conn *cl;
+	size_t i;
+	int ok = 1;
+
+	pair(&s, &cl);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.c = s.conn;
+	b.c = cl;
+	a.type = b.type = 5;
+	a.len = b.len = len;
+	a.mine = malloc(len);
+	a.theirs = malloc(len);
+	b.mine = malloc(len);
+	b.theirs = malloc(len);
+	CU_ASSERT_FATAL(a.mine != NULL && a.theirs != NULL && b.mine != NULL && b.theirs != NULL);
+	for (i = 0; i < len; i++) {
+		a.mine[i] = (uint8_t)(i * 7u);
+		b.mine[i] = (uint8_t)(i * 13u + 1u);
+	}
+	CU_ASSERT_FATAL(pthread_create(&a.thread, NULL, do_big_exchange, &a) == 0);
+	do_big_exchange(&b);
+	pthread_join(a.thread, NULL);
+	CU_ASSERT_EQUAL(a.ret, 0);
+	CU_ASSERT_EQUAL(b.ret, 0);
+	if (a.ret != 0 || b.ret != 0)
+		printf("  (%s / %s)\n", rdx_conn_strerror(s.conn), rdx_conn_strerror(cl));
+	ok = memcmp(a.theirs, b.mine, len) == 0 && memcmp(b.theirs, a.mine, len) == 0;
+	CU_ASSERT_TRUE(ok);
+
+	/* Both sides exchange different types: both see it, and resync. */
+	a.type = 6;
+	b.type = 7;
+	a.len = b.len = 64;
+	CU_ASSERT_FATAL(pthread_create(&a.thread, NULL, do_big_exchange, &a) == 0);
+	do_big_exchange(&b);
+	pthread_join(a.thread, NULL);
+	CU_ASSERT_EQUAL(a.ret, -EPROTO);
+	CU_ASSERT_EQUAL(b.ret, -EPROTO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(s.conn), "sent message type 7"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(cl), "sent message type 6"));
+	a.type = b.type = 8;
+	CU_ASSERT_FATAL(pthread_create(&a.thread, NULL, do_big_exchange, &a) == 0);
+	do_big_exchange(&b);
+	pthread_join(a.thread, NULL);
+	CU_ASSERT_EQUAL(a.ret, 0);
+	CU_ASSERT_EQUAL(b.ret, 0);
+	CU_ASSERT_EQUAL(memcmp(a.theirs, b.mine, 64), 0);
+	free(a.mine);
+	free(a.theirs);
+	free(b.mine);
+	free(b.theirs);
 	rdx_conn_close(cl);
 	server_stop(&s);
 }
@@ -563,6 +644,7 @@ main(void)
 	static const struct rdx_ut_case cases[] = {
 		{ "exchange over loopback", test_exchange },
 		{ "type and length mismatch", test_type_and_length_mismatch },
+		{ "16 MiB exchange both ways", test_large_exchange_no_deadlock },
 		{ "forged hellos", test_version_mismatch },
 		{ "version bump seen on both sides", test_hook_version_both_sides },
 		{ "port in use", test_port_in_use },
