@@ -40,7 +40,12 @@ struct rdx_conn *rdx_conn_accept(struct rdx_conn *listener, int timeout_ms);
 struct rdx_conn *rdx_conn_connect(const char *host, uint16_t port, int timeout_ms);
 void rdx_conn_close(struct rdx_conn *c);
 
-/** Send len bytes of local and receive len bytes into remote (framed, typed). */
+/**
+ * Send len bytes of local and receive len bytes into remote (framed, typed),
+ * both at once: any size works even when both peers call it together.
+ * -EPROTO when the peer's message has another type or length (the peer runs
+ * another test or build): the reason names both, the stream stays framed.
+ */
 int rdx_conn_exchange(struct rdx_conn *c, uint32_t type, const void *local,
 		      void *remote, size_t len, int timeout_ms);
 int rdx_conn_send(struct rdx_conn *c, uint32_t type, const void *buf, size_t len,
