@@ -152,8 +152,8 @@ sw_cq_push(struct sw_domain *d, struct sw_cq_shm *cq, struct mlx5_cqe64 *cqe,
 	dst = sw_ptr(d, cq->buf_off) + (size_t)(cq->pi & (cq->cqe_cnt - 1)) * 64;
 	memcpy(dst, cqe, 63);
 	/* release: the body is visible before the owner bit flips */
-	__atomic_store_n(&dst[63], (uint8_t)(opcode << 4 | (se ? 2 : 0) |
-			 ((cq->pi >> cq->log_cqe_cnt) & 1)), __ATOMIC_RELEASE);
+	__atomic_store_n(&dst[63], (uint8_t)((uint32_t)opcode << 4 | (se ? 2U : 0U) |
+			 ((cq->pi >> cq->log_cqe_cnt) & 1U)), __ATOMIC_RELEASE);
 	cq->pi++;
 	cq->cqes++;
 	__atomic_fetch_add(&d->hdr->cqes, 1, __ATOMIC_RELAXED);

@@ -173,6 +173,9 @@ child_main(int rfd, int wfd)
 		return 102;
 	if (rdx_qp_connect(c.qp, &peer.info, NULL) != 0)
 		return 103;
+	/* our QP must be in RTR before the parent sends */
+	if (wr_all(wfd, "r", 1) != 0)
+		return 107;
 	/* the parent's engine consumes our RQ and writes our CQ */
 	if (poll_n(c.cq, wc, 2) != 2)
 		return 104;
@@ -239,6 +242,7 @@ test_two_processes(void)
 	CU_ASSERT_FATAL(wr_all(p2c[1], &me, sizeof(me)) == 0);
 	CU_ASSERT_FATAL(rdx_qp_connect(pa.qp, &peer.info, NULL) == 0);
 	CU_ASSERT_STRING_NOT_EQUAL(peer.info.sw_domain, me.info.sw_domain);
+	CU_ASSERT_FATAL(rd_all(c2p[0], &tok, 1) == 0 && tok == 'r');
 
 	/* WRITE then READ back from the child's memory */
 	for (i = 0; i < 1000; i++)
@@ -393,6 +397,9 @@ test_peer_closes(void)
 			_exit(2);
 		if (rdx_qp_connect(c.qp, &pm.info, NULL) != 0)
 			_exit(3);
+		/* close only once the parent is connected */
+		if (rd_all(p2c[0], &pm, 1) != 0)
+			_exit(4);
 		rdx_dev_close(c.dev);
 		_exit(wr_all(c2p[1], "c", 1) != 0);
 	}
@@ -403,8 +410,10 @@ test_peer_closes(void)
 	CU_ASSERT_FATAL(rd_all(c2p[0], &peer, sizeof(peer)) == 0);
 	CU_ASSERT_FATAL(wr_all(p2c[1], &me, sizeof(me)) == 0);
 	CU_ASSERT_FATAL(rdx_qp_connect(pa.qp, &peer.info, NULL) == 0);
+	CU_ASSERT_EQUAL(wr_all(p2c[1], "g", 1), 0);
 	CU_ASSERT_EQUAL(rd_all(c2p[0], &tok, 1), 0);
 	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	s = (struct rdx_sge){ pa.mem->iova, 8, pa.mem->lkey };
 	w = wr_make(1, RDX_OP_WRITE, &s, peer.iova, peer.rkey);
 	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_RETRY_EXC_ERR);
