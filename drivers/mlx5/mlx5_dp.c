@@ -714,6 +714,7 @@ uint16_t
 rdx_mlx5_post_recv_burst(struct rdx_qp *bqp, const struct rdx_recv_wr *wr, uint16_t n)
 {
 	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
+	const uint32_t max_gs = qp->rq_stride / MLX5_DS_SIZE;
 	uint32_t head = qp->rq_head;
 	uint32_t room = qp->rq_wqe_cnt - (head - qp->rq_tail);
 	uint32_t lim = RTE_MIN((uint32_t)n, room);
@@ -732,8 +733,9 @@ rdx_mlx5_post_recv_burst(struct rdx_qp *bqp, const struct rdx_recv_wr *wr, uint1
 			mlx5dv_set_data_seg(&seg[used++], wr->sge[j].length,
 					    wr->sge[j].lkey, (uintptr_t)wr->sge[j].addr);
 		}
-		/* Fewer than max SGEs: terminate the list (mlx5_post_recv). */
-		if (used < qp->max_recv_sge || used == 0)
+		/* Fewer segments than the stride holds: terminate the list
+		 * (mlx5_post_recv: j < rq.max_gs, max_gs = stride / 16). */
+		if (used < max_gs)
 			mlx5dv_set_data_seg(&seg[used], 0, MLX5_INVALID_LKEY, 0);
 		qp->rq_wrid[head & qp->rq_mask] = wr->wr_id;
 		head++;

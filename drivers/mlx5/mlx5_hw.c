@@ -407,8 +407,8 @@ hw_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 		MLX5_LOG(ERR, "mlx5dv_init_obj(CQ) failed: %s\n", strerror(ret));
 		goto fail;
 	}
-	ret = -rdx_mlx5_cq_dp_init(&hc->mcq, &dv, dv.cqn, hd->dattr.orig_attr.max_qp > 0 ?
-				   RTE_MIN((uint32_t)hd->dattr.orig_attr.max_qp, 65536u) : 1024u);
+	/* QP lookup table sized for every QP an lcore may drive, twice. */
+	ret = -rdx_mlx5_cq_dp_init(&hc->mcq, &dv, dv.cqn, 2 * RDX_MAX_QPS_PER_LCORE);
 	if (ret != 0) {
 		MLX5_LOG(ERR, "CQ 0x%x ring not usable (cqe_cnt %u, cqe_size %u): %s\n",
 			 dv.cqn, dv.cqe_cnt, dv.cqe_size, strerror(ret));

@@ -1085,6 +1085,35 @@ test_rq_layout(void)
 	fake_teardown();
 }
 
+/* max_recv_sge 3 rounds the stride up to 4 segments: 3 used still get the
+ * terminator (rdma-core: j < max_gs, max_gs = stride / 16). */
+static void
+test_rq_stride_roundup(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge sg[3] = {
+		{ .addr = 0x1000, .length = 1, .lkey = 1 },
+		{ .addr = 0x2000, .length = 2, .lkey = 2 },
+		{ .addr = 0x3000, .length = 3, .lkey = 3 },
+	};
+	struct rdx_recv_wr rwr = { .wr_id = 9, .sge = sg, .num_sge = 3 };
+	uint8_t exp[64];
+	uint32_t n = 0, k;
+
+	o.max_recv_sge = 3;
+	fake_setup(&o);
+	CU_ASSERT(f->qp.rq_stride == 64);
+	memset(f->rq, 0xee, 64);
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), &rwr, 1) == 1);
+	for (k = 0; k < 3; k++)
+		n += exp_data(exp + n, sg[k].length, sg[k].lkey, sg[k].addr);
+	n += exp_data(exp + n, 0, MLX5_INVALID_LKEY, 0);
+	CU_ASSERT(memcmp(f->rq, exp, n) == 0);
+	rwr.num_sge = 4;
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), &rwr, 1) == 0);
+	fake_teardown();
+}
+
 static void
 test_cq_owner_wrap(void)
 {
@@ -1441,6 +1470,7 @@ main(void)
 		{ "SQ full: short count, no overwrite", test_sq_full_no_overwrite },
 		{ "invalid WR stops the burst", test_invalid_wr_stops_burst },
 		{ "RQ layout, terminator, dbrec", test_rq_layout },
+		{ "RQ stride rounded up: terminator", test_rq_stride_roundup },
 		{ "CQ owner bit across wraps", test_cq_owner_wrap },
 		{ "CQ 128-byte CQEs", test_cq_128b },
 		{ "CQ requester retires a run", test_cq_retire_run },
