@@ -11,10 +11,14 @@ trap 'rm -rf "$stage"' EXIT
 meson install -C "$build" --no-rebuild --destdir "$stage" >/dev/null
 pc=$(find "$stage" -name rdx.pc | head -n 1)
 [ -n "$pc" ] || { echo "FAIL: no rdx.pc installed"; exit 1; }
-export PKG_CONFIG_PATH=$(dirname "$pc")
-# --define-prefix: take the prefix from where the .pc file lies (the stage).
-cflags=$(pkg-config --define-prefix --cflags rdx)
-libs=$(pkg-config --define-prefix --libs rdx)
+# Point rdx.pc's prefix at the stage (what installing with --prefix there
+# would have written); its dependencies (libdpdk, ...) stay the system's.
+mkdir -p "$stage/pc"
+prefix=$(sed -n 's/^prefix=//p' "$pc")
+sed "s|^prefix=.*|prefix=$stage$prefix|" "$pc" > "$stage/pc/rdx.pc"
+export PKG_CONFIG_PATH="$stage/pc"
+cflags=$(pkg-config --cflags rdx)
+libs=$(pkg-config --libs rdx)
 echo "pkg-config rdx: $cflags $libs" | cut -c1-200
 
 for h in rdx_dev.h rdx_runtime.h rdx_hist.h rdx_report.h rdx_perf.h rdx_conn.h rdx_config.h; do
@@ -23,8 +27,8 @@ done
 
 cat > "$stage/embed.c" <<'C'
 #include <stdio.h>
-#include <rdx/rdx_dev.h>
-#include <rdx/rdx_hist.h>
+#include <rdx_dev.h>
+#include <rdx_hist.h>
 
 static struct rdx_hist h;
 
