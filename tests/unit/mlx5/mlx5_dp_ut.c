@@ -1406,6 +1406,57 @@ test_cq_multi_qp(void)
 	fake_teardown();
 }
 
+/* QP lookup table: colliding QPNs probe, detach re-seats the run, limits. */
+static void
+test_cq_qp_table(void)
+{
+	static struct rdx_mlx5_qp q[5];
+	struct rdx_mlx5_cq c;
+	struct mlx5dv_cq dvc;
+	__be32 db[2];
+	static uint8_t ring[4 * 64] __attribute__((aligned(64)));
+	unsigned int k;
+
+	memset(&c, 0, sizeof(c));
+	memset(&dvc, 0, sizeof(dvc));
+	dvc.buf = ring;
+	dvc.dbrec = db;
+	dvc.cqe_cnt = 4;
+	dvc.cqe_size = 64;
+	CU_ASSERT(rdx_mlx5_cq_dp_init(&c, &dvc, 1, 4) == 0);
+	CU_ASSERT(c.qp_tbl_mask == 7);
+	/* QPNs 3, 11, 19, 27 all hash to slot 3 */
+	for (k = 0; k < 5; k++) {
+		memset(&q[k], 0, sizeof(q[k]));
+		q[k].base.qp_num = 3 + 8 * k;
+	}
+	for (k = 0; k < 4; k++)
+		CU_ASSERT(rdx_mlx5_cq_attach(&c, &q[k]) == 0);
+	CU_ASSERT(rdx_mlx5_cq_attach(&c, &q[4]) == -ENOSPC);
+	for (k = 0; k < 4; k++)
+		CU_ASSERT(cq_lookup_qp(&c, 3 + 8 * k) == &q[k]);
+	CU_ASSERT(cq_lookup_qp(&c, 35) == NULL);
+	/* detaching the head of the run keeps the rest reachable */
+	rdx_mlx5_cq_detach(&c, &q[0]);
+	CU_ASSERT(c.nb_qps == 3);
+	CU_ASSERT(cq_lookup_qp(&c, 3) == NULL);
+	for (k = 1; k < 4; k++)
+		CU_ASSERT(cq_lookup_qp(&c, 3 + 8 * k) == &q[k]);
+	CU_ASSERT(c.last_qp == &q[3]);
+	rdx_mlx5_cq_detach(&c, &q[3]);
+	CU_ASSERT(c.last_qp == NULL);
+	/* another QP object with a QPN already present */
+	q[4].base.qp_num = 11;
+	CU_ASSERT(rdx_mlx5_cq_attach(&c, &q[4]) == -EEXIST);
+	rdx_mlx5_cq_dp_fini(&c);
+	/* bad CQ rings */
+	dvc.cqe_cnt = 3;
+	CU_ASSERT(rdx_mlx5_cq_dp_init(&c, &dvc, 1, 4) == -EINVAL);
+	dvc.cqe_cnt = 4;
+	dvc.cqe_size = 32;
+	CU_ASSERT(rdx_mlx5_cq_dp_init(&c, &dvc, 1, 4) == -EINVAL);
+}
+
 static void
 count_progress(void *arg)
 {
@@ -1479,6 +1530,7 @@ main(void)
 		{ "CQ error CQE and flushes", test_cq_error_and_flush },
 		{ "syndrome to status", test_syndromes },
 		{ "CQ shared by two QPs", test_cq_multi_qp },
+		{ "CQ QP table: collisions, detach, limits", test_cq_qp_table },
 		{ "software progress hook", test_progress_hook },
 		{ NULL, NULL },
 	};
