@@ -637,9 +637,9 @@ runtime_base(char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 
-	if (getuid() == 0 || xdg == NULL)
+	if (getuid() == 0)
 		return "/var/run/dpdk";
-	snprintf(buf, len, "%s/dpdk", xdg);
+	snprintf(buf, len, "%s/dpdk", xdg != NULL ? xdg : "/tmp");
 	return buf;
 }
 
