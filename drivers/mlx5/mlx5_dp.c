@@ -378,35 +378,6 @@ set_atomic_seg(uint8_t *seg, const struct rdx_wr *wr)
 	}
 }
 
-/* Small copies without a libc call: the common inline payload is 4-16 B. */
-static __rte_always_inline void
-copy_small(uint8_t *dst, const uint8_t *src, uint32_t len)
-{
-	if (likely(len >= 8 && len <= 16)) {
-		uint64_t a, b;
-
-		/* two overlapping 8-byte moves cover 8..16 bytes */
-		memcpy(&a, src, 8);
-		memcpy(&b, src + len - 8, 8);
-		memcpy(dst, &a, 8);
-		memcpy(dst + len - 8, &b, 8);
-	} else if (len > 16) {
-		memcpy(dst, src, len);
-	} else if (len >= 4) {
-		uint32_t a, b;
-
-		memcpy(&a, src, 4);
-		memcpy(&b, src + len - 4, 4);
-		memcpy(dst, &a, 4);
-		memcpy(dst + len - 4, &b, 4);
-	} else {
-		uint32_t i;
-
-		for (i = 0; i < len; i++)
-			dst[i] = src[i];
-	}
-}
-
 /*
  * Inline segment, general case: several SGEs and/or bytes that split at the
  * SQ end (segments continue at sq.buf: rdma-core set_data_inl_seg, UCX
