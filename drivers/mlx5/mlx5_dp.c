@@ -410,7 +410,7 @@ set_inline_seg_slow(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx
 	}
 	((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count =
 		htobe32(total | MLX5_INLINE_SEG);
-	return (total + 4 + MLX5_DS_SIZE - 1) / MLX5_DS_SIZE;
+	return (total + 4 + MLX5_DS_SIZE - 1) >> 4;   /* align16(4 + len) / 16 */
 }
 
 /* Data segments, zero-length SGEs skipped (rdma-core set_data_ptr_seg). */
@@ -685,7 +685,7 @@ uint16_t
 rdx_mlx5_post_recv_burst(struct rdx_qp *bqp, const struct rdx_recv_wr *wr, uint16_t n)
 {
 	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
-	const uint32_t max_gs = qp->rq_stride / MLX5_DS_SIZE;
+	const uint32_t max_gs = qp->rq_stride >> 4;     /* 16-byte data segments */
 	uint32_t head = qp->rq_head;
 	uint32_t room = qp->rq_wqe_cnt - (head - qp->rq_tail);
 	uint32_t lim = RTE_MIN((uint32_t)n, room);
