@@ -99,11 +99,14 @@ static void
 make_runtime_dirs(void)
 {
 	char file[300];
-	pid_t dead = fork();
+	pid_t dead;
 	int fd;
 
 	if (getuid() != 0)
-		return;         /* the base is then under XDG_RUNTIME_DIR */
+		return;         /* the base is then under XDG_RUNTIME_DIR or /tmp */
+	dead = fork();
+	if (dead < 0)
+		return;
 	if (dead == 0)
 		_exit(0);
 	waitpid(dead, NULL, 0);
