@@ -111,6 +111,8 @@ struct perf_ep {
 	uint32_t *log_idx;
 	/* atomics: per-key next compare (CAS) */
 	uint64_t *cas_next;
+	uint32_t sig_left;       /* WRs to post up to the next signaled one (-Q) */
+	bool last_sig;           /* the last WR posted asked for a completion */
 	uint32_t inline_max;     /* as granted */
 	uint32_t sq_depth;
 };

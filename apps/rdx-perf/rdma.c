@@ -48,6 +48,7 @@ perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h)
 	const bool lat = lc->o->mode == PERF_MODE_LAT;
 	const uint32_t plist = min_u32(run->post_list, RDX_MAX_BURST);
 	const uint32_t size = (uint32_t)run->size;
+	const uint32_t sig_every = lc->o->sig_every;
 	struct rdx_wr wrs[RDX_MAX_BURST];
 	struct rdx_sge sges[RDX_MAX_BURST];
 	struct rdx_wc wcs[PERF_WC_BURST];
@@ -98,8 +99,16 @@ perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h)
 					wr->flags = size <= ep->inline_max &&
 						eng->op != RDX_OP_READ && !eng->atomic ?
 						RDX_WR_INLINE : 0;
-					if (lat || j == n - 1)
+					/* a CQE every -Q WRs, for the WR that fills the
+					 * window and for the last one (else nothing
+					 * would retire the unsignaled tail) */
+					if (lat || ep->sig_left <= 1 || seq + 1 == ep->target ||
+					    seq + 1 - ep->completed == run->window) {
 						wr->flags |= RDX_WR_SIGNALED;
+						ep->sig_left = sig_every;
+					} else {
+						ep->sig_left--;
+					}
 					wr->imm = rte_cpu_to_be_32((uint32_t)seq);
 					if (h != NULL && h->prep != NULL)
 						h->prep(lc, ep, wr, seq);
@@ -112,6 +121,10 @@ perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h)
 				k = rdx_qp_post_burst(ep->qp, wrs, (uint16_t)n);
 				for (j = 0; j < k; j++)
 					perf_posted(lc, ep, ep->posted + j, now, size);
+				if (k != n) /* the unposted WRs are built again */
+					ep->sig_left = 1;
+				if (k > 0)
+					ep->last_sig = (wrs[k - 1].flags & RDX_WR_SIGNALED) != 0;
 				ep->posted += k;
 			}
 			if (ep->posted != ep->completed || ep->posted < ep->target)
@@ -161,9 +174,11 @@ perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h)
 			if (rc < 0)
 				return rc;
 			if (rc > 0 || (timed && now >= deadline)) {
-				/* stop posting; drain what is in flight */
+				/* stop posting and drain; when the last WR posted
+				 * was unsignaled, one more (signaled) retires it */
 				for (i = 0; i < lc->nb_eps; i++)
-					lc->eps[i]->target = lc->eps[i]->posted;
+					lc->eps[i]->target = lc->eps[i]->posted +
+						(lc->eps[i]->last_sig ? 0 : 1);
 				timed = false;
 			}
 		}

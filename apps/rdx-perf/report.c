@@ -95,6 +95,9 @@ perf_report_init(struct perf_app *a)
 			    "loopback" : a->client ? "client" : "server");
 	if (o->connect != NULL)
 		rdx_report_knob_set(r, "peer", "%s", o->connect);
+	if (a->client && a->responder)
+		rdx_report_knob_set(r, "loopback_lcores", "%s", o->split ? "split" : "same");
+	rdx_report_knob_set(r, "bootstrap_timeout_s", "%g", o->boot_timeout);
 	if (o->label[0] != '\0')
 		rdx_report_knob_set(r, "label", "%s", o->label);
 	if (a->eng == &perf_engine_echo) {

@@ -172,7 +172,8 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder)
 	qc.max_recv_sge = 1;
 	qc.max_inline = o->inline_max;
 	qc.sig_interval = (uint16_t)RTE_MIN(o->sig_every, 65535u);
-	qc.sig_burst_end = true;
+	/* -Q is applied by the engines (rdma.c), the driver only guarantees it */
+	qc.sig_burst_end = false;
 	qc.user_ctx = ep;
 	ep->qp = rdx_qp_create(a->dev, &qc);
 	if (ep->qp == NULL) {
@@ -195,6 +196,7 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder)
 	    ep->log_idx == NULL || ep->cas_next == NULL)
 		return -ENOMEM;
 	ep->next_key = index % o->keys;
+	ep->sig_left = o->sig_every;
 	return 0;
 }
 
@@ -460,6 +462,9 @@ perf_teardown(struct perf_app *a)
 	free(a->serve_lc.srv);
 	free(a->key_total);
 	for (i = 0; i < a->nb_lcores; i++) {
+		if (a->lcores[i].perf_ok)
+			rdx_perf_close(&a->lcores[i].perf);
+		a->lcores[i].perf_ok = false;
 		free(a->lcores[i].hist);
 		free(a->lcores[i].eps);
 		free(a->lcores[i].srv);
@@ -826,6 +831,7 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 			break;
 		}
 		if (rdx_runtime_stopping()) {
+			fprintf(stderr, "rdx-perf: interrupted: ending the run\n");
 			a->run.abort = true;
 			break;
 		}
