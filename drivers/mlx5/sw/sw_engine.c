@@ -30,6 +30,8 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <sched.h>
+#include <signal.h>
 #include <linux/futex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,29 +222,40 @@ sw_mr_resolve(const struct sw_domain *d, uint32_t key, uint64_t addr, uint64_t l
 	return sw_ptr(d, mr->shm_off + off);
 }
 
+/*
+ * Stream len bytes from the src spans into the dst spans, in increasing
+ * address order with the last 8 bytes stored last (after a release fence),
+ * as a NIC's in-order PCIe writes would: an app polling the last byte of a
+ * WRITE's target sees it change only when the rest has landed.
+ */
 static void
 sw_copy(const struct sw_span *dst, uint32_t nd, const struct sw_span *src,
 	uint32_t ns, uint64_t len)
 {
-	uint64_t doff = 0, soff = 0;
+	uint64_t doff = 0, soff = 0, part = len > 8 ? len - 8 : 0;
 	uint32_t di = 0, si = 0;
+	int pass;
 
-	while (len > 0 && di < nd && si < ns) {
-		uint64_t n = RTE_MIN(dst[di].len - doff, src[si].len - soff);
+	for (pass = 0; pass < 2; pass++) {
+		while (part > 0 && di < nd && si < ns) {
+			uint64_t n = RTE_MIN(dst[di].len - doff, src[si].len - soff);
 
-		n = RTE_MIN(n, len);
-		memmove(dst[di].p + doff, src[si].p + soff, n);
-		doff += n;
-		soff += n;
-		len -= n;
-		if (doff == dst[di].len) {
-			di++;
-			doff = 0;
+			n = RTE_MIN(n, part);
+			memmove(dst[di].p + doff, src[si].p + soff, n);
+			doff += n;
+			soff += n;
+			part -= n;
+			if (doff == dst[di].len) {
+				di++;
+				doff = 0;
+			}
+			if (soff == src[si].len) {
+				si++;
+				soff = 0;
+			}
 		}
-		if (soff == src[si].len) {
-			si++;
-			soff = 0;
-		}
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		part = RTE_MIN(len, (uint64_t)8);
 	}
 }
 
@@ -494,12 +507,15 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 	struct sw_domain *d = e->self;
 	struct sw_qp_shm *s = q->s;
 
+	/* Keep new progress calls out, wait for the running ones (which may
+	 * hold q) to leave, then unlink q. */
+	__atomic_fetch_add(&e->draining, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&e->inflight, __ATOMIC_ACQUIRE) != 0)
+		sched_yield();
 	sw_lock(&e->lock);
 	__atomic_store_n(&e->qps[q->slot], NULL, __ATOMIC_RELEASE);
 	sw_unlock(&e->lock);
-	/* wait for progress calls that may still hold q */
-	while (__atomic_load_n(&e->inflight, __ATOMIC_ACQUIRE) != 0)
-		sched_yield();
+	__atomic_fetch_sub(&e->draining, 1, __ATOMIC_ACQ_REL);
 	sw_lock(&s->lock);
 	s->state = RDX_SW_QPS_RESET;
 	s->gen++; /* peers holding the old generation see it gone */
@@ -549,10 +565,12 @@ sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 		}
 	}
 	peer = &pd->hdr->qps[slot];
-	if (__atomic_load_n(&pd->hdr->closed, __ATOMIC_ACQUIRE)) {
+	if (__atomic_load_n(&pd->hdr->closed, __ATOMIC_ACQUIRE) ||
+	    (kill((pid_t)pd->hdr->owner_pid, 0) != 0 && errno == ESRCH)) {
 		sw_peer_put(e, pd);
 		sw_unlock(&e->lock);
-		SW_LOG(ERR, "connect: the device of %s is closed\n", peer_domain);
+		SW_LOG(ERR, "connect: the device of %s is closed (or its process is gone)\n",
+		       peer_domain);
 		return -ENOENT;
 	}
 	if (!peer->in_use || peer->qpn != peer_qpn) {
@@ -1170,7 +1188,13 @@ sw_engine_progress(struct sw_engine *e)
 	uint32_t i, n;
 	int work = 0;
 
-	__atomic_fetch_add(&e->inflight, 1, __ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&e->draining, __ATOMIC_ACQUIRE) != 0)
+		return 0;
+	__atomic_fetch_add(&e->inflight, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&e->draining, __ATOMIC_SEQ_CST) != 0) {
+		__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);
+		return 0;
+	}
 	n = __atomic_load_n(&e->nb_slots, __ATOMIC_ACQUIRE);
 	for (i = 0; i < n; i++) {
 		struct sw_lqp *q = __atomic_load_n(&e->qps[i], __ATOMIC_ACQUIRE);

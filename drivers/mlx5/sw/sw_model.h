@@ -177,6 +177,7 @@ struct sw_engine {
 	struct sw_lqp *qps[SW_MAX_QP]; /* published with release stores */
 	uint32_t nb_slots;             /* high-water mark of qps[] */
 	uint32_t inflight;             /* progress calls running */
+	uint32_t draining;             /* destroys waiting for inflight == 0 */
 	pid_t pid;
 	/* thread mode */
 	bool thread_mode;
