@@ -379,6 +379,11 @@ perf_setup(struct perf_app *a)
 				o->sizes[i], at->max_msg_size);
 			return -EINVAL;
 		}
+	if (a->ib_mtu != 0 && at->active_mtu != 0 && a->ib_mtu > at->active_mtu) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -m: the port's active MTU is %u\n",
+			o->mtu, 128u << at->active_mtu);
+		return -EINVAL;
+	}
 	if (a->eng->atomic && !at->atomics) {
 		fprintf(stderr, "rdx-perf: device %s does not support atomics\n", at->name);
 		return -EINVAL;
