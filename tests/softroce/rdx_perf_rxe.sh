@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# rdx-perf on soft-RoCE, inside the guest (tests/softroce/guest-run.sh):
+# every test in lat and bw mode with --verify, server on rxe1 and client on
+# rxe0 as two processes (TCP bootstrap on the guest's loopback), then a server
+# killed mid-run (the client must exit non-zero within its bootstrap timeout).
+#
+#   rdx_perf_rxe.sh RDX_PERF       (exit 77 outside the guest / without rxe)
+set -uo pipefail
+PERF=${1:?usage: rdx_perf_rxe.sh RDX_PERF}
+[ -x "$PERF" ] || { echo "rdx_perf_rxe: no executable $PERF" >&2; exit 2; }
+if [ ! -e /sys/class/infiniband/rxe0 ] || [ ! -e /sys/class/infiniband/rxe1 ]; then
+    echo "rdx_perf_rxe: no RDMA device (rxe0, rxe1): run it through tests/softroce/guest-run.sh"
+    exit 77
+fi
+TMP=$(mktemp -d /tmp/rdxrxe.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+npass=0
+nfail=0
+pass() { npass=$((npass + 1)); echo "PASS: $*"; }
+fail() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
+port=19000
+
+# Under TCG a process can take seconds to start: wait for the server to
+# listen ("waiting for a client") before starting the client.
+wait_listen() { # file, pid
+    local i
+    for i in $(seq 600); do
+        grep -q "waiting for a client" "$1" 2>/dev/null && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+# The two processes' pollers on different vCPUs (-l), as on two hosts.
+pair() { # name, args for both sides...
+    local name=$1; shift
+    port=$((port + 1))
+    timeout -k 5 180 "$PERF" -l 1 -- --server -p "$port" --dev rxe1 --bootstrap-timeout 60 "$@" \
+        >"$TMP/$name.s.out" 2>"$TMP/$name.s.err" &
+    local spid=$!
+    wait_listen "$TMP/$name.s.out" "$spid"
+    timeout -k 5 120 "$PERF" -l 0 -- --connect "127.0.0.1:$port" --dev rxe0 --bootstrap-timeout 60 "$@" \
+        >"$TMP/$name.c.out" 2>"$TMP/$name.c.err"
+    CRC=$?
+    wait "$spid"
+    SRC=$?
+}
+
+for t in echo write write_imm read send cas faa; do
+    for mode in lat bw; do
+        case $t in
+        cas|faa) a=(--test "$t" --mode "$mode" --keys 2) ;;
+        echo) a=(--test echo --mode "$mode" -s 256) ;;
+        *) a=(--test "$t" --mode "$mode" -s 2K) ;;
+        esac
+        [ "$mode" = lat ] && a+=(-n 200) || a+=(-n 1000)
+        pair "$t.$mode" "${a[@]}" --verify
+        # rdx-perf exits non-zero when --verify finds a wrong byte or value
+        if [ "$CRC" -eq 0 ] && [ "$SRC" -eq 0 ]; then
+            pass "rxe0 -> rxe1: $t $mode --verify: $(grep -h -i 'verif' "$TMP/$t.$mode.c.out" "$TMP/$t.$mode.c.err" | tail -n 1)"
+        else
+            fail "rxe0 -> rxe1: $t $mode: client $CRC, server $SRC: $(tail -n 2 "$TMP/$t.$mode.c.err" | tr '\n' '|') / $(tail -n 2 "$TMP/$t.$mode.s.err" | tr '\n' '|')"
+        fi
+    done
+done
+
+# The server dies mid-run: the client notices and exits non-zero in time.
+port=$((port + 1))
+"$PERF" -l 1 -- --server -p "$port" --dev rxe1 --test send --mode bw -s 1K -D 60 \
+    --bootstrap-timeout 60 >"$TMP/kill.s.out" 2>&1 &
+spid=$!
+wait_listen "$TMP/kill.s.out" "$spid"
+start=$SECONDS
+timeout -k 5 50 "$PERF" -l 0 -- --connect "127.0.0.1:$port" --dev rxe0 --test send --mode bw \
+    -s 1K -D 60 --bootstrap-timeout 5 >"$TMP/kill.out" 2>"$TMP/kill.err" &
+cpid=$!
+# kill once the run is under way (-D 60: it is still running then)
+sleep 8
+kill -9 "$spid"
+wait "$cpid"
+crc=$?
+el=$((SECONDS - start - 8))
+wait "$spid" 2>/dev/null
+if [ "$crc" -ne 0 ] && [ "$crc" -ne 124 ] && [ "$el" -le 30 ]; then
+    pass "server killed: client exit $crc ${el}s later: $(tail -n 1 "$TMP/kill.err")"
+else
+    fail "server killed: client exit $crc after ${el}s: $(tail -n 2 "$TMP/kill.err" | tr '\n' '|')"
+fi
+
+echo "rdx_perf_rxe: $npass passed, $nfail failed"
+[ "$nfail" -eq 0 ]
