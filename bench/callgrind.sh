@@ -45,3 +45,5 @@ run() {
 echo "mlx5 fast path, callgrind instruction counts (driver functions only)"
 run burst "$bursts" "8B inline WRITE, burst 32, 1 signaled/32:"
 run bf $((bursts * 4)) "8B inline WRITE, single post (BlueFlame):"
+run send "$bursts" "8B inline SEND, burst 32, 1 signaled/32:"
+run read "$bursts" "8B READ, burst 32 (general builder):"

@@ -10,9 +10,11 @@
  *
  * Modes:
  *   burst  8-byte inline RDMA_WRITE, bursts of 32, one signaled per 32
- *          (sig_interval 32), one poll per burst.
+ *          (sig_interval 32), one poll per burst (the fast path).
  *   bf     one 8-byte inline RDMA_WRITE per post (BlueFlame copy), signaled,
  *          one poll per post.
+ *   send   8-byte inline SEND, bursts of 32 (the SEND fast path).
+ *   read   8-byte RDMA_READ into one SGE, bursts of 32 (general builder).
  */
 #include <endian.h>
 #include <errno.h>
@@ -36,6 +38,7 @@ struct ring {
 	struct rdx_mlx5_qp qp;
 	struct rdx_mlx5_cq cq_obj;
 	uint32_t pi;
+	uint8_t opcode;         /* mlx5 WQE opcode reported in the CQEs */
 };
 
 /* The "device": one requester CQE for the WQE at WQEBB counter wqe_ctr. */
@@ -46,7 +49,7 @@ device_complete(struct ring *r, uint32_t wqe_ctr)
 		(r->cq + (r->pi & (CQE_CNT - 1)) * 64);
 	uint8_t owner = (uint8_t)((r->pi / CQE_CNT) & 1);
 
-	c->sop_drop_qpn = htobe32((uint32_t)MLX5_OPCODE_RDMA_WRITE << 24 | r->qp.base.qp_num);
+	c->sop_drop_qpn = htobe32((uint32_t)r->opcode << 24 | r->qp.base.qp_num);
 	c->wqe_counter = htobe16((uint16_t)wqe_ctr);
 	c->byte_cnt = 0;
 	__atomic_thread_fence(__ATOMIC_RELEASE);
@@ -101,8 +104,9 @@ main(int argc, char **argv)
 	uint32_t burst, k;
 	char *end;
 
-	if (argc != 3 || (strcmp(argv[1], "burst") != 0 && strcmp(argv[1], "bf") != 0)) {
-		fprintf(stderr, "usage: %s burst|bf ITERATIONS\n", argv[0]);
+	if (argc != 3 || (strcmp(argv[1], "burst") != 0 && strcmp(argv[1], "bf") != 0 &&
+			  strcmp(argv[1], "send") != 0 && strcmp(argv[1], "read") != 0)) {
+		fprintf(stderr, "usage: %s burst|bf|send|read ITERATIONS\n", argv[0]);
 		return 2;
 	}
 	mode = argv[1];
@@ -113,11 +117,13 @@ main(int argc, char **argv)
 			argv[2]);
 		return 2;
 	}
-	burst = strcmp(mode, "burst") == 0 ? BURST : 1;
+	burst = strcmp(mode, "bf") == 0 ? 1 : BURST;
 	if (ring_init(&r, (uint16_t)burst) != 0) {
 		fprintf(stderr, "mlx5_fastpath: datapath init failed\n");
 		return 1;
 	}
+	r.opcode = strcmp(mode, "send") == 0 ? MLX5_OPCODE_SEND :
+		strcmp(mode, "read") == 0 ? MLX5_OPCODE_RDMA_READ : MLX5_OPCODE_RDMA_WRITE;
 	memset(wr, 0, sizeof(wr));
 	for (k = 0; k < BURST; k++) {
 		wr[k].opcode = RDX_OP_WRITE;
@@ -127,6 +133,12 @@ main(int argc, char **argv)
 		wr[k].remote_addr = 0x10000 + 8 * k;
 		wr[k].rkey = 0x42;
 		wr[k].wr_id = k;
+		if (strcmp(mode, "send") == 0) {
+			wr[k].opcode = RDX_OP_SEND;
+		} else if (strcmp(mode, "read") == 0) {
+			wr[k].opcode = RDX_OP_READ;
+			wr[k].flags = 0;
+		}
 	}
 	for (it = 0; it < iters; it++) {
 		uint32_t last;

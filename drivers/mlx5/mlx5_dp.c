@@ -87,6 +87,8 @@ _Static_assert(offsetof(struct rdx_wr, flags) == offsetof(struct rdx_wr, opcode)
 #endif
 #define WR_KEY_MASK WR_KEY(0xff, RDX_WR_INLINE, 0xff)
 #define WR_KEY_WRITE_INL WR_KEY(RDX_OP_WRITE, RDX_WR_INLINE, 1)
+/* XOR turning the WRITE fast key into the SEND one (UINT32_MAX stays unmatched). */
+#define WR_KEY_WRITE_TO_SEND (WR_KEY(RDX_OP_WRITE, 0, 0) ^ WR_KEY(RDX_OP_SEND, 0, 0))
 
 /* mlx5 WQE opcode (requester CQE sop_drop_qpn[31:24]) -> enum rdx_wc_opcode. */
 static const uint8_t rdx_mlx5_req_wc_opcode[32] = {
@@ -188,7 +190,7 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->qpn_be8 = htobe32((qpn & 0xffffff) << 8);
 	qp->max_inline = max_inline;
 	qp->max_send_sge = max_send_sge;
-	/* The inline fast path takes 8..16 bytes (QPs allowing 16 inline). */
+	/* The inline fast paths (WRITE, SEND) take 8..16 bytes (QPs allowing 16 inline). */
 	qp->fast_key = max_inline >= 16 && max_send_sge >= 1 ? WR_KEY_WRITE_INL : UINT32_MAX;
 	qp->dbrec = dv->dbrec;
 	qp->bf_reg = dv->bf.reg;
@@ -562,6 +564,25 @@ sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint16_t n
 	qp->bf_offset ^= qp->bf_size;
 }
 
+/*
+ * Inline segment of 8..16 bytes from one SGE, inside the current WQEBB:
+ * header, then two overlapping 8-byte moves (no libc call).
+ */
+static __rte_always_inline void
+set_inline_small(uint8_t *inl, const struct rdx_sge *sge)
+{
+	const uint8_t *src = (const uint8_t *)(uintptr_t)sge->addr;
+	const uint32_t len = sge->length;
+	uint64_t a, b;
+
+	((struct mlx5_wqe_inl_data_seg *)(void *)inl)->byte_count =
+		htobe32(len | MLX5_INLINE_SEG);
+	memcpy(&a, src, 8);
+	memcpy(&b, src + len - 8, 8);
+	memcpy(inl + 4, &a, 8);
+	memcpy(inl + 4 + len - 8, &b, 8);
+}
+
 uint16_t
 rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 {
@@ -608,23 +629,25 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 			 * + inline = DS 3 or 4, always inside one WQEBB.
 			 */
 			const struct rdx_sge *sge = wr->sge;
-			const uint32_t len = sge->length;
-			const uint8_t *src = (const uint8_t *)(uintptr_t)sge->addr;
-			uint8_t *inl = ctrl + 2 * MLX5_DS_SIZE;
-			uint64_t a, b;
 
 			set_raddr_seg(ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
-			((struct mlx5_wqe_inl_data_seg *)(void *)inl)->byte_count =
-				htobe32(len | MLX5_INLINE_SEG);
-			/* two overlapping 8-byte moves cover 8..16 bytes */
-			memcpy(&a, src, 8);
-			memcpy(&b, src + len - 8, 8);
-			memcpy(inl + 4, &a, 8);
-			memcpy(inl + 4 + len - 8, &b, 8);
+			set_inline_small(ctrl + 2 * MLX5_DS_SIZE, sge);
 			/* DS = 2 + align16(4 + len) / 16 */
-			ds = (len + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4;
+			ds = (sge->length + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4;
 			c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
 						      MLX5_OPCODE_RDMA_WRITE);
+			cur_post++;
+			w1 = rdx_mlx5_w1_fm[WR_KEY_FLAGS(key) & 0xf];
+		} else if ((key & WR_KEY_MASK) == (fast_key ^ WR_KEY_WRITE_TO_SEND) &&
+			   wr->sge->length - 8 <= 8) {
+			/* Small inline SEND: ctrl + inline = DS 2 or 3, one WQEBB. */
+			const struct rdx_sge *sge = wr->sge;
+
+			set_inline_small(ctrl + MLX5_DS_SIZE, sge);
+			/* DS = 1 + align16(4 + len) / 16 */
+			ds = (sge->length + 4 + MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4;
+			c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
+						      MLX5_OPCODE_SEND);
 			cur_post++;
 			w1 = rdx_mlx5_w1_fm[WR_KEY_FLAGS(key) & 0xf];
 		} else {
