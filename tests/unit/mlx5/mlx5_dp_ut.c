@@ -1026,6 +1026,22 @@ test_invalid_wr_stops_burst(void)
 	CU_ASSERT(f->qp.sq_head == 3);
 	CU_ASSERT(f->qp.stats.doorbells == 2);
 	fake_teardown();
+
+	/* sig_burst_end still signals the last WQE posted before a bad WR */
+	{
+		struct qp_opts o = default_opts;
+
+		o.sig_interval = 8;
+		o.sig_burst_end = true;
+		fake_setup(&o);
+		memset(wr, 0, sizeof(wr));
+		wr[2].opcode = RDX_OP_MAX;
+		CU_ASSERT(rdx_qp_post_burst(qp(), wr, 4) == 2);
+		CU_ASSERT((fm_of(0) & MLX5_WQE_CTRL_CQ_UPDATE) == 0);
+		CU_ASSERT((fm_of(1) & MLX5_WQE_CTRL_CQ_UPDATE) != 0);
+		CU_ASSERT(f->qp.sq_unsignaled == 0);
+		fake_teardown();
+	}
 }
 
 static void
@@ -1243,11 +1259,17 @@ test_counter_wrap(void)
 	memset(wr, 0, sizeof(wr));
 	for (k = 0; k < 65536 / 4 + 1; k++) {
 		uint32_t last = f->qp.sq_cur_post + 3;
+		unsigned int j;
 
+		for (j = 0; j < 4; j++)
+			wr[j].wr_id = (uint64_t)k << 8 | j;
 		CU_ASSERT_FATAL(rdx_qp_post_burst(qp(), wr, 4) == 4);
 		cqe_req(QPN, (uint16_t)last, MLX5_OPCODE_NOP, 0);
 		CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 4) == 1);
 		CU_ASSERT_FATAL(wc[0].retired == 4);
+		for (j = 0; j < 4; j++)
+			CU_ASSERT_FATAL(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], (uint16_t)j) ==
+					((uint64_t)k << 8 | j));
 	}
 	CU_ASSERT(f->qp.sq_cur_post == 65540);
 	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == 4);
