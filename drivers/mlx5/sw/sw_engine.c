@@ -137,6 +137,10 @@ sw_cq_push(struct sw_domain *d, struct sw_cq_shm *cq, struct mlx5_cqe64 *cqe,
 	uint32_t ci;
 
 	sw_lock(&cq->lock);
+	if (cq->buf_off == 0) { /* destroyed: nowhere to write */
+		sw_unlock(&cq->lock);
+		return -ENOSPC;
+	}
 	ci = be32toh(dbrec[0]) & 0xffffff;
 	if (((cq->pi - ci) & 0xffffff) >= cq->cqe_cnt) {
 		if (!cq->full) {
