@@ -22,6 +22,7 @@ struct rdx_conn;
 #define PERF_WC_BURST 32
 #define PERF_ECHO_REQ 30              /* clusterperf echo request bytes */
 #define PERF_REGION_CAP (32u << 20)   /* bytes of slots per buffer */
+#define PERF_MEM_BUDGET (1ull << 30)  /* all buffers of a process, when slots allow */
 #define PERF_MAX_KEYS 65536u
 #define PERF_WRLOG_CAP (1u << 20)     /* per-WR log entries per lcore */
 #define PERF_EXIT_BAD_INPUT 2
@@ -296,11 +297,13 @@ struct perf_app {
 	struct perf_lcore lcores[RDX_MAX_LCORES];
 	struct perf_lcore serve_lc; /* loopback split: the main lcore's server side */
 	uint32_t max_qps;         /* client QPs per lcore (sweep maximum) */
+	uint32_t max_qps_plan;    /* QPs the buffers are planned for */
 	uint32_t total_qps;       /* QP pairs */
 	struct perf_ep *cli;
 	struct perf_ep *srv;
 	struct rdx_mem *shared;   /* atomics: the key region every QP targets */
 	uint64_t region_len;
+	uint64_t region_cap;      /* per buffer, from PERF_MEM_BUDGET */
 	uint32_t rstride;
 	uint32_t sq_depth;
 	uint32_t window;

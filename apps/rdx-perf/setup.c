@@ -118,7 +118,7 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder)
 	ep->index = index;
 	ep->sq_depth = a->sq_depth;
 	if (needs_rbuf(a, responder)) {
-		uint64_t cap = PERF_REGION_CAP / a->rstride;
+		uint64_t cap = RTE_MAX(a->region_cap / a->rstride, 1ull);
 
 		ep->rstride = a->rstride;
 		if (responder) {
@@ -157,8 +157,17 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder)
 	cc.events = o->events;
 	ep->scq = rdx_cq_create(a->dev, &cc);
 	cc.depth = RTE_MAX(ep->rq_depth, 16u);
-	ep->rcq = ep->scq == NULL ? NULL : rdx_cq_create(a->dev, &cc);
+	/* no receives at this end: one CQ serves both queues */
+	if (ep->rq_depth == 0)
+		ep->rcq = ep->scq;
+	else
+		ep->rcq = ep->scq == NULL ? NULL : rdx_cq_create(a->dev, &cc);
 	if (ep->scq == NULL || ep->rcq == NULL) {
+		if (rte_errno == ENOSPC) {
+			fprintf(stderr, "rdx-perf: device %s ran out of CQs at QP %u (one or two CQs per QP): use fewer QPs\n",
+				a->attr->name, index);
+			return -EINVAL;
+		}
 		fprintf(stderr, "rdx-perf: cannot create a CQ of %u entries: %s\n", cc.depth,
 			rte_strerror(rte_errno));
 		return -ENOMEM;
@@ -204,8 +213,9 @@ static void
 ep_fini(struct perf_app *a, struct perf_ep *ep)
 {
 	rdx_qp_destroy(ep->qp);
+	if (ep->rcq != ep->scq)
+		rdx_cq_destroy(ep->rcq);
 	rdx_cq_destroy(ep->scq);
-	rdx_cq_destroy(ep->rcq);
 	if (ep->buf != a->shared)
 		rdx_dev_mem_free(ep->buf);
 	rdx_dev_mem_free(ep->rbuf);
@@ -265,8 +275,14 @@ plan(struct perf_app *a)
 
 	for (i = 0; i < o->nb_sizes; i++)
 		maxsz = RTE_MAX(maxsz, o->sizes[i]);
+	a->max_qps = o->sweep_hi;
+	a->max_qps_plan = RTE_MAX(a->max_qps * a->nb_lcores, 1u);
 	a->window = o->window;
-	region = RTE_MIN(maxsz * a->window, (uint64_t)PERF_REGION_CAP);
+	/* send and receive buffers at both ends of every QP share the budget;
+	 * fewer slots when it is tight, never less than one message */
+	a->region_cap = PERF_MEM_BUDGET / (4ull * a->max_qps_plan);
+	a->region_cap = RTE_MIN(a->region_cap, (uint64_t)PERF_REGION_CAP);
+	region = RTE_MIN(maxsz * a->window, a->region_cap);
 	region = RTE_MAX(region, maxsz);
 	region = RTE_MAX(region, (uint64_t)o->keys * 8);
 	region = RTE_MAX(region, (uint64_t)a->window * 8);
@@ -274,7 +290,6 @@ plan(struct perf_app *a)
 	a->rstride = (uint32_t)align64(RTE_MAX(maxsz, (uint64_t)PERF_ECHO_REQ));
 	a->sq_depth = rte_align32pow2(RTE_MAX(RTE_MAX(a->window, o->post_list) * 2,
 					      RTE_MAX(o->sig_every * 2, 64u)));
-	a->max_qps = o->sweep_hi;
 }
 
 static int
@@ -412,6 +427,13 @@ perf_setup(struct perf_app *a)
 	}
 	if (a->client)
 		a->total_qps = a->max_qps * a->nb_lcores;
+	if (a->client && at->max_qp != 0 &&
+	    a->total_qps * (a->responder ? 2ull : 1ull) > at->max_qp) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -q: %u lcore(s) x %u QPs%s exceed the device's %u QPs\n",
+			a->max_qps, a->nb_lcores, a->max_qps, a->responder ? " x 2 ends" : "",
+			at->max_qp);
+		return -EINVAL;
+	}
 	if (a->client && a->responder) {
 		if (o->split) {
 			if (a->lcore_ids[0] == rte_get_main_lcore()) {
@@ -730,6 +752,7 @@ perf_boot_server(struct perf_app *a)
 	}
 	a->total_qps = peer.total_qps;
 	a->o.keys = peer.keys;
+	a->region_cap = RTE_MIN((uint64_t)PERF_REGION_CAP, PERF_MEM_BUDGET / (4ull * a->total_qps));
 	a->o.verify = peer.verify != 0;
 	a->window = peer.window;
 	a->region_len = peer.region_len;
