@@ -43,7 +43,11 @@ fi
 
 # Ping-pong write past the receive slots (the marker of a reused slot must
 # not pass for a new one), and completion events.
-for a in "write lat -n 1500" "send lat -n 300 -e" "write bw -n 300 -e"; do
+# Duration mode with selective signaling (the drain retires the unsignaled
+# tail), device memory, a window below -Q.
+for a in "write lat -n 1500" "send lat -n 300 -e" "write bw -n 300 -e" "write bw -D 0.3 -Q 16 -t 64" \
+         "read bw -n 300 --mem dm" "write lat -n 300 --mem dm" "faa bw -n 300 --mem dm -s 8" \
+         "write_imm bw -n 300 -t 4 -Q 16" "send bw -n 300 -t 8 -Q 3 -l 2"; do
     set -- $a
     if run "$1-$2-x" 60 "${EAL[@]}" -- --test "$1" --mode "$2" -s 64 --warmup 0 "${@:3}" \
             --dev sw --verify; then

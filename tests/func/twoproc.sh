@@ -40,6 +40,14 @@ for t in write read send echo faa; do
         fail "two processes: $t: client $CRC server $SRC_RC: $(tail -n 1 "$TMP/$t.c.err") / $(tail -n 1 "$TMP/$t.s.err") $(cat "$TMP/$t.chk" 2>/dev/null)"
     fi
 done
+pair multi --test write --mode bw -s 1K -n 100 --verify :: --test write --mode bw -s 1K -n 100 \
+    --verify -q 2 --qp-sweep 1-2 --json "$TMP/multi.json"
+if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] &&
+   python3 "$HERE/check_report.py" "$TMP/multi.json" "$SCHEMA" --runs 2 >/dev/null; then
+    pass "two processes: --qp-sweep 1-2"
+else
+    fail "two processes: --qp-sweep 1-2: $CRC/$SRC_RC $(tail -n 1 "$TMP/multi.c.err")"
+fi
 pair lat --test write --mode lat -s 64 -n 200 --verify :: --test write --mode lat -s 64 -n 200 --verify
 if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ]; then pass "two processes: write ping-pong"
 else fail "two processes: write ping-pong: $CRC/$SRC_RC $(tail -n 1 "$TMP/lat.c.err")"; fi
