@@ -184,6 +184,7 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->sq_cur_post = 0;
 	qp->sq_head = 0;
 	qp->sq_tail = 0;
+	qp->sq_tail_bb = 0;
 	qp->sq_unsignaled = 0;
 	qp->sig_interval = RTE_MAX((uint32_t)qp->base.conf.sig_interval, 1u);
 	qp->sig_burst_end = qp->base.conf.sig_burst_end;
@@ -569,16 +570,14 @@ sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint16_t n
  * header, then two overlapping 8-byte moves (no libc call).
  */
 static __rte_always_inline void
-set_inline_small(uint8_t *inl, const struct rdx_sge *sge)
+set_inline_small(uint8_t *inl, const uint8_t *src, uint32_t len)
 {
-	const uint8_t *src = (const uint8_t *)(uintptr_t)sge->addr;
-	const uint32_t len = sge->length;
 	uint64_t a, b;
 
-	((struct mlx5_wqe_inl_data_seg *)(void *)inl)->byte_count =
-		htobe32(len | MLX5_INLINE_SEG);
 	memcpy(&a, src, 8);
 	memcpy(&b, src + len - 8, 8);
+	((struct mlx5_wqe_inl_data_seg *)(void *)inl)->byte_count =
+		htobe32(len | MLX5_INLINE_SEG);
 	memcpy(inl + 4, &a, 8);
 	memcpy(inl + 4 + len - 8, &b, 8);
 }
@@ -628,12 +627,14 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 			 * max_inline >= 16, else fast_key never matches): ctrl + raddr
 			 * + inline = DS 3 or 4, always inside one WQEBB.
 			 */
-			const struct rdx_sge *sge = wr->sge;
+			/* Load the WR first: the WQE stores may alias it. */
+			const uint32_t len = wr->sge->length;
+			const uint8_t *src = (const uint8_t *)(uintptr_t)wr->sge->addr;
 
 			set_raddr_seg(ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
-			set_inline_small(ctrl + 2 * MLX5_DS_SIZE, sge);
+			set_inline_small(ctrl + 2 * MLX5_DS_SIZE, src, len);
 			/* DS = 2 + align16(4 + len) / 16 */
-			ds = (sge->length + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4;
+			ds = (len + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4;
 			c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
 						      MLX5_OPCODE_RDMA_WRITE);
 			cur_post++;
@@ -641,11 +642,12 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		} else if ((key & WR_KEY_MASK) == (fast_key ^ WR_KEY_WRITE_TO_SEND) &&
 			   wr->sge->length - 8 <= 8) {
 			/* Small inline SEND: ctrl + inline = DS 2 or 3, one WQEBB. */
-			const struct rdx_sge *sge = wr->sge;
+			const uint32_t len = wr->sge->length;
+			const uint8_t *src = (const uint8_t *)(uintptr_t)wr->sge->addr;
 
-			set_inline_small(ctrl + MLX5_DS_SIZE, sge);
+			set_inline_small(ctrl + MLX5_DS_SIZE, src, len);
 			/* DS = 1 + align16(4 + len) / 16 */
-			ds = (sge->length + 4 + MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4;
+			ds = (len + 4 + MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4;
 			c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
 						      MLX5_OPCODE_SEND);
 			cur_post++;
@@ -671,10 +673,12 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 			w1 |= W1_CQ_UPDATE;
 			sig_base = head + 1;
 			forced = head + RTE_MIN(qp->sig_interval, last_slot - head);
+			/* Only signaled WQEs get good CQEs: only they need the
+			 * WQEBB -> ordinal map (errors/flushes walk the ring). */
+			bb_ord[idx] = (uint16_t)head;
 		}
 		memcpy(ctrl + 8, &w1, sizeof(w1));
 		wrid[head & mask] = wr->wr_id;
-		bb_ord[idx] = (uint16_t)head;
 		head++;
 		last = c;
 		wr++;
@@ -691,6 +695,7 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	if (qp->sig_burst_end && head != sig_base) {
 		/* Not rung yet: the device cannot have read this WQE. */
 		last->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
+		bb_ord[((uint8_t *)last - sq_buf) >> MLX5_WQEBB_SHIFT] = (uint16_t)(head - 1);
 		sig_base = head;
 	}
 	qp->sq_cur_post = cur_post;
@@ -800,27 +805,65 @@ cq_lookup_qp(struct rdx_mlx5_cq *cq, uint32_t qpn)
 	return NULL;
 }
 
+/* WQEBBs of the WQE at counter bb, from its ctrl DS (the ring keeps every
+ * unretired WQE intact). */
+static __rte_always_inline uint32_t
+sq_wqe_nbb(const struct rdx_mlx5_qp *qp, uint32_t bb)
+{
+	const struct mlx5_wqe_ctrl_seg *c = (const struct mlx5_wqe_ctrl_seg *)(const void *)
+		(qp->sq_buf + ((size_t)(bb & qp->sq_mask) << MLX5_WQEBB_SHIFT));
+
+	return ((be32toh(c->qpn_ds) & 0x3f) + 3) >> 2;
+}
+
+/*
+ * Ordinal of the outstanding WQE starting at WQEBB counter wqe_ctr, by
+ * walking the ring from the oldest unretired WQE (error and flush CQEs,
+ * which may name unsignaled WQEs). False when no outstanding WQE starts there.
+ */
+static __rte_noinline bool
+sq_find_ord(const struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, uint32_t *ord)
+{
+	uint32_t bb = qp->sq_tail_bb, o;
+
+	for (o = qp->sq_tail; o != qp->sq_head; o++) {
+		if ((uint16_t)bb == wqe_ctr) {
+			*ord = o;
+			return true;
+		}
+		bb += sq_wqe_nbb(qp, bb);
+	}
+	return false;
+}
+
 /*
  * Retire send WQEs up to the one at WQEBB counter wqe_ctr (selective
  * signaling: one requester CQE completes every earlier WQE, libmlx5
- * "tail = wqe_head[idx] + 1"). Returns false for a counter that names no
- * outstanding WQE.
+ * "tail = wqe_head[idx] + 1"). good: a REQ CQE, which only signaled WQEs
+ * get. Returns false for a counter that names no outstanding WQE.
  */
 static __rte_always_inline bool
-sq_retire(struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, struct rdx_wc *wc)
+sq_retire(struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, struct rdx_wc *wc, bool good)
 {
-	uint32_t tail = qp->sq_tail;
-	uint16_t ord16 = qp->sq_bb_ord[wqe_ctr & qp->sq_mask];
-	uint32_t retired = (uint16_t)(ord16 - (uint16_t)tail) + 1u;
-	uint32_t last;
+	const uint32_t tail = qp->sq_tail;
+	uint32_t retired, last;
 
-	if (unlikely(retired > qp->sq_head - tail))
-		return false;
-	last = tail + retired - 1;
+	if (likely(good)) {
+		retired = (uint16_t)(qp->sq_bb_ord[wqe_ctr & qp->sq_mask] - (uint16_t)tail) + 1u;
+		if (unlikely(retired > qp->sq_head - tail))
+			return false;
+		last = tail + retired - 1;
+	} else {
+		if (!sq_find_ord(qp, wqe_ctr, &last))
+			return false;
+		retired = last - tail + 1;
+	}
 	wc->wr_id = qp->sq_wrid[last & qp->sq_mask];
 	wc->retired = (uint16_t)retired;
 	wc->imm = last; /* retirement cursor for rdx_mlx5_qp_retired_wr_id */
 	qp->sq_tail = last + 1;
+	qp->sq_tail_bb += (uint16_t)(wqe_ctr - (uint16_t)qp->sq_tail_bb) +
+		sq_wqe_nbb(qp, wqe_ctr);
 	return true;
 }
 
@@ -882,7 +925,7 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 
 			wc->opcode = op < 32 ? rdx_mlx5_req_wc_opcode[op] : RDX_WC_UNKNOWN;
 		}
-		if (!sq_retire(qp, wqe_ctr, wc)) {
+		if (!sq_retire(qp, wqe_ctr, wc, false)) {
 			wc->retired = 0;
 			wc->wr_id = 0;
 		}
@@ -931,7 +974,7 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 			const uint8_t op = (uint8_t)(sop >> 24);
 			const uint8_t wop = op < 32 ? rdx_mlx5_req_wc_opcode[op] : RDX_WC_UNKNOWN;
 
-			if (likely(sq_retire(qp, be16toh(cqe->wqe_counter), wc))) {
+			if (likely(sq_retire(qp, be16toh(cqe->wqe_counter), wc, true))) {
 				wc->qp_ctx = qp->base.user_ctx;
 				wc->qp_num = qpn;
 				wc->vendor_err = 0;

@@ -86,6 +86,7 @@ struct rdx_mlx5_qp {
 	uint32_t sq_cur_post;           /* producer counter in WQEBBs */
 	uint32_t sq_head;               /* WQEs posted (ordinal counter) */
 	uint32_t sq_tail;               /* ordinal of the oldest unretired WQE */
+	uint32_t sq_tail_bb;            /* its WQEBB counter */
 	uint32_t sq_max_post;           /* outstanding WQE limit */
 	uint32_t sq_unsignaled;         /* WQEs since the last signaled one */
 	uint32_t sig_interval;          /* >= 1 */
@@ -94,7 +95,7 @@ struct rdx_mlx5_qp {
 	uint32_t max_send_sge;
 	uint32_t fast_key;              /* WR shape of the inline fast path */
 	uint64_t *sq_wrid;              /* by ordinal & sq_mask */
-	uint16_t *sq_bb_ord;            /* by WQEBB: ordinal of the WQE starting there */
+	uint16_t *sq_bb_ord;            /* by WQEBB: ordinal of the signaled WQE there */
 	volatile __be32 *dbrec;         /* [MLX5_RCV_DBR], [MLX5_SND_DBR] */
 	uint8_t *bf_reg;                /* BlueFlame/doorbell register; NULL: none */
 	uint32_t bf_size;               /* one half; 0: no BlueFlame */

@@ -255,26 +255,28 @@ cqe_err(uint32_t qpn, uint8_t opcode, uint8_t wqe_opcode, uint16_t wqe_ctr,
 	cqe_publish((struct mlx5_cqe64 *)(void *)e, opcode);
 }
 
-/* Complete everything posted on f->qp with one REQ CQE for the last WQE. */
+/* Complete everything posted on f->qp with one REQ CQE for the last WQE
+ * (found by walking the ring; it must be signaled). */
 static void
 complete_all(void)
 {
 	struct rdx_wc wc[4];
-	uint32_t last_ord = f->qp.sq_head - 1;
-	uint32_t bb, idx = 0;
+	uint32_t bb = f->qp.sq_tail_bb, o, last = bb;
 
 	if (f->qp.sq_head == f->qp.sq_tail)
 		return;
-	/* find the WQEBB counter of the last WQE: scan back from cur_post */
-	for (bb = f->qp.sq_cur_post - 1;; bb--) {
-		if (f->qp.sq_bb_ord[bb & f->qp.sq_mask] == (uint16_t)last_ord) {
-			idx = bb;
-			break;
-		}
+	for (o = f->qp.sq_tail; o != f->qp.sq_head; o++) {
+		uint8_t ds = f->sq[(bb & (f->sq_bb - 1)) * 64 + 7] & 0x3f;
+
+		last = bb;
+		bb += (ds + 3u) >> 2;
 	}
-	cqe_req(QPN, (uint16_t)idx, MLX5_OPCODE_NOP, 0);
+	CU_ASSERT_FATAL(bb == f->qp.sq_cur_post);
+	CU_ASSERT_FATAL(f->sq[(last & (f->sq_bb - 1)) * 64 + 11] & MLX5_WQE_CTRL_CQ_UPDATE);
+	cqe_req(QPN, (uint16_t)last, MLX5_OPCODE_NOP, 0);
 	CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 4) == 1);
 	CU_ASSERT(f->qp.sq_tail == f->qp.sq_head);
+	CU_ASSERT(f->qp.sq_tail_bb == f->qp.sq_cur_post);
 }
 
 static uint16_t
@@ -1365,6 +1367,44 @@ test_cq_error_and_flush(void)
 	fake_teardown();
 }
 
+/* Flush CQEs for unsignaled multi-WQEBB WQEs: found by walking the ring. */
+static void
+test_cq_flush_walk(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge inl = { .addr = (uintptr_t)pay, .length = 60 };
+	struct rdx_wc wc[4];
+	struct rdx_wr wr[3];
+
+	o.sig_interval = 8;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	wr[0].opcode = RDX_OP_SEND;             /* DS 5: 2 WQEBBs at 0 */
+	wr[0].flags = RDX_WR_INLINE;
+	wr[0].sge = &inl;
+	wr[0].num_sge = 1;
+	wr[0].wr_id = 10;
+	wr[1].wr_id = 11;                       /* NOP at 2 */
+	wr[2] = wr[0];                          /* 2 WQEBBs at 3 */
+	wr[2].wr_id = 12;
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 3) == 3);
+	CU_ASSERT(f->qp.sq_cur_post == 5);
+	/* the last WQE fails, earlier ones are flushed first (in order) */
+	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_SEND, 0, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0);
+	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_NOP, 2, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0);
+	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_SEND, 3, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0);
+	/* a counter in the middle of a WQE names nothing */
+	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_SEND, 4, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 4);
+	CU_ASSERT(wc[0].wr_id == 10 && wc[0].retired == 1);
+	CU_ASSERT(wc[1].wr_id == 11 && wc[1].retired == 1);
+	CU_ASSERT(wc[2].wr_id == 12 && wc[2].retired == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_WR_FLUSH_ERR && wc[2].status == IBV_WC_WR_FLUSH_ERR);
+	CU_ASSERT(wc[3].retired == 0 && wc[3].wr_id == 0);
+	CU_ASSERT(f->qp.sq_tail == 3 && f->qp.sq_tail_bb == 5);
+	fake_teardown();
+}
+
 static void
 test_syndromes(void)
 {
@@ -1550,6 +1590,7 @@ main(void)
 		{ "16-bit WQE counter wrap", test_counter_wrap },
 		{ "CQ responder CQEs", test_cq_responder },
 		{ "CQ error CQE and flushes", test_cq_error_and_flush },
+		{ "flushes of multi-WQEBB unsignaled WQEs", test_cq_flush_walk },
 		{ "syndrome to status", test_syndromes },
 		{ "CQ shared by two QPs", test_cq_multi_qp },
 		{ "CQ QP table: collisions, detach, limits", test_cq_qp_table },
