@@ -285,7 +285,7 @@ plan(struct perf_app *a)
 	region = RTE_MIN(maxsz * a->window, a->region_cap);
 	region = RTE_MAX(region, maxsz);
 	region = RTE_MAX(region, (uint64_t)o->keys * 8);
-	region = RTE_MAX(region, (uint64_t)a->window * 8);
+	region = RTE_MAX(region, (uint64_t)rte_align32pow2(a->window) * 8);
 	a->region_len = RTE_MAX(align64(region), (uint64_t)4096);
 	a->rstride = (uint32_t)align64(RTE_MAX(maxsz, (uint64_t)PERF_ECHO_REQ));
 	a->sq_depth = rte_align32pow2(RTE_MAX(RTE_MAX(a->window, o->post_list) * 2,
@@ -525,7 +525,7 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 	if (slots > a->window)
 		slots = a->window;
 	run->slots = (uint32_t)rte_align64prevpow2(RTE_MAX(slots, 1ull));
-	if (a->eng->atomic || a->eng == &perf_engine_echo)
+	if (a->eng->atomic) /* 8-byte results: plan() made room for them */
 		run->slots = rte_align32pow2(a->window);
 	if (o->verify && run->slots < run->window && !a->eng->atomic) {
 		fprintf(stderr, "rdx-perf: --verify: window limited to %u for size %" PRIu64 " (buffer slots)\n",
