@@ -904,8 +904,11 @@ perf_server_loop(struct perf_app *a)
 			fprintf(stderr, "rdx-perf: client went away: %s\n", rdx_conn_strerror(a->conn));
 			return -ECONNRESET;
 		}
-		if (r.bye)
+		if (r.bye) {
+			printf("rdx-perf: served %u run(s) of %s for the client; it has the results\n",
+			       a->nb_runs, a->o.test);
 			return 0;
+		}
 		if (r.qps == 0 || r.slots == 0 || r.stride == 0 || r.size == 0 ||
 		    (uint64_t)r.slots * r.stride > a->region_len + r.stride) {
 			fprintf(stderr, "rdx-perf: client sent a bad run description\n");
