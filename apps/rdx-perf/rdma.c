@@ -2,8 +2,8 @@
 /*
  * Streaming engines: write, write_imm, read, send (and the loop the
  * atomics reuse). Each QP keeps up to -t ops in flight, posts -l WRs per
- * doorbell, and asks for a completion every -Q WRs (the driver signals the
- * last WR of each burst too); one send completion retires every earlier WR
+ * doorbell, and asks for a completion every -Q WRs, for the WR that fills
+ * the window and for the last one; one send completion retires every earlier WR
  * (rdx_wc.retired), in order, so op sequence numbers need no lookup.
  * Latency of an op = post to the completion that retired it.
  */
