@@ -56,4 +56,11 @@ kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 port=$(free_port)
 check "no client comes"     "${EAL[@]}" -- --test write --server -p "$port" \
                             --bootstrap-timeout 1 "${S[@]}"
+# --help is not an error: usage on stdout, exit 0, nothing on stderr.
+if timeout 10 "$PERF" -- --help >"$TMP/help" 2>"$TMP/herr" && grep -q "usage: rdx-perf" "$TMP/help" &&
+   [ ! -s "$TMP/herr" ]; then
+    pass "--help"
+else
+    fail "--help"
+fi
 finish
