@@ -18,6 +18,12 @@
  * (the unsignaled ones before it included); rdx_wc.wr_id is the signaled
  * WQE's. For send-side completions rdx_wc.imm holds an opaque retirement
  * cursor that rdx_mlx5_qp_retired_wr_id() uses to name every retired WR.
+ * A good requester CQE (opcode REQ) must name a signaled WQE (CQ_UPDATE
+ * set): only those are in the WQEBB->WQE map. Error and flush CQEs may name
+ * any outstanding WQE (found by walking the ring). On an error completion
+ * the retired - 1 WQEs before the failing one completed successfully.
+ * A CQE for a QPN not attached to the CQ gives IBV_WC_GENERAL_ERR with
+ * qp_ctx NULL and retired 0.
  */
 #ifndef RDX_MLX5_H
 #define RDX_MLX5_H
