@@ -600,7 +600,6 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	const uint32_t last_slot = tail + qp->sq_max_post - 1;
 	uint32_t head = qp->sq_head;
 	const uint32_t room = qp->sq_max_post - (head - tail);
-	const struct rdx_wr *const first = wr;
 	const struct rdx_wr *const end = wr + RTE_MIN((uint32_t)n, room);
 	uint32_t cur_post = qp->sq_cur_post;
 	/* Ordinal after the last signaled WQE, and the next one that must be
@@ -683,7 +682,7 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		last = c;
 		wr++;
 	}
-	nreq = (uint16_t)(wr - first);
+	nreq = (uint16_t)(head - qp->sq_head);   /* one ordinal per WR posted */
 	if (unlikely(nreq < n)) {
 		if (wr < end)
 			qp->stats.bad_wr++;
