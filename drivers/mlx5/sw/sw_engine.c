@@ -827,7 +827,19 @@ sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 {
 	uint8_t code = __atomic_load_n(&q->peer->min_rnr_timer, __ATOMIC_RELAXED);
 
+	uint64_t now = sw_now_ns();
+
 	sw_stat(&e->rnr_naks, 1);
+	/* A peer process that died without closing never posts receives
+	 * again: while NAKed, look at its pid now and then (10 ms). */
+	if (q->peer_dom != e->self && now - q->peer_checked_ns > 10000000ULL) {
+		q->peer_checked_ns = now;
+		if (kill((pid_t)q->peer_dom->hdr->owner_pid, 0) != 0 && errno == ESRCH) {
+			q->peer_vanished = true;
+			q->rnr_active = false;
+			return sw_no_ack(e, q, w);
+		}
+	}
 	if (!q->rnr_active) {
 		q->rnr_active = true;
 		q->rnr_left = q->s->rnr_retry;
@@ -839,7 +851,7 @@ sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 		q->rnr_left--;
 	}
 	/* never block: record when to retry and come back later */
-	q->rnr_retry_at_ns = sw_now_ns() + (uint64_t)sw_rnr_10us[code & 31] * 10000ULL;
+	q->rnr_retry_at_ns = now + (uint64_t)sw_rnr_10us[code & 31] * 10000ULL;
 	return SW_WAIT;
 }
 

@@ -163,6 +163,7 @@ struct sw_lqp {
 	uint32_t fail_nth;
 	uint8_t fail_syndrome;
 	bool peer_vanished;
+	uint64_t peer_checked_ns;  /* last liveness check of the peer's process */
 	bool flushed_rq_logged;
 	/* peer */
 	struct sw_domain *peer_dom;

@@ -463,6 +463,63 @@ test_peer_closes(void)
 	rdx_dev_close(pa.dev);
 }
 
+/* A peer process killed (no close): SENDs to it are RNR NAKed, the model
+ * notices the dead pid and fails them with RETRY_EXC instead of retrying
+ * forever. */
+static void
+test_peer_killed(void)
+{
+	int p2c[2], c2p[2], status;
+	struct xmsg me, peer;
+	struct rdx_sge s;
+	struct rdx_wr w;
+	struct side pa;
+	pid_t pid;
+	char tok;
+
+	CU_ASSERT_FATAL(pipe(p2c) == 0 && pipe(c2p) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct side c;
+		struct xmsg cm, pm;
+
+		close(p2c[1]);
+		close(c2p[0]);
+		if (side_open(&c) != 0)
+			_exit(1);
+		side_msg(&c, &cm);
+		if (wr_all(c2p[1], &cm, sizeof(cm)) != 0 ||
+		    rd_all(p2c[0], &pm, sizeof(pm)) != 0 ||
+		    rdx_qp_connect(c.qp, &pm.info, NULL) != 0 ||
+		    wr_all(c2p[1], "r", 1) != 0)
+			_exit(2);
+		pause();
+		_exit(3);
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	CU_ASSERT_FATAL(side_open(&pa) == 0);
+	side_msg(&pa, &me);
+	CU_ASSERT_FATAL(rd_all(c2p[0], &peer, sizeof(peer)) == 0);
+	CU_ASSERT_FATAL(wr_all(p2c[1], &me, sizeof(me)) == 0);
+	CU_ASSERT_FATAL(rdx_qp_connect(pa.qp, &peer.info, NULL) == 0);
+	CU_ASSERT_EQUAL(rd_all(c2p[0], &tok, 1), 0);
+	kill(pid, SIGKILL);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	s = (struct rdx_sge){ pa.mem->iova, 8, pa.mem->lkey };
+	w = wr_make(1, RDX_OP_SEND, &s, 0, 0);
+	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_RETRY_EXC_ERR);
+	close(p2c[1]);
+	close(c2p[0]);
+	rdx_qp_destroy(pa.qp);
+	rdx_cq_destroy(pa.cq);
+	rdx_dev_mem_free(pa.mem);
+	rdx_dev_mem_free(pa.lmem);
+	free(pa.lbuf);
+	rdx_dev_close(pa.dev);
+}
+
 int
 main(void)
 {
@@ -470,6 +527,7 @@ main(void)
 		{ "two_processes", test_two_processes },
 		{ "two_processes_thread", test_two_processes_thread },
 		{ "peer_closes", test_peer_closes },
+		{ "peer_killed", test_peer_killed },
 		{ "stale_cleanup", test_stale_cleanup },
 		{ NULL, NULL },
 	};
