@@ -954,6 +954,8 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 	for (; wc != wend; wc++) {
 		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
 			(buf + ((size_t)(ci & mask) << shift));
+		/* op_own read once, through the volatile pointer; opcode and owner
+		 * are what mlx5dv_get_cqe_opcode()/mlx5dv_get_cqe_owner() return. */
 		const uint8_t op_own = cqe->op_own;
 		const uint8_t opcode = op_own >> 4;
 		uint32_t sop, qpn;
