@@ -8,6 +8,8 @@
  * and hand-filled raddr/atomic/inline segments, never through the datapath.
  */
 #include <endian.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1547,6 +1549,93 @@ test_progress_hook(void)
 	fake_teardown();
 }
 
+/*
+ * A device thread: reads the SQ doorbell record, completes every posted
+ * (signaled, one-WQEBB) NOP in order, never overruns the CQ (checks the
+ * consumer index in the CQ doorbell record). The test thread posts and
+ * polls concurrently: CQE ownership, barriers and both records are used for
+ * real across threads.
+ */
+#define DEV_WQES 20000u
+
+static int dev_stop;
+
+static void *
+device_thread(void *arg)
+{
+	uint32_t done = 0, pi = 0;
+
+	(void)arg;
+	while (done < DEV_WQES && !__atomic_load_n(&dev_stop, __ATOMIC_ACQUIRE)) {
+		uint16_t posted = (uint16_t)be32toh(__atomic_load_n(&f->dbrec[MLX5_SND_DBR],
+								     __ATOMIC_ACQUIRE));
+		uint32_t ci = be32toh(__atomic_load_n(&f->cq_dbrec[0], __ATOMIC_ACQUIRE));
+
+		if ((uint16_t)done == posted || pi - ci >= f->cqe_cnt) {
+			sched_yield();
+			continue;
+		}
+		{
+			struct mlx5_cqe64 *c = cqe_slot(pi);
+			uint8_t owner = (uint8_t)((pi >> log2c(f->cqe_cnt)) & 1);
+
+			memset(c, 0, 63);
+			c->sop_drop_qpn = htobe32(QPN);
+			c->wqe_counter = htobe16((uint16_t)done);
+			__atomic_store_n(&c->op_own, (uint8_t)(MLX5_CQE_REQ << 4 | owner),
+					 __ATOMIC_RELEASE);
+		}
+		pi++;
+		done++;
+	}
+	return NULL;
+}
+
+static void
+test_concurrent_device(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wc wc[16];
+	struct rdx_wr wr[16];
+	uint64_t next_post = 0, next_done = 0, idle = 0;
+	pthread_t th;
+	unsigned int k;
+
+	o.sq_bb = 32;
+	o.max_inline = 0;
+	o.max_send_sge = 1;
+	o.cqe_cnt = 8;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	dev_stop = 0;
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, device_thread, NULL) == 0);
+	/* bounded: a lost completion fails the test instead of hanging it */
+	while (next_done < DEV_WQES && idle < 200000000u) {
+		uint16_t n = (uint16_t)RTE_MIN(16u, DEV_WQES - next_post);
+		uint16_t got;
+
+		for (k = 0; k < n; k++)
+			wr[k].wr_id = next_post + k;
+		next_post += rdx_qp_post_burst(qp(), wr, n);
+		got = rdx_cq_poll_burst(cq(), wc, 16);
+		idle = got == 0 ? idle + 1 : 0;
+		for (k = 0; k < got; k++) {
+			if (wc[k].wr_id != next_done || wc[k].status != IBV_WC_SUCCESS ||
+			    wc[k].retired != 1)
+				break;
+			next_done++;
+		}
+		if (k != got)
+			break;
+	}
+	__atomic_store_n(&dev_stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	CU_ASSERT(next_done == DEV_WQES);
+	CU_ASSERT(next_post == DEV_WQES);
+	CU_ASSERT(f->qp.sq_tail == DEV_WQES);
+	fake_teardown();
+}
+
 static int
 suite_init(void)
 {
@@ -1595,6 +1684,7 @@ main(void)
 		{ "CQ shared by two QPs", test_cq_multi_qp },
 		{ "CQ QP table: collisions, detach, limits", test_cq_qp_table },
 		{ "software progress hook", test_progress_hook },
+		{ "device thread completing concurrently", test_concurrent_device },
 		{ NULL, NULL },
 	};
 
