@@ -23,8 +23,8 @@
  *   engine then flushes its SQ and RQ.
  * - RNR: the wait is the RESPONDER's min_rnr_timer (IBTA: the responder
  *   advertises it in the RNR NAK); retries are the requester's rnr_retry.
- * - Missing ACK (peer vanished, destroyed, closed, or in ERR): retry_cnt
- *   retries are counted without waiting the ACK timeout, then 0x15.
+ * - Missing ACK (peer vanished, destroyed, closed, or not in RTR/RTS):
+ *   retry_cnt retries, each after the ACK timeout, then 0x15.
  * - After an error every later WQE (SQ and RQ) gets one flush CQE (0x05),
  *   signaled or not, in order; flushing pauses while the CQ is full.
  */
@@ -725,6 +725,7 @@ sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	sw_qp_set_err(q->s);
 	q->sq_ci = w->pos + w->wqebbs;
 	q->rnr_active = false;
+	q->ack_active = false;
 	sw_stat(&e->errors, 1);
 	if (syndrome == MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR ||
 	    syndrome == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR ||
@@ -813,13 +814,29 @@ sw_payload(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w, uint32_t off
 	return 0;
 }
 
-/* A request needs the peer: vanished/dead/ERR peers never ACK. */
+/*
+ * A request needs the peer: vanished/dead/ERR peers never ACK. Like a
+ * requester whose ACK timer (4.096 us << timeout; 0 = never) expires, the
+ * head WQE is retried retry_cnt times (never blocking: a retry-at time is
+ * recorded), then fails with RETRY_EXC_ERR. A peer that comes up in time
+ * (connects, leaves RESET) gets the retry.
+ */
 static int
 sw_no_ack(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 {
-	/* retry_cnt retries, each timing out (not waited for: see top) */
-	sw_stat(&e->retries, q->s->retry_cnt);
-	return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR);
+	uint8_t t = q->s->timeout & 31;
+
+	q->rnr_active = false;
+	if (!q->ack_active) {
+		q->ack_active = true;
+		q->ack_left = q->s->retry_cnt;
+	}
+	if (q->ack_left == 0)
+		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR);
+	q->ack_left--;
+	sw_stat(&e->retries, 1);
+	q->retry_at_ns = t == 0 ? UINT64_MAX : sw_now_ns() + (4096ULL << t);
+	return SW_WAIT;
 }
 
 static int
@@ -836,10 +853,10 @@ sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 		q->peer_checked_ns = now;
 		if (kill((pid_t)q->peer_dom->hdr->owner_pid, 0) != 0 && errno == ESRCH) {
 			q->peer_vanished = true;
-			q->rnr_active = false;
 			return sw_no_ack(e, q, w);
 		}
 	}
+	q->ack_active = false; /* the NAK is an answer */
 	if (!q->rnr_active) {
 		q->rnr_active = true;
 		q->rnr_left = q->s->rnr_retry;
@@ -851,7 +868,7 @@ sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 		q->rnr_left--;
 	}
 	/* never block: record when to retry and come back later */
-	q->rnr_retry_at_ns = now + (uint64_t)sw_rnr_10us[code & 31] * 10000ULL;
+	q->retry_at_ns = now + (uint64_t)sw_rnr_10us[code & 31] * 10000ULL;
 	return SW_WAIT;
 }
 
@@ -887,6 +904,7 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		return sw_rnr(e, q, w);
 	}
 	q->rnr_active = false;
+	q->ack_active = false;
 	cnt = p->rq_ci;
 	rwqe = sw_ptr(pd, p->rq_off) + (size_t)(cnt & (p->rq_wqe_cnt - 1)) * p->rq_stride;
 	if (!write_imm) {
@@ -953,6 +971,8 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 	struct mlx5_cqe64 c;
 
 	q->sq_ci = w->pos + w->wqebbs;
+	q->rnr_active = false;
+	q->ack_active = false;
 	if (!(w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE))
 		return SW_DONE; /* unsignaled: no CQE */
 	memset(&c, 0, sizeof(c));
@@ -1004,9 +1024,11 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	if (w.qpn != q->s->qpn)
 		return sw_malformed(e, q, &w, "qpn", w.qpn, q->s->qpn);
 	sw_ring_read(q, w.pos, w.b, w.ds * 16);
-	sw_stat(&e->wqes, 1);
-	if (q->fail_nth != 0 && --q->fail_nth == 0)
-		return sw_req_fail(e, q, &w, q->fail_syndrome);
+	if (!q->rnr_active && !q->ack_active) { /* first attempt, not a retry */
+		sw_stat(&e->wqes, 1);
+		if (q->fail_nth != 0 && --q->fail_nth == 0)
+			return sw_req_fail(e, q, &w, q->fail_syndrome);
+	}
 
 	switch (w.opcode) {
 	case MLX5_OPCODE_NOP:
@@ -1179,7 +1201,7 @@ sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 				sw_qp_set_err(q->s);
 				break;
 			}
-			if (q->rnr_active && sw_now_ns() < q->rnr_retry_at_ns)
+			if ((q->rnr_active || q->ack_active) && sw_now_ns() < q->retry_at_ns)
 				break;
 			rc = sw_exec(e, q, avail);
 			if (rc == SW_WAIT)

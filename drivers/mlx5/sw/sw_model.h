@@ -157,9 +157,11 @@ struct sw_lqp {
 	uint32_t bf_next;         /* BlueFlame half expected next */
 	bool armed;               /* a doorbell asked for execution */
 	uint32_t busy;            /* engine exclusion (inline mode, many pollers) */
-	bool rnr_active;
+	bool rnr_active;          /* head WQE waits after an RNR NAK */
+	bool ack_active;          /* head WQE waits for a missing ACK */
+	uint8_t ack_left;
 	uint8_t rnr_left;
-	uint64_t rnr_retry_at_ns;
+	uint64_t retry_at_ns;       /* when the head WQE may be retried */
 	uint32_t fail_nth;
 	uint8_t fail_syndrome;
 	bool peer_vanished;

@@ -653,6 +653,8 @@ test_cq_overrun(void)
 static void
 test_fault_injection(void)
 {
+	struct rdx_qp_conn_attr fast_ack = { .timeout = 8, .retry_cnt = 3 };
+	struct rdx_sw_stats s0, s1;
 	struct rdx_mem *m0, *m1;
 	struct rdx_sge s;
 	struct rdx_wc wc[8];
@@ -678,14 +680,19 @@ test_fault_injection(void)
 	CU_ASSERT_EQUAL(wc[2].status, IBV_WC_WR_FLUSH_ERR);
 	CU_ASSERT_EQUAL(wc[3].status, IBV_WC_WR_FLUSH_ERR);
 	pair_free(&p);
-	/* the peer vanishes: RETRY_EXC */
-	pair_make(&p, &qconf, NULL);
+	/* the peer vanishes: 3 retries after 1 ms ACK timeouts, RETRY_EXC */
+	pair_make(&p, &qconf, &fast_ack);
+	CU_ASSERT(rdx_sw_stats_get(dev, &s0) == 0);
 	CU_ASSERT(rdx_sw_qp_peer_vanish(p.qp[0], true) == 0);
 	w[0] = wr_make(0, RDX_OP_READ, &s, 1, m1->iova, m1->rkey, 0);
 	check_error(&p, &w[0], IBV_WC_RETRY_EXC_ERR);
+	CU_ASSERT(rdx_sw_stats_get(dev, &s1) == 0);
+	CU_ASSERT_EQUAL(s1.retries - s0.retries, 3);
+	/* one WQE executed (retries not re-counted), the rest flushed */
+	CU_ASSERT_EQUAL(s1.wqes - s0.wqes, 1);
 	pair_free(&p);
 	/* the peer QP is destroyed: RETRY_EXC as well */
-	pair_make(&p, &qconf, NULL);
+	pair_make(&p, &qconf, &fast_ack);
 	CU_ASSERT(rdx_qp_destroy(p.qp[1]) == 0);
 	w[0] = wr_make(0, RDX_OP_WRITE, &s, 1, m1->iova, m1->rkey, RDX_WR_SIGNALED);
 	CU_ASSERT_EQUAL(rdx_qp_post_burst(p.qp[0], w, 1), 1);
