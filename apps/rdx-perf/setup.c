@@ -477,9 +477,10 @@ perf_teardown(struct perf_app *a)
 	unsigned int i;
 
 	for (i = 0; i < a->total_qps; i++) {
-		if (a->cli != NULL && a->cli[i].qp != NULL)
+		/* ep_fini copes with what a failed ep_init left behind */
+		if (a->cli != NULL)
 			ep_fini(a, &a->cli[i]);
-		if (a->srv != NULL && a->srv[i].qp != NULL)
+		if (a->srv != NULL)
 			ep_fini(a, &a->srv[i]);
 	}
 	if (a->shared != NULL)
