@@ -73,6 +73,7 @@ struct sw_wqe {
 	uint32_t idx;
 	uint32_t qpn;
 	uint8_t opcode;
+	uint8_t opmod;
 	uint8_t fm_ce_se;
 	uint32_t imm_raw;  /* ctrl imm bytes as-is */
 };
@@ -899,6 +900,15 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	}
 	head = be32toh(__atomic_load_n(&pdb[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
 	avail = (head - p->rq_ci) & 0xffff;
+	if (avail > p->rq_wqe_cnt) {
+		/* the peer's RQ doorbell record claims more than its ring */
+		sw_stat(&e->device_errors, 1);
+		SW_LOG(ERR, "device error on QP 0x%x: RQ doorbell record 0x%x beyond the ring (ci 0x%x, %u WQEs)\n",
+		       p->qpn, head, p->rq_ci & 0xffff, p->rq_wqe_cnt);
+		sw_qp_set_err(p);
+		sw_unlock(&p->lock);
+		return sw_no_ack(e, q, w);
+	}
 	if (avail == 0 || p->rq_wqe_cnt == 0) {
 		sw_unlock(&p->lock);
 		return sw_rnr(e, q, w);
@@ -1008,6 +1018,7 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	v = be32toh(ctrl->opmod_idx_opcode);
 	w.opcode = (uint8_t)v;
 	w.idx = (v >> 8) & 0xffff;
+	w.opmod = (uint8_t)(v >> 24);
 	v = be32toh(ctrl->qpn_ds);
 	w.ds = v & 0x3f;
 	w.qpn = v >> 8;
@@ -1023,6 +1034,11 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 				    w.pos & 0xffff);
 	if (w.qpn != q->s->qpn)
 		return sw_malformed(e, q, &w, "qpn", w.qpn, q->s->qpn);
+	/* opmod is only used by masked atomics and UMR, which RC here never
+	 * posts; the signature byte is 0 without MLX5_QP_SIGNATURE */
+	if (w.opmod != 0 || ctrl->signature != 0)
+		return sw_malformed(e, q, &w, "opmod/signature not 0", w.opmod,
+				    ctrl->signature);
 	sw_ring_read(q, w.pos, w.b, w.ds * 16);
 	if (!q->rnr_active && !q->ack_active) { /* first attempt, not a retry */
 		sw_stat(&e->wqes, 1);

@@ -368,6 +368,13 @@ bad_atomic_len(struct tqp *a, uint32_t key, uint8_t *m)
 }
 
 static void
+bad_opmod(struct tqp *a, uint32_t key, uint8_t *m)
+{
+	ctrl(a, MLX5_OPCODE_NOP, 1, 0, 0);
+	put(a, a->last, 0, "\x09", 1); /* opmod of a masked 8-byte atomic */
+}
+
+static void
 test_malformed(void)
 {
 	check_malformed(bad_opcode, "opcode");
@@ -377,6 +384,7 @@ test_malformed(void)
 	check_malformed(bad_zero_sge, "zero sge");
 	check_malformed(bad_atomic_ds, "atomic ds");
 	check_malformed(bad_atomic_len, "atomic len");
+	check_malformed(bad_opmod, "opmod");
 }
 
 /* SEND into an RQ WQE with a terminator; responder CQE fields; an
