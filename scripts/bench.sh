@@ -60,6 +60,26 @@ bench cas-lat    --test cas --mode lat --keys 1 -n $n_lat
 bench faa-lat    --test faa --mode lat --keys 1 -n $n_lat
 
 echo
+echo "=== summary (total rows; latency in us)"
+python3 - out/{echo,echo-c4,write-lat,write-bw,read-lat,read-bw,cas-1key,cas-4kkeys,faa-1key,faa-4kkeys,cas-lat,faa-lat}.json <<'PY'
+import json, os, sys
+print("%-11s %-9s %-5s %8s %3s %9s %9s %9s %10s" % ("run", "test", "mode", "size", "qps", "p50", "p99",
+                                                  "Mops", "MB/s"))
+for path in sys.argv[1:]:
+    if not os.path.exists(path):
+        continue
+    rep = json.load(open(path))
+    kind = rep["knobs"].get("device_kind", "?")
+    for r in rep["results"]:
+        if r["lcore"] != -1:
+            continue
+        lat = r["lat"] or {}
+        f = lambda v: "-" if v is None else "%.2f" % (v / 1000.0)
+        print("%-11s %-9s %-5s %8d %3d %9s %9s %9.3f %10.1f" % (
+            os.path.basename(path)[:-5], r["test"], r["mode"], r["size"], r["qps"],
+            f(lat.get("p50")), f(lat.get("p99")), r["mops"] or 0, r["mbytes_per_s"] or 0))
+print("device: %s (%s)" % (rep["knobs"].get("dev", "?"), kind))
+PY
 echo "bench.sh: $(( $(date +%s) - start )) s; JSON reports in out/"
 if [ ${#failed[@]} -ne 0 ]; then
     echo "bench.sh: failed: ${failed[*]}" >&2
