@@ -135,6 +135,7 @@ struct sw_domain {
 	uint8_t *base;
 	size_t size;
 	struct sw_shm_hdr *hdr;
+	int fd;                   /* owner: kept to reserve pages (fallocate) */
 	bool owner;
 	int refs;
 	struct sw_domain *next;

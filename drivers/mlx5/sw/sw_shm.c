@@ -112,6 +112,7 @@ sw_domain_mmap(const char *name, int fd, size_t size, bool owner)
 	d->base = base;
 	d->size = size;
 	d->hdr = base;
+	d->fd = -1;
 	d->owner = owner;
 	d->refs = 1;
 	return d;
@@ -144,12 +145,21 @@ sw_domain_create(void)
 		shm_unlink(name);
 		return NULL;
 	}
-	d = sw_domain_mmap(name, fd, SW_DEFAULT_SHM, true);
-	close(fd);
-	if (d == NULL) {
+	/* Reserve the header's pages now: touching an unreserved page of a
+	 * full tmpfs would be SIGBUS, a reservation fails cleanly. */
+	if (fallocate(fd, 0, 0, (off_t)RTE_ALIGN_CEIL(sizeof(*h), 4096)) != 0) {
+		rte_errno = errno;
+		close(fd);
 		shm_unlink(name);
 		return NULL;
 	}
+	d = sw_domain_mmap(name, fd, SW_DEFAULT_SHM, true);
+	if (d == NULL) {
+		close(fd);
+		shm_unlink(name);
+		return NULL;
+	}
+	d->fd = fd;
 	h = d->hdr;
 	h->size = SW_DEFAULT_SHM;
 	h->owner_pid = (int32_t)getpid();
@@ -217,6 +227,8 @@ sw_domain_destroy(struct sw_domain *d)
 	/* Peers still mapping it see closed and treat our QPs as gone. */
 	__atomic_store_n(&d->hdr->closed, 1, __ATOMIC_RELEASE);
 	shm_unlink(d->name);
+	if (d->fd >= 0)
+		close(d->fd);
 	sw_domain_unmap(d);
 }
 
@@ -250,8 +262,6 @@ sw_shm_alloc(struct sw_domain *d, uint64_t len, bool dm)
 		best->used = 1;
 		best->dm = dm;
 		off = best->off;
-		/* reused memory starts zeroed, like fresh pages */
-		memset(d->base + off, 0, best->len);
 		len = best->len;
 	} else if (free_slot != NULL && h->brk + len <= h->size) {
 		free_slot->off = h->brk;
@@ -261,6 +271,19 @@ sw_shm_alloc(struct sw_domain *d, uint64_t len, bool dm)
 		off = h->brk;
 		h->brk += len;
 	}
+	if (off != 0 && d->fd >= 0 &&
+	    fallocate(d->fd, 0, (off_t)off, (off_t)len) != 0) {
+		/* /dev/shm is full: fail here rather than SIGBUS on first touch */
+		fprintf(stderr, "rdx_sw: cannot reserve %lu bytes in /dev/shm: %s\n",
+			(unsigned long)len, strerror(errno));
+		for (i = 0; i < SW_MAX_ALLOC; i++)
+			if (h->allocs[i].len != 0 && h->allocs[i].off == off)
+				h->allocs[i].used = 0;
+		off = 0;
+	}
+	if (off != 0 && best != NULL)
+		/* reused memory starts zeroed, like fresh pages */
+		memset(d->base + off, 0, len);
 	if (off != 0 && dm)
 		h->dm_used += len;
 	sw_unlock(&h->lock);

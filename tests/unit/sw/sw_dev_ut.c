@@ -159,6 +159,8 @@ test_attr(void)
 	CU_ASSERT_EQUAL(a->active_mtu, IBV_MTU_4096);
 	CU_ASSERT_EQUAL(a->link_layer, IBV_LINK_LAYER_ETHERNET);
 	CU_ASSERT(rdx_sw_dev_is_sw(dev));
+	/* larger than the segment: a clean failure */
+	CU_ASSERT(rdx_dev_mem_alloc(dev, 3ULL << 30, RDX_MEM_HOST, RDX_ACCESS_ALL) == NULL);
 	cq = rdx_cq_create(dev, &cc);
 	CU_ASSERT_FATAL(cq != NULL);
 	/* rdma-core mlx5_calc_send_wqe: RC, sge <= 4, inline 0 -> 60;
