@@ -36,13 +36,14 @@ static const char usage_text[] =
 "  --loopback-lcores same|split     server ends on the client's lcore or on the main lcore\n"
 "  --bootstrap-timeout S            --sw-progress inline|thread\n"
 "  --json F --csv F -o F (per-WR log) --report_gbits --label TEXT\n"
-"  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n";
+"  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n"
+"  --inject-bad-rkey  (tests) target the peer with a wrong rkey: completion errors\n";
 
 enum {
 	OPT_TEST = 256, OPT_MODE, OPT_SIZES, OPT_WARMUP, OPT_QP_SWEEP, OPT_MEM, OPT_VERIFY,
 	OPT_DEV, OPT_DRIVER, OPT_SERVER, OPT_CONNECT, OPT_LOOPBACK, OPT_BOOT_TIMEOUT,
 	OPT_SW_PROGRESS, OPT_JSON, OPT_CSV, OPT_GBITS, OPT_LABEL, OPT_CONCURRENT,
-	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES,
+	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY,
 };
 
 static const struct option long_opts[] = {
@@ -72,6 +73,7 @@ static const struct option long_opts[] = {
 	{"port", required_argument, NULL, 'p'},
 	{"loopback", no_argument, NULL, OPT_LOOPBACK},
 	{"loopback-lcores", required_argument, NULL, OPT_LB_LCORES},
+	{"inject-bad-rkey", no_argument, NULL, OPT_BAD_RKEY},
 	{"bootstrap-timeout", required_argument, NULL, OPT_BOOT_TIMEOUT},
 	{"sw-progress", required_argument, NULL, OPT_SW_PROGRESS},
 	{"json", required_argument, NULL, OPT_JSON},
@@ -372,6 +374,9 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			break;
 		case OPT_LOOPBACK:
 			o->loopback = true;
+			break;
+		case OPT_BAD_RKEY:
+			o->bad_rkey = true;
 			break;
 		case OPT_LB_LCORES:
 			if (strcmp(optarg, "same") == 0)

@@ -56,6 +56,7 @@ struct perf_opts {
 	uint16_t port;
 	bool loopback;
 	bool split;              /* loopback: server ends on the main lcore */
+	bool bad_rkey;           /* fault injection: use a wrong rkey (tests) */
 	double boot_timeout;
 	enum rdx_sw_progress sw_progress;
 	const char *json;

@@ -254,6 +254,8 @@ ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
 	ep->raddr = w->addr;
 	ep->rlen = w->len;
 	ep->rkey = w->rkey;
+	if (a->o.bad_rkey)
+		ep->rkey ^= 0x5a5a00u;
 	ep->rraddr = w->raddr;
 	ep->rrkey = w->rrkey;
 	ep->peer_rslots = w->rslots != 0 ? w->rslots : 1;

@@ -57,6 +57,19 @@ for a in "write lat -n 1500" "send lat -n 300 -e" "write bw -n 300 -e" "write bw
     fi
 done
 
+# A completion error is named (status and operation) and the exit is non-zero.
+for t in write read faa; do
+    run "err-$t" 60 "${EAL[@]}" -- --test "$t" --mode bw -n 50 --dev sw --inject-bad-rkey
+    rc=$?
+    op=$(case $t in write) echo RDMA_WRITE ;; read) echo RDMA_READ ;; faa) echo ATOMIC_FA ;; esac)
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] &&
+       grep -q "$op failed: remote access error" "$TMP/err-$t.err"; then
+        pass "completion error: $(head -n 1 "$TMP/err-$t.err")"
+    else
+        fail "completion error $t: exit $rc: $(head -n 2 "$TMP/err-$t.err" | tr '\n' '|')"
+    fi
+done
+
 # The main lcore alone (no worker), duration mode with percentiles.
 if run main-only 60 --no-huge -l 0 -- --test read --mode lat -s 64 -D 0.5 --warmup 0.1s \
         --dev sw --json "$TMP/main.json" &&
