@@ -127,8 +127,11 @@ perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h)
 					ep->last_sig = (wrs[k - 1].flags & RDX_WR_SIGNALED) != 0;
 				ep->posted += k;
 			}
-			if (ep->posted != ep->completed || ep->posted < ep->target)
+			if (ep->posted < ep->target)
 				active++;
+			if (ep->posted == ep->completed)
+				continue; /* nothing in flight: nothing to poll */
+			active += ep->posted >= ep->target;
 			nc = rdx_cq_poll_burst(ep->scq, wcs, PERF_WC_BURST);
 			if (nc == 0)
 				continue;
