@@ -703,6 +703,27 @@ sw_doorbells(struct sw_engine *e, struct sw_lqp *q)
 	}
 }
 
+/*
+ * Is the peer's process still there? A process killed without closing
+ * leaves its segment behind; a NIC would stop getting ACKs from it. Looked
+ * at (kill(pid, 0)) at most every 1024 requests and 100 ms, so the cost
+ * stays off the per-WQE path.
+ */
+static void
+sw_peer_check_pid(struct sw_engine *e, struct sw_lqp *q)
+{
+	uint64_t now;
+
+	if (q->peer_dom == NULL || q->peer_dom == e->self || (++q->peer_check_cnt & 1023) != 0)
+		return;
+	now = sw_now_ns();
+	if (now - q->peer_checked_ns < 100000000ULL)
+		return;
+	q->peer_checked_ns = now;
+	if (kill((pid_t)q->peer_dom->hdr->owner_pid, 0) != 0 && errno == ESRCH)
+		q->peer_vanished = true;
+}
+
 static bool
 sw_peer_alive(const struct sw_lqp *q)
 {
@@ -1042,6 +1063,7 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	sw_ring_read(q, w.pos, w.b, w.ds * 16);
 	if (!q->rnr_active && !q->ack_active) { /* first attempt, not a retry */
 		sw_stat(&e->wqes, 1);
+		sw_peer_check_pid(e, q);
 		if (q->fail_nth != 0 && --q->fail_nth == 0)
 			return sw_req_fail(e, q, &w, q->fail_syndrome);
 	}

@@ -167,6 +167,7 @@ struct sw_lqp {
 	uint8_t fail_syndrome;
 	bool peer_vanished;
 	uint64_t peer_checked_ns;  /* last liveness check of the peer's process */
+	uint32_t peer_check_cnt;   /* requests since that check */
 	bool flushed_rq_logged;
 	/* peer */
 	struct sw_domain *peer_dom;

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -467,7 +468,7 @@ test_peer_closes(void)
  * notices the dead pid and fails them with RETRY_EXC instead of retrying
  * forever. */
 static void
-test_peer_killed(void)
+peer_killed(bool writes)
 {
 	int p2c[2], c2p[2], status;
 	struct xmsg me, peer;
@@ -508,8 +509,21 @@ test_peer_killed(void)
 	kill(pid, SIGKILL);
 	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
 	s = (struct rdx_sge){ pa.mem->iova, 8, pa.mem->lkey };
-	w = wr_make(1, RDX_OP_SEND, &s, 0, 0);
-	CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_RETRY_EXC_ERR);
+	if (writes) {
+		/* WRITEs land in the orphaned segment until the model looks at
+		 * the pid (within 1024 WQEs), then stop being ACKed */
+		int i, st = IBV_WC_SUCCESS;
+
+		for (i = 0; i < 4096 && st == IBV_WC_SUCCESS; i++) {
+			w = wr_make((uint64_t)i, RDX_OP_WRITE, &s, peer.iova, peer.rkey);
+			st = do_wr(&pa, &w);
+		}
+		CU_ASSERT_EQUAL(st, IBV_WC_RETRY_EXC_ERR);
+		CU_ASSERT(i <= 1100);
+	} else {
+		w = wr_make(1, RDX_OP_SEND, &s, 0, 0);
+		CU_ASSERT_EQUAL(do_wr(&pa, &w), IBV_WC_RETRY_EXC_ERR);
+	}
 	close(p2c[1]);
 	close(c2p[0]);
 	rdx_qp_destroy(pa.qp);
@@ -520,6 +534,18 @@ test_peer_killed(void)
 	rdx_dev_close(pa.dev);
 }
 
+static void
+test_peer_killed(void)
+{
+	peer_killed(false);
+}
+
+static void
+test_peer_killed_writes(void)
+{
+	peer_killed(true);
+}
+
 int
 main(void)
 {
@@ -528,6 +554,7 @@ main(void)
 		{ "two_processes_thread", test_two_processes_thread },
 		{ "peer_closes", test_peer_closes },
 		{ "peer_killed", test_peer_killed },
+		{ "peer_killed_writes", test_peer_killed_writes },
 		{ "stale_cleanup", test_stale_cleanup },
 		{ NULL, NULL },
 	};
