@@ -376,7 +376,8 @@ sw_calc_send_wqe(uint32_t max_send_sge, uint32_t max_inline, uint32_t *wqe_size,
 	 * largest enabled op (MW/UMR: 192 B); the WQE is the larger of
 	 * overhead + one data segment per SGE and overhead + the inline
 	 * segment, rounded to 64 B; max_inline = WQE - overhead - 4. */
-	uint32_t size = SW_WQE_OVERHEAD + 16 * max_send_sge;
+	/* sized for at least one SGE so that max_inline never underflows */
+	uint32_t size = SW_WQE_OVERHEAD + 16 * RTE_MAX(max_send_sge, 1U);
 	uint32_t inl = 0;
 
 	if (max_send_sge > SW_MAX_SGE || max_inline > SW_MAX_WQE_BYTES)

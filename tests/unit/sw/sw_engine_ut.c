@@ -162,6 +162,9 @@ test_calc_send_wqe(void)
 	CU_ASSERT(sw_calc_send_wqe(1, 316, &w, &inl) == 0);
 	CU_ASSERT_EQUAL(w, 512);
 	CU_ASSERT(sw_calc_send_wqe(1, 317, &w, &inl) == -EINVAL);
+	CU_ASSERT(sw_calc_send_wqe(0, 0, &w, &inl) == 0);
+	CU_ASSERT_EQUAL(w, 256);
+	CU_ASSERT_EQUAL(inl, 60);
 	CU_ASSERT(sw_calc_send_wqe(17, 0, &w, &inl) == -EINVAL);
 }
 

@@ -403,6 +403,33 @@ test_stale_cleanup(void)
 	CU_ASSERT_EQUAL(stat(path, &st), 0);
 	CU_ASSERT(rdx_sw_cleanup_stale() >= 1);
 	CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+	{
+		/* a live process's segment is never removed */
+		struct rdx_dev *d = rdx_dev_open("sw", NULL);
+		struct rdx_cq_conf cc = { .depth = 4 };
+		struct rdx_qp_conf qc = { .sq_depth = 4, .sig_interval = 4 };
+		struct rdx_qp_info info;
+		char own[128];
+		struct rdx_cq *cq;
+		struct rdx_qp *qp;
+
+		CU_ASSERT_FATAL(d != NULL);
+		cq = rdx_cq_create(d, &cc);
+		CU_ASSERT_FATAL(cq != NULL);
+		qc.send_cq = qc.recv_cq = cq;
+		qp = rdx_qp_create(d, &qc);
+		CU_ASSERT_FATAL(qp != NULL);
+		rdx_qp_info_get(qp, &info);
+		snprintf(own, sizeof(own), "/dev/shm%s", info.sw_domain);
+		CU_ASSERT(rdx_sw_cleanup_stale() >= 0);
+		CU_ASSERT_EQUAL(stat(own, &st), 0);
+		CU_ASSERT_EQUAL(st.st_mode & 0777, 0600);
+		rdx_qp_destroy(qp);
+		rdx_cq_destroy(cq);
+		rdx_dev_close(d);
+		/* and close unlinks it */
+		CU_ASSERT_NOT_EQUAL(stat(own, &st), 0);
+	}
 }
 
 /* A peer QP in another process that closes: RETRY_EXC. */
