@@ -67,12 +67,12 @@ atomic_run(struct perf_lcore *lc)
 	return perf_stream_run(lc, &atomic_hooks);
 }
 
-const struct perf_engine perf_engine_cas = {
+const struct rdx_perf_engine perf_engine_cas = {
 	.name = "cas", .op = RDX_OP_CAS, .atomic = true, .lat_kind = "rtt",
 	.run = atomic_run,
 };
 
-const struct perf_engine perf_engine_faa = {
+const struct rdx_perf_engine perf_engine_faa = {
 	.name = "faa", .op = RDX_OP_FAA, .atomic = true, .lat_kind = "rtt",
 	.run = atomic_run,
 };

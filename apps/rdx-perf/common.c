@@ -182,7 +182,7 @@ perf_check_slow(struct perf_lcore *lc, uint64_t now)
 int
 perf_serve_all(struct perf_lcore *lc)
 {
-	const struct perf_engine *e = lc->eng;
+	const struct rdx_perf_engine *e = lc->eng;
 	int (*fn)(struct perf_lcore *, struct perf_ep *);
 	unsigned int i;
 	int work = 0, rc;

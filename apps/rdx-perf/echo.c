@@ -321,7 +321,7 @@ perf_pingpong_run(struct perf_lcore *lc)
 	return 0;
 }
 
-const struct perf_engine perf_engine_echo = {
+const struct rdx_perf_engine perf_engine_echo = {
 	.name = "echo", .op = RDX_OP_SEND, .lat_kind = "rtt",
 	.server_recv = true, .client_recv = true,
 	.run = perf_pingpong_run, .serve = perf_pingpong_serve,

@@ -35,7 +35,7 @@ static struct perf_app app;
 static int
 run_fn(struct perf_lcore *lc)
 {
-	const struct perf_engine *e = lc->eng;
+	const struct rdx_perf_engine *e = lc->eng;
 
 	if (lc->o->mode == PERF_MODE_LAT && e->lat_run != NULL)
 		return e->lat_run(lc);
@@ -229,6 +229,11 @@ client_runs(struct perf_app *a)
 			uint64_t peer_errors = 0;
 
 			perf_run_prepare(a, o->sizes[s], q, NULL);
+			if (a->eng->setup != NULL) {
+				rc = a->eng->setup(a);
+				if (rc < 0)
+					return rc;
+			}
 			if (a->conn != NULL) {
 				rc = perf_client_run_begin(a);
 				if (rc < 0)
@@ -255,6 +260,8 @@ client_runs(struct perf_app *a)
 				fprintf(stderr, "rdx-perf: --verify: the server found %" PRIu64 " bad bytes\n",
 					peer_errors);
 			a->verify_errors += peer_errors;
+			if (a->eng->teardown != NULL)
+				a->eng->teardown(a);
 			a->nb_runs++;
 			perf_report_run(a, a->nb_runs == nruns);
 			if (rc == 0 && o->wrlog != NULL)

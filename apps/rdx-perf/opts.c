@@ -173,10 +173,10 @@ static const char *const tests[] = {
 	"echo", "write", "write_imm", "read", "send", "cas", "faa",
 };
 
-const struct perf_engine *
+const struct rdx_perf_engine *
 perf_engine_find(const char *name)
 {
-	static const struct perf_engine *const engines[] = {
+	static const struct rdx_perf_engine *const engines[] = {
 		&perf_engine_echo, &perf_engine_write, &perf_engine_write_imm,
 		&perf_engine_read, &perf_engine_send, &perf_engine_cas, &perf_engine_faa,
 	};
@@ -463,7 +463,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 int
 perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 {
-	const struct perf_engine *e = perf_engine_find(o->test);
+	const struct rdx_perf_engine *e = perf_engine_find(o->test);
 	bool lat = o->mode == PERF_MODE_LAT;
 
 	if (!g->sizes) {

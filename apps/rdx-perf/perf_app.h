@@ -2,7 +2,7 @@
 /*
  * rdx-perf internals: options, endpoints (one QP with its buffers), per-lcore
  * state and the engine table. main.c owns options, set-up, launch and
- * reports; each test is a struct perf_engine in its own file (rdma.c,
+ * reports; each test is a struct rdx_perf_engine in its own file (rdma.c,
  * atomic.c, echo.c), as in DPDK test-pmd.
  */
 #ifndef PERF_APP_H
@@ -144,7 +144,7 @@ struct perf_lcore {
 	unsigned int nb_eps;
 	struct perf_ep **srv;    /* server endpoints this lcore serves */
 	unsigned int nb_srv;
-	const struct perf_engine *eng;
+	const struct rdx_perf_engine *eng;
 	const struct perf_opts *o;
 	struct perf_run *run;
 	bool measure;            /* false during warm-up */
@@ -173,7 +173,11 @@ struct perf_lcore {
 	char errmsg[192];
 };
 
-struct perf_engine {
+struct perf_app;
+
+/* A test (test-pmd's struct fwd_engine): run per lcore, serve per server
+ * endpoint, optional control-path hooks around each run. */
+struct rdx_perf_engine {
 	const char *name;
 	enum rdx_op op;
 	bool atomic;
@@ -188,15 +192,18 @@ struct perf_engine {
 	/* lat mode, when it differs (ping-pong as perftest does) */
 	int (*lat_run)(struct perf_lcore *lc);
 	int (*lat_serve)(struct perf_lcore *lc, struct perf_ep *ep);
+	/* optional, on the main lcore before / after each run */
+	int (*setup)(struct perf_app *a);
+	void (*teardown)(struct perf_app *a);
 };
 
-extern const struct perf_engine perf_engine_write;
-extern const struct perf_engine perf_engine_write_imm;
-extern const struct perf_engine perf_engine_read;
-extern const struct perf_engine perf_engine_send;
-extern const struct perf_engine perf_engine_cas;
-extern const struct perf_engine perf_engine_faa;
-extern const struct perf_engine perf_engine_echo;
+extern const struct rdx_perf_engine perf_engine_write;
+extern const struct rdx_perf_engine perf_engine_write_imm;
+extern const struct rdx_perf_engine perf_engine_read;
+extern const struct rdx_perf_engine perf_engine_send;
+extern const struct rdx_perf_engine perf_engine_cas;
+extern const struct rdx_perf_engine perf_engine_faa;
+extern const struct rdx_perf_engine perf_engine_echo;
 
 /* common.c: helpers the engines share */
 void perf_pattern_fill(uint8_t *p, uint64_t len, uint64_t op, uint32_t salt);
@@ -288,7 +295,7 @@ struct rdx_report;
 /* The whole app: main.c, setup.c and report.c share it. */
 struct perf_app {
 	struct perf_opts o;
-	const struct perf_engine *eng;
+	const struct rdx_perf_engine *eng;
 	struct rdx_dev *dev;
 	const struct rdx_dev_attr *attr;
 	bool client;              /* runs client endpoints (loopback or --connect) */

@@ -43,7 +43,7 @@ int
 perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h)
 {
 	const struct perf_run *run = lc->run;
-	const struct perf_engine *eng = lc->eng;
+	const struct rdx_perf_engine *eng = lc->eng;
 	const bool verify = lc->o->verify;
 	const bool lat = lc->o->mode == PERF_MODE_LAT;
 	const uint32_t plist = min_u32(run->post_list, RDX_MAX_BURST);
@@ -231,24 +231,24 @@ stream_run(struct perf_lcore *lc)
 	return perf_stream_run(lc, NULL);
 }
 
-const struct perf_engine perf_engine_write = {
+const struct rdx_perf_engine perf_engine_write = {
 	.name = "write", .op = RDX_OP_WRITE, .lat_kind = "half-rtt",
 	.run = stream_run, .lat_run = perf_pingpong_run, .lat_serve = perf_pingpong_serve,
 };
 
-const struct perf_engine perf_engine_write_imm = {
+const struct rdx_perf_engine perf_engine_write_imm = {
 	.name = "write_imm", .op = RDX_OP_WRITE_IMM, .lat_kind = "half-rtt",
 	.server_recv = true, .client_recv = true,
 	.run = stream_run, .serve = perf_serve_recv,
 	.lat_run = perf_pingpong_run, .lat_serve = perf_pingpong_serve,
 };
 
-const struct perf_engine perf_engine_read = {
+const struct rdx_perf_engine perf_engine_read = {
 	.name = "read", .op = RDX_OP_READ, .lat_kind = "rtt",
 	.run = stream_run,
 };
 
-const struct perf_engine perf_engine_send = {
+const struct rdx_perf_engine perf_engine_send = {
 	.name = "send", .op = RDX_OP_SEND, .lat_kind = "half-rtt",
 	.server_recv = true, .client_recv = true,
 	.run = stream_run, .serve = perf_serve_recv,

@@ -92,7 +92,7 @@ boot_ms(const struct perf_app *a)
 static bool
 needs_rbuf(const struct perf_app *a, bool responder)
 {
-	const struct perf_engine *e = a->eng;
+	const struct rdx_perf_engine *e = a->eng;
 	bool pingpong = a->o.mode == PERF_MODE_LAT && e->lat_run != NULL;
 
 	if (e == &perf_engine_echo || pingpong)
