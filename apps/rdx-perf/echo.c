@@ -303,9 +303,16 @@ perf_pingpong_run(struct perf_lcore *lc)
 		lc->polls++;
 		lc->busy_polls += busy != 0;
 		/* -e: sleep on the completion channel of the responses (bounded) */
-		if (busy == 0 && lc->o->events && lc->nb_srv == 0)
-			rdx_cq_wait(lc->eng->op == RDX_OP_WRITE ? lc->eps[0]->scq :
-				    lc->eps[0]->rcq, 1);
+		if (busy == 0 && lc->o->events && lc->nb_srv == 0) {
+			for (i = 0; i < lc->nb_eps; i++) {
+				struct perf_ep *ep = lc->eps[i];
+
+				if (ep->completed == ep->posted)
+					continue;
+				rdx_cq_wait(lc->eng->op == RDX_OP_WRITE ? ep->scq : ep->rcq, 1);
+				break;
+			}
+		}
 		if ((++iter & 255) == 0) {
 			now = rdx_tsc();
 			rc = perf_check_slow(lc, now);

@@ -169,8 +169,13 @@ perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h)
 		lc->busy_polls += (uint64_t)busy;
 		/* -e: sleep on the completion channel instead of spinning
 		 * (bounded, so the slow checks below still run) */
-		if (!busy && lc->o->events)
-			rdx_cq_wait(lc->eps[0]->scq, 1);
+		if (!busy && lc->o->events) {
+			for (i = 0; i < lc->nb_eps; i++)
+				if (lc->eps[i]->posted != lc->eps[i]->completed) {
+					rdx_cq_wait(lc->eps[i]->scq, 1);
+					break;
+				}
+		}
 		if ((++iter & 255) == 0) {
 			now = rdx_tsc();
 			rc = perf_check_slow(lc, now);
