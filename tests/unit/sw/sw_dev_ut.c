@@ -24,7 +24,7 @@
 #include "rdx_dev.h"
 #include "rdx_sw.h"
 
-#define POLL_GUARD_MS 20000
+#define POLL_GUARD_MS 10000
 
 static struct rdx_dev *dev;
 
@@ -187,6 +187,63 @@ test_attr(void)
 	qc.sig_interval = 0;
 	qc.max_send_sge = 17;
 	CU_ASSERT(rdx_qp_create(dev, &qc) == NULL);
+	CU_ASSERT(rdx_cq_destroy(cq) == 0);
+}
+
+/* Every QP shape the limits allow is created and works (a NOP and, when
+ * the QP has room, an inline WRITE of max_inline bytes). */
+static void
+test_qp_shapes(void)
+{
+	static const uint32_t sges[] = { 0, 1, 4, 16 };
+	static const uint32_t inls[] = { 0, 1, 60, 316 };
+	static const uint32_t sqs[] = { 1, 7, 64 };
+	static const uint32_t rqs[] = { 0, 1, 100 };
+	struct rdx_cq_conf cc = { .depth = 8 };
+	struct rdx_mem *m;
+	struct rdx_cq *cq;
+	size_t a, b, c, d;
+
+	cq = rdx_cq_create(dev, &cc);
+	m = rdx_dev_mem_alloc(dev, 4096, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	CU_ASSERT_FATAL(cq != NULL && m != NULL);
+	for (a = 0; a < RTE_DIM(sges); a++)
+	for (b = 0; b < RTE_DIM(inls); b++)
+	for (c = 0; c < RTE_DIM(sqs); c++)
+	for (d = 0; d < RTE_DIM(rqs); d++) {
+		struct rdx_qp_conf qc = {
+			.send_cq = cq, .recv_cq = cq, .sq_depth = sqs[c], .rq_depth = rqs[d],
+			.max_send_sge = sges[a], .max_recv_sge = sges[a],
+			.max_inline = inls[b], .sig_interval = (uint16_t)sqs[c],
+		};
+		struct rdx_qp_info info;
+		struct rdx_sge s = { m->iova, 0, m->lkey };
+		struct rdx_wc wc;
+		struct rdx_wr w;
+		struct rdx_qp *qp = rdx_qp_create(dev, &qc);
+
+		CU_ASSERT_FATAL(qp != NULL);
+		CU_ASSERT(qp->conf.max_inline >= inls[b]);
+		CU_ASSERT(qp->conf.sq_depth >= sqs[c]);
+		CU_ASSERT(qp->conf.rq_depth >= rqs[d]);
+		rdx_qp_info_get(qp, &info);
+		CU_ASSERT_FATAL(rdx_qp_connect(qp, &info, NULL) == 0); /* to itself */
+		w = wr_make(1, RDX_OP_NOP, NULL, 0, 0, 0, RDX_WR_SIGNALED);
+		CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(qp, &w, 1), 1);
+		CU_ASSERT_EQUAL(poll_n(cq, &wc, 1), 1);
+		CU_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS);
+		s.length = qp->conf.max_inline;
+		w = wr_make(2, RDX_OP_WRITE, &s, 1, m->iova + 1024, m->rkey,
+			    RDX_WR_SIGNALED | RDX_WR_INLINE);
+		/* one SGE needs max_send_sge >= 1 (the datapath checks) */
+		if (sges[a] > 0) {
+			CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(qp, &w, 1), 1);
+			CU_ASSERT_EQUAL(poll_n(cq, &wc, 1), 1);
+			CU_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS);
+		}
+		CU_ASSERT(rdx_qp_destroy(qp) == 0);
+	}
+	rdx_dev_mem_free(m);
 	CU_ASSERT(rdx_cq_destroy(cq) == 0);
 }
 
@@ -1075,6 +1132,7 @@ main(int argc, char **argv)
 {
 	static const struct rdx_ut_case cases[] = {
 		{ "attr", test_attr },
+		{ "qp_shapes", test_qp_shapes },
 		{ "write_read", test_write_read },
 		{ "send_recv_imm", test_send_recv_imm },
 		{ "atomics", test_atomics },

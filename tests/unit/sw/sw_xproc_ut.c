@@ -28,7 +28,7 @@
 #include "rdx_dev.h"
 #include "rdx_sw.h"
 
-#define POLL_GUARD_MS 20000
+#define POLL_GUARD_MS 10000
 
 struct xmsg {
 	struct rdx_qp_info info;
