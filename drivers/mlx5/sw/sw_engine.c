@@ -1224,6 +1224,15 @@ sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 	uint32_t state, db;
 	int n = 0;
 
+	/* Cheap look first (no atomic RMW): nothing rung, nothing pending,
+	 * not in error -> nothing to do. A stale view only delays to the next
+	 * call. */
+	if (!q->armed &&
+	    __atomic_load_n((const uint64_t *)(const void *)q->bf, __ATOMIC_RELAXED) == 0 &&
+	    __atomic_load_n((const uint64_t *)(const void *)(q->bf + SW_BF_SIZE),
+			    __ATOMIC_RELAXED) == 0 &&
+	    __atomic_load_n(&q->s->state, __ATOMIC_RELAXED) != RDX_SW_QPS_ERR)
+		return 0;
 	if (__atomic_exchange_n(&q->busy, 1, __ATOMIC_ACQUIRE) != 0)
 		return 0;
 	sw_doorbells(e, q);
