@@ -917,6 +917,79 @@ test_thread_mode(void)
 	CU_ASSERT(rdx_dev_close(td) == 0);
 }
 
+/* Two devices in one process: QPs of different segments connect; each
+ * device's engine runs its own requesters when its CQ is polled. */
+static void
+test_two_devices(void)
+{
+	struct rdx_cq_conf cc = { .depth = 16 };
+	struct rdx_qp_conf qc = qconf;
+	struct rdx_qp_info i0, i1;
+	static uint8_t local[256];
+	struct rdx_mem *m0, *m1, *lm;
+	struct rdx_recv_wr r;
+	struct rdx_sge s, rs;
+	struct rdx_dev *d1;
+	struct rdx_cq *c0, *c1;
+	struct rdx_qp *q0, *q1;
+	struct rdx_wc wc;
+	struct rdx_wr w;
+
+	d1 = rdx_dev_open("sw", NULL);
+	CU_ASSERT_FATAL(d1 != NULL);
+	c0 = rdx_cq_create(dev, &cc);
+	c1 = rdx_cq_create(d1, &cc);
+	CU_ASSERT_FATAL(c0 != NULL && c1 != NULL);
+	qc.send_cq = qc.recv_cq = c0;
+	q0 = rdx_qp_create(dev, &qc);
+	qc.send_cq = qc.recv_cq = c1;
+	q1 = rdx_qp_create(d1, &qc);
+	CU_ASSERT_FATAL(q0 != NULL && q1 != NULL);
+	m0 = rdx_dev_mem_alloc(dev, 4096, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	m1 = rdx_dev_mem_alloc(d1, 4096, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	lm = rdx_dev_mem_reg(d1, local, sizeof(local), RDX_ACCESS_ALL);
+	CU_ASSERT_FATAL(m0 != NULL && m1 != NULL && lm != NULL);
+	rdx_qp_info_get(q0, &i0);
+	rdx_qp_info_get(q1, &i1);
+	CU_ASSERT_STRING_NOT_EQUAL(i0.sw_domain, i1.sw_domain);
+	CU_ASSERT_FATAL(rdx_qp_connect(q0, &i1, NULL) == 0);
+	CU_ASSERT_FATAL(rdx_qp_connect(q1, &i0, NULL) == 0);
+	memset(m0->addr, 0x61, 128);
+	s = (struct rdx_sge){ m0->iova, 128, m0->lkey };
+	w = wr_make(1, RDX_OP_WRITE, &s, 1, m1->iova + 8, m1->rkey, RDX_WR_SIGNALED);
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(q0, &w, 1), 1);
+	CU_ASSERT_EQUAL_FATAL(poll_n(c0, &wc, 1), 1);
+	CU_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS);
+	CU_ASSERT_EQUAL(((uint8_t *)m1->addr)[8 + 127], 0x61);
+	/* process memory of the other device, same process: reachable */
+	w = wr_make(2, RDX_OP_WRITE, &s, 1, lm->iova, lm->rkey, RDX_WR_SIGNALED);
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(q0, &w, 1), 1);
+	CU_ASSERT_EQUAL_FATAL(poll_n(c0, &wc, 1), 1);
+	CU_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS);
+	CU_ASSERT_EQUAL(local[127], 0x61);
+	/* SEND from d1 into dev's receive: d1's engine does it */
+	rs = (struct rdx_sge){ m0->iova + 1024, 64, m0->lkey };
+	r = (struct rdx_recv_wr){ .wr_id = 9, .sge = &rs, .num_sge = 1 };
+	CU_ASSERT_EQUAL(rdx_qp_post_recv_burst(q0, &r, 1), 1);
+	s = (struct rdx_sge){ m1->iova + 8, 64, m1->lkey };
+	w = wr_make(3, RDX_OP_SEND, &s, 1, 0, 0, RDX_WR_SIGNALED);
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(q1, &w, 1), 1);
+	CU_ASSERT_EQUAL_FATAL(poll_n(c1, &wc, 1), 1);
+	CU_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS);
+	CU_ASSERT_EQUAL_FATAL(poll_n(c0, &wc, 1), 1);
+	CU_ASSERT_EQUAL(wc.wr_id, 9);
+	CU_ASSERT_EQUAL(wc.byte_len, 64);
+	CU_ASSERT_EQUAL(((uint8_t *)m0->addr)[1024 + 63], 0x61);
+	rdx_qp_destroy(q0);
+	rdx_qp_destroy(q1);
+	rdx_cq_destroy(c0);
+	rdx_cq_destroy(c1);
+	rdx_dev_mem_free(m0);
+	rdx_dev_mem_free(m1);
+	rdx_dev_mem_free(lm);
+	CU_ASSERT(rdx_dev_close(d1) == 0);
+}
+
 /* ---- atomics under two threads ---- */
 
 static long
@@ -1146,6 +1219,7 @@ main(int argc, char **argv)
 		{ "mem_reg", test_mem_reg },
 		{ "cq_wait", test_cq_wait },
 		{ "thread_mode", test_thread_mode },
+		{ "two_devices", test_two_devices },
 		{ "atomic_threads", test_atomic_threads },
 		{ NULL, NULL },
 	};
