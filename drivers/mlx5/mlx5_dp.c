@@ -90,16 +90,35 @@ _Static_assert(offsetof(struct rdx_wr, flags) == offsetof(struct rdx_wr, opcode)
 /* XOR turning the WRITE fast key into the SEND one (UINT32_MAX stays unmatched). */
 #define WR_KEY_WRITE_TO_SEND (WR_KEY(RDX_OP_WRITE, 0, 0) ^ WR_KEY(RDX_OP_SEND, 0, 0))
 
-/* mlx5 WQE opcode (requester CQE sop_drop_qpn[31:24]) -> enum rdx_wc_opcode. */
-static const uint8_t rdx_mlx5_req_wc_opcode[32] = {
+/*
+ * mlx5 WQE opcode (requester CQE sop_drop_qpn[31:24]) -> enum rdx_wc_opcode,
+ * indexed by the whole byte (no range check on the fast path).
+ */
+#define REQ_WC_UNKNOWN_4 RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN
+#define REQ_WC_UNKNOWN_16 REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4
+static const uint8_t rdx_mlx5_req_wc_opcode[256] = {
 	RDX_WC_NOP, RDX_WC_SEND, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x00 */
-	RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x04 */
+	REQ_WC_UNKNOWN_4, /* 0x04 */
 	RDX_WC_WRITE, RDX_WC_WRITE, RDX_WC_SEND, RDX_WC_SEND, /* 0x08 */
-	RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x0c */
+	REQ_WC_UNKNOWN_4, /* 0x0c */
 	RDX_WC_READ, RDX_WC_CAS, RDX_WC_FAA, RDX_WC_UNKNOWN, /* 0x10 */
-	RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x14 */
-	RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x18 */
-	RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x1c */
+	REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, /* 0x14 */
+	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0x20 */
+	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0x50 */
+	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0x90 */
+	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0xd0 */
+};
+#undef REQ_WC_UNKNOWN_16
+#undef REQ_WC_UNKNOWN_4
+_Static_assert(RDX_WC_UNKNOWN != 0, "unlisted opcodes must not read as NOP");
+
+/* rdx_wc.byte_len of a good requester CQE by WQE opcode: READ -> the CQE's
+ * byte_cnt, atomics 8 (cq.c), everything else 0. */
+#define REQ_LEN_FROM_CQE 0xffu
+static const uint8_t rdx_mlx5_req_byte_len[256] = {
+	[MLX5_OPCODE_RDMA_READ] = REQ_LEN_FROM_CQE,
+	[MLX5_OPCODE_ATOMIC_CS] = 8,
+	[MLX5_OPCODE_ATOMIC_FA] = 8,
 };
 
 static inline uint32_t
@@ -209,9 +228,9 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	memset(&qp->stats, 0, sizeof(qp->stats));
 
 	qp->sq_wrid = calloc(wqe_cnt, sizeof(*qp->sq_wrid));
-	qp->sq_bb_ord = calloc(wqe_cnt, sizeof(*qp->sq_bb_ord));
+	qp->sq_sig = calloc(wqe_cnt, sizeof(*qp->sq_sig));
 	qp->rq_wrid = calloc(RTE_MAX(qp->rq_wqe_cnt, 1u), sizeof(*qp->rq_wrid));
-	if (qp->sq_wrid == NULL || qp->sq_bb_ord == NULL || qp->rq_wrid == NULL) {
+	if (qp->sq_wrid == NULL || qp->sq_sig == NULL || qp->rq_wrid == NULL) {
 		rdx_mlx5_qp_dp_fini(qp);
 		return -ENOMEM;
 	}
@@ -231,10 +250,10 @@ void
 rdx_mlx5_qp_dp_fini(struct rdx_mlx5_qp *qp)
 {
 	free(qp->sq_wrid);
-	free(qp->sq_bb_ord);
+	free(qp->sq_sig);
 	free(qp->rq_wrid);
 	qp->sq_wrid = NULL;
-	qp->sq_bb_ord = NULL;
+	qp->sq_sig = NULL;
 	qp->rq_wrid = NULL;
 }
 
@@ -268,6 +287,7 @@ rdx_mlx5_cq_dp_init(struct rdx_mlx5_cq *cq, const struct mlx5dv_cq *dv,
 	cq->cqe_shift = log2_u32(dv->cqe_size);
 	/* With 128-byte CQEs the 64-byte CQE is the second half (cq.c). */
 	cq->cqe_off = dv->cqe_size - 64;
+	cq->cqe64 = cq->buf + cq->cqe_off;
 	cq->cqn = cqn;
 	memset(&cq->stats, 0, sizeof(cq->stats));
 	cq->base.poll_burst = rdx_mlx5_poll_burst;
@@ -592,7 +612,7 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	 */
 	uint8_t *const sq_buf = qp->sq_buf;
 	uint64_t *const wrid = qp->sq_wrid;
-	uint16_t *const bb_ord = qp->sq_bb_ord;
+	struct rdx_mlx5_sq_sig *const sig = qp->sq_sig;
 	const uint32_t mask = qp->sq_mask;
 	const uint32_t qpn_be8 = qp->qpn_be8;
 	const uint32_t fast_key = qp->fast_key;
@@ -674,7 +694,8 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 			forced = head + RTE_MIN(qp->sig_interval, last_slot - head);
 			/* Only signaled WQEs get good CQEs: only they need the
 			 * WQEBB -> ordinal map (errors/flushes walk the ring). */
-			bb_ord[idx] = (uint16_t)head;
+			sig[idx].ord = (uint16_t)head;
+			sig[idx].next_bb = (uint16_t)cur_post;
 		}
 		memcpy(ctrl + 8, &w1, sizeof(w1));
 		wrid[head & mask] = wr->wr_id;
@@ -693,8 +714,11 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		return 0;
 	if (qp->sig_burst_end && head != sig_base) {
 		/* Not rung yet: the device cannot have read this WQE. */
+		const size_t lidx = (size_t)((uint8_t *)last - sq_buf) >> MLX5_WQEBB_SHIFT;
+
 		last->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
-		bb_ord[((uint8_t *)last - sq_buf) >> MLX5_WQEBB_SHIFT] = (uint16_t)(head - 1);
+		sig[lidx].ord = (uint16_t)(head - 1);
+		sig[lidx].next_bb = (uint16_t)cur_post;
 		sig_base = head;
 	}
 	qp->sq_cur_post = cur_post;
@@ -836,29 +860,92 @@ sq_find_ord(const struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, uint32_t *ord)
 }
 
 /*
- * Retire send WQEs up to the one at WQEBB counter wqe_ctr (selective
- * signaling: one requester CQE completes every earlier WQE, libmlx5
- * "tail = wqe_head[idx] + 1"). good: a REQ CQE, which only signaled WQEs
- * get. Returns false for a counter that names no outstanding WQE.
+ * Fill a completion. On little-endian hosts as three word stores plus the
+ * two pointers: [byte_len, imm], [qp_num, vendor_err], [retired, status,
+ * opcode] are adjacent in struct rdx_wc.
+ */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+_Static_assert(offsetof(struct rdx_wc, imm) == offsetof(struct rdx_wc, byte_len) + 4 &&
+	       offsetof(struct rdx_wc, vendor_err) == offsetof(struct rdx_wc, qp_num) + 4 &&
+	       offsetof(struct rdx_wc, status) == offsetof(struct rdx_wc, retired) + 2 &&
+	       offsetof(struct rdx_wc, opcode) == offsetof(struct rdx_wc, retired) + 3,
+	       "rdx_wc layout");
+#endif
+static __rte_always_inline void
+wc_set(struct rdx_wc *wc, uint64_t wr_id, void *qp_ctx, uint32_t byte_len, uint32_t imm,
+       uint32_t qp_num, uint32_t retired, uint8_t opcode)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	const uint64_t w_len = (uint64_t)byte_len | (uint64_t)imm << 32;
+	const uint64_t w_qpn = qp_num;   /* vendor_err 0 */
+	const uint32_t w_ret = retired | (uint32_t)IBV_WC_SUCCESS << 16 | (uint32_t)opcode << 24;
+
+	wc->wr_id = wr_id;
+	wc->qp_ctx = qp_ctx;
+	memcpy(&wc->byte_len, &w_len, sizeof(w_len));
+	memcpy(&wc->qp_num, &w_qpn, sizeof(w_qpn));
+	memcpy(&wc->retired, &w_ret, sizeof(w_ret));
+#else
+	wc->wr_id = wr_id;
+	wc->qp_ctx = qp_ctx;
+	wc->byte_len = byte_len;
+	wc->imm = imm;
+	wc->qp_num = qp_num;
+	wc->vendor_err = 0;
+	wc->retired = (uint16_t)retired;
+	wc->status = IBV_WC_SUCCESS;
+	wc->opcode = opcode;
+#endif
+}
+
+/*
+ * A good requester CQE (opcode REQ; qp is the QP it names): retire the send
+ * WQEs up to the signaled one at its wqe_counter (selective signaling: one
+ * CQE completes every earlier WQE, libmlx5 "tail = wqe_head[idx] + 1").
+ * Everything comes from the WQEBB's sq_sig entry: no ring read. False (and
+ * nothing changed) for a counter that names no outstanding signaled WQE.
  */
 static __rte_always_inline bool
-sq_retire(struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, struct rdx_wc *wc, bool good)
+cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t sop,
+	struct rdx_wc *wc)
+{
+	const uint8_t op = (uint8_t)(sop >> 24);
+	const uint32_t mask = qp->sq_mask;
+	const struct rdx_mlx5_sq_sig sig = qp->sq_sig[be16toh(cqe->wqe_counter) & mask];
+	const uint32_t tail = qp->sq_tail;
+	const uint32_t retired = (uint16_t)(sig.ord - (uint16_t)tail) + 1u;
+	uint32_t last, blen;
+
+	if (unlikely(retired > qp->sq_head - tail))
+		return false;
+	last = tail + retired - 1;
+	/* byte_cnt is meaningful for READ only; atomics report 8 (cq.c). */
+	blen = rdx_mlx5_req_byte_len[op];
+	if (unlikely(blen == REQ_LEN_FROM_CQE))
+		blen = be32toh(cqe->byte_cnt);
+	/* imm: the retirement cursor for rdx_mlx5_qp_retired_wr_id */
+	wc_set(wc, qp->sq_wrid[last & mask], qp->base.user_ctx, blen, last, sop & 0xffffff,
+	       retired, rdx_mlx5_req_wc_opcode[op]);
+	qp->sq_tail = last + 1;
+	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
+	return true;
+}
+
+/*
+ * Retire send WQEs up to the one at WQEBB counter wqe_ctr for an error or
+ * flush CQE (which may name an unsignaled WQE: found by walking the ring).
+ * Returns false for a counter that names no outstanding WQE.
+ */
+static bool
+sq_retire_err(struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, struct rdx_wc *wc)
 {
 	const uint32_t tail = qp->sq_tail;
-	uint32_t retired, last;
+	uint32_t last;
 
-	if (likely(good)) {
-		retired = (uint16_t)(qp->sq_bb_ord[wqe_ctr & qp->sq_mask] - (uint16_t)tail) + 1u;
-		if (unlikely(retired > qp->sq_head - tail))
-			return false;
-		last = tail + retired - 1;
-	} else {
-		if (!sq_find_ord(qp, wqe_ctr, &last))
-			return false;
-		retired = last - tail + 1;
-	}
+	if (!sq_find_ord(qp, wqe_ctr, &last))
+		return false;
 	wc->wr_id = qp->sq_wrid[last & qp->sq_mask];
-	wc->retired = (uint16_t)retired;
+	wc->retired = (uint16_t)(last - tail + 1);
 	wc->imm = last; /* retirement cursor for rdx_mlx5_qp_retired_wr_id */
 	qp->sq_tail = last + 1;
 	qp->sq_tail_bb += (uint16_t)(wqe_ctr - (uint16_t)qp->sq_tail_bb) +
@@ -866,7 +953,7 @@ sq_retire(struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, struct rdx_wc *wc, bool good
 	return true;
 }
 
-static __rte_noinline void
+static void
 cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe,
 	  uint8_t opcode, uint32_t qpn, struct rdx_wc *wc)
 {
@@ -919,12 +1006,8 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 			qp->rq_tail++;
 			return;
 		}
-		{
-			uint8_t op = (uint8_t)(be32toh(ecqe->s_wqe_opcode_qpn) >> 24);
-
-			wc->opcode = op < 32 ? rdx_mlx5_req_wc_opcode[op] : RDX_WC_UNKNOWN;
-		}
-		if (!sq_retire(qp, wqe_ctr, wc, false)) {
+		wc->opcode = rdx_mlx5_req_wc_opcode[(uint8_t)(be32toh(ecqe->s_wqe_opcode_qpn) >> 24)];
+		if (!sq_retire_err(qp, wqe_ctr, wc)) {
 			wc->retired = 0;
 			wc->wr_id = 0;
 		}
@@ -937,11 +1020,32 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 	wc->retired = 0;
 }
 
+/*
+ * Every CQE the poll loop does not finish inline: another QP than the cached
+ * one, responder CQEs, errors, REQ CQEs naming nothing outstanding.
+ */
+static __rte_noinline void
+cqe_slow(struct rdx_mlx5_cq *cq, volatile struct mlx5_cqe64 *cqe, uint8_t opcode,
+	 uint32_t sop, struct rdx_wc *wc)
+{
+	const uint32_t qpn = sop & 0xffffff;
+	struct rdx_mlx5_qp *qp = cq->last_qp;
+
+	if (qp == NULL || qp->base.qp_num != qpn)
+		qp = cq_lookup_qp(cq, qpn);
+	if (opcode == MLX5_CQE_REQ && qp != NULL && cqe_req_good(qp, cqe, sop, wc))
+		return;
+	cqe_other(cq, qp, cqe, opcode, qpn, wc);
+}
+
+/* Stands in for an empty lookup cache: matches no 24-bit QPN. */
+static struct rdx_mlx5_qp rdx_mlx5_no_qp = { .base.qp_num = UINT32_MAX };
+
 static __rte_always_inline uint16_t
 cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 {
 	/* Locals: the wc stores may alias the CQ and would force reloads. */
-	uint8_t *const buf = cq->buf + cq->cqe_off;
+	uint8_t *const buf = cq->cqe64;
 	const uint32_t mask = cq->cqe_mask;
 	const uint32_t shift = cq->cqe_shift;
 	const uint32_t log_cnt = cq->log_cqe_cnt;
@@ -951,44 +1055,43 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 	uint32_t ci = ci0;
 	uint16_t got;
 
+	/* The cache as a local that is never NULL (the sentinel matches no
+	 * 24-bit QPN): one check per CQE instead of two. */
+	if (unlikely(qp == NULL))
+		qp = &rdx_mlx5_no_qp;
+
 	for (; wc != wend; wc++) {
 		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
 			(buf + ((size_t)(ci & mask) << shift));
 		/* op_own read once, through the volatile pointer; opcode and owner
 		 * are what mlx5dv_get_cqe_opcode()/mlx5dv_get_cqe_owner() return. */
 		const uint8_t op_own = cqe->op_own;
-		const uint8_t opcode = op_own >> 4;
-		uint32_t sop, qpn;
+		/* The owner bit software owns at ci: the ring's wrap parity. */
+		const uint32_t own = (ci >> log_cnt) & MLX5_CQE_OWNER_MASK;
+		/* opcode and owner under one mask: opcode REQ (0) and ours */
+		const uint32_t x = op_own & (0xf0u | MLX5_CQE_OWNER_MASK);
+		uint32_t sop;
 
-		/* Software-owned iff valid opcode and owner bit == wrap parity (get_sw_cqe). */
-		if (opcode == MLX5_CQE_INVALID ||
-		    ((op_own ^ (ci >> log_cnt)) & MLX5_CQE_OWNER_MASK))
-			break;
-		/* udma_from_device_barrier: read the body only after ownership. */
-		rte_io_rmb();
-		sop = be32toh(cqe->sop_drop_qpn);
-		qpn = sop & 0xffffff;
-		if (unlikely(qp == NULL || qp->base.qp_num != qpn))
-			qp = cq_lookup_qp(cq, qpn);
-		ci++;
-		if (likely(opcode == MLX5_CQE_REQ && qp != NULL)) {
-			const uint8_t op = (uint8_t)(sop >> 24);
-			const uint8_t wop = op < 32 ? rdx_mlx5_req_wc_opcode[op] : RDX_WC_UNKNOWN;
-
-			if (likely(sq_retire(qp, be16toh(cqe->wqe_counter), wc, true))) {
-				wc->qp_ctx = qp->base.user_ctx;
-				wc->qp_num = qpn;
-				wc->vendor_err = 0;
-				wc->opcode = wop;
-				wc->status = IBV_WC_SUCCESS;
-				/* byte_cnt is meaningful for READ only; atomics report 8 (cq.c). */
-				wc->byte_len = likely(wop < RDX_WC_READ) ? 0 :
-					wop == RDX_WC_READ ? be32toh(cqe->byte_cnt) :
-					(wop == RDX_WC_CAS || wop == RDX_WC_FAA) ? 8 : 0;
+		if (likely(x == own)) {
+			/* udma_from_device_barrier: read the body only after ownership. */
+			rte_io_rmb();
+			sop = be32toh(cqe->sop_drop_qpn);
+			ci++;
+			if (likely(qp->base.qp_num == (sop & 0xffffff)) &&
+			    likely(cqe_req_good(qp, cqe, sop, wc)))
 				continue;
-			}
+		} else {
+			/* Software-owned iff valid opcode and owner bit == wrap
+			 * parity (get_sw_cqe). */
+			if ((op_own >> 4) == MLX5_CQE_INVALID ||
+			    ((op_own ^ own) & MLX5_CQE_OWNER_MASK))
+				break;
+			rte_io_rmb();
+			sop = be32toh(cqe->sop_drop_qpn);
+			ci++;
 		}
-		cqe_other(cq, qp, cqe, opcode, qpn, wc);
+		cqe_slow(cq, cqe, op_own >> 4, sop, wc);
+		qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
 	}
 	got = (uint16_t)(ci - ci0);
 	if (likely(got != 0)) {

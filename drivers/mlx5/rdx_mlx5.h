@@ -60,6 +60,7 @@ struct rdx_mlx5_cq {
 	struct rdx_cq base;             /* must be first */
 	/* Hot: the poll loop reads these. */
 	uint8_t *buf;                   /* CQE ring */
+	uint8_t *cqe64;                 /* buf + cqe_off: slot 0's 64-byte CQE */
 	uint32_t cons_index;            /* consumer counter (ci) */
 	uint32_t cqe_mask;              /* cqe_cnt - 1 */
 	uint32_t log_cqe_cnt;
@@ -83,6 +84,15 @@ struct rdx_mlx5_cq {
 	struct rdx_mlx5_cq_stats stats;
 };
 
+/*
+ * Per WQEBB where a signaled WQE starts (written when it is posted): all a
+ * good requester CQE naming it needs, in one 32-bit load.
+ */
+struct rdx_mlx5_sq_sig {
+	uint16_t ord;                   /* the WQE's ordinal (low 16 bits) */
+	uint16_t next_bb;               /* WQEBB counter after it (low 16 bits) */
+};
+
 struct rdx_mlx5_qp {
 	struct rdx_qp base;             /* must be first */
 	/* Send queue, hot */
@@ -101,7 +111,7 @@ struct rdx_mlx5_qp {
 	uint32_t max_send_sge;
 	uint32_t fast_key;              /* WR shape of the inline fast path */
 	uint64_t *sq_wrid;              /* by ordinal & sq_mask */
-	uint16_t *sq_bb_ord;            /* by WQEBB: ordinal of the signaled WQE there */
+	struct rdx_mlx5_sq_sig *sq_sig; /* by WQEBB: the signaled WQE there */
 	volatile __be32 *dbrec;         /* [MLX5_RCV_DBR], [MLX5_SND_DBR] */
 	uint8_t *bf_reg;                /* BlueFlame/doorbell register; NULL: none */
 	uint32_t bf_size;               /* one half; 0: no BlueFlame */
