@@ -102,7 +102,7 @@ static int
 side_open(struct side *s)
 {
 	struct rdx_dev_conf dc = { .sw_progress = progress_mode };
-	struct rdx_cq_conf cc = { .depth = 64 };
+	struct rdx_cq_conf cc = { .depth = 64, .events = true };
 	struct rdx_qp_conf qc = {
 		.sq_depth = 32, .rq_depth = 32, .max_send_sge = 2, .max_recv_sge = 2,
 		.max_inline = 64, .sig_interval = 32,
@@ -197,7 +197,10 @@ child_main(int rfd, int wfd)
 	/* our QP must be in RTR before the parent sends */
 	if (wr_all(wfd, "r", 1) != 0)
 		return 107;
-	/* the parent's engine consumes our RQ and writes our CQ */
+	/* the parent's engine consumes our RQ and writes our CQ; block
+	 * first (thread mode: on the CQ's futex word, woken by the parent) */
+	if (rdx_cq_wait(c.cq, 10000) != 0)
+		return 108;
 	if (poll_n(c.cq, wc, 2) != 2)
 		return 104;
 	for (i = 0; i < 2; i++) {
