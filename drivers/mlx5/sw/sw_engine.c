@@ -897,11 +897,13 @@ sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 
 /*
  * SEND/SEND_IMM/WRITE_IMM at the responder: consume the peer's next RQ WQE
- * (scatter for SENDs), write its CQE. Runs under the peer QP's lock.
+ * (scatter for SENDs; the payload to wdst for WRITE_IMM), write its CQE.
+ * Runs under the peer QP's lock.
  */
 static int
 sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
-	     const struct sw_span *src, uint32_t ns, uint64_t len, bool write_imm)
+	     const struct sw_span *src, uint32_t ns, uint64_t len, bool write_imm,
+	     const struct sw_span *wdst)
 {
 	struct sw_domain *pd = q->peer_dom;
 	struct sw_qp_shm *p = q->peer;
@@ -972,8 +974,11 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
 				   MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
 	}
+	/* data lands before the responder's CQE is visible */
 	if (!write_imm)
 		sw_copy(dst, nd, src, ns, len);
+	else if (len != 0)
+		sw_copy(wdst, 1, src, ns, len);
 	memset(&c, 0, sizeof(c));
 	if (write_imm)
 		cqe_op = MLX5_CQE_RESP_WR_IMM;
@@ -1083,7 +1088,7 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 			return sw_req_fail(e, q, &w, synd);
 		if (!sw_peer_alive(q))
 			return sw_no_ack(e, q, &w);
-		rc = sw_responder(e, q, &w, loc, nl, total, false);
+		rc = sw_responder(e, q, &w, loc, nl, total, false, NULL);
 		if (rc != SW_DONE)
 			return rc;
 		return sw_req_done(e, q, &w, (uint32_t)total);
@@ -1114,9 +1119,10 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 		}
 		if (w.opcode == MLX5_OPCODE_RDMA_WRITE_IMM) {
 			/* rkey checked above; an RNR NAK writes nothing */
-			rc = sw_responder(e, q, &w, NULL, 0, total, true);
+			rc = sw_responder(e, q, &w, loc, nl, total, true, &rem);
 			if (rc != SW_DONE)
 				return rc;
+			return sw_req_done(e, q, &w, (uint32_t)total);
 		}
 		if (total != 0) {
 			if (rd)
