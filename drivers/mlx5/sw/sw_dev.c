@@ -343,6 +343,10 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	    conf->max_inline > dev->attr.max_inline ||
 	    conf->sig_interval > conf->sq_depth ||
 	    sw_calc_send_wqe(conf->max_send_sge, conf->max_inline, &wqe_size, &inl) != 0) {
+		fprintf(stderr, "rdx_sw: QP not created: sq_depth %u (1..%u), rq_depth %u (..%u), send/recv sge %u/%u (..%u), inline %u (..%u), sig_interval %u (..sq_depth)\n",
+			conf->sq_depth, dev->attr.max_qp_wr, conf->rq_depth, dev->attr.max_qp_wr,
+			conf->max_send_sge, conf->max_recv_sge, dev->attr.max_sge,
+			conf->max_inline, dev->attr.max_inline, conf->sig_interval);
 		rte_errno = EINVAL;
 		return NULL;
 	}
