@@ -85,7 +85,9 @@ _Static_assert(offsetof(struct rdx_wr, flags) == offsetof(struct rdx_wr, opcode)
 #define WR_KEY(op, fl, nsge) ((uint32_t)(op) << 24 | (uint32_t)(fl) << 16 | (uint32_t)(nsge) << 8)
 #define WR_KEY_FLAGS(key) ((key) >> 16)
 #endif
-#define WR_KEY_MASK WR_KEY(0xff, RDX_WR_INLINE, 0xff)
+/* The fast paths take INLINE and SIGNALED only (SIGNALED is tested apart). */
+#define WR_KEY_MASK WR_KEY(0xff, RDX_WR_INLINE | RDX_WR_FENCE | RDX_WR_SOLICITED, 0xff)
+#define WR_KEY_SIGNALED WR_KEY(0, RDX_WR_SIGNALED, 0)
 #define WR_KEY_WRITE_INL WR_KEY(RDX_OP_WRITE, RDX_WR_INLINE, 1)
 /* XOR turning the WRITE fast key into the SEND one (UINT32_MAX stays unmatched). */
 #define WR_KEY_WRITE_TO_SEND (WR_KEY(RDX_OP_WRITE, 0, 0) ^ WR_KEY(RDX_OP_SEND, 0, 0))
@@ -602,6 +604,18 @@ set_inline_small(uint8_t *inl, const uint8_t *src, uint32_t len)
 	memcpy(inl + 4 + len - 8, &b, 8);
 }
 
+/* Inline segment of exactly 8 bytes: constant header, one 8-byte move. */
+static __rte_always_inline void
+set_inline_8(uint8_t *inl, const uint8_t *src)
+{
+	const uint32_t hdr = RTE_BE32(8u | MLX5_INLINE_SEG);
+	uint64_t a;
+
+	memcpy(&a, src, 8);
+	memcpy(inl, &hdr, sizeof(hdr));
+	memcpy(inl + 4, &a, 8);
+}
+
 uint16_t
 rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 {
@@ -614,8 +628,14 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	uint64_t *const wrid = qp->sq_wrid;
 	struct rdx_mlx5_sq_sig *const sig = qp->sq_sig;
 	const uint32_t mask = qp->sq_mask;
-	const uint32_t qpn_be8 = qp->qpn_be8;
 	const uint32_t fast_key = qp->fast_key;
+	const uint32_t send_key = fast_key ^ WR_KEY_WRITE_TO_SEND;
+	const uint32_t sig_interval = qp->sig_interval;
+	/* ctrl bytes 0..7 as a native word before the swap: qpn << 8 low,
+	 * opcode at bit 32, the WQE index at bit 40 (added per WQE). */
+	const uint64_t qpn8 = rte_be_to_cpu_32(qp->qpn_be8);
+	const uint64_t w0_write = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 | qpn8;
+	const uint64_t w0_send = (uint64_t)MLX5_OPCODE_SEND << 32 | qpn8;
 	const uint32_t tail = qp->sq_tail;
 	const uint32_t last_slot = tail + qp->sq_max_post - 1;
 	uint32_t head = qp->sq_head;
@@ -634,73 +654,77 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	while (wr != end) {
 		const uint32_t idx = cur_post & mask;
 		uint8_t *const ctrl = sq_buf + ((size_t)idx << MLX5_WQEBB_SHIFT);
-		struct mlx5_wqe_ctrl_seg *const c = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
-		uint32_t key, ds;
-		uint64_t w1;
+		uint32_t key, nbb = 1;
+		uint64_t w0, w1 = 0;
 
 		memcpy(&key, &wr->opcode, sizeof(key));
 		if (likely((key & WR_KEY_MASK) == fast_key &&
 			   wr->sge->length - 8 <= 8)) {
 			/*
 			 * Small inline RDMA_WRITE (8..16 bytes, one SGE; the QP's
-			 * max_inline >= 16, else fast_key never matches): ctrl + raddr
-			 * + inline = DS 3 or 4, always inside one WQEBB.
+			 * max_inline >= 16, else fast_key never matches; no FENCE or
+			 * SOLICITED): ctrl + raddr + inline = DS 3 or 4, always
+			 * inside one WQEBB. Load the WR first: the WQE stores may
+			 * alias it.
 			 */
-			/* Load the WR first: the WQE stores may alias it. */
 			const uint32_t len = wr->sge->length;
 			const uint8_t *src = (const uint8_t *)(uintptr_t)wr->sge->addr;
 
 			set_raddr_seg(ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
-			set_inline_small(ctrl + 2 * MLX5_DS_SIZE, src, len);
-			/* DS = 2 + align16(4 + len) / 16 */
-			ds = (len + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4;
-			c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
-						      MLX5_OPCODE_RDMA_WRITE);
-			cur_post++;
-			w1 = rdx_mlx5_w1_fm[WR_KEY_FLAGS(key) & 0xf];
-		} else if ((key & WR_KEY_MASK) == (fast_key ^ WR_KEY_WRITE_TO_SEND) &&
-			   wr->sge->length - 8 <= 8) {
+			if (likely(len == 8)) {
+				set_inline_8(ctrl + 2 * MLX5_DS_SIZE, src);
+				w0 = w0_write | 3;
+			} else {
+				set_inline_small(ctrl + 2 * MLX5_DS_SIZE, src, len);
+				/* DS = 2 + align16(4 + len) / 16 */
+				w0 = w0_write | ((len + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
+			}
+		} else if ((key & WR_KEY_MASK) == send_key && wr->sge->length - 8 <= 8) {
 			/* Small inline SEND: ctrl + inline = DS 2 or 3, one WQEBB. */
 			const uint32_t len = wr->sge->length;
 			const uint8_t *src = (const uint8_t *)(uintptr_t)wr->sge->addr;
 
-			set_inline_small(ctrl + MLX5_DS_SIZE, src, len);
-			/* DS = 1 + align16(4 + len) / 16 */
-			ds = (len + 4 + MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4;
-			c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
-						      MLX5_OPCODE_SEND);
-			cur_post++;
-			w1 = rdx_mlx5_w1_fm[WR_KEY_FLAGS(key) & 0xf];
+			if (likely(len == 8)) {
+				set_inline_8(ctrl + MLX5_DS_SIZE, src);
+				w0 = w0_send | 2;
+			} else {
+				set_inline_small(ctrl + MLX5_DS_SIZE, src, len);
+				/* DS = 1 + align16(4 + len) / 16 */
+				w0 = w0_send | ((len + 4 + MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
+			}
 		} else {
 			uint32_t imm;
+			const uint32_t ds = build_wqe(qp, ctrl, wr, &imm);
 
-			ds = build_wqe(qp, ctrl, wr, &imm);
 			if (unlikely(ds == 0))
 				break;
-			c->opmod_idx_opcode = htobe32(((cur_post & 0xffff) << 8) |
-						      rdx_mlx5_wqe_opcode[wr->opcode]);
-			cur_post += (ds + 3) >> 2;
+			w0 = (uint64_t)rdx_mlx5_wqe_opcode[wr->opcode] << 32 | qpn8 | ds;
+			nbb = (ds + 3) >> 2;
 			w1 = W1_IMM(imm) | rdx_mlx5_w1_fm[WR_KEY_FLAGS(key) & 0xf];
 		}
-		c->qpn_ds = qpn_be8 | htobe32(ds);
 		/*
-		 * Control segment: the bytes mlx5dv_set_ctrl_seg() writes (opmod 0,
-		 * signature 0) plus dci_stream_channel_id 0; bytes 8..15 are
-		 * [signature, dci(2), fm_ce_se, imm(4)], stored as one word.
+		 * Control segment bytes 0..7, [opmod 0, idx(2), opcode][qpn(3), ds],
+		 * built native and swapped as one 64-bit word (what
+		 * mlx5dv_set_ctrl_seg() stores); bytes 8..15 are [signature 0,
+		 * dci(2) 0, fm_ce_se, imm(4)], one word too.
 		 */
-		if (unlikely((w1 & W1_CQ_UPDATE) || head == forced)) {
+		w0 |= (uint64_t)(uint16_t)cur_post << 40;
+		w0 = rte_cpu_to_be_64(w0);
+		memcpy(ctrl, &w0, sizeof(w0));
+		cur_post += nbb;
+		if (unlikely((key & WR_KEY_SIGNALED) || head == forced)) {
 			w1 |= W1_CQ_UPDATE;
 			sig_base = head + 1;
-			forced = head + RTE_MIN(qp->sig_interval, last_slot - head);
+			forced = head + RTE_MIN(sig_interval, last_slot - head);
 			/* Only signaled WQEs get good CQEs: only they need the
-			 * WQEBB -> ordinal map (errors/flushes walk the ring). */
+			 * WQEBB -> WQE map (errors/flushes walk the ring). */
 			sig[idx].ord = (uint16_t)head;
 			sig[idx].next_bb = (uint16_t)cur_post;
 		}
 		memcpy(ctrl + 8, &w1, sizeof(w1));
 		wrid[head & mask] = wr->wr_id;
 		head++;
-		last = c;
+		last = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
 		wr++;
 	}
 	nreq = (uint16_t)(head - qp->sq_head);   /* one ordinal per WR posted */
