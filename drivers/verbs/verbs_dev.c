@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <rte_common.h>
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
@@ -688,7 +689,9 @@ verbs_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	rdx_verbs_rq_init(&qp->rq, qp->rq_wr_id, rq_slots, ia.cap.max_recv_wr, rsge);
 	qp->scq = (struct verbs_cq *)conf->send_cq;
 	qp->rcq = (struct verbs_cq *)conf->recv_cq;
-	qp->psn = (uint32_t)lrand48() & 0xffffff;
+	/* A start PSN that differs per QP and per run, without touching the
+	 * app's random state. */
+	qp->psn = (qp->qp->qp_num * 2654435761u ^ (uint32_t)rte_rdtsc()) & 0xffffff;
 	qp->base.post_burst = verbs_post_burst;
 	qp->base.post_recv_burst = verbs_post_recv_burst;
 	qp->base.dev = dev;

@@ -20,6 +20,10 @@ SERVER_DEV, CLIENT_DEV, GID_INDEX = "rxe1", "rxe0", "1"
 OOB_HOST = "127.0.0.1"
 CM_HOST = "10.77.0.2"  # rxe1's address inside the guest (qperf needs rdma_cm)
 RUN_TIMEOUT = 240
+# Every tool's server on vCPU 1 and client on vCPU 0, as rdx-perf's EAL -l
+# does: two busy pollers sharing a vCPU starve each other (ms latencies).
+PIN_SERVER = ["taskset", "-c", "1"]
+PIN_CLIENT = ["taskset", "-c", "0"]
 
 port_seq = [18600]
 
@@ -33,12 +37,22 @@ def log(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def run_pair(server_cmd, client_cmd, settle=2.0):
-    """Start the server, then the client; return (client rc, client output, server output)."""
+def run_pair(server_cmd, client_cmd, settle=2.0, ready=None):
+    """Start the server, then the client (once the server printed `ready`, else
+    after `settle` seconds); return (client rc, client output, server output)."""
     log("  server: " + " ".join(server_cmd))
     log("  client: " + " ".join(client_cmd))
-    srv = subprocess.Popen(server_cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    time.sleep(settle)
+    sfile = tempfile.TemporaryFile(mode="w+")
+    srv = subprocess.Popen(server_cmd, stdout=sfile, stderr=subprocess.STDOUT, text=True)
+    if ready:
+        end = time.time() + 60
+        while time.time() < end and srv.poll() is None:
+            sfile.seek(0)
+            if ready in sfile.read():
+                break
+            time.sleep(0.1)
+    else:
+        time.sleep(settle)
     try:
         cli = subprocess.run(client_cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True, timeout=RUN_TIMEOUT)
@@ -46,10 +60,13 @@ def run_pair(server_cmd, client_cmd, settle=2.0):
     except subprocess.TimeoutExpired as e:
         crc, cout = 124, (e.stdout or "") if isinstance(e.stdout, str) else ""
     try:
-        sout, _ = srv.communicate(timeout=30)
+        srv.wait(timeout=30)
     except subprocess.TimeoutExpired:
         srv.kill()
-        sout, _ = srv.communicate()
+        srv.wait()
+    sfile.seek(0)
+    sout = sfile.read()
+    sfile.close()
     if crc != 0:
         log("  client failed (exit %d):\n%s\n  server:\n%s" % (crc, cout[-2000:], sout[-2000:]))
     return crc, cout, sout
@@ -62,7 +79,8 @@ def perftest(tool, size, iters, bw, knobs):
     if bw:
         base += ["-t", str(knobs["tx_depth"]), "-Q", str(knobs["cq_mod"]),
                  "-l", str(knobs["post_list"])]
-    rc, out, _ = run_pair(base + ["-d", SERVER_DEV], base + ["-d", CLIENT_DEV, OOB_HOST])
+    rc, out, _ = run_pair(PIN_SERVER + base + ["-d", SERVER_DEV],
+                          PIN_CLIENT + base + ["-d", CLIENT_DEV, OOB_HOST])
     if rc != 0:
         return None
     rows = [l.split() for l in out.splitlines()]
@@ -71,6 +89,9 @@ def perftest(tool, size, iters, bw, knobs):
             data = rows[i + 1]
             if bw:
                 # #bytes #iterations BW-peak BW-average MsgRate[Mpps]
+                if float(data[4]) <= 0:
+                    log("  %s measured nothing (clock check failure?): run discarded" % tool)
+                    return None
                 return {"median_us": None, "p99_us": None, "mops": float(data[4]),
                         "mbs": float(data[3]), "kind": "-"}
             # #bytes #iter t_min t_max t_typical t_avg t_stdev p99 p99.9
@@ -87,14 +108,17 @@ def rdx_perf(exe, test, mode, size, iters, knobs):
     port = next_port()
     tmp = tempfile.mkdtemp(prefix="rdxsbs")
     csv_path = os.path.join(tmp, "client.csv")
-    common = ["--test", test, "--mode", mode, "-s", str(size), "-n", str(iters), "-p", port]
+    # a generous bootstrap window: under TCG a process may take seconds to start
+    common = ["--test", test, "--mode", mode, "-s", str(size), "-n", str(iters), "-p", port,
+              "--bootstrap-timeout", "60"]
     if mode == "bw":
         common += ["-t", str(knobs["tx_depth"]), "-Q", str(knobs["cq_mod"]),
                    "-l", str(knobs["post_list"])]
-    srv = [exe, "--"] + common + ["--dev", SERVER_DEV, "--server"]
-    cli = [exe, "--"] + common + ["--dev", CLIENT_DEV, "--connect", "%s:%s" % (OOB_HOST, port),
+    # EAL -l: each process's poller on its own vCPU, as on two hosts
+    srv = [exe, "-l", "1", "--"] + common + ["--dev", SERVER_DEV, "--server"]
+    cli = [exe, "-l", "0", "--"] + common + ["--dev", CLIENT_DEV, "--connect", "%s:%s" % (OOB_HOST, port),
                                   "--csv", csv_path]
-    rc, out, _ = run_pair(srv, cli)
+    rc, out, _ = run_pair(srv, cli, ready="waiting for a client")
     if rc != 0 or not os.path.exists(csv_path):
         return None
     with open(csv_path, newline="") as f:
@@ -121,8 +145,9 @@ RATE = {"": 1e-6, "K/sec": 1e-3, "M/sec": 1.0, "G/sec": 1e3, "/sec": 1e-6}
 
 
 def qperf(test, size, secs):
-    srv = ["qperf", "-lp", next_port()]
-    cli = ["qperf", "-lp", srv[2], "-v", "-cm1", "-cp1", CM_HOST, "-m", str(size), "-t", str(secs), test]
+    port = next_port()
+    srv = PIN_SERVER + ["qperf", "-lp", port]
+    cli = PIN_CLIENT + ["qperf", "-lp", port, "-v", "-cm1", "-cp1", CM_HOST, "-m", str(size), "-t", str(secs), test]
     # which rxe devices carry the qperf QPs (rdma_cm may keep both ends on one)
     rc, out, _ = run_pair(srv, cli, settle=1.0)
     if rc != 0:
@@ -141,6 +166,18 @@ def qperf(test, size, secs):
     return res
 
 
+def median_run(fn, reps, key):
+    """Run fn() reps times; return the run whose `key` is the median of the
+    successful ones (the whole row of one run, not a mix), or None."""
+    runs = [r for r in (fn() for _ in range(reps)) if r is not None and r.get(key) is not None]
+    if not runs:
+        return None
+    runs.sort(key=lambda r: r[key])
+    best = dict(runs[(len(runs) - 1) // 2])
+    best["runs"] = "%d/%d" % (len(runs), reps)
+    return best
+
+
 def fmt(v, digits=2):
     return "-" if v is None else ("%.*f" % (digits, v))
 
@@ -148,11 +185,13 @@ def fmt(v, digits=2):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rdx-perf", default="", help="path of the rdx-perf binary ('' = skip)")
-    ap.add_argument("-n", "--iters", type=int, default=2000, help="latency iterations")
-    ap.add_argument("--bw-iters", type=int, default=5000, help="bandwidth iterations")
+    ap.add_argument("-n", "--iters", type=int, default=1000, help="latency iterations")
+    ap.add_argument("--bw-iters", type=int, default=3000, help="bandwidth iterations")
     ap.add_argument("-s", "--size", type=int, default=8, help="latency message size")
     ap.add_argument("--bw-size", type=int, default=4096, help="bandwidth message size")
     ap.add_argument("--qperf-secs", type=int, default=3)
+    ap.add_argument("-r", "--repeat", type=int, default=3,
+                    help="runs per perftest/rdx-perf row (the median run is shown)")
     a = ap.parse_args()
     if os.environ.get("RDX_GUEST") != "1":
         print("side_by_side.py runs inside the soft-RoCE guest: use tests/softroce/side-by-side.sh",
@@ -172,10 +211,11 @@ def main():
     rows = []
     for label, tool, test, mode, size, iters in plan:
         log("== %s (%d B, %d iterations)" % (label, size, iters))
-        pt = perftest(tool, size, iters, mode == "bw", knobs)
+        key = "median_us" if mode == "lat" else "mops"
+        pt = median_run(lambda: perftest(tool, size, iters, mode == "bw", knobs), a.repeat, key)
         rows.append((label, tool, size, pt, None))
         if rdx:
-            rp = rdx_perf(rdx, test, mode, size, iters, knobs)
+            rp = median_run(lambda: rdx_perf(rdx, test, mode, size, iters, knobs), a.repeat, key)
             ratio = None
             if rp and pt:
                 if mode == "lat" and rp["median_us"] and pt["median_us"]:
@@ -186,20 +226,26 @@ def main():
     for test, size in (("rc_rdma_write_lat", a.size), ("rc_rdma_read_lat", a.size),
                        ("rc_lat", a.size), ("rc_bw", a.bw_size)):
         log("== qperf %s (%d B)" % (test, size))
-        rows.append(("qperf", test, size, qperf(test, size, a.qperf_secs), None))
+        r = qperf(test, size, a.qperf_secs)
+        if r is not None:
+            r["runs"] = "1/1"
+        rows.append(("qperf", test, size, r, None))
 
     print("=== TABLE BEGIN")
-    print("| test | tool | size B | median us | p99 us | kind | rate Mops/s | MB/s | rdx/perftest |")
-    print("|---|---|---:|---:|---:|---|---:|---:|---:|")
+    print("| test | tool | size B | median us | p99 us | kind | rate Mops/s | MB/s | rdx/perftest | runs ok |")
+    print("|---|---|---:|---:|---:|---|---:|---:|---:|---:|")
     for label, tool, size, r, ratio in rows:
         if r is None:
-            print("| %s | %s | %d | failed | | | | | |" % (label, tool, size))
+            print("| %s | %s | %d | failed | | | | | | 0 |" % (label, tool, size))
             continue
         ratio_s = "-" if ratio is None else "%.2f (%s)" % (ratio, "median" if r["median_us"] else "rate")
-        print("| %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %s |" % (
             label, tool, size, fmt(r["median_us"]), fmt(r["p99_us"]), r["kind"],
-            fmt(r["mops"], 4), fmt(r["mbs"]), ratio_s))
+            fmt(r["mops"], 4), fmt(r["mbs"]), ratio_s, r.get("runs", "")))
     print("=== TABLE END")
+    print("knobs: lat -s %d -n %d; bw -s %d -n %d -t %d -Q %d -l %d; %d runs per row; qperf -t %d; %s" % (
+        a.size, a.iters, a.bw_size, a.bw_iters, knobs["tx_depth"], knobs["cq_mod"], knobs["post_list"],
+        a.repeat, a.qperf_secs, " ".join(os.uname()[2:3])))
     if not rdx:
         print("(rdx-perf not found: only perftest and qperf were run)")
     return 0
