@@ -91,6 +91,8 @@ _Static_assert(offsetof(struct rdx_wr, flags) == offsetof(struct rdx_wr, opcode)
 #define WR_KEY_WRITE_INL WR_KEY(RDX_OP_WRITE, RDX_WR_INLINE, 1)
 /* XOR turning the WRITE fast key into the SEND one (UINT32_MAX stays unmatched). */
 #define WR_KEY_WRITE_TO_SEND (WR_KEY(RDX_OP_WRITE, 0, 0) ^ WR_KEY(RDX_OP_SEND, 0, 0))
+/* XOR turning a native ctrl word 0 of an RDMA_WRITE into a SEND's. */
+#define W0_WRITE_TO_SEND ((uint64_t)(MLX5_OPCODE_RDMA_WRITE ^ MLX5_OPCODE_SEND) << 32)
 
 /*
  * mlx5 WQE opcode (requester CQE sop_drop_qpn[31:24]) -> enum rdx_wc_opcode,
@@ -122,6 +124,13 @@ static const uint8_t rdx_mlx5_req_byte_len[256] = {
 	[MLX5_OPCODE_ATOMIC_CS] = 8,
 	[MLX5_OPCODE_ATOMIC_FA] = 8,
 };
+
+/*
+ * Between two adjacent 8-byte WQE stores: keeps gcc's SLP vectoriser from
+ * pairing them into an SSE insert + 16-byte store (more instructions).
+ * A compiler-only barrier; the loops keep their state in locals.
+ */
+#define NO_STORE_PAIRING() rte_compiler_barrier()
 
 static inline uint32_t
 log2_u32(uint32_t v)
@@ -385,6 +394,7 @@ set_raddr_seg(uint8_t *seg, uint64_t raddr, uint32_t rkey)
 #endif
 
 	r->raddr = htobe64(raddr);
+	NO_STORE_PAIRING();
 	memcpy(&r->rkey, &rk, sizeof(rk));
 }
 
@@ -616,26 +626,117 @@ set_inline_8(uint8_t *inl, const uint8_t *src)
 	memcpy(inl + 4, &a, 8);
 }
 
-uint16_t
-rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+/*
+ * The fast shapes: an inline RDMA_WRITE or SEND of 8..16 bytes from one SGE
+ * (the QP's max_inline >= 16, else fast_key never matches; no FENCE or
+ * SOLICITED): ctrl + [raddr] + inline = DS 2..4, always inside one WQEBB.
+ * Writes the segments after ctrl and sets *w0 to ctrl bytes 0..7 as a
+ * native word without the WQE index; false for any other WR (nothing
+ * written). The WR is read before the WQE stores, which may alias it.
+ */
+static __rte_always_inline bool
+build_fast(uint8_t *ctrl, const struct rdx_wr *wr, uint32_t key, uint32_t fast_key,
+	   uint64_t w0_write, uint64_t *w0)
 {
-	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
-	/*
-	 * The loop works on locals: the WQE stores may alias the QP (char and
-	 * uint32 stores) and would force reloads otherwise.
-	 */
+	const uint32_t shape = key & WR_KEY_MASK;
+	const struct rdx_sge *sge;
+	const uint8_t *src;
+	uint32_t len;
+
+	if (likely(shape == fast_key)) {
+		sge = wr->sge;
+		len = sge->length;
+		if (unlikely(len - 8 > 8))
+			return false;
+		src = (const uint8_t *)(uintptr_t)sge->addr;
+		set_raddr_seg(ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
+		if (likely(len == 8)) {
+			set_inline_8(ctrl + 2 * MLX5_DS_SIZE, src);
+			*w0 = w0_write | 3;
+		} else {
+			set_inline_small(ctrl + 2 * MLX5_DS_SIZE, src, len);
+			/* DS = 2 + align16(4 + len) / 16 */
+			*w0 = w0_write | ((len + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
+		}
+		return true;
+	}
+	if (shape == (fast_key ^ WR_KEY_WRITE_TO_SEND)) {
+		sge = wr->sge;
+		len = sge->length;
+		if (unlikely(len - 8 > 8))
+			return false;
+		src = (const uint8_t *)(uintptr_t)sge->addr;
+		w0_write ^= W0_WRITE_TO_SEND;
+		if (likely(len == 8)) {
+			set_inline_8(ctrl + MLX5_DS_SIZE, src);
+			*w0 = w0_write | 2;
+		} else {
+			set_inline_small(ctrl + MLX5_DS_SIZE, src, len);
+			/* DS = 1 + align16(4 + len) / 16 */
+			*w0 = w0_write | ((len + 4 + MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
+		}
+		return true;
+	}
+	return false;
+}
+
+/*
+ * Control segment bytes 0..7, [opmod 0, idx(2), opcode][qpn(3), ds], are
+ * built native (qpn << 8 | ds low, opcode at bit 32, idx at bit 40) and
+ * swapped as one 64-bit word: the bytes mlx5dv_set_ctrl_seg() stores.
+ * Bytes 8..15 are [signature 0, dci(2) 0, fm_ce_se, imm(4)], one word too.
+ */
+static __rte_always_inline void
+set_ctrl(uint8_t *ctrl, uint64_t w0, uint32_t cur_post, uint64_t w1)
+{
+	w0 = rte_cpu_to_be_64(w0 | (uint64_t)(uint16_t)cur_post << 40);
+	memcpy(ctrl, &w0, sizeof(w0));
+	NO_STORE_PAIRING();
+	memcpy(ctrl + 8, &w1, sizeof(w1));
+}
+
+/*
+ * End of a burst: burst-end signaling, the counters, one doorbell.
+ * nreq WRs were posted (nreq >= 1), last is the last one's ctrl.
+ */
+static __rte_always_inline uint16_t
+post_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *last, uint32_t cur_post,
+	    uint32_t head, uint32_t sig_base, uint16_t nreq)
+{
+	if (qp->sig_burst_end && head != sig_base) {
+		/* Not rung yet: the device cannot have read this WQE. */
+		const size_t lidx = (size_t)((uint8_t *)last - qp->sq_buf) >> MLX5_WQEBB_SHIFT;
+
+		last->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
+		qp->sq_sig[lidx].ord = (uint16_t)(head - 1);
+		qp->sq_sig[lidx].next_bb = (uint16_t)cur_post;
+		sig_base = head;
+	}
+	qp->sq_cur_post = cur_post;
+	qp->sq_head = head;
+	qp->sq_unsignaled = head - sig_base;
+	qp->stats.wqes += nreq;
+	sq_ring(qp, last, nreq);
+	return nreq;
+}
+
+/*
+ * The general post loop (every WR shape). done WRs of this burst are posted
+ * already (their state is in qp, last is the last one's ctrl, NULL if
+ * none); this posts up to n more and rings once for all of them.
+ */
+static __rte_noinline uint16_t
+post_general(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t done,
+	     struct mlx5_wqe_ctrl_seg *last)
+{
 	uint8_t *const sq_buf = qp->sq_buf;
 	uint64_t *const wrid = qp->sq_wrid;
 	struct rdx_mlx5_sq_sig *const sig = qp->sq_sig;
 	const uint32_t mask = qp->sq_mask;
 	const uint32_t fast_key = qp->fast_key;
-	const uint32_t send_key = fast_key ^ WR_KEY_WRITE_TO_SEND;
 	const uint32_t sig_interval = qp->sig_interval;
-	/* ctrl bytes 0..7 as a native word before the swap: qpn << 8 low,
-	 * opcode at bit 32, the WQE index at bit 40 (added per WQE). */
 	const uint64_t qpn8 = rte_be_to_cpu_32(qp->qpn_be8);
 	const uint64_t w0_write = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 | qpn8;
-	const uint64_t w0_send = (uint64_t)MLX5_OPCODE_SEND << 32 | qpn8;
 	const uint32_t tail = qp->sq_tail;
 	const uint32_t last_slot = tail + qp->sq_max_post - 1;
 	uint32_t head = qp->sq_head;
@@ -646,9 +747,8 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	 * signaled: at most sig_interval apart, and the WQE that takes the
 	 * last free slot (so a full SQ always has a CQE coming: no deadlock). */
 	uint32_t sig_base = head - qp->sq_unsignaled;
-	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - qp->sq_unsignaled,
+	uint32_t forced = head + RTE_MIN(sig_interval - 1 - qp->sq_unsignaled,
 					 last_slot - head);
-	struct mlx5_wqe_ctrl_seg *last = NULL;
 	uint16_t nreq;
 
 	while (wr != end) {
@@ -658,41 +758,7 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		uint64_t w0, w1 = 0;
 
 		memcpy(&key, &wr->opcode, sizeof(key));
-		if (likely((key & WR_KEY_MASK) == fast_key &&
-			   wr->sge->length - 8 <= 8)) {
-			/*
-			 * Small inline RDMA_WRITE (8..16 bytes, one SGE; the QP's
-			 * max_inline >= 16, else fast_key never matches; no FENCE or
-			 * SOLICITED): ctrl + raddr + inline = DS 3 or 4, always
-			 * inside one WQEBB. Load the WR first: the WQE stores may
-			 * alias it.
-			 */
-			const uint32_t len = wr->sge->length;
-			const uint8_t *src = (const uint8_t *)(uintptr_t)wr->sge->addr;
-
-			set_raddr_seg(ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
-			if (likely(len == 8)) {
-				set_inline_8(ctrl + 2 * MLX5_DS_SIZE, src);
-				w0 = w0_write | 3;
-			} else {
-				set_inline_small(ctrl + 2 * MLX5_DS_SIZE, src, len);
-				/* DS = 2 + align16(4 + len) / 16 */
-				w0 = w0_write | ((len + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
-			}
-		} else if ((key & WR_KEY_MASK) == send_key && wr->sge->length - 8 <= 8) {
-			/* Small inline SEND: ctrl + inline = DS 2 or 3, one WQEBB. */
-			const uint32_t len = wr->sge->length;
-			const uint8_t *src = (const uint8_t *)(uintptr_t)wr->sge->addr;
-
-			if (likely(len == 8)) {
-				set_inline_8(ctrl + MLX5_DS_SIZE, src);
-				w0 = w0_send | 2;
-			} else {
-				set_inline_small(ctrl + MLX5_DS_SIZE, src, len);
-				/* DS = 1 + align16(4 + len) / 16 */
-				w0 = w0_send | ((len + 4 + MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
-			}
-		} else {
+		if (!build_fast(ctrl, wr, key, fast_key, w0_write, &w0)) {
 			uint32_t imm;
 			const uint32_t ds = build_wqe(qp, ctrl, wr, &imm);
 
@@ -702,16 +768,6 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 			nbb = (ds + 3) >> 2;
 			w1 = W1_IMM(imm) | rdx_mlx5_w1_fm[WR_KEY_FLAGS(key) & 0xf];
 		}
-		/*
-		 * Control segment bytes 0..7, [opmod 0, idx(2), opcode][qpn(3), ds],
-		 * built native and swapped as one 64-bit word (what
-		 * mlx5dv_set_ctrl_seg() stores); bytes 8..15 are [signature 0,
-		 * dci(2) 0, fm_ce_se, imm(4)], one word too.
-		 */
-		w0 |= (uint64_t)(uint16_t)cur_post << 40;
-		w0 = rte_cpu_to_be_64(w0);
-		memcpy(ctrl, &w0, sizeof(w0));
-		cur_post += nbb;
 		if (unlikely((key & WR_KEY_SIGNALED) || head == forced)) {
 			w1 |= W1_CQ_UPDATE;
 			sig_base = head + 1;
@@ -719,9 +775,10 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 			/* Only signaled WQEs get good CQEs: only they need the
 			 * WQEBB -> WQE map (errors/flushes walk the ring). */
 			sig[idx].ord = (uint16_t)head;
-			sig[idx].next_bb = (uint16_t)cur_post;
+			sig[idx].next_bb = (uint16_t)(cur_post + nbb);
 		}
-		memcpy(ctrl + 8, &w1, sizeof(w1));
+		set_ctrl(ctrl, w0, cur_post, w1);
+		cur_post += nbb;
 		wrid[head & mask] = wr->wr_id;
 		head++;
 		last = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
@@ -734,23 +791,81 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		else
 			qp->stats.sq_full++;
 	}
+	nreq = (uint16_t)(nreq + done);
 	if (unlikely(nreq == 0))
 		return 0;
-	if (qp->sig_burst_end && head != sig_base) {
-		/* Not rung yet: the device cannot have read this WQE. */
-		const size_t lidx = (size_t)((uint8_t *)last - sq_buf) >> MLX5_WQEBB_SHIFT;
+	return post_finish(qp, last, cur_post, head, sig_base, nreq);
+}
 
-		last->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
-		sig[lidx].ord = (uint16_t)(head - 1);
-		sig[lidx].next_bb = (uint16_t)cur_post;
-		sig_base = head;
+/*
+ * The fast path: a loop over the fast shapes only, with no calls (the first
+ * other WR hands the rest of the burst to post_general), so it keeps its
+ * state in registers.
+ */
+uint16_t
+rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+{
+	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
+	/*
+	 * The loop works on locals: the WQE stores may alias the QP (char and
+	 * uint32 stores) and would force reloads otherwise.
+	 */
+	uint8_t *const sq_buf = qp->sq_buf;
+	uint64_t *const wrid = qp->sq_wrid;
+	const uint32_t mask = qp->sq_mask;
+	const uint32_t fast_key = qp->fast_key;
+	const uint64_t w0_write = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 |
+		rte_be_to_cpu_32(qp->qpn_be8);
+	const uint32_t tail = qp->sq_tail;
+	const uint32_t head0 = qp->sq_head;
+	const uint32_t room = qp->sq_max_post - (head0 - tail);
+	const uint32_t unsignaled = qp->sq_unsignaled;
+	const struct rdx_wr *const wr0 = wr;
+	const struct rdx_wr *const end = wr + RTE_MIN((uint32_t)n, room);
+	uint32_t cur_post = qp->sq_cur_post;
+	uint32_t head = head0;
+	/* As in post_general: the next ordinal that must be signaled. */
+	uint32_t sig_base = head - unsignaled;
+	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - unsignaled, room - 1);
+	struct mlx5_wqe_ctrl_seg *last = NULL;
+	uint16_t nreq;
+
+	while (wr != end) {
+		const uint32_t idx = cur_post & mask;
+		uint8_t *const ctrl = sq_buf + ((size_t)idx << MLX5_WQEBB_SHIFT);
+		uint32_t key;
+		uint64_t w0, w1 = 0;
+
+		memcpy(&key, &wr->opcode, sizeof(key));
+		if (unlikely(!build_fast(ctrl, wr, key, fast_key, w0_write, &w0))) {
+			qp->sq_cur_post = cur_post;
+			qp->sq_head = head;
+			qp->sq_unsignaled = head - sig_base;
+			return post_general(qp, wr, (uint16_t)(n - (wr - wr0)),
+					    (uint16_t)(wr - wr0), last);
+		}
+		if (unlikely((key & WR_KEY_SIGNALED) || head == forced)) {
+			w1 = W1_CQ_UPDATE;
+			sig_base = head + 1;
+			forced = head + RTE_MIN(qp->sig_interval, tail + qp->sq_max_post - 1 - head);
+			/* Only signaled WQEs get good CQEs: only they need the
+			 * WQEBB -> WQE map (errors/flushes walk the ring). */
+			qp->sq_sig[idx].ord = (uint16_t)head;
+			qp->sq_sig[idx].next_bb = (uint16_t)(cur_post + 1);
+		}
+		set_ctrl(ctrl, w0, cur_post, w1);
+		cur_post++;
+		wrid[head & mask] = wr->wr_id;
+		head++;
+		last = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
+		wr++;
 	}
-	qp->sq_cur_post = cur_post;
-	qp->sq_head = head;
-	qp->sq_unsignaled = head - sig_base;
-	qp->stats.wqes += nreq;
-	sq_ring(qp, last, nreq);
-	return nreq;
+	nreq = (uint16_t)(head - head0);
+	if (unlikely(nreq < n))
+		qp->stats.sq_full++;
+	if (unlikely(nreq == 0))
+		return 0;
+	return post_finish(qp, last, cur_post, head, sig_base, nreq);
 }
 
 /* ---------------------------------------------------------------------- */
