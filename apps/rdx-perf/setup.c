@@ -437,6 +437,11 @@ perf_setup(struct perf_app *a)
 		return -EINVAL;
 	}
 	if (a->client && a->responder) {
+		if (o->split && at->software && o->sw_progress == RDX_SW_PROGRESS_INLINE) {
+			/* inline progress runs the model from every poller's thread */
+			fprintf(stderr, "rdx-perf: --loopback-lcores split on the software device needs --sw-progress thread\n");
+			return -EINVAL;
+		}
 		if (o->split) {
 			if (a->lcore_ids[0] == rte_get_main_lcore()) {
 				fprintf(stderr, "rdx-perf: --loopback-lcores split needs a worker lcore (e.g. -l 0-1)\n");

@@ -45,6 +45,7 @@ check "missing value"       "${EAL[@]}" -- --test write -s
 check "server and connect"  "${EAL[@]}" -- --test write --server --connect 127.0.0.1:1 "${S[@]}"
 check "bad HOST:PORT"       "${EAL[@]}" -- --test write --connect nocolon "${S[@]}"
 check "bad core mask"       --no-huge -c 0xZZ -- --test write "${S[@]}"
+check "split, inline model" "${EAL[@]}" -- --test write --loopback-lcores split "${S[@]}"
 check "peer unreachable"    "${EAL[@]}" -- --test write --connect 127.0.0.1:1 \
                             --bootstrap-timeout 1 "${S[@]}"
 port=$(free_port)

@@ -57,6 +57,17 @@ for a in "write lat -n 1500" "send lat -n 300 -e" "write bw -n 300 -e" "write bw
     fi
 done
 
+# Loopback with the server ends on the main lcore (the model on its own
+# thread), every test.
+for t in echo write write_imm read send faa; do
+    if run "split-$t" 60 "${EAL[@]}" -- --test "$t" --mode lat -n 300 --loopback-lcores split \
+            --sw-progress thread --dev sw --verify; then
+        pass "--loopback-lcores split: $t"
+    else
+        fail "--loopback-lcores split: $t: $(tail -n 1 "$TMP/split-$t.err")"
+    fi
+done
+
 # A completion error is named (status and operation) and the exit is non-zero.
 for t in write read faa; do
     run "err-$t" 60 "${EAL[@]}" -- --test "$t" --mode bw -n 50 --dev sw --inject-bad-rkey

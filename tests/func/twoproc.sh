@@ -48,6 +48,10 @@ if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] &&
 else
     fail "two processes: --qp-sweep 1-2: $CRC/$SRC_RC $(tail -n 1 "$TMP/multi.c.err")"
 fi
+pair wilat --test write_imm --mode lat -s 4K -n 500 --verify :: --test write_imm --mode lat -s 4K \
+    -n 500 --verify
+if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ]; then pass "two processes: write_imm ping-pong"
+else fail "two processes: write_imm ping-pong: $CRC/$SRC_RC $(tail -n 1 "$TMP/wilat.c.err")"; fi
 pair lat --test write --mode lat -s 64 -n 200 --verify :: --test write --mode lat -s 64 -n 200 --verify
 if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ]; then pass "two processes: write ping-pong"
 else fail "two processes: write ping-pong: $CRC/$SRC_RC $(tail -n 1 "$TMP/lat.c.err")"; fi
@@ -113,7 +117,14 @@ fi
 timeout -k 5 40 "$PERF" "${EAL[@]}" -- --test write --mode bw -s 1K -D 30 --dev sw \
     --json "$TMP/int.json" >"$TMP/int.out" 2>"$TMP/int.err" &
 ipid=$!
-sleep 2
+# signal once the handler is installed (SigCgt has SIGINT) and the run is on
+for _ in $(seq 100); do
+    child=$(cat "/proc/$ipid/task/$ipid/children" 2>/dev/null | awk '{print $1}')
+    cgt=$(awk '/^SigCgt:/ {print $2}' "/proc/${child:-0}/status" 2>/dev/null || echo 0)
+    [ $(( 0x${cgt:-0} & 2 )) -ne 0 ] && break
+    sleep 0.1
+done
+sleep 1
 kill -INT "$ipid"
 wait "$ipid"
 irc=$?
