@@ -1022,6 +1022,7 @@ wc_set(struct rdx_wc *wc, uint64_t wr_id, void *qp_ctx, uint32_t byte_len, uint3
 	wc->wr_id = wr_id;
 	wc->qp_ctx = qp_ctx;
 	memcpy(&wc->byte_len, &w_len, sizeof(w_len));
+	NO_STORE_PAIRING();
 	memcpy(&wc->qp_num, &w_qpn, sizeof(w_qpn));
 	memcpy(&wc->retired, &w_ret, sizeof(w_ret));
 #else
@@ -1066,6 +1067,7 @@ cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t s
 	wc_set(wc, qp->sq_wrid[last & mask], qp->base.user_ctx, blen, last, sop & 0xffffff,
 	       retired, rdx_mlx5_req_wc_opcode[op]);
 	qp->sq_tail = last + 1;
+	NO_STORE_PAIRING();
 	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
 	return true;
 }
@@ -1180,6 +1182,77 @@ cqe_slow(struct rdx_mlx5_cq *cq, volatile struct mlx5_cqe64 *cqe, uint8_t opcode
 /* Stands in for an empty lookup cache: matches no 24-bit QPN. */
 static struct rdx_mlx5_qp rdx_mlx5_no_qp = { .base.qp_num = UINT32_MAX };
 
+/* End of a poll burst: hand the consumed CQEs back (once per burst). */
+static __rte_always_inline uint16_t
+cq_poll_finish(struct rdx_mlx5_cq *cq, uint32_t ci0, uint32_t ci)
+{
+	const uint16_t got = (uint16_t)(ci - ci0);
+
+	if (likely(got != 0)) {
+		cq->cons_index = ci;
+		/* The CQE reads are done before the slots are handed back. */
+		rte_io_wmb();
+		cq->dbrec[0] = htobe32(ci & 0xffffff);
+		cq->stats.polls++;
+		NO_STORE_PAIRING();
+		cq->stats.cqes += got;
+	}
+	return got;
+}
+
+/*
+ * The general poll loop (every CQE kind). The burst started at consumer
+ * counter ci0 and has reached ci; this polls up to n more CQEs into wc and
+ * finishes the burst.
+ */
+static __rte_noinline uint16_t
+cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t ci0,
+		uint32_t ci)
+{
+	/* Locals: the wc stores may alias the CQ and would force reloads. */
+	uint8_t *const buf = cq->cqe64;
+	const uint32_t mask = cq->cqe_mask;
+	const uint32_t shift = cq->cqe_shift;
+	const uint32_t log_cnt = cq->log_cqe_cnt;
+	struct rdx_wc *const wend = wc + n;
+	struct rdx_mlx5_qp *qp = cq->last_qp;
+
+	/* The cache as a local that is never NULL (the sentinel matches no
+	 * 24-bit QPN): one check per CQE instead of two. */
+	if (unlikely(qp == NULL))
+		qp = &rdx_mlx5_no_qp;
+	for (; wc != wend; wc++) {
+		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
+			(buf + ((size_t)(ci & mask) << shift));
+		/* op_own read once, through the volatile pointer; opcode and owner
+		 * are what mlx5dv_get_cqe_opcode()/mlx5dv_get_cqe_owner() return. */
+		const uint8_t op_own = cqe->op_own;
+		/* The owner bit software owns at ci: the ring's wrap parity. */
+		const uint32_t own = (ci >> log_cnt) & MLX5_CQE_OWNER_MASK;
+		uint32_t sop;
+
+		/* Software-owned iff valid opcode and owner bit == wrap parity
+		 * (get_sw_cqe). */
+		if ((op_own >> 4) == MLX5_CQE_INVALID || ((op_own ^ own) & MLX5_CQE_OWNER_MASK))
+			break;
+		/* udma_from_device_barrier: read the body only after ownership. */
+		rte_io_rmb();
+		sop = be32toh(cqe->sop_drop_qpn);
+		ci++;
+		if ((op_own >> 4) == MLX5_CQE_REQ && qp->base.qp_num == (sop & 0xffffff) &&
+		    cqe_req_good(qp, cqe, sop, wc))
+			continue;
+		cqe_slow(cq, cqe, op_own >> 4, sop, wc);
+		qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
+	}
+	return cq_poll_finish(cq, ci0, ci);
+}
+
+/*
+ * The fast poll loop: good requester CQEs of the cached QP only, with no
+ * calls (any other CQE hands the rest of the burst to cq_poll_general), so
+ * it keeps its state in registers.
+ */
 static __rte_always_inline uint16_t
 cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 {
@@ -1190,58 +1263,43 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 	const uint32_t log_cnt = cq->log_cqe_cnt;
 	const uint32_t ci0 = cq->cons_index;
 	struct rdx_wc *const wend = wc + n;
-	struct rdx_mlx5_qp *qp = cq->last_qp;
+	struct rdx_mlx5_qp *const qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
 	uint32_t ci = ci0;
-	uint16_t got;
-
-	/* The cache as a local that is never NULL (the sentinel matches no
-	 * 24-bit QPN): one check per CQE instead of two. */
-	if (unlikely(qp == NULL))
-		qp = &rdx_mlx5_no_qp;
 
 	for (; wc != wend; wc++) {
 		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
 			(buf + ((size_t)(ci & mask) << shift));
-		/* op_own read once, through the volatile pointer; opcode and owner
-		 * are what mlx5dv_get_cqe_opcode()/mlx5dv_get_cqe_owner() return. */
+		/* op_own read once, through the volatile pointer. */
 		const uint8_t op_own = cqe->op_own;
 		/* The owner bit software owns at ci: the ring's wrap parity. */
 		const uint32_t own = (ci >> log_cnt) & MLX5_CQE_OWNER_MASK;
-		/* opcode and owner under one mask: opcode REQ (0) and ours */
-		const uint32_t x = op_own & (0xf0u | MLX5_CQE_OWNER_MASK);
 		uint32_t sop;
 
-		if (likely(x == own)) {
-			/* udma_from_device_barrier: read the body only after ownership. */
-			rte_io_rmb();
-			sop = be32toh(cqe->sop_drop_qpn);
-			ci++;
-			if (likely(qp->base.qp_num == (sop & 0xffffff)) &&
-			    likely(cqe_req_good(qp, cqe, sop, wc)))
-				continue;
-		} else {
-			/* Software-owned iff valid opcode and owner bit == wrap
-			 * parity (get_sw_cqe). */
+		/* opcode and owner under one mask: opcode REQ (0) and ours */
+		if (unlikely((op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != own)) {
+			/* Not software-owned (get_sw_cqe): the burst ends here. */
 			if ((op_own >> 4) == MLX5_CQE_INVALID ||
 			    ((op_own ^ own) & MLX5_CQE_OWNER_MASK))
 				break;
-			rte_io_rmb();
-			sop = be32toh(cqe->sop_drop_qpn);
-			ci++;
+			return cq_poll_general(cq, wc, (uint16_t)(wend - wc), ci0, ci);
 		}
-		cqe_slow(cq, cqe, op_own >> 4, sop, wc);
-		qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
+		/* udma_from_device_barrier: read the body only after ownership. */
+		rte_io_rmb();
+		sop = be32toh(cqe->sop_drop_qpn);
+		if (unlikely(qp->base.qp_num != (sop & 0xffffff)) ||
+		    unlikely(!cqe_req_good(qp, cqe, sop, wc)))
+			return cq_poll_general(cq, wc, (uint16_t)(wend - wc), ci0, ci);
+		ci++;
 	}
-	got = (uint16_t)(ci - ci0);
-	if (likely(got != 0)) {
-		cq->cons_index = ci;
-		/* The CQE reads are done before the slots are handed back. */
-		rte_io_wmb();
-		cq->dbrec[0] = htobe32(ci & 0xffffff);
-		cq->stats.polls++;
-		cq->stats.cqes += got;
-	}
-	return got;
+	return cq_poll_finish(cq, ci0, ci);
+}
+
+/* Software device, inline progress: run the engine first. */
+static __rte_noinline uint16_t
+cq_poll_progress(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
+{
+	cq->progress(cq->progress_arg);
+	return cq_poll_general(cq, wc, n, cq->cons_index, cq->cons_index);
 }
 
 uint16_t
@@ -1249,9 +1307,8 @@ rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 {
 	struct rdx_mlx5_cq *cq = (struct rdx_mlx5_cq *)bcq;
 
-	/* Software device, inline progress: run the engine first. */
 	if (unlikely(cq->progress != NULL))
-		cq->progress(cq->progress_arg);
+		return cq_poll_progress(cq, wc, n);
 	return cq_poll(cq, wc, n);
 }
 
