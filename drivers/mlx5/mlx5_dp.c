@@ -568,29 +568,46 @@ bf_copy(const struct rdx_mlx5_qp *qp, volatile uint8_t *dst, const uint8_t *src,
  * MMIO write, and the MMIO write is flushed before the next half is used.
  */
 static __rte_always_inline void
-sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint16_t nreq)
+sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint32_t cur_post,
+	uint16_t nreq, bool fast_only)
 {
-	const uint32_t last_ds = be32toh(last->qpn_ds) & 0x3f;
 	volatile uint8_t *reg;
 
 	/* udma_to_device_barrier: WQE stores before the dbrec store. */
 	rte_io_wmb();
-	qp->dbrec[MLX5_SND_DBR] = htobe32(qp->sq_cur_post & 0xffff);
+	qp->dbrec[MLX5_SND_DBR] = htobe32(cur_post & 0xffff);
 	/* mmio_wc_start: dbrec store before the write-combining MMIO. */
 	rte_wmb();
 	qp->stats.doorbells++;
 	if (unlikely(qp->bf_reg == NULL))
 		return;
 	reg = qp->bf_reg + qp->bf_offset;
-	if (nreq == 1 && last_ds * MLX5_DS_SIZE <= qp->bf_size) {
-		bf_copy(qp, reg, (const uint8_t *)last, (last_ds + 3) >> 2);
-		qp->stats.bf_posts++;
-	} else {
-		uint64_t db;
+	if (fast_only) {
+		/* A fast-shape WQE is DS <= 4, one WQEBB: it fits any BlueFlame
+		 * half (bf.size is a non-zero multiple of 64). */
+		if (nreq == 1 && qp->bf_size != 0) {
+			bf_copy64(reg, (const uint8_t *)last);
+			qp->stats.bf_posts++;
+		} else {
+			uint64_t db;
 
-		/* Plain doorbell: ctrl bytes 0..7 of the last WQE, as stored. */
-		memcpy(&db, last, sizeof(db));
-		rte_write64_relaxed(db, reg);
+			/* Plain doorbell: ctrl bytes 0..7 of the last WQE, as stored. */
+			memcpy(&db, last, sizeof(db));
+			rte_write64_relaxed(db, reg);
+		}
+	} else {
+		const uint32_t last_ds = be32toh(last->qpn_ds) & 0x3f;
+
+		if (nreq == 1 && last_ds * MLX5_DS_SIZE <= qp->bf_size) {
+			bf_copy(qp, reg, (const uint8_t *)last, (last_ds + 3) >> 2);
+			qp->stats.bf_posts++;
+		} else {
+			uint64_t db;
+
+			/* Plain doorbell: ctrl bytes 0..7 of the last WQE, as stored. */
+			memcpy(&db, last, sizeof(db));
+			rte_write64_relaxed(db, reg);
+		}
 	}
 	/* mmio_flush_writes: push the WC buffer out before the next use. */
 	rte_wmb();
@@ -697,11 +714,12 @@ set_ctrl(uint8_t *ctrl, uint64_t w0, uint32_t cur_post, uint64_t w1)
 
 /*
  * End of a burst: burst-end signaling, the counters, one doorbell.
- * nreq WRs were posted (nreq >= 1), last is the last one's ctrl.
+ * nreq WRs were posted (nreq >= 1), last is the last one's ctrl;
+ * fast_only: all of them are fast shapes (one WQEBB each).
  */
 static __rte_always_inline uint16_t
 post_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *last, uint32_t cur_post,
-	    uint32_t head, uint32_t sig_base, uint16_t nreq)
+	    uint32_t head, uint32_t sig_base, uint16_t nreq, bool fast_only)
 {
 	if (qp->sig_burst_end && head != sig_base) {
 		/* Not rung yet: the device cannot have read this WQE. */
@@ -716,7 +734,7 @@ post_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *last, uint32_t cur
 	qp->sq_head = head;
 	qp->sq_unsignaled = head - sig_base;
 	qp->stats.wqes += nreq;
-	sq_ring(qp, last, nreq);
+	sq_ring(qp, last, cur_post, nreq, fast_only);
 	return nreq;
 }
 
@@ -794,7 +812,7 @@ post_general(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16
 	nreq = (uint16_t)(nreq + done);
 	if (unlikely(nreq == 0))
 		return 0;
-	return post_finish(qp, last, cur_post, head, sig_base, nreq);
+	return post_finish(qp, last, cur_post, head, sig_base, nreq, false);
 }
 
 /*
@@ -865,7 +883,7 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		qp->stats.sq_full++;
 	if (unlikely(nreq == 0))
 		return 0;
-	return post_finish(qp, last, cur_post, head, sig_base, nreq);
+	return post_finish(qp, last, cur_post, head, sig_base, nreq, true);
 }
 
 /* ---------------------------------------------------------------------- */
