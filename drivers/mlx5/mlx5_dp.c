@@ -663,35 +663,36 @@ build_fast(uint8_t *ctrl, const struct rdx_wr *wr, uint32_t key, uint32_t fast_k
 	if (likely(shape == fast_key)) {
 		sge = wr->sge;
 		len = sge->length;
-		if (unlikely(len - 8 > 8))
-			return false;
 		src = (const uint8_t *)(uintptr_t)sge->addr;
-		set_raddr_seg(ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
 		if (likely(len == 8)) {
+			set_raddr_seg(ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
 			set_inline_8(ctrl + 2 * MLX5_DS_SIZE, src);
 			*w0 = w0_write | 3;
-		} else {
-			set_inline_small(ctrl + 2 * MLX5_DS_SIZE, src, len);
-			/* DS = 2 + align16(4 + len) / 16 */
-			*w0 = w0_write | ((len + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
+			return true;
 		}
+		if (unlikely(len - 9 > 7))
+			return false;
+		set_raddr_seg(ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
+		set_inline_small(ctrl + 2 * MLX5_DS_SIZE, src, len);
+		/* DS = 2 + align16(4 + len) / 16 */
+		*w0 = w0_write | ((len + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
 		return true;
 	}
 	if (shape == (fast_key ^ WR_KEY_WRITE_TO_SEND)) {
 		sge = wr->sge;
 		len = sge->length;
-		if (unlikely(len - 8 > 8))
-			return false;
 		src = (const uint8_t *)(uintptr_t)sge->addr;
 		w0_write ^= W0_WRITE_TO_SEND;
 		if (likely(len == 8)) {
 			set_inline_8(ctrl + MLX5_DS_SIZE, src);
 			*w0 = w0_write | 2;
-		} else {
-			set_inline_small(ctrl + MLX5_DS_SIZE, src, len);
-			/* DS = 1 + align16(4 + len) / 16 */
-			*w0 = w0_write | ((len + 4 + MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
+			return true;
 		}
+		if (unlikely(len - 9 > 7))
+			return false;
+		set_inline_small(ctrl + MLX5_DS_SIZE, src, len);
+		/* DS = 1 + align16(4 + len) / 16 */
+		*w0 = w0_write | ((len + 4 + MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
 		return true;
 	}
 	return false;
