@@ -643,6 +643,13 @@ set_inline_8(uint8_t *inl, const uint8_t *src)
 	memcpy(inl + 4, &a, 8);
 }
 
+/* The ctrl segment of the WQE at WQEBB counter bb. */
+static __rte_always_inline struct mlx5_wqe_ctrl_seg *
+sq_ctrl(uint8_t *sq_buf, uint32_t bb, uint32_t mask)
+{
+	return (struct mlx5_wqe_ctrl_seg *)(void *)(sq_buf + ((size_t)(bb & mask) << MLX5_WQEBB_SHIFT));
+}
+
 /*
  * The fast shapes: an inline RDMA_WRITE or SEND of 8..16 bytes from one SGE
  * (the QP's max_inline >= 16, else fast_key never matches; no FENCE or
@@ -846,7 +853,6 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	/* As in post_general: the next ordinal that must be signaled. */
 	uint32_t sig_base = head - unsignaled;
 	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - unsignaled, room - 1);
-	struct mlx5_wqe_ctrl_seg *last = NULL;
 	uint16_t nreq;
 
 	while (wr != end) {
@@ -861,7 +867,8 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 			qp->sq_head = head;
 			qp->sq_unsignaled = head - sig_base;
 			return post_general(qp, wr, (uint16_t)(n - (wr - wr0)),
-					    (uint16_t)(wr - wr0), last);
+					    (uint16_t)(wr - wr0), wr == wr0 ? NULL :
+					    sq_ctrl(sq_buf, cur_post - 1, mask));
 		}
 		if (unlikely((key & WR_KEY_SIGNALED) || head == forced)) {
 			w1 = W1_CQ_UPDATE;
@@ -876,7 +883,6 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		cur_post++;
 		wrid[head & mask] = wr->wr_id;
 		head++;
-		last = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
 		wr++;
 	}
 	nreq = (uint16_t)(head - head0);
@@ -884,7 +890,9 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		qp->stats.sq_full++;
 	if (unlikely(nreq == 0))
 		return 0;
-	return post_finish(qp, last, cur_post, head, sig_base, nreq, true);
+	/* Fast WQEs are one WQEBB each: the last one is at cur_post - 1. */
+	return post_finish(qp, sq_ctrl(sq_buf, cur_post - 1, mask), cur_post, head, sig_base,
+			   nreq, true);
 }
 
 /* ---------------------------------------------------------------------- */
