@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_errno.h>
 #include <rte_common.h>
@@ -693,7 +694,23 @@ perf_boot_client(struct perf_app *a)
 			a->o.connect);
 		return -EINVAL;
 	}
-	a->conn = rdx_conn_connect(host, port, boot_ms(a));
+	/* the server may still be starting: retry a refused connection
+	 * until the bootstrap timeout */
+	{
+		uint64_t hz = rdx_tsc_hz(), t0 = rdx_tsc();
+		uint64_t limit = (uint64_t)(a->o.boot_timeout * (double)hz);
+
+		for (;;) {
+			uint64_t spent = rdx_tsc() - t0;
+			int left = (int)((double)(limit > spent ? limit - spent : 0) * 1000.0 / (double)hz);
+
+			a->conn = rdx_conn_connect(host, port, left > 1 ? left : 1);
+			if (a->conn != NULL || rte_errno != ECONNREFUSED ||
+			    rdx_tsc() - t0 + hz / 10 >= limit || rdx_runtime_stopping())
+				break;
+			usleep(100000);
+		}
+	}
 	if (a->conn == NULL) {
 		fprintf(stderr, "rdx-perf: cannot reach %s:%u within %.1f s: %s\n", host, port,
 			a->o.boot_timeout, rte_strerror(rte_errno));

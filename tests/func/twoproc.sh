@@ -125,7 +125,9 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 sleep 1
-kill -INT "$ipid"
+# to rdx-perf itself: timeout(1) would forward it to the whole process group
+# too, and a second SIGINT is the runtime's "stuck: die now"
+kill -INT "${child:-$ipid}"
 wait "$ipid"
 irc=$?
 if [ "$irc" -eq 0 ] && grep -q write1K "$TMP/int.out" && [ -s "$TMP/int.json" ]; then
