@@ -66,6 +66,26 @@ for t in echo write write_imm read send cas faa; do
     done
 done
 
+# Completion events (-e: the verbs driver's completion channel).
+for t in write send; do
+    pair "$t.events" --test "$t" --mode bw -s 1K -n 1000 -e --verify
+    if [ "$CRC" -eq 0 ] && [ "$SRC" -eq 0 ]; then
+        pass "rxe0 -> rxe1: $t bw -e --verify"
+    else
+        fail "rxe0 -> rxe1: $t bw -e: client $CRC, server $SRC: $(tail -n 2 "$TMP/$t.events.c.err" | tr '\n' '|')"
+    fi
+done
+
+# rxe has no device memory: a clear one-line refusal, not a crash.
+timeout -k 5 60 "$PERF" -l 0 -- --test write --mode bw --loopback --dev rxe0 --mem dm -n 10 \
+    >"$TMP/dm.out" 2>"$TMP/dm.err"
+rc=$?
+if [ "$rc" -ne 0 ] && [ "$rc" -lt 124 ] && grep -qi "device memory" "$TMP/dm.err"; then
+    pass "--mem dm on rxe refused (exit $rc): $(grep -i 'device memory' "$TMP/dm.err" | head -n 1)"
+else
+    fail "--mem dm on rxe: exit $rc: $(tail -n 2 "$TMP/dm.err" | tr '\n' '|')"
+fi
+
 # The server dies mid-run: the client notices and exits non-zero in time.
 port=$((port + 1))
 "$PERF" -l 1 -- --server -p "$port" --dev rxe1 --test send --mode bw -s 1K -D 60 \
