@@ -51,7 +51,10 @@ check "peer unreachable"    "${EAL[@]}" -- --test write --connect 127.0.0.1:1 \
 port=$(free_port)
 python3 -c "import socket,time; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('0.0.0.0', $port)); s.listen(1); time.sleep(20)" &
 holder=$!
-sleep 0.5
+for _ in $(seq 50); do  # until it listens
+    python3 -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null && break
+    sleep 0.1
+done
 check "port in use"         "${EAL[@]}" -- --test write --server -p "$port" "${S[@]}"
 kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 port=$(free_port)
