@@ -1636,6 +1636,94 @@ test_concurrent_device(void)
 	fake_teardown();
 }
 
+/*
+ * One burst mixing the fast shapes with WRs only the general builder takes
+ * (the fast loop hands over mid-burst): every WQE byte-exact, one doorbell
+ * for the whole burst, signaling by flag and by interval across the
+ * hand-over, and one CQE retiring the run with every wr_id recoverable.
+ */
+static void
+test_fast_general_mix(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge s8 = { .addr = (uintptr_t)pay, .length = 8, .lkey = 0x11 };
+	struct rdx_sge s12 = { .addr = (uintptr_t)pay + 3, .length = 12 };
+	struct rdx_sge s40 = { .addr = (uintptr_t)pay + 5, .length = 40 };
+	static const uint32_t bb_of[6] = { 0, 1, 2, 3, 4, 6 };
+	uint8_t exp[128];
+	struct rdx_wr wr[6];
+	struct rdx_wc wc[4];
+	uint32_t k, n;
+
+	o.sig_interval = 3;
+	o.sq_bb = 32;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	for (k = 0; k < 6; k++) {
+		wr[k].opcode = RDX_OP_WRITE;
+		wr[k].flags = RDX_WR_INLINE;
+		wr[k].sge = &s8;
+		wr[k].num_sge = 1;
+		wr[k].remote_addr = 0x1000 + 64 * k;
+		wr[k].rkey = 0x77 + k;
+		wr[k].wr_id = 500 + k;
+	}
+	wr[1].flags |= RDX_WR_SIGNALED;            /* fast, signaled by flag */
+	wr[2].opcode = RDX_OP_READ;                /* general: hand-over here */
+	wr[2].flags = 0;
+	wr[3].opcode = RDX_OP_SEND;                /* fast shape, in the general loop */
+	wr[3].sge = &s12;
+	wr[4].sge = &s40;                          /* 40-byte inline: general, 2 WQEBBs */
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 6) == 6);
+	CU_ASSERT(f->qp.stats.doorbells == 1);
+	CU_ASSERT(f->qp.stats.bf_posts == 0);
+	CU_ASSERT(f->qp.sq_cur_post == 7);
+	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == 7);
+	CU_ASSERT(memcmp(f->bf, f->sq + 6 * 64, 8) == 0);
+	for (k = 0; k < 6; k++) {
+		/* interval 3 after the signaled wr[1]: wr[4] is forced */
+		const uint8_t fm = (k == 1 || k == 4) ? MLX5_WQE_CTRL_CQ_UPDATE : 0;
+		uint32_t len = 0;
+
+		memset(exp, 0, sizeof(exp));
+		if (k == 2) {
+			len = exp_ctrl(exp, 2, MLX5_OPCODE_RDMA_READ, 3, fm, 0);
+			len += exp_raddr(exp + len, wr[k].remote_addr, wr[k].rkey);
+			len += exp_data(exp + len, 8, 0x11, (uintptr_t)pay);
+		} else if (k == 3) {
+			len = exp_ctrl(exp, 3, MLX5_OPCODE_SEND, 2, fm, 0);
+			len += exp_inline(exp + len, pay + 3, 12);
+		} else {
+			const struct rdx_sge *sg = wr[k].sge;
+
+			len = exp_ctrl(exp, (uint16_t)bb_of[k], MLX5_OPCODE_RDMA_WRITE,
+				       (uint8_t)(2 + (4 + sg->length + 15) / 16), fm, 0);
+			len += exp_raddr(exp + len, wr[k].remote_addr, wr[k].rkey);
+			len += exp_inline(exp + len, (const uint8_t *)(uintptr_t)sg->addr,
+					  sg->length);
+		}
+		CU_ASSERT(sq_cmp(bb_of[k], exp, len) == 0);
+	}
+	/* The CQE of wr[4] retires wr[0..4]; the ring tail moves past its 2 WQEBBs. */
+	cqe_req(QPN, 4, MLX5_OPCODE_RDMA_WRITE, 0);
+	n = rdx_cq_poll_burst(cq(), wc, 4);
+	CU_ASSERT_FATAL(n == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_SUCCESS);
+	CU_ASSERT(wc[0].opcode == RDX_WC_WRITE);
+	CU_ASSERT(wc[0].retired == 5);
+	CU_ASSERT(wc[0].wr_id == 504);
+	CU_ASSERT(wc[0].qp_num == QPN);
+	CU_ASSERT(wc[0].qp_ctx == &f->qp);
+	CU_ASSERT(wc[0].byte_len == 0);
+	CU_ASSERT(wc[0].vendor_err == 0);
+	for (k = 0; k < 5; k++)
+		CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], (uint16_t)k) == 500 + k);
+	CU_ASSERT(f->qp.sq_tail == 5);
+	CU_ASSERT(f->qp.sq_tail_bb == 6);
+	CU_ASSERT(f->qp.sq_unsignaled == 1);
+	fake_teardown();
+}
+
 static int
 suite_init(void)
 {
@@ -1685,6 +1773,7 @@ main(void)
 		{ "CQ QP table: collisions, detach, limits", test_cq_qp_table },
 		{ "software progress hook", test_progress_hook },
 		{ "device thread completing concurrently", test_concurrent_device },
+		{ "fast/general WRs mixed in one burst", test_fast_general_mix },
 		{ NULL, NULL },
 	};
 
