@@ -1303,8 +1303,8 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 	/* Locals: the wc stores may alias the CQ and would force reloads. */
 	uint8_t *const buf = cq->cqe64;
 	const uint32_t mask = cq->cqe_mask;
-	const uint32_t shift = cq->cqe_shift;
-	const uint32_t log_cnt = cq->log_cqe_cnt;
+	const size_t stride = cq->cqe_size;
+	const uint32_t cnt = mask + 1;
 	const uint32_t ci0 = cq->cons_index;
 	struct rdx_wc *const wend = wc + n;
 	struct rdx_mlx5_qp *const qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
@@ -1312,11 +1312,11 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 
 	for (; wc != wend; wc++) {
 		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
-			(buf + ((size_t)(ci & mask) << shift));
+			(buf + (size_t)(ci & mask) * stride);
 		/* op_own read once, through the volatile pointer. */
 		const uint8_t op_own = cqe->op_own;
 		/* The owner bit software owns at ci: the ring's wrap parity. */
-		const uint32_t own = (ci >> log_cnt) & MLX5_CQE_OWNER_MASK;
+		const uint32_t own = (ci & cnt) != 0;
 		uint32_t sop;
 
 		/* opcode and owner under one mask: opcode REQ (0) and ours */
