@@ -66,6 +66,17 @@ for t in echo write write_imm read send cas faa; do
     done
 done
 
+# Several QPs per CQ (the driver finds each completion's QP by number).
+for t in write send faa; do
+    case $t in faa) a=(--test faa --keys 2) ;; *) a=(--test "$t" -s 512) ;; esac
+    pair "$t.q4" "${a[@]}" --mode bw -n 500 -q 4 --verify
+    if [ "$CRC" -eq 0 ] && [ "$SRC" -eq 0 ]; then
+        pass "rxe0 -> rxe1: $t bw -q 4 --verify"
+    else
+        fail "rxe0 -> rxe1: $t bw -q 4: client $CRC, server $SRC: $(tail -n 2 "$TMP/$t.q4.c.err" | tr '\n' '|')"
+    fi
+done
+
 # Completion events (-e: the verbs driver's completion channel).
 for t in write send; do
     pair "$t.events" --test "$t" --mode bw -s 1K -n 1000 -e --verify
