@@ -887,7 +887,9 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 					    (uint16_t)(wr - wr0), wr == wr0 ? NULL :
 					    sq_ctrl(sq_buf, cur_post - 1, mask));
 		}
-		if (unlikely((key & WR_KEY_SIGNALED) || head == forced)) {
+		/* flags re-read from the WR: a test with a memory operand, the
+		 * key register is free after the shape check */
+		if (unlikely((wr->flags & RDX_WR_SIGNALED) || head == forced)) {
 			w1 = W1_CQ_UPDATE;
 			sig_base = head + 1;
 			forced = head + RTE_MIN(qp->sig_interval, tail + qp->sq_max_post - 1 - head);
