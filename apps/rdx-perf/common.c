@@ -273,7 +273,7 @@ perf_read_remote(struct perf_lcore *lc, struct perf_ep *ep, uint64_t roff, uint6
 		return lc->err;
 	}
 	for (;;) {
-		if (rdx_cq_poll_burst(ep->scq, &wc, 1) == 1) {
+		if (perf_poll(ep, false, &wc, 1) == 1) {
 			if (wc.status != 0)
 				return perf_wc_error(lc, ep, &wc, "RDMA_READ (verification)");
 			if (wc.wr_id == UINT64_MAX)
@@ -286,4 +286,66 @@ perf_read_remote(struct perf_lcore *lc, struct perf_ep *ep, uint64_t roff, uint6
 			return lc->err;
 		}
 	}
+}
+
+static inline bool
+wc_is_recv(const struct rdx_wc *wc)
+{
+	return wc->opcode == RDX_WC_RECV || wc->opcode == RDX_WC_RECV_IMM ||
+	       wc->opcode == RDX_WC_RECV_WRITE_IMM;
+}
+
+/* Take a burst from the shared CQ and park each completion with its QP.
+ * A QP never has more completions outstanding than WRs posted (send queue
+ * depth, receive queue depth), which is what its rings hold, so they
+ * cannot overflow. */
+static void
+cq_route(struct perf_cqg *g, struct rdx_cq *cq)
+{
+	struct rdx_wc wcs[PERF_WC_BURST];
+	uint16_t nc, j;
+
+	nc = rdx_cq_poll_burst(cq, wcs, PERF_WC_BURST);
+	for (j = 0; j < nc; j++) {
+		struct perf_ep *owner = wcs[j].qp_ctx;
+		struct perf_wcring *r;
+
+		if (owner == NULL) /* not one of ours: nothing can consume it */
+			continue;
+		/* separate CQs tell the queue; a single CQ serves QPs that
+		 * post no receives, where only WRITE_IMM data can arrive */
+		if (g->rcq != g->scq)
+			r = cq == g->rcq ? &owner->rring : &owner->sring;
+		else
+			r = wc_is_recv(&wcs[j]) ? &owner->rring : &owner->sring;
+		r->wc[r->tail & r->mask] = wcs[j];
+		r->tail++;
+		g->pending++;
+	}
+}
+
+uint16_t
+perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n)
+{
+	struct perf_cqg *g = ep->cqg;
+	struct perf_wcring *r = recv ? &ep->rring : &ep->sring;
+	uint16_t k = 0;
+
+	if (r->head == r->tail)
+		cq_route(g, recv ? g->rcq : g->scq);
+	while (k < n && r->head != r->tail) {
+		wc[k++] = r->wc[r->head & r->mask];
+		r->head++;
+	}
+	g->pending -= k;
+	return k;
+}
+
+void
+perf_cq_wait(struct perf_ep *ep, bool recv, int timeout_ms)
+{
+	struct perf_cqg *g = ep->cqg;
+
+	if (g->pending == 0)
+		rdx_cq_wait(recv ? g->rcq : g->scq, timeout_ms);
 }

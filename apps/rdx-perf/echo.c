@@ -111,7 +111,7 @@ sq_reclaim(struct perf_lcore *lc, struct perf_ep *ep, const char *what)
 	struct rdx_wc wcs[PERF_WC_BURST];
 	uint16_t nc, j;
 
-	nc = rdx_cq_poll_burst(ep->scq, wcs, PERF_WC_BURST);
+	nc = perf_poll(ep, false, wcs, PERF_WC_BURST);
 	for (j = 0; j < nc; j++) {
 		if (wcs[j].status != 0)
 			return perf_wc_error(lc, ep, &wcs[j], what);
@@ -153,7 +153,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 		n = 1;
 		ep->recv_done++;
 	} else {
-		nc = rdx_cq_poll_burst(ep->rcq, wcs,
+		nc = perf_poll(ep, true, wcs,
 				       (uint16_t)(room < PERF_WC_BURST ? room : PERF_WC_BURST));
 		for (j = 0; j < nc; j++) {
 			uint64_t seq = ep->recv_done;
@@ -207,7 +207,7 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 		lc->last_progress = now;
 		return 1;
 	}
-	nc = rdx_cq_poll_burst(ep->rcq, wcs, PERF_WC_BURST);
+	nc = perf_poll(ep, true, wcs, PERF_WC_BURST);
 	if (nc == 0)
 		return 0;
 	now = rdx_tsc();
@@ -309,7 +309,7 @@ perf_pingpong_run(struct perf_lcore *lc)
 
 				if (ep->completed == ep->posted)
 					continue;
-				rdx_cq_wait(lc->eng->op == RDX_OP_WRITE ? ep->scq : ep->rcq, 1);
+				perf_cq_wait(ep, lc->eng->op != RDX_OP_WRITE, 1);
 				break;
 			}
 		}

@@ -77,11 +77,31 @@ struct perf_wrlog_ent {
 	uint32_t bytes;
 };
 
-/* One QP with its CQs and buffers. */
+/* The CQs one lcore's QPs share (as perftest does: one send and one receive
+ * CQ for all QPs of a thread); completions are routed to their QP through
+ * rdx_wc.qp_ctx and parked in its rings until that QP polls. */
+struct perf_cqg {
+	struct rdx_cq *scq;
+	struct rdx_cq *rcq;      /* == scq when no member posts receives */
+	uint32_t nb_qps;         /* members (CQ depth = per-QP depth x members) */
+	uint32_t refs;           /* members created */
+	uint32_t pending;        /* completions parked in the members' rings */
+};
+
+/* Completions of one QP taken from a shared CQ by another QP's poll. */
+struct perf_wcring {
+	struct rdx_wc *wc;
+	uint32_t mask;
+	uint32_t head;
+	uint32_t tail;
+};
+
+/* One QP with its buffers; its CQs are shared with the lcore's other QPs. */
 struct perf_ep {
 	struct rdx_qp *qp;
-	struct rdx_cq *scq;
-	struct rdx_cq *rcq;
+	struct perf_cqg *cqg;
+	struct perf_wcring sring; /* send completions (<= sq_depth outstanding) */
+	struct perf_wcring rring; /* receive completions (<= rq_depth outstanding) */
 	struct rdx_mem *buf;     /* send / read / atomic result slots */
 	struct rdx_mem *rbuf;    /* receive slots (NULL when no receives) */
 	uint32_t index;          /* QP index within the process */
@@ -226,6 +246,12 @@ int perf_post_recvs(struct perf_ep *ep, uint64_t want);
 int perf_read_remote(struct perf_lcore *lc, struct perf_ep *ep, uint64_t roff,
 		     uint64_t loff, uint32_t len);
 
+/* Poll the QP's send (recv false) or receive completions: its parked ones
+ * first, else the shared CQ, routing what belongs to other QPs. */
+uint16_t perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n);
+/* -e: sleep on the shared CQ unless completions are parked (bounded). */
+void perf_cq_wait(struct perf_ep *ep, bool recv, int timeout_ms);
+
 /* rdma.c: the streaming loop shared by one-sided tests, sends and atomics */
 struct perf_stream_hooks {
 	void (*prep)(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr,
@@ -309,6 +335,8 @@ struct perf_app {
 	uint32_t total_qps;       /* QP pairs */
 	struct perf_ep *cli;
 	struct perf_ep *srv;
+	struct perf_cqg *cqg_cli; /* CQs shared by the client endpoints of an lcore */
+	struct perf_cqg *cqg_srv; /* ... and by its server endpoints */
 	struct rdx_mem *shared;   /* atomics: the key region every QP targets */
 	uint64_t region_len;
 	uint64_t region_cap;      /* per buffer, from PERF_MEM_BUDGET */

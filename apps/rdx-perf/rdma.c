@@ -132,7 +132,7 @@ perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h)
 			if (ep->posted == ep->completed)
 				continue; /* nothing in flight: nothing to poll */
 			active += ep->posted >= ep->target;
-			nc = rdx_cq_poll_burst(ep->scq, wcs, PERF_WC_BURST);
+			nc = perf_poll(ep, false, wcs, PERF_WC_BURST);
 			if (nc == 0)
 				continue;
 			busy = 1;
@@ -172,7 +172,7 @@ perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h)
 		if (!busy && lc->o->events) {
 			for (i = 0; i < lc->nb_eps; i++)
 				if (lc->eps[i]->posted != lc->eps[i]->completed) {
-					rdx_cq_wait(lc->eps[i]->scq, 1);
+					perf_cq_wait(lc->eps[i], false, 1);
 					break;
 				}
 		}
@@ -202,7 +202,7 @@ perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep)
 	struct rdx_wc wcs[PERF_WC_BURST];
 	uint16_t nc, j;
 
-	nc = rdx_cq_poll_burst(ep->rcq, wcs, PERF_WC_BURST);
+	nc = perf_poll(ep, true, wcs, PERF_WC_BURST);
 	for (j = 0; j < nc; j++) {
 		const struct rdx_wc *wc = &wcs[j];
 		uint64_t seq = ep->recv_done;

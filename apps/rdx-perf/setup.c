@@ -107,30 +107,91 @@ posts_recvs(const struct perf_app *a, const struct perf_ep *ep)
 	return ep->rbuf != NULL && a->eng->op != RDX_OP_WRITE;
 }
 
+/* Receive slots of an endpoint (0: no receive buffer). */
+static uint32_t
+ep_rslots(const struct perf_app *a, bool responder)
+{
+	uint64_t cap = RTE_MAX(a->region_cap / a->rstride, 1ull);
+	uint32_t n;
+
+	if (!needs_rbuf(a, responder))
+		return 0;
+	if (responder) {
+		n = (uint32_t)rte_align64prevpow2(RTE_MIN((uint64_t)a->o.rx_depth, cap));
+		if (n < rte_align32pow2(a->window) && a->eng == &perf_engine_echo)
+			n = rte_align32pow2(a->window);
+	} else {
+		n = rte_align32pow2(RTE_MAX(a->window, 1u));
+	}
+	return n == 0 ? 1 : n;
+}
+
+static uint32_t
+ep_rq_depth(const struct perf_app *a, bool responder)
+{
+	return a->eng->op != RDX_OP_WRITE ? ep_rslots(a, responder) : 0;
+}
+
 static int
-ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder)
+cqg_get(struct perf_app *a, struct perf_cqg *g, uint32_t rq_depth)
+{
+	struct rdx_cq_conf cc;
+
+	if (g->refs++ > 0)
+		return 0;
+	memset(&cc, 0, sizeof(cc));
+	cc.events = a->o.events;
+	/* every member may have its whole send queue signaled and outstanding */
+	cc.depth = a->sq_depth * g->nb_qps;
+	g->scq = rdx_cq_create(a->dev, &cc);
+	if (g->scq != NULL && rq_depth == 0) {
+		/* no receives: one CQ serves both queues */
+		g->rcq = g->scq;
+	} else if (g->scq != NULL) {
+		cc.depth = RTE_MAX(rq_depth * g->nb_qps, 16u);
+		g->rcq = rdx_cq_create(a->dev, &cc);
+	}
+	if (g->scq == NULL || g->rcq == NULL) {
+		if (rte_errno == ENOSPC) {
+			fprintf(stderr, "rdx-perf: device %s ran out of CQs: use fewer QPs or lcores\n",
+				a->attr->name);
+			return -EINVAL;
+		}
+		fprintf(stderr, "rdx-perf: cannot create a CQ of %u entries: %s\n", cc.depth,
+			rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void
+cqg_put(struct perf_cqg *g)
+{
+	if (g == NULL || g->refs == 0 || --g->refs > 0)
+		return;
+	if (g->rcq != NULL && g->rcq != g->scq)
+		rdx_cq_destroy(g->rcq);
+	if (g->scq != NULL)
+		rdx_cq_destroy(g->scq);
+	g->scq = NULL;
+	g->rcq = NULL;
+}
+
+static int
+ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder,
+	struct perf_cqg *g)
 {
 	const struct perf_opts *o = &a->o;
 	struct rdx_qp_conf qc;
-	struct rdx_cq_conf cc;
 	uint32_t ring;
+	int rc;
 
 	memset(ep, 0, sizeof(*ep));
 	ep->index = index;
 	ep->sq_depth = a->sq_depth;
-	if (needs_rbuf(a, responder)) {
-		uint64_t cap = RTE_MAX(a->region_cap / a->rstride, 1ull);
-
+	ep->rslots = ep_rslots(a, responder);
+	if (ep->rslots != 0) {
 		ep->rstride = a->rstride;
-		if (responder) {
-			ep->rslots = (uint32_t)rte_align64prevpow2(RTE_MIN((uint64_t)o->rx_depth, cap));
-			if (ep->rslots < rte_align32pow2(a->window) && a->eng == &perf_engine_echo)
-				ep->rslots = rte_align32pow2(a->window);
-		} else {
-			ep->rslots = rte_align32pow2(RTE_MAX(a->window, 1u));
-		}
-		if (ep->rslots == 0)
-			ep->rslots = 1;
 		ep->rbuf = rdx_dev_mem_alloc(a->dev, (size_t)ep->rslots * ep->rstride, RDX_MEM_HOST,
 					     RDX_ACCESS_ALL);
 		if (ep->rbuf == NULL) {
@@ -140,8 +201,7 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder)
 		}
 		if (ep->rbuf->addr != NULL)
 			memset(ep->rbuf->addr, 0, ep->rbuf->len);
-		if (a->eng->op != RDX_OP_WRITE)
-			ep->rq_depth = ep->rslots;
+		ep->rq_depth = ep_rq_depth(a, responder);
 	}
 	if (responder && a->eng->atomic) {
 		ep->buf = a->shared;
@@ -153,29 +213,19 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder)
 			return -ENOMEM;
 		}
 	}
-	memset(&cc, 0, sizeof(cc));
-	cc.depth = ep->sq_depth;
-	cc.events = o->events;
-	ep->scq = rdx_cq_create(a->dev, &cc);
-	cc.depth = RTE_MAX(ep->rq_depth, 16u);
-	/* no receives at this end: one CQ serves both queues */
-	if (ep->rq_depth == 0)
-		ep->rcq = ep->scq;
-	else
-		ep->rcq = ep->scq == NULL ? NULL : rdx_cq_create(a->dev, &cc);
-	if (ep->scq == NULL || ep->rcq == NULL) {
-		if (rte_errno == ENOSPC) {
-			fprintf(stderr, "rdx-perf: device %s ran out of CQs at QP %u (one or two CQs per QP): use fewer QPs\n",
-				a->attr->name, index);
-			return -EINVAL;
-		}
-		fprintf(stderr, "rdx-perf: cannot create a CQ of %u entries: %s\n", cc.depth,
-			rte_strerror(rte_errno));
+	ep->cqg = g;
+	rc = cqg_get(a, g, ep->rq_depth);
+	if (rc < 0)
+		return rc;
+	ep->sring.mask = rte_align32pow2(ep->sq_depth) - 1;
+	ep->rring.mask = rte_align32pow2(RTE_MAX(ep->rq_depth, 1u)) - 1;
+	ep->sring.wc = calloc((size_t)ep->sring.mask + 1, sizeof(struct rdx_wc));
+	ep->rring.wc = calloc((size_t)ep->rring.mask + 1, sizeof(struct rdx_wc));
+	if (ep->sring.wc == NULL || ep->rring.wc == NULL)
 		return -ENOMEM;
-	}
 	memset(&qc, 0, sizeof(qc));
-	qc.send_cq = ep->scq;
-	qc.recv_cq = ep->rcq;
+	qc.send_cq = g->scq;
+	qc.recv_cq = g->rcq;
 	qc.sq_depth = ep->sq_depth;
 	qc.rq_depth = ep->rq_depth;
 	qc.max_send_sge = 1;
@@ -184,6 +234,7 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder)
 	qc.sig_interval = (uint16_t)RTE_MIN(o->sig_every, 65535u);
 	/* -Q is applied by the engines (rdma.c), the driver only guarantees it */
 	qc.sig_burst_end = false;
+	/* completions on the shared CQs find their endpoint through this */
 	qc.user_ctx = ep;
 	ep->qp = rdx_qp_create(a->dev, &qc);
 	if (ep->qp == NULL) {
@@ -213,13 +264,15 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder)
 static void
 ep_fini(struct perf_app *a, struct perf_ep *ep)
 {
-	rdx_qp_destroy(ep->qp);
-	if (ep->rcq != ep->scq)
-		rdx_cq_destroy(ep->rcq);
-	rdx_cq_destroy(ep->scq);
+	if (ep->qp != NULL)
+		rdx_qp_destroy(ep->qp);
+	/* the last member destroys the CQs, after every member's QP */
+	cqg_put(ep->cqg);
 	if (ep->buf != a->shared)
 		rdx_dev_mem_free(ep->buf);
 	rdx_dev_mem_free(ep->rbuf);
+	free(ep->sring.wc);
+	free(ep->rring.wc);
 	free(ep->post_tsc);
 	free(ep->aux);
 	free(ep->aux32);
@@ -295,6 +348,33 @@ plan(struct perf_app *a)
 					      RTE_MAX(o->sig_every * 2, 64u)));
 }
 
+/* The CQ group of endpoint i: the lcore that polls it (see
+ * perf_run_prepare), cut into slices whose CQs fit the device's max_cqe.
+ * Groups are numbered below total_qps + nb_lcores. */
+static uint32_t
+cqg_index(const struct perf_app *a, uint32_t i, bool responder)
+{
+	uint32_t per, l, j, gsz, gpl;
+	uint64_t d = RTE_MAX((uint64_t)a->sq_depth, (uint64_t)ep_rq_depth(a, responder));
+
+	if (a->client) {
+		/* loopback and client process: lcore l runs [l * max_qps, +max_qps) */
+		per = RTE_MAX(a->max_qps, 1u);
+		l = i / per;
+		j = i % per;
+	} else {
+		/* server process: lcore i % nb_lcores serves QP i */
+		per = (a->total_qps + a->nb_lcores - 1) / a->nb_lcores;
+		l = i % a->nb_lcores;
+		j = i / a->nb_lcores;
+	}
+	gsz = per;
+	if (a->attr->max_cqe != 0 && d * per > a->attr->max_cqe)
+		gsz = (uint32_t)RTE_MAX(a->attr->max_cqe / d, 1ull);
+	gpl = (per + gsz - 1) / gsz;
+	return l * gpl + j / gsz;
+}
+
 static int
 alloc_eps(struct perf_app *a)
 {
@@ -319,17 +399,24 @@ alloc_eps(struct perf_app *a)
 	}
 	a->cli = calloc(a->total_qps, sizeof(*a->cli));
 	a->srv = calloc(a->total_qps, sizeof(*a->srv));
+	a->cqg_cli = calloc(a->total_qps + a->nb_lcores, sizeof(*a->cqg_cli));
+	a->cqg_srv = calloc(a->total_qps + a->nb_lcores, sizeof(*a->cqg_srv));
 	a->key_total = calloc(a->o.keys, sizeof(uint64_t));
-	if (a->cli == NULL || a->srv == NULL || a->key_total == NULL)
+	if (a->cli == NULL || a->srv == NULL || a->cqg_cli == NULL || a->cqg_srv == NULL ||
+	    a->key_total == NULL)
 		return -ENOMEM;
 	for (i = 0; i < a->total_qps; i++) {
+		a->cqg_cli[cqg_index(a, i, false)].nb_qps++;
+		a->cqg_srv[cqg_index(a, i, true)].nb_qps++;
+	}
+	for (i = 0; i < a->total_qps; i++) {
 		if (a->client) {
-			rc = ep_init(a, &a->cli[i], i, false);
+			rc = ep_init(a, &a->cli[i], i, false, &a->cqg_cli[cqg_index(a, i, false)]);
 			if (rc < 0)
 				return rc;
 		}
 		if (a->responder) {
-			rc = ep_init(a, &a->srv[i], i, true);
+			rc = ep_init(a, &a->srv[i], i, true, &a->cqg_srv[cqg_index(a, i, true)]);
 			if (rc < 0)
 				return rc;
 		}
@@ -495,6 +582,8 @@ perf_teardown(struct perf_app *a)
 		rdx_dev_mem_free(a->shared);
 	free(a->cli);
 	free(a->srv);
+	free(a->cqg_cli);
+	free(a->cqg_srv);
 	free(a->serve_lc.srv);
 	free(a->key_total);
 	for (i = 0; i < a->nb_lcores; i++) {
