@@ -486,6 +486,9 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	__atomic_store_n(&e->qps[i], q, __ATOMIC_RELEASE);
 	if (i + 1 > e->nb_slots)
 		__atomic_store_n(&e->nb_slots, i + 1, __ATOMIC_RELEASE);
+	q->act = e->nb_active;
+	__atomic_store_n(&e->active[q->act], q, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->nb_active, q->act + 1, __ATOMIC_RELEASE);
 	sw_unlock(&e->lock);
 	return q;
 }
@@ -520,6 +523,15 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 		sched_yield();
 	sw_lock(&e->lock);
 	__atomic_store_n(&e->qps[q->slot], NULL, __ATOMIC_RELEASE);
+	{
+		/* no progress call runs: move the last live QP into q's place */
+		uint32_t last = e->nb_active - 1;
+
+		e->active[q->act] = e->active[last];
+		e->active[q->act]->act = q->act;
+		e->active[last] = NULL;
+		__atomic_store_n(&e->nb_active, last, __ATOMIC_RELEASE);
+	}
 	sw_unlock(&e->lock);
 	__atomic_fetch_sub(&e->draining, 1, __ATOMIC_ACQ_REL);
 	sw_lock(&s->lock);
@@ -1287,9 +1299,11 @@ sw_engine_progress(struct sw_engine *e)
 		__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);
 		return 0;
 	}
-	n = __atomic_load_n(&e->nb_slots, __ATOMIC_ACQUIRE);
+	/* live QPs only: a destroy waits for this call to end, a create
+	 * appends past n */
+	n = __atomic_load_n(&e->nb_active, __ATOMIC_ACQUIRE);
 	for (i = 0; i < n; i++) {
-		struct sw_lqp *q = __atomic_load_n(&e->qps[i], __ATOMIC_ACQUIRE);
+		struct sw_lqp *q = __atomic_load_n(&e->active[i], __ATOMIC_RELAXED);
 
 		if (q != NULL)
 			work += sw_qp_progress(e, q);

@@ -21,11 +21,14 @@
 
 #include "rdx_sw.h"
 
-#define SW_MAGIC         0x72647873772d3031ULL /* "rdxsw-01" */
-#define SW_MAX_ALLOC     4096
-#define SW_MAX_MR        1024
-#define SW_MAX_CQ        256
-#define SW_MAX_QP        256
+#define SW_MAGIC         0x72647873772d3032ULL /* "rdxsw-02": 4096 QPs and CQs */
+/* Object tables live in the segment header (about 2 MiB with these, written
+ * when the device opens); a QP takes 3 allocations (rings, doorbell record,
+ * BlueFlame) and each buffer of rdx_dev_mem_alloc one allocation and one MR. */
+#define SW_MAX_ALLOC     20480
+#define SW_MAX_MR        8192
+#define SW_MAX_CQ        4096
+#define SW_MAX_QP        4096
 #define SW_QPN_BASE      0x100
 #define SW_BF_SIZE       256        /* one BlueFlame half */
 #define SW_MAX_WQE_BYTES 512        /* max_sq_desc_sz of a ConnectX-5 */
@@ -153,6 +156,7 @@ struct sw_lqp {
 	uint8_t *bf;
 	struct sw_cq_shm *scq;
 	struct sw_cq_shm *rcq;
+	uint32_t act;             /* index in sw_engine.active[] */
 	/* requester engine state (owner process only) */
 	uint32_t sq_ci;           /* next WQEBB to execute */
 	uint32_t bf_next;         /* BlueFlame half expected next */
@@ -181,6 +185,10 @@ struct sw_engine {
 	pthread_mutex_t lock;          /* control path: tables below, peers */
 	struct sw_lqp *qps[SW_MAX_QP]; /* published with release stores */
 	uint32_t nb_slots;             /* high-water mark of qps[] */
+	/* the live QPs, dense: progress walks these only. Appended under
+	 * lock (release store of nb_active); removed while draining. */
+	struct sw_lqp *active[SW_MAX_QP];
+	uint32_t nb_active;
 	uint32_t inflight;             /* progress calls running */
 	uint32_t draining;             /* destroys waiting for inflight == 0 */
 	pid_t pid;

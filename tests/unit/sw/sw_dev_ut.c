@@ -1200,6 +1200,91 @@ suite_fini(void)
 	return dev != NULL ? rdx_dev_close(dev) : 0;
 }
 
+/* 1024 QP pairs: the requesters share one CQ, the responders another (as
+ * rdx-perf and perftest share a thread's CQs); one WRITE on every QP, each
+ * completion names its QP through qp_ctx. */
+#define MANY_QPS 1024
+static void
+test_many_qps(void)
+{
+	static struct rdx_qp *qp[2][MANY_QPS];
+	const struct rdx_dev_attr *at = rdx_dev_attr_get(dev);
+	struct rdx_cq_conf cc = { .depth = 2 * MANY_QPS };
+	struct rdx_qp_conf qc = {
+		.sq_depth = 4, .rq_depth = 0, .max_send_sge = 1, .max_recv_sge = 1,
+		.sig_interval = 4,
+	};
+	static uint32_t seen[MANY_QPS];
+	struct rdx_wc wc[MANY_QPS];
+	struct rdx_mem *m0, *m1;
+	struct rdx_cq *cq[2];
+	uint8_t *a, *b;
+	int i, j, got, bad = 0;
+
+	CU_ASSERT(at->max_qp >= 2 * MANY_QPS);
+	cq[0] = rdx_cq_create(dev, &cc);
+	cq[1] = rdx_cq_create(dev, &cc);
+	CU_ASSERT_FATAL(cq[0] != NULL && cq[1] != NULL);
+	m0 = rdx_dev_mem_alloc(dev, 64 * MANY_QPS, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	m1 = rdx_dev_mem_alloc(dev, 64 * MANY_QPS, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	CU_ASSERT_FATAL(m0 != NULL && m1 != NULL);
+	a = m0->addr;
+	b = m1->addr;
+	memset(b, 0, 64 * MANY_QPS);
+	for (i = 0; i < 64 * MANY_QPS; i++)
+		a[i] = (uint8_t)(i / 64 * 13 + i);
+	for (i = 0; i < MANY_QPS; i++)
+		for (j = 0; j < 2; j++) {
+			qc.send_cq = qc.recv_cq = cq[j];
+			qc.user_ctx = (void *)(uintptr_t)(j * MANY_QPS + i + 1);
+			qp[j][i] = rdx_qp_create(dev, &qc);
+			CU_ASSERT_FATAL(qp[j][i] != NULL);
+		}
+	for (i = 0; i < MANY_QPS; i++) {
+		struct rdx_qp_info info[2];
+
+		CU_ASSERT(rdx_qp_info_get(qp[0][i], &info[0]) == 0);
+		CU_ASSERT(rdx_qp_info_get(qp[1][i], &info[1]) == 0);
+		CU_ASSERT_FATAL(rdx_qp_connect(qp[0][i], &info[1], NULL) == 0);
+		CU_ASSERT_FATAL(rdx_qp_connect(qp[1][i], &info[0], NULL) == 0);
+	}
+	for (i = 0; i < MANY_QPS; i++) {
+		struct rdx_sge sge = { m0->iova + (uint64_t)(64u * (unsigned int)i), 64, m0->lkey };
+		struct rdx_wr w = wr_make((uint64_t)i, RDX_OP_WRITE, &sge, 1,
+					  m1->iova + (uint64_t)(64u * (unsigned int)i), m1->rkey,
+					  RDX_WR_SIGNALED);
+
+		CU_ASSERT_EQUAL(rdx_qp_post_burst(qp[0][i], &w, 1), 1);
+	}
+	got = poll_n(cq[0], wc, MANY_QPS);
+	CU_ASSERT_EQUAL(got, MANY_QPS);
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < got; i++) {
+		uintptr_t ctx = (uintptr_t)wc[i].qp_ctx;
+
+		if (wc[i].status != IBV_WC_SUCCESS || ctx == 0 || ctx > MANY_QPS ||
+		    wc[i].wr_id != ctx - 1)
+			bad++;
+		else
+			seen[ctx - 1]++;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	for (i = 0; i < MANY_QPS; i++)
+		if (seen[i] != 1)
+			bad++;
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT(memcmp(a, b, 64 * MANY_QPS) == 0);
+	CU_ASSERT_EQUAL(poll_extra(cq[0]), 0);
+	CU_ASSERT_EQUAL(poll_extra(cq[1]), 0);
+	for (i = 0; i < MANY_QPS; i++)
+		for (j = 0; j < 2; j++)
+			CU_ASSERT(rdx_qp_destroy(qp[j][i]) == 0);
+	rdx_dev_mem_free(m0);
+	rdx_dev_mem_free(m1);
+	CU_ASSERT(rdx_cq_destroy(cq[0]) == 0);
+	CU_ASSERT(rdx_cq_destroy(cq[1]) == 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -1221,6 +1306,7 @@ main(int argc, char **argv)
 		{ "thread_mode", test_thread_mode },
 		{ "two_devices", test_two_devices },
 		{ "atomic_threads", test_atomic_threads },
+		{ "many_qps", test_many_qps },
 		{ NULL, NULL },
 	};
 	(void)argc;
