@@ -219,12 +219,14 @@ static int
 client_runs(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
-	unsigned int nruns = (o->sweep_hi - o->sweep_lo + 1) * o->nb_sizes;
+	unsigned int nruns = 0;
 	uint32_t q;
 	unsigned int s, l, k;
 	int rc = 0;
 
-	for (q = o->sweep_lo; q <= o->sweep_hi && rc == 0; q++) {
+	for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
+		nruns += o->nb_sizes;
+	for (q = o->sweep_lo; q <= o->sweep_hi && rc == 0; q = perf_sweep_next(o, q)) {
 		for (s = 0; s < o->nb_sizes && rc == 0; s++) {
 			uint64_t peer_errors = 0;
 

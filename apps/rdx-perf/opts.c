@@ -25,7 +25,7 @@ static const char usage_text[] =
 "  -s SIZE              message size (K/M suffixes)      --sizes A,B,..  list\n"
 "  -a                   sweep 2 B .. 8 MB                -n N  iterations per QP\n"
 "  -D SECONDS           run for a duration               --warmup N|Ts  excluded warm-up\n"
-"  -q N                 QPs per lcore                    --qp-sweep A-B  repeat per QP count\n"
+"  -q N                 QPs per lcore                    --qp-sweep A-B[*F]  repeat per QP count\n"
 "  -t N                 window (tx depth) per QP         -l N  post list (WRs per doorbell)\n"
 "  -I BYTES             inline threshold                 -Q K  signal every K WRs\n"
 "  -e                   completion events                -m MTU  256..4096\n"
@@ -306,14 +306,22 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			g->qps = true;
 			break;
 		case OPT_QP_SWEEP: {
-			unsigned int lo, hi;
-			char tail;
+			/* A-B: every count A..B; A-B*F: A, A*F, A*F^2.. <= B */
+			unsigned int lo = 0, hi = 0, f = 0;
+			int end = -1, n;
 
-			if (sscanf(optarg, "%u-%u%c", &lo, &hi, &tail) != 2 || lo == 0 || hi < lo ||
-			    hi > RDX_MAX_QPS_PER_LCORE)
-				rc = bad("--qp-sweep", optarg, "expected A-B with 1 <= A <= B <= 1024");
+			n = sscanf(optarg, "%u-%u%n*%u%n", &lo, &hi, &end, &f, &end);
+			if (n < 2 || end < 0 || optarg[end] != '\0' ||
+			    optarg[0] < '0' || optarg[0] > '9' || lo == 0 || hi < lo ||
+			    hi > RDX_MAX_QPS_PER_LCORE || (n == 3 && (f < 2 || f > 1024)) ||
+			    strchr(optarg, '+') != NULL || strchr(optarg, ' ') != NULL) {
+				rc = bad("--qp-sweep", optarg,
+					 "expected A-B or A-B*F with 1 <= A <= B <= 1024, 2 <= F <= 1024");
+				break;
+			}
 			o->sweep_lo = lo;
 			o->sweep_hi = hi;
+			o->sweep_factor = n == 3 ? f : 0;
 			break;
 		}
 		case 't':

@@ -40,6 +40,7 @@ struct perf_opts {
 	double warmup_s;
 	uint32_t qps;            /* -q per lcore */
 	uint32_t sweep_lo, sweep_hi;
+	uint32_t sweep_factor;   /* 0: every count lo..hi; F: lo, lo*F, .. <= hi */
 	uint32_t window;         /* -t */
 	uint32_t post_list;      /* -l */
 	uint32_t inline_max;     /* -I */
@@ -307,6 +308,24 @@ perf_completed(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq, uint64_t
 	lc->bytes += bytes;
 	if (lc->log != NULL && ep->log_idx[i] != UINT32_MAX)
 		lc->log[ep->log_idx[i]].done = now;
+}
+
+/* --qp-sweep: the QP count after q (beyond sweep_hi: the sweep is over). */
+static inline uint32_t
+perf_sweep_next(const struct perf_opts *o, uint32_t q)
+{
+	return o->sweep_factor != 0 ? q * o->sweep_factor : q + 1;
+}
+
+/* --qp-sweep: the largest QP count a run uses (endpoints are made for it). */
+static inline uint32_t
+perf_sweep_last(const struct perf_opts *o)
+{
+	uint32_t q = o->sweep_lo;
+
+	while (perf_sweep_next(o, q) <= o->sweep_hi)
+		q = perf_sweep_next(o, q);
+	return q;
 }
 
 #endif /* PERF_APP_H */

@@ -69,7 +69,10 @@ perf_report_init(struct perf_app *a)
 	else
 		rdx_report_knob_set(r, "warmup", "%" PRIu64, o->warmup_iters);
 	rdx_report_knob_set(r, "qps_per_lcore", "%u", o->sweep_lo);
-	if (o->sweep_hi != o->sweep_lo)
+	if (o->sweep_hi != o->sweep_lo && o->sweep_factor != 0)
+		rdx_report_knob_set(r, "qp_sweep", "%u-%u*%u", o->sweep_lo, o->sweep_hi,
+				    o->sweep_factor);
+	else if (o->sweep_hi != o->sweep_lo)
 		rdx_report_knob_set(r, "qp_sweep", "%u-%u", o->sweep_lo, o->sweep_hi);
 	rdx_report_knob_set(r, "lcores", "%u", a->nb_lcores);
 	rdx_report_knob_set(r, "window", "%u", a->window);

@@ -331,7 +331,7 @@ plan(struct perf_app *a)
 
 	for (i = 0; i < o->nb_sizes; i++)
 		maxsz = RTE_MAX(maxsz, o->sizes[i]);
-	a->max_qps = o->sweep_hi;
+	a->max_qps = perf_sweep_last(o);
 	a->max_qps_plan = RTE_MAX(a->max_qps * a->nb_lcores, 1u);
 	a->window = o->window;
 	/* send and receive buffers at both ends of every QP share the budget;

@@ -19,6 +19,22 @@ else
     fail "--qp-sweep 1-3: $(tail -n 2 "$TMP/sweep.err" | tr '\n' '|')"
 fi
 
+# geometric sweep: 1, 8, 64, 512 QPs (one send and one receive CQ per lcore)
+if run gsweep 120 "${EAL[@]}" -- --test write --mode bw -s 64 -n 20 --qp-sweep 1-512*8 --dev sw \
+        --json "$TMP/gsweep.json" &&
+   python3 - "$TMP/gsweep.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+tot = [x for x in r["results"] if x["lcore"] == -1]
+assert [x["qps"] for x in tot] == [1, 8, 64, 512], [x["qps"] for x in tot]
+assert [x["ops"] for x in tot] == [20, 160, 1280, 10240], [x["ops"] for x in tot]
+PY
+then
+    pass "--qp-sweep 1-512*8: one run per QP count 1, 8, 64, 512"
+else
+    fail "--qp-sweep 1-512*8: $(tail -n 2 "$TMP/gsweep.err" | tr '\n' '|')"
+fi
+
 for spec in "write bw 4K 300 -q 2 -l 4 -Q 8" "read lat 64 150" "echo lat 100 120"; do
     set -- $spec
     t=$1 m=$2 s=$3 n=$4; shift 4
