@@ -303,24 +303,29 @@ static void
 cq_route(struct perf_cqg *g, struct rdx_cq *cq)
 {
 	struct rdx_wc wcs[PERF_WC_BURST];
+	unsigned int b;
 	uint16_t nc, j;
 
-	nc = rdx_cq_poll_burst(cq, wcs, PERF_WC_BURST);
-	for (j = 0; j < nc; j++) {
-		struct perf_ep *owner = wcs[j].qp_ctx;
-		struct perf_wcring *r;
+	/* full bursts: more may be waiting (bounded: the caller's loop must
+	 * go on) */
+	for (b = 0, nc = PERF_WC_BURST; b < 16 && nc == PERF_WC_BURST; b++) {
+		nc = rdx_cq_poll_burst(cq, wcs, PERF_WC_BURST);
+		for (j = 0; j < nc; j++) {
+			struct perf_ep *owner = wcs[j].qp_ctx;
+			struct perf_wcring *r;
 
-		if (owner == NULL) /* not one of ours: nothing can consume it */
-			continue;
-		/* separate CQs tell the queue; a single CQ serves QPs that
-		 * post no receives, where only WRITE_IMM data can arrive */
-		if (g->rcq != g->scq)
-			r = cq == g->rcq ? &owner->rring : &owner->sring;
-		else
-			r = wc_is_recv(&wcs[j]) ? &owner->rring : &owner->sring;
-		r->wc[r->tail & r->mask] = wcs[j];
-		r->tail++;
-		g->pending++;
+			if (owner == NULL) /* not one of ours: nothing can consume it */
+				continue;
+			/* separate CQs tell the queue; a single CQ serves QPs
+			 * that post no receives */
+			if (g->rcq != g->scq)
+				r = cq == g->rcq ? &owner->rring : &owner->sring;
+			else
+				r = wc_is_recv(&wcs[j]) ? &owner->rring : &owner->sring;
+			r->wc[r->tail & r->mask] = wcs[j];
+			r->tail++;
+			g->pending++;
+		}
 	}
 }
 
@@ -329,10 +334,13 @@ perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n)
 {
 	struct perf_cqg *g = ep->cqg;
 	struct perf_wcring *r = recv ? &ep->rring : &ep->sring;
+	uint32_t *tick = recv ? &g->rtick : &g->stick;
 	uint16_t k = 0;
 
-	if (r->head == r->tail)
+	if (r->head == r->tail && ++*tick >= g->period) {
+		*tick = 0;
 		cq_route(g, recv ? g->rcq : g->scq);
+	}
 	while (k < n && r->head != r->tail) {
 		wc[k++] = r->wc[r->head & r->mask];
 		r->head++;
@@ -346,6 +354,13 @@ perf_cq_wait(struct perf_ep *ep, bool recv, int timeout_ms)
 {
 	struct perf_cqg *g = ep->cqg;
 
+	uint32_t *tick = recv ? &g->rtick : &g->stick;
+
+	/* a poll was skipped since the last one: poll before sleeping */
+	if (*tick != 0) {
+		*tick = g->period;
+		return;
+	}
 	if (g->pending == 0)
 		rdx_cq_wait(recv ? g->rcq : g->scq, timeout_ms);
 }

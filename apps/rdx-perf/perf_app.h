@@ -87,6 +87,12 @@ struct perf_cqg {
 	uint32_t nb_qps;         /* members (CQ depth = per-QP depth x members) */
 	uint32_t refs;           /* members created */
 	uint32_t pending;        /* completions parked in the members' rings */
+	/* poll each CQ once per pass over the members of the run (as perftest
+	 * polls once per loop), not once per QP: on the software device's
+	 * inline progress every poll walks all QPs */
+	uint32_t period;         /* members in this run (perf_run_prepare) */
+	uint32_t stick;
+	uint32_t rtick;
 };
 
 /* Completions of one QP taken from a shared CQ by another QP's poll. */

@@ -665,6 +665,23 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 				lc->srv[lc->nb_srv++] = &a->srv[i];
 		}
 	}
+	/* each shared CQ is polled once per pass over its QPs in this run */
+	for (i = 0; i < a->total_qps + a->nb_lcores; i++) {
+		if (a->cqg_cli != NULL)
+			a->cqg_cli[i].period = 0;
+		if (a->cqg_srv != NULL)
+			a->cqg_srv[i].period = 0;
+	}
+	for (l = 0; l < a->nb_lcores; l++) {
+		struct perf_lcore *lc = &a->lcores[l];
+
+		for (i = 0; i < lc->nb_eps; i++)
+			lc->eps[i]->cqg->period++;
+		for (i = 0; i < lc->nb_srv; i++)
+			lc->srv[i]->cqg->period++;
+	}
+	for (i = 0; i < a->serve_lc.nb_srv; i++)
+		a->serve_lc.srv[i]->cqg->period++;
 	/* responder state for this size */
 	if (a->responder) {
 		for (i = 0; i < a->total_qps; i++) {
