@@ -390,6 +390,8 @@ int perf_client_run_begin(struct perf_app *a);
 int perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors);
 int perf_client_bye(struct perf_app *a);
 int perf_server_loop(struct perf_app *a);
+/* the server sleeps on the bootstrap socket (nothing to serve) rather than polls */
+bool perf_server_waits_on_socket(const struct perf_app *a);
 
 /* report.c */
 int perf_report_init(struct perf_app *a);

@@ -98,6 +98,11 @@ perf_report_init(struct perf_app *a)
 			    "loopback" : a->client ? "client" : "server");
 	if (o->connect != NULL)
 		rdx_report_knob_set(r, "peer", "%s", o->connect);
+	/* how the server process waits during a run (setup.c: it sleeps on the
+	 * bootstrap socket when the test leaves it nothing to poll) */
+	if (!a->responder || !a->client)
+		rdx_report_knob_set(r, "server_wait", "%s",
+				    perf_server_waits_on_socket(a) ? "socket" : "poll");
 	if (a->client && a->responder)
 		rdx_report_knob_set(r, "loopback_lcores", "%s", o->split ? "split" : "same");
 	rdx_report_knob_set(r, "bootstrap_timeout_s", "%g", o->boot_timeout);

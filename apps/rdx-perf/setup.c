@@ -955,19 +955,37 @@ serve_lcore(void *arg)
 	return perf_serve_loop(arg);
 }
 
+bool
+perf_server_waits_on_socket(const struct perf_app *a)
+{
+	const struct rdx_perf_engine *e = a->eng;
+
+	if (a->o.mode == PERF_MODE_LAT && e->lat_serve != NULL)
+		return false;
+	return e->serve == NULL;
+}
+
 /* Run the serve loops on the worker lcores (or here when there are none)
- * until the client's END arrives; the main lcore watches the connection. */
+ * until the client's END arrives; the main lcore watches the connection.
+ * A test with nothing to serve (the server is only the target of one-sided
+ * ops: write bw, read, cas, faa) launches no serve loop and sleeps on the
+ * socket, as perftest's server does: a spinning responder would take a
+ * core from a software NIC (rxe runs in the kernel) for nothing. */
 static int
 server_one_run(struct perf_app *a, unsigned int main_idx)
 {
+	const bool sleep = perf_server_waits_on_socket(a);
 	struct wire_end e;
 	uint64_t iter = 0;
 	int rc = 0, lrc;
 	unsigned int l;
 
-	for (l = 0; l < a->nb_lcores; l++)
-		if (l != main_idx)
-			rte_eal_remote_launch(serve_lcore, &a->lcores[l], a->lcore_ids[l]);
+	if (sleep)
+		main_idx = a->nb_lcores;
+	else
+		for (l = 0; l < a->nb_lcores; l++)
+			if (l != main_idx)
+				rte_eal_remote_launch(serve_lcore, &a->lcores[l], a->lcore_ids[l]);
 	for (;;) {
 		if (main_idx < a->nb_lcores) {
 			struct perf_lcore *lc = &a->lcores[main_idx];
@@ -983,7 +1001,7 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 		}
 		if (rc == 0)
 			break;
-		if (rc != -ETIMEDOUT && rc != -EAGAIN) {
+		if (rc != -ETIMEDOUT && rc != -EAGAIN && !(rc == -EINTR && rdx_runtime_stopping())) {
 			fprintf(stderr, "rdx-perf: client went away during the run: %s\n",
 				rdx_conn_strerror(a->conn));
 			a->run.abort = true;
@@ -996,7 +1014,7 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 		}
 	}
 	a->run.stop = true;
-	for (l = 0; l < a->nb_lcores; l++)
+	for (l = 0; l < a->nb_lcores && !sleep; l++)
 		if (l != main_idx) {
 			lrc = rte_eal_wait_lcore(a->lcore_ids[l]);
 			if (lrc < 0 && rc == 0)
