@@ -531,6 +531,9 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 		e->active[q->act]->act = q->act;
 		e->active[last] = NULL;
 		__atomic_store_n(&e->nb_active, last, __ATOMIC_RELEASE);
+		for (last = 0; last < SW_HOT; last++)
+			if (e->hot[last] == q)
+				__atomic_store_n(&e->hot[last], NULL, __ATOMIC_RELAXED);
 	}
 	sw_unlock(&e->lock);
 	__atomic_fetch_sub(&e->draining, 1, __ATOMIC_ACQ_REL);
@@ -1286,10 +1289,26 @@ sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 	return n;
 }
 
+/* Remember q as hot (it had work or still waits for its turn). Racing
+ * callers may both insert or overwrite each other: the set is a hint, the
+ * full walk below is what bounds every QP's delay. */
+static void
+sw_hot_add(struct sw_engine *e, struct sw_lqp *q)
+{
+	uint32_t i;
+
+	for (i = 0; i < SW_HOT; i++)
+		if (__atomic_load_n(&e->hot[i], __ATOMIC_RELAXED) == q)
+			return;
+	i = __atomic_load_n(&e->hot_next, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->hot[i % SW_HOT], q, __ATOMIC_RELAXED);
+	__atomic_store_n(&e->hot_next, (i + 1) % SW_HOT, __ATOMIC_RELAXED);
+}
+
 int
 sw_engine_progress(struct sw_engine *e)
 {
-	uint32_t i, n;
+	uint32_t i, n, calls;
 	int work = 0;
 
 	if (__atomic_load_n(&e->draining, __ATOMIC_ACQUIRE) != 0)
@@ -1299,15 +1318,37 @@ sw_engine_progress(struct sw_engine *e)
 		__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);
 		return 0;
 	}
+	/* A real NIC is told which QP rang; the model finds out by looking.
+	 * The hot set first: if it yields work, the other QPs wait, at most
+	 * SW_FULL_EVERY calls (the counter is a racy hint: concurrent pollers
+	 * only make the full walk come sooner or a little later). */
+	calls = __atomic_load_n(&e->calls, __ATOMIC_RELAXED) + 1;
+	__atomic_store_n(&e->calls, calls, __ATOMIC_RELAXED);
+	if ((calls & (SW_FULL_EVERY - 1)) != 0) {
+		for (i = 0; i < SW_HOT; i++) {
+			struct sw_lqp *q = __atomic_load_n(&e->hot[i], __ATOMIC_RELAXED);
+
+			if (q != NULL)
+				work += sw_qp_progress(e, q);
+		}
+		if (work != 0)
+			goto out;
+	}
 	/* live QPs only: a destroy waits for this call to end, a create
 	 * appends past n */
 	n = __atomic_load_n(&e->nb_active, __ATOMIC_ACQUIRE);
 	for (i = 0; i < n; i++) {
 		struct sw_lqp *q = __atomic_load_n(&e->active[i], __ATOMIC_RELAXED);
+		int w;
 
-		if (q != NULL)
-			work += sw_qp_progress(e, q);
+		if (q == NULL)
+			continue;
+		w = sw_qp_progress(e, q);
+		work += w;
+		if (w != 0 || __atomic_load_n(&q->armed, __ATOMIC_RELAXED))
+			sw_hot_add(e, q);
 	}
+out:
 	__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);
 	return work;
 }

@@ -146,6 +146,11 @@ struct sw_domain {
 
 struct sw_engine;
 
+/* Hot set size and the bound, in progress calls, on how long a QP outside
+ * it waits while the hot set keeps finding work (power of two). */
+#define SW_HOT 8
+#define SW_FULL_EVERY 64u
+
 /* Process-local handle of one of our QPs; the engine's view of it. */
 struct sw_lqp {
 	struct sw_qp_shm *s;
@@ -189,6 +194,14 @@ struct sw_engine {
 	 * lock (release store of nb_active); removed while draining. */
 	struct sw_lqp *active[SW_MAX_QP];
 	uint32_t nb_active;
+	/* hot set: QPs that recently had work, looked at first by every
+	 * progress call; the full walk of active[] runs when they yield
+	 * nothing or every SW_FULL_EVERY-th call. Written by progress calls
+	 * (relaxed pointer stores), cleared of a QP by its destroy while no
+	 * progress call runs. */
+	struct sw_lqp *hot[SW_HOT];
+	uint32_t hot_next;             /* round-robin replacement cursor */
+	uint32_t calls;                /* progress calls (racy hint) */
 	uint32_t inflight;             /* progress calls running */
 	uint32_t draining;             /* destroys waiting for inflight == 0 */
 	pid_t pid;

@@ -445,6 +445,62 @@ test_send_fields(void)
 	sw_cq_destroy(&eng, c.slot);
 }
 
+/* Hot set: with 1024 live QPs and one busy, a cold QP's doorbell still
+ * executes within SW_FULL_EVERY polls; with the hot set idle, in the next
+ * poll; a destroyed hot QP leaves the set. */
+#define HOT_NB_QP 1024
+
+static void
+test_hot_set(void)
+{
+	static struct tqp t[HOT_NB_QP];
+	struct mlx5_cqe64 cqe;
+	struct tcq hc, cc;
+	uint32_t i, polls;
+	bool got = false;
+
+	cq_make(&hc, 64);
+	cq_make(&cc, 64);
+	qp_make(&t[0], &hc, 4, 0, 0);
+	for (i = 1; i < HOT_NB_QP; i++)
+		qp_make(&t[i], &cc, 4, 0, 0);
+	for (i = 0; i < HOT_NB_QP; i += 2)
+		qp_connect(&t[i], &t[i + 1]);
+	/* make t[0] hot */
+	ctrl(&t[0], MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&t[0]);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(&hc, &cqe));
+	/* a cold doorbell while the hot QP has work at every poll */
+	ctrl(&t[HOT_NB_QP - 7], MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&t[HOT_NB_QP - 7]);
+	for (polls = 1; polls <= SW_FULL_EVERY && !got; polls++) {
+		ctrl(&t[0], MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		ring(&t[0]);
+		CU_ASSERT(sw_engine_progress(&eng) >= 1);
+		CU_ASSERT(cq_get(&hc, &cqe));
+		got = cq_get(&cc, &cqe);
+	}
+	CU_ASSERT(got);
+	CU_ASSERT_EQUAL(be32toh(cqe.sop_drop_qpn) & 0xffffff, t[HOT_NB_QP - 7].q->s->qpn);
+	/* hot set idle: a cold doorbell runs in the next poll */
+	ctrl(&t[HOT_NB_QP - 3], MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&t[HOT_NB_QP - 3]);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT_FATAL(cq_get(&cc, &cqe));
+	CU_ASSERT_EQUAL(be32toh(cqe.sop_drop_qpn) & 0xffffff, t[HOT_NB_QP - 3].q->s->qpn);
+	/* destroy removes the hot QP from the set */
+	sw_qp_destroy(&eng, t[0].q);
+	for (i = 0; i < SW_HOT; i++)
+		CU_ASSERT_PTR_NOT_EQUAL(eng.hot[i], t[0].q);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 0);
+	for (i = 1; i < HOT_NB_QP; i++)
+		sw_qp_destroy(&eng, t[i].q);
+	CU_ASSERT_EQUAL(eng.nb_active, 0);
+	sw_cq_destroy(&eng, hc.slot);
+	sw_cq_destroy(&eng, cc.slot);
+}
+
 static int
 suite_init(void)
 {
@@ -467,6 +523,7 @@ main(void)
 		{ "doorbell_rules", test_doorbell_rules },
 		{ "malformed", test_malformed },
 		{ "send_fields", test_send_fields },
+		{ "hot_set", test_hot_set },
 		{ NULL, NULL },
 	};
 
