@@ -23,8 +23,8 @@
 #include "rdx_ut.h"
 #include "rdx_dev.h"
 #include "rdx_sw.h"
+#include "sw_ut_poll.h"
 
-#define POLL_GUARD_MS 10000
 
 static struct rdx_dev *dev;
 
@@ -81,35 +81,6 @@ static const struct rdx_qp_conf qconf = {
 
 /* Poll until n completions arrived (bounded: a broken model fails, never
  * hangs). */
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-/* Poll until n completions arrived. Bounded (a hang guard, not a timing
- * assertion): a broken model fails the test instead of hanging it. */
-static int
-poll_n(struct rdx_cq *cq, struct rdx_wc *wc, int n)
-{
-	uint64_t end = now_ms() + POLL_GUARD_MS;
-	long spins;
-	int got = 0;
-
-	for (spins = 1; got < n; spins++) {
-		got += rdx_cq_poll_burst(cq, wc + got, (uint16_t)(n - got));
-		if ((spins & 1023) == 0) {
-			if (now_ms() > end)
-				break;
-			sched_yield(); /* let an engine thread run */
-		}
-	}
-	return got;
-}
-
 /* Poll a few more times: nothing else may arrive. */
 static int
 poll_extra(struct rdx_cq *cq)
