@@ -841,9 +841,145 @@ post_general(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16
 }
 
 /*
- * The fast path: a loop over the fast shapes only, with no calls (the first
- * other WR hands the rest of the burst to post_general), so it keeps its
- * state in registers.
+ * ctrl bytes 0..7 as stored (big-endian), read back as one native word: the
+ * WQE index's low byte (byte 2) sits this far up, so while that byte does
+ * not carry, the next WQE's word is this word plus W0BE_IDX_ONE.
+ */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define W0BE_IDX_ONE ((uint64_t)1 << 16)
+#else
+#define W0BE_IDX_ONE ((uint64_t)1 << 40)
+#endif
+/* Two 64-bit lanes (GCC vector extension): one 16-byte store, one add. */
+typedef uint64_t rdx_v2u64 __attribute__((vector_size(16)));
+
+/* A run takes one WR shape: every flag bit is compared. */
+#define WR_KEY_EXACT_MASK WR_KEY(0xff, 0xff, 0xff)
+/* The shapes that start a run: INLINE, with or without SIGNALED. */
+#define WR_KEY_RUN_MASK WR_KEY(0xff, 0xff & ~RDX_WR_SIGNALED, 0xff)
+
+/*
+ * Bytes 28..35 of an 8-byte inline RDMA_WRITE: the raddr segment's reserved
+ * word (0) and the inline header, as one native word.
+ */
+static __rte_always_inline uint64_t
+rsv_inline8_word(void)
+{
+	const uint32_t w[2] = { 0, RTE_BE32(8u | MLX5_INLINE_SEG) };
+	uint64_t v;
+
+	memcpy(&v, w, sizeof(v));
+	return v;
+}
+
+/*
+ * A run of 8-byte inline RDMA_WRITEs (send: SENDs), all of the exact shape
+ * key want, into consecutive WQEBBs, unsignaled (the caller sets CQ_UPDATE
+ * on the last one afterwards when it must be signaled). The caller bounds
+ * the run (span) so that it wraps neither the ring nor the wr_id array and
+ * does not carry the WQE index's low byte: ctrl word 0 then steps by a
+ * constant in its stored form (no per-WQE swap), word 1 is 0. Stops early
+ * at a WR of another shape; returns the number of WQEs written.
+ */
+static __rte_always_inline uint32_t
+post_run(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr,
+	 const uint32_t span, const uint32_t want, const bool send)
+{
+	uint64_t *const wid_end = wid + span;
+	/* ctrl bytes 0..15 as one vector: word 0 as stored, word 1 zero */
+	rdx_v2u64 ctrl16 = { w0be, 0 };
+	const rdx_v2u64 step = { W0BE_IDX_ONE, 0 };
+	const uint64_t rsv_inl = rsv_inline8_word();
+	intptr_t i;
+
+	/* Counts up to 0: one register indexes the wr_id slots and ends the loop. */
+	for (i = -(intptr_t)span; i != 0; i++) {
+		const struct rdx_sge *sge;
+		const uint8_t *src;
+		uint64_t payload;
+		uint32_t key;
+
+		memcpy(&key, &wr->opcode, sizeof(key));
+		if (unlikely((key & WR_KEY_EXACT_MASK) != want))
+			break;
+		sge = wr->sge;
+		if (unlikely(sge->length != 8))
+			break;
+		src = (const uint8_t *)(uintptr_t)sge->addr;
+		if (send) {
+			set_inline_8(ctrl + MLX5_DS_SIZE, src);
+		} else {
+			struct mlx5_wqe_raddr_seg *r =
+				(struct mlx5_wqe_raddr_seg *)(void *)(ctrl + MLX5_DS_SIZE);
+
+			r->raddr = htobe64(wr->remote_addr);
+			r->rkey = htobe32(wr->rkey);
+			memcpy(&payload, src, sizeof(payload));
+			/* reserved + inline header, then the payload */
+			memcpy(&r->reserved, &rsv_inl, sizeof(rsv_inl));
+			memcpy(ctrl + 2 * MLX5_DS_SIZE + 4, &payload, sizeof(payload));
+		}
+		memcpy(ctrl, &ctrl16, sizeof(ctrl16));
+		ctrl16 += step;
+		wid_end[i] = wr->wr_id;
+		ctrl += 1u << MLX5_WQEBB_SHIFT;
+		wr++;
+	}
+	return (uint32_t)((intptr_t)span + i);
+}
+
+/*
+ * A burst of one WR (latency tests; usually the BlueFlame copy): the fast
+ * shapes without the run bookkeeping, anything else through post_general.
+ */
+static __rte_always_inline uint16_t
+post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
+{
+	const uint32_t tail = qp->sq_tail;
+	const uint32_t head = qp->sq_head;
+	const uint32_t cur_post = qp->sq_cur_post;
+	const uint32_t idx = cur_post & qp->sq_mask;
+	struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(qp->sq_buf, idx, qp->sq_mask);
+	const uint64_t w0_write = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 |
+		rte_be_to_cpu_32(qp->qpn_be8);
+	uint32_t key, unsig = qp->sq_unsignaled;
+	uint64_t w0, w1 = 0;
+
+	if (unlikely(head - tail >= qp->sq_max_post)) {
+		qp->stats.sq_full++;
+		return 0;
+	}
+	memcpy(&key, &wr->opcode, sizeof(key));
+	if (!build_fast((uint8_t *)ctrl, wr, key, qp->fast_key, w0_write, &w0))
+		return post_general(qp, wr, 1, 0, NULL);
+	/* post_general's rule for one WQE: by flag, the sig_interval-th, the
+	 * last free slot, or the burst's end. */
+	if ((key & WR_KEY_SIGNALED) || unsig + 1 >= qp->sig_interval ||
+	    head - tail == qp->sq_max_post - 1 || qp->sig_burst_end) {
+		w1 = W1_CQ_UPDATE;
+		unsig = 0;
+		qp->sq_sig[idx].ord = (uint16_t)head;
+		qp->sq_sig[idx].next_bb = (uint16_t)(cur_post + 1);
+	} else {
+		unsig++;
+	}
+	set_ctrl((uint8_t *)ctrl, w0, cur_post, w1);
+	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
+	qp->sq_cur_post = cur_post + 1;
+	qp->sq_head = head + 1;
+	qp->sq_unsignaled = unsig;
+	qp->stats.wqes++;
+	sq_ring(qp, ctrl, cur_post + 1, 1, true);
+	return 1;
+}
+
+/*
+ * The fast path: runs of 8-byte inline WRITEs or SENDs (post_run), each up
+ * to and including the next WQE that must be signaled (by the interval or
+ * by its SIGNALED flag), which gets its CQ_UPDATE bit after the run:
+ * nothing is rung yet, so the device cannot have read it. No calls inside
+ * (the first WR of another shape hands the rest of the burst to
+ * post_general, which rings once for all), so the state stays in registers.
  */
 uint16_t
 rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
@@ -856,55 +992,76 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	uint8_t *const sq_buf = qp->sq_buf;
 	uint64_t *const wrid = qp->sq_wrid;
 	const uint32_t mask = qp->sq_mask;
+	/* Runs end where the ring or the index's low byte wraps. */
+	const uint32_t run_mask = RTE_MIN(mask, 0xffu);
 	const uint32_t fast_key = qp->fast_key;
+	const uint32_t send_key = fast_key ^ WR_KEY_WRITE_TO_SEND;
 	const uint64_t w0_write = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 |
-		rte_be_to_cpu_32(qp->qpn_be8);
+		rte_be_to_cpu_32(qp->qpn_be8) | 3;
 	const uint32_t tail = qp->sq_tail;
 	const uint32_t head0 = qp->sq_head;
 	const uint32_t room = qp->sq_max_post - (head0 - tail);
 	const uint32_t unsignaled = qp->sq_unsignaled;
-	const struct rdx_wr *const wr0 = wr;
-	const struct rdx_wr *const end = wr + RTE_MIN((uint32_t)n, room);
+	uint32_t left = RTE_MIN((uint32_t)n, room);
 	uint32_t cur_post = qp->sq_cur_post;
 	uint32_t head = head0;
-	/* As in post_general: the next ordinal that must be signaled. */
+	/* As in post_general: the next ordinal that must be signaled
+	 * (forced >= head while WRs remain). */
 	uint32_t sig_base = head - unsignaled;
 	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - unsignaled, room - 1);
 	uint16_t nreq;
 
-	while (wr != end) {
-		const uint32_t idx = cur_post & mask;
-		uint8_t *const ctrl = sq_buf + ((size_t)idx << MLX5_WQEBB_SHIFT);
-		uint32_t key;
-		uint64_t w0, w1 = 0;
+	if (n == 1)
+		return post_single(qp, wr);
+	while (left != 0) {
+		uint8_t *const ctrl = sq_buf + ((size_t)(cur_post & mask) << MLX5_WQEBB_SHIFT);
+		const uint64_t idx_w0 = w0_write | (uint64_t)(uint16_t)cur_post << 40;
+		uint32_t key, shape, span, k;
 
 		memcpy(&key, &wr->opcode, sizeof(key));
-		if (unlikely(!build_fast(ctrl, wr, key, fast_key, w0_write, &w0))) {
-			qp->sq_cur_post = cur_post;
-			qp->sq_head = head;
-			qp->sq_unsignaled = head - sig_base;
-			return post_general(qp, wr, (uint16_t)(n - (wr - wr0)),
-					    (uint16_t)(wr - wr0), wr == wr0 ? NULL :
-					    sq_ctrl(sq_buf, cur_post - 1, mask));
+		shape = key & WR_KEY_RUN_MASK;
+		if (unlikely(shape != fast_key && shape != send_key))
+			break;
+		span = RTE_MIN(forced - head + 1, left);
+		if (key & WR_KEY_SIGNALED)
+			span = 1;
+		span = RTE_MIN(span, run_mask + 1 - (cur_post & run_mask));
+		span = RTE_MIN(span, mask + 1 - (head & mask));
+		if (shape == fast_key)
+			k = post_run(ctrl, wrid + (head & mask), rte_cpu_to_be_64(idx_w0), wr,
+				     span, key & WR_KEY_EXACT_MASK, false);
+		else
+			k = post_run(ctrl, wrid + (head & mask),
+				     rte_cpu_to_be_64((idx_w0 ^ W0_WRITE_TO_SEND) - 1), wr,
+				     span, key & WR_KEY_EXACT_MASK, true);
+		if (unlikely(k == 0))
+			break;
+		cur_post += k;
+		head += k;
+		left -= k;
+		wr += k;
+		if (head - 1 == forced || (key & WR_KEY_SIGNALED)) {
+			/* The run's last WQE is the one to signal. */
+			const uint32_t sidx = (cur_post - 1) & mask;
+
+			sq_ctrl(sq_buf, sidx, mask)->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+			qp->sq_sig[sidx].ord = (uint16_t)(head - 1);
+			qp->sq_sig[sidx].next_bb = (uint16_t)cur_post;
+			sig_base = head;
+			forced = head - 1 + RTE_MIN(qp->sig_interval,
+						    tail + qp->sq_max_post - head);
 		}
-		/* flags re-read from the WR: a test with a memory operand, the
-		 * key register is free after the shape check */
-		if (unlikely((wr->flags & RDX_WR_SIGNALED) || head == forced)) {
-			w1 = W1_CQ_UPDATE;
-			sig_base = head + 1;
-			forced = head + RTE_MIN(qp->sig_interval, tail + qp->sq_max_post - 1 - head);
-			/* Only signaled WQEs get good CQEs: only they need the
-			 * WQEBB -> WQE map (errors/flushes walk the ring). */
-			qp->sq_sig[idx].ord = (uint16_t)head;
-			qp->sq_sig[idx].next_bb = (uint16_t)(cur_post + 1);
-		}
-		set_ctrl(ctrl, w0, cur_post, w1);
-		cur_post++;
-		wrid[head & mask] = wr->wr_id;
-		head++;
-		wr++;
 	}
 	nreq = (uint16_t)(head - head0);
+	if (unlikely(left != 0)) {
+		/* A WR the runs do not take: the general loop posts it and the
+		 * rest, and rings once for the whole burst. */
+		qp->sq_cur_post = cur_post;
+		qp->sq_head = head;
+		qp->sq_unsignaled = head - sig_base;
+		return post_general(qp, wr, (uint16_t)(n - nreq), nreq, nreq == 0 ? NULL :
+				    sq_ctrl(sq_buf, cur_post - 1, mask));
+	}
 	if (unlikely(nreq < n))
 		qp->stats.sq_full++;
 	if (unlikely(nreq == 0))

@@ -22,7 +22,7 @@
 #define QPN 0x1a2b3cu
 #define QPN2 0x000105u
 #define BF_HALF 256u
-#define MAX_BB 64u
+#define MAX_BB 1024u
 #define MAX_CQE 64u
 
 struct fake {
@@ -1724,6 +1724,236 @@ test_fast_general_mix(void)
 	fake_teardown();
 }
 
+/*
+ * Random bursts against an independent reference: shapes the run loops take
+ * (8-byte inline WRITE/SEND, signaled or not) mixed with ones they hand to
+ * the general loop (9..16 and 40-byte inline, FENCE, READ, FAA, SEND_IMM),
+ * on rings large enough for runs to cross the WQE index's low byte (256)
+ * and small ones that wrap often; 2-WQEBB WQEs shift the wr_id slots
+ * (by ordinal) against the ring slots (by WQEBB). After every burst each
+ * posted WQE is compared byte for byte with one built here, the signaled
+ * set with the rule (flag, every sig_interval-th, the last free slot, burst
+ * end), the doorbell record and the count; the fake device then completes
+ * up to the newest signaled WQE and every retired wr_id is checked.
+ */
+struct ref_wqe {
+	uint8_t bytes[128];
+	uint32_t len;                   /* DS * 16 */
+	uint32_t cmp_len;               /* bytes that matter (inline padding is not written) */
+	uint32_t bb;
+	uint64_t wr_id;
+	bool signaled;
+	uint8_t opcode;
+};
+
+static uint64_t
+xs64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* A random WR (shape k) and its expected WQE at WQEBB bb (without fm_ce_se). */
+static void
+rand_wr(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wqe *r,
+	uint32_t bb, uint32_t max_inline)
+{
+	const uint32_t k = (uint32_t)(xs64(seed) % 20);
+	const uint32_t off = (uint32_t)(xs64(seed) % 256);
+	uint32_t len, ds;
+	uint8_t op;
+
+	memset(wr, 0, sizeof(*wr));
+	memset(r, 0, sizeof(*r));
+	wr->sge = sge;
+	wr->num_sge = 1;
+	wr->remote_addr = xs64(seed);
+	wr->rkey = (uint32_t)xs64(seed);
+	wr->wr_id = xs64(seed);
+	wr->flags = RDX_WR_INLINE;
+	sge->addr = (uintptr_t)(pay + off);
+	sge->length = 8;
+	sge->lkey = (uint32_t)xs64(seed);
+	if (k < 10) {                   /* 8-byte inline WRITE: run loop */
+		wr->opcode = RDX_OP_WRITE;
+	} else if (k < 12) {            /* 8-byte inline SEND: run loop */
+		wr->opcode = RDX_OP_SEND;
+	} else if (k == 12) {           /* 9..16 bytes: hand-over */
+		wr->opcode = (xs64(seed) & 1) ? RDX_OP_WRITE : RDX_OP_SEND;
+		sge->length = 9 + (uint32_t)(xs64(seed) % 8);
+	} else if (k == 13 && max_inline >= 40) { /* 2 WQEBBs */
+		wr->opcode = RDX_OP_WRITE;
+		sge->length = 40;
+	} else if (k == 14) {
+		wr->opcode = RDX_OP_WRITE;
+		wr->flags |= RDX_WR_FENCE;
+	} else if (k == 15) {
+		wr->opcode = RDX_OP_READ;
+		wr->flags = 0;
+	} else if (k == 16) {
+		wr->opcode = RDX_OP_FAA;
+		wr->flags = 0;
+		wr->compare_add = xs64(seed);
+	} else if (k == 17) {
+		wr->opcode = RDX_OP_SEND_IMM;
+		wr->imm = (uint32_t)xs64(seed);
+	} else {
+		wr->opcode = RDX_OP_WRITE;
+	}
+	if (xs64(seed) % 8 == 0)
+		wr->flags |= RDX_WR_SIGNALED;
+
+	len = sge->length;
+	r->bb = bb;
+	r->wr_id = wr->wr_id;
+	r->signaled = (wr->flags & RDX_WR_SIGNALED) != 0;
+	switch (wr->opcode) {
+	case RDX_OP_READ:
+		op = MLX5_OPCODE_RDMA_READ;
+		r->len = 16 + exp_raddr(r->bytes + 16, wr->remote_addr, wr->rkey);
+		r->len += exp_data(r->bytes + r->len, len, sge->lkey, sge->addr);
+		break;
+	case RDX_OP_FAA: {
+		struct mlx5_wqe_atomic_seg a = { .swap_add = htobe64(wr->compare_add) };
+
+		op = MLX5_OPCODE_ATOMIC_FA;
+		r->len = 16 + exp_raddr(r->bytes + 16, wr->remote_addr, wr->rkey);
+		memcpy(r->bytes + r->len, &a, sizeof(a));
+		r->len += 16;
+		r->len += exp_data(r->bytes + r->len, len, sge->lkey, sge->addr);
+		break;
+	}
+	case RDX_OP_SEND:
+	case RDX_OP_SEND_IMM:
+		op = wr->opcode == RDX_OP_SEND ? MLX5_OPCODE_SEND : MLX5_OPCODE_SEND_IMM;
+		r->len = 16 + exp_inline(r->bytes + 16, pay + off, len);
+		r->cmp_len = 16 + 4 + len;
+		break;
+	default:
+		op = MLX5_OPCODE_RDMA_WRITE;
+		r->len = 16 + exp_raddr(r->bytes + 16, wr->remote_addr, wr->rkey);
+		r->len += exp_inline(r->bytes + r->len, pay + off, len);
+		r->cmp_len = 32 + 4 + len;
+		break;
+	}
+	if (r->cmp_len == 0)
+		r->cmp_len = r->len;
+	r->opcode = op;
+	ds = r->len / 16;
+	exp_ctrl(r->bytes, (uint16_t)bb, op, (uint8_t)ds,
+		 (wr->flags & RDX_WR_FENCE) ? MLX5_WQE_CTRL_FENCE : 0,
+		 wr->opcode == RDX_OP_SEND_IMM ? wr->imm : 0);
+}
+
+static void
+random_bursts(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
+	      uint16_t sig_interval, bool burst_end, uint64_t seed, uint32_t bursts)
+{
+	struct qp_opts o = default_opts;
+	static struct ref_wqe ref[1024];        /* by ordinal & (sq_bb - 1) */
+	static struct rdx_wr wr[48];
+	static struct rdx_sge sge[48];
+	static struct ref_wqe rw[48];
+	uint32_t head = 0, tail = 0, bb = 0, unsig = 0, max_post, b, i;
+	uint32_t last_sig = UINT32_MAX;         /* newest signaled, not completed */
+	int bad = 0;
+
+	o.sq_bb = sq_bb;
+	o.max_inline = max_inline;
+	o.max_send_sge = max_send_sge;
+	o.sig_interval = sig_interval;
+	o.sig_burst_end = burst_end;
+	o.cqe_cnt = 64;
+	fake_setup(&o);
+	max_post = f->qp.sq_max_post;
+	for (b = 0; b < bursts && !bad; b++) {
+		const uint32_t n = 1 + (uint32_t)(xs64(&seed) % 40);
+		const uint32_t room = max_post - (head - tail);
+		const uint32_t want = RTE_MIN(n, room);
+		uint32_t got, pbb = bb;
+
+		for (i = 0; i < n; i++) {
+			rand_wr(&seed, &wr[i], &sge[i], &rw[i], pbb, max_inline);
+			pbb += rw[i].len > 64 ? 2 : 1;
+		}
+		got = rdx_qp_post_burst(qp(), wr, (uint16_t)n);
+		if (got != want) {
+			fprintf(stderr, "burst %u: posted %u of %u, expected %u\n", b, got, n, want);
+			bad = 1;
+			break;
+		}
+		/* The reference signaling rule, then the bytes. */
+		for (i = 0; i < got; i++) {
+			struct ref_wqe *r = &rw[i];
+
+			if (unsig == sig_interval - 1u || head == tail + max_post - 1)
+				r->signaled = true;
+			if (i == got - 1 && burst_end)
+				r->signaled = true;
+			if (r->signaled) {
+				r->bytes[11] |= MLX5_WQE_CTRL_CQ_UPDATE;
+				unsig = 0;
+				last_sig = head;
+			} else {
+				unsig++;
+			}
+			if (sq_cmp(r->bb, r->bytes, r->cmp_len) != 0) {
+				fprintf(stderr, "burst %u WR %u (ordinal %u, op 0x%x, bb %u) differs\n",
+					b, i, head, r->opcode, r->bb);
+				bad = 1;
+			}
+			ref[head & (sq_bb - 1)] = *r;
+			bb = r->bb + (r->len > 64 ? 2 : 1);
+			head++;
+		}
+		if (got != 0 && (be32toh(f->dbrec[MLX5_SND_DBR]) != (bb & 0xffff) ||
+				 f->qp.sq_cur_post != bb || f->qp.sq_head != head ||
+				 f->qp.sq_unsignaled != unsig)) {
+			fprintf(stderr, "burst %u: counters differ\n", b);
+			bad = 1;
+		}
+		/* Complete up to the newest signaled WQE, now or later. */
+		if (last_sig != UINT32_MAX && xs64(&seed) % 3 != 0) {
+			const struct ref_wqe *s = &ref[last_sig & (sq_bb - 1)];
+			struct rdx_wc wc[4];
+
+			cqe_req(QPN, (uint16_t)s->bb, s->opcode, 0);
+			if (rdx_cq_poll_burst(cq(), wc, 4) != 1 || wc[0].status != 0 ||
+			    wc[0].retired != last_sig - tail + 1 || wc[0].wr_id != s->wr_id) {
+				fprintf(stderr, "burst %u: bad completion\n", b);
+				bad = 1;
+				break;
+			}
+			for (i = 0; i < wc[0].retired; i++)
+				if (rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], (uint16_t)i) !=
+				    ref[(tail + i) & (sq_bb - 1)].wr_id) {
+					fprintf(stderr, "burst %u: retired wr_id %u differs\n", b, i);
+					bad = 1;
+				}
+			tail = last_sig + 1;
+			last_sig = UINT32_MAX;
+		}
+	}
+	CU_ASSERT(bad == 0);
+	CU_ASSERT(head > 4 * sq_bb);    /* the ring wrapped several times */
+	fake_teardown();
+}
+
+static void
+test_random_bursts(void)
+{
+	/* the benchmark's QP: every WQE one WQEBB, runs up to 256 WQEs */
+	random_bursts(1024, 28, 1, 32, false, 0x1234567887654321ull, 3000);
+	/* 2-WQEBB WQEs: ring and wr_id slots apart; idx low byte carries */
+	random_bursts(512, 64, 4, 7, false, 0x9e3779b97f4a7c15ull, 3000);
+	/* small ring, signal every WQE at burst end, short counts */
+	random_bursts(16, 64, 4, 5, true, 0xdeadbeefcafef00dull, 3000);
+	random_bursts(64, 28, 1, 1, false, 0x0123456789abcdefull, 3000);
+	random_bursts(256, 64, 4, 300, false, 0x5555aaaa3333ccccull, 3000);
+}
+
 static int
 suite_init(void)
 {
@@ -1774,6 +2004,7 @@ main(void)
 		{ "software progress hook", test_progress_hook },
 		{ "device thread completing concurrently", test_concurrent_device },
 		{ "fast/general WRs mixed in one burst", test_fast_general_mix },
+		{ "random bursts vs an independent reference", test_random_bursts },
 		{ NULL, NULL },
 	};
 
