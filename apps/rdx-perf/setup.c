@@ -177,6 +177,16 @@ cqg_put(struct perf_cqg *g)
 	g->rcq = NULL;
 }
 
+/* Appended to an allocation failure: what bounds memory on this device. */
+static const char *
+mem_hint(const struct perf_app *a)
+{
+	if (rte_errno == ENOMEM && a->attr != NULL && a->attr->software)
+		return " (the software device's shared segment holds 2 GiB in all:"
+			" fewer QPs (-q), a smaller window (-t) or smaller messages)";
+	return "";
+}
+
 static int
 ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder,
 	struct perf_cqg *g)
@@ -195,8 +205,8 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder,
 		ep->rbuf = rdx_dev_mem_alloc(a->dev, (size_t)ep->rslots * ep->rstride, RDX_MEM_HOST,
 					     RDX_ACCESS_ALL);
 		if (ep->rbuf == NULL) {
-			fprintf(stderr, "rdx-perf: cannot allocate %u x %u receive bytes: %s\n",
-				ep->rslots, ep->rstride, rte_strerror(rte_errno));
+			fprintf(stderr, "rdx-perf: cannot allocate %u x %u receive bytes: %s%s\n",
+				ep->rslots, ep->rstride, rte_strerror(rte_errno), mem_hint(a));
 			return -ENOMEM;
 		}
 		if (ep->rbuf->addr != NULL)
@@ -208,8 +218,9 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder,
 	} else {
 		ep->buf = rdx_dev_mem_alloc(a->dev, a->region_len, o->mem, RDX_ACCESS_ALL);
 		if (ep->buf == NULL) {
-			fprintf(stderr, "rdx-perf: cannot allocate %" PRIu64 " bytes of %s memory: %s\n",
-				a->region_len, rdx_mem_type_name(o->mem), rte_strerror(rte_errno));
+			fprintf(stderr, "rdx-perf: cannot allocate %" PRIu64 " bytes of %s memory: %s%s\n",
+				a->region_len, rdx_mem_type_name(o->mem), rte_strerror(rte_errno),
+				mem_hint(a));
 			return -ENOMEM;
 		}
 	}

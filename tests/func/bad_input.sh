@@ -64,6 +64,16 @@ kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
 port=$(free_port)
 check "no client comes"     "${EAL[@]}" -- --test write --server -p "$port" \
                             --bootstrap-timeout 1 "${S[@]}"
+# More memory than the software device's 2 GiB segment: a resource error
+# (exit 1), still one line, and it says what bounds it.
+timeout -k 2 60 "$PERF" "${EAL[@]}" -- --test echo --loopback -s 1M -q 512 -n 2 "${S[@]}" \
+    >/dev/null 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "2 GiB" "$TMP/err"; then
+    pass "memory beyond the sw segment: $(cat "$TMP/err")"
+else
+    fail "memory beyond the sw segment: exit $rc: $(head -c 300 "$TMP/err" | tr '\n' '|')"
+fi
 # --help is not an error: usage on stdout, exit 0, nothing on stderr.
 if timeout 10 "$PERF" -- --help >"$TMP/help" 2>"$TMP/herr" && grep -q "usage: rdx-perf" "$TMP/help" &&
    [ ! -s "$TMP/herr" ]; then
