@@ -267,7 +267,9 @@ client_runs(struct perf_app *a)
 			a->nb_runs++;
 			perf_report_run(a, a->nb_runs == nruns);
 			if (rc == 0 && o->wrlog != NULL)
-				perf_wrlog_write(a);
+				rc = perf_wrlog_write(a);
+			if (rc < 0)
+				break;
 			if (rdx_runtime_stopping())
 				break;
 		}
@@ -373,8 +375,12 @@ main(int argc, char **argv)
 		else
 			rc = perf_server_loop(a);
 	}
-	if (a->client && a->nb_runs > 0)
-		perf_report_finish(a);
+	if (a->client && a->nb_runs > 0) {
+		int frc = perf_report_finish(a);
+
+		if (rc == 0)
+			rc = frc;
+	}
 	if (a->verify_errors != 0) {
 		fprintf(stderr, "rdx-perf: --verify: %" PRIu64 " errors\n", a->verify_errors);
 		if (rc == 0)

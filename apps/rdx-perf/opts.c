@@ -6,12 +6,15 @@
  * done in main.c once it is open.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "rdx_config.h"
 
@@ -208,6 +211,41 @@ parse_sizes(const char *s, struct perf_opts *o)
 	}
 	if (o->nb_sizes == 0)
 		return bad("--sizes", s, "empty list");
+	return 0;
+}
+
+/*
+ * An output file must be writable before the run starts, not after it:
+ * create it (or open an existing one for append, leaving it as it is) and
+ * remove it again if this made it. -o files get suffixes; they go to the
+ * same directory.
+ */
+static int
+check_output(const char *opt, const char *path)
+{
+	struct stat st;
+	bool existed;
+	int fd;
+
+	if (path == NULL)
+		return 0;
+	if (path[0] == '\0') {
+		fprintf(stderr, "rdx-perf: bad value '' for %s: expected a file name\n", opt);
+		return -EINVAL;
+	}
+	existed = stat(path, &st) == 0;
+	if (existed && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "rdx-perf: cannot write %s %s: it is a directory\n", opt, path);
+		return -EINVAL;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fprintf(stderr, "rdx-perf: cannot write %s %s: %s\n", opt, path, strerror(errno));
+		return -EINVAL;
+	}
+	close(fd);
+	if (!existed)
+		unlink(path);
 	return 0;
 }
 
@@ -464,6 +502,9 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		fprintf(stderr, "rdx-perf: -n and -D exclude each other\n");
 		return -EINVAL;
 	}
+	if (check_output("--json", o->json) < 0 || check_output("--csv", o->csv) < 0 ||
+	    check_output("-o", o->wrlog) < 0)
+		return -EINVAL;
 	return perf_opts_defaults(o, g);
 }
 

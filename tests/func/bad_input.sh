@@ -48,6 +48,9 @@ check "unknown option"      "${EAL[@]}" -- --test write --frobnicate "${S[@]}"
 check "missing value"       "${EAL[@]}" -- --test write -s
 check "server and connect"  "${EAL[@]}" -- --test write --server --connect 127.0.0.1:1 "${S[@]}"
 check "bad HOST:PORT"       "${EAL[@]}" -- --test write --connect nocolon "${S[@]}"
+check "--json unwritable"   "${EAL[@]}" -- --test write --json /nonexistent/dir/r.json "${S[@]}"
+check "--csv a directory"   "${EAL[@]}" -- --test write --csv "$TMP" "${S[@]}"
+check "-o unwritable"       "${EAL[@]}" -- --test write -o /nonexistent/dir/log "${S[@]}"
 check "bad core mask"       --no-huge -c 0xZZ -- --test write "${S[@]}"
 check "split, inline model" "${EAL[@]}" -- --test write --loopback-lcores split "${S[@]}"
 check "peer unreachable"    "${EAL[@]}" -- --test write --connect 127.0.0.1:1 \
