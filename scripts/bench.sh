@@ -4,7 +4,8 @@
 # then run the default rdx-perf suite on the default device (the first RDMA
 # device, else the software mlx5 device, labelled so in every table):
 #   echo RPCs at the clusterperf sizes, write and read latency and bandwidth
-#   from 8 B to 1 MB, cas and faa on one key and on many.
+#   from 8 B to 1 MB, cas and faa on one key and on many; then the mlx5
+#   datapath's instructions per operation (bench/callgrind.sh).
 # Each run's tables go to stdout and its JSON report to out/<run>.json.
 # Under two minutes on a 2-core machine.
 #   scripts/bench.sh [--dev NAME] [--quick]    (EAL options: RDX_EAL="-l 0-3")
@@ -80,6 +81,11 @@ for path in sys.argv[1:]:
             f(lat.get("p50")), f(lat.get("p99")), r["mops"] or 0, r["mbytes_per_s"] or 0))
 print("device: %s (%s)" % (rep["knobs"].get("dev", "?"), kind))
 PY
+echo
+echo "=== mlx5 datapath cost (callgrind, driver functions only; doc/perf.md)"
+if ! bench/callgrind.sh "$build" $([ $quick -eq 1 ] && echo 2000 || echo 20000); then
+    failed+=(callgrind)
+fi
 echo "bench.sh: $(( $(date +%s) - start )) s; JSON reports in out/"
 if [ ${#failed[@]} -ne 0 ]; then
     echo "bench.sh: failed: ${failed[*]}" >&2
