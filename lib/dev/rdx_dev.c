@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Device selection and the control-path wrappers over the driver ops.
+ * Device selection, the registry of open devices, and the control-path
+ * wrappers over the driver ops.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -19,6 +22,93 @@
 RTE_LOG_REGISTER_DEFAULT(rdx_dev_logtype, NOTICE)
 #define DEV_LOG(level, ...) \
 	rte_log(RTE_LOG_ ## level, rdx_dev_logtype, "rdx_dev: " __VA_ARGS__)
+
+/*
+ * Open devices, in opening order, for telemetry and tools. Control path
+ * only: the lock is taken by open, close and rdx_dev_foreach, never by the
+ * datapath. A plain array: a device opened twice (a test's stub) is listed
+ * twice and each close removes one entry.
+ */
+static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct rdx_dev **reg_devs;
+static unsigned int reg_nb;
+static unsigned int reg_cap;
+
+static int
+reg_add(struct rdx_dev *dev)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&reg_lock);
+	if (reg_nb == reg_cap) {
+		unsigned int cap = reg_cap != 0 ? 2 * reg_cap : 8;
+		struct rdx_dev **d = realloc(reg_devs, cap * sizeof(*d));
+
+		if (d == NULL) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		reg_devs = d;
+		reg_cap = cap;
+	}
+	reg_devs[reg_nb++] = dev;
+out:
+	pthread_mutex_unlock(&reg_lock);
+	return ret;
+}
+
+static void
+reg_del(struct rdx_dev *dev)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&reg_lock);
+	for (i = 0; i < reg_nb; i++) {
+		if (reg_devs[i] == dev) {
+			memmove(&reg_devs[i], &reg_devs[i + 1],
+				(reg_nb - i - 1) * sizeof(reg_devs[0]));
+			reg_nb--;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&reg_lock);
+}
+
+int
+rdx_dev_foreach(rdx_dev_foreach_fn_t fn, void *arg)
+{
+	unsigned int i;
+	int ret = 0;
+
+	if (fn == NULL)
+		return -EINVAL;
+	pthread_mutex_lock(&reg_lock);
+	for (i = 0; i < reg_nb && ret == 0; i++)
+		ret = fn(reg_devs[i], arg);
+	pthread_mutex_unlock(&reg_lock);
+	return ret;
+}
+
+unsigned int
+rdx_dev_count(void)
+{
+	unsigned int n;
+
+	pthread_mutex_lock(&reg_lock);
+	n = reg_nb;
+	pthread_mutex_unlock(&reg_lock);
+	return n;
+}
+
+int
+rdx_dev_xstats_get(struct rdx_dev *dev, struct rdx_dev_xstat *xs, unsigned int n)
+{
+	if (dev == NULL || (xs == NULL && n != 0))
+		return -EINVAL;
+	if (dev->ops == NULL || dev->ops->xstats_get == NULL)
+		return 0;
+	return dev->ops->xstats_get(dev, xs, xs == NULL ? 0 : n);
+}
 
 int
 rdx_dev_list(char names[][64], int n)
@@ -61,8 +151,8 @@ open_ibdev(struct ibv_device *ibdev, const struct rdx_dev_conf *conf)
 	return rdx_verbs_dev_open(ibdev, conf);
 }
 
-struct rdx_dev *
-rdx_dev_open(const char *name, const struct rdx_dev_conf *conf_in)
+static struct rdx_dev *
+dev_open(const char *name, const struct rdx_dev_conf *conf_in)
 {
 	struct rdx_dev_conf conf = {0};
 	struct ibv_device **list;
@@ -114,11 +204,27 @@ rdx_dev_open(const char *name, const struct rdx_dev_conf *conf_in)
 	return dev;
 }
 
+struct rdx_dev *
+rdx_dev_open(const char *name, const struct rdx_dev_conf *conf)
+{
+	struct rdx_dev *dev = dev_open(name, conf);
+
+	if (dev != NULL && reg_add(dev) != 0) {
+		if (dev->ops != NULL)
+			dev->ops->close(dev);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	return dev;
+}
+
 int
 rdx_dev_close(struct rdx_dev *dev)
 {
 	if (dev == NULL)
 		return -EINVAL;
+	/* unlisted first: telemetry may be reading it under the lock */
+	reg_del(dev);
 	return dev->ops->close(dev);
 }
 

@@ -214,6 +214,15 @@ struct rdx_qp_conn_attr {
 	uint8_t sl;
 };
 
+/** Length of a device counter name, NUL included (rdx_dev_xstat.name). */
+#define RDX_DEV_XSTAT_NAME_LEN 48
+
+/** One named device counter (ethdev xstats style). */
+struct rdx_dev_xstat {
+	char name[RDX_DEV_XSTAT_NAME_LEN]; /**< [a-z0-9_], unique within a device */
+	uint64_t value;
+};
+
 /** Driver operations. Fast path entries live in rdx_qp / rdx_cq. */
 struct rdx_dev_ops {
 	int (*close)(struct rdx_dev *dev);
@@ -235,6 +244,10 @@ struct rdx_dev_ops {
 			  const struct rdx_qp_conn_attr *attr);
 	uint64_t (*qp_retired_wr_id)(const struct rdx_qp *qp, const struct rdx_wc *wc,
 				     uint16_t i);
+	/** Optional (NULL: no counters). Same contract as rdx_dev_xstats_get,
+	 * arguments already checked; may be called from any thread while the
+	 * datapath runs, so counters are read with relaxed 64-bit loads. */
+	int (*xstats_get)(struct rdx_dev *dev, struct rdx_dev_xstat *xs, unsigned int n);
 };
 
 /** A device. Drivers embed this as the first member of their own struct. */
@@ -278,6 +291,30 @@ struct rdx_cq {
 struct rdx_dev *rdx_dev_open(const char *name, const struct rdx_dev_conf *conf);
 int rdx_dev_close(struct rdx_dev *dev);
 const struct rdx_dev_attr *rdx_dev_attr_get(const struct rdx_dev *dev);
+
+/**
+ * The device's counters, ethdev xstats style: the names and the order are
+ * fixed for a device, the values only grow (QPs and CQs destroyed keep
+ * counting in the sums). Control path: any thread, while the datapath runs
+ * (values are read with relaxed loads, without stopping anyone).
+ * @param xs  room for n counters; NULL (or n 0) only counts them.
+ * @return how many counters the device has (the first min(n, count) are
+ *         filled), 0 when its driver keeps none, -EINVAL for a NULL dev or
+ *         xs NULL with n > 0.
+ */
+int rdx_dev_xstats_get(struct rdx_dev *dev, struct rdx_dev_xstat *xs, unsigned int n);
+
+/**
+ * Call fn on every open device (rdx_dev_open adds, rdx_dev_close removes),
+ * in opening order, until it returns non-zero. The registry lock is held
+ * during the calls, so a device cannot be closed under fn; fn must not
+ * open or close devices. For telemetry and tools, not the fast path.
+ * @return fn's first non-zero return, else 0; -EINVAL for a NULL fn.
+ */
+typedef int (*rdx_dev_foreach_fn_t)(struct rdx_dev *dev, void *arg);
+int rdx_dev_foreach(rdx_dev_foreach_fn_t fn, void *arg);
+/** Number of open devices. */
+unsigned int rdx_dev_count(void);
 /** Names of RDMA devices present ("no RDMA device found" when none); fills
  * up to n names, returns how many exist (0 when none, negative errno). */
 int rdx_dev_list(char names[][64], int n);
