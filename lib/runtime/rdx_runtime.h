@@ -158,8 +158,19 @@ void rdx_lcore_loop_init(struct rdx_lcore_loop *loop);
 /** @return 0, -EINVAL (NULL loop/fn), -ENOSPC (RDX_MAX_POLLERS reached). */
 int rdx_lcore_loop_add(struct rdx_lcore_loop *loop, const char *name,
 		       rdx_poller_fn_t fn, void *arg);
-/** Run until stopped; returns 0. */
+/** Run until stopped; returns 0. While it runs, the loop is listed under
+ * the calling EAL lcore (rdx_lcore_loop_lcores, rdx_lcore_loop_snapshot). */
 int rdx_lcore_loop_run(struct rdx_lcore_loop *loop);
+/** Lcores where rdx_lcore_loop_run runs now: writes up to max ids (ids may
+ * be NULL) and returns how many. Control path (takes a lock). */
+unsigned int rdx_lcore_loop_lcores(unsigned int *ids, unsigned int max);
+/**
+ * Copy the counters of the loop running on lcore_id, from any thread while
+ * it runs (relaxed loads: each value is whole, the set is not one instant).
+ * Control path (takes the lock the loop's start and end take).
+ * @return 0, -ENOENT (no loop runs there), -EINVAL (bad id, NULL out).
+ */
+int rdx_lcore_loop_snapshot(unsigned int lcore_id, struct rdx_lcore_loop *out);
 /** One pass over the pollers (with accounting); returns the work done. */
 int rdx_lcore_loop_run_once(struct rdx_lcore_loop *loop);
 void rdx_lcore_loop_stop(struct rdx_lcore_loop *loop);
