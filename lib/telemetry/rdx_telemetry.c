@@ -1,0 +1,464 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx commands on DPDK telemetry. DPDK owns the socket, the JSON and the
+ * client thread; this file only registers callbacks (in a constructor, as
+ * DPDK's own libraries do) and fills rte_tel_data from rdx state:
+ *  - devices through the registry in lib/dev (rdx_dev_foreach holds its
+ *    lock, so a device cannot be closed while a callback reads it);
+ *  - lcore loops through rdx_lcore_loop_snapshot (relaxed loads).
+ * Callbacks run on DPDK's telemetry thread, concurrently with the lcores:
+ * they only read, and never touch the fast path.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_lcore.h>
+#include <rte_telemetry.h>
+
+#include <infiniband/verbs.h>
+
+#include "rdx_config.h"
+#include "rdx_dev.h"
+#include "rdx_runtime.h"
+#include "rdx_telemetry.h"
+
+/* ------------------------------------------------------------------ */
+/* Helpers                                                            */
+
+/* Dict keys may hold only [A-Za-z0-9_/]: anything else becomes '_'. */
+static void
+tel_key(char *dst, size_t len, const char *src)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len && src[i] != '\0'; i++) {
+		char c = src[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '_' || c == '/';
+
+		dst[i] = ok ? c : '_';
+	}
+	dst[i] = '\0';
+}
+
+/*
+ * "name" or "name#k" -> name and k (0 for the first device of that name).
+ * Returns 0 or -EINVAL (empty, name too long, k not a number).
+ */
+static int
+parse_dev_param(const char *params, char *name, size_t len, unsigned int *k)
+{
+	const char *hash;
+	size_t nlen;
+
+	if (params == NULL || params[0] == '\0')
+		return -EINVAL;
+	hash = strchr(params, '#');
+	nlen = hash != NULL ? (size_t)(hash - params) : strlen(params);
+	if (nlen == 0 || nlen >= len)
+		return -EINVAL;
+	memcpy(name, params, nlen);
+	name[nlen] = '\0';
+	*k = 0;
+	if (hash != NULL) {
+		char *end;
+		unsigned long v;
+
+		if (hash[1] < '0' || hash[1] > '9')
+			return -EINVAL;
+		errno = 0;
+		v = strtoul(hash + 1, &end, 10);
+		if (errno != 0 || *end != '\0' || v > 1000000)
+			return -EINVAL;
+		*k = (unsigned int)v;
+	}
+	return 0;
+}
+
+/* Under the registry lock: find the k-th open device named name, run fn. */
+struct dev_call {
+	const char *name;
+	unsigned int k;
+	unsigned int seen;
+	int (*fn)(struct rdx_dev *dev, struct rte_tel_data *d);
+	struct rte_tel_data *d;
+	int ret;
+};
+
+static int
+dev_call_cb(struct rdx_dev *dev, void *arg)
+{
+	struct dev_call *c = arg;
+
+	if (strcmp(dev->attr.name, c->name) != 0)
+		return 0;
+	if (c->seen++ != c->k)
+		return 0;
+	c->ret = c->fn(dev, c->d);
+	return 1;
+}
+
+static int
+with_dev(const char *params, int (*fn)(struct rdx_dev *dev, struct rte_tel_data *d),
+	 struct rte_tel_data *d)
+{
+	char name[sizeof(((struct rdx_dev_attr *)0)->name)];
+	struct dev_call c = { .name = name, .fn = fn, .d = d, .ret = -ENODEV };
+
+	if (parse_dev_param(params, name, sizeof(name), &c.k) != 0)
+		return -EINVAL;
+	if (rdx_dev_foreach(dev_call_cb, &c) == 0)
+		return -ENODEV;
+	return c.ret;
+}
+
+/* The telemetry name of a device: attr.name, "#k" for the k-th duplicate. */
+struct dev_namer {
+	const struct rdx_dev *dev;
+	const char *name;
+	unsigned int seen;
+	bool found;
+};
+
+static int
+dev_namer_cb(struct rdx_dev *dev, void *arg)
+{
+	struct dev_namer *nm = arg;
+
+	if (dev == nm->dev) {
+		nm->found = true;
+		return 1;
+	}
+	if (strcmp(dev->attr.name, nm->name) == 0)
+		nm->seen++;
+	return 0;
+}
+
+static void
+dev_name_fmt(char *buf, size_t len, const char *name, unsigned int k)
+{
+	if (k == 0)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "%s#%u", name, k);
+}
+
+int
+rdx_telemetry_dev_name(const struct rdx_dev *dev, char *buf, size_t len)
+{
+	struct dev_namer nm = { .dev = dev };
+
+	if (dev == NULL || buf == NULL || len == 0)
+		return -EINVAL;
+	nm.name = dev->attr.name;
+	rdx_dev_foreach(dev_namer_cb, &nm);
+	if (!nm.found)
+		return -ENOENT;
+	dev_name_fmt(buf, len, dev->attr.name, nm.seen);
+	return 0;
+}
+
+int
+rdx_telemetry_dev_xstats(struct rdx_dev *dev, struct rte_tel_data *d)
+{
+	struct rdx_dev_xstat *xs;
+	int n, got, i;
+
+	if (dev == NULL || d == NULL)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	n = rdx_dev_xstats_get(dev, NULL, 0);
+	if (n <= 0)
+		return n;
+	n = RTE_MIN(n, RTE_TEL_MAX_DICT_ENTRIES);
+	xs = calloc((size_t)n, sizeof(*xs));
+	if (xs == NULL)
+		return -ENOMEM;
+	got = rdx_dev_xstats_get(dev, xs, (unsigned int)n);
+	got = RTE_MIN(got, n);
+	for (i = 0; i < got; i++) {
+		char key[RDX_DEV_XSTAT_NAME_LEN];
+
+		tel_key(key, sizeof(key), xs[i].name);
+		rte_tel_data_add_dict_u64(d, key, xs[i].value);
+	}
+	free(xs);
+	return got;
+}
+
+/* ------------------------------------------------------------------ */
+/* /rdx/info                                                          */
+
+static int
+tel_info(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	unsigned int ids[RDX_MAX_LCORES], nw, i;
+	struct rte_tel_data *workers;
+	char buf[32];
+
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "version", RDX_VERSION_STR);
+	rte_tel_data_add_dict_int(d, "pid", (int)getpid());
+	rte_tel_data_add_dict_u64(d, "tsc_hz", rdx_tsc_hz());
+	/* 22.11 telemetry has no floating-point values: decimals as strings */
+	snprintf(buf, sizeof(buf), "%.1f", rdx_tsc_cost_cycles());
+	rte_tel_data_add_dict_string(d, "tsc_cost_cycles", buf);
+	snprintf(buf, sizeof(buf), "%.1f", rdx_tsc_cost_min_cycles());
+	rte_tel_data_add_dict_string(d, "tsc_cost_min_cycles", buf);
+	rte_tel_data_add_dict_int(d, "main_lcore", (int)rte_get_main_lcore());
+	nw = rdx_runtime_workers(ids, RTE_DIM(ids));
+	workers = rte_tel_data_alloc();
+	if (workers != NULL) {
+		rte_tel_data_start_array(workers, RTE_TEL_INT_VAL);
+		for (i = 0; i < nw && i < RTE_DIM(ids); i++)
+			rte_tel_data_add_array_int(workers, (int)ids[i]);
+		if (rte_tel_data_add_dict_container(d, "worker_lcores", workers, 0) != 0)
+			rte_tel_data_free(workers);
+	}
+	rte_tel_data_add_dict_int(d, "lcore_loops", (int)rdx_lcore_loop_lcores(NULL, 0));
+	rte_tel_data_add_dict_int(d, "devs_open", (int)rdx_dev_count());
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* /rdx/devs, /rdx/dev_info, /rdx/dev_xstats                         */
+
+struct dev_lister {
+	struct rte_tel_data *d;
+	struct {
+		const char *name;
+		unsigned int seen;
+	} names[RTE_TEL_MAX_ARRAY_ENTRIES];
+	unsigned int nb_names;
+};
+
+static int
+dev_list_cb(struct rdx_dev *dev, void *arg)
+{
+	struct dev_lister *l = arg;
+	char name[sizeof(dev->attr.name) + 12];
+	unsigned int i, k = 0;
+
+	for (i = 0; i < l->nb_names; i++)
+		if (strcmp(l->names[i].name, dev->attr.name) == 0) {
+			k = ++l->names[i].seen;
+			break;
+		}
+	if (i == l->nb_names) {
+		if (l->nb_names == RTE_DIM(l->names))
+			return 1;
+		l->names[l->nb_names].name = dev->attr.name;
+		l->names[l->nb_names].seen = 0;
+		l->nb_names++;
+	}
+	dev_name_fmt(name, sizeof(name), dev->attr.name, k);
+	return rte_tel_data_add_array_string(l->d, name) != 0;
+}
+
+static int
+tel_devs(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct dev_lister *l;
+
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	l = calloc(1, sizeof(*l));
+	if (l == NULL)
+		return -ENOMEM;
+	l->d = d;
+	rte_tel_data_start_array(d, RTE_TEL_STRING_VAL);
+	rdx_dev_foreach(dev_list_cb, l);
+	free(l);
+	return 0;
+}
+
+static const char *
+link_layer_name(uint8_t ll)
+{
+	switch (ll) {
+	case IBV_LINK_LAYER_INFINIBAND: return "InfiniBand";
+	case IBV_LINK_LAYER_ETHERNET: return "Ethernet";
+	default: return "unspecified";
+	}
+}
+
+static int
+dev_info_fill(struct rdx_dev *dev, struct rte_tel_data *d)
+{
+	const struct rdx_dev_attr *a = &dev->attr;
+
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "name", a->name);
+	rte_tel_data_add_dict_string(d, "driver", a->driver);
+	rte_tel_data_add_dict_int(d, "software", a->software ? 1 : 0);
+	rte_tel_data_add_dict_string(d, "results", a->software ? "software device" :
+				     "hardware");
+	rte_tel_data_add_dict_u64(d, "max_msg_size", a->max_msg_size);
+	rte_tel_data_add_dict_u64(d, "max_qp_wr", a->max_qp_wr);
+	rte_tel_data_add_dict_u64(d, "max_sge", a->max_sge);
+	rte_tel_data_add_dict_u64(d, "max_inline", a->max_inline);
+	rte_tel_data_add_dict_u64(d, "max_cqe", a->max_cqe);
+	rte_tel_data_add_dict_u64(d, "max_qp", a->max_qp);
+	rte_tel_data_add_dict_int(d, "atomics", a->atomics ? 1 : 0);
+	rte_tel_data_add_dict_u64(d, "max_dm_size", a->max_dm_size);
+	/* enum ibv_mtu: 1 = 256 B .. 5 = 4096 B */
+	rte_tel_data_add_dict_int(d, "active_mtu",
+				  a->active_mtu >= 1 && a->active_mtu <= 5 ?
+				  128 << a->active_mtu : 0);
+	rte_tel_data_add_dict_string(d, "link_layer", link_layer_name(a->link_layer));
+	rte_tel_data_add_dict_int(d, "xstats", rdx_dev_xstats_get(dev, NULL, 0));
+	return 0;
+}
+
+static int
+tel_dev_info(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	RTE_SET_USED(cmd);
+	return with_dev(params, dev_info_fill, d);
+}
+
+static int
+dev_xstats_fill(struct rdx_dev *dev, struct rte_tel_data *d)
+{
+	int ret = rdx_telemetry_dev_xstats(dev, d);
+
+	return ret < 0 ? ret : 0;
+}
+
+static int
+tel_dev_xstats(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	RTE_SET_USED(cmd);
+	return with_dev(params, dev_xstats_fill, d);
+}
+
+/* ------------------------------------------------------------------ */
+/* /rdx/lcores, /rdx/lcore                                            */
+
+static int
+busy_pct(uint64_t busy, uint64_t idle)
+{
+	uint64_t total = busy + idle;
+
+	/* rounded to the nearest percent; raw cycles are there too */
+	return total == 0 ? 0 : (int)((200 * (double)busy / (double)total + 1) / 2);
+}
+
+static void
+loop_totals(struct rte_tel_data *d, const struct rdx_lcore_loop *l)
+{
+	rte_tel_data_add_dict_u64(d, "iterations", l->iterations);
+	rte_tel_data_add_dict_u64(d, "busy_cycles", l->busy_cycles);
+	rte_tel_data_add_dict_u64(d, "idle_cycles", l->idle_cycles);
+	rte_tel_data_add_dict_int(d, "busy_pct", busy_pct(l->busy_cycles, l->idle_cycles));
+	rte_tel_data_add_dict_int(d, "pollers", (int)l->nb_pollers);
+}
+
+static int
+tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	unsigned int ids[RTE_MAX_LCORE], n, i;
+	struct rdx_lcore_loop *l;
+
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	l = malloc(sizeof(*l));
+	if (l == NULL)
+		return -ENOMEM;
+	rte_tel_data_start_dict(d);
+	n = rdx_lcore_loop_lcores(ids, RTE_DIM(ids));
+	for (i = 0; i < n && i < RTE_DIM(ids); i++) {
+		struct rte_tel_data *c;
+		char key[16];
+
+		if (rdx_lcore_loop_snapshot(ids[i], l) != 0)
+			continue; /* ended since it was listed */
+		c = rte_tel_data_alloc();
+		if (c == NULL)
+			break;
+		rte_tel_data_start_dict(c);
+		loop_totals(c, l);
+		snprintf(key, sizeof(key), "%u", ids[i]);
+		if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
+			rte_tel_data_free(c);
+	}
+	free(l);
+	return 0;
+}
+
+static int
+tel_lcore(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct rdx_lcore_loop *l;
+	unsigned long id;
+	unsigned int i;
+	char *end;
+	int ret;
+
+	RTE_SET_USED(cmd);
+	if (params == NULL || params[0] < '0' || params[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	id = strtoul(params, &end, 10);
+	if (errno != 0 || *end != '\0' || id >= RTE_MAX_LCORE)
+		return -EINVAL;
+	l = malloc(sizeof(*l));
+	if (l == NULL)
+		return -ENOMEM;
+	ret = rdx_lcore_loop_snapshot((unsigned int)id, l);
+	if (ret != 0) {
+		free(l);
+		return ret;
+	}
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "lcore", (int)id);
+	loop_totals(d, l);
+	for (i = 0; i < l->nb_pollers; i++) {
+		const struct rdx_poller *p = &l->pollers[i];
+		struct rte_tel_data *c = rte_tel_data_alloc();
+		char key[64], name[48];
+
+		if (c == NULL)
+			break;
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_string(c, "name", p->name != NULL ? p->name : "");
+		rte_tel_data_add_dict_u64(c, "calls", p->calls);
+		rte_tel_data_add_dict_u64(c, "busy_calls", p->busy_calls);
+		rte_tel_data_add_dict_u64(c, "busy_cycles", p->busy_cycles);
+		rte_tel_data_add_dict_u64(c, "idle_cycles", p->idle_cycles);
+		rte_tel_data_add_dict_int(c, "busy_pct", busy_pct(p->busy_cycles,
+								  p->idle_cycles));
+		/* keys are unique (index first) and telemetry-safe */
+		tel_key(name, sizeof(name), p->name != NULL ? p->name : "poller");
+		snprintf(key, sizeof(key), "poller%u_%s", i, name);
+		if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
+			rte_tel_data_free(c);
+	}
+	free(l);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+RTE_INIT(rdx_telemetry_init)
+{
+	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_INFO, tel_info,
+		"rdx version, TSC Hz and rdx_tsc cost, main and worker lcores. No parameters.");
+	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_DEVS, tel_devs,
+		"Names of the open rdx devices. No parameters.");
+	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_DEV_INFO, tel_dev_info,
+		"Attributes of an open rdx device. Parameters: device name (from /rdx/devs).");
+	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_DEV_XSTATS, tel_dev_xstats,
+		"Counters of an open rdx device. Parameters: device name (from /rdx/devs).");
+	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_LCORES, tel_lcores,
+		"Lcores running an rdx_lcore_loop, with totals. No parameters.");
+	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_LCORE, tel_lcore,
+		"One lcore's rdx_lcore_loop: totals and pollers. Parameters: lcore id.");
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * rdx telemetry: rdx's own commands on DPDK's telemetry socket
+ * (/var/run/dpdk/<file-prefix>/dpdk_telemetry.v2; rdx processes use the
+ * prefix rdx-<pid>). They are registered by a constructor when librdx is
+ * loaded, as DPDK's libraries register theirs, and answer once EAL has
+ * started telemetry; nothing needs to be called.
+ *
+ *   /rdx/info                 version, TSC, main and worker lcores
+ *   /rdx/devs                 open devices ("sw", "sw#1" for a second "sw")
+ *   /rdx/dev_info,<name>      struct rdx_dev_attr of one of them
+ *   /rdx/dev_xstats,<name>    its counters (rdx_dev_xstats_get), as a dict
+ *   /rdx/lcores               lcores running an rdx_lcore_loop, a summary each
+ *   /rdx/lcore,<id>           one loop: totals and per poller counters
+ *
+ * A bad parameter (unknown device, bad or idle lcore id) makes the callback
+ * return a negative value, which DPDK answers with null. doc/telemetry.md
+ * describes every field.
+ */
+#ifndef RDX_TELEMETRY_H
+#define RDX_TELEMETRY_H
+
+#include "rdx_dev.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct rte_tel_data;
+
+/** Command names, for clients and tests. */
+#define RDX_TELEMETRY_CMD_INFO "/rdx/info"
+#define RDX_TELEMETRY_CMD_DEVS "/rdx/devs"
+#define RDX_TELEMETRY_CMD_DEV_INFO "/rdx/dev_info"
+#define RDX_TELEMETRY_CMD_DEV_XSTATS "/rdx/dev_xstats"
+#define RDX_TELEMETRY_CMD_LCORES "/rdx/lcores"
+#define RDX_TELEMETRY_CMD_LCORE "/rdx/lcore"
+
+/**
+ * Start d as a dict and add the counters of dev to it (name -> u64), as
+ * /rdx/dev_xstats does; for apps adding commands of their own.
+ * @return the number of counters added, or a negative errno.
+ */
+int rdx_telemetry_dev_xstats(struct rdx_dev *dev, struct rte_tel_data *d);
+
+/**
+ * The registry name of dev in the telemetry commands: its attr.name, with
+ * "#<k>" appended for the k-th (k >= 1) open device of the same name.
+ * @return 0, -ENOENT (dev is not open), -EINVAL.
+ */
+int rdx_telemetry_dev_name(const struct rdx_dev *dev, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RDX_TELEMETRY_H */
