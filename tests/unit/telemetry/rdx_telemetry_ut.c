@@ -1,0 +1,387 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of lib/telemetry/rdx_telemetry.c through the real thing: EAL
+ * is started once (-l 0-1), and the test talks to its own telemetry socket
+ * as dpdk-telemetry.py does (AF_UNIX SOCK_SEQPACKET, a JSON greeting, then
+ * one JSON reply per command), so what is checked is what users see.
+ * Covers every /rdx command, the device names of the registry ("sw#1"),
+ * bad parameters (null replies), and an rdx_lcore_loop running on lcore 1
+ * whose counters are read live and vanish when the loop returns.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include <jansson.h>
+
+#include "rdx_ut.h"
+#include "rdx_config.h"
+#include "rdx_dev.h"
+#include "rdx_runtime.h"
+#include "rdx_telemetry.h"
+
+#define EXIT_SKIP 77
+#define LOOP_LCORE 1u
+
+static int sock = -1;
+
+static int
+tel_connect(void)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	struct timeval tv = { .tv_sec = 5 };
+	char buf[1024];
+	int s;
+
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	s = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (s < 0)
+		return -errno;
+	setsockopt(s, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(s, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(s, (struct sockaddr *)&sun, sizeof(sun)) != 0 ||
+	    recv(s, buf, sizeof(buf), 0) <= 0) {  /* the greeting */
+		int err = -errno;
+
+		fprintf(stderr, "telemetry socket %s: %s\n", sun.sun_path, strerror(errno));
+		close(s);
+		return err;
+	}
+	return s;
+}
+
+/*
+ * Send cmd, return the value under the reply's key (the command without its
+ * parameters): a new reference, json null for a refused command, NULL when
+ * nothing (or no JSON) came back.
+ */
+static json_t *
+query(const char *cmd)
+{
+	static char buf[65536];
+	char key[64];
+	const char *comma = strchr(cmd, ',');
+	json_t *root, *v;
+	ssize_t n;
+
+	if (send(sock, cmd, strlen(cmd), 0) < 0)
+		return NULL;
+	n = recv(sock, buf, sizeof(buf) - 1, 0);
+	if (n <= 0)
+		return NULL;
+	buf[n] = '\0';
+	root = json_loads(buf, 0, NULL);
+	if (root == NULL) {
+		fprintf(stderr, "not JSON: %s\n", buf);
+		return NULL;
+	}
+	snprintf(key, sizeof(key), "%.*s", comma != NULL ? (int)(comma - cmd) : 63, cmd);
+	v = json_object_get(root, key);
+	if (v != NULL)
+		json_incref(v);
+	json_decref(root);
+	return v;
+}
+
+static json_int_t
+jint(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_integer(v) ? json_integer_value(v) : -1;
+}
+
+static void
+test_info(void)
+{
+	json_t *r = query("/rdx/info");
+	json_t *w;
+	size_t i;
+	bool has_worker = false;
+
+	CU_ASSERT_FATAL(json_is_object(r));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "version")),
+			       RDX_VERSION_STR);
+	CU_ASSERT_EQUAL(jint(r, "pid"), getpid());
+	CU_ASSERT_EQUAL((uint64_t)jint(r, "tsc_hz"), rdx_tsc_hz());
+	CU_ASSERT(rdx_tsc_hz() > 0);
+	CU_ASSERT(json_is_string(json_object_get(r, "tsc_cost_cycles")));
+	CU_ASSERT(atof(json_string_value(json_object_get(r, "tsc_cost_cycles"))) > 0.0);
+	CU_ASSERT_EQUAL(jint(r, "main_lcore"), rte_get_main_lcore());
+	w = json_object_get(r, "worker_lcores");
+	CU_ASSERT_FATAL(json_is_array(w));
+	for (i = 0; i < json_array_size(w); i++)
+		if (json_integer_value(json_array_get(w, i)) == LOOP_LCORE)
+			has_worker = true;
+	CU_ASSERT(has_worker);
+	CU_ASSERT_EQUAL(json_array_size(w), rdx_runtime_workers(NULL, 0));
+	CU_ASSERT_EQUAL(jint(r, "devs_open"), 0);
+	json_decref(r);
+}
+
+static bool
+devs_are(const char *a, const char *b)
+{
+	json_t *r = query("/rdx/devs");
+	bool ok;
+
+	ok = json_is_array(r) && json_array_size(r) == (b != NULL ? 2u : a != NULL ? 1u : 0u);
+	if (ok && a != NULL)
+		ok = strcmp(json_string_value(json_array_get(r, 0)), a) == 0;
+	if (ok && b != NULL)
+		ok = strcmp(json_string_value(json_array_get(r, 1)), b) == 0;
+	json_decref(r);
+	return ok;
+}
+
+static void
+test_devs(void)
+{
+	struct rdx_dev *d0, *d1;
+	json_t *r;
+
+	CU_ASSERT(devs_are(NULL, NULL));
+	d0 = rdx_dev_open("sw", NULL);
+	d1 = rdx_dev_open("sw", NULL);
+	CU_ASSERT_FATAL(d0 != NULL && d1 != NULL);
+	CU_ASSERT(devs_are("sw", "sw#1"));
+
+	r = query("/rdx/dev_info,sw#1");
+	CU_ASSERT_FATAL(json_is_object(r));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "name")), "sw");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "driver")), "sw");
+	CU_ASSERT_EQUAL(jint(r, "software"), 1);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "results")),
+			       "software device");
+	CU_ASSERT_EQUAL(jint(r, "max_qp_wr"), d1->attr.max_qp_wr);
+	CU_ASSERT_EQUAL(jint(r, "active_mtu"), 4096);
+	CU_ASSERT_EQUAL(jint(r, "xstats"), rdx_dev_xstats_get(d1, NULL, 0));
+	json_decref(r);
+
+	r = query("/rdx/dev_xstats,sw");
+	CU_ASSERT_FATAL(json_is_object(r));
+	CU_ASSERT_EQUAL(json_object_size(r), (size_t)rdx_dev_xstats_get(d0, NULL, 0));
+	CU_ASSERT_EQUAL(jint(r, "sw_wqes"), 0);
+	CU_ASSERT_EQUAL(jint(r, "dp_qp_doorbells"), 0);
+	json_decref(r);
+
+	/* bad parameters: DPDK answers null, the process lives on */
+	static const char *const bad[] = {
+		"/rdx/dev_info,nope", "/rdx/dev_xstats,nope", "/rdx/dev_xstats,sw#2",
+		"/rdx/dev_xstats,sw#", "/rdx/dev_xstats,sw#x", "/rdx/dev_xstats,#1",
+		"/rdx/dev_xstats", "/rdx/dev_info",
+		"/rdx/dev_xstats,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+	};
+	for (size_t i = 0; i < RTE_DIM(bad); i++) {
+		r = query(bad[i]);
+		if (!json_is_null(r))
+			printf("  %s: not null\n", bad[i]);
+		CU_ASSERT(json_is_null(r));
+		json_decref(r);
+	}
+
+	CU_ASSERT(rdx_dev_close(d0) == 0);
+	CU_ASSERT(devs_are("sw", NULL));
+	r = query("/rdx/dev_info,sw#1");
+	CU_ASSERT(json_is_null(r));
+	json_decref(r);
+	CU_ASSERT(rdx_dev_close(d1) == 0);
+	CU_ASSERT(devs_are(NULL, NULL));
+}
+
+/* A loop on LOOP_LCORE: one poller always busy, one always idle. */
+static int
+poll_busy(void *arg)
+{
+	(void)arg;
+	return 1;
+}
+
+static int
+poll_idle(void *arg)
+{
+	(void)arg;
+	return 0;
+}
+
+static int
+loop_main(void *arg)
+{
+	return rdx_lcore_loop_run(arg);
+}
+
+static struct rdx_lcore_loop loop;
+
+/* Wait (bounded: a hang guard, not a timing assertion) until the loop
+ * reports at least `iters` passes. */
+static bool
+wait_iterations(uint64_t iters)
+{
+	struct rdx_lcore_loop snap;
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		if (rdx_lcore_loop_snapshot(LOOP_LCORE, &snap) == 0 && snap.iterations >= iters)
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
+static void
+test_lcores(void)
+{
+	json_t *r, *c, *p;
+	json_int_t it0, it1;
+	struct rdx_lcore_loop snap;
+	unsigned int ids[4];
+
+	rdx_lcore_loop_init(&loop);
+	CU_ASSERT(rdx_lcore_loop_add(&loop, "busy-one", poll_busy, NULL) == 0);
+	CU_ASSERT(rdx_lcore_loop_add(&loop, "idle", poll_idle, NULL) == 0);
+	CU_ASSERT_EQUAL(rdx_lcore_loop_lcores(NULL, 0), 0);
+	CU_ASSERT_EQUAL(rdx_lcore_loop_snapshot(LOOP_LCORE, &snap), -ENOENT);
+	r = query("/rdx/lcore,1");
+	CU_ASSERT(json_is_null(r));
+	json_decref(r);
+
+	CU_ASSERT_FATAL(rte_eal_remote_launch(loop_main, &loop, LOOP_LCORE) == 0);
+	CU_ASSERT_FATAL(wait_iterations(1));
+	CU_ASSERT_EQUAL(rdx_lcore_loop_lcores(ids, RTE_DIM(ids)), 1);
+	CU_ASSERT_EQUAL(ids[0], LOOP_LCORE);
+
+	r = query("/rdx/lcores");
+	CU_ASSERT_FATAL(json_is_object(r));
+	CU_ASSERT_EQUAL(json_object_size(r), 1);
+	c = json_object_get(r, "1");
+	CU_ASSERT_FATAL(json_is_object(c));
+	CU_ASSERT(jint(c, "iterations") > 0);
+	CU_ASSERT_EQUAL(jint(c, "pollers"), 2);
+	CU_ASSERT(jint(c, "busy_pct") >= 0 && jint(c, "busy_pct") <= 100);
+	json_decref(r);
+
+	r = query("/rdx/lcore,1");
+	CU_ASSERT_FATAL(json_is_object(r));
+	CU_ASSERT_EQUAL(jint(r, "lcore"), 1);
+	it0 = jint(r, "iterations");
+	CU_ASSERT(it0 > 0);
+	CU_ASSERT(jint(r, "busy_cycles") > 0);
+	p = json_object_get(r, "poller0_busy_one");
+	CU_ASSERT_FATAL(json_is_object(p));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(p, "name")), "busy-one");
+	CU_ASSERT(jint(p, "calls") > 0);
+	CU_ASSERT_EQUAL(jint(p, "busy_calls"), jint(p, "calls"));
+	CU_ASSERT_EQUAL(jint(p, "idle_cycles"), 0);
+	p = json_object_get(r, "poller1_idle");
+	CU_ASSERT_FATAL(json_is_object(p));
+	CU_ASSERT(jint(p, "calls") > 0);
+	CU_ASSERT_EQUAL(jint(p, "busy_calls"), 0);
+	CU_ASSERT_EQUAL(jint(p, "busy_cycles"), 0);
+	json_decref(r);
+
+	/* live: the counters move while the loop runs */
+	CU_ASSERT(wait_iterations((uint64_t)it0 + 1000));
+	r = query("/rdx/lcore,1");
+	it1 = jint(r, "iterations");
+	CU_ASSERT(it1 > it0);
+	json_decref(r);
+
+	/* bad or idle lcore ids */
+	static const char *const bad[] = {
+		"/rdx/lcore,0", "/rdx/lcore,abc", "/rdx/lcore,-1", "/rdx/lcore,1x",
+		"/rdx/lcore,99999999999999999999", "/rdx/lcore", "/rdx/lcore,100000",
+	};
+	for (size_t i = 0; i < RTE_DIM(bad); i++) {
+		r = query(bad[i]);
+		if (!json_is_null(r))
+			printf("  %s: not null\n", bad[i]);
+		CU_ASSERT(json_is_null(r));
+		json_decref(r);
+	}
+	CU_ASSERT_EQUAL(rdx_lcore_loop_snapshot(RTE_MAX_LCORE, &snap), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_lcore_loop_snapshot(LOOP_LCORE, NULL), -EINVAL);
+
+	rdx_lcore_loop_stop(&loop);
+	CU_ASSERT_EQUAL(rte_eal_wait_lcore(LOOP_LCORE), 0);
+	/* unlisted when the run returns */
+	CU_ASSERT_EQUAL(rdx_lcore_loop_lcores(NULL, 0), 0);
+	CU_ASSERT_EQUAL(rdx_lcore_loop_snapshot(LOOP_LCORE, &snap), -ENOENT);
+	r = query("/rdx/lcore,1");
+	CU_ASSERT(json_is_null(r));
+	json_decref(r);
+	r = query("/rdx/lcores");
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 0);
+	json_decref(r);
+	CU_ASSERT(loop.iterations >= (uint64_t)it1);
+}
+
+static void
+test_help_lists_commands(void)
+{
+	json_t *r = query("/");
+	static const char *const cmds[] = {
+		RDX_TELEMETRY_CMD_INFO, RDX_TELEMETRY_CMD_DEVS, RDX_TELEMETRY_CMD_DEV_INFO,
+		RDX_TELEMETRY_CMD_DEV_XSTATS, RDX_TELEMETRY_CMD_LCORES, RDX_TELEMETRY_CMD_LCORE,
+	};
+	size_t i, j;
+
+	CU_ASSERT_FATAL(json_is_array(r));
+	for (i = 0; i < RTE_DIM(cmds); i++) {
+		bool found = false;
+
+		for (j = 0; j < json_array_size(r); j++)
+			if (strcmp(json_string_value(json_array_get(r, j)), cmds[i]) == 0)
+				found = true;
+		CU_ASSERT(found);
+	}
+	json_decref(r);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "help_lists_commands", test_help_lists_commands },
+		{ "info", test_info },
+		{ "devs", test_devs },
+		{ "lcores", test_lcores },
+		{ NULL, NULL },
+	};
+	char a0[] = "rdx_telemetry_ut", a1[] = "-l", a2[] = "0-1";
+	char *eargv[] = { a0, a1, a2, NULL };
+	int ret;
+
+	(void)argc;
+	(void)argv;
+	if (rdx_runtime_init(3, eargv) < 0) {
+		printf("SKIP: EAL does not start here with -l 0-1 (needs 2 cores)\n");
+		return EXIT_SKIP;
+	}
+	if (rte_lcore_is_enabled(LOOP_LCORE) == 0 || rte_get_main_lcore() == LOOP_LCORE) {
+		printf("SKIP: lcore %u is not a worker lcore\n", LOOP_LCORE);
+		rdx_runtime_cleanup();
+		return EXIT_SKIP;
+	}
+	sock = tel_connect();
+	if (sock < 0) {
+		printf("FAIL: cannot reach the telemetry socket\n");
+		rdx_runtime_cleanup();
+		return EXIT_FAILURE;
+	}
+	ret = rdx_ut_run("rdx_telemetry", cases, NULL, NULL);
+	close(sock);
+	rdx_runtime_cleanup();
+	return ret;
+}
