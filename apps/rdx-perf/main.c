@@ -357,6 +357,10 @@ main(int argc, char **argv)
 	if (!given.inline_max)
 		a->o.inline_max = RTE_MIN(64u, a->attr->max_inline);
 	a->ib_mtu = ib_mtu_of(a->o.mtu);
+	/* live progress for dpdk-telemetry.py; a failure only loses that */
+	if (perf_telemetry_register(a) != 0)
+		fprintf(stderr, "rdx-perf: note: %s not registered on the telemetry socket\n",
+			PERF_TEL_CMD_PROGRESS);
 
 	rc = perf_setup(a);
 	if (rc < 0) {
@@ -369,6 +373,7 @@ main(int argc, char **argv)
 		return bad ? PERF_EXIT_BAD_INPUT : 1;
 	}
 	rc = perf_report_init(a);
+	perf_telemetry_state(PERF_TEL_RUNNING);
 	if (rc == 0) {
 		if (a->client)
 			rc = client_runs(a);
@@ -389,6 +394,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "rdx-perf: --verify: every payload byte%s checked: OK\n",
 			a->eng->atomic ? " and key value" : "");
 	}
+	perf_telemetry_state(PERF_TEL_DONE);
 	perf_teardown(a);
 	rdx_dev_close(a->dev);
 	rdx_runtime_cleanup();

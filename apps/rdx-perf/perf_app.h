@@ -398,4 +398,10 @@ int perf_report_init(struct perf_app *a);
 void perf_report_run(struct perf_app *a, bool last);
 int perf_report_finish(struct perf_app *a);
 int perf_wrlog_write(struct perf_app *a);
+
+/* telemetry.c: /rdx_perf/progress on DPDK telemetry (after EAL init) */
+#define PERF_TEL_CMD_PROGRESS "/rdx_perf/progress"
+enum perf_tel_state { PERF_TEL_SETUP = 0, PERF_TEL_RUNNING, PERF_TEL_DONE };
+int perf_telemetry_register(const struct perf_app *a);
+void perf_telemetry_state(enum perf_tel_state s);
 #endif

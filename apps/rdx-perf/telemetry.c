@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx-perf on DPDK telemetry: /rdx_perf/progress answers what the run is
+ * doing now (test, mode, current size and QP count, device) and, per
+ * lcore, the ops, bytes and errors so far. It reads the counters the
+ * lcores keep anyway (struct perf_lcore) with relaxed loads from DPDK's
+ * telemetry thread: nothing is added to the fast path.
+ *
+ * Which fields are live: ops and bytes grow with every completion of the
+ * measured phase (they stay 0 during warm-up, "measuring" says which phase
+ * runs) and restart at 0 with each run; verify_errors grows as --verify
+ * finds bad bytes and is moved to the process total after each run; error
+ * is the lcore's errno once it failed. Polls are counted but not shown.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_telemetry.h>
+
+#include "rdx_runtime.h"
+#include "rdx_telemetry.h"
+
+#include "perf_app.h"
+
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* What the callback may read at any time: the app is static, the device is
+ * not (it is closed at the end), so its name and kind are copied here. */
+static struct {
+	const struct perf_app *app;
+	char dev[80];
+	bool software;
+	int state;                 /* enum perf_tel_state */
+} tel;
+
+static const char *const state_names[] = {
+	[PERF_TEL_SETUP] = "setup", [PERF_TEL_RUNNING] = "running",
+	[PERF_TEL_DONE] = "done",
+};
+
+static int
+tel_progress(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct perf_app *a = tel.app;
+	uint64_t ops = 0, bytes = 0, errors = 0, now = rdx_tsc(), hz = rdx_tsc_hz();
+	unsigned int l, nb;
+	int state;
+
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	if (a == NULL)
+		return -ENODEV;
+	state = LOAD(tel.state);
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_string(d, "state", state_names[state]);
+	rte_tel_data_add_dict_string(d, "test", a->o.test);
+	rte_tel_data_add_dict_string(d, "mode", a->o.mode == PERF_MODE_LAT ? "lat" : "bw");
+	rte_tel_data_add_dict_string(d, "role", a->client ? (a->responder ? "loopback" : "client")
+							  : "server");
+	rte_tel_data_add_dict_u64(d, "size", LOAD(a->run.size));
+	rte_tel_data_add_dict_u64(d, "qps_per_lcore", LOAD(a->run.qps));
+	rte_tel_data_add_dict_u64(d, "runs_done", LOAD(a->nb_runs));
+	rte_tel_data_add_dict_string(d, "device", tel.dev);
+	rte_tel_data_add_dict_int(d, "software", tel.software ? 1 : 0);
+	if (tel.software)
+		rte_tel_data_add_dict_string(d, "results", "software device");
+	rte_tel_data_add_dict_string(d, "live",
+		"ops,bytes: measured phase of the current run; verify_errors: current run; error");
+	nb = RTE_MIN(a->nb_lcores, (unsigned int)RDX_MAX_LCORES);
+	for (l = 0; l < nb; l++) {
+		const struct perf_lcore *lc = &a->lcores[l];
+		struct rte_tel_data *c = rte_tel_data_alloc();
+		uint64_t lo = LOAD(lc->ops), lb = LOAD(lc->bytes), le = LOAD(lc->verify_errors);
+		bool measuring = LOAD(lc->measure);
+		uint64_t t0 = LOAD(lc->t_start);
+		char key[32];
+
+		ops += lo;
+		bytes += lb;
+		errors += le;
+		if (c == NULL)
+			continue;
+		rte_tel_data_start_dict(c);
+		rte_tel_data_add_dict_u64(c, "ops", lo);
+		rte_tel_data_add_dict_u64(c, "bytes", lb);
+		rte_tel_data_add_dict_u64(c, "verify_errors", le);
+		rte_tel_data_add_dict_int(c, "error", LOAD(lc->err));
+		rte_tel_data_add_dict_int(c, "measuring", state == PERF_TEL_RUNNING && measuring);
+		/* ms since the measured phase began (t_start, set by the lcore) */
+		if (state == PERF_TEL_RUNNING && measuring && t0 != 0 && now > t0 && hz != 0)
+			rte_tel_data_add_dict_u64(c, "elapsed_ms", (now - t0) / (hz / 1000));
+		snprintf(key, sizeof(key), "lcore_%u", a->lcore_ids[l]);
+		if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
+			rte_tel_data_free(c);
+	}
+	rte_tel_data_add_dict_u64(d, "ops", ops);
+	rte_tel_data_add_dict_u64(d, "bytes", bytes);
+	rte_tel_data_add_dict_u64(d, "verify_errors", errors);
+	return 0;
+}
+
+int
+perf_telemetry_register(const struct perf_app *a)
+{
+	if (rdx_telemetry_dev_name(a->dev, tel.dev, sizeof(tel.dev)) != 0)
+		snprintf(tel.dev, sizeof(tel.dev), "%s", a->attr->name);
+	tel.software = a->attr->software;
+	__atomic_store_n(&tel.state, PERF_TEL_SETUP, __ATOMIC_RELAXED);
+	__atomic_store_n(&tel.app, a, __ATOMIC_RELEASE);
+	return rte_telemetry_register_cmd(PERF_TEL_CMD_PROGRESS, tel_progress,
+		"rdx-perf: test, size, QPs, device, and per lcore ops, bytes and errors so far. No parameters.");
+}
+
+void
+perf_telemetry_state(enum perf_tel_state s)
+{
+	__atomic_store_n(&tel.state, s, __ATOMIC_RELAXED);
+}
