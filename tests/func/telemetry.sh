@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# rdx on DPDK telemetry, end to end: rdx-perf runs a 4-second loopback
+# WRITE test on the software device in the background; a small python
+# client (AF_UNIX SOCK_SEQPACKET, as dpdk-telemetry.py) queries its socket
+# /var/run/dpdk/rdx-<pid>/dpdk_telemetry.v2: /rdx/info, /rdx/devs,
+# /rdx/dev_info, /rdx/dev_xstats, /rdx_perf/progress and bad parameters,
+# checks the keys, and that wqes and ops grow between two queries a second
+# apart; then rdx-perf must exit 0 and remove its runtime directory.
+# Never hangs: every wait is bounded, the background process is killed on
+# exit.
+source "$(dirname "$0")/lib.sh"
+
+PID=
+cleanup() {
+    if [ -n "$PID" ] && kill -0 "$PID" 2>/dev/null; then
+        kill -KILL "$PID" 2>/dev/null
+        wait "$PID" 2>/dev/null
+    fi
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+VERSION=$(sed -n 's/^#define RDX_VERSION_STR "\(.*\)"/\1/p' "$SRC/config/rdx_config.h")
+
+cat >"$TMP/telq.py" <<'PY'
+# usage: telq.py SOCKET PID VERSION: checks, one "ok"/"FAIL" line each
+import json, socket, sys, time
+
+path, pid, version = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+fails = 0
+
+def check(cond, what):
+    global fails
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        fails += 1
+
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.settimeout(5)
+s.connect(path)
+greeting = json.loads(s.recv(16384).decode())
+check(greeting.get("pid") == pid, "greeting names the rdx-perf pid")
+
+def q(cmd):
+    s.send(cmd.encode())
+    reply = json.loads(s.recv(65536).decode())
+    return reply.get(cmd.split(",")[0], "missing")
+
+# wait (bounded) for the measured phase of the run
+deadline = time.monotonic() + 30
+p = q("/rdx_perf/progress")
+while time.monotonic() < deadline and not (
+        isinstance(p, dict) and p.get("lcore_0", {}).get("measuring") == 1):
+    time.sleep(0.1)
+    p = q("/rdx_perf/progress")
+check(isinstance(p, dict) and p.get("lcore_0", {}).get("measuring") == 1,
+      "/rdx_perf/progress: the measured phase runs")
+
+info = q("/rdx/info")
+check(isinstance(info, dict) and info.get("version") == version and
+      info.get("pid") == pid and info.get("tsc_hz", 0) > 0 and
+      info.get("main_lcore") == 0 and info.get("worker_lcores") == [] and
+      "tsc_cost_cycles" in info and info.get("devs_open") == 1,
+      "/rdx/info: version %s, pid, tsc_hz, main_lcore 0, no workers: %s" % (version, info))
+devs = q("/rdx/devs")
+check(devs == ["sw"], "/rdx/devs: %s" % devs)
+di = q("/rdx/dev_info,sw")
+check(isinstance(di, dict) and di.get("software") == 1 and
+      di.get("results") == "software device" and di.get("driver") == "sw",
+      "/rdx/dev_info,sw: software device")
+x1 = q("/rdx/dev_xstats,sw")
+want = ["sw_doorbells", "sw_wqes", "sw_cqes", "dp_qp_doorbells", "dp_qp_wqes",
+        "dp_cq_cqes", "qps_open", "cqs_open"]
+check(isinstance(x1, dict) and all(isinstance(x1.get(k), int) for k in want),
+      "/rdx/dev_xstats,sw: %s" % ", ".join(want))
+p1 = q("/rdx_perf/progress")
+keys = ["state", "test", "mode", "size", "qps_per_lcore", "device", "software",
+        "ops", "bytes", "verify_errors", "lcore_0"]
+check(isinstance(p1, dict) and all(k in p1 for k in keys) and
+      p1["test"] == "write" and p1["device"] == "sw" and p1["software"] == 1 and
+      p1["size"] == 8 and p1["qps_per_lcore"] == 1 and
+      all(k in p1["lcore_0"] for k in ("ops", "bytes", "verify_errors", "error")),
+      "/rdx_perf/progress: %s" % ", ".join(keys))
+for bad in ("/rdx/dev_xstats,nodev", "/rdx/dev_info,nodev", "/rdx/dev_xstats",
+            "/rdx/lcore,abc", "/rdx/lcore,0"):
+    r = q(bad)
+    check(r is None, "%s: null (%s)" % (bad, r))
+
+time.sleep(1)
+x2 = q("/rdx/dev_xstats,sw")
+p2 = q("/rdx_perf/progress")
+for k in ("sw_wqes", "sw_doorbells", "dp_qp_wqes", "dp_cq_cqes"):
+    check(isinstance(x2, dict) and x2.get(k, 0) > x1.get(k, 0),
+          "%s grows: %s -> %s" % (k, x1.get(k), x2.get(k) if isinstance(x2, dict) else x2))
+check(isinstance(p2, dict) and p2.get("ops", 0) > p1.get("ops", 0) and
+      p2["lcore_0"]["bytes"] > p1["lcore_0"]["bytes"],
+      "ops grow: %s -> %s" % (p1.get("ops"), p2.get("ops") if isinstance(p2, dict) else p2))
+s.close()
+sys.exit(1 if fails else 0)
+PY
+
+# exec: the background pid is rdx-perf's own, which names its EAL prefix
+( exec "$PERF" --no-huge -l 0 -- --test write --dev sw --loopback -D 4 \
+    >"$TMP/perf.out" 2>"$TMP/perf.err" ) &
+PID=$!
+RUNDIR=/var/run/dpdk/rdx-$PID
+SOCK=$RUNDIR/dpdk_telemetry.v2
+for _ in $(seq 300); do
+    [ -S "$SOCK" ] && break
+    kill -0 "$PID" 2>/dev/null || break
+    sleep 0.1
+done
+if [ -S "$SOCK" ]; then
+    pass "telemetry socket $SOCK"
+    if timeout -k 5 60 python3 "$TMP/telq.py" "$SOCK" "$PID" "$VERSION" >"$TMP/telq.out" 2>&1; then
+        sed 's/^/  /' "$TMP/telq.out" | cut -c1-160
+        pass "telemetry queries"
+    else
+        sed 's/^/  /' "$TMP/telq.out"
+        fail "telemetry queries"
+    fi
+else
+    fail "no telemetry socket $SOCK: $(tail -n 2 "$TMP/perf.err")"
+fi
+
+# rdx-perf ends on its own (bounded wait), exit 0, runtime dir removed
+for _ in $(seq 600); do
+    kill -0 "$PID" 2>/dev/null || break
+    sleep 0.1
+done
+if kill -0 "$PID" 2>/dev/null; then
+    fail "rdx-perf still running after 60 s: killed"
+else
+    wait "$PID"
+    RC=$?
+    PID=
+    if [ "$RC" -eq 0 ]; then pass "rdx-perf exit 0"; else fail "rdx-perf exit $RC: $(tail -n 2 "$TMP/perf.err")"; fi
+    if [ ! -e "$RUNDIR" ]; then pass "runtime dir removed"; else fail "$RUNDIR left behind"; fi
+fi
+finish
