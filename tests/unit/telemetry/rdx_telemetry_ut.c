@@ -35,6 +35,7 @@
 #define LOOP_LCORE 1u
 
 static int sock = -1;
+static bool show; /* print the next replies (a real sample for the docs) */
 
 static int
 tel_connect(void)
@@ -82,6 +83,8 @@ query(const char *cmd)
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
+	if (show)
+		printf("\n  %s -> %s", cmd, buf);
 	root = json_loads(buf, 0, NULL);
 	if (root == NULL) {
 		fprintf(stderr, "not JSON: %s\n", buf);
@@ -262,6 +265,7 @@ test_lcores(void)
 	CU_ASSERT_EQUAL(rdx_lcore_loop_lcores(ids, RTE_DIM(ids)), 1);
 	CU_ASSERT_EQUAL(ids[0], LOOP_LCORE);
 
+	show = true;
 	r = query("/rdx/lcores");
 	CU_ASSERT_FATAL(json_is_object(r));
 	CU_ASSERT_EQUAL(json_object_size(r), 1);
@@ -275,6 +279,8 @@ test_lcores(void)
 	r = query("/rdx/lcore,1");
 	CU_ASSERT_FATAL(json_is_object(r));
 	CU_ASSERT_EQUAL(jint(r, "lcore"), 1);
+	show = false;
+	printf("\n");
 	it0 = jint(r, "iterations");
 	CU_ASSERT(it0 > 0);
 	CU_ASSERT(jint(r, "busy_cycles") > 0);
