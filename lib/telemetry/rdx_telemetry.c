@@ -423,7 +423,7 @@ tel_lcore(const char *cmd, const char *params, struct rte_tel_data *d)
 	for (i = 0; i < l->nb_pollers; i++) {
 		const struct rdx_poller *p = &l->pollers[i];
 		struct rte_tel_data *c = rte_tel_data_alloc();
-		char key[64], name[48];
+		char key[80], name[48];
 
 		if (c == NULL)
 			break;
