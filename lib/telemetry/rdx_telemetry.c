@@ -117,27 +117,20 @@ with_dev(const char *params, int (*fn)(struct rdx_dev *dev, struct rte_tel_data 
 	return c.ret;
 }
 
-/* The telemetry name of a device: attr.name, "#k" for the k-th duplicate. */
+/*
+ * The telemetry name of a device: attr.name, "#k" for the k-th duplicate.
+ * dev may have been closed already: it is only compared as a pointer until
+ * the walk (under the registry lock) has found it open.
+ */
 struct dev_namer {
 	const struct rdx_dev *dev;
-	const char *name;
-	unsigned int seen;
-	bool found;
+	const struct rdx_dev **before;  /* devices listed before it */
+	unsigned int nb_before;
+	unsigned int cap;
+	char *buf;
+	size_t len;
+	int ret;
 };
-
-static int
-dev_namer_cb(struct rdx_dev *dev, void *arg)
-{
-	struct dev_namer *nm = arg;
-
-	if (dev == nm->dev) {
-		nm->found = true;
-		return 1;
-	}
-	if (strcmp(dev->attr.name, nm->name) == 0)
-		nm->seen++;
-	return 0;
-}
 
 static void
 dev_name_fmt(char *buf, size_t len, const char *name, unsigned int k)
@@ -148,19 +141,45 @@ dev_name_fmt(char *buf, size_t len, const char *name, unsigned int k)
 		snprintf(buf, len, "%s#%u", name, k);
 }
 
+static int
+dev_namer_cb(struct rdx_dev *dev, void *arg)
+{
+	struct dev_namer *nm = arg;
+	unsigned int i, k = 0;
+
+	if (dev == nm->dev) {
+		for (i = 0; i < nm->nb_before; i++)
+			if (strcmp(nm->before[i]->attr.name, dev->attr.name) == 0)
+				k++;
+		dev_name_fmt(nm->buf, nm->len, dev->attr.name, k);
+		nm->ret = 0;
+		return 1;
+	}
+	if (nm->nb_before == nm->cap) {
+		unsigned int cap = nm->cap != 0 ? 2 * nm->cap : 16;
+		const struct rdx_dev **b = realloc(nm->before, cap * sizeof(*b));
+
+		if (b == NULL) {
+			nm->ret = -ENOMEM;
+			return 1;
+		}
+		nm->before = b;
+		nm->cap = cap;
+	}
+	nm->before[nm->nb_before++] = dev;
+	return 0;
+}
+
 int
 rdx_telemetry_dev_name(const struct rdx_dev *dev, char *buf, size_t len)
 {
-	struct dev_namer nm = { .dev = dev };
+	struct dev_namer nm = { .dev = dev, .buf = buf, .len = len, .ret = -ENOENT };
 
 	if (dev == NULL || buf == NULL || len == 0)
 		return -EINVAL;
-	nm.name = dev->attr.name;
 	rdx_dev_foreach(dev_namer_cb, &nm);
-	if (!nm.found)
-		return -ENOENT;
-	dev_name_fmt(buf, len, dev->attr.name, nm.seen);
-	return 0;
+	free(nm.before);
+	return nm.ret;
 }
 
 int
