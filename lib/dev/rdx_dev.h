@@ -295,7 +295,8 @@ const struct rdx_dev_attr *rdx_dev_attr_get(const struct rdx_dev *dev);
 /**
  * The device's counters, ethdev xstats style: the names and the order are
  * fixed for a device, the values only grow (QPs and CQs destroyed keep
- * counting in the sums). Control path: any thread, while the datapath runs
+ * counting in the sums) except gauges named *_open. doc/telemetry.md lists
+ * them. Control path: any thread, while the datapath runs
  * (values are read with relaxed loads, without stopping anyone).
  * @param xs  room for n counters; NULL (or n 0) only counts them.
  * @return how many counters the device has (the first min(n, count) are
