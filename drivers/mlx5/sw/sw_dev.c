@@ -33,6 +33,10 @@
 struct sw_cq;
 struct sw_qp;
 
+/* xstats: mlx5 datapath counters per QP (struct rdx_mlx5_qp_stats) and CQ */
+#define SW_NB_QP_XSTATS 7
+#define SW_NB_CQ_XSTATS 4
+
 struct sw_dev {
 	struct rdx_dev base; /* must be first */
 	struct sw_engine eng;
@@ -43,8 +47,8 @@ struct sw_dev {
 	TAILQ_HEAD(, sw_cq) cqs;
 	unsigned int nb_qps;
 	unsigned int nb_cqs;
-	uint64_t gone_qp[7];   /* sw_qp_xstats order */
-	uint64_t gone_cq[4];   /* sw_cq_xstats order */
+	uint64_t gone_qp[SW_NB_QP_XSTATS];   /* sw_qp_xstats order */
+	uint64_t gone_cq[SW_NB_CQ_XSTATS];   /* sw_cq_xstats order */
 };
 
 struct sw_mem {
@@ -107,9 +111,8 @@ static const struct sw_xstat_off sw_cq_xstats[] = {
 	SW_CQ_STAT(polls), SW_CQ_STAT(cqes), SW_CQ_STAT(errors), SW_CQ_STAT(unknown_qpn),
 };
 #undef SW_CQ_STAT
-_Static_assert(RTE_DIM(sw_qp_xstats) == RTE_DIM(((struct sw_dev *)0)->gone_qp) &&
-	       RTE_DIM(sw_cq_xstats) == RTE_DIM(((struct sw_dev *)0)->gone_cq),
-	       "sw_dev gone_qp/gone_cq follow the xstats tables");
+_Static_assert(RTE_DIM(sw_qp_xstats) == SW_NB_QP_XSTATS &&
+	       RTE_DIM(sw_cq_xstats) == SW_NB_CQ_XSTATS, "xstats tables");
 
 /* sum[i] += the counters of one QP's (or CQ's) stats struct */
 static void
