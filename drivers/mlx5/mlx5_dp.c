@@ -14,6 +14,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -369,6 +370,137 @@ rdx_mlx5_cq_detach(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp)
 		cq->qp_tbl[i] = NULL;
 		cq_tbl_insert(cq, q);
 	}
+}
+
+/* ---------------------------------------------------------------------- */
+/* Counters of a device's QPs and CQs (control path)                       */
+
+struct mlx5_xstat_off {
+	const char *name;
+	size_t off;
+};
+
+#define QP_XSTAT(f) { "dp_qp_" #f, offsetof(struct rdx_mlx5_qp_stats, f) }
+static const struct mlx5_xstat_off mlx5_qp_xstats[] = {
+	QP_XSTAT(doorbells), QP_XSTAT(bf_posts), QP_XSTAT(wqes), QP_XSTAT(sq_full),
+	QP_XSTAT(bad_wr), QP_XSTAT(recv_doorbells), QP_XSTAT(recvs),
+};
+#undef QP_XSTAT
+#define CQ_XSTAT(f) { "dp_cq_" #f, offsetof(struct rdx_mlx5_cq_stats, f) }
+static const struct mlx5_xstat_off mlx5_cq_xstats[] = {
+	CQ_XSTAT(polls), CQ_XSTAT(cqes), CQ_XSTAT(errors), CQ_XSTAT(unknown_qpn),
+};
+#undef CQ_XSTAT
+_Static_assert(RTE_DIM(mlx5_qp_xstats) == RDX_MLX5_XSTATS_QP &&
+	       sizeof(struct rdx_mlx5_qp_stats) == RDX_MLX5_XSTATS_QP * sizeof(uint64_t) &&
+	       RTE_DIM(mlx5_cq_xstats) == RDX_MLX5_XSTATS_CQ &&
+	       sizeof(struct rdx_mlx5_cq_stats) == RDX_MLX5_XSTATS_CQ * sizeof(uint64_t),
+	       "xstats tables name every datapath counter");
+
+/* sum[i] += counter i of one QP's or CQ's stats. The datapath bumps them
+ * on its lcore without atomics: relaxed 64-bit loads are torn-free on
+ * 64-bit hosts, and statistics need no ordering. */
+static void
+xstats_add(uint64_t *sum, const void *st, const struct mlx5_xstat_off *t, unsigned int nb)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb; i++) {
+		const uint64_t *p = RTE_PTR_ADD(st, t[i].off);
+
+		sum[i] += __atomic_load_n(p, __ATOMIC_RELAXED);
+	}
+}
+
+void
+rdx_mlx5_objs_init(struct rdx_mlx5_objs *o)
+{
+	memset(o, 0, sizeof(*o));
+	pthread_mutex_init(&o->lock, NULL);
+	TAILQ_INIT(&o->qps);
+	TAILQ_INIT(&o->cqs);
+}
+
+void
+rdx_mlx5_objs_fini(struct rdx_mlx5_objs *o)
+{
+	pthread_mutex_destroy(&o->lock);
+}
+
+void
+rdx_mlx5_objs_qp_add(struct rdx_mlx5_objs *o, struct rdx_mlx5_qp *qp)
+{
+	pthread_mutex_lock(&o->lock);
+	TAILQ_INSERT_TAIL(&o->qps, qp, objs_next);
+	o->nb_qps++;
+	pthread_mutex_unlock(&o->lock);
+}
+
+void
+rdx_mlx5_objs_qp_del(struct rdx_mlx5_objs *o, struct rdx_mlx5_qp *qp)
+{
+	pthread_mutex_lock(&o->lock);
+	TAILQ_REMOVE(&o->qps, qp, objs_next);
+	o->nb_qps--;
+	xstats_add(o->gone_qp, &qp->stats, mlx5_qp_xstats, RDX_MLX5_XSTATS_QP);
+	pthread_mutex_unlock(&o->lock);
+}
+
+void
+rdx_mlx5_objs_cq_add(struct rdx_mlx5_objs *o, struct rdx_mlx5_cq *cq)
+{
+	pthread_mutex_lock(&o->lock);
+	TAILQ_INSERT_TAIL(&o->cqs, cq, objs_next);
+	o->nb_cqs++;
+	pthread_mutex_unlock(&o->lock);
+}
+
+void
+rdx_mlx5_objs_cq_del(struct rdx_mlx5_objs *o, struct rdx_mlx5_cq *cq)
+{
+	pthread_mutex_lock(&o->lock);
+	TAILQ_REMOVE(&o->cqs, cq, objs_next);
+	o->nb_cqs--;
+	xstats_add(o->gone_cq, &cq->stats, mlx5_cq_xstats, RDX_MLX5_XSTATS_CQ);
+	pthread_mutex_unlock(&o->lock);
+}
+
+void
+rdx_mlx5_xstat_set(struct rdx_dev_xstat *xs, unsigned int n, unsigned int k,
+		   const char *name, uint64_t value)
+{
+	if (k >= n)
+		return;
+	snprintf(xs[k].name, sizeof(xs[k].name), "%s", name);
+	xs[k].value = value;
+}
+
+unsigned int
+rdx_mlx5_objs_xstats(struct rdx_mlx5_objs *o, struct rdx_dev_xstat *xs, unsigned int n,
+		     unsigned int k)
+{
+	uint64_t qs[RDX_MLX5_XSTATS_QP], cs[RDX_MLX5_XSTATS_CQ];
+	unsigned int i, nb_qps, nb_cqs;
+	struct rdx_mlx5_qp *qp;
+	struct rdx_mlx5_cq *cq;
+
+	pthread_mutex_lock(&o->lock);
+	memcpy(qs, o->gone_qp, sizeof(qs));
+	memcpy(cs, o->gone_cq, sizeof(cs));
+	TAILQ_FOREACH(qp, &o->qps, objs_next)
+		xstats_add(qs, &qp->stats, mlx5_qp_xstats, RDX_MLX5_XSTATS_QP);
+	TAILQ_FOREACH(cq, &o->cqs, objs_next)
+		xstats_add(cs, &cq->stats, mlx5_cq_xstats, RDX_MLX5_XSTATS_CQ);
+	nb_qps = o->nb_qps;
+	nb_cqs = o->nb_cqs;
+	pthread_mutex_unlock(&o->lock);
+	for (i = 0; i < RDX_MLX5_XSTATS_QP; i++)
+		rdx_mlx5_xstat_set(xs, n, k++, mlx5_qp_xstats[i].name, qs[i]);
+	for (i = 0; i < RDX_MLX5_XSTATS_CQ; i++)
+		rdx_mlx5_xstat_set(xs, n, k++, mlx5_cq_xstats[i].name, cs[i]);
+	rdx_mlx5_xstat_set(xs, n, k++, "qps_open", nb_qps);
+	rdx_mlx5_xstat_set(xs, n, k++, "cqs_open", nb_cqs);
+	return k;
 }
 
 /* ---------------------------------------------------------------------- */

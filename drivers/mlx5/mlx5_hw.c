@@ -24,12 +24,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <poll.h>
-#include <pthread.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/queue.h>
 #include <unistd.h>
 
 #include <rte_atomic.h>
@@ -60,12 +57,6 @@ RTE_LOG_REGISTER(rdx_mlx5_logtype, rdx.drv.mlx5, NOTICE)
 #define MLX5_CQ_ARM_DB_IDX 1
 /* One thread domain per lcore, plus one for non-EAL threads. */
 #define MLX5_HW_NB_TD (RDX_MAX_LCORES + 1)
-/* xstats: datapath counters per QP (struct rdx_mlx5_qp_stats) and CQ. */
-#define MLX5_HW_NB_QP_XSTATS 7
-#define MLX5_HW_NB_CQ_XSTATS 4
-
-struct mlx5_hw_cq;
-struct mlx5_hw_qp;
 
 struct mlx5_hw_dev {
 	struct rdx_dev base;            /* must be first */
@@ -80,15 +71,7 @@ struct mlx5_hw_dev {
 	struct ibv_td *td[MLX5_HW_NB_TD];
 	struct ibv_pd *td_pd[MLX5_HW_NB_TD];    /* parent domains */
 	uint32_t td_refs[MLX5_HW_NB_TD];
-	/* Counters (xstats): live QPs and CQs, and the sums of those
-	 * destroyed. Control path only; the datapath never takes the lock. */
-	pthread_mutex_t obj_lock;
-	TAILQ_HEAD(, mlx5_hw_qp) qps;
-	TAILQ_HEAD(, mlx5_hw_cq) cqs;
-	unsigned int nb_qps;
-	unsigned int nb_cqs;
-	uint64_t gone_qp[MLX5_HW_NB_QP_XSTATS];
-	uint64_t gone_cq[MLX5_HW_NB_CQ_XSTATS];
+	struct rdx_mlx5_objs objs;      /* QPs and CQs, for xstats */
 };
 
 struct mlx5_hw_mem {
@@ -102,7 +85,6 @@ struct mlx5_hw_cq {
 	struct ibv_comp_channel *channel;
 	void *cq_uar;
 	uint32_t arm_sn;
-	TAILQ_ENTRY(mlx5_hw_cq) next;
 };
 
 struct mlx5_hw_qp {
@@ -112,7 +94,6 @@ struct mlx5_hw_qp {
 	struct mlx5_hw_cq *rcq;
 	uint32_t psn;
 	int td_slot;                    /* -1: plain PD */
-	TAILQ_ENTRY(mlx5_hw_qp) next;
 };
 
 static inline struct mlx5_hw_dev *
@@ -121,82 +102,11 @@ hw_dev(struct rdx_dev *dev)
 	return (struct mlx5_hw_dev *)dev;
 }
 
-/* ---------------------------------------------------------------------- */
-/* Counters (xstats)                                                       */
-/* sw/sw_dev.c keeps its own copy of this: the drivers share no control-path
- * file, and the tests build each one alone. */
-
-struct hw_xstat_off {
-	const char *name;
-	size_t off;
-};
-
-#define HW_QP_STAT(f) { "dp_qp_" #f, offsetof(struct rdx_mlx5_qp_stats, f) }
-static const struct hw_xstat_off hw_qp_xstats[] = {
-	HW_QP_STAT(doorbells), HW_QP_STAT(bf_posts), HW_QP_STAT(wqes),
-	HW_QP_STAT(sq_full), HW_QP_STAT(bad_wr), HW_QP_STAT(recv_doorbells),
-	HW_QP_STAT(recvs),
-};
-#undef HW_QP_STAT
-#define HW_CQ_STAT(f) { "dp_cq_" #f, offsetof(struct rdx_mlx5_cq_stats, f) }
-static const struct hw_xstat_off hw_cq_xstats[] = {
-	HW_CQ_STAT(polls), HW_CQ_STAT(cqes), HW_CQ_STAT(errors), HW_CQ_STAT(unknown_qpn),
-};
-#undef HW_CQ_STAT
-_Static_assert(RTE_DIM(hw_qp_xstats) == MLX5_HW_NB_QP_XSTATS &&
-	       RTE_DIM(hw_cq_xstats) == MLX5_HW_NB_CQ_XSTATS, "xstats tables");
-
-/* sum[i] += counter i of one QP's or CQ's stats. The datapath bumps them
- * on its lcore without atomics: relaxed 64-bit loads are torn-free on
- * 64-bit hosts, and statistics need no ordering. */
-static void
-hw_stats_add(uint64_t *sum, const void *st, const struct hw_xstat_off *t, unsigned int nb)
-{
-	unsigned int i;
-
-	for (i = 0; i < nb; i++) {
-		const uint64_t *p = RTE_PTR_ADD(st, t[i].off);
-
-		sum[i] += __atomic_load_n(p, __ATOMIC_RELAXED);
-	}
-}
-
-static inline void
-hw_xstat_set(struct rdx_dev_xstat *xs, unsigned int n, unsigned int i,
-	     const char *name, uint64_t value)
-{
-	if (i >= n)
-		return;
-	snprintf(xs[i].name, sizeof(xs[i].name), "%s", name);
-	xs[i].value = value;
-}
-
+/* Counters (xstats): the datapath sums of the device's QPs and CQs. */
 static int
 hw_xstats_get(struct rdx_dev *dev, struct rdx_dev_xstat *xs, unsigned int n)
 {
-	struct mlx5_hw_dev *hd = (struct mlx5_hw_dev *)dev;
-	uint64_t qs[MLX5_HW_NB_QP_XSTATS], cs[MLX5_HW_NB_CQ_XSTATS];
-	unsigned int i, k = 0, nb_qps, nb_cqs;
-	struct mlx5_hw_qp *hq;
-	struct mlx5_hw_cq *hc;
-
-	pthread_mutex_lock(&hd->obj_lock);
-	memcpy(qs, hd->gone_qp, sizeof(qs));
-	memcpy(cs, hd->gone_cq, sizeof(cs));
-	TAILQ_FOREACH(hq, &hd->qps, next)
-		hw_stats_add(qs, &hq->mqp.stats, hw_qp_xstats, MLX5_HW_NB_QP_XSTATS);
-	TAILQ_FOREACH(hc, &hd->cqs, next)
-		hw_stats_add(cs, &hc->mcq.stats, hw_cq_xstats, MLX5_HW_NB_CQ_XSTATS);
-	nb_qps = hd->nb_qps;
-	nb_cqs = hd->nb_cqs;
-	pthread_mutex_unlock(&hd->obj_lock);
-	for (i = 0; i < MLX5_HW_NB_QP_XSTATS; i++, k++)
-		hw_xstat_set(xs, n, k, hw_qp_xstats[i].name, qs[i]);
-	for (i = 0; i < MLX5_HW_NB_CQ_XSTATS; i++, k++)
-		hw_xstat_set(xs, n, k, hw_cq_xstats[i].name, cs[i]);
-	hw_xstat_set(xs, n, k++, "qps_open", nb_qps);
-	hw_xstat_set(xs, n, k++, "cqs_open", nb_cqs);
-	return (int)k;
+	return (int)rdx_mlx5_objs_xstats(&hw_dev(dev)->objs, xs, n, 0);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -218,7 +128,7 @@ hw_close(struct rdx_dev *dev)
 		ibv_dealloc_pd(hd->pd);
 	if (hd->ctx != NULL)
 		ibv_close_device(hd->ctx);
-	pthread_mutex_destroy(&hd->obj_lock);
+	rdx_mlx5_objs_fini(&hd->objs);
 	free(hd);
 	return 0;
 }
@@ -458,11 +368,7 @@ hw_cq_destroy(struct rdx_cq *cq)
 	}
 	if (hc->channel != NULL)
 		ibv_destroy_comp_channel(hc->channel);
-	pthread_mutex_lock(&hd->obj_lock);
-	TAILQ_REMOVE(&hd->cqs, hc, next);
-	hd->nb_cqs--;
-	hw_stats_add(hd->gone_cq, &hc->mcq.stats, hw_cq_xstats, MLX5_HW_NB_CQ_XSTATS);
-	pthread_mutex_unlock(&hd->obj_lock);
+	rdx_mlx5_objs_cq_del(&hd->objs, &hc->mcq);
 	rdx_mlx5_cq_dp_fini(&hc->mcq);
 	free(hc);
 	return 0;
@@ -524,10 +430,7 @@ hw_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 	hc->mcq.base.conf = *conf;
 	hc->mcq.base.conf.depth = dv.cqe_cnt;
 	hc->mcq.progress = NULL;
-	pthread_mutex_lock(&hd->obj_lock);
-	TAILQ_INSERT_TAIL(&hd->cqs, hc, next);
-	hd->nb_cqs++;
-	pthread_mutex_unlock(&hd->obj_lock);
+	rdx_mlx5_objs_cq_add(&hd->objs, &hc->mcq);
 	return &hc->mcq.base;
 fail:
 	if (hc->ibcq != NULL)
@@ -639,11 +542,7 @@ hw_qp_destroy(struct rdx_qp *qp)
 		MLX5_LOG(ERR, "ibv_destroy_qp(0x%x) failed: %s\n", qp->qp_num, strerror(ret));
 		return -ret;
 	}
-	pthread_mutex_lock(&hd->obj_lock);
-	TAILQ_REMOVE(&hd->qps, hq, next);
-	hd->nb_qps--;
-	hw_stats_add(hd->gone_qp, &hq->mqp.stats, hw_qp_xstats, MLX5_HW_NB_QP_XSTATS);
-	pthread_mutex_unlock(&hd->obj_lock);
+	rdx_mlx5_objs_qp_del(&hd->objs, &hq->mqp);
 	rdx_mlx5_cq_detach(&hq->scq->mcq, &hq->mqp);
 	if (hq->rcq != hq->scq)
 		rdx_mlx5_cq_detach(&hq->rcq->mcq, &hq->mqp);
@@ -763,10 +662,7 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 		}
 	}
 	hq->psn = (uint32_t)(rte_rdtsc() ^ ((uint64_t)hq->ibqp->qp_num << 8)) & 0xffffff;
-	pthread_mutex_lock(&hd->obj_lock);
-	TAILQ_INSERT_TAIL(&hd->qps, hq, next);
-	hd->nb_qps++;
-	pthread_mutex_unlock(&hd->obj_lock);
+	rdx_mlx5_objs_qp_add(&hd->objs, &hq->mqp);
 	return &hq->mqp.base;
 fail_dp:
 	MLX5_LOG(ERR, "QP 0x%x setup failed: %s\n", hq->ibqp->qp_num, strerror(ret));
@@ -962,9 +858,7 @@ rdx_mlx5_dev_open(struct ibv_device *ibdev, const struct rdx_dev_conf *conf)
 		return NULL;
 	}
 	hd->base.ops = &mlx5_hw_ops;
-	pthread_mutex_init(&hd->obj_lock, NULL);
-	TAILQ_INIT(&hd->qps);
-	TAILQ_INIT(&hd->cqs);
+	rdx_mlx5_objs_init(&hd->objs);
 	if (conf != NULL)
 		hd->base.conf = *conf;
 	hd->port = hd->base.conf.port != 0 ? hd->base.conf.port : 1;

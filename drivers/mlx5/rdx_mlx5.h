@@ -28,8 +28,10 @@
 #ifndef RDX_MLX5_H
 #define RDX_MLX5_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/queue.h>
 
 #include <infiniband/mlx5dv.h>
 
@@ -82,6 +84,7 @@ struct rdx_mlx5_cq {
 	uint32_t cqe_size;              /* 64 or 128 */
 	uint32_t cqn;
 	struct rdx_mlx5_cq_stats stats;
+	TAILQ_ENTRY(rdx_mlx5_cq) objs_next;   /* struct rdx_mlx5_objs */
 };
 
 /*
@@ -131,6 +134,7 @@ struct rdx_mlx5_qp {
 	uint32_t sq_wqe_cnt;            /* WQEBBs, power of two */
 	uint32_t sq_wqebb_max;          /* largest WQE, in WQEBBs */
 	struct rdx_mlx5_qp_stats stats;
+	TAILQ_ENTRY(rdx_mlx5_qp) objs_next;   /* struct rdx_mlx5_objs */
 };
 
 /* The largest WQE (WQEBBs) a QP with these limits may build. */
@@ -164,6 +168,49 @@ void rdx_mlx5_cq_dp_fini(struct rdx_mlx5_cq *cq);
  * is fine). -ENOSPC when max_qps QPs are attached already. */
 int rdx_mlx5_cq_attach(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp);
 void rdx_mlx5_cq_detach(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp);
+
+/*
+ * A device's QPs and CQs, for its counters (xstats): both backends (mlx5_hw.c
+ * and sw/sw_dev.c) list every datapath QP and CQ here from create to
+ * destroy. Control path only: the datapath never takes the lock; the
+ * counters it bumps are read with relaxed 64-bit loads.
+ */
+#define RDX_MLX5_XSTATS_QP 7    /* struct rdx_mlx5_qp_stats fields */
+#define RDX_MLX5_XSTATS_CQ 4    /* struct rdx_mlx5_cq_stats fields */
+/* rdx_mlx5_objs_xstats() appends the two tables and qps_open, cqs_open */
+#define RDX_MLX5_XSTATS (RDX_MLX5_XSTATS_QP + RDX_MLX5_XSTATS_CQ + 2)
+
+struct rdx_mlx5_objs {
+	pthread_mutex_t lock;
+	TAILQ_HEAD(, rdx_mlx5_qp) qps;
+	TAILQ_HEAD(, rdx_mlx5_cq) cqs;
+	unsigned int nb_qps;
+	unsigned int nb_cqs;
+	/* the counters of QPs and CQs destroyed, so the sums only grow */
+	uint64_t gone_qp[RDX_MLX5_XSTATS_QP];
+	uint64_t gone_cq[RDX_MLX5_XSTATS_CQ];
+};
+
+void rdx_mlx5_objs_init(struct rdx_mlx5_objs *o);
+void rdx_mlx5_objs_fini(struct rdx_mlx5_objs *o);
+void rdx_mlx5_objs_qp_add(struct rdx_mlx5_objs *o, struct rdx_mlx5_qp *qp);
+/* Unlist qp; its counters stay in the sums. */
+void rdx_mlx5_objs_qp_del(struct rdx_mlx5_objs *o, struct rdx_mlx5_qp *qp);
+void rdx_mlx5_objs_cq_add(struct rdx_mlx5_objs *o, struct rdx_mlx5_cq *cq);
+void rdx_mlx5_objs_cq_del(struct rdx_mlx5_objs *o, struct rdx_mlx5_cq *cq);
+/*
+ * Counter k of a device's xstats: written when k < n (xs has room for n),
+ * counted either way (the xstats_get op contract).
+ */
+void rdx_mlx5_xstat_set(struct rdx_dev_xstat *xs, unsigned int n, unsigned int k,
+			const char *name, uint64_t value);
+/*
+ * Append the datapath counters summed over o's QPs and CQs ("dp_qp_*",
+ * "dp_cq_*", destroyed ones included), then "qps_open" and "cqs_open", as
+ * counters k.. of xs (room for n). Returns k + RDX_MLX5_XSTATS.
+ */
+unsigned int rdx_mlx5_objs_xstats(struct rdx_mlx5_objs *o, struct rdx_dev_xstat *xs,
+				  unsigned int n, unsigned int k);
 
 uint16_t rdx_mlx5_post_burst(struct rdx_qp *qp, const struct rdx_wr *wr, uint16_t n);
 uint16_t rdx_mlx5_post_recv_burst(struct rdx_qp *qp, const struct rdx_recv_wr *wr,

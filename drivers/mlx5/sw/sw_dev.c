@@ -12,12 +12,10 @@
  * RDX_MEM_DM is model memory (zero-based, not mapped for the app).
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/queue.h>
 #include <time.h>
 
 #include <rte_common.h>
@@ -30,25 +28,10 @@
 #include "rdx_sw.h"
 #include "sw_model.h"
 
-struct sw_cq;
-struct sw_qp;
-
-/* xstats: mlx5 datapath counters per QP (struct rdx_mlx5_qp_stats) and CQ */
-#define SW_NB_QP_XSTATS 7
-#define SW_NB_CQ_XSTATS 4
-
 struct sw_dev {
 	struct rdx_dev base; /* must be first */
 	struct sw_engine eng;
-	/* Counters (xstats): the live QPs and CQs, and the sums of those
-	 * destroyed. Control path only; the datapath never takes the lock. */
-	pthread_mutex_t obj_lock;
-	TAILQ_HEAD(, sw_qp) qps;
-	TAILQ_HEAD(, sw_cq) cqs;
-	unsigned int nb_qps;
-	unsigned int nb_cqs;
-	uint64_t gone_qp[SW_NB_QP_XSTATS];   /* sw_qp_xstats order */
-	uint64_t gone_cq[SW_NB_CQ_XSTATS];   /* sw_cq_xstats order */
+	struct rdx_mlx5_objs objs;      /* QPs and CQs, for xstats */
 };
 
 struct sw_mem {
@@ -59,7 +42,6 @@ struct sw_mem {
 struct sw_cq {
 	struct rdx_mlx5_cq mcq; /* must be first */
 	int slot;
-	TAILQ_ENTRY(sw_cq) next;
 };
 
 struct sw_qp {
@@ -67,74 +49,7 @@ struct sw_qp {
 	struct sw_lqp *lqp;
 	struct sw_cq *scq;
 	struct sw_cq *rcq;
-	TAILQ_ENTRY(sw_qp) next;
 };
-
-/*
- * xstats helpers. mlx5_hw.c keeps its own copy of the datapath part (the
- * drivers share no control-path file; tests build each one alone).
- */
-struct sw_xstat_off {
-	const char *name;
-	size_t off;
-};
-
-/* A relaxed 64-bit load of a counter the datapath bumps on another thread
- * (torn-free on 64-bit hosts; no ordering needed for statistics). */
-static inline uint64_t
-sw_xstat_load(const void *base, size_t off)
-{
-	const uint64_t *p = RTE_PTR_ADD(base, off);
-
-	return __atomic_load_n(p, __ATOMIC_RELAXED);
-}
-
-static inline void
-sw_xstat_set(struct rdx_dev_xstat *xs, unsigned int n, unsigned int i,
-	     const char *name, uint64_t value)
-{
-	if (i >= n)
-		return;
-	snprintf(xs[i].name, sizeof(xs[i].name), "%s", name);
-	xs[i].value = value;
-}
-
-#define SW_QP_STAT(f) { "dp_qp_" #f, offsetof(struct rdx_mlx5_qp_stats, f) }
-static const struct sw_xstat_off sw_qp_xstats[] = {
-	SW_QP_STAT(doorbells), SW_QP_STAT(bf_posts), SW_QP_STAT(wqes),
-	SW_QP_STAT(sq_full), SW_QP_STAT(bad_wr), SW_QP_STAT(recv_doorbells),
-	SW_QP_STAT(recvs),
-};
-#undef SW_QP_STAT
-#define SW_CQ_STAT(f) { "dp_cq_" #f, offsetof(struct rdx_mlx5_cq_stats, f) }
-static const struct sw_xstat_off sw_cq_xstats[] = {
-	SW_CQ_STAT(polls), SW_CQ_STAT(cqes), SW_CQ_STAT(errors), SW_CQ_STAT(unknown_qpn),
-};
-#undef SW_CQ_STAT
-_Static_assert(RTE_DIM(sw_qp_xstats) == SW_NB_QP_XSTATS &&
-	       RTE_DIM(sw_cq_xstats) == SW_NB_CQ_XSTATS, "xstats tables");
-
-/* sum[i] += the counters of one QP's (or CQ's) stats struct */
-static void
-sw_stats_add(uint64_t *sum, const void *st, const struct sw_xstat_off *t, unsigned int nb)
-{
-	unsigned int i;
-
-	for (i = 0; i < nb; i++)
-		sum[i] += sw_xstat_load(st, t[i].off);
-}
-
-static void
-sw_qp_stats_retire(struct sw_dev *sd, const struct sw_qp *qp)
-{
-	sw_stats_add(sd->gone_qp, &qp->mqp.stats, sw_qp_xstats, RTE_DIM(sw_qp_xstats));
-}
-
-static void
-sw_cq_stats_retire(struct sw_dev *sd, const struct sw_cq *cq)
-{
-	sw_stats_add(sd->gone_cq, &cq->mcq.stats, sw_cq_xstats, RTE_DIM(sw_cq_xstats));
-}
 
 void sw_cq_futex_wait(struct sw_engine *e, int slot, uint32_t seq, uint64_t ns);
 uint32_t sw_cq_seq(struct sw_engine *e, int slot);
@@ -159,7 +74,7 @@ sw_close(struct rdx_dev *dev)
 	struct sw_dev *sd = sw_dev(dev);
 
 	sw_engine_fini(&sd->eng);
-	pthread_mutex_destroy(&sd->obj_lock);
+	rdx_mlx5_objs_fini(&sd->objs);
 	free(sd);
 	return 0;
 }
@@ -350,10 +265,7 @@ sw_cq_create_op(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 		cq->mcq.progress = sw_cq_progress;
 		cq->mcq.progress_arg = sd;
 	}
-	pthread_mutex_lock(&sd->obj_lock);
-	TAILQ_INSERT_TAIL(&sd->cqs, cq, next);
-	sd->nb_cqs++;
-	pthread_mutex_unlock(&sd->obj_lock);
+	rdx_mlx5_objs_cq_add(&sd->objs, &cq->mcq);
 	return &cq->mcq.base;
 }
 
@@ -365,11 +277,7 @@ sw_cq_destroy_op(struct rdx_cq *rcq)
 
 	if (cq->mcq.nb_qps != 0)
 		return -EBUSY;
-	pthread_mutex_lock(&sd->obj_lock);
-	TAILQ_REMOVE(&sd->cqs, cq, next);
-	sd->nb_cqs--;
-	sw_cq_stats_retire(sd, cq);
-	pthread_mutex_unlock(&sd->obj_lock);
+	rdx_mlx5_objs_cq_del(&sd->objs, &cq->mcq);
 	rdx_mlx5_cq_dp_fini(&cq->mcq);
 	sw_cq_destroy(&sd->eng, cq->slot);
 	free(cq);
@@ -488,10 +396,7 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 			goto err_fini;
 		}
 	}
-	pthread_mutex_lock(&sd->obj_lock);
-	TAILQ_INSERT_TAIL(&sd->qps, qp, next);
-	sd->nb_qps++;
-	pthread_mutex_unlock(&sd->obj_lock);
+	rdx_mlx5_objs_qp_add(&sd->objs, &qp->mqp);
 	return &qp->mqp.base;
 err_fini:
 	rdx_mlx5_qp_dp_fini(&qp->mqp);
@@ -508,11 +413,7 @@ sw_qp_destroy_op(struct rdx_qp *rqp)
 	struct sw_qp *qp = (struct sw_qp *)rqp;
 	struct sw_dev *sd = sw_dev(rqp->dev);
 
-	pthread_mutex_lock(&sd->obj_lock);
-	TAILQ_REMOVE(&sd->qps, qp, next);
-	sd->nb_qps--;
-	sw_qp_stats_retire(sd, qp);
-	pthread_mutex_unlock(&sd->obj_lock);
+	rdx_mlx5_objs_qp_del(&sd->objs, &qp->mqp);
 	rdx_mlx5_cq_detach(&qp->scq->mcq, &qp->mqp);
 	if (qp->rcq != qp->scq)
 		rdx_mlx5_cq_detach(&qp->rcq->mcq, &qp->mqp);
@@ -567,44 +468,31 @@ sw_qp_retired_wr_id(const struct rdx_qp *qp, const struct rdx_wc *wc, uint16_t i
  * ones included ("dp_qp_" / "dp_cq_"), then the QPs and CQs open now.
  */
 #define SW_STAT(f) { "sw_" #f, offsetof(struct rdx_sw_stats, f) }
-static const struct sw_xstat_off sw_model_xstats[] = {
+static const struct {
+	const char *name;
+	size_t off;
+} sw_model_xstats[] = {
 	SW_STAT(doorbells), SW_STAT(bf_copies), SW_STAT(wqes), SW_STAT(recv_wqes),
 	SW_STAT(cqes), SW_STAT(rnr_naks), SW_STAT(retries), SW_STAT(errors),
 	SW_STAT(flushes), SW_STAT(cq_overruns), SW_STAT(device_errors),
 };
 #undef SW_STAT
+_Static_assert(RTE_DIM(sw_model_xstats) * sizeof(uint64_t) == sizeof(struct rdx_sw_stats),
+	       "every model counter named");
 
 static int
 sw_xstats_get(struct rdx_dev *dev, struct rdx_dev_xstat *xs, unsigned int n)
 {
 	struct sw_dev *sd = sw_dev(dev);
-	uint64_t qs[RTE_DIM(sw_qp_xstats)], cs[RTE_DIM(sw_cq_xstats)];
 	struct rdx_sw_stats st;
-	unsigned int i, k = 0, nb_qps, nb_cqs;
-	struct sw_qp *qp;
-	struct sw_cq *cq;
+	unsigned int i;
 
+	/* a snapshot already: plain reads */
 	sw_engine_stats(&sd->eng, &st);
-	for (i = 0; i < RTE_DIM(sw_model_xstats); i++, k++)
-		sw_xstat_set(xs, n, k, sw_model_xstats[i].name,
-			     sw_xstat_load(&st, sw_model_xstats[i].off));
-	pthread_mutex_lock(&sd->obj_lock);
-	memcpy(qs, sd->gone_qp, sizeof(qs));
-	memcpy(cs, sd->gone_cq, sizeof(cs));
-	TAILQ_FOREACH(qp, &sd->qps, next)
-		sw_stats_add(qs, &qp->mqp.stats, sw_qp_xstats, RTE_DIM(sw_qp_xstats));
-	TAILQ_FOREACH(cq, &sd->cqs, next)
-		sw_stats_add(cs, &cq->mcq.stats, sw_cq_xstats, RTE_DIM(sw_cq_xstats));
-	nb_qps = sd->nb_qps;
-	nb_cqs = sd->nb_cqs;
-	pthread_mutex_unlock(&sd->obj_lock);
-	for (i = 0; i < RTE_DIM(sw_qp_xstats); i++, k++)
-		sw_xstat_set(xs, n, k, sw_qp_xstats[i].name, qs[i]);
-	for (i = 0; i < RTE_DIM(sw_cq_xstats); i++, k++)
-		sw_xstat_set(xs, n, k, sw_cq_xstats[i].name, cs[i]);
-	sw_xstat_set(xs, n, k++, "qps_open", nb_qps);
-	sw_xstat_set(xs, n, k++, "cqs_open", nb_cqs);
-	return (int)k;
+	for (i = 0; i < RTE_DIM(sw_model_xstats); i++)
+		rdx_mlx5_xstat_set(xs, n, i, sw_model_xstats[i].name,
+				   *(const uint64_t *)RTE_PTR_ADD(&st, sw_model_xstats[i].off));
+	return (int)rdx_mlx5_objs_xstats(&sd->objs, xs, n, i);
 }
 
 static const struct rdx_dev_ops sw_dev_ops = {
@@ -646,9 +534,7 @@ rdx_sw_dev_open(const struct rdx_dev_conf *conf)
 		return NULL;
 	}
 	sd->base.ops = &sw_dev_ops;
-	pthread_mutex_init(&sd->obj_lock, NULL);
-	TAILQ_INIT(&sd->qps);
-	TAILQ_INIT(&sd->cqs);
+	rdx_mlx5_objs_init(&sd->objs);
 	if (conf != NULL)
 		sd->base.conf = *conf;
 	a = &sd->base.attr;
@@ -671,7 +557,7 @@ rdx_sw_dev_open(const struct rdx_dev_conf *conf)
 		ret = sw_engine_start_thread(&sd->eng);
 		if (ret != 0) {
 			sw_engine_fini(&sd->eng);
-			pthread_mutex_destroy(&sd->obj_lock);
+			rdx_mlx5_objs_fini(&sd->objs);
 			free(sd);
 			rte_errno = -ret;
 			return NULL;

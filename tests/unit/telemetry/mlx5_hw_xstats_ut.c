@@ -35,21 +35,17 @@ dev_init(void)
 	memset(qps, 0, sizeof(qps));
 	memset(cqs, 0, sizeof(cqs));
 	hd.base.ops = &mlx5_hw_ops;
-	pthread_mutex_init(&hd.obj_lock, NULL);
-	TAILQ_INIT(&hd.qps);
-	TAILQ_INIT(&hd.cqs);
+	rdx_mlx5_objs_init(&hd.objs);
 	for (i = 0; i < RTE_DIM(qps); i++) {
 		qps[i].mqp.stats.doorbells = 10 * (i + 1);
 		qps[i].mqp.stats.wqes = 100 * (i + 1);
 		qps[i].mqp.stats.recvs = i;
-		TAILQ_INSERT_TAIL(&hd.qps, &qps[i], next);
-		hd.nb_qps++;
+		rdx_mlx5_objs_qp_add(&hd.objs, &qps[i].mqp);
 	}
 	for (i = 0; i < RTE_DIM(cqs); i++) {
 		cqs[i].mcq.stats.cqes = 1000 * (i + 1);
 		cqs[i].mcq.stats.errors = i;
-		TAILQ_INSERT_TAIL(&hd.cqs, &cqs[i], next);
-		hd.nb_cqs++;
+		rdx_mlx5_objs_cq_add(&hd.objs, &cqs[i].mcq);
 	}
 }
 
@@ -72,7 +68,7 @@ test_sums(void)
 
 	dev_init();
 	n = hw_xstats_get(&hd.base, NULL, 0);
-	CU_ASSERT_EQUAL(n, MLX5_HW_NB_QP_XSTATS + MLX5_HW_NB_CQ_XSTATS + 2);
+	CU_ASSERT_EQUAL(n, RDX_MLX5_XSTATS_QP + RDX_MLX5_XSTATS_CQ + 2);
 	CU_ASSERT_EQUAL(hw_xstats_get(&hd.base, xs, RTE_DIM(xs)), n);
 	for (i = 0; i < n; i++) {
 		CU_ASSERT(xs[i].name[0] != '\0');
@@ -117,14 +113,8 @@ test_destroyed_keep_counting(void)
 	int n;
 
 	dev_init();
-	pthread_mutex_lock(&hd.obj_lock);
-	TAILQ_REMOVE(&hd.qps, &qps[2], next);
-	hd.nb_qps--;
-	hw_stats_add(hd.gone_qp, &qps[2].mqp.stats, hw_qp_xstats, MLX5_HW_NB_QP_XSTATS);
-	TAILQ_REMOVE(&hd.cqs, &cqs[0], next);
-	hd.nb_cqs--;
-	hw_stats_add(hd.gone_cq, &cqs[0].mcq.stats, hw_cq_xstats, MLX5_HW_NB_CQ_XSTATS);
-	pthread_mutex_unlock(&hd.obj_lock);
+	rdx_mlx5_objs_qp_del(&hd.objs, &qps[2].mqp);
+	rdx_mlx5_objs_cq_del(&hd.objs, &cqs[0].mcq);
 	memset(&qps[2], 0xff, sizeof(qps[2]));  /* freed: must not be read */
 	n = hw_xstats_get(&hd.base, xs, RTE_DIM(xs));
 	CU_ASSERT_EQUAL(val(xs, n, "dp_qp_wqes"), 600);
