@@ -253,18 +253,35 @@ rdx_perf_per_op(const struct rdx_perf_sample *start, const struct rdx_perf_sampl
 	out->page_faults = per_op(start, end, RDX_PERF_PAGE_FAULTS, ops);
 }
 
+/* The one table of source names (reports write and read these). */
+static const char *const perf_src_names[] = {
+	[RDX_PERF_SRC_NONE] = "tsc-only",
+	[RDX_PERF_SRC_HW] = "hw",
+	[RDX_PERF_SRC_SW] = "sw+tsc",
+};
+
 const char *
 rdx_perf_source_name(enum rdx_perf_source src)
 {
-	switch (src) {
-	case RDX_PERF_SRC_HW:
-		return "hw";
-	case RDX_PERF_SRC_SW:
-		return "sw+tsc";
-	case RDX_PERF_SRC_NONE:
-		return "tsc-only";
+	if ((unsigned int)src >= RTE_DIM(perf_src_names))
+		return "unknown";
+	return perf_src_names[src];
+}
+
+int
+rdx_perf_source_parse(const char *name, enum rdx_perf_source *src)
+{
+	unsigned int k;
+
+	if (name == NULL || src == NULL)
+		return -EINVAL;
+	for (k = 0; k < RTE_DIM(perf_src_names); k++) {
+		if (strcmp(name, perf_src_names[k]) == 0) {
+			*src = (enum rdx_perf_source)k;
+			return 0;
+		}
 	}
-	return "unknown";
+	return -EINVAL;
 }
 
 const char *

@@ -78,6 +78,11 @@ void rdx_perf_per_op(const struct rdx_perf_sample *start, const struct rdx_perf_
 		     uint64_t ops, struct rdx_perf_per_op *out);
 /** "hw", "sw+tsc" or "tsc-only". */
 const char *rdx_perf_source_name(enum rdx_perf_source src);
+/**
+ * The inverse of rdx_perf_source_name: "hw", "sw+tsc" or "tsc-only".
+ * @return 0 with *src set, or -EINVAL (unknown name, NULL argument).
+ */
+int rdx_perf_source_parse(const char *name, enum rdx_perf_source *src);
 const char *rdx_perf_event_name(enum rdx_perf_event ev);
 /** True when ev is counted (the TSC always is). */
 bool rdx_perf_has(const struct rdx_perf *p, enum rdx_perf_event ev);

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "rdx_config.h"
+#include "rdx_perf.h"
 #include "rdx_report.h"
 
 struct rdx_knob {
@@ -57,33 +58,9 @@ static const char *const rdx_report_csv_cols[] = {
 };
 #define RDX_REPORT_CSV_NB_COLS (sizeof(rdx_report_csv_cols) / sizeof(rdx_report_csv_cols[0]))
 
-/* The same names as rdx_perf_source_name (lib/perf), which this library does not link. */
-static const char *
-rdx_report_src_name(enum rdx_perf_source src)
-{
-	switch (src) {
-	case RDX_PERF_SRC_HW:
-		return "hw";
-	case RDX_PERF_SRC_SW:
-		return "sw+tsc";
-	default:
-		return "tsc-only";
-	}
-}
-
-static int
-rdx_report_src_parse(const char *s, enum rdx_perf_source *src)
-{
-	if (strcmp(s, "hw") == 0)
-		*src = RDX_PERF_SRC_HW;
-	else if (strcmp(s, "sw+tsc") == 0)
-		*src = RDX_PERF_SRC_SW;
-	else if (strcmp(s, "tsc-only") == 0)
-		*src = RDX_PERF_SRC_NONE;
-	else
-		return -EINVAL;
-	return 0;
-}
+/* Source names: lib/perf's table (built before this library), no copy here. */
+#define rdx_report_src_name rdx_perf_source_name
+#define rdx_report_src_parse rdx_perf_source_parse
 
 struct rdx_report *
 rdx_report_create(const char *title)

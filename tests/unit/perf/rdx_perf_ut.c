@@ -191,6 +191,25 @@ test_names(void)
 	CU_ASSERT_STRING_EQUAL(rdx_perf_source_name(RDX_PERF_SRC_HW), "hw");
 	CU_ASSERT_STRING_EQUAL(rdx_perf_source_name(RDX_PERF_SRC_SW), "sw+tsc");
 	CU_ASSERT_STRING_EQUAL(rdx_perf_source_name(RDX_PERF_SRC_NONE), "tsc-only");
+	CU_ASSERT_STRING_EQUAL(rdx_perf_source_name((enum rdx_perf_source)7), "unknown");
+	/* parse is the inverse of name, and refuses anything else. */
+	for (i = RDX_PERF_SRC_NONE; i <= RDX_PERF_SRC_SW; i++) {
+		enum rdx_perf_source src = (enum rdx_perf_source)7;
+
+		CU_ASSERT_EQUAL(rdx_perf_source_parse(rdx_perf_source_name(
+			(enum rdx_perf_source)i), &src), 0);
+		CU_ASSERT_EQUAL(src, (enum rdx_perf_source)i);
+	}
+	{
+		enum rdx_perf_source src = RDX_PERF_SRC_HW;
+
+		CU_ASSERT_EQUAL(rdx_perf_source_parse("unknown", &src), -EINVAL);
+		CU_ASSERT_EQUAL(rdx_perf_source_parse("HW", &src), -EINVAL);
+		CU_ASSERT_EQUAL(rdx_perf_source_parse("", &src), -EINVAL);
+		CU_ASSERT_EQUAL(rdx_perf_source_parse(NULL, &src), -EINVAL);
+		CU_ASSERT_EQUAL(rdx_perf_source_parse("hw", NULL), -EINVAL);
+		CU_ASSERT_EQUAL(src, RDX_PERF_SRC_HW);
+	}
 	for (i = 0; i < RDX_PERF_NB_EVENTS; i++) {
 		CU_ASSERT_PTR_NOT_NULL_FATAL(rdx_perf_event_name((enum rdx_perf_event)i));
 		for (j = 0; j < i; j++)
