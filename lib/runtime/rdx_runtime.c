@@ -725,12 +725,6 @@ rdx_runtime_stop_reset(void)
 }
 
 uint64_t
-rdx_tsc(void)
-{
-	return rte_rdtsc();
-}
-
-uint64_t
 rdx_tsc_hz(void)
 {
 	return rdx_hz;
