@@ -4,16 +4,20 @@
  * binary): an unknown EAL option fails with one line and EAL lets us retry,
  * then init on the cores present, calibration, the app's argv after "--",
  * launch on worker lcores pinned to their CPUs, a poller loop on a worker
- * stopped from main, and SIGINT setting the stop flag.
+ * stopped from main, and SIGINT setting the stop flag. Every wait (child
+ * process, pipe, worker lcore) is bounded by WAIT_LIMIT_S: the test fails
+ * instead of spinning.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -28,6 +32,73 @@
 
 static bool eal_ok;
 static unsigned int ncores;
+
+/*
+ * Every wait in this test is bounded: past WAIT_LIMIT_S seconds it stops and
+ * the test fails (well inside meson's 60 s timeout), instead of spinning on.
+ */
+#define WAIT_LIMIT_S 20
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t
+deadline_ns(void)
+{
+	return now_ns() + (uint64_t)WAIT_LIMIT_S * 1000000000u;
+}
+
+/* Remaining milliseconds before the deadline, for poll(); 0 once past it. */
+static int
+ms_left(uint64_t deadline)
+{
+	uint64_t t = now_ns();
+
+	return t >= deadline ? 0 : (int)((deadline - t) / 1000000u) + 1;
+}
+
+/* read() of one byte that gives up at the deadline: 1, or -1 (timeout, EOF, error). */
+static int
+read_byte_by(int fd, char *c, uint64_t deadline)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	int r;
+
+	do {
+		r = poll(&p, 1, ms_left(deadline));
+	} while (r < 0 && errno == EINTR);
+	if (r <= 0)
+		return -1;
+	return read(fd, c, 1) == 1 ? 1 : -1;
+}
+
+/* waitpid that gives up at the deadline, then kills the child: its status, or -1. */
+static int
+wait_child_by(pid_t pid, uint64_t deadline)
+{
+	int status = 0;
+	pid_t r;
+
+	for (;;) {
+		r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return status;
+		if (r < 0 || now_ns() >= deadline)
+			break;
+		usleep(1000);
+	}
+	if (r == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	return -1;
+}
 
 static int
 lines(const char *s)
@@ -109,7 +180,8 @@ make_runtime_dirs(void)
 		return;
 	if (dead == 0)
 		_exit(0);
-	waitpid(dead, NULL, 0);
+	if (wait_child_by(dead, deadline_ns()) < 0)
+		return;
 	mkdir("/var/run/dpdk", 0700);
 	snprintf(stale_dir, sizeof(stale_dir), "/var/run/dpdk/rdx-%ld", (long)dead);
 	snprintf(live_dir, sizeof(live_dir), "/var/run/dpdk/rdx-%ld", (long)getppid());
@@ -165,16 +237,19 @@ start_other_process(void)
 		close(down[1]);
 		dup2(devnull, STDERR_FILENO);
 		c = rdx_runtime_init(3, cargv) >= 0 ? 'U' : 'F';
-		if (write(up[1], &c, 1) != 1 || read(down[0], &c, 1) != 1)
+		if (write(up[1], &c, 1) != 1 || read_byte_by(down[0], &c, deadline_ns()) != 1)
 			_exit(3);
 		_exit(rdx_runtime_cleanup() == 0 ? 0 : 4);
 	}
 	close(up[1]);
 	close(down[0]);
-	if (o.pid < 0 || read(up[0], &c, 1) != 1 || c != 'U') {
+	if (o.pid < 0 || read_byte_by(up[0], &c, deadline_ns()) != 1 || c != 'U') {
 		close(up[0]);
 		close(down[1]);
-		CU_FAIL("second rdx process could not start EAL");
+		if (o.pid > 0)
+			wait_child_by(o.pid, deadline_ns());
+		CU_FAIL("second rdx process could not start EAL (or not within the time limit)");
+		o.pid = -1;
 		return o;
 	}
 	close(up[0]);
@@ -185,14 +260,16 @@ start_other_process(void)
 static int
 finish_other_process(struct other o)
 {
-	int status = 0;
+	bool told;
+	int status;
 
 	if (o.pid <= 0 || o.to_child < 0)
 		return -1;
-	if (write(o.to_child, "x", 1) != 1)
-		return -1;
+	told = write(o.to_child, "x", 1) == 1;
 	close(o.to_child);
-	if (waitpid(o.pid, &status, 0) != o.pid)
+	/* The child exits once told; past the limit it is killed: a failure. */
+	status = wait_child_by(o.pid, deadline_ns());
+	if (!told || status < 0)
 		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
@@ -322,6 +399,7 @@ static void
 test_loop_on_worker(void)
 {
 	static struct loop_ctx ctx;
+	uint64_t deadline;
 	unsigned int id;
 
 	if (!eal_ok)
@@ -334,10 +412,22 @@ test_loop_on_worker(void)
 	rdx_runtime_stop_reset();
 	rdx_lcore_loop_init(&ctx.loop);
 	CU_ASSERT_EQUAL(rdx_lcore_loop_add(&ctx.loop, "count", count_poller, &ctx), 0);
-	CU_ASSERT_EQUAL(rte_eal_remote_launch(run_loop, &ctx, id), 0);
-	while (!ctx.started || ctx.calls < 1000)
+	CU_ASSERT_EQUAL_FATAL(rte_eal_remote_launch(run_loop, &ctx, id), 0);
+	deadline = deadline_ns();
+	while ((!ctx.started || ctx.calls < 1000) && now_ns() < deadline)
 		rte_pause();
+	if (!ctx.started || ctx.calls < 1000)
+		CU_FAIL("the loop on the worker did not make 1000 poller calls within the limit");
 	rdx_lcore_loop_stop(&ctx.loop);
+	/* rte_eal_wait_lcore blocks: wait for the lcore to be idle first, bounded. */
+	deadline = deadline_ns();
+	while (rte_eal_get_lcore_state(id) == RUNNING && now_ns() < deadline)
+		rte_pause();
+	if (rte_eal_get_lcore_state(id) == RUNNING) {
+		/* The worker never came back: nothing after this can use EAL. */
+		eal_ok = false;
+		CU_FAIL_FATAL("the loop did not stop within the limit after rdx_lcore_loop_stop");
+	}
 	CU_ASSERT_EQUAL(rte_eal_wait_lcore(id), 0);
 	CU_ASSERT(ctx.loop.iterations >= 1000);
 	CU_ASSERT_EQUAL(ctx.loop.pollers[0].calls, ctx.calls);
