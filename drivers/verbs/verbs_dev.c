@@ -3,12 +3,11 @@
  * The generic ibverbs driver: the rdx device API over plain verbs, for any
  * provider that is not mlx5 (rxe, siw, other vendors).
  *
- * Fast path: one ibv_post_send per burst with a linked WR list (doorbell
- * batching), IBV_SEND_INLINE up to the QP's max_inline, selective signaling
- * (sq_sig_all = 0) with the mlx5 datapath's rules, ibv_post_recv per batch,
- * ibv_poll_cq per burst. The WR and SGE arrays are allocated per QP at
- * create time. Control path: RoCE addressing (GID, MTU, GRH), memory (host,
- * huge, device memory), completion channels for rdx_cq_wait.
+ * This file is the control path: device open (RoCE addressing: GID, MTU,
+ * GRH), CQ create/destroy and completion channels for rdx_cq_wait, QP
+ * create/connect/destroy (the WR and SGE arrays are allocated per QP here).
+ * The fast path (post, poll) is verbs_dp.c; memory is verbs_mem.c; the
+ * objects they share are in verbs_dev.h.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,427 +15,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
-#include <rte_malloc.h>
 
 #include <infiniband/verbs.h>
 
-#include "rdx_config.h"
-#include "rdx_dev_driver.h"
-#include "verbs_sq.h"
-
-#define VERBS_ERR(...) fprintf(stderr, "rdx_verbs: " __VA_ARGS__)
-#define VERBS_HUGE_SZ (2u << 20)
-#define VERBS_MAX_SQ_DEPTH 32768u /* retired counts fit uint16_t */
-
-struct verbs_dev {
-	struct rdx_dev base;             /* must be first */
-	struct ibv_context *ctx;
-	struct ibv_pd *pd;
-	uint8_t port;
-	int gid_index;                   /* -1: no GRH (InfiniBand with LIDs) */
-	union ibv_gid gid;
-	struct ibv_port_attr port_attr;
-	struct ibv_device_attr dev_attr;
-};
-
-struct verbs_qp;
-
-struct verbs_cq {
-	struct rdx_cq base;              /* must be first */
-	struct ibv_cq *cq;
-	struct ibv_comp_channel *ch;
-	/* QPs completing here, open addressing by qp_num. */
-	struct verbs_qp **tab;
-	uint32_t tab_mask;
-	uint32_t nb_qps;
-	/* Completions taken by cq_wait, handed out by the next poll. */
-	uint16_t stash_n;
-	uint16_t stash_pos;
-	struct ibv_wc wc[RDX_MAX_BURST];
-	struct ibv_wc stash[RDX_MAX_BURST];
-};
-
-struct verbs_qp {
-	struct rdx_qp base;              /* must be first */
-	struct ibv_qp *qp;
-	struct verbs_cq *scq;
-	struct verbs_cq *rcq;
-	uint32_t psn;
-	struct rdx_verbs_sq sq;
-	struct rdx_verbs_rq rq;
-	struct ibv_send_wr *swr;         /* RDX_MAX_BURST */
-	struct ibv_sge *ssge;            /* RDX_MAX_BURST * max_send_sge */
-	struct ibv_recv_wr *rwr;
-	struct ibv_sge *rsge;
-	uint64_t *sq_wr_id;
-	uint8_t *sq_op;
-	uint64_t *rq_wr_id;
-};
-
-struct verbs_mem {
-	struct rdx_mem base;             /* must be first */
-	struct ibv_mr *mr;
-	struct ibv_dm *dm;
-	void *buf;                       /* what to free */
-	size_t map_len;                  /* mmap'd length (huge without EAL) */
-	bool rte;                        /* rte_malloc'd */
-};
-
-static inline struct verbs_dev *
-to_vdev(struct rdx_dev *dev)
-{
-	return (struct verbs_dev *)dev;
-}
-
-/* ------------------------------------------------------------------ */
-/* Fast path                                                          */
-
-static uint16_t
-verbs_post_burst(struct rdx_qp *qp_, const struct rdx_wr *wr, uint16_t n)
-{
-	struct verbs_qp *qp = (struct verbs_qp *)qp_;
-	struct ibv_send_wr *bad = NULL;
-	uint16_t built, posted;
-
-	built = rdx_verbs_sq_prepare(&qp->sq, wr, n, qp->swr, qp->ssge);
-	if (unlikely(built == 0))
-		return 0;
-	if (likely(ibv_post_send(qp->qp, qp->swr, &bad) == 0))
-		posted = built;
-	else
-		posted = bad == NULL ? 0 : (uint16_t)(bad - qp->swr);
-	rdx_verbs_sq_commit(&qp->sq, qp->swr, built, posted);
-	return posted;
-}
-
-static uint16_t
-verbs_post_recv_burst(struct rdx_qp *qp_, const struct rdx_recv_wr *wr, uint16_t n)
-{
-	struct verbs_qp *qp = (struct verbs_qp *)qp_;
-	struct ibv_recv_wr *bad = NULL;
-	uint16_t built, posted;
-
-	built = rdx_verbs_rq_prepare(&qp->rq, wr, n, qp->rwr, qp->rsge);
-	if (unlikely(built == 0))
-		return 0;
-	if (likely(ibv_post_recv(qp->qp, qp->rwr, &bad) == 0))
-		posted = built;
-	else
-		posted = bad == NULL ? 0 : (uint16_t)(bad - qp->rwr);
-	rdx_verbs_rq_commit(&qp->rq, posted);
-	return posted;
-}
-
-static inline struct verbs_qp *
-cq_find_qp(const struct verbs_cq *cq, uint32_t qp_num)
-{
-	uint32_t i = qp_num & cq->tab_mask;
-	struct verbs_qp *qp;
-
-	for (;;) {
-		qp = cq->tab[i];
-		if (qp == NULL || qp->base.qp_num == qp_num)
-			return qp;
-		i = (i + 1) & cq->tab_mask;
-	}
-}
-
-static inline uint8_t
-recv_opcode(const struct ibv_wc *w)
-{
-	if (w->status != IBV_WC_SUCCESS)
-		return RDX_WC_UNKNOWN;
-	if (w->opcode == IBV_WC_RECV_RDMA_WITH_IMM)
-		return RDX_WC_RECV_WRITE_IMM;
-	return (w->wc_flags & IBV_WC_WITH_IMM) ? RDX_WC_RECV_IMM : RDX_WC_RECV;
-}
-
-/* Translate one ibv_wc into wc (the app's array). */
-static inline void
-verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *wc)
-{
-	struct verbs_qp *qp = cq_find_qp(cq, w->qp_num);
-	uint32_t id = (uint32_t)w->wr_id;
-	uint8_t op;
-
-	wc->status = (uint8_t)w->status;
-	wc->vendor_err = w->vendor_err;
-	wc->qp_num = w->qp_num;
-	wc->imm = 0;
-	if (unlikely(qp == NULL)) {
-		/* A QP destroyed with completions still queued. */
-		wc->qp_ctx = NULL;
-		wc->wr_id = 0;
-		wc->byte_len = 0;
-		wc->retired = 1;
-		wc->opcode = RDX_WC_UNKNOWN;
-		return;
-	}
-	wc->qp_ctx = qp->base.user_ctx;
-	if (w->wr_id & RDX_VERBS_RECV_TAG) {
-		wc->wr_id = rdx_verbs_rq_complete(&qp->rq, id);
-		wc->opcode = recv_opcode(w);
-		wc->byte_len = w->byte_len;
-		if (w->wc_flags & IBV_WC_WITH_IMM)
-			wc->imm = w->imm_data;
-		wc->retired = 1;
-		return;
-	}
-	op = qp->sq.op[id & qp->sq.mask];
-	wc->wr_id = qp->sq.wr_id[id & qp->sq.mask];
-	wc->opcode = op;
-	wc->byte_len = op == RDX_WC_READ ? w->byte_len :
-		(op == RDX_WC_CAS || op == RDX_WC_FAA) ? 8 : 0;
-	wc->retired = rdx_verbs_sq_retire(&qp->sq, id, wc);
-}
-
-static uint16_t
-verbs_poll_burst(struct rdx_cq *cq_, struct rdx_wc *wc, uint16_t n)
-{
-	struct verbs_cq *cq = (struct verbs_cq *)cq_;
-	uint16_t k = 0;
-	int got, i;
-
-	if (n > RDX_MAX_BURST)
-		n = RDX_MAX_BURST;
-	if (unlikely(cq->stash_pos < cq->stash_n)) {
-		while (k < n && cq->stash_pos < cq->stash_n)
-			verbs_wc_map(cq, &cq->stash[cq->stash_pos++], &wc[k++]);
-		if (k == n)
-			return k;
-	}
-	got = ibv_poll_cq(cq->cq, n - k, cq->wc);
-	if (unlikely(got <= 0))
-		return k; /* a poll error leaves the CQ unusable: report empty */
-	for (i = 0; i < got; i++)
-		verbs_wc_map(cq, &cq->wc[i], &wc[k++]);
-	return k;
-}
-
-/* ------------------------------------------------------------------ */
-/* Memory                                                             */
-
-static struct rdx_mem *
-mem_new(struct verbs_dev *vd, void *addr, size_t len, int access, enum rdx_mem_type type)
-{
-	struct verbs_mem *m = calloc(1, sizeof(*m));
-
-	if (m == NULL)
-		return NULL;
-	m->base.dev = &vd->base;
-	m->base.addr = addr;
-	m->base.iova = (uint64_t)(uintptr_t)addr;
-	m->base.len = len;
-	m->base.access = access;
-	m->base.type = type;
-	return &m->base;
-}
-
-static int
-mem_register(struct verbs_dev *vd, struct verbs_mem *m)
-{
-	m->mr = ibv_reg_mr(vd->pd, m->base.addr, m->base.len, (unsigned int)m->base.access);
-	if (m->mr == NULL) {
-		int err = errno != 0 ? errno : EINVAL;
-
-		VERBS_ERR("ibv_reg_mr of %zu bytes on %s failed: %s\n", m->base.len,
-			  vd->base.attr.name, strerror(err));
-		return -err;
-	}
-	m->base.lkey = m->mr->lkey;
-	m->base.rkey = m->mr->rkey;
-	return 0;
-}
-
-static void
-mem_release_buf(struct verbs_mem *m)
-{
-	if (m->buf == NULL)
-		return;
-	if (m->rte)
-		rte_free(m->buf);
-	else if (m->map_len != 0)
-		munmap(m->buf, m->map_len);
-	else
-		free(m->buf);
-	m->buf = NULL;
-}
-
-/* Huge pages: EAL memory when EAL is up with hugepages, else MAP_HUGETLB. */
-static void *
-huge_alloc(struct verbs_mem *m, size_t len)
-{
-	void *p;
-
-	if (rte_lcore_count() > 0 && rte_eal_has_hugepages()) {
-		p = rte_zmalloc("rdx_verbs_mem", len, VERBS_HUGE_SZ);
-		if (p != NULL) {
-			m->rte = true;
-			return p;
-		}
-	}
-	m->map_len = RTE_ALIGN_CEIL(len, (size_t)VERBS_HUGE_SZ);
-	p = mmap(NULL, m->map_len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB, -1, 0);
-	if (p == MAP_FAILED) {
-		VERBS_ERR("no hugepages for %zu bytes (EAL has none and mmap(MAP_HUGETLB) failed: %s); use host memory\n",
-			  len, strerror(errno));
-		m->map_len = 0;
-		return NULL;
-	}
-	return p;
-}
-
-static struct rdx_mem *
-verbs_mem_alloc(struct rdx_dev *dev, size_t len, enum rdx_mem_type type, int access)
-{
-	struct verbs_dev *vd = to_vdev(dev);
-	struct verbs_mem *m;
-	struct ibv_alloc_dm_attr dattr = {0};
-	void *p = NULL;
-	int rc;
-
-	m = (struct verbs_mem *)mem_new(vd, NULL, len, access, type);
-	if (m == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
-	}
-	m->base.owned = true;
-	switch (type) {
-	case RDX_MEM_HOST:
-		if (posix_memalign(&p, 4096, len) != 0) {
-			VERBS_ERR("cannot allocate %zu bytes of host memory\n", len);
-			rte_errno = ENOMEM;
-			goto err;
-		}
-		memset(p, 0, len);
-		break;
-	case RDX_MEM_HUGE:
-		p = huge_alloc(m, len);
-		if (p == NULL) {
-			rte_errno = ENOMEM;
-			goto err;
-		}
-		break;
-	case RDX_MEM_DM:
-		if (vd->base.attr.max_dm_size == 0 || len > vd->base.attr.max_dm_size) {
-			VERBS_ERR("device %s has %s device memory (asked %zu bytes)\n",
-				  dev->attr.name, vd->base.attr.max_dm_size == 0 ? "no" : "not enough",
-				  len);
-			rte_errno = ENOTSUP;
-			goto err;
-		}
-		dattr.length = len;
-		m->dm = ibv_alloc_dm(vd->ctx, &dattr);
-		if (m->dm == NULL) {
-			VERBS_ERR("ibv_alloc_dm of %zu bytes on %s failed: %s\n", len,
-				  dev->attr.name, strerror(errno));
-			rte_errno = errno != 0 ? errno : ENOMEM;
-			goto err;
-		}
-		/* Device memory is registered zero-based: SGEs and remote
-		 * addresses are offsets into it. */
-		m->mr = ibv_reg_dm_mr(vd->pd, m->dm, 0, len,
-				      (unsigned int)access | IBV_ACCESS_ZERO_BASED);
-		if (m->mr == NULL) {
-			VERBS_ERR("ibv_reg_dm_mr of %zu bytes on %s failed: %s\n", len,
-				  dev->attr.name, strerror(errno));
-			rte_errno = errno != 0 ? errno : EINVAL;
-			ibv_free_dm(m->dm);
-			goto err;
-		}
-		m->base.addr = NULL;
-		m->base.iova = 0;
-		m->base.lkey = m->mr->lkey;
-		m->base.rkey = m->mr->rkey;
-		return &m->base;
-	default:
-		VERBS_ERR("unknown memory type %d\n", (int)type);
-		rte_errno = EINVAL;
-		goto err;
-	}
-	m->buf = p;
-	m->base.addr = p;
-	m->base.iova = (uint64_t)(uintptr_t)p;
-	rc = mem_register(vd, m);
-	if (rc != 0) {
-		rte_errno = -rc;
-		mem_release_buf(m);
-		goto err;
-	}
-	return &m->base;
-err:
-	free(m);
-	return NULL;
-}
-
-static struct rdx_mem *
-verbs_mem_reg(struct rdx_dev *dev, void *addr, size_t len, int access)
-{
-	struct verbs_dev *vd = to_vdev(dev);
-	struct verbs_mem *m;
-	int rc;
-
-	m = (struct verbs_mem *)mem_new(vd, addr, len, access, RDX_MEM_HOST);
-	if (m == NULL) {
-		rte_errno = ENOMEM;
-		return NULL;
-	}
-	rc = mem_register(vd, m);
-	if (rc != 0) {
-		rte_errno = -rc;
-		free(m);
-		return NULL;
-	}
-	return &m->base;
-}
-
-static int
-verbs_mem_free(struct rdx_mem *mem)
-{
-	struct verbs_mem *m = (struct verbs_mem *)mem;
-	int rc = 0;
-
-	if (m->mr != NULL) {
-		rc = ibv_dereg_mr(m->mr);
-		if (rc != 0) {
-			VERBS_ERR("ibv_dereg_mr failed: %s\n", strerror(rc));
-			return -rc;
-		}
-	}
-	if (m->dm != NULL)
-		rc = ibv_free_dm(m->dm);
-	mem_release_buf(m);
-	free(m);
-	return rc != 0 ? -rc : 0;
-}
-
-static int
-verbs_mem_copy_to(struct rdx_mem *mem, size_t off, const void *src, size_t len)
-{
-	struct verbs_mem *m = (struct verbs_mem *)mem;
-
-	if (m->dm == NULL)
-		return -EINVAL;
-	return -ibv_memcpy_to_dm(m->dm, off, src, len);
-}
-
-static int
-verbs_mem_copy_from(struct rdx_mem *mem, size_t off, void *dst, size_t len)
-{
-	struct verbs_mem *m = (struct verbs_mem *)mem;
-
-	if (m->dm == NULL)
-		return -EINVAL;
-	return -ibv_memcpy_from_dm(dst, m->dm, off, len);
-}
+#include "verbs_dev.h"
 
 /* ------------------------------------------------------------------ */
 /* CQ                                                                 */
@@ -474,7 +62,7 @@ verbs_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 		rte_errno = errno != 0 ? errno : ENOMEM;
 		goto err;
 	}
-	cq->base.poll_burst = verbs_poll_burst;
+	cq->base.poll_burst = rdx_verbs_poll_burst;
 	cq->base.dev = dev;
 	cq->base.conf = *conf;
 	cq->base.conf.depth = (uint32_t)cq->cq->cqe;
@@ -552,61 +140,6 @@ verbs_cq_wait(struct rdx_cq *cq_, int timeout_ms)
 		return -EIO;
 	ibv_ack_cq_events(ev_cq, 1);
 	return 0;
-}
-
-static int
-cq_attach(struct verbs_cq *cq, struct verbs_qp *qp)
-{
-	struct verbs_qp **tab, **old = cq->tab;
-	uint32_t size, i, j;
-
-	if ((cq->nb_qps + 1) * 2 > cq->tab_mask + 1) {
-		size = (cq->tab_mask + 1) * 2;
-		tab = calloc(size, sizeof(*tab));
-		if (tab == NULL)
-			return -ENOMEM;
-		for (i = 0; i <= cq->tab_mask; i++) {
-			if (old[i] == NULL)
-				continue;
-			j = old[i]->base.qp_num & (size - 1);
-			while (tab[j] != NULL)
-				j = (j + 1) & (size - 1);
-			tab[j] = old[i];
-		}
-		cq->tab = tab;
-		cq->tab_mask = size - 1;
-		free(old);
-	}
-	j = qp->base.qp_num & cq->tab_mask;
-	while (cq->tab[j] != NULL)
-		j = (j + 1) & cq->tab_mask;
-	cq->tab[j] = qp;
-	cq->nb_qps++;
-	return 0;
-}
-
-static void
-cq_detach(struct verbs_cq *cq, struct verbs_qp *qp)
-{
-	uint32_t i, j;
-	struct verbs_qp *q;
-
-	for (i = 0; i <= cq->tab_mask; i++)
-		if (cq->tab[i] == qp)
-			break;
-	if (i > cq->tab_mask)
-		return;
-	cq->tab[i] = NULL;
-	cq->nb_qps--;
-	/* Re-insert the rest of the cluster so lookups still find them. */
-	for (j = (i + 1) & cq->tab_mask; cq->tab[j] != NULL; j = (j + 1) & cq->tab_mask) {
-		q = cq->tab[j];
-		cq->tab[j] = NULL;
-		i = q->base.qp_num & cq->tab_mask;
-		while (cq->tab[i] != NULL)
-			i = (i + 1) & cq->tab_mask;
-		cq->tab[i] = q;
-	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -692,8 +225,8 @@ verbs_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	/* A start PSN that differs per QP and per run, without touching the
 	 * app's random state. */
 	qp->psn = (qp->qp->qp_num * 2654435761u ^ (uint32_t)rte_rdtsc()) & 0xffffff;
-	qp->base.post_burst = verbs_post_burst;
-	qp->base.post_recv_burst = verbs_post_recv_burst;
+	qp->base.post_burst = rdx_verbs_post_burst;
+	qp->base.post_recv_burst = rdx_verbs_post_recv_burst;
 	qp->base.dev = dev;
 	qp->base.user_ctx = conf->user_ctx;
 	qp->base.qp_num = qp->qp->qp_num;
@@ -841,14 +374,6 @@ verbs_qp_connect(struct rdx_qp *qp_, const struct rdx_qp_info *remote,
 			 "RTS", remote);
 }
 
-static uint64_t
-verbs_qp_retired_wr_id(const struct rdx_qp *qp_, const struct rdx_wc *wc, uint16_t i)
-{
-	const struct verbs_qp *qp = (const struct verbs_qp *)qp_;
-
-	return rdx_verbs_sq_retired_wr_id(&qp->sq, wc, i);
-}
-
 /* ------------------------------------------------------------------ */
 /* Device                                                             */
 
@@ -879,11 +404,11 @@ verbs_close(struct rdx_dev *dev)
 static const struct rdx_dev_ops verbs_ops = {
 	.close = verbs_close,
 	.query = verbs_query,
-	.mem_alloc = verbs_mem_alloc,
-	.mem_reg = verbs_mem_reg,
-	.mem_free = verbs_mem_free,
-	.mem_copy_to = verbs_mem_copy_to,
-	.mem_copy_from = verbs_mem_copy_from,
+	.mem_alloc = rdx_verbs_mem_alloc,
+	.mem_reg = rdx_verbs_mem_reg,
+	.mem_free = rdx_verbs_mem_free,
+	.mem_copy_to = rdx_verbs_mem_copy_to,
+	.mem_copy_from = rdx_verbs_mem_copy_from,
 	.cq_create = verbs_cq_create,
 	.cq_destroy = verbs_cq_destroy,
 	.cq_wait = verbs_cq_wait,
@@ -891,7 +416,7 @@ static const struct rdx_dev_ops verbs_ops = {
 	.qp_destroy = verbs_qp_destroy,
 	.qp_info = verbs_qp_info,
 	.qp_connect = verbs_qp_connect,
-	.qp_retired_wr_id = verbs_qp_retired_wr_id,
+	.qp_retired_wr_id = rdx_verbs_qp_retired_wr_id,
 };
 
 /* ::ffff:a.b.c.d (RFC 4291 2.5.5.2) */

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The verbs driver's fast path: one ibv_post_send per burst with a linked
+ * WR list (doorbell batching), IBV_SEND_INLINE up to the QP's max_inline,
+ * selective signaling (sq_sig_all = 0) with the mlx5 datapath's rules
+ * (verbs_sq.h), ibv_post_recv per batch, ibv_poll_cq per burst and the
+ * mapping of ibv_wc to rdx_wc. No allocation, locks or logging here: the
+ * WR and SGE arrays were allocated at QP create (verbs_dev.c).
+ */
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+
+#include "verbs_dev.h"
+
+/* ------------------------------------------------------------------ */
+/* Fast path                                                          */
+
+uint16_t
+rdx_verbs_post_burst(struct rdx_qp *qp_, const struct rdx_wr *wr, uint16_t n)
+{
+	struct verbs_qp *qp = (struct verbs_qp *)qp_;
+	struct ibv_send_wr *bad = NULL;
+	uint16_t built, posted;
+
+	built = rdx_verbs_sq_prepare(&qp->sq, wr, n, qp->swr, qp->ssge);
+	if (unlikely(built == 0))
+		return 0;
+	if (likely(ibv_post_send(qp->qp, qp->swr, &bad) == 0))
+		posted = built;
+	else
+		posted = bad == NULL ? 0 : (uint16_t)(bad - qp->swr);
+	rdx_verbs_sq_commit(&qp->sq, qp->swr, built, posted);
+	return posted;
+}
+
+uint16_t
+rdx_verbs_post_recv_burst(struct rdx_qp *qp_, const struct rdx_recv_wr *wr, uint16_t n)
+{
+	struct verbs_qp *qp = (struct verbs_qp *)qp_;
+	struct ibv_recv_wr *bad = NULL;
+	uint16_t built, posted;
+
+	built = rdx_verbs_rq_prepare(&qp->rq, wr, n, qp->rwr, qp->rsge);
+	if (unlikely(built == 0))
+		return 0;
+	if (likely(ibv_post_recv(qp->qp, qp->rwr, &bad) == 0))
+		posted = built;
+	else
+		posted = bad == NULL ? 0 : (uint16_t)(bad - qp->rwr);
+	rdx_verbs_rq_commit(&qp->rq, posted);
+	return posted;
+}
+
+static inline uint8_t
+recv_opcode(const struct ibv_wc *w)
+{
+	if (w->status != IBV_WC_SUCCESS)
+		return RDX_WC_UNKNOWN;
+	if (w->opcode == IBV_WC_RECV_RDMA_WITH_IMM)
+		return RDX_WC_RECV_WRITE_IMM;
+	return (w->wc_flags & IBV_WC_WITH_IMM) ? RDX_WC_RECV_IMM : RDX_WC_RECV;
+}
+
+/* Translate one ibv_wc into wc (the app's array). */
+static inline void
+verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *wc)
+{
+	struct verbs_qp *qp = cq_find_qp(cq, w->qp_num);
+	uint32_t id = (uint32_t)w->wr_id;
+	uint8_t op;
+
+	wc->status = (uint8_t)w->status;
+	wc->vendor_err = w->vendor_err;
+	wc->qp_num = w->qp_num;
+	wc->imm = 0;
+	if (unlikely(qp == NULL)) {
+		/* A QP destroyed with completions still queued. */
+		wc->qp_ctx = NULL;
+		wc->wr_id = 0;
+		wc->byte_len = 0;
+		wc->retired = 1;
+		wc->opcode = RDX_WC_UNKNOWN;
+		return;
+	}
+	wc->qp_ctx = qp->base.user_ctx;
+	if (w->wr_id & RDX_VERBS_RECV_TAG) {
+		wc->wr_id = rdx_verbs_rq_complete(&qp->rq, id);
+		wc->opcode = recv_opcode(w);
+		wc->byte_len = w->byte_len;
+		if (w->wc_flags & IBV_WC_WITH_IMM)
+			wc->imm = w->imm_data;
+		wc->retired = 1;
+		return;
+	}
+	op = qp->sq.op[id & qp->sq.mask];
+	wc->wr_id = qp->sq.wr_id[id & qp->sq.mask];
+	wc->opcode = op;
+	wc->byte_len = op == RDX_WC_READ ? w->byte_len :
+		(op == RDX_WC_CAS || op == RDX_WC_FAA) ? 8 : 0;
+	wc->retired = rdx_verbs_sq_retire(&qp->sq, id, wc);
+}
+
+uint16_t
+rdx_verbs_poll_burst(struct rdx_cq *cq_, struct rdx_wc *wc, uint16_t n)
+{
+	struct verbs_cq *cq = (struct verbs_cq *)cq_;
+	uint16_t k = 0;
+	int got, i;
+
+	if (n > RDX_MAX_BURST)
+		n = RDX_MAX_BURST;
+	if (unlikely(cq->stash_pos < cq->stash_n)) {
+		while (k < n && cq->stash_pos < cq->stash_n)
+			verbs_wc_map(cq, &cq->stash[cq->stash_pos++], &wc[k++]);
+		if (k == n)
+			return k;
+	}
+	got = ibv_poll_cq(cq->cq, n - k, cq->wc);
+	if (unlikely(got <= 0))
+		return k; /* a poll error leaves the CQ unusable: report empty */
+	for (i = 0; i < got; i++)
+		verbs_wc_map(cq, &cq->wc[i], &wc[k++]);
+	return k;
+}
+
+uint64_t
+rdx_verbs_qp_retired_wr_id(const struct rdx_qp *qp_, const struct rdx_wc *wc, uint16_t i)
+{
+	const struct verbs_qp *qp = (const struct verbs_qp *)qp_;
+
+	return rdx_verbs_sq_retired_wr_id(&qp->sq, wc, i);
+}
