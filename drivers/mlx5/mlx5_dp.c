@@ -5,7 +5,7 @@
  * and poll 64-byte CQEs by owner bit. Shaped like rdma-core's
  * providers/mlx5 qp.c/cq.c: small set_*_seg helpers, checks marked
  * unlikely, one always-inline poll loop. Formats and rules:
- * /work/shared/docs/mlx5-datapath.md (sections 1-5) and the datapath/device
+ * doc/mlx5-datapath.md (sections 1-5) and the datapath/device
  * contract.
  *
  * Fast path (post/post_recv/poll): no allocation, locks, syscalls, logging

@@ -2,7 +2,7 @@
 /*
  * Software mlx5 device: CQ/QP objects and the engine that executes send
  * WQEs, consumes receive WQEs and writes CQEs, strictly following
- * /work/shared/docs/mlx5-datapath.md (§8) and the datapath contract.
+ * doc/mlx5-datapath.md (§8) and the datapath contract.
  *
  * Choices where the hardware rule is not public (documented here once):
  * - A doorbell is any non-zero 8 bytes in the BlueFlame half the model
