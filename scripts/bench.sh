@@ -11,8 +11,8 @@
 # warm-up: long enough that one scheduler preemption (a few ms on a shared
 # machine) moves a row by a few percent, not several times as it did with
 # the former 2000-op (~1 ms) rows; rdx-perf flags rows under 0.1 s or
-# 10000 ops SHORT. 42 rows: about 20 s of runs, under a minute with the
-# callgrind counts (under two minutes on a loaded 2-core machine).
+# 1000 ops SHORT. 42 rows, about 20 s of runs; 41 s in all with the
+# callgrind counts on the 2-core VM at load average 7 (doc/perf.md).
 # --quick: -D 0.02 (every row flagged SHORT: a smoke test, not figures).
 #   scripts/bench.sh [--dev NAME] [--quick]    (EAL options: RDX_EAL="-l 0-3")
 set -euo pipefail
@@ -67,7 +67,7 @@ bench cas-lat    --test cas --mode lat --keys 1 -D $dur
 bench faa-lat    --test faa --mode lat --keys 1 -D $dur
 
 echo
-echo "=== summary (total rows; latency in us of the kind shown; MB = 10^6 bytes; SHORT: < 0.1 s or < 10000 ops)"
+echo "=== summary (total rows; latency in us of the kind shown; MB = 10^6 bytes; SHORT: < 0.1 s or < 1000 ops)"
 python3 - out/{echo,echo-c4,write-lat,write-bw,read-lat,read-bw,cas-1key,cas-4kkeys,faa-1key,faa-4kkeys,cas-lat,faa-lat}.json <<'PY'
 import json, os, sys
 print("%-11s %-9s %-5s %8s %3s %-22s %9s %9s %9s %10s %8s %s" % (

@@ -411,7 +411,7 @@ test_table(void)
 	/* units named; the short rows (25 ms) flagged and explained */
 	CU_ASSERT(strstr(out, " size_B ") != NULL && strstr(out, " MB/s(1e6) ") != NULL);
 	CU_ASSERT(strstr(out, " units: MB = 10^6 bytes, Gb = 10^9 bits") != NULL);
-	CU_ASSERT(strstr(out, " SHORT: 2 row(s) measured over < 0.1 s or < 10000 ops") != NULL);
+	CU_ASSERT(strstr(out, " SHORT: 2 row(s) measured over < 0.1 s or < 1000 ops") != NULL);
 	CU_ASSERT(strstr(out, " echo     lat        100     1     1") != NULL);
 	CU_ASSERT(strstr(out, " write    bw       65536 total     4       100000     0.050    3276.80"
 			 "     26.21") != NULL);
