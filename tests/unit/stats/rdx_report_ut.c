@@ -260,6 +260,37 @@ test_json_bad_input(void)
 	CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
 	CU_ASSERT(strstr(err, "results[0].lcore: out of range") != NULL);
 
+	/* short_run is optional (older reports): derived from seconds and ops;
+	 * present, it must be a boolean */
+	{
+		static const char *const row =
+			"{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
+			" \"results\": [{\"test\": \"write\", \"mode\": \"bw\", \"name\": \"\","
+			" \"desc\": \"\", \"lat_kind\": \"completion\", \"size\": 8, \"lcore\": -1,"
+			" \"qps\": 1, \"ops\": 2000, \"bytes\": 16000, \"seconds\": 0.001,"
+			" \"mops\": 2, \"mbytes_per_s\": 16, \"gbits_per_s\": 0.128,"
+			" \"busy_pct\": 100, \"has_lat\": false, \"lat\": null,"
+			" \"has_perf\": false, \"perf\": null%s}]}";
+		char buf[1024];
+
+		snprintf(buf, sizeof(buf), row, "");
+		write_file(path, buf);
+		r = rdx_report_read_json_msg(path, err, sizeof(err));
+		CU_ASSERT_FATAL(r != NULL);
+		CU_ASSERT(rdx_report_get(r, 0)->short_run);    /* 1 ms */
+		rdx_report_free(r);
+		snprintf(buf, sizeof(buf), row, ", \"short_run\": false");
+		write_file(path, buf);
+		r = rdx_report_read_json_msg(path, err, sizeof(err));
+		CU_ASSERT_FATAL(r != NULL);
+		CU_ASSERT(!rdx_report_get(r, 0)->short_run);   /* as written */
+		rdx_report_free(r);
+		snprintf(buf, sizeof(buf), row, ", \"short_run\": 1");
+		write_file(path, buf);
+		CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+		CU_ASSERT(strstr(err, "results[0].short_run") != NULL);
+	}
+
 	write_file(path, "{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
 		   " \"results\": []}");
 	r = rdx_report_read_json(path);
@@ -484,6 +515,13 @@ test_units(void)
 	CU_ASSERT(v == 512.0 && strcmp(u, "B/s") == 0);
 	rdx_report_bw_unit(2.5e3, &v, &u);
 	CU_ASSERT(v == 2.5 && strcmp(u, "KB/s") == 0);
+	/* latency kinds in words */
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label("half-rtt"), "half RTT");
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label("rtt"), "RTT");
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label("completion"), "post to completion");
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label("loop-rtt/2 (one lcore)"), "half of a one-lcore loop");
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label("rtt (one lcore)"), "RTT, one lcore");
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label(""), "");
 }
 
 static int
