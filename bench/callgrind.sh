@@ -5,7 +5,24 @@
 # (deterministic; these VMs have no hardware counters). Only the driver's
 # own functions are counted: --toggle-collect on rdx_mlx5_post_burst and
 # rdx_mlx5_poll_burst (and what they call); the benchmark loop that plays
-# the device (writes the CQEs) is not.
+# the device (writes the CQEs) is not. The matrix rows after the first four
+# vary one knob each (inline size, SGE, signaling interval -Q, post list
+# -l 1, READ, atomics). In drivers/mlx5/mlx5_dp.c the "8-byte fast path" is
+# the run loop for bursts of 8-byte inline WRITE/SEND; 9..16-byte inline
+# takes the fast shape builder (build_fast) one WR at a time; 24/64-byte
+# inline, SGE, READ and atomics the general builder; a burst of one its
+# own short path with the BlueFlame copy.
+#
+# Then a second figure: rdx-perf's own per-op loop (8 B WRITE bw, -l 32
+# -Q 32 -t 32, loopback on one lcore on the software device, --warmup 0)
+# under callgrind with --toggle-collect=perf_stream_run, split into
+#   model  = inclusive cost of sw_cq_progress (the software device's inline
+#            progress, which the driver's poll runs on this lcore)
+#   driver = inclusive rdx_mlx5_post_burst + rdx_mlx5_poll_burst - model
+#   app    = the rest of perf_stream_run (loop, WR set-up, CQ routing,
+#            histogram)
+# and, as a cross-check, the self cost by source file (apps/ + lib/, mlx5_dp.c,
+# drivers/mlx5/sw/, other = libc/DPDK, mostly memcpy called by the model).
 #
 # usage: bench/callgrind.sh [BUILD_DIR] [BURSTS]
 #   BUILD_DIR  meson build dir (default: build; set up if missing)
@@ -20,7 +37,7 @@ case $bursts in
 esac
 command -v valgrind >/dev/null 2>&1 || { echo "callgrind.sh: valgrind not installed (apt-get install valgrind)" >&2; exit 2; }
 [ -f "$build/build.ninja" ] || meson setup "$build" "$src" >/dev/null
-ninja -C "$build" bench/mlx5_fastpath >/dev/null
+ninja -C "$build" bench/mlx5_fastpath apps/rdx-perf/rdx-perf >/dev/null
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -47,3 +64,48 @@ run burst "$bursts" "8B inline WRITE, burst 32, 1 signaled/32:"
 run bf $((bursts * 4)) "8B inline WRITE, single post (BlueFlame):"
 run send "$bursts" "8B inline SEND, burst 32, 1 signaled/32:"
 run read "$bursts" "8B READ, burst 32 (general builder):"
+echo "matrix (one knob changed per row; 32 WRs per iteration)"
+run w16 "$bursts" "16B inline WRITE, burst 32 (9..16B shape):"
+run w24 "$bursts" "24B inline WRITE, burst 32 (general):"
+run w64 "$bursts" "64B inline WRITE, burst 32 (general, 2 BBs):"
+run sge "$bursts" "8B WRITE, one SGE (not inline), burst 32:"
+run q16 "$bursts" "8B inline WRITE, burst 32, -Q 16 (2 CQEs):"
+run q8 "$bursts" "8B inline WRITE, burst 32, -Q 8 (4 CQEs):"
+run l1 "$bursts" "8B inline WRITE, -l 1 (32 posts of 1), -Q 32:"
+run cas "$bursts" "8B CAS, burst 32 (general builder):"
+run faa "$bursts" "8B FAA, burst 32 (general builder):"
+
+# rdx-perf's own loop: app / driver / model
+perf_ops=$bursts
+valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.perf" --toggle-collect=perf_stream_run \
+    "$build/apps/rdx-perf/rdx-perf" --no-huge -l 0-1 -- --test write --mode bw -s 8 -l 32 -Q 32 \
+    -t 32 -n "$perf_ops" --warmup 0 --dev sw >"$tmp/out.perf" 2>"$tmp/err.perf" || {
+    cat "$tmp/err.perf" >&2; exit 1; }
+callgrind_annotate --inclusive=yes "$tmp/cg.perf" >"$tmp/incl.perf" 2>/dev/null
+callgrind_annotate --inclusive=no --threshold=100 --auto=no "$tmp/cg.perf" >"$tmp/self.perf" 2>/dev/null
+incl() { awk -v f=":$1 " '
+    index($0, f) && $0 ~ /^ *[0-9,]+ / { gsub(",", "", $1); print $1; exit }' "$tmp/incl.perf"; }
+total=$(incl perf_stream_run)
+model=$(incl sw_cq_progress)
+post=$(incl rdx_mlx5_post_burst)
+poll=$(incl rdx_mlx5_poll_burst)
+# self cost by the file the code comes from (inlined headers count where they live)
+read -r s_app s_drv s_model s_other <<EOF_SELF
+$(awk '/^ *[0-9,]+ \(/ && /:/ { v = $1; gsub(",", "", v); f = $0;
+    if (f ~ /drivers\/mlx5\/sw\//) m += v; else if (f ~ /drivers\/mlx5\//) d += v;
+    else if (f ~ /\/(apps|lib)\//) a += v; else o += v }
+    END { printf "%d %d %d %d\n", a, d, m, o }' "$tmp/self.perf")
+EOF_SELF
+echo
+echo "rdx-perf per-op loop (callgrind over perf_stream_run; software device, loopback on one lcore):"
+echo "  rdx-perf --no-huge -l 0-1 -- --test write --mode bw -s 8 -l 32 -Q 32 -t 32 -n $perf_ops --warmup 0 --dev sw"
+awk -v t="${total:-0}" -v m="${model:-0}" -v p="${post:-0}" -v q="${poll:-0}" -v o="$perf_ops" \
+    -v sa="$s_app" -v sd="$s_drv" -v sm="$s_model" -v so="$s_other" 'BEGIN {
+    if (t == 0 || o == 0) { print "  (no perf_stream_run cost found)"; exit 1 }
+    d = p + q - m; a = t - m - d
+    printf "  %-44s %7.1f instr/op  (%d ops, %d instr)\n", "total (perf_stream_run, inclusive):", t / o, o, t
+    printf "  %-44s %7.1f instr/op  %5.1f%%\n", "app (rdx-perf loop, routing, histogram):", a / o, 100 * a / t
+    printf "  %-44s %7.1f instr/op  %5.1f%%\n", "driver (mlx5_dp.c post + poll):", d / o, 100 * d / t
+    printf "  %-44s %7.1f instr/op  %5.1f%%\n", "model (software device progress):", m / o, 100 * m / t
+    printf "  self cost by file: apps+lib %.1f, mlx5_dp.c %.1f, sw model %.1f, libc/DPDK %.1f instr/op\n",
+        sa / o, sd / o, sm / o, so / o }'

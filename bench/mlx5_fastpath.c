@@ -15,8 +15,20 @@
  *          one poll per post.
  *   send   8-byte inline SEND, bursts of 32 (the SEND fast path).
  *   read   8-byte RDMA_READ into one SGE, bursts of 32 (general builder).
+ * The matrix rows (doc/perf.md), 32 WRs per iteration each:
+ *   w16 w24 w64  16/24/64-byte inline RDMA_WRITE, bursts of 32, one signaled
+ *          per 32 (w64: max_inline 64, two WQEBBs per WQE)
+ *   sge    8-byte RDMA_WRITE from one SGE (not inline), bursts of 32
+ *   q8 q16 8-byte inline RDMA_WRITE, bursts of 32, one signaled per 8 / 16
+ *          (4 / 2 CQEs per burst)
+ *   l1     8-byte inline RDMA_WRITE, 32 posts of one WR (post list 1), one
+ *          signaled per 32, one poll per 32 WRs
+ *   cas faa  8-byte atomics into one SGE, bursts of 32, one signaled per 32
+ * The "device" reads each posted WQE's ctrl segment (opcode, DS, CQ_UPDATE)
+ * and writes one CQE per WQE that asks for one, as the NIC does.
  */
 #include <endian.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +53,33 @@ struct ring {
 	uint8_t opcode;         /* mlx5 WQE opcode reported in the CQEs */
 };
 
+struct mode {
+	const char *name;
+	uint8_t op;             /* enum rdx_op */
+	bool inl;
+	uint32_t size;          /* bytes */
+	uint32_t burst;         /* WRs per post call */
+	uint32_t posts;         /* post calls per iteration (then one poll) */
+	uint16_t sig;           /* sig_interval */
+	uint32_t max_inline;
+};
+
+static const struct mode modes[] = {
+	{ "burst", RDX_OP_WRITE, true, 8, 32, 1, 32, 28 },
+	{ "bf", RDX_OP_WRITE, true, 8, 1, 1, 1, 28 },
+	{ "send", RDX_OP_SEND, true, 8, 32, 1, 32, 28 },
+	{ "read", RDX_OP_READ, false, 8, 32, 1, 32, 28 },
+	{ "w16", RDX_OP_WRITE, true, 16, 32, 1, 32, 28 },
+	{ "w24", RDX_OP_WRITE, true, 24, 32, 1, 32, 28 },
+	{ "w64", RDX_OP_WRITE, true, 64, 32, 1, 32, 64 },
+	{ "sge", RDX_OP_WRITE, false, 8, 32, 1, 32, 28 },
+	{ "q8", RDX_OP_WRITE, true, 8, 32, 1, 8, 28 },
+	{ "q16", RDX_OP_WRITE, true, 8, 32, 1, 16, 28 },
+	{ "l1", RDX_OP_WRITE, true, 8, 1, 32, 32, 28 },
+	{ "cas", RDX_OP_CAS, false, 8, 32, 1, 32, 28 },
+	{ "faa", RDX_OP_FAA, false, 8, 32, 1, 32, 28 },
+};
+
 /* The "device": one requester CQE for the WQE at WQEBB counter wqe_ctr. */
 static void
 device_complete(struct ring *r, uint32_t wqe_ctr)
@@ -57,8 +96,29 @@ device_complete(struct ring *r, uint32_t wqe_ctr)
 	r->pi++;
 }
 
+/* The "device" executes the WQEs from WQEBB counter from to to: a CQE for
+ * each with CQ_UPDATE, with the WQE's own opcode (ctrl byte 3). */
+static unsigned int
+device_run(struct ring *r, uint32_t from, uint32_t to)
+{
+	unsigned int cqes = 0;
+
+	while (from != to) {
+		const uint8_t *w = r->sq + (from & (SQ_BB - 1)) * 64;
+		uint32_t ds = w[7] & 0x3f;
+
+		if (w[11] & MLX5_WQE_CTRL_CQ_UPDATE) {
+			r->opcode = w[3];
+			device_complete(r, from);
+			cqes++;
+		}
+		from += (ds * 16 + 63) / 64;
+	}
+	return cqes;
+}
+
 static int
-ring_init(struct ring *r, uint16_t sig_interval)
+ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline)
 {
 	struct mlx5dv_qp dv;
 	struct mlx5dv_cq dvc;
@@ -76,8 +136,9 @@ ring_init(struct ring *r, uint16_t sig_interval)
 	dv.bf.reg = r->bf;
 	dv.bf.size = BF_HALF;
 	r->qp.base.conf.sig_interval = sig_interval;
-	/* max_inline 28, one SGE: every WQE fits one WQEBB (rdma-core sizing) */
-	ret = rdx_mlx5_qp_dp_init(&r->qp, &dv, 0x1234, 28, 1, 0);
+	/* max_inline 28, one SGE: every WQE fits one WQEBB (rdma-core sizing);
+	 * max_inline 64 (w64): two */
+	ret = rdx_mlx5_qp_dp_init(&r->qp, &dv, 0x1234, max_inline, 1, 0);
 	if (ret != 0)
 		return ret;
 	memset(&dvc, 0, sizeof(dvc));
@@ -95,21 +156,23 @@ int
 main(int argc, char **argv)
 {
 	static struct ring r;
-	static uint64_t payload = 0x0102030405060708ull;
-	struct rdx_sge sge = { .addr = (uintptr_t)&payload, .length = 8, .lkey = 1 };
+	static uint64_t payload[8] = { 0x0102030405060708ull };
+	struct rdx_sge sge = { .addr = (uintptr_t)payload, .length = 8, .lkey = 1 };
 	struct rdx_wr wr[BURST];
 	struct rdx_wc wc[BURST];
 	unsigned long iters, it, ops = 0;
-	const char *mode;
-	uint32_t burst, k;
+	const struct mode *m = NULL;
+	uint32_t k, p;
 	char *end;
 
-	if (argc != 3 || (strcmp(argv[1], "burst") != 0 && strcmp(argv[1], "bf") != 0 &&
-			  strcmp(argv[1], "send") != 0 && strcmp(argv[1], "read") != 0)) {
-		fprintf(stderr, "usage: %s burst|bf|send|read ITERATIONS\n", argv[0]);
+	for (k = 0; argc == 3 && k < sizeof(modes) / sizeof(modes[0]); k++)
+		if (strcmp(argv[1], modes[k].name) == 0)
+			m = &modes[k];
+	if (m == NULL) {
+		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf send read w16 w24 w64"
+			" sge q8 q16 l1 cas faa)\n", argv[0]);
 		return 2;
 	}
-	mode = argv[1];
 	errno = 0;
 	iters = strtoul(argv[2], &end, 10);
 	if (errno != 0 || *end != '\0' || iters == 0 || iters > 100000000ul) {
@@ -117,47 +180,55 @@ main(int argc, char **argv)
 			argv[2]);
 		return 2;
 	}
-	burst = strcmp(mode, "bf") == 0 ? 1 : BURST;
-	if (ring_init(&r, (uint16_t)burst) != 0) {
+	if (ring_init(&r, m->sig, m->max_inline) != 0) {
 		fprintf(stderr, "mlx5_fastpath: datapath init failed\n");
 		return 1;
 	}
-	r.opcode = strcmp(mode, "send") == 0 ? MLX5_OPCODE_SEND :
-		strcmp(mode, "read") == 0 ? MLX5_OPCODE_RDMA_READ : MLX5_OPCODE_RDMA_WRITE;
+	sge.length = m->size;
 	memset(wr, 0, sizeof(wr));
 	for (k = 0; k < BURST; k++) {
-		wr[k].opcode = RDX_OP_WRITE;
-		wr[k].flags = RDX_WR_INLINE;
+		wr[k].opcode = m->op;
+		wr[k].flags = m->inl ? RDX_WR_INLINE : 0;
 		wr[k].sge = &sge;
 		wr[k].num_sge = 1;
-		wr[k].remote_addr = 0x10000 + 8 * k;
+		wr[k].remote_addr = 0x10000 + 64 * k;
 		wr[k].rkey = 0x42;
 		wr[k].wr_id = k;
-		if (strcmp(mode, "send") == 0) {
-			wr[k].opcode = RDX_OP_SEND;
-		} else if (strcmp(mode, "read") == 0) {
-			wr[k].opcode = RDX_OP_READ;
-			wr[k].flags = 0;
-		}
+		wr[k].compare_add = 1;
+		wr[k].swap = 2;
 	}
 	for (it = 0; it < iters; it++) {
-		uint32_t last;
-		uint16_t got;
+		uint32_t from = r.qp.sq_cur_post, retired = 0;
+		unsigned int cqes, got = 0;
 
-		if (rdx_qp_post_burst(&r.qp.base, wr, (uint16_t)burst) != burst) {
-			fprintf(stderr, "mlx5_fastpath: post fell short at iteration %lu\n", it);
+		for (p = 0; p < m->posts; p++) {
+			if (rdx_qp_post_burst(&r.qp.base, wr, (uint16_t)m->burst) != m->burst) {
+				fprintf(stderr, "mlx5_fastpath: post fell short at iteration %lu\n",
+					it);
+				return 1;
+			}
+		}
+		cqes = device_run(&r, from, r.qp.sq_cur_post);
+		while (got < cqes) {
+			uint16_t n = rdx_cq_poll_burst(&r.cq_obj.base, wc, BURST), j;
+
+			if (n == 0)
+				break;
+			for (j = 0; j < n; j++) {
+				if (wc[j].status != 0)
+					break;
+				retired += wc[j].retired;
+			}
+			got += n;
+		}
+		if (got != cqes || retired != m->burst * m->posts) {
+			fprintf(stderr, "mlx5_fastpath: bad completions at iteration %lu (%u CQEs of %u,"
+				" %u WRs retired)\n", it, got, cqes, retired);
 			return 1;
 		}
-		last = r.qp.sq_cur_post - 1;
-		device_complete(&r, last);
-		got = rdx_cq_poll_burst(&r.cq_obj.base, wc, BURST);
-		if (got != 1 || wc[0].status != 0 || wc[0].retired != burst) {
-			fprintf(stderr, "mlx5_fastpath: bad completion at iteration %lu\n", it);
-			return 1;
-		}
-		ops += burst;
+		ops += m->burst * m->posts;
 	}
-	printf("mode=%s burst=%u ops=%lu doorbells=%lu bf_posts=%lu\n", mode, burst, ops,
+	printf("mode=%s burst=%u ops=%lu doorbells=%lu bf_posts=%lu\n", m->name, m->burst, ops,
 	       (unsigned long)r.qp.stats.doorbells, (unsigned long)r.qp.stats.bf_posts);
 	rdx_mlx5_cq_dp_fini(&r.cq_obj);
 	rdx_mlx5_qp_dp_fini(&r.qp);

@@ -7,7 +7,13 @@
 #   from 8 B to 1 MB, cas and faa on one key and on many; then the mlx5
 #   datapath's instructions per operation (bench/callgrind.sh).
 # Each run's tables go to stdout and its JSON report to out/<run>.json.
-# Under two minutes on a 2-core machine.
+# Every row (one size of one run) is timed, -D 0.25 s after a 1000-op
+# warm-up (1 MB rows: -D 1, so that they too complete >= 1000 ops): long enough that one scheduler preemption (a few ms on a shared
+# machine) moves a row by a few percent, not several times as it did with
+# the former 2000-op (~1 ms) rows; rdx-perf flags rows under 0.1 s or
+# 1000 ops SHORT. 42 rows, about 24 s of runs; 35-50 s in all with the
+# callgrind counts on the 2-core VM at load average 7-11 (doc/perf.md).
+# --quick: -D 0.02 (every row flagged SHORT: a smoke test, not figures).
 #   scripts/bench.sh [--dev NAME] [--quick]    (EAL options: RDX_EAL="-l 0-3")
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +30,7 @@ while [ $# -gt 0 ]; do
     shift
 done
 
-bash scripts/setup.sh
+[ -n "${RDX_NO_SETUP:-}" ] || bash scripts/setup.sh   # RDX_NO_SETUP=1: skip the package check
 build=${RDX_BUILD:-build}   # another build dir: RDX_BUILD=/tmp/b scripts/bench.sh
 [ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
 ninja -C "$build" -j "$(nproc)" apps/rdx-perf/rdx-perf
@@ -32,9 +38,10 @@ ninja -C "$build" -j "$(nproc)" apps/rdx-perf/rdx-perf
 perf=$build/apps/rdx-perf/rdx-perf
 read -r -a eal <<<"${RDX_EAL:--l 0-1}"
 mkdir -p out
-n_lat=5000 n_bw=5000 n_echo=2000
-[ $quick -eq 1 ] && { n_lat=100; n_bw=200; n_echo=100; }
-sizes=8,64,512,4K,32K,256K,1M
+dur=0.25                               # seconds per row (doc/perf.md)
+dur_1m=1                               # 1 MB rows: >= 1000 ops even at ~1 GB/s
+[ $quick -eq 1 ] && { dur=0.02; dur_1m=0.02; }
+sizes=8,64,512,4K,32K,256K            # and 1M in runs of their own (-D $dur_1m)
 failed=()
 start=$(date +%s)
 
@@ -47,25 +54,30 @@ bench() { # name, rdx-perf app options...
     fi
 }
 
-bench echo       --test echo --mode lat -n $n_echo
-bench echo-c4    --test echo --mode bw --sizes 100,1K,10K --concurrent-ops 4 -n $n_echo
-bench write-lat  --test write --mode lat --sizes $sizes -n $n_lat
-bench write-bw   --test write --mode bw --sizes $sizes -n $n_bw -t 32 -Q 8 --report_gbits
-bench read-lat   --test read --mode lat --sizes $sizes -n $n_lat
-bench read-bw    --test read --mode bw --sizes $sizes -n $n_bw -t 32 -Q 8 --report_gbits
-bench cas-1key   --test cas --mode bw --keys 1 -q 4 -t 8 -n $n_bw --verify
-bench cas-4kkeys --test cas --mode bw --keys 4096 -q 4 -t 8 -n $n_bw --verify
-bench faa-1key   --test faa --mode bw --keys 1 -q 4 -t 8 -n $n_bw --verify
-bench faa-4kkeys --test faa --mode bw --keys 4096 -q 4 -t 8 -n $n_bw --verify
-bench cas-lat    --test cas --mode lat --keys 1 -n $n_lat
-bench faa-lat    --test faa --mode lat --keys 1 -n $n_lat
+bench echo       --test echo --mode lat -D $dur
+bench echo-c4    --test echo --mode bw --sizes 100,1K,10K --concurrent-ops 4 -D $dur
+bench write-lat  --test write --mode lat --sizes $sizes -D $dur
+bench write-lat-1m --test write --mode lat -s 1M -D $dur_1m
+bench write-bw   --test write --mode bw --sizes $sizes -D $dur -t 32 -Q 8 --report_gbits
+bench write-bw-1m --test write --mode bw -s 1M -D $dur_1m -t 32 -Q 8 --report_gbits
+bench read-lat   --test read --mode lat --sizes $sizes -D $dur
+bench read-lat-1m --test read --mode lat -s 1M -D $dur_1m
+bench read-bw    --test read --mode bw --sizes $sizes -D $dur -t 32 -Q 8 --report_gbits
+bench read-bw-1m --test read --mode bw -s 1M -D $dur_1m -t 32 -Q 8 --report_gbits
+bench cas-1key   --test cas --mode bw --keys 1 -q 4 -t 8 -D $dur --verify
+bench cas-4kkeys --test cas --mode bw --keys 4096 -q 4 -t 8 -D $dur --verify
+bench faa-1key   --test faa --mode bw --keys 1 -q 4 -t 8 -D $dur --verify
+bench faa-4kkeys --test faa --mode bw --keys 4096 -q 4 -t 8 -D $dur --verify
+bench cas-lat    --test cas --mode lat --keys 1 -D $dur
+bench faa-lat    --test faa --mode lat --keys 1 -D $dur
 
 echo
-echo "=== summary (total rows; latency in us)"
-python3 - out/{echo,echo-c4,write-lat,write-bw,read-lat,read-bw,cas-1key,cas-4kkeys,faa-1key,faa-4kkeys,cas-lat,faa-lat}.json <<'PY'
+echo "=== summary (total rows; latency in us of the kind shown; MB = 10^6 bytes; SHORT: < 0.1 s or < 1000 ops)"
+python3 - out/{echo,echo-c4,write-lat,write-lat-1m,write-bw,write-bw-1m,read-lat,read-lat-1m,read-bw,read-bw-1m,cas-1key,cas-4kkeys,faa-1key,faa-4kkeys,cas-lat,faa-lat}.json <<'PY'
 import json, os, sys
-print("%-11s %-9s %-5s %8s %3s %9s %9s %9s %10s" % ("run", "test", "mode", "size", "qps", "p50", "p99",
-                                                  "Mops", "MB/s"))
+print("%-12s %-9s %-5s %8s %3s %-22s %9s %9s %9s %10s %8s %s" % (
+    "run", "test", "mode", "size_B", "qps", "lat_kind", "p50_us", "p99_us", "Mop/s", "MB/s(1e6)",
+    "ops", "note"))
 for path in sys.argv[1:]:
     if not os.path.exists(path):
         continue
@@ -76,9 +88,10 @@ for path in sys.argv[1:]:
             continue
         lat = r["lat"] or {}
         f = lambda v: "-" if v is None else "%.2f" % (v / 1000.0)
-        print("%-11s %-9s %-5s %8d %3d %9s %9s %9.3f %10.1f" % (
+        print("%-12s %-9s %-5s %8d %3d %-22s %9s %9s %9.3f %10.1f %8d %s" % (
             os.path.basename(path)[:-5], r["test"], r["mode"], r["size"], r["qps"],
-            f(lat.get("p50")), f(lat.get("p99")), r["mops"] or 0, r["mbytes_per_s"] or 0))
+            r["lat_kind"], f(lat.get("p50")), f(lat.get("p99")), r["mops"] or 0,
+            r["mbytes_per_s"] or 0, r["ops"], "SHORT" if r.get("short_run") else ""))
 print("device: %s (%s)" % (rep["knobs"].get("dev", "?"), kind))
 PY
 echo

@@ -20,14 +20,19 @@
  *
  * Log format (text):
  *   # rdx-wrlog v1
- *   # test=write mode=bw size=65536 lcore=1 qps=1 flow=<label> dev=<name> tsc_hz=<hz>
+ *   # test=write mode=bw size=65536 lcore=1 qps=1 flow=<label> dev=<name> tsc_hz=<hz> \
+ *     lat_kind=completion report_div=1
  *   # op qp post_ns complete_ns bytes
  *   0 0 1700000000123456789 1700000000123460000 65536
  * Times are CLOCK_REALTIME ns; lines are in post order (op increasing,
  * post_ns not decreasing); complete_ns >= post_ns, or 0 for a work request
  * that never completed (left out of every figure, and counted). Later '#'
  * lines are comments. A flow without a label (flow=- or none) is named
- * after its file.
+ * after its file. complete_ns - post_ns is what the requester saw (a full
+ * round trip for ping-pong tests); rdx-perf's report divides it by
+ * report_div (2 when lat_kind is half-rtt or loop-rtt/2) and so do the
+ * latency columns here, so they show what the report shows (logs without
+ * report_div: 1).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -58,6 +63,8 @@ struct rdx_flow {
 	const char *path;
 	char label[RDX_FLOWS_LABEL_LEN];
 	char header[256];           /* the key=value line, for the report */
+	char lat_kind[32];          /* lat_kind=, "-" when the log has none */
+	unsigned int lat_div;       /* report_div= (1 or 2): latencies are divided by it */
 	struct rdx_wr *wr;
 	size_t nb_wr;
 	size_t cap;
@@ -141,28 +148,47 @@ flow_push(struct rdx_flow *fl, const struct rdx_wr *w)
 	fl->wr[fl->nb_wr++] = *w;
 }
 
-/* The label: flow=<label> from the key=value line, else the file name. */
+/* The value of key=value in the header line into buf; false when absent. */
+static bool
+header_value(const char *header, const char *key, char *buf, size_t len)
+{
+	const char *p = header;
+	size_t k = strlen(key), n;
+
+	while ((p = strstr(p, key)) != NULL) {
+		if ((p == header || p[-1] == ' ' || p[-1] == '\t') && p[k] == '=') {
+			p += k + 1;
+			n = strcspn(p, " \t");
+			if (n >= len)
+				n = len - 1;
+			memcpy(buf, p, n);
+			buf[n] = '\0';
+			return true;
+		}
+		p += k;
+	}
+	return false;
+}
+
+/* The label: flow=<label> from the key=value line, else the file name; the
+ * latency kind and divisor (lat_kind=, report_div=). */
 static void
 flow_label(struct rdx_flow *fl)
 {
-	const char *p = fl->header, *base;
-	size_t n;
+	const char *base;
+	char div[16];
 
-	while ((p = strstr(p, "flow=")) != NULL) {
-		if (p == fl->header || p[-1] == ' ' || p[-1] == '\t') {
-			p += 5;
-			n = strcspn(p, " \t");
-			if (n > 0 && !(n == 1 && p[0] == '-')) {
-				if (n >= sizeof(fl->label))
-					n = sizeof(fl->label) - 1;
-				memcpy(fl->label, p, n);
-				fl->label[n] = '\0';
-				return;
-			}
-			break;
-		}
-		p += 5;
+	if (!header_value(fl->header, "lat_kind", fl->lat_kind, sizeof(fl->lat_kind)))
+		snprintf(fl->lat_kind, sizeof(fl->lat_kind), "-");
+	fl->lat_div = 1;
+	if (header_value(fl->header, "report_div", div, sizeof(div))) {
+		if (strcmp(div, "1") != 0 && strcmp(div, "2") != 0)
+			die("%s:2: bad value '%s' for report_div (expected 1 or 2)", fl->path, div);
+		fl->lat_div = (unsigned int)(div[0] - '0');
 	}
+	if (header_value(fl->header, "flow", fl->label, sizeof(fl->label)) &&
+	    fl->label[0] != '\0' && strcmp(fl->label, "-") != 0)
+		return;
 	base = strrchr(fl->path, '/');
 	snprintf(fl->label, sizeof(fl->label), "%s", base != NULL ? base + 1 : fl->path);
 }
@@ -257,7 +283,8 @@ flow_stats(struct rdx_flow *fl, uint64_t t0, uint64_t t1)
 			fl->last_complete = w->complete_ns;
 		if (t1 == 0)
 			continue;
-		rdx_hist_record(&h, w->complete_ns - w->post_ns);
+		/* as rdx-perf's report: halved for half-rtt (report_div=2) */
+		rdx_hist_record(&h, (w->complete_ns - w->post_ns) / fl->lat_div);
 		if (w->complete_ns <= t1) {
 			fl->ops_by_t1++;
 			fl->bytes_by_t1 += w->bytes;
@@ -307,6 +334,8 @@ split_by_qp(struct rdx_flow *in, unsigned int n_in, unsigned int *n_out)
 			memset(f, 0, sizeof(*f));
 			f->path = in[i].path;
 			memcpy(f->header, in[i].header, sizeof(f->header));
+			memcpy(f->lat_kind, in[i].lat_kind, sizeof(f->lat_kind));
+			f->lat_div = in[i].lat_div;
 			snprintf(f->label, sizeof(f->label), "%.48s.qp%" PRIu32, in[i].label, qps[k]);
 			for (j = 0; j < in[i].nb_wr; j++) {
 				if (in[i].wr[j].qp != qps[k])
@@ -547,6 +576,8 @@ main(int argc, char **argv)
 	printf("rdx-flows: %u flows; times from the first post (+0 s)\n", n);
 	for (i = 0; i < n; i++) {
 		printf("  flow %u %-16s %s: %s\n", i, fl[i].label, fl[i].path, fl[i].header);
+		printf("    latency columns: (complete_ns - post_ns) / %u, lat_kind %s (as rdx-perf's"
+		       " report)\n", fl[i].lat_div, fl[i].lat_kind);
 		if (fl[i].nb_incomplete > 0)
 			printf("    %zu of %zu work requests never completed (complete_ns 0): left out\n",
 			       fl[i].nb_incomplete, fl[i].nb_wr);
@@ -557,7 +588,7 @@ main(int argc, char **argv)
 	       " (%s), to the first finish)\n", (double)(t0 - tmin) / 1e9,
 	       (double)(t1 - tmin) / 1e9, secs, latest, fl[latest].label);
 	printf("\n %4s %-16s %12s %14s %16s %12s %16s %12s %10s %8s %10s %10s\n", "flow", "label",
-	       "ops", "ops@finish", "bytes@finish", "ops_in", "bytes_in", "MB/s", "Gb/s", "share%",
+	       "ops", "ops@finish", "bytes@finish", "ops_in", "bytes_in", "MB/s(1e6)", "Gb/s(1e9)", "share%",
 	       "p50_us", "p99_us");
 	for (i = 0; i < n; i++)
 		printf(" %4u %-16s %12zu %14" PRIu64 " %16" PRIu64 " %12" PRIu64 " %16" PRIu64

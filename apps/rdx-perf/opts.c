@@ -538,8 +538,12 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 	}
 	if (o->iters == 0 && o->duration == 0)
 		o->iters = lat ? 1000 : 5000;
+	/* excluded warm-up: a tenth of -n up to 1000 ops; with -D 1000 ops too
+	 * (the first ops of a run take tens of us: cold caches and TLB) */
 	if (!g->warmup && o->duration == 0)
 		o->warmup_iters = o->iters / 10 < 1000 ? o->iters / 10 : 1000;
+	else if (!g->warmup)
+		o->warmup_iters = 1000;
 	if (e == &perf_engine_echo) {
 		if (o->servers > 1) {
 			if (g->qps && o->qps != o->servers) {

@@ -25,14 +25,31 @@ mode_name(enum perf_mode m)
 	return m == PERF_MODE_LAT ? "lat" : "bw";
 }
 
+/* The latency is halved (ping-pong, as perftest's ib_write_lat). */
+static bool
+lat_halved(const struct perf_app *a)
+{
+	return a->eng != &perf_engine_echo && a->o.mode == PERF_MODE_LAT &&
+	       strcmp(a->eng->lat_kind, "half-rtt") == 0;
+}
+
+/*
+ * What a latency figure measures. Loopback with both ends on one lcore
+ * (loopback_lcores same): that lcore runs the client, the server end and,
+ * on the software device's inline progress, the model too, so a ping-pong
+ * "half RTT" is half of one single-core loop, not one side's half of a
+ * round trip between two processors as perftest's ib_write_lat measures.
+ */
 static const char *
 lat_kind(const struct perf_app *a)
 {
-	if (a->eng == &perf_engine_echo)
-		return "rtt";
-	if (a->o.mode == PERF_MODE_BW)
+	bool one_lcore = a->client && a->responder && !a->o.split;
+
+	if (a->o.mode == PERF_MODE_BW && a->eng != &perf_engine_echo)
 		return "completion";
-	return a->eng->lat_kind;
+	if (lat_halved(a))
+		return one_lcore ? "loop-rtt/2 (one lcore)" : "half-rtt";
+	return one_lcore ? "rtt (one lcore)" : "rtt";
 }
 
 int
@@ -200,11 +217,14 @@ perf_report_run(struct perf_app *a, bool last)
 		char sz[16];
 
 		perf_size_name(a->run.size, sz, sizeof(sz));
-		fprintf(stderr, "rdx-perf: %s %s size %s qps %u: %" PRIu64 " ops in %.3f s, p50 %.2f us, %.3f Mops, %.1f MB/s\n",
+		fprintf(stderr, "rdx-perf: %s %s size %s qps %u: %" PRIu64 " ops in %.3f s, p50 %.2f us (%s), %.3f Mop/s, %.1f MB/s (10^6 B/s)%s\n",
 			a->o.test, mode_name(a->o.mode), sz, a->run.qps * a->nb_lcores, tot.ops,
 			tot.seconds, tot.has_lat ? tot.lat.p50 / 1000 : 0,
+			rdx_report_lat_label(tot.lat_kind),
 			tot.seconds > 0 ? (double)tot.ops / tot.seconds / 1e6 : 0,
-			tot.seconds > 0 ? (double)tot.bytes / tot.seconds / 1e6 : 0);
+			tot.seconds > 0 ? (double)tot.bytes / tot.seconds / 1e6 : 0,
+			tot.ops > 0 && (tot.seconds < RDX_REPORT_SHORT_S || tot.ops < RDX_REPORT_SHORT_OPS) ?
+			" SHORT run: figures unstable" : "");
 	}
 }
 
@@ -256,6 +276,14 @@ perf_wrlog_write(struct perf_app *a)
 	uint64_t tsc0, hz = rdx_tsc_hz();
 	unsigned int l;
 	int rc = 0;
+	char kind[32];
+	size_t k;
+
+	/* one token in the key=value header: spaces become '_' */
+	snprintf(kind, sizeof(kind), "%s", lat_kind(a));
+	for (k = 0; kind[k] != '\0'; k++)
+		if (kind[k] == ' ')
+			kind[k] = '_';
 
 	/* TSC -> CLOCK_REALTIME: both clocks sampled together now */
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -280,9 +308,13 @@ perf_wrlog_write(struct perf_app *a)
 			return -errno;
 		}
 		fprintf(f, "# rdx-wrlog v1\n");
-		fprintf(f, "# test=%s mode=%s size=%" PRIu64 " lcore=%u qps=%u flow=%s dev=%s tsc_hz=%" PRIu64 "\n",
+		/* complete_ns - post_ns is always what the requester saw (a full
+		 * round trip for ping-pong); lat_kind says what the report shows and
+		 * report_div what it divides the logged time by (2: half RTT) */
+		fprintf(f, "# test=%s mode=%s size=%" PRIu64 " lcore=%u qps=%u flow=%s dev=%s tsc_hz=%" PRIu64 " lat_kind=%s report_div=%u\n",
 			o->test, mode_name(o->mode), a->run.size, lc->lcore_id, lc->nb_eps,
-			o->label[0] != '\0' ? o->label : "-", a->attr->name, hz);
+			o->label[0] != '\0' ? o->label : "-", a->attr->name, hz,
+			kind, lat_halved(a) ? 2u : 1u);
 		fprintf(f, "# op qp post_ns complete_ns bytes\n");
 		for (i = 0; i < lc->log_n; i++) {
 			const struct perf_wrlog_ent *e = &lc->log[i];

@@ -46,6 +46,7 @@ struct rdx_report {
  *   perf_source                       "hw", "sw+tsc", "tsc-only"; empty without perf
  *   perf_{cycles,instructions,cache_misses,branch_misses,task_clock_ns,
  *        ctx_switches,page_faults}    per operation; empty when unmeasured
+ *   short_run                         1 when the row is short (RDX_REPORT_SHORT_S/_OPS), else 0
  */
 static const char *const rdx_report_csv_cols[] = {
 	"test", "mode", "name", "desc", "lat_kind",
@@ -55,6 +56,7 @@ static const char *const rdx_report_csv_cols[] = {
 	"lat_p999_ns", "lat_p9999_ns", "lat_max_ns", "lat_mean_ns", "lat_stdev_ns",
 	"perf_source", "perf_cycles", "perf_instructions", "perf_cache_misses",
 	"perf_branch_misses", "perf_task_clock_ns", "perf_ctx_switches", "perf_page_faults",
+	"short_run",
 };
 #define RDX_REPORT_CSV_NB_COLS (sizeof(rdx_report_csv_cols) / sizeof(rdx_report_csv_cols[0]))
 
@@ -179,6 +181,30 @@ rdx_report_append(struct rdx_report *r, const struct rdx_result *res)
 	return 0;
 }
 
+static bool
+rdx_report_is_short(const struct rdx_result *x)
+{
+	return x->ops > 0 && (x->seconds < RDX_REPORT_SHORT_S || x->ops < RDX_REPORT_SHORT_OPS);
+}
+
+const char *
+rdx_report_lat_label(const char *k)
+{
+	if (k == NULL || k[0] == '\0')
+		return "";
+	if (strcmp(k, "half-rtt") == 0)
+		return "half RTT";
+	if (strcmp(k, "rtt") == 0)
+		return "RTT";
+	if (strcmp(k, "completion") == 0)
+		return "post to completion";
+	if (strncmp(k, "loop-rtt/2", 10) == 0)
+		return "half of a one-lcore loop";
+	if (strcmp(k, "rtt (one lcore)") == 0)
+		return "RTT, one lcore";
+	return k;
+}
+
 int
 rdx_report_add(struct rdx_report *r, const struct rdx_result *res)
 {
@@ -196,6 +222,7 @@ rdx_report_add(struct rdx_report *r, const struct rdx_result *res)
 		row.mbytes_per_s = 0.0;
 		row.gbits_per_s = 0.0;
 	}
+	row.short_run = rdx_report_is_short(&row);
 	return rdx_report_append(r, &row);
 }
 
@@ -251,7 +278,7 @@ rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
 	const char *line = "---------------------------------------------------------------"
 		"---------------------------------------------------------------";
 	size_t w = 0;
-	unsigned int i;
+	unsigned int i, nb_short = 0;
 
 	if (r == NULL || f == NULL)
 		return -EINVAL;
@@ -264,13 +291,14 @@ rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
 	for (i = 0; i < r->nb_knobs; i++)
 		fprintf(f, " %-*s : %s\n", (int)w, r->knobs[i].name, r->knobs[i].value);
 	fprintf(f, "%s\n", line);
-	fprintf(f, " %-8s %-4s %9s %5s %5s %12s %9s %10s", "test", "mode", "size", "lcore",
-		"qps", "ops", "Mops", "MB/s");
+	/* units in the names: MB = 10^6 bytes, Gb = 10^9 bits, Mop = 10^6 ops */
+	fprintf(f, " %-8s %-4s %9s %5s %5s %12s %9s %10s", "test", "mode", "size_B", "lcore",
+		"qps", "ops", "Mop/s", "MB/s(1e6)");
 	if (gbits)
-		fprintf(f, " %8s", "Gb/s");
-	fprintf(f, " %9s %9s %9s %9s %9s %9s %9s %9s %6s %9s %9s %9s %s\n",
+		fprintf(f, " %9s", "Gb/s(1e9)");
+	fprintf(f, " %9s %9s %9s %9s %9s %9s %9s %9s %6s %9s %9s %9s %-8s %s\n",
 		"min_us", "p50_us", "p90_us", "p99_us", "p99.9_us", "max_us", "mean_us", "stdev_us",
-		"busy%", "cyc/op", "instr/op", "miss/op", "perf");
+		"busy%", "cyc/op", "instr/op", "miss/op", "perf", "note");
 	for (i = 0; i < r->nb_rows; i++) {
 		const struct rdx_result *x = &r->rows[i];
 		char lc[16];
@@ -282,7 +310,7 @@ rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
 		fprintf(f, " %-8s %-4s %9" PRIu64 " %5s %5" PRIu32 " %12" PRIu64 " %9.3f %10.2f",
 			x->test, x->mode, x->size, lc, x->qps, x->ops, x->mops, x->mbytes_per_s);
 		if (gbits)
-			fprintf(f, " %8.2f", x->gbits_per_s);
+			fprintf(f, " %9.2f", x->gbits_per_s);
 		if (x->has_lat) {
 			rdx_report_put_num(f, 9, 2, x->lat.min / 1e3);
 			rdx_report_put_num(f, 9, 2, x->lat.p50 / 1e3);
@@ -301,12 +329,26 @@ rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
 			rdx_report_put_num(f, 9, 1, x->perf.cycles);
 			rdx_report_put_num(f, 9, 1, x->perf.instructions);
 			rdx_report_put_num(f, 9, 3, x->perf.cache_misses);
-			fprintf(f, " %s\n", rdx_report_src_name(x->perf.source));
+			fprintf(f, x->short_run ? " %-8s SHORT\n" : " %s\n",
+				rdx_report_src_name(x->perf.source));
 		} else {
-			fprintf(f, " %9s %9s %9s %s\n", "-", "-", "-", "-");
+			fprintf(f, " %9s %9s %9s %s\n", "-", "-", "-",
+				x->short_run ? "-        SHORT" : "-");
 		}
+		nb_short += x->short_run;
 	}
 	fprintf(f, "%s\n", line);
+	{
+		const char *kind = r->nb_rows > 0 ? r->rows[0].lat_kind : "";
+
+		fprintf(f, " units: MB = 10^6 bytes, Gb = 10^9 bits, Mop/s = 10^6 ops/s; latency in us%s%s%s\n",
+			kind[0] != '\0' ? " (" : "", rdx_report_lat_label(kind),
+			kind[0] != '\0' ? ")" : "");
+	}
+	if (nb_short > 0)
+		fprintf(f, " SHORT: %u row(s) measured over < %g s or < %u ops: one preemption can move"
+			" them several times; run longer (-n / -D)\n", nb_short, RDX_REPORT_SHORT_S,
+			RDX_REPORT_SHORT_OPS);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -352,13 +394,14 @@ rdx_report_bw_unit(double bps, double *v, const char **unit)
 
 static void
 rdx_report_cp_line(FILE *f, const char *name, const char *suffix, double v, const char *unit,
-		   const char *desc, const char *what)
+		   const char *desc, const char *what, const char *kind, bool is_short)
 {
 	char key[64];
 
 	snprintf(key, sizeof(key), "%s.%s", name, suffix);
-	fprintf(f, "%-24s %8.1f %-4s  %s%s%s\n", key, v, unit, desc, desc[0] != '\0' ? " " : "",
-		what);
+	fprintf(f, "%-24s %8.1f %-4s  %s%s%s%s%s%s%s\n", key, v, unit, desc,
+		desc[0] != '\0' ? " " : "", what, kind[0] != '\0' ? " (" : "", kind,
+		kind[0] != '\0' ? ")" : "", is_short ? " [SHORT]" : "");
 }
 
 int
@@ -395,12 +438,14 @@ rdx_report_print_clusterperf(const struct rdx_report *r, FILE *f)
 				memcpy(&ns, (const char *)&x->lat + pct[j].off, sizeof(ns));
 				rdx_report_time_unit(ns, &v, &unit);
 				rdx_report_cp_line(f, x->name, pct[j].suffix, v, unit, x->desc,
-						   pct[j].what);
+						   pct[j].what, rdx_report_lat_label(x->lat_kind),
+						   x->short_run);
 			}
 		}
 		if (x->mbytes_per_s > 0.0) {
 			rdx_report_bw_unit(x->mbytes_per_s * 1e6, &v, &unit);
-			rdx_report_cp_line(f, x->name, "bw", v, unit, x->desc, "bandwidth");
+			rdx_report_cp_line(f, x->name, "bw", v, unit, x->desc, "bandwidth",
+					   "decimal: 1 MB = 10^6 B", x->short_run);
 		}
 	}
 	return ferror(f) ? -EIO : 0;
@@ -444,6 +489,7 @@ rdx_report_row_to_json(const struct rdx_result *x)
 	rc |= rdx_report_jset(o, "mbytes_per_s", rdx_report_jreal(x->mbytes_per_s));
 	rc |= rdx_report_jset(o, "gbits_per_s", rdx_report_jreal(x->gbits_per_s));
 	rc |= rdx_report_jset(o, "busy_pct", rdx_report_jreal(x->busy_pct));
+	rc |= rdx_report_jset(o, "short_run", json_boolean(x->short_run));
 	rc |= rdx_report_jset(o, "has_lat", json_boolean(x->has_lat));
 	if (x->has_lat) {
 		lat = json_object();
@@ -646,6 +692,13 @@ rdx_json_row(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x)
 	rc = rc ? rc : rdx_json_num(c, o, "busy_pct", &x->busy_pct);
 	rc = rc ? rc : rdx_json_bool(c, o, "has_lat", &x->has_lat);
 	rc = rc ? rc : rdx_json_bool(c, o, "has_perf", &x->has_perf);
+	if (rc != 0)
+		return rc;
+	/* optional (reports before it was added): derived as rdx_report_add does */
+	if (json_object_get(o, "short_run") != NULL)
+		rc = rdx_json_bool(c, o, "short_run", &x->short_run);
+	else
+		x->short_run = rdx_report_is_short(x);
 	if (rc != 0)
 		return rc;
 	if (x->has_lat) {
@@ -878,6 +931,7 @@ rdx_report_write_csv(const struct rdx_report *r, const char *path)
 		} else {
 			fputs(",,,,,,,,", f);
 		}
+		fputs(x->short_run ? ",1" : ",0", f);
 		for (j = 0; j < r->nb_knobs; j++)
 			rdx_csv_str(f, r->knobs[j].value, false);
 		fputs("\n", f);

@@ -20,6 +20,16 @@ extern "C" {
 #endif
 
 #define RDX_REPORT_LCORE_TOTAL (-1)
+/**
+ * A row measured over less than RDX_REPORT_SHORT_S seconds, or over fewer
+ * than RDX_REPORT_SHORT_OPS ops (then p99.9 is the maximum), is flagged
+ * short (rdx_result.short_run): one scheduler preemption (milliseconds on a
+ * shared machine) moves such a row's rate and tail by several times
+ * (measured: 2000 ops in ~1 ms swung 18x). The table marks it SHORT and the
+ * JSON carries "short_run": true.
+ */
+#define RDX_REPORT_SHORT_S 0.1
+#define RDX_REPORT_SHORT_OPS 1000
 
 /** One result row: a test at one size, on one lcore (or the total). */
 struct rdx_result {
@@ -27,7 +37,10 @@ struct rdx_result {
 	char mode[8];              /**< "lat" or "bw" */
 	char name[32];             /**< clusterperf name prefix, e.g. "echo100" */
 	char desc[96];             /**< clusterperf description, e.g. "send 30B message, receive 100B message" */
-	char lat_kind[16];         /**< "rtt", "half-rtt" or "completion" */
+	/** what a latency measures: "rtt", "half-rtt" (round trip / 2, as
+	 * perftest's ping-pong), "completion" (post to completion, bw mode), or
+	 * with both ends on one lcore "loop-rtt/2 (one lcore)" / "rtt (one lcore)" */
+	char lat_kind[32];
 	uint64_t size;             /**< message size, bytes */
 	int lcore;                 /**< lcore id or RDX_REPORT_LCORE_TOTAL */
 	uint32_t qps;              /**< QPs this row covers */
@@ -42,7 +55,12 @@ struct rdx_result {
 	bool has_perf;
 	struct rdx_perf_per_op perf;
 	double busy_pct;           /**< lcore utilisation; < 0 when unknown */
+	bool short_run;            /**< derived: seconds < RDX_REPORT_SHORT_S or ops < RDX_REPORT_SHORT_OPS */
 };
+
+/** A short human label of a lat_kind for lines that show one figure:
+ * "half RTT", "RTT", "post to completion", "half of a one-lcore loop"... */
+const char *rdx_report_lat_label(const char *lat_kind);
 
 struct rdx_report;
 
@@ -60,14 +78,19 @@ void rdx_report_free(struct rdx_report *r);
 int rdx_report_knob_set(struct rdx_report *r, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *rdx_report_knob_get(const struct rdx_report *r, const char *name);
-/** Append a row (copied); fills the derived fields (mops, MB/s, Gb/s; 0 when seconds <= 0). */
+/** Append a row (copied); fills the derived fields (mops, MB/s, Gb/s; 0 when seconds <= 0; short_run). */
 int rdx_report_add(struct rdx_report *r, const struct rdx_result *res);
 unsigned int rdx_report_count(const struct rdx_report *r);
 const struct rdx_result *rdx_report_get(const struct rdx_report *r, unsigned int i);
 
-/** A perftest-like table with a header of every knob. gbits: also Gb/s. */
+/**
+ * A perftest-like table with a header of every knob. gbits: also Gb/s.
+ * Units are in the column names (MB = 10^6 bytes, Gb = 10^9 bits, latency
+ * in microseconds of the row's lat_kind); short rows end with "SHORT".
+ */
 int rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits);
-/** clusterperf lines: "echo100.99   5.6 us   send 30B message, receive 100B message 99%". */
+/** clusterperf lines: "echo100.99   5.6 us   send 30B message, receive 100B message 99% (RTT)";
+ * the latency kind in parentheses, "[SHORT]" after a short row's lines. */
 int rdx_report_print_clusterperf(const struct rdx_report *r, FILE *f);
 int rdx_report_write_json(const struct rdx_report *r, const char *path);
 struct rdx_report *rdx_report_read_json(const char *path);

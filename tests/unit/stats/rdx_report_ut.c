@@ -122,7 +122,9 @@ test_knobs_and_derived(void)
 	CU_ASSERT_FATAL(x != NULL);
 	CU_ASSERT(fabs(x->mops - 0.2) < 1e-12);               /* 5000 ops / 25 ms */
 	CU_ASSERT(fabs(x->mbytes_per_s - 20.0) < 1e-9);
+	CU_ASSERT(x->short_run);                              /* 25 ms < RDX_REPORT_SHORT_S */
 	x = rdx_report_get(r, 2);
+	CU_ASSERT(!x->short_run);                             /* 2 s, 100000 ops */
 	CU_ASSERT(fabs(x->mbytes_per_s - 3276.8) < 1e-9);
 	CU_ASSERT(fabs(x->gbits_per_s - 26.2144) < 1e-9);
 	CU_ASSERT_PTR_NULL(rdx_report_get(r, 3));
@@ -157,6 +159,7 @@ assert_same_row(const struct rdx_result *a, const struct rdx_result *b)
 	assert_same_double(a->mbytes_per_s, b->mbytes_per_s);
 	assert_same_double(a->gbits_per_s, b->gbits_per_s);
 	assert_same_double(a->busy_pct, b->busy_pct);
+	CU_ASSERT_EQUAL(a->short_run, b->short_run);
 	CU_ASSERT_EQUAL(a->has_lat, b->has_lat);
 	if (a->has_lat && b->has_lat) {
 		CU_ASSERT_EQUAL(a->lat.count, b->lat.count);
@@ -257,6 +260,37 @@ test_json_bad_input(void)
 	CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
 	CU_ASSERT(strstr(err, "results[0].lcore: out of range") != NULL);
 
+	/* short_run is optional (older reports): derived from seconds and ops;
+	 * present, it must be a boolean */
+	{
+		static const char *const row =
+			"{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
+			" \"results\": [{\"test\": \"write\", \"mode\": \"bw\", \"name\": \"\","
+			" \"desc\": \"\", \"lat_kind\": \"completion\", \"size\": 8, \"lcore\": -1,"
+			" \"qps\": 1, \"ops\": 2000, \"bytes\": 16000, \"seconds\": 0.001,"
+			" \"mops\": 2, \"mbytes_per_s\": 16, \"gbits_per_s\": 0.128,"
+			" \"busy_pct\": 100, \"has_lat\": false, \"lat\": null,"
+			" \"has_perf\": false, \"perf\": null%s}]}";
+		char buf[1024];
+
+		snprintf(buf, sizeof(buf), row, "");
+		write_file(path, buf);
+		r = rdx_report_read_json_msg(path, err, sizeof(err));
+		CU_ASSERT_FATAL(r != NULL);
+		CU_ASSERT(rdx_report_get(r, 0)->short_run);    /* 1 ms */
+		rdx_report_free(r);
+		snprintf(buf, sizeof(buf), row, ", \"short_run\": false");
+		write_file(path, buf);
+		r = rdx_report_read_json_msg(path, err, sizeof(err));
+		CU_ASSERT_FATAL(r != NULL);
+		CU_ASSERT(!rdx_report_get(r, 0)->short_run);   /* as written */
+		rdx_report_free(r);
+		snprintf(buf, sizeof(buf), row, ", \"short_run\": 1");
+		write_file(path, buf);
+		CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+		CU_ASSERT(strstr(err, "results[0].short_run") != NULL);
+	}
+
 	write_file(path, "{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
 		   " \"results\": []}");
 	r = rdx_report_read_json(path);
@@ -328,20 +362,22 @@ test_csv(void)
 	CU_ASSERT_FATAL(fgets(line, sizeof(line), f) != NULL);
 	n = csv_split(line, fields, 64);
 	CU_ASSERT_EQUAL(n, RDX_REPORT_CSV_NB_COLS + 4);
-	CU_ASSERT_EQUAL(RDX_REPORT_CSV_NB_COLS, 33);
+	CU_ASSERT_EQUAL(RDX_REPORT_CSV_NB_COLS, 34);
 	for (j = 0; j < RDX_REPORT_CSV_NB_COLS && j < n; j++)
 		CU_ASSERT_STRING_EQUAL(fields[j], rdx_report_csv_cols[j]);
 	CU_ASSERT_STRING_EQUAL(fields[0], "test");
 	CU_ASSERT_STRING_EQUAL(fields[16], "lat_min_ns");
-	CU_ASSERT_STRING_EQUAL(fields[33], "knob.device");
-	CU_ASSERT_STRING_EQUAL(fields[36], "knob.note");
+	CU_ASSERT_STRING_EQUAL(fields[33], "short_run");
+	CU_ASSERT_STRING_EQUAL(fields[34], "knob.device");
+	CU_ASSERT_STRING_EQUAL(fields[37], "knob.note");
 	while (fgets(line, sizeof(line), f) != NULL) {
 		n = csv_split(line, fields, 64);
 		CU_ASSERT_EQUAL(n, RDX_REPORT_CSV_NB_COLS + 4);
 		if (n != RDX_REPORT_CSV_NB_COLS + 4)
 			continue;
-		CU_ASSERT_STRING_EQUAL(fields[35], "5000");
-		CU_ASSERT_STRING_EQUAL(fields[36], "a, \"quoted\" knob");
+		CU_ASSERT_STRING_EQUAL(fields[36], "5000");
+		CU_ASSERT_STRING_EQUAL(fields[37], "a, \"quoted\" knob");
+		CU_ASSERT_STRING_EQUAL(fields[33], rows == 2 ? "0" : "1");   /* short: 25 ms */
 		if (rows == 0) {
 			CU_ASSERT_STRING_EQUAL(fields[3], "send 30B message, receive 100B message");
 			CU_ASSERT_STRING_EQUAL(fields[6], "total");
@@ -401,11 +437,15 @@ test_table(void)
 	/* the total echo row: lat in us with 2 decimals, perf per op and its source */
 	l = strstr(out, " echo     lat        100 total     2");
 	CU_ASSERT_FATAL(l != NULL);
-	CU_ASSERT(strncmp(l + 80, "     4.91      5.10      5.40      5.61      9.00   1234.57      5.15"
-			  "      0.32   99.5   13260.5         -         - sw+tsc\n", 120) == 0);
+	CU_ASSERT(strncmp(l + 81, "     4.91      5.10      5.40      5.61      9.00   1234.57      5.15"
+			  "      0.32   99.5   13260.5         -         - sw+tsc   SHORT\n", 129) == 0);
+	/* units named; the short rows (25 ms) flagged and explained */
+	CU_ASSERT(strstr(out, " size_B ") != NULL && strstr(out, " MB/s(1e6) ") != NULL);
+	CU_ASSERT(strstr(out, " units: MB = 10^6 bytes, Gb = 10^9 bits") != NULL);
+	CU_ASSERT(strstr(out, " SHORT: 2 row(s) measured over < 0.1 s or < 1000 ops") != NULL);
 	CU_ASSERT(strstr(out, " echo     lat        100     1     1") != NULL);
 	CU_ASSERT(strstr(out, " write    bw       65536 total     4       100000     0.050    3276.80"
-			 "    26.21") != NULL);
+			 "     26.21") != NULL);
 	free(out);
 
 	/* hardware: its own banner; no device_kind: no banner */
@@ -435,15 +475,15 @@ static void
 test_clusterperf(void)
 {
 	static const char *const want[] = {
-		"echo100.min                   4.9 us    send 30B message, receive 100B message minimum\n",
-		"echo100.50                    5.1 us    send 30B message, receive 100B message median\n",
-		"echo100.90                    5.4 us    send 30B message, receive 100B message 90%\n",
-		"echo100.99                    5.6 us    send 30B message, receive 100B message 99%\n",
-		"echo100.999                   9.0 us    send 30B message, receive 100B message 99.9%\n",
-		"echo100.9999                 15.0 us    send 30B message, receive 100B message 99.99%\n",
-		"echo100.max                   1.2 ms    send 30B message, receive 100B message maximum\n",
-		"echo100.bw                   20.0 MB/s  send 30B message, receive 100B message bandwidth\n",
-		"write64k.bw                   3.3 GB/s  RDMA write 64KB bandwidth\n",
+		"echo100.min                   4.9 us    send 30B message, receive 100B message minimum (RTT) [SHORT]\n",
+		"echo100.50                    5.1 us    send 30B message, receive 100B message median (RTT) [SHORT]\n",
+		"echo100.90                    5.4 us    send 30B message, receive 100B message 90% (RTT) [SHORT]\n",
+		"echo100.99                    5.6 us    send 30B message, receive 100B message 99% (RTT) [SHORT]\n",
+		"echo100.999                   9.0 us    send 30B message, receive 100B message 99.9% (RTT) [SHORT]\n",
+		"echo100.9999                 15.0 us    send 30B message, receive 100B message 99.99% (RTT) [SHORT]\n",
+		"echo100.max                   1.2 ms    send 30B message, receive 100B message maximum (RTT) [SHORT]\n",
+		"echo100.bw                   20.0 MB/s  send 30B message, receive 100B message bandwidth (decimal: 1 MB = 10^6 B) [SHORT]\n",
+		"write64k.bw                   3.3 GB/s  RDMA write 64KB bandwidth (decimal: 1 MB = 10^6 B)\n",
 	};
 	struct rdx_report *r = sample_report();
 	char *out = capture(r, rdx_report_print_clusterperf), *p = out;
@@ -475,6 +515,13 @@ test_units(void)
 	CU_ASSERT(v == 512.0 && strcmp(u, "B/s") == 0);
 	rdx_report_bw_unit(2.5e3, &v, &u);
 	CU_ASSERT(v == 2.5 && strcmp(u, "KB/s") == 0);
+	/* latency kinds in words */
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label("half-rtt"), "half RTT");
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label("rtt"), "RTT");
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label("completion"), "post to completion");
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label("loop-rtt/2 (one lcore)"), "half of a one-lcore loop");
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label("rtt (one lcore)"), "RTT, one lcore");
+	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label(""), "");
 }
 
 static int
