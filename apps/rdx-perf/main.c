@@ -315,7 +315,12 @@ main(int argc, char **argv)
 		eal_argc = 1;
 		i = 0;
 	}
-	for (i = i + 1; i < argc && app_argc < 255; i++)
+	if (argc - i - 1 > (int)RTE_DIM(app_argv) - 2) {
+		fprintf(stderr, "rdx-perf: %d arguments after --: at most %d\n", argc - i - 1,
+			(int)RTE_DIM(app_argv) - 2);
+		return PERF_EXIT_BAD_INPUT;
+	}
+	for (i = i + 1; i < argc; i++)
 		app_argv[app_argc++] = argv[i];
 	app_argv[app_argc] = NULL;
 	if (perf_opts_parse(app_argc, app_argv, &a->o, &given) < 0)
@@ -398,5 +403,6 @@ main(int argc, char **argv)
 	perf_teardown(a);
 	rdx_dev_close(a->dev);
 	rdx_runtime_cleanup();
-	return rc < 0 ? 1 : 0;
+	/* a peer that broke the protocol is bad input too */
+	return rc == -EPROTO ? PERF_EXIT_BAD_INPUT : rc < 0 ? 1 : 0;
 }
