@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_errno.h>
@@ -810,26 +811,37 @@ perf_boot_client(struct perf_app *a)
  * line and the server keeps waiting; an rdx peer of another wire version
  * ends it (rte_errno EPROTO) with the line naming the peer's version.
  */
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static struct rdx_conn *
 accept_client(struct perf_app *a)
 {
-	uint64_t hz = rdx_tsc_hz(), t0 = rdx_tsc();
-	uint64_t limit = (uint64_t)(a->o.boot_timeout * (double)hz);
+	/* the clock lib/conn's deadlines use: its timeout means ours is over */
+	int64_t deadline = mono_ms() + boot_ms(a);
 	struct rdx_conn *c;
 
 	for (;;) {
-		uint64_t spent = rdx_tsc() - t0;
-		int left = (int)((double)(limit > spent ? limit - spent : 0) * 1000.0 / (double)hz);
+		int64_t left = deadline - mono_ms();
 
-		c = rdx_conn_accept(a->listener, left);
+		c = rdx_conn_accept(a->listener, (int)RTE_MAX(left, (int64_t)0));
 		if (c != NULL)
 			return c;
 		/* a peer that connected and sent no hello times out sooner
 		 * (lib/conn caps the hello): only the deadline ends the wait */
-		spent = rdx_tsc() - t0;
-		if (rte_errno == EINTR || spent >= limit || rdx_runtime_stopping()) {
-			fprintf(stderr, "rdx-perf: no client within %.1f s on port %u: %s\n",
-				a->o.boot_timeout, a->o.port, rdx_conn_strerror(a->listener));
+		if (rte_errno == EINTR || mono_ms() >= deadline || rdx_runtime_stopping()) {
+			if (rte_errno == EINTR || rdx_runtime_stopping())
+				fprintf(stderr, "rdx-perf: no client on port %u: %s\n", a->o.port,
+					rdx_conn_strerror(a->listener));
+			else
+				fprintf(stderr, "rdx-perf: no client within %.1f s on port %u\n",
+					a->o.boot_timeout, a->o.port);
 			rte_errno = ETIMEDOUT;
 			return NULL;
 		}
