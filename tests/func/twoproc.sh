@@ -78,7 +78,8 @@ wait_line() {
     return 1
 }
 port=$(free_port)
-timeout -k 5 60 "$PERF" --no-huge -l 0 -- --server -p "$port" --dev sw --test send --mode bw \
+# (not under timeout(1): the kill must reach rdx-perf itself; -D 1 x 16 sizes bounds it)
+"$PERF" --no-huge -l 0 -- --server -p "$port" --dev sw --test send --mode bw \
     --sizes $SZ -D 1 >/dev/null 2>&1 &
 spid=$!
 sleep 0.5
