@@ -133,7 +133,7 @@ def client(port, case):
         return
     size = cfg[6]  # sizes[0]
     runs = {
-        "size-4g": run_msg(1 << 32, 1 << 32, 0, 1),
+        "size-4g": run_msg(1 << 32, 1 << 32, 64, 1),
         "size-3g": run_msg(3 << 30, 3 << 30, 3 << 30, 1),
         "size-1m": run_msg(1 << 20, 1 << 20, 1 << 20, 1),
         "stride-0": run_msg(size, size, 0, 1),
