@@ -31,6 +31,9 @@
 #include "perf_opts.h"
 
 static struct perf_app app;
+/* op sequence of each client endpoint when the current run began (written
+ * by the lcore that drives it): the read-back checks this run's ops only */
+static uint64_t run_base[RDX_MAX_QPS_PER_LCORE * RDX_MAX_LCORES];
 
 static int
 run_fn(struct perf_lcore *lc)
@@ -57,7 +60,9 @@ verify_readback(struct perf_lcore *lc)
 		return 0;
 	for (i = 0; i < lc->nb_eps; i++) {
 		struct perf_ep *ep = lc->eps[i];
-		uint64_t n = RTE_MIN(ep->completed, (uint64_t)run->slots);
+		/* slots written by an earlier run (another size, another
+		 * stride) hold that run's ops: only this run's are checked */
+		uint64_t n = RTE_MIN(ep->completed - run_base[ep->index], (uint64_t)run->slots);
 		uint64_t seq;
 
 		if (ep->peer != NULL)
@@ -91,6 +96,9 @@ lcore_client(void *arg)
 	lc->err = 0;
 	lc->errmsg[0] = '\0';
 	rdx_hist_reset(lc->hist);
+	for (unsigned int i = 0; i < lc->nb_eps; i++)
+		if (lc->eps[i]->index < RTE_DIM(run_base))
+			run_base[lc->eps[i]->index] = lc->eps[i]->completed;
 	if (!lc->perf_ok)
 		lc->perf_ok = rdx_perf_open(&lc->perf, false) == 0;
 	if (run->warm_iters != 0 || run->warm_tsc != 0) {
