@@ -31,6 +31,9 @@
 #include "perf_opts.h"
 
 static struct perf_app app;
+/* op sequence of each client endpoint when the current run began (written
+ * by the lcore that drives it): the read-back checks this run's ops only */
+static uint64_t run_base[RDX_MAX_QPS_PER_LCORE * RDX_MAX_LCORES];
 
 static int
 run_fn(struct perf_lcore *lc)
@@ -57,7 +60,9 @@ verify_readback(struct perf_lcore *lc)
 		return 0;
 	for (i = 0; i < lc->nb_eps; i++) {
 		struct perf_ep *ep = lc->eps[i];
-		uint64_t n = RTE_MIN(ep->completed, (uint64_t)run->slots);
+		/* slots written by an earlier run (another size, another
+		 * stride) hold that run's ops: only this run's are checked */
+		uint64_t n = RTE_MIN(ep->completed - run_base[ep->index], (uint64_t)run->slots);
 		uint64_t seq;
 
 		if (ep->peer != NULL)
@@ -91,6 +96,9 @@ lcore_client(void *arg)
 	lc->err = 0;
 	lc->errmsg[0] = '\0';
 	rdx_hist_reset(lc->hist);
+	for (unsigned int i = 0; i < lc->nb_eps; i++)
+		if (lc->eps[i]->index < RTE_DIM(run_base))
+			run_base[lc->eps[i]->index] = lc->eps[i]->completed;
 	if (!lc->perf_ok)
 		lc->perf_ok = rdx_perf_open(&lc->perf, false) == 0;
 	if (run->warm_iters != 0 || run->warm_tsc != 0) {
@@ -315,7 +323,12 @@ main(int argc, char **argv)
 		eal_argc = 1;
 		i = 0;
 	}
-	for (i = i + 1; i < argc && app_argc < 255; i++)
+	if (argc - i - 1 > (int)RTE_DIM(app_argv) - 2) {
+		fprintf(stderr, "rdx-perf: %d arguments after --: at most %d\n", argc - i - 1,
+			(int)RTE_DIM(app_argv) - 2);
+		return PERF_EXIT_BAD_INPUT;
+	}
+	for (i = i + 1; i < argc; i++)
 		app_argv[app_argc++] = argv[i];
 	app_argv[app_argc] = NULL;
 	if (perf_opts_parse(app_argc, app_argv, &a->o, &given) < 0)
@@ -398,5 +411,6 @@ main(int argc, char **argv)
 	perf_teardown(a);
 	rdx_dev_close(a->dev);
 	rdx_runtime_cleanup();
-	return rc < 0 ? 1 : 0;
+	/* a peer that broke the protocol is bad input too */
+	return rc == -EPROTO ? PERF_EXIT_BAD_INPUT : rc < 0 ? 1 : 0;
 }

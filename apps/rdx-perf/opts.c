@@ -194,23 +194,65 @@ perf_engine_find(const char *name)
 static int
 parse_sizes(const char *s, struct perf_opts *o)
 {
-	char buf[512], *tok, *save = NULL;
+	char buf[512], *tok, *next;
 
 	if (strlen(s) >= sizeof(buf))
 		return bad("--sizes", s, "list too long");
 	snprintf(buf, sizeof(buf), "%s", s);
 	o->nb_sizes = 0;
-	for (tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+	/* every item between commas, empty ones too (strtok would skip them) */
+	for (tok = buf; tok != NULL; tok = next) {
 		uint64_t v;
 
+		next = strchr(tok, ',');
+		if (next != NULL)
+			*next++ = '\0';
+		if (*tok == '\0')
+			return bad("--sizes", s, "empty item in the list");
 		if (o->nb_sizes == PERF_MAX_SIZES)
 			return bad("--sizes", s, "at most 32 sizes");
 		if (perf_parse_size(tok, &v) < 0 || v == 0)
 			return bad("--sizes", tok, "expected a size > 0 (K/M suffixes)");
 		o->sizes[o->nb_sizes++] = v;
 	}
-	if (o->nb_sizes == 0)
-		return bad("--sizes", s, "empty list");
+	return 0;
+}
+
+/* Decimal digits only, no sign or space, no wrap: 0 or -EINVAL. */
+static int
+parse_dec(const char *s, const char **end, uint64_t max, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > (max - (uint64_t)(*p - '0')) / 10)
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	*end = p;
+	*out = v;
+	return 0;
+}
+
+/* --qp-sweep A-B: every count A..B; A-B*F: A, A*F, A*F^2.. <= B */
+static int
+parse_qp_sweep(const char *s, struct perf_opts *o)
+{
+	uint64_t lo, hi, f = 0;
+	const char *p;
+
+	if (parse_dec(s, &p, RDX_MAX_QPS_PER_LCORE, &lo) < 0 || *p++ != '-' ||
+	    parse_dec(p, &p, RDX_MAX_QPS_PER_LCORE, &hi) < 0 ||
+	    (*p == '*' && (parse_dec(p + 1, &p, 1024, &f) < 0 || f < 2)) || *p != '\0' ||
+	    lo == 0 || hi < lo)
+		return bad("--qp-sweep", s,
+			   "expected A-B or A-B*F with 1 <= A <= B <= 1024, 2 <= F <= 1024");
+	o->sweep_lo = (uint32_t)lo;
+	o->sweep_hi = (uint32_t)hi;
+	o->sweep_factor = (uint32_t)f;
 	return 0;
 }
 
@@ -343,25 +385,9 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			rc = parse_u32("-q", optarg, 1, RDX_MAX_QPS_PER_LCORE, &o->qps);
 			g->qps = true;
 			break;
-		case OPT_QP_SWEEP: {
-			/* A-B: every count A..B; A-B*F: A, A*F, A*F^2.. <= B */
-			unsigned int lo = 0, hi = 0, f = 0;
-			int end = -1, n;
-
-			n = sscanf(optarg, "%u-%u%n*%u%n", &lo, &hi, &end, &f, &end);
-			if (n < 2 || end < 0 || optarg[end] != '\0' ||
-			    optarg[0] < '0' || optarg[0] > '9' || lo == 0 || hi < lo ||
-			    hi > RDX_MAX_QPS_PER_LCORE || (n == 3 && (f < 2 || f > 1024)) ||
-			    strchr(optarg, '+') != NULL || strchr(optarg, ' ') != NULL) {
-				rc = bad("--qp-sweep", optarg,
-					 "expected A-B or A-B*F with 1 <= A <= B <= 1024, 2 <= F <= 1024");
-				break;
-			}
-			o->sweep_lo = lo;
-			o->sweep_hi = hi;
-			o->sweep_factor = n == 3 ? f : 0;
+		case OPT_QP_SWEEP:
+			rc = parse_qp_sweep(optarg, o);
 			break;
-		}
 		case 't':
 			rc = parse_u32("-t", optarg, 1, 65536, &o->window);
 			g->window = true;
@@ -399,6 +425,8 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			o->verify = true;
 			break;
 		case OPT_DEV:
+			if (optarg[0] == '\0')
+				rc = bad("--dev", optarg, "expected a device name (e.g. sw or mlx5_0)");
 			o->dev = optarg;
 			break;
 		case OPT_DRIVER:

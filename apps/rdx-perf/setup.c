@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_errno.h>
@@ -23,60 +24,14 @@
 
 #include "perf_app.h"
 #include "perf_opts.h"
+#include "perf_wire.h"
 
-#define MSG_CONFIG 0x5250u
-#define MSG_EP     0x5251u
-#define MSG_RUN    0x5252u
-#define MSG_READY  0x5253u
-#define MSG_END    0x5254u
-#define MSG_ENDACK 0x5255u
-
-#define WIRE_MAGIC 0x72647870u /* "rdxp" */
-
-/* Everything both ends must agree on. Host byte order (lib/conn checks the
- * peers agree on the layout through the wire version). */
-struct wire_config {
-	uint32_t magic;
-	uint32_t version;
-	char app_version[16];
-	char test[16];
-	uint32_t mode;
-	uint32_t nb_sizes;
-	uint64_t sizes[PERF_MAX_SIZES];
-	uint32_t total_qps;
-	uint32_t window;
-	uint32_t keys;
-	uint32_t verify;
-	uint64_t region_len;
-	uint32_t rstride;
-	uint32_t sq_depth;
-};
-
-struct wire_ep {
-	struct rdx_qp_info qp;
-	uint64_t addr;
-	uint64_t len;
-	uint64_t raddr;
-	uint32_t rkey;
-	uint32_t rrkey;
-	uint32_t rslots;
-	uint32_t rstride;
-};
-
-struct wire_run {
-	uint64_t size;
-	uint64_t req_size;
-	uint32_t stride;
-	uint32_t slots;
-	uint32_t qps;
-	uint32_t bye;
-};
-
-struct wire_end {
-	uint64_t verify_errors;
-	int32_t status;
-	uint32_t pad;
-};
+#define MSG_CONFIG PERF_MSG_CONFIG
+#define MSG_EP     PERF_MSG_EP
+#define MSG_RUN    PERF_MSG_RUN
+#define MSG_READY  PERF_MSG_READY
+#define MSG_END    PERF_MSG_END
+#define MSG_ENDACK PERF_MSG_ENDACK
 
 static inline uint64_t
 align64(uint64_t v)
@@ -337,7 +292,7 @@ static void
 plan(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
-	uint64_t maxsz = 0, region;
+	uint64_t maxsz = 0;
 	unsigned int i;
 
 	for (i = 0; i < o->nb_sizes; i++)
@@ -349,12 +304,9 @@ plan(struct perf_app *a)
 	 * fewer slots when it is tight, never less than one message */
 	a->region_cap = PERF_MEM_BUDGET / (4ull * a->max_qps_plan);
 	a->region_cap = RTE_MIN(a->region_cap, (uint64_t)PERF_REGION_CAP);
-	region = RTE_MIN(maxsz * a->window, a->region_cap);
-	region = RTE_MAX(region, maxsz);
-	region = RTE_MAX(region, (uint64_t)o->keys * 8);
-	region = RTE_MAX(region, (uint64_t)rte_align32pow2(a->window) * 8);
-	a->region_len = RTE_MAX(align64(region), (uint64_t)4096);
-	a->rstride = (uint32_t)align64(RTE_MAX(maxsz, (uint64_t)PERF_ECHO_REQ));
+	/* the server checks a client's plan with the same functions (perf_wire.c) */
+	a->region_len = perf_plan_region_len(maxsz, a->window, o->keys, a->max_qps_plan);
+	a->rstride = perf_plan_rstride(maxsz);
 	a->sq_depth = rte_align32pow2(RTE_MAX(RTE_MAX(a->window, o->post_list) * 2,
 					      RTE_MAX(o->sig_every * 2, 64u)));
 }
@@ -474,6 +426,11 @@ perf_setup(struct perf_app *a)
 	int rc;
 
 	plan(a);
+	if (a->rstride == 0) {
+		fprintf(stderr, "rdx-perf: bad value '%" PRIu64 "' for -s: at most %u bytes\n",
+			o->sizes[0], UINT32_MAX - 63);
+		return -EINVAL;
+	}
 	if (a->window > at->max_qp_wr && at->max_qp_wr != 0) {
 		fprintf(stderr, "rdx-perf: bad value '%u' for -t: the device allows %u WRs per QP\n",
 			a->window, at->max_qp_wr);
@@ -628,23 +585,26 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 
 	run->size = size;
 	run->req_size = a->eng == &perf_engine_echo ? PERF_ECHO_REQ : size;
-	run->stride = a->eng->atomic ? 8 : (uint32_t)align64(size);
-	slots = a->region_len / run->stride;
 	run->window = a->window;
-	if (slots > a->window)
-		slots = a->window;
-	run->slots = (uint32_t)rte_align64prevpow2(RTE_MAX(slots, 1ull));
-	if (a->eng->atomic) /* 8-byte results: plan() made room for them */
-		run->slots = rte_align32pow2(a->window);
-	if (o->verify && run->slots < run->window && !a->eng->atomic) {
-		fprintf(stderr, "rdx-perf: --verify: window limited to %u for size %" PRIu64 " (buffer slots)\n",
-			run->slots, size);
-		run->window = run->slots;
-	}
 	if (layout != NULL) {
-		/* server process: the client's slot layout */
+		/* server process: the client's slot layout, checked against our
+		 * buffers by perf_wire_run_check */
 		run->stride = layout[0];
 		run->slots = layout[1];
+	} else {
+		/* sizes are within the device's max_msg_size (perf_setup) */
+		run->stride = a->eng->atomic ? 8 : (uint32_t)align64(size);
+		slots = a->region_len / run->stride;
+		if (slots > a->window)
+			slots = a->window;
+		run->slots = (uint32_t)rte_align64prevpow2(RTE_MAX(slots, 1ull));
+		if (a->eng->atomic) /* 8-byte results: plan() made room for them */
+			run->slots = rte_align32pow2(a->window);
+		if (o->verify && run->slots < run->window && !a->eng->atomic) {
+			fprintf(stderr, "rdx-perf: --verify: window limited to %u for size %" PRIu64 " (buffer slots)\n",
+				run->slots, size);
+			run->window = run->slots;
+		}
 	}
 	run->post_list = o->post_list;
 	run->iters = o->duration != 0 ? 0 : o->iters;
@@ -729,7 +689,7 @@ static void
 config_fill(const struct perf_app *a, struct wire_config *w)
 {
 	memset(w, 0, sizeof(*w));
-	w->magic = WIRE_MAGIC;
+	w->magic = PERF_WIRE_MAGIC;
 	w->version = RDX_WIRE_VERSION;
 	snprintf(w->app_version, sizeof(w->app_version), "%s", RDX_VERSION_STR);
 	snprintf(w->test, sizeof(w->test), "%s", a->o.test);
@@ -745,39 +705,23 @@ config_fill(const struct perf_app *a, struct wire_config *w)
 	w->sq_depth = a->sq_depth;
 }
 
+/* The peer's CONFIG against ours: one line and -EPROTO when it differs. */
 static int
 config_compare(const struct wire_config *me, const struct wire_config *peer)
 {
-	char ms[64], ps[64];
+	char err[256];
 
-	if (peer->magic != WIRE_MAGIC || peer->version != me->version ||
-	    strncmp(peer->app_version, me->app_version, sizeof(me->app_version)) != 0) {
-		fprintf(stderr, "rdx-perf: peer runs another version (rdx-perf %.16s, wire %u; we run %s, wire %u)\n",
-			peer->magic == WIRE_MAGIC ? peer->app_version : "?", peer->version,
-			me->app_version, me->version);
+	if (perf_wire_config_check(me, peer, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rdx-perf: %s\n", err);
 		return -EPROTO;
 	}
-	if (strncmp(peer->test, me->test, sizeof(me->test)) != 0 || peer->mode != me->mode) {
-		fprintf(stderr, "rdx-perf: peer runs test %.16s --mode %s, we run %s --mode %s\n",
-			peer->test, peer->mode == PERF_MODE_LAT ? "lat" : "bw", me->test,
-			me->mode == PERF_MODE_LAT ? "lat" : "bw");
-		return -EPROTO;
-	}
-	if (peer->nb_sizes != me->nb_sizes || peer->nb_sizes > PERF_MAX_SIZES ||
-	    memcmp(peer->sizes, me->sizes, sizeof(me->sizes[0]) * me->nb_sizes) != 0) {
-		perf_size_name(peer->nb_sizes > 0 ? peer->sizes[0] : 0, ps, sizeof(ps));
-		perf_size_name(me->nb_sizes > 0 ? me->sizes[0] : 0, ms, sizeof(ms));
-		fprintf(stderr, "rdx-perf: peer runs %u size(s) starting at %s, we run %u starting at %s\n",
-			peer->nb_sizes, ps, me->nb_sizes, ms);
-		return -EPROTO;
-	}
-	/* --keys and --verify: the server follows the client */
 	return 0;
 }
 
 static int
 exchange_eps(struct perf_app *a, struct perf_ep *eps)
 {
+	char err[256];
 	unsigned int i;
 	int rc;
 
@@ -789,6 +733,10 @@ exchange_eps(struct perf_app *a, struct perf_ep *eps)
 		if (rc < 0) {
 			fprintf(stderr, "rdx-perf: bootstrap: QP exchange failed: %s\n",
 				rdx_conn_strerror(a->conn));
+			return -EPROTO;
+		}
+		if (perf_wire_ep_check(a, &theirs, err, sizeof(err)) < 0) {
+			fprintf(stderr, "rdx-perf: QP %u: %s\n", i, err);
 			return -EPROTO;
 		}
 		rc = ep_connect(a, &eps[i], &theirs);
@@ -828,9 +776,15 @@ perf_boot_client(struct perf_app *a)
 			usleep(100000);
 		}
 	}
+	if (a->conn == NULL && rte_errno == EPROTO) {
+		/* an rdx peer of another version, or not an rdx peer at all */
+		fprintf(stderr, "rdx-perf: bootstrap with %s:%u failed: %s\n", host, port,
+			rdx_conn_strerror(NULL));
+		return -EPROTO;
+	}
 	if (a->conn == NULL) {
 		fprintf(stderr, "rdx-perf: cannot reach %s:%u within %.1f s: %s\n", host, port,
-			a->o.boot_timeout, rte_strerror(rte_errno));
+			a->o.boot_timeout, rdx_conn_strerror(NULL));
 		return -ECONNREFUSED;
 	}
 	config_fill(a, &me);
@@ -851,10 +805,68 @@ perf_boot_client(struct perf_app *a)
 	return exchange_eps(a, a->cli);
 }
 
+/*
+ * Accept until a peer speaks the bootstrap or the bootstrap timeout: a stray
+ * connection (a port scan, a peer that sends garbage or closes) gets one
+ * line and the server keeps waiting; an rdx peer of another wire version
+ * ends it (rte_errno EPROTO) with the line naming the peer's version.
+ */
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static struct rdx_conn *
+accept_client(struct perf_app *a)
+{
+	/* the clock lib/conn's deadlines use: its timeout means ours is over */
+	int64_t deadline = mono_ms() + boot_ms(a);
+	struct rdx_conn *c;
+
+	for (;;) {
+		int64_t left = deadline - mono_ms();
+
+		c = rdx_conn_accept(a->listener, (int)RTE_MAX(left, (int64_t)0));
+		if (c != NULL)
+			return c;
+		/* a peer that connected and sent no hello times out sooner
+		 * (lib/conn caps the hello): only the deadline ends the wait */
+		if (rte_errno == EINTR || mono_ms() >= deadline || rdx_runtime_stopping()) {
+			if (rte_errno == EINTR || rdx_runtime_stopping())
+				fprintf(stderr, "rdx-perf: no client on port %u: %s\n", a->o.port,
+					rdx_conn_strerror(a->listener));
+			else
+				fprintf(stderr, "rdx-perf: no client within %.1f s on port %u\n",
+					a->o.boot_timeout, a->o.port);
+			rte_errno = ETIMEDOUT;
+			return NULL;
+		}
+		if (rte_errno == EPROTO && rdx_conn_peer_version(a->listener)[0] != '\0') {
+			fprintf(stderr, "rdx-perf: %s\n", rdx_conn_strerror(a->listener));
+			rte_errno = EPROTO;
+			return NULL;
+		}
+		if (rte_errno != EPROTO && rte_errno != ECONNRESET && rte_errno != ETIMEDOUT &&
+		    rte_errno != ECONNABORTED && rte_errno != EPIPE && rte_errno != ENOTCONN) {
+			fprintf(stderr, "rdx-perf: cannot accept a client on port %u: %s\n",
+				a->o.port, rdx_conn_strerror(a->listener));
+			rte_errno = EIO;
+			return NULL;
+		}
+		fprintf(stderr, "rdx-perf: ignored a connection: %s\n",
+			rdx_conn_strerror(a->listener));
+	}
+}
+
 int
 perf_boot_server(struct perf_app *a)
 {
 	struct wire_config me, peer;
+	char err[256];
 	int rc;
 
 	a->listener = rdx_conn_listen(NULL, a->o.port);
@@ -869,12 +881,9 @@ perf_boot_server(struct perf_app *a)
 	printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
 	       rdx_conn_port(a->listener), a->o.boot_timeout);
 	fflush(stdout);
-	a->conn = rdx_conn_accept(a->listener, boot_ms(a));
-	if (a->conn == NULL) {
-		fprintf(stderr, "rdx-perf: no client within %.1f s on port %u: %s\n",
-			a->o.boot_timeout, a->o.port, rte_strerror(rte_errno));
-		return -ETIMEDOUT;
-	}
+	a->conn = accept_client(a);
+	if (a->conn == NULL)
+		return rte_errno == EPROTO ? -EPROTO : -ETIMEDOUT;
 	config_fill(a, &me);
 	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), boot_ms(a));
 	if (rc < 0) {
@@ -884,12 +893,9 @@ perf_boot_server(struct perf_app *a)
 	rc = config_compare(&me, &peer);
 	if (rc < 0)
 		return rc;
-	/* the client decides the layout */
-	if (peer.total_qps == 0 || peer.total_qps > RDX_MAX_QPS_PER_LCORE * RDX_MAX_LCORES ||
-	    peer.keys == 0 || peer.keys > PERF_MAX_KEYS || peer.window == 0 ||
-	    peer.rstride == 0 || peer.sq_depth == 0 || peer.region_len < 64) {
-		fprintf(stderr, "rdx-perf: peer sent a bad configuration (%u QPs, %u keys)\n",
-			peer.total_qps, peer.keys);
+	/* the client decides the layout, within what this process can hold */
+	if (perf_wire_layout_check(a, &peer, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rdx-perf: %s\n", err);
 		return -EPROTO;
 	}
 	a->total_qps = peer.total_qps;
@@ -911,7 +917,8 @@ perf_boot_server(struct perf_app *a)
 int
 perf_client_run_begin(struct perf_app *a)
 {
-	struct wire_run r;
+	struct wire_run r, got;
+	char err[256];
 	int rc;
 
 	memset(&r, 0, sizeof(r));
@@ -922,17 +929,24 @@ perf_client_run_begin(struct perf_app *a)
 	r.qps = a->run.qps;
 	rc = rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), boot_ms(a));
 	if (rc == 0)
-		rc = rdx_conn_recv(a->conn, MSG_READY, &r, sizeof(r), boot_ms(a));
-	if (rc < 0)
+		rc = rdx_conn_recv(a->conn, MSG_READY, &got, sizeof(got), boot_ms(a));
+	if (rc < 0) {
 		fprintf(stderr, "rdx-perf: server did not start the run: %s\n",
 			rdx_conn_strerror(a->conn));
-	return rc;
+		return rc;
+	}
+	if (perf_wire_ready_check(&r, &got, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rdx-perf: %s\n", err);
+		return -EPROTO;
+	}
+	return 0;
 }
 
 int
 perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 {
 	struct wire_end e;
+	char err[256];
 	int rc;
 
 	/* END has no payload: the server polls for it with a zero timeout, and a
@@ -946,8 +960,18 @@ perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 			rdx_conn_strerror(a->conn));
 		return rc;
 	}
+	if (perf_wire_end_check(&e, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rdx-perf: %s\n", err);
+		return -EPROTO;
+	}
 	*peer_verify_errors = e.verify_errors;
-	return e.status;
+	if (e.status < 0) {
+		/* the server printed the details on its side */
+		fprintf(stderr, "rdx-perf: the server failed the run: %s (see its output)\n",
+			strerror(-e.status));
+		return -EIO;
+	}
+	return 0;
 }
 
 int
@@ -986,6 +1010,7 @@ static int
 server_one_run(struct perf_app *a, unsigned int main_idx)
 {
 	const bool sleep = perf_server_waits_on_socket(a);
+	bool proto = false;
 	struct wire_end e;
 	uint64_t iter = 0;
 	int rc = 0, lrc;
@@ -1012,6 +1037,13 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 		}
 		if (rc == 0)
 			break;
+		if (rc == -EPROTO) {
+			fprintf(stderr, "rdx-perf: bad message from the client during the run: %s\n",
+				rdx_conn_strerror(a->conn));
+			a->run.abort = true;
+			proto = true;
+			break;
+		}
 		if (rc != -ETIMEDOUT && rc != -EAGAIN && !(rc == -EINTR && rdx_runtime_stopping())) {
 			fprintf(stderr, "rdx-perf: client went away during the run: %s\n",
 				rdx_conn_strerror(a->conn));
@@ -1032,7 +1064,7 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 				rc = lrc;
 		}
 	if (a->run.abort)
-		return -ECONNRESET;
+		return proto ? -EPROTO : -ECONNRESET;
 	memset(&e, 0, sizeof(e));
 	for (l = 0; l < a->nb_lcores; l++) {
 		e.verify_errors += a->lcores[l].verify_errors;
@@ -1053,6 +1085,7 @@ perf_server_loop(struct perf_app *a)
 	unsigned int main_idx = a->nb_lcores;
 	unsigned int l;
 	struct wire_run r;
+	char err[256];
 	int rc;
 
 	for (l = 0; l < a->nb_lcores; l++)
@@ -1060,19 +1093,23 @@ perf_server_loop(struct perf_app *a)
 			main_idx = l;
 	for (;;) {
 		rc = rdx_conn_recv(a->conn, MSG_RUN, &r, sizeof(r), boot_ms(a));
+		if (rc == -EPROTO) {
+			fprintf(stderr, "rdx-perf: bad message from the client: %s\n",
+				rdx_conn_strerror(a->conn));
+			return -EPROTO;
+		}
 		if (rc < 0) {
 			fprintf(stderr, "rdx-perf: client went away: %s\n", rdx_conn_strerror(a->conn));
 			return -ECONNRESET;
+		}
+		if (perf_wire_run_check(a, &r, err, sizeof(err)) < 0) {
+			fprintf(stderr, "rdx-perf: %s\n", err);
+			return -EPROTO;
 		}
 		if (r.bye) {
 			printf("rdx-perf: served %u run(s) of %s for the client; it has the results\n",
 			       a->nb_runs, a->o.test);
 			return 0;
-		}
-		if (r.qps == 0 || r.slots == 0 || r.stride == 0 || r.size == 0 ||
-		    (uint64_t)r.slots * r.stride > a->region_len + r.stride) {
-			fprintf(stderr, "rdx-perf: client sent a bad run description\n");
-			return -EPROTO;
 		}
 		{
 			const uint32_t layout[2] = {r.stride, r.slots};

@@ -45,6 +45,8 @@ RTE_LOG_REGISTER(rdx_conn_logtype, rdx.conn, NOTICE)
 #define RDX_CONN_DRAIN_MAX (1u << 20)
 /* Longest single poll(): how quickly a stop request is noticed. */
 #define RDX_CONN_WAIT_SLICE_MS 100
+/* Longest wait for an accepted peer's hello (it sends it on connecting). */
+#define RDX_CONN_HELLO_MS 2000
 
 struct rdx_hello {
 	char magic[4];
@@ -351,6 +353,10 @@ hello_exchange(struct rdx_conn *c, int64_t deadline)
 	}
 	memcpy(c->peer_version, theirs.version, sizeof(theirs.version));
 	c->peer_version[sizeof(theirs.version)] = '\0';
+	/* the peer's bytes go into messages: printable ASCII only */
+	for (char *q = c->peer_version; *q != '\0'; q++)
+		if (*q < 0x20 || *q > 0x7e)
+			*q = '?';
 	v = ntohl(theirs.wire_version);
 	if (v != RDX_WIRE_VERSION) {
 		conn_err(c, "peer %s runs wire version %u (rdx %s), we run %u (rdx %s)",
@@ -455,6 +461,7 @@ rdx_conn_accept(struct rdx_conn *listener, int timeout_ms)
 	int64_t deadline = deadline_of(timeout_ms);
 	struct sockaddr_storage ss;
 	struct rdx_conn *c;
+	int64_t hello_deadline;
 	socklen_t sl;
 	int fd, ret;
 
@@ -464,6 +471,7 @@ rdx_conn_accept(struct rdx_conn *listener, int timeout_ms)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	listener->peer_version[0] = '\0';
 	for (;;) {
 		sl = sizeof(ss);
 		fd = accept4(listener->fd, (struct sockaddr *)&ss, &sl,
@@ -500,9 +508,16 @@ rdx_conn_accept(struct rdx_conn *listener, int timeout_ms)
 	tune_socket(fd);
 	c->port = listener->port;
 	addr_str((struct sockaddr *)&ss, c->peer, sizeof(c->peer));
-	ret = hello_exchange(c, deadline);
+	/* a real peer sends its hello as soon as it connects: one that does
+	 * not (a port scan, a stuck client) cannot hold the listener long */
+	hello_deadline = now_ms() + RDX_CONN_HELLO_MS;
+	if (deadline >= 0 && deadline < hello_deadline)
+		hello_deadline = deadline;
+	ret = hello_exchange(c, hello_deadline);
 	if (ret < 0) {
 		memcpy(listener->err, c->err, sizeof(listener->err));
+		/* set only when the peer's hello had our magic: an rdx peer */
+		memcpy(listener->peer_version, c->peer_version, sizeof(listener->peer_version));
 		rdx_conn_close(c);
 		rte_errno = -ret;
 		return NULL;

@@ -34,7 +34,14 @@ struct rdx_conn;
  */
 struct rdx_conn *rdx_conn_listen(const char *bind_addr, uint16_t port);
 uint16_t rdx_conn_port(const struct rdx_conn *listener);
-/** Accept one peer within timeout_ms, then check the hello (magic, version). */
+/**
+ * Accept one peer within timeout_ms, then check the hello (magic, version);
+ * the peer has at most 2 s of it for its hello. On a bad hello: NULL,
+ * rte_errno EPROTO (or ECONNRESET/ETIMEDOUT when the peer closed or sent
+ * nothing), the reason in rdx_conn_strerror(listener), and
+ * rdx_conn_peer_version(listener) non-empty only when the hello had the rdx
+ * magic (an rdx peer of another wire version, not a stray connection).
+ */
 struct rdx_conn *rdx_conn_accept(struct rdx_conn *listener, int timeout_ms);
 /** Connect to host:port within timeout_ms and exchange hellos. */
 struct rdx_conn *rdx_conn_connect(const char *host, uint16_t port, int timeout_ms);

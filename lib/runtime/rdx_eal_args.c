@@ -446,6 +446,56 @@ rdx_runtime_check_cores(const char *opt, const char *value, char *err, size_t er
 }
 
 /*
+ * -m MB, --socket-mem MB[,MB..] and --log-level [TYPE:|PATTERN,]LEVEL: EAL
+ * 22.11 reads -m with atoi (junk is 0 MB) and only warns about a bad level,
+ * so they are checked here. LEVEL: 1..8 or a name (rte_log.h).
+ */
+static int
+check_eal_value(enum opt_kind kind, const char *name, const char *v, char *err, size_t len)
+{
+	static const char *const levels[] = {
+		"emergency", "alert", "critical", "error", "warning", "notice", "info", "debug",
+	};
+	const char *lvl, *p;
+	unsigned long n;
+	char *end;
+	size_t i;
+
+	if (kind == OPT_MEMORY) {
+		for (p = v;; p = end + 1) {
+			if (*p < '0' || *p > '9')
+				break;
+			errno = 0;
+			n = strtoul(p, &end, 10);
+			if (errno != 0 || n > (1ul << 30) ||
+			    (strcmp(name, "-m") == 0 && (n == 0 || *end != '\0')))
+				break;
+			if (*end == '\0')
+				return 0;
+			if (*end != ',')
+				break;
+		}
+		snprintf(err, len, "bad value '%s' for %s: expected megabytes%s", v, name,
+			 strcmp(name, "-m") == 0 ? " > 0" : " per socket (N[,N..])");
+		return -EINVAL;
+	}
+	lvl = strrchr(v, ':');
+	if (lvl == NULL)
+		lvl = strrchr(v, ',');
+	lvl = lvl != NULL ? lvl + 1 : v;
+	errno = 0;
+	n = strtoul(lvl, &end, 10);
+	if (lvl[0] >= '0' && lvl[0] <= '9' && errno == 0 && *end == '\0' && n >= 1 && n <= 8)
+		return 0;
+	for (i = 0; i < RTE_DIM(levels); i++)
+		if (strcmp(lvl, levels[i]) == 0)
+			return 0;
+	snprintf(err, len, "bad value '%s' for %s: expected [TYPE:]LEVEL, LEVEL 1..8 or "
+		 "emergency, alert, critical, error, warning, notice, info, debug", v, name);
+	return -EINVAL;
+}
+
+/*
  * Every core option of argv (up to "--") checked together: each value, one
  * core set only (-c, -l, --lcores are exclusive in EAL), main lcore in set.
  */
@@ -492,6 +542,12 @@ check_eal_cores_n(int argc, char **argv, unsigned int ncores, char *err, size_t 
 			if (ret < 0)
 				return ret;
 			main_val = value;
+			break;
+		case OPT_MEMORY:
+		case OPT_LOG_LEVEL:
+			ret = check_eal_value(kind, name, value, err, len);
+			if (ret < 0)
+				return ret;
 			break;
 		default:
 			break;

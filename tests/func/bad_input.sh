@@ -51,6 +51,21 @@ check "bad HOST:PORT"       "${EAL[@]}" -- --test write --connect nocolon "${S[@
 check "--json unwritable"   "${EAL[@]}" -- --test write --json /nonexistent/dir/r.json "${S[@]}"
 check "--csv a directory"   "${EAL[@]}" -- --test write --csv "$TMP" "${S[@]}"
 check "-o unwritable"       "${EAL[@]}" -- --test write -o /nonexistent/dir/log "${S[@]}"
+check "empty size in list"  "${EAL[@]}" -- --test write --sizes 1K,,2K "${S[@]}"
+check "trailing comma"      "${EAL[@]}" -- --test write --sizes 1K, "${S[@]}"
+check "empty --dev"         "${EAL[@]}" -- --test write --dev ''
+check "qp sweep wraps"      "${EAL[@]}" -- --test write --qp-sweep 1-4294967297 "${S[@]}"
+check "qp sweep factor wraps" "${EAL[@]}" -- --test write --qp-sweep 1-8*4294967298 "${S[@]}"
+check "-t wraps"            "${EAL[@]}" -- --test write --mode bw -t 4294967297 "${S[@]}"
+check "-n overflows"        "${EAL[@]}" -- --test write -n 99999999999999999999999 "${S[@]}"
+check "-s overflows"        "${EAL[@]}" -- --test write -s 18014398509481984K "${S[@]}"
+check "-p wraps"            "${EAL[@]}" -- --test write -p 65537 "${S[@]}"
+many=()
+for _ in $(seq 150); do many+=(-n 1); done
+check "255+ app arguments"  "${EAL[@]}" -- --test write "${S[@]}" "${many[@]}"
+check "EAL -m abc"          "${EAL[@]}" -m abc -- --test write "${S[@]}"
+check "EAL --log-level zzz" "${EAL[@]}" --log-level zzz -- --test write "${S[@]}"
+check "EAL --log-level type:zzz" "${EAL[@]}" --log-level lib.eal:zzz -- --test write "${S[@]}"
 check "bad core mask"       --no-huge -c 0xZZ -- --test write "${S[@]}"
 check "split, inline model" "${EAL[@]}" -- --test write --loopback-lcores split "${S[@]}"
 check "peer unreachable"    "${EAL[@]}" -- --test write --connect 127.0.0.1:1 \

@@ -15,9 +15,11 @@ for t in echo write write_imm read send cas faa; do
         *) sz=(--sizes 8,4K) ; runs=2 ;;
         esac
         name=$t-$m
-        if ! run "$name" 120 "${EAL[@]}" -- --test "$t" --mode "$m" --dev sw --verify -n $N \
-            "${sz[@]}" -t 8 --json "$TMP/$name.json"; then
-            fail "$name: exit status $? ($(tail -n 2 "$TMP/$name.err" | tr '\n' ' '))"
+        run "$name" 120 "${EAL[@]}" -- --test "$t" --mode "$m" --dev sw --verify -n $N \
+            "${sz[@]}" -t 8 --json "$TMP/$name.json"
+        rc=$?
+        if [ "$rc" -ne 0 ]; then
+            fail "$name: exit status $rc ($(tail -n 2 "$TMP/$name.err" | tr '\n' ' '))"
             continue
         fi
         if ! grep -q -- "--verify: every payload byte" "$TMP/$name.err"; then

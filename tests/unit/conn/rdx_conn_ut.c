@@ -357,6 +357,8 @@ test_version_mismatch(void)
 		 RDX_WIRE_VERSION, RDX_VERSION_STR);
 	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), expect));
 	CU_ASSERT_STRING_EQUAL(rdx_conn_strerror(l), rdx_conn_strerror(NULL));
+	/* an rdx peer of another version: the listener keeps its version */
+	CU_ASSERT_STRING_EQUAL(rdx_conn_peer_version(l), "9.9.9");
 	close(f.fd);
 
 	/* Not an rdx peer at all. */
@@ -368,6 +370,34 @@ test_version_mismatch(void)
 	CU_ASSERT_PTR_NULL(rdx_conn_accept(l, TMO));
 	CU_ASSERT_EQUAL(rte_errno, EPROTO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), "bad hello magic"));
+	/* a stray connection: no peer version (apps keep accepting) */
+	CU_ASSERT_STRING_EQUAL(rdx_conn_peer_version(l), "");
+	close(f.fd);
+
+	/* A peer that connects and closes: ECONNRESET, no version either. */
+	f.fd = raw_connect(rdx_conn_port(l));
+	CU_ASSERT_FATAL(f.fd >= 0);
+	close(f.fd);
+	CU_ASSERT_PTR_NULL(rdx_conn_accept(l, TMO));
+	CU_ASSERT_EQUAL(rte_errno, ECONNRESET);
+	CU_ASSERT_STRING_EQUAL(rdx_conn_peer_version(l), "");
+
+	/* Control bytes in the peer's version string are not printed raw. */
+	f.fd = raw_connect(rdx_conn_port(l));
+	CU_ASSERT_FATAL(f.fd >= 0);
+	{
+		struct rdx_hello h;
+
+		memset(&h, 0, sizeof(h));
+		memcpy(h.magic, "RDX1", 4);
+		h.wire_version = htonl(77);
+		memcpy(h.version, "1\x1b[2J\n\x7f", 7);
+		CU_ASSERT_EQUAL(send(f.fd, &h, sizeof(h), MSG_NOSIGNAL), (ssize_t)sizeof(h));
+	}
+	CU_ASSERT_PTR_NULL(rdx_conn_accept(l, TMO));
+	CU_ASSERT_EQUAL(rte_errno, EPROTO);
+	CU_ASSERT_STRING_EQUAL(rdx_conn_peer_version(l), "1?[2J??");
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(l), "(rdx 1?[2J?" "?)"));
 	close(f.fd);
 	rdx_conn_close(l);
 

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx-perf's two-process control messages (carried by lib/conn frames) and
+ * the pure checks of everything a peer sends. Each check looks only at the
+ * message and at the local state it is compared with (no I/O, no device
+ * calls), returns 0 or -EPROTO and writes one line naming the field and its
+ * value into err: a fuzz target can call them directly.
+ */
+#ifndef PERF_WIRE_H
+#define PERF_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf_app.h"
+
+#define PERF_MSG_CONFIG 0x5250u
+#define PERF_MSG_EP     0x5251u
+#define PERF_MSG_RUN    0x5252u
+#define PERF_MSG_READY  0x5253u
+#define PERF_MSG_END    0x5254u
+#define PERF_MSG_ENDACK 0x5255u
+
+#define PERF_WIRE_MAGIC 0x72647870u /* "rdxp" */
+
+/* Everything both ends must agree on. Host byte order (lib/conn checks the
+ * peers agree on the layout through the wire version). */
+struct wire_config {
+	uint32_t magic;
+	uint32_t version;
+	char app_version[16];
+	char test[16];
+	uint32_t mode;
+	uint32_t nb_sizes;
+	uint64_t sizes[PERF_MAX_SIZES];
+	uint32_t total_qps;
+	uint32_t window;
+	uint32_t keys;
+	uint32_t verify;
+	uint64_t region_len;
+	uint32_t rstride;
+	uint32_t sq_depth;
+};
+
+struct wire_ep {
+	struct rdx_qp_info qp;
+	uint64_t addr;
+	uint64_t len;
+	uint64_t raddr;
+	uint32_t rkey;
+	uint32_t rrkey;
+	uint32_t rslots;
+	uint32_t rstride;
+};
+
+struct wire_run {
+	uint64_t size;
+	uint64_t req_size;
+	uint32_t stride;
+	uint32_t slots;
+	uint32_t qps;
+	uint32_t bye;
+};
+
+struct wire_end {
+	uint64_t verify_errors;
+	int32_t status;
+	uint32_t pad;
+};
+
+/* Largest -t (opts.c) and the send queue it and -Q can ask for. */
+#define PERF_WIRE_MAX_WINDOW 65536u
+#define PERF_WIRE_MAX_SQ_DEPTH (2u * 65536u)
+
+/* plan(): bytes of one buffer for these sizes and this layout. */
+uint64_t perf_plan_region_len(uint64_t max_size, uint32_t window, uint32_t keys,
+			      uint32_t qps_plan);
+/* plan(): receive slot stride for the largest size. */
+uint32_t perf_plan_rstride(uint64_t max_size);
+
+/*
+ * The peer's CONFIG against ours (me, as config_fill made it): magic, wire
+ * version and app version (both strings must be NUL-terminated), test, mode,
+ * the size list. On a version mismatch err names the peer's version.
+ */
+int perf_wire_config_check(const struct wire_config *me, const struct wire_config *peer,
+			   char *err, size_t len);
+/*
+ * Server: the client's layout fields of CONFIG (QPs, window, keys, verify,
+ * buffer length, receive stride, send queue depth) against local limits
+ * (a->attr, a->o.sizes) before anything is allocated from them.
+ */
+int perf_wire_layout_check(const struct perf_app *a, const struct wire_config *peer,
+			   char *err, size_t len);
+/* One EP of the peer against our plan (a->region_len, a->rstride, driver). */
+int perf_wire_ep_check(const struct perf_app *a, const struct wire_ep *w, char *err,
+		       size_t len);
+/*
+ * Server: a RUN against what was allocated: size one of ours, req_size and
+ * stride as the client derives them, slots a power of two within the window
+ * and slots x stride within a->region_len, 1 <= qps <= a->total_qps,
+ * bye 0 or 1 (bye 1: the rest is ignored).
+ */
+int perf_wire_run_check(const struct perf_app *a, const struct wire_run *r, char *err,
+			size_t len);
+/* Client: READY must echo the RUN we sent. */
+int perf_wire_ready_check(const struct wire_run *sent, const struct wire_run *got,
+			  char *err, size_t len);
+/* Client: ENDACK status 0 or a negative errno (-1..-4095), pad 0. */
+int perf_wire_end_check(const struct wire_end *e, char *err, size_t len);
+
+#endif /* PERF_WIRE_H */
