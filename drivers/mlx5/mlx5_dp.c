@@ -294,8 +294,10 @@ rdx_mlx5_bfreg_init(struct rdx_mlx5_bfreg *bf, void *reg, uint32_t size)
 {
 	memset(bf, 0, sizeof(*bf));
 	bf->reg = reg;
-	/* MLX5_SHUT_UP_BF: post_send_db never copies, rings with 8 bytes. */
-	bf->size = env_set("MLX5_SHUT_UP_BF", false) ? 0 : size;
+	bf->size = size;
+	/* MLX5_SHUT_UP_BF: post_send_db never copies, rings with 8 bytes (the
+	 * halves still alternate: bf->offset toggles by buf_size). */
+	bf->copy_max = env_set("MLX5_SHUT_UP_BF", false) ? 0 : size;
 	/* MLX5_POST_SEND_PREFER_BF (default on): copy any small WQE, not
 	 * only inline ones. */
 	bf->prefer_bf = env_set("MLX5_POST_SEND_PREFER_BF", true);
@@ -304,8 +306,7 @@ rdx_mlx5_bfreg_init(struct rdx_mlx5_bfreg *bf, void *reg, uint32_t size)
 int
 rdx_mlx5_qp_bfreg_share(struct rdx_mlx5_qp *qp, struct rdx_mlx5_bfreg *bf)
 {
-	if (bf == NULL || bf->reg != qp->bf_own.reg ||
-	    (bf->size != qp->bf_own.size && bf->size != 0))
+	if (bf == NULL || bf->reg != qp->bf_own.reg || bf->size != qp->bf_own.size)
 		return -EINVAL;
 	if (qp->bf != &qp->bf_own)
 		qp->bf->refs--;
@@ -812,7 +813,7 @@ sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint32_t c
 	if (fast_only) {
 		/* Fast shapes: inline, DS 2..4, one WQEBB: they fit any half
 		 * (bf.size is a non-zero multiple of 64). */
-		if (nreq == 1 && bf->size != 0) {
+		if (nreq == 1 && bf->copy_max != 0) {
 			bf_copy64(reg, (const uint8_t *)last);
 			qp->stats.bf_posts++;
 			goto flush;
@@ -820,7 +821,8 @@ sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint32_t c
 	} else if (nreq == 1) {
 		const uint32_t last_ds = be32toh(last->qpn_ds) & 0x3f;
 
-		if (last_ds > 1 && last_ds * MLX5_DS_SIZE <= bf->size && (inl || bf->prefer_bf)) {
+		if (last_ds > 1 && last_ds * MLX5_DS_SIZE <= bf->copy_max &&
+		    (inl || bf->prefer_bf)) {
 			bf_copy(qp, reg, (const uint8_t *)last, (last_ds + 3) >> 2);
 			qp->stats.bf_posts++;
 			goto flush;
