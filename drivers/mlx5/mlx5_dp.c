@@ -293,6 +293,11 @@ void
 rdx_mlx5_bfreg_init(struct rdx_mlx5_bfreg *bf, void *reg, uint32_t size)
 {
 	memset(bf, 0, sizeof(*bf));
+	if (reg == NULL) {
+		/* No register (rings go nowhere): the ring path needs no test. */
+		reg = &bf->sink;
+		size = 0;
+	}
 	bf->reg = reg;
 	bf->size = size;
 	/* MLX5_SHUT_UP_BF: post_send_db never copies, rings with 8 bytes (the
@@ -306,7 +311,8 @@ rdx_mlx5_bfreg_init(struct rdx_mlx5_bfreg *bf, void *reg, uint32_t size)
 int
 rdx_mlx5_qp_bfreg_share(struct rdx_mlx5_qp *qp, struct rdx_mlx5_bfreg *bf)
 {
-	if (bf == NULL || bf->reg != qp->bf_own.reg || bf->size != qp->bf_own.size)
+	if (bf == NULL || qp->bf_own.reg == (uint8_t *)&qp->bf_own.sink ||
+	    bf->reg != qp->bf_own.reg || bf->size != qp->bf_own.size)
 		return -EINVAL;
 	if (qp->bf != &qp->bf_own)
 		qp->bf->refs--;
@@ -802,8 +808,6 @@ sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint32_t c
 	/* mmio_wc_start: dbrec store before the write-combining MMIO. */
 	rte_wmb();
 	qp->stats.doorbells++;
-	if (unlikely(bf->reg == NULL))
-		return;
 	reg = bf->reg + bf->offset;
 	/*
 	 * post_send_db copies the WQE when: one WR, a BlueFlame register

@@ -50,12 +50,13 @@ struct rdx_mlx5_qp;
  * thread-domain contract: no lock is taken).
  */
 struct rdx_mlx5_bfreg {
-	uint8_t *reg;           /* NULL: none */
+	uint8_t *reg;           /* never NULL: &sink when there is none */
 	uint32_t size;          /* one half, bytes (0: a register without halves) */
 	uint32_t offset;        /* 0 or size: the half the next ring uses */
 	uint32_t copy_max;      /* largest BlueFlame copy: size, or 0 (8-byte doorbells only) */
 	bool prefer_bf;         /* copy non-inline WQEs too (MLX5_POST_SEND_PREFER_BF) */
 	uint32_t refs;          /* QPs using it (control path) */
+	uint64_t sink;          /* takes the doorbells of a QP without a register */
 };
 
 /* Per-QP datapath counters (control-path readable; bumped once per burst). */
