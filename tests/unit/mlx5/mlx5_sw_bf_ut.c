@@ -200,7 +200,7 @@ many_rings(int n, uint32_t post_lcore)
 
 			for (k = 0; k < rings[round]; k++) {
 				/* bursts of 1 (BlueFlame copies) and 2..3 (doorbells) */
-				uint16_t burst = k == 1 ? (uint16_t)(1 + round % 3) : 1;
+				uint16_t burst = (uint16_t)(k == 1 ? 1 + round % 3 : 1);
 
 				CU_ASSERT(post_k(&r, i, v, burst) == burst);
 			}
