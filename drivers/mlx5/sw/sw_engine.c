@@ -5,11 +5,14 @@
  * /work/shared/docs/mlx5-datapath.md (§8) and the datapath contract.
  *
  * Choices where the hardware rule is not public (documented here once):
- * - A doorbell is any non-zero 8 bytes in the BlueFlame half the model
- *   expects next; it must name (idx, qpn, ctrl bytes 0..7) a posted WQE
- *   (one that ends at or before the SQ doorbell record). A whole-WQE
- *   BlueFlame copy must equal the WQE in the ring. WQEs execute only up to
- *   the doorbell record and only after a doorbell.
+ * - A doorbell is any non-zero 8 bytes in a half of a doorbell register
+ *   (shared by the QPs naming one posting lcore, else one QP's own; see
+ *   "Doorbell registers"); it must name (idx, qpn, ctrl bytes 0..7) a
+ *   posted WQE of a QP on that register (one that ends at or before the SQ
+ *   doorbell record). A whole-WQE BlueFlame copy must equal the WQE in the
+ *   ring. WQEs execute only up to the doorbell record and only after a
+ *   doorbell (on a shared register: or after a look that may have lost
+ *   one).
  * - Malformed WQEs (bad idx/qpn/DS/opcode, inline too long, zero-length
  *   data segment, atomic SGE not 8 bytes) are device errors: counted,
  *   logged, and completed with LOCAL_QP_OP_ERR (0x02).
