@@ -177,6 +177,27 @@ rdx_mlx5_sq_wqe_cnt(uint32_t sq_depth, uint32_t max_inline, uint32_t max_send_sg
 }
 
 uint32_t
+rdx_mlx5_rc_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
+			uint32_t max_send_sge, uint32_t max_inline)
+{
+	/* verbs.c mlx5_calc_send_wqe: max(overhead + 16 * sge, overhead +
+	 * align16(4 + inline)), aligned to 64; mlx5_calc_sq_size: the ring is
+	 * roundup_pow2(wr * wqe_size) bytes, at most max_send_wqebb WQEBBs. */
+	uint32_t size = RDX_MLX5_RC_SQ_OVERHEAD + MLX5_DS_SIZE * max_send_sge;
+	uint64_t ring;
+
+	if (max_inline != 0)
+		size = RTE_MAX(size, RDX_MLX5_RC_SQ_OVERHEAD +
+			       RTE_ALIGN_CEIL(4 + max_inline, MLX5_DS_SIZE));
+	size = RTE_ALIGN_CEIL(size, 64u);
+	if (size > max_sq_desc_sz || max_send_wqebb == 0)
+		return 0;
+	/* The largest power-of-two ring allowed; any wr with wr * size <= ring fits. */
+	ring = (uint64_t)rte_align32prevpow2(max_send_wqebb) << MLX5_WQEBB_SHIFT;
+	return (uint32_t)RTE_MIN(ring / size, (uint64_t)UINT32_MAX);
+}
+
+uint32_t
 rdx_mlx5_rq_stride(uint32_t max_recv_sge)
 {
 	return rte_align32pow2(MLX5_DS_SIZE * RTE_MAX(max_recv_sge, 1u));
@@ -226,9 +247,9 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	/* The inline fast paths (WRITE, SEND) take 8..16 bytes (QPs allowing 16 inline). */
 	qp->fast_key = max_inline >= 16 && max_send_sge >= 1 ? WR_KEY_WRITE_INL : UINT32_MAX;
 	qp->dbrec = dv->dbrec;
-	qp->bf_reg = dv->bf.reg;
-	qp->bf_size = dv->bf.size;
-	qp->bf_offset = 0;
+	rdx_mlx5_bfreg_init(&qp->bf_own, dv->bf.reg, dv->bf.size);
+	qp->bf_own.refs = 1;
+	qp->bf = &qp->bf_own;
 
 	qp->rq_buf = dv->rq.buf;
 	qp->rq_wqe_cnt = dv->rq.wqe_cnt;
@@ -259,9 +280,53 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	return 0;
 }
 
+/* rdma-core mlx5.c get_shut_up_bf / get_always_bf: set and not "0". */
+static bool
+env_set(const char *name, bool unset)
+{
+	const char *v = getenv(name);
+
+	return v == NULL ? unset : strcmp(v, "0") != 0;
+}
+
+void
+rdx_mlx5_bfreg_init(struct rdx_mlx5_bfreg *bf, void *reg, uint32_t size)
+{
+	memset(bf, 0, sizeof(*bf));
+	if (reg == NULL) {
+		/* No register (rings go nowhere): the ring path needs no test. */
+		reg = &bf->sink;
+		size = 0;
+	}
+	bf->reg = reg;
+	bf->size = size;
+	/* MLX5_SHUT_UP_BF: post_send_db never copies, rings with 8 bytes (the
+	 * halves still alternate: bf->offset toggles by buf_size). */
+	bf->copy_max = env_set("MLX5_SHUT_UP_BF", false) ? 0 : size;
+	/* MLX5_POST_SEND_PREFER_BF (default on): copy any small WQE, not
+	 * only inline ones. */
+	bf->prefer_bf = env_set("MLX5_POST_SEND_PREFER_BF", true);
+}
+
+int
+rdx_mlx5_qp_bfreg_share(struct rdx_mlx5_qp *qp, struct rdx_mlx5_bfreg *bf)
+{
+	if (bf == NULL || qp->bf_own.reg == (uint8_t *)&qp->bf_own.sink ||
+	    bf->reg != qp->bf_own.reg || bf->size != qp->bf_own.size)
+		return -EINVAL;
+	if (qp->bf != &qp->bf_own)
+		qp->bf->refs--;
+	bf->refs++;
+	qp->bf = bf;
+	return 0;
+}
+
 void
 rdx_mlx5_qp_dp_fini(struct rdx_mlx5_qp *qp)
 {
+	if (qp->bf != NULL && qp->bf != &qp->bf_own)
+		qp->bf->refs--;
+	qp->bf = &qp->bf_own;
 	free(qp->sq_wrid);
 	free(qp->sq_sig);
 	free(qp->rq_wrid);
@@ -549,7 +614,8 @@ set_atomic_seg(uint8_t *seg, const struct rdx_wr *wr)
 /*
  * Inline segment, general case: several SGEs and/or bytes that split at the
  * SQ end (segments continue at sq.buf: rdma-core set_data_inl_seg, UCX
- * txwq wrap). Returns the DS count, 0 when the payload exceeds max_inline.
+ * txwq wrap). Returns the DS count (0 for no payload), UINT32_MAX when the
+ * payload exceeds max_inline.
  */
 static __rte_noinline uint32_t
 set_inline_seg_slow(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_wr *wr)
@@ -561,6 +627,9 @@ set_inline_seg_slow(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx
 	for (j = 0; j < wr->num_sge; j++)
 		total += sge[j].length;
 	if (total > qp->max_inline)
+		return UINT32_MAX;
+	/* set_data_inl_seg: no payload, no segment (not even the header). */
+	if (total == 0)
 		return 0;
 	for (j = 0; j < wr->num_sge; j++) {
 		const uint8_t *src = (const uint8_t *)(uintptr_t)sge[j].addr;
@@ -599,6 +668,15 @@ set_data_segs(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_wr *w
 		ds++;
 	}
 	return ds;
+}
+
+/* Was the payload of this posted WR written inline (build_wqe's rule)? */
+static inline bool
+wr_inline(const struct rdx_wr *wr)
+{
+	return (wr->flags & RDX_WR_INLINE) && wr->num_sge != 0 &&
+		(wr->opcode == RDX_OP_SEND || wr->opcode == RDX_OP_SEND_IMM ||
+		 wr->opcode == RDX_OP_WRITE || wr->opcode == RDX_OP_WRITE_IMM);
 }
 
 /*
@@ -653,7 +731,7 @@ build_wqe(const struct rdx_mlx5_qp *qp, uint8_t *ctrl, const struct rdx_wr *wr,
 	if (!(wr->flags & RDX_WR_INLINE) || wr->num_sge == 0)
 		return ds + set_data_segs(qp, seg, wr);
 	nds = set_inline_seg_slow(qp, seg, wr);
-	return nds == 0 ? 0 : ds + nds;
+	return nds == UINT32_MAX ? 0 : ds + nds;
 }
 
 /*
@@ -718,9 +796,11 @@ bf_copy(const struct rdx_mlx5_qp *qp, volatile uint8_t *dst, const uint8_t *src,
  */
 static __rte_always_inline void
 sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint32_t cur_post,
-	uint16_t nreq, bool fast_only)
+	uint16_t nreq, bool fast_only, bool inl)
 {
+	struct rdx_mlx5_bfreg *const bf = qp->bf;
 	volatile uint8_t *reg;
+	uint64_t db;
 
 	/* udma_to_device_barrier: WQE stores before the dbrec store. */
 	rte_io_wmb();
@@ -728,39 +808,37 @@ sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint32_t c
 	/* mmio_wc_start: dbrec store before the write-combining MMIO. */
 	rte_wmb();
 	qp->stats.doorbells++;
-	if (unlikely(qp->bf_reg == NULL))
-		return;
-	reg = qp->bf_reg + qp->bf_offset;
+	reg = bf->reg + bf->offset;
+	/*
+	 * post_send_db copies the WQE when: one WR, a BlueFlame register
+	 * (bf.size 0 for uuarn 0, MLX5_SHUT_UP_BF), inline or prefer_bf, more
+	 * than one 16-byte unit, and it fits a half.
+	 */
 	if (fast_only) {
-		/* A fast-shape WQE is DS <= 4, one WQEBB: it fits any BlueFlame
-		 * half (bf.size is a non-zero multiple of 64). */
-		if (nreq == 1 && qp->bf_size != 0) {
+		/* Fast shapes: inline, DS 2..4, one WQEBB: they fit any half
+		 * (bf.size is a non-zero multiple of 64). */
+		if (nreq == 1 && bf->copy_max != 0) {
 			bf_copy64(reg, (const uint8_t *)last);
 			qp->stats.bf_posts++;
-		} else {
-			uint64_t db;
-
-			/* Plain doorbell: ctrl bytes 0..7 of the last WQE, as stored. */
-			memcpy(&db, last, sizeof(db));
-			rte_write64_relaxed(db, reg);
+			goto flush;
 		}
-	} else {
+	} else if (nreq == 1) {
 		const uint32_t last_ds = be32toh(last->qpn_ds) & 0x3f;
 
-		if (nreq == 1 && last_ds * MLX5_DS_SIZE <= qp->bf_size) {
+		if (last_ds > 1 && last_ds * MLX5_DS_SIZE <= bf->copy_max &&
+		    (inl || bf->prefer_bf)) {
 			bf_copy(qp, reg, (const uint8_t *)last, (last_ds + 3) >> 2);
 			qp->stats.bf_posts++;
-		} else {
-			uint64_t db;
-
-			/* Plain doorbell: ctrl bytes 0..7 of the last WQE, as stored. */
-			memcpy(&db, last, sizeof(db));
-			rte_write64_relaxed(db, reg);
+			goto flush;
 		}
 	}
+	/* Plain doorbell: ctrl bytes 0..7 of the last WQE, as stored. */
+	memcpy(&db, last, sizeof(db));
+	rte_write64_relaxed(db, reg);
+flush:
 	/* mmio_flush_writes: push the WC buffer out before the next use. */
 	rte_wmb();
-	qp->bf_offset ^= qp->bf_size;
+	bf->offset ^= bf->size;
 }
 
 /*
@@ -876,7 +954,7 @@ set_ctrl(uint8_t *ctrl, uint64_t w0, uint32_t cur_post, uint64_t w1)
  */
 static __rte_always_inline uint16_t
 post_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *last, uint32_t cur_post,
-	    uint32_t head, uint32_t sig_base, uint16_t nreq, bool fast_only)
+	    uint32_t head, uint32_t sig_base, uint16_t nreq, bool fast_only, bool inl)
 {
 	if (qp->sig_burst_end && head != sig_base) {
 		/* Not rung yet: the device cannot have read this WQE. */
@@ -891,7 +969,7 @@ post_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *last, uint32_t cur
 	qp->sq_head = head;
 	qp->sq_unsignaled = head - sig_base;
 	qp->stats.wqes += nreq;
-	sq_ring(qp, last, cur_post, nreq, fast_only);
+	sq_ring(qp, last, cur_post, nreq, fast_only, inl);
 	return nreq;
 }
 
@@ -924,7 +1002,8 @@ post_general(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16
 	uint32_t sig_base = head - qp->sq_unsignaled;
 	uint32_t forced = head + RTE_MIN(sig_interval - 1 - qp->sq_unsignaled,
 					 last_slot - head);
-	uint16_t nreq;
+	uint16_t nreq, posted;
+	bool inl = true;
 
 	while (wr != end) {
 		const uint32_t idx = cur_post & mask;
@@ -966,10 +1045,15 @@ post_general(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16
 		else
 			qp->stats.sq_full++;
 	}
+	posted = nreq;
 	nreq = (uint16_t)(nreq + done);
 	if (unlikely(nreq == 0))
 		return 0;
-	return post_finish(qp, last, cur_post, head, sig_base, nreq, false);
+	/* BlueFlame needs the one WR's inline flag (post_send_db's inl): the
+	 * caller's fast WR (done) is inline, else it is wr[-1]. */
+	if (nreq == 1 && posted == 1)
+		inl = wr_inline(wr - 1);
+	return post_finish(qp, last, cur_post, head, sig_base, nreq, false, inl);
 }
 
 /*
@@ -1101,7 +1185,7 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 	qp->sq_head = head + 1;
 	qp->sq_unsignaled = unsig;
 	qp->stats.wqes++;
-	sq_ring(qp, ctrl, cur_post + 1, 1, true);
+	sq_ring(qp, ctrl, cur_post + 1, 1, true, true);
 	return 1;
 }
 
@@ -1200,7 +1284,7 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		return 0;
 	/* Fast WQEs are one WQEBB each: the last one is at cur_post - 1. */
 	return post_finish(qp, sq_ctrl(sq_buf, cur_post - 1, mask), cur_post, head, sig_base,
-			   nreq, true);
+			   nreq, true, true);
 }
 
 /* ---------------------------------------------------------------------- */

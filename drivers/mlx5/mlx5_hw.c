@@ -5,13 +5,18 @@
  * and hand them to the direct datapath (mlx5_dp.c). Everything here is
  * control path: it may allocate, log and enter the kernel.
  *
- * Doorbell registers: each lcore gets its own thread domain (ibv_alloc_td +
- * parent domain), so libmlx5 gives its QPs a dedicated, lock-free
- * BlueFlame register (bfreg) instead of a shared one. When the device
- * refuses thread domains, QPs go on the plain PD; libmlx5 may then share a
- * medium-latency bfreg between QPs (it takes a lock, we cannot), so the
- * datapath rings with plain 8-byte doorbells (bf.size forced to 0, atomic
- * 64-bit writes) rather than BlueFlame copies that could interleave.
+ * Doorbell registers: a thread domain (ibv_alloc_td + parent domain) makes
+ * libmlx5 give its QPs a dedicated, lock-free BlueFlame register (bfreg);
+ * the QPs of one domain share it and its half toggle (struct
+ * rdx_mlx5_bfreg), so only one thread may ring it. The domain therefore
+ * belongs to the thread that POSTS, not the one that creates the QP:
+ * conf.post_lcore names it (QPs naming one lcore share that lcore's
+ * domain); without it (0) the QP gets a domain of its own, which any one
+ * thread at a time may use. When no domain can be had, the QP goes on the
+ * plain PD; libmlx5 may then share a medium-latency bfreg between QPs (it
+ * takes a lock, we cannot), so the datapath rings with plain 8-byte
+ * doorbells (bf.size forced to 0, atomic 64-bit writes) rather than
+ * BlueFlame copies that could interleave.
  *
  * CQ events: a CQ whose ring was taken by mlx5dv_init_obj() is consumed by
  * the datapath, so libmlx5's consumer index is stale and ibv_req_notify_cq()
@@ -53,6 +58,9 @@ RTE_LOG_REGISTER(rdx_mlx5_logtype, rdx.drv.mlx5, NOTICE)
  * 192 B of overhead + align16(4 + inline) and devices allow 512-byte send
  * descriptors at least, so 220 B always fits (mlx5-datapath.md §1). */
 #define MLX5_HW_MAX_INLINE 220u
+/* max_sq_desc_sz libmlx5 gets from the kernel (not in the public API): a
+ * ConnectX-4/5/6 reports 512. */
+#define MLX5_HW_MAX_SQ_DESC 512u
 /* CQ doorbell record words (libmlx5 MLX5_CQ_SET_CI / MLX5_CQ_ARM_DB). */
 #define MLX5_CQ_ARM_DB_IDX 1
 /* One thread domain per lcore, plus one for non-EAL threads. */
@@ -71,6 +79,9 @@ struct mlx5_hw_dev {
 	struct ibv_td *td[MLX5_HW_NB_TD];
 	struct ibv_pd *td_pd[MLX5_HW_NB_TD];    /* parent domains */
 	uint32_t td_refs[MLX5_HW_NB_TD];
+	struct rdx_mlx5_bfreg td_bf[MLX5_HW_NB_TD];  /* each domain's register */
+	bool td_bf_set[MLX5_HW_NB_TD];
+	uint32_t max_send_wqebb;        /* libmlx5 max_send_wqebb = max_qp_wr */
 	struct rdx_mlx5_objs objs;      /* QPs and CQs, for xstats */
 };
 
@@ -93,7 +104,9 @@ struct mlx5_hw_qp {
 	struct mlx5_hw_cq *scq;
 	struct mlx5_hw_cq *rcq;
 	uint32_t psn;
-	int td_slot;                    /* -1: plain PD */
+	int td_slot;                    /* -1: no per-lcore domain */
+	struct ibv_td *own_td;          /* a domain of its own (post_lcore 0) */
+	struct ibv_pd *own_pd;
 };
 
 static inline struct mlx5_hw_dev *
@@ -491,43 +504,74 @@ hw_cq_wait(struct rdx_cq *cq, int timeout_ms)
 /* ---------------------------------------------------------------------- */
 /* QP                                                                      */
 
-/* The parent domain for the calling lcore (created on first use). */
-static struct ibv_pd *
-hw_td_pd(struct mlx5_hw_dev *hd, int *slot)
+/* A thread domain and its parent domain on hd->pd; false when refused. */
+static bool
+hw_td_alloc(struct mlx5_hw_dev *hd, struct ibv_td **td, struct ibv_pd **pd)
 {
-	unsigned int lcore = rte_lcore_id();
-	unsigned int i = lcore < RDX_MAX_LCORES ? lcore : RDX_MAX_LCORES;
 	struct ibv_parent_domain_init_attr pa;
 	struct ibv_td_init_attr ta = { .comp_mask = 0 };
+	int err;
 
-	*slot = -1;
+	*td = ibv_alloc_td(hd->ctx, &ta);
+	if (*td == NULL) {
+		err = errno;
+		/* Only "not supported" is final; running out is per QP. */
+		if (err == EOPNOTSUPP || err == ENOSYS)
+			hd->td_unsupported = true;
+		MLX5_LOG(INFO, "ibv_alloc_td on %s failed (%s): QP rings with 8-byte "
+			 "doorbells, no BlueFlame\n", hd->base.attr.name, strerror(err));
+		return false;
+	}
+	memset(&pa, 0, sizeof(pa));
+	pa.pd = hd->pd;
+	pa.td = *td;
+	*pd = ibv_alloc_parent_domain(hd->ctx, &pa);
+	if (*pd == NULL) {
+		MLX5_LOG(INFO, "ibv_alloc_parent_domain on %s failed (%s): QP rings with "
+			 "8-byte doorbells, no BlueFlame\n", hd->base.attr.name, strerror(errno));
+		ibv_dealloc_td(*td);
+		*td = NULL;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The protection domain a QP is created on: the posting lcore's parent
+ * domain (conf.post_lcore, created on first use), a domain of the QP's own
+ * (post_lcore 0), or the plain PD when none can be had (then no BlueFlame).
+ */
+static struct ibv_pd *
+hw_td_pd(struct mlx5_hw_dev *hd, struct mlx5_hw_qp *hq, uint32_t post_lcore)
+{
+	unsigned int i;
+
+	hq->td_slot = -1;
 	if (hd->td_unsupported)
 		return hd->pd;
-	if (hd->td_pd[i] == NULL) {
-		hd->td[i] = ibv_alloc_td(hd->ctx, &ta);
-		if (hd->td[i] == NULL) {
-			MLX5_LOG(INFO, "thread domains unsupported on %s (%s): QPs share "
-				 "doorbell registers, BlueFlame off\n", hd->base.attr.name,
-				 strerror(errno));
-			hd->td_unsupported = true;
-			return hd->pd;
-		}
-		memset(&pa, 0, sizeof(pa));
-		pa.pd = hd->pd;
-		pa.td = hd->td[i];
-		hd->td_pd[i] = ibv_alloc_parent_domain(hd->ctx, &pa);
-		if (hd->td_pd[i] == NULL) {
-			MLX5_LOG(INFO, "ibv_alloc_parent_domain failed on %s (%s): BlueFlame off\n",
-				 hd->base.attr.name, strerror(errno));
-			ibv_dealloc_td(hd->td[i]);
-			hd->td[i] = NULL;
-			hd->td_unsupported = true;
-			return hd->pd;
-		}
-	}
+	if (post_lcore == 0)
+		return hw_td_alloc(hd, &hq->own_td, &hq->own_pd) ? hq->own_pd : hd->pd;
+	i = post_lcore - 1 < RDX_MAX_LCORES ? post_lcore - 1 : RDX_MAX_LCORES;
+	if (hd->td_pd[i] == NULL && !hw_td_alloc(hd, &hd->td[i], &hd->td_pd[i]))
+		return hd->pd;
 	hd->td_refs[i]++;
-	*slot = (int)i;
+	hq->td_slot = (int)i;
 	return hd->td_pd[i];
+}
+
+/* Release what hw_td_pd gave (after the QP is destroyed). */
+static void
+hw_td_put(struct mlx5_hw_dev *hd, struct mlx5_hw_qp *hq)
+{
+	if (hq->td_slot >= 0)
+		hd->td_refs[hq->td_slot]--;
+	hq->td_slot = -1;
+	if (hq->own_pd != NULL)
+		ibv_dealloc_pd(hq->own_pd);
+	if (hq->own_td != NULL)
+		ibv_dealloc_td(hq->own_td);
+	hq->own_pd = NULL;
+	hq->own_td = NULL;
 }
 
 static int
@@ -547,8 +591,7 @@ hw_qp_destroy(struct rdx_qp *qp)
 	if (hq->rcq != hq->scq)
 		rdx_mlx5_cq_detach(&hq->rcq->mcq, &hq->mqp);
 	rdx_mlx5_qp_dp_fini(&hq->mqp);
-	if (hq->td_slot >= 0)
-		hd->td_refs[hq->td_slot]--;
+	hw_td_put(hd, hq);
 	free(hq);
 	return 0;
 }
@@ -562,7 +605,7 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	struct mlx5dv_obj obj;
 	struct mlx5dv_qp dv;
 	struct mlx5_hw_qp *hq;
-	uint32_t max_inline, max_send_sge, max_recv_sge;
+	uint32_t max_inline, max_send_sge, max_recv_sge, max_wr;
 	int ret;
 
 	if (conf->send_cq == NULL || conf->recv_cq == NULL ||
@@ -584,11 +627,24 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	/* mlx5_calc_sq_size would refuse a deeper SQ (EINVAL from create). */
+	max_wr = rdx_mlx5_rc_max_send_wr(hd->max_send_wqebb, MLX5_HW_MAX_SQ_DESC,
+					 RTE_MAX(conf->max_send_sge, 1u), conf->max_inline);
+	if (conf->sq_depth > max_wr) {
+		MLX5_LOG(ERR, "QP sq_depth %u too deep: an RC QP with %u send SGEs and %u "
+			 "inline bytes takes at most %u WRs on %s (libmlx5 sizes each WQE "
+			 "with %u B of overhead; the SQ may have %u WQEBBs)\n", conf->sq_depth,
+			 RTE_MAX(conf->max_send_sge, 1u), conf->max_inline, max_wr,
+			 dev->attr.name, RDX_MLX5_RC_SQ_OVERHEAD, hd->max_send_wqebb);
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	hq = calloc(1, sizeof(*hq));
 	if (hq == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;
 	}
+	hq->td_slot = -1;
 	hq->scq = (struct mlx5_hw_cq *)conf->send_cq;
 	hq->rcq = (struct mlx5_hw_cq *)conf->recv_cq;
 	memset(&qa, 0, sizeof(qa));
@@ -602,7 +658,7 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	qa.cap.max_inline_data = conf->max_inline;
 	qa.sq_sig_all = 0;
 	qa.comp_mask = IBV_QP_INIT_ATTR_PD;
-	qa.pd = hw_td_pd(hd, &hq->td_slot);
+	qa.pd = hw_td_pd(hd, hq, conf->post_lcore);
 	memset(&da, 0, sizeof(da));
 	/* Receives always land in the RQ buffers (datapath contract). */
 	da.comp_mask = MLX5DV_QP_INIT_ATTR_MASK_QP_CREATE_FLAGS;
@@ -624,7 +680,7 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 			 strerror(ret));
 		goto fail;
 	}
-	if (hq->td_slot < 0)
+	if (qa.pd == hd->pd)
 		dv.bf.size = 0;     /* possibly shared register: no BlueFlame copies */
 	/* Granted limits (create updates qa.cap); the RQ takes stride/16 SGEs
 	 * and its terminator rule follows that (mlx5_post_recv max_gs). */
@@ -643,6 +699,21 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 			 "rq %u x %u B): %s\n", hq->ibqp->qp_num, dv.sq.wqe_cnt, dv.sq.stride,
 			 dv.rq.wqe_cnt, dv.rq.stride, strerror(ret));
 		goto fail;
+	}
+	if (hq->td_slot >= 0) {
+		/* The lcore's QPs share its register and the half toggle. */
+		struct rdx_mlx5_bfreg *bf = &hd->td_bf[hq->td_slot];
+
+		if (!hd->td_bf_set[hq->td_slot]) {
+			rdx_mlx5_bfreg_init(bf, dv.bf.reg, dv.bf.size);
+			hd->td_bf_set[hq->td_slot] = true;
+		}
+		ret = -rdx_mlx5_qp_bfreg_share(&hq->mqp, bf);
+		if (ret != 0) {
+			MLX5_LOG(ERR, "QP 0x%x: libmlx5 gave register %p, its thread domain has %p\n",
+				 hq->ibqp->qp_num, dv.bf.reg, (void *)bf->reg);
+			goto fail_dp;
+		}
 	}
 	if (hq->mqp.base.conf.sq_depth < conf->sq_depth) {
 		MLX5_LOG(ERR, "QP 0x%x: SQ of %u WQEBBs holds %u WRs, %u asked\n",
@@ -670,8 +741,7 @@ fail_dp:
 fail:
 	if (hq->ibqp != NULL)
 		ibv_destroy_qp(hq->ibqp);
-	if (hq->td_slot >= 0)
-		hd->td_refs[hq->td_slot]--;
+	hw_td_put(hd, hq);
 	free(hq);
 	rte_errno = ret;
 	return NULL;
@@ -909,7 +979,12 @@ rdx_mlx5_dev_open(struct ibv_device *ibdev, const struct rdx_dev_conf *conf)
 	snprintf(at->driver, sizeof(at->driver), "mlx5");
 	at->software = false;
 	at->max_msg_size = hd->pattr.max_msg_sz;
-	at->max_qp_wr = (uint32_t)RTE_MIN(hd->dattr.orig_attr.max_qp_wr, 32768);
+	/* libmlx5 mlx5_init_context: max_send_wqebb = max_qp_wr. The depth
+	 * advertised is the smallest RC WQE's (one SGE, no inline: 256 B);
+	 * hw_qp_create checks each shape's own limit. */
+	hd->max_send_wqebb = (uint32_t)RTE_MAX(hd->dattr.orig_attr.max_qp_wr, 0);
+	at->max_qp_wr = RTE_MIN(rdx_mlx5_rc_max_send_wr(hd->max_send_wqebb, MLX5_HW_MAX_SQ_DESC,
+							1, 0), 32768u);
 	at->max_sge = (uint32_t)RTE_MIN(hd->dattr.orig_attr.max_sge, RDX_MAX_SGE);
 	at->max_inline = MLX5_HW_MAX_INLINE;
 	at->max_cqe = (uint32_t)hd->dattr.orig_attr.max_cqe;

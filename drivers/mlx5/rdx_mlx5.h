@@ -39,6 +39,26 @@
 
 struct rdx_mlx5_qp;
 
+/*
+ * A BlueFlame/doorbell register (one bfreg of a UAR page) and the half the
+ * next ring on it uses. The half belongs to the register, not to a QP:
+ * rdma-core keeps bf->offset in struct mlx5_bf and toggles it after every
+ * ring of any QP on that bfreg, so two QPs on one register alternate halves
+ * between them. QPs of one thread domain share one of these; a QP whose
+ * register is its own points at its embedded one (rdx_mlx5_qp.bf_own).
+ * Rings on one register must come from one thread at a time (rdma-core's
+ * thread-domain contract: no lock is taken).
+ */
+struct rdx_mlx5_bfreg {
+	uint8_t *reg;           /* never NULL: &sink when there is none */
+	uint32_t size;          /* one half, bytes (0: a register without halves) */
+	uint32_t offset;        /* 0 or size: the half the next ring uses */
+	uint32_t copy_max;      /* largest BlueFlame copy: size, or 0 (8-byte doorbells only) */
+	bool prefer_bf;         /* copy non-inline WQEs too (MLX5_POST_SEND_PREFER_BF) */
+	uint32_t refs;          /* QPs using it (control path) */
+	uint64_t sink;          /* takes the doorbells of a QP without a register */
+};
+
 /* Per-QP datapath counters (control-path readable; bumped once per burst). */
 struct rdx_mlx5_qp_stats {
 	uint64_t doorbells;     /* doorbell rings (one per non-empty burst) */
@@ -116,9 +136,7 @@ struct rdx_mlx5_qp {
 	uint64_t *sq_wrid;              /* by ordinal & sq_mask */
 	struct rdx_mlx5_sq_sig *sq_sig; /* by WQEBB: the signaled WQE there */
 	volatile __be32 *dbrec;         /* [MLX5_RCV_DBR], [MLX5_SND_DBR] */
-	uint8_t *bf_reg;                /* BlueFlame/doorbell register; NULL: none */
-	uint32_t bf_size;               /* one half; 0: no BlueFlame */
-	uint32_t bf_offset;             /* toggles between halves */
+	struct rdx_mlx5_bfreg *bf;      /* doorbell register (&bf_own or shared) */
 	bool sig_burst_end;
 	/* Receive queue */
 	uint8_t *rq_buf;
@@ -134,6 +152,7 @@ struct rdx_mlx5_qp {
 	uint32_t sq_wqe_cnt;            /* WQEBBs, power of two */
 	uint32_t sq_wqebb_max;          /* largest WQE, in WQEBBs */
 	struct rdx_mlx5_qp_stats stats;
+	struct rdx_mlx5_bfreg bf_own;   /* the register when not shared */
 	TAILQ_ENTRY(rdx_mlx5_qp) objs_next;   /* struct rdx_mlx5_objs */
 };
 
@@ -142,6 +161,17 @@ uint32_t rdx_mlx5_sq_wqebb_max(uint32_t max_inline, uint32_t max_send_sge);
 /* SQ ring size (WQEBBs, power of two) that holds sq_depth WRs. */
 uint32_t rdx_mlx5_sq_wqe_cnt(uint32_t sq_depth, uint32_t max_inline,
 			     uint32_t max_send_sge);
+/*
+ * The most send WRs rdma-core's mlx5_calc_sq_size accepts for an RC QP
+ * with these limits: its WQE size counts sq_overhead (ctrl + memory-window
+ * UMR segments, 192 B for RC) + max(16 * max_send_sge, align16(4 + inline)),
+ * rounded to 64 B; the ring, roundup_pow2(wr * wqe_size) bytes, may have at
+ * most max_send_wqebb (the device's max_qp_wr) WQEBBs. 0 when no WQE of
+ * that shape fits max_sq_desc_sz.
+ */
+uint32_t rdx_mlx5_rc_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
+				 uint32_t max_send_sge, uint32_t max_inline);
+#define RDX_MLX5_RC_SQ_OVERHEAD 192u
 /* RQ WQE stride in bytes: roundup_pow2(16 * max(max_recv_sge, 1)). */
 uint32_t rdx_mlx5_rq_stride(uint32_t max_recv_sge);
 /* Largest max_send_sge / max_inline a WQE can carry (DS is 6 bits). */
@@ -160,6 +190,16 @@ int rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 			uint32_t qpn, uint32_t max_inline, uint32_t max_send_sge,
 			uint32_t max_recv_sge);
 void rdx_mlx5_qp_dp_fini(struct rdx_mlx5_qp *qp);
+/*
+ * A register for QPs to share (control path). size 0 or MLX5_SHUT_UP_BF set
+ * (and not "0"): 8-byte doorbells only; MLX5_POST_SEND_PREFER_BF "0":
+ * BlueFlame copies of inline WQEs only (rdma-core's two variables).
+ * rdx_mlx5_qp_dp_init gives each QP such a register of its own from
+ * dv->bf; rdx_mlx5_qp_bfreg_share then moves it onto bf, which must be the
+ * same register (-EINVAL otherwise). rdx_mlx5_qp_dp_fini drops the share.
+ */
+void rdx_mlx5_bfreg_init(struct rdx_mlx5_bfreg *bf, void *reg, uint32_t size);
+int rdx_mlx5_qp_bfreg_share(struct rdx_mlx5_qp *qp, struct rdx_mlx5_bfreg *bf);
 /* The CQ ring must be initialised by the owner (op_own 0xF0 everywhere). */
 int rdx_mlx5_cq_dp_init(struct rdx_mlx5_cq *cq, const struct mlx5dv_cq *dv,
 			uint32_t cqn, uint32_t max_qps);

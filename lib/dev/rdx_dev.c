@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include <rte_config.h>
 #include <rte_errno.h>
 #include <rte_log.h>
 
@@ -347,6 +348,12 @@ rdx_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 {
 	if (conf == NULL || conf->send_cq == NULL || conf->recv_cq == NULL ||
 	    conf->sq_depth == 0 || conf->send_cq->dev != dev || conf->recv_cq->dev != dev) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (conf->post_lcore > RTE_MAX_LCORE) {
+		fprintf(stderr, "rdx_dev: QP not created: post_lcore %u names lcore %u, beyond RTE_MAX_LCORE %u\n",
+			conf->post_lcore, conf->post_lcore - 1, (unsigned int)RTE_MAX_LCORE);
 		rte_errno = EINVAL;
 		return NULL;
 	}

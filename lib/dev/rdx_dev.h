@@ -185,7 +185,18 @@ struct rdx_qp_conf {
 	uint16_t sig_interval;    /**< force a CQE at least every k WRs (0 or 1 = every WR) */
 	bool sig_burst_end;       /**< also signal the last WR of every burst */
 	void *user_ctx;           /**< returned in rdx_wc.qp_ctx */
+	/**
+	 * The lcore that posts to this QP, as RDX_QP_POST_LCORE(lcore_id).
+	 * QPs naming the same lcore share one doorbell register (mlx5: the
+	 * lcore's thread domain and its BlueFlame register), which is rung
+	 * without a lock: only that lcore may post to them. 0: the QP gets a
+	 * register of its own, so any one thread at a time may post to it.
+	 */
+	uint32_t post_lcore;
 };
+
+/** rdx_qp_conf.post_lcore for the lcore lcore_id (0 stays "none named"). */
+#define RDX_QP_POST_LCORE(lcore_id) ((uint32_t)(lcore_id) + 1u)
 
 /**
  * What a peer needs to connect to a QP; exchanged out of band, so it has a

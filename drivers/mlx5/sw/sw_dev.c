@@ -18,8 +18,11 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_lcore.h>
 
 #include <infiniband/verbs.h>
 
@@ -46,6 +49,7 @@ struct sw_cq {
 
 struct sw_qp {
 	struct rdx_mlx5_qp mqp; /* must be first */
+	struct sw_bf_shm *bfr;  /* its doorbell register (model-only words) */
 	struct sw_lqp *lqp;
 	struct sw_cq *scq;
 	struct sw_cq *rcq;
@@ -329,6 +333,80 @@ sw_cq_wait(struct rdx_cq *rcq, int timeout_ms)
 	}
 }
 
+/*
+ * Post through the datapath, noting in the register's model-only words who
+ * posts (sw_engine.c, "Doorbell registers", reports them): a post that
+ * finds another thread inside a post on the same register, and, on a
+ * register shared by a posting lcore, a post from another lcore. The NIC
+ * cannot tell threads apart; it would get interleaved BlueFlame copies.
+ */
+static uint16_t
+sw_post_burst(struct rdx_qp *rqp, const struct rdx_wr *wr, uint16_t n)
+{
+	struct sw_bf_shm *r = ((struct sw_qp *)rqp)->bfr;
+	uint32_t tid = (uint32_t)rte_gettid();
+	const uint32_t prev = __atomic_exchange_n(&r->writer, tid, __ATOMIC_ACQUIRE);
+	uint16_t k;
+
+	if (unlikely(prev != 0)) {
+		r->bad_tid = prev;
+		__atomic_fetch_add(&r->overlaps, 1, __ATOMIC_RELAXED);
+	}
+	if (unlikely(r->lcore != UINT32_MAX && rte_lcore_id() != r->lcore)) {
+		r->bad_lcore = rte_lcore_id();
+		__atomic_fetch_add(&r->wrong_lcore, 1, __ATOMIC_RELAXED);
+	}
+	k = rdx_mlx5_post_burst(rqp, wr, n);
+	/* leave the word to a thread that came in meanwhile */
+	__atomic_compare_exchange_n(&r->writer, &tid, 0, false, __ATOMIC_RELEASE,
+				    __ATOMIC_RELAXED);
+	return k;
+}
+
+/* Share the engine's register of lqp with the datapath (one toggle). */
+static int
+sw_qp_bfreg(struct sw_dev *sd, struct sw_qp *qp)
+{
+	struct sw_bfreg *b = qp->lqp->reg;
+	struct rdx_mlx5_bfreg *bf;
+	int ret;
+
+	qp->bfr = b->r;
+	if (b->post_lcore == 0)
+		return 0;       /* its own: the QP's embedded one */
+	sw_lock(&sd->eng.lock);
+	bf = b->dp;
+	if (bf == NULL) {
+		bf = calloc(1, sizeof(*bf));
+		if (bf == NULL) {
+			sw_unlock(&sd->eng.lock);
+			return -ENOMEM;
+		}
+		rdx_mlx5_bfreg_init(bf, qp->mqp.bf_own.reg, qp->mqp.bf_own.size);
+		b->dp = bf;
+	}
+	ret = rdx_mlx5_qp_bfreg_share(&qp->mqp, bf);
+	sw_unlock(&sd->eng.lock);
+	return ret;
+}
+
+/* Before the engine's QP goes: drop the datapath's share of its register. */
+static void
+sw_qp_bfreg_put(struct sw_dev *sd, struct sw_qp *qp)
+{
+	struct sw_bfreg *b = qp->lqp->reg;
+	struct rdx_mlx5_bfreg *bf;
+
+	sw_lock(&sd->eng.lock);
+	rdx_mlx5_qp_dp_fini(&qp->mqp);
+	bf = b->dp;
+	if (bf != NULL && bf->refs == 0) {
+		free(bf);
+		b->dp = NULL;
+	}
+	sw_unlock(&sd->eng.lock);
+}
+
 static struct rdx_qp *
 sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 {
@@ -336,22 +414,33 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	struct sw_qp_params p;
 	struct mlx5dv_qp dv;
 	struct sw_qp *qp;
-	uint32_t wqe_size, inl;
+	uint32_t wqe_size, inl, max_wr;
 	int ret;
 
 	if (conf->send_cq == NULL || conf->recv_cq == NULL ||
 	    conf->send_cq->dev != dev || conf->recv_cq->dev != dev ||
 	    conf->sq_depth == 0 || conf->sq_depth > dev->attr.max_qp_wr ||
-	    conf->rq_depth > dev->attr.max_qp_wr ||
+	    conf->rq_depth > SW_MAX_QP_WR ||
 	    conf->max_send_sge > dev->attr.max_sge ||
 	    conf->max_recv_sge > dev->attr.max_sge ||
 	    conf->max_inline > dev->attr.max_inline ||
 	    conf->sig_interval > conf->sq_depth ||
 	    sw_calc_send_wqe(conf->max_send_sge, conf->max_inline, &wqe_size, &inl) != 0) {
 		fprintf(stderr, "rdx_sw: QP not created: sq_depth %u (1..%u), rq_depth %u (..%u), send/recv sge %u/%u (..%u), inline %u (..%u), sig_interval %u (..sq_depth)\n",
-			conf->sq_depth, dev->attr.max_qp_wr, conf->rq_depth, dev->attr.max_qp_wr,
+			conf->sq_depth, dev->attr.max_qp_wr, conf->rq_depth, SW_MAX_QP_WR,
 			conf->max_send_sge, conf->max_recv_sge, dev->attr.max_sge,
 			conf->max_inline, dev->attr.max_inline, conf->sig_interval);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	/* libmlx5 mlx5_calc_sq_size: the ring may have max_send_wqebb
+	 * (= max_qp_wr) WQEBBs of WQEs sized with the RC overhead. */
+	max_wr = rdx_mlx5_rc_max_send_wr(SW_MAX_QP_WR, SW_MAX_WQE_BYTES,
+					 RTE_MAX(conf->max_send_sge, 1u), conf->max_inline);
+	if (conf->sq_depth > max_wr) {
+		fprintf(stderr, "rdx_sw: QP not created: sq_depth %u too deep: with %u send SGEs and %u inline bytes at most %u (a WQE takes %u B with the RC overhead; the SQ may have %u WQEBBs)\n",
+			conf->sq_depth, RTE_MAX(conf->max_send_sge, 1u), conf->max_inline, max_wr,
+			wqe_size, SW_MAX_QP_WR);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -370,6 +459,7 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	p.max_inline = conf->max_inline;
 	p.send_cq = qp->scq->slot;
 	p.recv_cq = qp->rcq->slot;
+	p.post_lcore = conf->post_lcore;
 	qp->lqp = sw_qp_create(&sd->eng, &p, &dv);
 	if (qp->lqp == NULL) {
 		free(qp);
@@ -384,7 +474,10 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 				  conf->max_send_sge, qp->lqp->s->max_recv_sge);
 	if (ret != 0)
 		goto err;
-	qp->mqp.base.post_burst = rdx_mlx5_post_burst;
+	ret = sw_qp_bfreg(sd, qp);
+	if (ret != 0)
+		goto err_fini;
+	qp->mqp.base.post_burst = sw_post_burst;
 	qp->mqp.base.post_recv_burst = rdx_mlx5_post_recv_burst;
 	ret = rdx_mlx5_cq_attach(&qp->scq->mcq, &qp->mqp);
 	if (ret != 0)
@@ -399,7 +492,7 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	rdx_mlx5_objs_qp_add(&sd->objs, &qp->mqp);
 	return &qp->mqp.base;
 err_fini:
-	rdx_mlx5_qp_dp_fini(&qp->mqp);
+	sw_qp_bfreg_put(sd, qp);
 err:
 	sw_qp_destroy(&sd->eng, qp->lqp);
 	free(qp);
@@ -417,8 +510,8 @@ sw_qp_destroy_op(struct rdx_qp *rqp)
 	rdx_mlx5_cq_detach(&qp->scq->mcq, &qp->mqp);
 	if (qp->rcq != qp->scq)
 		rdx_mlx5_cq_detach(&qp->rcq->mcq, &qp->mqp);
+	sw_qp_bfreg_put(sd, qp);
 	sw_qp_destroy(&sd->eng, qp->lqp);
-	rdx_mlx5_qp_dp_fini(&qp->mqp);
 	free(qp);
 	return 0;
 }
@@ -542,7 +635,9 @@ rdx_sw_dev_open(const struct rdx_dev_conf *conf)
 	snprintf(a->driver, sizeof(a->driver), "sw");
 	a->software = true;
 	a->max_msg_size = SW_MAX_MSG;
-	a->max_qp_wr = SW_MAX_QP_WR;
+	/* the depth of the smallest RC WQE (one SGE, no inline: 256 B), as
+	 * libmlx5 would allow; sw_qp_create_op checks each shape's own */
+	a->max_qp_wr = rdx_mlx5_rc_max_send_wr(SW_MAX_QP_WR, SW_MAX_WQE_BYTES, 1, 0);
 	a->max_sge = SW_MAX_SGE;
 	/* the largest inline a QP can get within the largest WQE */
 	sw_calc_send_wqe(0, SW_MAX_WQE_BYTES - SW_WQE_OVERHEAD - 4, &wqe, &inl);

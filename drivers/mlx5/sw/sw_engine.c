@@ -5,11 +5,14 @@
  * doc/mlx5-datapath.md (§8) and the datapath contract.
  *
  * Choices where the hardware rule is not public (documented here once):
- * - A doorbell is any non-zero 8 bytes in the BlueFlame half the model
- *   expects next; it must name (idx, qpn, ctrl bytes 0..7) a posted WQE
- *   (one that ends at or before the SQ doorbell record). A whole-WQE
- *   BlueFlame copy must equal the WQE in the ring. WQEs execute only up to
- *   the doorbell record and only after a doorbell.
+ * - A doorbell is any non-zero 8 bytes in a half of a doorbell register
+ *   (shared by the QPs naming one posting lcore, else one QP's own; see
+ *   "Doorbell registers"); it must name (idx, qpn, ctrl bytes 0..7) a
+ *   posted WQE of a QP on that register (one that ends at or before the SQ
+ *   doorbell record). A whole-WQE BlueFlame copy must equal the WQE in the
+ *   ring. WQEs execute only up to the doorbell record and only after a
+ *   doorbell (on a shared register: or after a look that may have lost
+ *   one).
  * - Malformed WQEs (bad idx/qpn/DS/opcode, inline too long, zero-length
  *   data segment, atomic SGE not 8 bytes) are device errors: counted,
  *   logged, and completed with LOCAL_QP_OP_ERR (0x02).
@@ -43,6 +46,7 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_atomic.h>
+#include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_pause.h>
 
@@ -392,13 +396,90 @@ sw_calc_send_wqe(uint32_t max_send_sge, uint32_t max_inline, uint32_t *wqe_size,
 	return 0;
 }
 
+/*
+ * Doorbell registers. A register (struct sw_bf_shm) is what a UAR bfreg is
+ * to a NIC: two halves the datapath rings by turns. QPs whose conf names
+ * the same posting lcore share one (the lcore's thread domain); any other
+ * QP has its own. The engine consumes a register's doorbells and dispatches
+ * each by the QPN in its ctrl bytes, as the NIC does.
+ */
+static struct sw_bfreg *
+sw_bfreg_get(struct sw_engine *e, uint32_t post_lcore)
+{
+	struct sw_domain *d = e->self;
+	struct sw_bfreg *b;
+	uint64_t off;
+
+	sw_lock(&e->lock);
+	for (b = post_lcore != 0 ? e->regs : NULL; b != NULL; b = b->next)
+		if (b->post_lcore == post_lcore) {
+			b->refs++;
+			sw_unlock(&e->lock);
+			return b;
+		}
+	b = calloc(1, sizeof(*b));
+	off = sw_shm_alloc(d, RTE_ALIGN_CEIL(sizeof(struct sw_bf_shm), 64u), false);
+	if (b == NULL || off == 0) {
+		sw_unlock(&e->lock);
+		free(b);
+		sw_shm_free(d, off);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	b->off = off;
+	b->r = (struct sw_bf_shm *)(void *)sw_ptr(d, off);
+	memset(b->r, 0, sizeof(*b->r));
+	b->r->lcore = post_lcore != 0 ? post_lcore - 1 : UINT32_MAX;
+	b->post_lcore = post_lcore;
+	b->refs = 1;
+	b->half_known = true;
+	b->next = e->regs;
+	e->regs = b;
+	sw_unlock(&e->lock);
+	return b;
+}
+
+static void
+sw_bfreg_put(struct sw_engine *e, struct sw_bfreg *b)
+{
+	struct sw_bfreg **pp;
+
+	if (b == NULL)
+		return;
+	sw_lock(&e->lock);
+	if (--b->refs == 0) {
+		for (pp = &e->regs; *pp != NULL; pp = &(*pp)->next)
+			if (*pp == b) {
+				*pp = b->next;
+				break;
+			}
+		sw_shm_free(e->self, b->off);
+		free(b);
+	}
+	sw_unlock(&e->lock);
+}
+
+/* Take q off its register's list (under e->lock, no progress call running). */
+static void
+sw_bfreg_unlink(struct sw_lqp *q)
+{
+	struct sw_lqp **pp;
+
+	for (pp = &q->reg->qps; *pp != NULL; pp = &(*pp)->reg_next)
+		if (*pp == q) {
+			*pp = q->reg_next;
+			break;
+		}
+}
+
 struct sw_lqp *
 sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp *dv)
 {
 	struct sw_domain *d = e->self;
 	struct sw_qp_shm *s = NULL;
 	uint32_t wqe_size, inl, sq_bytes, rq_bytes, rq_cnt, rq_stride, i;
-	uint64_t buf, db, bf;
+	uint64_t buf, db;
+	struct sw_bfreg *reg;
 	struct sw_lqp *q;
 
 	if (p->sq_depth == 0 || p->sq_depth > SW_MAX_QP_WR || p->rq_depth > SW_MAX_QP_WR ||
@@ -433,11 +514,11 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	}
 	buf = sw_shm_alloc(d, (uint64_t)rq_bytes + sq_bytes, false);
 	db = sw_shm_alloc(d, 64, false);
-	bf = sw_shm_alloc(d, 2 * SW_BF_SIZE, false);
-	if (buf == 0 || db == 0 || bf == 0) {
+	reg = sw_bfreg_get(e, p->post_lcore);
+	if (buf == 0 || db == 0 || reg == NULL) {
 		sw_shm_free(d, buf);
 		sw_shm_free(d, db);
-		sw_shm_free(d, bf);
+		sw_bfreg_put(e, reg);
 		s->in_use = 0;
 		free(q);
 		rte_errno = ENOMEM;
@@ -460,7 +541,7 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	s->rq_off = buf;
 	s->sq_off = buf + rq_bytes;
 	s->dbrec_off = db;
-	s->bf_off = bf;
+	s->bf_off = reg->off;
 	s->rq_ci = 0;
 	s->peer_qpn = 0;
 	s->peer_domain[0] = '\0';
@@ -469,7 +550,8 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	q->sq_buf = sw_ptr(d, s->sq_off);
 	q->rq_buf = sw_ptr(d, s->rq_off);
 	q->dbrec = (volatile __be32 *)(void *)sw_ptr(d, db);
-	q->bf = sw_ptr(d, bf);
+	q->reg = reg;
+	q->bf = reg->r->half[0];
 	q->scq = &d->hdr->cqs[p->send_cq];
 	q->rcq = &d->hdr->cqs[p->recv_cq];
 	memset(dv, 0, sizeof(*dv));
@@ -483,6 +565,9 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	dv->bf.reg = q->bf;
 	dv->bf.size = SW_BF_SIZE;
 	sw_lock(&e->lock);
+	/* on the register's list before any progress call can reach q */
+	q->reg_next = reg->qps;
+	__atomic_store_n(&reg->qps, q, __ATOMIC_RELEASE);
 	__atomic_store_n(&e->qps[i], q, __ATOMIC_RELEASE);
 	if (i + 1 > e->nb_slots)
 		__atomic_store_n(&e->nb_slots, i + 1, __ATOMIC_RELEASE);
@@ -535,6 +620,7 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 			if (e->hot[last] == q)
 				__atomic_store_n(&e->hot[last], NULL, __ATOMIC_RELAXED);
 	}
+	sw_bfreg_unlink(q);
 	sw_unlock(&e->lock);
 	__atomic_fetch_sub(&e->draining, 1, __ATOMIC_ACQ_REL);
 	sw_lock(&s->lock);
@@ -543,7 +629,7 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 	sw_unlock(&s->lock);
 	sw_shm_free(d, s->rq_off);
 	sw_shm_free(d, s->dbrec_off);
-	sw_shm_free(d, s->bf_off);
+	sw_bfreg_put(e, q->reg);
 	sw_lock(&e->lock);
 	sw_peer_put(e, q->peer_dom);
 	s->in_use = 0;
@@ -649,73 +735,243 @@ sw_device_error(struct sw_engine *e, const struct sw_lqp *q, const char *what,
 }
 
 /*
- * Consume the doorbells waiting in the two BlueFlame halves. The doorbell
+ * Consume the doorbells waiting in the halves of a register. The doorbell
  * word (ctrl bytes 0..7) is taken with an atomic exchange so a ring that
  * lands meanwhile is never lost. In thread mode the poster may run two
  * bursts ahead of the engine and overwrite a half being read, so the
- * half-order and BlueFlame-content checks are made in inline mode only
- * (where posting and the engine never overlap on a QP).
+ * half-order and BlueFlame-content checks are made in inline mode only.
+ *
+ * The model looks at a register now and then; a NIC sees every write. Rings
+ * a later ring overwrote before the model looked are gone, so:
+ * - the half order is checked from what can be known: with the expected
+ *   half empty and the other rung, the datapath wrote the wrong half (the
+ *   expected half is read again after the other, so a ring racing the look
+ *   is not taken for one). With both halves rung, two or more rings
+ *   happened; when both name one QP the one nearer its doorbell record is
+ *   the later, which gives the next half; otherwise the next ring decides.
+ * - a ring of a shared register may have been lost only when both halves
+ *   were rung: then every QP of the register is armed (a "sweep").
+ * - on a shared register, the lcore that posts to it (the only one that may)
+ *   checks, when it consumes (so it is not ringing meanwhile), that no QP
+ *   of it has a doorbell record ahead of what it executed with no doorbell
+ *   pending: a ring went missing, i.e. a half was written twice in a row
+ *   (two QPs with a toggle each). Checked on every look for registers of up
+ *   to 32 QPs, every 32nd look above that.
+ * - model-only words of the register (sw_dev's post wrapper) name posts
+ *   from an lcore other than the register's and posts that met another
+ *   thread's on the same register: on a NIC those interleave BlueFlame
+ *   copies (garbage WQEs); here they are reported when consumed.
  */
+static struct sw_lqp *
+sw_bf_qp(struct sw_engine *e, const struct sw_bfreg *b, uint32_t qpn)
+{
+	uint32_t slot = qpn - SW_QPN_BASE;
+	struct sw_lqp *q;
+
+	if (slot >= SW_MAX_QP)
+		return NULL;
+	q = __atomic_load_n(&e->qps[slot], __ATOMIC_ACQUIRE);
+	return q != NULL && q->reg == b && q->s->qpn == qpn ? q : NULL;
+}
+
+/* Arm every QP of b (a ring of one of them may have been overwritten). */
+static void
+sw_bf_sweep(struct sw_bfreg *b)
+{
+	__atomic_fetch_add(&b->sweep, 1, __ATOMIC_RELEASE);
+}
+
+/*
+ * Take the doorbell in half h of b and arm the QP it names; that QP, or
+ * NULL. *dist: how far the named WQE is behind the QP's doorbell record
+ * (of two rings of one QP the later is nearer). check: 0 none, 1 the 8
+ * doorbell bytes against the ring, 2 the whole copy (only when h was
+ * written once since the last look: an 8-byte ring over an unconsumed copy
+ * leaves that copy's tail behind it).
+ */
+static struct sw_lqp *
+sw_bf_take(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b, uint32_t h,
+	   int check, uint32_t *dist)
+{
+	uint8_t *half = b->r->half[h];
+	uint8_t wqe[SW_MAX_WQE_BYTES], snap[SW_BF_SIZE];
+	uint32_t idx, qpn, ds, db, i;
+	bool bf_copy = false;
+	struct sw_lqp *q;
+	uint64_t w0;
+
+	*dist = UINT32_MAX;
+	w0 = __atomic_exchange_n((uint64_t *)(void *)half, 0, __ATOMIC_ACQ_REL);
+	if (w0 == 0)
+		return NULL;
+	memcpy(snap, &w0, 8);
+	memcpy(snap + 8, half + 8, SW_BF_SIZE - 8);
+	memset(half + 8, 0, SW_BF_SIZE - 8);
+	idx = be32toh(((const struct mlx5_wqe_ctrl_seg *)(void *)snap)->opmod_idx_opcode);
+	qpn = be32toh(((const struct mlx5_wqe_ctrl_seg *)(void *)snap)->qpn_ds);
+	ds = qpn & 0x3f;
+	qpn >>= 8;
+	idx = (idx >> 8) & 0xffff;
+	for (i = 8; i < SW_BF_SIZE; i++)
+		if (snap[i] != 0) {
+			bf_copy = true;
+			break;
+		}
+	sw_stat(&e->doorbells, 1);
+	if (bf_copy)
+		sw_stat(&e->bf_copies, 1);
+	q = sw_bf_qp(e, b, qpn);
+	if (q == NULL) {
+		sw_device_error(e, self, b->refs > 1 ? "doorbell names a QP not on this register" :
+				"doorbell names another QP", qpn, self->s->qpn);
+		sw_bf_sweep(b);
+		return NULL;
+	}
+	db = be32toh(__atomic_load_n(&q->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
+	if (((db - idx) & 0xffff) == 0 || ((db - idx) & 0xffff) > q->s->sq_wqe_cnt) {
+		sw_device_error(e, q, "doorbell names a WQE not covered by the doorbell record",
+				idx, db);
+	} else if (check != 0) {
+		uint32_t len = bf_copy && check == 2 ? RTE_MIN(ds * 16, (uint32_t)SW_BF_SIZE) : 8;
+
+		sw_ring_read(q, idx, wqe, len);
+		if (memcmp(wqe, snap, len) != 0)
+			sw_device_error(e, q, len > 8 ?
+				"BlueFlame copy differs from the WQE in the ring" :
+				"doorbell ctrl differs from the WQE in the ring", idx, db);
+		*dist = (db - idx) & 0xffff;
+	} else {
+		*dist = (db - idx) & 0xffff;
+	}
+	__atomic_fetch_add(&q->arms, 1, __ATOMIC_RELEASE);
+	return q;
+}
+
+/* Report what sw_dev's post wrapper saw on b (model-only words). */
+static void
+sw_bf_writers(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b)
+{
+	uint64_t v = __atomic_load_n(&b->r->wrong_lcore, __ATOMIC_RELAXED);
+
+	if (v != b->wrong_seen) {
+		sw_stat(&e->device_errors, 1);
+		SW_LOG(ERR, "device error on QP 0x%x: doorbell register of lcore %u rung from lcore %d (%lu times): its thread domain is another lcore's\n",
+		       self->s->qpn, b->r->lcore, (int)b->r->bad_lcore,
+		       (unsigned long)(v - b->wrong_seen));
+		b->wrong_seen = v;
+	}
+	v = __atomic_load_n(&b->r->overlaps, __ATOMIC_RELAXED);
+	if (v != b->overlaps_seen) {
+		sw_stat(&e->device_errors, 1);
+		SW_LOG(ERR, "device error on QP 0x%x: two threads rang one doorbell register at once (thread %u met another, %lu times)\n",
+		       self->s->qpn, b->r->bad_tid, (unsigned long)(v - b->overlaps_seen));
+		b->overlaps_seen = v;
+	}
+}
+
+/* Shared register, its posting lcore quiet: a QP whose ring went missing. */
+static void
+sw_bf_stalls(struct sw_engine *e, struct sw_bfreg *b)
+{
+	const uint32_t sweep = __atomic_load_n(&b->sweep, __ATOMIC_ACQUIRE);
+	struct sw_lqp *q;
+
+	for (q = __atomic_load_n(&b->qps, __ATOMIC_ACQUIRE); q != NULL; q = q->reg_next) {
+		uint32_t db;
+
+		if (__atomic_load_n(&q->s->state, __ATOMIC_ACQUIRE) != RDX_SW_QPS_RTS ||
+		    __atomic_load_n(&q->armed, __ATOMIC_ACQUIRE) ||
+		    __atomic_load_n(&q->arms, __ATOMIC_ACQUIRE) != __atomic_load_n(&q->arms_seen, __ATOMIC_RELAXED) ||
+		    __atomic_load_n(&q->sweep_seen, __ATOMIC_RELAXED) != sweep)
+			continue;
+		db = be32toh(__atomic_load_n(&q->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
+		if (db == (__atomic_load_n(&q->sq_ci, __ATOMIC_RELAXED) & 0xffff))
+			continue;
+		sw_device_error(e, q, "SQ doorbell record moved but no doorbell came (a BlueFlame half written twice in a row?)",
+				db, q->sq_ci & 0xffff);
+		/* execute it anyway, so the run can end */
+		__atomic_fetch_add(&q->arms, 1, __ATOMIC_RELEASE);
+	}
+}
+
+static void
+sw_bf_consume(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b)
+{
+	const bool strict = !e->thread_mode;
+	/* A shared register's poster is quiet only when we are it. */
+	const bool quiet = strict && (b->post_lcore == 0 || rte_lcore_id() == b->r->lcore);
+	uint8_t *const h0 = b->r->half[0];
+	uint32_t x = b->half_known ? b->half_next : 0, da, db;
+	struct sw_lqp *qa, *qb;
+	bool w[2];
+
+	sw_bf_writers(e, self, b);
+	w[0] = __atomic_load_n((uint64_t *)(void *)h0, __ATOMIC_ACQUIRE) != 0;
+	w[1] = __atomic_load_n((uint64_t *)(void *)(h0 + SW_BF_SIZE), __ATOMIC_ACQUIRE) != 0;
+	if (!w[0] && !w[1])
+		return;
+	if (!w[x] && w[x ^ 1]) {
+		/* A ring into x before the one seen would be visible by now. */
+		w[x] = __atomic_load_n((uint64_t *)(void *)(h0 + x * SW_BF_SIZE),
+				       __ATOMIC_ACQUIRE) != 0;
+		if (!w[x] && quiet && b->half_known)
+			sw_device_error(e, self, "doorbell in the wrong BlueFlame half", x ^ 1, x);
+	}
+	if (w[x] != w[x ^ 1]) {
+		/* one ring since the last look (a lost one needs both halves) */
+		x = w[x] ? x : x ^ 1;
+		sw_bf_take(e, self, b, x, strict ? 2 : 0, &da);
+		b->half_next = x ^ 1;
+		b->half_known = true;
+	} else {
+		/* two rings or more: which was last? */
+		qa = sw_bf_take(e, self, b, x, strict ? 1 : 0, &da);
+		qb = sw_bf_take(e, self, b, x ^ 1, strict ? 1 : 0, &db);
+		if (qa != NULL && qa == qb && da != db && da != UINT32_MAX && db != UINT32_MAX) {
+			b->half_next = (da < db ? x : x ^ 1) ^ 1;
+			b->half_known = true;
+		} else {
+			b->half_known = false;
+		}
+		if (b->post_lcore != 0)
+			sw_bf_sweep(b);
+	}
+	b->looks++;
+	if (quiet && b->post_lcore != 0 && (b->refs <= 32 || (b->looks & 31) == 0))
+		sw_bf_stalls(e, b);
+}
+
+/* Anything for q on its register: rung halves, or arms not yet folded? */
+static inline bool
+sw_bf_pending(const struct sw_lqp *q)
+{
+	const uint8_t *h0 = q->bf;
+
+	return __atomic_load_n((const uint64_t *)(const void *)h0, __ATOMIC_RELAXED) != 0 ||
+		__atomic_load_n((const uint64_t *)(const void *)(h0 + SW_BF_SIZE),
+				__ATOMIC_RELAXED) != 0 ||
+		__atomic_load_n(&q->arms, __ATOMIC_RELAXED) != q->arms_seen ||
+		__atomic_load_n(&q->reg->sweep, __ATOMIC_RELAXED) != q->sweep_seen;
+}
+
+/* Consume q's register (unless another progress call is at it) and fold
+ * the doorbells found for q into q->armed. */
 static void
 sw_doorbells(struct sw_engine *e, struct sw_lqp *q)
 {
-	const bool strict = !e->thread_mode;
-	int k;
+	struct sw_bfreg *b = q->reg;
+	uint32_t a, w;
 
-	for (k = 0; k < 2; k++) {
-		uint8_t *half = q->bf + q->bf_next * SW_BF_SIZE;
-		uint8_t wqe[SW_MAX_WQE_BYTES], snap[SW_BF_SIZE];
-		uint32_t idx, qpn, ds, db, i;
-		bool bf_copy = false;
-		uint64_t w0;
-
-		w0 = __atomic_load_n((uint64_t *)(void *)half, __ATOMIC_ACQUIRE);
-		if (w0 == 0) {
-			uint8_t *other = q->bf + (q->bf_next ^ 1) * SW_BF_SIZE;
-
-			if (__atomic_load_n((uint64_t *)(void *)other, __ATOMIC_ACQUIRE) == 0)
-				return;
-			if (strict)
-				sw_device_error(e, q, "doorbell in the wrong BlueFlame half",
-						q->bf_next ^ 1, q->bf_next);
-			q->bf_next ^= 1;
-			half = other;
-		}
-		w0 = __atomic_exchange_n((uint64_t *)(void *)half, 0, __ATOMIC_ACQ_REL);
-		memcpy(snap, &w0, 8);
-		memcpy(snap + 8, half + 8, SW_BF_SIZE - 8);
-		memset(half + 8, 0, SW_BF_SIZE - 8);
-		idx = be32toh(((const struct mlx5_wqe_ctrl_seg *)(void *)snap)->opmod_idx_opcode);
-		qpn = be32toh(((const struct mlx5_wqe_ctrl_seg *)(void *)snap)->qpn_ds);
-		ds = qpn & 0x3f;
-		qpn >>= 8;
-		idx = (idx >> 8) & 0xffff;
-		db = be32toh(__atomic_load_n(&q->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
-		for (i = 8; i < SW_BF_SIZE; i++)
-			if (snap[i] != 0) {
-				bf_copy = true;
-				break;
-			}
-		if (qpn != q->s->qpn) {
-			sw_device_error(e, q, "doorbell names another QP", qpn, q->s->qpn);
-		} else if (((db - idx) & 0xffff) == 0 ||
-			   ((db - idx) & 0xffff) > q->s->sq_wqe_cnt) {
-			sw_device_error(e, q, "doorbell names a WQE not covered by the doorbell record",
-					idx, db);
-		} else if (strict) {
-			uint32_t len = bf_copy ? RTE_MIN(ds * 16, (uint32_t)SW_BF_SIZE) : 8;
-
-			sw_ring_read(q, idx, wqe, len);
-			if (memcmp(wqe, snap, len) != 0)
-				sw_device_error(e, q, bf_copy ?
-					"BlueFlame copy differs from the WQE in the ring" :
-					"doorbell ctrl differs from the WQE in the ring", idx, db);
-		}
-		q->bf_next ^= 1;
+	if (__atomic_exchange_n(&b->busy, 1, __ATOMIC_ACQUIRE) == 0) {
+		sw_bf_consume(e, q, b);
+		__atomic_store_n(&b->busy, 0, __ATOMIC_RELEASE);
+	}
+	a = __atomic_load_n(&q->arms, __ATOMIC_ACQUIRE);
+	w = __atomic_load_n(&b->sweep, __ATOMIC_ACQUIRE);
+	if (a != q->arms_seen || w != q->sweep_seen) {
+		__atomic_store_n(&q->arms_seen, a, __ATOMIC_RELAXED);
+		__atomic_store_n(&q->sweep_seen, w, __ATOMIC_RELAXED);
 		q->armed = true;
-		sw_stat(&e->doorbells, 1);
-		if (bf_copy)
-			sw_stat(&e->bf_copies, 1);
 	}
 }
 
@@ -1248,10 +1504,7 @@ sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 	/* Cheap look first (no atomic RMW): nothing rung, nothing pending,
 	 * not in error -> nothing to do. A stale view only delays to the next
 	 * call. */
-	if (!q->armed &&
-	    __atomic_load_n((const uint64_t *)(const void *)q->bf, __ATOMIC_RELAXED) == 0 &&
-	    __atomic_load_n((const uint64_t *)(const void *)(q->bf + SW_BF_SIZE),
-			    __ATOMIC_RELAXED) == 0 &&
+	if (!q->armed && !sw_bf_pending(q) &&
 	    __atomic_load_n(&q->s->state, __ATOMIC_RELAXED) != RDX_SW_QPS_ERR)
 		return 0;
 	if (__atomic_exchange_n(&q->busy, 1, __ATOMIC_ACQUIRE) != 0)

@@ -81,6 +81,22 @@ struct sw_cq_shm {
 	uint64_t cqes;
 };
 
+/*
+ * A doorbell (BlueFlame) register: the two halves the datapath writes, as
+ * on a UAR page, then words that are the model's only (a NIC has no such
+ * thing): sw_dev's post wrapper records in them who posts (see sw_engine.c,
+ * "Doorbell registers"). QPs naming one posting lcore share a register.
+ */
+struct sw_bf_shm {
+	uint8_t half[2][SW_BF_SIZE];
+	uint32_t writer;          /* model-only: tid inside a post on it, 0: none */
+	uint32_t lcore;           /* its posting lcore; UINT32_MAX: none named */
+	uint64_t wrong_lcore;     /* model-only: posts from another lcore */
+	uint64_t overlaps;        /* model-only: posts that met another thread's */
+	uint32_t bad_lcore;       /* the last such lcore */
+	uint32_t bad_tid;         /* the last thread met inside */
+};
+
 struct sw_qp_shm {
 	pthread_mutex_t lock;     /* RQ consumption and state changes */
 	uint32_t in_use;
@@ -145,6 +161,26 @@ struct sw_domain {
 };
 
 struct sw_engine;
+struct sw_lqp;
+
+/* Process-local handle of a register: the engine's view of it. */
+struct sw_bfreg {
+	struct sw_bf_shm *r;
+	uint64_t off;             /* segment offset of r */
+	uint32_t post_lcore;      /* rdx_qp_conf.post_lcore; 0: one QP's own */
+	uint32_t refs;            /* QPs on it */
+	struct sw_lqp *qps;       /* those QPs (sw_lqp.reg_next) */
+	struct sw_bfreg *next;    /* sw_engine.regs */
+	/* consumer state (one progress call at a time: busy) */
+	uint32_t busy;
+	uint32_t half_next;       /* the half the next ring should use */
+	bool half_known;          /* false after a look that cannot tell */
+	uint32_t sweep;           /* bumped when a ring may have been lost */
+	uint32_t looks;           /* consumptions (paces the stall check) */
+	uint64_t wrong_seen;      /* r->wrong_lcore already reported */
+	uint64_t overlaps_seen;
+	void *dp;                 /* sw_dev: the datapath's rdx_mlx5_bfreg (under lock) */
+};
 
 /* Hot set size and the bound, in progress calls, on how long a QP outside
  * it waits while the hot set keeps finding work (power of two). */
@@ -158,13 +194,17 @@ struct sw_lqp {
 	uint8_t *sq_buf;
 	uint8_t *rq_buf;
 	volatile __be32 *dbrec;
-	uint8_t *bf;
+	uint8_t *bf;              /* reg->r->half[0] */
+	struct sw_bfreg *reg;     /* its doorbell register */
+	struct sw_lqp *reg_next;  /* next QP on reg */
+	uint32_t arms;            /* doorbells for it found on reg (atomic) */
+	uint32_t arms_seen;       /* of which folded into armed */
+	uint32_t sweep_seen;      /* reg->sweep folded into armed */
 	struct sw_cq_shm *scq;
 	struct sw_cq_shm *rcq;
 	uint32_t act;             /* index in sw_engine.active[] */
 	/* requester engine state (owner process only) */
 	uint32_t sq_ci;           /* next WQEBB to execute */
-	uint32_t bf_next;         /* BlueFlame half expected next */
 	bool armed;               /* a doorbell asked for execution */
 	uint32_t busy;            /* engine exclusion (inline mode, many pollers) */
 	bool rnr_active;          /* head WQE waits after an RNR NAK */
@@ -199,6 +239,7 @@ struct sw_engine {
 	 * nothing or every SW_FULL_EVERY-th call. Written by progress calls
 	 * (relaxed pointer stores), cleared of a QP by its destroy while no
 	 * progress call runs. */
+	struct sw_bfreg *regs;         /* doorbell registers (under lock) */
 	struct sw_lqp *hot[SW_HOT];
 	uint32_t hot_next;             /* round-robin replacement cursor */
 	uint32_t calls;                /* progress calls (racy hint) */
@@ -250,6 +291,7 @@ bool sw_cq_has_cqe(struct sw_engine *e, int slot, uint32_t ci);
 struct sw_qp_params {
 	uint32_t sq_depth, rq_depth, max_send_sge, max_recv_sge, max_inline;
 	int send_cq, recv_cq;
+	uint32_t post_lcore;      /* rdx_qp_conf.post_lcore: shares its register */
 };
 /* max_inline and WQE size as rdma-core's mlx5_calc_send_wqe would give. */
 int sw_calc_send_wqe(uint32_t max_send_sge, uint32_t max_inline,

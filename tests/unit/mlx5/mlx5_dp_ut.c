@@ -303,6 +303,19 @@ init_pay(void)
 static void
 test_sizing(void)
 {
+	/* rdma-core mlx5_calc_sq_size for RC (sq_overhead 192 B, 512-byte
+	 * descriptors): the WQE is 256 B with up to 4 SGEs or 60 inline bytes,
+	 * pow2(wr * size) / 64 must not exceed max_send_wqebb. */
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, 512, 1, 0) == 8192);
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, 512, 4, 60) == 8192);
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, 512, 1, 61) == 6553);    /* 320 B */
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, 512, 1, 220) == 4681);   /* 448 B */
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, 512, 20, 0) == 4096);    /* 512 B */
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, 512, 21, 0) == 0);       /* 528 > 512 */
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, 512, 1, 316) == 4096);   /* 512 B */
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, 512, 1, 317) == 0);
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(1000, 512, 1, 0) == 128);       /* 512 WQEBBs */
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(0, 512, 1, 0) == 0);
 	CU_ASSERT(rdx_mlx5_sq_wqebb_max(0, 1) == 1);
 	CU_ASSERT(rdx_mlx5_sq_wqebb_max(28, 2) == 1);     /* 32 + 32 = 64 */
 	CU_ASSERT(rdx_mlx5_sq_wqebb_max(29, 2) == 2);     /* 32 + 48 */
@@ -706,24 +719,31 @@ test_inline_lengths(void)
 			wr.wr_id = len;
 			memset(f->sq, 0x5c, sizeof(f->sq));
 			CU_ASSERT_FATAL(post1(&wr) == 1);
+			/* set_data_inl_seg: 0 bytes -> no inline segment at all */
 			if (op == 0) {
-				uint8_t ds = (uint8_t)(2 + (4 + len + 15) / 16);
+				uint8_t ds = (uint8_t)(2 + (len == 0 ? 0 : (4 + len + 15) / 16));
 
 				n = exp_ctrl(exp, (uint16_t)bb, MLX5_OPCODE_RDMA_WRITE, ds,
 					     MLX5_WQE_CTRL_CQ_UPDATE, 0);
 				n += exp_raddr(exp + n, 0xabcdef00ull + len, 0x1000 + len);
 			} else {
-				uint8_t ds = (uint8_t)(1 + (4 + len + 15) / 16);
+				uint8_t ds = (uint8_t)(1 + (len == 0 ? 0 : (4 + len + 15) / 16));
 
 				n = exp_ctrl(exp, (uint16_t)bb, MLX5_OPCODE_SEND, ds,
 					     MLX5_WQE_CTRL_CQ_UPDATE, 0);
 			}
-			exp_inline(exp + n, pay + len, len);
+			if (len != 0) {
+				exp_inline(exp + n, pay + len, len);
+				n += 4 + len;
+			}
 			/* header + payload; the padding after it is don't-care */
-			if (sq_cmp(bb & 63, exp, n + 4 + len) != 0)
+			if (sq_cmp(bb & 63, exp, n) != 0)
 				fprintf(stderr, "inline %s of %u bytes differs\n",
 					op == 0 ? "WRITE" : "SEND", len);
-			CU_ASSERT(sq_cmp(bb & 63, exp, n + 4 + len) == 0);
+			CU_ASSERT(sq_cmp(bb & 63, exp, n) == 0);
+			/* a 0-byte inline WRITE is one WQEBB; nothing after ctrl (+raddr) */
+			if (len == 0)
+				CU_ASSERT(f->qp.sq_cur_post == bb + 1);
 			bb = f->qp.sq_cur_post;
 			complete_all();
 		}
@@ -755,13 +775,13 @@ test_bf_single(void)
 	CU_ASSERT(memcmp(f->bf, f->sq, 64) == 0);
 	CU_ASSERT(memcmp(f->bf, exp, n) == 0);
 	CU_ASSERT(f->bf[64] == 0xaa && f->bf[BF_HALF] == 0xaa);
-	CU_ASSERT(f->qp.bf_offset == BF_HALF);
+	CU_ASSERT(f->qp.bf->offset == BF_HALF);
 	CU_ASSERT(f->qp.stats.bf_posts == 1);
 	/* the next one goes to the second half, then back to the first */
 	wr.remote_addr = 0x2000;
 	CU_ASSERT(post1(&wr) == 1);
 	CU_ASSERT(memcmp(f->bf + BF_HALF, f->sq + 64, 64) == 0);
-	CU_ASSERT(f->qp.bf_offset == 0);
+	CU_ASSERT(f->qp.bf->offset == 0);
 	wr.remote_addr = 0x3000;
 	CU_ASSERT(post1(&wr) == 1);
 	CU_ASSERT(memcmp(f->bf, f->sq + 128, 64) == 0);
@@ -771,6 +791,136 @@ test_bf_single(void)
 }
 
 /* A 2-WQEBB WQE that wraps is copied in two 64-byte chunks, in WQE order. */
+/*
+ * post_send_db's copy rule: one WR, more than one 16-byte unit, inline or
+ * MLX5_POST_SEND_PREFER_BF (on unless "0"), fits a half, MLX5_SHUT_UP_BF
+ * not set. Otherwise ctrl bytes 0..7 go out as a doorbell.
+ */
+static void
+test_bf_rules(void)
+{
+	struct rdx_sge inl = { .addr = (uintptr_t)pay, .length = 8 };
+	struct rdx_sge g = { .addr = 0x5000, .length = 100, .lkey = 9 };
+	struct rdx_wr wr;
+
+	fake_setup(&default_opts);
+	/* a NOP is DS 1: rdma-core rings with 8 bytes (size > 1 fails) */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_NOP;
+	wr.flags = RDX_WR_SIGNALED;
+	CU_ASSERT(post1(&wr) == 1);
+	CU_ASSERT((f->sq[7] & 0x3f) == 1);
+	CU_ASSERT(f->qp.stats.bf_posts == 0);
+	CU_ASSERT(memcmp(f->bf, f->sq, 8) == 0 && f->bf[8] == 0xaa);
+	CU_ASSERT(f->qp.bf->offset == BF_HALF);
+	/* a gather WRITE (not inline) is copied: prefer_bf is on by default */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_WRITE;
+	wr.sge = &g;
+	wr.num_sge = 1;
+	wr.remote_addr = 0x1000;
+	wr.rkey = 1;
+	CU_ASSERT(post1(&wr) == 1);
+	CU_ASSERT(f->qp.stats.bf_posts == 1);
+	CU_ASSERT(memcmp(f->bf + BF_HALF, f->sq + 64, 64) == 0);
+	complete_all();
+	fake_teardown();
+
+	/* MLX5_POST_SEND_PREFER_BF=0: only inline WQEs are copied */
+	setenv("MLX5_POST_SEND_PREFER_BF", "0", 1);
+	fake_setup(&default_opts);
+	unsetenv("MLX5_POST_SEND_PREFER_BF");
+	CU_ASSERT(post1(&wr) == 1);
+	CU_ASSERT(f->qp.stats.bf_posts == 0);
+	CU_ASSERT(memcmp(f->bf, f->sq, 8) == 0 && f->bf[8] == 0xaa);
+	wr.sge = &inl;
+	wr.flags = RDX_WR_INLINE;
+	CU_ASSERT(post1(&wr) == 1);
+	CU_ASSERT(f->qp.stats.bf_posts == 1);
+	CU_ASSERT(memcmp(f->bf + BF_HALF, f->sq + 64, 64) == 0);
+	complete_all();
+	fake_teardown();
+
+	/* MLX5_SHUT_UP_BF=1: never a copy, not even the fast inline shapes */
+	setenv("MLX5_SHUT_UP_BF", "1", 1);
+	fake_setup(&default_opts);
+	unsetenv("MLX5_SHUT_UP_BF");
+	CU_ASSERT(post1(&wr) == 1);
+	CU_ASSERT(f->qp.stats.bf_posts == 0 && f->qp.stats.doorbells == 1);
+	CU_ASSERT(memcmp(f->bf, f->sq, 8) == 0 && f->bf[8] == 0xaa);
+	CU_ASSERT(f->qp.bf->offset == BF_HALF);     /* halves still alternate */
+	wr.sge = &g;
+	wr.flags = 0;
+	CU_ASSERT(post1(&wr) == 1);
+	CU_ASSERT(f->qp.stats.bf_posts == 0);
+	CU_ASSERT(memcmp(f->bf + BF_HALF, f->sq + 64, 8) == 0 && f->bf[BF_HALF + 8] == 0xaa);
+	complete_all();
+	fake_teardown();
+	/* "0" means unset (rdma-core get_shut_up_bf) */
+	setenv("MLX5_SHUT_UP_BF", "0", 1);
+	fake_setup(&default_opts);
+	unsetenv("MLX5_SHUT_UP_BF");
+	CU_ASSERT(f->qp.bf->copy_max == BF_HALF);
+	fake_teardown();
+}
+
+/*
+ * Two QPs on one register (one thread domain) share its half toggle: rings
+ * alternate halves whichever QP rings (rdma-core keeps bf->offset per
+ * bfreg). With a toggle per QP both would write the first half.
+ */
+static void
+test_bf_shared_register(void)
+{
+	static uint8_t sq2[8 * 64] __attribute__((aligned(64)));
+	struct rdx_sge inl = { .addr = (uintptr_t)pay, .length = 8 };
+	struct rdx_mlx5_bfreg reg;
+	struct mlx5dv_qp dv;
+	struct rdx_wr wr;
+	__be32 db2[2];
+
+	fake_setup(&default_opts);
+	memset(&dv, 0, sizeof(dv));
+	dv.dbrec = db2;
+	dv.sq.buf = sq2;
+	dv.sq.wqe_cnt = 8;
+	dv.sq.stride = 64;
+	dv.bf.reg = f->bf;
+	dv.bf.size = BF_HALF;
+	CU_ASSERT_FATAL(rdx_mlx5_qp_dp_init(&f->qp2, &dv, QPN2, 16, 1, 0) == 0);
+	rdx_mlx5_bfreg_init(&reg, f->bf, BF_HALF);
+	CU_ASSERT(rdx_mlx5_qp_bfreg_share(&f->qp, &reg) == 0);
+	CU_ASSERT(rdx_mlx5_qp_bfreg_share(&f->qp2, &reg) == 0);
+	CU_ASSERT(reg.refs == 2 && f->qp.bf == &reg && f->qp2.bf == &reg);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RDX_OP_WRITE;
+	wr.sge = &inl;
+	wr.num_sge = 1;
+	wr.flags = RDX_WR_INLINE | RDX_WR_SIGNALED;
+	wr.remote_addr = 0x1000;
+	wr.rkey = 1;
+	CU_ASSERT(post1(&wr) == 1);                             /* QP 1: half 0 */
+	CU_ASSERT(rdx_qp_post_burst(&f->qp2.base, &wr, 1) == 1); /* QP 2: half 1 */
+	CU_ASSERT(memcmp(f->bf, f->sq, 64) == 0);
+	CU_ASSERT(memcmp(f->bf + BF_HALF, sq2, 64) == 0);
+	CU_ASSERT(reg.offset == 0);
+	CU_ASSERT(post1(&wr) == 1);                             /* QP 1: half 0 again */
+	CU_ASSERT(memcmp(f->bf, f->sq + 64, 64) == 0);
+	CU_ASSERT(reg.offset == BF_HALF);
+	/* another register cannot be shared in */
+	{
+		struct rdx_mlx5_bfreg other;
+
+		rdx_mlx5_bfreg_init(&other, f->bf + 64, BF_HALF);
+		CU_ASSERT(rdx_mlx5_qp_bfreg_share(&f->qp2, &other) == -EINVAL);
+	}
+	rdx_mlx5_qp_dp_fini(&f->qp2);
+	CU_ASSERT(reg.refs == 1);
+	complete_all();
+	fake_teardown();
+	CU_ASSERT(reg.refs == 0);
+}
+
 static void
 test_bf_multi_bb_wrap(void)
 {
@@ -789,7 +939,7 @@ test_bf_multi_bb_wrap(void)
 	wr.flags = RDX_WR_INLINE;
 	CU_ASSERT(post1(&wr) == 1);
 	{
-		uint8_t *half = f->bf + (f->qp.bf_offset ^ BF_HALF);
+		uint8_t *half = f->bf + (f->qp.bf->offset ^ BF_HALF);
 
 		CU_ASSERT(memcmp(half, f->sq + 7 * 64, 64) == 0);
 		CU_ASSERT(memcmp(half + 64, f->sq, 64) == 0);
@@ -817,7 +967,7 @@ test_bf_too_big(void)
 	CU_ASSERT(f->qp.stats.bf_posts == 0);
 	CU_ASSERT(memcmp(f->bf, f->sq, 8) == 0);    /* ctrl bytes 0..7 only */
 	CU_ASSERT(f->bf[8] == 0xaa);
-	CU_ASSERT(f->qp.bf_offset == 64);
+	CU_ASSERT(f->qp.bf->offset == 64);
 	fake_teardown();
 
 	o.bf_size = 0;
@@ -828,7 +978,7 @@ test_bf_too_big(void)
 	CU_ASSERT(f->qp.stats.bf_posts == 0);
 	CU_ASSERT(memcmp(f->bf, f->sq, 8) == 0);
 	CU_ASSERT(f->bf[8] == 0xaa);
-	CU_ASSERT(f->qp.bf_offset == 0);
+	CU_ASSERT(f->qp.bf->offset == 0);
 	fake_teardown();
 }
 
@@ -856,7 +1006,7 @@ test_one_doorbell_per_burst(void)
 	CU_ASSERT(memcmp(f->bf, f->sq + 4 * 64, 8) == 0);
 	CU_ASSERT(f->bf[8] == 0xaa);
 	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == 5);
-	CU_ASSERT(f->qp.bf_offset == BF_HALF);
+	CU_ASSERT(f->qp.bf->offset == BF_HALF);
 	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 3) == 3);
 	CU_ASSERT(f->qp.stats.doorbells == 2);
 	CU_ASSERT(memcmp(f->bf + BF_HALF, f->sq + 7 * 64, 8) == 0);
@@ -1983,6 +2133,8 @@ main(void)
 		{ "BlueFlame single WQE, halves toggle", test_bf_single },
 		{ "BlueFlame 2-WQEBB WQE wrapping", test_bf_multi_bb_wrap },
 		{ "BlueFlame too big / absent: doorbell", test_bf_too_big },
+		{ "BlueFlame rules: DS > 1, prefer_bf, MLX5_SHUT_UP_BF", test_bf_rules },
+		{ "BlueFlame register shared by two QPs: one toggle", test_bf_shared_register },
 		{ "one doorbell per burst", test_one_doorbell_per_burst },
 		{ "signaling: interval", test_signal_interval },
 		{ "signaling: burst end", test_signal_burst_end },

@@ -153,6 +153,38 @@ test_qp_create_checks(void)
 	CU_ASSERT(hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == EINVAL);
 }
 
+/*
+ * Depths libmlx5 cannot create are refused before any verbs call: with
+ * max_qp_wr 32768 (max_send_wqebb) an RC WQE of one SGE takes 256 B
+ * (192 B sq_overhead + 16), so 8192 WRs fill 32768 WQEBBs and 8193 need a
+ * ring twice that; with 220 inline bytes a WQE takes 448 B: 4681 fit.
+ */
+static void
+test_qp_create_depth_limit(void)
+{
+	struct mlx5_hw_cq cq;
+	struct rdx_qp_conf qc;
+
+	fake_dev_init();
+	fake_dev.base.attr.max_qp_wr = 32768;   /* let only the shape check refuse */
+	fake_dev.max_send_wqebb = 32768;
+	memset(&cq, 0, sizeof(cq));
+	cq.mcq.base.dev = &fake_dev.base;
+	memset(&qc, 0, sizeof(qc));
+	qc.send_cq = &cq.mcq.base;
+	qc.recv_cq = &cq.mcq.base;
+	qc.max_send_sge = 1;
+	qc.sq_depth = 8193;
+	rte_errno = 0;
+	CU_ASSERT(hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == EINVAL);
+	qc.sq_depth = 4682;
+	qc.max_inline = MLX5_HW_MAX_INLINE;
+	rte_errno = 0;
+	CU_ASSERT(hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == EINVAL);
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, MLX5_HW_MAX_SQ_DESC, 1, 0) == 8192);
+	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, MLX5_HW_MAX_SQ_DESC, 1, MLX5_HW_MAX_INLINE) == 4681);
+}
+
 static void
 test_qp_info_and_connect_checks(void)
 {
@@ -239,6 +271,7 @@ main(void)
 		{ "CQ arm doorbell encoding", test_cq_arm_encoding },
 		{ "CQ create/wait/destroy checks", test_cq_checks },
 		{ "QP create argument checks", test_qp_create_checks },
+		{ "QP create refuses depths libmlx5 cannot create", test_qp_create_depth_limit },
 		{ "qp_info fields, connect checks", test_qp_info_and_connect_checks },
 		{ "memory: checks, copies, free", test_mem },
 		{ NULL, NULL },
