@@ -113,6 +113,54 @@ sw_ptr(const struct sw_domain *d, uint64_t off)
 }
 
 /* ------------------------------------------------------------------ */
+/* Stores                                                              */
+
+/*
+ * Stores into memory other agents watch (message targets, CQEs): a NIC
+ * writes each byte of a message once, in address order (in-order PCIe
+ * posted writes), so an application may poll the last byte of a WRITE's
+ * target and clear it after use. A library memcpy/memmove does not keep
+ * that promise: glibc copies 2..3, 4..7, 8..15, 16..31 ... bytes with two
+ * overlapping stores (first and last unit), and its large loops store the
+ * head vector again at the end. A byte stored twice can resurrect a marker
+ * the consumer cleared in between (the two-process write ping-pong stall).
+ * So the model stores through volatile units of 16/8/4/2/1 bytes that never
+ * overlap, in increasing address order (volatile: the compiler may neither
+ * merge the loop into a memcpy call nor split or repeat a store).
+ */
+typedef uint8_t sw_v16 __attribute__((vector_size(16), aligned(1), may_alias));
+typedef uint64_t sw_u64u __attribute__((aligned(1), may_alias));
+typedef uint32_t sw_u32u __attribute__((aligned(1), may_alias));
+typedef uint16_t sw_u16u __attribute__((aligned(1), may_alias));
+
+static inline void
+sw_store_once(uint8_t *d, const uint8_t *s, uint64_t n)
+{
+	for (; n >= 16; d += 16, s += 16, n -= 16)
+		*(volatile sw_v16 *)(void *)d = *(const sw_v16 *)(const void *)s;
+	if (n >= 8) {
+		*(volatile sw_u64u *)(void *)d = *(const sw_u64u *)(const void *)s;
+		d += 8;
+		s += 8;
+		n -= 8;
+	}
+	if (n >= 4) {
+		*(volatile sw_u32u *)(void *)d = *(const sw_u32u *)(const void *)s;
+		d += 4;
+		s += 4;
+		n -= 4;
+	}
+	if (n >= 2) {
+		*(volatile sw_u16u *)(void *)d = *(const sw_u16u *)(const void *)s;
+		d += 2;
+		s += 2;
+		n -= 2;
+	}
+	if (n != 0)
+		*(volatile uint8_t *)d = *s;
+}
+
+/* ------------------------------------------------------------------ */
 /* CQE production                                                      */
 
 static void
@@ -157,7 +205,7 @@ sw_cq_push(struct sw_domain *d, struct sw_cq_shm *cq, struct mlx5_cqe64 *cqe,
 	}
 	cq->full = 0;
 	dst = sw_ptr(d, cq->buf_off) + (size_t)(cq->pi & (cq->cqe_cnt - 1)) * 64;
-	memcpy(dst, cqe, 63);
+	sw_store_once(dst, (const uint8_t *)cqe, 63);
 	/* release: the body is visible before the owner bit flips */
 	__atomic_store_n(&dst[63], (uint8_t)((uint32_t)opcode << 4 | (se ? 2U : 0U) |
 			 ((cq->pi >> cq->log_cqe_cnt) & 1U)), __ATOMIC_RELEASE);
@@ -228,39 +276,75 @@ sw_mr_resolve(const struct sw_domain *d, uint32_t key, uint64_t addr, uint64_t l
 }
 
 /*
- * Stream len bytes from the src spans into the dst spans, in increasing
- * address order with the last 8 bytes stored last (after a release fence),
- * as a NIC's in-order PCIe writes would: an app polling the last byte of a
- * WRITE's target sees it change only when the rest has landed.
+ * Stream len bytes from the src spans into the dst spans (gather/scatter):
+ * every destination byte stored exactly once, in stream order, and the
+ * final unit last after a release fence: the last 8 bytes as one 8-byte
+ * store when len >= 8 and they lie in one destination span, else the last
+ * byte. The source is read once. Zero-length spans are skipped; the spans
+ * must cover len (the callers check).
  */
 static void
 sw_copy(const struct sw_span *dst, uint32_t nd, const struct sw_span *src,
 	uint32_t ns, uint64_t len)
 {
-	uint64_t doff = 0, soff = 0, part = len > 8 ? len - 8 : 0;
-	uint32_t di = 0, si = 0;
-	int pass;
+	uint64_t doff = 0, soff = 0, body, i;
+	uint32_t di = 0, si = 0, tail;
+	uint8_t t[8];
 
-	for (pass = 0; pass < 2; pass++) {
-		while (part > 0 && di < nd && si < ns) {
-			uint64_t n = RTE_MIN(dst[di].len - doff, src[si].len - soff);
+	if (len == 0)
+		return;
+	tail = len >= 8 ? 8 : 1;
+	body = len - tail;
+	while (body > 0 && di < nd && si < ns) {
+		uint64_t n = RTE_MIN(dst[di].len - doff, src[si].len - soff);
 
-			n = RTE_MIN(n, part);
-			memmove(dst[di].p + doff, src[si].p + soff, n);
-			doff += n;
-			soff += n;
-			part -= n;
-			if (doff == dst[di].len) {
-				di++;
-				doff = 0;
-			}
-			if (soff == src[si].len) {
-				si++;
-				soff = 0;
-			}
+		n = RTE_MIN(n, body);
+		sw_store_once(dst[di].p + doff, src[si].p + soff, n);
+		doff += n;
+		soff += n;
+		body -= n;
+		if (doff == dst[di].len) {
+			di++;
+			doff = 0;
 		}
+		if (soff == src[si].len) {
+			si++;
+			soff = 0;
+		}
+	}
+	/* the tail's source bytes, read once */
+	for (i = 0; i < tail && si < ns; i++) {
+		while (si < ns && soff == src[si].len) {
+			si++;
+			soff = 0;
+		}
+		if (si == ns)
+			return;
+		t[i] = src[si].p[soff++];
+	}
+	while (di < nd && doff == dst[di].len) {
+		di++;
+		doff = 0;
+	}
+	if (di == nd)
+		return;
+	if (tail == 8 && dst[di].len - doff >= 8) {
 		__atomic_thread_fence(__ATOMIC_RELEASE);
-		part = RTE_MIN(len, (uint64_t)8);
+		sw_store_once(dst[di].p + doff, t, 8);
+		return;
+	}
+	/* the tail spans destination segments: byte by byte, last one last */
+	for (i = 0; i < tail; i++) {
+		while (di < nd && doff == dst[di].len) {
+			di++;
+			doff = 0;
+		}
+		if (di == nd)
+			return;
+		if (i == tail - 1)
+			__atomic_thread_fence(__ATOMIC_RELEASE);
+		sw_store_once(dst[di].p + doff, &t[i], 1);
+		doff++;
 	}
 }
 
@@ -1184,7 +1268,7 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 		} else {
 			orig = __atomic_fetch_add(t, be64toh(at->swap_add), __ATOMIC_SEQ_CST);
 		}
-		memcpy(l, &orig, 8);
+		sw_store_once(l, (const uint8_t *)&orig, 8);
 		return sw_req_done(e, q, &w, 8);
 	}
 	default:

@@ -7,8 +7,11 @@
  * malformed WQEs, CQE fields and owner bits, RQ terminators, sizing.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
 
 #include "rdx_ut.h"
 #include "../../../drivers/mlx5/sw/sw_engine.c"
@@ -501,6 +504,330 @@ test_hot_set(void)
 	sw_cq_destroy(&eng, cc.slot);
 }
 
+/*
+ * Store tracer (x86-64): the traced pages are read-only; the first store
+ * into them faults, the SIGSEGV handler snapshots the pages, makes them
+ * writable and sets the trap flag, so the CPU stops right after that one
+ * store instruction; the SIGTRAP handler finds the bytes it changed,
+ * counts them, remembers their value, writes the sentinel back (like a
+ * consumer clearing a marker) and protects the pages again. Every store
+ * changes the bytes it covers (sources never hold the sentinel), so a byte
+ * stored twice counts 2 -- including the overlapping second store glibc's
+ * memmove makes for 2..3, 4..7, 8..15 ... bytes.
+ */
+#define TR_MAX   (2 * 4096)
+#define TR_FILL  0xee
+#define TR_STORES 4096
+
+static struct {
+	uint8_t *base;
+	size_t len;
+	uint8_t snap[TR_MAX];
+	uint8_t cnt[TR_MAX];
+	uint8_t val[TR_MAX];
+	uint32_t nst;                   /* store instructions seen */
+	uint32_t lo[TR_STORES], hi[TR_STORES]; /* bytes each one changed */
+} tr;
+
+static void
+tr_segv(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	uint8_t *a = si->si_addr;
+
+	if (tr.base == NULL || a < tr.base || a >= tr.base + tr.len) {
+		signal(sig, SIG_DFL); /* a real crash: let it happen */
+		return;
+	}
+	memcpy(tr.snap, tr.base, tr.len);
+	mprotect(tr.base, tr.len, PROT_READ | PROT_WRITE);
+	uc->uc_mcontext.gregs[REG_EFL] |= 0x100; /* TF: trap after one instruction */
+}
+
+static void
+tr_trap(int sig, siginfo_t *si, void *ctx)
+{
+	ucontext_t *uc = ctx;
+	uint32_t lo = UINT32_MAX, hi = 0;
+	size_t i;
+
+	RTE_SET_USED(sig);
+	RTE_SET_USED(si);
+	uc->uc_mcontext.gregs[REG_EFL] &= ~0x100LL;
+	for (i = 0; i < tr.len; i++) {
+		if (tr.base[i] == tr.snap[i])
+			continue;
+		if (tr.cnt[i] < 255)
+			tr.cnt[i]++;
+		tr.val[i] = tr.base[i];
+		tr.base[i] = TR_FILL;
+		lo = RTE_MIN(lo, (uint32_t)i);
+		hi = (uint32_t)i;
+	}
+	if (lo != UINT32_MAX && tr.nst < TR_STORES) {
+		tr.lo[tr.nst] = lo;
+		tr.hi[tr.nst] = hi;
+		tr.nst++;
+	}
+	mprotect(tr.base, tr.len, PROT_READ);
+}
+
+/* Start tracing stores into [base, base + len) (page aligned, filled). */
+static void
+tr_begin(uint8_t *base, size_t len)
+{
+	struct sigaction sa;
+
+	CU_ASSERT_FATAL(len <= TR_MAX && ((uintptr_t)base & 4095) == 0);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_flags = SA_SIGINFO;
+	sa.sa_sigaction = tr_segv;
+	sigaction(SIGSEGV, &sa, NULL);
+	sa.sa_sigaction = tr_trap;
+	sigaction(SIGTRAP, &sa, NULL);
+	memset(base, TR_FILL, len);
+	memset(tr.cnt, 0, sizeof(tr.cnt));
+	tr.nst = 0;
+	tr.len = len;
+	tr.base = base;
+	CU_ASSERT_FATAL(mprotect(base, len, PROT_READ) == 0);
+}
+
+static void
+tr_end(void)
+{
+	mprotect(tr.base, tr.len, PROT_READ | PROT_WRITE);
+	tr.base = NULL;
+	signal(SIGSEGV, SIG_DFL);
+	signal(SIGTRAP, SIG_DFL);
+}
+
+/* bytes [off, off + len) of the traced area each stored once with the
+ * value exp[], nothing else stored, stores in increasing address order,
+ * the last store covering the final byte (the final 8 bytes exactly when
+ * last8). Returns the number of failed checks (and prints the first). */
+static int
+tr_check(const char *what, uint32_t off, uint32_t len, const uint8_t *exp, bool last8)
+{
+	uint32_t i;
+
+	for (i = 0; i < tr.len; i++) {
+		bool in = i >= off && i < off + len;
+		uint8_t want = in ? 1 : 0;
+
+		if (tr.cnt[i] != want) {
+			fprintf(stderr, "%s: byte %u stored %u times (want %u)\n", what,
+				i - off, tr.cnt[i], want);
+			return 1;
+		}
+		if (in && tr.val[i] != exp[i - off]) {
+			fprintf(stderr, "%s: byte %u is 0x%x, want 0x%x\n", what, i - off,
+				tr.val[i], exp[i - off]);
+			return 1;
+		}
+	}
+	for (i = 1; i < tr.nst; i++)
+		if (tr.lo[i] <= tr.hi[i - 1]) {
+			fprintf(stderr, "%s: store %u [%u, %u] not above store %u [%u, %u]\n",
+				what, i, tr.lo[i] - off, tr.hi[i] - off, i - 1,
+				tr.lo[i - 1] - off, tr.hi[i - 1] - off);
+			return 1;
+		}
+	if (len != 0 && (tr.nst == 0 || tr.hi[tr.nst - 1] != off + len - 1 ||
+			 (last8 && tr.lo[tr.nst - 1] != off + len - 8))) {
+		fprintf(stderr, "%s: the last store is not the final %s\n", what,
+			last8 ? "8 bytes" : "byte");
+		return 1;
+	}
+	return 0;
+}
+
+static uint8_t *
+tr_area(void)
+{
+	static uint8_t *area;
+
+	if (area == NULL) {
+		area = mmap(NULL, TR_MAX, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		CU_ASSERT_FATAL(area != MAP_FAILED);
+	}
+	return area;
+}
+
+/* sw_copy of one and of several spans (gather and scatter): each byte
+ * once, in order, the final unit last. Fails on a memmove-based copy. */
+static void
+test_store_once(void)
+{
+	static const uint32_t sizes[] = {
+		1, 2, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 24, 31, 32, 33, 63, 64, 65,
+		100, 128, 255, 256, 257, 1000, 4096, 5000,
+	};
+	static const uint32_t cuts[][6] = {  /* span lengths, 0 ends */
+		{ 3, 5, 1, 20, 7, 0 }, { 1, 2, 9, 5, 30, 0 }, { 40, 3, 0 },
+		{ 6, 1, 0 }, { 100, 100, 37, 2, 1, 0 }, { 2, 2, 2, 0 },
+	};
+	uint8_t *area = tr_area();
+	static uint8_t src[6000];
+	struct sw_span d[6], s[6];
+	uint32_t i, j, k, off, len;
+	int bad = 0;
+	char what[64];
+
+	for (i = 0; i < sizeof(src); i++)
+		src[i] = (uint8_t)(i * 7 + 1) == TR_FILL ? 0x11 : (uint8_t)(i * 7 + 1);
+	for (i = 0; i < RTE_DIM(sizes); i++)
+		for (off = 0; off < 4; off += 3) {
+			len = sizes[i];
+			d[0].p = area + off;
+			d[0].len = len;
+			s[0].p = src;
+			s[0].len = len;
+			tr_begin(area, TR_MAX);
+			sw_copy(d, 1, s, 1, len);
+			tr_end();
+			snprintf(what, sizeof(what), "copy %u at +%u", len, off);
+			bad += tr_check(what, off, len, src, len >= 8);
+		}
+	/* gather (spans in the source) and scatter (in the destination) */
+	for (i = 0; i < RTE_DIM(cuts); i++)
+		for (k = 0; k < 2; k++) {
+			struct sw_span *cut = k == 0 ? s : d, *one = k == 0 ? d : s;
+			uint32_t n = 0, at = 0, last = 0;
+
+			for (j = 0; cuts[i][j] != 0; j++) {
+				cut[j].p = (k == 0 ? src : area + 5 + j) + at;
+				cut[j].len = cuts[i][j];
+				at += cuts[i][j];
+				last = cuts[i][j];
+				n++;
+			}
+			/* scatter: spans 1 byte apart (the gaps stay untouched) */
+			one[0].p = k == 0 ? area + 5 : src;
+			one[0].len = at;
+			tr_begin(area, TR_MAX);
+			sw_copy(d, k == 0 ? 1 : n, s, k == 0 ? n : 1, at);
+			tr_end();
+			snprintf(what, sizeof(what), "%s #%u", k == 0 ? "gather" : "scatter", i);
+			if (k == 0) {
+				bad += tr_check(what, 5, at, src, at >= 8);
+				continue;
+			}
+			/* per destination span: its bytes once with the right values */
+			for (j = 0, at = 0; j < n; j++) {
+				uint32_t o = (uint32_t)(d[j].p - area), b;
+
+				for (b = 0; b < d[j].len; b++)
+					if (tr.cnt[o + b] != 1 || tr.val[o + b] != src[at + b]) {
+						fprintf(stderr, "%s: span %u byte %u stored %u times\n",
+							what, j, b, tr.cnt[o + b]);
+						bad++;
+						break;
+					}
+				at += (uint32_t)d[j].len;
+				if (j + 1 < n && tr.cnt[o + d[j].len] != 0) {
+					fprintf(stderr, "%s: gap after span %u written\n", what, j);
+					bad++;
+				}
+			}
+			for (j = 1; j < tr.nst; j++)
+				if (tr.lo[j] <= tr.hi[j - 1]) {
+					fprintf(stderr, "%s: stores out of order\n", what);
+					bad++;
+					break;
+				}
+			/* the last store ends the last span; 8 bytes when it fits */
+			if (tr.nst == 0 ||
+			    tr.hi[tr.nst - 1] != (uint32_t)(d[n - 1].p - area) + last - 1 ||
+			    (last >= 8 && at >= 8 &&
+			     tr.hi[tr.nst - 1] - tr.lo[tr.nst - 1] != 7)) {
+				fprintf(stderr, "%s: the last store is not the final unit\n", what);
+				bad++;
+			}
+		}
+	CU_ASSERT_EQUAL(bad, 0);
+}
+
+/* Through the engine: an inline WRITE of 2 bytes (the ping-pong's marker
+ * case), a WRITE of 100 from an SGE and an atomic's result land once each;
+ * the CQE body and op_own too, op_own last. */
+static void
+test_store_once_engine(void)
+{
+	struct tqp a, b;
+	struct tcq c;
+	uint32_t key, hdr, i;
+	uint8_t *m, *src, pat[100];
+	uint64_t one = htobe64(5), errs = eng.device_errors;
+	int bad = 0;
+
+	cq_make(&c, 63); /* 64 CQEs: one page */
+	qp_make(&a, &c, 16, 0, 60);
+	qp_make(&b, &c, 16, 0, 0);
+	qp_connect(&a, &b);
+	m = mem(3 * 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		IBV_ACCESS_REMOTE_ATOMIC, &key);
+	src = m + 2 * 4096;
+	for (i = 0; i < sizeof(pat); i++)
+		pat[i] = (uint8_t)(0x80 | i);
+	memcpy(src, pat, sizeof(pat));
+	/* inline 2-byte WRITE */
+	hdr = htobe32(2 | MLX5_INLINE_SEG);
+	ctrl(&a, MLX5_OPCODE_RDMA_WRITE, 3, 0, 0);
+	raddr(&a, a.last, (uintptr_t)m + 6, key);
+	put(&a, a.last, 32, &hdr, 4);
+	put(&a, a.last, 36, pat, 2);
+	ring(&a);
+	tr_begin(m, 2 * 4096);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	tr_end();
+	bad += tr_check("inline write 2", 6, 2, pat, false);
+	/* WRITE of 100 bytes from an SGE */
+	ctrl(&a, MLX5_OPCODE_RDMA_WRITE, 3, 0, 0);
+	raddr(&a, a.last, (uintptr_t)m + 4000, key);
+	dseg(&a, a.last, 32, (uintptr_t)src, 100, key);
+	ring(&a);
+	tr_begin(m, 2 * 4096);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	tr_end();
+	bad += tr_check("write 100 across a page", 4000, 100, pat, true);
+	/* FAA: the original value returns into the local SGE, one 8-byte store;
+	 * the CQE: every byte once, op_own last */
+	memset(m + 4096 + 8, 0, 8);
+	ctrl(&a, MLX5_OPCODE_ATOMIC_FA, 4, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	raddr(&a, a.last, (uintptr_t)m + 4096 + 8, key);
+	put(&a, a.last, 32, &one, 8);
+	dseg(&a, a.last, 48, (uintptr_t)m + 24, 8, key);
+	ring(&a);
+	*(uint64_t *)(void *)(m + 4096 + 8) = 0x1212121212121212ULL;
+	tr_begin(m, 4096);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	tr_end();
+	bad += tr_check("FAA result", 24, 8, (const uint8_t *)"\x12\x12\x12\x12\x12\x12\x12\x12",
+			true);
+	CU_ASSERT_EQUAL(*(uint64_t *)(void *)(m + 4096 + 8), 0x1212121212121217ULL);
+	/* the CQE of a NOP, traced in the CQ ring */
+	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&a);
+	tr_begin(c.dv.buf, 4096);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	tr_end();
+	for (i = 0; i < 64; i++)
+		if (tr.cnt[64 + i] != 1) { /* CQE 1 (CQE 0 was the FAA's) */
+			fprintf(stderr, "CQE byte %u stored %u times\n", i, tr.cnt[64 + i]);
+			bad++;
+			break;
+		}
+	CU_ASSERT(tr.nst > 0 && tr.lo[tr.nst - 1] == 64 + 63);
+	CU_ASSERT_EQUAL(tr.val[64 + 63] >> 4, MLX5_CQE_REQ);
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(eng.device_errors, errs);
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, c.slot);
+}
+
 static int
 suite_init(void)
 {
@@ -524,6 +851,8 @@ main(void)
 		{ "malformed", test_malformed },
 		{ "send_fields", test_send_fields },
 		{ "hot_set", test_hot_set },
+		{ "store_once", test_store_once },
+		{ "store_once_engine", test_store_once_engine },
 		{ NULL, NULL },
 	};
 
