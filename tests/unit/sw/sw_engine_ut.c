@@ -7,6 +7,7 @@
  * malformed WQEs, CQE fields and owner bits, RQ terminators, sizing.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <ucontext.h>
 
 #include "rdx_ut.h"
+#include "sw_ut_poll.h"
 #include "../../../drivers/mlx5/sw/sw_engine.c"
 
 static struct sw_engine eng;
@@ -34,11 +36,17 @@ struct tqp {
 };
 
 static void
-cq_make(struct tcq *c, uint32_t depth)
+cq_make_e(struct sw_engine *en, struct tcq *c, uint32_t depth)
 {
 	memset(c, 0, sizeof(*c));
-	c->slot = sw_cq_create(&eng, depth, &c->dv);
+	c->slot = sw_cq_create(en, depth, &c->dv);
 	CU_ASSERT_FATAL(c->slot >= 0);
+}
+
+static void
+cq_make(struct tcq *c, uint32_t depth)
+{
+	cq_make_e(&eng, c, depth);
 }
 
 /* One CQE if present (ownership rule of cq.c); updates the CI dbrec. */
@@ -58,8 +66,8 @@ cq_get(struct tcq *c, struct mlx5_cqe64 *out)
 }
 
 static void
-qp_make(struct tqp *t, struct tcq *c, uint32_t sq_depth, uint32_t rq_depth,
-	uint32_t max_inline)
+qp_make_e(struct sw_engine *en, struct tqp *t, struct tcq *c, uint32_t sq_depth,
+	  uint32_t rq_depth, uint32_t max_inline)
 {
 	struct sw_qp_params p = {
 		.sq_depth = sq_depth, .rq_depth = rq_depth, .max_send_sge = 4,
@@ -68,8 +76,15 @@ qp_make(struct tqp *t, struct tcq *c, uint32_t sq_depth, uint32_t rq_depth,
 	};
 
 	memset(t, 0, sizeof(*t));
-	t->q = sw_qp_create(&eng, &p, &t->dv);
+	t->q = sw_qp_create(en, &p, &t->dv);
 	CU_ASSERT_FATAL(t->q != NULL);
+}
+
+static void
+qp_make(struct tqp *t, struct tcq *c, uint32_t sq_depth, uint32_t rq_depth,
+	uint32_t max_inline)
+{
+	qp_make_e(&eng, t, c, sq_depth, rq_depth, max_inline);
 }
 
 static void
@@ -136,16 +151,22 @@ ring(struct tqp *t)
 }
 
 static uint8_t *
-mem(uint64_t len, int access, uint32_t *key)
+mem_e(struct sw_engine *en, uint64_t len, int access, uint32_t *key)
 {
-	uint64_t off = sw_shm_alloc(eng.self, len, false);
-	uint8_t *p = eng.self->base + off;
+	uint64_t off = sw_shm_alloc(en->self, len, false);
+	uint8_t *p = en->self->base + off;
 
 	CU_ASSERT_FATAL(off != 0);
-	*key = sw_mr_add(eng.self, SW_MR_SHM, (uint64_t)(uintptr_t)p, len, off, 0, access,
-			 eng.pid);
+	*key = sw_mr_add(en->self, SW_MR_SHM, (uint64_t)(uintptr_t)p, len, off, 0, access,
+			 en->pid);
 	CU_ASSERT_FATAL(*key != 0);
 	return p;
+}
+
+static uint8_t *
+mem(uint64_t len, int access, uint32_t *key)
+{
+	return mem_e(&eng, len, access, key);
 }
 
 static void
@@ -828,6 +849,279 @@ test_store_once_engine(void)
 	sw_cq_destroy(&eng, c.slot);
 }
 
+/*
+ * A hostile peer scribbles its own rings, doorbell records, QP and CQ
+ * fields and MR table (the segment the model trusts least) with random
+ * values while our QP sends requests to it: every request gets exactly one
+ * CQE (success or a remote/RNR/retry error), the engine never crashes,
+ * hangs, or writes our memory outside the target. Then our own QP's
+ * shared geometry is scribbled: the engine runs on its private copy.
+ */
+static struct sw_engine peng;  /* the "peer process" (its engine never runs) */
+static uint64_t rs = 0x9e3779b97f4a7c15ULL;
+
+static uint64_t
+rnd(void)
+{
+	rs ^= rs << 13;
+	rs ^= rs >> 7;
+	rs ^= rs << 17;
+	return rs;
+}
+
+static uint64_t
+rnd_val(void)
+{
+	switch (rnd() % 6) {
+	case 0: return 0;
+	case 1: return rnd() % 8;
+	case 2: return UINT32_MAX;
+	case 3: return UINT64_MAX - rnd() % 16;
+	case 4: return rnd() & 0xffffffffULL;
+	default: return rnd();
+	}
+}
+
+struct scrib {
+	void *p;
+	uint32_t w;   /* width: 1, 2, 4, 8 */
+	uint64_t old;
+};
+
+static void
+scrib_do(struct scrib *x, void *p, uint32_t w)
+{
+	uint64_t v = rnd_val();
+
+	x->p = p;
+	x->w = w;
+	x->old = 0;
+	memcpy(&x->old, p, w);
+	memcpy(p, &v, w);
+}
+
+#define SCRIB_ITERS 3000
+
+static void
+test_scribble(void)
+{
+	static const uint8_t ok_synd[] = {
+		0, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR,
+		MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, MLX5_CQE_SYNDROME_REMOTE_OP_ERR,
+		MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR, MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR,
+	};
+	struct mlx5_cqe64 cqe;
+	struct mlx5_err_cqe *er = (struct mlx5_err_cqe *)&cqe;
+	uint32_t ka, kb, kc, it, i, hist[256] = { 0 };
+	uint8_t *ma, *mb, *canary, *pat;
+	struct tcq ac, bc;
+	int bad = 0;
+
+	CU_ASSERT_FATAL(sw_engine_init(&peng) == 0);
+	cq_make(&ac, 64);
+	cq_make_e(&peng, &bc, 64);
+	ma = mem(4096, IBV_ACCESS_LOCAL_WRITE, &ka);
+	mb = mem_e(&peng, 4 * 4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE |
+		   IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC, &kb);
+	/* our memory that no request may touch: registered, no access flags */
+	canary = mem(4096, 0, &kc);
+	memset(canary, 0x5a, 4096);
+	pat = malloc(4096);
+	CU_ASSERT_FATAL(pat != NULL);
+	for (i = 0; i < 4096; i++)
+		pat[i] = (uint8_t)(i * 31 + 7);
+	for (it = 0; it < SCRIB_ITERS; it++) {
+		struct sw_qp_shm *ps;
+		struct sw_cq_shm *pc;
+		struct sw_mr_shm *pm = &peng.self->hdr->mrs[kb >> 8];
+		struct scrib x[4];
+		struct tqp a, b;
+		struct mlx5_wqe_data_seg *r;
+		uint32_t nx = 1 + (uint32_t)(rnd() % 3), op = (uint32_t)(rnd() % 4), k;
+		uint64_t end;
+		bool got = false;
+
+		qp_make(&a, &ac, 16, 0, 0);
+		qp_make_e(&peng, &b, &bc, 16, 16, 0);
+		CU_ASSERT_FATAL(sw_qp_connect(&eng, a.q, peng.self->name, b.q->s->qpn,
+					      1, 1, 1, 1) == 0);
+		CU_ASSERT_FATAL(sw_qp_connect(&peng, b.q, eng.self->name, a.q->s->qpn,
+					      1, 1, 1, 1) == 0);
+		/* seen from here the peer is another process: no trusted table */
+		if (a.q->peer_dom->shadow != NULL) {
+			__atomic_fetch_sub(&a.q->peer_dom->shadow->refs, 1, __ATOMIC_ACQ_REL);
+			a.q->peer_dom->shadow = NULL;
+		}
+		ps = b.q->s;
+		pc = &peng.self->hdr->cqs[bc.slot];
+		r = (struct mlx5_wqe_data_seg *)b.dv.rq.buf;
+		mlx5dv_set_data_seg(&r[0], 256, kb, (uintptr_t)mb + 512);
+		mlx5dv_set_data_seg(&r[1], 0, MLX5_INVALID_LKEY, 0);
+		b.dv.dbrec[MLX5_RCV_DBR] = htobe32(1);
+		memset(ma, 0, 4096);
+		for (k = 0; k < nx; k++) {
+			switch (rnd() % 22) {
+			case 0: scrib_do(&x[k], &ps->rq_wqe_cnt, 4); break;
+			case 1: scrib_do(&x[k], &ps->rq_stride, 4); break;
+			case 2: scrib_do(&x[k], &ps->max_recv_sge, 4); break;
+			case 3: scrib_do(&x[k], &ps->rq_off, 8); break;
+			case 4: scrib_do(&x[k], &ps->dbrec_off, 8); break;
+			case 5: scrib_do(&x[k], &ps->recv_cq, 4); break;
+			case 6: scrib_do(&x[k], &ps->rq_ci, 4); break;
+			case 7: scrib_do(&x[k], &ps->state, 4); break;
+			case 8: scrib_do(&x[k], &ps->gen, 4); break;
+			case 9: scrib_do(&x[k], (uint8_t *)&b.dv.dbrec[MLX5_RCV_DBR], 4); break;
+			case 10: scrib_do(&x[k], (uint8_t *)r + (rnd() % 8) * 8, 8); break;
+			case 11: scrib_do(&x[k], &pm->iova, 8); break;
+			case 12: scrib_do(&x[k], &pm->len, 8); break;
+			case 13: scrib_do(&x[k], &pm->shm_off, 8); break;
+			case 14: scrib_do(&x[k], &pm->kind, 4); break;
+			case 15: scrib_do(&x[k], &pm->access, 4); break;
+			case 16: scrib_do(&x[k], &pm->local_addr, 8); break;
+			case 17: scrib_do(&x[k], &pc->buf_off, 8); break;
+			case 18: scrib_do(&x[k], &pc->cqe_cnt, 4); break;
+			case 19: scrib_do(&x[k], &pc->log_cqe_cnt, 4); break;
+			case 20: scrib_do(&x[k], &pc->dbrec_off, 8); break;
+			default: scrib_do(&x[k], &peng.self->hdr->owner_pid, 4); break;
+			}
+		}
+		/* local_addr with kind LOCAL and our pid: the classic forgery */
+		if (nx <= 2 && rnd() % 4 == 0) {
+			nx += 2;
+			x[nx - 2].p = &pm->kind;
+			x[nx - 2].w = 4;
+			memcpy(&x[nx - 2].old, &pm->kind, 4);
+			pm->kind = SW_MR_LOCAL;
+			pm->owner_pid = eng.pid;
+			x[nx - 1].p = &pm->local_addr;
+			x[nx - 1].w = 8;
+			memcpy(&x[nx - 1].old, &pm->local_addr, 8);
+			pm->local_addr = (uintptr_t)canary - (uintptr_t)mb;
+		}
+		switch (op) {
+		case 0: /* WRITE 100 */
+			ctrl(&a, MLX5_OPCODE_RDMA_WRITE, 3, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+			raddr(&a, a.last, (uintptr_t)mb + 1024, kb);
+			dseg(&a, a.last, 32, (uintptr_t)ma + 64, 100, ka);
+			break;
+		case 1: /* READ 100 */
+			ctrl(&a, MLX5_OPCODE_RDMA_READ, 3, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+			raddr(&a, a.last, (uintptr_t)mb + 1024, kb);
+			dseg(&a, a.last, 32, (uintptr_t)ma + 64, 100, ka);
+			break;
+		case 2: /* SEND 100 */
+			ctrl(&a, MLX5_OPCODE_SEND, 2, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+			dseg(&a, a.last, 16, (uintptr_t)ma + 64, 100, ka);
+			break;
+		default: /* FAA */
+			ctrl(&a, MLX5_OPCODE_ATOMIC_FA, 4, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+			raddr(&a, a.last, (uintptr_t)mb + 2048, kb);
+			put(&a, a.last, 32, &(uint64_t){ htobe64(1) }, 8);
+			dseg(&a, a.last, 48, (uintptr_t)ma + 8, 8, ka);
+			break;
+		}
+		ring(&a);
+		/* hang guard only (RNR and ACK timers are microseconds here) */
+		end = now_ms() + 5000;
+		while (!got && now_ms() < end) {
+			sw_engine_progress(&eng);
+			got = cq_get(&ac, &cqe);
+		}
+		if (!got) {
+			fprintf(stderr, "scribble %u (op %u): no completion\n", it, op);
+			bad++;
+		} else {
+			uint8_t sy = (cqe.op_own >> 4) == MLX5_CQE_REQ ? 0 : er->syndrome;
+
+			hist[sy]++;
+			if (memchr(ok_synd, sy, sizeof(ok_synd)) == NULL) {
+				fprintf(stderr, "scribble %u (op %u): syndrome 0x%x\n", it, op, sy);
+				bad++;
+			}
+			for (i = 0; i < 8; i++)
+				sw_engine_progress(&eng);
+			if (cq_get(&ac, &cqe)) {
+				fprintf(stderr, "scribble %u: a second CQE\n", it);
+				bad++;
+			}
+		}
+		for (k = nx; k-- > 0;)
+			memcpy(x[k].p, &x[k].old, x[k].w);
+		pm->owner_pid = eng.pid;
+		/* nothing of ours outside the request's target changed */
+		for (i = 0; i < 4096; i++)
+			if (canary[i] != 0x5a) {
+				fprintf(stderr, "scribble %u: canary byte %u written\n", it, i);
+				bad++;
+				memset(canary, 0x5a, 4096);
+				break;
+			}
+		for (i = 0; i < 4096; i++)
+			if (ma[i] != 0 && !(i >= 64 && i < 164) && !(i >= 8 && i < 16)) {
+				fprintf(stderr, "scribble %u: local byte %u written\n", it, i);
+				bad++;
+				break;
+			}
+		while (cq_get(&bc, &cqe))
+			;
+		sw_qp_destroy(&eng, a.q);
+		sw_qp_destroy(&peng, b.q);
+		if (bad > 5)
+			break;
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	/* the scribbles did hit: several outcomes, device errors counted */
+	CU_ASSERT(hist[0] > 0);
+	CU_ASSERT(hist[MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR] > 0);
+	CU_ASSERT(hist[MLX5_CQE_SYNDROME_REMOTE_OP_ERR] > 0);
+	CU_ASSERT(eng.device_errors > 0);
+	printf("\n    outcomes: ok %u, 0x01 %u, 0x12 %u, 0x13 %u, 0x14 %u, 0x15 %u, 0x16 %u; device errors %" PRIu64 "\n",
+	       hist[0], hist[1], hist[0x12], hist[0x13], hist[0x14], hist[0x15], hist[0x16],
+	       eng.device_errors);
+	free(pat);
+	sw_cq_destroy(&eng, ac.slot);
+	sw_cq_destroy(&peng, bc.slot);
+	sw_engine_fini(&peng);
+}
+
+/* A peer rewrites our QP's shared geometry: the engine keeps using the
+ * values fixed at create (a WRITE still lands, in the right ring slot). */
+static void
+test_scribble_own(void)
+{
+	struct mlx5_cqe64 cqe;
+	struct tqp a, b;
+	struct tcq c;
+	uint32_t key, it;
+	uint8_t *m;
+
+	cq_make(&c, 64);
+	qp_make(&a, &c, 16, 0, 0);
+	qp_make(&b, &c, 16, 0, 0);
+	qp_connect(&a, &b);
+	m = mem(8192, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &key);
+	for (it = 0; it < 40; it++) {
+		a.q->s->sq_wqe_cnt = (uint32_t)rnd_val();
+		a.q->s->max_wqebbs = (uint32_t)rnd_val();
+		a.q->s->max_inline = (uint32_t)rnd_val();
+		a.q->s->max_send_sge = (uint32_t)rnd_val();
+		a.q->s->rq_wqe_cnt = (uint32_t)rnd_val();
+		memset(m, (int)it, 64);
+		ctrl(&a, MLX5_OPCODE_RDMA_WRITE, 3, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		raddr(&a, a.last, (uintptr_t)m + 4096, key);
+		dseg(&a, a.last, 32, (uintptr_t)m, 64, key);
+		ring(&a);
+		sw_engine_progress(&eng);
+		CU_ASSERT_FATAL(cq_get(&c, &cqe));
+		CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ);
+		CU_ASSERT(memcmp(m + 4096, m, 64) == 0);
+	}
+	a.q->s->sq_wqe_cnt = a.q->sq_wqe_cnt;
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, c.slot);
+}
+
 static int
 suite_init(void)
 {
@@ -853,6 +1147,8 @@ main(void)
 		{ "hot_set", test_hot_set },
 		{ "store_once", test_store_once },
 		{ "store_once_engine", test_store_once_engine },
+		{ "scribble_peer", test_scribble },
+		{ "scribble_own", test_scribble_own },
 		{ NULL, NULL },
 	};
 
