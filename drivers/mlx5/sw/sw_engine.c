@@ -940,8 +940,9 @@ sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		if (q->peer != NULL && sw_peer_alive(q))
 			sw_qp_set_err(q->peer);
 	}
-	sw_push_err(e, e->self, q->scq, MLX5_CQE_REQ_ERR, syndrome, 0, w->pos & 0xffff,
-		    w->opcode, q->qpn);
+	if (sw_push_err(e, e->self, q->scq, MLX5_CQE_REQ_ERR, syndrome, 0, w->pos & 0xffff,
+			w->opcode, q->qpn) != 0)
+		q->sq_ci = w->pos; /* CQ full: the flush completes it later */
 	return SW_FAIL;
 }
 
@@ -1183,7 +1184,9 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	__atomic_fetch_add(&pd->hdr->recv_wqes, 1, __ATOMIC_RELAXED);
 	if (synd != 0) {
 		sw_qp_set_err(p);
-		sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, cnt & 0xffff, 0, pqpn);
+		/* no room: the peer's flush completes that receive instead */
+		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, cnt & 0xffff, 0, pqpn) != 0)
+			p->rq_ci = cnt;
 		sw_unlock(&p->lock);
 		return sw_req_fail(e, q, w, synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ?
 				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
@@ -1208,6 +1211,8 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	c.sop_drop_qpn = htobe32(pqpn & 0xffffff);
 	c.flags_rqpn = htobe32(q->qpn & 0xffffff);
 	if (sw_cq_push(e, pd, pcq, &c, cqe_op, (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0) != 0) {
+		/* the receive stays posted: the peer's flush completes it */
+		p->rq_ci = cnt;
 		sw_qp_set_err(p);
 		ret = -1;
 	}
@@ -1232,7 +1237,10 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->qpn);
 	c.byte_cnt = htobe32(bytes);
 	if (sw_cq_push(e, e->self, q->scq, &c, MLX5_CQE_REQ, false) != 0) {
-		/* overrun: the completion is lost, the QP goes to error */
+		/* overrun (or CQ unusable): the QP goes to error and the WQE
+		 * stays at the head, so the flush still completes it (0x05)
+		 * once the CQ has room -- never a lost completion */
+		q->sq_ci = w->pos;
 		sw_qp_set_err(q->s);
 		sw_stat(&e->errors, 1);
 		return SW_FAIL;

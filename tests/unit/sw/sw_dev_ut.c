@@ -677,6 +677,15 @@ test_cq_overrun(void)
 		CU_ASSERT_EQUAL(wc[i].status, IBV_WC_SUCCESS);
 		CU_ASSERT_EQUAL(wc[i].wr_id, (uint64_t)i);
 	}
+	/* none lost: once there is room, the 4 others are flushed, the one
+	 * whose CQE did not fit included */
+	got = poll_n(p.cq[0], wc, 4);
+	CU_ASSERT_EQUAL(got, 4);
+	for (i = 0; i < got; i++) {
+		CU_ASSERT_EQUAL(wc[i].status, IBV_WC_WR_FLUSH_ERR);
+		CU_ASSERT_EQUAL(wc[i].wr_id, (uint64_t)i);
+	}
+	CU_ASSERT_EQUAL(poll_extra(p.cq[0]), 0);
 	pair_free(&p);
 }
 

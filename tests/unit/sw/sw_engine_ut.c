@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 #include "rdx_ut.h"
 #include "sw_ut_poll.h"
@@ -1122,6 +1123,120 @@ test_scribble_own(void)
 	sw_cq_destroy(&eng, c.slot);
 }
 
+/*
+ * A peer that stops (SIGSTOP) or misbehaves while holding a lock in shared
+ * memory: a thread here holds the lock the way a stopped process would.
+ * The peer QP's lock: the SEND is not answered (no ACK), retried, then
+ * RETRY_EXC (0x15). Our CQ's lock: the completion cannot be written, the
+ * QP goes to error and the WQE is completed by the flush (0x05) once the
+ * lock is free -- one CQE, not lost, not doubled.
+ */
+struct holder {
+	pthread_mutex_t *m;
+	int held, release;
+};
+
+static void *
+hold_lock(void *arg)
+{
+	struct holder *h = arg;
+
+	pthread_mutex_lock(h->m);
+	__atomic_store_n(&h->held, 1, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&h->release, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	pthread_mutex_unlock(h->m);
+	return NULL;
+}
+
+static void
+hold_start(struct holder *h, pthread_t *t, pthread_mutex_t *m)
+{
+	h->m = m;
+	h->held = h->release = 0;
+	CU_ASSERT_FATAL(pthread_create(t, NULL, hold_lock, h) == 0);
+	while (!__atomic_load_n(&h->held, __ATOMIC_ACQUIRE))
+		usleep(100);
+}
+
+static void
+hold_stop(struct holder *h, pthread_t t)
+{
+	__atomic_store_n(&h->release, 1, __ATOMIC_RELEASE);
+	pthread_join(t, NULL);
+}
+
+static void
+test_lock_held(void)
+{
+	struct mlx5_cqe64 cqe;
+	struct mlx5_err_cqe *er = (struct mlx5_err_cqe *)&cqe;
+	struct mlx5_wqe_data_seg *r;
+	uint64_t errs = eng.device_errors, end;
+	struct holder h;
+	struct tqp a, b;
+	struct tcq c;
+	pthread_t t;
+	uint32_t key;
+	bool got = false;
+	uint8_t *m;
+
+	cq_make(&c, 64);
+	qp_make(&a, &c, 16, 0, 0);
+	qp_make(&b, &c, 16, 16, 0);
+	CU_ASSERT_FATAL(sw_qp_connect(&eng, a.q, eng.self->name, b.q->s->qpn, 1, 1, 1, 1) == 0);
+	CU_ASSERT_FATAL(sw_qp_connect(&eng, b.q, eng.self->name, a.q->s->qpn, 1, 1, 1, 1) == 0);
+	m = mem(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &key);
+	r = (struct mlx5_wqe_data_seg *)b.dv.rq.buf;
+	mlx5dv_set_data_seg(&r[0], 256, key, (uintptr_t)m + 512);
+	mlx5dv_set_data_seg(&r[1], 0, MLX5_INVALID_LKEY, 0);
+	b.dv.dbrec[MLX5_RCV_DBR] = htobe32(1);
+	/* the peer QP's lock is held: no ACK, then 0x15 */
+	hold_start(&h, &t, &b.q->s->lock);
+	ctrl(&a, MLX5_OPCODE_SEND, 2, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	dseg(&a, a.last, 16, (uintptr_t)m, 64, key);
+	ring(&a);
+	end = now_ms() + POLL_GUARD_MS;
+	while (!got && now_ms() < end) {
+		sw_engine_progress(&eng);
+		got = cq_get(&c, &cqe);
+	}
+	hold_stop(&h, t);
+	CU_ASSERT_FATAL(got);
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ_ERR);
+	CU_ASSERT_EQUAL(er->syndrome, MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR);
+	CU_ASSERT(eng.device_errors > errs);
+	CU_ASSERT_EQUAL(b.q->s->rq_ci, 0); /* the receive was not consumed */
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	/* our CQ's lock is held: WRITE executes, its CQE cannot be written */
+	qp_make(&a, &c, 16, 0, 0);
+	qp_make(&b, &c, 16, 0, 0);
+	qp_connect(&a, &b);
+	hold_start(&h, &t, &eng.self->hdr->cqs[c.slot].lock);
+	ctrl(&a, MLX5_OPCODE_RDMA_WRITE, 3, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	raddr(&a, a.last, (uintptr_t)m + 1024, key);
+	dseg(&a, a.last, 32, (uintptr_t)m, 64, key);
+	ring(&a);
+	sw_engine_progress(&eng);
+	CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_ERR);
+	CU_ASSERT_FALSE(cq_get(&c, &cqe));
+	hold_stop(&h, t);
+	sw_engine_progress(&eng);
+	CU_ASSERT_FATAL(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ_ERR);
+	CU_ASSERT_EQUAL(er->syndrome, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
+	CU_ASSERT_EQUAL(be16toh(er->wqe_counter), a.last & 0xffff);
+	sw_engine_progress(&eng);
+	CU_ASSERT_FALSE(cq_get(&c, &cqe));
+	/* destroy does not wait forever for a held lock */
+	hold_start(&h, &t, &a.q->s->lock);
+	sw_qp_destroy(&eng, a.q);
+	hold_stop(&h, t);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, c.slot);
+}
+
 static int
 suite_init(void)
 {
@@ -1149,6 +1264,7 @@ main(void)
 		{ "store_once_engine", test_store_once_engine },
 		{ "scribble_peer", test_scribble },
 		{ "scribble_own", test_scribble_own },
+		{ "lock_held", test_lock_held },
 		{ NULL, NULL },
 	};
 
