@@ -916,12 +916,21 @@ sw_peer_alive(const struct sw_lqp *q)
 	uint32_t st;
 
 	if (p == NULL || q->peer_vanished ||
+	    __atomic_load_n(&q->peer_dom->truncated, __ATOMIC_ACQUIRE) ||
 	    __atomic_load_n(&q->peer_dom->hdr->closed, __ATOMIC_ACQUIRE) ||
 	    __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE) != q->peer_gen)
 		return false;
 	st = __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
 	/* a responder in ERR/RESET drops requests: no ACK */
 	return st == RDX_SW_QPS_RTR || st == RDX_SW_QPS_RTS;
+}
+
+/* The peer's segment was truncated (by the peer: see sw_shm.c's SIGBUS
+ * guard); what the request touched there is lost: it is not ACKed. */
+static inline bool
+sw_seg_lost(const struct sw_lqp *q)
+{
+	return __atomic_load_n(&q->peer_dom->truncated, __ATOMIC_ACQUIRE) != 0;
 }
 
 /* Requester-side failure of w: error CQE, QP to ERR. */
@@ -1116,6 +1125,10 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		sw_unlock(&p->lock);
 		return sw_no_ack(e, q, w);
 	}
+	if (sw_seg_lost(q)) {
+		sw_unlock(&p->lock);
+		return sw_no_ack(e, q, w);
+	}
 	rq_cnt = SW_LOAD(p->rq_wqe_cnt);
 	stride = SW_LOAD(p->rq_stride);
 	nsge = SW_LOAD(p->max_recv_sge);
@@ -1124,6 +1137,10 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	rcq = SW_LOAD(p->recv_cq);
 	cnt = SW_LOAD(p->rq_ci);
 	pqpn = SW_LOAD(p->qpn);
+	if (sw_seg_lost(q)) { /* reading the fields found it truncated */
+		sw_unlock(&p->lock);
+		return sw_no_ack(e, q, w);
+	}
 	if (rq_cnt > SW_MAX_QP_WR || (rq_cnt & (rq_cnt - 1)) != 0 || stride < 16 ||
 	    stride > 16 * SW_MAX_SGE || (stride & (stride - 1)) != 0 ||
 	    (rq_cnt != 0 && !sw_in_seg(pd, rq_off, (uint64_t)rq_cnt * stride)) ||
@@ -1336,6 +1353,8 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 		if (total != 0) {
 			rem.p = sw_mr_resolve(q->peer_dom, rkey, raddr, total, need,
 					      e->pid);
+			if (sw_seg_lost(q))
+				return sw_no_ack(e, q, &w);
 			if (rem.p == NULL)
 				return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 			rem.len = total;
@@ -1352,6 +1371,9 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 				sw_copy(loc, nl, &rem, 1, total);
 			else
 				sw_copy(&rem, 1, loc, nl, total);
+			/* the peer truncated its segment under the copy: no ACK */
+			if (sw_seg_lost(q))
+				return sw_no_ack(e, q, &w);
 		}
 		return sw_req_done(e, q, &w, (uint32_t)total);
 	}
@@ -1394,6 +1416,8 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 		} else {
 			orig = __atomic_fetch_add(t, be64toh(at->swap_add), __ATOMIC_SEQ_CST);
 		}
+		if (sw_seg_lost(q))
+			return sw_no_ack(e, q, &w);
 		sw_store_once(l, (const uint8_t *)&orig, 8);
 		return sw_req_done(e, q, &w, 8);
 	}
@@ -1535,6 +1559,12 @@ sw_engine_progress(struct sw_engine *e)
 
 	if (__atomic_load_n(&e->draining, __ATOMIC_ACQUIRE) != 0)
 		return 0;
+	if (__builtin_expect(__atomic_load_n(&e->self->truncated, __ATOMIC_RELAXED) != 0, 0) &&
+	    !__atomic_exchange_n(&e->self_lost, true, __ATOMIC_RELAXED)) {
+		sw_stat(&e->device_errors, 1);
+		SW_LOG(ERR, "device error: segment %s was truncated by another process: its content past the cut is lost\n",
+		       e->self->name);
+	}
 	__atomic_fetch_add(&e->inflight, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&e->draining, __ATOMIC_SEQ_CST) != 0) {
 		__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);

@@ -153,7 +153,9 @@ struct sw_domain {
 	struct sw_domain *next;
 	/* owned by this process (own device or another device of this
 	 * process): the trusted MR table; NULL for other processes' segments */
-	struct sw_mr_shadow *shadow;
+	struct sw_mr_shadow *shadow;	/* set by the SIGBUS guard: another process truncated the segment;
+	 * zero pages stand in for the lost part (see sw_shm.c) */
+	uint32_t truncated;
 };
 
 struct sw_engine;
@@ -239,6 +241,7 @@ struct sw_engine {
 	/* CQ allocations, process-local (destroy frees these, never offsets
 	 * read back from shared memory) */
 	uint64_t cq_off[SW_MAX_CQ][2];
+	bool self_lost;                /* own segment truncation reported */
 };
 
 /* Robust process-shared mutexes in the segment. */

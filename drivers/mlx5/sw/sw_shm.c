@@ -122,6 +122,92 @@ sw_shadow_put(struct sw_mr_shadow *sh)
 		free(sh);
 }
 
+/*
+ * SIGBUS guard. Any process that maps a segment can ftruncate it (it needs
+ * the file open read-write to map it shared); every later access to the
+ * cut-off part in every process is then SIGBUS, which would kill a victim
+ * that did nothing wrong. POSIX shm cannot be sealed against shrinking
+ * (only memfds can), so the model catches the signal instead: a fault
+ * inside a mapped segment maps zero pages over the rest of that mapping
+ * (the faulting instruction then completes on them) and marks the segment
+ * truncated; the engine treats a truncated peer segment as a peer that no
+ * longer answers (RETRY_EXC) and its own as a device error. The content of
+ * the cut-off part is lost either way -- the hostile process destroyed it.
+ * Faults elsewhere go to the previous handler (or kill as before).
+ */
+#define SW_MAX_MAPS 256
+static struct sw_domain *sw_maps[SW_MAX_MAPS];
+static struct sigaction sw_old_bus;
+static pthread_once_t sw_bus_once = PTHREAD_ONCE_INIT;
+
+static void
+sw_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	uint8_t *a = si->si_addr;
+	uint32_t i;
+
+	for (i = 0; i < SW_MAX_MAPS; i++) {
+		struct sw_domain *d = __atomic_load_n(&sw_maps[i], __ATOMIC_ACQUIRE);
+		uint8_t *pg;
+
+		if (d == NULL || a < d->base || a >= d->base + d->size)
+			continue;
+		pg = (uint8_t *)((uintptr_t)a & ~(uintptr_t)4095);
+		if (mmap(pg, (size_t)(d->base + d->size - pg), PROT_READ | PROT_WRITE,
+			 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+			break;
+		__atomic_store_n(&d->truncated, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	if ((sw_old_bus.sa_flags & SA_SIGINFO) && sw_old_bus.sa_sigaction != NULL) {
+		sw_old_bus.sa_sigaction(sig, si, uc);
+		return;
+	}
+	if (sw_old_bus.sa_handler != SIG_DFL && sw_old_bus.sa_handler != SIG_IGN) {
+		sw_old_bus.sa_handler(sig);
+		return;
+	}
+	/* the default action: the access faults again and kills */
+	signal(SIGBUS, SIG_DFL);
+}
+
+static void
+sw_sigbus_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = sw_sigbus;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &sw_old_bus);
+}
+
+static void
+sw_maps_add(struct sw_domain *d)
+{
+	uint32_t i;
+	struct sw_domain *none;
+
+	pthread_once(&sw_bus_once, sw_sigbus_install);
+	for (i = 0; i < SW_MAX_MAPS; i++) {
+		none = NULL;
+		if (__atomic_compare_exchange_n(&sw_maps[i], &none, d, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return;
+	}
+}
+
+static void
+sw_maps_del(struct sw_domain *d)
+{
+	uint32_t i;
+
+	for (i = 0; i < SW_MAX_MAPS; i++)
+		if (__atomic_load_n(&sw_maps[i], __ATOMIC_ACQUIRE) == d)
+			__atomic_store_n(&sw_maps[i], NULL, __ATOMIC_RELEASE);
+}
+
 static struct sw_domain *
 sw_domain_mmap(const char *name, int fd, size_t size, bool owner)
 {
@@ -146,6 +232,7 @@ sw_domain_mmap(const char *name, int fd, size_t size, bool owner)
 	d->fd = -1;
 	d->owner = owner;
 	d->refs = 1;
+	sw_maps_add(d);
 	return d;
 }
 
@@ -267,6 +354,7 @@ sw_domain_unmap(struct sw_domain *d)
 {
 	if (d == NULL)
 		return;
+	sw_maps_del(d);
 	munmap(d->base, d->size);
 	sw_shadow_put(d->shadow);
 	free(d);
