@@ -358,8 +358,18 @@ sw_copy(const struct sw_span *dst, uint32_t nd, const struct sw_span *src,
 			soff = 0;
 		}
 	}
-	/* the tail's source bytes, read once */
-	for (i = 0; i < tail && si < ns; i++) {
+	/* the tail's source bytes, read once (one load when contiguous) */
+	while (si < ns && soff == src[si].len) {
+		si++;
+		soff = 0;
+	}
+	if (tail == 8 && si < ns && src[si].len - soff >= 8) {
+		memcpy(t, src[si].p + soff, 8);
+		i = 8;
+	} else {
+		i = 0;
+	}
+	for (; i < tail && si < ns; i++) {
 		while (si < ns && soff == src[si].len) {
 			si++;
 			soff = 0;
