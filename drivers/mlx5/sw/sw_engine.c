@@ -26,7 +26,13 @@
  * - Missing ACK (peer vanished, destroyed, closed, or not in RTR/RTS):
  *   retry_cnt retries, each after the ACK timeout, then 0x15.
  * - After an error every later WQE (SQ and RQ) gets one flush CQE (0x05),
- *   signaled or not, in order; flushing pauses while the CQ is full.
+ *   signaled or not, in order; flushing pauses while the CQ is full. A
+ *   CQE that cannot be written leaves its WQE/receive to that flush.
+ * - Shared memory is untrusted (a peer process maps it read-write): each
+ *   shared value is read once and checked against its segment; own QP
+ *   geometry and own MR translations come from process-local copies; a
+ *   corrupt peer QP or CQ is a device error and REMOTE_OP (0x14); shared
+ *   locks are taken with a bound (no ACK / device error when it expires).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -211,7 +217,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	if (sw_lock_timed(&cq->lock) != 0) {
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error: CQ %u of %s: lock not obtained in %d ms\n",
-		       (unsigned int)(cq - d->hdr->cqs), d->name, SW_LOCK_WAIT_MS);
+			       (unsigned int)(cq - d->hdr->cqs), d->name, SW_LOCK_WAIT_MS);
 		return -EIO;
 	}
 	buf = SW_LOAD(cq->buf_off);
@@ -227,9 +233,9 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	    !sw_in_seg(d, buf, (uint64_t)cnt * 64) || !sw_in_seg(d, dbo, 8)) {
 		sw_unlock(&cq->lock);
 		if (sw_deverr(e))
-			SW_LOG(ERR, "device error: CQ %u of %s is corrupt (%u CQEs, log %u, buf 0x%" PRIx64
-		       ", dbrec 0x%" PRIx64 ")\n", (unsigned int)(cq - d->hdr->cqs), d->name,
-		       cnt, lg, buf, dbo);
+			SW_LOG(ERR, "device error: CQ %u of %s is corrupt (%u CQEs, log %u, buf 0x%"
+			       PRIx64 ", dbrec 0x%" PRIx64 ")\n", (unsigned int)(cq - d->hdr->cqs),
+			       d->name, cnt, lg, buf, dbo);
 		return -EIO;
 	}
 	ci = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(d, dbo),
