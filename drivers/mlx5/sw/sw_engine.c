@@ -29,9 +29,16 @@
  * - Missing ACK (peer vanished, destroyed, closed, or not in RTR/RTS):
  *   retry_cnt retries, each after the ACK timeout, then 0x15.
  * - After an error every later WQE (SQ and RQ) gets one flush CQE (0x05),
- *   signaled or not, in order; flushing pauses while the CQ is full.
+ *   signaled or not, in order; flushing pauses while the CQ is full. A
+ *   CQE that cannot be written leaves its WQE/receive to that flush.
+ * - Shared memory is untrusted (a peer process maps it read-write): each
+ *   shared value is read once and checked against its segment; own QP
+ *   geometry and own MR translations come from process-local copies; a
+ *   corrupt peer QP or CQ is a device error and REMOTE_OP (0x14); shared
+ *   locks are taken with a bound (no ACK / device error when it expires).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -57,6 +64,7 @@ RTE_LOG_REGISTER(rdx_sw_logtype, rdx.drv.sw, NOTICE)
 	rte_log((uint32_t)RTE_LOG_ ## level, (uint32_t)rdx_sw_logtype, "rdx_sw: " __VA_ARGS__)
 
 #define SW_CQE_INVALID 0xf0
+#define SW_DEVERR_LOGS 64 /* device errors logged per engine; the rest counted */
 
 enum sw_rc {
 	SW_DONE = 0, /* WQE completed */
@@ -117,6 +125,54 @@ sw_ptr(const struct sw_domain *d, uint64_t off)
 }
 
 /* ------------------------------------------------------------------ */
+/* Stores                                                              */
+
+/*
+ * Stores into memory other agents watch (message targets, CQEs): a NIC
+ * writes each byte of a message once, in address order (in-order PCIe
+ * posted writes), so an application may poll the last byte of a WRITE's
+ * target and clear it after use. A library memcpy/memmove does not keep
+ * that promise: glibc copies 2..3, 4..7, 8..15, 16..31 ... bytes with two
+ * overlapping stores (first and last unit), and its large loops store the
+ * head vector again at the end. A byte stored twice can resurrect a marker
+ * the consumer cleared in between (the two-process write ping-pong stall).
+ * So the model stores through volatile units of 16/8/4/2/1 bytes that never
+ * overlap, in increasing address order (volatile: the compiler may neither
+ * merge the loop into a memcpy call nor split or repeat a store).
+ */
+typedef uint8_t sw_v16 __attribute__((vector_size(16), aligned(1), may_alias));
+typedef uint64_t sw_u64u __attribute__((aligned(1), may_alias));
+typedef uint32_t sw_u32u __attribute__((aligned(1), may_alias));
+typedef uint16_t sw_u16u __attribute__((aligned(1), may_alias));
+
+static inline void
+sw_store_once(uint8_t *d, const uint8_t *s, uint64_t n)
+{
+	for (; n >= 16; d += 16, s += 16, n -= 16)
+		*(volatile sw_v16 *)(void *)d = *(const sw_v16 *)(const void *)s;
+	if (n >= 8) {
+		*(volatile sw_u64u *)(void *)d = *(const sw_u64u *)(const void *)s;
+		d += 8;
+		s += 8;
+		n -= 8;
+	}
+	if (n >= 4) {
+		*(volatile sw_u32u *)(void *)d = *(const sw_u32u *)(const void *)s;
+		d += 4;
+		s += 4;
+		n -= 4;
+	}
+	if (n >= 2) {
+		*(volatile sw_u16u *)(void *)d = *(const sw_u16u *)(const void *)s;
+		d += 2;
+		s += 2;
+		n -= 2;
+	}
+	if (n != 0)
+		*(volatile uint8_t *)d = *s;
+}
+
+/* ------------------------------------------------------------------ */
 /* CQE production                                                      */
 
 static void
@@ -125,47 +181,87 @@ sw_futex_wake(uint32_t *addr)
 	syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
+/* A field of shared memory, read once (a peer may rewrite it meanwhile). */
+#define SW_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* Count a device error; true while it should still be logged. */
+static inline bool
+sw_deverr(struct sw_engine *e)
+{
+	return __atomic_fetch_add(&e->device_errors, 1, __ATOMIC_RELAXED) < SW_DEVERR_LOGS;
+}
+
+/* Does [off, off + len) lie inside segment d? (no overflow) */
+static inline bool
+sw_in_seg(const struct sw_domain *d, uint64_t off, uint64_t len)
+{
+	return off != 0 && off <= d->size && len <= d->size - off;
+}
+
 /*
  * Write one CQE into cq (of segment d). Serialized per CQ by its shared
  * lock since requesters of several engines (processes) may complete into
  * the same CQ. Body first, release barrier, then op_own with the owner bit
  * of this lap (cq.c get_sw_cqe rule). Never overwrites a CQE the consumer
  * has not released: pi - ci (dbrec[0], 24 bits) >= cqe_cnt is an overrun.
- * @return 0, or -ENOSPC (overrun, counted and logged once per episode).
+ * The CQ's fields live in shared memory: each is read once and checked
+ * against the segment before use.
+ * @return 0, -ENOSPC (overrun, counted and logged once per episode), or
+ * -EIO (lock not obtained or the CQ's fields are not a CQ's: a device
+ * error, counted and logged).
  */
 static int
-sw_cq_push(struct sw_domain *d, struct sw_cq_shm *cq, struct mlx5_cqe64 *cqe,
-	   uint8_t opcode, bool se)
+sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
+	   struct mlx5_cqe64 *cqe, uint8_t opcode, bool se)
 {
-	volatile __be32 *dbrec = (volatile __be32 *)(void *)sw_ptr(d, cq->dbrec_off);
+	uint64_t buf, dbo;
+	uint32_t ci, cnt, lg, pi;
 	uint8_t *dst;
-	uint32_t ci;
 
-	sw_lock(&cq->lock);
-	if (cq->buf_off == 0) { /* destroyed: nowhere to write */
+	if (sw_lock_timed(&cq->lock) != 0) {
+		if (sw_deverr(e))
+			SW_LOG(ERR, "device error: CQ %u of %s: lock not obtained in %d ms\n",
+			       (unsigned int)(cq - d->hdr->cqs), d->name, SW_LOCK_WAIT_MS);
+		return -EIO;
+	}
+	buf = SW_LOAD(cq->buf_off);
+	if (buf == 0) { /* destroyed: nowhere to write */
 		sw_unlock(&cq->lock);
 		return -ENOSPC;
 	}
-	ci = be32toh(dbrec[0]) & 0xffffff;
-	if (((cq->pi - ci) & 0xffffff) >= cq->cqe_cnt) {
+	dbo = SW_LOAD(cq->dbrec_off);
+	cnt = SW_LOAD(cq->cqe_cnt);
+	lg = SW_LOAD(cq->log_cqe_cnt);
+	pi = SW_LOAD(cq->pi);
+	if (cnt == 0 || cnt > SW_MAX_CQE || (cnt & (cnt - 1)) != 0 || lg != sw_log2(cnt) ||
+	    !sw_in_seg(d, buf, (uint64_t)cnt * 64) || !sw_in_seg(d, dbo, 8)) {
+		sw_unlock(&cq->lock);
+		if (sw_deverr(e))
+			SW_LOG(ERR, "device error: CQ %u of %s is corrupt (%u CQEs, log %u, buf 0x%"
+			       PRIx64 ", dbrec 0x%" PRIx64 ")\n", (unsigned int)(cq - d->hdr->cqs),
+			       d->name, cnt, lg, buf, dbo);
+		return -EIO;
+	}
+	ci = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(d, dbo),
+				     __ATOMIC_ACQUIRE)) & 0xffffff;
+	if (((pi - ci) & 0xffffff) >= cnt) {
 		if (!cq->full) {
 			cq->full = 1;
 			cq->overruns++;
 			__atomic_fetch_add(&d->hdr->cq_overruns, 1, __ATOMIC_RELAXED);
 			SW_LOG(ERR, "CQ overrun on %s cq %u (pi %u ci %u, %u CQEs): CQE not written\n",
-			       d->name, (unsigned int)(cq - d->hdr->cqs), cq->pi, ci,
-			       cq->cqe_cnt);
+			       d->name, (unsigned int)(cq - d->hdr->cqs), pi, ci, cnt);
 		}
 		sw_unlock(&cq->lock);
 		return -ENOSPC;
 	}
 	cq->full = 0;
-	dst = sw_ptr(d, cq->buf_off) + (size_t)(cq->pi & (cq->cqe_cnt - 1)) * 64;
-	memcpy(dst, cqe, 63);
+	dst = sw_ptr(d, buf) + (size_t)(pi & (cnt - 1)) * 64;
+	sw_store_once(dst, (const uint8_t *)cqe, 63);
 	/* release: the body is visible before the owner bit flips */
 	__atomic_store_n(&dst[63], (uint8_t)((uint32_t)opcode << 4 | (se ? 2U : 0U) |
-			 ((cq->pi >> cq->log_cqe_cnt) & 1U)), __ATOMIC_RELEASE);
-	cq->pi++;
+			 ((pi >> lg) & 1U)), __ATOMIC_RELEASE);
+	cq->pi = pi + 1;
 	cq->cqes++;
 	__atomic_fetch_add(&d->hdr->cqes, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&cq->seq, 1, __ATOMIC_RELEASE);
@@ -176,7 +272,7 @@ sw_cq_push(struct sw_domain *d, struct sw_cq_shm *cq, struct mlx5_cqe64 *cqe,
 }
 
 static int
-sw_push_err(struct sw_domain *d, struct sw_cq_shm *cq, uint8_t cqe_op,
+sw_push_err(struct sw_engine *eng, struct sw_domain *d, struct sw_cq_shm *cq, uint8_t cqe_op,
 	    uint8_t syndrome, uint8_t vendor, uint32_t counter, uint8_t wqe_op,
 	    uint32_t qpn)
 {
@@ -188,83 +284,133 @@ sw_push_err(struct sw_domain *d, struct sw_cq_shm *cq, uint8_t cqe_op,
 	e->vendor_err_synd = vendor;
 	e->s_wqe_opcode_qpn = htobe32((uint32_t)wqe_op << 24 | (qpn & 0xffffff));
 	e->wqe_counter = htobe16((uint16_t)counter);
-	return sw_cq_push(d, cq, &c, cqe_op, false);
+	return sw_cq_push(eng, d, cq, &c, cqe_op, false);
 }
 
 /* ------------------------------------------------------------------ */
 /* Memory                                                              */
 
-static struct sw_mr_shm *
-sw_mr_find(const struct sw_domain *d, uint32_t key)
-{
-	struct sw_mr_shm *mr;
-	uint32_t slot = key >> 8;
-
-	if (key == 0 || slot >= SW_MAX_MR)
-		return NULL;
-	mr = &d->hdr->mrs[slot];
-	if (__atomic_load_n(&mr->key, __ATOMIC_ACQUIRE) != key)
-		return NULL;
-	return mr;
-}
-
-/* Check key/bounds/access and translate: NULL when any check fails, or the
- * region is process memory of another process (not reachable from here). */
+/*
+ * Check key/bounds/access and translate: NULL when any check fails, or the
+ * region is process memory of another process (not reachable from here).
+ * A segment this process owns is translated with its process-local MR
+ * table (d->shadow); another process's table is untrusted: each field is
+ * read once and the result must lie inside its segment. Process memory
+ * (SW_MR_LOCAL) is reachable only through a trusted table, so a forged
+ * entry can never make the engine write to an address of its choice.
+ */
 static uint8_t *
 sw_mr_resolve(const struct sw_domain *d, uint32_t key, uint64_t addr, uint64_t len,
 	      uint32_t need, pid_t pid)
 {
-	const struct sw_mr_shm *mr = sw_mr_find(d, key);
-	uint64_t off;
+	const struct sw_mr_shm *mr;
+	uint32_t slot = key >> 8, kind, access;
+	uint64_t iova, mlen, off, shm_off;
 
-	if (mr == NULL || addr < mr->iova || len > mr->len ||
-	    addr - mr->iova > mr->len - len || (mr->access & need) != need)
+	if (key == 0 || slot >= SW_MAX_MR)
 		return NULL;
-	off = addr - mr->iova;
-	if (mr->kind == SW_MR_LOCAL) {
-		if (mr->owner_pid != (int32_t)pid)
+	mr = d->shadow != NULL ? &d->shadow->mrs[slot] : &d->hdr->mrs[slot];
+	if (__atomic_load_n(&mr->key, __ATOMIC_ACQUIRE) != key)
+		return NULL;
+	iova = SW_LOAD(mr->iova);
+	mlen = SW_LOAD(mr->len);
+	access = SW_LOAD(mr->access);
+	kind = SW_LOAD(mr->kind);
+	if (addr < iova || len > mlen || addr - iova > mlen - len || (access & need) != need)
+		return NULL;
+	off = addr - iova;
+	if (kind == SW_MR_LOCAL) {
+		if (d->shadow == NULL || mr->owner_pid != (int32_t)pid)
 			return NULL;
 		return (uint8_t *)(uintptr_t)(mr->local_addr + off);
 	}
-	if (mr->shm_off + off + len > d->size)
+	shm_off = SW_LOAD(mr->shm_off);
+	if ((kind != SW_MR_SHM && kind != SW_MR_DM) || shm_off > d->size ||
+	    off > d->size - shm_off || len > d->size - shm_off - off)
 		return NULL;
-	return sw_ptr(d, mr->shm_off + off);
+	return sw_ptr(d, shm_off + off);
 }
 
 /*
- * Stream len bytes from the src spans into the dst spans, in increasing
- * address order with the last 8 bytes stored last (after a release fence),
- * as a NIC's in-order PCIe writes would: an app polling the last byte of a
- * WRITE's target sees it change only when the rest has landed.
+ * Stream len bytes from the src spans into the dst spans (gather/scatter):
+ * every destination byte stored exactly once, in stream order, and the
+ * final unit last after a release fence: the last 8 bytes as one 8-byte
+ * store when len >= 8 and they lie in one destination span, else the last
+ * byte. The source is read once. Zero-length spans are skipped; the spans
+ * must cover len (the callers check).
  */
 static void
 sw_copy(const struct sw_span *dst, uint32_t nd, const struct sw_span *src,
 	uint32_t ns, uint64_t len)
 {
-	uint64_t doff = 0, soff = 0, part = len > 8 ? len - 8 : 0;
-	uint32_t di = 0, si = 0;
-	int pass;
+	uint64_t doff = 0, soff = 0, body, i;
+	uint32_t di = 0, si = 0, tail;
+	uint8_t t[8];
 
-	for (pass = 0; pass < 2; pass++) {
-		while (part > 0 && di < nd && si < ns) {
-			uint64_t n = RTE_MIN(dst[di].len - doff, src[si].len - soff);
+	if (len == 0)
+		return;
+	tail = len >= 8 ? 8 : 1;
+	body = len - tail;
+	while (body > 0 && di < nd && si < ns) {
+		uint64_t n = RTE_MIN(dst[di].len - doff, src[si].len - soff);
 
-			n = RTE_MIN(n, part);
-			memmove(dst[di].p + doff, src[si].p + soff, n);
-			doff += n;
-			soff += n;
-			part -= n;
-			if (doff == dst[di].len) {
-				di++;
-				doff = 0;
-			}
-			if (soff == src[si].len) {
-				si++;
-				soff = 0;
-			}
+		n = RTE_MIN(n, body);
+		sw_store_once(dst[di].p + doff, src[si].p + soff, n);
+		doff += n;
+		soff += n;
+		body -= n;
+		if (doff == dst[di].len) {
+			di++;
+			doff = 0;
 		}
+		if (soff == src[si].len) {
+			si++;
+			soff = 0;
+		}
+	}
+	/* the tail's source bytes, read once (one load when contiguous) */
+	while (si < ns && soff == src[si].len) {
+		si++;
+		soff = 0;
+	}
+	if (tail == 8 && si < ns && src[si].len - soff >= 8) {
+		memcpy(t, src[si].p + soff, 8);
+		i = 8;
+	} else {
+		i = 0;
+	}
+	for (; i < tail && si < ns; i++) {
+		while (si < ns && soff == src[si].len) {
+			si++;
+			soff = 0;
+		}
+		if (si == ns)
+			return;
+		t[i] = src[si].p[soff++];
+	}
+	while (di < nd && doff == dst[di].len) {
+		di++;
+		doff = 0;
+	}
+	if (di == nd)
+		return;
+	if (tail == 8 && dst[di].len - doff >= 8) {
 		__atomic_thread_fence(__ATOMIC_RELEASE);
-		part = RTE_MIN(len, (uint64_t)8);
+		sw_store_once(dst[di].p + doff, t, 8);
+		return;
+	}
+	/* the tail spans destination segments: byte by byte, last one last */
+	for (i = 0; i < tail; i++) {
+		while (di < nd && doff == dst[di].len) {
+			di++;
+			doff = 0;
+		}
+		if (di == nd)
+			return;
+		if (i == tail - 1)
+			__atomic_thread_fence(__ATOMIC_RELEASE);
+		sw_store_once(dst[di].p + doff, &t[i], 1);
+		doff++;
 	}
 }
 
@@ -303,6 +449,8 @@ sw_cq_create(struct sw_engine *e, uint32_t depth, struct mlx5dv_cq *dv)
 	}
 	for (i = 0; i < n; i++)
 		sw_ptr(d, buf)[(size_t)i * 64 + 63] = SW_CQE_INVALID;
+	e->cq_off[cq - d->hdr->cqs][0] = buf;
+	e->cq_off[cq - d->hdr->cqs][1] = db;
 	cq->cqe_cnt = n;
 	cq->log_cqe_cnt = sw_log2(n);
 	cq->pi = 0;
@@ -324,14 +472,18 @@ void
 sw_cq_destroy(struct sw_engine *e, int slot)
 {
 	struct sw_cq_shm *cq = &e->self->hdr->cqs[slot];
+	/* a stopped peer may hold the lock: destroy anyway (it only ever
+	 * finds buf_off 0 afterwards) */
+	bool locked = sw_lock_timed(&cq->lock) == 0;
 
-	sw_lock(&cq->lock);
-	sw_shm_free(e->self, cq->buf_off);
-	sw_shm_free(e->self, cq->dbrec_off);
+	sw_shm_free(e->self, e->cq_off[slot][0]);
+	sw_shm_free(e->self, e->cq_off[slot][1]);
+	e->cq_off[slot][0] = e->cq_off[slot][1] = 0;
 	cq->buf_off = cq->dbrec_off = 0;
 	cq->cqe_cnt = 1; /* any push now overruns (no buffer) */
 	cq->pi = 1;
-	sw_unlock(&cq->lock);
+	if (locked)
+		sw_unlock(&cq->lock);
 	sw_lock(&e->lock);
 	cq->in_use = 0;
 	sw_unlock(&e->lock);
@@ -341,12 +493,18 @@ bool
 sw_cq_has_cqe(struct sw_engine *e, int slot, uint32_t ci)
 {
 	const struct sw_cq_shm *cq = &e->self->hdr->cqs[slot];
-	const uint8_t *cqe = sw_ptr(e->self, cq->buf_off) +
-			     (size_t)(ci & (cq->cqe_cnt - 1)) * 64;
-	uint8_t op_own = __atomic_load_n(&cqe[63], __ATOMIC_ACQUIRE);
+	uint64_t buf = SW_LOAD(cq->buf_off);
+	uint32_t cnt = SW_LOAD(cq->cqe_cnt);
+	const uint8_t *cqe;
+	uint8_t op_own;
 
+	/* fields read once and checked: a peer may have rewritten them */
+	if (cnt == 0 || (cnt & (cnt - 1)) != 0 || !sw_in_seg(e->self, buf, (uint64_t)cnt * 64))
+		return false;
+	cqe = sw_ptr(e->self, buf) + (size_t)(ci & (cnt - 1)) * 64;
+	op_own = __atomic_load_n(&cqe[63], __ATOMIC_ACQUIRE);
 	return (op_own >> 4) != MLX5_CQE_INVALID &&
-	       (op_own & 1) == ((ci >> cq->log_cqe_cnt) & 1);
+	       (op_own & 1) == ((ci >> sw_log2(cnt)) & 1);
 }
 
 /* wait on the CQ's futex word for up to ns (thread mode cq_wait) */
@@ -547,6 +705,14 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	s->peer_domain[0] = '\0';
 	q->s = s;
 	q->slot = i;
+	q->qpn = s->qpn;
+	q->sq_wqe_cnt = s->sq_wqe_cnt;
+	q->rq_wqe_cnt = s->rq_wqe_cnt;
+	q->max_inline = s->max_inline;
+	q->max_send_sge = s->max_send_sge;
+	q->max_wqebbs = s->max_wqebbs;
+	q->buf_off = buf;
+	q->db_off = db;
 	q->sq_buf = sw_ptr(d, s->sq_off);
 	q->rq_buf = sw_ptr(d, s->rq_off);
 	q->dbrec = (volatile __be32 *)(void *)sw_ptr(d, db);
@@ -623,12 +789,17 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 	sw_bfreg_unlink(q);
 	sw_unlock(&e->lock);
 	__atomic_fetch_sub(&e->draining, 1, __ATOMIC_ACQ_REL);
-	sw_lock(&s->lock);
-	s->state = RDX_SW_QPS_RESET;
-	s->gen++; /* peers holding the old generation see it gone */
-	sw_unlock(&s->lock);
-	sw_shm_free(d, s->rq_off);
-	sw_shm_free(d, s->dbrec_off);
+	{
+		/* a stopped peer may hold the lock: destroy anyway */
+		bool locked = sw_lock_timed(&s->lock) == 0;
+
+		s->state = RDX_SW_QPS_RESET;
+		__atomic_fetch_add(&s->gen, 1, __ATOMIC_RELEASE); /* peers see it gone */
+		if (locked)
+			sw_unlock(&s->lock);
+	}
+	sw_shm_free(d, q->buf_off);
+	sw_shm_free(d, q->db_off);
 	sw_bfreg_put(e, q->reg);
 	sw_lock(&e->lock);
 	sw_peer_put(e, q->peer_dom);
@@ -717,8 +888,8 @@ sw_ring_read(const struct sw_lqp *q, uint32_t pos, void *dst, uint32_t bytes)
 {
 	/* DS unit k of the WQE at WQEBB w is at sq.buf + ((4w + k) mod
 	 * 4 wqe_cnt) * 16: segments wrap to the ring start. */
-	uint32_t ring = q->s->sq_wqe_cnt * 64;
-	uint32_t start = (pos & (q->s->sq_wqe_cnt - 1)) * 64;
+	uint32_t ring = q->sq_wqe_cnt * 64;
+	uint32_t start = (pos & (q->sq_wqe_cnt - 1)) * 64;
 	uint32_t first = RTE_MIN(bytes, ring - start);
 
 	memcpy(dst, q->sq_buf + start, first);
@@ -730,8 +901,12 @@ static void
 sw_device_error(struct sw_engine *e, const struct sw_lqp *q, const char *what,
 		uint32_t a, uint32_t b)
 {
-	sw_stat(&e->device_errors, 1);
-	SW_LOG(ERR, "device error on QP 0x%x: %s (0x%x vs 0x%x)\n", q->s->qpn, what, a, b);
+	uint64_t n = __atomic_fetch_add(&e->device_errors, 1, __ATOMIC_RELAXED);
+
+	/* one line each, but a peer scribbling in a loop must not flood the log */
+	if (n < SW_DEVERR_LOGS)
+		SW_LOG(ERR, "device error on QP 0x%x: %s (0x%x vs 0x%x)%s\n", q->qpn, what, a, b,
+		       n + 1 == SW_DEVERR_LOGS ? " (further device errors are counted only)" : "");
 }
 
 /*
@@ -771,7 +946,7 @@ sw_bf_qp(struct sw_engine *e, const struct sw_bfreg *b, uint32_t qpn)
 	if (slot >= SW_MAX_QP)
 		return NULL;
 	q = __atomic_load_n(&e->qps[slot], __ATOMIC_ACQUIRE);
-	return q != NULL && q->reg == b && q->s->qpn == qpn ? q : NULL;
+	return q != NULL && q->reg == b && q->qpn == qpn ? q : NULL;
 }
 
 /* Arm every QP of b (a ring of one of them may have been overwritten). */
@@ -828,7 +1003,7 @@ sw_bf_take(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b, uint32_
 		return NULL;
 	}
 	db = be32toh(__atomic_load_n(&q->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
-	if (((db - idx) & 0xffff) == 0 || ((db - idx) & 0xffff) > q->s->sq_wqe_cnt) {
+	if (((db - idx) & 0xffff) == 0 || ((db - idx) & 0xffff) > q->sq_wqe_cnt) {
 		sw_device_error(e, q, "doorbell names a WQE not covered by the doorbell record",
 				idx, db);
 	} else if (check != 0) {
@@ -975,6 +1150,15 @@ sw_doorbells(struct sw_engine *e, struct sw_lqp *q)
 	}
 }
 
+/* The owner of segment d is alive (pid read once; not a pid: dead). */
+static bool
+sw_pid_alive(const struct sw_domain *d)
+{
+	int32_t pid = SW_LOAD(d->hdr->owner_pid);
+
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
 /*
  * Is the peer's process still there? A process killed without closing
  * leaves its segment behind; a NIC would stop getting ACKs from it. Looked
@@ -992,7 +1176,7 @@ sw_peer_check_pid(struct sw_engine *e, struct sw_lqp *q)
 	if (now - q->peer_checked_ns < 100000000ULL)
 		return;
 	q->peer_checked_ns = now;
-	if (kill((pid_t)q->peer_dom->hdr->owner_pid, 0) != 0 && errno == ESRCH)
+	if (!sw_pid_alive(q->peer_dom))
 		q->peer_vanished = true;
 }
 
@@ -1003,12 +1187,21 @@ sw_peer_alive(const struct sw_lqp *q)
 	uint32_t st;
 
 	if (p == NULL || q->peer_vanished ||
+	    __atomic_load_n(&q->peer_dom->truncated, __ATOMIC_ACQUIRE) ||
 	    __atomic_load_n(&q->peer_dom->hdr->closed, __ATOMIC_ACQUIRE) ||
 	    __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE) != q->peer_gen)
 		return false;
 	st = __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
 	/* a responder in ERR/RESET drops requests: no ACK */
 	return st == RDX_SW_QPS_RTR || st == RDX_SW_QPS_RTS;
+}
+
+/* The peer's segment was truncated (by the peer: see sw_shm.c's SIGBUS
+ * guard); what the request touched there is lost: it is not ACKed. */
+static inline bool
+sw_seg_lost(const struct sw_lqp *q)
+{
+	return __atomic_load_n(&q->peer_dom->truncated, __ATOMIC_ACQUIRE) != 0;
 }
 
 /* Requester-side failure of w: error CQE, QP to ERR. */
@@ -1027,8 +1220,9 @@ sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		if (q->peer != NULL && sw_peer_alive(q))
 			sw_qp_set_err(q->peer);
 	}
-	sw_push_err(e->self, q->scq, MLX5_CQE_REQ_ERR, syndrome, 0, w->pos & 0xffff,
-		    w->opcode, q->s->qpn);
+	if (sw_push_err(e, e->self, q->scq, MLX5_CQE_REQ_ERR, syndrome, 0, w->pos & 0xffff,
+			w->opcode, q->qpn) != 0)
+		q->sq_ci = w->pos; /* CQ full: the flush completes it later */
 	return SW_FAIL;
 }
 
@@ -1065,7 +1259,7 @@ sw_payload(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w, uint32_t off
 			*what = "inline segment in a READ";
 			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 		}
-		if (len > q->s->max_inline) {
+		if (len > q->max_inline) {
 			*what = "inline length above max_inline";
 			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 		}
@@ -1080,7 +1274,7 @@ sw_payload(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w, uint32_t off
 		return 0;
 	}
 	n = w->ds - off / 16;
-	if (n > q->s->max_send_sge) {
+	if (n > q->max_send_sge) {
 		*what = "more data segments than max_send_sge";
 		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
 	}
@@ -1145,7 +1339,7 @@ sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 	 * again: while NAKed, look at its pid now and then (10 ms). */
 	if (q->peer_dom != e->self && now - q->peer_checked_ns > 10000000ULL) {
 		q->peer_checked_ns = now;
-		if (kill((pid_t)q->peer_dom->hdr->owner_pid, 0) != 0 && errno == ESRCH) {
+		if (!sw_pid_alive(q->peer_dom)) {
 			q->peer_vanished = true;
 			return sw_no_ack(e, q, w);
 		}
@@ -1169,7 +1363,11 @@ sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 /*
  * SEND/SEND_IMM/WRITE_IMM at the responder: consume the peer's next RQ WQE
  * (scatter for SENDs; the payload to wdst for WRITE_IMM), write its CQE.
- * Runs under the peer QP's lock.
+ * Runs under the peer QP's lock. The peer QP's fields, doorbell record and
+ * RQ WQE are in a segment another process writes: each is read once (the
+ * WQE copied), checked against the segment, and a bad value is a device
+ * error that fails the request with REMOTE_OP (0x14) -- never an access
+ * outside the segment.
  */
 static int
 sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
@@ -1178,44 +1376,79 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 {
 	struct sw_domain *pd = q->peer_dom;
 	struct sw_qp_shm *p = q->peer;
-	volatile __be32 *pdb = (volatile __be32 *)(void *)sw_ptr(pd, p->dbrec_off);
-	struct sw_cq_shm *pcq = &pd->hdr->cqs[p->recv_cq];
 	struct sw_span dst[SW_MAX_SGE];
+	struct mlx5_wqe_data_seg rw[SW_MAX_SGE];
+	struct sw_cq_shm *pcq;
 	struct mlx5_cqe64 c;
-	uint32_t head, avail, nd = 0, i, cnt;
-	uint64_t room = 0;
-	const uint8_t *rwqe;
+	uint32_t head, avail, nd = 0, i, cnt, rq_cnt, stride, nsge, rcq, pqpn;
+	uint64_t room = 0, rq_off, dbo;
 	uint8_t cqe_op, synd = 0;
 	int ret = SW_DONE;
 
-	sw_lock(&p->lock);
+	if (sw_lock_timed(&p->lock) != 0) {
+		/* a stopped or hostile peer holds its QP: no answer */
+		if (sw_deverr(e))
+			SW_LOG(ERR, "device error on QP 0x%x: peer QP lock not obtained in %d ms\n",
+			       q->qpn, SW_LOCK_WAIT_MS);
+		return sw_no_ack(e, q, w);
+	}
 	if (!sw_peer_alive(q)) {
 		sw_unlock(&p->lock);
 		return sw_no_ack(e, q, w);
 	}
-	head = be32toh(__atomic_load_n(&pdb[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
-	avail = (head - p->rq_ci) & 0xffff;
-	if (avail > p->rq_wqe_cnt) {
-		/* the peer's RQ doorbell record claims more than its ring */
-		sw_stat(&e->device_errors, 1);
-		SW_LOG(ERR, "device error on QP 0x%x: RQ doorbell record 0x%x beyond the ring (ci 0x%x, %u WQEs)\n",
-		       p->qpn, head, p->rq_ci & 0xffff, p->rq_wqe_cnt);
-		sw_qp_set_err(p);
+	if (sw_seg_lost(q)) {
 		sw_unlock(&p->lock);
 		return sw_no_ack(e, q, w);
 	}
-	if (avail == 0 || p->rq_wqe_cnt == 0) {
+	rq_cnt = SW_LOAD(p->rq_wqe_cnt);
+	stride = SW_LOAD(p->rq_stride);
+	nsge = SW_LOAD(p->max_recv_sge);
+	rq_off = SW_LOAD(p->rq_off);
+	dbo = SW_LOAD(p->dbrec_off);
+	rcq = SW_LOAD(p->recv_cq);
+	cnt = SW_LOAD(p->rq_ci);
+	pqpn = SW_LOAD(p->qpn);
+	if (sw_seg_lost(q)) { /* reading the fields found it truncated */
+		sw_unlock(&p->lock);
+		return sw_no_ack(e, q, w);
+	}
+	if (rq_cnt > SW_MAX_QP_WR || (rq_cnt & (rq_cnt - 1)) != 0 || stride < 16 ||
+	    stride > 16 * SW_MAX_SGE || (stride & (stride - 1)) != 0 ||
+	    (rq_cnt != 0 && !sw_in_seg(pd, rq_off, (uint64_t)rq_cnt * stride)) ||
+	    !sw_in_seg(pd, dbo, 8) || rcq >= SW_MAX_CQ) {
+		sw_qp_set_err(p);
+		sw_unlock(&p->lock);
+		if (sw_deverr(e))
+			SW_LOG(ERR, "device error on QP 0x%x: peer QP 0x%x is corrupt (RQ %u x %u B at 0x%" PRIx64 ", dbrec 0x%" PRIx64 ", CQ %u)\n",
+			       q->qpn, pqpn, rq_cnt, stride, rq_off, dbo, rcq);
+		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
+	}
+	nsge = RTE_MIN(nsge, stride / 16); /* stride / 16 <= SW_MAX_SGE */
+	pcq = &pd->hdr->cqs[rcq];
+	head = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(pd, dbo) +
+				       MLX5_RCV_DBR, __ATOMIC_ACQUIRE)) & 0xffff;
+	avail = (head - cnt) & 0xffff;
+	if (avail > rq_cnt) {
+		/* the peer's RQ doorbell record claims more than its ring */
+		sw_qp_set_err(p);
+		sw_unlock(&p->lock);
+		if (sw_deverr(e))
+			SW_LOG(ERR, "device error on QP 0x%x: RQ doorbell record 0x%x beyond the ring (ci 0x%x, %u WQEs)\n",
+			       pqpn, head, cnt & 0xffff, rq_cnt);
+		return sw_no_ack(e, q, w);
+	}
+	if (avail == 0 || rq_cnt == 0) {
 		sw_unlock(&p->lock);
 		return sw_rnr(e, q, w);
 	}
 	q->rnr_active = false;
 	q->ack_active = false;
-	cnt = p->rq_ci;
-	rwqe = sw_ptr(pd, p->rq_off) + (size_t)(cnt & (p->rq_wqe_cnt - 1)) * p->rq_stride;
 	if (!write_imm) {
-		for (i = 0; i < p->max_recv_sge; i++) {
-			const struct mlx5_wqe_data_seg *ds =
-				(const struct mlx5_wqe_data_seg *)(const void *)(rwqe + 16 * i);
+		/* the RQ WQE, copied once */
+		memcpy(rw, sw_ptr(pd, rq_off) + (size_t)(cnt & (rq_cnt - 1)) * stride,
+		       (size_t)nsge * 16);
+		for (i = 0; i < nsge; i++) {
+			const struct mlx5_wqe_data_seg *ds = &rw[i];
 			uint32_t l = be32toh(ds->byte_count);
 
 			/* a terminator ends a shorter list (mlx5_post_recv) */
@@ -1239,7 +1472,9 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	__atomic_fetch_add(&pd->hdr->recv_wqes, 1, __ATOMIC_RELAXED);
 	if (synd != 0) {
 		sw_qp_set_err(p);
-		sw_push_err(pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, cnt & 0xffff, 0, p->qpn);
+		/* no room: the peer's flush completes that receive instead */
+		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, cnt & 0xffff, 0, pqpn) != 0)
+			p->rq_ci = cnt;
 		sw_unlock(&p->lock);
 		return sw_req_fail(e, q, w, synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ?
 				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
@@ -1261,9 +1496,11 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	c.byte_cnt = htobe32((uint32_t)len);
 	if (cqe_op != MLX5_CQE_RESP_SEND)
 		memcpy(&c.imm_inval_pkey, &w->imm_raw, 4);
-	c.sop_drop_qpn = htobe32(p->qpn & 0xffffff);
-	c.flags_rqpn = htobe32(q->s->qpn & 0xffffff);
-	if (sw_cq_push(pd, pcq, &c, cqe_op, (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0) != 0) {
+	c.sop_drop_qpn = htobe32(pqpn & 0xffffff);
+	c.flags_rqpn = htobe32(q->qpn & 0xffffff);
+	if (sw_cq_push(e, pd, pcq, &c, cqe_op, (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0) != 0) {
+		/* the receive stays posted: the peer's flush completes it */
+		p->rq_ci = cnt;
 		sw_qp_set_err(p);
 		ret = -1;
 	}
@@ -1285,10 +1522,13 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 		return SW_DONE; /* unsignaled: no CQE */
 	memset(&c, 0, sizeof(c));
 	c.wqe_counter = htobe16((uint16_t)w->idx);
-	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->s->qpn);
+	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->qpn);
 	c.byte_cnt = htobe32(bytes);
-	if (sw_cq_push(e->self, q->scq, &c, MLX5_CQE_REQ, false) != 0) {
-		/* overrun: the completion is lost, the QP goes to error */
+	if (sw_cq_push(e, e->self, q->scq, &c, MLX5_CQE_REQ, false) != 0) {
+		/* overrun (or CQ unusable): the QP goes to error and the WQE
+		 * stays at the head, so the flush still completes it (0x05)
+		 * once the CQ has room -- never a lost completion */
+		q->sq_ci = w->pos;
 		sw_qp_set_err(q->s);
 		sw_stat(&e->errors, 1);
 		return SW_FAIL;
@@ -1323,15 +1563,15 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	w.fm_ce_se = ctrl->fm_ce_se;
 	memcpy(&w.imm_raw, &ctrl->imm, 4);
 	w.wqebbs = w.ds == 0 ? 1 : (w.ds + 3) / 4;
-	if (w.ds == 0 || w.wqebbs > q->s->max_wqebbs || w.wqebbs > avail) {
+	if (w.ds == 0 || w.wqebbs > q->max_wqebbs || w.wqebbs > avail) {
 		w.wqebbs = 1;
-		return sw_malformed(e, q, &w, "DS out of range", w.ds, q->s->max_wqebbs * 4);
+		return sw_malformed(e, q, &w, "DS out of range", w.ds, q->max_wqebbs * 4);
 	}
 	if (w.idx != (w.pos & 0xffff))
 		return sw_malformed(e, q, &w, "idx is not the producer counter", w.idx,
 				    w.pos & 0xffff);
-	if (w.qpn != q->s->qpn)
-		return sw_malformed(e, q, &w, "qpn", w.qpn, q->s->qpn);
+	if (w.qpn != q->qpn)
+		return sw_malformed(e, q, &w, "qpn", w.qpn, q->qpn);
 	/* opmod is only used by masked atomics and UMR, which RC here never
 	 * posts; the signature byte is 0 without MLX5_QP_SIGNATURE */
 	if (w.opmod != 0 || ctrl->signature != 0)
@@ -1384,6 +1624,8 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 		if (total != 0) {
 			rem.p = sw_mr_resolve(q->peer_dom, rkey, raddr, total, need,
 					      e->pid);
+			if (sw_seg_lost(q))
+				return sw_no_ack(e, q, &w);
 			if (rem.p == NULL)
 				return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 			rem.len = total;
@@ -1400,6 +1642,9 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 				sw_copy(loc, nl, &rem, 1, total);
 			else
 				sw_copy(&rem, 1, loc, nl, total);
+			/* the peer truncated its segment under the copy: no ACK */
+			if (sw_seg_lost(q))
+				return sw_no_ack(e, q, &w);
 		}
 		return sw_req_done(e, q, &w, (uint32_t)total);
 	}
@@ -1429,7 +1674,9 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 		t = (uint64_t *)(void *)sw_mr_resolve(q->peer_dom, be32toh(ra->rkey), raddr, 8,
 						      IBV_ACCESS_REMOTE_ATOMIC,
 						      e->pid);
-		if (t == NULL)
+		/* the translation too: a peer's table may not keep iova and
+		 * offset congruent mod 8 */
+		if (t == NULL || ((uintptr_t)t & 7) != 0)
 			return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
 		/* operands are BE in the WQE; target memory is host order; the
 		 * original value returns in host order (endianness mode 1) */
@@ -1440,7 +1687,9 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 		} else {
 			orig = __atomic_fetch_add(t, be64toh(at->swap_add), __ATOMIC_SEQ_CST);
 		}
-		memcpy(l, &orig, 8);
+		if (sw_seg_lost(q))
+			return sw_no_ack(e, q, &w);
+		sw_store_once(l, (const uint8_t *)&orig, 8);
 		return sw_req_done(e, q, &w, 8);
 	}
 	default:
@@ -1454,13 +1703,14 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 {
 	uint32_t db = be32toh(__atomic_load_n(&q->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
 	struct sw_qp_shm *s = q->s;
+	uint32_t ci;
 	int n = 0;
 
 	while ((q->sq_ci & 0xffff) != db) {
 		struct mlx5_wqe_ctrl_seg c;
 		uint32_t ds, wqebbs, avail = (db - q->sq_ci) & 0xffff;
 
-		if (avail > s->sq_wqe_cnt) {
+		if (avail > q->sq_wqe_cnt) {
 			sw_device_error(e, q, "SQ doorbell record beyond the ring", db,
 					q->sq_ci & 0xffff);
 			q->sq_ci = db;
@@ -1469,25 +1719,36 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 		sw_ring_read(q, q->sq_ci, &c, sizeof(c));
 		ds = be32toh(c.qpn_ds) & 0x3f;
 		wqebbs = RTE_MIN(RTE_MAX((ds + 3) / 4, 1U), avail);
-		if (sw_push_err(e->self, q->scq, MLX5_CQE_REQ_ERR,
+		if (sw_push_err(e, e->self, q->scq, MLX5_CQE_REQ_ERR,
 				MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0, q->sq_ci & 0xffff,
-				(uint8_t)be32toh(c.opmod_idx_opcode), s->qpn) != 0)
+				(uint8_t)be32toh(c.opmod_idx_opcode), q->qpn) != 0)
 			break;
 		q->sq_ci += wqebbs;
 		sw_stat(&e->flushes, 1);
 		n++;
 	}
 	q->armed = false;
-	if (s->rq_wqe_cnt == 0)
+	if (q->rq_wqe_cnt == 0)
 		return n;
-	sw_lock(&s->lock);
+	if (sw_lock_timed(&s->lock) != 0) {
+		sw_device_error(e, q, "RQ lock not obtained (flush retried later)", 0, 0);
+		return n;
+	}
 	db = be32toh(__atomic_load_n(&q->dbrec[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
-	while ((s->rq_ci & 0xffff) != db) {
-		if (sw_push_err(e->self, q->rcq, MLX5_CQE_RESP_ERR,
-				MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0, s->rq_ci & 0xffff, 0,
-				s->qpn) != 0)
+	ci = SW_LOAD(s->rq_ci);
+	if (((db - ci) & 0xffff) > q->rq_wqe_cnt) {
+		/* a doorbell record (or consumer counter) beyond the ring */
+		sw_device_error(e, q, "RQ doorbell record beyond the ring", db, ci & 0xffff);
+		s->rq_ci = db;
+		sw_unlock(&s->lock);
+		return n;
+	}
+	while ((ci & 0xffff) != db) {
+		if (sw_push_err(e, e->self, q->rcq, MLX5_CQE_RESP_ERR,
+				MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0, ci & 0xffff, 0,
+				q->qpn) != 0)
 			break;
-		s->rq_ci++;
+		s->rq_ci = ++ci;
 		sw_stat(&e->flushes, 1);
 		n++;
 	}
@@ -1517,7 +1778,7 @@ sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 			uint32_t avail = (db - q->sq_ci) & 0xffff;
 			int rc;
 
-			if (avail > q->s->sq_wqe_cnt) {
+			if (avail > q->sq_wqe_cnt) {
 				sw_device_error(e, q, "SQ doorbell record beyond the ring", db,
 						q->sq_ci & 0xffff);
 				sw_qp_set_err(q->s);
@@ -1566,6 +1827,12 @@ sw_engine_progress(struct sw_engine *e)
 
 	if (__atomic_load_n(&e->draining, __ATOMIC_ACQUIRE) != 0)
 		return 0;
+	if (__builtin_expect(__atomic_load_n(&e->self->truncated, __ATOMIC_RELAXED) != 0, 0) &&
+	    !__atomic_exchange_n(&e->self_lost, true, __ATOMIC_RELAXED)) {
+		sw_stat(&e->device_errors, 1);
+		SW_LOG(ERR, "device error: segment %s was truncated by another process: its content past the cut is lost\n",
+		       e->self->name);
+	}
 	__atomic_fetch_add(&e->inflight, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&e->draining, __ATOMIC_SEQ_CST) != 0) {
 		__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);

@@ -148,6 +148,15 @@ struct sw_shm_hdr {
 	struct sw_qp_shm qps[SW_MAX_QP];
 };
 
+/* Process-local copy of the MR table of a segment this process owns: the
+ * translations the engine trusts (any process mapping the segment can
+ * rewrite the shared table). Shared by the owner's domain and this
+ * process's other mappings of it (refcounted). */
+struct sw_mr_shadow {
+	uint32_t refs;
+	struct sw_mr_shm mrs[SW_MAX_MR];
+};
+
 /* A mapped segment (own or a peer's). */
 struct sw_domain {
 	char name[SW_NAME_LEN];
@@ -158,6 +167,11 @@ struct sw_domain {
 	bool owner;
 	int refs;
 	struct sw_domain *next;
+	/* owned by this process (own device or another device of this
+	 * process): the trusted MR table; NULL for other processes' segments */
+	struct sw_mr_shadow *shadow;	/* set by the SIGBUS guard: another process truncated the segment;
+	 * zero pages stand in for the lost part (see sw_shm.c) */
+	uint32_t truncated;
 };
 
 struct sw_engine;
@@ -222,6 +236,17 @@ struct sw_lqp {
 	struct sw_domain *peer_dom;
 	struct sw_qp_shm *peer;
 	uint32_t peer_gen;
+	/* this QP's geometry, process-local and fixed at create: the engine
+	 * reads these, never the shared copy in s (a peer mapping the
+	 * segment can rewrite it) */
+	uint32_t qpn;
+	uint32_t sq_wqe_cnt;
+	uint32_t rq_wqe_cnt;
+	uint32_t max_inline;
+	uint32_t max_send_sge;
+	uint32_t max_wqebbs;
+	uint64_t buf_off;         /* allocations freed by destroy */
+	uint64_t db_off;
 };
 
 struct sw_engine {
@@ -253,12 +278,21 @@ struct sw_engine {
 	/* counters (atomics) */
 	uint64_t doorbells, bf_copies, wqes, rnr_naks, retries, errors, flushes;
 	uint64_t device_errors;
+	/* CQ allocations, process-local (destroy frees these, never offsets
+	 * read back from shared memory) */
+	uint64_t cq_off[SW_MAX_CQ][2];
+	bool self_lost;                /* own segment truncation reported */
 };
 
 /* Robust process-shared mutexes in the segment. */
 int sw_mutex_init_shared(pthread_mutex_t *m);
 void sw_lock(pthread_mutex_t *m);
 void sw_unlock(pthread_mutex_t *m);
+/* Data path: a lock in a segment another process can hold forever (it was
+ * stopped or is hostile) or scribble; gives up after SW_LOCK_WAIT_MS.
+ * @return 0 (locked), -ETIMEDOUT or another -errno (not locked). */
+#define SW_LOCK_WAIT_MS 100
+int sw_lock_timed(pthread_mutex_t *m);
 
 /* Segment life cycle. */
 struct sw_domain *sw_domain_create(void);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -55,6 +56,24 @@ sw_lock(pthread_mutex_t *m)
 		pthread_mutex_consistent(m);
 }
 
+int
+sw_lock_timed(pthread_mutex_t *m)
+{
+	struct timespec ts;
+	int ret = pthread_mutex_trylock(m);
+
+	if (ret == EBUSY) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += SW_LOCK_WAIT_MS * 1000000L;
+		ts.tv_sec += ts.tv_nsec / 1000000000L;
+		ts.tv_nsec %= 1000000000L;
+		ret = pthread_mutex_timedlock(m, &ts);
+	}
+	if (ret == EOWNERDEAD)
+		ret = pthread_mutex_consistent(m);
+	return -ret;
+}
+
 void
 sw_unlock(pthread_mutex_t *m)
 {
@@ -91,6 +110,104 @@ rdx_sw_cleanup_stale(void)
 	return removed;
 }
 
+/* Segments this process owns, by name, so that another device of this
+ * process mapping one shares its trusted MR table. */
+static pthread_mutex_t sw_owned_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct sw_domain *sw_owned[64];
+
+static void
+sw_shadow_put(struct sw_mr_shadow *sh)
+{
+	if (sh != NULL && __atomic_sub_fetch(&sh->refs, 1, __ATOMIC_ACQ_REL) == 0)
+		free(sh);
+}
+
+/*
+ * SIGBUS guard. Any process that maps a segment can ftruncate it (it needs
+ * the file open read-write to map it shared); every later access to the
+ * cut-off part in every process is then SIGBUS, which would kill a victim
+ * that did nothing wrong. POSIX shm cannot be sealed against shrinking
+ * (only memfds can), so the model catches the signal instead: a fault
+ * inside a mapped segment maps zero pages over the rest of that mapping
+ * (the faulting instruction then completes on them) and marks the segment
+ * truncated; the engine treats a truncated peer segment as a peer that no
+ * longer answers (RETRY_EXC) and its own as a device error. The content of
+ * the cut-off part is lost either way -- the hostile process destroyed it.
+ * Faults elsewhere go to the previous handler (or kill as before).
+ */
+#define SW_MAX_MAPS 256
+static struct sw_domain *sw_maps[SW_MAX_MAPS];
+static struct sigaction sw_old_bus;
+static pthread_once_t sw_bus_once = PTHREAD_ONCE_INIT;
+
+static void
+sw_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	uint8_t *a = si->si_addr;
+	uint32_t i;
+
+	for (i = 0; i < SW_MAX_MAPS; i++) {
+		struct sw_domain *d = __atomic_load_n(&sw_maps[i], __ATOMIC_ACQUIRE);
+		uint8_t *pg;
+
+		if (d == NULL || a < d->base || a >= d->base + d->size)
+			continue;
+		pg = (uint8_t *)((uintptr_t)a & ~(uintptr_t)4095);
+		if (mmap(pg, (size_t)(d->base + d->size - pg), PROT_READ | PROT_WRITE,
+			 MAP_FIXED | MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) == MAP_FAILED)
+			break;
+		__atomic_store_n(&d->truncated, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	if ((sw_old_bus.sa_flags & SA_SIGINFO) && sw_old_bus.sa_sigaction != NULL) {
+		sw_old_bus.sa_sigaction(sig, si, uc);
+		return;
+	}
+	if (sw_old_bus.sa_handler != SIG_DFL && sw_old_bus.sa_handler != SIG_IGN) {
+		sw_old_bus.sa_handler(sig);
+		return;
+	}
+	/* the default action: the access faults again and kills */
+	signal(SIGBUS, SIG_DFL);
+}
+
+static void
+sw_sigbus_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = sw_sigbus;
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, &sw_old_bus);
+}
+
+static void
+sw_maps_add(struct sw_domain *d)
+{
+	uint32_t i;
+	struct sw_domain *none;
+
+	pthread_once(&sw_bus_once, sw_sigbus_install);
+	for (i = 0; i < SW_MAX_MAPS; i++) {
+		none = NULL;
+		if (__atomic_compare_exchange_n(&sw_maps[i], &none, d, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			return;
+	}
+}
+
+static void
+sw_maps_del(struct sw_domain *d)
+{
+	uint32_t i;
+
+	for (i = 0; i < SW_MAX_MAPS; i++)
+		if (__atomic_load_n(&sw_maps[i], __ATOMIC_ACQUIRE) == d)
+			__atomic_store_n(&sw_maps[i], NULL, __ATOMIC_RELEASE);
+}
+
 static struct sw_domain *
 sw_domain_mmap(const char *name, int fd, size_t size, bool owner)
 {
@@ -115,6 +232,7 @@ sw_domain_mmap(const char *name, int fd, size_t size, bool owner)
 	d->fd = -1;
 	d->owner = owner;
 	d->refs = 1;
+	sw_maps_add(d);
 	return d;
 }
 
@@ -160,6 +278,17 @@ sw_domain_create(void)
 		return NULL;
 	}
 	d->fd = fd;
+	d->shadow = calloc(1, sizeof(*d->shadow));
+	if (d->shadow == NULL)
+		goto err;
+	d->shadow->refs = 1;
+	pthread_mutex_lock(&sw_owned_lock);
+	for (i = 0; i < RTE_DIM(sw_owned); i++)
+		if (sw_owned[i] == NULL) {
+			sw_owned[i] = d;
+			break;
+		}
+	pthread_mutex_unlock(&sw_owned_lock);
 	h = d->hdr;
 	h->size = SW_DEFAULT_SHM;
 	h->owner_pid = (int32_t)getpid();
@@ -185,6 +314,7 @@ sw_domain_map(const char *name)
 {
 	struct sw_domain *d;
 	struct stat st;
+	uint32_t i;
 	int fd;
 
 	fd = shm_open(name, O_RDWR, 0600);
@@ -207,6 +337,15 @@ sw_domain_map(const char *name)
 		rte_errno = EPROTO;
 		return NULL;
 	}
+	/* a segment of this process: use its trusted MR table */
+	pthread_mutex_lock(&sw_owned_lock);
+	for (i = 0; i < RTE_DIM(sw_owned); i++)
+		if (sw_owned[i] != NULL && strcmp(sw_owned[i]->name, d->name) == 0) {
+			d->shadow = sw_owned[i]->shadow;
+			__atomic_fetch_add(&d->shadow->refs, 1, __ATOMIC_ACQ_REL);
+			break;
+		}
+	pthread_mutex_unlock(&sw_owned_lock);
 	return d;
 }
 
@@ -215,21 +354,39 @@ sw_domain_unmap(struct sw_domain *d)
 {
 	if (d == NULL)
 		return;
+	sw_maps_del(d);
 	munmap(d->base, d->size);
+	sw_shadow_put(d->shadow);
 	free(d);
 }
 
 void
 sw_domain_destroy(struct sw_domain *d)
 {
+	uint32_t i;
+
 	if (d == NULL)
 		return;
+	pthread_mutex_lock(&sw_owned_lock);
+	for (i = 0; i < RTE_DIM(sw_owned); i++)
+		if (sw_owned[i] == d)
+			sw_owned[i] = NULL;
+	pthread_mutex_unlock(&sw_owned_lock);
 	/* Peers still mapping it see closed and treat our QPs as gone. */
 	__atomic_store_n(&d->hdr->closed, 1, __ATOMIC_RELEASE);
 	shm_unlink(d->name);
 	if (d->fd >= 0)
 		close(d->fd);
 	sw_domain_unmap(d);
+}
+
+#define SW_HDR_END RTE_ALIGN_CEIL(sizeof(struct sw_shm_hdr), 4096)
+
+/* An allocation entry lies in the segment, after the header. */
+static bool
+sw_alloc_sane(const struct sw_domain *d, const struct sw_alloc *a)
+{
+	return a->off >= SW_HDR_END && a->off <= d->size && a->len <= d->size - a->off;
 }
 
 uint64_t
@@ -255,6 +412,10 @@ sw_shm_alloc(struct sw_domain *d, uint64_t len, bool dm)
 				free_slot = a;
 			continue;
 		}
+		/* the table is in shared memory: an entry outside the segment
+		 * (rewritten by a peer) is never used */
+		if (!sw_alloc_sane(d, a))
+			continue;
 		if (!a->used && a->len >= len && (best == NULL || a->len < best->len))
 			best = a;
 	}
@@ -263,7 +424,8 @@ sw_shm_alloc(struct sw_domain *d, uint64_t len, bool dm)
 		best->dm = dm;
 		off = best->off;
 		len = best->len;
-	} else if (free_slot != NULL && h->brk + len <= h->size) {
+	} else if (free_slot != NULL && h->brk >= SW_HDR_END && h->brk <= d->size &&
+		   len <= d->size - h->brk) {
 		free_slot->off = h->brk;
 		free_slot->len = len;
 		free_slot->used = 1;
@@ -304,7 +466,7 @@ sw_shm_free(struct sw_domain *d, uint64_t off)
 	for (i = 0; i < SW_MAX_ALLOC; i++) {
 		struct sw_alloc *a = &h->allocs[i];
 
-		if (a->len != 0 && a->used && a->off == off) {
+		if (a->len != 0 && a->used && a->off == off && sw_alloc_sane(d, a)) {
 			a->used = 0;
 			if (a->dm)
 				h->dm_used -= a->len;
@@ -328,13 +490,26 @@ sw_mr_add(struct sw_domain *d, enum sw_mr_kind kind, uint64_t iova, uint64_t len
 		struct sw_mr_shm *mr = &h->mrs[i];
 		uint32_t gen;
 
-		if (mr->key != 0)
+		/* the trusted copy says which slots are free */
+		if ((d->shadow != NULL ? d->shadow->mrs[i].key : mr->key) != 0)
 			continue;
 		/* key = slot << 8 | generation (1..255): never 0, never
 		 * MLX5_INVALID_LKEY (0x100), and a stale key of a freed
 		 * region does not match the next one in the slot. */
 		gen = (++h->mr_gen % 255U) + 1U;
 		key = i << 8 | gen;
+		if (d->shadow != NULL) {
+			struct sw_mr_shm *t = &d->shadow->mrs[i];
+
+			t->access = (uint32_t)access;
+			t->kind = kind;
+			t->owner_pid = (int32_t)pid;
+			t->iova = iova;
+			t->len = len;
+			t->shm_off = shm_off;
+			t->local_addr = local_addr;
+			__atomic_store_n(&t->key, key, __ATOMIC_RELEASE);
+		}
 		mr->access = (uint32_t)access;
 		mr->kind = kind;
 		mr->owner_pid = (int32_t)pid;
@@ -360,11 +535,13 @@ sw_mr_del(struct sw_domain *d, uint32_t key)
 	if (slot >= SW_MAX_MR)
 		return -EINVAL;
 	sw_lock(&h->lock);
-	if (h->mrs[slot].key != key) {
+	if ((d->shadow != NULL ? d->shadow->mrs[slot].key : h->mrs[slot].key) != key) {
 		sw_unlock(&h->lock);
 		return -EINVAL;
 	}
 	__atomic_store_n(&h->mrs[slot].key, 0, __ATOMIC_RELEASE);
+	if (d->shadow != NULL)
+		__atomic_store_n(&d->shadow->mrs[slot].key, 0, __ATOMIC_RELEASE);
 	sw_unlock(&h->lock);
 	return 0;
 }

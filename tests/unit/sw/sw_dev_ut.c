@@ -677,6 +677,15 @@ test_cq_overrun(void)
 		CU_ASSERT_EQUAL(wc[i].status, IBV_WC_SUCCESS);
 		CU_ASSERT_EQUAL(wc[i].wr_id, (uint64_t)i);
 	}
+	/* none lost: once there is room, the 4 others are flushed, the one
+	 * whose CQE did not fit included */
+	got = poll_n(p.cq[0], wc, 4);
+	CU_ASSERT_EQUAL(got, 4);
+	for (i = 0; i < got; i++) {
+		CU_ASSERT_EQUAL(wc[i].status, IBV_WC_WR_FLUSH_ERR);
+		CU_ASSERT_EQUAL(wc[i].wr_id, (uint64_t)i);
+	}
+	CU_ASSERT_EQUAL(poll_extra(p.cq[0]), 0);
 	pair_free(&p);
 }
 
@@ -731,6 +740,58 @@ test_fault_injection(void)
 	CU_ASSERT(rdx_qp_destroy(p.qp[0]) == 0);
 	CU_ASSERT(rdx_cq_destroy(p.cq[0]) == 0);
 	CU_ASSERT(rdx_cq_destroy(p.cq[1]) == 0);
+	rdx_dev_mem_free(m0);
+	rdx_dev_mem_free(m1);
+}
+
+/* The QP goes to error in the middle of a burst (the 10th of 32 WRITEs
+ * fails with REM_ACCESS, which also moves the peer to error) while the
+ * peer has receives posted: every WR, sent or received, completes exactly
+ * once, in order -- 9 successes, the error, 22 flushes, and the peer's 4
+ * receives flushed -- and nothing more arrives. */
+static void
+test_error_mid_burst(void)
+{
+	struct rdx_mem *m0, *m1;
+	struct rdx_recv_wr r[4];
+	struct rdx_sge s, rs;
+	struct rdx_wc wc[40];
+	struct rdx_wr w[32];
+	struct pair p;
+	int i, got;
+
+	m0 = rdx_dev_mem_alloc(dev, 4096, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	m1 = rdx_dev_mem_alloc(dev, 4096, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	CU_ASSERT_FATAL(m0 != NULL && m1 != NULL);
+	pair_make(&p, &qconf, NULL);
+	rs = (struct rdx_sge){ m1->iova + 2048, 64, m1->lkey };
+	for (i = 0; i < 4; i++)
+		r[i] = (struct rdx_recv_wr){ .wr_id = 100 + (uint64_t)i, .sge = &rs, .num_sge = 1 };
+	CU_ASSERT_EQUAL(rdx_qp_post_recv_burst(p.qp[1], r, 4), 4);
+	CU_ASSERT(rdx_sw_qp_inject_error(p.qp[0], 10, 0x13) == 0);
+	s = (struct rdx_sge){ m0->iova, 64, m0->lkey };
+	for (i = 0; i < 32; i++)
+		w[i] = wr_make((uint64_t)i, RDX_OP_WRITE, &s, 1, m1->iova + 64 * (uint64_t)(i % 16),
+			       m1->rkey, RDX_WR_SIGNALED);
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(p.qp[0], w, 32), 32);
+	got = poll_n(p.cq[0], wc, 32);
+	CU_ASSERT_EQUAL_FATAL(got, 32);
+	for (i = 0; i < got; i++) {
+		CU_ASSERT_EQUAL(wc[i].wr_id, (uint64_t)i);
+		CU_ASSERT_EQUAL(wc[i].status, i < 9 ? IBV_WC_SUCCESS :
+				i == 9 ? IBV_WC_REM_ACCESS_ERR : IBV_WC_WR_FLUSH_ERR);
+	}
+	CU_ASSERT_EQUAL(rdx_sw_qp_state(p.qp[0]), RDX_SW_QPS_ERR);
+	CU_ASSERT_EQUAL(rdx_sw_qp_state(p.qp[1]), RDX_SW_QPS_ERR);
+	got = poll_n(p.cq[1], wc, 4);
+	CU_ASSERT_EQUAL_FATAL(got, 4);
+	for (i = 0; i < got; i++) {
+		CU_ASSERT_EQUAL(wc[i].wr_id, 100 + (uint64_t)i);
+		CU_ASSERT_EQUAL(wc[i].status, IBV_WC_WR_FLUSH_ERR);
+	}
+	CU_ASSERT_EQUAL(poll_extra(p.cq[0]), 0);
+	CU_ASSERT_EQUAL(poll_extra(p.cq[1]), 0);
+	pair_free(&p);
 	rdx_dev_mem_free(m0);
 	rdx_dev_mem_free(m1);
 }
@@ -1271,6 +1332,7 @@ main(int argc, char **argv)
 		{ "errors_recv", test_errors_recv },
 		{ "cq_overrun", test_cq_overrun },
 		{ "fault_injection", test_fault_injection },
+		{ "error_mid_burst", test_error_mid_burst },
 		{ "dm", test_dm },
 		{ "mem_reg", test_mem_reg },
 		{ "cq_wait", test_cq_wait },

@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,6 +31,7 @@
 #include "rdx_dev.h"
 #include "rdx_sw.h"
 #include "sw_ut_poll.h"
+#include "sw_model.h"
 
 
 struct xmsg {
@@ -547,6 +551,281 @@ test_peer_killed_writes(void)
 	peer_killed(true);
 }
 
+/*
+ * Hostile or broken peers (fault matrix): a child process connects, then
+ * on the parent's command stops, truncates its own segment, truncates the
+ * parent's segment, or scribbles random words over its own object tables
+ * and rings. The parent must get one decoded completion per request, never
+ * die (SIGBUS included), never hang, and close cleanly.
+ */
+static const struct rdx_qp_conn_attr fast_attr = {
+	.rnr_retry = 2, .min_rnr_timer = 1, .retry_cnt = 2, .timeout = 8,
+};
+
+static int
+peer_child(int rfd, int wfd)
+{
+	struct xmsg cm, pm;
+	struct side c;
+	char cmd;
+
+	if (side_open(&c) != 0)
+		return 1;
+	side_msg(&c, &cm);
+	if (wr_all(wfd, &cm, sizeof(cm)) != 0 || rd_all(rfd, &pm, sizeof(pm)) != 0 ||
+	    rdx_qp_connect(c.qp, &pm.info, NULL) != 0 || wr_all(wfd, "r", 1) != 0)
+		return 2;
+	while (rd_all(rfd, &cmd, 1) == 0) {
+		char name[sizeof(cm.info.sw_domain) + 1];
+		int fd;
+
+		switch (cmd) {
+		case 'T': /* cut our own segment to one page */
+		case 'U': /* ... or the parent's */
+			memcpy(name, cmd == 'T' ? cm.info.sw_domain : pm.info.sw_domain,
+			       sizeof(cm.info.sw_domain));
+			name[sizeof(cm.info.sw_domain)] = '\0';
+			fd = shm_open(name, O_RDWR, 0);
+			if (fd < 0 || ftruncate(fd, 4096) != 0)
+				return 3;
+			close(fd);
+			break;
+		case 'X': { /* scribble: random words over our tables and buffers */
+			uint64_t x = UINT64_C(0x2545f4914f6cdd1d) ^ (uint64_t)(uint32_t)getpid();
+			uint8_t *base;
+			int i;
+
+			memcpy(name, cm.info.sw_domain, sizeof(cm.info.sw_domain));
+			name[sizeof(cm.info.sw_domain)] = '\0';
+			fd = shm_open(name, O_RDWR, 0);
+			if (fd < 0)
+				return 4;
+			base = mmap(NULL, 64 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+			close(fd);
+			if (base == MAP_FAILED)
+				return 5;
+			if (wr_all(wfd, "x", 1) != 0)
+				return 6;
+			for (i = 0; i < 20000; i++) {
+				uint64_t off, v;
+
+				x ^= x << 13;
+				x ^= x >> 7;
+				x ^= x << 17;
+				v = x;
+				/* the MR, CQ and QP tables (first slots) or the first
+				 * MiBs of rings and buffers after the header */
+				switch (x % 3) {
+				case 0:
+					off = (x >> 8) % (4 * sizeof(struct sw_mr_shm)) +
+					      offsetof(struct sw_shm_hdr, mrs);
+					break;
+				case 1:
+					off = (x >> 8) % (2 * sizeof(struct sw_qp_shm)) +
+					      offsetof(struct sw_shm_hdr, qps);
+					break;
+				default:
+					off = ((sizeof(struct sw_shm_hdr) + 4095) & ~(size_t)4095) +
+					      (x >> 8) % (UINT64_C(4) << 20);
+					break;
+				}
+				memcpy(base + (off & ~7ULL), &v, 8);
+				usleep(100);
+			}
+			continue;
+		}
+		default:
+			break;
+		}
+		if (wr_all(wfd, &cmd, 1) != 0)
+			return 7;
+	}
+	return 0;
+}
+
+struct peer {
+	pid_t pid;
+	int to, from;
+	struct xmsg info;
+	struct side me;
+};
+
+static void
+peer_start(struct peer *pr)
+{
+	int p2c[2], c2p[2];
+	struct xmsg me;
+	char tok;
+
+	CU_ASSERT_FATAL(pipe(p2c) == 0 && pipe(c2p) == 0);
+	pr->pid = fork();
+	CU_ASSERT_FATAL(pr->pid >= 0);
+	if (pr->pid == 0) {
+		close(p2c[1]);
+		close(c2p[0]);
+		_exit(peer_child(p2c[0], c2p[1]));
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	pr->to = p2c[1];
+	pr->from = c2p[0];
+	CU_ASSERT_FATAL(side_open(&pr->me) == 0);
+	side_msg(&pr->me, &me);
+	CU_ASSERT_FATAL(rd_all(pr->from, &pr->info, sizeof(pr->info)) == 0);
+	CU_ASSERT_FATAL(wr_all(pr->to, &me, sizeof(me)) == 0);
+	CU_ASSERT_FATAL(rdx_qp_connect(pr->me.qp, &pr->info.info, &fast_attr) == 0);
+	CU_ASSERT_FATAL(rd_all(pr->from, &tok, 1) == 0 && tok == 'r');
+}
+
+static void
+peer_cmd(struct peer *pr, char cmd, char reply)
+{
+	char tok = 0;
+
+	CU_ASSERT_FATAL(wr_all(pr->to, &cmd, 1) == 0);
+	CU_ASSERT_FATAL(rd_all(pr->from, &tok, 1) == 0);
+	CU_ASSERT_EQUAL(tok, reply);
+}
+
+static void
+peer_end(struct peer *pr)
+{
+	int status;
+
+	kill(pr->pid, SIGCONT);
+	kill(pr->pid, SIGKILL);
+	CU_ASSERT_EQUAL(waitpid(pr->pid, &status, 0), pr->pid);
+	close(pr->to);
+	close(pr->from);
+	CU_ASSERT_EQUAL(rdx_qp_destroy(pr->me.qp), 0);
+	CU_ASSERT_EQUAL(rdx_cq_destroy(pr->me.cq), 0);
+	rdx_dev_mem_free(pr->me.mem);
+	rdx_dev_mem_free(pr->me.lmem);
+	free(pr->me.lbuf);
+	CU_ASSERT_EQUAL(rdx_dev_close(pr->me.dev), 0);
+}
+
+/* SIGSTOP: the stopped process's memory still answers WRITE and READ (its
+ * "NIC" works); a SEND finds no receive and ends in RNR_RETRY_EXC; the
+ * survivor then tears down while the peer is still stopped. */
+static void
+test_peer_stopped(void)
+{
+	struct peer pr;
+	struct rdx_sge s;
+	struct rdx_wr w;
+
+	peer_start(&pr);
+	CU_ASSERT_EQUAL(kill(pr.pid, SIGSTOP), 0);
+	s = (struct rdx_sge){ pr.me.mem->iova, 64, pr.me.mem->lkey };
+	w = wr_make(1, RDX_OP_WRITE, &s, pr.info.iova, pr.info.rkey);
+	CU_ASSERT_EQUAL(do_wr(&pr.me, &w), IBV_WC_SUCCESS);
+	w = wr_make(2, RDX_OP_READ, &s, pr.info.iova, pr.info.rkey);
+	CU_ASSERT_EQUAL(do_wr(&pr.me, &w), IBV_WC_SUCCESS);
+	w = wr_make(3, RDX_OP_SEND, &s, 0, 0);
+	CU_ASSERT_EQUAL(do_wr(&pr.me, &w), IBV_WC_RNR_RETRY_EXC_ERR);
+	CU_ASSERT_EQUAL(rdx_sw_qp_state(pr.me.qp), RDX_SW_QPS_ERR);
+	peer_end(&pr);
+}
+
+/* The peer truncates its own segment: our next access to it would be
+ * SIGBUS; the guard turns it into a peer that stopped answering (0x15). */
+static void
+test_peer_truncates_own(void)
+{
+	struct rdx_sw_stats st;
+	struct peer pr;
+	struct rdx_sge s;
+	struct rdx_wr w;
+
+	peer_start(&pr);
+	s = (struct rdx_sge){ pr.me.mem->iova, 64, pr.me.mem->lkey };
+	w = wr_make(1, RDX_OP_WRITE, &s, pr.info.iova, pr.info.rkey);
+	CU_ASSERT_EQUAL(do_wr(&pr.me, &w), IBV_WC_SUCCESS);
+	peer_cmd(&pr, 'T', 'T');
+	w = wr_make(2, RDX_OP_WRITE, &s, pr.info.iova, pr.info.rkey);
+	CU_ASSERT_EQUAL(do_wr(&pr.me, &w), IBV_WC_RETRY_EXC_ERR);
+	CU_ASSERT(rdx_sw_stats_get(pr.me.dev, &st) == 0);
+	CU_ASSERT_EQUAL(st.device_errors, 0); /* our own device is fine */
+	peer_end(&pr);
+}
+
+/* The peer truncates OUR segment: our own rings, CQ and buffers past the
+ * cut are gone. We must survive it (no SIGBUS death), count a device
+ * error, and close. What the lost pages held is not recoverable. */
+static void
+test_peer_truncates_ours(void)
+{
+	struct rdx_sw_stats st;
+	struct rdx_wc wc[4];
+	struct peer pr;
+	struct rdx_sge s;
+	struct rdx_wr w;
+	int i;
+
+	peer_start(&pr);
+	peer_cmd(&pr, 'U', 'U');
+	s = (struct rdx_sge){ pr.me.mem->iova, 64, pr.me.mem->lkey };
+	w = wr_make(1, RDX_OP_WRITE, &s, pr.info.iova, pr.info.rkey);
+	rdx_qp_post_burst(pr.me.qp, &w, 1);
+	for (i = 0; i < 100; i++)
+		rdx_cq_poll_burst(pr.me.cq, wc, 4);
+	rdx_sw_progress(pr.me.dev);
+	CU_ASSERT(rdx_sw_stats_get(pr.me.dev, &st) == 0);
+	CU_ASSERT(st.device_errors >= 1);
+	peer_end(&pr);
+}
+
+/* The peer scribbles random words over its MR/QP tables and its rings and
+ * buffers while we keep sending requests: each gets one completion with a
+ * decoded status (success until the first error, flushes after it). */
+static void
+test_peer_scribbles(void)
+{
+	uint32_t hist[256] = { 0 };
+	struct peer pr;
+	struct rdx_sge s;
+	struct rdx_wr w;
+	int i, st, lost = 0;
+
+	peer_start(&pr);
+	peer_cmd(&pr, 'X', 'x');
+	for (i = 0; i < 3000; i++) {
+		switch (i % 4) {
+		case 0:
+			s = (struct rdx_sge){ pr.me.mem->iova, 64, pr.me.mem->lkey };
+			w = wr_make((uint64_t)i, RDX_OP_WRITE, &s, pr.info.iova + 64, pr.info.rkey);
+			break;
+		case 1:
+			s = (struct rdx_sge){ pr.me.mem->iova, 64, pr.me.mem->lkey };
+			w = wr_make((uint64_t)i, RDX_OP_READ, &s, pr.info.iova + 64, pr.info.rkey);
+			break;
+		case 2:
+			s = (struct rdx_sge){ pr.me.mem->iova + 128, 8, pr.me.mem->lkey };
+			w = wr_make((uint64_t)i, RDX_OP_FAA, &s, pr.info.iova + 256, pr.info.rkey);
+			w.compare_add = 1;
+			break;
+		default:
+			s = (struct rdx_sge){ pr.me.mem->iova, 32, pr.me.mem->lkey };
+			w = wr_make((uint64_t)i, RDX_OP_SEND, &s, 0, 0);
+			break;
+		}
+		st = do_wr(&pr.me, &w);
+		if (st < 0 || st > 255) {
+			lost++;
+			break;
+		}
+		hist[st]++;
+		if (st == IBV_WC_WR_FLUSH_ERR)
+			break; /* the QP is in error: the rest would be flushed */
+	}
+	CU_ASSERT_EQUAL(lost, 0);
+	printf("\n    %d requests: ok %u, flushed %u, other errors %u\n", i + 1, hist[0],
+	       hist[IBV_WC_WR_FLUSH_ERR],
+	       (uint32_t)i + 1 - hist[0] - hist[IBV_WC_WR_FLUSH_ERR]);
+	peer_end(&pr);
+}
+
 int
 main(void)
 {
@@ -557,6 +836,10 @@ main(void)
 		{ "peer_killed", test_peer_killed },
 		{ "peer_killed_writes", test_peer_killed_writes },
 		{ "stale_cleanup", test_stale_cleanup },
+		{ "peer_stopped", test_peer_stopped },
+		{ "peer_truncates_own", test_peer_truncates_own },
+		{ "peer_truncates_ours", test_peer_truncates_ours },
+		{ "peer_scribbles", test_peer_scribbles },
 		{ NULL, NULL },
 	};
 
