@@ -356,7 +356,7 @@ main(int argc, char **argv)
 
 	memset(&dc, 0, sizeof(dc));
 	dc.driver = a->o.driver;
-	dc.sw_progress = a->o.sw_progress;
+	dc.devargs = a->o.sw_progress == RDX_SW_PROGRESS_THREAD ? "progress=thread" : NULL;
 	a->dev = rdx_dev_open(a->o.dev, &dc);
 	if (a->dev == NULL) {
 		/* rdx_dev_open names unknown devices and drivers itself */

@@ -15,6 +15,7 @@
 #include "rdx_dev.h"
 #include "rdx_hist.h"
 #include "rdx_perf.h"
+#include "rdx_sw.h"          /* enum rdx_sw_progress: the sw devargs */
 
 struct rdx_conn;
 

@@ -195,9 +195,7 @@ perf_wire_ep_check(const struct perf_app *a, const struct wire_ep *w, char *err,
 	if (!str_ok(w->qp.driver, sizeof(w->qp.driver)))
 		return fail(err, len, "peer sent EP.qp.driver '%s' without a terminating NUL",
 			    str_show(w->qp.driver, sizeof(w->qp.driver), s, sizeof(s)));
-	if (!str_ok(w->qp.sw_domain, sizeof(w->qp.sw_domain)))
-		return fail(err, len, "peer sent EP.qp.sw_domain '%s' without a terminating NUL",
-			    str_show(w->qp.sw_domain, sizeof(w->qp.sw_domain), s, sizeof(s)));
+	/* qp.drv is the driver's own connection data: its connect checks it */
 	if (w->len < a->region_len)
 		return fail(err, len, "peer sent EP.len %" PRIu64 ": below the %" PRIu64 " bytes both ends planned",
 			    w->len, a->region_len);

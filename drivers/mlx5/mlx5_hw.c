@@ -146,13 +146,6 @@ hw_close(struct rdx_dev *dev)
 	return 0;
 }
 
-static int
-hw_query(struct rdx_dev *dev, struct rdx_dev_attr *attr)
-{
-	*attr = dev->attr;
-	return 0;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Memory                                                                  */
 
@@ -396,12 +389,7 @@ hw_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 	struct mlx5_hw_cq *hc;
 	int ret;
 
-	if (conf->depth == 0 || conf->depth > (uint32_t)hd->dattr.orig_attr.max_cqe) {
-		MLX5_LOG(ERR, "CQ depth %u out of range (1..%d)\n", conf->depth,
-			 hd->dattr.orig_attr.max_cqe);
-		rte_errno = EINVAL;
-		return NULL;
-	}
+	/* conf->depth is within attr.max_cqe (lib/dev) */
 	hc = calloc(1, sizeof(*hc));
 	if (hc == NULL) {
 		rte_errno = ENOMEM;
@@ -608,25 +596,7 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	uint32_t max_inline, max_send_sge, max_recv_sge, max_wr;
 	int ret;
 
-	if (conf->send_cq == NULL || conf->recv_cq == NULL ||
-	    conf->send_cq->dev != dev || conf->recv_cq->dev != dev) {
-		MLX5_LOG(ERR, "QP needs send and receive CQs of %s\n", dev->attr.name);
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	if (conf->sq_depth == 0 || conf->sq_depth > dev->attr.max_qp_wr ||
-	    conf->rq_depth > dev->attr.max_qp_wr || conf->sig_interval > conf->sq_depth ||
-	    conf->max_send_sge > RTE_MIN(dev->attr.max_sge, (uint32_t)RDX_MAX_SGE) ||
-	    conf->max_recv_sge > RTE_MIN(dev->attr.max_sge, (uint32_t)RDX_MAX_SGE) ||
-	    conf->max_inline > dev->attr.max_inline) {
-		MLX5_LOG(ERR, "QP limits out of range (sq %u rq %u sge %u/%u inline %u "
-			 "sig_interval %u; device: wr %u sge %u inline %u)\n",
-			 conf->sq_depth, conf->rq_depth, conf->max_send_sge, conf->max_recv_sge,
-			 conf->max_inline, conf->sig_interval, dev->attr.max_qp_wr,
-			 dev->attr.max_sge, dev->attr.max_inline);
-		rte_errno = EINVAL;
-		return NULL;
-	}
+	/* conf is within attr, its CQs are dev's (lib/dev) */
 	/* mlx5_calc_sq_size would refuse a deeper SQ (EINVAL from create). */
 	max_wr = rdx_mlx5_rc_max_send_wr(hd->max_send_wqebb, MLX5_HW_MAX_SQ_DESC,
 					 RTE_MAX(conf->max_send_sge, 1u), conf->max_inline);
@@ -859,7 +829,6 @@ hw_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 
 static const struct rdx_dev_ops mlx5_hw_ops = {
 	.close = hw_close,
-	.query = hw_query,
 	.mem_alloc = hw_mem_alloc,
 	.mem_reg = hw_mem_reg,
 	.mem_free = hw_mem_free,
@@ -904,8 +873,8 @@ hw_pick_gid(struct mlx5_hw_dev *hd)
 	return v2 >= 0 ? v2 : any;
 }
 
-struct rdx_dev *
-rdx_mlx5_dev_open(struct ibv_device *ibdev, const struct rdx_dev_conf *conf)
+static struct rdx_dev *
+hw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf *conf)
 {
 	struct mlx5_hw_dev *hd;
 	struct rdx_dev_attr *at;
@@ -999,3 +968,19 @@ fail:
 	rte_errno = ret;
 	return NULL;
 }
+
+/* mlx5 NICs (mlx5dv_is_supported), above the generic verbs driver. */
+static int
+hw_probe(struct ibv_device *ibdev)
+{
+	return mlx5dv_is_supported(ibdev) ? 80 : 0;
+}
+
+static struct rdx_driver mlx5_hw_driver = {
+	.name = "mlx5",
+	.desc = "the mlx5 direct datapath (ibverbs + mlx5dv)",
+	.probe = hw_probe,
+	.open = hw_open,
+};
+
+RDX_DRIVER_REGISTER(mlx5_hw_driver)

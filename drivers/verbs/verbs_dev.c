@@ -166,14 +166,8 @@ verbs_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	uint32_t sq_slots, rq_slots, ssge, rsge;
 	int rc;
 
-	if (conf->sq_depth > VERBS_MAX_SQ_DEPTH || conf->sig_interval > conf->sq_depth ||
-	    conf->max_send_sge > RDX_MAX_SGE || conf->max_recv_sge > RDX_MAX_SGE) {
-		VERBS_ERR("bad QP configuration: sq_depth %u (max %u), sig_interval %u (<= sq_depth), max_send_sge %u, max_recv_sge %u (max %d)\n",
-			  conf->sq_depth, VERBS_MAX_SQ_DEPTH, conf->sig_interval,
-			  conf->max_send_sge, conf->max_recv_sge, RDX_MAX_SGE);
-		rte_errno = EINVAL;
-		return NULL;
-	}
+	/* conf is within attr (sq_depth <= VERBS_MAX_SQ_DEPTH, SGEs <=
+	 * RDX_MAX_SGE: see verbs_open), its CQs are dev's (lib/dev) */
 	qp = calloc(1, sizeof(*qp));
 	if (qp == NULL) {
 		rte_errno = ENOMEM;
@@ -378,13 +372,6 @@ verbs_qp_connect(struct rdx_qp *qp_, const struct rdx_qp_info *remote,
 /* Device                                                             */
 
 static int
-verbs_query(struct rdx_dev *dev, struct rdx_dev_attr *attr)
-{
-	*attr = dev->attr;
-	return 0;
-}
-
-static int
 verbs_close(struct rdx_dev *dev)
 {
 	struct verbs_dev *vd = to_vdev(dev);
@@ -403,7 +390,6 @@ verbs_close(struct rdx_dev *dev)
 
 static const struct rdx_dev_ops verbs_ops = {
 	.close = verbs_close,
-	.query = verbs_query,
 	.mem_alloc = rdx_verbs_mem_alloc,
 	.mem_reg = rdx_verbs_mem_reg,
 	.mem_free = rdx_verbs_mem_free,
@@ -482,8 +468,8 @@ probe_max_inline(struct verbs_dev *vd)
 	return got;
 }
 
-struct rdx_dev *
-rdx_verbs_dev_open(struct ibv_device *ibdev, const struct rdx_dev_conf *conf)
+static struct rdx_dev *
+verbs_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf *conf)
 {
 	struct ibv_device_attr_ex ax;
 	struct rdx_dev_attr *at;
@@ -579,3 +565,19 @@ err_ctx:
 	free(vd);
 	return NULL;
 }
+
+/* Any provider, below a vendor's own driver (mlx5). */
+static int
+verbs_probe(struct ibv_device *ibdev)
+{
+	return ibdev != NULL ? 10 : 0;
+}
+
+static struct rdx_driver verbs_driver = {
+	.name = "verbs",
+	.desc = "generic ibverbs",
+	.probe = verbs_probe,
+	.open = verbs_open,
+};
+
+RDX_DRIVER_REGISTER(verbs_driver)

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Device selection, the registry of open devices, and the control-path
- * wrappers over the driver ops.
+ * The registered drivers and device selection, the registry of open
+ * devices, and the control-path wrappers over the driver ops (with the
+ * argument checks every driver shares). No driver is named here: drivers
+ * register themselves (rdx_dev_driver.h).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -15,7 +17,6 @@
 #include <rte_log.h>
 
 #include <infiniband/verbs.h>
-#include <infiniband/mlx5dv.h>
 
 #include "rdx_dev.h"
 #include "rdx_dev_driver.h"
@@ -128,51 +129,275 @@ rdx_dev_list(char names[][64], int n)
 	return num;
 }
 
-static bool
-driver_is(const struct rdx_dev_conf *conf, const char *name)
-{
-	return conf->driver != NULL && strcmp(conf->driver, name) == 0;
-}
+/* ------------------------------------------------------------------ */
+/* Registered drivers                                                 */
 
-static struct rdx_dev *
-open_ibdev(struct ibv_device *ibdev, const struct rdx_dev_conf *conf)
-{
-	bool is_mlx5 = mlx5dv_is_supported(ibdev);
+/* Filled by constructors before main(), read-only afterwards: no lock. */
+static struct rdx_driver *drv_head;
+static unsigned int drv_nb;
 
-	if (driver_is(conf, "verbs"))
-		return rdx_verbs_dev_open(ibdev, conf);
-	if (driver_is(conf, "mlx5") && !is_mlx5) {
-		fprintf(stderr, "rdx: device %s is not an mlx5 device: use --driver verbs\n",
-			ibv_get_device_name(ibdev));
-		rte_errno = ENOTSUP;
-		return NULL;
+void
+rdx_driver_register(struct rdx_driver *drv)
+{
+	struct rdx_driver **pp;
+
+	if (drv == NULL || drv->name == NULL || drv->open == NULL ||
+	    (drv->probe == NULL) == (drv->match_name == NULL)) {
+		fprintf(stderr, "rdx: driver '%s' not registered: it needs a name, open, and "
+			"either probe (RDMA devices) or match_name (software devices)\n",
+			drv != NULL && drv->name != NULL ? drv->name : "?");
+		return;
 	}
-	if (is_mlx5)
-		return rdx_mlx5_dev_open(ibdev, conf);
-	return rdx_verbs_dev_open(ibdev, conf);
+	for (pp = &drv_head; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == drv)
+			return;
+		if (strcmp((*pp)->name, drv->name) == 0) {
+			fprintf(stderr, "rdx: driver '%s' registered twice: the second one is ignored\n",
+				drv->name);
+			return;
+		}
+	}
+	drv->next = NULL;
+	*pp = drv;
+	drv_nb++;
 }
 
-static struct rdx_dev *
-dev_open(const char *name, const struct rdx_dev_conf *conf_in)
+int
+rdx_dev_driver_foreach(rdx_dev_driver_foreach_fn_t fn, void *arg)
 {
-	struct rdx_dev_conf conf = {0};
-	struct ibv_device **list;
-	struct rdx_dev *dev = NULL;
-	int num = 0, i;
+	const struct rdx_driver *d;
+	int ret = 0;
 
-	if (conf_in != NULL)
-		conf = *conf_in;
-	if (conf.driver != NULL && strcmp(conf.driver, "auto") == 0)
-		conf.driver = NULL;
-	if (conf.driver != NULL && !driver_is(&conf, "mlx5") &&
-	    !driver_is(&conf, "verbs") && !driver_is(&conf, "sw")) {
-		fprintf(stderr, "rdx: unknown driver '%s' (expected auto, mlx5, verbs or sw)\n",
-			conf.driver);
+	if (fn == NULL)
+		return -EINVAL;
+	for (d = drv_head; d != NULL && ret == 0; d = d->next)
+		ret = fn(d->name, d->desc != NULL ? d->desc : d->name, arg);
+	return ret;
+}
+
+unsigned int
+rdx_dev_driver_count(void)
+{
+	return drv_nb;
+}
+
+static const struct rdx_driver *
+driver_find(const char *name)
+{
+	const struct rdx_driver *d;
+
+	for (d = drv_head; d != NULL; d = d->next)
+		if (strcmp(d->name, name) == 0)
+			return d;
+	return NULL;
+}
+
+/* "auto, mlx5, sw or verbs": what conf->driver may name here. */
+static void
+driver_names(char *buf, size_t len)
+{
+	const struct rdx_driver *d;
+	size_t off;
+
+	off = (size_t)snprintf(buf, len, "auto");
+	for (d = drv_head; d != NULL && off < len; d = d->next)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+					d->next == NULL ? " or " : ", ", d->name);
+}
+
+/* The software driver that takes name (NULL: the first one, the default). */
+static const struct rdx_driver *
+driver_by_sw_name(const char *name)
+{
+	const struct rdx_driver *d;
+
+	for (d = drv_head; d != NULL; d = d->next)
+		if (d->match_name != NULL && (name == NULL || d->match_name(name)))
+			return d;
+	return NULL;
+}
+
+/* The best-scoring RDMA driver for ibdev, or NULL; *score gets its score. */
+static const struct rdx_driver *
+driver_best(struct ibv_device *ibdev, int *score)
+{
+	const struct rdx_driver *d, *best = NULL;
+	int s;
+
+	*score = 0;
+	for (d = drv_head; d != NULL; d = d->next) {
+		if (d->probe == NULL)
+			continue;
+		s = d->probe(ibdev);
+		if (s > *score) {
+			*score = s;
+			best = d;
+		}
+	}
+	return best;
+}
+
+/* ------------------------------------------------------------------ */
+/* devargs: "key=value[,key=value...]"                                */
+
+/* One pair of devargs at *p: key [kp, kp+kl), value [vp, vp+vl); advances
+ * *p past it. 0 at the end, 1 for a pair, -EINVAL for a malformed one. */
+static int
+devargs_next(const char **p, const char **kp, size_t *kl, const char **vp, size_t *vl)
+{
+	const char *s = *p, *eq, *end;
+
+	while (*s == ',')
+		s++;
+	if (*s == '\0')
+		return 0;
+	end = s + strcspn(s, ",");
+	eq = memchr(s, '=', (size_t)(end - s));
+	*p = end;
+	if (eq == NULL || eq == s)
+		return -EINVAL;
+	*kp = s;
+	*kl = (size_t)(eq - s);
+	*vp = eq + 1;
+	*vl = (size_t)(end - eq - 1);
+	return 1;
+}
+
+int
+rdx_devargs_get(const char *devargs, const char *key, char *val, size_t len)
+{
+	const char *p = devargs, *kp, *vp;
+	size_t kl, vl;
+	int found = 0, r;
+
+	if (devargs == NULL || key == NULL)
+		return 0;
+	while ((r = devargs_next(&p, &kp, &kl, &vp, &vl)) != 0) {
+		if (r < 0 || kl != strlen(key) || strncmp(kp, key, kl) != 0)
+			continue;
+		if (vl >= len)
+			return -ENOSPC;
+		memcpy(val, vp, vl);
+		val[vl] = '\0';
+		found = 1;
+	}
+	return found;
+}
+
+/* Every pair well formed, every key one drv takes: else one line, -EINVAL. */
+static int
+devargs_check(const struct rdx_driver *drv, const char *devargs)
+{
+	const char *p = devargs, *kp, *vp;
+	const char *const *k;
+	size_t kl, vl;
+	int r;
+
+	if (devargs == NULL)
+		return 0;
+	while ((r = devargs_next(&p, &kp, &kl, &vp, &vl)) != 0) {
+		if (r < 0) {
+			fprintf(stderr, "rdx: bad devargs '%s' for driver %s: expected key=value[,key=value...]\n",
+				devargs, drv->name);
+			return -EINVAL;
+		}
+		for (k = drv->devargs_keys; k != NULL && *k != NULL; k++)
+			if (strlen(*k) == kl && strncmp(*k, kp, kl) == 0)
+				break;
+		if (k == NULL || *k == NULL) {
+			fprintf(stderr, "rdx: devargs key '%.*s' not known to driver %s (%s)\n",
+				(int)kl, kp, drv->name,
+				drv->devargs_keys != NULL ? "see its README" : "it takes none");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Device selection                                                   */
+
+static struct rdx_dev *
+driver_open(const struct rdx_driver *drv, struct ibv_device *ibdev, const char *devargs,
+	    const struct rdx_dev_conf *conf)
+{
+	struct rdx_dev *dev;
+
+	if (devargs_check(drv, devargs) != 0) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	if ((name != NULL && strcmp(name, "sw") == 0) || driver_is(&conf, "sw"))
-		return rdx_sw_dev_open(&conf);
+	dev = drv->open(ibdev, devargs != NULL && devargs[0] != '\0' ? devargs : NULL, conf);
+	if (dev != NULL)
+		dev->conf.devargs = NULL; /* the caller's string: not kept */
+	return dev;
+}
+
+/* RDMA device ibdev with driver forced (NULL: the best-scoring one). */
+static struct rdx_dev *
+open_ibdev(struct ibv_device *ibdev, const struct rdx_driver *forced, const char *devargs,
+	   const struct rdx_dev_conf *conf)
+{
+	const struct rdx_driver *drv;
+	int score;
+
+	drv = driver_best(ibdev, &score);
+	if (forced != NULL) {
+		if (forced->probe(ibdev) <= 0) {
+			fprintf(stderr, "rdx: device %s is not a device of driver %s%s%s\n",
+				ibv_get_device_name(ibdev), forced->name,
+				drv != NULL ? ": use --driver " : "", drv != NULL ? drv->name : "");
+			rte_errno = ENOTSUP;
+			return NULL;
+		}
+		drv = forced;
+	}
+	if (drv == NULL) {
+		fprintf(stderr, "rdx: no driver linked into this program takes device %s\n",
+			ibv_get_device_name(ibdev));
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	return driver_open(drv, ibdev, devargs, conf);
+}
+
+static struct rdx_dev *
+open_sw(const struct rdx_driver *drv, const char *devargs, const struct rdx_dev_conf *conf)
+{
+	if (drv == NULL) {
+		fprintf(stderr, "rdx: no software device linked into this program\n");
+		rte_errno = ENODEV;
+		return NULL;
+	}
+	return driver_open(drv, NULL, devargs, conf);
+}
+
+static struct rdx_dev *
+dev_select(const char *name, const char *devargs, const struct rdx_dev_conf *conf)
+{
+	const struct rdx_driver *forced = NULL, *drv, *best_drv = NULL;
+	struct ibv_device **list, *best = NULL;
+	struct rdx_dev *dev = NULL;
+	int num = 0, i, score, best_score = 0;
+	char names[128];
+
+	if (conf->driver != NULL) {
+		forced = driver_find(conf->driver);
+		if (forced == NULL) {
+			driver_names(names, sizeof(names));
+			fprintf(stderr, "rdx: unknown driver '%s' (expected %s)\n", conf->driver,
+				names);
+			rte_errno = EINVAL;
+			return NULL;
+		}
+	}
+	/* A software device: by its driver, or by its name. */
+	if (forced != NULL && forced->match_name != NULL)
+		return open_sw(forced, devargs, conf);
+	/* (a software device's name wins over a forced RDMA driver, as
+	 * "--dev sw --driver mlx5" always did) */
+	if (name != NULL && name[0] != '\0' && (drv = driver_by_sw_name(name)) != NULL)
+		return open_sw(drv, devargs, conf);
 
 	list = ibv_get_device_list(&num);
 	if (list == NULL || num == 0) {
@@ -184,13 +409,13 @@ dev_open(const char *name, const struct rdx_dev_conf *conf_in)
 			rte_errno = ENODEV;
 			return NULL;
 		}
-		if (!conf.quiet)
-			fprintf(stderr, "rdx: no RDMA device found: using the software mlx5 device (sw)\n");
-		return rdx_sw_dev_open(&conf);
+		drv = driver_by_sw_name(NULL);
+		if (!conf->quiet && drv != NULL)
+			fprintf(stderr, "rdx: no RDMA device found: using %s (%s)\n",
+				drv->desc != NULL ? drv->desc : drv->name, drv->name);
+		return open_sw(drv, devargs, conf);
 	}
-	if (name == NULL || name[0] == '\0') {
-		dev = open_ibdev(list[0], &conf);
-	} else {
+	if (name != NULL && name[0] != '\0') {
 		for (i = 0; i < num; i++)
 			if (strcmp(ibv_get_device_name(list[i]), name) == 0)
 				break;
@@ -198,10 +423,79 @@ dev_open(const char *name, const struct rdx_dev_conf *conf_in)
 			fprintf(stderr, "rdx: no RDMA device named '%s'\n", name);
 			rte_errno = ENODEV;
 		} else {
-			dev = open_ibdev(list[i], &conf);
+			dev = open_ibdev(list[i], forced, devargs, conf);
+		}
+		ibv_free_device_list(list);
+		return dev;
+	}
+	/* The default: the device the best driver scores highest (the first
+	 * such); with a forced driver, its best device. */
+	for (i = 0; i < num; i++) {
+		if (forced != NULL) {
+			drv = forced;
+			score = forced->probe(list[i]);
+		} else {
+			drv = driver_best(list[i], &score);
+		}
+		if (score > best_score) {
+			best_score = score;
+			best = list[i];
+			best_drv = drv;
+		}
+	}
+	if (best != NULL) {
+		dev = driver_open(best_drv, best, devargs, conf);
+	} else if (forced != NULL) {
+		/* what the first device would have said */
+		dev = open_ibdev(list[0], forced, devargs, conf);
+	} else {
+		drv = driver_by_sw_name(NULL);
+		if (drv == NULL) {
+			fprintf(stderr, "rdx: no driver linked into this program takes the RDMA devices present (%s...)\n",
+				ibv_get_device_name(list[0]));
+			rte_errno = ENODEV;
+		} else {
+			if (!conf->quiet)
+				fprintf(stderr, "rdx: no RDMA device this program has a driver for: using %s (%s)\n",
+					drv->desc != NULL ? drv->desc : drv->name, drv->name);
+			dev = open_sw(drv, devargs, conf);
 		}
 	}
 	ibv_free_device_list(list);
+	return dev;
+}
+
+/* Split "name:devargs", join the name's devargs and conf->devargs. */
+static struct rdx_dev *
+dev_open(const char *name_in, const struct rdx_dev_conf *conf_in)
+{
+	struct rdx_dev_conf conf = {0};
+	const char *colon = name_in != NULL ? strchr(name_in, ':') : NULL;
+	char *name = NULL, *devargs = NULL;
+	struct rdx_dev *dev = NULL;
+	size_t nl, al;
+
+	if (conf_in != NULL)
+		conf = *conf_in;
+	if (conf.driver != NULL && strcmp(conf.driver, "auto") == 0)
+		conf.driver = NULL;
+	if (colon == NULL)
+		return dev_select(name_in, conf.devargs, &conf);
+	nl = (size_t)(colon - name_in);
+	al = strlen(colon + 1) + 1 + (conf.devargs != NULL ? strlen(conf.devargs) : 0);
+	name = strndup(name_in, nl);
+	devargs = malloc(al + 1);
+	if (name == NULL || devargs == NULL) {
+		rte_errno = ENOMEM;
+		goto out;
+	}
+	snprintf(devargs, al + 1, "%s%s%s", colon + 1,
+		 conf.devargs != NULL && conf.devargs[0] != '\0' ? "," : "",
+		 conf.devargs != NULL ? conf.devargs : "");
+	dev = dev_select(name, devargs, &conf);
+out:
+	free(name);
+	free(devargs);
 	return dev;
 }
 
@@ -319,8 +613,14 @@ rdx_mem_type_name(enum rdx_mem_type type)
 struct rdx_cq *
 rdx_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 {
-	if (conf == NULL || conf->depth == 0 ||
-	    (dev->attr.max_cqe != 0 && conf->depth > dev->attr.max_cqe)) {
+	if (dev == NULL || conf == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	/* max_cqe 0: a device that does not say (a test's stub) */
+	if (conf->depth == 0 || (dev->attr.max_cqe != 0 && conf->depth > dev->attr.max_cqe)) {
+		fprintf(stderr, "rdx: CQ depth %u out of range (1..%u on %s)\n", conf->depth,
+			dev->attr.max_cqe, dev->attr.name);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -343,11 +643,52 @@ rdx_cq_wait(struct rdx_cq *cq, int timeout_ms)
 	return cq->dev->ops->cq_wait(cq, timeout_ms);
 }
 
+static bool
+in_range(uint32_t v, uint32_t lo, uint32_t hi)
+{
+	return v >= lo && v <= hi;
+}
+
+/* One line naming the first field of conf out of the device's range. */
+static int
+qp_conf_check(const struct rdx_dev *dev, const struct rdx_qp_conf *c)
+{
+	const struct rdx_dev_attr *a = &dev->attr;
+	const char *field = NULL;
+	uint32_t val = 0, lo = 0, hi = 0;
+
+	if (c->send_cq == NULL || c->recv_cq == NULL ||
+	    c->send_cq->dev != dev || c->recv_cq->dev != dev) {
+		fprintf(stderr, "rdx: QP needs send and receive CQs of %s\n", a->name);
+		return -EINVAL;
+	}
+#define QP_RANGE(f, l, h) \
+	do { \
+		if (field == NULL && !in_range(c->f, (l), (h))) { \
+			field = #f; val = c->f; lo = (l); hi = (h); \
+		} \
+	} while (0)
+	QP_RANGE(sq_depth, 1, a->max_qp_wr);
+	QP_RANGE(rq_depth, 0, a->max_qp_wr);
+	QP_RANGE(max_send_sge, 0, a->max_sge);
+	QP_RANGE(max_recv_sge, 0, a->max_sge);
+	QP_RANGE(max_inline, 0, a->max_inline);
+	QP_RANGE(sig_interval, 0, c->sq_depth);
+#undef QP_RANGE
+	if (field != NULL) {
+		fprintf(stderr, "rdx: QP not created on %s: %s %u out of range (%u..%u)\n",
+			a->name, field, val, lo, hi);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 struct rdx_qp *
 rdx_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 {
-	if (conf == NULL || conf->send_cq == NULL || conf->recv_cq == NULL ||
-	    conf->sq_depth == 0 || conf->send_cq->dev != dev || conf->recv_cq->dev != dev) {
+	int ret;
+
+	if (dev == NULL || conf == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -355,6 +696,11 @@ rdx_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 		fprintf(stderr, "rdx_dev: QP not created: post_lcore %u names lcore %u, beyond RTE_MAX_LCORE %u\n",
 			conf->post_lcore, conf->post_lcore - 1, (unsigned int)RTE_MAX_LCORE);
 		rte_errno = EINVAL;
+		return NULL;
+	}
+	ret = qp_conf_check(dev, conf);
+	if (ret != 0) {
+		rte_errno = -ret;
 		return NULL;
 	}
 	return dev->ops->qp_create(dev, conf);

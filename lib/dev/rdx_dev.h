@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /**
  * @file
- * rdx device API: the one interface apps use to post work and poll
- * completions, whatever the driver underneath (mlx5 direct datapath, the
- * software mlx5 device, generic ibverbs).
+ * rdx device API: the one interface apps use to open a device, register
+ * memory, create and connect queue pairs, post work and poll completions,
+ * whatever the driver underneath (the mlx5 direct datapath, the software
+ * mlx5 device, generic ibverbs). This header is the application API only;
+ * the QP/CQ layout and the inline burst calls are in rdx_dev_core.h
+ * (included below); what drivers implement is in rdx_dev_driver.h (not
+ * installed).
  *
  * Control path calls (open, create, connect, destroy) may allocate, log and
- * make syscalls; constructors return a pointer or NULL with rte_errno set,
- * other calls return 0 or a negative errno.
+ * make system calls; constructors return a pointer or NULL with rte_errno
+ * set, other calls return 0 or a negative errno. Unless a function says
+ * otherwise, the calls on one device are not thread-safe: the threads of an
+ * app serialise their control-path calls on a device (the registry of open
+ * devices has its own lock).
  *
  * Fast path calls (rdx_qp_post_burst, rdx_qp_post_recv_burst,
  * rdx_cq_poll_burst) make exactly one indirect call per burst, never
@@ -134,20 +141,19 @@ struct rdx_mem {
 	void *drv;
 };
 
-/** How the software device's engine is run. */
-enum rdx_sw_progress {
-	RDX_SW_PROGRESS_INLINE = 0, /**< executed from the caller's poll (deterministic) */
-	RDX_SW_PROGRESS_THREAD,     /**< on its own thread, like a NIC */
-};
-
 /** Options for rdx_dev_open. A zeroed struct gives the defaults. */
 struct rdx_dev_conf {
-	const char *driver;       /**< NULL or "auto", "mlx5", "verbs", "sw" */
+	const char *driver;       /**< NULL or "auto", else a driver's name
+	                               ("mlx5", "verbs", "sw": rdx_dev_driver_foreach) */
 	uint8_t port;             /**< 0 = 1 */
 	int gid_index;            /**< -1 (or 0 with gid_index_set false) = auto */
 	bool gid_index_set;
-	enum rdx_sw_progress sw_progress;
 	bool quiet;               /**< no notice when falling back to "sw" */
+	/** Driver-specific settings, "key=value[,key=value...]" (NULL: none),
+	 * e.g. "progress=thread" for the software device (drivers/mlx5/sw/
+	 * README.md lists each driver's keys). Read during rdx_dev_open only.
+	 * A key the chosen driver does not take fails the open. */
+	const char *devargs;
 };
 
 /** What a device offers, as the driver reports it. */
@@ -197,6 +203,8 @@ struct rdx_qp_conf {
 
 /** rdx_qp_conf.post_lcore for the lcore lcore_id (0 stays "none named"). */
 #define RDX_QP_POST_LCORE(lcore_id) ((uint32_t)(lcore_id) + 1u)
+/** Bytes of driver-private data in struct rdx_qp_info. */
+#define RDX_QP_INFO_DRV_LEN 48
 
 /**
  * What a peer needs to connect to a QP; exchanged out of band, so it has a
@@ -211,7 +219,7 @@ struct rdx_qp_info {
 	uint8_t gid[16];
 	int32_t gid_index;
 	char driver[16];          /**< peers must use the same kind of device */
-	char sw_domain[48];       /**< software device: the owner's shared-memory name */
+	uint8_t drv[RDX_QP_INFO_DRV_LEN]; /**< driver-private connection data */
 };
 
 /** Connection parameters for rdx_qp_connect (zero = defaults). */
@@ -234,160 +242,411 @@ struct rdx_dev_xstat {
 	uint64_t value;
 };
 
-/** Driver operations. Fast path entries live in rdx_qp / rdx_cq. */
-struct rdx_dev_ops {
-	int (*close)(struct rdx_dev *dev);
-	int (*query)(struct rdx_dev *dev, struct rdx_dev_attr *attr);
-	struct rdx_mem *(*mem_alloc)(struct rdx_dev *dev, size_t len,
-				     enum rdx_mem_type type, int access);
-	struct rdx_mem *(*mem_reg)(struct rdx_dev *dev, void *addr, size_t len,
-				   int access);
-	int (*mem_free)(struct rdx_mem *mem);
-	int (*mem_copy_to)(struct rdx_mem *mem, size_t off, const void *src, size_t len);
-	int (*mem_copy_from)(struct rdx_mem *mem, size_t off, void *dst, size_t len);
-	struct rdx_cq *(*cq_create)(struct rdx_dev *dev, const struct rdx_cq_conf *conf);
-	int (*cq_destroy)(struct rdx_cq *cq);
-	int (*cq_wait)(struct rdx_cq *cq, int timeout_ms);
-	struct rdx_qp *(*qp_create)(struct rdx_dev *dev, const struct rdx_qp_conf *conf);
-	int (*qp_destroy)(struct rdx_qp *qp);
-	int (*qp_info)(struct rdx_qp *qp, struct rdx_qp_info *info);
-	int (*qp_connect)(struct rdx_qp *qp, const struct rdx_qp_info *remote,
-			  const struct rdx_qp_conn_attr *attr);
-	uint64_t (*qp_retired_wr_id)(const struct rdx_qp *qp, const struct rdx_wc *wc,
-				     uint16_t i);
-	/** Optional (NULL: no counters). Same contract as rdx_dev_xstats_get,
-	 * arguments already checked; may be called from any thread while the
-	 * datapath runs, so counters are read with relaxed 64-bit loads. */
-	int (*xstats_get)(struct rdx_dev *dev, struct rdx_dev_xstat *xs, unsigned int n);
-};
+/* The QP/CQ layout and the inline burst calls. */
+#include "rdx_dev_core.h"
 
-/** A device. Drivers embed this as the first member of their own struct. */
-struct rdx_dev {
-	const struct rdx_dev_ops *ops;
-	struct rdx_dev_attr attr;
-	struct rdx_dev_conf conf;
-};
-
-typedef uint16_t (*rdx_post_burst_t)(struct rdx_qp *qp, const struct rdx_wr *wr,
-				     uint16_t n);
-typedef uint16_t (*rdx_post_recv_burst_t)(struct rdx_qp *qp,
-					  const struct rdx_recv_wr *wr, uint16_t n);
-typedef uint16_t (*rdx_poll_burst_t)(struct rdx_cq *cq, struct rdx_wc *wc,
-				     uint16_t n);
-
-/** A queue pair. Drivers embed this as the first member of their own struct;
- * the fast-path pointers come first. */
-struct rdx_qp {
-	rdx_post_burst_t post_burst;
-	rdx_post_recv_burst_t post_recv_burst;
-	struct rdx_dev *dev;
-	void *user_ctx;
-	uint32_t qp_num;
-	struct rdx_qp_conf conf;  /**< as granted (max_inline, depths may grow) */
-};
-
-/** A completion queue. Drivers embed this as the first member. */
-struct rdx_cq {
-	rdx_poll_burst_t poll_burst;
-	struct rdx_dev *dev;
-	struct rdx_cq_conf conf;  /**< as granted */
-};
+/* ------------------------------------------------------------------ */
+/* Devices                                                            */
 
 /**
- * Open a device by name: an RDMA device name ("mlx5_0", "rxe0"), "sw" for
- * the software mlx5 device, or NULL/"" for the default (the first RDMA
- * device, else "sw" with a one-line notice on stderr).
- * @return the device, or NULL with rte_errno set (ENODEV: no such device).
+ * Open a device.
+ *
+ * The device is chosen among the drivers linked into the program (each
+ * registers itself when the program starts: rdx_dev_driver_foreach lists
+ * them):
+ *  - name names a software device ("sw"): that driver;
+ *  - name names an RDMA device ("mlx5_0", "rxe0"): the driver that scores
+ *    best for it (mlx5 above verbs for an mlx5 NIC);
+ *  - name NULL or "": the best-scoring RDMA device, else the software
+ *    device with a one-line notice on stderr (conf->quiet: no notice).
+ * conf->driver forces a driver ("verbs" on an mlx5 NIC; "sw" whatever the
+ * name). Driver settings come as devargs, after the name ("sw:progress=
+ * thread") or in conf->devargs, or both (the name's first).
+ *
+ * Control path: may allocate, log and make system calls. Thread-safe.
+ *
+ * @param name
+ *   The device, as above, optionally followed by ":devargs".
+ * @param conf
+ *   Options (NULL: all defaults); read during the call only.
+ * @return
+ *   The device, or NULL with rte_errno set:
+ *   - ENODEV: no such device, or no linked driver takes it;
+ *   - EINVAL: unknown driver in conf->driver, or bad devargs;
+ *   - ENOTSUP: the forced driver does not take the device;
+ *   - ENOMEM, or the driver's own error (one line on stderr says which).
  */
 struct rdx_dev *rdx_dev_open(const char *name, const struct rdx_dev_conf *conf);
+
+/**
+ * Close a device opened by rdx_dev_open: it leaves the registry of open
+ * devices first, then the driver frees it.
+ *
+ * Control path. Thread-safe against rdx_dev_foreach; no other call may use
+ * the device (or its QPs, CQs, memory) during or after the call.
+ *
+ * @param dev
+ *   The device; its QPs, CQs and memory are destroyed/freed first.
+ * @return
+ *   0, -EINVAL for a NULL dev, or the driver's negative errno (e.g. -EBUSY
+ *   when objects are still open).
+ */
 int rdx_dev_close(struct rdx_dev *dev);
+
+/**
+ * What a device offers.
+ *
+ * Control path, but cheap (a pointer): may be called from any thread.
+ *
+ * @param dev
+ *   An open device.
+ * @return
+ *   The device's attributes, valid until rdx_dev_close.
+ */
 const struct rdx_dev_attr *rdx_dev_attr_get(const struct rdx_dev *dev);
 
 /**
  * The device's counters, ethdev xstats style: the names and the order are
  * fixed for a device, the values only grow (QPs and CQs destroyed keep
  * counting in the sums) except gauges named *_open. doc/telemetry.md lists
- * them. Control path: any thread, while the datapath runs
- * (values are read with relaxed loads, without stopping anyone).
- * @param xs  room for n counters; NULL (or n 0) only counts them.
- * @return how many counters the device has (the first min(n, count) are
- *         filled), 0 when its driver keeps none, -EINVAL for a NULL dev or
- *         xs NULL with n > 0.
+ * them.
+ *
+ * Control path: any thread, while the datapath runs (values are read with
+ * relaxed loads, without stopping anyone).
+ *
+ * @param dev
+ *   An open device.
+ * @param xs
+ *   Room for n counters; NULL (or n 0) only counts them.
+ * @param n
+ *   The number of entries of xs.
+ * @return
+ *   How many counters the device has (the first min(n, count) are filled),
+ *   0 when its driver keeps none, -EINVAL for a NULL dev or xs NULL with
+ *   n > 0.
  */
 int rdx_dev_xstats_get(struct rdx_dev *dev, struct rdx_dev_xstat *xs, unsigned int n);
 
+/** Callback of rdx_dev_foreach: non-zero stops the walk. */
+typedef int (*rdx_dev_foreach_fn_t)(struct rdx_dev *dev, void *arg);
+
 /**
  * Call fn on every open device (rdx_dev_open adds, rdx_dev_close removes),
- * in opening order, until it returns non-zero. The registry lock is held
- * during the calls, so a device cannot be closed under fn; fn must not
- * open or close devices. For telemetry and tools, not the fast path.
- * @return fn's first non-zero return, else 0; -EINVAL for a NULL fn.
+ * in opening order, until it returns non-zero.
+ *
+ * Control path, thread-safe: the registry lock is held during the calls,
+ * so a device cannot be closed under fn; fn must not open or close
+ * devices. For telemetry and tools, not the fast path.
+ *
+ * @param fn
+ *   Called with each device and arg.
+ * @param arg
+ *   Passed to fn.
+ * @return
+ *   fn's first non-zero return, else 0; -EINVAL for a NULL fn.
  */
-typedef int (*rdx_dev_foreach_fn_t)(struct rdx_dev *dev, void *arg);
 int rdx_dev_foreach(rdx_dev_foreach_fn_t fn, void *arg);
-/** Number of open devices. */
+
+/**
+ * Number of open devices.
+ *
+ * Control path, thread-safe (takes the registry lock).
+ *
+ * @return
+ *   The number of devices opened and not yet closed.
+ */
 unsigned int rdx_dev_count(void);
-/** Names of RDMA devices present ("no RDMA device found" when none); fills
- * up to n names, returns how many exist (0 when none, negative errno). */
+
+/**
+ * Names of the RDMA devices present (ibv_get_device_list), whether or not a
+ * linked driver takes them; the software device is not listed.
+ *
+ * Control path (system calls), thread-safe.
+ *
+ * @param names
+ *   Room for n names of 64 bytes.
+ * @param n
+ *   The number of entries of names.
+ * @return
+ *   How many devices exist (the first min(n, count) names are filled);
+ *   0 when there are none (no /sys/class/infiniband included).
+ */
 int rdx_dev_list(char names[][64], int n);
 
+/** Callback of rdx_dev_driver_foreach: non-zero stops the walk. */
+typedef int (*rdx_dev_driver_foreach_fn_t)(const char *name, const char *desc,
+					   void *arg);
+
+/**
+ * Call fn on every driver linked into the program (registered when the
+ * program started), in registration order, until it returns non-zero.
+ *
+ * Control path, thread-safe (the list is fixed once main() runs).
+ *
+ * @param fn
+ *   Called with the driver's name (what rdx_dev_conf.driver takes), a
+ *   one-line description, and arg.
+ * @param arg
+ *   Passed to fn.
+ * @return
+ *   fn's first non-zero return, else 0; -EINVAL for a NULL fn.
+ */
+int rdx_dev_driver_foreach(rdx_dev_driver_foreach_fn_t fn, void *arg);
+
+/**
+ * Number of drivers linked into the program.
+ *
+ * Control path, thread-safe.
+ *
+ * @return
+ *   The number of registered drivers (0 when none is linked).
+ */
+unsigned int rdx_dev_driver_count(void);
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                             */
+
+/**
+ * Allocate and register a memory region.
+ *
+ * Control path (allocates, may enter the kernel). Not thread-safe on one
+ * device.
+ *
+ * @param dev
+ *   An open device.
+ * @param len
+ *   Bytes, > 0.
+ * @param type
+ *   RDX_MEM_HOST (page-aligned pages), RDX_MEM_HUGE (EAL memory) or
+ *   RDX_MEM_DM (NIC device memory: no host mapping, zero-based addresses).
+ * @param access
+ *   RDX_ACCESS_* flags.
+ * @return
+ *   The region (zeroed), or NULL with rte_errno set: EINVAL (len 0, bad
+ *   type or access), ENOTSUP (no device memory on dev), ENOMEM, or the
+ *   registration's error.
+ */
 struct rdx_mem *rdx_dev_mem_alloc(struct rdx_dev *dev, size_t len,
 				  enum rdx_mem_type type, int access);
+
+/**
+ * Register memory the app owns.
+ *
+ * Control path. Not thread-safe on one device.
+ *
+ * @param dev
+ *   An open device.
+ * @param addr
+ *   The start of the buffer (not NULL); it must outlive the region.
+ * @param len
+ *   Bytes, > 0.
+ * @param access
+ *   RDX_ACCESS_* flags.
+ * @return
+ *   The region, or NULL with rte_errno set (EINVAL, ENOMEM, or the
+ *   registration's error).
+ */
 struct rdx_mem *rdx_dev_mem_reg(struct rdx_dev *dev, void *addr, size_t len,
 				int access);
+
+/**
+ * Deregister a region, and free its memory when rdx_dev_mem_alloc made it.
+ *
+ * Control path. Not thread-safe on one device; no WR may still use it.
+ *
+ * @param mem
+ *   The region (NULL: nothing to do).
+ * @return
+ *   0, or the driver's negative errno (the region is then kept).
+ */
 int rdx_dev_mem_free(struct rdx_mem *mem);
-/** Copy into / out of a region (works for every type, needed for DM). */
+
+/**
+ * Copy len bytes from src into a region at offset off (works for every
+ * type, and is the only way to write device memory).
+ *
+ * Control path (device memory copies may take a lock in the provider).
+ * Thread-safe for disjoint ranges.
+ *
+ * @return
+ *   0, or -ERANGE when [off, off + len) is not inside the region, or the
+ *   driver's negative errno.
+ */
 int rdx_dev_mem_copy_to(struct rdx_mem *mem, size_t off, const void *src, size_t len);
+
+/**
+ * Copy len bytes at offset off of a region into dst (every type; the only
+ * way to read device memory).
+ *
+ * Control path. Thread-safe for disjoint ranges.
+ *
+ * @return
+ *   0, or -ERANGE when [off, off + len) is not inside the region, or the
+ *   driver's negative errno.
+ */
 int rdx_dev_mem_copy_from(struct rdx_mem *mem, size_t off, void *dst, size_t len);
-/** "host", "huge", "dm" <-> enum; -EINVAL for other names. */
+
+/**
+ * Memory type by name.
+ *
+ * Pure function, thread-safe.
+ *
+ * @param name
+ *   "host", "huge" or "dm".
+ * @return
+ *   The enum rdx_mem_type value, or -EINVAL for another name or NULL.
+ */
 int rdx_mem_type_parse(const char *name);
+
+/**
+ * Name of a memory type ("host", "huge", "dm"; "?" for other values).
+ * Pure function, thread-safe.
+ */
 const char *rdx_mem_type_name(enum rdx_mem_type type);
 
+/* ------------------------------------------------------------------ */
+/* Completion queues                                                  */
+
+/**
+ * Create a completion queue.
+ *
+ * Control path. Not thread-safe on one device.
+ *
+ * @param dev
+ *   An open device.
+ * @param conf
+ *   depth: 1..rdx_dev_attr.max_cqe (the CQ may get more, see cq->conf);
+ *   events: a completion channel for rdx_cq_wait.
+ * @return
+ *   The CQ, or NULL with rte_errno set: EINVAL (NULL conf, depth out of
+ *   range: one line on stderr names it), ENOMEM, or the driver's error.
+ */
 struct rdx_cq *rdx_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf);
+
+/**
+ * Destroy a CQ.
+ *
+ * Control path. No QP may still use it; no thread may poll it.
+ *
+ * @param cq
+ *   The CQ (NULL: nothing to do).
+ * @return
+ *   0, -EBUSY when QPs still use it, or the driver's negative errno.
+ */
 int rdx_cq_destroy(struct rdx_cq *cq);
-/** Arm the CQ and block until a completion event or timeout (-ETIMEDOUT). */
+
+/**
+ * Arm the CQ and block until a completion is there or timeout_ms passes;
+ * then poll it with rdx_cq_poll_burst.
+ *
+ * Control path (sleeps in the kernel). Called by the CQ's poller only.
+ *
+ * @param cq
+ *   A CQ created with events set.
+ * @param timeout_ms
+ *   The longest wait in milliseconds; < 0: no limit.
+ * @return
+ *   0 when a completion is there, -ETIMEDOUT, -EINVAL for a CQ without
+ *   events, or another negative errno.
+ */
 int rdx_cq_wait(struct rdx_cq *cq, int timeout_ms);
 
+/* ------------------------------------------------------------------ */
+/* Queue pairs                                                        */
+
+/**
+ * Create an RC queue pair.
+ *
+ * The configuration is checked against the device's attributes once, for
+ * every driver: sq_depth 1..max_qp_wr, rq_depth <= max_qp_wr, send and
+ * receive SGEs <= max_sge, max_inline <= max_inline, sig_interval <=
+ * sq_depth, both CQs of dev. The granted limits (never less than asked) are
+ * in qp->conf.
+ *
+ * Control path. Not thread-safe on one device.
+ *
+ * @param dev
+ *   An open device.
+ * @param conf
+ *   The QP's configuration; read during the call only.
+ * @return
+ *   The QP (in RESET until rdx_qp_connect), or NULL with rte_errno set:
+ *   EINVAL (a field out of range: one line on stderr names it and the
+ *   limit), ENOMEM, ENOSPC, or the driver's error.
+ */
 struct rdx_qp *rdx_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf);
+
+/**
+ * Destroy a QP.
+ *
+ * Control path. No thread may post to it during or after the call.
+ *
+ * @param qp
+ *   The QP (NULL: nothing to do).
+ * @return
+ *   0, or the driver's negative errno.
+ */
 int rdx_qp_destroy(struct rdx_qp *qp);
+
+/**
+ * What a peer needs to connect to qp, to send it out of band (lib/conn).
+ *
+ * Control path. Thread-safe (reads only).
+ *
+ * @param qp
+ *   The QP.
+ * @param info
+ *   Filled (every byte: unused ones are zero, so it can be sent as is).
+ * @return
+ *   0, or the driver's negative errno.
+ */
 int rdx_qp_info_get(struct rdx_qp *qp, struct rdx_qp_info *info);
-/** Move the QP RESET->INIT->RTR->RTS towards the peer described by remote. */
+
+/**
+ * Move the QP RESET->INIT->RTR->RTS towards the peer described by remote.
+ *
+ * Control path (modify-QP system calls). Not thread-safe on one QP.
+ *
+ * @param qp
+ *   A QP in RESET.
+ * @param remote
+ *   The peer's rdx_qp_info_get, from a device of the same driver.
+ * @param attr
+ *   Connection parameters (NULL or zero fields: defaults).
+ * @return
+ *   0, -EPROTO when the peer's driver differs, -EINVAL for a bad remote,
+ *   or the driver's negative errno (one line on stderr says which step).
+ */
 int rdx_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 		   const struct rdx_qp_conn_attr *attr);
-/** wr_id of the i-th WR (0 = oldest) retired by a send completion wc;
- * valid until the next post on the QP. */
+
+/**
+ * wr_id of the i-th WR (0 = oldest) retired by a send completion wc.
+ *
+ * Poller's thread, right after rdx_cq_poll_burst: valid until the next post
+ * on the QP. No allocation, lock or system call.
+ *
+ * @param qp
+ *   The QP of the completion (wc->qp_ctx names its user_ctx).
+ * @param wc
+ *   A send completion of qp.
+ * @param i
+ *   0..wc->retired - 1.
+ * @return
+ *   The wr_id.
+ */
 uint64_t rdx_qp_retired_wr_id(const struct rdx_qp *qp, const struct rdx_wc *wc,
 			      uint16_t i);
 
+/* ------------------------------------------------------------------ */
+/* Names                                                              */
+
+/** Name of a WR opcode ("RDMA_WRITE"; "UNKNOWN" for others). Thread-safe. */
 const char *rdx_op_name(enum rdx_op op);
+/** Name of a completion opcode ("RECV_IMM"; "UNKNOWN" for others). Thread-safe. */
 const char *rdx_wc_opcode_name(enum rdx_wc_opcode op);
-/** ibv_wc_status_str() of a status. */
+/** ibv_wc_status_str() of a completion status. Thread-safe. */
 const char *rdx_wc_status_name(uint8_t status);
-
-/**
- * Post up to n send WRs and ring the doorbell once for all of them.
- * @return the number posted; fewer than n when the send queue is full (or
- * a WR is invalid: then the WR at the returned index was not posted).
- */
-static inline uint16_t
-rdx_qp_post_burst(struct rdx_qp *qp, const struct rdx_wr *wr, uint16_t n)
-{
-	return qp->post_burst(qp, wr, n);
-}
-
-/** Post up to n receive WRs with one doorbell-record update. */
-static inline uint16_t
-rdx_qp_post_recv_burst(struct rdx_qp *qp, const struct rdx_recv_wr *wr, uint16_t n)
-{
-	return qp->post_recv_burst(qp, wr, n);
-}
-
-/** Poll up to n completions; one CQ doorbell-record update per call. */
-static inline uint16_t
-rdx_cq_poll_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n)
-{
-	return cq->poll_burst(cq, wc, n);
-}
 
 #ifdef __cplusplus
 }

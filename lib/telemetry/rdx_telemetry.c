@@ -95,7 +95,7 @@ dev_call_cb(struct rdx_dev *dev, void *arg)
 {
 	struct dev_call *c = arg;
 
-	if (strcmp(dev->attr.name, c->name) != 0)
+	if (strcmp(rdx_dev_attr_get(dev)->name, c->name) != 0)
 		return 0;
 	if (c->seen++ != c->k)
 		return 0;
@@ -145,13 +145,14 @@ static int
 dev_namer_cb(struct rdx_dev *dev, void *arg)
 {
 	struct dev_namer *nm = arg;
+	const char *name = rdx_dev_attr_get(dev)->name;
 	unsigned int i, k = 0;
 
 	if (dev == nm->dev) {
 		for (i = 0; i < nm->nb_before; i++)
-			if (strcmp(nm->before[i]->attr.name, dev->attr.name) == 0)
+			if (strcmp(rdx_dev_attr_get(nm->before[i])->name, name) == 0)
 				k++;
-		dev_name_fmt(nm->buf, nm->len, dev->attr.name, k);
+		dev_name_fmt(nm->buf, nm->len, name, k);
 		nm->ret = 0;
 		return 1;
 	}
@@ -262,22 +263,22 @@ static int
 dev_list_cb(struct rdx_dev *dev, void *arg)
 {
 	struct dev_lister *l = arg;
-	char name[sizeof(dev->attr.name) + 12];
+	char name[sizeof(((struct rdx_dev_attr *)0)->name) + 12];
 	unsigned int i, k = 0;
 
 	for (i = 0; i < l->nb_names; i++)
-		if (strcmp(l->names[i].name, dev->attr.name) == 0) {
+		if (strcmp(l->names[i].name, rdx_dev_attr_get(dev)->name) == 0) {
 			k = ++l->names[i].seen;
 			break;
 		}
 	if (i == l->nb_names) {
 		if (l->nb_names == RTE_DIM(l->names))
 			return 1;
-		l->names[l->nb_names].name = dev->attr.name;
+		l->names[l->nb_names].name = rdx_dev_attr_get(dev)->name;
 		l->names[l->nb_names].seen = 0;
 		l->nb_names++;
 	}
-	dev_name_fmt(name, sizeof(name), dev->attr.name, k);
+	dev_name_fmt(name, sizeof(name), rdx_dev_attr_get(dev)->name, k);
 	return rte_tel_data_add_array_string(l->d, name) != 0;
 }
 
@@ -311,7 +312,7 @@ link_layer_name(uint8_t ll)
 static int
 dev_info_fill(struct rdx_dev *dev, struct rte_tel_data *d)
 {
-	const struct rdx_dev_attr *a = &dev->attr;
+	const struct rdx_dev_attr *a = rdx_dev_attr_get(dev);
 
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", a->name);

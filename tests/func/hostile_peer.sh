@@ -61,7 +61,7 @@ server region-len       2 "CONFIG.region_len 1099511627776" "${W[@]}"
 server rstride          2 "CONFIG.rstride 0"         "${W[@]}"
 server sq-depth         2 "CONFIG.sq_depth 3"        "${W[@]}"
 server config-truncated 2 "sent 100 bytes for message type 21072" "${W[@]}"
-server ep-unterminated  2 "EP.qp.sw_domain .* without a terminating NUL" "${W[@]}"
+server ep-unterminated  2 "qp_info.drv. has no terminating NUL" "${W[@]}"
 server ep-rslots        2 "EP.rslots 3"              --test send --mode bw -s 4K
 server ep-len           2 "EP.len 64"                "${W[@]}"
 server wire-version     2 "runs wire version 99"     "${W[@]}"

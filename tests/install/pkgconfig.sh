@@ -21,9 +21,13 @@ cflags=$(pkg-config --cflags rdx)
 libs=$(pkg-config --libs rdx)
 echo "pkg-config rdx: $cflags $libs" | cut -c1-200
 
-for h in rdx_dev.h rdx_runtime.h rdx_hist.h rdx_report.h rdx_perf.h rdx_conn.h rdx_config.h; do
+for h in rdx_dev.h rdx_dev_core.h rdx_runtime.h rdx_hist.h rdx_report.h rdx_perf.h rdx_conn.h rdx_config.h; do
     find "$stage" -path "*/include/rdx/$h" | grep -q . || { echo "FAIL: header $h not installed"; exit 1; }
 done
+# The driver interface is internal: drivers/ only, never installed.
+if find "$stage" -name rdx_dev_driver.h | grep -q .; then
+    echo "FAIL: rdx_dev_driver.h is installed (drivers only)"; exit 1
+fi
 
 cat > "$stage/embed.c" <<'C'
 #include <stdio.h>
@@ -37,8 +41,9 @@ int main(void)
 	rdx_hist_init(&h);
 	for (unsigned int i = 1; i <= 1000; i++)
 		rdx_hist_record(&h, i);
-	printf("p50=%.0f mem=%s op=%s\n", rdx_hist_percentile(&h, 50),
-	       rdx_mem_type_name(RDX_MEM_HUGE), rdx_op_name(RDX_OP_CAS));
+	printf("p50=%.0f mem=%s op=%s drivers=%u\n", rdx_hist_percentile(&h, 50),
+	       rdx_mem_type_name(RDX_MEM_HUGE), rdx_op_name(RDX_OP_CAS),
+	       rdx_dev_driver_count());
 	return 0;
 }
 C
@@ -47,7 +52,7 @@ libdir=$(dirname "$(dirname "$pc")")
 out=$(LD_LIBRARY_PATH="$libdir" "$stage/embed")
 echo "$out"
 case "$out" in
-*"mem=huge op=ATOMIC_CS"*) ;;
+*"mem=huge op=ATOMIC_CS drivers=3"*) ;; # the shared library registers all three
 *) echo "FAIL: unexpected output from the embedded program"; exit 1 ;;
 esac
 p50=$(echo "$out" | sed -n 's/^p50=\([0-9]*\).*/\1/p')

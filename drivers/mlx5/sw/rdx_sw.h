@@ -18,6 +18,15 @@
 extern "C" {
 #endif
 
+/**
+ * How the device's engine runs: the devargs "progress=inline|thread" of
+ * rdx_dev_open ("sw:progress=thread", or rdx_dev_conf.devargs).
+ */
+enum rdx_sw_progress {
+	RDX_SW_PROGRESS_INLINE = 0, /**< "inline" (default): from the caller's poll (deterministic) */
+	RDX_SW_PROGRESS_THREAD,     /**< "thread": on its own thread, like a NIC */
+};
+
 /** Device counters (this process's engine, plus CQEs written into this
  * device's CQs by any engine). */
 struct rdx_sw_stats {

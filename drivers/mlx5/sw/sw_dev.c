@@ -35,6 +35,7 @@ struct sw_dev {
 	struct rdx_dev base; /* must be first */
 	struct sw_engine eng;
 	struct rdx_mlx5_objs objs;      /* QPs and CQs, for xstats */
+	enum rdx_sw_progress progress;  /* devargs progress= */
 };
 
 struct sw_mem {
@@ -80,13 +81,6 @@ sw_close(struct rdx_dev *dev)
 	sw_engine_fini(&sd->eng);
 	rdx_mlx5_objs_fini(&sd->objs);
 	free(sd);
-	return 0;
-}
-
-static int
-sw_query(struct rdx_dev *dev, struct rdx_dev_attr *attr)
-{
-	*attr = dev->attr;
 	return 0;
 }
 
@@ -238,10 +232,7 @@ sw_cq_create_op(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 	struct sw_cq *cq;
 	int slot, ret;
 
-	if (conf->depth == 0 || conf->depth > dev->attr.max_cqe) {
-		rte_errno = EINVAL;
-		return NULL;
-	}
+	/* conf->depth is within attr.max_cqe (lib/dev) */
 	cq = calloc(1, sizeof(*cq));
 	if (cq == NULL) {
 		rte_errno = ENOMEM;
@@ -264,7 +255,7 @@ sw_cq_create_op(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 		return NULL;
 	}
 	cq->mcq.base.poll_burst = rdx_mlx5_poll_burst;
-	if (dev->conf.sw_progress == RDX_SW_PROGRESS_INLINE) {
+	if (sd->progress == RDX_SW_PROGRESS_INLINE) {
 		/* rdx_mlx5_poll_burst runs the engine first */
 		cq->mcq.progress = sw_cq_progress;
 		cq->mcq.progress_arg = sd;
@@ -417,19 +408,11 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	uint32_t wqe_size, inl, max_wr;
 	int ret;
 
-	if (conf->send_cq == NULL || conf->recv_cq == NULL ||
-	    conf->send_cq->dev != dev || conf->recv_cq->dev != dev ||
-	    conf->sq_depth == 0 || conf->sq_depth > dev->attr.max_qp_wr ||
-	    conf->rq_depth > SW_MAX_QP_WR ||
-	    conf->max_send_sge > dev->attr.max_sge ||
-	    conf->max_recv_sge > dev->attr.max_sge ||
-	    conf->max_inline > dev->attr.max_inline ||
-	    conf->sig_interval > conf->sq_depth ||
-	    sw_calc_send_wqe(conf->max_send_sge, conf->max_inline, &wqe_size, &inl) != 0) {
-		fprintf(stderr, "rdx_sw: QP not created: sq_depth %u (1..%u), rq_depth %u (..%u), send/recv sge %u/%u (..%u), inline %u (..%u), sig_interval %u (..sq_depth)\n",
-			conf->sq_depth, dev->attr.max_qp_wr, conf->rq_depth, SW_MAX_QP_WR,
-			conf->max_send_sge, conf->max_recv_sge, dev->attr.max_sge,
-			conf->max_inline, dev->attr.max_inline, conf->sig_interval);
+	/* conf is within attr, its CQs are dev's (lib/dev); the WQE must
+	 * also hold the SGEs and the inline data together */
+	if (sw_calc_send_wqe(conf->max_send_sge, conf->max_inline, &wqe_size, &inl) != 0) {
+		fprintf(stderr, "rdx_sw: QP not created: %u send SGEs and %u inline bytes do not fit one WQE of %u bytes\n",
+			conf->max_send_sge, conf->max_inline, (unsigned int)SW_MAX_WQE_BYTES);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -527,7 +510,8 @@ sw_qp_info(struct rdx_qp *rqp, struct rdx_qp_info *info)
 	info->mtu = IBV_MTU_4096;
 	info->gid_index = -1;
 	snprintf(info->driver, sizeof(info->driver), "sw");
-	snprintf(info->sw_domain, sizeof(info->sw_domain), "%s", sd->eng.self->name);
+	/* driver data: the owner's shared-memory name, NUL-terminated */
+	snprintf((char *)info->drv, sizeof(info->drv), "%s", sd->eng.self->name);
 	return 0;
 }
 
@@ -537,14 +521,22 @@ sw_qp_connect_op(struct rdx_qp *rqp, const struct rdx_qp_info *remote,
 {
 	struct sw_qp *qp = (struct sw_qp *)rqp;
 	struct sw_dev *sd = sw_dev(rqp->dev);
-	char dom[sizeof(remote->sw_domain) + 1];
+	char dom[sizeof(remote->drv) + 1];
 
 	if (strncmp(remote->driver, "sw", sizeof(remote->driver)) != 0) {
 		fprintf(stderr, "rdx_sw: cannot connect to a '%.16s' peer\n", remote->driver);
 		return -EPROTO;
 	}
-	memcpy(dom, remote->sw_domain, sizeof(remote->sw_domain));
-	dom[sizeof(remote->sw_domain)] = '\0';
+	/* remote->drv comes from a peer: the segment name must be a string */
+	if (memchr(remote->drv, '\0', sizeof(remote->drv)) == NULL) {
+		memcpy(dom, remote->drv, sizeof(remote->drv));
+		dom[sizeof(remote->drv)] = '\0';
+		fprintf(stderr, "rdx_sw: peer's segment name '%.16s...' (qp_info.drv) has no terminating NUL\n",
+			dom);
+		return -EPROTO;
+	}
+	memcpy(dom, remote->drv, sizeof(remote->drv));
+	dom[sizeof(remote->drv)] = '\0';
 	return sw_qp_connect(&sd->eng, qp->lqp, dom, remote->qp_num, attr->rnr_retry,
 			     attr->min_rnr_timer, attr->retry_cnt, attr->timeout);
 }
@@ -590,7 +582,6 @@ sw_xstats_get(struct rdx_dev *dev, struct rdx_dev_xstat *xs, unsigned int n)
 
 static const struct rdx_dev_ops sw_dev_ops = {
 	.close = sw_close,
-	.query = sw_query,
 	.mem_alloc = sw_mem_alloc,
 	.mem_reg = sw_mem_reg,
 	.mem_free = sw_mem_free,
@@ -607,14 +598,26 @@ static const struct rdx_dev_ops sw_dev_ops = {
 	.xstats_get = sw_xstats_get,
 };
 
-struct rdx_dev *
-rdx_sw_dev_open(const struct rdx_dev_conf *conf)
+static struct rdx_dev *
+sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf *conf)
 {
+	enum rdx_sw_progress progress = RDX_SW_PROGRESS_INLINE;
 	struct rdx_dev_attr *a;
 	struct sw_dev *sd;
 	uint32_t wqe, inl;
+	char val[16];
 	int ret;
 
+	/* devargs progress=inline|thread (lib/dev refused other keys) */
+	ret = rdx_devargs_get(devargs, "progress", val, sizeof(val));
+	if (ret > 0 && strcmp(val, "thread") == 0) {
+		progress = RDX_SW_PROGRESS_THREAD;
+	} else if (ret != 0 && (ret < 0 || strcmp(val, "inline") != 0)) {
+		fprintf(stderr, "rdx_sw: bad devargs progress=%s: expected inline or thread\n",
+			ret > 0 ? val : "(too long)");
+		rte_errno = EINVAL;
+		return NULL;
+	}
 	sd = calloc(1, sizeof(*sd));
 	if (sd == NULL) {
 		rte_errno = ENOMEM;
@@ -630,6 +633,7 @@ rdx_sw_dev_open(const struct rdx_dev_conf *conf)
 	rdx_mlx5_objs_init(&sd->objs);
 	if (conf != NULL)
 		sd->base.conf = *conf;
+	sd->progress = progress;
 	a = &sd->base.attr;
 	snprintf(a->name, sizeof(a->name), "sw");
 	snprintf(a->driver, sizeof(a->driver), "sw");
@@ -648,7 +652,7 @@ rdx_sw_dev_open(const struct rdx_dev_conf *conf)
 	a->max_dm_size = SW_MAX_DM;
 	a->active_mtu = IBV_MTU_4096;
 	a->link_layer = IBV_LINK_LAYER_ETHERNET;
-	if (sd->base.conf.sw_progress == RDX_SW_PROGRESS_THREAD) {
+	if (sd->progress == RDX_SW_PROGRESS_THREAD) {
 		ret = sw_engine_start_thread(&sd->eng);
 		if (ret != 0) {
 			sw_engine_fini(&sd->eng);
@@ -660,6 +664,25 @@ rdx_sw_dev_open(const struct rdx_dev_conf *conf)
 	}
 	return &sd->base;
 }
+
+/* The device's name is "sw"; the default when there is no RDMA device. */
+static bool
+sw_match_name(const char *name)
+{
+	return strcmp(name, "sw") == 0;
+}
+
+static const char *const sw_devargs_keys[] = { "progress", NULL };
+
+static struct rdx_driver sw_driver = {
+	.name = "sw",
+	.desc = "the software mlx5 device",
+	.match_name = sw_match_name,
+	.devargs_keys = sw_devargs_keys,
+	.open = sw_open,
+};
+
+RDX_DRIVER_REGISTER(sw_driver)
 
 /* ------------------------------------------------------------------ */
 /* rdx_sw.h                                                            */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Unit tests of lib/dev/rdx_dev.c: device selection and the argument checks
- * of the control-path wrappers. The drivers are replaced by stubs that
- * record what was asked, so the selection logic is tested on its own.
+ * Unit tests of lib/dev/rdx_dev.c: the driver registry, device selection,
+ * devargs, and the argument checks of the control-path wrappers. Stub
+ * drivers register themselves and record what was asked, so the selection
+ * logic is tested on its own (rdx_dev_drivers_ut links real drivers).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,30 +19,78 @@ static int sw_opens;
 static int mlx5_opens;
 static int verbs_opens;
 static struct rdx_dev stub_dev;
+static char last_devargs[128];
 
-struct rdx_dev *
-rdx_sw_dev_open(const struct rdx_dev_conf *conf)
+static void
+note_devargs(const char *devargs)
 {
-	(void)conf;
+	snprintf(last_devargs, sizeof(last_devargs), "%s", devargs != NULL ? devargs : "(null)");
+}
+
+/* Stub drivers, registered like the real ones: the selection logic is
+ * tested on its own (no driver is linked into this test). */
+static struct rdx_dev *
+stub_sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf *conf)
+{
+	(void)ibdev; (void)conf;
+	note_devargs(devargs);
 	sw_opens++;
 	return &stub_dev;
 }
 
-struct rdx_dev *
-rdx_mlx5_dev_open(struct ibv_device *ibdev, const struct rdx_dev_conf *conf)
+static bool
+stub_sw_match(const char *name)
+{
+	return strcmp(name, "sw") == 0;
+}
+
+static struct rdx_dev *
+stub_mlx5_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf *conf)
 {
 	(void)ibdev; (void)conf;
+	note_devargs(devargs);
 	mlx5_opens++;
 	return &stub_dev;
 }
 
-struct rdx_dev *
-rdx_verbs_dev_open(struct ibv_device *ibdev, const struct rdx_dev_conf *conf)
+static int
+stub_mlx5_probe(struct ibv_device *ibdev)
+{
+	return strncmp(ibv_get_device_name(ibdev), "mlx5", 4) == 0 ? 80 : 0;
+}
+
+static struct rdx_dev *
+stub_verbs_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf *conf)
 {
 	(void)ibdev; (void)conf;
+	note_devargs(devargs);
 	verbs_opens++;
 	return &stub_dev;
 }
+
+static int
+stub_verbs_probe(struct ibv_device *ibdev)
+{
+	(void)ibdev;
+	return 10;
+}
+
+static const char *const stub_sw_keys[] = { "progress", "extra", NULL };
+
+static struct rdx_driver stub_sw = {
+	.name = "sw", .desc = "the software mlx5 device", .match_name = stub_sw_match,
+	.devargs_keys = stub_sw_keys, .open = stub_sw_open,
+};
+static struct rdx_driver stub_mlx5 = {
+	.name = "mlx5", .probe = stub_mlx5_probe, .open = stub_mlx5_open,
+};
+static struct rdx_driver stub_verbs = {
+	.name = "verbs", .probe = stub_verbs_probe, .open = stub_verbs_open,
+};
+
+RDX_DRIVER_REGISTER(stub_sw)
+RDX_DRIVER_REGISTER(stub_mlx5)
+RDX_DRIVER_REGISTER(stub_verbs)
 
 static void
 reset_counts(void)
@@ -68,6 +117,109 @@ test_open_sw_by_name(void)
 	CU_ASSERT_PTR_EQUAL(rdx_dev_open("sw", &conf), &stub_dev);
 	CU_ASSERT_EQUAL(sw_opens, 3);
 	CU_ASSERT_EQUAL(mlx5_opens + verbs_opens, 0);
+	CU_ASSERT_STRING_EQUAL(last_devargs, "(null)");
+	/* --dev sw --driver mlx5 was always the software device */
+	CU_ASSERT_PTR_EQUAL(rdx_dev_open("sw", &(struct rdx_dev_conf){ .driver = "mlx5" }),
+			    &stub_dev);
+	CU_ASSERT_EQUAL(sw_opens, 4);
+	CU_ASSERT_EQUAL(mlx5_opens + verbs_opens, 0);
+}
+
+/* devargs after the name, in the conf, or both (the name's first). */
+static void
+test_open_devargs(void)
+{
+	reset_counts();
+	CU_ASSERT_PTR_EQUAL(rdx_dev_open("sw:progress=thread", NULL), &stub_dev);
+	CU_ASSERT_STRING_EQUAL(last_devargs, "progress=thread");
+	CU_ASSERT_PTR_EQUAL(rdx_dev_open("sw", &(struct rdx_dev_conf){ .devargs = "extra=1" }),
+			    &stub_dev);
+	CU_ASSERT_STRING_EQUAL(last_devargs, "extra=1");
+	CU_ASSERT_PTR_EQUAL(rdx_dev_open("sw:progress=inline",
+					 &(struct rdx_dev_conf){ .devargs = "extra=2" }), &stub_dev);
+	CU_ASSERT_STRING_EQUAL(last_devargs, "progress=inline,extra=2");
+	CU_ASSERT_PTR_EQUAL(rdx_dev_open("sw:", NULL), &stub_dev);
+	CU_ASSERT_STRING_EQUAL(last_devargs, "(null)");
+	CU_ASSERT_PTR_EQUAL(stub_dev.conf.devargs, NULL); /* not kept past the open */
+	CU_ASSERT_EQUAL(sw_opens, 4);
+	/* a key the driver does not take, or a malformed pair: refused before open */
+	rte_errno = 0;
+	CU_ASSERT_PTR_NULL(rdx_dev_open("sw:bogus=1", NULL));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	rte_errno = 0;
+	CU_ASSERT_PTR_NULL(rdx_dev_open("sw", &(struct rdx_dev_conf){ .devargs = "progress" }));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	rte_errno = 0;
+	CU_ASSERT_PTR_NULL(rdx_dev_open("sw:=thread", NULL));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	CU_ASSERT_EQUAL(sw_opens, 4);
+}
+
+static void
+test_devargs_get(void)
+{
+	char v[8];
+
+	CU_ASSERT_EQUAL(rdx_devargs_get(NULL, "a", v, sizeof(v)), 0);
+	CU_ASSERT_EQUAL(rdx_devargs_get("a=1,b=22", "b", v, sizeof(v)), 1);
+	CU_ASSERT_STRING_EQUAL(v, "22");
+	CU_ASSERT_EQUAL(rdx_devargs_get("a=1,b=22,a=3", "a", v, sizeof(v)), 1);
+	CU_ASSERT_STRING_EQUAL(v, "3");                   /* the last one wins */
+	CU_ASSERT_EQUAL(rdx_devargs_get("ab=1", "a", v, sizeof(v)), 0);
+	CU_ASSERT_EQUAL(rdx_devargs_get("a=", "a", v, sizeof(v)), 1);
+	CU_ASSERT_STRING_EQUAL(v, "");
+	CU_ASSERT_EQUAL(rdx_devargs_get("a=12345678", "a", v, sizeof(v)), -ENOSPC);
+}
+
+static int
+collect_driver(const char *name, const char *desc, void *arg)
+{
+	char *buf = arg;
+
+	CU_ASSERT_PTR_NOT_NULL(desc);
+	strcat(buf, name);
+	strcat(buf, " ");
+	return 0;
+}
+
+static int
+stop_at_first(const char *name, const char *desc, void *arg)
+{
+	(void)name; (void)desc;
+	(*(int *)arg)++;
+	return 7;
+}
+
+/* The registry: what registered, once each; bad and duplicate ones refused. */
+static void
+test_driver_registry(void)
+{
+	static struct rdx_driver dup = {
+		.name = "sw", .match_name = stub_sw_match, .open = stub_sw_open,
+	};
+	static struct rdx_driver neither = { .name = "x", .open = stub_sw_open };
+	static struct rdx_driver both = {
+		.name = "y", .probe = stub_verbs_probe, .match_name = stub_sw_match,
+		.open = stub_sw_open,
+	};
+	char buf[64] = "";
+	int calls = 0;
+
+	CU_ASSERT_EQUAL(rdx_dev_driver_count(), 3);
+	CU_ASSERT_EQUAL(rdx_dev_driver_foreach(collect_driver, buf), 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "sw "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "mlx5 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(buf, "verbs "));
+	CU_ASSERT_EQUAL(strlen(buf), strlen("sw mlx5 verbs "));
+	CU_ASSERT_EQUAL(rdx_dev_driver_foreach(stop_at_first, &calls), 7);
+	CU_ASSERT_EQUAL(calls, 1);
+	CU_ASSERT_EQUAL(rdx_dev_driver_foreach(NULL, NULL), -EINVAL);
+	rdx_driver_register(&dup);
+	rdx_driver_register(&neither);
+	rdx_driver_register(&both);
+	rdx_driver_register(NULL);
+	rdx_driver_register(&stub_verbs);        /* again: no change */
+	CU_ASSERT_EQUAL(rdx_dev_driver_count(), 3);
 }
 
 static void
@@ -155,6 +307,22 @@ static const struct rdx_dev_ops stub_ops = {
 	.mem_alloc = stub_mem_alloc,
 };
 
+static int stub_qp_creates;
+static struct rdx_qp stub_qp;
+
+static struct rdx_qp *
+stub_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
+{
+	(void)dev; (void)conf;
+	stub_qp_creates++;
+	return &stub_qp;
+}
+
+static const struct rdx_dev_ops stub_qp_ops = {
+	.cq_create = stub_cq_create,
+	.qp_create = stub_qp_create,
+};
+
 static void
 test_wrapper_checks(void)
 {
@@ -190,6 +358,58 @@ test_wrapper_checks(void)
 	CU_ASSERT_EQUAL(memcmp(buf + 8, "12345678", 8), 0);
 }
 
+/* The QP checks every driver shares (they were repeated in mlx5_hw.c,
+ * sw_dev.c and verbs_dev.c): each field against the device's attributes,
+ * the op called only for a conf within them. */
+static void
+test_qp_conf_checks(void)
+{
+	struct rdx_dev dev = { .ops = &stub_qp_ops }, other = { .ops = &stub_qp_ops };
+	struct rdx_cq cq = { .dev = &dev }, cq_other = { .dev = &other };
+	struct rdx_qp_conf ok = {
+		.send_cq = &cq, .recv_cq = &cq, .sq_depth = 64, .rq_depth = 64,
+		.max_send_sge = 1, .max_recv_sge = 1, .max_inline = 64, .sig_interval = 16,
+	};
+	struct rdx_qp_conf qc;
+
+	snprintf(dev.attr.name, sizeof(dev.attr.name), "stub0");
+	dev.attr.max_qp_wr = 1024;
+	dev.attr.max_sge = 16;
+	dev.attr.max_inline = 220;
+	stub_qp_creates = 0;
+#define QP_BAD(field, value) \
+	do { \
+		qc = ok; \
+		qc.field = value; \
+		rte_errno = 0; \
+		CU_ASSERT_PTR_NULL(rdx_qp_create(&dev, &qc)); \
+		CU_ASSERT_EQUAL(rte_errno, EINVAL); \
+	} while (0)
+	QP_BAD(send_cq, NULL);
+	QP_BAD(recv_cq, NULL);
+	QP_BAD(recv_cq, &cq_other);             /* another device's CQ */
+	QP_BAD(sq_depth, 0);
+	QP_BAD(sq_depth, 1025);                 /* > max_qp_wr */
+	QP_BAD(rq_depth, 1025);
+	QP_BAD(max_send_sge, 17);               /* > max_sge */
+	QP_BAD(max_recv_sge, 17);
+	QP_BAD(max_inline, 221);                /* > max_inline */
+	QP_BAD(sig_interval, 65);               /* > sq_depth */
+#undef QP_BAD
+	CU_ASSERT_PTR_NULL(rdx_qp_create(&dev, NULL));
+	CU_ASSERT_EQUAL(stub_qp_creates, 0);
+	/* the limits themselves are fine */
+	qc = ok;
+	qc.sq_depth = 1024;
+	qc.rq_depth = 1024;
+	qc.max_send_sge = 16;
+	qc.max_recv_sge = 16;
+	qc.max_inline = 220;
+	qc.sig_interval = 1024;
+	CU_ASSERT_PTR_EQUAL(rdx_qp_create(&dev, &qc), &stub_qp);
+	CU_ASSERT_EQUAL(stub_qp_creates, 1);
+}
+
 static void
 test_connect_rejects_other_driver(void)
 {
@@ -207,12 +427,16 @@ main(void)
 {
 	static const struct rdx_ut_case cases[] = {
 		{ "open sw by name or driver", test_open_sw_by_name },
+		{ "devargs after the name and in the conf", test_open_devargs },
+		{ "devargs values", test_devargs_get },
+		{ "driver registry", test_driver_registry },
 		{ "default device falls back to sw", test_default_falls_back_to_sw },
 		{ "unknown device and driver", test_unknown_device_and_driver },
 		{ "device list without RDMA devices", test_dev_list_no_device },
 		{ "memory type names", test_mem_type_names },
 		{ "op, opcode and status names", test_names },
 		{ "control-path wrapper checks", test_wrapper_checks },
+		{ "QP configuration checks", test_qp_conf_checks },
 		{ "connect rejects a peer of another driver", test_connect_rejects_other_driver },
 		{ NULL, NULL },
 	};

@@ -888,7 +888,7 @@ test_cq_wait(void)
 static void
 test_thread_mode(void)
 {
-	struct rdx_dev_conf dc = { .sw_progress = RDX_SW_PROGRESS_THREAD };
+	struct rdx_dev_conf dc = { .devargs = "progress=thread" };
 	struct rdx_qp_conf qc = qconf;
 	struct rdx_recv_wr r;
 	struct rdx_mem *m0, *m1;
@@ -983,7 +983,7 @@ test_two_devices(void)
 	CU_ASSERT_FATAL(m0 != NULL && m1 != NULL && lm != NULL);
 	rdx_qp_info_get(q0, &i0);
 	rdx_qp_info_get(q1, &i1);
-	CU_ASSERT_STRING_NOT_EQUAL(i0.sw_domain, i1.sw_domain);
+	CU_ASSERT_STRING_NOT_EQUAL(i0.drv, i1.drv);
 	CU_ASSERT_FATAL(rdx_qp_connect(q0, &i1, NULL) == 0);
 	CU_ASSERT_FATAL(rdx_qp_connect(q1, &i0, NULL) == 0);
 	memset(m0->addr, 0x61, 128);

@@ -76,7 +76,8 @@ static enum rdx_sw_progress progress_mode = RDX_SW_PROGRESS_INLINE;
 static int
 side_open(struct side *s)
 {
-	struct rdx_dev_conf dc = { .sw_progress = progress_mode };
+	struct rdx_dev_conf dc = {
+		.devargs = progress_mode == RDX_SW_PROGRESS_THREAD ? "progress=thread" : NULL };
 	struct rdx_cq_conf cc = { .depth = 64, .events = true };
 	struct rdx_qp_conf qc = {
 		.sq_depth = 32, .rq_depth = 32, .max_send_sge = 2, .max_recv_sge = 2,
@@ -240,7 +241,7 @@ test_two_processes_body(void)
 	CU_ASSERT_FATAL(rd_all(c2p[0], &peer, sizeof(peer)) == 0);
 	CU_ASSERT_FATAL(wr_all(p2c[1], &me, sizeof(me)) == 0);
 	CU_ASSERT_FATAL(rdx_qp_connect(pa.qp, &peer.info, NULL) == 0);
-	CU_ASSERT_STRING_NOT_EQUAL(peer.info.sw_domain, me.info.sw_domain);
+	CU_ASSERT_STRING_NOT_EQUAL(peer.info.drv, me.info.drv);
 	CU_ASSERT_FATAL(rd_all(c2p[0], &tok, 1) == 0 && tok == 'r');
 
 	/* WRITE then READ back from the child's memory */
@@ -368,7 +369,7 @@ test_stale_cleanup(void)
 		if (side_open(&c) != 0)
 			_exit(1);
 		rdx_qp_info_get(c.qp, &info);
-		if (wr_all(c2p[1], info.sw_domain, sizeof(info.sw_domain)) != 0)
+		if (wr_all(c2p[1], info.drv, sizeof(info.drv)) != 0)
 			_exit(2);
 		_exit(0); /* no close: the segment stays behind */
 	}
@@ -398,7 +399,7 @@ test_stale_cleanup(void)
 		qp = rdx_qp_create(d, &qc);
 		CU_ASSERT_FATAL(qp != NULL);
 		rdx_qp_info_get(qp, &info);
-		snprintf(own, sizeof(own), "/dev/shm%s", info.sw_domain);
+		snprintf(own, sizeof(own), "/dev/shm%s", (const char *)info.drv);
 		CU_ASSERT(rdx_sw_cleanup_stale() >= 0);
 		CU_ASSERT_EQUAL(stat(own, &st), 0);
 		CU_ASSERT_EQUAL(st.st_mode & 0777, 0600);
@@ -576,15 +577,15 @@ peer_child(int rfd, int wfd)
 	    rdx_qp_connect(c.qp, &pm.info, NULL) != 0 || wr_all(wfd, "r", 1) != 0)
 		return 2;
 	while (rd_all(rfd, &cmd, 1) == 0) {
-		char name[sizeof(cm.info.sw_domain) + 1];
+		char name[sizeof(cm.info.drv) + 1];
 		int fd;
 
 		switch (cmd) {
 		case 'T': /* cut our own segment to one page */
 		case 'U': /* ... or the parent's */
-			memcpy(name, cmd == 'T' ? cm.info.sw_domain : pm.info.sw_domain,
-			       sizeof(cm.info.sw_domain));
-			name[sizeof(cm.info.sw_domain)] = '\0';
+			memcpy(name, cmd == 'T' ? cm.info.drv : pm.info.drv,
+			       sizeof(cm.info.drv));
+			name[sizeof(cm.info.drv)] = '\0';
 			fd = shm_open(name, O_RDWR, 0);
 			if (fd < 0 || ftruncate(fd, 4096) != 0)
 				return 3;
@@ -595,8 +596,8 @@ peer_child(int rfd, int wfd)
 			uint8_t *base;
 			int i;
 
-			memcpy(name, cm.info.sw_domain, sizeof(cm.info.sw_domain));
-			name[sizeof(cm.info.sw_domain)] = '\0';
+			memcpy(name, cm.info.drv, sizeof(cm.info.drv));
+			name[sizeof(cm.info.drv)] = '\0';
 			fd = shm_open(name, O_RDWR, 0);
 			if (fd < 0)
 				return 4;

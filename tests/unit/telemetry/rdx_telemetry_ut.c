@@ -168,7 +168,7 @@ test_devs(void)
 	CU_ASSERT_EQUAL(jint(r, "software"), 1);
 	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "results")),
 			       "software device");
-	CU_ASSERT_EQUAL(jint(r, "max_qp_wr"), d1->attr.max_qp_wr);
+	CU_ASSERT_EQUAL(jint(r, "max_qp_wr"), rdx_dev_attr_get(d1)->max_qp_wr);
 	CU_ASSERT_EQUAL(jint(r, "active_mtu"), 4096);
 	CU_ASSERT_EQUAL(jint(r, "xstats"), rdx_dev_xstats_get(d1, NULL, 0));
 	json_decref(r);

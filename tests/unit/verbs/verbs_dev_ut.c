@@ -2,9 +2,9 @@
 /*
  * Unit tests of drivers/verbs/verbs_dev.c (the control path) that need no
  * device: the CQ's QP table (growth, removal inside a probe cluster; the
- * table is in verbs_dev.h), QP configuration checks made before any verbs
- * call, and GID classification. The test includes the source to reach its
- * static functions; verbs_dp.c and verbs_mem.c are built in (verbs_ops
+ * table is in verbs_dev.h), the driver's registration, and GID
+ * classification (the QP configuration checks are lib/dev's: rdx_dev_ut).
+ * The test includes the source to reach its static functions; verbs_dp.c and verbs_mem.c are built in (verbs_ops
  * refers to them). The fast path's tests: verbs_dp_ut.c.
  */
 #include <arpa/inet.h>
@@ -15,6 +15,15 @@
 #include "../../../drivers/verbs/verbs_dev.c"
 
 #define NQP 40
+
+/* lib/dev's registry, stubbed: what the driver's constructor registered. */
+static struct rdx_driver *registered;
+
+void
+rdx_driver_register(struct rdx_driver *drv)
+{
+	registered = drv;
+}
 
 static struct verbs_qp qps[NQP];
 static uint64_t sq_ids[NQP][16];
@@ -81,28 +90,19 @@ test_qp_table(void)
 	free_cq(cq);
 }
 
+/* Registered at start-up as "verbs": any RDMA device, below mlx5. */
 static void
-test_qp_conf_checks(void)
+test_registered(void)
 {
-	struct verbs_dev vd;
-	struct rdx_qp_conf qc;
+	struct ibv_device any;
 
-	memset(&vd, 0, sizeof(vd));
-	snprintf(vd.base.attr.name, sizeof(vd.base.attr.name), "fake0");
-	memset(&qc, 0, sizeof(qc));
-	qc.sq_depth = 8;
-	qc.sig_interval = 9; /* must be <= sq_depth */
-	rte_errno = 0;
-	CU_ASSERT_PTR_NULL(verbs_qp_create(&vd.base, &qc));
-	CU_ASSERT_EQUAL(rte_errno, EINVAL);
-	qc.sig_interval = 4;
-	qc.sq_depth = VERBS_MAX_SQ_DEPTH + 1;
-	CU_ASSERT_PTR_NULL(verbs_qp_create(&vd.base, &qc));
-	CU_ASSERT_EQUAL(rte_errno, EINVAL);
-	qc.sq_depth = 8;
-	qc.max_send_sge = RDX_MAX_SGE + 1;
-	CU_ASSERT_PTR_NULL(verbs_qp_create(&vd.base, &qc));
-	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	memset(&any, 0, sizeof(any));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(registered);
+	CU_ASSERT_STRING_EQUAL(registered->name, "verbs");
+	CU_ASSERT_PTR_NULL(registered->match_name);
+	CU_ASSERT(registered->open == verbs_open);
+	CU_ASSERT_EQUAL(registered->probe(&any), 10);
+	CU_ASSERT_EQUAL(registered->probe(NULL), 0);
 }
 
 static void
@@ -125,7 +125,7 @@ main(void)
 {
 	static const struct rdx_ut_case cases[] = {
 		{"qp_table", test_qp_table},
-		{"qp_conf_checks", test_qp_conf_checks},
+		{"registered", test_registered},
 		{"gid_ipv4_mapped", test_gid_ipv4_mapped},
 		{NULL, NULL},
 	};
