@@ -281,7 +281,8 @@ ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
 	ep->peer_rslots = w->rslots != 0 ? w->rslots : 1;
 	ep->peer_rstride = w->rstride;
 	rc = rdx_qp_connect(ep->qp, &w->qp, &ca);
-	if (rc < 0)
+	/* -EPROTO: the driver has said which of the peer's fields it refused */
+	if (rc < 0 && rc != -EPROTO)
 		fprintf(stderr, "rdx-perf: cannot connect QP %u to remote QP 0x%x: %s\n",
 			ep->index, w->qp.qp_num, strerror(-rc));
 	return rc;
@@ -740,8 +741,8 @@ exchange_eps(struct perf_app *a, struct perf_ep *eps)
 			return -EPROTO;
 		}
 		rc = ep_connect(a, &eps[i], &theirs);
-		if (rc < 0)
-			return -EIO;
+		if (rc < 0) /* -EPROTO: the driver refused the peer's data */
+			return rc == -EPROTO ? -EPROTO : -EIO;
 	}
 	return 0;
 }

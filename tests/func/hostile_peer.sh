@@ -11,6 +11,16 @@ PEER=$HERE/hostile_peer.py
 SRV=(--dev sw --bootstrap-timeout 15)
 W=(--test write --mode bw -s 4K)
 
+# wait_listen PORT: until a socket listens on PORT (at most 10 s; a loaded
+# machine may take longer than a fixed sleep to start the server)
+wait_listen() {
+    local i
+    for i in $(seq 100); do
+        ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
+        sleep 0.1
+    done
+}
+
 # expect NAME RC PATTERN FILE: exit RC, exactly one line on FILE matching PATTERN
 expect() {
     local name=$1 want=$2 pat=$3 f=$4 rc=$5 lines
@@ -29,7 +39,7 @@ server() {
     timeout -k 5 30 "$PERF" --no-huge -l 0 -- --server -p "$port" "${SRV[@]}" "$@" \
         >"$TMP/$c.out" 2>"$TMP/$c.err" &
     local spid=$!
-    sleep 0.3
+    wait_listen "$port"
     timeout 20 python3 "$PEER" client "$port" "$c" 2>"$TMP/$c.peer"
     wait "$spid"
     expect "server, $c" "$want" "$pat" "$TMP/$c.err" $?
@@ -71,7 +81,7 @@ port=$(free_port)
 timeout -k 5 40 "$PERF" --no-huge -l 0 -- --server -p "$port" --dev sw --bootstrap-timeout 15 \
     "${W[@]}" -n 300 --verify >"$TMP/stray.s.out" 2>"$TMP/stray.s.err" &
 spid=$!
-sleep 0.3
+wait_listen "$port"
 for c in close-at-once garbage silent hello-truncated; do
     timeout 20 python3 "$PEER" client "$port" "$c" 2>>"$TMP/stray.peer"
 done
@@ -92,7 +102,7 @@ port=$(free_port)
 timeout -k 5 30 "$PERF" --no-huge -l 0 -- --server -p "$port" --dev sw --bootstrap-timeout 2 \
     "${W[@]}" >/dev/null 2>"$TMP/stray2.err" &
 spid=$!
-sleep 0.3
+wait_listen "$port"
 timeout 20 python3 "$PEER" client "$port" garbage 2>/dev/null
 wait "$spid"
 src=$?
