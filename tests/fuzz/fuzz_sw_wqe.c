@@ -16,7 +16,9 @@
  * Input: flags (1: bit 0 "fixup": the harness sets each WQE's idx and QPN
  * and the doorbell from the ring walk, so the fuzzer spends its time past
  * the header checks; bit 1 BlueFlame copy instead of an 8-byte doorbell;
- * bits 4..7 B's RQ doorbell record), RQ length in 16-byte units (1), A's SQ
+ * bits 2..3 room left in the CQ: all, 4, 2 or 1 CQEs, the rest taken by
+ * CQEs the consumer has not read, for the CQ-full paths (overrun, paused
+ * flushes); bits 4..7 B's RQ doorbell record), RQ length in 16-byte units (1), A's SQ
  * doorbell record (2, BE, raw mode), doorbell bytes (8, raw mode), then B's
  * RQ bytes, then A's SQ bytes.
  *
@@ -25,6 +27,7 @@
  * (rings, doorbell records, the model's per-QP and per-CQ records) from a
  * snapshot taken right after connecting.
  */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +36,7 @@
 #include <sanitizer/asan_interface.h>
 
 #include <rte_common.h>
+#include <rte_log.h>
 
 #include "sw_model.h"
 
@@ -110,6 +114,10 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	uint8_t *p;
 
 	verbose = getenv("RDX_FUZZ_VERBOSE") != NULL;
+	/* The model logs every malformed WQE (a datapath bug in real use):
+	 * millions of lines here. RDX_FUZZ_VERBOSE=1 keeps them. */
+	if (!verbose)
+		rte_log_set_global_level(RTE_LOG_CRIT);
 	if (sw_engine_init(&eng) != 0)
 		abort();
 	cq_slot = sw_cq_create(&eng, 63, &cqdv);
@@ -227,7 +235,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sw_cq_shm *cq = &eng.self->hdr->cqs[cq_slot];
 	uint32_t sq_bytes = qa.q->s->sq_wqe_cnt * 64;
 	uint32_t rq_bytes = qb.q->s->rq_wqe_cnt * qb.q->s->rq_stride;
-	uint32_t pi, last = 0, ci, rq_len, n;
+	static const uint32_t room[4] = { 64, 4, 2, 1 };
+	uint32_t pi, last = 0, ci, ci0, rq_len, n;
 	uint8_t flags, db[64];
 	int i;
 
@@ -251,6 +260,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	*cq = cq0;
 	memcpy(cqdv.buf, cqring0, (size_t)cqdv.cqe_cnt * 64);
 	cqdv.dbrec[0] = 0;
+	/* CQEs 0..ci0-1 "written and not yet consumed": the device sees only
+	 * the room that is left (pi - ci >= cqe_cnt is full) */
+	ci0 = cqdv.cqe_cnt - room[(flags >> 2) & 3];
+	cq->pi = ci0;
 
 	memcpy(qb.q->rq_buf, data, rq_len);
 	data += rq_len;
@@ -273,7 +286,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (sw_engine_progress(&eng) == 0 && i > 0)
 			break;
 	/* read every CQE */
-	for (ci = 0, n = 0; n < cqdv.cqe_cnt; n++, ci++) {
+	for (ci = ci0, n = 0; n < cqdv.cqe_cnt; n++, ci++) {
 		const struct mlx5_cqe64 *cqe = (const struct mlx5_cqe64 *)(const void *)
 			((uint8_t *)cqdv.buf + (size_t)(ci & (cqdv.cqe_cnt - 1)) * 64);
 
@@ -283,8 +296,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_cqe(cqe);
 	}
 	if (verbose)
-		fprintf(stderr, "fuzz_sw_wqe: pi %u, %u CQEs, first op %u syndrome 0x%x, A state %u\n",
-			pi, n, ((uint8_t *)cqdv.buf)[63] >> 4, ((uint8_t *)cqdv.buf)[55],
-			qa.q->s->state);
+		fprintf(stderr, "fuzz_sw_wqe: pi %u, %u CQEs, first op %u syndrome 0x%x, "
+			"A state %u, overruns %" PRIu64 "\n", pi, n,
+			((uint8_t *)cqdv.buf)[(ci0 & (cqdv.cqe_cnt - 1)) * 64 + 63] >> 4,
+			((uint8_t *)cqdv.buf)[(ci0 & (cqdv.cqe_cnt - 1)) * 64 + 55],
+			qa.q->s->state, cq->overruns);
 	return 0;
 }

@@ -127,8 +127,9 @@ def rq_wqe(segs):
     return w.ljust(32, b'\0')
 
 
-def sw_in(sq, rq=b'', rq_db=0, fixup=True, bf=False, pi=0, db=b''):
+def sw_in(sq, rq=b'', rq_db=0, fixup=True, bf=False, pi=0, db=b'', room=64):
     flags = (1 if fixup else 0) | (2 if bf else 0) | (rq_db << 4)
+    flags |= {64: 0, 4: 1, 2: 2, 1: 3}[room] << 2  # CQEs the CQ has room for
     return (bytes([flags, len(rq) // 16]) + struct.pack('>H', pi) + db.ljust(8, b'\0')[:8] +
             rq + sq)
 
@@ -165,6 +166,14 @@ def gen_sw():
                                    wqe('faa', [raddr(A_SHM, K_SHM), atomic(3, 0),
                                                dseg(8, K_LOC, A_LOC)]),
                                    rq=recv, rq_db=1))
+    # the CQ nearly full: overrun (QP to error), flushes paused
+    chain = (wqe('write', w64) + wqe('nop', []) + wqe('send', [dseg(16, K_LOC, A_LOC)]) +
+             wqe('read', [raddr(A_LOC, K_LOC), dseg(64, K_SHM, A_SHM)]))
+    write('sw_wqe', 'cq-room-1', sw_in(chain, rq=recv, rq_db=1, room=1))
+    write('sw_wqe', 'cq-room-2', sw_in(chain, rq=recv, rq_db=1, room=2))
+    write('sw_wqe', 'cq-room-4-error', sw_in(wqe('write', [raddr(A_SHM, 0x999),
+                                                           dseg(8, K_LOC, A_LOC)]) + chain,
+                                             rq=recv, rq_db=1, room=4))
     # raw mode: the harness leaves idx/QPN alone; doorbell = ctrl bytes 0..7
     w = wqe('write', w64)
     write('sw_wqe', 'raw-write', sw_in(w, fixup=False, pi=1, db=w[:8]))
