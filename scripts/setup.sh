@@ -4,6 +4,7 @@
 # does nothing and takes about a second.
 #   scripts/setup.sh            build + unit/functional tests + benchmarks
 #   scripts/setup.sh --softroce also the qemu + rdma_rxe test bed
+#   scripts/setup.sh --fuzz     also clang + libFuzzer (tests/fuzz, -Dfuzz=true)
 set -euo pipefail
 
 pkgs=(meson ninja-build pkgconf gcc libc6-dev libdpdk-dev libibverbs-dev ibverbs-providers
@@ -11,10 +12,12 @@ pkgs=(meson ninja-build pkgconf gcc libc6-dev libdpdk-dev libibverbs-dev ibverbs
       python3-jsonschema valgrind procps iproute2)
 softroce=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod perftest qperf
           rdmacm-utils ibverbs-utils)
+fuzz=(clang libfuzzer-14-dev)
 for a in "$@"; do
     case "$a" in
     --softroce) pkgs+=("${softroce[@]}") ;;
-    *) echo "setup.sh: unknown option '$a' (expected --softroce)" >&2; exit 2 ;;
+    --fuzz) pkgs+=("${fuzz[@]}") ;;
+    *) echo "setup.sh: unknown option '$a' (expected --softroce or --fuzz)" >&2; exit 2 ;;
     esac
 done
 

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Install what is missing, build, and run every test this machine can run:
 # the CUnit unit tests and the end-to-end app tests (meson test -v), then the
-# same again under AddressSanitizer + UndefinedBehaviorSanitizer, then the
-# soft-RoCE functional suite in a qemu guest.
+# same again under AddressSanitizer + UndefinedBehaviorSanitizer, a short
+# libFuzzer run of every fuzz target (clang), then the soft-RoCE functional
+# suite in a qemu guest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh --softroce
+bash scripts/setup.sh --softroce --fuzz
 
 jobs=$(nproc)
 build() { # dir, extra meson args...
@@ -23,6 +24,15 @@ build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=deb
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     meson test -C build-asan -v --no-suite softroce --no-suite slow --no-suite install --print-errorlogs \
     --num-processes 1 --timeout-multiplier 3
+
+# Fuzzing: only the fuzz targets (and the libraries they link) are built,
+# each runs ~15 s over its checked-in corpus (tests/fuzz, suite fuzz).
+if command -v clang >/dev/null 2>&1; then
+    [ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true -Db_lundef=false >/dev/null
+    ninja -C build-fuzz -j "$jobs" tests/fuzz/fuzz_conn tests/fuzz/fuzz_perf_opts \
+        tests/fuzz/fuzz_sw_wqe tests/fuzz/fuzz_mlx5_cqe tests/fuzz/fuzz_perf_wire
+    meson test -C build-fuzz --no-rebuild -v --suite fuzz --print-errorlogs --num-processes 1
+fi
 
 # The real RDMA stack: rdx on rdma_rxe inside a qemu guest.
 meson test -C build -v --suite softroce --print-errorlogs --num-processes 1

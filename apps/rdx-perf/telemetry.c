@@ -117,5 +117,5 @@ perf_telemetry_register(const struct perf_app *a)
 void
 perf_telemetry_state(enum perf_tel_state s)
 {
-	__atomic_store_n(&tel.state, s, __ATOMIC_RELAXED);
+	__atomic_store_n(&tel.state, (int)s, __ATOMIC_RELAXED);
 }

@@ -1540,8 +1540,13 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 	case MLX5_CQE_RESP_SEND:
 	case MLX5_CQE_RESP_SEND_IMM:
 	case MLX5_CQE_RESP_SEND_INV:
+		/* The RQ completes in order: the oldest outstanding receive, as
+		 * rdma-core cq.c does for a non-SRQ QP (not the CQE's
+		 * wqe_counter). None outstanding: a bogus CQE, retire nothing. */
+		if (unlikely(qp->rq_tail == qp->rq_head))
+			break;
 		wc->status = IBV_WC_SUCCESS;
-		wc->wr_id = qp->rq_wrid[wqe_ctr & qp->rq_mask];
+		wc->wr_id = qp->rq_wrid[qp->rq_tail & qp->rq_mask];
 		qp->rq_tail++;
 		wc->byte_len = be32toh(cqe->byte_cnt);
 		if (opcode == MLX5_CQE_RESP_SEND || opcode == MLX5_CQE_RESP_SEND_INV) {
@@ -1562,7 +1567,11 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 		wc->vendor_err = ecqe->vendor_err_synd;
 		if (opcode == MLX5_CQE_RESP_ERR) {
 			wc->opcode = RDX_WC_RECV;
-			wc->wr_id = qp->rq_wrid[wqe_ctr & qp->rq_mask];
+			if (unlikely(qp->rq_tail == qp->rq_head)) {
+				wc->retired = 0;
+				return;
+			}
+			wc->wr_id = qp->rq_wrid[qp->rq_tail & qp->rq_mask];
 			qp->rq_tail++;
 			return;
 		}

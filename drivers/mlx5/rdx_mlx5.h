@@ -23,7 +23,9 @@
  * any outstanding WQE (found by walking the ring). On an error completion
  * the retired - 1 WQEs before the failing one completed successfully.
  * A CQE for a QPN not attached to the CQ gives IBV_WC_GENERAL_ERR with
- * qp_ctx NULL and retired 0.
+ * qp_ctx NULL and retired 0. Receive completions retire the oldest
+ * outstanding receive (rdma-core cq.c, no SRQ); a responder CQE with none
+ * outstanding retires nothing (retired 0, wr_id 0).
  */
 #ifndef RDX_MLX5_H
 #define RDX_MLX5_H

@@ -353,10 +353,11 @@ hello_exchange(struct rdx_conn *c, int64_t deadline)
 	}
 	memcpy(c->peer_version, theirs.version, sizeof(theirs.version));
 	c->peer_version[sizeof(theirs.version)] = '\0';
-	/* the peer's bytes go into messages: printable ASCII only */
-	for (char *q = c->peer_version; *q != '\0'; q++)
-		if (*q < 0x20 || *q > 0x7e)
-			*q = '?';
+	/* Peer bytes go into one-line messages and logs: printable ASCII only
+	 * (a newline or escape sequence from the wire must not reach them). */
+	for (char *p = c->peer_version; *p != '\0'; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			*p = '?';
 	v = ntohl(theirs.wire_version);
 	if (v != RDX_WIRE_VERSION) {
 		conn_err(c, "peer %s runs wire version %u (rdx %s), we run %u (rdx %s)",

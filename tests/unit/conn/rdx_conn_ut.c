@@ -268,6 +268,7 @@ struct forger {
 	uint16_t port;
 	char magic[5];
 	uint32_t version;
+	const char *vstr;       /* announced rdx version; NULL: "9.9.9" */
 	struct rdx_hello got;
 	bool got_ok;
 	pthread_t thread;
@@ -282,7 +283,7 @@ forge(struct forger *f)
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, f->magic, 4);
 	h.wire_version = htonl(f->version);
-	snprintf(h.version, sizeof(h.version), "9.9.9");
+	snprintf(h.version, sizeof(h.version), "%s", f->vstr != NULL ? f->vstr : "9.9.9");
 	n = send(f->fd, &h, sizeof(h), MSG_NOSIGNAL);
 	CU_ASSERT_EQUAL(n, (ssize_t)sizeof(h));
 }
@@ -360,6 +361,20 @@ test_version_mismatch(void)
 	/* an rdx peer of another version: the listener keeps its version */
 	CU_ASSERT_STRING_EQUAL(rdx_conn_peer_version(l), "9.9.9");
 	close(f.fd);
+
+	/* Control characters in the peer's version string (found by
+	 * tests/fuzz/fuzz_conn) never reach the one-line reason. */
+	f.fd = raw_connect(rdx_conn_port(l));
+	CU_ASSERT_FATAL(f.fd >= 0);
+	f.vstr = "9.9\n\033[2J";
+	forge(&f);
+	CU_ASSERT_PTR_NULL(rdx_conn_accept(l, TMO));
+	CU_ASSERT_EQUAL(rte_errno, EPROTO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), "(rdx 9.9??[2J)"));
+	CU_ASSERT_PTR_NULL(strchr(rdx_conn_strerror(NULL), '\n'));
+	CU_ASSERT_PTR_NULL(strchr(rdx_conn_strerror(NULL), '\033'));
+	close(f.fd);
+	f.vstr = NULL;
 
 	/* Not an rdx peer at all. */
 	f.fd = raw_connect(rdx_conn_port(l));

@@ -1462,6 +1462,20 @@ test_cq_responder(void)
 	CU_ASSERT(f->qp.rq_tail == 3);
 	CU_ASSERT(be32toh(f->cq_dbrec[0]) == 3);
 	CU_ASSERT(f->cq_obj.stats.polls == 1);
+	/* No receive outstanding (found by tests/fuzz/fuzz_mlx5_cqe): a bogus
+	 * responder CQE retires nothing and the RQ counters stay sane; the RQ
+	 * completes in order whatever wqe_counter says (rdma-core cq.c). */
+	cqe_resp(QPN, MLX5_CQE_RESP_SEND, 6, 1, 0);
+	cqe_err(QPN, MLX5_CQE_RESP_ERR, 0, 7, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 2);
+	CU_ASSERT(wc[0].status == IBV_WC_GENERAL_ERR && wc[0].retired == 0);
+	CU_ASSERT(wc[1].retired == 0 && wc[1].wr_id == 0);
+	CU_ASSERT(f->qp.rq_tail == 3 && f->qp.rq_head == 3);
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 1) == 1);
+	cqe_resp(QPN, MLX5_CQE_RESP_SEND, 6, 9, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_SUCCESS && wc[0].wr_id == 71 && wc[0].byte_len == 9);
+	CU_ASSERT(f->qp.rq_tail == 4);
 	fake_teardown();
 }
 
