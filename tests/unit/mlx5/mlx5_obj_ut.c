@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Tests of the datapath's objects (drivers/mlx5/mlx5_obj.c) on the fake
- * device of mlx5_ut_fake.h: ring sizing, dp_init's checks, a CQ's QP table.
+ * device of mlx5_ut_fake.h: ring sizing, dp_init's checks, a CQ's QP table,
+ * the bind/unbind step both backends share.
  */
 #include "mlx5_ut_fake.h"
 
@@ -110,6 +111,102 @@ test_cq_qp_table(void)
 	CU_ASSERT(rdx_mlx5_cq_dp_init(&c, &dvc, 1, 4) == -EINVAL);
 }
 
+/*
+ * The bind step both backends share: a CQ is dp_init'ed and listed, a QP
+ * dp_init'ed, attached to its send and receive CQs and listed; a failing
+ * attach leaves nothing bound; unbind undoes it all.
+ */
+static void
+test_bind_unbind(void)
+{
+	static uint8_t sq[2][16 * 64] __attribute__((aligned(64)));
+	static uint8_t ring[2][4 * 64] __attribute__((aligned(64)));
+	static struct rdx_mlx5_qp q[2];
+	static struct rdx_mlx5_cq c[2];
+	struct rdx_dev dev;
+	struct rdx_mlx5_objs o;
+	struct rdx_cq_conf cc;
+	struct rdx_qp_conf qc;
+	struct mlx5dv_cq dvc;
+	struct mlx5dv_qp dv;
+	__be32 cdb[2][2], qdb[2][2];
+	int k, ctx;
+
+	memset(&dev, 0, sizeof(dev));
+	memset(c, 0, sizeof(c));
+	memset(q, 0, sizeof(q));
+	rdx_mlx5_objs_init(&o);
+	memset(&cc, 0, sizeof(cc));
+	cc.depth = 3;
+	for (k = 0; k < 2; k++) {
+		memset(&dvc, 0, sizeof(dvc));
+		dvc.buf = ring[k];
+		dvc.dbrec = cdb[k];
+		dvc.cqe_cnt = 4;
+		dvc.cqe_size = 64;
+		dvc.cqn = 20u + (uint32_t)k;
+		/* the receive CQ takes one QP only */
+		CU_ASSERT_FATAL(rdx_mlx5_cq_bind(&o, &c[k], &dev, &cc, &dvc, k == 0 ? 4 : 1) == 0);
+		CU_ASSERT(c[k].base.dev == &dev);
+		CU_ASSERT(c[k].base.conf.depth == 4);   /* the ring's CQE count */
+		CU_ASSERT(c[k].cqn == 20u + (uint32_t)k);
+		CU_ASSERT(c[k].base.poll_burst == rdx_mlx5_poll_burst);
+	}
+	CU_ASSERT(o.nb_cqs == 2);
+	/* a bad ring: nothing listed */
+	dvc.cqe_size = 32;
+	CU_ASSERT(rdx_mlx5_cq_bind(&o, &c[1], &dev, &cc, &dvc, 1) == -EINVAL);
+	CU_ASSERT(o.nb_cqs == 2);
+	dvc.cqe_size = 64;
+
+	memset(&qc, 0, sizeof(qc));
+	qc.send_cq = &c[0].base;
+	qc.recv_cq = &c[1].base;
+	qc.sq_depth = 4;
+	qc.sig_interval = 1;
+	qc.user_ctx = &ctx;
+	for (k = 0; k < 2; k++) {
+		memset(&dv, 0, sizeof(dv));
+		dv.dbrec = qdb[k];
+		dv.sq.buf = sq[k];
+		dv.sq.wqe_cnt = 16;
+		dv.sq.stride = 64;
+		CU_ASSERT(rdx_mlx5_qp_bind(&o, &q[k], &dev, &qc, &dv, 0x40u + (uint32_t)k, 0, 1, 0) ==
+			  (k == 0 ? 0 : -ENOSPC));
+	}
+	/* q[0] bound: fields, both CQs, the list */
+	CU_ASSERT(q[0].base.dev == &dev);
+	CU_ASSERT(q[0].base.user_ctx == &ctx);
+	CU_ASSERT(q[0].base.qp_num == 0x40);
+	CU_ASSERT(q[0].base.conf.sq_depth == 16);   /* granted: what the ring holds */
+	CU_ASSERT(q[0].base.post_burst == rdx_mlx5_post_burst);
+	CU_ASSERT(q[0].sq_wrid != NULL);
+	CU_ASSERT(cq_lookup_qp(&c[0], 0x40) == &q[0]);
+	CU_ASSERT(cq_lookup_qp(&c[1], 0x40) == &q[0]);
+	/* q[1]: the receive CQ was full, so the send CQ let go of it too */
+	CU_ASSERT(c[0].nb_qps == 1 && c[1].nb_qps == 1);
+	CU_ASSERT(cq_lookup_qp(&c[0], 0x41) == NULL);
+	CU_ASSERT(q[1].sq_wrid == NULL);
+	CU_ASSERT(o.nb_qps == 1);
+	/* one CQ for both sides: attached once */
+	qc.recv_cq = &c[0].base;
+	CU_ASSERT(rdx_mlx5_qp_bind(&o, &q[1], &dev, &qc, &dv, 0x41, 0, 1, 0) == 0);
+	CU_ASSERT(c[0].nb_qps == 2 && o.nb_qps == 2);
+	rdx_mlx5_qp_unbind(&o, &q[1]);
+	CU_ASSERT(c[0].nb_qps == 1 && o.nb_qps == 1);
+	CU_ASSERT(q[1].sq_wrid == NULL);
+	rdx_mlx5_qp_unbind(&o, &q[0]);
+	CU_ASSERT(c[0].nb_qps == 0 && c[1].nb_qps == 0 && o.nb_qps == 0);
+	CU_ASSERT(cq_lookup_qp(&c[1], 0x40) == NULL);
+	CU_ASSERT(q[0].sq_wrid == NULL);
+	for (k = 0; k < 2; k++) {
+		rdx_mlx5_cq_unbind(&o, &c[k]);
+		CU_ASSERT(c[k].qp_tbl == NULL);
+	}
+	CU_ASSERT(o.nb_cqs == 0);
+	rdx_mlx5_objs_fini(&o);
+}
+
 int
 main(void)
 {
@@ -117,6 +214,7 @@ main(void)
 		{ "sizing helpers", test_sizing },
 		{ "dp_init rejects bad rings", test_init_rejects },
 		{ "CQ QP table: collisions, detach, limits", test_cq_qp_table },
+		{ "bind/unbind: CQ, QP on one or two CQs, failed attach", test_bind_unbind },
 		{ NULL, NULL },
 	};
 
