@@ -43,6 +43,8 @@ static const uint8_t rdx_mlx5_wqe_opcode[RDX_OP_MAX] = {
  * rdx_wr.flags (SIGNALED 1, INLINE 2, FENCE 4, SOLICITED 8) -> ctrl
  * fm_ce_se. rdma-core: IBV_SEND_FENCE -> MLX5_WQE_CTRL_FENCE (0x80, "small
  * and fence"), IBV_SEND_SOLICITED -> 0x02, IBV_SEND_SIGNALED -> CQ_UPDATE.
+ * Indexed by the flags, it gives fm_ce_se where it sits in ctrl word 1
+ * (W1_FM_SHIFT, mlx5_wqe.h).
  */
 #define FM(f) ((uint8_t)((((f) & RDX_WR_SIGNALED) ? MLX5_WQE_CTRL_CQ_UPDATE : 0) | \
 			  (((f) & RDX_WR_FENCE) ? MLX5_WQE_CTRL_FENCE : 0) | \
@@ -159,6 +161,46 @@ build_wqe(const struct rdx_mlx5_qp *qp, uint8_t *ctrl, const struct rdx_wr *wr,
 		return ds + set_data_segs(qp, seg, wr);
 	nds = set_inline_seg_slow(qp, seg, wr);
 	return nds == UINT32_MAX ? 0 : ds + nds;
+}
+
+/*
+ * One 64-byte chunk into the BlueFlame buffer: four 16-byte stores on
+ * x86-64 (what rdma-core's mmio_memcpy_x64 does there with SSE), else
+ * eight 8-byte MMIO writes. Ordered by the rte_wmb() calls around it.
+ */
+static __rte_always_inline void
+bf_copy64(volatile uint8_t *dst, const uint8_t *src)
+{
+#if defined(RTE_ARCH_X86_64) && defined(__SSE2__)
+	const __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);
+	const __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));
+	const __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 32));
+	const __m128i x3 = _mm_loadu_si128((const __m128i *)(const void *)(src + 48));
+
+	_mm_storeu_si128((__m128i *)(uintptr_t)dst, x0);
+	_mm_storeu_si128((__m128i *)(uintptr_t)(dst + 16), x1);
+	_mm_storeu_si128((__m128i *)(uintptr_t)(dst + 32), x2);
+	_mm_storeu_si128((__m128i *)(uintptr_t)(dst + 48), x3);
+#else
+	uint64_t w0, w1, w2, w3, w4, w5, w6, w7;
+
+	memcpy(&w0, src, 8);
+	memcpy(&w1, src + 8, 8);
+	memcpy(&w2, src + 16, 8);
+	memcpy(&w3, src + 24, 8);
+	memcpy(&w4, src + 32, 8);
+	memcpy(&w5, src + 40, 8);
+	memcpy(&w6, src + 48, 8);
+	memcpy(&w7, src + 56, 8);
+	rte_write64_relaxed(w0, dst);
+	rte_write64_relaxed(w1, dst + 8);
+	rte_write64_relaxed(w2, dst + 16);
+	rte_write64_relaxed(w3, dst + 24);
+	rte_write64_relaxed(w4, dst + 32);
+	rte_write64_relaxed(w5, dst + 40);
+	rte_write64_relaxed(w6, dst + 48);
+	rte_write64_relaxed(w7, dst + 56);
+#endif
 }
 
 /* The whole WQE, in 64-byte chunks, wrapping at the SQ end (mmio_memcpy_x64). */

@@ -17,24 +17,29 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
-#include <rte_io.h>
-#include <rte_vect.h>
 
 #include <infiniband/mlx5dv.h>
 
 #include "rdx_mlx5.h"
 
+/* ---------------------------------------------------------------------- */
+/* Units                                                                   */
+
 #define MLX5_WQEBB_SHIFT 6      /* MLX5_SEND_WQE_BB = 64 */
 #define MLX5_DS_SIZE 16u        /* DS unit (kernel qp.h) */
 #define MLX5_MAX_SQ_WQEBB 32768u /* ordinals are tracked in 16 bits */
 
+/* ---------------------------------------------------------------------- */
+/* Ctrl segment words and WR shape keys                                    */
+
 /*
- * Placed where fm_ce_se sits in ctrl bytes 8..15 read as one
- * native word ([signature, dci(2), fm_ce_se, imm(4)]), so the fast path
- * builds that word with one load and one OR.
+ * Ctrl bytes 8..15 read as one native word ([signature, dci(2), fm_ce_se,
+ * imm(4)]): fm_ce_se sits W1_FM_SHIFT up and imm at W1_IMM, so the fast
+ * path builds that word with one load and one OR.
  */
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 #define W1_FM_SHIFT 24
@@ -90,6 +95,9 @@ typedef uint64_t rdx_v2u64 __attribute__((vector_size(16)));
 #define WR_KEY_EXACT_MASK WR_KEY(0xff, 0xff, 0xff)
 /* The shapes that start a run: INLINE, with or without SIGNALED. */
 #define WR_KEY_RUN_MASK WR_KEY(0xff, 0xff & ~RDX_WR_SIGNALED, 0xff)
+
+/* ---------------------------------------------------------------------- */
+/* Segments (sizes in 16-byte DS units)                                    */
 
 /* Segments continue at the start of the ring past its end (§1 wrap rule). */
 static __rte_always_inline uint8_t *
@@ -149,46 +157,6 @@ set_data_segs(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_wr *w
 		ds++;
 	}
 	return ds;
-}
-
-/*
- * One 64-byte chunk into the BlueFlame buffer: four 16-byte stores on
- * x86-64 (what rdma-core's mmio_memcpy_x64 does there with SSE), else
- * eight 8-byte MMIO writes. Ordered by the rte_wmb() calls around it.
- */
-static __rte_always_inline void
-bf_copy64(volatile uint8_t *dst, const uint8_t *src)
-{
-#if defined(RTE_ARCH_X86_64) && defined(__SSE2__)
-	const __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);
-	const __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));
-	const __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 32));
-	const __m128i x3 = _mm_loadu_si128((const __m128i *)(const void *)(src + 48));
-
-	_mm_storeu_si128((__m128i *)(uintptr_t)dst, x0);
-	_mm_storeu_si128((__m128i *)(uintptr_t)(dst + 16), x1);
-	_mm_storeu_si128((__m128i *)(uintptr_t)(dst + 32), x2);
-	_mm_storeu_si128((__m128i *)(uintptr_t)(dst + 48), x3);
-#else
-	uint64_t w0, w1, w2, w3, w4, w5, w6, w7;
-
-	memcpy(&w0, src, 8);
-	memcpy(&w1, src + 8, 8);
-	memcpy(&w2, src + 16, 8);
-	memcpy(&w3, src + 24, 8);
-	memcpy(&w4, src + 32, 8);
-	memcpy(&w5, src + 40, 8);
-	memcpy(&w6, src + 48, 8);
-	memcpy(&w7, src + 56, 8);
-	rte_write64_relaxed(w0, dst);
-	rte_write64_relaxed(w1, dst + 8);
-	rte_write64_relaxed(w2, dst + 16);
-	rte_write64_relaxed(w3, dst + 24);
-	rte_write64_relaxed(w4, dst + 32);
-	rte_write64_relaxed(w5, dst + 40);
-	rte_write64_relaxed(w6, dst + 48);
-	rte_write64_relaxed(w7, dst + 56);
-#endif
 }
 
 /*
