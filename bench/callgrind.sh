@@ -7,7 +7,7 @@
 # rdx_mlx5_poll_burst (and what they call); the benchmark loop that plays
 # the device (writes the CQEs) is not. The matrix rows after the first four
 # vary one knob each (inline size, SGE, signaling interval -Q, post list
-# -l 1, READ, atomics). In drivers/mlx5/mlx5_dp.c the "8-byte fast path" is
+# -l 1, READ, atomics). In drivers/mlx5/mlx5_qp.c the "8-byte fast path" is
 # the run loop for bursts of 8-byte inline WRITE/SEND; 9..16-byte inline
 # takes the fast shape builder (build_fast) one WR at a time; 24/64-byte
 # inline, SGE, READ and atomics the general builder; a burst of one its
@@ -16,12 +16,14 @@
 # Then a second figure: rdx-perf's own per-op loop (8 B WRITE bw, -l 32
 # -Q 32 -t 32, loopback on one lcore on the software device, --warmup 0)
 # under callgrind with --toggle-collect=perf_stream_run, split into
-#   model  = inclusive cost of sw_cq_progress (the software device's inline
-#            progress, which the driver's poll runs on this lcore)
-#   driver = inclusive rdx_mlx5_post_burst + rdx_mlx5_poll_burst - model
+#   model  = inclusive cost of sw_engine_progress (the software device's
+#            inline progress, which its CQ poll op sw_cq_poll_inline runs on
+#            this lcore before the driver's poll)
+#   driver = inclusive rdx_mlx5_post_burst + the poll op (sw_cq_poll_inline,
+#            or rdx_mlx5_poll_burst) - model
 #   app    = the rest of perf_stream_run (loop, WR set-up, CQ routing,
 #            histogram)
-# and, as a cross-check, the self cost by source file (apps/ + lib/, mlx5_dp.c,
+# and, as a cross-check, the self cost by source file (apps/ + lib/, drivers/mlx5/*.c,
 # drivers/mlx5/sw/, other = libc/DPDK, mostly memcpy called by the model).
 #
 # usage: bench/callgrind.sh [BUILD_DIR] [BURSTS]
@@ -86,9 +88,11 @@ callgrind_annotate --inclusive=no --threshold=100 --auto=no "$tmp/cg.perf" >"$tm
 incl() { awk -v f=":$1 " '
     index($0, f) && $0 ~ /^ *[0-9,]+ / { gsub(",", "", $1); print $1; exit }' "$tmp/incl.perf"; }
 total=$(incl perf_stream_run)
-model=$(incl sw_cq_progress)
+model=$(incl sw_engine_progress)
 post=$(incl rdx_mlx5_post_burst)
-poll=$(incl rdx_mlx5_poll_burst)
+# the software device's poll op in inline mode; rdx_mlx5_poll_burst otherwise
+poll=$(incl sw_cq_poll_inline)
+[ -n "$poll" ] || poll=$(incl rdx_mlx5_poll_burst)
 # self cost by the file the code comes from (inlined headers count where they live)
 read -r s_app s_drv s_model s_other <<EOF_SELF
 $(awk '/^ *[0-9,]+ \(/ && /:/ { v = $1; gsub(",", "", v); f = $0;
@@ -105,7 +109,7 @@ awk -v t="${total:-0}" -v m="${model:-0}" -v p="${post:-0}" -v q="${poll:-0}" -v
     d = p + q - m; a = t - m - d
     printf "  %-44s %7.1f instr/op  (%d ops, %d instr)\n", "total (perf_stream_run, inclusive):", t / o, o, t
     printf "  %-44s %7.1f instr/op  %5.1f%%\n", "app (rdx-perf loop, routing, histogram):", a / o, 100 * a / t
-    printf "  %-44s %7.1f instr/op  %5.1f%%\n", "driver (mlx5_dp.c post + poll):", d / o, 100 * d / t
+    printf "  %-44s %7.1f instr/op  %5.1f%%\n", "driver (drivers/mlx5 post + poll):", d / o, 100 * d / t
     printf "  %-44s %7.1f instr/op  %5.1f%%\n", "model (software device progress):", m / o, 100 * m / t
-    printf "  self cost by file: apps+lib %.1f, mlx5_dp.c %.1f, sw model %.1f, libc/DPDK %.1f instr/op\n",
+    printf "  self cost by file: apps+lib %.1f, drivers/mlx5 %.1f, sw model %.1f, libc/DPDK %.1f instr/op\n",
         sa / o, sd / o, sm / o, so / o }'

@@ -2,8 +2,9 @@
 /*
  * The mlx5 hardware control path: open an mlx5 device through ibverbs,
  * create CQs and RC QPs with mlx5dv, take their rings with mlx5dv_init_obj()
- * and hand them to the direct datapath (mlx5_dp.c). Everything here is
- * control path: it may allocate, log and enter the kernel.
+ * and hand them to the direct datapath (rdx_mlx5_qp_bind/rdx_mlx5_cq_bind,
+ * mlx5_obj.c). Everything here is control path: it may allocate, log and
+ * enter the kernel.
  *
  * Doorbell registers: a thread domain (ibv_alloc_td + parent domain) makes
  * libmlx5 give its QPs a dedicated, lock-free BlueFlame register (bfreg);
@@ -374,8 +375,7 @@ hw_cq_destroy(struct rdx_cq *cq)
 	}
 	if (hc->channel != NULL)
 		ibv_destroy_comp_channel(hc->channel);
-	rdx_mlx5_objs_cq_del(&hd->objs, &hc->mcq);
-	rdx_mlx5_cq_dp_fini(&hc->mcq);
+	rdx_mlx5_cq_unbind(&hd->objs, &hc->mcq);
 	free(hc);
 	return 0;
 }
@@ -420,18 +420,13 @@ hw_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 		goto fail;
 	}
 	/* QP lookup table sized for every QP an lcore may drive, twice. */
-	ret = -rdx_mlx5_cq_dp_init(&hc->mcq, &dv, dv.cqn, 2 * RDX_MAX_QPS_PER_LCORE);
+	hc->cq_uar = dv.cq_uar;
+	ret = -rdx_mlx5_cq_bind(&hd->objs, &hc->mcq, dev, conf, &dv, 2 * RDX_MAX_QPS_PER_LCORE);
 	if (ret != 0) {
 		MLX5_LOG(ERR, "CQ 0x%x ring not usable (cqe_cnt %u, cqe_size %u): %s\n",
 			 dv.cqn, dv.cqe_cnt, dv.cqe_size, strerror(ret));
 		goto fail;
 	}
-	hc->cq_uar = dv.cq_uar;
-	hc->mcq.base.dev = dev;
-	hc->mcq.base.conf = *conf;
-	hc->mcq.base.conf.depth = dv.cqe_cnt;
-	hc->mcq.progress = NULL;
-	rdx_mlx5_objs_cq_add(&hd->objs, &hc->mcq);
 	return &hc->mcq.base;
 fail:
 	if (hc->ibcq != NULL)
@@ -574,11 +569,7 @@ hw_qp_destroy(struct rdx_qp *qp)
 		MLX5_LOG(ERR, "ibv_destroy_qp(0x%x) failed: %s\n", qp->qp_num, strerror(ret));
 		return -ret;
 	}
-	rdx_mlx5_objs_qp_del(&hd->objs, &hq->mqp);
-	rdx_mlx5_cq_detach(&hq->scq->mcq, &hq->mqp);
-	if (hq->rcq != hq->scq)
-		rdx_mlx5_cq_detach(&hq->rcq->mcq, &hq->mqp);
-	rdx_mlx5_qp_dp_fini(&hq->mqp);
+	rdx_mlx5_qp_unbind(&hd->objs, &hq->mqp);
 	hw_td_put(hd, hq);
 	free(hq);
 	return 0;
@@ -659,11 +650,8 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 			       RDX_MLX5_MAX_SEND_SGE);
 	max_recv_sge = dv.rq.wqe_cnt != 0 ?
 		RTE_MIN(dv.rq.stride / 16, (uint32_t)RDX_MAX_SGE) : 0;
-	hq->mqp.base.dev = dev;
-	hq->mqp.base.conf = *conf;
-	hq->mqp.base.user_ctx = conf->user_ctx;
-	ret = -rdx_mlx5_qp_dp_init(&hq->mqp, &dv, hq->ibqp->qp_num, max_inline,
-				   max_send_sge, max_recv_sge);
+	ret = -rdx_mlx5_qp_bind(&hd->objs, &hq->mqp, dev, conf, &dv, hq->ibqp->qp_num,
+				max_inline, max_send_sge, max_recv_sge);
 	if (ret != 0) {
 		MLX5_LOG(ERR, "QP 0x%x rings not usable by the datapath (sq %u x %u B, "
 			 "rq %u x %u B): %s\n", hq->ibqp->qp_num, dv.sq.wqe_cnt, dv.sq.stride,
@@ -692,22 +680,11 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 		ret = ENOSPC;
 		goto fail_dp;
 	}
-	ret = -rdx_mlx5_cq_attach(&hq->scq->mcq, &hq->mqp);
-	if (ret != 0)
-		goto fail_dp;
-	if (hq->rcq != hq->scq) {
-		ret = -rdx_mlx5_cq_attach(&hq->rcq->mcq, &hq->mqp);
-		if (ret != 0) {
-			rdx_mlx5_cq_detach(&hq->scq->mcq, &hq->mqp);
-			goto fail_dp;
-		}
-	}
 	hq->psn = (uint32_t)(rte_rdtsc() ^ ((uint64_t)hq->ibqp->qp_num << 8)) & 0xffffff;
-	rdx_mlx5_objs_qp_add(&hd->objs, &hq->mqp);
 	return &hq->mqp.base;
 fail_dp:
 	MLX5_LOG(ERR, "QP 0x%x setup failed: %s\n", hq->ibqp->qp_num, strerror(ret));
-	rdx_mlx5_qp_dp_fini(&hq->mqp);
+	rdx_mlx5_qp_unbind(&hd->objs, &hq->mqp);
 fail:
 	if (hq->ibqp != NULL)
 		ibv_destroy_qp(hq->ibqp);

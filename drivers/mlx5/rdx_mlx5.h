@@ -4,8 +4,15 @@
  * both backends use to hand it their rings. The hardware backend
  * (mlx5_hw.c) gets the rings from mlx5dv_init_obj(); the software device
  * (sw/) builds the same rings in shared memory and fills the same
- * struct mlx5dv_qp / struct mlx5dv_cq. The datapath cannot tell them apart,
- * except that a software CQ in inline-progress mode sets cq->progress.
+ * struct mlx5dv_qp / struct mlx5dv_cq. The datapath cannot tell them apart;
+ * both run the same bind/unbind step (rdx_mlx5_qp_bind, rdx_mlx5_cq_bind).
+ * A backend that must do work before each poll (the software device in
+ * inline-progress mode runs its engine) installs its own poll_burst op,
+ * which then calls rdx_mlx5_poll_burst_general: the datapath has no hook.
+ *
+ * Files: mlx5_wqe.h (WQE encodings, set_*_seg helpers), mlx5_qp.c
+ * (posting), mlx5_cq.c (polling), mlx5_obj.c (sizing, dp_init, bind,
+ * xstats).
  *
  * Sizing (both backends must agree, use the helpers below):
  *  - SQ: a WQE is at most rdx_mlx5_sq_wqebb_max(max_inline, max_send_sge)
@@ -91,10 +98,6 @@ struct rdx_mlx5_cq {
 	uint32_t cqe_shift;             /* log2(cqe_size) */
 	uint32_t cqe_off;               /* 0, or 64 for 128-byte CQEs */
 	volatile __be32 *dbrec;         /* [0]: consumer index */
-	/* Software device, inline progress: run the model before polling.
-	 * NULL on hardware. */
-	void (*progress)(void *arg);
-	void *progress_arg;
 	struct rdx_mlx5_qp *last_qp;    /* lookup cache */
 	/* QPs whose completions land here, by QPN (open addressing). */
 	struct rdx_mlx5_qp **qp_tbl;
@@ -202,6 +205,8 @@ void rdx_mlx5_qp_dp_fini(struct rdx_mlx5_qp *qp);
  */
 void rdx_mlx5_bfreg_init(struct rdx_mlx5_bfreg *bf, void *reg, uint32_t size);
 int rdx_mlx5_qp_bfreg_share(struct rdx_mlx5_qp *qp, struct rdx_mlx5_bfreg *bf);
+/* Drop qp's share of a register (back to its own); a no-op if it has none. */
+void rdx_mlx5_qp_bfreg_unshare(struct rdx_mlx5_qp *qp);
 /* The CQ ring must be initialised by the owner (op_own 0xF0 everywhere). */
 int rdx_mlx5_cq_dp_init(struct rdx_mlx5_cq *cq, const struct mlx5dv_cq *dv,
 			uint32_t cqn, uint32_t max_qps);
@@ -254,10 +259,43 @@ void rdx_mlx5_xstat_set(struct rdx_dev_xstat *xs, unsigned int n, unsigned int k
 unsigned int rdx_mlx5_objs_xstats(struct rdx_mlx5_objs *o, struct rdx_dev_xstat *xs,
 				  unsigned int n, unsigned int k);
 
+/*
+ * The one step both backends (mlx5_hw.c, sw/sw_dev.c) take to hand a new
+ * object to the datapath, and its undo on destroy.
+ *
+ * rdx_mlx5_cq_bind: cq->base gets dev and conf, the ring goes through
+ * rdx_mlx5_cq_dp_init (conf.depth becomes the CQE count, poll_burst
+ * rdx_mlx5_poll_burst) and the CQ is listed in o. 0 or a negative errno
+ * (nothing bound). rdx_mlx5_cq_unbind: unlist and rdx_mlx5_cq_dp_fini.
+ *
+ * rdx_mlx5_qp_bind: qp->base gets dev, conf and conf->user_ctx, the rings
+ * go through rdx_mlx5_qp_dp_init (same arguments), the QP is attached to
+ * conf->send_cq and conf->recv_cq (both must be struct rdx_mlx5_cq based)
+ * and listed in o. 0 or a negative errno (nothing bound). A register
+ * share (rdx_mlx5_qp_bfreg_share) may follow. rdx_mlx5_qp_unbind: unlist,
+ * detach from both CQs and rdx_mlx5_qp_dp_fini (which drops a register
+ * share: a backend whose registers are shared under a lock calls
+ * rdx_mlx5_qp_bfreg_unshare under it first).
+ */
+int rdx_mlx5_cq_bind(struct rdx_mlx5_objs *o, struct rdx_mlx5_cq *cq, struct rdx_dev *dev,
+		     const struct rdx_cq_conf *conf, const struct mlx5dv_cq *dv,
+		     uint32_t max_qps);
+void rdx_mlx5_cq_unbind(struct rdx_mlx5_objs *o, struct rdx_mlx5_cq *cq);
+int rdx_mlx5_qp_bind(struct rdx_mlx5_objs *o, struct rdx_mlx5_qp *qp, struct rdx_dev *dev,
+		     const struct rdx_qp_conf *conf, const struct mlx5dv_qp *dv, uint32_t qpn,
+		     uint32_t max_inline, uint32_t max_send_sge, uint32_t max_recv_sge);
+void rdx_mlx5_qp_unbind(struct rdx_mlx5_objs *o, struct rdx_mlx5_qp *qp);
+
 uint16_t rdx_mlx5_post_burst(struct rdx_qp *qp, const struct rdx_wr *wr, uint16_t n);
 uint16_t rdx_mlx5_post_recv_burst(struct rdx_qp *qp, const struct rdx_recv_wr *wr,
 				  uint16_t n);
 uint16_t rdx_mlx5_poll_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
+/*
+ * The poll loop for every CQE kind without the fast loop in front: for a
+ * backend's own poll_burst op that runs work first (the software device's
+ * inline progress), since that work usually leaves several kinds of CQE.
+ */
+uint16_t rdx_mlx5_poll_burst_general(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
 uint64_t rdx_mlx5_qp_retired_wr_id(const struct rdx_qp *qp, const struct rdx_wc *wc,
 				   uint16_t i);
 

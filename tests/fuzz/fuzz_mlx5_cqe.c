@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * libFuzzer target: the mlx5 CQE decoder of drivers/mlx5/mlx5_dp.c. A QP
+ * libFuzzer target: the mlx5 CQE decoder of drivers/mlx5/mlx5_cq.c. A QP
  * and a CQ get plain memory rings (no device, no doorbell register), the
  * datapath posts a few send and receive WRs, then the CQ ring is filled
  * with arbitrary bytes (what a broken or hostile device could write) and

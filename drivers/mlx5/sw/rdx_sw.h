@@ -56,8 +56,8 @@ enum rdx_sw_qp_state {
 bool rdx_sw_dev_is_sw(const struct rdx_dev *dev);
 /** Fill *st. @return 0 or -EINVAL (not a sw device). */
 int rdx_sw_stats_get(const struct rdx_dev *dev, struct rdx_sw_stats *st);
-/** Run the engine once over every QP of dev (what the CQ progress hook
- * does in inline mode). @return number of WQEs executed or flushed. */
+/** Run the engine once over every QP of dev (what a CQ's poll runs first
+ * in inline mode). @return number of WQEs executed or flushed. */
 int rdx_sw_progress(struct rdx_dev *dev);
 /** Model state of a QP (enum rdx_sw_qp_state) or -EINVAL. */
 int rdx_sw_qp_state(const struct rdx_qp *qp);

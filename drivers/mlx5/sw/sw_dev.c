@@ -2,8 +2,10 @@
 /*
  * Software mlx5 device: the rdx_dev_ops of "sw". The control path builds
  * rings in the model's shared memory and hands them to the mlx5 datapath
- * (rdx_mlx5_qp_dp_init / rdx_mlx5_cq_dp_init), whose post/poll functions
- * are the fast path, exactly as on hardware.
+ * (rdx_mlx5_qp_bind / rdx_mlx5_cq_bind, as mlx5_hw.c does), whose
+ * post/poll functions are the fast path, exactly as on hardware. In inline
+ * progress mode a CQ's poll op is sw_cq_poll_inline: the engine, then the
+ * datapath's poll.
  *
  * Memory: RDX_MEM_HOST and RDX_MEM_HUGE buffers live in the device's shared
  * segment (no hugepages in the model), so a peer process can reach them;
@@ -46,6 +48,7 @@ struct sw_mem {
 struct sw_cq {
 	struct rdx_mlx5_cq mcq; /* must be first */
 	int slot;
+	bool inline_progress;   /* polls and waits run the engine */
 };
 
 struct sw_qp {
@@ -218,10 +221,16 @@ sw_mem_copy_from(struct rdx_mem *mem, size_t off, void *dst, size_t len)
 	return 0;
 }
 
-static void
-sw_cq_progress(void *arg)
+/*
+ * The poll op of a CQ in inline-progress mode: run the engine over every
+ * QP of the device (it writes the CQEs), then poll with the datapath's
+ * general loop. Hardware CQs and thread mode poll with rdx_mlx5_poll_burst.
+ */
+static uint16_t
+sw_cq_poll_inline(struct rdx_cq *rcq, struct rdx_wc *wc, uint16_t n)
 {
-	sw_engine_progress(&((struct sw_dev *)arg)->eng);
+	sw_engine_progress(&sw_dev(rcq->dev)->eng);
+	return rdx_mlx5_poll_burst_general(rcq, wc, n);
 }
 
 static struct rdx_cq *
@@ -245,22 +254,17 @@ sw_cq_create_op(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 		return NULL;
 	}
 	cq->slot = slot;
-	cq->mcq.base.dev = dev;
-	cq->mcq.base.conf = *conf;
-	ret = rdx_mlx5_cq_dp_init(&cq->mcq, &dv, dv.cqn, SW_MAX_QP);
+	ret = rdx_mlx5_cq_bind(&sd->objs, &cq->mcq, dev, conf, &dv, SW_MAX_QP);
 	if (ret != 0) {
 		sw_cq_destroy(&sd->eng, slot);
 		free(cq);
 		rte_errno = -ret;
 		return NULL;
 	}
-	cq->mcq.base.poll_burst = rdx_mlx5_poll_burst;
 	if (sd->progress == RDX_SW_PROGRESS_INLINE) {
-		/* rdx_mlx5_poll_burst runs the engine first */
-		cq->mcq.progress = sw_cq_progress;
-		cq->mcq.progress_arg = sd;
+		cq->inline_progress = true;
+		cq->mcq.base.poll_burst = sw_cq_poll_inline;
 	}
-	rdx_mlx5_objs_cq_add(&sd->objs, &cq->mcq);
 	return &cq->mcq.base;
 }
 
@@ -272,8 +276,7 @@ sw_cq_destroy_op(struct rdx_cq *rcq)
 
 	if (cq->mcq.nb_qps != 0)
 		return -EBUSY;
-	rdx_mlx5_objs_cq_del(&sd->objs, &cq->mcq);
-	rdx_mlx5_cq_dp_fini(&cq->mcq);
+	rdx_mlx5_cq_unbind(&sd->objs, &cq->mcq);
 	sw_cq_destroy(&sd->eng, cq->slot);
 	free(cq);
 	return 0;
@@ -306,14 +309,14 @@ sw_cq_wait(struct rdx_cq *rcq, int timeout_ms)
 	for (;;) {
 		uint32_t seq = sw_cq_seq(&sd->eng, cq->slot);
 
-		if (cq->mcq.progress != NULL)
+		if (cq->inline_progress)
 			sw_engine_progress(&sd->eng);
 		if (sw_cq_has_cqe(&sd->eng, cq->slot, cq->mcq.cons_index))
 			return 0;
 		now = sw_mono_ns();
 		if (now >= end)
 			return -ETIMEDOUT;
-		if (cq->mcq.progress != NULL) {
+		if (cq->inline_progress) {
 			struct timespec ts = { .tv_sec = 0, .tv_nsec = 50000 };
 
 			nanosleep(&ts, NULL);
@@ -381,7 +384,8 @@ sw_qp_bfreg(struct sw_dev *sd, struct sw_qp *qp)
 	return ret;
 }
 
-/* Before the engine's QP goes: drop the datapath's share of its register. */
+/* Before the engine's QP goes: drop the datapath's share of its register
+ * (under the lock that guards the shares; rdx_mlx5_qp_unbind follows). */
 static void
 sw_qp_bfreg_put(struct sw_dev *sd, struct sw_qp *qp)
 {
@@ -389,7 +393,7 @@ sw_qp_bfreg_put(struct sw_dev *sd, struct sw_qp *qp)
 	struct rdx_mlx5_bfreg *bf;
 
 	sw_lock(&sd->eng.lock);
-	rdx_mlx5_qp_dp_fini(&qp->mqp);
+	rdx_mlx5_qp_bfreg_unshare(&qp->mqp);
 	bf = b->dp;
 	if (bf != NULL && bf->refs == 0) {
 		free(bf);
@@ -448,34 +452,20 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 		free(qp);
 		return NULL;
 	}
-	qp->mqp.base.dev = dev;
-	qp->mqp.base.user_ctx = conf->user_ctx;
-	qp->mqp.base.qp_num = qp->lqp->s->qpn;
-	qp->mqp.base.conf = *conf;
-	/* rdx_mlx5_qp_dp_init sets the granted depths and limits in conf */
-	ret = rdx_mlx5_qp_dp_init(&qp->mqp, &dv, qp->lqp->s->qpn, qp->lqp->s->max_inline,
-				  conf->max_send_sge, qp->lqp->s->max_recv_sge);
+	/* the granted depths and limits land in qp->mqp.base.conf */
+	ret = rdx_mlx5_qp_bind(&sd->objs, &qp->mqp, dev, conf, &dv, qp->lqp->s->qpn,
+			       qp->lqp->s->max_inline, conf->max_send_sge,
+			       qp->lqp->s->max_recv_sge);
 	if (ret != 0)
 		goto err;
 	ret = sw_qp_bfreg(sd, qp);
 	if (ret != 0)
-		goto err_fini;
+		goto err_unbind;
 	qp->mqp.base.post_burst = sw_post_burst;
-	qp->mqp.base.post_recv_burst = rdx_mlx5_post_recv_burst;
-	ret = rdx_mlx5_cq_attach(&qp->scq->mcq, &qp->mqp);
-	if (ret != 0)
-		goto err_fini;
-	if (qp->rcq != qp->scq) {
-		ret = rdx_mlx5_cq_attach(&qp->rcq->mcq, &qp->mqp);
-		if (ret != 0) {
-			rdx_mlx5_cq_detach(&qp->scq->mcq, &qp->mqp);
-			goto err_fini;
-		}
-	}
-	rdx_mlx5_objs_qp_add(&sd->objs, &qp->mqp);
 	return &qp->mqp.base;
-err_fini:
+err_unbind:
 	sw_qp_bfreg_put(sd, qp);
+	rdx_mlx5_qp_unbind(&sd->objs, &qp->mqp);
 err:
 	sw_qp_destroy(&sd->eng, qp->lqp);
 	free(qp);
@@ -489,11 +479,8 @@ sw_qp_destroy_op(struct rdx_qp *rqp)
 	struct sw_qp *qp = (struct sw_qp *)rqp;
 	struct sw_dev *sd = sw_dev(rqp->dev);
 
-	rdx_mlx5_objs_qp_del(&sd->objs, &qp->mqp);
-	rdx_mlx5_cq_detach(&qp->scq->mcq, &qp->mqp);
-	if (qp->rcq != qp->scq)
-		rdx_mlx5_cq_detach(&qp->rcq->mcq, &qp->mqp);
 	sw_qp_bfreg_put(sd, qp);
+	rdx_mlx5_qp_unbind(&sd->objs, &qp->mqp);
 	sw_qp_destroy(&sd->eng, qp->lqp);
 	free(qp);
 	return 0;

@@ -15,7 +15,9 @@
 #include <string.h>
 
 #include "rdx_ut.h"
-#include "../../../drivers/mlx5/mlx5_dp.c"
+#include "../../../drivers/mlx5/mlx5_obj.c"
+#include "../../../drivers/mlx5/mlx5_qp.c"
+#include "../../../drivers/mlx5/mlx5_cq.c"
 #include "../../../drivers/mlx5/mlx5_hw.c"
 
 const char *

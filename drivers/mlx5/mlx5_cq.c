@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * mlx5 completion polling (the datapath's cq.c): 64- or 128-byte CQEs by
+ * owner bit, one always-inline fast loop for good requester CQEs of the
+ * cached QP, a general loop for every other kind (responder, error,
+ * flush, another QP). Rules: doc/mlx5-datapath.md (sections 4-5) and
+ * rdma-core's providers/mlx5 cq.c.
+ *
+ * Fast path: no allocation, locks, syscalls, logging or division; every
+ * index is masked.
+ */
+#include <endian.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_branch_prediction.h>
+#include <rte_common.h>
+#include <rte_byteorder.h>
+#include <rte_io.h>
+
+#include <infiniband/verbs.h>
+
+#include "rdx_mlx5.h"
+#include "mlx5_wqe.h"
+
+/*
+ * mlx5 WQE opcode (requester CQE sop_drop_qpn[31:24]) -> enum rdx_wc_opcode,
+ * indexed by the whole byte (no range check on the fast path).
+ */
+#define REQ_WC_UNKNOWN_4 RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN
+#define REQ_WC_UNKNOWN_16 REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4
+static const uint8_t rdx_mlx5_req_wc_opcode[256] = {
+	RDX_WC_NOP, RDX_WC_SEND, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x00 */
+	REQ_WC_UNKNOWN_4, /* 0x04 */
+	RDX_WC_WRITE, RDX_WC_WRITE, RDX_WC_SEND, RDX_WC_SEND, /* 0x08 */
+	REQ_WC_UNKNOWN_4, /* 0x0c */
+	RDX_WC_READ, RDX_WC_CAS, RDX_WC_FAA, RDX_WC_UNKNOWN, /* 0x10 */
+	REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, /* 0x14 */
+	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0x20 */
+	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0x50 */
+	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0x90 */
+	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0xd0 */
+};
+#undef REQ_WC_UNKNOWN_16
+#undef REQ_WC_UNKNOWN_4
+_Static_assert(RDX_WC_UNKNOWN != 0, "unlisted opcodes must not read as NOP");
+
+/* rdx_wc.byte_len of a good requester CQE by WQE opcode: READ -> the CQE's
+ * byte_cnt, atomics 8 (cq.c), everything else 0. */
+#define REQ_LEN_FROM_CQE 0xffu
+static const uint8_t rdx_mlx5_req_byte_len[256] = {
+	[MLX5_OPCODE_RDMA_READ] = REQ_LEN_FROM_CQE,
+	[MLX5_OPCODE_ATOMIC_CS] = 8,
+	[MLX5_OPCODE_ATOMIC_FA] = 8,
+};
+
+/* ---------------------------------------------------------------------- */
+/* Completions                                                             */
+
+uint8_t
+rdx_mlx5_syndrome_to_status(uint8_t syndrome)
+{
+	/* rdma-core cq.c mlx5_handle_error_cqe */
+	switch (syndrome) {
+	case MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR:
+		return IBV_WC_LOC_LEN_ERR;
+	case MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR:
+		return IBV_WC_LOC_QP_OP_ERR;
+	case MLX5_CQE_SYNDROME_LOCAL_PROT_ERR:
+		return IBV_WC_LOC_PROT_ERR;
+	case MLX5_CQE_SYNDROME_WR_FLUSH_ERR:
+		return IBV_WC_WR_FLUSH_ERR;
+	case MLX5_CQE_SYNDROME_MW_BIND_ERR:
+		return IBV_WC_MW_BIND_ERR;
+	case MLX5_CQE_SYNDROME_BAD_RESP_ERR:
+		return IBV_WC_BAD_RESP_ERR;
+	case MLX5_CQE_SYNDROME_LOCAL_ACCESS_ERR:
+		return IBV_WC_LOC_ACCESS_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR:
+		return IBV_WC_REM_INV_REQ_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR:
+		return IBV_WC_REM_ACCESS_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_OP_ERR:
+		return IBV_WC_REM_OP_ERR;
+	case MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR:
+		return IBV_WC_RETRY_EXC_ERR;
+	case MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR:
+		return IBV_WC_RNR_RETRY_EXC_ERR;
+	case MLX5_CQE_SYNDROME_REMOTE_ABORTED_ERR:
+		return IBV_WC_REM_ABORT_ERR;
+	default:
+		return IBV_WC_GENERAL_ERR;
+	}
+}
+
+static __rte_noinline struct rdx_mlx5_qp *
+cq_lookup_qp(struct rdx_mlx5_cq *cq, uint32_t qpn)
+{
+	uint32_t h = qpn & cq->qp_tbl_mask;
+	struct rdx_mlx5_qp *qp;
+
+	while ((qp = cq->qp_tbl[h]) != NULL) {
+		if (qp->base.qp_num == qpn) {
+			cq->last_qp = qp;
+			return qp;
+		}
+		h = (h + 1) & cq->qp_tbl_mask;
+	}
+	return NULL;
+}
+
+/*
+ * Ordinal of the outstanding WQE starting at WQEBB counter wqe_ctr, by
+ * walking the ring from the oldest unretired WQE (error and flush CQEs,
+ * which may name unsignaled WQEs). False when no outstanding WQE starts there.
+ */
+static __rte_noinline bool
+sq_find_ord(const struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, uint32_t *ord)
+{
+	uint32_t bb = qp->sq_tail_bb, o;
+
+	for (o = qp->sq_tail; o != qp->sq_head; o++) {
+		if ((uint16_t)bb == wqe_ctr) {
+			*ord = o;
+			return true;
+		}
+		bb += sq_wqe_nbb(qp, bb);
+	}
+	return false;
+}
+
+/*
+ * Fill a completion. On little-endian hosts as three word stores plus the
+ * two pointers: [byte_len, imm], [qp_num, vendor_err], [retired, status,
+ * opcode] are adjacent in struct rdx_wc.
+ */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+_Static_assert(offsetof(struct rdx_wc, imm) == offsetof(struct rdx_wc, byte_len) + 4 &&
+	       offsetof(struct rdx_wc, vendor_err) == offsetof(struct rdx_wc, qp_num) + 4 &&
+	       offsetof(struct rdx_wc, status) == offsetof(struct rdx_wc, retired) + 2 &&
+	       offsetof(struct rdx_wc, opcode) == offsetof(struct rdx_wc, retired) + 3,
+	       "rdx_wc layout");
+#endif
+static __rte_always_inline void
+wc_set(struct rdx_wc *wc, uint64_t wr_id, void *qp_ctx, uint32_t byte_len, uint32_t imm,
+       uint32_t qp_num, uint32_t retired, uint8_t opcode)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	const uint64_t w_len = (uint64_t)byte_len | (uint64_t)imm << 32;
+	const uint64_t w_qpn = qp_num;   /* vendor_err 0 */
+	const uint32_t w_ret = retired | (uint32_t)IBV_WC_SUCCESS << 16 | (uint32_t)opcode << 24;
+
+	wc->wr_id = wr_id;
+	wc->qp_ctx = qp_ctx;
+	memcpy(&wc->byte_len, &w_len, sizeof(w_len));
+	NO_STORE_PAIRING();
+	memcpy(&wc->qp_num, &w_qpn, sizeof(w_qpn));
+	memcpy(&wc->retired, &w_ret, sizeof(w_ret));
+#else
+	wc->wr_id = wr_id;
+	wc->qp_ctx = qp_ctx;
+	wc->byte_len = byte_len;
+	wc->imm = imm;
+	wc->qp_num = qp_num;
+	wc->vendor_err = 0;
+	wc->retired = (uint16_t)retired;
+	wc->status = IBV_WC_SUCCESS;
+	wc->opcode = opcode;
+#endif
+}
+
+/*
+ * A good requester CQE (opcode REQ; qp is the QP it names): retire the send
+ * WQEs up to the signaled one at its wqe_counter (selective signaling: one
+ * CQE completes every earlier WQE, libmlx5 "tail = wqe_head[idx] + 1").
+ * Everything comes from the WQEBB's sq_sig entry: no ring read. False (and
+ * nothing changed) for a counter that names no outstanding signaled WQE.
+ */
+static __rte_always_inline bool
+cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t sop,
+	struct rdx_wc *wc)
+{
+	const uint8_t op = (uint8_t)(sop >> 24);
+	const uint32_t mask = qp->sq_mask;
+	const struct rdx_mlx5_sq_sig sig = qp->sq_sig[be16toh(cqe->wqe_counter) & mask];
+	const uint32_t tail = qp->sq_tail;
+	const uint32_t retired = (uint16_t)(sig.ord - (uint16_t)tail) + 1u;
+	uint32_t last, blen;
+
+	if (unlikely(retired > qp->sq_head - tail))
+		return false;
+	last = tail + retired - 1;
+	/* byte_cnt is meaningful for READ only; atomics report 8 (cq.c). */
+	blen = rdx_mlx5_req_byte_len[op];
+	if (unlikely(blen == REQ_LEN_FROM_CQE))
+		blen = be32toh(cqe->byte_cnt);
+	/* imm: the retirement cursor for rdx_mlx5_qp_retired_wr_id */
+	wc_set(wc, qp->sq_wrid[last & mask], qp->base.user_ctx, blen, last, sop & 0xffffff,
+	       retired, rdx_mlx5_req_wc_opcode[op]);
+	qp->sq_tail = last + 1;
+	NO_STORE_PAIRING();
+	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
+	return true;
+}
+
+/*
+ * Retire send WQEs up to the one at WQEBB counter wqe_ctr for an error or
+ * flush CQE (which may name an unsignaled WQE: found by walking the ring).
+ * Returns false for a counter that names no outstanding WQE.
+ */
+static bool
+sq_retire_err(struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, struct rdx_wc *wc)
+{
+	const uint32_t tail = qp->sq_tail;
+	uint32_t last;
+
+	if (!sq_find_ord(qp, wqe_ctr, &last))
+		return false;
+	wc->wr_id = qp->sq_wrid[last & qp->sq_mask];
+	wc->retired = (uint16_t)(last - tail + 1);
+	wc->imm = last; /* retirement cursor for rdx_mlx5_qp_retired_wr_id */
+	qp->sq_tail = last + 1;
+	qp->sq_tail_bb += (uint16_t)(wqe_ctr - (uint16_t)qp->sq_tail_bb) +
+		sq_wqe_nbb(qp, wqe_ctr);
+	return true;
+}
+
+static void
+cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe,
+	  uint8_t opcode, uint32_t qpn, struct rdx_wc *wc)
+{
+	volatile struct mlx5_err_cqe *ecqe = (volatile struct mlx5_err_cqe *)cqe;
+	uint16_t wqe_ctr = be16toh(cqe->wqe_counter);
+
+	wc->qp_num = qpn;
+	wc->vendor_err = 0;
+	wc->retired = 1;
+	wc->imm = 0;
+	wc->byte_len = 0;
+	wc->wr_id = 0;
+	if (unlikely(qp == NULL)) {
+		cq->stats.unknown_qpn++;
+		wc->qp_ctx = NULL;
+		wc->status = IBV_WC_GENERAL_ERR;
+		wc->opcode = RDX_WC_UNKNOWN;
+		wc->retired = 0;
+		return;
+	}
+	wc->qp_ctx = qp->base.user_ctx;
+	switch (opcode) {
+	case MLX5_CQE_RESP_WR_IMM:
+	case MLX5_CQE_RESP_SEND:
+	case MLX5_CQE_RESP_SEND_IMM:
+	case MLX5_CQE_RESP_SEND_INV:
+		/* The RQ completes in order: the oldest outstanding receive, as
+		 * rdma-core cq.c does for a non-SRQ QP (not the CQE's
+		 * wqe_counter). None outstanding: a bogus CQE, retire nothing. */
+		if (unlikely(qp->rq_tail == qp->rq_head))
+			break;
+		wc->status = IBV_WC_SUCCESS;
+		wc->wr_id = qp->rq_wrid[qp->rq_tail & qp->rq_mask];
+		qp->rq_tail++;
+		wc->byte_len = be32toh(cqe->byte_cnt);
+		if (opcode == MLX5_CQE_RESP_SEND || opcode == MLX5_CQE_RESP_SEND_INV) {
+			wc->opcode = RDX_WC_RECV;
+		} else {
+			wc->opcode = opcode == MLX5_CQE_RESP_WR_IMM ?
+				RDX_WC_RECV_WRITE_IMM : RDX_WC_RECV_IMM;
+			wc->imm = cqe->imm_inval_pkey; /* as received */
+		}
+		return;
+	case MLX5_CQE_REQ:
+		/* Only reached for a counter naming no outstanding WQE. */
+		break;
+	case MLX5_CQE_REQ_ERR:
+	case MLX5_CQE_RESP_ERR:
+		cq->stats.errors++;
+		wc->status = rdx_mlx5_syndrome_to_status(ecqe->syndrome);
+		wc->vendor_err = ecqe->vendor_err_synd;
+		if (opcode == MLX5_CQE_RESP_ERR) {
+			wc->opcode = RDX_WC_RECV;
+			if (unlikely(qp->rq_tail == qp->rq_head)) {
+				wc->retired = 0;
+				return;
+			}
+			wc->wr_id = qp->rq_wrid[qp->rq_tail & qp->rq_mask];
+			qp->rq_tail++;
+			return;
+		}
+		wc->opcode = rdx_mlx5_req_wc_opcode[(uint8_t)(be32toh(ecqe->s_wqe_opcode_qpn) >> 24)];
+		if (!sq_retire_err(qp, wqe_ctr, wc)) {
+			wc->retired = 0;
+			wc->wr_id = 0;
+		}
+		return;
+	default: /* RESIZE, NO_PACKET, SIG_ERR, ... are not expected on RC */
+		break;
+	}
+	wc->status = IBV_WC_GENERAL_ERR;
+	wc->opcode = RDX_WC_UNKNOWN;
+	wc->retired = 0;
+}
+
+/*
+ * Every CQE the poll loop does not finish inline: another QP than the cached
+ * one, responder CQEs, errors, REQ CQEs naming nothing outstanding.
+ */
+static __rte_noinline void
+cqe_slow(struct rdx_mlx5_cq *cq, volatile struct mlx5_cqe64 *cqe, uint8_t opcode,
+	 uint32_t sop, struct rdx_wc *wc)
+{
+	const uint32_t qpn = sop & 0xffffff;
+	struct rdx_mlx5_qp *qp = cq->last_qp;
+
+	if (qp == NULL || qp->base.qp_num != qpn)
+		qp = cq_lookup_qp(cq, qpn);
+	if (opcode == MLX5_CQE_REQ && qp != NULL && cqe_req_good(qp, cqe, sop, wc))
+		return;
+	cqe_other(cq, qp, cqe, opcode, qpn, wc);
+}
+
+/* Stands in for an empty lookup cache: matches no 24-bit QPN. */
+static struct rdx_mlx5_qp rdx_mlx5_no_qp = { .base.qp_num = UINT32_MAX };
+
+/* End of a poll burst: hand the consumed CQEs back (once per burst). */
+static __rte_always_inline uint16_t
+cq_poll_finish(struct rdx_mlx5_cq *cq, uint32_t ci0, uint32_t ci)
+{
+	const uint16_t got = (uint16_t)(ci - ci0);
+
+	if (likely(got != 0)) {
+		cq->cons_index = ci;
+		/* The CQE reads are done before the slots are handed back. */
+		rte_io_wmb();
+		cq->dbrec[0] = htobe32(ci & 0xffffff);
+		cq->stats.polls++;
+		NO_STORE_PAIRING();
+		cq->stats.cqes += got;
+	}
+	return got;
+}
+
+/*
+ * The general poll loop (every CQE kind). The burst started at consumer
+ * counter ci0 and has reached ci; this polls up to n more CQEs into wc and
+ * finishes the burst.
+ */
+static __rte_noinline uint16_t
+cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t ci0,
+		uint32_t ci)
+{
+	/* Locals: the wc stores may alias the CQ and would force reloads. */
+	uint8_t *const buf = cq->cqe64;
+	const uint32_t mask = cq->cqe_mask;
+	const uint32_t shift = cq->cqe_shift;
+	const uint32_t log_cnt = cq->log_cqe_cnt;
+	struct rdx_wc *const wend = wc + n;
+	struct rdx_mlx5_qp *qp = cq->last_qp;
+
+	/* The cache as a local that is never NULL (the sentinel matches no
+	 * 24-bit QPN): one check per CQE instead of two. */
+	if (unlikely(qp == NULL))
+		qp = &rdx_mlx5_no_qp;
+	for (; wc != wend; wc++) {
+		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
+			(buf + ((size_t)(ci & mask) << shift));
+		/* op_own read once, through the volatile pointer; opcode and owner
+		 * are what mlx5dv_get_cqe_opcode()/mlx5dv_get_cqe_owner() return. */
+		const uint8_t op_own = cqe->op_own;
+		/* The owner bit software owns at ci: the ring's wrap parity. */
+		const uint32_t own = (ci >> log_cnt) & MLX5_CQE_OWNER_MASK;
+		uint32_t sop;
+
+		/* Software-owned iff valid opcode and owner bit == wrap parity
+		 * (get_sw_cqe). */
+		if ((op_own >> 4) == MLX5_CQE_INVALID || ((op_own ^ own) & MLX5_CQE_OWNER_MASK))
+			break;
+		/* udma_from_device_barrier: read the body only after ownership. */
+		rte_io_rmb();
+		sop = be32toh(cqe->sop_drop_qpn);
+		ci++;
+		if ((op_own >> 4) == MLX5_CQE_REQ && qp->base.qp_num == (sop & 0xffffff) &&
+		    cqe_req_good(qp, cqe, sop, wc))
+			continue;
+		cqe_slow(cq, cqe, op_own >> 4, sop, wc);
+		qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
+	}
+	return cq_poll_finish(cq, ci0, ci);
+}
+
+/*
+ * The fast poll loop: good requester CQEs of the cached QP only, with no
+ * calls (any other CQE hands the rest of the burst to cq_poll_general), so
+ * it keeps its state in registers.
+ */
+static __rte_always_inline uint16_t
+cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
+{
+	/* Locals: the wc stores may alias the CQ and would force reloads. */
+	uint8_t *const buf = cq->cqe64;
+	const uint32_t mask = cq->cqe_mask;
+	const size_t stride = cq->cqe_size;
+	const uint32_t cnt = mask + 1;
+	const uint32_t ci0 = cq->cons_index;
+	struct rdx_wc *const wend = wc + n;
+	struct rdx_mlx5_qp *const qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
+	uint32_t ci = ci0;
+
+	for (; wc != wend; wc++) {
+		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
+			(buf + (size_t)(ci & mask) * stride);
+		/* op_own read once, through the volatile pointer. */
+		const uint8_t op_own = cqe->op_own;
+		/* The owner bit software owns at ci: the ring's wrap parity. */
+		const uint32_t own = (ci & cnt) != 0;
+		uint32_t sop;
+
+		/* opcode and owner under one mask: opcode REQ (0) and ours */
+		if (unlikely((op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != own)) {
+			/* Not software-owned (get_sw_cqe): the burst ends here. */
+			if ((op_own >> 4) == MLX5_CQE_INVALID ||
+			    ((op_own ^ own) & MLX5_CQE_OWNER_MASK))
+				break;
+			return cq_poll_general(cq, wc, (uint16_t)(wend - wc), ci0, ci);
+		}
+		/* udma_from_device_barrier: read the body only after ownership. */
+		rte_io_rmb();
+		sop = be32toh(cqe->sop_drop_qpn);
+		if (unlikely(qp->base.qp_num != (sop & 0xffffff)) ||
+		    unlikely(!cqe_req_good(qp, cqe, sop, wc)))
+			return cq_poll_general(cq, wc, (uint16_t)(wend - wc), ci0, ci);
+		ci++;
+	}
+	return cq_poll_finish(cq, ci0, ci);
+}
+
+uint16_t
+rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
+{
+	return cq_poll((struct rdx_mlx5_cq *)bcq, wc, n);
+}
+
+uint16_t
+rdx_mlx5_poll_burst_general(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
+{
+	struct rdx_mlx5_cq *cq = (struct rdx_mlx5_cq *)bcq;
+
+	return cq_poll_general(cq, wc, n, cq->cons_index, cq->cons_index);
+}
+
+uint64_t
+rdx_mlx5_qp_retired_wr_id(const struct rdx_qp *bqp, const struct rdx_wc *wc, uint16_t i)
+{
+	const struct rdx_mlx5_qp *qp = (const struct rdx_mlx5_qp *)bqp;
+	uint32_t first;
+
+	if (i >= wc->retired)
+		return 0;
+	if (i + 1 == wc->retired)
+		return wc->wr_id;
+	/* Only send completions retire more than one WR; imm is the cursor. */
+	first = wc->imm - (uint32_t)(wc->retired - 1);
+	return qp->sq_wrid[(first + i) & qp->sq_mask];
+}

@@ -1,0 +1,496 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Tests of completion polling (drivers/mlx5/mlx5_cq.c) on the fake device
+ * of mlx5_ut_fake.h: owner bit across wraps, 128-byte CQEs, retiring runs
+ * of unsignaled WQEs, responder, error and flush CQEs, several QPs on one
+ * CQ, a backend's own poll op, and a device thread completing concurrently.
+ */
+#include "mlx5_ut_fake.h"
+
+static void
+test_cq_owner_wrap(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wc wc[8];
+	struct rdx_wr wr;
+	unsigned int round, k, got;
+
+	o.cqe_cnt = 4;
+	o.sq_bb = 64;
+	fake_setup(&o);
+	memset(&wr, 0, sizeof(wr));
+	/* 5 rounds of 3 signaled NOPs: CQEs wrap the 4-entry ring repeatedly */
+	for (round = 0; round < 5; round++) {
+		uint32_t base = f->qp.sq_cur_post;
+
+		for (k = 0; k < 3; k++) {
+			wr.wr_id = round * 10 + k;
+			CU_ASSERT(post1(&wr) == 1);
+		}
+		/* nothing written yet: stale CQEs from the last lap are not ours */
+		CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 0);
+		for (k = 0; k < 3; k++)
+			cqe_req(QPN, (uint16_t)(base + k), MLX5_OPCODE_NOP, 0);
+		got = rdx_cq_poll_burst(cq(), wc, 2);
+		got += rdx_cq_poll_burst(cq(), wc + 2, 8);
+		CU_ASSERT(got == 3);
+		for (k = 0; k < 3; k++) {
+			CU_ASSERT(wc[k].wr_id == round * 10 + k);
+			CU_ASSERT(wc[k].status == IBV_WC_SUCCESS);
+			CU_ASSERT(wc[k].retired == 1);
+			CU_ASSERT(wc[k].opcode == RDX_WC_NOP);
+			CU_ASSERT(wc[k].qp_ctx == &f->qp);
+			CU_ASSERT(wc[k].qp_num == QPN);
+		}
+		CU_ASSERT(be32toh(f->cq_dbrec[0]) == f->cq_pi);
+	}
+	CU_ASSERT(f->cq_obj.stats.polls == 10);
+	fake_teardown();
+}
+
+static void
+test_cq_128b(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wc wc[4];
+	struct rdx_wr wr;
+
+	o.cqe_size = 128;
+	o.cqe_cnt = 2;
+	fake_setup(&o);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 5;
+	CU_ASSERT(post1(&wr) == 1);
+	cqe_req(QPN, 0, MLX5_OPCODE_NOP, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 1);
+	CU_ASSERT(wc[0].wr_id == 5);
+	fake_teardown();
+}
+
+static void
+test_cq_retire_run(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge rd = { .addr = 0x100, .length = 4096, .lkey = 1 };
+	struct rdx_sge at = { .addr = 0x200, .length = 8, .lkey = 1 };
+	struct rdx_wc wc[8];
+	struct rdx_wr wr[6];
+	unsigned int k;
+
+	o.sig_interval = 6;
+	o.sq_bb = 32;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	for (k = 0; k < 6; k++)
+		wr[k].wr_id = 0x5000 + k;
+	wr[5].opcode = RDX_OP_READ;
+	wr[5].sge = &rd;
+	wr[5].num_sge = 1;
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 6) == 6);
+	CU_ASSERT((fm_of(5) & MLX5_WQE_CTRL_CQ_UPDATE) != 0);
+	cqe_req(QPN, 5, MLX5_OPCODE_RDMA_READ, 4096);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 1);
+	CU_ASSERT(wc[0].retired == 6);
+	CU_ASSERT(wc[0].wr_id == 0x5005);
+	CU_ASSERT(wc[0].opcode == RDX_WC_READ);
+	CU_ASSERT(wc[0].byte_len == 4096);
+	for (k = 0; k < 6; k++)
+		CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], (uint16_t)k) == 0x5000 + k);
+	CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], 6) == 0);
+	CU_ASSERT(f->qp.sq_tail == 6);
+	/* atomics report 8 bytes whatever byte_cnt says */
+	wr[0].opcode = RDX_OP_FAA;
+	wr[0].sge = &at;
+	wr[0].num_sge = 1;
+	wr[0].flags = RDX_WR_SIGNALED;
+	CU_ASSERT(post1(&wr[0]) == 1);
+	cqe_req(QPN, 6, MLX5_OPCODE_ATOMIC_FA, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 1);
+	CU_ASSERT(wc[0].opcode == RDX_WC_FAA);
+	CU_ASSERT(wc[0].byte_len == 8);
+	CU_ASSERT(wc[0].retired == 1);
+	/* a counter naming no outstanding WQE is reported, not trusted */
+	cqe_req(QPN, 6, MLX5_OPCODE_ATOMIC_FA, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_GENERAL_ERR);
+	CU_ASSERT(wc[0].retired == 0);
+	CU_ASSERT(f->qp.sq_tail == 7);
+	fake_teardown();
+}
+
+/* Retirement across 16-bit WQE counter wrap (idx = cur_post & 0xffff). */
+static void
+test_counter_wrap(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wc wc[4];
+	struct rdx_wr wr[4];
+	uint8_t exp[16];
+	unsigned int k;
+
+	o.sq_bb = 4;
+	o.max_inline = 0;
+	o.max_send_sge = 1;
+	o.sig_interval = 4;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	for (k = 0; k < 65536 / 4 + 1; k++) {
+		uint32_t last = f->qp.sq_cur_post + 3;
+		unsigned int j;
+
+		for (j = 0; j < 4; j++)
+			wr[j].wr_id = (uint64_t)k << 8 | j;
+		CU_ASSERT_FATAL(rdx_qp_post_burst(qp(), wr, 4) == 4);
+		cqe_req(QPN, (uint16_t)last, MLX5_OPCODE_NOP, 0);
+		CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 4) == 1);
+		CU_ASSERT_FATAL(wc[0].retired == 4);
+		for (j = 0; j < 4; j++)
+			CU_ASSERT_FATAL(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], (uint16_t)j) ==
+					((uint64_t)k << 8 | j));
+	}
+	CU_ASSERT(f->qp.sq_cur_post == 65540);
+	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == 4);
+	exp_ctrl(exp, (uint16_t)65539, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	CU_ASSERT(sq_cmp(3, exp, 16) == 0);
+	fake_teardown();
+}
+
+static void
+test_cq_responder(void)
+{
+	struct rdx_sge sg = { .addr = 0x1000, .length = 4096, .lkey = 1 };
+	struct rdx_recv_wr rwr[3];
+	struct rdx_wc wc[4];
+
+	fake_setup(&default_opts);
+	memset(rwr, 0, sizeof(rwr));
+	rwr[0].wr_id = 71;
+	rwr[1].wr_id = 72;
+	rwr[2].wr_id = 73;
+	rwr[0].sge = rwr[1].sge = rwr[2].sge = &sg;
+	rwr[0].num_sge = rwr[1].num_sge = rwr[2].num_sge = 1;
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 3) == 3);
+	cqe_resp(QPN, MLX5_CQE_RESP_SEND, 0, 123, 0);
+	cqe_resp(QPN, MLX5_CQE_RESP_SEND_IMM, 1, 456, htobe32(0xa1b2c3d4));
+	cqe_resp(QPN, MLX5_CQE_RESP_WR_IMM, 2, 65536, 0x11223344);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 3);
+	CU_ASSERT(wc[0].opcode == RDX_WC_RECV && wc[0].byte_len == 123 && wc[0].wr_id == 71);
+	CU_ASSERT(wc[1].opcode == RDX_WC_RECV_IMM && wc[1].byte_len == 456);
+	CU_ASSERT(wc[1].imm == htobe32(0xa1b2c3d4) && wc[1].wr_id == 72);
+	CU_ASSERT(wc[2].opcode == RDX_WC_RECV_WRITE_IMM && wc[2].byte_len == 65536);
+	CU_ASSERT(wc[2].imm == 0x11223344 && wc[2].wr_id == 73);
+	CU_ASSERT(wc[0].status == IBV_WC_SUCCESS && wc[2].status == IBV_WC_SUCCESS);
+	CU_ASSERT(wc[0].qp_num == QPN && wc[0].qp_ctx == &f->qp);
+	CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[1], 0) == 72);
+	CU_ASSERT(f->qp.rq_tail == 3);
+	CU_ASSERT(be32toh(f->cq_dbrec[0]) == 3);
+	CU_ASSERT(f->cq_obj.stats.polls == 1);
+	/* No receive outstanding (found by tests/fuzz/fuzz_mlx5_cqe): a bogus
+	 * responder CQE retires nothing and the RQ counters stay sane; the RQ
+	 * completes in order whatever wqe_counter says (rdma-core cq.c). */
+	cqe_resp(QPN, MLX5_CQE_RESP_SEND, 6, 1, 0);
+	cqe_err(QPN, MLX5_CQE_RESP_ERR, 0, 7, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 2);
+	CU_ASSERT(wc[0].status == IBV_WC_GENERAL_ERR && wc[0].retired == 0);
+	CU_ASSERT(wc[1].retired == 0 && wc[1].wr_id == 0);
+	CU_ASSERT(f->qp.rq_tail == 3 && f->qp.rq_head == 3);
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 1) == 1);
+	cqe_resp(QPN, MLX5_CQE_RESP_SEND, 6, 9, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_SUCCESS && wc[0].wr_id == 71 && wc[0].byte_len == 9);
+	CU_ASSERT(f->qp.rq_tail == 4);
+	fake_teardown();
+}
+
+static void
+test_cq_error_and_flush(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge sg = { .addr = 0x1000, .length = 64, .lkey = 1 };
+	struct rdx_recv_wr rwr[2];
+	struct rdx_wc wc[8];
+	struct rdx_wr wr[5];
+	unsigned int k;
+
+	o.sig_interval = 8;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	memset(rwr, 0, sizeof(rwr));
+	for (k = 0; k < 5; k++) {
+		wr[k].opcode = RDX_OP_WRITE;
+		wr[k].wr_id = 900 + k;
+	}
+	rwr[0].wr_id = 41;
+	rwr[1].wr_id = 42;
+	rwr[0].sge = rwr[1].sge = &sg;
+	rwr[0].num_sge = rwr[1].num_sge = 1;
+	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 2) == 2);
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 5) == 5);
+	/* WQE 1 fails (remote access), 2..4 and both receives are flushed */
+	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_RDMA_WRITE, 1,
+		MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, 0x88);
+	for (k = 2; k < 5; k++)
+		cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_RDMA_WRITE, (uint16_t)k,
+			MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
+	cqe_err(QPN, MLX5_CQE_RESP_ERR, 0, 0, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
+	cqe_err(QPN, MLX5_CQE_RESP_ERR, 0, 1, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 6);
+	CU_ASSERT(wc[0].status == IBV_WC_REM_ACCESS_ERR);
+	CU_ASSERT(strcmp(ibv_wc_status_str((enum ibv_wc_status)wc[0].status),
+			 "remote access error") == 0);
+	CU_ASSERT(wc[0].vendor_err == 0x88);
+	CU_ASSERT(wc[0].wr_id == 901);
+	CU_ASSERT(wc[0].retired == 2);
+	CU_ASSERT(wc[0].opcode == RDX_WC_WRITE);
+	CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], 0) == 900);
+	for (k = 1; k < 4; k++) {
+		CU_ASSERT(wc[k].status == IBV_WC_WR_FLUSH_ERR);
+		CU_ASSERT(wc[k].wr_id == 900 + k + 1);
+		CU_ASSERT(wc[k].retired == 1);
+		CU_ASSERT(wc[k].vendor_err == 0x79);
+	}
+	CU_ASSERT(wc[4].status == IBV_WC_WR_FLUSH_ERR && wc[4].wr_id == 41);
+	CU_ASSERT(wc[5].status == IBV_WC_WR_FLUSH_ERR && wc[5].wr_id == 42);
+	CU_ASSERT(f->qp.sq_tail == f->qp.sq_head);
+	CU_ASSERT(f->cq_obj.stats.errors == 6);
+	fake_teardown();
+}
+
+/* Flush CQEs for unsignaled multi-WQEBB WQEs: found by walking the ring. */
+static void
+test_cq_flush_walk(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge inl = { .addr = (uintptr_t)pay, .length = 60 };
+	struct rdx_wc wc[4];
+	struct rdx_wr wr[3];
+
+	o.sig_interval = 8;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	wr[0].opcode = RDX_OP_SEND;             /* DS 5: 2 WQEBBs at 0 */
+	wr[0].flags = RDX_WR_INLINE;
+	wr[0].sge = &inl;
+	wr[0].num_sge = 1;
+	wr[0].wr_id = 10;
+	wr[1].wr_id = 11;                       /* NOP at 2 */
+	wr[2] = wr[0];                          /* 2 WQEBBs at 3 */
+	wr[2].wr_id = 12;
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 3) == 3);
+	CU_ASSERT(f->qp.sq_cur_post == 5);
+	/* the last WQE fails, earlier ones are flushed first (in order) */
+	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_SEND, 0, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0);
+	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_NOP, 2, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0);
+	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_SEND, 3, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0);
+	/* a counter in the middle of a WQE names nothing */
+	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_SEND, 4, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 4);
+	CU_ASSERT(wc[0].wr_id == 10 && wc[0].retired == 1);
+	CU_ASSERT(wc[1].wr_id == 11 && wc[1].retired == 1);
+	CU_ASSERT(wc[2].wr_id == 12 && wc[2].retired == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_WR_FLUSH_ERR && wc[2].status == IBV_WC_WR_FLUSH_ERR);
+	CU_ASSERT(wc[3].retired == 0 && wc[3].wr_id == 0);
+	CU_ASSERT(f->qp.sq_tail == 3 && f->qp.sq_tail_bb == 5);
+	fake_teardown();
+}
+
+static void
+test_syndromes(void)
+{
+	static const struct { uint8_t syn; enum ibv_wc_status st; } t[] = {
+		{ 0x01, IBV_WC_LOC_LEN_ERR }, { 0x02, IBV_WC_LOC_QP_OP_ERR },
+		{ 0x04, IBV_WC_LOC_PROT_ERR }, { 0x05, IBV_WC_WR_FLUSH_ERR },
+		{ 0x06, IBV_WC_MW_BIND_ERR }, { 0x10, IBV_WC_BAD_RESP_ERR },
+		{ 0x11, IBV_WC_LOC_ACCESS_ERR }, { 0x12, IBV_WC_REM_INV_REQ_ERR },
+		{ 0x13, IBV_WC_REM_ACCESS_ERR }, { 0x14, IBV_WC_REM_OP_ERR },
+		{ 0x15, IBV_WC_RETRY_EXC_ERR }, { 0x16, IBV_WC_RNR_RETRY_EXC_ERR },
+		{ 0x22, IBV_WC_REM_ABORT_ERR }, { 0x00, IBV_WC_GENERAL_ERR },
+		{ 0x07, IBV_WC_GENERAL_ERR }, { 0xff, IBV_WC_GENERAL_ERR },
+	};
+	unsigned int k;
+
+	for (k = 0; k < RTE_DIM(t); k++)
+		CU_ASSERT(rdx_mlx5_syndrome_to_status(t[k].syn) == t[k].st);
+}
+
+static void
+test_cq_multi_qp(void)
+{
+	struct mlx5dv_qp dv;
+	struct rdx_wc wc[4];
+	struct rdx_wr wr;
+	static uint8_t sq2[8 * 64] __attribute__((aligned(64)));
+	__be32 db2[2];
+
+	fake_setup(&default_opts);
+	memset(&dv, 0, sizeof(dv));
+	dv.dbrec = db2;
+	dv.sq.buf = sq2;
+	dv.sq.wqe_cnt = 8;
+	dv.sq.stride = 64;
+	f->qp2.base.user_ctx = &f->qp2;
+	CU_ASSERT_FATAL(rdx_mlx5_qp_dp_init(&f->qp2, &dv, QPN2, 0, 1, 0) == 0);
+	CU_ASSERT(rdx_mlx5_cq_attach(&f->cq_obj, &f->qp2) == 0);
+	CU_ASSERT(rdx_mlx5_cq_attach(&f->cq_obj, &f->qp2) == 0);  /* again: fine */
+	CU_ASSERT(f->cq_obj.nb_qps == 2);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 1;
+	CU_ASSERT(post1(&wr) == 1);
+	wr.wr_id = 2;
+	CU_ASSERT(rdx_qp_post_burst(&f->qp2.base, &wr, 1) == 1);
+	cqe_req(QPN2, 0, 0, 0);
+	cqe_req(QPN, 0, 0, 0);
+	cqe_req(0x999, 0, 0, 0);      /* nobody's */
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 3);
+	CU_ASSERT(wc[0].qp_ctx == &f->qp2 && wc[0].wr_id == 2 && wc[0].qp_num == QPN2);
+	CU_ASSERT(wc[1].qp_ctx == &f->qp && wc[1].wr_id == 1);
+	CU_ASSERT(wc[2].status == IBV_WC_GENERAL_ERR && wc[2].qp_ctx == NULL);
+	CU_ASSERT(f->cq_obj.stats.unknown_qpn == 1);
+	rdx_mlx5_cq_detach(&f->cq_obj, &f->qp);
+	CU_ASSERT(f->cq_obj.nb_qps == 1);
+	cqe_req(QPN2, 0, 0, 0);
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_GENERAL_ERR); /* already retired */
+	rdx_mlx5_cq_detach(&f->cq_obj, &f->qp2);
+	CU_ASSERT(f->cq_obj.nb_qps == 0);
+	rdx_mlx5_qp_dp_fini(&f->qp2);
+	fake_teardown();
+}
+
+/*
+ * A backend's own poll op (what the software device installs in inline
+ * progress mode): its work first, then the datapath's general poll.
+ */
+static uint16_t
+count_progress_poll(struct rdx_cq *c, struct rdx_wc *wc, uint16_t n)
+{
+	f->progress_calls++;
+	/* the "engine" completes the posted NOP before the poll looks */
+	cqe_req(QPN, 0, 0, 0);
+	return rdx_mlx5_poll_burst_general(c, wc, n);
+}
+
+static void
+test_progress_hook(void)
+{
+	struct rdx_wc wc[2];
+	struct rdx_wr wr;
+
+	fake_setup(&default_opts);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 3;
+	CU_ASSERT(post1(&wr) == 1);
+	f->cq_obj.base.poll_burst = count_progress_poll;
+	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 2) == 1);
+	CU_ASSERT(f->progress_calls == 1);
+	CU_ASSERT(wc[0].wr_id == 3);
+	fake_teardown();
+}
+
+/*
+ * A device thread: reads the SQ doorbell record, completes every posted
+ * (signaled, one-WQEBB) NOP in order, never overruns the CQ (checks the
+ * consumer index in the CQ doorbell record). The test thread posts and
+ * polls concurrently: CQE ownership, barriers and both records are used for
+ * real across threads.
+ */
+#define DEV_WQES 20000u
+
+static int dev_stop;
+
+static void *
+device_thread(void *arg)
+{
+	uint32_t done = 0, pi = 0;
+
+	(void)arg;
+	while (done < DEV_WQES && !__atomic_load_n(&dev_stop, __ATOMIC_ACQUIRE)) {
+		uint16_t posted = (uint16_t)be32toh(__atomic_load_n(&f->dbrec[MLX5_SND_DBR],
+								     __ATOMIC_ACQUIRE));
+		uint32_t ci = be32toh(__atomic_load_n(&f->cq_dbrec[0], __ATOMIC_ACQUIRE));
+
+		if ((uint16_t)done == posted || pi - ci >= f->cqe_cnt) {
+			sched_yield();
+			continue;
+		}
+		{
+			struct mlx5_cqe64 *c = cqe_slot(pi);
+			uint8_t owner = (uint8_t)((pi >> log2c(f->cqe_cnt)) & 1);
+
+			memset(c, 0, 63);
+			c->sop_drop_qpn = htobe32(QPN);
+			c->wqe_counter = htobe16((uint16_t)done);
+			__atomic_store_n(&c->op_own, (uint8_t)(MLX5_CQE_REQ << 4 | owner),
+					 __ATOMIC_RELEASE);
+		}
+		pi++;
+		done++;
+	}
+	return NULL;
+}
+
+static void
+test_concurrent_device(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wc wc[16];
+	struct rdx_wr wr[16];
+	uint64_t next_post = 0, next_done = 0, idle = 0;
+	pthread_t th;
+	unsigned int k;
+
+	o.sq_bb = 32;
+	o.max_inline = 0;
+	o.max_send_sge = 1;
+	o.cqe_cnt = 8;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	dev_stop = 0;
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, device_thread, NULL) == 0);
+	/* bounded: a lost completion fails the test instead of hanging it */
+	while (next_done < DEV_WQES && idle < 200000000u) {
+		uint16_t n = (uint16_t)RTE_MIN(16u, DEV_WQES - next_post);
+		uint16_t got;
+
+		for (k = 0; k < n; k++)
+			wr[k].wr_id = next_post + k;
+		next_post += rdx_qp_post_burst(qp(), wr, n);
+		got = rdx_cq_poll_burst(cq(), wc, 16);
+		idle = got == 0 ? idle + 1 : 0;
+		for (k = 0; k < got; k++) {
+			if (wc[k].wr_id != next_done || wc[k].status != IBV_WC_SUCCESS ||
+			    wc[k].retired != 1)
+				break;
+			next_done++;
+		}
+		if (k != got)
+			break;
+	}
+	__atomic_store_n(&dev_stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	CU_ASSERT(next_done == DEV_WQES);
+	CU_ASSERT(next_post == DEV_WQES);
+	CU_ASSERT(f->qp.sq_tail == DEV_WQES);
+	fake_teardown();
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "CQ owner bit across wraps", test_cq_owner_wrap },
+		{ "CQ 128-byte CQEs", test_cq_128b },
+		{ "CQ requester retires a run", test_cq_retire_run },
+		{ "16-bit WQE counter wrap", test_counter_wrap },
+		{ "CQ responder CQEs", test_cq_responder },
+		{ "CQ error CQE and flushes", test_cq_error_and_flush },
+		{ "flushes of multi-WQEBB unsignaled WQEs", test_cq_flush_walk },
+		{ "syndrome to status", test_syndromes },
+		{ "CQ shared by two QPs", test_cq_multi_qp },
+		{ "backend poll op: work, then the general poll", test_progress_hook },
+		{ "device thread completing concurrently", test_concurrent_device },
+		{ NULL, NULL },
+	};
+
+	return rdx_ut_run("mlx5_cq", cases, suite_init, suite_fini);
+}
