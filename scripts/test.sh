@@ -22,7 +22,7 @@ meson test -C build -v --no-suite softroce --print-errorlogs --num-processes 1
 # Sanitizers: the unit and functional tests again.
 build build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    meson test -C build-asan -v --no-suite softroce --no-suite slow --no-suite install --print-errorlogs \
+    meson test -C build-asan -v --no-suite softroce --no-suite install --print-errorlogs \
     --num-processes 1 --timeout-multiplier 3
 
 # Fuzzing: only the fuzz targets (and the libraries they link) are built,
