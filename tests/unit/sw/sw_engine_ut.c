@@ -17,6 +17,8 @@
 
 #include "rdx_ut.h"
 #include "sw_ut_poll.h"
+#include "../../../drivers/mlx5/sw/sw_obj.c"
+#include "../../../drivers/mlx5/sw/sw_exec.c"
 #include "../../../drivers/mlx5/sw/sw_engine.c"
 
 static struct sw_engine eng;
