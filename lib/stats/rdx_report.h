@@ -102,7 +102,7 @@ struct rdx_report *rdx_report_read_json(const char *path);
 struct rdx_report *rdx_report_read_json_msg(const char *path, char *errbuf, size_t errlen);
 /**
  * CSV (RFC 4180 quoting, "\n" line ends): a header line of column names, one line per row;
- * the fixed columns are listed in rdx_report.c, then one column
+ * the fixed columns are listed in rdx_report_csv.c, then one column
  * "knob.<name>" per knob. Unknown figures are empty fields.
  */
 int rdx_report_write_csv(const struct rdx_report *r, const char *path);

@@ -84,7 +84,7 @@ struct sw_cq_shm {
 /*
  * A doorbell (BlueFlame) register: the two halves the datapath writes, as
  * on a UAR page, then words that are the model's only (a NIC has no such
- * thing): sw_dev's post wrapper records in them who posts (see sw_engine.c,
+ * thing): sw_dev's post wrapper records in them who posts (see sw_obj.c,
  * "Doorbell registers"). QPs naming one posting lcore share a register.
  */
 struct sw_bf_shm {

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Internal to the software device's engine files; what they share:
+ *   sw_obj.c     CQ/QP objects, doorbell registers, peer segments (control path)
+ *   sw_exec.c    WQE decode and execution, memory translation, receives, errors
+ *   sw_engine.c  doorbells, progress, CQE writing, flush, thread mode
+ * Helpers the engine calls per WQE are static inline here, so the split
+ * along those seams costs no call; the few functions called across files
+ * are hidden (direct calls, no PLT, even in PIC objects).
+ */
+#ifndef SW_ENGINE_PRIV_H
+#define SW_ENGINE_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_common.h>
+#include <rte_log.h>
+
+#include "sw_model.h"
+
+#define SW_HIDDEN __attribute__((visibility("hidden")))
+
+extern int rdx_sw_logtype; /* RTE_LOG_REGISTER in sw_engine.c */
+#define SW_LOG(level, ...) \
+	rte_log((uint32_t)RTE_LOG_ ## level, (uint32_t)rdx_sw_logtype, "rdx_sw: " __VA_ARGS__)
+
+#define SW_CQE_INVALID 0xf0
+#define SW_DEVERR_LOGS 64 /* device errors logged per engine; the rest counted */
+
+enum sw_rc {
+	SW_DONE = 0, /* WQE completed */
+	SW_WAIT,     /* WQE stays at the head (RNR wait, CQ full) */
+	SW_FAIL,     /* WQE failed: QP in ERR */
+};
+
+static inline void
+sw_stat(uint64_t *c, uint64_t n)
+{
+	__atomic_fetch_add(c, n, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t
+sw_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint32_t
+sw_log2(uint32_t v)
+{
+	return (uint32_t)__builtin_ctz(v);
+}
+
+static inline uint8_t *
+sw_ptr(const struct sw_domain *d, uint64_t off)
+{
+	return d->base + off;
+}
+
+/* ------------------------------------------------------------------ */
+/* Stores                                                              */
+
+/*
+ * Stores into memory other agents watch (message targets, CQEs): a NIC
+ * writes each byte of a message once, in address order (in-order PCIe
+ * posted writes), so an application may poll the last byte of a WRITE's
+ * target and clear it after use. A library memcpy/memmove does not keep
+ * that promise: glibc copies 2..3, 4..7, 8..15, 16..31 ... bytes with two
+ * overlapping stores (first and last unit), and its large loops store the
+ * head vector again at the end. A byte stored twice can resurrect a marker
+ * the consumer cleared in between (the two-process write ping-pong stall).
+ * So the model stores through volatile units of 16/8/4/2/1 bytes that never
+ * overlap, in increasing address order (volatile: the compiler may neither
+ * merge the loop into a memcpy call nor split or repeat a store).
+ */
+typedef uint8_t sw_v16 __attribute__((vector_size(16), aligned(1), may_alias));
+typedef uint64_t sw_u64u __attribute__((aligned(1), may_alias));
+typedef uint32_t sw_u32u __attribute__((aligned(1), may_alias));
+typedef uint16_t sw_u16u __attribute__((aligned(1), may_alias));
+
+static inline void
+sw_store_once(uint8_t *d, const uint8_t *s, uint64_t n)
+{
+	for (; n >= 16; d += 16, s += 16, n -= 16)
+		*(volatile sw_v16 *)(void *)d = *(const sw_v16 *)(const void *)s;
+	if (n >= 8) {
+		*(volatile sw_u64u *)(void *)d = *(const sw_u64u *)(const void *)s;
+		d += 8;
+		s += 8;
+		n -= 8;
+	}
+	if (n >= 4) {
+		*(volatile sw_u32u *)(void *)d = *(const sw_u32u *)(const void *)s;
+		d += 4;
+		s += 4;
+		n -= 4;
+	}
+	if (n >= 2) {
+		*(volatile sw_u16u *)(void *)d = *(const sw_u16u *)(const void *)s;
+		d += 2;
+		s += 2;
+		n -= 2;
+	}
+	if (n != 0)
+		*(volatile uint8_t *)d = *s;
+}
+
+/* A field of shared memory, read once (a peer may rewrite it meanwhile). */
+#define SW_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* Count a device error; true while it should still be logged. */
+static inline bool
+sw_deverr(struct sw_engine *e)
+{
+	return __atomic_fetch_add(&e->device_errors, 1, __ATOMIC_RELAXED) < SW_DEVERR_LOGS;
+}
+
+/* Does [off, off + len) lie inside segment d? (no overflow) */
+static inline bool
+sw_in_seg(const struct sw_domain *d, uint64_t off, uint64_t len)
+{
+	return off != 0 && off <= d->size && len <= d->size - off;
+}
+
+static inline void
+sw_qp_set_err(struct sw_qp_shm *s)
+{
+	__atomic_store_n(&s->state, RDX_SW_QPS_ERR, __ATOMIC_RELEASE);
+}
+
+/* Copy bytes of the SQ ring from WQEBB pos on, wrapping at the ring end. */
+static inline void
+sw_ring_read(const struct sw_lqp *q, uint32_t pos, void *dst, uint32_t bytes)
+{
+	/* DS unit k of the WQE at WQEBB w is at sq.buf + ((4w + k) mod
+	 * 4 wqe_cnt) * 16: segments wrap to the ring start. */
+	uint32_t ring = q->sq_wqe_cnt * 64;
+	uint32_t start = (pos & (q->sq_wqe_cnt - 1)) * 64;
+	uint32_t first = RTE_MIN(bytes, ring - start);
+
+	memcpy(dst, q->sq_buf + start, first);
+	if (bytes > first)
+		memcpy((uint8_t *)dst + first, q->sq_buf, bytes - first);
+}
+
+/* ------------------------------------------------------------------ */
+/* Called across the engine's files                                    */
+
+/* sw_engine.c: count a device error on q, log the first SW_DEVERR_LOGS. */
+SW_HIDDEN void sw_device_error(struct sw_engine *e, const struct sw_lqp *q, const char *what,
+			       uint32_t a, uint32_t b);
+/* sw_engine.c: write one CQE into cq of segment d; 0, -ENOSPC or -EIO. */
+SW_HIDDEN int sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
+			 struct mlx5_cqe64 *cqe, uint8_t opcode, bool se);
+/* sw_engine.c: an error CQE (syndrome, wqe_counter, opcode, qpn) into cq. */
+SW_HIDDEN int sw_push_err(struct sw_engine *eng, struct sw_domain *d, struct sw_cq_shm *cq,
+			  uint8_t cqe_op, uint8_t syndrome, uint8_t vendor, uint32_t counter,
+			  uint8_t wqe_op, uint32_t qpn);
+/* sw_exec.c: execute the WQE at q->sq_ci (avail WQEBBs posted from
+ * there); enum sw_rc. */
+SW_HIDDEN int sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail);
+
+#endif /* SW_ENGINE_PRIV_H */

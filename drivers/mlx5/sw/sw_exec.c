@@ -1,0 +1,764 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Software mlx5 device: execution of one send WQE (decode, checks, memory
+ * translation and copies, the responder's receive, atomics, requester
+ * errors, RNR and ACK retries), strictly following doc/mlx5-datapath.md
+ * (§8) and the datapath contract. Doorbells, progress and CQE writing are
+ * in sw_engine.c, the objects in sw_obj.c (see sw_engine_priv.h).
+ *
+ * Choices where the hardware rule is not public (documented here once):
+ * - A doorbell is any non-zero 8 bytes in a half of a doorbell register
+ *   (shared by the QPs naming one posting lcore, else one QP's own; see
+ *   "Doorbell registers"); it must name (idx, qpn, ctrl bytes 0..7) a
+ *   posted WQE of a QP on that register (one that ends at or before the SQ
+ *   doorbell record). A whole-WQE BlueFlame copy must equal the WQE in the
+ *   ring. WQEs execute only up to the doorbell record and only after a
+ *   doorbell (on a shared register: or after a look that may have lost
+ *   one).
+ * - Malformed WQEs (bad idx/qpn/DS/opcode, inline too long, zero-length
+ *   data segment, atomic SGE not 8 bytes) are device errors: counted,
+ *   logged, and completed with LOCAL_QP_OP_ERR (0x02).
+ * - Misaligned atomic target: REMOTE_ACCESS_ERR (0x13).
+ * - Receive buffer too small: responder LOCAL_LENGTH (0x01), requester
+ *   REMOTE_INVALID_REQUEST (0x12). Bad receive lkey: responder LOCAL_PROT
+ *   (0x04), requester REMOTE_OP (0x14). Responder CQ overrun: responder QP
+ *   to error, requester REMOTE_OP (0x14).
+ * - Remote errors (0x12, 0x13, 0x14) also move the peer QP to ERR (IBTA: a
+ *   responder that NAKs with a fatal error enters the error state); its own
+ *   engine then flushes its SQ and RQ.
+ * - RNR: the wait is the RESPONDER's min_rnr_timer (IBTA: the responder
+ *   advertises it in the RNR NAK); retries are the requester's rnr_retry.
+ * - Missing ACK (peer vanished, destroyed, closed, or not in RTR/RTS):
+ *   retry_cnt retries, each after the ACK timeout, then 0x15.
+ * - After an error every later WQE (SQ and RQ) gets one flush CQE (0x05),
+ *   signaled or not, in order; flushing pauses while the CQ is full. A
+ *   CQE that cannot be written leaves its WQE/receive to that flush.
+ * - Shared memory is untrusted (a peer process maps it read-write): each
+ *   shared value is read once and checked against its segment; own QP
+ *   geometry and own MR translations come from process-local copies; a
+ *   corrupt peer QP or CQ is a device error and REMOTE_OP (0x14); shared
+ *   locks are taken with a bound (no ACK / device error when it expires).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_atomic.h>
+#include <rte_lcore.h>
+#include <rte_log.h>
+#include <rte_pause.h>
+
+#include "sw_engine_priv.h"
+
+struct sw_span {
+	uint8_t *p;
+	uint64_t len;
+};
+
+struct sw_wqe {
+	uint8_t b[SW_MAX_WQE_BYTES] __rte_aligned(16);
+	uint32_t pos;      /* producer counter (WQEBBs) of the WQE */
+	uint32_t ds;
+	uint32_t wqebbs;
+	uint32_t idx;
+	uint32_t qpn;
+	uint8_t opcode;
+	uint8_t opmod;
+	uint8_t fm_ce_se;
+	uint32_t imm_raw;  /* ctrl imm bytes as-is */
+};
+
+/* IBTA RNR timer codes (9.7.5.2.8), in units of 10 us. */
+static const uint32_t sw_rnr_10us[32] = {
+	65536, 1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192,
+	256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288,
+	16384, 24576, 32768, 49152,
+};
+
+/* ------------------------------------------------------------------ */
+/* Memory                                                              */
+
+/*
+ * Check key/bounds/access and translate: NULL when any check fails, or the
+ * region is process memory of another process (not reachable from here).
+ * A segment this process owns is translated with its process-local MR
+ * table (d->shadow); another process's table is untrusted: each field is
+ * read once and the result must lie inside its segment. Process memory
+ * (SW_MR_LOCAL) is reachable only through a trusted table, so a forged
+ * entry can never make the engine write to an address of its choice.
+ */
+static uint8_t *
+sw_mr_resolve(const struct sw_domain *d, uint32_t key, uint64_t addr, uint64_t len,
+	      uint32_t need, pid_t pid)
+{
+	const struct sw_mr_shm *mr;
+	uint32_t slot = key >> 8, kind, access;
+	uint64_t iova, mlen, off, shm_off;
+
+	if (key == 0 || slot >= SW_MAX_MR)
+		return NULL;
+	mr = d->shadow != NULL ? &d->shadow->mrs[slot] : &d->hdr->mrs[slot];
+	if (__atomic_load_n(&mr->key, __ATOMIC_ACQUIRE) != key)
+		return NULL;
+	iova = SW_LOAD(mr->iova);
+	mlen = SW_LOAD(mr->len);
+	access = SW_LOAD(mr->access);
+	kind = SW_LOAD(mr->kind);
+	if (addr < iova || len > mlen || addr - iova > mlen - len || (access & need) != need)
+		return NULL;
+	off = addr - iova;
+	if (kind == SW_MR_LOCAL) {
+		if (d->shadow == NULL || mr->owner_pid != (int32_t)pid)
+			return NULL;
+		return (uint8_t *)(uintptr_t)(mr->local_addr + off);
+	}
+	shm_off = SW_LOAD(mr->shm_off);
+	if ((kind != SW_MR_SHM && kind != SW_MR_DM) || shm_off > d->size ||
+	    off > d->size - shm_off || len > d->size - shm_off - off)
+		return NULL;
+	return sw_ptr(d, shm_off + off);
+}
+
+/*
+ * Stream len bytes from the src spans into the dst spans (gather/scatter):
+ * every destination byte stored exactly once, in stream order, and the
+ * final unit last after a release fence: the last 8 bytes as one 8-byte
+ * store when len >= 8 and they lie in one destination span, else the last
+ * byte. The source is read once. Zero-length spans are skipped; the spans
+ * must cover len (the callers check).
+ */
+static void
+sw_copy(const struct sw_span *dst, uint32_t nd, const struct sw_span *src,
+	uint32_t ns, uint64_t len)
+{
+	uint64_t doff = 0, soff = 0, body, i;
+	uint32_t di = 0, si = 0, tail;
+	uint8_t t[8];
+
+	if (len == 0)
+		return;
+	tail = len >= 8 ? 8 : 1;
+	body = len - tail;
+	while (body > 0 && di < nd && si < ns) {
+		uint64_t n = RTE_MIN(dst[di].len - doff, src[si].len - soff);
+
+		n = RTE_MIN(n, body);
+		sw_store_once(dst[di].p + doff, src[si].p + soff, n);
+		doff += n;
+		soff += n;
+		body -= n;
+		if (doff == dst[di].len) {
+			di++;
+			doff = 0;
+		}
+		if (soff == src[si].len) {
+			si++;
+			soff = 0;
+		}
+	}
+	/* the tail's source bytes, read once (one load when contiguous) */
+	while (si < ns && soff == src[si].len) {
+		si++;
+		soff = 0;
+	}
+	if (tail == 8 && si < ns && src[si].len - soff >= 8) {
+		memcpy(t, src[si].p + soff, 8);
+		i = 8;
+	} else {
+		i = 0;
+	}
+	for (; i < tail && si < ns; i++) {
+		while (si < ns && soff == src[si].len) {
+			si++;
+			soff = 0;
+		}
+		if (si == ns)
+			return;
+		t[i] = src[si].p[soff++];
+	}
+	while (di < nd && doff == dst[di].len) {
+		di++;
+		doff = 0;
+	}
+	if (di == nd)
+		return;
+	if (tail == 8 && dst[di].len - doff >= 8) {
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		sw_store_once(dst[di].p + doff, t, 8);
+		return;
+	}
+	/* the tail spans destination segments: byte by byte, last one last */
+	for (i = 0; i < tail; i++) {
+		while (di < nd && doff == dst[di].len) {
+			di++;
+			doff = 0;
+		}
+		if (di == nd)
+			return;
+		if (i == tail - 1)
+			__atomic_thread_fence(__ATOMIC_RELEASE);
+		sw_store_once(dst[di].p + doff, &t[i], 1);
+		doff++;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Requests                                                            */
+
+/* The owner of segment d is alive (pid read once; not a pid: dead). */
+static bool
+sw_pid_alive(const struct sw_domain *d)
+{
+	int32_t pid = SW_LOAD(d->hdr->owner_pid);
+
+	return pid > 0 && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+/*
+ * Is the peer's process still there? A process killed without closing
+ * leaves its segment behind; a NIC would stop getting ACKs from it. Looked
+ * at (kill(pid, 0)) at most every 1024 requests and 100 ms, so the cost
+ * stays off the per-WQE path.
+ */
+static void
+sw_peer_check_pid(struct sw_engine *e, struct sw_lqp *q)
+{
+	uint64_t now;
+
+	if (q->peer_dom == NULL || q->peer_dom == e->self || (++q->peer_check_cnt & 1023) != 0)
+		return;
+	now = sw_now_ns();
+	if (now - q->peer_checked_ns < 100000000ULL)
+		return;
+	q->peer_checked_ns = now;
+	if (!sw_pid_alive(q->peer_dom))
+		q->peer_vanished = true;
+}
+
+static bool
+sw_peer_alive(const struct sw_lqp *q)
+{
+	const struct sw_qp_shm *p = q->peer;
+	uint32_t st;
+
+	if (p == NULL || q->peer_vanished ||
+	    __atomic_load_n(&q->peer_dom->truncated, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&q->peer_dom->hdr->closed, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE) != q->peer_gen)
+		return false;
+	st = __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
+	/* a responder in ERR/RESET drops requests: no ACK */
+	return st == RDX_SW_QPS_RTR || st == RDX_SW_QPS_RTS;
+}
+
+/* The peer's segment was truncated (by the peer: see sw_shm.c's SIGBUS
+ * guard); what the request touched there is lost: it is not ACKed. */
+static inline bool
+sw_seg_lost(const struct sw_lqp *q)
+{
+	return __atomic_load_n(&q->peer_dom->truncated, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* Requester-side failure of w: error CQE, QP to ERR. */
+static int
+sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
+	    uint8_t syndrome)
+{
+	sw_qp_set_err(q->s);
+	q->sq_ci = w->pos + w->wqebbs;
+	q->rnr_active = false;
+	q->ack_active = false;
+	sw_stat(&e->errors, 1);
+	if (syndrome == MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR ||
+	    syndrome == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR ||
+	    syndrome == MLX5_CQE_SYNDROME_REMOTE_OP_ERR) {
+		if (q->peer != NULL && sw_peer_alive(q))
+			sw_qp_set_err(q->peer);
+	}
+	if (sw_push_err(e, e->self, q->scq, MLX5_CQE_REQ_ERR, syndrome, 0, w->pos & 0xffff,
+			w->opcode, q->qpn) != 0)
+		q->sq_ci = w->pos; /* CQ full: the flush completes it later */
+	return SW_FAIL;
+}
+
+static int
+sw_malformed(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
+	     const char *what, uint32_t a, uint32_t b)
+{
+	sw_device_error(e, q, what, a, b);
+	return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
+}
+
+/*
+ * Payload of a SEND/WRITE (gather) or READ (scatter) starting at byte off
+ * of the WQE: an inline segment or data segments. Fills spans; returns 0,
+ * or a syndrome (0x04 bad lkey), or 0x02 (malformed) with *what set.
+ */
+static uint8_t
+sw_payload(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w, uint32_t off,
+	   bool scatter, struct sw_span *sp, uint32_t *nsp, uint64_t *total,
+	   const char **what)
+{
+	uint32_t n, i, hdr;
+
+	*nsp = 0;
+	*total = 0;
+	if (off == w->ds * 16)
+		return 0;
+	memcpy(&hdr, w->b + off, 4);
+	hdr = be32toh(hdr);
+	if (hdr & MLX5_INLINE_SEG) {
+		uint32_t len = hdr & ~(uint32_t)MLX5_INLINE_SEG;
+
+		if (scatter) {
+			*what = "inline segment in a READ";
+			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		}
+		if (len > q->max_inline) {
+			*what = "inline length above max_inline";
+			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		}
+		if (off / 16 + RTE_ALIGN_CEIL(4 + len, 16U) / 16 != w->ds) {
+			*what = "DS does not match the inline length";
+			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		}
+		sp[0].p = w->b + off + 4;
+		sp[0].len = len;
+		*nsp = len != 0;
+		*total = len;
+		return 0;
+	}
+	n = w->ds - off / 16;
+	if (n > q->max_send_sge) {
+		*what = "more data segments than max_send_sge";
+		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+	}
+	for (i = 0; i < n; i++) {
+		const struct mlx5_wqe_data_seg *ds =
+			(const struct mlx5_wqe_data_seg *)(void *)(w->b + off + 16 * i);
+		uint32_t len = be32toh(ds->byte_count);
+		uint64_t addr = be64toh(ds->addr);
+
+		if (len == 0 || (len & MLX5_INLINE_SEG)) {
+			*what = "zero-length or inline-flagged data segment";
+			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
+		}
+		/* local gather needs no access flag; scatter needs LOCAL_WRITE */
+		sp[i].p = sw_mr_resolve(e->self, be32toh(ds->lkey), addr, len,
+					scatter ? IBV_ACCESS_LOCAL_WRITE : 0, e->pid);
+		if (sp[i].p == NULL)
+			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+		sp[i].len = len;
+		*total += len;
+	}
+	*nsp = n;
+	if (*total > SW_MAX_MSG)
+		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	return 0;
+}
+
+/*
+ * A request needs the peer: vanished/dead/ERR peers never ACK. Like a
+ * requester whose ACK timer (4.096 us << timeout; 0 = never) expires, the
+ * head WQE is retried retry_cnt times (never blocking: a retry-at time is
+ * recorded), then fails with RETRY_EXC_ERR. A peer that comes up in time
+ * (connects, leaves RESET) gets the retry.
+ */
+static int
+sw_no_ack(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
+{
+	uint8_t t = q->s->timeout & 31;
+
+	q->rnr_active = false;
+	if (!q->ack_active) {
+		q->ack_active = true;
+		q->ack_left = q->s->retry_cnt;
+	}
+	if (q->ack_left == 0)
+		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR);
+	q->ack_left--;
+	sw_stat(&e->retries, 1);
+	q->retry_at_ns = t == 0 ? UINT64_MAX : sw_now_ns() + (4096ULL << t);
+	return SW_WAIT;
+}
+
+static int
+sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
+{
+	uint8_t code = __atomic_load_n(&q->peer->min_rnr_timer, __ATOMIC_RELAXED);
+
+	uint64_t now = sw_now_ns();
+
+	sw_stat(&e->rnr_naks, 1);
+	/* A peer process that died without closing never posts receives
+	 * again: while NAKed, look at its pid now and then (10 ms). */
+	if (q->peer_dom != e->self && now - q->peer_checked_ns > 10000000ULL) {
+		q->peer_checked_ns = now;
+		if (!sw_pid_alive(q->peer_dom)) {
+			q->peer_vanished = true;
+			return sw_no_ack(e, q, w);
+		}
+	}
+	q->ack_active = false; /* the NAK is an answer */
+	if (!q->rnr_active) {
+		q->rnr_active = true;
+		q->rnr_left = q->s->rnr_retry;
+	}
+	/* rnr_retry retries after the first NAK; 7 = retry forever */
+	if (q->s->rnr_retry != 7) {
+		if (q->rnr_left == 0)
+			return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_RNR_RETRY_EXC_ERR);
+		q->rnr_left--;
+	}
+	/* never block: record when to retry and come back later */
+	q->retry_at_ns = now + (uint64_t)sw_rnr_10us[code & 31] * 10000ULL;
+	return SW_WAIT;
+}
+
+/*
+ * SEND/SEND_IMM/WRITE_IMM at the responder: consume the peer's next RQ WQE
+ * (scatter for SENDs; the payload to wdst for WRITE_IMM), write its CQE.
+ * Runs under the peer QP's lock. The peer QP's fields, doorbell record and
+ * RQ WQE are in a segment another process writes: each is read once (the
+ * WQE copied), checked against the segment, and a bad value is a device
+ * error that fails the request with REMOTE_OP (0x14) -- never an access
+ * outside the segment.
+ */
+static int
+sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
+	     const struct sw_span *src, uint32_t ns, uint64_t len, bool write_imm,
+	     const struct sw_span *wdst)
+{
+	struct sw_domain *pd = q->peer_dom;
+	struct sw_qp_shm *p = q->peer;
+	struct sw_span dst[SW_MAX_SGE];
+	struct mlx5_wqe_data_seg rw[SW_MAX_SGE];
+	struct sw_cq_shm *pcq;
+	struct mlx5_cqe64 c;
+	uint32_t head, avail, nd = 0, i, cnt, rq_cnt, stride, nsge, rcq, pqpn;
+	uint64_t room = 0, rq_off, dbo;
+	uint8_t cqe_op, synd = 0;
+	int ret = SW_DONE;
+
+	if (sw_lock_timed(&p->lock) != 0) {
+		/* a stopped or hostile peer holds its QP: no answer */
+		if (sw_deverr(e))
+			SW_LOG(ERR, "device error on QP 0x%x: peer QP lock not obtained in %d ms\n",
+			       q->qpn, SW_LOCK_WAIT_MS);
+		return sw_no_ack(e, q, w);
+	}
+	if (!sw_peer_alive(q)) {
+		sw_unlock(&p->lock);
+		return sw_no_ack(e, q, w);
+	}
+	if (sw_seg_lost(q)) {
+		sw_unlock(&p->lock);
+		return sw_no_ack(e, q, w);
+	}
+	rq_cnt = SW_LOAD(p->rq_wqe_cnt);
+	stride = SW_LOAD(p->rq_stride);
+	nsge = SW_LOAD(p->max_recv_sge);
+	rq_off = SW_LOAD(p->rq_off);
+	dbo = SW_LOAD(p->dbrec_off);
+	rcq = SW_LOAD(p->recv_cq);
+	cnt = SW_LOAD(p->rq_ci);
+	pqpn = SW_LOAD(p->qpn);
+	if (sw_seg_lost(q)) { /* reading the fields found it truncated */
+		sw_unlock(&p->lock);
+		return sw_no_ack(e, q, w);
+	}
+	if (rq_cnt > SW_MAX_QP_WR || (rq_cnt & (rq_cnt - 1)) != 0 || stride < 16 ||
+	    stride > 16 * SW_MAX_SGE || (stride & (stride - 1)) != 0 ||
+	    (rq_cnt != 0 && !sw_in_seg(pd, rq_off, (uint64_t)rq_cnt * stride)) ||
+	    !sw_in_seg(pd, dbo, 8) || rcq >= SW_MAX_CQ) {
+		sw_qp_set_err(p);
+		sw_unlock(&p->lock);
+		if (sw_deverr(e))
+			SW_LOG(ERR, "device error on QP 0x%x: peer QP 0x%x is corrupt (RQ %u x %u B at 0x%" PRIx64 ", dbrec 0x%" PRIx64 ", CQ %u)\n",
+			       q->qpn, pqpn, rq_cnt, stride, rq_off, dbo, rcq);
+		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
+	}
+	nsge = RTE_MIN(nsge, stride / 16); /* stride / 16 <= SW_MAX_SGE */
+	pcq = &pd->hdr->cqs[rcq];
+	head = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(pd, dbo) +
+				       MLX5_RCV_DBR, __ATOMIC_ACQUIRE)) & 0xffff;
+	avail = (head - cnt) & 0xffff;
+	if (avail > rq_cnt) {
+		/* the peer's RQ doorbell record claims more than its ring */
+		sw_qp_set_err(p);
+		sw_unlock(&p->lock);
+		if (sw_deverr(e))
+			SW_LOG(ERR, "device error on QP 0x%x: RQ doorbell record 0x%x beyond the ring (ci 0x%x, %u WQEs)\n",
+			       pqpn, head, cnt & 0xffff, rq_cnt);
+		return sw_no_ack(e, q, w);
+	}
+	if (avail == 0 || rq_cnt == 0) {
+		sw_unlock(&p->lock);
+		return sw_rnr(e, q, w);
+	}
+	q->rnr_active = false;
+	q->ack_active = false;
+	if (!write_imm) {
+		/* the RQ WQE, copied once */
+		memcpy(rw, sw_ptr(pd, rq_off) + (size_t)(cnt & (rq_cnt - 1)) * stride,
+		       (size_t)nsge * 16);
+		for (i = 0; i < nsge; i++) {
+			const struct mlx5_wqe_data_seg *ds = &rw[i];
+			uint32_t l = be32toh(ds->byte_count);
+
+			/* a terminator ends a shorter list (mlx5_post_recv) */
+			if (be32toh(ds->lkey) == MLX5_INVALID_LKEY)
+				break;
+			if (l == 0)
+				continue;
+			/* a region of another process is not reachable: LOCAL_PROT */
+			dst[nd].p = sw_mr_resolve(pd, be32toh(ds->lkey), be64toh(ds->addr), l,
+						  IBV_ACCESS_LOCAL_WRITE, e->pid);
+			if (dst[nd].p == NULL)
+				synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+			dst[nd].len = l;
+			room += l;
+			nd++;
+		}
+		if (synd == 0 && room < len)
+			synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
+	}
+	p->rq_ci = cnt + 1;
+	__atomic_fetch_add(&pd->hdr->recv_wqes, 1, __ATOMIC_RELAXED);
+	if (synd != 0) {
+		sw_qp_set_err(p);
+		/* no room: the peer's flush completes that receive instead */
+		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, cnt & 0xffff, 0, pqpn) != 0)
+			p->rq_ci = cnt;
+		sw_unlock(&p->lock);
+		return sw_req_fail(e, q, w, synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ?
+				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
+				   MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
+	}
+	/* data lands before the responder's CQE is visible */
+	if (!write_imm)
+		sw_copy(dst, nd, src, ns, len);
+	else if (len != 0)
+		sw_copy(wdst, 1, src, ns, len);
+	memset(&c, 0, sizeof(c));
+	if (write_imm)
+		cqe_op = MLX5_CQE_RESP_WR_IMM;
+	else if (w->opcode == MLX5_OPCODE_SEND_IMM)
+		cqe_op = MLX5_CQE_RESP_SEND_IMM;
+	else
+		cqe_op = MLX5_CQE_RESP_SEND;
+	c.wqe_counter = htobe16((uint16_t)cnt);
+	c.byte_cnt = htobe32((uint32_t)len);
+	if (cqe_op != MLX5_CQE_RESP_SEND)
+		memcpy(&c.imm_inval_pkey, &w->imm_raw, 4);
+	c.sop_drop_qpn = htobe32(pqpn & 0xffffff);
+	c.flags_rqpn = htobe32(q->qpn & 0xffffff);
+	if (sw_cq_push(e, pd, pcq, &c, cqe_op, (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0) != 0) {
+		/* the receive stays posted: the peer's flush completes it */
+		p->rq_ci = cnt;
+		sw_qp_set_err(p);
+		ret = -1;
+	}
+	sw_unlock(&p->lock);
+	if (ret != 0)
+		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
+	return SW_DONE;
+}
+
+static int
+sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint32_t bytes)
+{
+	struct mlx5_cqe64 c;
+
+	q->sq_ci = w->pos + w->wqebbs;
+	q->rnr_active = false;
+	q->ack_active = false;
+	if (!(w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE))
+		return SW_DONE; /* unsignaled: no CQE */
+	memset(&c, 0, sizeof(c));
+	c.wqe_counter = htobe16((uint16_t)w->idx);
+	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->qpn);
+	c.byte_cnt = htobe32(bytes);
+	if (sw_cq_push(e, e->self, q->scq, &c, MLX5_CQE_REQ, false) != 0) {
+		/* overrun (or CQ unusable): the QP goes to error and the WQE
+		 * stays at the head, so the flush still completes it (0x05)
+		 * once the CQ has room -- never a lost completion */
+		q->sq_ci = w->pos;
+		sw_qp_set_err(q->s);
+		sw_stat(&e->errors, 1);
+		return SW_FAIL;
+	}
+	return SW_DONE;
+}
+
+/* Execute the WQE at q->sq_ci; avail = WQEBBs posted from there. */
+int
+sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
+{
+	struct sw_span loc[SW_MAX_SGE], rem;
+	struct sw_wqe w;
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const struct mlx5_wqe_ctrl_seg *)(void *)w.b;
+	const struct mlx5_wqe_raddr_seg *ra =
+		(const struct mlx5_wqe_raddr_seg *)(void *)(w.b + 16);
+	const char *what = "malformed WQE";
+	uint32_t v, nl, need, rkey;
+	uint64_t total, raddr;
+	uint8_t synd;
+	int rc;
+
+	w.pos = q->sq_ci;
+	sw_ring_read(q, w.pos, w.b, 16);
+	v = be32toh(ctrl->opmod_idx_opcode);
+	w.opcode = (uint8_t)v;
+	w.idx = (v >> 8) & 0xffff;
+	w.opmod = (uint8_t)(v >> 24);
+	v = be32toh(ctrl->qpn_ds);
+	w.ds = v & 0x3f;
+	w.qpn = v >> 8;
+	w.fm_ce_se = ctrl->fm_ce_se;
+	memcpy(&w.imm_raw, &ctrl->imm, 4);
+	w.wqebbs = w.ds == 0 ? 1 : (w.ds + 3) / 4;
+	if (w.ds == 0 || w.wqebbs > q->max_wqebbs || w.wqebbs > avail) {
+		w.wqebbs = 1;
+		return sw_malformed(e, q, &w, "DS out of range", w.ds, q->max_wqebbs * 4);
+	}
+	if (w.idx != (w.pos & 0xffff))
+		return sw_malformed(e, q, &w, "idx is not the producer counter", w.idx,
+				    w.pos & 0xffff);
+	if (w.qpn != q->qpn)
+		return sw_malformed(e, q, &w, "qpn", w.qpn, q->qpn);
+	/* opmod is only used by masked atomics and UMR, which RC here never
+	 * posts; the signature byte is 0 without MLX5_QP_SIGNATURE */
+	if (w.opmod != 0 || ctrl->signature != 0)
+		return sw_malformed(e, q, &w, "opmod/signature not 0", w.opmod,
+				    ctrl->signature);
+	sw_ring_read(q, w.pos, w.b, w.ds * 16);
+	if (!q->rnr_active && !q->ack_active) { /* first attempt, not a retry */
+		sw_stat(&e->wqes, 1);
+		sw_peer_check_pid(e, q);
+		if (q->fail_nth != 0 && --q->fail_nth == 0)
+			return sw_req_fail(e, q, &w, q->fail_syndrome);
+	}
+
+	switch (w.opcode) {
+	case MLX5_OPCODE_NOP:
+		if (w.ds != 1)
+			return sw_malformed(e, q, &w, "NOP with DS != 1", w.ds, 1);
+		return sw_req_done(e, q, &w, 0);
+	case MLX5_OPCODE_SEND:
+	case MLX5_OPCODE_SEND_IMM:
+		synd = sw_payload(e, q, &w, 16, false, loc, &nl, &total, &what);
+		if (synd == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR)
+			return sw_malformed(e, q, &w, what, w.ds, 0);
+		if (synd != 0)
+			return sw_req_fail(e, q, &w, synd);
+		if (!sw_peer_alive(q))
+			return sw_no_ack(e, q, &w);
+		rc = sw_responder(e, q, &w, loc, nl, total, false, NULL);
+		if (rc != SW_DONE)
+			return rc;
+		return sw_req_done(e, q, &w, (uint32_t)total);
+	case MLX5_OPCODE_RDMA_WRITE:
+	case MLX5_OPCODE_RDMA_WRITE_IMM:
+	case MLX5_OPCODE_RDMA_READ: {
+		bool rd = w.opcode == MLX5_OPCODE_RDMA_READ;
+
+		if (w.ds < 2)
+			return sw_malformed(e, q, &w, "RDMA op without raddr segment", w.ds, 2);
+		synd = sw_payload(e, q, &w, 32, rd, loc, &nl, &total, &what);
+		if (synd == MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR)
+			return sw_malformed(e, q, &w, what, w.ds, 0);
+		if (synd != 0)
+			return sw_req_fail(e, q, &w, synd);
+		if (!sw_peer_alive(q))
+			return sw_no_ack(e, q, &w);
+		raddr = be64toh(ra->raddr);
+		rkey = be32toh(ra->rkey);
+		need = rd ? IBV_ACCESS_REMOTE_READ : IBV_ACCESS_REMOTE_WRITE;
+		/* a zero-length RDMA op checks no rkey (IBTA 9.4.1.1) */
+		if (total != 0) {
+			rem.p = sw_mr_resolve(q->peer_dom, rkey, raddr, total, need,
+					      e->pid);
+			if (sw_seg_lost(q))
+				return sw_no_ack(e, q, &w);
+			if (rem.p == NULL)
+				return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+			rem.len = total;
+		}
+		if (w.opcode == MLX5_OPCODE_RDMA_WRITE_IMM) {
+			/* rkey checked above; an RNR NAK writes nothing */
+			rc = sw_responder(e, q, &w, loc, nl, total, true, &rem);
+			if (rc != SW_DONE)
+				return rc;
+			return sw_req_done(e, q, &w, (uint32_t)total);
+		}
+		if (total != 0) {
+			if (rd)
+				sw_copy(loc, nl, &rem, 1, total);
+			else
+				sw_copy(&rem, 1, loc, nl, total);
+			/* the peer truncated its segment under the copy: no ACK */
+			if (sw_seg_lost(q))
+				return sw_no_ack(e, q, &w);
+		}
+		return sw_req_done(e, q, &w, (uint32_t)total);
+	}
+	case MLX5_OPCODE_ATOMIC_CS:
+	case MLX5_OPCODE_ATOMIC_FA: {
+		const struct mlx5_wqe_atomic_seg *at =
+			(const struct mlx5_wqe_atomic_seg *)(void *)(w.b + 32);
+		const struct mlx5_wqe_data_seg *ds =
+			(const struct mlx5_wqe_data_seg *)(void *)(w.b + 48);
+		uint64_t orig, *t;
+		uint8_t *l;
+
+		if (w.ds != 4)
+			return sw_malformed(e, q, &w, "atomic with DS != 4", w.ds, 4);
+		if (be32toh(ds->byte_count) != 8)
+			return sw_malformed(e, q, &w, "atomic SGE byte_count != 8",
+					    be32toh(ds->byte_count), 8);
+		l = sw_mr_resolve(e->self, be32toh(ds->lkey), be64toh(ds->addr), 8,
+				  IBV_ACCESS_LOCAL_WRITE, e->pid);
+		if (l == NULL)
+			return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+		if (!sw_peer_alive(q))
+			return sw_no_ack(e, q, &w);
+		raddr = be64toh(ra->raddr);
+		if (raddr & 7)
+			return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+		t = (uint64_t *)(void *)sw_mr_resolve(q->peer_dom, be32toh(ra->rkey), raddr, 8,
+						      IBV_ACCESS_REMOTE_ATOMIC,
+						      e->pid);
+		/* the translation too: a peer's table may not keep iova and
+		 * offset congruent mod 8 */
+		if (t == NULL || ((uintptr_t)t & 7) != 0)
+			return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+		/* operands are BE in the WQE; target memory is host order; the
+		 * original value returns in host order (endianness mode 1) */
+		if (w.opcode == MLX5_OPCODE_ATOMIC_CS) {
+			orig = be64toh(at->compare);
+			__atomic_compare_exchange_n(t, &orig, be64toh(at->swap_add), false,
+						    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		} else {
+			orig = __atomic_fetch_add(t, be64toh(at->swap_add), __ATOMIC_SEQ_CST);
+		}
+		if (sw_seg_lost(q))
+			return sw_no_ack(e, q, &w);
+		sw_store_once(l, (const uint8_t *)&orig, 8);
+		return sw_req_done(e, q, &w, 8);
+	}
+	default:
+		return sw_malformed(e, q, &w, "unknown opcode", w.opcode, 0);
+	}
+}

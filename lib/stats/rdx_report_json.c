@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Benchmark reports as JSON (jansson): the writer, and the reader that
+ * refuses a malformed file with one line naming the field
+ * (lib/stats/rdx-report.schema.json describes the format).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include <jansson.h>
+
+#include "rdx_config.h"
+#include "rdx_perf.h"
+#include "rdx_report.h"
+#include "rdx_report_priv.h"
+
+/* ----------------------------------------------------------------- JSON */
+
+/* A finite double, or null (jansson refuses NaN and infinities). */
+static json_t *
+rdx_report_jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static int
+rdx_report_jset(json_t *o, const char *key, json_t *v)
+{
+	return v == NULL ? -1 : json_object_set_new(o, key, v);
+}
+
+static json_t *
+rdx_report_row_to_json(const struct rdx_result *x)
+{
+	json_t *o = json_object(), *lat, *perf;
+	int rc = 0;
+
+	if (o == NULL)
+		return NULL;
+	rc |= rdx_report_jset(o, "test", json_string(x->test));
+	rc |= rdx_report_jset(o, "mode", json_string(x->mode));
+	rc |= rdx_report_jset(o, "name", json_string(x->name));
+	rc |= rdx_report_jset(o, "desc", json_string(x->desc));
+	rc |= rdx_report_jset(o, "lat_kind", json_string(x->lat_kind));
+	rc |= rdx_report_jset(o, "size", json_integer((json_int_t)x->size));
+	rc |= rdx_report_jset(o, "lcore", json_integer(x->lcore));
+	rc |= rdx_report_jset(o, "qps", json_integer(x->qps));
+	rc |= rdx_report_jset(o, "ops", json_integer((json_int_t)x->ops));
+	rc |= rdx_report_jset(o, "bytes", json_integer((json_int_t)x->bytes));
+	rc |= rdx_report_jset(o, "seconds", rdx_report_jreal(x->seconds));
+	rc |= rdx_report_jset(o, "mops", rdx_report_jreal(x->mops));
+	rc |= rdx_report_jset(o, "mbytes_per_s", rdx_report_jreal(x->mbytes_per_s));
+	rc |= rdx_report_jset(o, "gbits_per_s", rdx_report_jreal(x->gbits_per_s));
+	rc |= rdx_report_jset(o, "busy_pct", rdx_report_jreal(x->busy_pct));
+	rc |= rdx_report_jset(o, "short_run", json_boolean(x->short_run));
+	rc |= rdx_report_jset(o, "has_lat", json_boolean(x->has_lat));
+	if (x->has_lat) {
+		lat = json_object();
+		rc |= rdx_report_jset(o, "lat", lat);
+		if (lat != NULL) {
+			rc |= rdx_report_jset(lat, "count", json_integer((json_int_t)x->lat.count));
+			rc |= rdx_report_jset(lat, "min", rdx_report_jreal(x->lat.min));
+			rc |= rdx_report_jset(lat, "p50", rdx_report_jreal(x->lat.p50));
+			rc |= rdx_report_jset(lat, "p90", rdx_report_jreal(x->lat.p90));
+			rc |= rdx_report_jset(lat, "p99", rdx_report_jreal(x->lat.p99));
+			rc |= rdx_report_jset(lat, "p999", rdx_report_jreal(x->lat.p999));
+			rc |= rdx_report_jset(lat, "p9999", rdx_report_jreal(x->lat.p9999));
+			rc |= rdx_report_jset(lat, "max", rdx_report_jreal(x->lat.max));
+			rc |= rdx_report_jset(lat, "mean", rdx_report_jreal(x->lat.mean));
+			rc |= rdx_report_jset(lat, "stdev", rdx_report_jreal(x->lat.stdev));
+		}
+	} else {
+		rc |= rdx_report_jset(o, "lat", json_null());
+	}
+	rc |= rdx_report_jset(o, "has_perf", json_boolean(x->has_perf));
+	if (x->has_perf) {
+		perf = json_object();
+		rc |= rdx_report_jset(o, "perf", perf);
+		if (perf != NULL) {
+			rc |= rdx_report_jset(perf, "source",
+					      json_string(rdx_perf_source_name(x->perf.source)));
+			rc |= rdx_report_jset(perf, "cycles", rdx_report_jreal(x->perf.cycles));
+			rc |= rdx_report_jset(perf, "instructions",
+					      rdx_report_jreal(x->perf.instructions));
+			rc |= rdx_report_jset(perf, "cache_misses",
+					      rdx_report_jreal(x->perf.cache_misses));
+			rc |= rdx_report_jset(perf, "branch_misses",
+					      rdx_report_jreal(x->perf.branch_misses));
+			rc |= rdx_report_jset(perf, "task_clock_ns",
+					      rdx_report_jreal(x->perf.task_clock_ns));
+			rc |= rdx_report_jset(perf, "ctx_switches",
+					      rdx_report_jreal(x->perf.ctx_switches));
+			rc |= rdx_report_jset(perf, "page_faults",
+					      rdx_report_jreal(x->perf.page_faults));
+		}
+	} else {
+		rc |= rdx_report_jset(o, "perf", json_null());
+	}
+	if (rc != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int
+rdx_report_write_json(const struct rdx_report *r, const char *path)
+{
+	json_t *root, *knobs, *results, *row;
+	unsigned int i;
+	int rc = 0;
+
+	if (r == NULL || path == NULL)
+		return -EINVAL;
+	for (i = 0; i < r->nb_rows; i++)
+		if (r->rows[i].size > INT64_MAX || r->rows[i].ops > INT64_MAX ||
+		    r->rows[i].bytes > INT64_MAX || r->rows[i].lat.count > INT64_MAX)
+			return -ERANGE;
+	root = json_object();
+	knobs = json_object();
+	results = json_array();
+	if (root == NULL || knobs == NULL || results == NULL) {
+		json_decref(root);
+		json_decref(knobs);
+		json_decref(results);
+		return -ENOMEM;
+	}
+	rc |= rdx_report_jset(root, "rdx_version", json_string(RDX_VERSION_STR));
+	rc |= rdx_report_jset(root, "title", json_string(r->title));
+	rc |= rdx_report_jset(root, "knobs", knobs);
+	rc |= rdx_report_jset(root, "results", results);
+	for (i = 0; i < r->nb_knobs; i++)
+		rc |= rdx_report_jset(knobs, r->knobs[i].name, json_string(r->knobs[i].value));
+	for (i = 0; i < r->nb_rows && rc == 0; i++) {
+		row = rdx_report_row_to_json(&r->rows[i]);
+		rc |= row == NULL ? -1 : json_array_append_new(results, row);
+	}
+	if (rc != 0) {
+		json_decref(root);
+		return -ENOMEM;
+	}
+	/* jansson prints reals with 17 significant digits: they read back equal. */
+	rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	return rc == 0 ? 0 : -EIO;
+}
+
+struct rdx_json_ctx {
+	const char *path;
+	char *err;
+	size_t errlen;
+	char where[64];
+};
+
+static int
+rdx_json_fail(struct rdx_json_ctx *c, const char *key, const char *what)
+{
+	if (c->err != NULL)
+		snprintf(c->err, c->errlen, "%s: %s%s%s: %s", c->path, c->where,
+			 c->where[0] != '\0' ? "." : "", key, what);
+	return -EINVAL;
+}
+
+static int
+rdx_json_str(struct rdx_json_ctx *c, json_t *o, const char *key, char *dst, size_t len)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_string(v))
+		return rdx_json_fail(c, key, "missing or not a string");
+	if (json_string_length(v) >= len)
+		return rdx_json_fail(c, key, "string too long");
+	memcpy(dst, json_string_value(v), json_string_length(v) + 1);
+	return 0;
+}
+
+static int
+rdx_json_int(struct rdx_json_ctx *c, json_t *o, const char *key, json_int_t lo, json_int_t hi,
+	     json_int_t *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v))
+		return rdx_json_fail(c, key, "missing or not an integer");
+	*out = json_integer_value(v);
+	if (*out < lo || *out > hi)
+		return rdx_json_fail(c, key, "out of range");
+	return 0;
+}
+
+static int
+rdx_json_u64(struct rdx_json_ctx *c, json_t *o, const char *key, uint64_t *out)
+{
+	json_int_t v = 0;
+	int rc = rdx_json_int(c, o, key, 0, INT64_MAX, &v);
+
+	if (rc == 0)
+		*out = (uint64_t)v;
+	return rc;
+}
+
+/* A number (integer or real); null reads as NaN (what the writer does with it). */
+static int
+rdx_json_num(struct rdx_json_ctx *c, json_t *o, const char *key, double *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (json_is_null(v)) {
+		*out = NAN;
+		return 0;
+	}
+	if (!json_is_number(v))
+		return rdx_json_fail(c, key, "missing or not a number");
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int
+rdx_json_bool(struct rdx_json_ctx *c, json_t *o, const char *key, bool *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_boolean(v))
+		return rdx_json_fail(c, key, "missing or not a boolean");
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int
+rdx_json_row(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x)
+{
+	json_int_t v = 0;
+	json_t *sub;
+	int rc = 0;
+
+	memset(x, 0, sizeof(*x));
+	if (!json_is_object(o))
+		return rdx_json_fail(c, "", "not an object");
+	rc = rc ? rc : rdx_json_str(c, o, "test", x->test, sizeof(x->test));
+	rc = rc ? rc : rdx_json_str(c, o, "mode", x->mode, sizeof(x->mode));
+	rc = rc ? rc : rdx_json_str(c, o, "name", x->name, sizeof(x->name));
+	rc = rc ? rc : rdx_json_str(c, o, "desc", x->desc, sizeof(x->desc));
+	rc = rc ? rc : rdx_json_str(c, o, "lat_kind", x->lat_kind, sizeof(x->lat_kind));
+	rc = rc ? rc : rdx_json_u64(c, o, "size", &x->size);
+	rc = rc ? rc : rdx_json_int(c, o, "lcore", RDX_REPORT_LCORE_TOTAL, INT32_MAX, &v);
+	x->lcore = (int)v;
+	rc = rc ? rc : rdx_json_int(c, o, "qps", 0, UINT32_MAX, &v);
+	x->qps = (uint32_t)v;
+	rc = rc ? rc : rdx_json_u64(c, o, "ops", &x->ops);
+	rc = rc ? rc : rdx_json_u64(c, o, "bytes", &x->bytes);
+	rc = rc ? rc : rdx_json_num(c, o, "seconds", &x->seconds);
+	rc = rc ? rc : rdx_json_num(c, o, "mops", &x->mops);
+	rc = rc ? rc : rdx_json_num(c, o, "mbytes_per_s", &x->mbytes_per_s);
+	rc = rc ? rc : rdx_json_num(c, o, "gbits_per_s", &x->gbits_per_s);
+	rc = rc ? rc : rdx_json_num(c, o, "busy_pct", &x->busy_pct);
+	rc = rc ? rc : rdx_json_bool(c, o, "has_lat", &x->has_lat);
+	rc = rc ? rc : rdx_json_bool(c, o, "has_perf", &x->has_perf);
+	if (rc != 0)
+		return rc;
+	/* optional (reports before it was added): derived as rdx_report_add does */
+	if (json_object_get(o, "short_run") != NULL)
+		rc = rdx_json_bool(c, o, "short_run", &x->short_run);
+	else
+		x->short_run = rdx_report_is_short(x);
+	if (rc != 0)
+		return rc;
+	if (x->has_lat) {
+		sub = json_object_get(o, "lat");
+		if (!json_is_object(sub))
+			return rdx_json_fail(c, "lat", "missing or not an object");
+		strcat(c->where, ".lat");
+		rc = rc ? rc : rdx_json_u64(c, sub, "count", &x->lat.count);
+		rc = rc ? rc : rdx_json_num(c, sub, "min", &x->lat.min);
+		rc = rc ? rc : rdx_json_num(c, sub, "p50", &x->lat.p50);
+		rc = rc ? rc : rdx_json_num(c, sub, "p90", &x->lat.p90);
+		rc = rc ? rc : rdx_json_num(c, sub, "p99", &x->lat.p99);
+		rc = rc ? rc : rdx_json_num(c, sub, "p999", &x->lat.p999);
+		rc = rc ? rc : rdx_json_num(c, sub, "p9999", &x->lat.p9999);
+		rc = rc ? rc : rdx_json_num(c, sub, "max", &x->lat.max);
+		rc = rc ? rc : rdx_json_num(c, sub, "mean", &x->lat.mean);
+		rc = rc ? rc : rdx_json_num(c, sub, "stdev", &x->lat.stdev);
+		*strrchr(c->where, '.') = '\0';
+		if (rc != 0)
+			return rc;
+	}
+	if (x->has_perf) {
+		json_t *src;
+
+		sub = json_object_get(o, "perf");
+		if (!json_is_object(sub))
+			return rdx_json_fail(c, "perf", "missing or not an object");
+		src = json_object_get(sub, "source");
+		if (!json_is_string(src) ||
+		    rdx_perf_source_parse(json_string_value(src), &x->perf.source) != 0)
+			return rdx_json_fail(c, "perf.source", "not one of hw, sw+tsc, tsc-only");
+		strcat(c->where, ".perf");
+		rc = rc ? rc : rdx_json_num(c, sub, "cycles", &x->perf.cycles);
+		rc = rc ? rc : rdx_json_num(c, sub, "instructions", &x->perf.instructions);
+		rc = rc ? rc : rdx_json_num(c, sub, "cache_misses", &x->perf.cache_misses);
+		rc = rc ? rc : rdx_json_num(c, sub, "branch_misses", &x->perf.branch_misses);
+		rc = rc ? rc : rdx_json_num(c, sub, "task_clock_ns", &x->perf.task_clock_ns);
+		rc = rc ? rc : rdx_json_num(c, sub, "ctx_switches", &x->perf.ctx_switches);
+		rc = rc ? rc : rdx_json_num(c, sub, "page_faults", &x->perf.page_faults);
+		*strrchr(c->where, '.') = '\0';
+	}
+	return rc;
+}
+
+struct rdx_report *
+rdx_report_read_json_msg(const char *path, char *errbuf, size_t errlen)
+{
+	struct rdx_json_ctx c = { .path = path, .err = errbuf, .errlen = errlen };
+	struct rdx_report *r = NULL;
+	json_t *root, *knobs, *results, *v;
+	struct rdx_result row;
+	json_error_t jerr;
+	const char *key;
+	size_t i;
+	int rc = 0;
+
+	if (errbuf != NULL && errlen > 0)
+		errbuf[0] = '\0';
+	if (path == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	root = json_load_file(path, 0, &jerr);
+	if (root == NULL) {
+		if (errbuf != NULL)
+			snprintf(errbuf, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
+		rte_errno = json_error_code(&jerr) == json_error_cannot_open_file ? ENOENT : EINVAL;
+		return NULL;
+	}
+	if (!json_is_object(root)) {
+		rc = rdx_json_fail(&c, "(top)", "not an object");
+		goto out;
+	}
+	v = json_object_get(root, "title");
+	knobs = json_object_get(root, "knobs");
+	results = json_object_get(root, "results");
+	if (!json_is_string(json_object_get(root, "rdx_version"))) {
+		rc = rdx_json_fail(&c, "rdx_version", "missing or not a string");
+		goto out;
+	}
+	if (!json_is_string(v)) {
+		rc = rdx_json_fail(&c, "title", "missing or not a string");
+		goto out;
+	}
+	if (!json_is_object(knobs)) {
+		rc = rdx_json_fail(&c, "knobs", "missing or not an object");
+		goto out;
+	}
+	if (!json_is_array(results)) {
+		rc = rdx_json_fail(&c, "results", "missing or not an array");
+		goto out;
+	}
+	r = rdx_report_create(json_string_value(v));
+	if (r == NULL) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	json_object_foreach(knobs, key, v) {
+		char *s;
+
+		if (!json_is_string(v)) {
+			snprintf(c.where, sizeof(c.where), "knobs");
+			rc = rdx_json_fail(&c, key, "not a string");
+			goto out;
+		}
+		s = strdup(json_string_value(v));
+		rc = s == NULL ? -ENOMEM : rdx_report_knob_put(r, key, s);
+		if (rc != 0)
+			goto out;
+	}
+	json_array_foreach(results, i, v) {
+		snprintf(c.where, sizeof(c.where), "results[%zu]", i);
+		rc = rdx_json_row(&c, v, &row);
+		if (rc == 0)
+			rc = rdx_report_append(r, &row);
+		if (rc != 0)
+			goto out;
+	}
+out:
+	json_decref(root);
+	if (rc != 0) {
+		rdx_report_free(r);
+		rte_errno = -rc;
+		return NULL;
+	}
+	return r;
+}
+
+struct rdx_report *
+rdx_report_read_json(const char *path)
+{
+	return rdx_report_read_json_msg(path, NULL, 0);
+}

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Benchmark reports, human output: the perftest-like table (with the
+ * device banner and every knob) and clusterperf-style lines.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include "rdx_config.h"
+#include "rdx_perf.h"
+#include "rdx_report.h"
+#include "rdx_report_priv.h"
+
+/* ---------------------------------------------------------------- table */
+
+static void
+rdx_report_put_num(FILE *f, int width, int prec, double v)
+{
+	if (v < 0.0 || !isfinite(v))
+		fprintf(f, " %*s", width, "-");
+	else
+		fprintf(f, " %*.*f", width, prec, v);
+}
+
+static void
+rdx_report_banner(const struct rdx_report *r, FILE *f)
+{
+	const char *kind = rdx_report_knob_get(r, "device_kind");
+	const char *dev = rdx_report_knob_get(r, "device");
+
+	if (dev == NULL)
+		dev = rdx_report_knob_get(r, "dev");
+
+	if (kind == NULL)
+		return;
+	if (strcmp(kind, "software device") == 0)
+		fprintf(f, "*** results on the SOFTWARE mlx5 device (a model, not a NIC)%s%s ***\n",
+			dev != NULL ? ": " : "", dev != NULL ? dev : "");
+	else if (strcmp(kind, "hardware") == 0)
+		fprintf(f, "*** results on HARDWARE%s%s ***\n",
+			dev != NULL ? ": " : "", dev != NULL ? dev : "");
+	else
+		fprintf(f, "*** results on: %s ***\n", kind);
+}
+
+int
+rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
+{
+	const char *line = "---------------------------------------------------------------"
+		"---------------------------------------------------------------";
+	size_t w = 0;
+	unsigned int i, nb_short = 0;
+
+	if (r == NULL || f == NULL)
+		return -EINVAL;
+	rdx_report_banner(r, f);
+	fprintf(f, "%s\n", line);
+	fprintf(f, " %s\n", r->title);
+	for (i = 0; i < r->nb_knobs; i++)
+		if (strlen(r->knobs[i].name) > w)
+			w = strlen(r->knobs[i].name);
+	for (i = 0; i < r->nb_knobs; i++)
+		fprintf(f, " %-*s : %s\n", (int)w, r->knobs[i].name, r->knobs[i].value);
+	fprintf(f, "%s\n", line);
+	/* units in the names: MB = 10^6 bytes, Gb = 10^9 bits, Mop = 10^6 ops */
+	fprintf(f, " %-8s %-4s %9s %5s %5s %12s %9s %10s", "test", "mode", "size_B", "lcore",
+		"qps", "ops", "Mop/s", "MB/s(1e6)");
+	if (gbits)
+		fprintf(f, " %9s", "Gb/s(1e9)");
+	fprintf(f, " %9s %9s %9s %9s %9s %9s %9s %9s %6s %9s %9s %9s %-8s %s\n",
+		"min_us", "p50_us", "p90_us", "p99_us", "p99.9_us", "max_us", "mean_us", "stdev_us",
+		"busy%", "cyc/op", "instr/op", "miss/op", "perf", "note");
+	for (i = 0; i < r->nb_rows; i++) {
+		const struct rdx_result *x = &r->rows[i];
+		char lc[16];
+
+		if (x->lcore == RDX_REPORT_LCORE_TOTAL)
+			snprintf(lc, sizeof(lc), "total");
+		else
+			snprintf(lc, sizeof(lc), "%d", x->lcore);
+		fprintf(f, " %-8s %-4s %9" PRIu64 " %5s %5" PRIu32 " %12" PRIu64 " %9.3f %10.2f",
+			x->test, x->mode, x->size, lc, x->qps, x->ops, x->mops, x->mbytes_per_s);
+		if (gbits)
+			fprintf(f, " %9.2f", x->gbits_per_s);
+		if (x->has_lat) {
+			rdx_report_put_num(f, 9, 2, x->lat.min / 1e3);
+			rdx_report_put_num(f, 9, 2, x->lat.p50 / 1e3);
+			rdx_report_put_num(f, 9, 2, x->lat.p90 / 1e3);
+			rdx_report_put_num(f, 9, 2, x->lat.p99 / 1e3);
+			rdx_report_put_num(f, 9, 2, x->lat.p999 / 1e3);
+			rdx_report_put_num(f, 9, 2, x->lat.max / 1e3);
+			rdx_report_put_num(f, 9, 2, x->lat.mean / 1e3);
+			rdx_report_put_num(f, 9, 2, x->lat.stdev / 1e3);
+		} else {
+			fprintf(f, " %9s %9s %9s %9s %9s %9s %9s %9s", "-", "-", "-", "-", "-", "-",
+				"-", "-");
+		}
+		rdx_report_put_num(f, 6, 1, x->busy_pct);
+		if (x->has_perf) {
+			rdx_report_put_num(f, 9, 1, x->perf.cycles);
+			rdx_report_put_num(f, 9, 1, x->perf.instructions);
+			rdx_report_put_num(f, 9, 3, x->perf.cache_misses);
+			fprintf(f, x->short_run ? " %-8s SHORT\n" : " %s\n",
+				rdx_perf_source_name(x->perf.source));
+		} else {
+			fprintf(f, " %9s %9s %9s %s\n", "-", "-", "-",
+				x->short_run ? "-        SHORT" : "-");
+		}
+		nb_short += x->short_run;
+	}
+	fprintf(f, "%s\n", line);
+	{
+		const char *kind = r->nb_rows > 0 ? r->rows[0].lat_kind : "";
+
+		fprintf(f, " units: MB = 10^6 bytes, Gb = 10^9 bits, Mop/s = 10^6 ops/s; latency in us%s%s%s\n",
+			kind[0] != '\0' ? " (" : "", rdx_report_lat_label(kind),
+			kind[0] != '\0' ? ")" : "");
+	}
+	if (nb_short > 0)
+		fprintf(f, " SHORT: %u row(s) measured over < %g s or < %u ops: one preemption can move"
+			" them several times; run longer (-n / -D)\n", nb_short, RDX_REPORT_SHORT_S,
+			RDX_REPORT_SHORT_OPS);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ---------------------------------------------------------- clusterperf */
+
+/* A time in ns as value + unit (ns, us, ms, s). */
+static void
+rdx_report_time_unit(double ns, double *v, const char **unit)
+{
+	if (ns < 1e3) {
+		*v = ns;
+		*unit = "ns";
+	} else if (ns < 1e6) {
+		*v = ns / 1e3;
+		*unit = "us";
+	} else if (ns < 1e9) {
+		*v = ns / 1e6;
+		*unit = "ms";
+	} else {
+		*v = ns / 1e9;
+		*unit = "s";
+	}
+}
+
+/* A bandwidth in bytes/s as value + unit (decimal: 1 KB = 1000 B). */
+static void
+rdx_report_bw_unit(double bps, double *v, const char **unit)
+{
+	if (bps < 1e3) {
+		*v = bps;
+		*unit = "B/s";
+	} else if (bps < 1e6) {
+		*v = bps / 1e3;
+		*unit = "KB/s";
+	} else if (bps < 1e9) {
+		*v = bps / 1e6;
+		*unit = "MB/s";
+	} else {
+		*v = bps / 1e9;
+		*unit = "GB/s";
+	}
+}
+
+static void
+rdx_report_cp_line(FILE *f, const char *name, const char *suffix, double v, const char *unit,
+		   const char *desc, const char *what, const char *kind, bool is_short)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "%s.%s", name, suffix);
+	fprintf(f, "%-24s %8.1f %-4s  %s%s%s%s%s%s%s\n", key, v, unit, desc,
+		desc[0] != '\0' ? " " : "", what, kind[0] != '\0' ? " (" : "", kind,
+		kind[0] != '\0' ? ")" : "", is_short ? " [SHORT]" : "");
+}
+
+int
+rdx_report_print_clusterperf(const struct rdx_report *r, FILE *f)
+{
+	static const struct {
+		const char *suffix;
+		const char *what;
+		size_t off;
+	} pct[] = {
+		{ "min", "minimum", offsetof(struct rdx_hist_summary, min) },
+		{ "50", "median", offsetof(struct rdx_hist_summary, p50) },
+		{ "90", "90%", offsetof(struct rdx_hist_summary, p90) },
+		{ "99", "99%", offsetof(struct rdx_hist_summary, p99) },
+		{ "999", "99.9%", offsetof(struct rdx_hist_summary, p999) },
+		{ "9999", "99.99%", offsetof(struct rdx_hist_summary, p9999) },
+		{ "max", "maximum", offsetof(struct rdx_hist_summary, max) },
+	};
+	unsigned int i, j;
+	const char *unit;
+	double v;
+
+	if (r == NULL || f == NULL)
+		return -EINVAL;
+	for (i = 0; i < r->nb_rows; i++) {
+		const struct rdx_result *x = &r->rows[i];
+
+		if (x->name[0] == '\0' || x->lcore != RDX_REPORT_LCORE_TOTAL)
+			continue;
+		if (x->has_lat && x->lat.count > 0) {
+			for (j = 0; j < sizeof(pct) / sizeof(pct[0]); j++) {
+				double ns;
+
+				memcpy(&ns, (const char *)&x->lat + pct[j].off, sizeof(ns));
+				rdx_report_time_unit(ns, &v, &unit);
+				rdx_report_cp_line(f, x->name, pct[j].suffix, v, unit, x->desc,
+						   pct[j].what, rdx_report_lat_label(x->lat_kind),
+						   x->short_run);
+			}
+		}
+		if (x->mbytes_per_s > 0.0) {
+			rdx_report_bw_unit(x->mbytes_per_s * 1e6, &v, &unit);
+			rdx_report_cp_line(f, x->name, "bw", v, unit, x->desc, "bandwidth",
+					   "decimal: 1 MB = 10^6 B", x->short_run);
+		}
+	}
+	return ferror(f) ? -EIO : 0;
+}

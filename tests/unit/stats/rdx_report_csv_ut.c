@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx_report as CSV (lib/stats/rdx_report_csv.c): columns, quoting,
+ * unknown figures, the writer's failure.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_errno.h>
+
+#include "rdx_ut.h"
+
+#include "../../../lib/stats/rdx_report_csv.c"
+#include "rdx_report_ut.h"
+
+/* Split one CSV line (RFC 4180 quoting) in place; returns the field count. */
+static unsigned int
+csv_split(char *line, char **fields, unsigned int max)
+{
+	unsigned int n = 0;
+	char *w = line, *p = line;
+
+	line[strcspn(line, "\n")] = '\0';
+	for (;;) {
+		char *start = w;
+
+		if (*p == '"') {
+			p++;
+			for (;;) {
+				if (*p == '"' && p[1] == '"') {
+					*w++ = '"';
+					p += 2;
+				} else if (*p == '"') {
+					p++;
+					break;
+				} else if (*p == '\0') {
+					break;
+				} else {
+					*w++ = *p++;
+				}
+			}
+		} else {
+			while (*p != ',' && *p != '\0')
+				*w++ = *p++;
+		}
+		if (n < max)
+			fields[n] = start;
+		n++;
+		if (*p == '\0') {
+			*w = '\0';
+			return n;
+		}
+		*w++ = '\0';
+		p++;   /* the comma */
+	}
+}
+
+static void
+test_csv(void)
+{
+	struct rdx_report *r = sample_report();
+	char path[128], line[4096], *fields[64];
+	unsigned int n, rows = 0, j;
+	FILE *f;
+
+	tmp_path(path, sizeof(path), "r.csv");
+	CU_ASSERT_EQUAL_FATAL(rdx_report_write_csv(r, path), 0);
+	f = fopen(path, "r");
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_FATAL(fgets(line, sizeof(line), f) != NULL);
+	n = csv_split(line, fields, 64);
+	CU_ASSERT_EQUAL(n, RDX_REPORT_CSV_NB_COLS + 4);
+	CU_ASSERT_EQUAL(RDX_REPORT_CSV_NB_COLS, 34);
+	for (j = 0; j < RDX_REPORT_CSV_NB_COLS && j < n; j++)
+		CU_ASSERT_STRING_EQUAL(fields[j], rdx_report_csv_cols[j]);
+	CU_ASSERT_STRING_EQUAL(fields[0], "test");
+	CU_ASSERT_STRING_EQUAL(fields[16], "lat_min_ns");
+	CU_ASSERT_STRING_EQUAL(fields[33], "short_run");
+	CU_ASSERT_STRING_EQUAL(fields[34], "knob.device");
+	CU_ASSERT_STRING_EQUAL(fields[37], "knob.note");
+	while (fgets(line, sizeof(line), f) != NULL) {
+		n = csv_split(line, fields, 64);
+		CU_ASSERT_EQUAL(n, RDX_REPORT_CSV_NB_COLS + 4);
+		if (n != RDX_REPORT_CSV_NB_COLS + 4)
+			continue;
+		CU_ASSERT_STRING_EQUAL(fields[36], "5000");
+		CU_ASSERT_STRING_EQUAL(fields[37], "a, \"quoted\" knob");
+		CU_ASSERT_STRING_EQUAL(fields[33], rows == 2 ? "0" : "1");   /* short: 25 ms */
+		if (rows == 0) {
+			CU_ASSERT_STRING_EQUAL(fields[3], "send 30B message, receive 100B message");
+			CU_ASSERT_STRING_EQUAL(fields[6], "total");
+			CU_ASSERT_STRING_EQUAL(fields[16], "4912.3");
+			CU_ASSERT_STRING_EQUAL(fields[25], "sw+tsc");
+			CU_ASSERT_STRING_EQUAL(fields[27], "");     /* instructions unmeasured */
+		}
+		if (rows == 1)
+			CU_ASSERT_STRING_EQUAL(fields[6], "1");
+		if (rows == 2) {
+			CU_ASSERT_STRING_EQUAL(fields[14], "");     /* busy unknown */
+			CU_ASSERT_STRING_EQUAL(fields[15], "");     /* no latency */
+			CU_ASSERT_STRING_EQUAL(fields[25], "");     /* no perf */
+			CU_ASSERT_STRING_EQUAL(fields[12], "3276.8");
+		}
+		rows++;
+	}
+	CU_ASSERT_EQUAL(rows, 3);
+	fclose(f);
+	/* the writer reports what fails */
+	CU_ASSERT_EQUAL(rdx_report_write_csv(r, "/nonexistent-dir/r.csv"), -ENOENT);
+	rdx_report_free(r);
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "CSV columns and quoting", test_csv },
+		{ NULL, NULL },
+	};
+
+	return rdx_ut_run("rdx_report_csv", cases, suite_init, suite_fini);
+}

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx_report as JSON (lib/stats/rdx_report_json.c): round trip of every
+ * field and knob, the reader's errors, the writer's failures.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_errno.h>
+
+#include "rdx_ut.h"
+
+#include "../../../lib/stats/rdx_report_json.c"
+#include "rdx_report_ut.h"
+
+static void
+assert_same_double(double a, double b)
+{
+	CU_ASSERT((isnan(a) && isnan(b)) || a == b);
+}
+
+static void
+assert_same_row(const struct rdx_result *a, const struct rdx_result *b)
+{
+	if (a == NULL || b == NULL) {
+		CU_FAIL("missing row");
+		return;
+	}
+	CU_ASSERT_STRING_EQUAL(a->test, b->test);
+	CU_ASSERT_STRING_EQUAL(a->mode, b->mode);
+	CU_ASSERT_STRING_EQUAL(a->name, b->name);
+	CU_ASSERT_STRING_EQUAL(a->desc, b->desc);
+	CU_ASSERT_STRING_EQUAL(a->lat_kind, b->lat_kind);
+	CU_ASSERT_EQUAL(a->size, b->size);
+	CU_ASSERT_EQUAL(a->lcore, b->lcore);
+	CU_ASSERT_EQUAL(a->qps, b->qps);
+	CU_ASSERT_EQUAL(a->ops, b->ops);
+	CU_ASSERT_EQUAL(a->bytes, b->bytes);
+	assert_same_double(a->seconds, b->seconds);
+	assert_same_double(a->mops, b->mops);
+	assert_same_double(a->mbytes_per_s, b->mbytes_per_s);
+	assert_same_double(a->gbits_per_s, b->gbits_per_s);
+	assert_same_double(a->busy_pct, b->busy_pct);
+	CU_ASSERT_EQUAL(a->short_run, b->short_run);
+	CU_ASSERT_EQUAL(a->has_lat, b->has_lat);
+	if (a->has_lat && b->has_lat) {
+		CU_ASSERT_EQUAL(a->lat.count, b->lat.count);
+		assert_same_double(a->lat.min, b->lat.min);
+		assert_same_double(a->lat.p50, b->lat.p50);
+		assert_same_double(a->lat.p90, b->lat.p90);
+		assert_same_double(a->lat.p99, b->lat.p99);
+		assert_same_double(a->lat.p999, b->lat.p999);
+		assert_same_double(a->lat.p9999, b->lat.p9999);
+		assert_same_double(a->lat.max, b->lat.max);
+		assert_same_double(a->lat.mean, b->lat.mean);
+		assert_same_double(a->lat.stdev, b->lat.stdev);
+	}
+	CU_ASSERT_EQUAL(a->has_perf, b->has_perf);
+	if (a->has_perf && b->has_perf) {
+		CU_ASSERT_EQUAL(a->perf.source, b->perf.source);
+		assert_same_double(a->perf.cycles, b->perf.cycles);
+		assert_same_double(a->perf.instructions, b->perf.instructions);
+		assert_same_double(a->perf.cache_misses, b->perf.cache_misses);
+		assert_same_double(a->perf.branch_misses, b->perf.branch_misses);
+		assert_same_double(a->perf.task_clock_ns, b->perf.task_clock_ns);
+		assert_same_double(a->perf.ctx_switches, b->perf.ctx_switches);
+		assert_same_double(a->perf.page_faults, b->perf.page_faults);
+	}
+}
+
+static void
+test_json_round_trip(void)
+{
+	struct rdx_report *r = sample_report(), *back;
+	struct rdx_result x;
+	char path[128];
+	unsigned int i;
+
+	/* a NaN figure reads back as NaN (written as null) */
+	x = *rdx_report_get(r, 2);
+	x.busy_pct = NAN;
+	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
+	/* every perf source name reads back */
+	x = *rdx_report_get(r, 0);
+	x.perf.source = RDX_PERF_SRC_HW;
+	x.perf.instructions = 1234.5;
+	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
+	x.perf.source = RDX_PERF_SRC_NONE;
+	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
+	tmp_path(path, sizeof(path), "r.json");
+	CU_ASSERT_EQUAL_FATAL(rdx_report_write_json(r, path), 0);
+	back = rdx_report_read_json(path);
+	CU_ASSERT_FATAL(back != NULL);
+	CU_ASSERT_STRING_EQUAL(back->title, r->title);
+	CU_ASSERT_EQUAL(back->nb_knobs, r->nb_knobs);
+	for (i = 0; i < r->nb_knobs && i < back->nb_knobs; i++) {
+		CU_ASSERT_STRING_EQUAL(back->knobs[i].name, r->knobs[i].name);   /* order kept */
+		CU_ASSERT_STRING_EQUAL(back->knobs[i].value, r->knobs[i].value);
+	}
+	CU_ASSERT_EQUAL_FATAL(rdx_report_count(back), rdx_report_count(r));
+	for (i = 0; i < rdx_report_count(r); i++)
+		assert_same_row(rdx_report_get(r, i), rdx_report_get(back, i));
+	rdx_report_free(back);
+	rdx_report_free(r);
+}
+
+static void
+test_json_bad_input(void)
+{
+	char path[128], err[256];
+	struct rdx_report *r;
+
+	tmp_path(path, sizeof(path), "missing.json");
+	rte_errno = 0;
+	CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+	CU_ASSERT_EQUAL(rte_errno, ENOENT);
+	CU_ASSERT(strstr(err, "missing.json") != NULL);
+
+	tmp_path(path, sizeof(path), "bad.json");
+	write_file(path, "{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},");
+	CU_ASSERT_PTR_NULL(rdx_report_read_json(path));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+
+	write_file(path, "[1, 2]");
+	CU_ASSERT_PTR_NULL(rdx_report_read_json(path));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+
+	write_file(path, "{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
+		   " \"results\": [{\"test\": \"echo\"}]}");
+	CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	CU_ASSERT(strstr(err, "results[0].mode") != NULL);
+
+	write_file(path, "{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {\"a\": 3},"
+		   " \"results\": []}");
+	CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+	CU_ASSERT(strstr(err, "knobs.a") != NULL);
+
+	write_file(path, "{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
+		   " \"results\": [{\"test\": \"echo\", \"mode\": \"lat\", \"name\": \"\","
+		   " \"desc\": \"\", \"lat_kind\": \"\", \"size\": 8, \"lcore\": -2, \"qps\": 1}]}");
+	CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+	CU_ASSERT(strstr(err, "results[0].lcore: out of range") != NULL);
+
+	/* short_run is optional (older reports): derived from seconds and ops;
+	 * present, it must be a boolean */
+	{
+		static const char *const row =
+			"{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
+			" \"results\": [{\"test\": \"write\", \"mode\": \"bw\", \"name\": \"\","
+			" \"desc\": \"\", \"lat_kind\": \"completion\", \"size\": 8, \"lcore\": -1,"
+			" \"qps\": 1, \"ops\": 2000, \"bytes\": 16000, \"seconds\": 0.001,"
+			" \"mops\": 2, \"mbytes_per_s\": 16, \"gbits_per_s\": 0.128,"
+			" \"busy_pct\": 100, \"has_lat\": false, \"lat\": null,"
+			" \"has_perf\": false, \"perf\": null%s}]}";
+		char buf[1024];
+
+		snprintf(buf, sizeof(buf), row, "");
+		write_file(path, buf);
+		r = rdx_report_read_json_msg(path, err, sizeof(err));
+		CU_ASSERT_FATAL(r != NULL);
+		CU_ASSERT(rdx_report_get(r, 0)->short_run);    /* 1 ms */
+		rdx_report_free(r);
+		snprintf(buf, sizeof(buf), row, ", \"short_run\": false");
+		write_file(path, buf);
+		r = rdx_report_read_json_msg(path, err, sizeof(err));
+		CU_ASSERT_FATAL(r != NULL);
+		CU_ASSERT(!rdx_report_get(r, 0)->short_run);   /* as written */
+		rdx_report_free(r);
+		snprintf(buf, sizeof(buf), row, ", \"short_run\": 1");
+		write_file(path, buf);
+		CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+		CU_ASSERT(strstr(err, "results[0].short_run") != NULL);
+	}
+
+	write_file(path, "{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
+		   " \"results\": []}");
+	r = rdx_report_read_json(path);
+	CU_ASSERT_FATAL(r != NULL);
+	CU_ASSERT_EQUAL(rdx_report_count(r), 0);
+	/* writers report what fails */
+	CU_ASSERT(rdx_report_write_json(r, "/nonexistent-dir/r.json") < 0);
+	CU_ASSERT_EQUAL(rdx_report_write_json(NULL, path), -EINVAL);
+	rdx_report_free(r);
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "JSON round trip", test_json_round_trip },
+		{ "JSON bad input", test_json_bad_input },
+		{ NULL, NULL },
+	};
+
+	return rdx_ut_run("rdx_report_json", cases, suite_init, suite_fini);
+}

@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx_report's human output (lib/stats/rdx_report_text.c): the table and
+ * the clusterperf lines (captured with open_memstream), their units.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_errno.h>
+
+#include "rdx_ut.h"
+
+#include "../../../lib/stats/rdx_report_text.c"
+#include "rdx_report_ut.h"
+
+static __attribute__((noinline)) char *
+capture(struct rdx_report *r, int (*fn)(const struct rdx_report *, FILE *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CU_ASSERT_FATAL(f != NULL);
+	CU_ASSERT_EQUAL(fn(r, f), 0);
+	fclose(f);
+	return buf;
+}
+
+static int
+table_gbits(const struct rdx_report *r, FILE *f)
+{
+	return rdx_report_print_table(r, f, true);
+}
+
+static void
+test_table(void)
+{
+	struct rdx_report *r = sample_report();
+	const char *banner = "*** results on the SOFTWARE mlx5 device (a model, not a NIC): rdx_sw0 ***\n";
+	char *out = capture(r, table_gbits), *l;
+
+	printf("\n%s", out);
+	CU_ASSERT(strncmp(out, banner, strlen(banner)) == 0);
+	CU_ASSERT(strstr(out, " rdx-perf echo\n") != NULL);
+	CU_ASSERT(strstr(out, " device      : rdx_sw0\n") != NULL);
+	CU_ASSERT(strstr(out, " device_kind : software device\n") != NULL);
+	CU_ASSERT(strstr(out, " iters       : 5000\n") != NULL);
+	CU_ASSERT(strstr(out, "Gb/s") != NULL);
+	CU_ASSERT(strstr(out, "p99.9_us") != NULL);
+	/* the total echo row: lat in us with 2 decimals, perf per op and its source */
+	l = strstr(out, " echo     lat        100 total     2");
+	CU_ASSERT_FATAL(l != NULL);
+	CU_ASSERT(strncmp(l + 81, "     4.91      5.10      5.40      5.61      9.00   1234.57      5.15"
+			  "      0.32   99.5   13260.5         -         - sw+tsc   SHORT\n", 129) == 0);
+	/* units named; the short rows (25 ms) flagged and explained */
+	CU_ASSERT(strstr(out, " size_B ") != NULL && strstr(out, " MB/s(1e6) ") != NULL);
+	CU_ASSERT(strstr(out, " units: MB = 10^6 bytes, Gb = 10^9 bits") != NULL);
+	CU_ASSERT(strstr(out, " SHORT: 2 row(s) measured over < 0.1 s or < 1000 ops") != NULL);
+	CU_ASSERT(strstr(out, " echo     lat        100     1     1") != NULL);
+	CU_ASSERT(strstr(out, " write    bw       65536 total     4       100000     0.050    3276.80"
+			 "     26.21") != NULL);
+	free(out);
+
+	/* hardware: its own banner; no device_kind: no banner */
+	CU_ASSERT_EQUAL(rdx_report_knob_set(r, "device_kind", "hardware"), 0);
+	out = capture(r, table_gbits);
+	CU_ASSERT(strncmp(out, "*** results on HARDWARE: rdx_sw0 ***\n", 37) == 0);
+	free(out);
+	rdx_report_free(r);
+	/* rdx-perf names the device in knob "dev" */
+	r = rdx_report_create("t");
+	CU_ASSERT_FATAL(r != NULL);
+	CU_ASSERT_EQUAL(rdx_report_knob_set(r, "dev", "mlx5_0"), 0);
+	CU_ASSERT_EQUAL(rdx_report_knob_set(r, "device_kind", "software device"), 0);
+	out = capture(r, table_gbits);
+	CU_ASSERT(strstr(out, "(a model, not a NIC): mlx5_0 ***\n") != NULL);
+	free(out);
+	rdx_report_free(r);
+	r = rdx_report_create("t");
+	CU_ASSERT_FATAL(r != NULL);
+	out = capture(r, table_gbits);
+	CU_ASSERT(strncmp(out, "----", 4) == 0);
+	free(out);
+	rdx_report_free(r);
+}
+
+static void
+test_clusterperf(void)
+{
+	static const char *const want[] = {
+		"echo100.min                   4.9 us    send 30B message, receive 100B message minimum (RTT) [SHORT]\n",
+		"echo100.50                    5.1 us    send 30B message, receive 100B message median (RTT) [SHORT]\n",
+		"echo100.90                    5.4 us    send 30B message, receive 100B message 90% (RTT) [SHORT]\n",
+		"echo100.99                    5.6 us    send 30B message, receive 100B message 99% (RTT) [SHORT]\n",
+		"echo100.999                   9.0 us    send 30B message, receive 100B message 99.9% (RTT) [SHORT]\n",
+		"echo100.9999                 15.0 us    send 30B message, receive 100B message 99.99% (RTT) [SHORT]\n",
+		"echo100.max                   1.2 ms    send 30B message, receive 100B message maximum (RTT) [SHORT]\n",
+		"echo100.bw                   20.0 MB/s  send 30B message, receive 100B message bandwidth (decimal: 1 MB = 10^6 B) [SHORT]\n",
+		"write64k.bw                   3.3 GB/s  RDMA write 64KB bandwidth (decimal: 1 MB = 10^6 B)\n",
+	};
+	struct rdx_report *r = sample_report();
+	char *out = capture(r, rdx_report_print_clusterperf), *p = out;
+	unsigned int i, lines = 0;
+
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		CU_ASSERT(strstr(out, want[i]) != NULL);
+		if (strstr(out, want[i]) == NULL)
+			printf("\n  missing: %s  got:\n%s", want[i], out);
+	}
+	for (; *p != '\0'; p++)
+		lines += *p == '\n';
+	CU_ASSERT_EQUAL(lines, 9);   /* the per-lcore row prints nothing */
+	free(out);
+	rdx_report_free(r);
+}
+
+static void
+test_units(void)
+{
+	const char *u;
+	double v;
+
+	rdx_report_time_unit(12.0, &v, &u);
+	CU_ASSERT(v == 12.0 && strcmp(u, "ns") == 0);
+	rdx_report_time_unit(2.5e9, &v, &u);
+	CU_ASSERT(v == 2.5 && strcmp(u, "s") == 0);
+	rdx_report_bw_unit(512.0, &v, &u);
+	CU_ASSERT(v == 512.0 && strcmp(u, "B/s") == 0);
+	rdx_report_bw_unit(2.5e3, &v, &u);
+	CU_ASSERT(v == 2.5 && strcmp(u, "KB/s") == 0);
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "table", test_table },
+		{ "clusterperf lines", test_clusterperf },
+		{ "units", test_units },
+		{ NULL, NULL },
+	};
+
+	return rdx_ut_run("rdx_report_text", cases, suite_init, suite_fini);
+}
