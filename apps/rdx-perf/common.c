@@ -187,8 +187,12 @@ perf_serve_all(struct perf_lcore *lc)
 	unsigned int i;
 	int work = 0, rc;
 
-	fn = lc->o->mode == PERF_MODE_LAT && e->lat_serve != NULL ? e->lat_serve : e->serve;
-	if (fn == NULL)
+	/* the responder's step: answer (ping-pong) or consume receives */
+	if (perf_engine_loop(e, lc->o->mode) == PERF_LOOP_PINGPONG)
+		fn = perf_pingpong_serve;
+	else if (e->server_recv)
+		fn = perf_serve_recv;
+	else
 		return 0;
 	for (i = 0; i < lc->nb_srv; i++) {
 		rc = fn(lc, lc->srv[i]);
