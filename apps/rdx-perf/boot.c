@@ -331,75 +331,139 @@ perf_client_bye(struct perf_app *a)
 	return rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), perf_boot_ms(a));
 }
 
-static int
-serve_lcore(void *arg)
-{
-	return perf_serve_loop(arg);
-}
-
 bool
 perf_server_waits_on_socket(const struct perf_app *a)
 {
 	return !perf_engine_serves(a->eng, a->o.mode);
 }
 
-/* Run the serve loops on the worker lcores (or here when there are none)
- * until the client's END arrives; the main lcore watches the connection.
- * A test with nothing to serve (the server is only the target of one-sided
- * ops: write bw, read, cas, faa) launches no serve loop and sleeps on the
- * socket, as perftest's server does: a spinning responder would take a
- * core from a software NIC (rxe runs in the kernel) for nothing. */
+/* One lcore of the server process during a run: an rdx_lcore_loop whose
+ * pollers are the responder step (perf_serve_poll) and, on the main lcore,
+ * the watch for the client's END (end_poll). */
+struct serve_lcore {
+	struct rdx_lcore_loop loop;
+	struct perf_serve_poller serve;
+};
+
+/* The main lcore's watch of the bootstrap connection during a run. */
+struct end_watch {
+	struct perf_app *a;
+	struct rdx_lcore_loop *loop;
+	unsigned int every;      /* check once per this many passes */
+	unsigned int n;
+	int timeout_ms;          /* how long one check waits for END */
+	bool over;               /* END came, or the run was aborted */
+	bool proto;              /* ... by a bad message */
+};
+
+static struct serve_lcore serve_lcores[RDX_MAX_LCORES];
+static struct rdx_lcore_loop main_loop;
+
+static int
+serve_lcore_main(void *arg)
+{
+	struct serve_lcore *s = arg;
+
+	rdx_lcore_loop_run(&s->loop);
+	return s->serve.rc;
+}
+
+/* Has the client ended the run (or gone)? Sets w->over. */
+static void
+end_check(struct end_watch *w, int timeout_ms)
+{
+	struct perf_app *a = w->a;
+	int rc = rdx_conn_recv(a->conn, MSG_END, NULL, 0, timeout_ms);
+
+	if (rc == 0) {
+		w->over = true;
+		return;
+	}
+	if (rc == -EPROTO) {
+		fprintf(stderr, "rdx-perf: bad message from the client during the run: %s\n",
+			rdx_conn_strerror(a->conn));
+		a->run.abort = true;
+		w->proto = true;
+		w->over = true;
+		return;
+	}
+	if (rc != -ETIMEDOUT && rc != -EAGAIN && !(rc == -EINTR && rdx_runtime_stopping())) {
+		fprintf(stderr, "rdx-perf: client went away during the run: %s\n",
+			rdx_conn_strerror(a->conn));
+		a->run.abort = true;
+		w->over = true;
+		return;
+	}
+	if (rdx_runtime_stopping()) {
+		fprintf(stderr, "rdx-perf: interrupted: ending the run\n");
+		a->run.abort = true;
+		w->over = true;
+	}
+}
+
+static int
+end_poll(void *arg)
+{
+	struct end_watch *w = arg;
+
+	if (++w->n < w->every)
+		return 0;
+	w->n = 0;
+	end_check(w, w->timeout_ms);
+	if (w->over)
+		rdx_lcore_loop_stop(w->loop);
+	return 0;
+}
+
+/* Run the responder loops on the worker lcores (and here when the main
+ * lcore is one of them) until the client's END arrives; the main lcore
+ * watches the connection. A test with nothing to serve (the server is only
+ * the target of one-sided ops: write bw, read, cas, faa) launches no serve
+ * loop and sleeps on the socket, as perftest's server does: a spinning
+ * responder would take a core from a software NIC (rxe runs in the kernel)
+ * for nothing. */
 static int
 server_one_run(struct perf_app *a, unsigned int main_idx)
 {
 	const bool sleep = perf_server_waits_on_socket(a);
-	bool proto = false;
+	struct end_watch w = { .a = a, .loop = &main_loop };
 	struct wire_end e;
-	uint64_t iter = 0;
 	int rc = 0, lrc;
 	unsigned int l;
 
 	if (sleep)
 		main_idx = a->nb_lcores;
-	else
-		for (l = 0; l < a->nb_lcores; l++)
-			if (l != main_idx)
-				rte_eal_remote_launch(serve_lcore, &a->lcores[l], a->lcore_ids[l]);
-	for (;;) {
-		if (main_idx < a->nb_lcores) {
-			struct perf_lcore *lc = &a->lcores[main_idx];
+	rdx_lcore_loop_init(&main_loop);
+	for (l = 0; l < a->nb_lcores && !sleep; l++) {
+		struct serve_lcore *s = &serve_lcores[l];
 
-			for (iter = 0; iter < 4096; iter++) {
-				lrc = perf_serve_all(lc);
-				if (lrc < 0)
-					break;
-			}
-			rc = rdx_conn_recv(a->conn, MSG_END, NULL, 0, 0);
-		} else {
-			rc = rdx_conn_recv(a->conn, MSG_END, NULL, 0, 100);
-		}
-		if (rc == 0)
-			break;
-		if (rc == -EPROTO) {
-			fprintf(stderr, "rdx-perf: bad message from the client during the run: %s\n",
-				rdx_conn_strerror(a->conn));
-			a->run.abort = true;
-			proto = true;
-			break;
-		}
-		if (rc != -ETIMEDOUT && rc != -EAGAIN && !(rc == -EINTR && rdx_runtime_stopping())) {
-			fprintf(stderr, "rdx-perf: client went away during the run: %s\n",
-				rdx_conn_strerror(a->conn));
-			a->run.abort = true;
-			break;
-		}
-		if (rdx_runtime_stopping()) {
-			fprintf(stderr, "rdx-perf: interrupted: ending the run\n");
-			a->run.abort = true;
-			break;
-		}
+		rdx_lcore_loop_init(&s->loop);
+		s->serve.loop = l == main_idx ? &main_loop : &s->loop;
+		s->serve.lc = &a->lcores[l];
+		s->serve.rc = 0;
+		if (l == main_idx)
+			rdx_lcore_loop_add(&main_loop, "serve", perf_serve_poll, &s->serve);
+		else
+			rdx_lcore_loop_add(&s->loop, "serve", perf_serve_poll, &s->serve);
 	}
-	a->run.stop = true;
+	for (l = 0; l < a->nb_lcores && !sleep; l++)
+		if (l != main_idx)
+			rte_eal_remote_launch(serve_lcore_main, &serve_lcores[l], a->lcore_ids[l]);
+	/* serving here: a look at the socket every 4096 passes; else sleep on it */
+	w.every = main_idx < a->nb_lcores ? 4096 : 1;
+	w.timeout_ms = main_idx < a->nb_lcores ? 0 : 100;
+	rdx_lcore_loop_add(&main_loop, "end", end_poll, &w);
+	while (!w.over) {
+		rdx_lcore_loop_run(&main_loop);
+		/* the loop also ends on the stop flag, or when our serve step
+		 * failed (the client's END still ends the run) */
+		if (!w.over)
+			end_check(&w, rdx_runtime_stopping() ? 0 : w.timeout_ms);
+		main_loop.stop = false;
+	}
+	for (l = 0; l < a->nb_lcores && !sleep; l++)
+		if (l != main_idx)
+			rdx_lcore_loop_stop(&serve_lcores[l].loop);
 	for (l = 0; l < a->nb_lcores && !sleep; l++)
 		if (l != main_idx) {
 			lrc = rte_eal_wait_lcore(a->lcore_ids[l]);
@@ -407,7 +471,7 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 				rc = lrc;
 		}
 	if (a->run.abort)
-		return proto ? -EPROTO : -ECONNRESET;
+		return w.proto ? -EPROTO : -ECONNRESET;
 	memset(&e, 0, sizeof(e));
 	for (l = 0; l < a->nb_lcores; l++) {
 		e.verify_errors += a->lcores[l].verify_errors;

@@ -203,29 +203,25 @@ perf_serve_all(struct perf_lcore *lc)
 	return work;
 }
 
-/* Server process: answer until the client ends the run. Idle is normal
- * here (one-sided tests never wake the responder). */
+/* rdx_lcore_loop poller of a responder lcore (server process, loopback
+ * split): one pass of the responder step over its endpoints. An error (its
+ * line in lc->errmsg) stops the loop. Idle is normal here: one-sided tests
+ * never wake the responder. */
 int
-perf_serve_loop(struct perf_lcore *lc)
+perf_serve_poll(void *arg)
 {
-	uint64_t iter = 0;
-	int rc;
+	struct perf_serve_poller *sp = arg;
+	struct perf_lcore *lc = sp->lc;
+	int rc = perf_serve_all(lc);
 
-	while (!lc->run->stop) {
-		rc = perf_serve_all(lc);
-		if (rc < 0)
-			return rc;
-		lc->polls++;
-		if (rc > 0)
-			lc->busy_polls++;
-		if ((++iter & 1023) == 0) {
-			if (lc->run->abort)
-				return 0;
-			if (rdx_runtime_stopping())
-				return 0;
-		}
+	lc->polls++;
+	if (rc < 0) {
+		sp->rc = rc;
+		rdx_lcore_loop_stop(sp->loop);
+		return 0;
 	}
-	return 0;
+	lc->busy_polls += rc > 0;
+	return rc;
 }
 
 int

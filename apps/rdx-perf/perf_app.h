@@ -163,7 +163,6 @@ struct perf_run {
 	uint32_t slots;
 	uint32_t qps;            /* QPs per lcore in this run */
 	volatile bool abort;     /* set by main: peer gone */
-	volatile bool stop;      /* server loops: the client ended the run */
 };
 
 struct perf_lcore {
@@ -292,7 +291,14 @@ int perf_wc_error(struct perf_lcore *lc, const struct perf_ep *ep, const struct 
 /* Slow-path checks every so often: stop flag, abort, timeout. 1: stop, <0: error. */
 int perf_check_slow(struct perf_lcore *lc, uint64_t now);
 int perf_serve_all(struct perf_lcore *lc);
-int perf_serve_loop(struct perf_lcore *lc);
+/* The responder step as an rdx_lcore_loop poller (arg: the struct). */
+struct rdx_lcore_loop;
+struct perf_serve_poller {
+	struct rdx_lcore_loop *loop;  /* stopped on an error */
+	struct perf_lcore *lc;
+	int rc;                       /* the error (lc->errmsg says it) */
+};
+int perf_serve_poll(void *arg);
 uint64_t perf_local_u64(struct perf_ep *ep, uint64_t off);
 /* Post up to `want` receives on ep (slot = recv seq % rslots). */
 int perf_post_recvs(struct perf_ep *ep, uint64_t want);

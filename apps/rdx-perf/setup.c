@@ -612,7 +612,6 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 	run->timeout_tsc = (uint64_t)(o->boot_timeout * (double)hz);
 	run->qps = qps;
 	run->abort = false;
-	run->stop = false;
 	a->serve_lc.nb_srv = 0;
 	a->serve_lc.run = run;
 	for (l = 0; l < a->nb_lcores; l++) {
