@@ -85,6 +85,58 @@ lcore_client(void *arg)
 	return rc;
 }
 
+static bool
+clients_running(const struct perf_app *a)
+{
+	unsigned int l;
+
+	for (l = 0; l < a->nb_lcores; l++)
+		if (rte_eal_get_lcore_state(a->lcore_ids[l]) == RUNNING)
+			return true;
+	return false;
+}
+
+/* --loopback-lcores split: end the main lcore's loop once the clients are
+ * done (a look every 1024 passes). */
+struct split_watch {
+	struct rdx_lcore_loop *loop;
+	const struct perf_app *a;
+	unsigned int n;
+};
+
+static int
+split_watch_poll(void *arg)
+{
+	struct split_watch *w = arg;
+
+	if ((++w->n & 1023) == 0 && !clients_running(w->a))
+		rdx_lcore_loop_stop(w->loop);
+	return 0;
+}
+
+/* --loopback-lcores split: the server ends live on the main lcore, served
+ * by an rdx_lcore_loop until the clients are done. Not stopped by the stop
+ * flag: the clients drain after it, which needs the responder. */
+static int
+serve_split(struct perf_app *a)
+{
+	static struct rdx_lcore_loop loop;
+	struct perf_serve_poller sp = { .loop = &loop, .lc = &a->serve_lc };
+	struct split_watch w = { .loop = &loop, .a = a };
+
+	rdx_lcore_loop_init(&loop);
+	rdx_lcore_loop_add(&loop, "serve", perf_serve_poll, &sp);
+	rdx_lcore_loop_add(&loop, "clients", split_watch_poll, &w);
+	while (!loop.stop)
+		rdx_lcore_loop_run_once(&loop);
+	if (sp.rc < 0) {
+		a->run.abort = true;
+		fprintf(stderr, "rdx-perf: %s\n", a->serve_lc.errmsg);
+		a->serve_lc.nb_srv = 0;
+	}
+	return sp.rc;
+}
+
 /* Launch the client lcores, watch the peer, wait. */
 static int
 launch_clients(struct perf_app *a)
@@ -107,31 +159,11 @@ launch_clients(struct perf_app *a)
 	if (on_main) {
 		rc = lcore_client(&a->lcores[0]);
 	} else {
-		uint64_t iter = 0;
-
+		if (a->serve_lc.nb_srv > 0)
+			rc = serve_split(a);
 		for (;;) {
-			bool running = false;
-
-			/* --loopback-lcores split: the server ends live here */
-			if (a->serve_lc.nb_srv > 0) {
-				int src = perf_serve_all(&a->serve_lc);
-
-				if (src < 0) {
-					a->run.abort = true;
-					fprintf(stderr, "rdx-perf: %s\n", a->serve_lc.errmsg);
-					a->serve_lc.nb_srv = 0;
-					rc = src;
-				}
-				if ((++iter & 1023) != 0)
-					continue;
-			}
-			for (l = 0; l < a->nb_lcores; l++)
-				if (rte_eal_get_lcore_state(a->lcore_ids[l]) == RUNNING)
-					running = true;
-			if (!running)
+			if (!clients_running(a))
 				break;
-			if (a->serve_lc.nb_srv > 0)
-				continue;
 			if (a->conn != NULL && !a->run.abort && rdx_conn_peer_alive(a->conn) < 0)
 				a->run.abort = true;
 			usleep(2000);
