@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The list of engines (one file each), in the order --help lists them.
- * Adding an engine: its file, a line in meson.build and one line here
- * (doc/howto-engine.md).
+ * Adding an engine: its file, a line in meson.build and one line in
+ * PERF_ENGINE_LIST (doc/howto-engine.md).
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,14 +10,22 @@
 #include "perf_app.h"
 #include "perf_opts.h"
 
+/* One line per engine: its table is perf_engine_<name> in <name>.c. */
+#define PERF_ENGINE_LIST(X) \
+	X(echo)             \
+	X(write)            \
+	X(write_imm)        \
+	X(read)             \
+	X(send)             \
+	X(cas)              \
+	X(faa)
+
+#define PERF_ENGINE_DECLARE(n) extern const struct rdx_perf_engine perf_engine_##n;
+PERF_ENGINE_LIST(PERF_ENGINE_DECLARE)
+
+#define PERF_ENGINE_ENTRY(n) &perf_engine_##n,
 const struct rdx_perf_engine *const perf_engines[] = {
-	&perf_engine_echo,
-	&perf_engine_write,
-	&perf_engine_write_imm,
-	&perf_engine_read,
-	&perf_engine_send,
-	&perf_engine_cas,
-	&perf_engine_faa,
+	PERF_ENGINE_LIST(PERF_ENGINE_ENTRY)
 };
 const unsigned int perf_nb_engines = sizeof(perf_engines) / sizeof(perf_engines[0]);
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rdx-perf internals: options, endpoints (one QP with its buffers), per-lcore
- * state and the engine table. main.c owns options, set-up, launch and
- * reports; each test is a struct rdx_perf_engine in its own file (rdma.c,
- * atomic.c, echo.c), as in DPDK test-pmd.
+ * state and the engine table. main.c owns options, launch and reports;
+ * each test is a struct rdx_perf_engine in its own file (write.c,
+ * write_imm.c, read.c, send.c, atomic.c, echo.c), as in DPDK test-pmd, run
+ * by one of two loops (stream.c, pingpong.c).
  */
 #ifndef PERF_APP_H
 #define PERF_APP_H
@@ -396,7 +397,7 @@ perf_sweep_last(const struct perf_opts *o)
 struct rdx_conn;
 struct rdx_report;
 
-/* The whole app: main.c, setup.c and report.c share it. */
+/* The whole app: main.c, setup.c, boot.c and report.c share it. */
 struct perf_app {
 	struct perf_opts o;
 	const struct rdx_perf_engine *eng;

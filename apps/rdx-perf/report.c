@@ -115,7 +115,7 @@ perf_report_init(struct perf_app *a)
 			    "loopback" : a->client ? "client" : "server");
 	if (o->connect != NULL)
 		rdx_report_knob_set(r, "peer", "%s", o->connect);
-	/* how the server process waits during a run (setup.c: it sleeps on the
+	/* how the server process waits during a run (boot.c: it sleeps on the
 	 * bootstrap socket when the test leaves it nothing to poll) */
 	if (!a->responder || !a->client)
 		rdx_report_knob_set(r, "server_wait", "%s",
