@@ -59,7 +59,6 @@ const struct rdx_perf_engine perf_engine_echo = {
 	.op = RDX_OP_SEND,
 	.loop = { [PERF_MODE_LAT] = PERF_LOOP_PINGPONG, [PERF_MODE_BW] = PERF_LOOP_PINGPONG },
 	.lat_kind = PERF_LAT_RTT,
-	.server_recv = true,
 	.req_size = PERF_ECHO_REQ,
 	.defaults = echo_defaults,
 	.report_knobs = echo_knobs,

@@ -68,7 +68,7 @@ msg_build(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, struct r
 
 /* Has the message of op seq landed in our rbuf? (poll_memory) */
 static inline bool
-write_arrived(const struct perf_ep *ep, uint64_t seq, uint32_t len)
+mem_arrived(const struct perf_ep *ep, uint64_t seq, uint32_t len)
 {
 	const volatile uint8_t *p = (const volatile uint8_t *)ep->rbuf->addr +
 		(seq & (ep->rslots - 1)) * ep->rstride + len - 1;
@@ -83,7 +83,7 @@ write_arrived(const struct perf_ep *ep, uint64_t seq, uint32_t len)
  * ops, and an old marker must not pass for a new one. The peer writes the
  * slot again only after our answer, so this cannot race with it. */
 static inline void
-write_consumed(const struct perf_ep *ep, uint64_t seq, uint32_t len)
+mem_consumed(const struct perf_ep *ep, uint64_t seq, uint32_t len)
 {
 	volatile uint8_t *p = (volatile uint8_t *)ep->rbuf->addr +
 		(seq & (ep->rslots - 1)) * ep->rstride + len - 1;
@@ -140,11 +140,11 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	if (lc->eng->poll_memory) {
 		uint64_t seq = ep->recv_done;
 
-		if (!write_arrived(ep, seq, req))
+		if (!mem_arrived(ep, seq, req))
 			return rc;
 		if (lc->o->verify)
 			lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
-		write_consumed(ep, seq, req);
+		mem_consumed(ep, seq, req);
 		msg_build(lc, ep, &wrs[0], &sges[0], seq, resp, PERF_SALT_RESP);
 		n = 1;
 		ep->recv_done++;
@@ -191,12 +191,12 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 	if (lc->eng->poll_memory) {
 		uint64_t seq = ep->completed;
 
-		if (seq == ep->posted || !write_arrived(ep, seq, resp))
+		if (seq == ep->posted || !mem_arrived(ep, seq, resp))
 			return 0;
 		now = rdx_tsc();
 		if (lc->o->verify)
 			lc->verify_errors += msg_check(lc, ep, seq, resp, PERF_SALT_RESP);
-		write_consumed(ep, seq, resp);
+		mem_consumed(ep, seq, resp);
 		perf_completed(lc, ep, seq, now, resp, half);
 		ep->completed++;
 		ep->recv_done++;
