@@ -5,16 +5,22 @@
  * the responder. faa adds 1; cas swaps compare -> compare + 1, with compare
  * the last value this QP saw for the key, so it fails under contention.
  * Each lcore counts the increments that took effect per key; after the run
- * main checks that every key holds exactly the sum (--verify).
+ * atomic_verify_keys checks that every key holds exactly the sum (--verify).
  * The returned old value lands in our buffer in host order (mlx5 with
  * atomic_req_8B_endianness_mode = 1, the only mode libmlx5 accepts).
  */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "perf_app.h"
 
-static void
-atomic_prep(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, uint64_t seq)
+/* The key of op seq and the 8-byte result slot (stream.c set the SGE to
+ * the slot at stride 8). */
+static inline uint32_t
+atomic_target(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, uint64_t seq)
 {
 	uint32_t i = (uint32_t)(seq & ep->ring_mask);
 	uint32_t key = ep->next_key;
@@ -22,32 +28,38 @@ atomic_prep(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, uint64
 
 	if (++ep->next_key == lc->o->keys)
 		ep->next_key = 0;
-	/* rdma.c set the SGE to the slot at stride 8: the 8-byte result */
 	wr->remote_addr = ep->raddr + (uint64_t)key * 8;
 	((struct rdx_sge *)(uintptr_t)wr->sge)->addr = ep->buf->iova + loff;
 	((struct rdx_sge *)(uintptr_t)wr->sge)->length = 8;
 	ep->aux32[i] = key;
-	if (lc->eng->op == RDX_OP_CAS) {
-		wr->compare_add = ep->cas_next[key];
-		wr->swap = ep->cas_next[key] + 1;
-		ep->aux[i] = ep->cas_next[key];
-	} else {
-		wr->compare_add = 1;
-	}
+	return key;
 }
 
+static void
+cas_prep(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, uint64_t seq)
+{
+	uint32_t key = atomic_target(lc, ep, wr, seq);
+
+	wr->compare_add = ep->cas_next[key];
+	wr->swap = ep->cas_next[key] + 1;
+	ep->aux[seq & ep->ring_mask] = ep->cas_next[key];
+}
+
+static void
+faa_prep(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, uint64_t seq)
+{
+	atomic_target(lc, ep, wr, seq);
+	wr->compare_add = 1;
+}
+
+/* The swap took effect when the old value was the compare value. */
 static int
-atomic_done(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq)
+cas_done(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq)
 {
 	uint32_t i = (uint32_t)(seq & ep->ring_mask);
 	uint32_t key = ep->aux32[i];
-	uint64_t old;
+	uint64_t old = perf_local_u64(ep, (seq & (lc->run->slots - 1)) * 8);
 
-	if (lc->eng->op == RDX_OP_FAA) {
-		lc->key_adds[key]++;
-		return 0;
-	}
-	old = perf_local_u64(ep, (seq & (lc->run->slots - 1)) * 8);
 	if (old == ep->aux[i]) {
 		lc->key_adds[key]++;
 		ep->cas_next[key] = old + 1;
@@ -57,22 +69,69 @@ atomic_done(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq)
 	return 0;
 }
 
-static const struct perf_stream_hooks atomic_hooks = {
-	.prep = atomic_prep, .done = atomic_done,
-};
-
 static int
-atomic_run(struct perf_lcore *lc)
+faa_done(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq)
 {
-	return perf_stream_run(lc, &atomic_hooks);
+	lc->key_adds[ep->aux32[seq & ep->ring_mask]]++;
+	return 0;
+}
+
+/* Atomics: every key must hold exactly the increments that took effect. */
+static int
+atomic_verify_keys(struct perf_app *a)
+{
+	uint32_t k, keys = a->o.keys;
+	uint64_t *actual;
+	int rc = 0;
+
+	actual = calloc(keys, sizeof(uint64_t));
+	if (actual == NULL)
+		return -ENOMEM;
+	if (a->shared != NULL) {
+		rc = rdx_dev_mem_copy_from(a->shared, 0, actual, (size_t)keys * 8);
+	} else {
+		struct perf_lcore *lc = &a->lcores[0];
+
+		rc = perf_read_remote(lc, lc->eps[0], 0, 0, keys * 8);
+		if (rc == 0)
+			rc = rdx_dev_mem_copy_from(lc->eps[0]->buf, 0, actual, (size_t)keys * 8);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "rdx-perf: --verify: cannot read the keys back\n");
+		free(actual);
+		return rc;
+	}
+	for (k = 0; k < keys; k++)
+		if (actual[k] != a->key_total[k]) {
+			if (a->verify_errors == 0)
+				fprintf(stderr, "rdx-perf: --verify: key %u holds %" PRIu64 ", expected %" PRIu64 "\n",
+					k, actual[k], a->key_total[k]);
+			a->verify_errors++;
+		}
+	free(actual);
+	return 0;
 }
 
 const struct rdx_perf_engine perf_engine_cas = {
-	.name = "cas", .op = RDX_OP_CAS, .atomic = true, .lat_kind = "rtt",
-	.run = atomic_run,
+	.name = "cas",
+	.op = RDX_OP_CAS,
+	.loop = { [PERF_MODE_LAT] = PERF_LOOP_STREAM, [PERF_MODE_BW] = PERF_LOOP_STREAM },
+	.lat_kind = PERF_LAT_RTT,
+	.atomic = true,
+	.no_inline = true,
+	.prep = cas_prep,
+	.done = cas_done,
+	.verify_end = atomic_verify_keys,
 };
 
 const struct rdx_perf_engine perf_engine_faa = {
-	.name = "faa", .op = RDX_OP_FAA, .atomic = true, .lat_kind = "rtt",
-	.run = atomic_run,
+	.name = "faa",
+	.op = RDX_OP_FAA,
+	.loop = { [PERF_MODE_LAT] = PERF_LOOP_STREAM, [PERF_MODE_BW] = PERF_LOOP_STREAM },
+	.lat_kind = PERF_LAT_RTT,
+	.atomic = true,
+	.no_inline = true,
+	.prep = faa_prep,
+	.done = faa_done,
+	.verify_end = atomic_verify_keys,
 };

@@ -187,8 +187,12 @@ perf_serve_all(struct perf_lcore *lc)
 	unsigned int i;
 	int work = 0, rc;
 
-	fn = lc->o->mode == PERF_MODE_LAT && e->lat_serve != NULL ? e->lat_serve : e->serve;
-	if (fn == NULL)
+	/* the responder's step: answer (ping-pong) or consume receives */
+	if (perf_engine_loop(e, lc->o->mode) == PERF_LOOP_PINGPONG)
+		fn = perf_pingpong_serve;
+	else if (e->server_recv)
+		fn = perf_serve_recv;
+	else
 		return 0;
 	for (i = 0; i < lc->nb_srv; i++) {
 		rc = fn(lc, lc->srv[i]);
@@ -199,29 +203,25 @@ perf_serve_all(struct perf_lcore *lc)
 	return work;
 }
 
-/* Server process: answer until the client ends the run. Idle is normal
- * here (one-sided tests never wake the responder). */
+/* rdx_lcore_loop poller of a responder lcore (server process, loopback
+ * split): one pass of the responder step over its endpoints. An error (its
+ * line in lc->errmsg) stops the loop. Idle is normal here: one-sided tests
+ * never wake the responder. */
 int
-perf_serve_loop(struct perf_lcore *lc)
+perf_serve_poll(void *arg)
 {
-	uint64_t iter = 0;
-	int rc;
+	struct perf_serve_poller *sp = arg;
+	struct perf_lcore *lc = sp->lc;
+	int rc = perf_serve_all(lc);
 
-	while (!lc->run->stop) {
-		rc = perf_serve_all(lc);
-		if (rc < 0)
-			return rc;
-		lc->polls++;
-		if (rc > 0)
-			lc->busy_polls++;
-		if ((++iter & 1023) == 0) {
-			if (lc->run->abort)
-				return 0;
-			if (rdx_runtime_stopping())
-				return 0;
-		}
+	lc->polls++;
+	if (rc < 0) {
+		sp->rc = rc;
+		rdx_lcore_loop_stop(sp->loop);
+		return 0;
 	}
-	return 0;
+	lc->busy_polls += rc > 0;
+	return rc;
 }
 
 int

@@ -2,7 +2,8 @@
 /*
  * rdx-perf: RDMA benchmarks on the rdx device API, shaped like DPDK
  * test-pmd. main owns the EAL arguments, the options, the lcore launch and
- * the reports; each test is an engine (rdma.c, atomic.c, echo.c).
+ * the reports; each test is an engine, one file each (engines.c lists
+ * them), run by one of two loops (stream.c, pingpong.c).
  *
  *   rdx-perf [EAL options] -- --test NAME [options]
  *
@@ -31,53 +32,14 @@
 #include "perf_opts.h"
 
 static struct perf_app app;
-/* op sequence of each client endpoint when the current run began (written
- * by the lcore that drives it): the read-back checks this run's ops only */
-static uint64_t run_base[RDX_MAX_QPS_PER_LCORE * RDX_MAX_LCORES];
 
+/* The client loop of the engine in this mode (stream.c, pingpong.c). */
 static int
 run_fn(struct perf_lcore *lc)
 {
-	const struct rdx_perf_engine *e = lc->eng;
-
-	if (lc->o->mode == PERF_MODE_LAT && e->lat_run != NULL)
-		return e->lat_run(lc);
-	return e->run(lc);
-}
-
-/* Two processes, write/write_imm bandwidth: read back the last op of every
- * slot from the server and check it (loopback checks each op in place). */
-static int
-verify_readback(struct perf_lcore *lc)
-{
-	const struct perf_run *run = lc->run;
-	unsigned int i;
-	int rc;
-
-	if (lc->eng->op != RDX_OP_WRITE && lc->eng->op != RDX_OP_WRITE_IMM)
-		return 0;
-	if (lc->o->mode == PERF_MODE_LAT)
-		return 0;
-	for (i = 0; i < lc->nb_eps; i++) {
-		struct perf_ep *ep = lc->eps[i];
-		/* slots written by an earlier run (another size, another
-		 * stride) hold that run's ops: only this run's are checked */
-		uint64_t n = RTE_MIN(ep->completed - run_base[ep->index], (uint64_t)run->slots);
-		uint64_t seq;
-
-		if (ep->peer != NULL)
-			continue;
-		for (seq = ep->completed - n; seq < ep->completed; seq++) {
-			uint64_t off = (seq & (run->slots - 1)) * run->stride;
-
-			rc = perf_read_remote(lc, ep, off, off, (uint32_t)run->size);
-			if (rc < 0)
-				return rc;
-			lc->verify_errors += perf_mem_check(ep->buf, off, run->size, seq,
-							    PERF_SALT_DATA);
-		}
-	}
-	return 0;
+	if (perf_engine_loop(lc->eng, lc->o->mode) == PERF_LOOP_PINGPONG)
+		return perf_pingpong_run(lc);
+	return perf_stream_run(lc);
 }
 
 static int
@@ -97,8 +59,7 @@ lcore_client(void *arg)
 	lc->errmsg[0] = '\0';
 	rdx_hist_reset(lc->hist);
 	for (unsigned int i = 0; i < lc->nb_eps; i++)
-		if (lc->eps[i]->index < RTE_DIM(run_base))
-			run_base[lc->eps[i]->index] = lc->eps[i]->completed;
+		lc->eps[i]->run_base = lc->eps[i]->completed;
 	if (!lc->perf_ok)
 		lc->perf_ok = rdx_perf_open(&lc->perf, false) == 0;
 	if (run->warm_iters != 0 || run->warm_tsc != 0) {
@@ -117,9 +78,63 @@ lcore_client(void *arg)
 	lc->t_end = rdx_tsc();
 	if (lc->perf_ok)
 		rdx_perf_read(&lc->perf, &lc->ps1);
-	if (rc == 0 && lc->o->verify)
-		rc = verify_readback(lc);
+	/* the stream loop's checks that need the whole run (read-back) */
+	if (rc == 0 && lc->o->verify && lc->eng->verify_run != NULL &&
+	    perf_engine_loop(lc->eng, lc->o->mode) == PERF_LOOP_STREAM)
+		rc = lc->eng->verify_run(lc);
 	return rc;
+}
+
+static bool
+clients_running(const struct perf_app *a)
+{
+	unsigned int l;
+
+	for (l = 0; l < a->nb_lcores; l++)
+		if (rte_eal_get_lcore_state(a->lcore_ids[l]) == RUNNING)
+			return true;
+	return false;
+}
+
+/* --loopback-lcores split: end the main lcore's loop once the clients are
+ * done (a look every 1024 passes). */
+struct split_watch {
+	struct rdx_lcore_loop *loop;
+	const struct perf_app *a;
+	unsigned int n;
+};
+
+static int
+split_watch_poll(void *arg)
+{
+	struct split_watch *w = arg;
+
+	if ((++w->n & 1023) == 0 && !clients_running(w->a))
+		rdx_lcore_loop_stop(w->loop);
+	return 0;
+}
+
+/* --loopback-lcores split: the server ends live on the main lcore, served
+ * by an rdx_lcore_loop until the clients are done. Not stopped by the stop
+ * flag: the clients drain after it, which needs the responder. */
+static int
+serve_split(struct perf_app *a)
+{
+	static struct rdx_lcore_loop loop;
+	struct perf_serve_poller sp = { .loop = &loop, .lc = &a->serve_lc };
+	struct split_watch w = { .loop = &loop, .a = a };
+
+	rdx_lcore_loop_init(&loop);
+	rdx_lcore_loop_add(&loop, "serve", perf_serve_poll, &sp);
+	rdx_lcore_loop_add(&loop, "clients", split_watch_poll, &w);
+	while (!loop.stop)
+		rdx_lcore_loop_run_once(&loop);
+	if (sp.rc < 0) {
+		a->run.abort = true;
+		fprintf(stderr, "rdx-perf: %s\n", a->serve_lc.errmsg);
+		a->serve_lc.nb_srv = 0;
+	}
+	return sp.rc;
 }
 
 /* Launch the client lcores, watch the peer, wait. */
@@ -144,31 +159,11 @@ launch_clients(struct perf_app *a)
 	if (on_main) {
 		rc = lcore_client(&a->lcores[0]);
 	} else {
-		uint64_t iter = 0;
-
+		if (a->serve_lc.nb_srv > 0)
+			rc = serve_split(a);
 		for (;;) {
-			bool running = false;
-
-			/* --loopback-lcores split: the server ends live here */
-			if (a->serve_lc.nb_srv > 0) {
-				int src = perf_serve_all(&a->serve_lc);
-
-				if (src < 0) {
-					a->run.abort = true;
-					fprintf(stderr, "rdx-perf: %s\n", a->serve_lc.errmsg);
-					a->serve_lc.nb_srv = 0;
-					rc = src;
-				}
-				if ((++iter & 1023) != 0)
-					continue;
-			}
-			for (l = 0; l < a->nb_lcores; l++)
-				if (rte_eal_get_lcore_state(a->lcore_ids[l]) == RUNNING)
-					running = true;
-			if (!running)
+			if (!clients_running(a))
 				break;
-			if (a->serve_lc.nb_srv > 0)
-				continue;
 			if (a->conn != NULL && !a->run.abort && rdx_conn_peer_alive(a->conn) < 0)
 				a->run.abort = true;
 			usleep(2000);
@@ -185,42 +180,6 @@ launch_clients(struct perf_app *a)
 		if (a->lcores[l].err != 0)
 			fprintf(stderr, "rdx-perf: %s\n", a->lcores[l].errmsg);
 	return rc;
-}
-
-/* Atomics: every key must hold exactly the increments that took effect. */
-static int
-verify_keys(struct perf_app *a)
-{
-	uint32_t k, keys = a->o.keys;
-	uint64_t *actual;
-	int rc = 0;
-
-	actual = calloc(keys, sizeof(uint64_t));
-	if (actual == NULL)
-		return -ENOMEM;
-	if (a->shared != NULL) {
-		rc = rdx_dev_mem_copy_from(a->shared, 0, actual, (size_t)keys * 8);
-	} else {
-		struct perf_lcore *lc = &a->lcores[0];
-
-		rc = perf_read_remote(lc, lc->eps[0], 0, 0, keys * 8);
-		if (rc == 0)
-			rc = rdx_dev_mem_copy_from(lc->eps[0]->buf, 0, actual, (size_t)keys * 8);
-	}
-	if (rc < 0) {
-		fprintf(stderr, "rdx-perf: --verify: cannot read the keys back\n");
-		free(actual);
-		return rc;
-	}
-	for (k = 0; k < keys; k++)
-		if (actual[k] != a->key_total[k]) {
-			if (a->verify_errors == 0)
-				fprintf(stderr, "rdx-perf: --verify: key %u holds %" PRIu64 ", expected %" PRIu64 "\n",
-					k, actual[k], a->key_total[k]);
-			a->verify_errors++;
-		}
-	free(actual);
-	return 0;
 }
 
 static int
@@ -284,8 +243,8 @@ client_runs(struct perf_app *a)
 		if (rdx_runtime_stopping())
 			break;
 	}
-	if (rc == 0 && o->verify && a->eng->atomic)
-		rc = verify_keys(a);
+	if (rc == 0 && o->verify && a->eng->verify_end != NULL)
+		rc = a->eng->verify_end(a);
 	if (a->conn != NULL && rc == 0)
 		perf_client_bye(a);
 	return rc;

@@ -22,8 +22,6 @@
 #include "perf_opts.h"
 
 static const char usage_text[] =
-"usage: rdx-perf [EAL options] -- --test NAME [options]\n"
-"  tests: echo write write_imm read send cas faa\n"
 "  --mode lat|bw        latency (one op in flight per QP) or bandwidth (window -t)\n"
 "  -s SIZE              message size (K/M suffixes)      --sizes A,B,..  list\n"
 "  -a                   sweep 2 B .. 8 MB                -n N  iterations per QP\n"
@@ -94,6 +92,10 @@ static const struct option long_opts[] = {
 void
 perf_usage(FILE *f)
 {
+	char names[256];
+
+	perf_engine_names(names, sizeof(names), " ", " ");
+	fprintf(f, "usage: rdx-perf [EAL options] -- --test NAME [options]\n  tests: %s\n", names);
 	fputs(usage_text, f);
 }
 
@@ -170,25 +172,6 @@ perf_size_name(uint64_t size, char *buf, size_t len)
 	if (size >= 1024 && size % 1024 == 0)
 		return snprintf(buf, len, "%" PRIu64 "K", size >> 10);
 	return snprintf(buf, len, "%" PRIu64, size);
-}
-
-static const char *const tests[] = {
-	"echo", "write", "write_imm", "read", "send", "cas", "faa",
-};
-
-const struct rdx_perf_engine *
-perf_engine_find(const char *name)
-{
-	static const struct rdx_perf_engine *const engines[] = {
-		&perf_engine_echo, &perf_engine_write, &perf_engine_write_imm,
-		&perf_engine_read, &perf_engine_send, &perf_engine_cas, &perf_engine_faa,
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(engines) / sizeof(engines[0]); i++)
-		if (strcmp(engines[i]->name, name) == 0)
-			return engines[i];
-	return NULL;
 }
 
 static int
@@ -318,12 +301,13 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		switch (c) {
 		case OPT_TEST:
 			o->test = optarg;
-			for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-				if (strcmp(optarg, tests[i]) == 0)
-					break;
-			if (i == sizeof(tests) / sizeof(tests[0]))
-				rc = bad("--test", optarg,
-					 "unknown test (expected echo, write, write_imm, read, send, cas or faa)");
+			if (perf_engine_find(optarg) == NULL) {
+				char names[256], why[300];
+
+				perf_engine_names(names, sizeof(names), ", ", " or ");
+				snprintf(why, sizeof(why), "unknown test (expected %s)", names);
+				rc = bad("--test", optarg, why);
+			}
 			break;
 		case OPT_MODE:
 			if (strcmp(optarg, "lat") == 0)
@@ -515,7 +499,10 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		return -EINVAL;
 	}
 	if (o->test == NULL) {
-		fprintf(stderr, "rdx-perf: --test NAME is required (echo, write, write_imm, read, send, cas, faa)\n");
+		char names[256];
+
+		perf_engine_names(names, sizeof(names), ", ", ", ");
+		fprintf(stderr, "rdx-perf: --test NAME is required (%s)\n", names);
 		return -EINVAL;
 	}
 	if ((o->server ? 1 : 0) + (o->connect != NULL ? 1 : 0) + (o->loopback ? 1 : 0) > 1) {
@@ -542,17 +529,11 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 {
 	const struct rdx_perf_engine *e = perf_engine_find(o->test);
 	bool lat = o->mode == PERF_MODE_LAT;
+	int rc;
 
 	if (!g->sizes) {
-		if (e == &perf_engine_echo) {
-			static const uint64_t cp[] = {100, 1024, 10240, 102400, 1048576};
-
-			memcpy(o->sizes, cp, sizeof(cp));
-			o->nb_sizes = 5;
-		} else {
-			o->sizes[0] = e->atomic ? 8 : lat ? 8 : 65536;
-			o->nb_sizes = 1;
-		}
+		o->sizes[0] = e->atomic ? 8 : lat ? 8 : 65536;
+		o->nb_sizes = 1;
 	}
 	if (e->atomic) {
 		unsigned int i;
@@ -572,22 +553,15 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 		o->warmup_iters = o->iters / 10 < 1000 ? o->iters / 10 : 1000;
 	else if (!g->warmup)
 		o->warmup_iters = 1000;
-	if (e == &perf_engine_echo) {
-		if (o->servers > 1) {
-			if (g->qps && o->qps != o->servers) {
-				fprintf(stderr, "rdx-perf: --servers %u and -q %u disagree (echo: one QP per server)\n",
-					o->servers, o->qps);
-				return -EINVAL;
-			}
-			o->qps = o->servers;
-		}
-		/* echo: outstanding RPCs per client QP */
-		o->window = g->concurrent || lat ? o->concurrent : (g->window ? o->window : 16);
-		o->concurrent = o->window;
-	} else if (lat) {
+	if (lat)
 		o->window = 1;
-	} else if (!g->window) {
+	else if (!g->window)
 		o->window = 64;
+	/* what the engine sets differently (echo: sizes, window, QPs) */
+	if (e->defaults != NULL) {
+		rc = e->defaults(o, g);
+		if (rc < 0)
+			return rc;
 	}
 	if (!g->sig_every)
 		o->sig_every = lat ? 1 : 16;

@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rdx-perf internals: options, endpoints (one QP with its buffers), per-lcore
- * state and the engine table. main.c owns options, set-up, launch and
- * reports; each test is a struct rdx_perf_engine in its own file (rdma.c,
- * atomic.c, echo.c), as in DPDK test-pmd.
+ * state and the engine table. main.c owns options, launch and reports;
+ * each test is a struct rdx_perf_engine in its own file (write.c,
+ * write_imm.c, read.c, send.c, atomic.c, echo.c), as in DPDK test-pmd, run
+ * by one of two loops (stream.c, pingpong.c).
  */
 #ifndef PERF_APP_H
 #define PERF_APP_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -132,6 +134,7 @@ struct perf_ep {
 	uint64_t recv_posted;    /* receive WRs posted */
 	uint64_t recv_done;      /* receive completions */
 	uint64_t sq_done;        /* send WRs retired (echo / ping-pong) */
+	uint64_t run_base;       /* completed when the current run began */
 	uint32_t next_key;       /* atomics */
 	/* rings indexed by op sequence & ring_mask */
 	uint32_t ring_mask;
@@ -162,7 +165,6 @@ struct perf_run {
 	uint32_t slots;
 	uint32_t qps;            /* QPs per lcore in this run */
 	volatile bool abort;     /* set by main: peer gone */
-	volatile bool stop;      /* server loops: the client ended the run */
 };
 
 struct perf_lcore {
@@ -202,27 +204,55 @@ struct perf_lcore {
 };
 
 struct perf_app;
+struct perf_opts_given;
+struct rdx_report;
 
-/* A test (test-pmd's struct fwd_engine): run per lcore, serve per server
- * endpoint, optional control-path hooks around each run. */
+/* The client loop an engine runs in a mode (stream.c, pingpong.c). */
+enum perf_loop_kind {
+	PERF_LOOP_STREAM = 0, /* -t ops in flight, completion latency */
+	PERF_LOOP_PINGPONG,   /* request, answer from the responder, round trip */
+};
+
+/* What a latency figure of lat mode is (report.c). */
+enum perf_lat_kind { PERF_LAT_RTT = 0, PERF_LAT_HALF_RTT };
+
+/*
+ * A test (test-pmd's struct fwd_engine): one file per engine holds this
+ * table and its per-op functions; the two loops (stream.c, pingpong.c), the
+ * set-up and the reports read its fields, never its identity. Engines are
+ * listed in engines.c. doc/howto-engine.md says how to add one.
+ */
 struct rdx_perf_engine {
 	const char *name;
 	enum rdx_op op;
-	bool atomic;
-	bool server_recv;        /* responder consumes receive WRs */
-	bool client_recv;        /* requester gets receives (echo, ping-pong) */
-	/* latency kind in lat mode: "rtt" or "half-rtt" */
-	const char *lat_kind;
-	/* client loop for one phase (warm-up or measured) */
-	int (*run)(struct perf_lcore *lc);
-	/* one server-side poll step; returns work done or negative errno */
-	int (*serve)(struct perf_lcore *lc, struct perf_ep *ep);
-	/* lat mode, when it differs (ping-pong as perftest does) */
-	int (*lat_run)(struct perf_lcore *lc);
-	int (*lat_serve)(struct perf_lcore *lc, struct perf_ep *ep);
-	/* optional, on the main lcore before / after each run */
-	int (*setup)(struct perf_app *a);
-	void (*teardown)(struct perf_app *a);
+	/* the client loop of each mode (indexed by enum perf_mode) */
+	enum perf_loop_kind loop[2];
+	enum perf_lat_kind lat_kind;  /* lat mode's figure */
+	bool atomic;             /* 8-byte ops on one shared key region (--keys) */
+	bool server_recv;        /* stream: the responder consumes receive WRs */
+	bool poll_memory;        /* ping-pong: a message is seen by polling its last
+				  * byte (a marker), not by a receive */
+	bool no_inline;          /* never -I inline (READ, atomics: nothing to send) */
+	uint32_t req_size;       /* ping-pong request bytes (0: the message size) */
+	/* stream.c per-op hooks (NULL: nothing) */
+	void (*prep)(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr,
+		     uint64_t seq);   /* every WR, after the common fields */
+	int (*done)(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq); /* every op */
+	/* --verify: payload of op seq at slot offset off before it is posted
+	 * (when prep is NULL), and the check when it completes (when done is NULL) */
+	void (*fill)(struct perf_lcore *lc, struct perf_ep *ep, uint64_t off, uint64_t seq);
+	void (*check)(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq);
+	/* --verify after the measured phase of a stream loop, on its lcore */
+	int (*verify_run)(struct perf_lcore *lc);
+	/* --verify after all runs, on the main lcore */
+	int (*verify_end)(struct perf_app *a);
+	/* control path, all optional */
+	int (*defaults)(struct perf_opts *o, const struct perf_opts_given *g);
+	void (*responder_ready)(struct perf_app *a, struct perf_ep *ep); /* each run */
+	void (*report_knobs)(const struct perf_app *a, struct rdx_report *r);
+	void (*desc)(const struct perf_app *a, const char *size, char *buf, size_t len);
+	int (*setup)(struct perf_app *a);        /* before each run */
+	void (*teardown)(struct perf_app *a);    /* after each run */
 };
 
 extern const struct rdx_perf_engine perf_engine_write;
@@ -232,6 +262,23 @@ extern const struct rdx_perf_engine perf_engine_send;
 extern const struct rdx_perf_engine perf_engine_cas;
 extern const struct rdx_perf_engine perf_engine_faa;
 extern const struct rdx_perf_engine perf_engine_echo;
+
+/* engines.c: every engine, in the order --help lists them */
+extern const struct rdx_perf_engine *const perf_engines[];
+extern const unsigned int perf_nb_engines;
+
+static inline enum perf_loop_kind
+perf_engine_loop(const struct rdx_perf_engine *e, enum perf_mode m)
+{
+	return e->loop[m];
+}
+
+/* The responder has a step to run (else one-sided ops never wake it). */
+static inline bool
+perf_engine_serves(const struct rdx_perf_engine *e, enum perf_mode m)
+{
+	return perf_engine_loop(e, m) == PERF_LOOP_PINGPONG || e->server_recv;
+}
 
 /* common.c: helpers the engines share */
 void perf_pattern_fill(uint8_t *p, uint64_t len, uint64_t op, uint32_t salt);
@@ -246,7 +293,14 @@ int perf_wc_error(struct perf_lcore *lc, const struct perf_ep *ep, const struct 
 /* Slow-path checks every so often: stop flag, abort, timeout. 1: stop, <0: error. */
 int perf_check_slow(struct perf_lcore *lc, uint64_t now);
 int perf_serve_all(struct perf_lcore *lc);
-int perf_serve_loop(struct perf_lcore *lc);
+/* The responder step as an rdx_lcore_loop poller (arg: the struct). */
+struct rdx_lcore_loop;
+struct perf_serve_poller {
+	struct rdx_lcore_loop *loop;  /* stopped on an error */
+	struct perf_lcore *lc;
+	int rc;                       /* the error (lc->errmsg says it) */
+};
+int perf_serve_poll(void *arg);
 uint64_t perf_local_u64(struct perf_ep *ep, uint64_t off);
 /* Post up to `want` receives on ep (slot = recv seq % rslots). */
 int perf_post_recvs(struct perf_ep *ep, uint64_t want);
@@ -260,16 +314,16 @@ uint16_t perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n)
 /* -e: sleep on the shared CQ unless completions are parked (bounded). */
 void perf_cq_wait(struct perf_ep *ep, bool recv, int timeout_ms);
 
-/* rdma.c: the streaming loop shared by one-sided tests, sends and atomics */
-struct perf_stream_hooks {
-	void (*prep)(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr,
-		     uint64_t seq);
-	int (*done)(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq);
-};
-int perf_stream_run(struct perf_lcore *lc, const struct perf_stream_hooks *h);
+/* stream.c: the bandwidth loop of one-sided ops, sends and atomics */
+int perf_stream_run(struct perf_lcore *lc);
 int perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep);
+/* --verify of two-process write/write_imm: read back this run's slots */
+int perf_verify_readback(struct perf_lcore *lc);
+/* --verify payload helpers for engine tables */
+void perf_stream_fill_data(struct perf_lcore *lc, struct perf_ep *ep, uint64_t off, uint64_t seq);
+void perf_stream_check_peer(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq);
 
-/* echo.c: RPCs and ping-pong (send, write_imm, write by memory polling) */
+/* pingpong.c: RPCs and ping-pong (send, write_imm, write by memory polling) */
 int perf_pingpong_run(struct perf_lcore *lc);
 int perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep);
 
@@ -344,7 +398,7 @@ perf_sweep_last(const struct perf_opts *o)
 struct rdx_conn;
 struct rdx_report;
 
-/* The whole app: main.c, setup.c and report.c share it. */
+/* The whole app: main.c, setup.c, boot.c and report.c share it. */
 struct perf_app {
 	struct perf_opts o;
 	const struct rdx_perf_engine *eng;
@@ -384,7 +438,13 @@ struct perf_app {
 int perf_setup(struct perf_app *a);
 void perf_teardown(struct perf_app *a);
 int perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t *layout);
-/* two-process control messages */
+int perf_boot_ms(const struct perf_app *a);
+int perf_alloc_lcores(struct perf_app *a);
+int perf_alloc_eps(struct perf_app *a);
+struct wire_ep;
+void perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w);
+int perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w);
+/* boot.c: two-process bootstrap and control messages */
 int perf_boot_client(struct perf_app *a);
 int perf_boot_server(struct perf_app *a);
 int perf_client_run_begin(struct perf_app *a);

@@ -26,7 +26,9 @@ struct perf_opts_given {
 void perf_usage(FILE *f);
 int perf_parse_size(const char *s, uint64_t *out);
 int perf_size_name(uint64_t size, char *buf, size_t len);
+/* engines.c */
 const struct rdx_perf_engine *perf_engine_find(const char *name);
+void perf_engine_names(char *buf, size_t len, const char *sep, const char *last);
 /* Parse the app's arguments (argv[0] is a program name). 0 or -EINVAL after
  * printing one line. */
 int perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_given *g);

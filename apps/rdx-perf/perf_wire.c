@@ -218,7 +218,6 @@ int
 perf_wire_run_check(const struct perf_app *a, const struct wire_run *r, char *err, size_t len)
 {
 	bool atomic = a->eng != NULL && a->eng->atomic;
-	bool echo = a->eng != NULL && a->eng->name != NULL && strcmp(a->eng->name, "echo") == 0;
 	uint64_t stride, req;
 	unsigned int i;
 
@@ -232,7 +231,7 @@ perf_wire_run_check(const struct perf_app *a, const struct wire_run *r, char *er
 	if (r->size == 0 || i == a->o.nb_sizes || i == PERF_MAX_SIZES)
 		return fail(err, len, "peer sent RUN.size %" PRIu64 ": not one of the %u size(s) set up (largest %" PRIu64 ")",
 			    r->size, a->o.nb_sizes, max_size_of(a->o.sizes, a->o.nb_sizes));
-	req = echo ? PERF_ECHO_REQ : r->size;
+	req = a->eng != NULL && a->eng->req_size != 0 ? a->eng->req_size : r->size;
 	if (r->req_size != req)
 		return fail(err, len, "peer sent RUN.req_size %" PRIu64 ": expected %" PRIu64,
 			    r->req_size, req);

@@ -29,8 +29,7 @@ mode_name(enum perf_mode m)
 static bool
 lat_halved(const struct perf_app *a)
 {
-	return a->eng != &perf_engine_echo && a->o.mode == PERF_MODE_LAT &&
-	       strcmp(a->eng->lat_kind, "half-rtt") == 0;
+	return a->o.mode == PERF_MODE_LAT && a->eng->lat_kind == PERF_LAT_HALF_RTT;
 }
 
 /*
@@ -45,7 +44,8 @@ lat_kind(const struct perf_app *a)
 {
 	bool one_lcore = a->client && a->responder && !a->o.split;
 
-	if (a->o.mode == PERF_MODE_BW && a->eng != &perf_engine_echo)
+	/* the stream loop times an op from its post to its completion */
+	if (a->o.mode == PERF_MODE_BW && perf_engine_loop(a->eng, a->o.mode) == PERF_LOOP_STREAM)
 		return "completion";
 	if (lat_halved(a))
 		return one_lcore ? "loop-rtt/2 (one lcore)" : "half-rtt";
@@ -115,7 +115,7 @@ perf_report_init(struct perf_app *a)
 			    "loopback" : a->client ? "client" : "server");
 	if (o->connect != NULL)
 		rdx_report_knob_set(r, "peer", "%s", o->connect);
-	/* how the server process waits during a run (setup.c: it sleeps on the
+	/* how the server process waits during a run (boot.c: it sleeps on the
 	 * bootstrap socket when the test leaves it nothing to poll) */
 	if (!a->responder || !a->client)
 		rdx_report_knob_set(r, "server_wait", "%s",
@@ -125,11 +125,8 @@ perf_report_init(struct perf_app *a)
 	rdx_report_knob_set(r, "bootstrap_timeout_s", "%g", o->boot_timeout);
 	if (o->label[0] != '\0')
 		rdx_report_knob_set(r, "label", "%s", o->label);
-	if (a->eng == &perf_engine_echo) {
-		rdx_report_knob_set(r, "concurrent_ops", "%u", o->concurrent);
-		rdx_report_knob_set(r, "servers", "%u", o->servers);
-		rdx_report_knob_set(r, "request_size", "%u", PERF_ECHO_REQ);
-	}
+	if (a->eng->report_knobs != NULL)
+		a->eng->report_knobs(a, r);
 	if (a->eng->atomic)
 		rdx_report_knob_set(r, "keys", "%u", o->keys);
 	rdx_report_knob_set(r, "tsc_hz", "%" PRIu64, rdx_tsc_hz());
@@ -148,9 +145,8 @@ row_common(const struct perf_app *a, struct rdx_result *x)
 	snprintf(x->lat_kind, sizeof(x->lat_kind), "%s", lat_kind(a));
 	perf_size_name(a->run.size, sz, sizeof(sz));
 	snprintf(x->name, sizeof(x->name), "%s%s", a->o.test, sz);
-	if (a->eng == &perf_engine_echo)
-		snprintf(x->desc, sizeof(x->desc), "send %uB message, receive %sB message",
-			 PERF_ECHO_REQ, sz);
+	if (a->eng->desc != NULL)
+		a->eng->desc(a, sz, x->desc, sizeof(x->desc));
 	else
 		snprintf(x->desc, sizeof(x->desc), "%s %sB%s", rdx_op_name(a->eng->op), sz,
 			 a->o.mode == PERF_MODE_LAT ? "" : " stream");

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Control path of rdx-perf: endpoints (QP, CQs, buffers), connecting them in
- * one process (--loopback) or across processes through the versioned TCP
- * bootstrap (lib/conn), and the per-run handshake of the two processes.
+ * Control path of rdx-perf in this process: endpoints (QP, CQs, buffers),
+ * connecting them in one process (--loopback), and the layout of each run.
+ * Two processes: boot.c bootstraps and serves over lib/conn.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -26,40 +26,37 @@
 #include "perf_opts.h"
 #include "perf_wire.h"
 
-#define MSG_CONFIG PERF_MSG_CONFIG
-#define MSG_EP     PERF_MSG_EP
-#define MSG_RUN    PERF_MSG_RUN
-#define MSG_READY  PERF_MSG_READY
-#define MSG_END    PERF_MSG_END
-#define MSG_ENDACK PERF_MSG_ENDACK
-
 static inline uint64_t
 align64(uint64_t v)
 {
 	return (v + 63) & ~63ull;
 }
 
-static int
-boot_ms(const struct perf_app *a)
+int
+perf_boot_ms(const struct perf_app *a)
 {
 	return (int)(a->o.boot_timeout * 1000);
 }
 
 static bool
-needs_rbuf(const struct perf_app *a, bool responder)
+pingpong(const struct perf_app *a)
 {
-	const struct rdx_perf_engine *e = a->eng;
-	bool pingpong = a->o.mode == PERF_MODE_LAT && e->lat_run != NULL;
-
-	if (e == &perf_engine_echo || pingpong)
-		return true;
-	return responder && e->server_recv;
+	return perf_engine_loop(a->eng, a->o.mode) == PERF_LOOP_PINGPONG;
 }
 
+/* Ping-pong: both ends take messages; a stream: the responder when it
+ * consumes receives. */
+static bool
+needs_rbuf(const struct perf_app *a, bool responder)
+{
+	return pingpong(a) || (responder && a->eng->server_recv);
+}
+
+/* poll_memory: messages are seen in the buffer, no receive WRs */
 static bool
 posts_recvs(const struct perf_app *a, const struct perf_ep *ep)
 {
-	return ep->rbuf != NULL && a->eng->op != RDX_OP_WRITE;
+	return ep->rbuf != NULL && !a->eng->poll_memory;
 }
 
 /* Receive slots of an endpoint (0: no receive buffer). */
@@ -73,7 +70,8 @@ ep_rslots(const struct perf_app *a, bool responder)
 		return 0;
 	if (responder) {
 		n = (uint32_t)rte_align64prevpow2(RTE_MIN((uint64_t)a->o.rx_depth, cap));
-		if (n < rte_align32pow2(a->window) && a->eng == &perf_engine_echo)
+		/* ping-pong: a receive for every request in flight */
+		if (n < rte_align32pow2(a->window) && pingpong(a))
 			n = rte_align32pow2(a->window);
 	} else {
 		n = rte_align32pow2(RTE_MAX(a->window, 1u));
@@ -84,7 +82,7 @@ ep_rslots(const struct perf_app *a, bool responder)
 static uint32_t
 ep_rq_depth(const struct perf_app *a, bool responder)
 {
-	return a->eng->op != RDX_OP_WRITE ? ep_rslots(a, responder) : 0;
+	return !a->eng->poll_memory ? ep_rslots(a, responder) : 0;
 }
 
 static int
@@ -198,7 +196,7 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder,
 	qc.max_recv_sge = 1;
 	qc.max_inline = o->inline_max;
 	qc.sig_interval = (uint16_t)RTE_MIN(o->sig_every, 65535u);
-	/* -Q is applied by the engines (rdma.c), the driver only guarantees it */
+	/* -Q is applied by the stream loop (stream.c), the driver only guarantees it */
 	qc.sig_burst_end = false;
 	/* completions on the shared CQs find their endpoint through this */
 	qc.user_ctx = ep;
@@ -247,8 +245,8 @@ ep_fini(struct perf_app *a, struct perf_ep *ep)
 	memset(ep, 0, sizeof(*ep));
 }
 
-static void
-wire_ep_fill(const struct perf_ep *ep, struct wire_ep *w)
+void
+perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w)
 {
 	memset(w, 0, sizeof(*w));
 	rdx_qp_info_get(ep->qp, &w->qp);
@@ -263,8 +261,8 @@ wire_ep_fill(const struct perf_ep *ep, struct wire_ep *w)
 	}
 }
 
-static int
-ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
+int
+perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
 {
 	struct rdx_qp_conn_attr ca;
 	int rc;
@@ -339,8 +337,8 @@ cqg_index(const struct perf_app *a, uint32_t i, bool responder)
 	return l * gpl + j / gsz;
 }
 
-static int
-alloc_eps(struct perf_app *a)
+int
+perf_alloc_eps(struct perf_app *a)
 {
 	unsigned int i;
 	int rc;
@@ -388,8 +386,8 @@ alloc_eps(struct perf_app *a)
 	return 0;
 }
 
-static int
-alloc_lcores(struct perf_app *a)
+int
+perf_alloc_lcores(struct perf_app *a)
 {
 	unsigned int l;
 
@@ -512,19 +510,19 @@ perf_setup(struct perf_app *a)
 			if (a->serve_lc.srv == NULL)
 				return -ENOMEM;
 		}
-		rc = alloc_lcores(a);
+		rc = perf_alloc_lcores(a);
 		if (rc == 0)
-			rc = alloc_eps(a);
+			rc = perf_alloc_eps(a);
 		if (rc < 0)
 			return rc;
 		for (i = 0; i < a->total_qps; i++) {
 			struct wire_ep wc, ws;
 
-			wire_ep_fill(&a->cli[i], &wc);
-			wire_ep_fill(&a->srv[i], &ws);
-			rc = ep_connect(a, &a->cli[i], &ws);
+			perf_ep_wire_fill(&a->cli[i], &wc);
+			perf_ep_wire_fill(&a->srv[i], &ws);
+			rc = perf_ep_connect(a, &a->cli[i], &ws);
 			if (rc == 0)
-				rc = ep_connect(a, &a->srv[i], &wc);
+				rc = perf_ep_connect(a, &a->srv[i], &wc);
 			if (rc < 0)
 				return -EIO;
 			a->cli[i].peer = &a->srv[i];
@@ -585,7 +583,7 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 	unsigned int l, i;
 
 	run->size = size;
-	run->req_size = a->eng == &perf_engine_echo ? PERF_ECHO_REQ : size;
+	run->req_size = a->eng->req_size != 0 ? a->eng->req_size : size;
 	run->window = a->window;
 	if (layout != NULL) {
 		/* server process: the client's slot layout, checked against our
@@ -615,7 +613,6 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 	run->timeout_tsc = (uint64_t)(o->boot_timeout * (double)hz);
 	run->qps = qps;
 	run->abort = false;
-	run->stop = false;
 	a->serve_lc.nb_srv = 0;
 	a->serve_lc.run = run;
 	for (l = 0; l < a->nb_lcores; l++) {
@@ -663,467 +660,19 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 				memset(ep->rbuf->addr, 0, ep->rbuf->len);
 			if (posts_recvs(a, ep))
 				perf_post_recvs(ep, ep->rslots);
-			if (a->eng->op == RDX_OP_READ && o->verify) {
-				uint32_t s;
-
-				for (s = 0; s < run->slots; s++)
-					perf_mem_fill(ep->buf, (uint64_t)s * run->stride, size, s,
-						      PERF_SALT_READ);
-			}
+			if (a->eng->responder_ready != NULL)
+				a->eng->responder_ready(a, ep);
 		}
 	}
 	if (a->client)
 		for (i = 0; i < a->total_qps; i++) {
 			struct perf_ep *ep = &a->cli[i];
 
-			if (ep->rbuf != NULL && ep->rbuf->addr != NULL && a->eng->op == RDX_OP_WRITE)
+			/* poll_memory: no marker of an earlier run may pass for a new one */
+			if (ep->rbuf != NULL && ep->rbuf->addr != NULL && a->eng->poll_memory)
 				memset(ep->rbuf->addr, 0, ep->rbuf->len);
 			if (posts_recvs(a, ep))
 				perf_post_recvs(ep, ep->rslots);
 		}
 	return 0;
-}
-
-/* ---- two processes ---- */
-
-static void
-config_fill(const struct perf_app *a, struct wire_config *w)
-{
-	memset(w, 0, sizeof(*w));
-	w->magic = PERF_WIRE_MAGIC;
-	w->version = RDX_WIRE_VERSION;
-	snprintf(w->app_version, sizeof(w->app_version), "%s", RDX_VERSION_STR);
-	snprintf(w->test, sizeof(w->test), "%s", a->o.test);
-	w->mode = (uint32_t)a->o.mode;
-	w->nb_sizes = a->o.nb_sizes;
-	memcpy(w->sizes, a->o.sizes, sizeof(w->sizes));
-	w->total_qps = a->total_qps;
-	w->window = a->window;
-	w->keys = a->o.keys;
-	w->verify = a->o.verify;
-	w->region_len = a->region_len;
-	w->rstride = a->rstride;
-	w->sq_depth = a->sq_depth;
-}
-
-/* The peer's CONFIG against ours: one line and -EPROTO when it differs. */
-static int
-config_compare(const struct wire_config *me, const struct wire_config *peer)
-{
-	char err[256];
-
-	if (perf_wire_config_check(me, peer, err, sizeof(err)) < 0) {
-		fprintf(stderr, "rdx-perf: %s\n", err);
-		return -EPROTO;
-	}
-	return 0;
-}
-
-static int
-exchange_eps(struct perf_app *a, struct perf_ep *eps)
-{
-	char err[256];
-	unsigned int i;
-	int rc;
-
-	for (i = 0; i < a->total_qps; i++) {
-		struct wire_ep mine, theirs;
-
-		wire_ep_fill(&eps[i], &mine);
-		rc = rdx_conn_exchange(a->conn, MSG_EP, &mine, &theirs, sizeof(mine), boot_ms(a));
-		if (rc < 0) {
-			fprintf(stderr, "rdx-perf: bootstrap: QP exchange failed: %s\n",
-				rdx_conn_strerror(a->conn));
-			return -EPROTO;
-		}
-		if (perf_wire_ep_check(a, &theirs, err, sizeof(err)) < 0) {
-			fprintf(stderr, "rdx-perf: QP %u: %s\n", i, err);
-			return -EPROTO;
-		}
-		rc = ep_connect(a, &eps[i], &theirs);
-		if (rc < 0) /* -EPROTO: the driver refused the peer's data */
-			return rc == -EPROTO ? -EPROTO : -EIO;
-	}
-	return 0;
-}
-
-int
-perf_boot_client(struct perf_app *a)
-{
-	struct wire_config me, peer;
-	char host[256];
-	uint16_t port;
-	int rc;
-
-	if (rdx_conn_parse_hostport(a->o.connect, host, sizeof(host), &port) < 0) {
-		fprintf(stderr, "rdx-perf: bad value '%s' for --connect: expected HOST:PORT\n",
-			a->o.connect);
-		return -EINVAL;
-	}
-	/* the server may still be starting: retry a refused connection
-	 * until the bootstrap timeout */
-	{
-		uint64_t hz = rdx_tsc_hz(), t0 = rdx_tsc();
-		uint64_t limit = (uint64_t)(a->o.boot_timeout * (double)hz);
-
-		for (;;) {
-			uint64_t spent = rdx_tsc() - t0;
-			int left = (int)((double)(limit > spent ? limit - spent : 0) * 1000.0 / (double)hz);
-
-			a->conn = rdx_conn_connect(host, port, left > 1 ? left : 1);
-			if (a->conn != NULL || rte_errno != ECONNREFUSED ||
-			    rdx_tsc() - t0 + hz / 10 >= limit || rdx_runtime_stopping())
-				break;
-			usleep(100000);
-		}
-	}
-	if (a->conn == NULL && rte_errno == EPROTO) {
-		/* an rdx peer of another version, or not an rdx peer at all */
-		fprintf(stderr, "rdx-perf: bootstrap with %s:%u failed: %s\n", host, port,
-			rdx_conn_strerror(NULL));
-		return -EPROTO;
-	}
-	if (a->conn == NULL) {
-		fprintf(stderr, "rdx-perf: cannot reach %s:%u within %.1f s: %s\n", host, port,
-			a->o.boot_timeout, rdx_conn_strerror(NULL));
-		return -ECONNREFUSED;
-	}
-	config_fill(a, &me);
-	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), boot_ms(a));
-	if (rc < 0) {
-		fprintf(stderr, "rdx-perf: bootstrap with %s:%u failed: %s\n", host, port,
-			rdx_conn_strerror(a->conn));
-		return -EPROTO;
-	}
-	rc = config_compare(&me, &peer);
-	if (rc < 0)
-		return rc;
-	rc = alloc_lcores(a);
-	if (rc == 0)
-		rc = alloc_eps(a);
-	if (rc < 0)
-		return rc;
-	return exchange_eps(a, a->cli);
-}
-
-/*
- * Accept until a peer speaks the bootstrap or the bootstrap timeout: a stray
- * connection (a port scan, a peer that sends garbage or closes) gets one
- * line and the server keeps waiting; an rdx peer of another wire version
- * ends it (rte_errno EPROTO) with the line naming the peer's version.
- */
-static int64_t
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static struct rdx_conn *
-accept_client(struct perf_app *a)
-{
-	/* the clock lib/conn's deadlines use: its timeout means ours is over */
-	int64_t deadline = mono_ms() + boot_ms(a);
-	struct rdx_conn *c;
-
-	for (;;) {
-		int64_t left = deadline - mono_ms();
-
-		c = rdx_conn_accept(a->listener, (int)RTE_MAX(left, (int64_t)0));
-		if (c != NULL)
-			return c;
-		/* a peer that connected and sent no hello times out sooner
-		 * (lib/conn caps the hello): only the deadline ends the wait */
-		if (rte_errno == EINTR || mono_ms() >= deadline || rdx_runtime_stopping()) {
-			if (rte_errno == EINTR || rdx_runtime_stopping())
-				fprintf(stderr, "rdx-perf: no client on port %u: %s\n", a->o.port,
-					rdx_conn_strerror(a->listener));
-			else
-				fprintf(stderr, "rdx-perf: no client within %.1f s on port %u\n",
-					a->o.boot_timeout, a->o.port);
-			rte_errno = ETIMEDOUT;
-			return NULL;
-		}
-		if (rte_errno == EPROTO && rdx_conn_peer_version(a->listener)[0] != '\0') {
-			fprintf(stderr, "rdx-perf: %s\n", rdx_conn_strerror(a->listener));
-			rte_errno = EPROTO;
-			return NULL;
-		}
-		if (rte_errno != EPROTO && rte_errno != ECONNRESET && rte_errno != ETIMEDOUT &&
-		    rte_errno != ECONNABORTED && rte_errno != EPIPE && rte_errno != ENOTCONN) {
-			fprintf(stderr, "rdx-perf: cannot accept a client on port %u: %s\n",
-				a->o.port, rdx_conn_strerror(a->listener));
-			rte_errno = EIO;
-			return NULL;
-		}
-		fprintf(stderr, "rdx-perf: ignored a connection: %s\n",
-			rdx_conn_strerror(a->listener));
-	}
-}
-
-int
-perf_boot_server(struct perf_app *a)
-{
-	struct wire_config me, peer;
-	char err[256];
-	int rc;
-
-	a->listener = rdx_conn_listen(NULL, a->o.port);
-	if (a->listener == NULL) {
-		if (rte_errno == EADDRINUSE)
-			fprintf(stderr, "rdx-perf: port %u is in use\n", a->o.port);
-		else
-			fprintf(stderr, "rdx-perf: cannot listen on port %u: %s\n", a->o.port,
-				rte_strerror(rte_errno));
-		return -EADDRINUSE;
-	}
-	printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
-	       rdx_conn_port(a->listener), a->o.boot_timeout);
-	fflush(stdout);
-	a->conn = accept_client(a);
-	if (a->conn == NULL)
-		return rte_errno == EPROTO ? -EPROTO : -ETIMEDOUT;
-	config_fill(a, &me);
-	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), boot_ms(a));
-	if (rc < 0) {
-		fprintf(stderr, "rdx-perf: bootstrap failed: %s\n", rdx_conn_strerror(a->conn));
-		return -EPROTO;
-	}
-	rc = config_compare(&me, &peer);
-	if (rc < 0)
-		return rc;
-	/* the client decides the layout, within what this process can hold */
-	if (perf_wire_layout_check(a, &peer, err, sizeof(err)) < 0) {
-		fprintf(stderr, "rdx-perf: %s\n", err);
-		return -EPROTO;
-	}
-	a->total_qps = peer.total_qps;
-	a->o.keys = peer.keys;
-	a->region_cap = RTE_MIN((uint64_t)PERF_REGION_CAP, PERF_MEM_BUDGET / (4ull * a->total_qps));
-	a->o.verify = peer.verify != 0;
-	a->window = peer.window;
-	a->region_len = peer.region_len;
-	a->rstride = peer.rstride;
-	a->sq_depth = peer.sq_depth;
-	rc = alloc_lcores(a);
-	if (rc == 0)
-		rc = alloc_eps(a);
-	if (rc < 0)
-		return rc;
-	return exchange_eps(a, a->srv);
-}
-
-int
-perf_client_run_begin(struct perf_app *a)
-{
-	struct wire_run r, got;
-	char err[256];
-	int rc;
-
-	memset(&r, 0, sizeof(r));
-	r.size = a->run.size;
-	r.req_size = a->run.req_size;
-	r.stride = a->run.stride;
-	r.slots = a->run.slots;
-	r.qps = a->run.qps;
-	rc = rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), boot_ms(a));
-	if (rc == 0)
-		rc = rdx_conn_recv(a->conn, MSG_READY, &got, sizeof(got), boot_ms(a));
-	if (rc < 0) {
-		fprintf(stderr, "rdx-perf: server did not start the run: %s\n",
-			rdx_conn_strerror(a->conn));
-		return rc;
-	}
-	if (perf_wire_ready_check(&r, &got, err, sizeof(err)) < 0) {
-		fprintf(stderr, "rdx-perf: %s\n", err);
-		return -EPROTO;
-	}
-	return 0;
-}
-
-int
-perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
-{
-	struct wire_end e;
-	char err[256];
-	int rc;
-
-	/* END has no payload: the server polls for it with a zero timeout, and a
-	 * lone 8-byte header cannot be caught half-received. */
-	memset(&e, 0, sizeof(e));
-	rc = rdx_conn_send(a->conn, MSG_END, NULL, 0, boot_ms(a));
-	if (rc == 0)
-		rc = rdx_conn_recv(a->conn, MSG_ENDACK, &e, sizeof(e), boot_ms(a));
-	if (rc < 0) {
-		fprintf(stderr, "rdx-perf: server did not end the run: %s\n",
-			rdx_conn_strerror(a->conn));
-		return rc;
-	}
-	if (perf_wire_end_check(&e, err, sizeof(err)) < 0) {
-		fprintf(stderr, "rdx-perf: %s\n", err);
-		return -EPROTO;
-	}
-	*peer_verify_errors = e.verify_errors;
-	if (e.status < 0) {
-		/* the server printed the details on its side */
-		fprintf(stderr, "rdx-perf: the server failed the run: %s (see its output)\n",
-			strerror(-e.status));
-		return -EIO;
-	}
-	return 0;
-}
-
-int
-perf_client_bye(struct perf_app *a)
-{
-	struct wire_run r;
-
-	memset(&r, 0, sizeof(r));
-	r.bye = 1;
-	return rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), boot_ms(a));
-}
-
-static int
-serve_lcore(void *arg)
-{
-	return perf_serve_loop(arg);
-}
-
-bool
-perf_server_waits_on_socket(const struct perf_app *a)
-{
-	const struct rdx_perf_engine *e = a->eng;
-
-	if (a->o.mode == PERF_MODE_LAT && e->lat_serve != NULL)
-		return false;
-	return e->serve == NULL;
-}
-
-/* Run the serve loops on the worker lcores (or here when there are none)
- * until the client's END arrives; the main lcore watches the connection.
- * A test with nothing to serve (the server is only the target of one-sided
- * ops: write bw, read, cas, faa) launches no serve loop and sleeps on the
- * socket, as perftest's server does: a spinning responder would take a
- * core from a software NIC (rxe runs in the kernel) for nothing. */
-static int
-server_one_run(struct perf_app *a, unsigned int main_idx)
-{
-	const bool sleep = perf_server_waits_on_socket(a);
-	bool proto = false;
-	struct wire_end e;
-	uint64_t iter = 0;
-	int rc = 0, lrc;
-	unsigned int l;
-
-	if (sleep)
-		main_idx = a->nb_lcores;
-	else
-		for (l = 0; l < a->nb_lcores; l++)
-			if (l != main_idx)
-				rte_eal_remote_launch(serve_lcore, &a->lcores[l], a->lcore_ids[l]);
-	for (;;) {
-		if (main_idx < a->nb_lcores) {
-			struct perf_lcore *lc = &a->lcores[main_idx];
-
-			for (iter = 0; iter < 4096; iter++) {
-				lrc = perf_serve_all(lc);
-				if (lrc < 0)
-					break;
-			}
-			rc = rdx_conn_recv(a->conn, MSG_END, NULL, 0, 0);
-		} else {
-			rc = rdx_conn_recv(a->conn, MSG_END, NULL, 0, 100);
-		}
-		if (rc == 0)
-			break;
-		if (rc == -EPROTO) {
-			fprintf(stderr, "rdx-perf: bad message from the client during the run: %s\n",
-				rdx_conn_strerror(a->conn));
-			a->run.abort = true;
-			proto = true;
-			break;
-		}
-		if (rc != -ETIMEDOUT && rc != -EAGAIN && !(rc == -EINTR && rdx_runtime_stopping())) {
-			fprintf(stderr, "rdx-perf: client went away during the run: %s\n",
-				rdx_conn_strerror(a->conn));
-			a->run.abort = true;
-			break;
-		}
-		if (rdx_runtime_stopping()) {
-			fprintf(stderr, "rdx-perf: interrupted: ending the run\n");
-			a->run.abort = true;
-			break;
-		}
-	}
-	a->run.stop = true;
-	for (l = 0; l < a->nb_lcores && !sleep; l++)
-		if (l != main_idx) {
-			lrc = rte_eal_wait_lcore(a->lcore_ids[l]);
-			if (lrc < 0 && rc == 0)
-				rc = lrc;
-		}
-	if (a->run.abort)
-		return proto ? -EPROTO : -ECONNRESET;
-	memset(&e, 0, sizeof(e));
-	for (l = 0; l < a->nb_lcores; l++) {
-		e.verify_errors += a->lcores[l].verify_errors;
-		a->lcores[l].verify_errors = 0;
-		if (a->lcores[l].err != 0 && e.status == 0) {
-			e.status = a->lcores[l].err;
-			fprintf(stderr, "rdx-perf: %s\n", a->lcores[l].errmsg);
-		}
-	}
-	a->verify_errors += e.verify_errors;
-	rc = rdx_conn_send(a->conn, MSG_ENDACK, &e, sizeof(e), boot_ms(a));
-	return rc < 0 ? rc : e.status;
-}
-
-int
-perf_server_loop(struct perf_app *a)
-{
-	unsigned int main_idx = a->nb_lcores;
-	unsigned int l;
-	struct wire_run r;
-	char err[256];
-	int rc;
-
-	for (l = 0; l < a->nb_lcores; l++)
-		if (a->lcore_ids[l] == rte_get_main_lcore())
-			main_idx = l;
-	for (;;) {
-		rc = rdx_conn_recv(a->conn, MSG_RUN, &r, sizeof(r), boot_ms(a));
-		if (rc == -EPROTO) {
-			fprintf(stderr, "rdx-perf: bad message from the client: %s\n",
-				rdx_conn_strerror(a->conn));
-			return -EPROTO;
-		}
-		if (rc < 0) {
-			fprintf(stderr, "rdx-perf: client went away: %s\n", rdx_conn_strerror(a->conn));
-			return -ECONNRESET;
-		}
-		if (perf_wire_run_check(a, &r, err, sizeof(err)) < 0) {
-			fprintf(stderr, "rdx-perf: %s\n", err);
-			return -EPROTO;
-		}
-		if (r.bye) {
-			printf("rdx-perf: served %u run(s) of %s for the client; it has the results\n",
-			       a->nb_runs, a->o.test);
-			return 0;
-		}
-		{
-			const uint32_t layout[2] = {r.stride, r.slots};
-
-			perf_run_prepare(a, r.size, r.qps, layout);
-		}
-		a->run.req_size = r.req_size;
-		a->nb_runs++;
-		rc = rdx_conn_send(a->conn, MSG_READY, &r, sizeof(r), boot_ms(a));
-		if (rc < 0)
-			return rc;
-		rc = server_one_run(a, main_idx);
-		if (rc < 0)
-			return rc;
-	}
 }

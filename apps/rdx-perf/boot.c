@@ -1,0 +1,535 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx-perf across two processes: the versioned TCP bootstrap (lib/conn) of
+ * client and server, the per-run handshake, and the server's side of a run,
+ * whose lcores run rdx_lcore_loop with the engine's responder step as
+ * poller. Endpoints themselves are made by setup.c.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <rte_errno.h>
+#include <rte_common.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "rdx_config.h"
+#include "rdx_conn.h"
+#include "rdx_runtime.h"
+
+#include "perf_app.h"
+#include "perf_wire.h"
+
+#define MSG_CONFIG PERF_MSG_CONFIG
+#define MSG_EP     PERF_MSG_EP
+#define MSG_RUN    PERF_MSG_RUN
+#define MSG_READY  PERF_MSG_READY
+#define MSG_END    PERF_MSG_END
+#define MSG_ENDACK PERF_MSG_ENDACK
+
+static void
+config_fill(const struct perf_app *a, struct wire_config *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->magic = PERF_WIRE_MAGIC;
+	w->version = RDX_WIRE_VERSION;
+	snprintf(w->app_version, sizeof(w->app_version), "%s", RDX_VERSION_STR);
+	snprintf(w->test, sizeof(w->test), "%s", a->o.test);
+	w->mode = (uint32_t)a->o.mode;
+	w->nb_sizes = a->o.nb_sizes;
+	memcpy(w->sizes, a->o.sizes, sizeof(w->sizes));
+	w->total_qps = a->total_qps;
+	w->window = a->window;
+	w->keys = a->o.keys;
+	w->verify = a->o.verify;
+	w->region_len = a->region_len;
+	w->rstride = a->rstride;
+	w->sq_depth = a->sq_depth;
+}
+
+/* The peer's CONFIG against ours: one line and -EPROTO when it differs. */
+static int
+config_compare(const struct wire_config *me, const struct wire_config *peer)
+{
+	char err[256];
+
+	if (perf_wire_config_check(me, peer, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rdx-perf: %s\n", err);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static int
+exchange_eps(struct perf_app *a, struct perf_ep *eps)
+{
+	char err[256];
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < a->total_qps; i++) {
+		struct wire_ep mine, theirs;
+
+		perf_ep_wire_fill(&eps[i], &mine);
+		rc = rdx_conn_exchange(a->conn, MSG_EP, &mine, &theirs, sizeof(mine), perf_boot_ms(a));
+		if (rc < 0) {
+			fprintf(stderr, "rdx-perf: bootstrap: QP exchange failed: %s\n",
+				rdx_conn_strerror(a->conn));
+			return -EPROTO;
+		}
+		if (perf_wire_ep_check(a, &theirs, err, sizeof(err)) < 0) {
+			fprintf(stderr, "rdx-perf: QP %u: %s\n", i, err);
+			return -EPROTO;
+		}
+		rc = perf_ep_connect(a, &eps[i], &theirs);
+		if (rc < 0) /* -EPROTO: the driver refused the peer's data */
+			return rc == -EPROTO ? -EPROTO : -EIO;
+	}
+	return 0;
+}
+
+int
+perf_boot_client(struct perf_app *a)
+{
+	struct wire_config me, peer;
+	char host[256];
+	uint16_t port;
+	int rc;
+
+	if (rdx_conn_parse_hostport(a->o.connect, host, sizeof(host), &port) < 0) {
+		fprintf(stderr, "rdx-perf: bad value '%s' for --connect: expected HOST:PORT\n",
+			a->o.connect);
+		return -EINVAL;
+	}
+	/* the server may still be starting: retry a refused connection
+	 * until the bootstrap timeout */
+	{
+		uint64_t hz = rdx_tsc_hz(), t0 = rdx_tsc();
+		uint64_t limit = (uint64_t)(a->o.boot_timeout * (double)hz);
+
+		for (;;) {
+			uint64_t spent = rdx_tsc() - t0;
+			int left = (int)((double)(limit > spent ? limit - spent : 0) * 1000.0 / (double)hz);
+
+			a->conn = rdx_conn_connect(host, port, left > 1 ? left : 1);
+			if (a->conn != NULL || rte_errno != ECONNREFUSED ||
+			    rdx_tsc() - t0 + hz / 10 >= limit || rdx_runtime_stopping())
+				break;
+			usleep(100000);
+		}
+	}
+	if (a->conn == NULL && rte_errno == EPROTO) {
+		/* an rdx peer of another version, or not an rdx peer at all */
+		fprintf(stderr, "rdx-perf: bootstrap with %s:%u failed: %s\n", host, port,
+			rdx_conn_strerror(NULL));
+		return -EPROTO;
+	}
+	if (a->conn == NULL) {
+		fprintf(stderr, "rdx-perf: cannot reach %s:%u within %.1f s: %s\n", host, port,
+			a->o.boot_timeout, rdx_conn_strerror(NULL));
+		return -ECONNREFUSED;
+	}
+	config_fill(a, &me);
+	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), perf_boot_ms(a));
+	if (rc < 0) {
+		fprintf(stderr, "rdx-perf: bootstrap with %s:%u failed: %s\n", host, port,
+			rdx_conn_strerror(a->conn));
+		return -EPROTO;
+	}
+	rc = config_compare(&me, &peer);
+	if (rc < 0)
+		return rc;
+	rc = perf_alloc_lcores(a);
+	if (rc == 0)
+		rc = perf_alloc_eps(a);
+	if (rc < 0)
+		return rc;
+	return exchange_eps(a, a->cli);
+}
+
+/*
+ * Accept until a peer speaks the bootstrap or the bootstrap timeout: a stray
+ * connection (a port scan, a peer that sends garbage or closes) gets one
+ * line and the server keeps waiting; an rdx peer of another wire version
+ * ends it (rte_errno EPROTO) with the line naming the peer's version.
+ */
+static int64_t
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static struct rdx_conn *
+accept_client(struct perf_app *a)
+{
+	/* the clock lib/conn's deadlines use: its timeout means ours is over */
+	int64_t deadline = mono_ms() + perf_boot_ms(a);
+	struct rdx_conn *c;
+
+	for (;;) {
+		int64_t left = deadline - mono_ms();
+
+		c = rdx_conn_accept(a->listener, (int)RTE_MAX(left, (int64_t)0));
+		if (c != NULL)
+			return c;
+		/* a peer that connected and sent no hello times out sooner
+		 * (lib/conn caps the hello): only the deadline ends the wait */
+		if (rte_errno == EINTR || mono_ms() >= deadline || rdx_runtime_stopping()) {
+			if (rte_errno == EINTR || rdx_runtime_stopping())
+				fprintf(stderr, "rdx-perf: no client on port %u: %s\n", a->o.port,
+					rdx_conn_strerror(a->listener));
+			else
+				fprintf(stderr, "rdx-perf: no client within %.1f s on port %u\n",
+					a->o.boot_timeout, a->o.port);
+			rte_errno = ETIMEDOUT;
+			return NULL;
+		}
+		if (rte_errno == EPROTO && rdx_conn_peer_version(a->listener)[0] != '\0') {
+			fprintf(stderr, "rdx-perf: %s\n", rdx_conn_strerror(a->listener));
+			rte_errno = EPROTO;
+			return NULL;
+		}
+		if (rte_errno != EPROTO && rte_errno != ECONNRESET && rte_errno != ETIMEDOUT &&
+		    rte_errno != ECONNABORTED && rte_errno != EPIPE && rte_errno != ENOTCONN) {
+			fprintf(stderr, "rdx-perf: cannot accept a client on port %u: %s\n",
+				a->o.port, rdx_conn_strerror(a->listener));
+			rte_errno = EIO;
+			return NULL;
+		}
+		fprintf(stderr, "rdx-perf: ignored a connection: %s\n",
+			rdx_conn_strerror(a->listener));
+	}
+}
+
+int
+perf_boot_server(struct perf_app *a)
+{
+	struct wire_config me, peer;
+	char err[256];
+	int rc;
+
+	a->listener = rdx_conn_listen(NULL, a->o.port);
+	if (a->listener == NULL) {
+		if (rte_errno == EADDRINUSE)
+			fprintf(stderr, "rdx-perf: port %u is in use\n", a->o.port);
+		else
+			fprintf(stderr, "rdx-perf: cannot listen on port %u: %s\n", a->o.port,
+				rte_strerror(rte_errno));
+		return -EADDRINUSE;
+	}
+	printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
+	       rdx_conn_port(a->listener), a->o.boot_timeout);
+	fflush(stdout);
+	a->conn = accept_client(a);
+	if (a->conn == NULL)
+		return rte_errno == EPROTO ? -EPROTO : -ETIMEDOUT;
+	config_fill(a, &me);
+	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), perf_boot_ms(a));
+	if (rc < 0) {
+		fprintf(stderr, "rdx-perf: bootstrap failed: %s\n", rdx_conn_strerror(a->conn));
+		return -EPROTO;
+	}
+	rc = config_compare(&me, &peer);
+	if (rc < 0)
+		return rc;
+	/* the client decides the layout, within what this process can hold */
+	if (perf_wire_layout_check(a, &peer, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rdx-perf: %s\n", err);
+		return -EPROTO;
+	}
+	a->total_qps = peer.total_qps;
+	a->o.keys = peer.keys;
+	a->region_cap = RTE_MIN((uint64_t)PERF_REGION_CAP, PERF_MEM_BUDGET / (4ull * a->total_qps));
+	a->o.verify = peer.verify != 0;
+	a->window = peer.window;
+	a->region_len = peer.region_len;
+	a->rstride = peer.rstride;
+	a->sq_depth = peer.sq_depth;
+	rc = perf_alloc_lcores(a);
+	if (rc == 0)
+		rc = perf_alloc_eps(a);
+	if (rc < 0)
+		return rc;
+	return exchange_eps(a, a->srv);
+}
+
+int
+perf_client_run_begin(struct perf_app *a)
+{
+	struct wire_run r, got;
+	char err[256];
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	r.size = a->run.size;
+	r.req_size = a->run.req_size;
+	r.stride = a->run.stride;
+	r.slots = a->run.slots;
+	r.qps = a->run.qps;
+	rc = rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), perf_boot_ms(a));
+	if (rc == 0)
+		rc = rdx_conn_recv(a->conn, MSG_READY, &got, sizeof(got), perf_boot_ms(a));
+	if (rc < 0) {
+		fprintf(stderr, "rdx-perf: server did not start the run: %s\n",
+			rdx_conn_strerror(a->conn));
+		return rc;
+	}
+	if (perf_wire_ready_check(&r, &got, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rdx-perf: %s\n", err);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int
+perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
+{
+	struct wire_end e;
+	char err[256];
+	int rc;
+
+	/* END has no payload: the server polls for it with a zero timeout, and a
+	 * lone 8-byte header cannot be caught half-received. */
+	memset(&e, 0, sizeof(e));
+	rc = rdx_conn_send(a->conn, MSG_END, NULL, 0, perf_boot_ms(a));
+	if (rc == 0)
+		rc = rdx_conn_recv(a->conn, MSG_ENDACK, &e, sizeof(e), perf_boot_ms(a));
+	if (rc < 0) {
+		fprintf(stderr, "rdx-perf: server did not end the run: %s\n",
+			rdx_conn_strerror(a->conn));
+		return rc;
+	}
+	if (perf_wire_end_check(&e, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rdx-perf: %s\n", err);
+		return -EPROTO;
+	}
+	*peer_verify_errors = e.verify_errors;
+	if (e.status < 0) {
+		/* the server printed the details on its side */
+		fprintf(stderr, "rdx-perf: the server failed the run: %s (see its output)\n",
+			strerror(-e.status));
+		return -EIO;
+	}
+	return 0;
+}
+
+int
+perf_client_bye(struct perf_app *a)
+{
+	struct wire_run r;
+
+	memset(&r, 0, sizeof(r));
+	r.bye = 1;
+	return rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), perf_boot_ms(a));
+}
+
+bool
+perf_server_waits_on_socket(const struct perf_app *a)
+{
+	return !perf_engine_serves(a->eng, a->o.mode);
+}
+
+/* One lcore of the server process during a run: an rdx_lcore_loop whose
+ * pollers are the responder step (perf_serve_poll) and, on the main lcore,
+ * the watch for the client's END (end_poll). */
+struct serve_lcore {
+	struct rdx_lcore_loop loop;
+	struct perf_serve_poller serve;
+};
+
+/* The main lcore's watch of the bootstrap connection during a run. */
+struct end_watch {
+	struct perf_app *a;
+	struct rdx_lcore_loop *loop;
+	unsigned int every;      /* check once per this many passes */
+	unsigned int n;
+	int timeout_ms;          /* how long one check waits for END */
+	bool over;               /* END came, or the run was aborted */
+	bool proto;              /* ... by a bad message */
+};
+
+static struct serve_lcore serve_lcores[RDX_MAX_LCORES];
+static struct rdx_lcore_loop main_loop;
+
+static int
+serve_lcore_main(void *arg)
+{
+	struct serve_lcore *s = arg;
+
+	rdx_lcore_loop_run(&s->loop);
+	return s->serve.rc;
+}
+
+/* Has the client ended the run (or gone)? Sets w->over. */
+static void
+end_check(struct end_watch *w, int timeout_ms)
+{
+	struct perf_app *a = w->a;
+	int rc = rdx_conn_recv(a->conn, MSG_END, NULL, 0, timeout_ms);
+
+	if (rc == 0) {
+		w->over = true;
+		return;
+	}
+	if (rc == -EPROTO) {
+		fprintf(stderr, "rdx-perf: bad message from the client during the run: %s\n",
+			rdx_conn_strerror(a->conn));
+		a->run.abort = true;
+		w->proto = true;
+		w->over = true;
+		return;
+	}
+	if (rc != -ETIMEDOUT && rc != -EAGAIN && !(rc == -EINTR && rdx_runtime_stopping())) {
+		fprintf(stderr, "rdx-perf: client went away during the run: %s\n",
+			rdx_conn_strerror(a->conn));
+		a->run.abort = true;
+		w->over = true;
+		return;
+	}
+	if (rdx_runtime_stopping()) {
+		fprintf(stderr, "rdx-perf: interrupted: ending the run\n");
+		a->run.abort = true;
+		w->over = true;
+	}
+}
+
+static int
+end_poll(void *arg)
+{
+	struct end_watch *w = arg;
+
+	if (++w->n < w->every)
+		return 0;
+	w->n = 0;
+	end_check(w, w->timeout_ms);
+	if (w->over)
+		rdx_lcore_loop_stop(w->loop);
+	return 0;
+}
+
+/* Run the responder loops on the worker lcores (and here when the main
+ * lcore is one of them) until the client's END arrives; the main lcore
+ * watches the connection. A test with nothing to serve (the server is only
+ * the target of one-sided ops: write bw, read, cas, faa) launches no serve
+ * loop and sleeps on the socket, as perftest's server does: a spinning
+ * responder would take a core from a software NIC (rxe runs in the kernel)
+ * for nothing. */
+static int
+server_one_run(struct perf_app *a, unsigned int main_idx)
+{
+	const bool sleep = perf_server_waits_on_socket(a);
+	struct end_watch w = { .a = a, .loop = &main_loop };
+	struct wire_end e;
+	int rc = 0, lrc;
+	unsigned int l;
+
+	if (sleep)
+		main_idx = a->nb_lcores;
+	rdx_lcore_loop_init(&main_loop);
+	for (l = 0; l < a->nb_lcores && !sleep; l++) {
+		struct serve_lcore *s = &serve_lcores[l];
+
+		rdx_lcore_loop_init(&s->loop);
+		s->serve.loop = l == main_idx ? &main_loop : &s->loop;
+		s->serve.lc = &a->lcores[l];
+		s->serve.rc = 0;
+		if (l == main_idx)
+			rdx_lcore_loop_add(&main_loop, "serve", perf_serve_poll, &s->serve);
+		else
+			rdx_lcore_loop_add(&s->loop, "serve", perf_serve_poll, &s->serve);
+	}
+	for (l = 0; l < a->nb_lcores && !sleep; l++)
+		if (l != main_idx)
+			rte_eal_remote_launch(serve_lcore_main, &serve_lcores[l], a->lcore_ids[l]);
+	/* serving here: a look at the socket every 4096 passes; else sleep on it */
+	w.every = main_idx < a->nb_lcores ? 4096 : 1;
+	w.timeout_ms = main_idx < a->nb_lcores ? 0 : 100;
+	rdx_lcore_loop_add(&main_loop, "end", end_poll, &w);
+	while (!w.over) {
+		rdx_lcore_loop_run(&main_loop);
+		/* the loop also ends on the stop flag, or when our serve step
+		 * failed (the client's END still ends the run) */
+		if (!w.over)
+			end_check(&w, rdx_runtime_stopping() ? 0 : w.timeout_ms);
+		main_loop.stop = false;
+	}
+	for (l = 0; l < a->nb_lcores && !sleep; l++)
+		if (l != main_idx)
+			rdx_lcore_loop_stop(&serve_lcores[l].loop);
+	for (l = 0; l < a->nb_lcores && !sleep; l++)
+		if (l != main_idx) {
+			lrc = rte_eal_wait_lcore(a->lcore_ids[l]);
+			if (lrc < 0 && rc == 0)
+				rc = lrc;
+		}
+	if (a->run.abort)
+		return w.proto ? -EPROTO : -ECONNRESET;
+	memset(&e, 0, sizeof(e));
+	for (l = 0; l < a->nb_lcores; l++) {
+		e.verify_errors += a->lcores[l].verify_errors;
+		a->lcores[l].verify_errors = 0;
+		if (a->lcores[l].err != 0 && e.status == 0) {
+			e.status = a->lcores[l].err;
+			fprintf(stderr, "rdx-perf: %s\n", a->lcores[l].errmsg);
+		}
+	}
+	a->verify_errors += e.verify_errors;
+	rc = rdx_conn_send(a->conn, MSG_ENDACK, &e, sizeof(e), perf_boot_ms(a));
+	return rc < 0 ? rc : e.status;
+}
+
+int
+perf_server_loop(struct perf_app *a)
+{
+	unsigned int main_idx = a->nb_lcores;
+	unsigned int l;
+	struct wire_run r;
+	char err[256];
+	int rc;
+
+	for (l = 0; l < a->nb_lcores; l++)
+		if (a->lcore_ids[l] == rte_get_main_lcore())
+			main_idx = l;
+	for (;;) {
+		rc = rdx_conn_recv(a->conn, MSG_RUN, &r, sizeof(r), perf_boot_ms(a));
+		if (rc == -EPROTO) {
+			fprintf(stderr, "rdx-perf: bad message from the client: %s\n",
+				rdx_conn_strerror(a->conn));
+			return -EPROTO;
+		}
+		if (rc < 0) {
+			fprintf(stderr, "rdx-perf: client went away: %s\n", rdx_conn_strerror(a->conn));
+			return -ECONNRESET;
+		}
+		if (perf_wire_run_check(a, &r, err, sizeof(err)) < 0) {
+			fprintf(stderr, "rdx-perf: %s\n", err);
+			return -EPROTO;
+		}
+		if (r.bye) {
+			printf("rdx-perf: served %u run(s) of %s for the client; it has the results\n",
+			       a->nb_runs, a->o.test);
+			return 0;
+		}
+		{
+			const uint32_t layout[2] = {r.stride, r.slots};
+
+			perf_run_prepare(a, r.size, r.qps, layout);
+		}
+		a->run.req_size = r.req_size;
+		a->nb_runs++;
+		rc = rdx_conn_send(a->conn, MSG_READY, &r, sizeof(r), perf_boot_ms(a));
+		if (rc < 0)
+			return rc;
+		rc = server_one_run(a, main_idx);
+		if (rc < 0)
+			return rc;
+	}
+}

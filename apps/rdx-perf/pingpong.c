@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The request/response loop (PERF_LOOP_PINGPONG): echo's RPCs, and the
+ * latency mode of send, write_imm and write (as perftest's *_lat).
+ *
+ * The client sends a request of run->req_size bytes (the engine's req_size,
+ * else the message size), the responder answers with the same operation
+ * and the message size as soon as it sees the request; -t requests in
+ * flight per QP (1 in lat mode but for echo's --concurrent-ops). The
+ * latency is the round trip, halved for engines whose lat_kind is
+ * PERF_LAT_HALF_RTT (as perftest reports ping-pong).
+ * A message is seen as a receive completion, or with poll_memory by polling
+ * the last byte of the target buffer (perftest's method for write: mlx5 and
+ * the software device place a message's bytes in ascending order).
+ *
+ * One pass over the QPs: post requests, reclaim the send queue, take the
+ * responses, then the shared end of a pass (perf_loop.h).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_atomic.h>
+
+#include "rdx_runtime.h"
+
+#include "perf_app.h"
+#include "perf_loop.h"
+
+static inline uint8_t
+marker_of(uint64_t seq)
+{
+	return (uint8_t)((seq & 0x7f) | 0x80);
+}
+
+/* Build one outgoing message (request or response) for op seq. */
+static void
+msg_build(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, struct rdx_sge *sge,
+	  uint64_t seq, uint32_t len, uint32_t salt)
+{
+	const struct perf_run *run = lc->run;
+	uint64_t off = (seq & (run->slots - 1)) * run->stride;
+	uint64_t roff = (seq & (ep->peer_rslots - 1)) * ep->peer_rstride;
+	const struct rdx_perf_engine *eng = lc->eng;
+
+	memset(wr, 0, sizeof(*wr));
+	sge->addr = ep->buf->iova + off;
+	sge->length = len;
+	sge->lkey = ep->buf->lkey;
+	wr->wr_id = seq;
+	wr->sge = sge;
+	wr->num_sge = 1;
+	wr->opcode = (uint8_t)eng->op;
+	wr->flags = RDX_WR_SIGNALED;
+	if (len <= ep->inline_max)
+		wr->flags |= RDX_WR_INLINE;
+	wr->remote_addr = ep->rraddr + roff;
+	wr->rkey = ep->rrkey;
+	wr->imm = rte_cpu_to_be_32((uint32_t)seq);
+	if (lc->o->verify)
+		perf_mem_fill(ep->buf, off, len, seq, salt);
+	if (eng->poll_memory) {
+		uint8_t m = marker_of(seq);
+
+		rdx_dev_mem_copy_to(ep->buf, off + len - 1, &m, 1);
+	}
+}
+
+/* Has the message of op seq landed in our rbuf? (poll_memory) */
+static inline bool
+mem_arrived(const struct perf_ep *ep, uint64_t seq, uint32_t len)
+{
+	const volatile uint8_t *p = (const volatile uint8_t *)ep->rbuf->addr +
+		(seq & (ep->rslots - 1)) * ep->rstride + len - 1;
+
+	if (*p != marker_of(seq))
+		return false;
+	rte_smp_rmb(); /* payload reads after the marker */
+	return true;
+}
+
+/* Clear the marker once consumed: the slot comes round again every rslots
+ * ops, and an old marker must not pass for a new one. The peer writes the
+ * slot again only after our answer, so this cannot race with it. */
+static inline void
+mem_consumed(const struct perf_ep *ep, uint64_t seq, uint32_t len)
+{
+	volatile uint8_t *p = (volatile uint8_t *)ep->rbuf->addr +
+		(seq & (ep->rslots - 1)) * ep->rstride + len - 1;
+
+	*p = 0;
+}
+
+static uint64_t
+msg_check(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq, uint32_t len, uint32_t salt)
+{
+	uint64_t off = (seq & (ep->rslots - 1)) * ep->rstride;
+
+	if (lc->eng->poll_memory)
+		len--; /* the last byte is the marker, checked already */
+	return perf_mem_check(ep->rbuf, off, len, seq, salt);
+}
+
+/* Reclaim the send queue. */
+static int
+sq_reclaim(struct perf_lcore *lc, struct perf_ep *ep, const char *what)
+{
+	struct rdx_wc wcs[PERF_WC_BURST];
+	uint16_t nc, j;
+
+	nc = perf_poll(ep, false, wcs, PERF_WC_BURST);
+	for (j = 0; j < nc; j++) {
+		if (wcs[j].status != 0)
+			return perf_wc_error(lc, ep, &wcs[j], what);
+		ep->sq_done += wcs[j].retired != 0 ? wcs[j].retired : 1;
+	}
+	return nc;
+}
+
+int
+perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
+{
+	const struct perf_run *run = lc->run;
+	const uint32_t req = (uint32_t)run->req_size;
+	const uint32_t resp = (uint32_t)run->size;
+	const char *opname = rdx_op_name(lc->eng->op);
+	struct rdx_wr wrs[PERF_WC_BURST];
+	struct rdx_sge sges[PERF_WC_BURST];
+	struct rdx_wc wcs[PERF_WC_BURST];
+	uint64_t room;
+	uint16_t nc, n = 0, k, j;
+	int rc;
+
+	rc = sq_reclaim(lc, ep, opname);
+	if (rc < 0)
+		return rc;
+	room = ep->sq_depth - (ep->posted - ep->sq_done);
+	if (room == 0)
+		return rc;
+	if (lc->eng->poll_memory) {
+		uint64_t seq = ep->recv_done;
+
+		if (!mem_arrived(ep, seq, req))
+			return rc;
+		if (lc->o->verify)
+			lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
+		mem_consumed(ep, seq, req);
+		msg_build(lc, ep, &wrs[0], &sges[0], seq, resp, PERF_SALT_RESP);
+		n = 1;
+		ep->recv_done++;
+	} else {
+		nc = perf_poll(ep, true, wcs,
+				       (uint16_t)(room < PERF_WC_BURST ? room : PERF_WC_BURST));
+		for (j = 0; j < nc; j++) {
+			uint64_t seq = ep->recv_done;
+
+			if (wcs[j].status != 0)
+				return perf_wc_error(lc, ep, &wcs[j], "RECV");
+			if (lc->o->verify) {
+				if (wcs[j].byte_len != req)
+					lc->verify_errors++;
+				else
+					lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
+			}
+			msg_build(lc, ep, &wrs[n], &sges[n], seq, resp, PERF_SALT_RESP);
+			n++;
+			ep->recv_done++;
+		}
+		perf_post_recvs(ep, ep->rslots);
+	}
+	if (n == 0)
+		return rc;
+	k = rdx_qp_post_burst(ep->qp, wrs, n);
+	ep->posted += k;
+	if (k != n) {
+		perf_lcore_fail(lc, ENOSPC, "qp %u: response could not be posted (send queue full)",
+				ep->index);
+		return lc->err;
+	}
+	return rc + n;
+}
+
+/* Client side: poll for responses. Returns completions or negative errno. */
+static int
+rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned int half)
+{
+	struct rdx_wc wcs[PERF_WC_BURST];
+	uint64_t now;
+	uint16_t nc, j;
+
+	if (lc->eng->poll_memory) {
+		uint64_t seq = ep->completed;
+
+		if (seq == ep->posted || !mem_arrived(ep, seq, resp))
+			return 0;
+		now = rdx_tsc();
+		if (lc->o->verify)
+			lc->verify_errors += msg_check(lc, ep, seq, resp, PERF_SALT_RESP);
+		mem_consumed(ep, seq, resp);
+		perf_completed(lc, ep, seq, now, resp, half);
+		ep->completed++;
+		ep->recv_done++;
+		lc->last_progress = now;
+		return 1;
+	}
+	nc = perf_poll(ep, true, wcs, PERF_WC_BURST);
+	if (nc == 0)
+		return 0;
+	now = rdx_tsc();
+	lc->last_progress = now;
+	for (j = 0; j < nc; j++) {
+		uint64_t seq = ep->completed;
+
+		if (wcs[j].status != 0)
+			return perf_wc_error(lc, ep, &wcs[j], "RECV");
+		if (lc->o->verify) {
+			if (wcs[j].byte_len != resp)
+				lc->verify_errors++;
+			else
+				lc->verify_errors += msg_check(lc, ep, seq, resp, PERF_SALT_RESP);
+		}
+		perf_completed(lc, ep, seq, now, resp, half);
+		ep->completed++;
+		ep->recv_done++;
+	}
+	perf_post_recvs(ep, ep->rslots);
+	return nc;
+}
+
+/* Step 1: post requests up to the window (and the send queue's room). */
+static inline void
+pingpong_post(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wrs,
+	      struct rdx_sge *sges, uint32_t req)
+{
+	const struct perf_run *run = lc->run;
+	uint16_t n = 0, k, j;
+	uint64_t now;
+
+	while (ep->posted + n < ep->target &&
+	       ep->posted + n - ep->completed < run->window &&
+	       ep->posted + n - ep->sq_done < ep->sq_depth &&
+	       n < run->post_list && n < RDX_MAX_BURST) {
+		msg_build(lc, ep, &wrs[n], &sges[n], ep->posted + n, req, PERF_SALT_REQ);
+		n++;
+	}
+	if (n == 0)
+		return;
+	now = rdx_tsc();
+	k = rdx_qp_post_burst(ep->qp, wrs, n);
+	for (j = 0; j < k; j++)
+		perf_posted(lc, ep, ep->posted + j, now, req);
+	ep->posted += k;
+}
+
+int
+perf_pingpong_run(struct perf_lcore *lc)
+{
+	const struct perf_run *run = lc->run;
+	const struct rdx_perf_engine *eng = lc->eng;
+	const uint32_t req = (uint32_t)run->req_size;
+	const uint32_t resp = (uint32_t)run->size;
+	const unsigned int half = lc->o->mode == PERF_MODE_LAT &&
+		eng->lat_kind == PERF_LAT_HALF_RTT ? 1 : 0;
+	const char *opname = rdx_op_name(eng->op);
+	struct rdx_wr wrs[RDX_MAX_BURST];
+	struct rdx_sge sges[RDX_MAX_BURST];
+	struct perf_phase ph;
+	unsigned int i;
+	int rc;
+
+	/* -e: sleep on the responses' CQ, unless this lcore serves too */
+	perf_phase_begin(lc, &ph, lc->nb_srv > 0 ? -1 : !eng->poll_memory);
+	for (i = 0; i < lc->nb_eps; i++) {
+		struct perf_ep *ep = lc->eps[i];
+
+		/* every request is signaled: the drain posts nothing more */
+		ep->last_sig = true;
+		if (ep->rbuf != NULL && !eng->poll_memory)
+			perf_post_recvs(ep, ep->rslots);
+	}
+	for (;;) {
+		unsigned int active = 0;
+		int busy = 0;
+
+		for (i = 0; i < lc->nb_eps; i++) {
+			struct perf_ep *ep = lc->eps[i];
+
+			pingpong_post(lc, ep, wrs, sges, req);
+			/* Step 2: reclaim the send queue */
+			rc = sq_reclaim(lc, ep, opname);
+			if (rc < 0)
+				return rc;
+			busy |= rc;
+			/* Step 3: the responses */
+			rc = rpc_responses(lc, ep, resp, half);
+			if (rc < 0)
+				return rc;
+			busy |= rc;
+			if (ep->posted < ep->target || ep->completed != ep->posted ||
+			    ep->sq_done != ep->posted)
+				active++;
+		}
+		rc = perf_pass_end(lc, &ph, active, busy);
+		if (rc != 0)
+			return rc < 0 ? rc : 0;
+	}
+}

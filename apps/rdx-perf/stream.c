@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The bandwidth loop (PERF_LOOP_STREAM) of one-sided ops, sends and
+ * atomics. Each QP keeps up to -t ops in flight, posts -l WRs per doorbell,
+ * and asks for a completion every -Q WRs, for the WR that fills the window
+ * and for the last one; one send completion retires every earlier WR
+ * (rdx_wc.retired), in order, so op sequence numbers need no lookup.
+ * Latency of an op = post to the completion that retired it.
+ *
+ * One pass over the QPs: post window, reap, then the shared end of a pass
+ * (perf_loop.h: serve, idle wait, checks, deadline and drain). What an
+ * engine adds comes through its table (prep/done, --verify fill/check).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+
+#include "rdx_runtime.h"
+
+#include "perf_app.h"
+#include "perf_loop.h"
+
+/* The engine's per-op hooks, resolved once per phase. */
+struct stream_ops {
+	void (*prep)(struct perf_lcore *, struct perf_ep *, struct rdx_wr *, uint64_t);
+	void (*fill)(struct perf_lcore *, struct perf_ep *, uint64_t, uint64_t);
+	int (*done)(struct perf_lcore *, struct perf_ep *, uint64_t);
+	void (*check)(struct perf_lcore *, struct perf_ep *, uint64_t);
+	uint8_t opcode;
+	bool may_inline;
+	bool lat;
+	uint32_t plist;
+	uint32_t size;
+	uint32_t sig_every;
+};
+
+static inline uint32_t
+min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Step 1: fill the QP's window, -l WRs per doorbell. */
+static inline __attribute__((always_inline)) void
+stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *ep,
+	    struct rdx_wr *wrs, struct rdx_sge *sges)
+{
+	const struct perf_run *run = lc->run;
+	uint64_t inflight = ep->posted - ep->completed;
+	uint64_t left, now;
+	uint32_t n, j;
+	uint16_t k;
+
+	if (ep->posted >= ep->target || inflight >= run->window)
+		return;
+	left = ep->target - ep->posted;
+	n = min_u32(so->plist, (uint32_t)(run->window - inflight));
+	if (left < n)
+		n = (uint32_t)left;
+	for (j = 0; j < n; j++) {
+		uint64_t seq = ep->posted + j;
+		uint64_t off = (seq & (run->slots - 1)) * run->stride;
+		struct rdx_wr *wr = &wrs[j];
+
+		sges[j].addr = ep->buf->iova + off;
+		sges[j].length = so->size;
+		sges[j].lkey = ep->buf->lkey;
+		wr->wr_id = seq;
+		wr->sge = &sges[j];
+		wr->num_sge = 1;
+		wr->opcode = so->opcode;
+		wr->remote_addr = ep->raddr + off;
+		wr->rkey = ep->rkey;
+		wr->flags = so->may_inline && so->size <= ep->inline_max ? RDX_WR_INLINE : 0;
+		/* a CQE every -Q WRs, for the WR that fills the window and for
+		 * the last one (else nothing would retire the unsignaled tail) */
+		if (so->lat || ep->sig_left <= 1 || seq + 1 == ep->target ||
+		    seq + 1 - ep->completed == run->window) {
+			wr->flags |= RDX_WR_SIGNALED;
+			ep->sig_left = so->sig_every;
+		} else {
+			ep->sig_left--;
+		}
+		wr->imm = rte_cpu_to_be_32((uint32_t)seq);
+		if (so->prep != NULL)
+			so->prep(lc, ep, wr, seq);
+		else if (so->fill != NULL)
+			so->fill(lc, ep, off, seq);
+	}
+	now = rdx_tsc();
+	k = rdx_qp_post_burst(ep->qp, wrs, (uint16_t)n);
+	for (j = 0; j < k; j++)
+		perf_posted(lc, ep, ep->posted + j, now, so->size);
+	if (k != n) /* the unposted WRs are built again */
+		ep->sig_left = 1;
+	if (k > 0)
+		ep->last_sig = (wrs[k - 1].flags & RDX_WR_SIGNALED) != 0;
+	ep->posted += k;
+}
+
+/* Step 2: retire what the send completions say is done. Returns the
+ * completions taken (0: none) or negative errno. */
+static inline __attribute__((always_inline)) int
+stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *ep,
+	    struct rdx_wc *wcs)
+{
+	uint64_t now;
+	uint16_t nc, j;
+	int rc;
+
+	nc = perf_poll(ep, false, wcs, PERF_WC_BURST);
+	if (nc == 0)
+		return 0;
+	now = rdx_tsc();
+	lc->last_progress = now;
+	for (j = 0; j < nc; j++) {
+		uint16_t r = wcs[j].retired != 0 ? wcs[j].retired : 1;
+
+		if (wcs[j].status != 0)
+			return perf_wc_error(lc, ep, &wcs[j], rdx_op_name(lc->eng->op));
+		while (r-- > 0) {
+			uint64_t seq = ep->completed;
+
+			if (so->done != NULL) {
+				rc = so->done(lc, ep, seq);
+				if (rc < 0)
+					return rc;
+			} else if (so->check != NULL) {
+				so->check(lc, ep, seq);
+			}
+			perf_completed(lc, ep, seq, now, so->size, 0);
+			ep->completed++;
+		}
+	}
+	return nc;
+}
+
+int
+perf_stream_run(struct perf_lcore *lc)
+{
+	const struct rdx_perf_engine *eng = lc->eng;
+	const bool verify = lc->o->verify;
+	const struct stream_ops so = {
+		.prep = eng->prep,
+		.fill = verify ? eng->fill : NULL,
+		.done = eng->done,
+		.check = verify ? eng->check : NULL,
+		.opcode = (uint8_t)eng->op,
+		.may_inline = !eng->no_inline,
+		.lat = lc->o->mode == PERF_MODE_LAT,
+		.plist = min_u32(lc->run->post_list, RDX_MAX_BURST),
+		.size = (uint32_t)lc->run->size,
+		.sig_every = lc->o->sig_every,
+	};
+	struct rdx_wr wrs[RDX_MAX_BURST];
+	struct rdx_sge sges[RDX_MAX_BURST];
+	struct rdx_wc wcs[PERF_WC_BURST];
+	struct perf_phase ph;
+	unsigned int i;
+	int rc;
+
+	memset(wrs, 0, sizeof(wrs));
+	perf_phase_begin(lc, &ph, 0);
+	for (;;) {
+		unsigned int active = 0;
+		int busy = 0;
+
+		for (i = 0; i < lc->nb_eps; i++) {
+			struct perf_ep *ep = lc->eps[i];
+
+			stream_post(lc, &so, ep, wrs, sges);
+			if (ep->posted < ep->target)
+				active++;
+			if (ep->posted == ep->completed)
+				continue; /* nothing in flight: nothing to poll */
+			active += ep->posted >= ep->target;
+			rc = stream_reap(lc, &so, ep, wcs);
+			if (rc < 0)
+				return rc;
+			busy |= rc != 0;
+		}
+		rc = perf_pass_end(lc, &ph, active, busy);
+		if (rc != 0)
+			return rc < 0 ? rc : 0;
+	}
+}
+
+/* Responder of send and write_imm (server_recv): consume receive
+ * completions and keep the receive queue full. */
+int
+perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep)
+{
+	struct rdx_wc wcs[PERF_WC_BURST];
+	uint16_t nc, j;
+
+	nc = perf_poll(ep, true, wcs, PERF_WC_BURST);
+	for (j = 0; j < nc; j++) {
+		const struct rdx_wc *wc = &wcs[j];
+		uint64_t seq = ep->recv_done;
+
+		if (wc->status != 0)
+			return perf_wc_error(lc, ep, wc, "RECV");
+		if (lc->o->verify) {
+			if (wc->opcode == RDX_WC_RECV) {
+				uint64_t off = (seq & (ep->rslots - 1)) * ep->rstride;
+
+				if (wc->byte_len != lc->run->size)
+					lc->verify_errors++;
+				else
+					lc->verify_errors += perf_mem_check(ep->rbuf, off, wc->byte_len,
+									    seq, PERF_SALT_DATA);
+			} else if (wc->opcode == RDX_WC_RECV_WRITE_IMM) {
+				/* the immediate carries the op index; ops arrive in order */
+				if (rte_be_to_cpu_32(wc->imm) != (uint32_t)seq)
+					lc->verify_errors++;
+			}
+		}
+		ep->recv_done++;
+	}
+	perf_post_recvs(ep, ep->rslots);
+	return nc;
+}
+
+/* Two processes, write/write_imm bandwidth: read back the last op of every
+ * slot from the server and check it (loopback checks each op in place). */
+int
+perf_verify_readback(struct perf_lcore *lc)
+{
+	const struct perf_run *run = lc->run;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < lc->nb_eps; i++) {
+		struct perf_ep *ep = lc->eps[i];
+		/* slots written by an earlier run (another size, another
+		 * stride) hold that run's ops: only this run's are checked */
+		uint64_t n = RTE_MIN(ep->completed - ep->run_base, (uint64_t)run->slots);
+		uint64_t seq;
+
+		if (ep->peer != NULL)
+			continue;
+		for (seq = ep->completed - n; seq < ep->completed; seq++) {
+			uint64_t off = (seq & (run->slots - 1)) * run->stride;
+
+			rc = perf_read_remote(lc, ep, off, off, (uint32_t)run->size);
+			if (rc < 0)
+				return rc;
+			lc->verify_errors += perf_mem_check(ep->buf, off, run->size, seq,
+							    PERF_SALT_DATA);
+		}
+	}
+	return 0;
+}
+
+/* --verify helpers the engines pick for their table (fill / check). */
+
+/* The pattern of op seq in its slot before posting (write, write_imm, send). */
+void
+perf_stream_fill_data(struct perf_lcore *lc, struct perf_ep *ep, uint64_t off, uint64_t seq)
+{
+	perf_mem_fill(ep->buf, off, lc->run->size, seq, PERF_SALT_DATA);
+}
+
+/* Loopback: the peer's slot holds op seq's pattern once it completed
+ * (write, write_imm; two processes read back instead: verify_run). */
+void
+perf_stream_check_peer(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq)
+{
+	const struct perf_run *run = lc->run;
+	uint64_t off = (seq & (run->slots - 1)) * run->stride;
+
+	if (ep->peer != NULL)
+		lc->verify_errors += perf_mem_check(ep->peer->buf, off, run->size, seq,
+						    PERF_SALT_DATA);
+}
