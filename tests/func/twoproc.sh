@@ -102,9 +102,9 @@ wait "$cpid"
 crc=$?
 wait "$spid" 2>/dev/null
 if [ "$started" = yes ] && [ "$crc" -eq 1 ] &&
-   grep -qE "peer closed the bootstrap connection during the run|closed the connection" "$TMP/kill.err"; then
+   grep -qE "peer closed the bootstrap connection during the run|closed the connection|reset the connection" "$TMP/kill.err"; then
     # during a run, or (on a loaded machine) between two sizes' runs
-    pass "server killed after a run: client exit $crc: $(grep -m1 -E 'peer closed|closed the connection' "$TMP/kill.err")"
+    pass "server killed after a run: client exit $crc: $(grep -m1 -E 'peer closed|closed the connection|reset the connection' "$TMP/kill.err")"
 else
     fail "server killed: run started: $started, client exit $crc: $(tail -n 2 "$TMP/kill.err" | tr '\n' '|')"
 fi
