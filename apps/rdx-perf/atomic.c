@@ -123,6 +123,7 @@ const struct rdx_perf_engine perf_engine_cas = {
 	.done = cas_done,
 	.verify_end = atomic_verify_keys,
 };
+PERF_ENGINE_REGISTER(perf_engine_cas)
 
 const struct rdx_perf_engine perf_engine_faa = {
 	.name = "faa",
@@ -135,3 +136,4 @@ const struct rdx_perf_engine perf_engine_faa = {
 	.done = faa_done,
 	.verify_end = atomic_verify_keys,
 };
+PERF_ENGINE_REGISTER(perf_engine_faa)

@@ -64,3 +64,4 @@ const struct rdx_perf_engine perf_engine_echo = {
 	.report_knobs = echo_knobs,
 	.desc = echo_desc,
 };
+PERF_ENGINE_REGISTER(perf_engine_echo)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The list of engines (one file each), in the order --help lists them.
- * Adding an engine: its file, a line in meson.build and one line in
- * PERF_ENGINE_LIST (doc/howto-engine.md).
+ * The registry of engines (one file each, registering itself), in the
+ * order --help lists them. Adding an engine: its file and a line in
+ * meson.build (doc/architecture.md, "How to add an engine").
  */
 #include <stdio.h>
 #include <string.h>
@@ -10,24 +10,20 @@
 #include "perf_app.h"
 #include "perf_opts.h"
 
-/* One line per engine: its table is perf_engine_<name> in <name>.c. */
-#define PERF_ENGINE_LIST(X) \
-	X(echo)             \
-	X(write)            \
-	X(write_imm)        \
-	X(read)             \
-	X(send)             \
-	X(cas)              \
-	X(faa)
+const struct rdx_perf_engine *perf_engines[PERF_MAX_ENGINES];
+unsigned int perf_nb_engines;
 
-#define PERF_ENGINE_DECLARE(n) extern const struct rdx_perf_engine perf_engine_##n;
-PERF_ENGINE_LIST(PERF_ENGINE_DECLARE)
-
-#define PERF_ENGINE_ENTRY(n) &perf_engine_##n,
-const struct rdx_perf_engine *const perf_engines[] = {
-	PERF_ENGINE_LIST(PERF_ENGINE_ENTRY)
-};
-const unsigned int perf_nb_engines = sizeof(perf_engines) / sizeof(perf_engines[0]);
+/* Called from each engine's constructor (PERF_ENGINE_REGISTER), before main. */
+void
+perf_engine_register(const struct rdx_perf_engine *e)
+{
+	if (perf_nb_engines == PERF_MAX_ENGINES) {
+		fprintf(stderr, "rdx-perf: engine %s not registered: more than %u engines\n",
+			e->name, PERF_MAX_ENGINES);
+		return;
+	}
+	perf_engines[perf_nb_engines++] = e;
+}
 
 const struct rdx_perf_engine *
 perf_engine_find(const char *name)

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <rte_common.h>
+
 #include "rdx_dev.h"
 #include "rdx_hist.h"
 #include "rdx_perf.h"
@@ -255,17 +257,20 @@ struct rdx_perf_engine {
 	void (*teardown)(struct perf_app *a);    /* after each run */
 };
 
-extern const struct rdx_perf_engine perf_engine_write;
-extern const struct rdx_perf_engine perf_engine_write_imm;
-extern const struct rdx_perf_engine perf_engine_read;
-extern const struct rdx_perf_engine perf_engine_send;
-extern const struct rdx_perf_engine perf_engine_cas;
-extern const struct rdx_perf_engine perf_engine_faa;
-extern const struct rdx_perf_engine perf_engine_echo;
+/*
+ * Engines register themselves (engines.c), as drivers do: each engine file
+ * ends with PERF_ENGINE_REGISTER(its table). The registry keeps link order,
+ * which is the order of rdx_perf_engines in meson.build: --help lists the
+ * tests in that order.
+ */
+#define PERF_MAX_ENGINES 32
+void perf_engine_register(const struct rdx_perf_engine *e);
+#define PERF_ENGINE_REGISTER(e) \
+	RTE_INIT(perf_engine_register_##e) { perf_engine_register(&(e)); }
 
-/* engines.c: every engine, in the order --help lists them */
-extern const struct rdx_perf_engine *const perf_engines[];
-extern const unsigned int perf_nb_engines;
+/* engines.c: every registered engine */
+extern const struct rdx_perf_engine *perf_engines[PERF_MAX_ENGINES];
+extern unsigned int perf_nb_engines;
 
 static inline enum perf_loop_kind
 perf_engine_loop(const struct rdx_perf_engine *e, enum perf_mode m)

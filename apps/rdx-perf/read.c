@@ -50,3 +50,4 @@ const struct rdx_perf_engine perf_engine_read = {
 	.check = read_check,
 	.responder_ready = read_responder_ready,
 };
+PERF_ENGINE_REGISTER(perf_engine_read)

@@ -14,3 +14,4 @@ const struct rdx_perf_engine perf_engine_send = {
 	.server_recv = true,
 	.fill = perf_stream_fill_data,
 };
+PERF_ENGINE_REGISTER(perf_engine_send)

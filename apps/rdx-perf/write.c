@@ -17,3 +17,4 @@ const struct rdx_perf_engine perf_engine_write = {
 	.check = perf_stream_check_peer,
 	.verify_run = perf_verify_readback,
 };
+PERF_ENGINE_REGISTER(perf_engine_write)

@@ -26,14 +26,22 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Engines: only name and atomic are read by opts.c. */
-const struct rdx_perf_engine perf_engine_echo = { .name = "echo" };
-const struct rdx_perf_engine perf_engine_write = { .name = "write" };
-const struct rdx_perf_engine perf_engine_write_imm = { .name = "write_imm" };
-const struct rdx_perf_engine perf_engine_read = { .name = "read" };
-const struct rdx_perf_engine perf_engine_send = { .name = "send" };
-const struct rdx_perf_engine perf_engine_cas = { .name = "cas", .atomic = true };
-const struct rdx_perf_engine perf_engine_faa = { .name = "faa", .atomic = true };
+/* Engines: only name, atomic and the defaults hook are read by opts.c;
+ * they register as the real ones do (engines.c keeps the registry). */
+static const struct rdx_perf_engine fz_echo = { .name = "echo" };
+static const struct rdx_perf_engine fz_write = { .name = "write" };
+static const struct rdx_perf_engine fz_write_imm = { .name = "write_imm" };
+static const struct rdx_perf_engine fz_read = { .name = "read" };
+static const struct rdx_perf_engine fz_send = { .name = "send" };
+static const struct rdx_perf_engine fz_cas = { .name = "cas", .atomic = true };
+static const struct rdx_perf_engine fz_faa = { .name = "faa", .atomic = true };
+PERF_ENGINE_REGISTER(fz_echo)
+PERF_ENGINE_REGISTER(fz_write)
+PERF_ENGINE_REGISTER(fz_write_imm)
+PERF_ENGINE_REGISTER(fz_read)
+PERF_ENGINE_REGISTER(fz_send)
+PERF_ENGINE_REGISTER(fz_cas)
+PERF_ENGINE_REGISTER(fz_faa)
 
 #define FZ_MAX_ARGS 64
 

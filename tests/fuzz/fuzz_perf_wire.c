@@ -21,7 +21,7 @@ static const struct rdx_perf_engine eng_plain = { .name = "write", .op = RDX_OP_
 static const struct rdx_perf_engine eng_atomic = { .name = "faa", .op = RDX_OP_FAA,
 						   .atomic = true };
 static const struct rdx_perf_engine eng_echo = { .name = "echo", .op = RDX_OP_SEND,
-						 .server_recv = true, .client_recv = true };
+						 .req_size = PERF_ECHO_REQ };
 
 static void
 take(void *dst, size_t n, const uint8_t **p, size_t *left)
