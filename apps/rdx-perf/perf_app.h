@@ -222,7 +222,7 @@ enum perf_lat_kind { PERF_LAT_RTT = 0, PERF_LAT_HALF_RTT };
  * A test (test-pmd's struct fwd_engine): one file per engine holds this
  * table and its per-op functions; the two loops (stream.c, pingpong.c), the
  * set-up and the reports read its fields, never its identity. Engines are
- * listed in engines.c. doc/howto-engine.md says how to add one.
+ * registered with PERF_ENGINE_REGISTER. doc/architecture.md says how to add one.
  */
 struct rdx_perf_engine {
 	const char *name;
