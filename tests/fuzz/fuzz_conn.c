@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * libFuzzer target: the bootstrap decoder of lib/conn (rdx_conn.c) fed with
- * arbitrary peer bytes. The file is included (as tests/unit/conn does) so a
- * connection can be built around one end of a socketpair; the other end
- * holds the fuzz bytes and is shut for writing, so every read ends at the
- * input's end with EOF: no waits, no timeouts.
+ * libFuzzer target: the bootstrap decoder of lib/conn (rdx_conn_sock.c:
+ * hello; rdx_conn_msg.c: framed messages) fed with arbitrary peer bytes.
+ * Both files are included (as tests/unit/conn does) so a connection can be
+ * built around one end of a socketpair; the other end holds the fuzz bytes
+ * and is shut for writing, so every read ends at the input's end with EOF:
+ * no waits, no timeouts.
  *
  * Input: op (1 byte), expected type (4, BE), expected length (2, BE; masked
  * to 0..4095), then the bytes the peer "sent". Ops:
@@ -22,7 +23,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "../../lib/conn/rdx_conn.c"
+#include "../../lib/conn/rdx_conn_sock.c"
+#include "../../lib/conn/rdx_conn_msg.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -115,7 +117,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	snprintf(c->peer, sizeof(c->peer), "fuzz");
 	ret = 0;
 	if (op <= 2) {
-		ret = hello_exchange(c, deadline_of(0));
+		ret = hello_exchange(c, rdx_conn_deadline(0));
 		check_reason(c, ret);
 		if (strlen(c->peer_version) >= sizeof(c->peer_version))
 			abort();
