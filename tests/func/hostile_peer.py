@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """A hostile rdx-perf peer speaking the real two-process wire format.
 
-Framing (lib/conn/rdx_conn.c, big-endian): hello = "RDX1" | u32 wire
+Framing (lib/conn/rdx_conn_priv.h, big-endian): hello = "RDX1" | u32 wire
 version | char version[16]; message = u32 type | u32 length | payload.
 Payloads (apps/rdx-perf/perf_wire.h) are host-order structs: CONFIG
 (struct wire_config, 336 bytes), EP (struct wire_ep, 136), RUN (struct
