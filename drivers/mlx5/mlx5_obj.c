@@ -85,25 +85,40 @@ rdx_mlx5_ud_sq_wqe_cnt(uint32_t sq_depth, uint32_t max_inline, uint32_t max_send
 	return rte_align32pow2((uint32_t)bbs);
 }
 
-uint32_t
-rdx_mlx5_rc_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
-			uint32_t max_send_sge, uint32_t max_inline)
+static uint32_t
+max_send_wr(uint32_t overhead, uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
+	    uint32_t max_send_sge, uint32_t max_inline)
 {
 	/* verbs.c mlx5_calc_send_wqe: max(overhead + 16 * sge, overhead +
 	 * align16(4 + inline)), aligned to 64; mlx5_calc_sq_size: the ring is
 	 * roundup_pow2(wr * wqe_size) bytes, at most max_send_wqebb WQEBBs. */
-	uint32_t size = RDX_MLX5_RC_SQ_OVERHEAD + MLX5_DS_SIZE * max_send_sge;
+	uint32_t size = overhead + MLX5_DS_SIZE * max_send_sge;
 	uint64_t ring;
 
 	if (max_inline != 0)
-		size = RTE_MAX(size, RDX_MLX5_RC_SQ_OVERHEAD +
-			       RTE_ALIGN_CEIL(4 + max_inline, MLX5_DS_SIZE));
+		size = RTE_MAX(size, overhead + RTE_ALIGN_CEIL(4 + max_inline, MLX5_DS_SIZE));
 	size = RTE_ALIGN_CEIL(size, 64u);
 	if (size > max_sq_desc_sz || max_send_wqebb == 0)
 		return 0;
 	/* The largest power-of-two ring allowed; any wr with wr * size <= ring fits. */
 	ring = (uint64_t)rte_align32prevpow2(max_send_wqebb) << MLX5_WQEBB_SHIFT;
 	return (uint32_t)RTE_MIN(ring / size, (uint64_t)UINT32_MAX);
+}
+
+uint32_t
+rdx_mlx5_rc_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
+			uint32_t max_send_sge, uint32_t max_inline)
+{
+	return max_send_wr(RDX_MLX5_RC_SQ_OVERHEAD, max_send_wqebb, max_sq_desc_sz,
+			   max_send_sge, max_inline);
+}
+
+uint32_t
+rdx_mlx5_ud_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
+			uint32_t max_send_sge, uint32_t max_inline)
+{
+	return max_send_wr(RDX_MLX5_UD_SQ_OVERHEAD, max_send_wqebb, max_sq_desc_sz,
+			   max_send_sge, max_inline);
 }
 
 uint32_t

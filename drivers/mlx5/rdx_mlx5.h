@@ -195,6 +195,11 @@ uint32_t rdx_mlx5_sq_wqe_cnt(uint32_t sq_depth, uint32_t max_inline,
 uint32_t rdx_mlx5_rc_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
 				 uint32_t max_send_sge, uint32_t max_inline);
 #define RDX_MLX5_RC_SQ_OVERHEAD 192u
+/* The same for a UD QP: libmlx5's sq_overhead for UD is ctrl + datagram
+ * segment, 64 B. */
+uint32_t rdx_mlx5_ud_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
+				 uint32_t max_send_sge, uint32_t max_inline);
+#define RDX_MLX5_UD_SQ_OVERHEAD 64u
 /* UD: ctrl + datagram segment (64 bytes) + payload, in WQEBBs; the ring
  * size for sq_depth such WRs (rdma-core's sq_overhead for UD is 64). */
 uint32_t rdx_mlx5_ud_sq_wqebb_max(uint32_t max_inline, uint32_t max_send_sge);
