@@ -794,7 +794,8 @@ post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr
 	for (i = -(intptr_t)span; i != 0; i++) {
 		const struct rdx_mlx5_ah *ah;
 		const struct rdx_sge *sge;
-		uint64_t a0, a1, a[4], qq;
+		rdx_v2u64 v0, v1, v2;
+		uint64_t qq;
 		uint32_t key;
 
 		memcpy(&key, &wr->opcode, sizeof(key));
@@ -807,23 +808,22 @@ post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr
 		/* The template (rdx_mlx5_ah_init) has Q_Key 0 at bytes 0..3 and
 		 * dqp_dct = the extended-AV flag at bytes 8..11: OR in the Q_Key
 		 * and the QPN's low 24 bits, big-endian. */
-		memcpy(&a0, &ah->av, 8);
-		memcpy(&a1, (const uint8_t *)&ah->av + 8, 8);
-		memcpy(a, (const uint8_t *)&ah->av + 16, 32);
+		memcpy(&v0, &ah->av, 16);
+		/* AV bytes 16..47 as two 16-byte moves */
+		memcpy(&v1, (const uint8_t *)&ah->av + 16, 16);
+		memcpy(&v2, (const uint8_t *)&ah->av + 32, 16);
 		memcpy(&qq, &wr->remote_qpn, sizeof(qq));   /* QPN, Q_Key */
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 		/* one swap: [BE(Q_Key), BE(QPN)] */
 		qq = rte_bswap64(qq);
-		a0 |= (uint32_t)qq;
-		a1 |= (qq >> 32) & 0xffffff00u;
+		v0 |= (rdx_v2u64){ (uint32_t)qq, (qq >> 32) & 0xffffff00u };
 #else
-		a0 |= qq << 32;
-		a1 |= (qq >> 32 & 0xffffff) << 32;
+		v0 |= (rdx_v2u64){ qq << 32, (qq >> 32 & 0xffffff) << 32 };
 #endif
 		set_inline_8(ctrl + 64, (const uint8_t *)(uintptr_t)sge->addr);
-		memcpy(ctrl + MLX5_DS_SIZE, &a0, 8);
-		memcpy(ctrl + MLX5_DS_SIZE + 8, &a1, 8);
-		memcpy(ctrl + 2 * MLX5_DS_SIZE, a, 32);
+		memcpy(ctrl + MLX5_DS_SIZE, &v0, 16);
+		memcpy(ctrl + 2 * MLX5_DS_SIZE, &v1, 16);
+		memcpy(ctrl + 3 * MLX5_DS_SIZE, &v2, 16);
 		memcpy(ctrl, &ctrl16, sizeof(ctrl16));
 		ctrl16 += step;
 		wid_end[i] = wr->wr_id;
