@@ -240,6 +240,9 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 	wc->imm = 0;
 	wc->byte_len = 0;
 	wc->wr_id = 0;
+	wc->src_qp = 0;
+	wc->slid = 0;
+	wc->wc_flags = 0;
 	if (unlikely(qp == NULL)) {
 		cq->stats.unknown_qpn++;
 		wc->qp_ctx = NULL;
@@ -263,6 +266,16 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 		wc->wr_id = qp->rq_wrid[qp->rq_tail & qp->rq_mask];
 		qp->rq_tail++;
 		wc->byte_len = be32toh(cqe->byte_cnt);
+		/* The sender (UD; rdma-core cq.c handle_responder): flags_rqpn
+		 * bits 23..0 source QPN, 29..28 GRH type (non-zero: a GRH in the
+		 * first 40 bytes of the buffer), slid. */
+		{
+			const uint32_t fr = be32toh(cqe->flags_rqpn);
+
+			wc->src_qp = fr & 0xffffff;
+			wc->slid = be16toh(cqe->slid);
+			wc->wc_flags = ((fr >> 28) & 3) != 0 ? RDX_WC_GRH : 0;
+		}
 		if (opcode == MLX5_CQE_RESP_SEND || opcode == MLX5_CQE_RESP_SEND_INV) {
 			wc->opcode = RDX_WC_RECV;
 		} else {
@@ -271,9 +284,22 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 			wc->imm = cqe->imm_inval_pkey; /* as received */
 		}
 		return;
-	case MLX5_CQE_REQ:
-		/* Only reached for a counter naming no outstanding WQE. */
+	case MLX5_CQE_REQ: {
+		uint32_t ord;
+
+		/* A NOP standing for a UD SEND above the MTU (post_ud): its
+		 * sq_sig entry names nothing, so its CQE lands here. Else only
+		 * reached for a counter naming no outstanding WQE. */
+		if (qp->sq_lenerr != NULL && sq_find_ord(qp, wqe_ctr, &ord) &&
+		    qp->sq_lenerr[ord & qp->sq_mask] && sq_retire_err(qp, wqe_ctr, wc)) {
+			qp->sq_lenerr[ord & qp->sq_mask] = 0;
+			cq->stats.errors++;
+			wc->status = IBV_WC_LOC_LEN_ERR;
+			wc->opcode = RDX_WC_SEND;
+			return;
+		}
 		break;
+	}
 	case MLX5_CQE_REQ_ERR:
 	case MLX5_CQE_RESP_ERR:
 		cq->stats.errors++;
