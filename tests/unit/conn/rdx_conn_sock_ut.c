@@ -174,18 +174,23 @@ test_version_mismatch(void)
 	close(f.fd);
 	rdx_conn_close(l);
 
-	/* Our client against a server announcing version 2: the client sees it too. */
+	/* Our client against a server announcing another wire version: the client sees it too. */
 	memset(&f, 0, sizeof(f));
 	f.fd = raw_listen(&f.port);
 	CU_ASSERT_FATAL(f.fd >= 0);
 	memcpy(f.magic, "RDX1", 4);
-	f.version = 2;
+	f.version = RDX_WIRE_VERSION + 1;
 	CU_ASSERT_FATAL(pthread_create(&f.thread, NULL, forger_server, &f) == 0);
 	c = rdx_conn_connect("127.0.0.1", f.port, TMO);
 	pthread_join(f.thread, NULL);
 	CU_ASSERT_PTR_NULL(c);
 	CU_ASSERT_EQUAL(rte_errno, EPROTO);
-	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), "runs wire version 2"));
+	{
+		char want[64];
+
+		snprintf(want, sizeof(want), "runs wire version %u", RDX_WIRE_VERSION + 1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(NULL), want));
+	}
 	/* And what our client sent is a well-formed hello. */
 	CU_ASSERT_TRUE(f.got_ok);
 	CU_ASSERT_EQUAL(memcmp(f.got.magic, "RDX1", 4), 0);
