@@ -168,6 +168,11 @@ verbs_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 
 	/* conf is within attr (sq_depth <= VERBS_MAX_SQ_DEPTH, SGEs <=
 	 * RDX_MAX_SGE: see verbs_open), its CQs are dev's (lib/dev) */
+	if (conf->type != RDX_QP_RC) {
+		fprintf(stderr, "rdx_verbs: QP type %u not supported yet (RC only)\n", conf->type);
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
 	qp = calloc(1, sizeof(*qp));
 	if (qp == NULL) {
 		rte_errno = ENOMEM;

@@ -674,11 +674,29 @@ qp_conf_check(const struct rdx_dev *dev, const struct rdx_qp_conf *c)
 	QP_RANGE(max_recv_sge, 0, a->max_sge);
 	QP_RANGE(max_inline, 0, a->max_inline);
 	QP_RANGE(sig_interval, 0, c->sq_depth);
+	QP_RANGE(type, RDX_QP_RC, RDX_QP_UD);
+	if (c->type == RDX_QP_RC)
+		QP_RANGE(qkey, 0, 0);
+	else
+		QP_RANGE(qkey, 0, INT32_MAX); /* bit 31: controlled Q_Key (IBTA 10.2.4) */
 #undef QP_RANGE
 	if (field != NULL) {
 		fprintf(stderr, "rdx: QP not created on %s: %s %u out of range (%u..%u)\n",
 			a->name, field, val, lo, hi);
 		return -EINVAL;
+	}
+	if (c->type == RDX_QP_UD) {
+		if (a->max_ud_msg == 0) {
+			fprintf(stderr, "rdx: QP not created on %s: type UD not supported by driver %s\n",
+				a->name, a->driver);
+			return -ENOTSUP;
+		}
+		/* Inline data is the whole message: no more than max_ud_msg. */
+		if (c->max_inline > a->max_ud_msg) {
+			fprintf(stderr, "rdx: QP not created on %s: UD max_inline %u above the largest UD message %u\n",
+				a->name, c->max_inline, a->max_ud_msg);
+			return -EINVAL;
+		}
 	}
 	return 0;
 }
@@ -739,12 +757,87 @@ rdx_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 		a.min_rnr_timer = 12;
 	if (a.max_rd_atomic == 0)
 		a.max_rd_atomic = 16;
+	if (qp->conf.type == RDX_QP_UD) {
+		/* A UD QP has no peer: each WR names its destination. */
+		if (remote != NULL) {
+			fprintf(stderr, "rdx: UD QP %u connects without a remote (pass NULL)\n",
+				qp->qp_num);
+			return -EINVAL;
+		}
+		return qp->dev->ops->qp_connect(qp, NULL, &a);
+	}
+	if (remote == NULL) {
+		fprintf(stderr, "rdx: RC QP %u needs the peer's rdx_qp_info to connect\n",
+			qp->qp_num);
+		return -EINVAL;
+	}
 	if (strncmp(remote->driver, qp->dev->attr.driver, sizeof(remote->driver)) != 0) {
 		fprintf(stderr, "rdx: cannot connect a %s QP to a %s peer\n",
 			qp->dev->attr.driver, remote->driver);
 		return -EPROTO;
 	}
 	return qp->dev->ops->qp_connect(qp, remote, &a);
+}
+
+int
+rdx_ah_attr_from_info(const struct rdx_dev *dev, const struct rdx_qp_info *peer,
+		      struct rdx_ah_attr *attr)
+{
+	if (dev == NULL || peer == NULL || attr == NULL)
+		return -EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	memcpy(attr->gid, peer->gid, sizeof(attr->gid));
+	attr->lid = peer->lid;
+	attr->port = dev->conf.port != 0 ? dev->conf.port : 1;
+	/* RoCE routes by GID only (every packet has a GRH); IB by LID. */
+	attr->is_global = dev->attr.link_layer == IBV_LINK_LAYER_ETHERNET || peer->lid == 0;
+	attr->sgid_index = -1;
+	return 0;
+}
+
+struct rdx_ah *
+rdx_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
+{
+	struct rdx_ah_attr a;
+
+	if (dev == NULL || attr == NULL) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (dev->ops->ah_create == NULL) {
+		fprintf(stderr, "rdx: address handles (UD) not supported by driver %s\n",
+			dev->attr.driver);
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
+	a = *attr;
+	if (a.sl > 15 || a.flow_label >= (1u << 20) || a.sgid_index < -1 ||
+	    (!a.is_global && dev->attr.link_layer == IBV_LINK_LAYER_ETHERNET) ||
+	    (!a.is_global && a.lid == 0)) {
+		fprintf(stderr, "rdx: address handle not created on %s: %s\n", dev->attr.name,
+			a.sl > 15 ? "sl above 15" :
+			a.flow_label >= (1u << 20) ? "flow_label above 20 bits" :
+			a.sgid_index < -1 ? "sgid_index below -1" :
+			a.lid == 0 && dev->attr.link_layer != IBV_LINK_LAYER_ETHERNET ?
+			"lid 0 without is_global" : "RoCE needs is_global (a GRH)");
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (a.port == 0)
+		a.port = dev->conf.port != 0 ? dev->conf.port : 1;
+	if (a.hop_limit == 0)
+		a.hop_limit = 64;
+	return dev->ops->ah_create(dev, &a);
+}
+
+int
+rdx_ah_destroy(struct rdx_ah *ah)
+{
+	if (ah == NULL)
+		return 0;
+	if (ah->dev->ops->ah_destroy == NULL)
+		return -ENOTSUP;
+	return ah->dev->ops->ah_destroy(ah);
 }
 
 uint64_t

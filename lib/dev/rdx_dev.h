@@ -35,8 +35,17 @@ extern "C" {
 struct rdx_dev;
 struct rdx_qp;
 struct rdx_cq;
+struct rdx_ah;
 
-/** Work request opcodes (RC). */
+/** Queue pair types (rdx_qp_conf.type). */
+enum rdx_qp_type {
+	RDX_QP_RC = 0, /**< reliable connected (the default) */
+	RDX_QP_UD,     /**< unreliable datagram: SEND / SEND_IMM of at most one
+	                    path MTU to any UD QP named per WR (rdx_wr.ah) */
+};
+
+/** Work request opcodes. UD QPs take NOP, SEND and SEND_IMM only (the
+ * others are refused at post time: a short count, nothing posted). */
 enum rdx_op {
 	RDX_OP_NOP = 0,
 	RDX_OP_SEND,
@@ -63,13 +72,30 @@ struct rdx_sge {
 	uint32_t lkey;
 };
 
-/** A send-queue work request. */
+/**
+ * A send-queue work request. 56 bytes, one cache line: the RC remote
+ * fields (remote_addr, compare_add, swap) and the UD destination (ah,
+ * remote_qpn, remote_qkey) share bytes 16..39, so a WR is one or the
+ * other (set the fields of the QP's type only).
+ */
 struct rdx_wr {
 	uint64_t wr_id;
 	const struct rdx_sge *sge; /**< gather (SEND/WRITE) or scatter (READ, atomic result) */
-	uint64_t remote_addr;
-	uint64_t compare_add;      /**< CAS: compare value; FAA: value to add (host order) */
-	uint64_t swap;             /**< CAS: swap value (host order) */
+	union {
+		struct {                   /* RC */
+			uint64_t remote_addr;
+			uint64_t compare_add; /**< CAS: compare value; FAA: value to add (host order) */
+			uint64_t swap;        /**< CAS: swap value (host order) */
+		};
+		struct {                   /* UD */
+			/** The destination's address handle (rdx_ah_create on the
+			 * posting QP's device); must stay alive until the WR's
+			 * completion. */
+			const struct rdx_ah *ah;
+			uint32_t remote_qpn;  /**< destination QP number (24 bits) */
+			uint32_t remote_qkey; /**< the destination QP's Q_Key */
+		};
+	};
 	uint32_t rkey;
 	uint32_t imm;              /**< immediate, network byte order, carried as-is */
 	uint8_t opcode;            /**< enum rdx_op */
@@ -98,8 +124,15 @@ enum rdx_wc_opcode {
 	RDX_WC_UNKNOWN,        /**< e.g. a flushed WQE */
 };
 
+/** rdx_wc.wc_flags */
+#define RDX_WC_GRH 0x01 /**< UD receive: the first RDX_UD_GRH_BYTES of the
+                             buffer hold the sender's GRH (always on RoCE) */
+
 /** A completion. status is an enum ibv_wc_status value (ibv_wc_status_str
- * names it); for errors vendor_err is the device's vendor syndrome. */
+ * names it); for errors vendor_err is the device's vendor syndrome.
+ * src_qp, slid and wc_flags are set by receive completions (RDX_WC_RECV*)
+ * only: on a UD QP they name the sender (src_qp, slid: 0 on RoCE) and say
+ * whether a GRH came with it; other completions leave them undefined. */
 struct rdx_wc {
 	uint64_t wr_id;
 	void *qp_ctx;          /**< rdx_qp_conf.user_ctx of the QP */
@@ -111,7 +144,26 @@ struct rdx_wc {
 	                            counting the unsignaled ones before it) */
 	uint8_t status;
 	uint8_t opcode;        /**< enum rdx_wc_opcode */
+	uint32_t src_qp;       /**< receive: the sender's QP number (UD) */
+	uint16_t slid;         /**< receive: the sender's LID (UD on IB; 0 on RoCE) */
+	uint8_t wc_flags;      /**< receive: RDX_WC_* */
 };
+
+/**
+ * UD receive buffers: the device writes the 40-byte GRH area first (the
+ * sender's GRH when rdx_wc.wc_flags has RDX_WC_GRH, else undefined bytes)
+ * and the message after it, as real devices do. Post receive buffers of
+ * RDX_UD_GRH_BYTES + the largest message; rdx_wc.byte_len counts the GRH
+ * area (message length = byte_len - RDX_UD_GRH_BYTES).
+ */
+#define RDX_UD_GRH_BYTES 40u
+
+/** The message in a UD receive buffer (past the GRH area). */
+static inline void *
+rdx_ud_payload(void *buf)
+{
+	return (uint8_t *)buf + RDX_UD_GRH_BYTES;
+}
 
 /** Memory types for registered buffers. */
 enum rdx_mem_type {
@@ -171,6 +223,10 @@ struct rdx_dev_attr {
 	uint64_t max_dm_size;     /**< 0: no device memory */
 	uint8_t active_mtu;       /**< enum ibv_mtu of the port */
 	uint8_t link_layer;       /**< IBV_LINK_LAYER_* */
+	/** Largest UD message in bytes (the payload, GRH area not counted):
+	 * the port's active MTU; 0 when the driver has no UD QPs. A larger
+	 * UD SEND is not sent: its completion reports IBV_WC_LOC_LEN_ERR. */
+	uint32_t max_ud_msg;
 };
 
 /** CQ options. */
@@ -190,6 +246,11 @@ struct rdx_qp_conf {
 	uint32_t max_inline;      /**< bytes; 0 = no inline */
 	uint16_t sig_interval;    /**< force a CQE at least every k WRs (0 or 1 = every WR) */
 	bool sig_burst_end;       /**< also signal the last WR of every burst */
+	uint8_t type;             /**< enum rdx_qp_type: RDX_QP_RC (0) or RDX_QP_UD */
+	/** UD: the QP's Q_Key (set in INIT; senders put it in
+	 * rdx_wr.remote_qkey); values with bit 31 set are controlled Q_Keys a
+	 * sender cannot use (IBTA): refused. RC: must be 0. */
+	uint32_t qkey;
 	void *user_ctx;           /**< returned in rdx_wc.qp_ctx */
 	/**
 	 * The lcore that posts to this QP, as RDX_QP_POST_LCORE(lcore_id).
@@ -218,6 +279,9 @@ struct rdx_qp_info {
 	uint8_t mtu;              /**< enum ibv_mtu */
 	uint8_t gid[16];
 	int32_t gid_index;
+	uint32_t qkey;            /**< UD: the QP's Q_Key; RC: 0 */
+	uint8_t qp_type;          /**< enum rdx_qp_type */
+	uint8_t rsv[3];           /**< zero */
 	char driver[16];          /**< peers must use the same kind of device */
 	uint8_t drv[RDX_QP_INFO_DRV_LEN]; /**< driver-private connection data */
 };
@@ -231,6 +295,32 @@ struct rdx_qp_conn_attr {
 	uint8_t min_rnr_timer;    /**< IBTA 5-bit code, default 12 (0.64 ms) */
 	uint8_t max_rd_atomic;    /**< outstanding READ/atomics, default 16 */
 	uint8_t sl;
+};
+
+/**
+ * How to reach a UD QP: an address handle's attributes (rdx_ah_create).
+ * Fill it from the peer's rdx_qp_info with rdx_ah_attr_from_info, or by
+ * hand. RoCE needs is_global and the GID; IB within a subnet the LID
+ * (is_global adds a GRH).
+ */
+struct rdx_ah_attr {
+	uint8_t gid[16];          /**< destination GID (used when is_global) */
+	uint32_t flow_label;      /**< GRH flow label (20 bits) */
+	uint16_t lid;             /**< destination LID (IB) */
+	uint8_t port;             /**< local port; 0 = the device's port */
+	uint8_t sl;               /**< service level (4 bits) */
+	uint8_t is_global;        /**< 1: send a GRH (required on RoCE) */
+	uint8_t hop_limit;        /**< GRH hop limit; 0 = 64 */
+	uint8_t traffic_class;    /**< GRH traffic class */
+	uint8_t static_rate;      /**< enum ibv_rate; 0 = port rate */
+	int32_t sgid_index;       /**< local GID index; -1 = the device's (rdx_dev_conf) */
+};
+
+/** An address handle. Drivers embed it first in their own; apps read it,
+ * never write it. */
+struct rdx_ah {
+	struct rdx_dev *dev;
+	struct rdx_ah_attr attr;  /**< as created (defaults filled in) */
 };
 
 /** Length of a device counter name, NUL included (rdx_dev_xstat.name). */
@@ -555,13 +645,15 @@ int rdx_cq_wait(struct rdx_cq *cq, int timeout_ms);
 /* Queue pairs                                                        */
 
 /**
- * Create an RC queue pair.
+ * Create a queue pair, RC (conf->type RDX_QP_RC, the default) or UD
+ * (RDX_QP_UD).
  *
  * The configuration is checked against the device's attributes once, for
  * every driver: sq_depth 1..max_qp_wr, rq_depth <= max_qp_wr, send and
  * receive SGEs <= max_sge, max_inline <= max_inline, sig_interval <=
- * sq_depth, both CQs of dev. The granted limits (never less than asked) are
- * in qp->conf.
+ * sq_depth, both CQs of dev; type RC or UD; qkey 0 on RC, bit 31 clear on
+ * UD; UD needs a device with max_ud_msg > 0 and max_inline <= max_ud_msg.
+ * The granted limits (never less than asked) are in qp->conf.
  *
  * Control path. Not thread-safe on one device.
  *
@@ -572,7 +664,8 @@ int rdx_cq_wait(struct rdx_cq *cq, int timeout_ms);
  * @return
  *   The QP (in RESET until rdx_qp_connect), or NULL with rte_errno set:
  *   EINVAL (a field out of range: one line on stderr names it and the
- *   limit), ENOMEM, ENOSPC, or the driver's error.
+ *   limit), ENOTSUP (UD on a driver without UD QPs), ENOMEM, ENOSPC, or
+ *   the driver's error.
  */
 struct rdx_qp *rdx_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf);
 
@@ -603,19 +696,24 @@ int rdx_qp_destroy(struct rdx_qp *qp);
 int rdx_qp_info_get(struct rdx_qp *qp, struct rdx_qp_info *info);
 
 /**
- * Move the QP RESET->INIT->RTR->RTS towards the peer described by remote.
+ * Move the QP RESET->INIT->RTR->RTS: an RC QP towards the peer described
+ * by remote; a UD QP with remote NULL (a UD QP has no peer: each WR names
+ * its destination; INIT takes the port, P_Key index 0 and conf.qkey, RTS
+ * the SQ PSN; of attr only sl matters, for nothing: the AH carries it).
  *
  * Control path (modify-QP system calls). Not thread-safe on one QP.
  *
  * @param qp
  *   A QP in RESET.
  * @param remote
- *   The peer's rdx_qp_info_get, from a device of the same driver.
+ *   RC: the peer's rdx_qp_info_get, from a device of the same driver.
+ *   UD: NULL (anything else: -EINVAL).
  * @param attr
  *   Connection parameters (NULL or zero fields: defaults).
  * @return
- *   0, -EPROTO when the peer's driver differs, -EINVAL for a bad remote,
- *   or the driver's negative errno (one line on stderr says which step).
+ *   0, -EPROTO when the peer's driver differs, -EINVAL for a bad remote
+ *   (NULL on RC, non-NULL on UD), or the driver's negative errno (one line
+ *   on stderr says which step).
  */
 int rdx_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 		   const struct rdx_qp_conn_attr *attr);
@@ -637,6 +735,53 @@ int rdx_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
  */
 uint64_t rdx_qp_retired_wr_id(const struct rdx_qp *qp, const struct rdx_wc *wc,
 			      uint16_t i);
+
+/* ------------------------------------------------------------------ */
+/* Address handles (UD)                                               */
+
+/**
+ * Fill an address handle's attributes from a UD peer's rdx_qp_info: its
+ * GID and LID, the local port of dev, is_global on RoCE (link layer
+ * Ethernet) or when the peer has no LID, sl 0, sgid_index -1.
+ *
+ * Control path, no system call. Thread-safe.
+ *
+ * @return
+ *   0, or -EINVAL for a NULL argument.
+ */
+int rdx_ah_attr_from_info(const struct rdx_dev *dev, const struct rdx_qp_info *peer,
+			  struct rdx_ah_attr *attr);
+
+/**
+ * Create an address handle: the route to one destination port, used by UD
+ * WRs (rdx_wr.ah) of any UD QP of dev.
+ *
+ * Control path (may enter the kernel). Not thread-safe on one device.
+ *
+ * @param dev
+ *   An open device.
+ * @param attr
+ *   The destination; read during the call only. sl <= 15, flow_label
+ *   < 2^20; RoCE (link layer Ethernet) requires is_global.
+ * @return
+ *   The AH, or NULL with rte_errno set: EINVAL (a field out of range: one
+ *   line on stderr names it), ENOTSUP (the driver has no UD), or the
+ *   driver's error.
+ */
+struct rdx_ah *rdx_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr);
+
+/**
+ * Destroy an address handle. No posted WR that names it may still be
+ * outstanding (its completion polled).
+ *
+ * Control path.
+ *
+ * @param ah
+ *   The AH (NULL: nothing to do).
+ * @return
+ *   0, -ENOTSUP when the driver has no AH op, or the driver's negative errno.
+ */
+int rdx_ah_destroy(struct rdx_ah *ah);
 
 /* ------------------------------------------------------------------ */
 /* Names                                                              */

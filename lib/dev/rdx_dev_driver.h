@@ -41,16 +41,24 @@ struct rdx_dev_ops {
 	struct rdx_cq *(*cq_create)(struct rdx_dev *dev, const struct rdx_cq_conf *conf);
 	int (*cq_destroy)(struct rdx_cq *cq);
 	int (*cq_wait)(struct rdx_cq *cq, int timeout_ms);
-	/** conf: within attr, CQs of dev (checked by lib/dev). */
+	/** conf: within attr, CQs of dev (checked by lib/dev); conf->type
+	 * RC, or UD only when attr.max_ud_msg != 0. A driver without UD
+	 * leaves max_ud_msg 0 and refuses RDX_QP_UD with ENOTSUP. */
 	struct rdx_qp *(*qp_create)(struct rdx_dev *dev, const struct rdx_qp_conf *conf);
 	int (*qp_destroy)(struct rdx_qp *qp);
 	/** info arrives zeroed. */
 	int (*qp_info)(struct rdx_qp *qp, struct rdx_qp_info *info);
-	/** remote is of the same driver; attr has the defaults filled in. */
+	/** RC: remote is of the same driver; UD: remote is NULL. attr has the
+	 * defaults filled in. */
 	int (*qp_connect)(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 			  const struct rdx_qp_conn_attr *attr);
 	uint64_t (*qp_retired_wr_id)(const struct rdx_qp *qp, const struct rdx_wc *wc,
 				     uint16_t i);
+	/** Optional (NULL: no UD; lib/dev then refuses with ENOTSUP). attr
+	 * has its ranges checked and the defaults filled in (port, hop_limit,
+	 * sgid_index); the driver fills ah->attr and ah->dev. */
+	struct rdx_ah *(*ah_create)(struct rdx_dev *dev, const struct rdx_ah_attr *attr);
+	int (*ah_destroy)(struct rdx_ah *ah);
 	/** Optional (NULL: no counters). Same contract as rdx_dev_xstats_get,
 	 * arguments already checked; may be called from any thread while the
 	 * datapath runs, so counters are read with relaxed 64-bit loads. */

@@ -412,6 +412,11 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	uint32_t wqe_size, inl, max_wr;
 	int ret;
 
+	if (conf->type != RDX_QP_RC) {
+		fprintf(stderr, "rdx_sw: QP type %u not supported yet (RC only)\n", conf->type);
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
 	/* conf is within attr, its CQs are dev's (lib/dev); the WQE must
 	 * also hold the SGEs and the inline data together */
 	if (sw_calc_send_wqe(conf->max_send_sge, conf->max_inline, &wqe_size, &inl) != 0) {

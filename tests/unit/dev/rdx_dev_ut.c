@@ -422,6 +422,157 @@ test_connect_rejects_other_driver(void)
 	CU_ASSERT_EQUAL(rdx_qp_connect(&qp, &remote, NULL), -EPROTO);
 }
 
+/* UD: the type and Q_Key checks, refused without max_ud_msg (a driver
+ * without UD), the AH wrappers, connect with and without a remote. */
+static int stub_ah_creates;
+static struct rdx_ah stub_ah;
+static struct rdx_ah_attr stub_ah_seen;
+
+static struct rdx_ah *
+stub_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
+{
+	stub_ah_creates++;
+	stub_ah_seen = *attr;
+	stub_ah.dev = dev;
+	stub_ah.attr = *attr;
+	return &stub_ah;
+}
+
+static int
+stub_ah_destroy(struct rdx_ah *ah)
+{
+	return ah == &stub_ah ? 0 : -EINVAL;
+}
+
+static int stub_connects;
+
+static int
+stub_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
+		const struct rdx_qp_conn_attr *attr)
+{
+	(void)qp;
+	(void)attr;
+	stub_connects++;
+	return remote == NULL ? 0 : 1;
+}
+
+static const struct rdx_dev_ops stub_ud_ops = {
+	.cq_create = stub_cq_create,
+	.qp_create = stub_qp_create,
+	.qp_connect = stub_qp_connect,
+	.ah_create = stub_ah_create,
+	.ah_destroy = stub_ah_destroy,
+};
+
+static void
+test_ud_checks(void)
+{
+	struct rdx_dev dev = { .ops = &stub_ud_ops }, noud = { .ops = &stub_qp_ops };
+	struct rdx_cq cq = { .dev = &dev }, cq_noud = { .dev = &noud };
+	struct rdx_qp_conf ud = {
+		.send_cq = &cq, .recv_cq = &cq, .sq_depth = 64, .rq_depth = 64,
+		.max_send_sge = 1, .max_recv_sge = 1, .max_inline = 64, .type = RDX_QP_UD,
+		.qkey = 0x11111111,
+	};
+	struct rdx_qp_conf qc;
+	struct rdx_ah_attr aa = {0};
+	struct rdx_qp_info peer = {0};
+	struct rdx_qp qp = { .dev = &dev };
+
+	snprintf(dev.attr.name, sizeof(dev.attr.name), "stub0");
+	snprintf(dev.attr.driver, sizeof(dev.attr.driver), "stub");
+	dev.attr.max_qp_wr = 1024;
+	dev.attr.max_sge = 16;
+	dev.attr.max_inline = 220;
+	dev.attr.max_ud_msg = 1024;
+	dev.attr.link_layer = IBV_LINK_LAYER_INFINIBAND;
+	noud.attr = dev.attr;
+	noud.attr.max_ud_msg = 0;
+	stub_qp_creates = 0;
+	CU_ASSERT_PTR_EQUAL(rdx_qp_create(&dev, &ud), &stub_qp);
+	CU_ASSERT_EQUAL(stub_qp_creates, 1);
+	qc = ud;
+	qc.type = 2;                            /* no such type */
+	rte_errno = 0;
+	CU_ASSERT_PTR_NULL(rdx_qp_create(&dev, &qc));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	qc = ud;
+	qc.qkey = 0x80000000u;                  /* controlled Q_Key */
+	CU_ASSERT_PTR_NULL(rdx_qp_create(&dev, &qc));
+	qc = ud;
+	qc.type = RDX_QP_RC;                    /* a Q_Key on RC */
+	CU_ASSERT_PTR_NULL(rdx_qp_create(&dev, &qc));
+	qc = ud;
+	dev.attr.max_ud_msg = 32;               /* inline above the UD message limit */
+	CU_ASSERT_PTR_NULL(rdx_qp_create(&dev, &qc));
+	dev.attr.max_ud_msg = 1024;
+	qc = ud;
+	qc.send_cq = qc.recv_cq = &cq_noud;     /* a driver without UD */
+	rte_errno = 0;
+	CU_ASSERT_PTR_NULL(rdx_qp_create(&noud, &qc));
+	CU_ASSERT_EQUAL(rte_errno, ENOTSUP);
+	CU_ASSERT_EQUAL(stub_qp_creates, 1);
+
+	/* AH: a driver without the op; attribute ranges; defaults filled in */
+	aa.lid = 7;
+	rte_errno = 0;
+	CU_ASSERT_PTR_NULL(rdx_ah_create(&noud, &aa));
+	CU_ASSERT_EQUAL(rte_errno, ENOTSUP);
+	aa.sl = 16;
+	rte_errno = 0;
+	CU_ASSERT_PTR_NULL(rdx_ah_create(&dev, &aa));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	aa.sl = 0;
+	aa.lid = 0;                             /* IB without LID nor GRH */
+	CU_ASSERT_PTR_NULL(rdx_ah_create(&dev, &aa));
+	aa.lid = 7;
+	aa.flow_label = 1u << 20;
+	CU_ASSERT_PTR_NULL(rdx_ah_create(&dev, &aa));
+	aa.flow_label = 0;
+	dev.attr.link_layer = IBV_LINK_LAYER_ETHERNET;  /* RoCE needs a GRH */
+	CU_ASSERT_PTR_NULL(rdx_ah_create(&dev, &aa));
+	CU_ASSERT_EQUAL(stub_ah_creates, 0);
+	peer.lid = 7;
+	peer.gid[15] = 9;
+	CU_ASSERT_EQUAL(rdx_ah_attr_from_info(&dev, &peer, &aa), 0);
+	CU_ASSERT_EQUAL(aa.is_global, 1);
+	CU_ASSERT_EQUAL(aa.gid[15], 9);
+	CU_ASSERT_EQUAL(aa.sgid_index, -1);
+	CU_ASSERT_PTR_EQUAL(rdx_ah_create(&dev, &aa), &stub_ah);
+	CU_ASSERT_EQUAL(stub_ah_seen.port, 1);
+	CU_ASSERT_EQUAL(stub_ah_seen.hop_limit, 64);
+	CU_ASSERT_EQUAL(rdx_ah_destroy(&stub_ah), 0);
+	CU_ASSERT_EQUAL(rdx_ah_destroy(NULL), 0);
+	dev.attr.link_layer = IBV_LINK_LAYER_INFINIBAND;
+	CU_ASSERT_EQUAL(rdx_ah_attr_from_info(&dev, &peer, &aa), 0);
+	CU_ASSERT_EQUAL(aa.is_global, 0);
+	CU_ASSERT_EQUAL(aa.lid, 7);
+
+	/* connect: UD takes no remote, RC needs one */
+	stub_connects = 0;
+	qp.conf.type = RDX_QP_UD;
+	CU_ASSERT_EQUAL(rdx_qp_connect(&qp, NULL, NULL), 0);
+	CU_ASSERT_EQUAL(rdx_qp_connect(&qp, &peer, NULL), -EINVAL);
+	qp.conf.type = RDX_QP_RC;
+	CU_ASSERT_EQUAL(rdx_qp_connect(&qp, NULL, NULL), -EINVAL);
+	CU_ASSERT_EQUAL(stub_connects, 1);
+}
+
+/* The WR keeps one cache line with both RC and UD fields. */
+static void
+test_wr_layout(void)
+{
+	struct rdx_wr wr = {0};
+
+	CU_ASSERT(sizeof(struct rdx_wr) <= 64);
+	CU_ASSERT_EQUAL(offsetof(struct rdx_wr, ah), offsetof(struct rdx_wr, remote_addr));
+	CU_ASSERT(offsetof(struct rdx_wr, remote_qkey) + 4 <= offsetof(struct rdx_wr, rkey));
+	wr.remote_qpn = 0x123456;
+	CU_ASSERT_EQUAL(wr.remote_qpn, 0x123456u);
+	CU_ASSERT_EQUAL(RDX_UD_GRH_BYTES, 40u);
+	CU_ASSERT_PTR_EQUAL(rdx_ud_payload(&wr), (uint8_t *)&wr + 40);
+}
+
 int
 main(void)
 {
@@ -438,6 +589,8 @@ main(void)
 		{ "control-path wrapper checks", test_wrapper_checks },
 		{ "QP configuration checks", test_qp_conf_checks },
 		{ "connect rejects a peer of another driver", test_connect_rejects_other_driver },
+		{ "UD QP, AH and connect checks", test_ud_checks },
+		{ "WR layout (RC and UD fields)", test_wr_layout },
 		{ NULL, NULL },
 	};
 
