@@ -48,9 +48,14 @@ static const uint8_t rdx_mlx5_req_wc_opcode[256] = {
 _Static_assert(RDX_WC_UNKNOWN != 0, "unlisted opcodes must not read as NOP");
 
 /* rdx_wc.byte_len of a good requester CQE by WQE opcode: READ -> the CQE's
- * byte_cnt, atomics 8 (cq.c), everything else 0. */
+ * byte_cnt, atomics 8 (cq.c), everything else 0. NOP is looked at apart
+ * (REQ_LEN_NOP, 0): on a UD QP it may stand for a message above the MTU.
+ * Both special values take the one unlikely branch of the poll loop. */
 #define REQ_LEN_FROM_CQE 0xffu
+#define REQ_LEN_NOP 0xfeu
+#define REQ_LEN_SPECIAL REQ_LEN_NOP
 static const uint8_t rdx_mlx5_req_byte_len[256] = {
+	[MLX5_OPCODE_NOP] = REQ_LEN_NOP,
 	[MLX5_OPCODE_RDMA_READ] = REQ_LEN_FROM_CQE,
 	[MLX5_OPCODE_ATOMIC_CS] = 8,
 	[MLX5_OPCODE_ATOMIC_FA] = 8,
@@ -194,11 +199,25 @@ cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t s
 	last = tail + retired - 1;
 	/* byte_cnt is meaningful for READ only; atomics report 8 (cq.c). */
 	blen = rdx_mlx5_req_byte_len[op];
-	if (unlikely(blen == REQ_LEN_FROM_CQE))
-		blen = be32toh(cqe->byte_cnt);
+	if (unlikely(blen >= REQ_LEN_SPECIAL)) {
+		if (blen == REQ_LEN_FROM_CQE) {
+			blen = be32toh(cqe->byte_cnt);
+		} else {
+			blen = 0;
+			/* A UD SEND above the MTU, not sent: a NOP stood in. */
+			if (qp->sq_lenerr != NULL && qp->sq_lenerr[last & mask]) {
+				wc_set(wc, qp->sq_wrid[last & mask], qp->base.user_ctx, 0, last,
+				       sop & 0xffffff, retired, RDX_WC_SEND);
+				wc->status = IBV_WC_LOC_LEN_ERR;
+				qp->sq_lenerr[last & mask] = 0;
+				goto retire;
+			}
+		}
+	}
 	/* imm: the retirement cursor for rdx_mlx5_qp_retired_wr_id */
 	wc_set(wc, qp->sq_wrid[last & mask], qp->base.user_ctx, blen, last, sop & 0xffffff,
 	       retired, rdx_mlx5_req_wc_opcode[op]);
+retire:
 	qp->sq_tail = last + 1;
 	NO_STORE_PAIRING();
 	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
@@ -240,6 +259,9 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 	wc->imm = 0;
 	wc->byte_len = 0;
 	wc->wr_id = 0;
+	wc->src_qp = 0;
+	wc->slid = 0;
+	wc->wc_flags = 0;
 	if (unlikely(qp == NULL)) {
 		cq->stats.unknown_qpn++;
 		wc->qp_ctx = NULL;
@@ -263,6 +285,16 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 		wc->wr_id = qp->rq_wrid[qp->rq_tail & qp->rq_mask];
 		qp->rq_tail++;
 		wc->byte_len = be32toh(cqe->byte_cnt);
+		/* The sender (UD; rdma-core cq.c handle_responder): flags_rqpn
+		 * bits 23..0 source QPN, 29..28 GRH type (non-zero: a GRH in the
+		 * first 40 bytes of the buffer), slid. */
+		{
+			const uint32_t fr = be32toh(cqe->flags_rqpn);
+
+			wc->src_qp = fr & 0xffffff;
+			wc->slid = be16toh(cqe->slid);
+			wc->wc_flags = ((fr >> 28) & 3) != 0 ? RDX_WC_GRH : 0;
+		}
 		if (opcode == MLX5_CQE_RESP_SEND || opcode == MLX5_CQE_RESP_SEND_INV) {
 			wc->opcode = RDX_WC_RECV;
 		} else {

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The mlx5 hardware control path: open an mlx5 device through ibverbs,
- * create CQs and RC QPs with mlx5dv, take their rings with mlx5dv_init_obj()
+ * create CQs and RC or UD QPs with mlx5dv (UD: RESET->INIT with port,
+ * P_Key index 0 and Q_Key, ->RTR, ->RTS with the SQ PSN; address handles by
+ * ibv_create_ah and mlx5dv_init_obj(MLX5DV_OBJ_AH), whose AV the datapath
+ * copies into each UD WQE), take their rings with mlx5dv_init_obj()
  * and hand them to the direct datapath (rdx_mlx5_qp_bind/rdx_mlx5_cq_bind,
  * mlx5_obj.c). Everything here is control path: it may allocate, log and
  * enter the kernel.
@@ -105,6 +108,7 @@ struct mlx5_hw_qp {
 	struct mlx5_hw_cq *scq;
 	struct mlx5_hw_cq *rcq;
 	uint32_t psn;
+	uint32_t qkey;                  /* UD */
 	int td_slot;                    /* -1: no per-lcore domain */
 	struct ibv_td *own_td;          /* a domain of its own (post_lcore 0) */
 	struct ibv_pd *own_pd;
@@ -585,18 +589,27 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	struct mlx5dv_qp dv;
 	struct mlx5_hw_qp *hq;
 	uint32_t max_inline, max_send_sge, max_recv_sge, max_wr;
+	const bool ud = conf->type == RDX_QP_UD;
 	int ret;
 
 	/* conf is within attr, its CQs are dev's (lib/dev) */
+	if (conf->type != RDX_QP_RC && conf->type != RDX_QP_UD) {
+		MLX5_LOG(ERR, "QP type %u not supported\n", conf->type);
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
 	/* mlx5_calc_sq_size would refuse a deeper SQ (EINVAL from create). */
-	max_wr = rdx_mlx5_rc_max_send_wr(hd->max_send_wqebb, MLX5_HW_MAX_SQ_DESC,
-					 RTE_MAX(conf->max_send_sge, 1u), conf->max_inline);
+	max_wr = (ud ? rdx_mlx5_ud_max_send_wr : rdx_mlx5_rc_max_send_wr)
+		(hd->max_send_wqebb, MLX5_HW_MAX_SQ_DESC, RTE_MAX(conf->max_send_sge, 1u),
+		 conf->max_inline);
 	if (conf->sq_depth > max_wr) {
-		MLX5_LOG(ERR, "QP sq_depth %u too deep: an RC QP with %u send SGEs and %u "
+		MLX5_LOG(ERR, "QP sq_depth %u too deep: a%s QP with %u send SGEs and %u "
 			 "inline bytes takes at most %u WRs on %s (libmlx5 sizes each WQE "
 			 "with %u B of overhead; the SQ may have %u WQEBBs)\n", conf->sq_depth,
-			 RTE_MAX(conf->max_send_sge, 1u), conf->max_inline, max_wr,
-			 dev->attr.name, RDX_MLX5_RC_SQ_OVERHEAD, hd->max_send_wqebb);
+			 ud ? " UD" : "n RC", RTE_MAX(conf->max_send_sge, 1u), conf->max_inline,
+			 max_wr, dev->attr.name,
+			 ud ? RDX_MLX5_UD_SQ_OVERHEAD : RDX_MLX5_RC_SQ_OVERHEAD,
+			 hd->max_send_wqebb);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -609,7 +622,7 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	hq->scq = (struct mlx5_hw_cq *)conf->send_cq;
 	hq->rcq = (struct mlx5_hw_cq *)conf->recv_cq;
 	memset(&qa, 0, sizeof(qa));
-	qa.qp_type = IBV_QPT_RC;
+	qa.qp_type = ud ? IBV_QPT_UD : IBV_QPT_RC;
 	qa.send_cq = hq->scq->ibcq;
 	qa.recv_cq = hq->rcq->ibcq;
 	qa.cap.max_send_wr = conf->sq_depth;
@@ -645,9 +658,12 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 		dv.bf.size = 0;     /* possibly shared register: no BlueFlame copies */
 	/* Granted limits (create updates qa.cap); the RQ takes stride/16 SGEs
 	 * and its terminator rule follows that (mlx5_post_recv max_gs). */
-	max_inline = RTE_MIN(qa.cap.max_inline_data, RDX_MLX5_MAX_INLINE);
+	max_inline = RTE_MIN(qa.cap.max_inline_data,
+			     ud ? RDX_MLX5_UD_MAX_INLINE : RDX_MLX5_MAX_INLINE);
 	max_send_sge = RTE_MIN(RTE_MIN(qa.cap.max_send_sge, (uint32_t)RDX_MAX_SGE),
-			       RDX_MLX5_MAX_SEND_SGE);
+			       ud ? RDX_MLX5_UD_MAX_SEND_SGE : RDX_MLX5_MAX_SEND_SGE);
+	if (ud)
+		max_inline = RTE_MIN(max_inline, dev->attr.max_ud_msg);
 	max_recv_sge = dv.rq.wqe_cnt != 0 ?
 		RTE_MIN(dv.rq.stride / 16, (uint32_t)RDX_MAX_SGE) : 0;
 	ret = -rdx_mlx5_qp_bind(&hd->objs, &hq->mqp, dev, conf, &dv, hq->ibqp->qp_num,
@@ -681,6 +697,7 @@ hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 		goto fail_dp;
 	}
 	hq->psn = (uint32_t)(rte_rdtsc() ^ ((uint64_t)hq->ibqp->qp_num << 8)) & 0xffffff;
+	hq->qkey = conf->qkey;
 	return &hq->mqp.base;
 fail_dp:
 	MLX5_LOG(ERR, "QP 0x%x setup failed: %s\n", hq->ibqp->qp_num, strerror(ret));
@@ -708,6 +725,8 @@ hw_qp_info(struct rdx_qp *qp, struct rdx_qp_info *info)
 	info->mtu = (uint8_t)hd->pattr.active_mtu;
 	memcpy(info->gid, hd->gid.raw, sizeof(info->gid));
 	info->gid_index = hd->gid_index;
+	info->qp_type = qp->conf.type;
+	info->qkey = qp->conf.type == RDX_QP_UD ? hq->qkey : 0;
 	snprintf(info->driver, sizeof(info->driver), "mlx5");
 	return 0;
 }
@@ -723,6 +742,49 @@ gid_is_zero(const uint8_t *gid)
 	return true;
 }
 
+/*
+ * A UD QP to RTS (IBTA 11.2.4.2 / ibv_modify_qp(3) UD attributes): INIT
+ * takes the port, the P_Key index and the Q_Key, RTR nothing more, RTS the
+ * SQ PSN.
+ */
+static int
+hw_ud_activate(struct mlx5_hw_qp *hq, struct mlx5_hw_dev *hd)
+{
+	struct ibv_qp_attr a;
+	int ret;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_INIT;
+	a.pkey_index = 0;
+	a.port_num = hd->port;
+	a.qkey = hq->qkey;
+	ret = ibv_modify_qp(hq->ibqp, &a, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
+			    IBV_QP_QKEY);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "modify UD QP 0x%x to INIT (port %u, qkey 0x%x) failed: %s\n",
+			 hq->ibqp->qp_num, hd->port, hq->qkey, strerror(ret));
+		return -ret;
+	}
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTR;
+	ret = ibv_modify_qp(hq->ibqp, &a, IBV_QP_STATE);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "modify UD QP 0x%x to RTR failed: %s\n", hq->ibqp->qp_num,
+			 strerror(ret));
+		return -ret;
+	}
+	memset(&a, 0, sizeof(a));
+	a.qp_state = IBV_QPS_RTS;
+	a.sq_psn = hq->psn;
+	ret = ibv_modify_qp(hq->ibqp, &a, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "modify UD QP 0x%x to RTS failed: %s\n", hq->ibqp->qp_num,
+			 strerror(ret));
+		return -ret;
+	}
+	return 0;
+}
+
 static int
 hw_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 	      const struct rdx_qp_conn_attr *ca)
@@ -734,6 +796,17 @@ hw_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 	uint8_t rd_atomic;
 	int ret;
 
+	if (qp->conf.type == RDX_QP_UD) {
+		if (remote != NULL) {
+			MLX5_LOG(ERR, "UD QP 0x%x connects without a remote\n", qp->qp_num);
+			return -EINVAL;
+		}
+		return hw_ud_activate(hq, hd);
+	}
+	if (remote == NULL) {
+		MLX5_LOG(ERR, "RC QP 0x%x needs a remote to connect\n", qp->qp_num);
+		return -EINVAL;
+	}
 	if (remote->qp_num == 0 || remote->qp_num > 0xffffff) {
 		MLX5_LOG(ERR, "bad remote QP number 0x%x\n", remote->qp_num);
 		return -EINVAL;
@@ -804,6 +877,110 @@ hw_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 	return 0;
 }
 
+/* ---------------------------------------------------------------------- */
+/* Address handles (UD)                                                    */
+
+/* attr (checked and defaulted by lib/dev) -> ibv_ah_attr of hd's port. */
+static int
+hw_ah_attr(const struct mlx5_hw_dev *hd, const struct rdx_ah_attr *attr,
+	   struct ibv_ah_attr *ia)
+{
+	int sgid = attr->sgid_index >= 0 ? attr->sgid_index : hd->gid_index;
+
+	if (attr->port != hd->port) {
+		MLX5_LOG(ERR, "address handle on port %u: device %s is open on port %u\n",
+			 attr->port, hd->base.attr.name, hd->port);
+		return -EINVAL;
+	}
+	if (attr->is_global && (sgid < 0 || sgid >= hd->pattr.gid_tbl_len || sgid > 255)) {
+		MLX5_LOG(ERR, "address handle: sgid_index %d out of range (0..%d)\n", sgid,
+			 hd->pattr.gid_tbl_len - 1);
+		return -EINVAL;
+	}
+	memset(ia, 0, sizeof(*ia));
+	ia->dlid = attr->lid;
+	ia->sl = attr->sl;
+	ia->static_rate = attr->static_rate;
+	ia->port_num = attr->port;
+	if (attr->is_global) {
+		ia->is_global = 1;
+		memcpy(ia->grh.dgid.raw, attr->gid, 16);
+		ia->grh.flow_label = attr->flow_label;
+		ia->grh.sgid_index = (uint8_t)sgid;
+		ia->grh.hop_limit = attr->hop_limit;
+		ia->grh.traffic_class = attr->traffic_class;
+	}
+	return 0;
+}
+
+static struct rdx_ah *
+hw_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
+{
+	struct mlx5_hw_dev *hd = hw_dev(dev);
+	struct rdx_mlx5_ah *ah;
+	struct ibv_ah_attr ia;
+	struct mlx5dv_obj obj;
+	struct mlx5dv_ah dv;
+	struct ibv_ah *ibah;
+	int ret;
+
+	ret = -hw_ah_attr(hd, attr, &ia);
+	if (ret != 0) {
+		rte_errno = ret;
+		return NULL;
+	}
+	/* a cache line of its own: the AV is copied into every UD WQE */
+	ah = aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*ah), 64));
+	if (ah == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	/* RoCE: the kernel resolves the destination MAC here. */
+	ibah = ibv_create_ah(hd->pd, &ia);
+	if (ibah == NULL) {
+		ret = errno != 0 ? errno : EINVAL;
+		MLX5_LOG(ERR, "ibv_create_ah(lid 0x%x, %s) on %s failed: %s\n", attr->lid,
+			 attr->is_global ? "GRH" : "no GRH", dev->attr.name, strerror(ret));
+		goto fail;
+	}
+	memset(&dv, 0, sizeof(dv));
+	obj.ah.in = ibah;
+	obj.ah.out = &dv;
+	ret = mlx5dv_init_obj(&obj, MLX5DV_OBJ_AH);
+	if (ret != 0 || dv.av == NULL) {
+		ret = ret > 0 ? ret : EINVAL;
+		MLX5_LOG(ERR, "mlx5dv_init_obj(AH) failed: %s\n", strerror(ret));
+		ibv_destroy_ah(ibah);
+		goto fail;
+	}
+	/* The datapath copies this AV into each UD WQE (set_datagram_seg). */
+	memset(ah, 0, sizeof(*ah));
+	memcpy(&ah->av, dv.av, sizeof(ah->av));
+	ah->drv = ibah;
+	ah->base.dev = dev;
+	ah->base.attr = *attr;
+	return &ah->base;
+fail:
+	free(ah);
+	rte_errno = ret;
+	return NULL;
+}
+
+static int
+hw_ah_destroy(struct rdx_ah *bah)
+{
+	struct rdx_mlx5_ah *ah = (struct rdx_mlx5_ah *)bah;
+	int ret;
+
+	ret = ibv_destroy_ah((struct ibv_ah *)ah->drv);
+	if (ret != 0) {
+		MLX5_LOG(ERR, "ibv_destroy_ah failed: %s\n", strerror(ret));
+		return -ret;
+	}
+	free(ah);
+	return 0;
+}
+
 static const struct rdx_dev_ops mlx5_hw_ops = {
 	.close = hw_close,
 	.mem_alloc = hw_mem_alloc,
@@ -819,6 +996,8 @@ static const struct rdx_dev_ops mlx5_hw_ops = {
 	.qp_info = hw_qp_info,
 	.qp_connect = hw_qp_connect,
 	.qp_retired_wr_id = rdx_mlx5_qp_retired_wr_id,
+	.ah_create = hw_ah_create,
+	.ah_destroy = hw_ah_destroy,
 	.xstats_get = hw_xstats_get,
 };
 
@@ -848,6 +1027,13 @@ hw_pick_gid(struct mlx5_hw_dev *hd)
 		}
 	}
 	return v2 >= 0 ? v2 : any;
+}
+
+/* enum ibv_mtu -> bytes (IBV_MTU_256 = 1 ... IBV_MTU_4096 = 5); 0 else. */
+static uint32_t
+hw_mtu_bytes(enum ibv_mtu mtu)
+{
+	return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? 128u << mtu : 0;
 }
 
 static struct rdx_dev *
@@ -938,6 +1124,8 @@ hw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 	at->atomics = hd->dattr.orig_attr.atomic_cap != IBV_ATOMIC_NONE;
 	at->max_dm_size = hd->dattr.max_dm_size;
 	at->active_mtu = (uint8_t)hd->pattr.active_mtu;
+	/* A UD message is one packet: at most the port's MTU (IBTA 9.8.1). */
+	at->max_ud_msg = hw_mtu_bytes(hd->pattr.active_mtu);
 	at->link_layer = hd->pattr.link_layer;
 	return &hd->base;
 fail:

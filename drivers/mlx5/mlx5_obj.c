@@ -17,6 +17,7 @@
 #include <rte_common.h>
 
 #include "rdx_config.h"
+#include "rdx_dev_driver.h"
 #include "rdx_mlx5.h"
 #include "mlx5_wqe.h"
 
@@ -63,24 +64,61 @@ rdx_mlx5_sq_wqe_cnt(uint32_t sq_depth, uint32_t max_inline, uint32_t max_send_sg
 }
 
 uint32_t
-rdx_mlx5_rc_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
-			uint32_t max_send_sge, uint32_t max_inline)
+rdx_mlx5_ud_sq_wqebb_max(uint32_t max_inline, uint32_t max_send_sge)
+{
+	/* ctrl + datagram (64 bytes) + (data x n | inline); NOP alone is 1 DS. */
+	uint32_t sge_bytes = 64 + MLX5_DS_SIZE * max_send_sge;
+	uint32_t inl_bytes = max_inline == 0 ? 64 :
+		64 + RTE_ALIGN_CEIL(4 + max_inline, MLX5_DS_SIZE);
+
+	return RTE_ALIGN_CEIL(RTE_MAX(sge_bytes, inl_bytes), 64u) >> MLX5_WQEBB_SHIFT;
+}
+
+uint32_t
+rdx_mlx5_ud_sq_wqe_cnt(uint32_t sq_depth, uint32_t max_inline, uint32_t max_send_sge)
+{
+	uint64_t bbs = (uint64_t)RTE_MAX(sq_depth, 1u) *
+		rdx_mlx5_ud_sq_wqebb_max(max_inline, max_send_sge);
+
+	if (bbs > MLX5_MAX_SQ_WQEBB)
+		return 0;
+	return rte_align32pow2((uint32_t)bbs);
+}
+
+static uint32_t
+max_send_wr(uint32_t overhead, uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
+	    uint32_t max_send_sge, uint32_t max_inline)
 {
 	/* verbs.c mlx5_calc_send_wqe: max(overhead + 16 * sge, overhead +
 	 * align16(4 + inline)), aligned to 64; mlx5_calc_sq_size: the ring is
 	 * roundup_pow2(wr * wqe_size) bytes, at most max_send_wqebb WQEBBs. */
-	uint32_t size = RDX_MLX5_RC_SQ_OVERHEAD + MLX5_DS_SIZE * max_send_sge;
+	uint32_t size = overhead + MLX5_DS_SIZE * max_send_sge;
 	uint64_t ring;
 
 	if (max_inline != 0)
-		size = RTE_MAX(size, RDX_MLX5_RC_SQ_OVERHEAD +
-			       RTE_ALIGN_CEIL(4 + max_inline, MLX5_DS_SIZE));
+		size = RTE_MAX(size, overhead + RTE_ALIGN_CEIL(4 + max_inline, MLX5_DS_SIZE));
 	size = RTE_ALIGN_CEIL(size, 64u);
 	if (size > max_sq_desc_sz || max_send_wqebb == 0)
 		return 0;
 	/* The largest power-of-two ring allowed; any wr with wr * size <= ring fits. */
 	ring = (uint64_t)rte_align32prevpow2(max_send_wqebb) << MLX5_WQEBB_SHIFT;
 	return (uint32_t)RTE_MIN(ring / size, (uint64_t)UINT32_MAX);
+}
+
+uint32_t
+rdx_mlx5_rc_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
+			uint32_t max_send_sge, uint32_t max_inline)
+{
+	return max_send_wr(RDX_MLX5_RC_SQ_OVERHEAD, max_send_wqebb, max_sq_desc_sz,
+			   max_send_sge, max_inline);
+}
+
+uint32_t
+rdx_mlx5_ud_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
+			uint32_t max_send_sge, uint32_t max_inline)
+{
+	return max_send_wr(RDX_MLX5_UD_SQ_OVERHEAD, max_send_wqebb, max_sq_desc_sz,
+			   max_send_sge, max_inline);
 }
 
 uint32_t
@@ -98,7 +136,16 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 		    uint32_t max_recv_sge)
 {
 	uint32_t wqe_cnt = dv->sq.wqe_cnt;
+	const bool ud = qp->base.conf.type == RDX_QP_UD;
 
+	if (qp->base.conf.type > RDX_QP_UD)
+		return -EINVAL;
+	/* UD: the WQE carries a 48-byte datagram segment too; the message
+	 * limit is the device's (path MTU). */
+	if (ud && (max_inline > RDX_MLX5_UD_MAX_INLINE ||
+		   max_send_sge > RDX_MLX5_UD_MAX_SEND_SGE || qp->base.dev == NULL ||
+		   qp->base.dev->attr.max_ud_msg == 0))
+		return -EINVAL;
 	if (max_inline > RDX_MLX5_MAX_INLINE || max_send_sge > RDX_MLX5_MAX_SEND_SGE ||
 	    max_send_sge > RDX_MAX_SGE || max_recv_sge > RDX_MAX_SGE)
 		return -EINVAL;
@@ -116,7 +163,8 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->sq_wqe_cnt = wqe_cnt;
 	qp->sq_mask = wqe_cnt - 1;
 	qp->sq_end = qp->sq_buf + ((size_t)wqe_cnt << MLX5_WQEBB_SHIFT);
-	qp->sq_wqebb_max = rdx_mlx5_sq_wqebb_max(max_inline, max_send_sge);
+	qp->sq_wqebb_max = ud ? rdx_mlx5_ud_sq_wqebb_max(max_inline, max_send_sge) :
+		rdx_mlx5_sq_wqebb_max(max_inline, max_send_sge);
 	qp->sq_max_post = wqe_cnt / qp->sq_wqebb_max;
 	if (qp->sq_max_post == 0)
 		return -EINVAL;
@@ -131,7 +179,10 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->max_inline = max_inline;
 	qp->max_send_sge = max_send_sge;
 	/* The inline fast paths (WRITE, SEND) take 8..16 bytes (QPs allowing 16 inline). */
-	qp->fast_key = max_inline >= 16 && max_send_sge >= 1 ? WR_KEY_WRITE_INL : UINT32_MAX;
+	qp->fast_key = max_inline >= 16 && max_send_sge >= 1 && !ud ? WR_KEY_WRITE_INL :
+		UINT32_MAX;
+	qp->ud = ud;
+	qp->ud_max_msg = ud ? qp->base.dev->attr.max_ud_msg : 0;
 	qp->dbrec = dv->dbrec;
 	rdx_mlx5_bfreg_init(&qp->bf_own, dv->bf.reg, dv->bf.size);
 	qp->bf_own.refs = 1;
@@ -150,7 +201,9 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->sq_wrid = calloc(wqe_cnt, sizeof(*qp->sq_wrid));
 	qp->sq_sig = calloc(wqe_cnt, sizeof(*qp->sq_sig));
 	qp->rq_wrid = calloc(RTE_MAX(qp->rq_wqe_cnt, 1u), sizeof(*qp->rq_wrid));
-	if (qp->sq_wrid == NULL || qp->sq_sig == NULL || qp->rq_wrid == NULL) {
+	qp->sq_lenerr = ud ? calloc(wqe_cnt, sizeof(*qp->sq_lenerr)) : NULL;
+	if (qp->sq_wrid == NULL || qp->sq_sig == NULL || qp->rq_wrid == NULL ||
+	    (ud && qp->sq_lenerr == NULL)) {
 		rdx_mlx5_qp_dp_fini(qp);
 		return -ENOMEM;
 	}
@@ -161,7 +214,7 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->base.conf.max_inline = max_inline;
 	qp->base.conf.max_send_sge = max_send_sge;
 	qp->base.conf.max_recv_sge = max_recv_sge;
-	qp->base.post_burst = rdx_mlx5_post_burst;
+	qp->base.post_burst = ud ? rdx_mlx5_post_burst_ud : rdx_mlx5_post_burst;
 	qp->base.post_recv_burst = rdx_mlx5_post_recv_burst;
 	return 0;
 }
@@ -222,6 +275,8 @@ rdx_mlx5_qp_dp_fini(struct rdx_mlx5_qp *qp)
 	free(qp->sq_wrid);
 	free(qp->sq_sig);
 	free(qp->rq_wrid);
+	free(qp->sq_lenerr);
+	qp->sq_lenerr = NULL;
 	qp->sq_wrid = NULL;
 	qp->sq_sig = NULL;
 	qp->rq_wrid = NULL;

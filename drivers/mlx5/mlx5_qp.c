@@ -634,6 +634,145 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 }
 
 /* ---------------------------------------------------------------------- */
+/* UD send                                                                 */
+
+/*
+ * One UD WQE (mlx5-datapath: doc/howto-ud.md): ctrl + datagram segment (the
+ * AH's 48-byte address vector with the destination QPN and Q_Key, as
+ * rdma-core's set_datagram_seg) + inline or data segments. Returns the DS
+ * count, UD_LENERR for a message above the path MTU (the caller posts a
+ * NOP in its place and reports IBV_WC_LOC_LEN_ERR), or 0 for an invalid WR
+ * (nothing posted).
+ */
+#define UD_LENERR UINT32_MAX
+static __rte_always_inline uint32_t
+build_ud(const struct rdx_mlx5_qp *qp, uint8_t *ctrl, const struct rdx_wr *wr,
+	 uint32_t *imm)
+{
+	struct mlx5_wqe_datagram_seg *dg =
+		(struct mlx5_wqe_datagram_seg *)(void *)(ctrl + MLX5_DS_SIZE);
+	const struct rdx_mlx5_ah *ah;
+	uint32_t total = 0, j, nds;
+	uint8_t *seg;
+
+	*imm = 0;
+	switch (wr->opcode) {
+	case RDX_OP_NOP:
+		return 1;
+	case RDX_OP_SEND_IMM:
+		*imm = wr->imm;
+		/* fall through */
+	case RDX_OP_SEND:
+		break;
+	default:
+		/* no RDMA or atomics on UD (IBTA 9.8.1: SEND only) */
+		return 0;
+	}
+	if (unlikely(wr->num_sge > qp->max_send_sge || wr->ah == NULL))
+		return 0;
+	for (j = 0; j < wr->num_sge; j++)
+		total += wr->sge[j].length;
+	if (unlikely(total > qp->ud_max_msg))
+		return UD_LENERR;
+	ah = (const struct rdx_mlx5_ah *)(const void *)wr->ah;
+	/* The AV as the AH holds it (mlx5dv_init_obj(MLX5DV_OBJ_AH)), then the
+	 * destination: dqp_dct with MLX5_EXTENDED_UD_AV, the Q_Key. */
+	memcpy(&dg->av, &ah->av, sizeof(dg->av));
+	dg->av.dqp_dct = htobe32((wr->remote_qpn & 0xffffff) | MLX5_EXTENDED_UD_AV);
+	dg->av.key.qkey.qkey = htobe32(wr->remote_qkey);
+	/* ctrl + datagram = 64 bytes: the payload starts in the next WQEBB. */
+	seg = sq_wrap(qp, ctrl + MLX5_DS_SIZE + sizeof(*dg));
+	if (!(wr->flags & RDX_WR_INLINE) || wr->num_sge == 0)
+		return 4 + set_data_segs(qp, seg, wr);
+	nds = set_inline_seg_slow(qp, seg, wr);
+	return nds == UINT32_MAX ? 0 : 4 + nds;
+}
+
+/*
+ * The UD post loop (every UD WR; post_general's signaling and ring rules).
+ * A message above the path MTU is not sent: a signaled NOP takes its place
+ * and its completion reports IBV_WC_LOC_LEN_ERR (cqe_req_good).
+ */
+static __rte_noinline uint16_t
+post_ud(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n)
+{
+	uint8_t *const sq_buf = qp->sq_buf;
+	uint64_t *const wrid = qp->sq_wrid;
+	uint8_t *const lenerr = qp->sq_lenerr;
+	struct rdx_mlx5_sq_sig *const sig = qp->sq_sig;
+	const uint32_t mask = qp->sq_mask;
+	const uint32_t sig_interval = qp->sig_interval;
+	const uint64_t qpn8 = rte_be_to_cpu_32(qp->qpn_be8);
+	const uint32_t tail = qp->sq_tail;
+	const uint32_t last_slot = tail + qp->sq_max_post - 1;
+	const uint32_t head0 = qp->sq_head;
+	uint32_t head = head0;
+	const uint32_t room = qp->sq_max_post - (head - tail);
+	const struct rdx_wr *const end = wr + RTE_MIN((uint32_t)n, room);
+	uint32_t cur_post = qp->sq_cur_post;
+	uint32_t sig_base = head - qp->sq_unsignaled;
+	uint32_t forced = head + RTE_MIN(sig_interval - 1 - qp->sq_unsignaled,
+					 last_slot - head);
+	struct mlx5_wqe_ctrl_seg *last = NULL;
+	uint16_t nreq;
+
+	while (wr != end) {
+		const uint32_t idx = cur_post & mask;
+		uint8_t *const ctrl = sq_buf + ((size_t)idx << MLX5_WQEBB_SHIFT);
+		uint32_t key, imm, ds, nbb;
+		uint8_t op;
+		uint64_t w0, w1;
+		bool bad_len = false;
+
+		memcpy(&key, &wr->opcode, sizeof(key));
+		ds = build_ud(qp, ctrl, wr, &imm);
+		if (unlikely(ds == 0))
+			break;
+		op = rdx_mlx5_wqe_opcode[wr->opcode];
+		if (unlikely(ds == UD_LENERR)) {
+			bad_len = true;
+			ds = 1;
+			op = MLX5_OPCODE_NOP;
+			imm = 0;
+		}
+		nbb = (ds + 3) >> 2;
+		w0 = (uint64_t)op << 32 | qpn8 | ds;
+		w1 = W1_IMM(imm) | rdx_mlx5_w1_fm[WR_KEY_FLAGS(key) & 0xf];
+		lenerr[head & mask] = bad_len;
+		if (unlikely((key & WR_KEY_SIGNALED) || head == forced || bad_len)) {
+			w1 |= W1_CQ_UPDATE;
+			sig_base = head + 1;
+			forced = head + RTE_MIN(sig_interval, last_slot - head);
+			sig[idx].ord = (uint16_t)head;
+			sig[idx].next_bb = (uint16_t)(cur_post + nbb);
+		}
+		set_ctrl(ctrl, w0, cur_post, w1);
+		cur_post += nbb;
+		wrid[head & mask] = wr->wr_id;
+		head++;
+		last = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
+		wr++;
+	}
+	nreq = (uint16_t)(head - head0);
+	if (unlikely(nreq < n)) {
+		if (wr < end)
+			qp->stats.bad_wr++;
+		else
+			qp->stats.sq_full++;
+	}
+	if (unlikely(nreq == 0))
+		return 0;
+	return post_finish(qp, last, cur_post, head, sig_base, nreq, false,
+			   nreq == 1 && (wr[-1].flags & RDX_WR_INLINE) && wr[-1].num_sge != 0);
+}
+
+uint16_t
+rdx_mlx5_post_burst_ud(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+{
+	return post_ud((struct rdx_mlx5_qp *)bqp, wr, n);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Receive                                                                 */
 
 uint16_t

@@ -6,6 +6,9 @@
  * (sw/) builds the same rings in shared memory and fills the same
  * struct mlx5dv_qp / struct mlx5dv_cq. The datapath cannot tell them apart;
  * both run the same bind/unbind step (rdx_mlx5_qp_bind, rdx_mlx5_cq_bind).
+ * UD QPs (conf.type RDX_QP_UD): rdx_mlx5_qp_dp_init reads qp->base.conf.type
+ * and qp->base.dev->attr.max_ud_msg, sizes WQEs as ctrl + datagram + payload
+ * and installs rdx_mlx5_post_burst_ud; UD WRs name a struct rdx_mlx5_ah.
  * A backend that must do work before each poll (the software device in
  * inline-progress mode runs its engine) installs its own poll_burst op,
  * which then calls rdx_mlx5_poll_burst_general: the datapath has no hook.
@@ -143,6 +146,10 @@ struct rdx_mlx5_qp {
 	volatile __be32 *dbrec;         /* [MLX5_RCV_DBR], [MLX5_SND_DBR] */
 	struct rdx_mlx5_bfreg *bf;      /* doorbell register (&bf_own or shared) */
 	bool sig_burst_end;
+	bool ud;                        /* RDX_QP_UD: rdx_mlx5_post_burst_ud */
+	uint32_t ud_max_msg;            /* UD: largest message (path MTU) */
+	uint8_t *sq_lenerr;             /* UD, by ordinal & sq_mask: 1 = a NOP
+	                                   standing for a message above the MTU */
 	/* Receive queue */
 	uint8_t *rq_buf;
 	uint32_t rq_wqe_cnt;
@@ -161,6 +168,17 @@ struct rdx_mlx5_qp {
 	TAILQ_ENTRY(rdx_mlx5_qp) objs_next;   /* struct rdx_mlx5_objs */
 };
 
+/*
+ * An address handle: the generic part, then the mlx5 address vector the
+ * datagram segment copies (mlx5dv_init_obj(MLX5DV_OBJ_AH) on hardware).
+ * drv: the backend's object (hardware: the struct ibv_ah).
+ */
+struct rdx_mlx5_ah {
+	struct rdx_ah base;             /* must be first */
+	struct mlx5_wqe_av av __attribute__((aligned(16)));
+	void *drv;
+};
+
 /* The largest WQE (WQEBBs) a QP with these limits may build. */
 uint32_t rdx_mlx5_sq_wqebb_max(uint32_t max_inline, uint32_t max_send_sge);
 /* SQ ring size (WQEBBs, power of two) that holds sq_depth WRs. */
@@ -177,6 +195,18 @@ uint32_t rdx_mlx5_sq_wqe_cnt(uint32_t sq_depth, uint32_t max_inline,
 uint32_t rdx_mlx5_rc_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
 				 uint32_t max_send_sge, uint32_t max_inline);
 #define RDX_MLX5_RC_SQ_OVERHEAD 192u
+/* The same for a UD QP: libmlx5's sq_overhead for UD is ctrl + datagram
+ * segment, 64 B. */
+uint32_t rdx_mlx5_ud_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
+				 uint32_t max_send_sge, uint32_t max_inline);
+#define RDX_MLX5_UD_SQ_OVERHEAD 64u
+/* UD: ctrl + datagram segment (64 bytes) + payload, in WQEBBs; the ring
+ * size for sq_depth such WRs (rdma-core's sq_overhead for UD is 64). */
+uint32_t rdx_mlx5_ud_sq_wqebb_max(uint32_t max_inline, uint32_t max_send_sge);
+uint32_t rdx_mlx5_ud_sq_wqe_cnt(uint32_t sq_depth, uint32_t max_inline,
+				uint32_t max_send_sge);
+#define RDX_MLX5_UD_MAX_SEND_SGE (RDX_MLX5_MAX_DS - 4u)
+#define RDX_MLX5_UD_MAX_INLINE ((RDX_MLX5_MAX_DS - 4u) * 16u - 4u)
 /* RQ WQE stride in bytes: roundup_pow2(16 * max(max_recv_sge, 1)). */
 uint32_t rdx_mlx5_rq_stride(uint32_t max_recv_sge);
 /* Largest max_send_sge / max_inline a WQE can carry (DS is 6 bits). */
@@ -287,6 +317,8 @@ int rdx_mlx5_qp_bind(struct rdx_mlx5_objs *o, struct rdx_mlx5_qp *qp, struct rdx
 void rdx_mlx5_qp_unbind(struct rdx_mlx5_objs *o, struct rdx_mlx5_qp *qp);
 
 uint16_t rdx_mlx5_post_burst(struct rdx_qp *qp, const struct rdx_wr *wr, uint16_t n);
+/* UD QPs' send burst (rdx_mlx5_qp_dp_init installs it for RDX_QP_UD). */
+uint16_t rdx_mlx5_post_burst_ud(struct rdx_qp *qp, const struct rdx_wr *wr, uint16_t n);
 uint16_t rdx_mlx5_post_recv_burst(struct rdx_qp *qp, const struct rdx_recv_wr *wr,
 				  uint16_t n);
 uint16_t rdx_mlx5_poll_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);

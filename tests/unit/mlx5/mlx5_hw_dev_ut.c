@@ -4,7 +4,8 @@
  * need an mlx5 NIC: without one the binary exits 77 ("no mlx5 device:
  * skipped"). With one, it opens the first mlx5 device, connects two RC QPs
  * to each other on port 1 (loopback) and runs every opcode through the
- * direct datapath, checking the data that arrived.
+ * direct datapath, checking the data that arrived; then two UD QPs send
+ * each other datagrams through an address handle.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -191,12 +192,144 @@ test_loopback(void)
 	CU_ASSERT(rdx_dev_close(dev) == 0);
 }
 
+/*
+ * UD loopback through the public API: two UD QPs on one port, an AH made
+ * from the peer's qp_info, an inline SEND and a SEND_IMM with a gather
+ * list; the receive buffer starts with the 40-byte GRH area; a message
+ * above max_ud_msg completes with LOC_LEN_ERR and the QP goes on.
+ */
+static void
+test_ud_loopback(void)
+{
+	struct rdx_dev_conf dconf = { .quiet = true, .driver = "mlx5" };
+	struct rdx_cq_conf cconf = { .depth = 256 };
+	struct rdx_qp_conf qconf;
+	struct rdx_qp_info ia, ib;
+	struct rdx_ah_attr aa;
+	const struct rdx_dev_attr *attr;
+	struct rdx_dev *dev;
+	struct rdx_cq *cq;
+	struct rdx_qp *qa, *qb;
+	struct rdx_ah *ah;
+	struct rdx_mem *ma, *mb;
+	struct rdx_wc wc[4];
+	struct rdx_wr wr;
+	struct rdx_recv_wr rwr;
+	struct rdx_sge sge[2], rsge;
+	const struct rdx_wc *r;
+	uint64_t v = 0x0102030405060708ull;
+	unsigned int k;
+
+	dev = rdx_dev_open(ibv_get_device_name(mlx5_ibdev), &dconf);
+	CU_ASSERT_FATAL(dev != NULL);
+	attr = rdx_dev_attr_get(dev);
+	CU_ASSERT_FATAL(attr->max_ud_msg >= 256);
+	cq = rdx_cq_create(dev, &cconf);
+	CU_ASSERT_FATAL(cq != NULL);
+	memset(&qconf, 0, sizeof(qconf));
+	qconf.send_cq = cq;
+	qconf.recv_cq = cq;
+	qconf.sq_depth = 64;
+	qconf.rq_depth = 64;
+	qconf.max_send_sge = 2;
+	qconf.max_recv_sge = 1;
+	qconf.max_inline = 64;
+	qconf.sig_interval = 1;
+	qconf.type = RDX_QP_UD;
+	qconf.qkey = 0x1ee7;
+	qa = rdx_qp_create(dev, &qconf);
+	qb = rdx_qp_create(dev, &qconf);
+	CU_ASSERT_FATAL(qa != NULL && qb != NULL);
+	CU_ASSERT(rdx_qp_connect(qa, NULL, NULL) == 0);
+	CU_ASSERT(rdx_qp_connect(qb, NULL, NULL) == 0);
+	CU_ASSERT(rdx_qp_info_get(qa, &ia) == 0);
+	CU_ASSERT(rdx_qp_info_get(qb, &ib) == 0);
+	CU_ASSERT(ib.qp_type == RDX_QP_UD && ib.qkey == 0x1ee7);
+	CU_ASSERT(rdx_ah_attr_from_info(dev, &ib, &aa) == 0);
+	ah = rdx_ah_create(dev, &aa);
+	CU_ASSERT_FATAL(ah != NULL);
+	ma = rdx_dev_mem_alloc(dev, 2 * attr->max_ud_msg + 4096, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	mb = rdx_dev_mem_alloc(dev, 2 * (attr->max_ud_msg + RDX_UD_GRH_BYTES), RDX_MEM_HOST,
+			       RDX_ACCESS_ALL);
+	CU_ASSERT_FATAL(ma != NULL && mb != NULL);
+	rsge.length = attr->max_ud_msg + RDX_UD_GRH_BYTES;
+	rsge.lkey = mb->lkey;
+	rwr.sge = &rsge;
+	rwr.num_sge = 1;
+	for (k = 0; k < 2; k++) {
+		rsge.addr = mb->iova + k * rsge.length;
+		rwr.wr_id = 100 + k;
+		CU_ASSERT(rdx_qp_post_recv_burst(qb, &rwr, 1) == 1);
+	}
+
+	/* inline 8 bytes */
+	memset(&wr, 0, sizeof(wr));
+	sge[0].addr = (uintptr_t)&v;
+	sge[0].length = 8;
+	sge[0].lkey = 0;
+	wr.opcode = RDX_OP_SEND;
+	wr.flags = RDX_WR_INLINE | RDX_WR_SIGNALED;
+	wr.sge = sge;
+	wr.num_sge = 1;
+	wr.ah = ah;
+	wr.remote_qpn = ib.qp_num;
+	wr.remote_qkey = ib.qkey;
+	wr.wr_id = 1;
+	CU_ASSERT(rdx_qp_post_burst(qa, &wr, 1) == 1);
+	CU_ASSERT(poll_n(cq, wc, 2) == 2);
+	r = wc[0].opcode == RDX_WC_RECV ? &wc[0] : &wc[1];
+	CU_ASSERT(wc[0].status == IBV_WC_SUCCESS && wc[1].status == IBV_WC_SUCCESS);
+	CU_ASSERT(r->opcode == RDX_WC_RECV && r->wr_id == 100);
+	CU_ASSERT(r->byte_len == RDX_UD_GRH_BYTES + 8);
+	CU_ASSERT(r->src_qp == ia.qp_num);
+	CU_ASSERT(memcmp(rdx_ud_payload(mb->addr), &v, 8) == 0);
+	if (attr->link_layer == IBV_LINK_LAYER_ETHERNET)
+		CU_ASSERT(r->wc_flags & RDX_WC_GRH);
+
+	/* SEND_IMM of exactly max_ud_msg bytes from two SGEs */
+	memset(ma->addr, 0x5c, 2 * attr->max_ud_msg);
+	sge[0].addr = ma->iova;
+	sge[0].length = 100;
+	sge[0].lkey = ma->lkey;
+	sge[1].addr = ma->iova + 100;
+	sge[1].length = attr->max_ud_msg - 100;
+	sge[1].lkey = ma->lkey;
+	wr.opcode = RDX_OP_SEND_IMM;
+	wr.flags = RDX_WR_SIGNALED;
+	wr.num_sge = 2;
+	wr.imm = 0x12345678;
+	wr.wr_id = 2;
+	CU_ASSERT(rdx_qp_post_burst(qa, &wr, 1) == 1);
+	CU_ASSERT(poll_n(cq, wc, 2) == 2);
+	r = wc[0].opcode == RDX_WC_RECV_IMM ? &wc[0] : &wc[1];
+	CU_ASSERT(r->opcode == RDX_WC_RECV_IMM && r->wr_id == 101 && r->imm == 0x12345678);
+	CU_ASSERT(r->byte_len == RDX_UD_GRH_BYTES + attr->max_ud_msg);
+
+	/* one byte more: not sent, LOC_LEN_ERR, the QP goes on */
+	sge[1].length++;
+	wr.wr_id = 3;
+	CU_ASSERT(rdx_qp_post_burst(qa, &wr, 1) == 1);
+	CU_ASSERT(poll_n(cq, wc, 1) == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_LOC_LEN_ERR && wc[0].wr_id == 3);
+	wr.opcode = RDX_OP_WRITE;                     /* no RDMA on UD */
+	CU_ASSERT(rdx_qp_post_burst(qa, &wr, 1) == 0);
+
+	CU_ASSERT(rdx_qp_destroy(qa) == 0);
+	CU_ASSERT(rdx_qp_destroy(qb) == 0);
+	CU_ASSERT(rdx_ah_destroy(ah) == 0);
+	CU_ASSERT(rdx_dev_mem_free(ma) == 0);
+	CU_ASSERT(rdx_dev_mem_free(mb) == 0);
+	CU_ASSERT(rdx_cq_destroy(cq) == 0);
+	CU_ASSERT(rdx_dev_close(dev) == 0);
+}
+
 int
 main(void)
 {
 	static const struct rdx_ut_case cases[] = {
 		{ "open of no such device fails with ENODEV", test_open_null },
 		{ "loopback: every opcode through the datapath", test_loopback },
+		{ "UD loopback: AH, GRH area, MTU limit", test_ud_loopback },
 		{ NULL, NULL },
 	};
 	int ret;

@@ -185,6 +185,95 @@ test_qp_info_and_connect_checks(void)
 	CU_ASSERT(hw_qp_connect(&hq.mqp.base, &remote, &ca) == -EINVAL);
 }
 
+/* UD: argument checks that fail before any verbs call, qp_info, the AH
+ * attribute conversion, the MTU in bytes, libmlx5's UD SQ sizing. */
+static void
+test_ud_checks(void)
+{
+	struct rdx_qp_conn_attr ca = { .timeout = 14 };
+	struct rdx_ah_attr aa;
+	struct ibv_ah_attr ia;
+	struct rdx_qp_info info, remote;
+	struct mlx5_hw_cq cq;
+	struct mlx5_hw_qp hq;
+	struct rdx_qp_conf qc;
+	unsigned int k;
+
+	fake_dev_init();
+	fake_dev.base.attr.max_ud_msg = 4096;
+	fake_dev.pattr.gid_tbl_len = 8;
+	fake_dev.max_send_wqebb = 32768;
+	memset(&cq, 0, sizeof(cq));
+	cq.mcq.base.dev = &fake_dev.base;
+	memset(&qc, 0, sizeof(qc));
+	qc.send_cq = &cq.mcq.base;
+	qc.recv_cq = &cq.mcq.base;
+	qc.max_send_sge = 1;
+	qc.type = 7;                                  /* no such type */
+	qc.sq_depth = 16;
+	rte_errno = 0;
+	CU_ASSERT(hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == ENOTSUP);
+	/* ctrl + datagram + 1 SGE = 80 -> 128 B: 2 MiB / 128 WRs */
+	CU_ASSERT(rdx_mlx5_ud_max_send_wr(32768, MLX5_HW_MAX_SQ_DESC, 1, 0) == 16384);
+	/* 64 + align16(4 + 220) = 288 -> 320 B */
+	CU_ASSERT(rdx_mlx5_ud_max_send_wr(32768, MLX5_HW_MAX_SQ_DESC, 1, MLX5_HW_MAX_INLINE) ==
+		  6553);
+	CU_ASSERT(rdx_mlx5_ud_max_send_wr(32768, MLX5_HW_MAX_SQ_DESC, 30, 0) == 0);
+	qc.type = RDX_QP_UD;
+	qc.sq_depth = 16385;
+	rte_errno = 0;
+	CU_ASSERT(hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == EINVAL);
+	CU_ASSERT(rdx_mlx5_ud_sq_wqebb_max(8, 1) == 2);
+	CU_ASSERT(rdx_mlx5_ud_sq_wqebb_max(0, 0) == 1);
+	CU_ASSERT(rdx_mlx5_ud_sq_wqe_cnt(10, 8, 1) == 32);
+
+	/* qp_info of a UD QP carries its Q_Key and type; connect takes NULL */
+	memset(&hq, 0, sizeof(hq));
+	hq.mqp.base.dev = &fake_dev.base;
+	hq.mqp.base.qp_num = 0x1a3;
+	hq.mqp.base.conf.type = RDX_QP_UD;
+	hq.qkey = 0x1234567;
+	CU_ASSERT(hw_qp_info(&hq.mqp.base, &info) == 0);
+	CU_ASSERT(info.qkey == 0x1234567 && info.qp_type == RDX_QP_UD);
+	remote = info;
+	CU_ASSERT(hw_qp_connect(&hq.mqp.base, &remote, &ca) == -EINVAL);
+	hq.mqp.base.conf.type = RDX_QP_RC;
+	CU_ASSERT(hw_qp_connect(&hq.mqp.base, NULL, &ca) == -EINVAL);
+	CU_ASSERT(hw_qp_info(&hq.mqp.base, &info) == 0);
+	CU_ASSERT(info.qkey == 0 && info.qp_type == RDX_QP_RC);
+
+	/* AH attributes */
+	memset(&aa, 0, sizeof(aa));
+	aa.port = 2;                                  /* device open on port 1 */
+	aa.lid = 9;
+	CU_ASSERT(hw_ah_attr(&fake_dev, &aa, &ia) == -EINVAL);
+	aa.port = 1;
+	aa.is_global = 1;
+	aa.sgid_index = 8;                            /* table of 8 */
+	CU_ASSERT(hw_ah_attr(&fake_dev, &aa, &ia) == -EINVAL);
+	aa.sgid_index = -1;                           /* the device's: 3 */
+	aa.sl = 5;
+	aa.hop_limit = 64;
+	aa.flow_label = 0x12345;
+	aa.traffic_class = 0x20;
+	for (k = 0; k < 16; k++)
+		aa.gid[k] = (uint8_t)k;
+	CU_ASSERT(hw_ah_attr(&fake_dev, &aa, &ia) == 0);
+	CU_ASSERT(ia.dlid == 9 && ia.sl == 5 && ia.port_num == 1 && ia.is_global == 1);
+	CU_ASSERT(ia.grh.sgid_index == 3 && ia.grh.hop_limit == 64);
+	CU_ASSERT(ia.grh.flow_label == 0x12345 && ia.grh.traffic_class == 0x20);
+	CU_ASSERT(ia.grh.dgid.raw[15] == 15);
+	aa.is_global = 0;
+	CU_ASSERT(hw_ah_attr(&fake_dev, &aa, &ia) == 0);
+	CU_ASSERT(ia.is_global == 0 && ia.grh.hop_limit == 0);
+
+	CU_ASSERT(hw_mtu_bytes(IBV_MTU_256) == 256);
+	CU_ASSERT(hw_mtu_bytes(IBV_MTU_1024) == 1024);
+	CU_ASSERT(hw_mtu_bytes(IBV_MTU_4096) == 4096);
+	CU_ASSERT(hw_mtu_bytes((enum ibv_mtu)0) == 0);
+	CU_ASSERT(mlx5_hw_ops.ah_create == hw_ah_create && mlx5_hw_ops.ah_destroy != NULL);
+}
+
 static void
 test_mem(void)
 {
@@ -239,6 +328,7 @@ main(void)
 		{ "registered as mlx5", test_registered },
 		{ "qp_info fields, connect checks", test_qp_info_and_connect_checks },
 		{ "memory: checks, copies, free", test_mem },
+		{ "UD checks, qp_info, AH attributes, sizing", test_ud_checks },
 		{ NULL, NULL },
 	};
 

@@ -23,6 +23,7 @@
 #include <infiniband/verbs.h>
 
 #include "rdx_ut.h"
+#include "rdx_dev_driver.h"
 #include "../../../drivers/mlx5/mlx5_obj.c"
 #include "../../../drivers/mlx5/mlx5_qp.c"
 #include "../../../drivers/mlx5/mlx5_cq.c"
@@ -63,7 +64,12 @@ struct qp_opts {
 	uint32_t bf_size;
 	uint32_t cqe_cnt;
 	uint32_t cqe_size;
+	bool ud;                  /* RDX_QP_UD, messages up to UD_MTU */
 };
+
+/* The UD message limit of the fake device (its "path MTU"). */
+#define UD_MTU 256u
+static struct rdx_dev fake_dev = { .attr = { .name = "fake", .max_ud_msg = UD_MTU } };
 
 static const struct qp_opts default_opts = {
 	.sq_bb = 16, .rq_cnt = 8, .max_inline = 64, .max_send_sge = 4,
@@ -96,6 +102,8 @@ fake_setup(const struct qp_opts *o)
 	f->qp.base.conf.sig_interval = o->sig_interval;
 	f->qp.base.conf.sig_burst_end = o->sig_burst_end;
 	f->qp.base.user_ctx = &f->qp;
+	f->qp.base.dev = &fake_dev;
+	f->qp.base.conf.type = o->ud ? RDX_QP_UD : RDX_QP_RC;
 	CU_ASSERT_FATAL(rdx_mlx5_qp_dp_init(&f->qp, &dv, QPN, o->max_inline,
 					    o->max_send_sge, o->max_recv_sge) == 0);
 	/* The CQ ring starts INVALID with owner 0 (mlx5-datapath.md §4). */
@@ -173,6 +181,43 @@ exp_raddr(uint8_t *w, uint64_t raddr, uint32_t rkey)
 	r.reserved = 0;
 	memcpy(w, &r, sizeof(r));
 	return 16;
+}
+
+/* Datagram segment: the AH's AV with the destination QPN (extended AV
+ * flag) and Q_Key, through mlx5dv.h's struct (rdma-core set_datagram_seg). */
+static inline uint32_t
+exp_dgram(uint8_t *w, const struct mlx5_wqe_av *av, uint32_t dqpn, uint32_t qkey)
+{
+	struct mlx5_wqe_datagram_seg d;
+
+	_Static_assert(sizeof(d) == 48, "datagram segment is 3 DS");
+	d.av = *av;
+	d.av.dqp_dct = htobe32(dqpn | MLX5_EXTENDED_UD_AV);
+	d.av.key.qkey.qkey = htobe32(qkey);
+	memcpy(w, &d, sizeof(d));
+	return 48;
+}
+
+/* An AH whose AV has every field set to something recognisable. */
+static inline void
+fake_ah(struct rdx_mlx5_ah *ah, uint8_t seed)
+{
+	unsigned int k;
+
+	memset(ah, 0, sizeof(*ah));
+	ah->base.dev = &fake_dev;
+	ah->av.key.qkey.qkey = htobe32(0x99999999u);  /* overwritten per WR */
+	ah->av.dqp_dct = htobe32(0x00777777u);        /* overwritten per WR */
+	ah->av.stat_rate_sl = (uint8_t)(0x30 | (seed & 0xf));
+	ah->av.fl_mlid = 0x80;                        /* GRH present */
+	ah->av.rlid = htobe16(0x1200 | seed);
+	for (k = 0; k < 6; k++)
+		ah->av.rmac[k] = (uint8_t)(0xa0 + k + seed);
+	ah->av.tclass = 0x20;
+	ah->av.hop_limit = 64;
+	ah->av.grh_gid_fl = htobe32(0x40000000u | seed); /* sgid index, flow label */
+	for (k = 0; k < 16; k++)
+		ah->av.rgid[k] = (uint8_t)(0xf0 ^ (k * 13 + seed));
 }
 
 static inline uint32_t
