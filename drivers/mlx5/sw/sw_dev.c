@@ -609,8 +609,7 @@ sw_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
 	memset(ah, 0, sizeof(*ah));
 	route = sw_route_get(&sd->eng, attr->gid);
 	if (route < 0) {
-		fprintf(stderr, "rdx_sw: address handle: no route to %s: %s\n", name,
-			strerror(-route));
+		/* sw_route_get said why, in one line */
 		free(ah);
 		rte_errno = -route;
 		return NULL;

@@ -581,6 +581,11 @@ sw_route_get(struct sw_engine *e, const uint8_t gid[16])
 		struct sw_route *r = &e->routes[i];
 
 		if (r->dom != NULL && memcmp(r->gid, gid, 16) == 0) {
+			if (__atomic_load_n(&r->dom->hdr->closed, __ATOMIC_ACQUIRE)) {
+				sw_unlock(&e->lock);
+				SW_LOG(ERR, "address handle: the device of %s is closed\n", name);
+				return -ENOENT;
+			}
 			r->refs++;
 			sw_unlock(&e->lock);
 			return (int)i;
