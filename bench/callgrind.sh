@@ -47,13 +47,14 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # run MODE ITERATIONS LABEL
 run() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" \
-        --toggle-collect=rdx_mlx5_post_burst --toggle-collect=rdx_mlx5_poll_burst \
+        --toggle-collect=rdx_mlx5_post_burst --toggle-collect=rdx_mlx5_post_burst_ud \
+        --toggle-collect=rdx_mlx5_poll_burst \
         "$build/bench/mlx5_fastpath" "$1" "$2" >"$tmp/out.$1" 2>"$tmp/err.$1" || {
         cat "$tmp/err.$1" >&2; exit 1; }
     ops=$(sed -n 's/.* ops=\([0-9]*\).*/\1/p' "$tmp/out.$1")
     total=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$tmp/cg.$1")
     post=$(callgrind_annotate --inclusive=yes "$tmp/cg.$1" 2>/dev/null |
-        awk '/rdx_mlx5_post_burst/ { gsub(",", "", $1); print $1; exit }')
+        awk '/rdx_mlx5_post_burst(_ud)? / { gsub(",", "", $1); print $1; exit }')
     poll=$(callgrind_annotate --inclusive=yes "$tmp/cg.$1" 2>/dev/null |
         awk '/rdx_mlx5_poll_burst/ { gsub(",", "", $1); print $1; exit }')
     awk -v l="$3" -v t="$total" -v o="$ops" -v p="${post:-0}" -v q="${poll:-0}" 'BEGIN {
@@ -76,6 +77,7 @@ run q8 "$bursts" "8B inline WRITE, burst 32, -Q 8 (4 CQEs):"
 run l1 "$bursts" "8B inline WRITE, -l 1 (32 posts of 1), -Q 32:"
 run cas "$bursts" "8B CAS, burst 32 (general builder):"
 run faa "$bursts" "8B FAA, burst 32 (general builder):"
+run ud "$bursts" "8B inline UD SEND, burst 32, 1 signaled/32:"
 
 # rdx-perf's own loop: app / driver / model
 perf_ops=$bursts

@@ -24,6 +24,8 @@
  *   l1     8-byte inline RDMA_WRITE, 32 posts of one WR (post list 1), one
  *          signaled per 32, one poll per 32 WRs
  *   cas faa  8-byte atomics into one SGE, bursts of 32, one signaled per 32
+ *   ud     8-byte inline SEND on a UD QP (ctrl + datagram segment + inline,
+ *          two WQEBBs), one address handle, bursts of 32, one signaled per 32
  * The "device" reads each posted WQE's ctrl segment (opcode, DS, CQ_UPDATE)
  * and writes one CQE per WQE that asks for one, as the NIC does.
  */
@@ -34,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rdx_dev_driver.h"
 #include "rdx_mlx5.h"
 
 #define SQ_BB 256u
@@ -62,23 +65,29 @@ struct mode {
 	uint32_t posts;         /* post calls per iteration (then one poll) */
 	uint16_t sig;           /* sig_interval */
 	uint32_t max_inline;
+	bool ud;                /* RDX_QP_UD */
 };
 
 static const struct mode modes[] = {
-	{ "burst", RDX_OP_WRITE, true, 8, 32, 1, 32, 28 },
-	{ "bf", RDX_OP_WRITE, true, 8, 1, 1, 1, 28 },
-	{ "send", RDX_OP_SEND, true, 8, 32, 1, 32, 28 },
-	{ "read", RDX_OP_READ, false, 8, 32, 1, 32, 28 },
-	{ "w16", RDX_OP_WRITE, true, 16, 32, 1, 32, 28 },
-	{ "w24", RDX_OP_WRITE, true, 24, 32, 1, 32, 28 },
-	{ "w64", RDX_OP_WRITE, true, 64, 32, 1, 32, 64 },
-	{ "sge", RDX_OP_WRITE, false, 8, 32, 1, 32, 28 },
-	{ "q8", RDX_OP_WRITE, true, 8, 32, 1, 8, 28 },
-	{ "q16", RDX_OP_WRITE, true, 8, 32, 1, 16, 28 },
-	{ "l1", RDX_OP_WRITE, true, 8, 1, 32, 32, 28 },
-	{ "cas", RDX_OP_CAS, false, 8, 32, 1, 32, 28 },
-	{ "faa", RDX_OP_FAA, false, 8, 32, 1, 32, 28 },
+	{ "burst", RDX_OP_WRITE, true, 8, 32, 1, 32, 28, false },
+	{ "bf", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false },
+	{ "send", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false },
+	{ "read", RDX_OP_READ, false, 8, 32, 1, 32, 28, false },
+	{ "w16", RDX_OP_WRITE, true, 16, 32, 1, 32, 28, false },
+	{ "w24", RDX_OP_WRITE, true, 24, 32, 1, 32, 28, false },
+	{ "w64", RDX_OP_WRITE, true, 64, 32, 1, 32, 64, false },
+	{ "sge", RDX_OP_WRITE, false, 8, 32, 1, 32, 28, false },
+	{ "q8", RDX_OP_WRITE, true, 8, 32, 1, 8, 28, false },
+	{ "q16", RDX_OP_WRITE, true, 8, 32, 1, 16, 28, false },
+	{ "l1", RDX_OP_WRITE, true, 8, 1, 32, 32, 28, false },
+	{ "cas", RDX_OP_CAS, false, 8, 32, 1, 32, 28, false },
+	{ "faa", RDX_OP_FAA, false, 8, 32, 1, 32, 28, false },
+	{ "ud", RDX_OP_SEND, true, 8, 32, 1, 32, 28, true },
 };
+
+/* The UD QP's device (its message limit) and address handle. */
+static struct rdx_dev ud_dev = { .attr = { .name = "bench", .max_ud_msg = 4096 } };
+static struct rdx_mlx5_ah ud_ah;
 
 /* The "device": one requester CQE for the WQE at WQEBB counter wqe_ctr. */
 static void
@@ -118,7 +127,7 @@ device_run(struct ring *r, uint32_t from, uint32_t to)
 }
 
 static int
-ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline)
+ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline, bool ud)
 {
 	struct mlx5dv_qp dv;
 	struct mlx5dv_cq dvc;
@@ -136,6 +145,8 @@ ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline)
 	dv.bf.reg = r->bf;
 	dv.bf.size = BF_HALF;
 	r->qp.base.conf.sig_interval = sig_interval;
+	r->qp.base.conf.type = ud ? RDX_QP_UD : RDX_QP_RC;
+	r->qp.base.dev = &ud_dev;
 	/* max_inline 28, one SGE: every WQE fits one WQEBB (rdma-core sizing);
 	 * max_inline 64 (w64): two */
 	ret = rdx_mlx5_qp_dp_init(&r->qp, &dv, 0x1234, max_inline, 1, 0);
@@ -170,7 +181,7 @@ main(int argc, char **argv)
 			m = &modes[k];
 	if (m == NULL) {
 		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf send read w16 w24 w64"
-			" sge q8 q16 l1 cas faa)\n", argv[0]);
+			" sge q8 q16 l1 cas faa ud)\n", argv[0]);
 		return 2;
 	}
 	errno = 0;
@@ -180,7 +191,7 @@ main(int argc, char **argv)
 			argv[2]);
 		return 2;
 	}
-	if (ring_init(&r, m->sig, m->max_inline) != 0) {
+	if (ring_init(&r, m->sig, m->max_inline, m->ud) != 0) {
 		fprintf(stderr, "mlx5_fastpath: datapath init failed\n");
 		return 1;
 	}
@@ -196,7 +207,14 @@ main(int argc, char **argv)
 		wr[k].wr_id = k;
 		wr[k].compare_add = 1;
 		wr[k].swap = 2;
+		if (m->ud) {
+			wr[k].ah = &ud_ah.base;
+			wr[k].remote_qpn = 0x4321;
+			wr[k].remote_qkey = 0x1ee7;
+		}
 	}
+	ud_ah.av.rlid = htobe16(7);
+	ud_ah.av.fl_mlid = 0x80;
 	for (it = 0; it < iters; it++) {
 		uint32_t from = r.qp.sq_cur_post, retired = 0;
 		unsigned int cqes, got = 0;

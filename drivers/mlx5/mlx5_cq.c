@@ -48,14 +48,9 @@ static const uint8_t rdx_mlx5_req_wc_opcode[256] = {
 _Static_assert(RDX_WC_UNKNOWN != 0, "unlisted opcodes must not read as NOP");
 
 /* rdx_wc.byte_len of a good requester CQE by WQE opcode: READ -> the CQE's
- * byte_cnt, atomics 8 (cq.c), everything else 0. NOP is looked at apart
- * (REQ_LEN_NOP, 0): on a UD QP it may stand for a message above the MTU.
- * Both special values take the one unlikely branch of the poll loop. */
+ * byte_cnt, atomics 8 (cq.c), everything else 0. */
 #define REQ_LEN_FROM_CQE 0xffu
-#define REQ_LEN_NOP 0xfeu
-#define REQ_LEN_SPECIAL REQ_LEN_NOP
 static const uint8_t rdx_mlx5_req_byte_len[256] = {
-	[MLX5_OPCODE_NOP] = REQ_LEN_NOP,
 	[MLX5_OPCODE_RDMA_READ] = REQ_LEN_FROM_CQE,
 	[MLX5_OPCODE_ATOMIC_CS] = 8,
 	[MLX5_OPCODE_ATOMIC_FA] = 8,
@@ -199,25 +194,11 @@ cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t s
 	last = tail + retired - 1;
 	/* byte_cnt is meaningful for READ only; atomics report 8 (cq.c). */
 	blen = rdx_mlx5_req_byte_len[op];
-	if (unlikely(blen >= REQ_LEN_SPECIAL)) {
-		if (blen == REQ_LEN_FROM_CQE) {
-			blen = be32toh(cqe->byte_cnt);
-		} else {
-			blen = 0;
-			/* A UD SEND above the MTU, not sent: a NOP stood in. */
-			if (qp->sq_lenerr != NULL && qp->sq_lenerr[last & mask]) {
-				wc_set(wc, qp->sq_wrid[last & mask], qp->base.user_ctx, 0, last,
-				       sop & 0xffffff, retired, RDX_WC_SEND);
-				wc->status = IBV_WC_LOC_LEN_ERR;
-				qp->sq_lenerr[last & mask] = 0;
-				goto retire;
-			}
-		}
-	}
+	if (unlikely(blen == REQ_LEN_FROM_CQE))
+		blen = be32toh(cqe->byte_cnt);
 	/* imm: the retirement cursor for rdx_mlx5_qp_retired_wr_id */
 	wc_set(wc, qp->sq_wrid[last & mask], qp->base.user_ctx, blen, last, sop & 0xffffff,
 	       retired, rdx_mlx5_req_wc_opcode[op]);
-retire:
 	qp->sq_tail = last + 1;
 	NO_STORE_PAIRING();
 	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
@@ -303,9 +284,22 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 			wc->imm = cqe->imm_inval_pkey; /* as received */
 		}
 		return;
-	case MLX5_CQE_REQ:
-		/* Only reached for a counter naming no outstanding WQE. */
+	case MLX5_CQE_REQ: {
+		uint32_t ord;
+
+		/* A NOP standing for a UD SEND above the MTU (post_ud): its
+		 * sq_sig entry names nothing, so its CQE lands here. Else only
+		 * reached for a counter naming no outstanding WQE. */
+		if (qp->sq_lenerr != NULL && sq_find_ord(qp, wqe_ctr, &ord) &&
+		    qp->sq_lenerr[ord & qp->sq_mask] && sq_retire_err(qp, wqe_ctr, wc)) {
+			qp->sq_lenerr[ord & qp->sq_mask] = 0;
+			cq->stats.errors++;
+			wc->status = IBV_WC_LOC_LEN_ERR;
+			wc->opcode = RDX_WC_SEND;
+			return;
+		}
 		break;
+	}
 	case MLX5_CQE_REQ_ERR:
 	case MLX5_CQE_RESP_ERR:
 		cq->stats.errors++;

@@ -699,7 +699,7 @@ int rdx_qp_info_get(struct rdx_qp *qp, struct rdx_qp_info *info);
  * Move the QP RESET->INIT->RTR->RTS: an RC QP towards the peer described
  * by remote; a UD QP with remote NULL (a UD QP has no peer: each WR names
  * its destination; INIT takes the port, P_Key index 0 and conf.qkey, RTS
- * the SQ PSN; of attr only sl matters, for nothing: the AH carries it).
+ * the SQ PSN; attr is not used: each AH carries its SL).
  *
  * Control path (modify-QP system calls). Not thread-safe on one QP.
  *

@@ -70,9 +70,12 @@ struct rdx_cq {
  *   The number of work requests to post (0 is allowed and posts nothing).
  * @return
  *   The number posted, 0..n. Fewer than n when the send queue is full, or
- *   when wr[ret] is invalid (bad opcode, too many SGEs, inline too large):
- *   that WR and the ones after it were not posted. Errors in posted WRs
- *   (keys, bounds, access) arrive as error completions.
+ *   when wr[ret] is invalid (bad opcode, too many SGEs, inline too large;
+ *   on a UD QP also RDMA/atomic opcodes and a NULL ah): that WR and the
+ *   ones after it were not posted. Errors in posted WRs (keys, bounds,
+ *   access) arrive as error completions; so does a UD SEND longer than
+ *   rdx_dev_attr.max_ud_msg: it is not sent, and its completion (always
+ *   generated) has status IBV_WC_LOC_LEN_ERR; the QP stays usable.
  */
 static inline uint16_t
 rdx_qp_post_burst(struct rdx_qp *qp, const struct rdx_wr *wr, uint16_t n)

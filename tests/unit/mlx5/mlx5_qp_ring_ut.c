@@ -380,8 +380,16 @@ struct ref_wqe {
 	uint32_t bb;
 	uint64_t wr_id;
 	bool signaled;
+	bool lenerr;                    /* UD: a NOP standing for a too long SEND */
 	uint8_t opcode;
 };
+
+/* WQEBBs of a reference WQE. */
+static uint32_t
+ref_nbb(const struct ref_wqe *r)
+{
+	return (r->len + 63) / 64;
+}
 
 static uint64_t
 xs64(uint64_t *s)
@@ -484,14 +492,111 @@ rand_wr(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wqe *
 		 wr->opcode == RDX_OP_SEND_IMM ? wr->imm : 0);
 }
 
+/*
+ * A random UD WR and its expected WQE: 8-byte inline SENDs mostly, longer
+ * inline SEND/SEND_IMM, gather lists up to the MTU, gather lists one byte
+ * or more above it (a NOP, always signaled), NOPs; FENCE/SOLICITED now and
+ * then. The AH alternates between two.
+ */
+static struct rdx_mlx5_ah ud_ahs[2];
+
+static void
+rand_wr_ud(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wqe *r,
+	   uint32_t bb, uint32_t max_inline, uint32_t max_send_sge)
+{
+	const uint32_t k = (uint32_t)(xs64(seed) % 20);
+	const uint32_t off = (uint32_t)(xs64(seed) % 256);
+	const struct rdx_mlx5_ah *ah = &ud_ahs[xs64(seed) & 1];
+	uint32_t j, total = 0;
+	uint8_t op, fm = 0;
+
+	memset(wr, 0, sizeof(*wr));
+	memset(r, 0, sizeof(*r));
+	wr->sge = sge;
+	wr->num_sge = 1;
+	wr->ah = &ah->base;
+	wr->remote_qpn = (uint32_t)xs64(seed) & 0xffffff;
+	wr->remote_qkey = (uint32_t)xs64(seed);
+	wr->wr_id = xs64(seed);
+	wr->opcode = RDX_OP_SEND;
+	wr->flags = RDX_WR_INLINE;
+	sge->addr = (uintptr_t)(pay + off);
+	sge->length = 8;
+	sge->lkey = (uint32_t)xs64(seed);
+	if (k < 12) {
+		/* 8-byte inline SEND */
+	} else if (k == 12 || k == 13) {
+		sge->length = 1 + (uint32_t)(xs64(seed) % max_inline);
+		if (k == 13) {
+			wr->opcode = RDX_OP_SEND_IMM;
+			wr->imm = (uint32_t)xs64(seed);
+		}
+	} else if (k == 14 || k == 15 || k == 16) {
+		/* gather list: within the MTU (14, 15) or above it (16) */
+		wr->flags = 0;
+		wr->num_sge = (uint8_t)(1 + xs64(seed) % max_send_sge);
+		for (j = 0; j < wr->num_sge; j++) {
+			sge[j].addr = xs64(seed);
+			sge[j].lkey = (uint32_t)xs64(seed);
+			sge[j].length = (uint32_t)(xs64(seed) % (UD_MTU / wr->num_sge + 1));
+			total += sge[j].length;
+		}
+		if (k == 16)
+			sge[0].length += UD_MTU + 1 - total;
+	} else if (k == 17) {
+		wr->opcode = RDX_OP_NOP;
+		wr->num_sge = 0;
+		wr->flags = 0;
+	} else {
+		wr->flags |= (k == 18) ? RDX_WR_FENCE : RDX_WR_SOLICITED;
+	}
+	if (xs64(seed) % 8 == 0)
+		wr->flags |= RDX_WR_SIGNALED;
+	if (wr->flags & RDX_WR_FENCE)
+		fm |= MLX5_WQE_CTRL_FENCE;
+	if (wr->flags & RDX_WR_SOLICITED)
+		fm |= MLX5_WQE_CTRL_SOLICITED;
+
+	r->bb = bb;
+	r->wr_id = wr->wr_id;
+	r->signaled = (wr->flags & RDX_WR_SIGNALED) != 0;
+	total = 0;
+	for (j = 0; j < wr->num_sge; j++)
+		total += sge[j].length;
+	if (wr->opcode == RDX_OP_NOP || total > UD_MTU) {
+		op = MLX5_OPCODE_NOP;
+		r->len = 16;
+		r->lenerr = wr->opcode != RDX_OP_NOP;
+		r->signaled |= r->lenerr;
+		exp_ctrl(r->bytes, (uint16_t)bb, op, 1, fm, 0);
+	} else {
+		op = wr->opcode == RDX_OP_SEND ? MLX5_OPCODE_SEND : MLX5_OPCODE_SEND_IMM;
+		r->len = 16 + exp_dgram(r->bytes + 16, &ah->av, wr->remote_qpn, wr->remote_qkey);
+		if (wr->flags & RDX_WR_INLINE) {
+			r->len += exp_inline(r->bytes + r->len, pay + off, sge->length);
+			r->cmp_len = 64 + 4 + sge->length;
+		} else {
+			for (j = 0; j < wr->num_sge; j++)
+				if (sge[j].length != 0)
+					r->len += exp_data(r->bytes + r->len, sge[j].length,
+							   sge[j].lkey, sge[j].addr);
+		}
+		exp_ctrl(r->bytes, (uint16_t)bb, op, (uint8_t)(r->len / 16), fm,
+			 wr->opcode == RDX_OP_SEND_IMM ? wr->imm : 0);
+	}
+	if (r->cmp_len == 0)
+		r->cmp_len = r->len;
+	r->opcode = op;
+}
+
 static void
 random_bursts(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
-	      uint16_t sig_interval, bool burst_end, uint64_t seed, uint32_t bursts)
+	      uint16_t sig_interval, bool burst_end, uint64_t seed, uint32_t bursts, bool ud)
 {
 	struct qp_opts o = default_opts;
 	static struct ref_wqe ref[1024];        /* by ordinal & (sq_bb - 1) */
 	static struct rdx_wr wr[48];
-	static struct rdx_sge sge[48];
+	static struct rdx_sge sge[48][4];
 	static struct ref_wqe rw[48];
 	uint32_t head = 0, tail = 0, bb = 0, unsig = 0, max_post, b, i;
 	uint32_t last_sig = UINT32_MAX;         /* newest signaled, not completed */
@@ -503,7 +608,10 @@ random_bursts(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
 	o.sig_interval = sig_interval;
 	o.sig_burst_end = burst_end;
 	o.cqe_cnt = 64;
+	o.ud = ud;
 	fake_setup(&o);
+	fake_ah(&ud_ahs[0], 1);
+	fake_ah(&ud_ahs[1], 2);
 	max_post = f->qp.sq_max_post;
 	for (b = 0; b < bursts && !bad; b++) {
 		const uint32_t n = 1 + (uint32_t)(xs64(&seed) % 40);
@@ -512,8 +620,12 @@ random_bursts(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
 		uint32_t got, pbb = bb;
 
 		for (i = 0; i < n; i++) {
-			rand_wr(&seed, &wr[i], &sge[i], &rw[i], pbb, max_inline);
-			pbb += rw[i].len > 64 ? 2 : 1;
+			if (ud)
+				rand_wr_ud(&seed, &wr[i], sge[i], &rw[i], pbb, max_inline,
+					   max_send_sge);
+			else
+				rand_wr(&seed, &wr[i], sge[i], &rw[i], pbb, max_inline);
+			pbb += ref_nbb(&rw[i]);
 		}
 		got = rdx_qp_post_burst(qp(), wr, (uint16_t)n);
 		if (got != want) {
@@ -542,7 +654,7 @@ random_bursts(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
 				bad = 1;
 			}
 			ref[head & (sq_bb - 1)] = *r;
-			bb = r->bb + (r->len > 64 ? 2 : 1);
+			bb = r->bb + ref_nbb(r);
 			head++;
 		}
 		if (got != 0 && (be32toh(f->dbrec[MLX5_SND_DBR]) != (bb & 0xffff) ||
@@ -551,8 +663,37 @@ random_bursts(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
 			fprintf(stderr, "burst %u: counters differ\n", b);
 			bad = 1;
 		}
+		/* UD: each signaled WQE gets its own CQE (a too long SEND's
+		 * NOP must report LOC_LEN_ERR), oldest first. */
+		if (ud && last_sig != UINT32_MAX && xs64(&seed) % 3 != 0) {
+			uint32_t o2;
+
+			for (o2 = tail; o2 != last_sig + 1 && !bad; o2++) {
+				const struct ref_wqe *s = &ref[o2 & (sq_bb - 1)];
+				struct rdx_wc wc[2];
+
+				if (!s->signaled)
+					continue;
+				cqe_req(QPN, (uint16_t)s->bb, s->opcode, 0);
+				if (rdx_cq_poll_burst(cq(), wc, 2) != 1 ||
+				    wc[0].status != (s->lenerr ? IBV_WC_LOC_LEN_ERR : 0) ||
+				    wc[0].retired != o2 - tail + 1 || wc[0].wr_id != s->wr_id ||
+				    (s->lenerr && wc[0].opcode != RDX_WC_SEND)) {
+					fprintf(stderr, "burst %u: bad UD completion (ordinal %u, status %u)\n",
+						b, o2, wc[0].status);
+					bad = 1;
+					break;
+				}
+				for (i = 0; i < wc[0].retired; i++)
+					if (rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], (uint16_t)i) !=
+					    ref[(tail + i) & (sq_bb - 1)].wr_id)
+						bad = 1;
+				tail = o2 + 1;
+			}
+			last_sig = UINT32_MAX;
+		}
 		/* Complete up to the newest signaled WQE, now or later. */
-		if (last_sig != UINT32_MAX && xs64(&seed) % 3 != 0) {
+		if (!ud && last_sig != UINT32_MAX && xs64(&seed) % 3 != 0) {
 			const struct ref_wqe *s = &ref[last_sig & (sq_bb - 1)];
 			struct rdx_wc wc[4];
 
@@ -582,13 +723,26 @@ static void
 test_random_bursts(void)
 {
 	/* the benchmark's QP: every WQE one WQEBB, runs up to 256 WQEs */
-	random_bursts(1024, 28, 1, 32, false, 0x1234567887654321ull, 3000);
+	random_bursts(1024, 28, 1, 32, false, 0x1234567887654321ull, 3000, false);
 	/* 2-WQEBB WQEs: ring and wr_id slots apart; idx low byte carries */
-	random_bursts(512, 64, 4, 7, false, 0x9e3779b97f4a7c15ull, 3000);
+	random_bursts(512, 64, 4, 7, false, 0x9e3779b97f4a7c15ull, 3000, false);
 	/* small ring, signal every WQE at burst end, short counts */
-	random_bursts(16, 64, 4, 5, true, 0xdeadbeefcafef00dull, 3000);
-	random_bursts(64, 28, 1, 1, false, 0x0123456789abcdefull, 3000);
-	random_bursts(256, 64, 4, 300, false, 0x5555aaaa3333ccccull, 3000);
+	random_bursts(16, 64, 4, 5, true, 0xdeadbeefcafef00dull, 3000, false);
+	random_bursts(64, 28, 1, 1, false, 0x0123456789abcdefull, 3000, false);
+	random_bursts(256, 64, 4, 300, false, 0x5555aaaa3333ccccull, 3000, false);
+}
+
+/* The same against UD WQEs: 1..2-WQEBB WQEs with the datagram segment,
+ * too long SENDs (signaled NOPs reporting LOC_LEN_ERR), small and large
+ * rings, every signaling rule. */
+static void
+test_random_bursts_ud(void)
+{
+	random_bursts(1024, 28, 1, 32, false, 0x1234567887654321ull, 3000, true);
+	random_bursts(512, 60, 4, 7, false, 0x9e3779b97f4a7c15ull, 3000, true);
+	random_bursts(16, 60, 4, 5, true, 0xdeadbeefcafef00dull, 3000, true);
+	random_bursts(64, 28, 2, 1, false, 0x0123456789abcdefull, 3000, true);
+	random_bursts(256, 60, 4, 300, false, 0x5555aaaa3333ccccull, 3000, true);
 }
 
 int
@@ -603,6 +757,7 @@ main(void)
 		{ "one doorbell per burst", test_one_doorbell_per_burst },
 		{ "fast/general WRs mixed in one burst", test_fast_general_mix },
 		{ "random bursts vs an independent reference", test_random_bursts },
+		{ "random UD bursts vs an independent reference", test_random_bursts_ud },
 		{ NULL, NULL },
 	};
 
