@@ -285,6 +285,29 @@ test_routes(void)
 	CU_ASSERT_PTR_NULL(eng.routes[r1].dom);
 }
 
+/* UD WQE sizing: rdma-core's mlx5_calc_send_wqe with the UD overhead (ctrl
+ * + datagram segment, 64 B) instead of RC's 192 B. */
+static void
+test_ud_sizing(void)
+{
+	uint32_t size, inl;
+
+	CU_ASSERT_EQUAL(sw_calc_wqe(SW_UD_WQE_OVERHEAD, 1, 0, &size, &inl), 0);
+	CU_ASSERT_EQUAL(size, 128);
+	CU_ASSERT_EQUAL(inl, 60);
+	CU_ASSERT_EQUAL(sw_calc_wqe(SW_UD_WQE_OVERHEAD, 4, 100, &size, &inl), 0);
+	CU_ASSERT_EQUAL(size, 192);
+	CU_ASSERT_EQUAL(inl, 124);
+	CU_ASSERT_EQUAL(sw_calc_wqe(SW_UD_WQE_OVERHEAD, 0, 444, &size, &inl), 0);
+	CU_ASSERT_EQUAL(size, 512);
+	CU_ASSERT_EQUAL(inl, 444);
+	CU_ASSERT_EQUAL(sw_calc_wqe(SW_UD_WQE_OVERHEAD, 0, 445, &size, &inl), -EINVAL);
+	/* the RC numbers are unchanged */
+	CU_ASSERT_EQUAL(sw_calc_send_wqe(1, 0, &size, &inl), 0);
+	CU_ASSERT_EQUAL(size, 256);
+	CU_ASSERT_EQUAL(inl, 60);
+}
+
 int
 main(void)
 {
@@ -293,6 +316,7 @@ main(void)
 		{ "ud_malformed", test_ud_malformed },
 		{ "ud_len_and_dest", test_ud_len_and_dest },
 		{ "routes", test_routes },
+		{ "ud_sizing", test_ud_sizing },
 		{ NULL, NULL },
 	};
 
