@@ -33,6 +33,13 @@
  * - After an error every later WQE (SQ and RQ) gets one flush CQE (0x05),
  *   signaled or not, in order; flushing pauses while the CQ is full. A
  *   CQE that cannot be written leaves its WQE/receive to that flush.
+ * - UD (section "UD" below; doc/howto-ud-sw.md): the destination comes
+ *   from the WQE's datagram segment only; unreliable: drops (no
+ *   destination, Q_Key mismatch, no receive posted) are counted, never
+ *   completed; a message above the MTU is LOCAL_LENGTH (0x01) at the
+ *   sender, QP to ERR; a receive buffer smaller than GRH area + message is
+ *   LOCAL_LENGTH at the receiver, its QP to ERR; the GRH area is a
+ *   synthetic IBTA GRH.
  * - Shared memory is untrusted (a peer process maps it read-write): each
  *   shared value is read once and checked against its segment; own QP
  *   geometry and own MR translations come from process-local copies; a
