@@ -630,7 +630,7 @@ sw_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
 static int
 sw_ah_destroy(struct rdx_ah *bah)
 {
-	struct sw_ah *ah = (struct sw_ah *)bah;
+	struct sw_ah *ah = (struct sw_ah *)(void *)bah;
 
 	sw_route_put(&sw_dev(bah->dev)->eng, ah->route);
 	free(ah);
