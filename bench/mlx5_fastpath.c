@@ -213,8 +213,11 @@ main(int argc, char **argv)
 			wr[k].remote_qkey = 0x1ee7;
 		}
 	}
-	ud_ah.av.rlid = htobe16(7);
-	ud_ah.av.fl_mlid = 0x80;
+	{
+		struct mlx5_wqe_av av = { .fl_mlid = 0x80, .rlid = htobe16(7) };
+
+		rdx_mlx5_ah_init(&ud_ah, &av);
+	}
 	for (it = 0; it < iters; it++) {
 		uint32_t from = r.qp.sq_cur_post, retired = 0;
 		unsigned int cqes, got = 0;

@@ -955,7 +955,7 @@ hw_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
 	}
 	/* The datapath copies this AV into each UD WQE (set_datagram_seg). */
 	memset(ah, 0, sizeof(*ah));
-	memcpy(&ah->av, dv.av, sizeof(ah->av));
+	rdx_mlx5_ah_init(ah, dv.av);
 	ah->drv = ibah;
 	ah->base.dev = dev;
 	ah->base.attr = *attr;

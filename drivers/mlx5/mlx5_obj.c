@@ -121,6 +121,16 @@ rdx_mlx5_ud_max_send_wr(uint32_t max_send_wqebb, uint32_t max_sq_desc_sz,
 			   max_send_sge, max_inline);
 }
 
+void
+rdx_mlx5_ah_init(struct rdx_mlx5_ah *ah, const struct mlx5_wqe_av *av)
+{
+	ah->av = *av;
+	/* the post loops OR the WR's Q_Key and QPN into these */
+	ah->av.key.qkey.qkey = 0;
+	ah->av.key.qkey.reserved = 0;
+	ah->av.dqp_dct = htobe32(MLX5_EXTENDED_UD_AV);
+}
+
 uint32_t
 rdx_mlx5_rq_stride(uint32_t max_recv_sge)
 {

@@ -789,20 +789,14 @@ post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr
 	uint64_t *const wid_end = wid + span;
 	rdx_v2u64 ctrl16 = { w0be, 0 };
 	const rdx_v2u64 step = { 2 * W0BE_IDX_ONE, 0 };
-	/* AV bytes 4..7 (reserved) and 12..15 (sl, fl_mlid, rlid) are kept,
-	 * bytes 0..3 take the Q_Key, 8..11 the QPN with the extended-AV flag. */
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	const uint64_t keep = 0xffffffff00000000ull;
-#else
-	const uint64_t keep = 0x00000000ffffffffull;
-#endif
 	intptr_t i;
 
 	for (i = -(intptr_t)span; i != 0; i++) {
 		const struct rdx_mlx5_ah *ah;
 		const struct rdx_sge *sge;
-		uint64_t a0, a1, a[4];
-		uint32_t key, k32, q32;
+		rdx_v2u64 v0, v1, v2;
+		uint64_t qq;
+		uint32_t key;
 
 		memcpy(&key, &wr->opcode, sizeof(key));
 		if (unlikely((key & WR_KEY_EXACT_MASK) != want))
@@ -811,22 +805,25 @@ post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr
 		ah = (const struct rdx_mlx5_ah *)(const void *)wr->ah;
 		if (unlikely(sge->length != 8 || ah == NULL))
 			break;
-		memcpy(&a0, &ah->av, 8);
-		memcpy(&a1, (const uint8_t *)&ah->av + 8, 8);
-		memcpy(a, (const uint8_t *)&ah->av + 16, 32);
-		k32 = htobe32(wr->remote_qkey);
-		q32 = htobe32((wr->remote_qpn & 0xffffff) | MLX5_EXTENDED_UD_AV);
+		/* The template (rdx_mlx5_ah_init) has Q_Key 0 at bytes 0..3 and
+		 * dqp_dct = the extended-AV flag at bytes 8..11: OR in the Q_Key
+		 * and the QPN's low 24 bits, big-endian. */
+		memcpy(&v0, &ah->av, 16);
+		/* AV bytes 16..47 as two 16-byte moves */
+		memcpy(&v1, (const uint8_t *)&ah->av + 16, 16);
+		memcpy(&v2, (const uint8_t *)&ah->av + 32, 16);
+		memcpy(&qq, &wr->remote_qpn, sizeof(qq));   /* QPN, Q_Key */
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-		a0 = (a0 & keep) | k32;
-		a1 = (a1 & keep) | q32;
+		/* one swap: [BE(Q_Key), BE(QPN)] */
+		qq = rte_bswap64(qq);
+		v0 |= (rdx_v2u64){ (uint32_t)qq, (qq >> 32) & 0xffffff00u };
 #else
-		a0 = (a0 & keep) | (uint64_t)k32 << 32;
-		a1 = (a1 & keep) | (uint64_t)q32 << 32;
+		v0 |= (rdx_v2u64){ qq << 32, (qq >> 32 & 0xffffff) << 32 };
 #endif
 		set_inline_8(ctrl + 64, (const uint8_t *)(uintptr_t)sge->addr);
-		memcpy(ctrl + MLX5_DS_SIZE, &a0, 8);
-		memcpy(ctrl + MLX5_DS_SIZE + 8, &a1, 8);
-		memcpy(ctrl + 2 * MLX5_DS_SIZE, a, 32);
+		memcpy(ctrl + MLX5_DS_SIZE, &v0, 16);
+		memcpy(ctrl + 2 * MLX5_DS_SIZE, &v1, 16);
+		memcpy(ctrl + 3 * MLX5_DS_SIZE, &v2, 16);
 		memcpy(ctrl, &ctrl16, sizeof(ctrl16));
 		ctrl16 += step;
 		wid_end[i] = wr->wr_id;

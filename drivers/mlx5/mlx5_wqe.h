@@ -55,6 +55,9 @@ _Static_assert(offsetof(struct rdx_wr, flags) == offsetof(struct rdx_wr, opcode)
 	       offsetof(struct rdx_wr, num_sge) == offsetof(struct rdx_wr, opcode) + 2 &&
 	       sizeof(struct rdx_wr) >= offsetof(struct rdx_wr, opcode) + 4,
 	       "rdx_wr opcode/flags/num_sge layout");
+/* UD: remote_qpn and remote_qkey read as one word by the UD run loop. */
+_Static_assert(offsetof(struct rdx_wr, remote_qkey) == offsetof(struct rdx_wr, remote_qpn) + 4,
+	       "rdx_wr remote_qpn/remote_qkey layout");
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 #define WR_KEY(op, fl, nsge) ((uint32_t)(op) | (uint32_t)(fl) << 8 | (uint32_t)(nsge) << 16)
 #define WR_KEY_FLAGS(key) ((key) >> 8)

@@ -170,7 +170,9 @@ struct rdx_mlx5_qp {
 
 /*
  * An address handle: the generic part, then the mlx5 address vector the
- * datagram segment copies (mlx5dv_init_obj(MLX5DV_OBJ_AH) on hardware).
+ * datagram segment copies (mlx5dv_init_obj(MLX5DV_OBJ_AH) on hardware),
+ * kept as a template (rdx_mlx5_ah_init): Q_Key 0 and dqp_dct =
+ * MLX5_EXTENDED_UD_AV, so the post loops OR the WR's Q_Key and QPN in.
  * drv: the backend's object (hardware: the struct ibv_ah).
  */
 struct rdx_mlx5_ah {
@@ -178,6 +180,9 @@ struct rdx_mlx5_ah {
 	struct mlx5_wqe_av av __attribute__((aligned(16)));
 	void *drv;
 };
+
+/* Set ah->av from the device's AV (the template rule above). */
+void rdx_mlx5_ah_init(struct rdx_mlx5_ah *ah, const struct mlx5_wqe_av *av);
 
 /* The largest WQE (WQEBBs) a QP with these limits may build. */
 uint32_t rdx_mlx5_sq_wqebb_max(uint32_t max_inline, uint32_t max_send_sge);

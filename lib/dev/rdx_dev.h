@@ -279,11 +279,11 @@ struct rdx_qp_info {
 	uint8_t mtu;              /**< enum ibv_mtu */
 	uint8_t gid[16];
 	int32_t gid_index;
+	char driver[16];          /**< peers must use the same kind of device */
+	uint8_t drv[RDX_QP_INFO_DRV_LEN]; /**< driver-private connection data */
 	uint32_t qkey;            /**< UD: the QP's Q_Key; RC: 0 */
 	uint8_t qp_type;          /**< enum rdx_qp_type */
 	uint8_t rsv[3];           /**< zero */
-	char driver[16];          /**< peers must use the same kind of device */
-	uint8_t drv[RDX_QP_INFO_DRV_LEN]; /**< driver-private connection data */
 };
 
 /** Connection parameters for rdx_qp_connect (zero = defaults). */

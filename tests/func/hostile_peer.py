@@ -27,9 +27,9 @@ HDR = struct.Struct(">II")
 CONFIG = struct.Struct("=II16s16sII32QIIIIQII")
 RUN = struct.Struct("=QQIIII")
 END = struct.Struct("=QiI")
-EP_LEN = 136
-# offsets in struct wire_ep (struct rdx_qp_info is its first 96 bytes)
-EP_SW_DOMAIN, EP_LEN_OFF, EP_RSLOTS = 48, 104, 128
+EP_LEN = 144
+# offsets in struct wire_ep (struct rdx_qp_info is its first 104 bytes)
+EP_SW_DOMAIN, EP_LEN_OFF, EP_RSLOTS = 48, 112, 136
 assert CONFIG.size == 336 and RUN.size == 32 and END.size == 16
 
 

@@ -515,7 +515,7 @@ rand_wr_ud(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wq
 	wr->sge = sge;
 	wr->num_sge = 1;
 	wr->ah = &ah->base;
-	wr->remote_qpn = (uint32_t)xs64(seed) & 0xffffff;
+	wr->remote_qpn = (uint32_t)xs64(seed);   /* bits 31..24 must be dropped */
 	wr->remote_qkey = (uint32_t)xs64(seed);
 	wr->wr_id = xs64(seed);
 	wr->opcode = RDX_OP_SEND;
@@ -571,7 +571,8 @@ rand_wr_ud(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wq
 		exp_ctrl(r->bytes, (uint16_t)bb, op, 1, fm, 0);
 	} else {
 		op = wr->opcode == RDX_OP_SEND ? MLX5_OPCODE_SEND : MLX5_OPCODE_SEND_IMM;
-		r->len = 16 + exp_dgram(r->bytes + 16, &ah->av, wr->remote_qpn, wr->remote_qkey);
+		r->len = 16 + exp_dgram(r->bytes + 16, &ah->av, wr->remote_qpn & 0xffffff,
+					wr->remote_qkey);
 		if (wr->flags & RDX_WR_INLINE) {
 			r->len += exp_inline(r->bytes + r->len, pay + off, sge->length);
 			r->cmp_len = 64 + 4 + sge->length;

@@ -690,6 +690,10 @@ test_ud_golden(void)
 	fake_setup(&o);
 	fake_ah(&ud_ah, 5);
 	CU_ASSERT(f->qp.base.post_burst == rdx_mlx5_post_burst_ud);
+	/* the AH keeps the AV as a template: Q_Key 0, dqp_dct the flag only */
+	CU_ASSERT(ud_ah.av.key.qkey.qkey == 0 && ud_ah.av.key.qkey.reserved == 0);
+	CU_ASSERT(ud_ah.av.dqp_dct == htobe32(MLX5_EXTENDED_UD_AV));
+	CU_ASSERT(ud_ah.av.rlid == htobe16(0x1205) && ud_ah.av.rgid[0] == (0xf0 ^ 5));
 	/* ctrl + dgram + 64 B inline (68 -> 80) = 144 B: 3 WQEBBs at most */
 	CU_ASSERT(f->qp.sq_wqebb_max == 3);
 

@@ -194,30 +194,39 @@ exp_dgram(uint8_t *w, const struct mlx5_wqe_av *av, uint32_t dqpn, uint32_t qkey
 	d.av = *av;
 	d.av.dqp_dct = htobe32(dqpn | MLX5_EXTENDED_UD_AV);
 	d.av.key.qkey.qkey = htobe32(qkey);
+	d.av.key.qkey.reserved = 0;
 	memcpy(w, &d, sizeof(d));
 	return 48;
 }
 
-/* An AH whose AV has every field set to something recognisable. */
+/* An AH whose AV has every field set to something recognisable (the
+ * device's Q_Key and QPN fields too: rdx_mlx5_ah_init must clear them,
+ * exp_dgram sets them per WR). */
 static inline void
 fake_ah(struct rdx_mlx5_ah *ah, uint8_t seed)
 {
+	struct mlx5_wqe_av av;
 	unsigned int k;
 
 	memset(ah, 0, sizeof(*ah));
+	memset(&av, 0, sizeof(av));
 	ah->base.dev = &fake_dev;
-	ah->av.key.qkey.qkey = htobe32(0x99999999u);  /* overwritten per WR */
-	ah->av.dqp_dct = htobe32(0x00777777u);        /* overwritten per WR */
-	ah->av.stat_rate_sl = (uint8_t)(0x30 | (seed & 0xf));
-	ah->av.fl_mlid = 0x80;                        /* GRH present */
-	ah->av.rlid = htobe16(0x1200 | seed);
+	av.key.qkey.qkey = htobe32(0x99999999u);
+	av.key.qkey.reserved = htobe32(0x5555u);
+	av.dqp_dct = htobe32(0x00777777u);
+	av.stat_rate_sl = (uint8_t)(0x30 | (seed & 0xf));
+	av.fl_mlid = 0x80;                        /* GRH present */
+	av.rlid = htobe16(0x1200 | seed);
+	for (k = 0; k < 4; k++)
+		av.reserved0[k] = (uint8_t)(0x11 * k + seed);
 	for (k = 0; k < 6; k++)
-		ah->av.rmac[k] = (uint8_t)(0xa0 + k + seed);
-	ah->av.tclass = 0x20;
-	ah->av.hop_limit = 64;
-	ah->av.grh_gid_fl = htobe32(0x40000000u | seed); /* sgid index, flow label */
+		av.rmac[k] = (uint8_t)(0xa0 + k + seed);
+	av.tclass = 0x20;
+	av.hop_limit = 64;
+	av.grh_gid_fl = htobe32(0x40000000u | seed); /* sgid index, flow label */
 	for (k = 0; k < 16; k++)
-		ah->av.rgid[k] = (uint8_t)(0xf0 ^ (k * 13 + seed));
+		av.rgid[k] = (uint8_t)(0xf0 ^ (k * 13 + seed));
+	rdx_mlx5_ah_init(ah, &av);
 }
 
 static inline uint32_t
