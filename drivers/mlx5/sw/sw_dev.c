@@ -572,8 +572,9 @@ sw_qp_connect_op(struct rdx_qp *rqp, const struct rdx_qp_info *remote,
  * mlx5_create_ah fills it for RoCE): stat_rate_sl = rate << 4 | sl,
  * rlid = the engine's route slot + 1 (RoCE has no LID: the model keeps
  * its "sw domain index" there), tclass, hop_limit, grh_gid_fl = GRH bit
- * 30 | sgid_index << 20 | flow label, rgid = the destination device's GID.
- * rmac stays zero (no Ethernet). The datapath adds dqp_dct and the Q_Key.
+ * 30 | flow label (sgid_index 0), rgid = the destination device's GID.
+ * rmac stays zero (no Ethernet). Kept as the datapath's template
+ * (rdx_mlx5_ah_init); the post loop ORs the WR's QPN and Q_Key in.
  */
 static struct rdx_ah *
 sw_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
@@ -615,12 +616,19 @@ sw_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
 		return NULL;
 	}
 	ah->route = route;
-	ah->mah.av.stat_rate_sl = (uint8_t)((attr->static_rate & 0xf) << 4 | (attr->sl & 0xf));
-	ah->mah.av.rlid = htobe16((uint16_t)(route + 1));
-	ah->mah.av.tclass = attr->traffic_class;
-	ah->mah.av.hop_limit = attr->hop_limit;
-	ah->mah.av.grh_gid_fl = htobe32(1u << 30 | (attr->flow_label & 0xfffff));
-	memcpy(ah->mah.av.rgid, attr->gid, 16);
+	{
+		struct mlx5_wqe_av av;
+
+		memset(&av, 0, sizeof(av));
+		av.stat_rate_sl = (uint8_t)((attr->static_rate & 0xf) << 4 | (attr->sl & 0xf));
+		av.rlid = htobe16((uint16_t)(route + 1));
+		av.tclass = attr->traffic_class;
+		av.hop_limit = attr->hop_limit;
+		av.grh_gid_fl = htobe32(1u << 30 | (attr->flow_label & 0xfffff));
+		memcpy(av.rgid, attr->gid, 16);
+		/* the datapath's template: Q_Key 0, dqp_dct the extended-AV flag */
+		rdx_mlx5_ah_init(&ah->mah, &av);
+	}
 	ah->mah.drv = ah;
 	ah->mah.base.dev = dev;
 	ah->mah.base.attr = *attr;
