@@ -168,11 +168,6 @@ verbs_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 
 	/* conf is within attr (sq_depth <= VERBS_MAX_SQ_DEPTH, SGEs <=
 	 * RDX_MAX_SGE: see verbs_open), its CQs are dev's (lib/dev) */
-	if (conf->type != RDX_QP_RC) {
-		fprintf(stderr, "rdx_verbs: QP type %u not supported yet (RC only)\n", conf->type);
-		rte_errno = ENOTSUP;
-		return NULL;
-	}
 	qp = calloc(1, sizeof(*qp));
 	if (qp == NULL) {
 		rte_errno = ENOMEM;
@@ -180,7 +175,7 @@ verbs_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	}
 	ia.send_cq = ((struct verbs_cq *)conf->send_cq)->cq;
 	ia.recv_cq = ((struct verbs_cq *)conf->recv_cq)->cq;
-	ia.qp_type = IBV_QPT_RC;
+	ia.qp_type = conf->type == RDX_QP_UD ? IBV_QPT_UD : IBV_QPT_RC;
 	ia.sq_sig_all = 0; /* selective signaling: IBV_SEND_SIGNALED per WR */
 	ia.cap.max_send_wr = conf->sq_depth;
 	ia.cap.max_recv_wr = conf->rq_depth > 0 ? conf->rq_depth : 1;
@@ -189,8 +184,9 @@ verbs_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	ia.cap.max_inline_data = conf->max_inline;
 	qp->qp = ibv_create_qp(vd->pd, &ia);
 	if (qp->qp == NULL) {
-		VERBS_ERR("ibv_create_qp on %s failed: %s (sq %u, rq %u, send sge %u, recv sge %u, inline %u)\n",
-			  dev->attr.name, strerror(errno), ia.cap.max_send_wr, ia.cap.max_recv_wr,
+		VERBS_ERR("ibv_create_qp (%s) on %s failed: %s (sq %u, rq %u, send sge %u, recv sge %u, inline %u)\n",
+			  conf->type == RDX_QP_UD ? "UD" : "RC", dev->attr.name, strerror(errno),
+			  ia.cap.max_send_wr, ia.cap.max_recv_wr,
 			  ia.cap.max_send_sge, ia.cap.max_recv_sge, ia.cap.max_inline_data);
 		rte_errno = errno != 0 ? errno : EINVAL;
 		free(qp);
@@ -218,6 +214,7 @@ verbs_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	}
 	rdx_verbs_sq_init(&qp->sq, qp->sq_wr_id, qp->sq_op, sq_slots, ia.cap.max_send_wr,
 			  ssge, ia.cap.max_inline_data, conf->sig_interval, conf->sig_burst_end);
+	qp->sq.ud = conf->type == RDX_QP_UD;
 	rdx_verbs_rq_init(&qp->rq, qp->rq_wr_id, rq_slots, ia.cap.max_recv_wr, rsge);
 	qp->scq = (struct verbs_cq *)conf->send_cq;
 	qp->rcq = (struct verbs_cq *)conf->recv_cq;
@@ -288,6 +285,8 @@ verbs_qp_info(struct rdx_qp *qp_, struct rdx_qp_info *info)
 	info->mtu = (uint8_t)vd->port_attr.active_mtu;
 	memcpy(info->gid, vd->gid.raw, sizeof(info->gid));
 	info->gid_index = vd->gid_index;
+	info->qp_type = qp->base.conf.type;
+	info->qkey = qp->base.conf.type == RDX_QP_UD ? qp->base.conf.qkey : 0;
 	snprintf(info->driver, sizeof(info->driver), "%s", vd->base.attr.driver);
 	return 0;
 }
@@ -299,9 +298,14 @@ qp_modify(struct verbs_qp *qp, struct ibv_qp_attr *a, int mask, const char *stat
 	int rc = ibv_modify_qp(qp->qp, a, mask);
 
 	if (rc != 0) {
-		VERBS_ERR("modify QP 0x%x to %s failed: %s (remote qpn 0x%x, gid index %d, mtu %d)\n",
-			  qp->base.qp_num, state, strerror(rc), remote->qp_num,
-			  to_vdev(qp->base.dev)->gid_index, (int)a->path_mtu);
+		if (remote == NULL)
+			VERBS_ERR("modify UD QP 0x%x to %s failed: %s (port %u, qkey 0x%x)\n",
+				  qp->base.qp_num, state, strerror(rc), (unsigned int)a->port_num,
+				  a->qkey);
+		else
+			VERBS_ERR("modify QP 0x%x to %s failed: %s (remote qpn 0x%x, gid index %d, mtu %d)\n",
+				  qp->base.qp_num, state, strerror(rc), remote->qp_num,
+				  to_vdev(qp->base.dev)->gid_index, (int)a->path_mtu);
 		return -rc;
 	}
 	return 0;
@@ -317,6 +321,19 @@ verbs_qp_connect(struct rdx_qp *qp_, const struct rdx_qp_info *remote,
 	uint8_t mtu;
 	int rc;
 
+	if (qp->base.conf.type == RDX_QP_UD) {
+		/* no peer (lib/dev passes remote NULL): INIT, RTR, RTS */
+		static const char *const st[] = { "INIT", "RTR", "RTS" };
+		int step, mask;
+
+		for (step = 0; step < 3; step++) {
+			mask = rdx_verbs_ud_step(step, vd->port, qp->base.conf.qkey, qp->psn, &a);
+			rc = qp_modify(qp, &a, mask, st[step], NULL);
+			if (rc != 0)
+				return rc;
+		}
+		return 0;
+	}
 	if (attr->mtu != 0 && (attr->mtu < IBV_MTU_256 || attr->mtu > IBV_MTU_4096)) {
 		VERBS_ERR("bad MTU code %u (1..5 = 256..4096)\n", attr->mtu);
 		return -EINVAL;
@@ -374,6 +391,57 @@ verbs_qp_connect(struct rdx_qp *qp_, const struct rdx_qp_info *remote,
 }
 
 /* ------------------------------------------------------------------ */
+/* Address handles (UD)                                               */
+
+static struct rdx_ah *
+verbs_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
+{
+	struct verbs_dev *vd = to_vdev(dev);
+	struct rdx_verbs_ah *ah;
+	struct ibv_ah_attr ia;
+	const char *why;
+
+	why = rdx_verbs_ah_attr(attr, vd->port, vd->gid_index, vd->port_attr.gid_tbl_len, &ia);
+	if (why != NULL) {
+		VERBS_ERR("address handle on %s not created: %s (port %u, sgid_index %d)\n",
+			  dev->attr.name, why, attr->port, attr->sgid_index);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	ah = calloc(1, sizeof(*ah));
+	if (ah == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	/* RoCE: the provider (kernel) resolves the destination MAC here */
+	ah->ah = ibv_create_ah(vd->pd, &ia);
+	if (ah->ah == NULL) {
+		VERBS_ERR("ibv_create_ah (lid 0x%x, %s) on %s failed: %s\n", attr->lid,
+			  attr->is_global ? "GRH" : "no GRH", dev->attr.name, strerror(errno));
+		rte_errno = errno != 0 ? errno : EINVAL;
+		free(ah);
+		return NULL;
+	}
+	ah->base.dev = dev;
+	ah->base.attr = *attr;
+	return &ah->base;
+}
+
+static int
+verbs_ah_destroy(struct rdx_ah *ah_)
+{
+	struct rdx_verbs_ah *ah = (struct rdx_verbs_ah *)ah_;
+	int rc = ibv_destroy_ah(ah->ah);
+
+	if (rc != 0) {
+		VERBS_ERR("ibv_destroy_ah failed: %s\n", strerror(rc));
+		return -rc;
+	}
+	free(ah);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Device                                                             */
 
 static int
@@ -408,6 +476,8 @@ static const struct rdx_dev_ops verbs_ops = {
 	.qp_info = verbs_qp_info,
 	.qp_connect = verbs_qp_connect,
 	.qp_retired_wr_id = rdx_verbs_qp_retired_wr_id,
+	.ah_create = verbs_ah_create,
+	.ah_destroy = verbs_ah_destroy,
 };
 
 /* ::ffff:a.b.c.d (RFC 4291 2.5.5.2) */
@@ -562,6 +632,8 @@ verbs_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_c
 	at->max_dm_size = ax.max_dm_size;
 	at->active_mtu = (uint8_t)vd->port_attr.active_mtu;
 	at->link_layer = vd->port_attr.link_layer;
+	/* a UD message is one packet of the active MTU (IBTA 9.8.1) */
+	at->max_ud_msg = rdx_verbs_ud_max_msg(at->active_mtu);
 	return &vd->base;
 err_pd:
 	ibv_dealloc_pd(vd->pd);

@@ -90,6 +90,10 @@ verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *w
 		wc->byte_len = w->byte_len;
 		if (w->wc_flags & IBV_WC_WITH_IMM)
 			wc->imm = w->imm_data;
+		/* the sender (UD: byte_len counts the 40-byte GRH area) */
+		wc->src_qp = w->src_qp;
+		wc->slid = w->slid;
+		wc->wc_flags = (w->wc_flags & IBV_WC_GRH) ? RDX_WC_GRH : 0;
 		wc->retired = 1;
 		return;
 	}

@@ -28,6 +28,12 @@
 #include "rdx_dev.h"
 
 #define RDX_VERBS_RECV_TAG (UINT64_C(1) << 63)
+
+/* The verbs driver's address handle (UD): rdx_wr.ah points at base. */
+struct rdx_verbs_ah {
+	struct rdx_ah base;       /* must be first */
+	struct ibv_ah *ah;
+};
 /* Retirements remembered for rdx_qp_retired_wr_id (one poll burst's worth). */
 #define RDX_VERBS_RET_LOG RDX_MAX_BURST
 
@@ -50,6 +56,7 @@ struct rdx_verbs_sq {
 	uint32_t max_sge;
 	uint16_t sig_interval;    /* >= 1 */
 	bool sig_burst_end;
+	bool ud;                  /* a UD QP: SEND/SEND_IMM with an AH only */
 	/* prepared but not yet committed */
 	uint32_t p_unsig;
 	uint32_t p_sig_end;
@@ -108,6 +115,12 @@ rdx_verbs_wr_valid(const struct rdx_verbs_sq *sq, const struct rdx_wr *wr)
 
 	if (unlikely(wr->num_sge > sq->max_sge || (wr->num_sge > 0 && wr->sge == NULL)))
 		return false;
+	/* UD: SEND only (IBTA 9.8.1: no RDMA, no atomics), to an AH; no NOP
+	 * in verbs. A message above the MTU is the provider's to refuse
+	 * (its completion: IBV_WC_LOC_LEN_ERR). */
+	if (sq->ud && ((wr->opcode != RDX_OP_SEND && wr->opcode != RDX_OP_SEND_IMM) ||
+		       wr->ah == NULL))
+		return false;
 	switch (wr->opcode) {
 	case RDX_OP_SEND:
 	case RDX_OP_SEND_IMM:
@@ -148,7 +161,7 @@ rdx_verbs_wc_op_of(uint8_t op)
 /* Fill one ibv_send_wr (and its SGEs) from wr; signaled says CQ or not. */
 static inline void
 rdx_verbs_wr_build(const struct rdx_wr *wr, struct ibv_send_wr *swr, struct ibv_sge *sge,
-		   uint64_t id, bool signaled)
+		   uint64_t id, bool signaled, bool ud)
 {
 	unsigned int flags = 0;
 	int ns = 0;
@@ -209,6 +222,12 @@ rdx_verbs_wr_build(const struct rdx_wr *wr, struct ibv_send_wr *swr, struct ibv_
 	default:
 		break;
 	}
+	if (ud) {
+		/* The destination per WR (the union's UD side of rdx_wr). */
+		swr->wr.ud.ah = ((const struct rdx_verbs_ah *)(const void *)wr->ah)->ah;
+		swr->wr.ud.remote_qpn = wr->remote_qpn & 0xffffff;
+		swr->wr.ud.remote_qkey = wr->remote_qkey;
+	}
 	if (signaled)
 		flags |= IBV_SEND_SIGNALED;
 	if ((wr->flags & RDX_WR_INLINE) && wr->opcode <= RDX_OP_WRITE_IMM)
@@ -260,7 +279,8 @@ rdx_verbs_sq_prepare(struct rdx_verbs_sq *sq, const struct rdx_wr *wr, uint16_t 
 		}
 		sq->wr_id[pos & sq->mask] = wr[k].wr_id;
 		sq->op[pos & sq->mask] = rdx_verbs_wc_op_of(wr[k].opcode);
-		rdx_verbs_wr_build(&wr[k], &swr[k], &sge[(uint32_t)k * sq->max_sge], pos, sig);
+		rdx_verbs_wr_build(&wr[k], &swr[k], &sge[(uint32_t)k * sq->max_sge], pos, sig,
+				   sq->ud);
 		swr[k].next = &swr[k + 1];
 	}
 	if (m > 0)
@@ -412,6 +432,73 @@ rdx_verbs_rq_complete(struct rdx_verbs_rq *rq, uint32_t id)
 	if (likely(id - rq->tail < rq->depth))
 		rq->tail = id + 1;
 	return rq->wr_id[id & rq->mask];
+}
+
+/* ------------------------------------------------------------------ */
+/* UD control-path arguments (no ibverbs call: unit tested)           */
+
+/*
+ * An ibv_ah_attr from lib/dev's checked rdx_ah_attr (port and hop_limit
+ * defaulted) on a device open on port with GID index gid_index (-1: none,
+ * InfiniBand with LIDs). NULL when fine, else what is wrong (one line).
+ */
+static inline const char *
+rdx_verbs_ah_attr(const struct rdx_ah_attr *attr, uint8_t port, int gid_index,
+		  int gid_tbl_len, struct ibv_ah_attr *ia)
+{
+	int sgid = attr->sgid_index >= 0 ? attr->sgid_index : gid_index;
+
+	if (attr->port != port)
+		return "port is not the device's";
+	if (attr->is_global && (sgid < 0 || sgid >= gid_tbl_len || sgid > 255))
+		return "is_global without a usable sgid_index";
+	memset(ia, 0, sizeof(*ia));
+	ia->dlid = attr->lid;
+	ia->sl = attr->sl;
+	ia->static_rate = attr->static_rate;
+	ia->port_num = attr->port;
+	if (attr->is_global) {
+		ia->is_global = 1;
+		memcpy(ia->grh.dgid.raw, attr->gid, sizeof(ia->grh.dgid.raw));
+		ia->grh.flow_label = attr->flow_label;
+		ia->grh.sgid_index = (uint8_t)sgid;
+		ia->grh.hop_limit = attr->hop_limit;
+		ia->grh.traffic_class = attr->traffic_class;
+	}
+	return NULL;
+}
+
+/* The three modify-QP steps of a UD QP (ibv_modify_qp(3), IBTA 11.2.4.2):
+ * INIT with P_Key index 0, port and Q_Key; RTR; RTS with the SQ PSN.
+ * step 0..2; fills a and returns the attribute mask. */
+static inline int
+rdx_verbs_ud_step(int step, uint8_t port, uint32_t qkey, uint32_t psn, struct ibv_qp_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	switch (step) {
+	case 0:
+		a->qp_state = IBV_QPS_INIT;
+		a->pkey_index = 0;
+		a->port_num = port;
+		a->qkey = qkey;
+		return IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY;
+	case 1:
+		a->qp_state = IBV_QPS_RTR;
+		return IBV_QP_STATE;
+	default:
+		a->qp_state = IBV_QPS_RTS;
+		a->sq_psn = psn & 0xffffff;
+		return IBV_QP_STATE | IBV_QP_SQ_PSN;
+	}
+}
+
+/* The largest UD message: one packet of the port's active MTU
+ * (enum ibv_mtu 1..5 = 256..4096). */
+static inline uint32_t
+rdx_verbs_ud_max_msg(uint8_t active_mtu)
+{
+	return active_mtu >= IBV_MTU_256 && active_mtu <= IBV_MTU_4096 ?
+		128u << active_mtu : 0;
 }
 
 #endif /* RDX_VERBS_SQ_H */

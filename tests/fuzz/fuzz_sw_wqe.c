@@ -18,9 +18,15 @@
  * the header checks; bit 1 BlueFlame copy instead of an 8-byte doorbell;
  * bits 2..3 room left in the CQ: all, 4, 2 or 1 CQEs, the rest taken by
  * CQEs the consumer has not read, for the CQ-full paths (overrun, paused
- * flushes); bits 4..7 B's RQ doorbell record), RQ length in 16-byte units (1), A's SQ
- * doorbell record (2, BE, raw mode), doorbell bytes (8, raw mode), then B's
- * RQ bytes, then A's SQ bytes.
+ * flushes); bits 4..7 B's RQ doorbell record), RQ length in 16-byte units
+ * (1; bit 7: UD mode), A's SQ doorbell record (2, BE, raw mode), doorbell
+ * bytes (8, raw mode), then B's RQ bytes, then A's SQ bytes.
+ *
+ * UD mode: A and B are two UD QPs (Q_Key FZ_QKEY) instead, with a route to
+ * the own device. With fixup, each WQE of 4 DS or more also gets the
+ * device's pid and sequence in rgid bytes 8..15 (the fuzzer cannot know
+ * them), and a zero remote QPN / Q_Key in its datagram segment becomes B's
+ * QPN / FZ_QKEY; the rest of the address vector is the fuzzer's.
  *
  * Speed: creating QPs costs a scan of the segment's allocation table, so
  * the objects are made once and every run restores their initial state
@@ -60,8 +66,11 @@ struct fz_qp {
 	size_t ring_len;
 };
 
+#define FZ_QKEY 0x11223344u
+
 static struct sw_engine eng;
-static struct fz_qp qa, qb;
+static struct fz_qp qa, qb, qc, qd; /* RC pair, UD pair */
+static int fz_route;
 static int cq_slot;
 static struct mlx5dv_cq cqdv;
 static struct sw_cq_shm cq0;
@@ -71,11 +80,12 @@ static uint32_t keys[3];
 static bool verbose;
 
 static void
-fz_qp_make(struct fz_qp *t, uint32_t rq_depth)
+fz_qp_make(struct fz_qp *t, uint32_t rq_depth, bool ud)
 {
 	struct sw_qp_params p = {
 		.sq_depth = 4, .rq_depth = rq_depth, .max_send_sge = 4, .max_recv_sge = 2,
 		.max_inline = 64, .send_cq = cq_slot, .recv_cq = cq_slot,
+		.type = ud ? SW_QPT_UD : SW_QPT_RC, .qkey = ud ? FZ_QKEY : 0,
 	};
 
 	t->q = sw_qp_create(&eng, &p, &t->dv);
@@ -123,10 +133,15 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	cq_slot = sw_cq_create(&eng, 63, &cqdv);
 	if (cq_slot < 0)
 		abort();
-	fz_qp_make(&qa, 0);
-	fz_qp_make(&qb, 4);
+	fz_qp_make(&qa, 0, false);
+	fz_qp_make(&qb, 4, false);
 	if (sw_qp_connect(&eng, qa.q, eng.self->name, qb.q->s->qpn, 0, 1, 0, 1) != 0 ||
 	    sw_qp_connect(&eng, qb.q, eng.self->name, qa.q->s->qpn, 0, 1, 0, 1) != 0)
+		abort();
+	fz_qp_make(&qc, 0, true);
+	fz_qp_make(&qd, 4, true);
+	fz_route = sw_route_get(&eng, eng.self->gid);
+	if (sw_qp_ud_ready(&eng, qc.q) != 0 || sw_qp_ud_ready(&eng, qd.q) != 0 || fz_route < 0)
 		abort();
 	/* registered memory: shared segment (guarded), process, read-only */
 	off = sw_shm_alloc(eng.self, FZ_GUARD + FZ_MR_LEN + FZ_GUARD, false);
@@ -149,6 +164,8 @@ LLVMFuzzerInitialize(int *argc, char ***argv)
 	ASAN_POISON_MEMORY_REGION(p + FZ_GUARD + FZ_MR_LEN, FZ_GUARD);
 	fz_qp_snap(&qa);
 	fz_qp_snap(&qb);
+	fz_qp_snap(&qc);
+	fz_qp_snap(&qd);
 	cq = &eng.self->hdr->cqs[cq_slot];
 	cq0 = *cq;
 	cqring0 = malloc((size_t)cqdv.cqe_cnt * 64);
@@ -187,6 +204,30 @@ fixup(uint8_t *sq, uint32_t cnt, uint32_t qpn, uint32_t *last)
 	return pos;
 }
 
+/* UD mode fixup: the destination bytes only the harness knows. */
+static void
+fixup_ud(uint8_t *sq, uint32_t cnt, uint32_t pi)
+{
+	uint32_t pos = 0;
+
+	while (pos < pi) {
+		uint8_t *w = sq + (pos & (cnt - 1)) * 64;
+		uint32_t ds = be32toh(((struct mlx5_wqe_ctrl_seg *)(void *)w)->qpn_ds) & 0x3f;
+		struct mlx5_wqe_av *av = (struct mlx5_wqe_av *)(void *)(w + 16);
+
+		/* the AV lies within the WQE's first WQEBB */
+		if (ds >= 4) {
+			memcpy(av->rgid + 8, eng.self->gid + 8, 8);
+			if ((be32toh(av->dqp_dct) & 0xffffff) == 0)
+				av->dqp_dct = htobe32((be32toh(av->dqp_dct) & 0xff000000u) |
+						      qd.q->s->qpn);
+			if (av->key.qkey.qkey == 0)
+				av->key.qkey.qkey = htobe32(FZ_QKEY);
+		}
+		pos += (ds + 3) / 4;
+	}
+}
+
 static void
 check_cqe(const struct mlx5_cqe64 *cqe)
 {
@@ -223,7 +264,8 @@ check_cqe(const struct mlx5_cqe64 *cqe)
 		fprintf(stderr, "fuzz_sw_wqe: CQE opcode %u\n", op);
 		abort();
 	}
-	if (qpn != qa.q->s->qpn && qpn != qb.q->s->qpn) {
+	if (qpn != qa.q->s->qpn && qpn != qb.q->s->qpn && qpn != qc.q->s->qpn &&
+	    qpn != qd.q->s->qpn) {
 		fprintf(stderr, "fuzz_sw_wqe: CQE names QPN 0x%x\n", qpn);
 		abort();
 	}
@@ -233,17 +275,22 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct sw_cq_shm *cq = &eng.self->hdr->cqs[cq_slot];
-	uint32_t sq_bytes = qa.q->s->sq_wqe_cnt * 64;
-	uint32_t rq_bytes = qb.q->s->rq_wqe_cnt * qb.q->s->rq_stride;
 	static const uint32_t room[4] = { 64, 4, 2, 1 };
-	uint32_t pi, last = 0, ci, ci0, rq_len, n;
+	uint32_t pi, last = 0, ci, ci0, rq_len, n, sq_bytes, rq_bytes;
+	struct fz_qp *ra, *rb;
 	uint8_t flags, db[64];
+	bool ud;
 	int i;
 
 	if (size < 12)
 		return 0;
 	flags = data[0];
-	rq_len = (uint32_t)data[1] * 16;
+	ud = (data[1] & 0x80) != 0;
+	ra = ud ? &qc : &qa;
+	rb = ud ? &qd : &qb;
+	sq_bytes = ra->q->s->sq_wqe_cnt * 64;
+	rq_bytes = rb->q->s->rq_wqe_cnt * rb->q->s->rq_stride;
+	rq_len = (uint32_t)(data[1] & 0x7f) * 16;
 	if (rq_len > rq_bytes)
 		rq_len = rq_bytes;
 	pi = (uint32_t)data[2] << 8 | data[3];
@@ -257,6 +304,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* fresh state */
 	fz_qp_restore(&qa);
 	fz_qp_restore(&qb);
+	fz_qp_restore(&qc);
+	fz_qp_restore(&qd);
 	*cq = cq0;
 	memcpy(cqdv.buf, cqring0, (size_t)cqdv.cqe_cnt * 64);
 	cqdv.dbrec[0] = 0;
@@ -265,20 +314,22 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ci0 = cqdv.cqe_cnt - room[(flags >> 2) & 3];
 	cq->pi = ci0;
 
-	memcpy(qb.q->rq_buf, data, rq_len);
+	memcpy(rb->q->rq_buf, data, rq_len);
 	data += rq_len;
 	size -= rq_len;
-	memcpy(qa.q->sq_buf, data, size < sq_bytes ? size : sq_bytes);
-	qb.q->dbrec[MLX5_RCV_DBR] = htobe32(flags >> 4);
+	memcpy(ra->q->sq_buf, data, size < sq_bytes ? size : sq_bytes);
+	rb->q->dbrec[MLX5_RCV_DBR] = htobe32(flags >> 4);
 	if (flags & 1) {
-		pi = fixup(qa.q->sq_buf, qa.q->s->sq_wqe_cnt, qa.q->s->qpn, &last);
+		pi = fixup(ra->q->sq_buf, ra->q->s->sq_wqe_cnt, ra->q->s->qpn, &last);
 		if (pi == 0)
 			return 0;
-		memcpy(db, qa.q->sq_buf + last * 64,
+		if (ud)
+			fixup_ud(ra->q->sq_buf, ra->q->s->sq_wqe_cnt, pi);
+		memcpy(db, ra->q->sq_buf + last * 64,
 		       flags & 2 ? RTE_MIN(64u, sq_bytes - last * 64) : 8u);
 	}
-	qa.q->dbrec[MLX5_SND_DBR] = htobe32(pi & 0xffff);
-	memcpy(qa.q->bf, db, flags & 2 ? 64 : 8);
+	ra->q->dbrec[MLX5_SND_DBR] = htobe32(pi & 0xffff);
+	memcpy(ra->q->bf, db, flags & 2 ? 64 : 8);
 
 	/* run the engine until idle (bounded: no timers are armed with
 	 * rnr_retry = retry_cnt = 0, so a few calls finish everything) */
@@ -300,6 +351,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			"A state %u, overruns %" PRIu64 "\n", pi, n,
 			((uint8_t *)cqdv.buf)[(ci0 & (cqdv.cqe_cnt - 1)) * 64 + 63] >> 4,
 			((uint8_t *)cqdv.buf)[(ci0 & (cqdv.cqe_cnt - 1)) * 64 + 55],
-			qa.q->s->state, cq->overruns);
+			ra->q->s->state, cq->overruns);
 	return 0;
 }

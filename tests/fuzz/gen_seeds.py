@@ -127,11 +127,21 @@ def rq_wqe(segs):
     return w.ljust(32, b'\0')
 
 
-def sw_in(sq, rq=b'', rq_db=0, fixup=True, bf=False, pi=0, db=b'', room=64):
+def sw_in(sq, rq=b'', rq_db=0, fixup=True, bf=False, pi=0, db=b'', room=64, ud=False):
     flags = (1 if fixup else 0) | (2 if bf else 0) | (rq_db << 4)
     flags |= {64: 0, 4: 1, 2: 2, 1: 3}[room] << 2  # CQEs the CQ has room for
-    return (bytes([flags, len(rq) // 16]) + struct.pack('>H', pi) + db.ljust(8, b'\0')[:8] +
-            rq + sq)
+    return (bytes([flags, len(rq) // 16 | (0x80 if ud else 0)]) + struct.pack('>H', pi) +
+            db.ljust(8, b'\0')[:8] + rq + sq)
+
+
+def dgram(qkey=0, dqpn=0, sl=0, rlid=0, grh=True, flow=0):
+    """A datagram segment (struct mlx5_wqe_av, 48 B). In UD mode with fixup
+    the harness fills rgid bytes 8..15 (the device's pid and sequence) and a
+    zero remote QPN / Q_Key (B's, FZ_QKEY)."""
+    rgid = bytes([0xfe, 0x80]) + bytes(14)
+    return (struct.pack('>IIIBBH', qkey, 0, 0x80000000 | dqpn, sl, 0, rlid) + bytes(4) +
+            bytes(6) + bytes([0, 64]) + struct.pack('>I', (0x40000000 if grh else 0) | flow) +
+            rgid)
 
 
 def gen_sw():
@@ -179,6 +189,23 @@ def gen_sw():
     write('sw_wqe', 'raw-write', sw_in(w, fixup=False, pi=1, db=w[:8]))
     w = wqe('nop', [], idx=0) + wqe('nop', [], idx=1)
     write('sw_wqe', 'raw-two-nops', sw_in(w, fixup=False, pi=2, db=w[64:72]))
+    # UD mode (A, B two UD QPs): delivered, inline with immediate, no
+    # receive, wrong Q_Key, no GRH (malformed), receive too small, above the MTU
+    urecv = rq_wqe([dseg(4096, K_SHM, A_SHM)])
+    write('sw_wqe', 'ud-send', sw_in(wqe('send', [dgram(sl=3), dseg(100, K_LOC, A_LOC)]),
+                                     rq=urecv, rq_db=1, ud=True))
+    write('sw_wqe', 'ud-send-imm-inline', sw_in(wqe('send_imm', [dgram(), inl(b'datagram')],
+                                                    imm=9), rq=urecv, rq_db=1, ud=True))
+    write('sw_wqe', 'ud-no-recv', sw_in(wqe('send', [dgram(), dseg(100, K_LOC, A_LOC)]), ud=True))
+    write('sw_wqe', 'ud-bad-qkey', sw_in(wqe('send', [dgram(qkey=5), dseg(10, K_LOC, A_LOC)]),
+                                         rq=urecv, rq_db=1, ud=True))
+    write('sw_wqe', 'ud-no-grh', sw_in(wqe('send', [dgram(grh=False), dseg(10, K_LOC, A_LOC)]),
+                                       rq=urecv, rq_db=1, ud=True))
+    write('sw_wqe', 'ud-small-recv', sw_in(wqe('send', [dgram(), dseg(100, K_LOC, A_LOC)]),
+                                           rq=rq_wqe([dseg(50, K_SHM, A_SHM)]), rq_db=1, ud=True))
+    write('sw_wqe', 'ud-too-long', sw_in(wqe('send', [dgram(), dseg(4000, K_LOC, A_LOC),
+                                                      dseg(200, K_SHM, A_SHM)]),
+                                         rq=urecv, rq_db=1, ud=True))
 
 
 # -------------------------------------------------------------- mlx5_cqe

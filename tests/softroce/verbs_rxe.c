@@ -4,8 +4,9 @@
  * and rxe1 on a veth pair, see tests/softroce/guest-run.sh) opened through
  * rdx_dev_open, one RC QP on each, connected to each other. Every opcode runs
  * with a data check, then selective signaling, inline, completion events,
- * and a bad rkey that must come back as IBV_WC_REM_ACCESS_ERR (printed by
- * name) followed by flushes. Without the two devices it exits 77.
+ * UD datagrams between the devices (GRH area, source QPN, Q_Key drop, the
+ * MTU error), and a bad rkey that must come back as IBV_WC_REM_ACCESS_ERR
+ * (printed by name) followed by flushes. Without the two devices it exits 77.
  *
  *   verbs_rxe [DEV_A DEV_B]     (default rxe0 rxe1)
  */
@@ -475,6 +476,93 @@ test_bad_rkey(void)
 	CU_ASSERT_EQUAL(wc[1].status, IBV_WC_WR_FLUSH_ERR);
 }
 
+/*
+ * UD between the two devices: a UD QP on each (own CQs, the RC pair's
+ * buffers), AHs from the peers' qp_info. A datagram with its GRH area and
+ * source QPN; one with the wrong Q_Key is dropped (the good one after it
+ * is the first to arrive); one above the MTU fails with LOC_LEN_ERR.
+ */
+static void
+test_ud(void)
+{
+	struct rdx_cq_conf cc = {.depth = 64};
+	struct rdx_qp_conf qc = {.sq_depth = 16, .rq_depth = 16, .max_send_sge = 1,
+		.max_recv_sge = 1, .sig_interval = 1, .type = RDX_QP_UD, .qkey = 0x11111};
+	const struct rdx_dev_attr *at = rdx_dev_attr_get(A.dev);
+	uint32_t len = at->max_ud_msg < 1000u ? at->max_ud_msg : 1000u;
+	struct rdx_qp_info ia, ib;
+	struct rdx_ah_attr aa;
+	struct rdx_cq *ca, *cb;
+	struct rdx_qp *ua, *ub;
+	struct rdx_ah *ah;
+	struct rdx_sge sge = {(uint64_t)(uintptr_t)A.buf, len, A.mem->lkey};
+	struct rdx_wr wr = {.wr_id = 30, .sge = &sge, .num_sge = 1, .opcode = RDX_OP_SEND,
+		.flags = RDX_WR_SIGNALED};
+	struct rdx_wc wc;
+	unsigned int i;
+
+	CU_ASSERT_FATAL(at->max_ud_msg >= 256);
+	ca = rdx_cq_create(A.dev, &cc);
+	cb = rdx_cq_create(B.dev, &cc);
+	CU_ASSERT_FATAL(ca != NULL && cb != NULL);
+	qc.send_cq = qc.recv_cq = ca;
+	ua = rdx_qp_create(A.dev, &qc);
+	qc.send_cq = qc.recv_cq = cb;
+	ub = rdx_qp_create(B.dev, &qc);
+	CU_ASSERT_FATAL(ua != NULL && ub != NULL);
+	CU_ASSERT_FATAL(rdx_qp_connect(ua, NULL, NULL) == 0);
+	CU_ASSERT_FATAL(rdx_qp_connect(ub, NULL, NULL) == 0);
+	CU_ASSERT_FATAL(rdx_qp_info_get(ua, &ia) == 0 && rdx_qp_info_get(ub, &ib) == 0);
+	CU_ASSERT_EQUAL(ib.qp_type, RDX_QP_UD);
+	CU_ASSERT_EQUAL(ib.qkey, 0x11111);
+	CU_ASSERT_FATAL(rdx_ah_attr_from_info(A.dev, &ib, &aa) == 0);
+	ah = rdx_ah_create(A.dev, &aa);
+	CU_ASSERT_FATAL(ah != NULL);
+	fill(A.buf, len, 9);
+	memset(B.buf, 0, 2 * (RDX_UD_GRH_BYTES + 1024));
+	for (i = 0; i < 2; i++) {
+		struct rdx_sge rs = {(uint64_t)(uintptr_t)(B.buf + i * (RDX_UD_GRH_BYTES + 1024)),
+			RDX_UD_GRH_BYTES + 1024, B.mem->lkey};
+		struct rdx_recv_wr r = {.wr_id = 600 + (uint64_t)i, .sge = &rs, .num_sge = 1};
+
+		CU_ASSERT_EQUAL_FATAL(rdx_qp_post_recv_burst(ub, &r, 1), 1);
+	}
+	/* the wrong Q_Key first (dropped), then the right one */
+	wr.ah = ah;
+	wr.remote_qpn = ib.qp_num;
+	wr.remote_qkey = 0x22222;
+	CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(ua, &wr, 1), 1);
+	CU_ASSERT_EQUAL_FATAL(poll_n(ca, &wc, 1), 1);
+	CU_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS);
+	wr.wr_id = 31;
+	wr.remote_qkey = 0x11111;
+	CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(ua, &wr, 1), 1);
+	CU_ASSERT_EQUAL_FATAL(poll_n(ca, &wc, 1), 1);
+	CU_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS);
+	CU_ASSERT_EQUAL(wc.wr_id, 31);
+	CU_ASSERT_EQUAL_FATAL(poll_n(cb, &wc, 1), 1);
+	CU_ASSERT_EQUAL(wc.status, IBV_WC_SUCCESS);
+	CU_ASSERT_EQUAL(wc.wr_id, 600);
+	CU_ASSERT_EQUAL(wc.opcode, RDX_WC_RECV);
+	CU_ASSERT_EQUAL(wc.byte_len, RDX_UD_GRH_BYTES + len);
+	CU_ASSERT_EQUAL(wc.src_qp, ia.qp_num);
+	CU_ASSERT(wc.wc_flags & RDX_WC_GRH);
+	CU_ASSERT_EQUAL(memcmp(rdx_ud_payload(B.buf), A.buf, len), 0);
+	/* above the MTU: not sent, LOC_LEN_ERR */
+	sge.length = at->max_ud_msg + 1;
+	wr.wr_id = 32;
+	CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(ua, &wr, 1), 1);
+	CU_ASSERT_EQUAL_FATAL(poll_n(ca, &wc, 1), 1);
+	if (wc.status != IBV_WC_LOC_LEN_ERR)
+		printf("  UD above the MTU: %s\n", rdx_wc_status_name(wc.status));
+	CU_ASSERT_EQUAL(wc.status, IBV_WC_LOC_LEN_ERR);
+	CU_ASSERT(rdx_ah_destroy(ah) == 0);
+	CU_ASSERT(rdx_qp_destroy(ua) == 0);
+	CU_ASSERT(rdx_qp_destroy(ub) == 0);
+	CU_ASSERT(rdx_cq_destroy(ca) == 0);
+	CU_ASSERT(rdx_cq_destroy(cb) == 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -489,6 +577,7 @@ main(int argc, char **argv)
 		{"atomics", test_atomics},
 		{"selective_signaling", test_selective_signaling},
 		{"cq_wait", test_cq_wait},
+		{"ud", test_ud},
 		{"bad_rkey", test_bad_rkey},
 		{NULL, NULL},
 	};

@@ -41,6 +41,34 @@ struct rdx_sw_stats {
 	uint64_t flushes;       /**< WR_FLUSH_ERR CQEs */
 	uint64_t cq_overruns;   /**< CQE writes refused: CQ full */
 	uint64_t device_errors; /**< malformed WQE/doorbell: a datapath bug */
+	/* UD: the sums of struct rdx_sw_ud_stats over this device's QPs,
+	 * destroyed ones included */
+	uint64_t ud_sent;          /**< UD SENDs executed (injected drops included) */
+	uint64_t ud_too_long;      /**< UD SENDs above max_ud_msg: LOC_LEN at the sender */
+	uint64_t ud_drop_dest;     /**< datagrams to no UD QP ready at that address */
+	uint64_t ud_inject_drop;   /**< datagrams dropped by injection */
+	uint64_t ud_inject_dup;    /**< datagrams delivered twice by injection */
+	uint64_t ud_inject_delay;  /**< datagrams delayed by injection */
+	uint64_t ud_recv;          /**< datagrams received */
+	uint64_t ud_drop_no_recv;  /**< arrived with no receive WQE posted: dropped */
+	uint64_t ud_drop_qkey;     /**< arrived with another Q_Key: dropped */
+	uint64_t ud_recv_len_err;  /**< receive buffer too small: LOC_LEN, QP to ERR */
+};
+
+/** One UD QP's datagram counters (rdx_sw_qp_ud_stats). Send side: what
+ * this QP's WQEs did; receive side: what arrived at this QP (from any
+ * engine, any process). doc/howto-ud-sw.md describes each. */
+struct rdx_sw_ud_stats {
+	uint64_t sent;          /**< UD SENDs executed (injected drops included) */
+	uint64_t too_long;      /**< above max_ud_msg: LOC_LEN error at the sender */
+	uint64_t drop_dest;     /**< no UD QP ready at that address (or unreachable) */
+	uint64_t inject_drop;   /**< dropped by injection (ud_drop, ud_drop_every) */
+	uint64_t inject_dup;    /**< delivered twice by injection (ud_dup) */
+	uint64_t inject_delay;  /**< delayed by injection (ud_delay_us, ud_delay) */
+	uint64_t recv;          /**< datagrams received (receive CQE written) */
+	uint64_t drop_no_recv;  /**< arrived with no receive WQE posted */
+	uint64_t drop_qkey;     /**< arrived with a Q_Key other than the QP's */
+	uint64_t recv_len_err;  /**< receive buffer too small (LOC_LEN, QP to ERR) */
 };
 
 /** QP states as the model keeps them (kernel qp.h numbering). */
@@ -61,6 +89,8 @@ int rdx_sw_stats_get(const struct rdx_dev *dev, struct rdx_sw_stats *st);
 int rdx_sw_progress(struct rdx_dev *dev);
 /** Model state of a QP (enum rdx_sw_qp_state) or -EINVAL. */
 int rdx_sw_qp_state(const struct rdx_qp *qp);
+/** A QP's UD counters (zeros for an RC QP). @return 0 or -EINVAL. */
+int rdx_sw_qp_ud_stats(const struct rdx_qp *qp, struct rdx_sw_ud_stats *st);
 /** Number of CQE writes refused on this CQ because it was full. */
 uint64_t rdx_sw_cq_overruns(const struct rdx_cq *cq);
 

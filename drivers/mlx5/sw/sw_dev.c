@@ -57,6 +57,15 @@ struct sw_qp {
 	struct sw_lqp *lqp;
 	struct sw_cq *scq;
 	struct sw_cq *rcq;
+	bool ud;
+};
+
+/* An address handle: the datapath copies mah.av into each UD WQE; the
+ * engine finds the destination from those bytes (rlid: route slot + 1,
+ * rgid: the destination device's GID), never from this object. */
+struct sw_ah {
+	struct rdx_mlx5_ah mah; /* must be first */
+	int route;
 };
 
 void sw_cq_futex_wait(struct sw_engine *e, int slot, uint32_t seq, uint64_t ns);
@@ -350,7 +359,8 @@ sw_post_burst(struct rdx_qp *rqp, const struct rdx_wr *wr, uint16_t n)
 		r->bad_lcore = rte_lcore_id();
 		__atomic_fetch_add(&r->wrong_lcore, 1, __ATOMIC_RELAXED);
 	}
-	k = rdx_mlx5_post_burst(rqp, wr, n);
+	k = ((struct sw_qp *)rqp)->ud ? rdx_mlx5_post_burst_ud(rqp, wr, n) :
+		rdx_mlx5_post_burst(rqp, wr, n);
 	/* leave the word to a thread that came in meanwhile */
 	__atomic_compare_exchange_n(&r->writer, &tid, 0, false, __ATOMIC_RELEASE,
 				    __ATOMIC_RELAXED);
@@ -410,29 +420,28 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	struct mlx5dv_qp dv;
 	struct sw_qp *qp;
 	uint32_t wqe_size, inl, max_wr;
+	const bool ud = conf->type == RDX_QP_UD;
 	int ret;
 
-	if (conf->type != RDX_QP_RC) {
-		fprintf(stderr, "rdx_sw: QP type %u not supported yet (RC only)\n", conf->type);
-		rte_errno = ENOTSUP;
-		return NULL;
-	}
-	/* conf is within attr, its CQs are dev's (lib/dev); the WQE must
-	 * also hold the SGEs and the inline data together */
-	if (sw_calc_send_wqe(conf->max_send_sge, conf->max_inline, &wqe_size, &inl) != 0) {
+	/* conf is within attr (type RC or UD, qkey 0 on RC, bit 31 clear on
+	 * UD), its CQs are dev's (lib/dev); the WQE must also hold the SGEs
+	 * and the inline data together */
+	if (sw_calc_wqe(ud ? SW_UD_WQE_OVERHEAD : SW_WQE_OVERHEAD, conf->max_send_sge,
+			conf->max_inline, &wqe_size, &inl) != 0) {
 		fprintf(stderr, "rdx_sw: QP not created: %u send SGEs and %u inline bytes do not fit one WQE of %u bytes\n",
 			conf->max_send_sge, conf->max_inline, (unsigned int)SW_MAX_WQE_BYTES);
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	/* libmlx5 mlx5_calc_sq_size: the ring may have max_send_wqebb
-	 * (= max_qp_wr) WQEBBs of WQEs sized with the RC overhead. */
-	max_wr = rdx_mlx5_rc_max_send_wr(SW_MAX_QP_WR, SW_MAX_WQE_BYTES,
-					 RTE_MAX(conf->max_send_sge, 1u), conf->max_inline);
+	 * (= max_qp_wr) WQEBBs of WQEs sized with the type's overhead. */
+	max_wr = (ud ? rdx_mlx5_ud_max_send_wr : rdx_mlx5_rc_max_send_wr)
+		(SW_MAX_QP_WR, SW_MAX_WQE_BYTES, RTE_MAX(conf->max_send_sge, 1u),
+		 conf->max_inline);
 	if (conf->sq_depth > max_wr) {
-		fprintf(stderr, "rdx_sw: QP not created: sq_depth %u too deep: with %u send SGEs and %u inline bytes at most %u (a WQE takes %u B with the RC overhead; the SQ may have %u WQEBBs)\n",
+		fprintf(stderr, "rdx_sw: QP not created: sq_depth %u too deep: with %u send SGEs and %u inline bytes at most %u (a WQE takes %u B with the %s overhead; the SQ may have %u WQEBBs)\n",
 			conf->sq_depth, RTE_MAX(conf->max_send_sge, 1u), conf->max_inline, max_wr,
-			wqe_size, SW_MAX_QP_WR);
+			wqe_size, ud ? "UD" : "RC", SW_MAX_QP_WR);
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -452,6 +461,9 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	p.send_cq = qp->scq->slot;
 	p.recv_cq = qp->rcq->slot;
 	p.post_lcore = conf->post_lcore;
+	p.type = ud ? SW_QPT_UD : SW_QPT_RC;
+	p.qkey = ud ? conf->qkey : 0;
+	qp->ud = ud;
 	qp->lqp = sw_qp_create(&sd->eng, &p, &dv);
 	if (qp->lqp == NULL) {
 		free(qp);
@@ -502,6 +514,10 @@ sw_qp_info(struct rdx_qp *rqp, struct rdx_qp_info *info)
 	info->mtu = IBV_MTU_4096;
 	info->gid_index = -1;
 	snprintf(info->driver, sizeof(info->driver), "sw");
+	/* the device's GID names its segment (UD address handles use it) */
+	memcpy(info->gid, sd->eng.self->gid, sizeof(info->gid));
+	info->qp_type = rqp->conf.type;
+	info->qkey = rqp->conf.type == RDX_QP_UD ? rqp->conf.qkey : 0;
 	/* driver data: the owner's shared-memory name, NUL-terminated */
 	snprintf((char *)info->drv, sizeof(info->drv), "%s", sd->eng.self->name);
 	return 0;
@@ -514,7 +530,22 @@ sw_qp_connect_op(struct rdx_qp *rqp, const struct rdx_qp_info *remote,
 	struct sw_qp *qp = (struct sw_qp *)rqp;
 	struct sw_dev *sd = sw_dev(rqp->dev);
 	char dom[sizeof(remote->drv) + 1];
+	int ret;
 
+	if (qp->ud) {
+		/* lib/dev passes remote NULL for UD */
+		RTE_SET_USED(attr);
+		ret = sw_qp_ud_ready(&sd->eng, qp->lqp);
+		if (ret != 0)
+			fprintf(stderr, "rdx_sw: UD QP 0x%x not in RESET: not moved to RTS\n",
+				rqp->qp_num);
+		return ret;
+	}
+	if (remote->qp_type != RDX_QP_RC) {
+		fprintf(stderr, "rdx_sw: cannot connect RC QP 0x%x to a peer QP of type %u\n",
+			rqp->qp_num, remote->qp_type);
+		return -EPROTO;
+	}
 	if (strncmp(remote->driver, "sw", sizeof(remote->driver)) != 0) {
 		fprintf(stderr, "rdx_sw: cannot connect to a '%.16s' peer\n", remote->driver);
 		return -EPROTO;
@@ -531,6 +562,87 @@ sw_qp_connect_op(struct rdx_qp *rqp, const struct rdx_qp_info *remote,
 	dom[sizeof(remote->drv)] = '\0';
 	return sw_qp_connect(&sd->eng, qp->lqp, dom, remote->qp_num, attr->rnr_retry,
 			     attr->min_rnr_timer, attr->retry_cnt, attr->timeout);
+}
+
+/* ------------------------------------------------------------------ */
+/* Address handles (UD)                                                */
+
+/*
+ * The mlx5 address vector of a sw AH (struct mlx5_wqe_av, as libmlx5's
+ * mlx5_create_ah fills it for RoCE): stat_rate_sl = rate << 4 | sl,
+ * rlid = the engine's route slot + 1 (RoCE has no LID: the model keeps
+ * its "sw domain index" there), tclass, hop_limit, grh_gid_fl = GRH bit
+ * 30 | flow label (sgid_index 0), rgid = the destination device's GID.
+ * rmac stays zero (no Ethernet). Kept as the datapath's template
+ * (rdx_mlx5_ah_init); the post loop ORs the WR's QPN and Q_Key in.
+ */
+static struct rdx_ah *
+sw_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
+{
+	struct sw_dev *sd = sw_dev(dev);
+	struct sw_ah *ah;
+	char name[SW_NAME_LEN];
+	int route;
+
+	if (attr->port != 1) {
+		fprintf(stderr, "rdx_sw: address handle on port %u: the device has port 1 only\n",
+			attr->port);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (attr->sgid_index > 0) {
+		fprintf(stderr, "rdx_sw: address handle: sgid_index %d out of range (0)\n",
+			attr->sgid_index);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	if (sw_gid_to_name(attr->gid, name, sizeof(name)) != 0) {
+		fprintf(stderr, "rdx_sw: address handle: gid %02x%02x:...:%02x%02x is not a sw device's GID (rdx_qp_info.gid of a sw QP)\n",
+			attr->gid[0], attr->gid[1], attr->gid[14], attr->gid[15]);
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	ah = aligned_alloc(64, RTE_ALIGN_CEIL(sizeof(*ah), 64));
+	if (ah == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	memset(ah, 0, sizeof(*ah));
+	route = sw_route_get(&sd->eng, attr->gid);
+	if (route < 0) {
+		/* sw_route_get said why, in one line */
+		free(ah);
+		rte_errno = -route;
+		return NULL;
+	}
+	ah->route = route;
+	{
+		struct mlx5_wqe_av av;
+
+		memset(&av, 0, sizeof(av));
+		av.stat_rate_sl = (uint8_t)((attr->static_rate & 0xf) << 4 | (attr->sl & 0xf));
+		av.rlid = htobe16((uint16_t)(route + 1));
+		av.tclass = attr->traffic_class;
+		av.hop_limit = attr->hop_limit;
+		av.grh_gid_fl = htobe32(1u << 30 | (attr->flow_label & 0xfffff));
+		memcpy(av.rgid, attr->gid, 16);
+		/* the datapath's template: Q_Key 0, dqp_dct the extended-AV flag */
+		rdx_mlx5_ah_init(&ah->mah, &av);
+	}
+	ah->mah.drv = ah;
+	ah->mah.base.dev = dev;
+	ah->mah.base.attr = *attr;
+	return &ah->mah.base;
+}
+
+static int
+sw_ah_destroy(struct rdx_ah *bah)
+{
+	struct sw_ah *ah = (struct sw_ah *)(void *)bah;
+
+	sw_route_put(&sw_dev(bah->dev)->eng, ah->route);
+	free(ah);
+	return 0;
 }
 
 static uint64_t
@@ -552,6 +664,9 @@ static const struct {
 	SW_STAT(doorbells), SW_STAT(bf_copies), SW_STAT(wqes), SW_STAT(recv_wqes),
 	SW_STAT(cqes), SW_STAT(rnr_naks), SW_STAT(retries), SW_STAT(errors),
 	SW_STAT(flushes), SW_STAT(cq_overruns), SW_STAT(device_errors),
+	SW_STAT(ud_sent), SW_STAT(ud_too_long), SW_STAT(ud_drop_dest), SW_STAT(ud_inject_drop),
+	SW_STAT(ud_inject_dup), SW_STAT(ud_inject_delay), SW_STAT(ud_recv),
+	SW_STAT(ud_drop_no_recv), SW_STAT(ud_drop_qkey), SW_STAT(ud_recv_len_err),
 };
 #undef SW_STAT
 _Static_assert(RTE_DIM(sw_model_xstats) * sizeof(uint64_t) == sizeof(struct rdx_sw_stats),
@@ -587,14 +702,24 @@ static const struct rdx_dev_ops sw_dev_ops = {
 	.qp_info = sw_qp_info,
 	.qp_connect = sw_qp_connect_op,
 	.qp_retired_wr_id = sw_qp_retired_wr_id,
+	.ah_create = sw_ah_create,
+	.ah_destroy = sw_ah_destroy,
 	.xstats_get = sw_xstats_get,
 };
+
+#define UD_ARG(i) (ud_set[i] ? ud_val[i] : NULL)
 
 static struct rdx_dev *
 sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf *conf)
 {
 	enum rdx_sw_progress progress = RDX_SW_PROGRESS_INLINE;
+	static const char *const ud_keys[] = {
+		"ud_drop", "ud_drop_every", "ud_delay_us", "ud_delay", "ud_dup", "seed",
+	};
+	char ud_val[RTE_DIM(ud_keys)][32];
+	bool ud_set[RTE_DIM(ud_keys)];
 	struct rdx_dev_attr *a;
+	unsigned int i;
 	struct sw_dev *sd;
 	uint32_t wqe, inl;
 	char val[16];
@@ -610,6 +735,15 @@ sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	for (i = 0; i < RTE_DIM(ud_keys); i++) {
+		ret = rdx_devargs_get(devargs, ud_keys[i], ud_val[i], sizeof(ud_val[i]));
+		if (ret < 0) {
+			fprintf(stderr, "rdx_sw: bad devargs %s: value too long\n", ud_keys[i]);
+			rte_errno = EINVAL;
+			return NULL;
+		}
+		ud_set[i] = ret > 0;
+	}
 	sd = calloc(1, sizeof(*sd));
 	if (sd == NULL) {
 		rte_errno = ENOMEM;
@@ -617,6 +751,15 @@ sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 	}
 	ret = sw_engine_init(&sd->eng);
 	if (ret != 0) {
+		free(sd);
+		rte_errno = -ret;
+		return NULL;
+	}
+	/* UD loss/duplication/delay injection (devargs ud_*, seed) */
+	ret = sw_ud_inject_conf(&sd->eng, UD_ARG(0), UD_ARG(1), UD_ARG(2), UD_ARG(3),
+				UD_ARG(4), UD_ARG(5));
+	if (ret != 0) {
+		sw_engine_fini(&sd->eng);
 		free(sd);
 		rte_errno = -ret;
 		return NULL;
@@ -644,6 +787,8 @@ sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 	a->max_dm_size = SW_MAX_DM;
 	a->active_mtu = IBV_MTU_4096;
 	a->link_layer = IBV_LINK_LAYER_ETHERNET;
+	/* a UD message is one packet: at most the MTU (IBTA 9.8.1) */
+	a->max_ud_msg = SW_UD_MTU;
 	if (sd->progress == RDX_SW_PROGRESS_THREAD) {
 		ret = sw_engine_start_thread(&sd->eng);
 		if (ret != 0) {
@@ -664,7 +809,9 @@ sw_match_name(const char *name)
 	return strcmp(name, "sw") == 0;
 }
 
-static const char *const sw_devargs_keys[] = { "progress", NULL };
+static const char *const sw_devargs_keys[] = {
+	"progress", "ud_drop", "ud_drop_every", "ud_delay_us", "ud_delay", "ud_dup", "seed", NULL,
+};
 
 static struct rdx_driver sw_driver = {
 	.name = "sw",
@@ -714,6 +861,15 @@ rdx_sw_cq_overruns(const struct rdx_cq *cq)
 		return 0;
 	return __atomic_load_n(&sw_dev(cq->dev)->eng.self->hdr->cqs[c->slot].overruns,
 			       __ATOMIC_RELAXED);
+}
+
+int
+rdx_sw_qp_ud_stats(const struct rdx_qp *qp, struct rdx_sw_ud_stats *st)
+{
+	if (qp == NULL || !rdx_sw_dev_is_sw(qp->dev) || st == NULL)
+		return -EINVAL;
+	sw_qp_ud_stats(((const struct sw_qp *)qp)->lqp, st);
+	return 0;
 }
 
 int

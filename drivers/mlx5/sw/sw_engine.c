@@ -527,6 +527,9 @@ sw_engine_progress(struct sw_engine *e)
 		__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);
 		return 0;
 	}
+	/* delayed datagrams that are due arrive first (injection only) */
+	if (__builtin_expect(e->delayq != NULL, 0))
+		sw_ud_delayed(e);
 	/* A real NIC is told which QP rang; the model finds out by looking.
 	 * The hot set first: if it yields work, the other QPs wait, at most
 	 * SW_FULL_EVERY calls (the counter is a racy hint: concurrent pollers
@@ -640,6 +643,11 @@ sw_engine_fini(struct sw_engine *e)
 	}
 	sw_domain_destroy(e->self);
 	e->self = NULL;
+	if (e->delayq != NULL) {
+		free(e->delayq->buf);
+		free(e->delayq);
+		e->delayq = NULL;
+	}
 	pthread_mutex_destroy(&e->lock);
 }
 
@@ -658,4 +666,107 @@ sw_engine_stats(struct sw_engine *e, struct rdx_sw_stats *st)
 	st->cqes = __atomic_load_n(&e->self->hdr->cqes, __ATOMIC_RELAXED);
 	st->cq_overruns = __atomic_load_n(&e->self->hdr->cq_overruns, __ATOMIC_RELAXED);
 	st->recv_wqes = __atomic_load_n(&e->self->hdr->recv_wqes, __ATOMIC_RELAXED);
+	{
+		/* UD: destroyed QPs' sums, then the live ones (under the lock
+		 * that destroy holds while it moves a QP's counters over) */
+		struct rdx_sw_ud_stats u;
+		uint32_t i;
+
+		sw_lock(&e->lock);
+		u = e->ud_gone;
+		for (i = 0; i < e->nb_slots; i++) {
+			const struct sw_lqp *q = __atomic_load_n(&e->qps[i], __ATOMIC_ACQUIRE);
+
+			if (q != NULL)
+				sw_ud_stats_add(&u, q);
+		}
+		sw_unlock(&e->lock);
+		st->ud_sent = u.sent;
+		st->ud_too_long = u.too_long;
+		st->ud_drop_dest = u.drop_dest + __atomic_load_n(&e->ud_orphan_drop_dest,
+								 __ATOMIC_RELAXED);
+		st->ud_inject_drop = u.inject_drop;
+		st->ud_inject_dup = u.inject_dup;
+		st->ud_inject_delay = u.inject_delay;
+		st->ud_recv = u.recv;
+		st->ud_drop_no_recv = u.drop_no_recv;
+		st->ud_drop_qkey = u.drop_qkey;
+		st->ud_recv_len_err = u.recv_len_err;
+	}
+}
+
+/* A probability in [0, 1] as a threshold of sw_coin (2^53 scale). */
+static int
+sw_ud_prob(const char *key, const char *v, uint64_t *thr)
+{
+	char *end;
+	double p;
+
+	if (v == NULL)
+		return 0;
+	errno = 0;
+	p = strtod(v, &end);
+	if (errno != 0 || end == v || *end != '\0' || !(p >= 0.0 && p <= 1.0)) {
+		fprintf(stderr, "rdx_sw: bad devargs %s=%s: expected a probability 0..1\n", key, v);
+		return -EINVAL;
+	}
+	*thr = (uint64_t)(p * 9007199254740992.0); /* 2^53 */
+	return 0;
+}
+
+static int
+sw_ud_uint(const char *key, const char *v, uint64_t max, uint64_t *out)
+{
+	unsigned long long x;
+	char *end;
+
+	if (v == NULL)
+		return 0;
+	errno = 0;
+	x = strtoull(v, &end, 0);
+	if (errno != 0 || end == v || *end != '\0' || v[0] == '-' || x > max) {
+		fprintf(stderr, "rdx_sw: bad devargs %s=%s: expected an integer 0..%llu\n", key, v,
+			(unsigned long long)max);
+		return -EINVAL;
+	}
+	*out = x;
+	return 0;
+}
+
+int
+sw_ud_inject_conf(struct sw_engine *e, const char *drop, const char *drop_every,
+		  const char *delay_us, const char *delay, const char *dup, const char *seed)
+{
+	struct sw_ud_inject in = { .delay_thr = 1ULL << 53 };
+	uint64_t every = 0, us = 0;
+
+	if (sw_ud_prob("ud_drop", drop, &in.drop_thr) != 0 ||
+	    sw_ud_prob("ud_dup", dup, &in.dup_thr) != 0 ||
+	    sw_ud_prob("ud_delay", delay, &in.delay_thr) != 0 ||
+	    sw_ud_uint("ud_drop_every", drop_every, UINT32_MAX, &every) != 0 ||
+	    sw_ud_uint("ud_delay_us", delay_us, 10000000, &us) != 0 ||
+	    sw_ud_uint("seed", seed, UINT64_MAX, &in.seed) != 0)
+		return -EINVAL;
+	if (delay != NULL && delay_us == NULL) {
+		fprintf(stderr, "rdx_sw: bad devargs ud_delay=%s: needs ud_delay_us\n", delay);
+		return -EINVAL;
+	}
+	in.drop_every = (uint32_t)every;
+	in.delay_us = (uint32_t)us;
+	if (in.delay_us == 0)
+		in.delay_thr = 0;
+	in.on = in.drop_thr != 0 || in.dup_thr != 0 || in.drop_every != 0 ||
+		(in.delay_us != 0 && in.delay_thr != 0);
+	if (in.delay_us != 0 && in.delay_thr != 0 && e->delayq == NULL) {
+		e->delayq = calloc(1, sizeof(*e->delayq));
+		if (e->delayq != NULL)
+			e->delayq->buf = calloc(SW_UD_DELAY_SLOTS, SW_UD_MTU);
+		if (e->delayq == NULL || e->delayq->buf == NULL) {
+			free(e->delayq);
+			e->delayq = NULL;
+			return -ENOMEM;
+		}
+	}
+	e->inj = in;
+	return 0;
 }

@@ -150,6 +150,53 @@ sw_ring_read(const struct sw_lqp *q, uint32_t pos, void *dst, uint32_t bytes)
 }
 
 /* ------------------------------------------------------------------ */
+/* UD helpers                                                          */
+
+/* splitmix64: seeds the per-QP streams; xorshift64* draws from them. */
+static inline uint64_t
+sw_splitmix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x != 0 ? x : 1;
+}
+
+/* true with probability thr / 2^53 (thr 0: never, drawing nothing) */
+static inline bool
+sw_coin(uint64_t *s, uint64_t thr)
+{
+	uint64_t x = *s;
+
+	if (thr == 0)
+		return false;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*s = x;
+	return ((x * 0x2545f4914f6cdd1dULL) >> 11) < thr;
+}
+
+static inline void
+sw_ud_stats_add(struct rdx_sw_ud_stats *st, const struct sw_lqp *q)
+{
+	struct rdx_sw_ud_stats one;
+
+	sw_qp_ud_stats(q, &one);
+	st->sent += one.sent;
+	st->too_long += one.too_long;
+	st->drop_dest += one.drop_dest;
+	st->inject_drop += one.inject_drop;
+	st->inject_dup += one.inject_dup;
+	st->inject_delay += one.inject_delay;
+	st->recv += one.recv;
+	st->drop_no_recv += one.drop_no_recv;
+	st->drop_qkey += one.drop_qkey;
+	st->recv_len_err += one.recv_len_err;
+}
+
+/* ------------------------------------------------------------------ */
 /* Called across the engine's files                                    */
 
 /* sw_engine.c: count a device error on q, log the first SW_DEVERR_LOGS. */
@@ -165,5 +212,7 @@ SW_HIDDEN int sw_push_err(struct sw_engine *eng, struct sw_domain *d, struct sw_
 /* sw_exec.c: execute the WQE at q->sq_ci (avail WQEBBs posted from
  * there); enum sw_rc. */
 SW_HIDDEN int sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail);
+/* sw_exec.c: deliver the delayed datagrams that are due; how many. */
+SW_HIDDEN int sw_ud_delayed(struct sw_engine *e);
 
 #endif /* SW_ENGINE_PRIV_H */

@@ -21,7 +21,7 @@
 
 #include "rdx_sw.h"
 
-#define SW_MAGIC         0x72647873772d3032ULL /* "rdxsw-02": 4096 QPs and CQs */
+#define SW_MAGIC         0x72647873772d3033ULL /* "rdxsw-03": 4096 QPs and CQs, UD */
 /* Object tables live in the segment header (about 2 MiB with these, written
  * when the device opens); a QP takes 3 allocations (rings, doorbell record,
  * BlueFlame) and each buffer of rdx_dev_mem_alloc one allocation and one MR. */
@@ -33,6 +33,7 @@
 #define SW_BF_SIZE       256        /* one BlueFlame half */
 #define SW_MAX_WQE_BYTES 512        /* max_sq_desc_sz of a ConnectX-5 */
 #define SW_WQE_OVERHEAD  192        /* rdma-core sq_overhead for RC with MW */
+#define SW_UD_WQE_OVERHEAD 64       /* rdma-core sq_overhead for UD: ctrl + datagram */
 #define SW_MAX_MSG       (1ULL << 30)
 #define SW_MAX_QP_WR     32768
 #define SW_MAX_SGE       16
@@ -40,6 +41,20 @@
 #define SW_MAX_DM        (256U << 10)
 #define SW_DEFAULT_SHM   (2ULL << 30)
 #define SW_NAME_LEN      48
+/* UD: the largest message (the port MTU, IBV_MTU_4096), the GRH area at the
+ * start of every UD receive buffer, the datagram segment's place in a WQE
+ * (ctrl 16 B + 48 B: 4 DS at least), the address routes an engine keeps
+ * (one per destination device its AHs name), the delay queue's slots */
+#define SW_UD_MTU        4096u
+#define SW_UD_GRH        40u
+#define SW_UD_DS_MIN     4u
+#define SW_MAX_ROUTES    64u
+#define SW_UD_DELAY_SLOTS 256u
+
+enum sw_qp_type {
+	SW_QPT_RC = 0,
+	SW_QPT_UD = 1,
+};
 
 enum sw_mr_kind {
 	SW_MR_SHM = 1,   /* inside the segment: reachable by peers */
@@ -127,6 +142,15 @@ struct sw_qp_shm {
 	uint8_t retry_cnt;
 	uint8_t timeout;
 	uint32_t pad1;
+	/* type and Q_Key: fixed at create (written before in_use is seen by
+	 * peers' connects and routes) */
+	uint32_t type;            /* enum sw_qp_type */
+	uint32_t qkey;            /* UD */
+	/* UD receive counters, bumped by any engine that delivers here (atomic) */
+	uint64_t ud_recv;
+	uint64_t ud_drop_no_recv;
+	uint64_t ud_drop_qkey;
+	uint64_t ud_recv_len_err;
 };
 
 struct sw_shm_hdr {
@@ -172,6 +196,8 @@ struct sw_domain {
 	struct sw_mr_shadow *shadow;	/* set by the SIGBUS guard: another process truncated the segment;
 	 * zero pages stand in for the lost part (see sw_shm.c) */
 	uint32_t truncated;
+	/* its device's GID (sw_gid_from_name: fe80::/64, pid, sequence) */
+	uint8_t gid[16];
 };
 
 struct sw_engine;
@@ -247,6 +273,58 @@ struct sw_lqp {
 	uint32_t max_wqebbs;
 	uint64_t buf_off;         /* allocations freed by destroy */
 	uint64_t db_off;
+	/* UD (process-local copies; counters owner engine only) */
+	uint32_t type;            /* enum sw_qp_type */
+	uint32_t qkey;
+	uint64_t rng;             /* injection: this QP's random stream */
+	uint64_t ud_sent, ud_too_long, ud_drop_dest;
+	uint64_t ud_inject_drop, ud_inject_dup, ud_inject_delay;
+};
+
+/* A destination device an engine's AHs name (sw_route_get). The engine
+ * finds it from a WQE's address vector: rlid - 1 is the slot (a hint),
+ * rgid must equal gid; never from the AH object. */
+struct sw_route {
+	uint8_t gid[16];
+	struct sw_domain *dom;    /* NULL: free slot */
+	uint32_t refs;            /* AHs naming it */
+};
+
+/* Loss/duplication/delay injection for UD SENDs (devargs ud_*, seed). */
+struct sw_ud_inject {
+	uint64_t drop_thr;        /* drop with probability drop_thr / 2^64 */
+	uint64_t dup_thr;
+	uint64_t delay_thr;
+	uint32_t drop_every;      /* drop every n-th datagram of a QP (0: off) */
+	uint32_t delay_us;        /* 0: no delay */
+	uint64_t seed;
+	bool on;                  /* any of the above */
+};
+
+/* A datagram on its way: decoded address vector and payload. */
+struct sw_ud_pkt {
+	struct sw_domain *dom;    /* destination device (a route's) */
+	struct sw_lqp *src;       /* sender (NULL: destroyed since; delayed) */
+	uint32_t src_qpn;
+	uint32_t dqpn;
+	uint32_t qkey;
+	uint32_t flow;            /* GRH flow label */
+	uint8_t sl, tclass, hop_limit;
+	uint8_t opcode;           /* MLX5_OPCODE_SEND or _SEND_IMM */
+	bool se;
+	uint32_t imm_raw;
+	uint32_t len;
+	uint8_t dgid[16];
+	uint64_t due_ns;          /* delayed: when it arrives */
+};
+
+/* The delay queue (FIFO: every delayed datagram waits the same time). */
+struct sw_ud_delayq {
+	uint32_t lock;            /* spin: producers are any engine's QPs */
+	uint32_t busy;            /* one drainer at a time */
+	uint32_t head, tail;      /* free-running */
+	struct sw_ud_pkt pkt[SW_UD_DELAY_SLOTS];
+	uint8_t (*buf)[SW_UD_MTU];
 };
 
 struct sw_engine {
@@ -278,6 +356,14 @@ struct sw_engine {
 	/* counters (atomics) */
 	uint64_t doorbells, bf_copies, wqes, rnr_naks, retries, errors, flushes;
 	uint64_t device_errors;
+	/* UD: routes (control path writes under lock while no progress call
+	 * runs: draining), injection, the delay queue (NULL: no delay knob),
+	 * counters of datagrams whose sender is gone, sums of destroyed QPs */
+	struct sw_route routes[SW_MAX_ROUTES];
+	struct sw_ud_inject inj;
+	struct sw_ud_delayq *delayq;
+	uint64_t ud_orphan_drop_dest;
+	struct rdx_sw_ud_stats ud_gone;
 	/* CQ allocations, process-local (destroy frees these, never offsets
 	 * read back from shared memory) */
 	uint64_t cq_off[SW_MAX_CQ][2];
@@ -324,18 +410,39 @@ bool sw_cq_has_cqe(struct sw_engine *e, int slot, uint32_t ci);
 /* QPs. */
 struct sw_qp_params {
 	uint32_t sq_depth, rq_depth, max_send_sge, max_recv_sge, max_inline;
+	uint32_t type, qkey;      /* enum sw_qp_type; UD: the Q_Key */
 	int send_cq, recv_cq;
 	uint32_t post_lcore;      /* rdx_qp_conf.post_lcore: shares its register */
 };
 /* max_inline and WQE size as rdma-core's mlx5_calc_send_wqe would give. */
 int sw_calc_send_wqe(uint32_t max_send_sge, uint32_t max_inline,
 		     uint32_t *wqe_size, uint32_t *granted_inline);
+/* The same with the QP type's overhead (SW_WQE_OVERHEAD, SW_UD_WQE_OVERHEAD). */
+int sw_calc_wqe(uint32_t overhead, uint32_t max_send_sge, uint32_t max_inline,
+		uint32_t *wqe_size, uint32_t *granted_inline);
 struct sw_lqp *sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p,
 			    struct mlx5dv_qp *dv);
 void sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q);
 int sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 		  uint32_t peer_qpn, uint8_t rnr_retry, uint8_t min_rnr_timer,
 		  uint8_t retry_cnt, uint8_t timeout);
+/* UD QP: RESET -> RTS (no peer). */
+int sw_qp_ud_ready(struct sw_engine *e, struct sw_lqp *q);
 void sw_engine_stats(struct sw_engine *e, struct rdx_sw_stats *st);
+void sw_qp_ud_stats(const struct sw_lqp *q, struct rdx_sw_ud_stats *st);
+
+/* UD addressing. A sw device's GID: fe80::/64 (link-local), then the
+ * segment owner's pid and sequence number (big endian): the segment
+ * /rdx-sw-<pid>-<n>. @return 0, or -EINVAL (not a sw device's GID). */
+void sw_gid_from_name(const char *name, uint8_t gid[16]);
+int sw_gid_to_name(const uint8_t gid[16], char *name, size_t len);
+/* A route to the device of gid (maps its segment): slot, or -errno. */
+int sw_route_get(struct sw_engine *e, const uint8_t gid[16]);
+void sw_route_put(struct sw_engine *e, int slot);
+/* Injection: parse the devargs values (NULL: absent); 0 or -EINVAL with
+ * one line on stderr. Allocates the delay queue when delay_us > 0. */
+int sw_ud_inject_conf(struct sw_engine *e, const char *drop, const char *drop_every,
+		      const char *delay_us, const char *delay, const char *dup,
+		      const char *seed);
 
 #endif /* SW_MODEL_H */

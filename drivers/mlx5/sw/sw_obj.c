@@ -147,27 +147,36 @@ sw_cq_seq(struct sw_engine *e, int slot)
 }
 
 int
-sw_calc_send_wqe(uint32_t max_send_sge, uint32_t max_inline, uint32_t *wqe_size,
-		 uint32_t *granted_inline)
+sw_calc_wqe(uint32_t overhead, uint32_t max_send_sge, uint32_t max_inline,
+	    uint32_t *wqe_size, uint32_t *granted_inline)
 {
-	/* rdma-core verbs.c mlx5_calc_send_wqe for RC: the overhead is the
-	 * largest enabled op (MW/UMR: 192 B); the WQE is the larger of
-	 * overhead + one data segment per SGE and overhead + the inline
-	 * segment, rounded to 64 B; max_inline = WQE - overhead - 4. */
+	/* rdma-core verbs.c mlx5_calc_send_wqe: the overhead is sq_overhead
+	 * of the QP type (RC: the largest enabled op, MW/UMR: 192 B; UD: ctrl
+	 * + datagram segment, 64 B); the WQE is the larger of overhead + one
+	 * data segment per SGE and overhead + the inline segment, rounded to
+	 * 64 B; max_inline = WQE - overhead - 4. */
 	/* sized for at least one SGE so that max_inline never underflows */
-	uint32_t size = SW_WQE_OVERHEAD + 16 * RTE_MAX(max_send_sge, 1U);
+	uint32_t size = overhead + 16 * RTE_MAX(max_send_sge, 1U);
 	uint32_t inl = 0;
 
 	if (max_send_sge > SW_MAX_SGE || max_inline > SW_MAX_WQE_BYTES)
 		return -EINVAL;
 	if (max_inline != 0)
-		inl = SW_WQE_OVERHEAD + RTE_ALIGN_CEIL(4 + max_inline, 16U);
+		inl = overhead + RTE_ALIGN_CEIL(4 + max_inline, 16U);
 	size = RTE_ALIGN_CEIL(RTE_MAX(size, inl), 64U);
 	if (size > SW_MAX_WQE_BYTES)
 		return -EINVAL;
 	*wqe_size = size;
-	*granted_inline = size - SW_WQE_OVERHEAD - 4;
+	*granted_inline = size - overhead - 4;
 	return 0;
+}
+
+int
+sw_calc_send_wqe(uint32_t max_send_sge, uint32_t max_inline, uint32_t *wqe_size,
+		 uint32_t *granted_inline)
+{
+	return sw_calc_wqe(SW_WQE_OVERHEAD, max_send_sge, max_inline, wqe_size,
+			   granted_inline);
 }
 
 /*
@@ -258,7 +267,9 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 
 	if (p->sq_depth == 0 || p->sq_depth > SW_MAX_QP_WR || p->rq_depth > SW_MAX_QP_WR ||
 	    p->max_recv_sge > SW_MAX_SGE || p->send_cq < 0 || p->recv_cq < 0 ||
-	    sw_calc_send_wqe(p->max_send_sge, p->max_inline, &wqe_size, &inl) != 0) {
+	    p->type > SW_QPT_UD || (p->type == SW_QPT_RC && p->qkey != 0) ||
+	    sw_calc_wqe(p->type == SW_QPT_UD ? SW_UD_WQE_OVERHEAD : SW_WQE_OVERHEAD,
+			p->max_send_sge, p->max_inline, &wqe_size, &inl) != 0) {
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -319,6 +330,15 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	s->rq_ci = 0;
 	s->peer_qpn = 0;
 	s->peer_domain[0] = '\0';
+	s->type = p->type;
+	s->qkey = p->qkey;
+	__atomic_store_n(&s->ud_recv, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->ud_drop_no_recv, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->ud_drop_qkey, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->ud_recv_len_err, 0, __ATOMIC_RELAXED);
+	q->type = p->type;
+	q->qkey = p->qkey;
+	q->rng = sw_splitmix(e->inj.seed ^ ((uint64_t)s->qpn * 0x9e3779b97f4a7c15ULL));
 	q->s = s;
 	q->slot = i;
 	q->qpn = s->qpn;
@@ -358,6 +378,33 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	__atomic_store_n(&e->nb_active, q->act + 1, __ATOMIC_RELEASE);
 	sw_unlock(&e->lock);
 	return q;
+}
+
+/* The segment named name, mapped once per engine (refcounted); e->self
+ * for our own. Under e->lock. NULL (logged) when it cannot be mapped. */
+static struct sw_domain *
+sw_peer_get(struct sw_engine *e, const char *name)
+{
+	struct sw_domain *pd;
+
+	if (strcmp(name, e->self->name) == 0)
+		return e->self;
+	for (pd = e->peers; pd != NULL; pd = pd->next)
+		if (strcmp(pd->name, name) == 0) {
+			pd->refs++;
+			return pd;
+		}
+	pd = sw_domain_map(name);
+	if (pd == NULL) {
+		int err = rte_errno;
+
+		SW_LOG(ERR, "cannot map peer segment %s: %s\n", name, strerror(err));
+		return NULL;
+	}
+	pd->next = e->peers;
+	/* a progress call may walk e->peers: publish it complete */
+	__atomic_store_n(&e->peers, pd, __ATOMIC_RELEASE);
+	return pd;
 }
 
 static void
@@ -402,6 +449,18 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 			if (e->hot[last] == q)
 				__atomic_store_n(&e->hot[last], NULL, __ATOMIC_RELAXED);
 	}
+	if (q->type == SW_QPT_UD) {
+		/* its counters join the device's sums; datagrams it sent that
+		 * wait in the delay queue still arrive (they are on the wire) */
+		sw_ud_stats_add(&e->ud_gone, q);
+		if (e->delayq != NULL) {
+			uint32_t i;
+
+			for (i = e->delayq->head; i != e->delayq->tail; i++)
+				if (e->delayq->pkt[i % SW_UD_DELAY_SLOTS].src == q)
+					e->delayq->pkt[i % SW_UD_DELAY_SLOTS].src = NULL;
+		}
+	}
 	sw_bfreg_unlink(q);
 	sw_unlock(&e->lock);
 	__atomic_fetch_sub(&e->draining, 1, __ATOMIC_ACQ_REL);
@@ -433,30 +492,14 @@ sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 	struct sw_qp_shm *peer;
 	uint32_t slot = peer_qpn - SW_QPN_BASE;
 
-	if (peer_qpn < SW_QPN_BASE || slot >= SW_MAX_QP || q->peer_dom != NULL)
+	if (peer_qpn < SW_QPN_BASE || slot >= SW_MAX_QP || q->peer_dom != NULL ||
+	    q->type != SW_QPT_RC)
 		return -EINVAL;
 	sw_lock(&e->lock);
-	if (strcmp(peer_domain, e->self->name) == 0) {
-		pd = e->self;
-	} else {
-		for (pd = e->peers; pd != NULL; pd = pd->next)
-			if (strcmp(pd->name, peer_domain) == 0)
-				break;
-		if (pd != NULL) {
-			pd->refs++;
-		} else {
-			pd = sw_domain_map(peer_domain);
-			if (pd == NULL) {
-				int err = rte_errno;
-
-				sw_unlock(&e->lock);
-				SW_LOG(ERR, "cannot map peer segment %s: %s\n", peer_domain,
-				       strerror(err));
-				return -ENOENT;
-			}
-			pd->next = e->peers;
-			e->peers = pd;
-		}
+	pd = sw_peer_get(e, peer_domain);
+	if (pd == NULL) {
+		sw_unlock(&e->lock);
+		return -ENOENT;
 	}
 	peer = &pd->hdr->qps[slot];
 	if (__atomic_load_n(&pd->hdr->closed, __ATOMIC_ACQUIRE) ||
@@ -473,6 +516,12 @@ sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 		SW_LOG(ERR, "connect: no QP 0x%x in %s\n", peer_qpn, peer_domain);
 		return -ENOENT;
 	}
+	if (SW_LOAD(peer->type) != SW_QPT_RC) {
+		sw_peer_put(e, pd);
+		sw_unlock(&e->lock);
+		SW_LOG(ERR, "connect: QP 0x%x in %s is not an RC QP\n", peer_qpn, peer_domain);
+		return -EPROTO;
+	}
 	q->peer_dom = pd;
 	q->peer = peer;
 	q->peer_gen = __atomic_load_n(&peer->gen, __ATOMIC_ACQUIRE);
@@ -488,4 +537,135 @@ sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 	__atomic_store_n(&q->s->state, RDX_SW_QPS_RTS, __ATOMIC_RELEASE);
 	sw_unlock(&q->s->lock);
 	return 0;
+}
+
+int
+sw_qp_ud_ready(struct sw_engine *e, struct sw_lqp *q)
+{
+	RTE_SET_USED(e);
+	if (q->type != SW_QPT_UD)
+		return -EINVAL;
+	sw_lock(&q->s->lock);
+	if (q->s->state != RDX_SW_QPS_RESET) {
+		sw_unlock(&q->s->lock);
+		return -EBUSY;
+	}
+	/* RESET -> INIT (port, P_Key index 0, Q_Key: set at create) -> RTR
+	 * -> RTS in one step; a UD QP has no peer */
+	__atomic_store_n(&q->s->state, RDX_SW_QPS_RTS, __ATOMIC_RELEASE);
+	sw_unlock(&q->s->lock);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* UD routes (control path)                                            */
+
+/*
+ * An AH names a destination device by its GID; the engine keeps one route
+ * per destination its AHs name, with that device's segment mapped. The
+ * AH's address vector carries the route's slot + 1 in rlid (a hint) and
+ * the GID in rgid; the engine takes the destination from those WQE bytes
+ * only (sw_exec.c, sw_ud_route), never from the AH.
+ */
+int
+sw_route_get(struct sw_engine *e, const uint8_t gid[16])
+{
+	char name[SW_NAME_LEN];
+	struct sw_domain *pd;
+	uint32_t i, free_slot = SW_MAX_ROUTES;
+
+	if (sw_gid_to_name(gid, name, sizeof(name)) != 0)
+		return -EINVAL;
+	sw_lock(&e->lock);
+	for (i = 0; i < SW_MAX_ROUTES; i++) {
+		struct sw_route *r = &e->routes[i];
+
+		if (r->dom != NULL && memcmp(r->gid, gid, 16) == 0) {
+			if (__atomic_load_n(&r->dom->hdr->closed, __ATOMIC_ACQUIRE)) {
+				sw_unlock(&e->lock);
+				SW_LOG(ERR, "address handle: the device of %s is closed\n", name);
+				return -ENOENT;
+			}
+			r->refs++;
+			sw_unlock(&e->lock);
+			return (int)i;
+		}
+		if (r->dom == NULL && free_slot == SW_MAX_ROUTES)
+			free_slot = i;
+	}
+	if (free_slot == SW_MAX_ROUTES) {
+		sw_unlock(&e->lock);
+		SW_LOG(ERR, "no route slot left for %s (%u destination devices)\n", name,
+		       SW_MAX_ROUTES);
+		return -ENOSPC;
+	}
+	pd = sw_peer_get(e, name);
+	if (pd == NULL) {
+		sw_unlock(&e->lock);
+		return -ENOENT;
+	}
+	if (__atomic_load_n(&pd->hdr->closed, __ATOMIC_ACQUIRE) ||
+	    (kill((pid_t)pd->hdr->owner_pid, 0) != 0 && errno == ESRCH)) {
+		sw_peer_put(e, pd);
+		sw_unlock(&e->lock);
+		SW_LOG(ERR, "address handle: the device of %s is closed (or its process is gone)\n",
+		       name);
+		return -ENOENT;
+	}
+	memcpy(e->routes[free_slot].gid, gid, 16);
+	e->routes[free_slot].refs = 1;
+	/* the engine reads dom (acquire) and then the GID */
+	__atomic_store_n(&e->routes[free_slot].dom, pd, __ATOMIC_RELEASE);
+	sw_unlock(&e->lock);
+	return (int)free_slot;
+}
+
+void
+sw_route_put(struct sw_engine *e, int slot)
+{
+	struct sw_route *r;
+
+	if (slot < 0 || (uint32_t)slot >= SW_MAX_ROUTES)
+		return;
+	r = &e->routes[slot];
+	/* keep progress calls out while a route (and its mapping) may go */
+	__atomic_fetch_add(&e->draining, 1, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&e->inflight, __ATOMIC_ACQUIRE) != 0)
+		sched_yield();
+	sw_lock(&e->lock);
+	if (r->dom != NULL && --r->refs == 0) {
+		struct sw_domain *pd = r->dom;
+
+		if (e->delayq != NULL) {
+			uint32_t i;
+
+			/* delayed datagrams to it now find no device */
+			for (i = e->delayq->head; i != e->delayq->tail; i++)
+				if (e->delayq->pkt[i % SW_UD_DELAY_SLOTS].dom == pd)
+					e->delayq->pkt[i % SW_UD_DELAY_SLOTS].dom = NULL;
+		}
+		__atomic_store_n(&r->dom, NULL, __ATOMIC_RELEASE);
+		memset(r->gid, 0, sizeof(r->gid));
+		sw_peer_put(e, pd);
+	}
+	sw_unlock(&e->lock);
+	__atomic_fetch_sub(&e->draining, 1, __ATOMIC_ACQ_REL);
+}
+
+void
+sw_qp_ud_stats(const struct sw_lqp *q, struct rdx_sw_ud_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (q->type != SW_QPT_UD)
+		return;
+	st->sent = __atomic_load_n(&q->ud_sent, __ATOMIC_RELAXED);
+	st->too_long = __atomic_load_n(&q->ud_too_long, __ATOMIC_RELAXED);
+	st->drop_dest = __atomic_load_n(&q->ud_drop_dest, __ATOMIC_RELAXED);
+	st->inject_drop = __atomic_load_n(&q->ud_inject_drop, __ATOMIC_RELAXED);
+	st->inject_dup = __atomic_load_n(&q->ud_inject_dup, __ATOMIC_RELAXED);
+	st->inject_delay = __atomic_load_n(&q->ud_inject_delay, __ATOMIC_RELAXED);
+	st->recv = __atomic_load_n(&q->s->ud_recv, __ATOMIC_RELAXED);
+	st->drop_no_recv = __atomic_load_n(&q->s->ud_drop_no_recv, __ATOMIC_RELAXED);
+	st->drop_qkey = __atomic_load_n(&q->s->ud_drop_qkey, __ATOMIC_RELAXED);
+	st->recv_len_err = __atomic_load_n(&q->s->ud_recv_len_err, __ATOMIC_RELAXED);
 }

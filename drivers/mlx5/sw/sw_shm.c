@@ -9,6 +9,7 @@
  * rdx_sw_cleanup_stale() (called at every open).
  */
 #include <dirent.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -208,6 +209,47 @@ sw_maps_del(struct sw_domain *d)
 			__atomic_store_n(&sw_maps[i], NULL, __ATOMIC_RELEASE);
 }
 
+/*
+ * A sw device's GID names its segment: fe80::/64 (a link-local prefix, as
+ * RoCE's default GID), then the owner's pid and the segment's sequence
+ * number, big endian: /rdx-sw-<pid>-<n>. UD address vectors carry it in
+ * rgid (doc/howto-ud-sw.md).
+ */
+void
+sw_gid_from_name(const char *name, uint8_t gid[16])
+{
+	unsigned int pid = 0, seq = 0;
+	uint32_t v;
+
+	memset(gid, 0, 16);
+	gid[0] = 0xfe;
+	gid[1] = 0x80;
+	if (sscanf(name, "/rdx-sw-%u-%u", &pid, &seq) != 2)
+		return;
+	v = htobe32(pid);
+	memcpy(gid + 8, &v, 4);
+	v = htobe32(seq);
+	memcpy(gid + 12, &v, 4);
+}
+
+int
+sw_gid_to_name(const uint8_t gid[16], char *name, size_t len)
+{
+	static const uint8_t prefix[8] = { 0xfe, 0x80 };
+	uint32_t pid, seq;
+
+	if (memcmp(gid, prefix, 8) != 0)
+		return -EINVAL;
+	memcpy(&pid, gid + 8, 4);
+	memcpy(&seq, gid + 12, 4);
+	pid = be32toh(pid);
+	if (pid == 0 || pid > INT32_MAX)
+		return -EINVAL;
+	if ((size_t)snprintf(name, len, "/rdx-sw-%u-%u", pid, be32toh(seq)) >= len)
+		return -EINVAL;
+	return 0;
+}
+
 static struct sw_domain *
 sw_domain_mmap(const char *name, int fd, size_t size, bool owner)
 {
@@ -226,6 +268,7 @@ sw_domain_mmap(const char *name, int fd, size_t size, bool owner)
 		return NULL;
 	}
 	snprintf(d->name, sizeof(d->name), "%s", name);
+	sw_gid_from_name(name, d->gid);
 	d->base = base;
 	d->size = size;
 	d->hdr = base;

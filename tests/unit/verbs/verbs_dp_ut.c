@@ -117,6 +117,17 @@ test_wc_map(void)
 	CU_ASSERT_EQUAL(wc.imm, htonl(0x55));
 	CU_ASSERT_EQUAL(wc.byte_len, 60);
 	CU_ASSERT_EQUAL(wc.retired, 1);
+	CU_ASSERT_EQUAL(wc.wc_flags, 0);
+	/* a UD receive: the sender and the GRH flag */
+	iw.src_qp = 0x4321;
+	iw.slid = 0x17;
+	iw.wc_flags = IBV_WC_WITH_IMM | IBV_WC_GRH;
+	verbs_wc_map(cq, &iw, &wc);
+	CU_ASSERT_EQUAL(wc.src_qp, 0x4321);
+	CU_ASSERT_EQUAL(wc.slid, 0x17);
+	CU_ASSERT_EQUAL(wc.wc_flags, RDX_WC_GRH);
+	CU_ASSERT_EQUAL(wc.opcode, RDX_WC_RECV_IMM);
+	iw.wc_flags = IBV_WC_WITH_IMM;
 	iw.opcode = IBV_WC_RECV_RDMA_WITH_IMM;
 	verbs_wc_map(cq, &iw, &wc);
 	CU_ASSERT_EQUAL(wc.opcode, RDX_WC_RECV_WRITE_IMM);

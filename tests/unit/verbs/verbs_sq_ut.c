@@ -392,6 +392,120 @@ test_rq(void)
 	CU_ASSERT_EQUAL(rdx_verbs_rq_prepare(&rq, r, 1, rwr, rs), 0);
 }
 
+/* UD: SEND/SEND_IMM with an AH only; the destination per WR in wr.ud. */
+static void
+test_ud(void)
+{
+	struct rdx_verbs_ah vah = { .ah = (struct ibv_ah *)(uintptr_t)0xa11a };
+	struct rdx_verbs_sq sq;
+	struct rdx_wr w[2];
+	uint16_t n;
+
+	sq_setup(&sq, 16, 1, false);
+	sq.ud = true;
+	mk_wr(&w[0], 1, RDX_OP_WRITE, 0);
+	w[0].ah = &vah.base;
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w[0]));
+	w[0].opcode = RDX_OP_READ;
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w[0]));
+	w[0].opcode = RDX_OP_FAA;
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w[0]));
+	w[0].opcode = RDX_OP_NOP;
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w[0]));
+	mk_wr(&w[0], 1, RDX_OP_SEND, 0);
+	w[0].ah = NULL;
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w[0]));
+	w[0].ah = &vah.base;
+	w[0].remote_qpn = 0x1abcdef; /* 24 bits on the wire */
+	w[0].remote_qkey = 0x11223344;
+	CU_ASSERT_TRUE(rdx_verbs_wr_valid(&sq, &w[0]));
+	mk_wr(&w[1], 2, RDX_OP_SEND_IMM, RDX_WR_INLINE);
+	w[1].ah = &vah.base;
+	w[1].remote_qpn = 7;
+	w[1].remote_qkey = 9;
+	w[1].imm = htonl(5);
+	n = rdx_verbs_sq_prepare(&sq, w, 2, swr, sges);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT_EQUAL(swr[0].opcode, IBV_WR_SEND);
+	CU_ASSERT_PTR_EQUAL(swr[0].wr.ud.ah, vah.ah);
+	CU_ASSERT_EQUAL(swr[0].wr.ud.remote_qpn, 0xabcdef);
+	CU_ASSERT_EQUAL(swr[0].wr.ud.remote_qkey, 0x11223344);
+	CU_ASSERT_EQUAL(swr[1].opcode, IBV_WR_SEND_WITH_IMM);
+	CU_ASSERT_EQUAL(swr[1].imm_data, htonl(5));
+	CU_ASSERT_EQUAL(swr[1].wr.ud.remote_qpn, 7);
+	CU_ASSERT_EQUAL(swr[1].wr.ud.remote_qkey, 9);
+	CU_ASSERT(swr[1].send_flags & IBV_SEND_INLINE);
+	rdx_verbs_sq_commit(&sq, swr, n, n);
+	/* a burst stops at the first invalid WR */
+	mk_wr(&w[0], 3, RDX_OP_SEND, 0);
+	w[0].ah = &vah.base;
+	mk_wr(&w[1], 4, RDX_OP_WRITE, 0);
+	CU_ASSERT_EQUAL(rdx_verbs_sq_prepare(&sq, w, 2, swr, sges), 1);
+}
+
+/* UD control-path arguments: AH attributes, the modify steps, the MTU. */
+static void
+test_ud_args(void)
+{
+	struct rdx_ah_attr aa;
+	struct ibv_ah_attr ia;
+	struct ibv_qp_attr qa;
+	int mask;
+
+	memset(&aa, 0, sizeof(aa));
+	aa.port = 1;
+	aa.lid = 0x12;
+	aa.sl = 3;
+	aa.sgid_index = -1;
+	aa.hop_limit = 64;
+	/* IB with LIDs: no GRH, no GID index needed */
+	CU_ASSERT_PTR_NULL(rdx_verbs_ah_attr(&aa, 1, -1, 0, &ia));
+	CU_ASSERT_EQUAL(ia.dlid, 0x12);
+	CU_ASSERT_EQUAL(ia.sl, 3);
+	CU_ASSERT_EQUAL(ia.is_global, 0);
+	CU_ASSERT_EQUAL(ia.port_num, 1);
+	/* RoCE: a GRH from the device's GID index */
+	aa.is_global = 1;
+	aa.gid[15] = 0x42;
+	aa.flow_label = 0x12345;
+	aa.traffic_class = 0x20;
+	CU_ASSERT_PTR_NOT_NULL(rdx_verbs_ah_attr(&aa, 1, -1, 4, &ia));
+	CU_ASSERT_PTR_NULL(rdx_verbs_ah_attr(&aa, 1, 3, 4, &ia));
+	CU_ASSERT_EQUAL(ia.is_global, 1);
+	CU_ASSERT_EQUAL(ia.grh.sgid_index, 3);
+	CU_ASSERT_EQUAL(ia.grh.dgid.raw[15], 0x42);
+	CU_ASSERT_EQUAL(ia.grh.flow_label, 0x12345);
+	CU_ASSERT_EQUAL(ia.grh.hop_limit, 64);
+	CU_ASSERT_EQUAL(ia.grh.traffic_class, 0x20);
+	aa.sgid_index = 2;
+	CU_ASSERT_PTR_NULL(rdx_verbs_ah_attr(&aa, 1, 3, 4, &ia));
+	CU_ASSERT_EQUAL(ia.grh.sgid_index, 2);
+	aa.sgid_index = 4; /* beyond the table */
+	CU_ASSERT_PTR_NOT_NULL(rdx_verbs_ah_attr(&aa, 1, 3, 4, &ia));
+	aa.sgid_index = -1;
+	aa.port = 2;
+	CU_ASSERT_PTR_NOT_NULL(rdx_verbs_ah_attr(&aa, 1, 3, 4, &ia));
+	/* INIT (port, P_Key index 0, Q_Key), RTR, RTS (SQ PSN) */
+	mask = rdx_verbs_ud_step(0, 2, 0x1234, 0, &qa);
+	CU_ASSERT_EQUAL(mask, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY);
+	CU_ASSERT_EQUAL(qa.qp_state, IBV_QPS_INIT);
+	CU_ASSERT_EQUAL(qa.port_num, 2);
+	CU_ASSERT_EQUAL(qa.pkey_index, 0);
+	CU_ASSERT_EQUAL(qa.qkey, 0x1234);
+	mask = rdx_verbs_ud_step(1, 2, 0x1234, 0, &qa);
+	CU_ASSERT_EQUAL(mask, IBV_QP_STATE);
+	CU_ASSERT_EQUAL(qa.qp_state, IBV_QPS_RTR);
+	mask = rdx_verbs_ud_step(2, 2, 0x1234, 0x1abcdef, &qa);
+	CU_ASSERT_EQUAL(mask, IBV_QP_STATE | IBV_QP_SQ_PSN);
+	CU_ASSERT_EQUAL(qa.qp_state, IBV_QPS_RTS);
+	CU_ASSERT_EQUAL(qa.sq_psn, 0xabcdef);
+	CU_ASSERT_EQUAL(rdx_verbs_ud_max_msg(IBV_MTU_256), 256);
+	CU_ASSERT_EQUAL(rdx_verbs_ud_max_msg(IBV_MTU_1024), 1024);
+	CU_ASSERT_EQUAL(rdx_verbs_ud_max_msg(IBV_MTU_4096), 4096);
+	CU_ASSERT_EQUAL(rdx_verbs_ud_max_msg(0), 0);
+	CU_ASSERT_EQUAL(rdx_verbs_ud_max_msg(6), 0);
+}
+
 int
 main(void)
 {
@@ -408,6 +522,8 @@ main(void)
 		{"retired_wr_ids", test_retired_wr_ids},
 		{"wrap", test_wrap},
 		{"rq", test_rq},
+		{"ud", test_ud},
+		{"ud_args", test_ud_args},
 		{NULL, NULL},
 	};
 
