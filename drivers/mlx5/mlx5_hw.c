@@ -969,7 +969,7 @@ fail:
 static int
 hw_ah_destroy(struct rdx_ah *bah)
 {
-	struct rdx_mlx5_ah *ah = (struct rdx_mlx5_ah *)bah;
+	struct rdx_mlx5_ah *ah = (struct rdx_mlx5_ah *)(void *)bah;
 	int ret;
 
 	ret = ibv_destroy_ah((struct ibv_ah *)ah->drv);
