@@ -2,7 +2,10 @@
 /*
  * Internal to the software device's engine files; what they share:
  *   sw_obj.c     CQ/QP objects, doorbell registers, peer segments (control path)
- *   sw_exec.c    WQE decode and execution, memory translation, receives, errors
+ *   sw_exec.c    WQE decode and execution, memory translation, RC requester
+ *                and responder, atomics, errors
+ *   sw_exec_ud.c UD datagrams: routing, delivery, loss/reorder injection,
+ *                the delayed datagrams
  *   sw_engine.c  doorbells, progress, CQE writing, flush, thread mode
  * Helpers the engine calls per WQE are static inline here, so the split
  * along those seams costs no call; the few functions called across files
@@ -196,6 +199,25 @@ sw_ud_stats_add(struct rdx_sw_ud_stats *st, const struct sw_lqp *q)
 	st->recv_len_err += one.recv_len_err;
 }
 
+/* One WQE as execution sees it (sw_exec.c, sw_exec_ud.c). */
+struct sw_span {
+	uint8_t *p;
+	uint64_t len;
+};
+
+struct sw_wqe {
+	uint8_t b[SW_MAX_WQE_BYTES] __rte_aligned(16);
+	uint32_t pos;      /* producer counter (WQEBBs) of the WQE */
+	uint32_t ds;
+	uint32_t wqebbs;
+	uint32_t idx;
+	uint32_t qpn;
+	uint8_t opcode;
+	uint8_t opmod;
+	uint8_t fm_ce_se;
+	uint32_t imm_raw;  /* ctrl imm bytes as-is */
+};
+
 /* ------------------------------------------------------------------ */
 /* Called across the engine's files                                    */
 
@@ -212,7 +234,32 @@ SW_HIDDEN int sw_push_err(struct sw_engine *eng, struct sw_domain *d, struct sw_
 /* sw_exec.c: execute the WQE at q->sq_ci (avail WQEBBs posted from
  * there); enum sw_rc. */
 SW_HIDDEN int sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail);
-/* sw_exec.c: deliver the delayed datagrams that are due; how many. */
+/* sw_exec.c: check key/bounds/access of [addr, addr + len) and translate;
+ * NULL when a check fails. */
+SW_HIDDEN uint8_t *sw_mr_resolve(const struct sw_domain *d, uint32_t key, uint64_t addr,
+				 uint64_t len, uint32_t need, pid_t pid);
+/* sw_exec.c: stream len bytes from the src spans into the dst spans, each
+ * byte stored once, in order, the final unit last. */
+SW_HIDDEN void sw_copy(const struct sw_span *dst, uint32_t nd, const struct sw_span *src,
+		       uint32_t ns, uint64_t len);
+/* sw_exec.c: requester-side failure of w: error CQE, QP to ERR; SW_FAIL. */
+SW_HIDDEN int sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
+			  uint8_t syndrome);
+/* sw_exec.c: a malformed WQE: device error, then LOCAL_QP_OP_ERR (0x02). */
+SW_HIDDEN int sw_malformed(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
+			   const char *what, uint32_t a, uint32_t b);
+/* sw_exec.c: the payload spans of w from byte off (inline or data
+ * segments); 0 or a syndrome (0x02 with *what set). */
+SW_HIDDEN uint8_t sw_payload(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w,
+			     uint32_t off, bool scatter, struct sw_span *sp, uint32_t *nsp,
+			     uint64_t *total, const char **what);
+/* sw_exec.c: w completed: its CQE when signaled; enum sw_rc. */
+SW_HIDDEN int sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
+			  uint32_t bytes);
+/* sw_exec_ud.c: a UD SEND / SEND_IMM (w's datagram segment names the
+ * destination); enum sw_rc. */
+SW_HIDDEN int sw_ud_send(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w);
+/* sw_exec_ud.c: deliver the delayed datagrams that are due; how many. */
 SW_HIDDEN int sw_ud_delayed(struct sw_engine *e);
 
 #endif /* SW_ENGINE_PRIV_H */

@@ -6,6 +6,7 @@
  */
 #include "../../../drivers/mlx5/sw/sw_obj.c"
 #include "../../../drivers/mlx5/sw/sw_exec.c"
+#include "../../../drivers/mlx5/sw/sw_exec_ud.c"
 #include "../../../drivers/mlx5/sw/sw_engine.c"
 #include "sw_engine_ut.h"
 

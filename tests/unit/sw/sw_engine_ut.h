@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Shared by the tests that drive the software device's model directly
- * (sw_obj_ut, sw_exec_ut, sw_engine_ut): the test builds WQEs in the
- * model's rings with the mlx5dv.h layouts, rings doorbells and reads CQEs
- * itself, so the model is checked independently of the mlx5 datapath.
- * Include after the model's sources (sw_obj.c, sw_exec.c, sw_engine.c):
- * tests reach their static functions.
+ * (sw_obj_ut, sw_exec_ut, sw_exec_ud_ut, sw_engine_ut): the test builds
+ * WQEs in the model's rings with the mlx5dv.h layouts, rings doorbells and
+ * reads CQEs itself, so the model is checked independently of the mlx5
+ * datapath. Include after the model's sources (sw_obj.c, sw_exec.c,
+ * sw_exec_ud.c, sw_engine.c): tests reach their static functions.
  */
 #ifndef SW_ENGINE_UT_H
 #define SW_ENGINE_UT_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of UD execution in the software device's model
- * (drivers/mlx5/sw/sw_exec.c, "UD"), driven directly with hand-built WQEs
+ * (drivers/mlx5/sw/sw_exec_ud.c), driven directly with hand-built WQEs
  * (mlx5dv.h's ctrl, datagram and data segments; no datapath): the
  * datagram segment decoded (remote QPN, Q_Key, the route from rlid/rgid,
  * SL, flow label), the receive CQE's fields, malformed UD WQEs, a message
@@ -11,6 +11,7 @@
  */
 #include "../../../drivers/mlx5/sw/sw_obj.c"
 #include "../../../drivers/mlx5/sw/sw_exec.c"
+#include "../../../drivers/mlx5/sw/sw_exec_ud.c"
 #include "../../../drivers/mlx5/sw/sw_engine.c"
 #include "sw_engine_ut.h"
 
@@ -320,5 +321,5 @@ main(void)
 		{ NULL, NULL },
 	};
 
-	return rdx_ut_run("sw_ud_exec", cases, suite_init, suite_fini);
+	return rdx_ut_run("sw_exec_ud", cases, suite_init, suite_fini);
 }
