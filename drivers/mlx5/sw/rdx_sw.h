@@ -57,7 +57,7 @@ struct rdx_sw_stats {
 
 /** One UD QP's datagram counters (rdx_sw_qp_ud_stats). Send side: what
  * this QP's WQEs did; receive side: what arrived at this QP (from any
- * engine, any process). doc/howto-ud-sw.md describes each. */
+ * engine, any process). doc/ud.md describes each. */
 struct rdx_sw_ud_stats {
 	uint64_t sent;          /**< UD SENDs executed (injected drops included) */
 	uint64_t too_long;      /**< above max_ud_msg: LOC_LEN error at the sender */

@@ -33,7 +33,7 @@
  * - After an error every later WQE (SQ and RQ) gets one flush CQE (0x05),
  *   signaled or not, in order; flushing pauses while the CQ is full. A
  *   CQE that cannot be written leaves its WQE/receive to that flush.
- * - UD (sw_exec_ud.c; doc/howto-ud-sw.md): the destination comes
+ * - UD (sw_exec_ud.c; doc/ud.md): the destination comes
  *   from the WQE's datagram segment only; unreliable: drops (no
  *   destination, Q_Key mismatch, no receive posted) are counted, never
  *   completed; a message above the MTU is LOCAL_LENGTH (0x01) at the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Software mlx5 device: UD datagrams (doc/howto-ud-sw.md). A UD SEND's
+ * Software mlx5 device: UD datagrams (doc/ud.md). A UD SEND's
  * decode (the datagram segment), the route to the destination device, the
  * receiver's part (done by the sender's engine, as for RC), and the
  * injection of loss, duplication and delay (reordering) with its queue of

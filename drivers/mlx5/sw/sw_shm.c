@@ -213,7 +213,7 @@ sw_maps_del(struct sw_domain *d)
  * A sw device's GID names its segment: fe80::/64 (a link-local prefix, as
  * RoCE's default GID), then the owner's pid and the segment's sequence
  * number, big endian: /rdx-sw-<pid>-<n>. UD address vectors carry it in
- * rgid (doc/howto-ud-sw.md).
+ * rgid (doc/ud.md).
  */
 void
 sw_gid_from_name(const char *name, uint8_t gid[16])

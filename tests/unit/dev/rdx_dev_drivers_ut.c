@@ -98,7 +98,7 @@ test_sw(void)
 	cq = rdx_cq_create(dev, &cc);
 	CU_ASSERT_PTR_NOT_NULL(cq);
 	/* UD on the software device (tests/unit/sw/sw_ud_ut.c): a UD QP of
-	 * the MTU; an AH needs a sw device's GID (doc/howto-ud-sw.md) */
+	 * the MTU; an AH needs a sw device's GID (doc/ud.md) */
 	CU_ASSERT_EQUAL(a->max_ud_msg, 4096);
 	{
 		struct rdx_qp_conf qc = { .send_cq = cq, .recv_cq = cq, .sq_depth = 16,
