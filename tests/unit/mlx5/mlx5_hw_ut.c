@@ -21,6 +21,8 @@
 #include "../../../drivers/mlx5/mlx5_rq.c"
 #include "../../../drivers/mlx5/mlx5_cq.c"
 #include "../../../drivers/mlx5/mlx5_hw.c"
+#include "../../../drivers/mlx5/mlx5_hw_mem.c"
+#include "../../../drivers/mlx5/mlx5_hw_qp.c"
 
 const char *
 rdx_mem_type_name(enum rdx_mem_type type)
@@ -114,10 +116,10 @@ test_cq_checks(void)
 	fake_dev_init();
 	/* waiting needs a completion channel */
 	memset(&hc, 0, sizeof(hc));
-	CU_ASSERT(hw_cq_wait(&hc.mcq.base, 0) == -EINVAL);
+	CU_ASSERT(rdx_mlx5_hw_cq_wait(&hc.mcq.base, 0) == -EINVAL);
 	/* a CQ with QPs attached is not destroyed */
 	hc.mcq.nb_qps = 1;
-	CU_ASSERT(hw_cq_destroy(&hc.mcq.base) == -EBUSY);
+	CU_ASSERT(rdx_mlx5_hw_cq_destroy(&hc.mcq.base) == -EBUSY);
 }
 
 /*
@@ -143,11 +145,11 @@ test_qp_create_depth_limit(void)
 	qc.max_send_sge = 1;
 	qc.sq_depth = 8193;
 	rte_errno = 0;
-	CU_ASSERT(hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == EINVAL);
+	CU_ASSERT(rdx_mlx5_hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == EINVAL);
 	qc.sq_depth = 4682;
 	qc.max_inline = MLX5_HW_MAX_INLINE;
 	rte_errno = 0;
-	CU_ASSERT(hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == EINVAL);
+	CU_ASSERT(rdx_mlx5_hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == EINVAL);
 	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, MLX5_HW_MAX_SQ_DESC, 1, 0) == 8192);
 	CU_ASSERT(rdx_mlx5_rc_max_send_wr(32768, MLX5_HW_MAX_SQ_DESC, 1, MLX5_HW_MAX_INLINE) == 4681);
 }
@@ -169,7 +171,7 @@ test_qp_info_and_connect_checks(void)
 	hq.mqp.base.qp_num = 0x1a2;
 	hq.psn = 0x123456;
 	memset(&info, 0xff, sizeof(info));
-	CU_ASSERT(hw_qp_info(&hq.mqp.base, &info) == 0);
+	CU_ASSERT(rdx_mlx5_hw_qp_info(&hq.mqp.base, &info) == 0);
 	CU_ASSERT(info.qp_num == 0x1a2);
 	CU_ASSERT(info.psn == 0x123456);
 	CU_ASSERT(info.lid == 0x42);
@@ -182,9 +184,9 @@ test_qp_info_and_connect_checks(void)
 	/* a bad peer QPN is refused before touching the QP */
 	remote = info;
 	remote.qp_num = 0;
-	CU_ASSERT(hw_qp_connect(&hq.mqp.base, &remote, &ca) == -EINVAL);
+	CU_ASSERT(rdx_mlx5_hw_qp_connect(&hq.mqp.base, &remote, &ca) == -EINVAL);
 	remote.qp_num = 0x1000000;
-	CU_ASSERT(hw_qp_connect(&hq.mqp.base, &remote, &ca) == -EINVAL);
+	CU_ASSERT(rdx_mlx5_hw_qp_connect(&hq.mqp.base, &remote, &ca) == -EINVAL);
 }
 
 /* UD: argument checks that fail before any verbs call, qp_info, the AH
@@ -214,7 +216,7 @@ test_ud_checks(void)
 	qc.type = 7;                                  /* no such type */
 	qc.sq_depth = 16;
 	rte_errno = 0;
-	CU_ASSERT(hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == ENOTSUP);
+	CU_ASSERT(rdx_mlx5_hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == ENOTSUP);
 	/* ctrl + datagram + 1 SGE = 80 -> 128 B: 2 MiB / 128 WRs */
 	CU_ASSERT(rdx_mlx5_ud_max_send_wr(32768, MLX5_HW_MAX_SQ_DESC, 1, 0) == 16384);
 	/* 64 + align16(4 + 220) = 288 -> 320 B */
@@ -224,7 +226,7 @@ test_ud_checks(void)
 	qc.type = RDX_QP_UD;
 	qc.sq_depth = 16385;
 	rte_errno = 0;
-	CU_ASSERT(hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == EINVAL);
+	CU_ASSERT(rdx_mlx5_hw_qp_create(&fake_dev.base, &qc) == NULL && rte_errno == EINVAL);
 	CU_ASSERT(rdx_mlx5_ud_sq_wqebb_max(8, 1) == 2);
 	CU_ASSERT(rdx_mlx5_ud_sq_wqebb_max(0, 0) == 1);
 	CU_ASSERT(rdx_mlx5_ud_sq_wqe_cnt(10, 8, 1) == 32);
@@ -235,13 +237,13 @@ test_ud_checks(void)
 	hq.mqp.base.qp_num = 0x1a3;
 	hq.mqp.base.conf.type = RDX_QP_UD;
 	hq.qkey = 0x1234567;
-	CU_ASSERT(hw_qp_info(&hq.mqp.base, &info) == 0);
+	CU_ASSERT(rdx_mlx5_hw_qp_info(&hq.mqp.base, &info) == 0);
 	CU_ASSERT(info.qkey == 0x1234567 && info.qp_type == RDX_QP_UD);
 	remote = info;
-	CU_ASSERT(hw_qp_connect(&hq.mqp.base, &remote, &ca) == -EINVAL);
+	CU_ASSERT(rdx_mlx5_hw_qp_connect(&hq.mqp.base, &remote, &ca) == -EINVAL);
 	hq.mqp.base.conf.type = RDX_QP_RC;
-	CU_ASSERT(hw_qp_connect(&hq.mqp.base, NULL, &ca) == -EINVAL);
-	CU_ASSERT(hw_qp_info(&hq.mqp.base, &info) == 0);
+	CU_ASSERT(rdx_mlx5_hw_qp_connect(&hq.mqp.base, NULL, &ca) == -EINVAL);
+	CU_ASSERT(rdx_mlx5_hw_qp_info(&hq.mqp.base, &info) == 0);
 	CU_ASSERT(info.qkey == 0 && info.qp_type == RDX_QP_RC);
 
 	/* AH attributes */
@@ -273,7 +275,7 @@ test_ud_checks(void)
 	CU_ASSERT(hw_mtu_bytes(IBV_MTU_1024) == 1024);
 	CU_ASSERT(hw_mtu_bytes(IBV_MTU_4096) == 4096);
 	CU_ASSERT(hw_mtu_bytes((enum ibv_mtu)0) == 0);
-	CU_ASSERT(mlx5_hw_ops.ah_create == hw_ah_create && mlx5_hw_ops.ah_destroy != NULL);
+	CU_ASSERT(mlx5_hw_ops.ah_create == rdx_mlx5_hw_ah_create && mlx5_hw_ops.ah_destroy != NULL);
 }
 
 static void
@@ -287,17 +289,17 @@ test_mem(void)
 	fake_dev_init();
 	/* bad arguments fail before any registration */
 	rte_errno = 0;
-	CU_ASSERT(hw_mem_alloc(&fake_dev.base, 0, RDX_MEM_HOST, RDX_ACCESS_ALL) == NULL);
+	CU_ASSERT(rdx_mlx5_hw_mem_alloc(&fake_dev.base, 0, RDX_MEM_HOST, RDX_ACCESS_ALL) == NULL);
 	CU_ASSERT(rte_errno == EINVAL);
 	rte_errno = 0;
-	CU_ASSERT(hw_mem_alloc(&fake_dev.base, 64, RDX_MEM_HOST, 0x100) == NULL);
+	CU_ASSERT(rdx_mlx5_hw_mem_alloc(&fake_dev.base, 64, RDX_MEM_HOST, 0x100) == NULL);
 	CU_ASSERT(rte_errno == EINVAL);
 	/* no device memory on this device */
 	rte_errno = 0;
-	CU_ASSERT(hw_mem_alloc(&fake_dev.base, 64, RDX_MEM_DM, RDX_ACCESS_ALL) == NULL);
+	CU_ASSERT(rdx_mlx5_hw_mem_alloc(&fake_dev.base, 64, RDX_MEM_DM, RDX_ACCESS_ALL) == NULL);
 	CU_ASSERT(rte_errno == ENOTSUP);
 	rte_errno = 0;
-	CU_ASSERT(hw_mem_reg(&fake_dev.base, NULL, 64, RDX_ACCESS_ALL) == NULL);
+	CU_ASSERT(rdx_mlx5_hw_mem_reg(&fake_dev.base, NULL, 64, RDX_ACCESS_ALL) == NULL);
 	CU_ASSERT(rte_errno == EINVAL);
 
 	/* copies on a host region (no MR needed for the bounds logic) */
@@ -308,15 +310,15 @@ test_mem(void)
 	m->owned = true;
 	for (k = 0; k < sizeof(in); k++)
 		in[k] = (uint8_t)(k * 3);
-	CU_ASSERT(hw_mem_copy_to(m, 48, in, 16) == 0);
-	CU_ASSERT(hw_mem_copy_from(m, 48, out, 16) == 0);
+	CU_ASSERT(rdx_mlx5_hw_mem_copy_to(m, 48, in, 16) == 0);
+	CU_ASSERT(rdx_mlx5_hw_mem_copy_from(m, 48, out, 16) == 0);
 	CU_ASSERT(memcmp(in, out, 16) == 0);
-	CU_ASSERT(hw_mem_copy_to(m, 49, in, 16) == -ERANGE);
-	CU_ASSERT(hw_mem_copy_from(m, 65, out, 0) == -ERANGE);
-	CU_ASSERT(hw_mem_copy_from(m, 64, out, 0) == 0);
-	CU_ASSERT(hw_mem_copy_to(m, SIZE_MAX, in, 2) == -ERANGE);
+	CU_ASSERT(rdx_mlx5_hw_mem_copy_to(m, 49, in, 16) == -ERANGE);
+	CU_ASSERT(rdx_mlx5_hw_mem_copy_from(m, 65, out, 0) == -ERANGE);
+	CU_ASSERT(rdx_mlx5_hw_mem_copy_from(m, 64, out, 0) == 0);
+	CU_ASSERT(rdx_mlx5_hw_mem_copy_to(m, SIZE_MAX, in, 2) == -ERANGE);
 	/* owned host memory is freed with the region */
-	CU_ASSERT(hw_mem_free(m) == 0);
+	CU_ASSERT(rdx_mlx5_hw_mem_free(m) == 0);
 }
 
 int
