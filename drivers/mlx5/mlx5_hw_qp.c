@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The mlx5 hardware control path, queues: create CQs and RC or UD QPs
- * with mlx5dv (UD: RESET->INIT with port, P_Key index 0 and Q_Key, ->RTR, ->RTS with the SQ PSN; address handles by
- * ibv_create_ah and mlx5dv_init_obj(MLX5DV_OBJ_AH), whose AV the datapath
- * copies into each UD WQE), take their rings with mlx5dv_init_obj()
- * and hand them to the direct datapath (rdx_mlx5_qp_bind/rdx_mlx5_cq_bind,
+ * with mlx5dv (UD: RESET->INIT with port, P_Key index 0 and Q_Key, ->RTR,
+ * ->RTS with the SQ PSN; address handles by ibv_create_ah and
+ * mlx5dv_init_obj(MLX5DV_OBJ_AH), whose AV the datapath copies into each
+ * UD WQE), take their rings with mlx5dv_init_obj() and hand them to the
+ * direct datapath (rdx_mlx5_qp_bind/rdx_mlx5_cq_bind,
  * mlx5_obj.c). Everything here is control path: it may allocate, log and
  * enter the kernel.
  *
