@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The fake device of the mlx5 datapath tests (mlx5_obj_ut.c, mlx5_qp_ut.c,
- * mlx5_qp_ring_ut.c, mlx5_cq_ut.c): rings in plain memory, a fake SQ/RQ,
- * doorbell records, a 2 x 256-byte BlueFlame area and a CQ ring the tests
- * write CQEs into themselves, following the datapath/device contract.
+ * mlx5_qp_ud_ut.c, mlx5_rq_ut.c, mlx5_qp_ring_ut.c, mlx5_cq_ut.c): rings in
+ * plain memory, a fake SQ/RQ, doorbell records, a 2 x 256-byte BlueFlame
+ * area and a CQ ring the tests write CQEs into themselves, following the
+ * datapath/device contract.
  * Every expected WQE is built independently here with the mlx5dv.h helpers
  * (mlx5dv_set_ctrl_seg, mlx5dv_set_data_seg) and hand-filled
  * raddr/atomic/inline segments, never through the datapath. Each test
@@ -26,6 +27,8 @@
 #include "rdx_dev_driver.h"
 #include "../../../drivers/mlx5/mlx5_obj.c"
 #include "../../../drivers/mlx5/mlx5_qp.c"
+#include "../../../drivers/mlx5/mlx5_qp_ud.c"
+#include "../../../drivers/mlx5/mlx5_rq.c"
 #include "../../../drivers/mlx5/mlx5_cq.c"
 
 #define QPN 0x1a2b3cu

@@ -15,8 +15,12 @@
 #include "rdx_ut.h"
 #include "../../../drivers/mlx5/mlx5_obj.c"
 #include "../../../drivers/mlx5/mlx5_qp.c"
+#include "../../../drivers/mlx5/mlx5_qp_ud.c"
+#include "../../../drivers/mlx5/mlx5_rq.c"
 #include "../../../drivers/mlx5/mlx5_cq.c"
 #include "../../../drivers/mlx5/mlx5_hw.c"
+#include "../../../drivers/mlx5/mlx5_hw_mem.c"
+#include "../../../drivers/mlx5/mlx5_hw_qp.c"
 
 const char *
 rdx_mem_type_name(enum rdx_mem_type type)
@@ -113,7 +117,7 @@ test_short_buffer(void)
 	CU_ASSERT(xs[2].name[0] == '\0' && xs[2].value == 0);
 }
 
-/* What hw_qp_destroy / hw_cq_destroy do after the verbs objects are gone. */
+/* What rdx_mlx5_hw_qp_destroy / rdx_mlx5_hw_cq_destroy do after the verbs objects are gone. */
 static void
 test_destroyed_keep_counting(void)
 {
