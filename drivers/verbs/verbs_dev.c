@@ -215,6 +215,7 @@ verbs_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	rdx_verbs_sq_init(&qp->sq, qp->sq_wr_id, qp->sq_op, sq_slots, ia.cap.max_send_wr,
 			  ssge, ia.cap.max_inline_data, conf->sig_interval, conf->sig_burst_end);
 	qp->sq.ud = conf->type == RDX_QP_UD;
+	qp->sq.max_msg = qp->sq.ud ? dev->attr.max_ud_msg : 0;
 	rdx_verbs_rq_init(&qp->rq, qp->rq_wr_id, rq_slots, ia.cap.max_recv_wr, rsge);
 	qp->scq = (struct verbs_cq *)conf->send_cq;
 	qp->rcq = (struct verbs_cq *)conf->recv_cq;

@@ -57,6 +57,7 @@ struct rdx_verbs_sq {
 	uint16_t sig_interval;    /* >= 1 */
 	bool sig_burst_end;
 	bool ud;                  /* a UD QP: SEND/SEND_IMM with an AH only */
+	uint32_t max_msg;         /* UD: the largest message (the path MTU); 0: no limit */
 	/* prepared but not yet committed */
 	uint32_t p_unsig;
 	uint32_t p_sig_end;
@@ -116,11 +117,22 @@ rdx_verbs_wr_valid(const struct rdx_verbs_sq *sq, const struct rdx_wr *wr)
 	if (unlikely(wr->num_sge > sq->max_sge || (wr->num_sge > 0 && wr->sge == NULL)))
 		return false;
 	/* UD: SEND only (IBTA 9.8.1: no RDMA, no atomics), to an AH; no NOP
-	 * in verbs. A message above the MTU is the provider's to refuse
-	 * (its completion: IBV_WC_LOC_LEN_ERR). */
-	if (sq->ud && ((wr->opcode != RDX_OP_SEND && wr->opcode != RDX_OP_SEND_IMM) ||
-		       wr->ah == NULL))
-		return false;
+	 * in verbs. A message above the path MTU is refused here too: not
+	 * every provider refuses it (rdma_rxe sends it and completes it with
+	 * success), and verbs has no NOP to carry a length-error completion
+	 * as the mlx5 datapath does, so it is a short count (doc/ud.md). */
+	if (sq->ud) {
+		if ((wr->opcode != RDX_OP_SEND && wr->opcode != RDX_OP_SEND_IMM) || wr->ah == NULL)
+			return false;
+		if (sq->max_msg != 0) {
+			uint64_t msg = 0;
+
+			for (i = 0; i < wr->num_sge; i++)
+				msg += wr->sge[i].length;
+			if (unlikely(msg > sq->max_msg))
+				return false;
+		}
+	}
 	switch (wr->opcode) {
 	case RDX_OP_SEND:
 	case RDX_OP_SEND_IMM:

@@ -225,7 +225,9 @@ struct rdx_dev_attr {
 	uint8_t link_layer;       /**< IBV_LINK_LAYER_* */
 	/** Largest UD message in bytes (the payload, GRH area not counted):
 	 * the port's active MTU; 0 when the driver has no UD QPs. A larger
-	 * UD SEND is not sent: its completion reports IBV_WC_LOC_LEN_ERR. */
+	 * UD SEND is never sent: the mlx5 datapath and the software device
+	 * complete it with IBV_WC_LOC_LEN_ERR; the verbs driver refuses it at
+	 * post time (short count), since a provider may send it (doc/ud.md). */
 	uint32_t max_ud_msg;
 };
 

@@ -548,14 +548,13 @@ test_ud(void)
 	CU_ASSERT_EQUAL(wc.src_qp, ia.qp_num);
 	CU_ASSERT(wc.wc_flags & RDX_WC_GRH);
 	CU_ASSERT_EQUAL(memcmp(rdx_ud_payload(B.buf), A.buf, len), 0);
-	/* above the MTU: not sent, LOC_LEN_ERR */
+	/* above the MTU: never sent. rxe would send it and report success, so
+	 * the verbs driver refuses it at post (short count, doc/ud.md) */
 	sge.length = at->max_ud_msg + 1;
 	wr.wr_id = 32;
-	CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(ua, &wr, 1), 1);
-	CU_ASSERT_EQUAL_FATAL(poll_n(ca, &wc, 1), 1);
-	if (wc.status != IBV_WC_LOC_LEN_ERR)
-		printf("  UD above the MTU: %s\n", rdx_wc_status_name(wc.status));
-	CU_ASSERT_EQUAL(wc.status, IBV_WC_LOC_LEN_ERR);
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(ua, &wr, 1), 0);
+	CU_ASSERT_EQUAL(rdx_cq_poll_burst(ca, &wc, 1), 0);
+	CU_ASSERT_EQUAL(rdx_cq_poll_burst(cb, &wc, 1), 0);
 	CU_ASSERT(rdx_ah_destroy(ah) == 0);
 	CU_ASSERT(rdx_qp_destroy(ua) == 0);
 	CU_ASSERT(rdx_qp_destroy(ub) == 0);

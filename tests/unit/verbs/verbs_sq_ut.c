@@ -419,6 +419,12 @@ test_ud(void)
 	w[0].remote_qpn = 0x1abcdef; /* 24 bits on the wire */
 	w[0].remote_qkey = 0x11223344;
 	CU_ASSERT_TRUE(rdx_verbs_wr_valid(&sq, &w[0]));
+	/* above the path MTU: refused at post (rxe would send it) */
+	sq.max_msg = w[0].sge[0].length - 1;
+	CU_ASSERT_FALSE(rdx_verbs_wr_valid(&sq, &w[0]));
+	sq.max_msg = w[0].sge[0].length;
+	CU_ASSERT_TRUE(rdx_verbs_wr_valid(&sq, &w[0]));
+	sq.max_msg = 0;
 	mk_wr(&w[1], 2, RDX_OP_SEND_IMM, RDX_WR_INLINE);
 	w[1].ah = &vah.base;
 	w[1].remote_qpn = 7;
