@@ -475,6 +475,9 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 		}
 	if (a->run.abort)
 		return w.proto ? -EPROTO : -ECONNRESET;
+	if (a->o.transport == PERF_TRANSPORT_UD)
+		for (l = 0; l < a->nb_lcores; l++)
+			perf_serve_drain(&a->lcores[l]);
 	memset(&e, 0, sizeof(e));
 	for (l = 0; l < a->nb_lcores; l++) {
 		e.verify_errors += a->lcores[l].verify_errors;

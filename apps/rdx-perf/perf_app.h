@@ -350,6 +350,8 @@ void perf_cq_wait(struct perf_ep *ep, bool recv, int timeout_ms);
 /* stream.c: the bandwidth loop of one-sided ops, sends and atomics */
 int perf_stream_run(struct perf_lcore *lc);
 int perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep);
+/* the receives still in the CQ after a stream run (UD accounting) */
+void perf_serve_drain(struct perf_lcore *lc);
 /* --verify of two-process write/write_imm: read back this run's slots */
 int perf_verify_readback(struct perf_lcore *lc);
 /* --verify payload helpers for engine tables */

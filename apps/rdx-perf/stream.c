@@ -240,6 +240,21 @@ perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep)
 	return nc;
 }
 
+/* After a stream run: take the receives that arrived but were not polled
+ * yet (UD counts what arrived: the last datagrams of the run too). */
+void
+perf_serve_drain(struct perf_lcore *lc)
+{
+	unsigned int i;
+
+	if (lc->eng == NULL || lc->nb_srv == 0 || !lc->eng->server_recv ||
+	    perf_engine_loop(lc->eng, lc->o->mode) != PERF_LOOP_STREAM)
+		return;
+	for (i = 0; i < lc->nb_srv; i++)
+		while (perf_serve_recv(lc, lc->srv[i]) > 0)
+			;
+}
+
 /* Two processes, write/write_imm bandwidth: read back the last op of every
  * slot from the server and check it (loopback checks each op in place). */
 int
