@@ -75,6 +75,12 @@ ep_rslots(const struct perf_app *a, bool responder)
 			n = rte_align32pow2(a->window);
 	} else {
 		n = rte_align32pow2(RTE_MAX(a->window, 1u));
+		/* UD: a late answer and the answer to its re-sent request both
+		 * take a receive; with one receive per op in flight the next
+		 * answer would find none and be dropped (no RNR on UD), and so
+		 * on: room for stragglers */
+		if (a->o.transport == PERF_TRANSPORT_UD)
+			n = RTE_MAX(n, 64u);
 	}
 	return n == 0 ? 1 : n;
 }

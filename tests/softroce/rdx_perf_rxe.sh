@@ -110,7 +110,7 @@ timeout -k 5 60 "$PERF" -l 0 -- --test echo --transport ud -s 2K --loopback --de
     >"$TMP/ud2k.out" 2>"$TMP/ud2k.err"
 rc=$?
 if [ "$rc" -eq 2 ] && grep -q "one datagram of at most 1024 B" "$TMP/ud2k.err"; then
-    pass "echo -s 2K --transport ud on rxe refused: $(head -n 1 "$TMP/ud2k.err")"
+    pass "echo -s 2K --transport ud on rxe refused: $(grep "one datagram" "$TMP/ud2k.err")"
 else
     fail "echo -s 2K --transport ud on rxe: exit $rc: $(tail -n 2 "$TMP/ud2k.err" | tr '\n' '|')"
 fi
