@@ -126,6 +126,9 @@ def rdx_perf(exe, test, mode, size, iters, knobs, ud=False):
     cli = [exe, "-l", "0", "--"] + common + ["--dev", CLIENT_DEV, "--connect", "%s:%s" % (OOB_HOST, port),
                                   "--csv", csv_path]
     rc, out, _ = run_pair(srv, cli, ready="waiting for a client")
+    for line in out.splitlines():
+        if line.startswith("rdx-perf: UD "):
+            log("  " + line)  # datagrams sent / arrived / re-sent
     if rc != 0 or not os.path.exists(csv_path):
         return None
     with open(csv_path, newline="") as f:
