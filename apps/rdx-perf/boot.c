@@ -50,6 +50,7 @@ config_fill(const struct perf_app *a, struct wire_config *w)
 	w->region_len = a->region_len;
 	w->rstride = a->rstride;
 	w->sq_depth = a->sq_depth;
+	w->transport = (uint32_t)a->o.transport;
 }
 
 /* The peer's CONFIG against ours: one line and -EPROTO when it differs. */
@@ -312,6 +313,8 @@ perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 		return -EPROTO;
 	}
 	*peer_verify_errors = e.verify_errors;
+	a->ud_back_tx = e.ud_tx;
+	a->ud_fwd_rx = e.ud_rx;
 	if (e.status < 0) {
 		/* the server printed the details on its side */
 		fprintf(stderr, "rdx-perf: the server failed the run: %s (see its output)\n",
@@ -472,6 +475,9 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 		}
 	if (a->run.abort)
 		return w.proto ? -EPROTO : -ECONNRESET;
+	if (a->o.transport == PERF_TRANSPORT_UD)
+		for (l = 0; l < a->nb_lcores; l++)
+			perf_serve_drain(&a->lcores[l]);
 	memset(&e, 0, sizeof(e));
 	for (l = 0; l < a->nb_lcores; l++) {
 		e.verify_errors += a->lcores[l].verify_errors;
@@ -482,6 +488,11 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 		}
 	}
 	a->verify_errors += e.verify_errors;
+	if (a->o.transport == PERF_TRANSPORT_UD) {
+		uint64_t ctx, crx, rs;
+
+		perf_ud_counts(a, &ctx, &crx, &e.ud_tx, &e.ud_rx, &rs);
+	}
 	rc = rdx_conn_send(a->conn, MSG_ENDACK, &e, sizeof(e), perf_boot_ms(a));
 	return rc < 0 ? rc : e.status;
 }

@@ -20,7 +20,11 @@ echo_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 {
 	static const uint64_t cp[] = {100, 1024, 10240, 102400, 1048576};
 
-	if (!g->sizes) {
+	/* UD: the sizes that fit one datagram on any RoCE MTU */
+	if (!g->sizes && o->transport == PERF_TRANSPORT_UD) {
+		memcpy(o->sizes, cp, 2 * sizeof(cp[0]));
+		o->nb_sizes = 2;
+	} else if (!g->sizes) {
 		memcpy(o->sizes, cp, sizeof(cp));
 		o->nb_sizes = 5;
 	}
@@ -60,6 +64,7 @@ const struct rdx_perf_engine perf_engine_echo = {
 	.loop = { [PERF_MODE_LAT] = PERF_LOOP_PINGPONG, [PERF_MODE_BW] = PERF_LOOP_PINGPONG },
 	.lat_kind = PERF_LAT_RTT,
 	.req_size = PERF_ECHO_REQ,
+	.ud = true,
 	.defaults = echo_defaults,
 	.report_knobs = echo_knobs,
 	.desc = echo_desc,

@@ -215,6 +215,12 @@ client_runs(struct perf_app *a)
 				if (erc < 0 && rc == 0)
 					rc = erc;
 			}
+			if (o->transport == PERF_TRANSPORT_UD && a->responder) {
+				/* the lcores are done: their server ends are ours now */
+				perf_serve_drain(&a->serve_lc);
+				for (l = 0; l < a->nb_lcores; l++)
+					perf_serve_drain(&a->lcores[l]);
+			}
 			a->verify_errors += a->serve_lc.verify_errors;
 			a->serve_lc.verify_errors = 0;
 			for (l = 0; l < a->nb_lcores; l++) {

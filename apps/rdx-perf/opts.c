@@ -38,13 +38,14 @@ static const char usage_text[] =
 "  --bootstrap-timeout S            --sw-progress inline|thread\n"
 "  --json F --csv F -o F (per-WR log) --report_gbits --label TEXT\n"
 "  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n"
+"  --transport rc|ud    RC QPs (default) or UD datagrams (send, echo; size <= MTU)\n"
 "  --inject-bad-rkey  (tests) target the peer with a wrong rkey: completion errors\n";
 
 enum {
 	OPT_TEST = 256, OPT_MODE, OPT_SIZES, OPT_WARMUP, OPT_QP_SWEEP, OPT_MEM, OPT_VERIFY,
 	OPT_DEV, OPT_DRIVER, OPT_SERVER, OPT_CONNECT, OPT_LOOPBACK, OPT_BOOT_TIMEOUT,
 	OPT_SW_PROGRESS, OPT_JSON, OPT_CSV, OPT_GBITS, OPT_LABEL, OPT_CONCURRENT,
-	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY,
+	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY, OPT_TRANSPORT,
 };
 
 static const struct option long_opts[] = {
@@ -85,6 +86,7 @@ static const struct option long_opts[] = {
 	{"concurrent-ops", required_argument, NULL, OPT_CONCURRENT},
 	{"servers", required_argument, NULL, OPT_SERVERS},
 	{"keys", required_argument, NULL, OPT_KEYS},
+	{"transport", required_argument, NULL, OPT_TRANSPORT},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -480,6 +482,14 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		case OPT_KEYS:
 			rc = parse_u32("--keys", optarg, 1, PERF_MAX_KEYS, &o->keys);
 			break;
+		case OPT_TRANSPORT:
+			if (strcmp(optarg, "rc") == 0)
+				o->transport = PERF_TRANSPORT_RC;
+			else if (strcmp(optarg, "ud") == 0)
+				o->transport = PERF_TRANSPORT_UD;
+			else
+				rc = bad("--transport", optarg, "unknown transport (expected rc or ud)");
+			break;
 		case 'h':
 		case OPT_HELP:
 			g->help = true;
@@ -513,6 +523,11 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		fprintf(stderr, "rdx-perf: --loopback-lcores applies to one process, not --server/--connect\n");
 		return -EINVAL;
 	}
+	if (o->transport == PERF_TRANSPORT_UD && !perf_engine_find(o->test)->ud) {
+		fprintf(stderr, "rdx-perf: bad value 'ud' for --transport: test %s runs over RC only (UD carries send and echo)\n",
+			o->test);
+		return -EINVAL;
+	}
 	if (o->iters != 0 && o->duration != 0) {
 		fprintf(stderr, "rdx-perf: -n and -D exclude each other\n");
 		return -EINVAL;
@@ -532,7 +547,9 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 	int rc;
 
 	if (!g->sizes) {
-		o->sizes[0] = e->atomic ? 8 : lat ? 8 : 65536;
+		/* UD: one datagram, within any RoCE MTU */
+		o->sizes[0] = e->atomic ? 8 : lat ? 8 :
+			o->transport == PERF_TRANSPORT_UD ? 1024 : 65536;
 		o->nb_sizes = 1;
 	}
 	if (e->atomic) {

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <rte_byteorder.h>
 #include <rte_common.h>
 
 #include "rdx_dev.h"
@@ -33,6 +34,16 @@ struct rdx_conn;
 #define PERF_EXIT_BAD_INPUT 2
 
 enum perf_mode { PERF_MODE_LAT = 0, PERF_MODE_BW };
+
+/* --transport: RC QPs (connected, reliable) or UD QPs (datagrams of at
+ * most one path MTU, unreliable: see pingpong.c for lost datagrams). */
+enum perf_transport { PERF_TRANSPORT_RC = 0, PERF_TRANSPORT_UD };
+
+/* UD: the Q_Key of every rdx-perf UD QP (perftest's default, 0x11111111) */
+#define PERF_UD_QKEY 0x11111111u
+/* UD ping-pong: an answer not seen this long after its request counts as a
+ * loss and the request is sent again (pingpong.c) */
+#define PERF_UD_TIMEOUT_MS 20u
 
 struct perf_opts {
 	const char *test;
@@ -73,6 +84,7 @@ struct perf_opts {
 	uint32_t concurrent;     /* echo: outstanding RPCs per client QP */
 	uint32_t servers;        /* echo: server QPs answering one client */
 	uint32_t keys;           /* atomics */
+	enum perf_transport transport; /* --transport */
 };
 
 /* One per-WR log entry (times in TSC; converted when written). */
@@ -138,6 +150,17 @@ struct perf_ep {
 	uint64_t sq_done;        /* send WRs retired (echo / ping-pong) */
 	uint64_t run_base;       /* completed when the current run began */
 	uint32_t next_key;       /* atomics */
+	/* UD (--transport ud): the peer's address, datagram accounting */
+	struct rdx_ah *ah;       /* route to the peer's QP */
+	uint32_t rqpn;           /* the peer's QP number */
+	uint32_t rqkey;          /* the peer's Q_Key */
+	uint64_t tx;             /* send WRs posted (re-sends included) */
+	uint64_t resent;         /* ping-pong: requests sent again after a timeout */
+	uint64_t ud_hi;          /* responder: highest op number seen (imm) */
+	uint64_t tx_base;        /* tx, recv_done, resent when the run began */
+	uint64_t rx_base;
+	uint64_t resent_base;
+	uint8_t *seen;           /* ping-pong: answers taken, by op & ring_mask */
 	/* rings indexed by op sequence & ring_mask */
 	uint32_t ring_mask;
 	uint64_t *post_tsc;
@@ -166,6 +189,10 @@ struct perf_run {
 	uint32_t stride;         /* slot stride in buf */
 	uint32_t slots;
 	uint32_t qps;            /* QPs per lcore in this run */
+	uint32_t grh;            /* bytes before a message in a receive slot:
+				  * RDX_UD_GRH_BYTES over UD, else 0 */
+	bool ud;                 /* --transport ud */
+	uint64_t ud_timeout_tsc; /* PERF_UD_TIMEOUT_MS */
 	volatile bool abort;     /* set by main: peer gone */
 };
 
@@ -236,6 +263,7 @@ struct rdx_perf_engine {
 				  * byte (a marker), not by a receive */
 	bool no_inline;          /* never -I inline (READ, atomics: nothing to send) */
 	uint32_t req_size;       /* ping-pong request bytes (0: the message size) */
+	bool ud;                 /* runs over --transport ud too (SEND engines) */
 	/* stream.c per-op hooks (NULL: nothing) */
 	void (*prep)(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr,
 		     uint64_t seq);   /* every WR, after the common fields */
@@ -322,6 +350,8 @@ void perf_cq_wait(struct perf_ep *ep, bool recv, int timeout_ms);
 /* stream.c: the bandwidth loop of one-sided ops, sends and atomics */
 int perf_stream_run(struct perf_lcore *lc);
 int perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep);
+/* the receives still in the CQ after a stream run (UD accounting) */
+void perf_serve_drain(struct perf_lcore *lc);
 /* --verify of two-process write/write_imm: read back this run's slots */
 int perf_verify_readback(struct perf_lcore *lc);
 /* --verify payload helpers for engine tables */
@@ -336,6 +366,29 @@ int perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep);
 #define PERF_SALT_RESP 0x53u
 #define PERF_SALT_DATA 0x44u
 #define PERF_SALT_READ 0x72u
+
+/*
+ * UD: the op number of a datagram, from its immediate (over UD every
+ * message is a SEND with immediate = the op number's low 32 bits, so a
+ * lost, repeated or late datagram is recognised), widened next to `near`.
+ */
+static inline uint64_t
+perf_ud_seq(uint64_t near, uint32_t imm_be)
+{
+	uint32_t lo = rte_be_to_cpu_32(imm_be);
+
+	return near + (uint64_t)(int64_t)(int32_t)(lo - (uint32_t)near);
+}
+
+/* UD: the WR's destination (after the RC fields it shares bytes with). */
+static inline void
+perf_ud_dest(const struct perf_ep *ep, struct rdx_wr *wr)
+{
+	wr->ah = ep->ah;
+	wr->remote_qpn = ep->rqpn;
+	wr->remote_qkey = ep->rqkey;
+	wr->opcode = RDX_OP_SEND_IMM;
+}
 
 /* Fast-path bookkeeping: the post time of op seq, and its log entry. */
 static inline void
@@ -437,7 +490,15 @@ struct perf_app {
 	uint64_t verify_errors;
 	uint64_t lost_log;
 	unsigned int nb_runs;
+	/* UD datagrams of the last run: client->server and back, and the
+	 * client's re-sends (the server's figures come with ENDACK) */
+	uint64_t ud_fwd_tx, ud_fwd_rx, ud_back_tx, ud_back_rx, ud_resent;
+	uint64_t ud_tot_tx, ud_tot_rx, ud_tot_resent;
 };
+/* UD: the datagram counters of this process's endpoints for the run
+ * (client ends in cli_*, server ends in srv_*) */
+void perf_ud_counts(const struct perf_app *a, uint64_t *cli_tx, uint64_t *cli_rx,
+		    uint64_t *srv_tx, uint64_t *srv_rx, uint64_t *resent);
 
 /* setup.c */
 int perf_setup(struct perf_app *a);

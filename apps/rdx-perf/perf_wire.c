@@ -48,9 +48,9 @@ perf_plan_region_len(uint64_t max_size, uint32_t window, uint32_t keys, uint32_t
 }
 
 uint32_t
-perf_plan_rstride(uint64_t max_size)
+perf_plan_rstride(uint64_t max_size, uint32_t head)
 {
-	uint64_t s = wire_align64(RTE_MAX(max_size, (uint64_t)PERF_ECHO_REQ));
+	uint64_t s = wire_align64(RTE_MAX(max_size, (uint64_t)PERF_ECHO_REQ) + head);
 
 	return s > UINT32_MAX ? 0 : (uint32_t)s;
 }
@@ -128,6 +128,15 @@ perf_wire_config_check(const struct wire_config *me, const struct wire_config *p
 			    str_show(peer->test, sizeof(peer->test), pt, sizeof(pt)),
 			    peer->mode == PERF_MODE_LAT ? "lat" : "bw", me->test,
 			    me->mode == PERF_MODE_LAT ? "lat" : "bw");
+	if (peer->transport != PERF_TRANSPORT_RC && peer->transport != PERF_TRANSPORT_UD)
+		return fail(err, len, "peer sent CONFIG.transport %u: expected %u (rc) or %u (ud)",
+			    peer->transport, PERF_TRANSPORT_RC, PERF_TRANSPORT_UD);
+	if (peer->transport != me->transport)
+		return fail(err, len, "peer runs --transport %s, we run --transport %s",
+			    peer->transport == PERF_TRANSPORT_UD ? "ud" : "rc",
+			    me->transport == PERF_TRANSPORT_UD ? "ud" : "rc");
+	if (peer->pad != 0)
+		return fail(err, len, "peer sent CONFIG.pad %u: expected 0", peer->pad);
 	if (peer->nb_sizes == 0 || peer->nb_sizes > PERF_MAX_SIZES)
 		return fail(err, len, "peer sent CONFIG.nb_sizes %u: expected 1..%u",
 			    peer->nb_sizes, PERF_MAX_SIZES);
@@ -149,7 +158,8 @@ perf_wire_layout_check(const struct perf_app *a, const struct wire_config *peer,
 	uint64_t maxsz = max_size_of(a->o.sizes, a->o.nb_sizes);
 	uint64_t max_qps = (uint64_t)RDX_MAX_QPS_PER_LCORE * RDX_MAX_LCORES;
 	uint64_t lo, hi;
-	uint32_t rstride = perf_plan_rstride(maxsz);
+	uint32_t rstride = perf_plan_rstride(maxsz, a->o.transport == PERF_TRANSPORT_UD ?
+					     RDX_UD_GRH_BYTES : 0);
 
 	if (at != NULL && at->max_qp != 0)
 		max_qps = RTE_MIN(max_qps, (uint64_t)at->max_qp);
@@ -196,6 +206,16 @@ perf_wire_ep_check(const struct perf_app *a, const struct wire_ep *w, char *err,
 		return fail(err, len, "peer sent EP.qp.driver '%s' without a terminating NUL",
 			    str_show(w->qp.driver, sizeof(w->qp.driver), s, sizeof(s)));
 	/* qp.drv is the driver's own connection data: its connect checks it */
+	{
+		uint8_t want = a->o.transport == PERF_TRANSPORT_UD ? RDX_QP_UD : RDX_QP_RC;
+
+		if (w->qp.qp_type != want)
+			return fail(err, len, "peer sent EP.qp.qp_type %u: --transport %s needs %u",
+				    w->qp.qp_type, want == RDX_QP_UD ? "ud" : "rc", want);
+		if (want == RDX_QP_UD && (w->qp.qkey & 0x80000000u) != 0)
+			return fail(err, len, "peer sent EP.qp.qkey 0x%08x: a controlled Q_Key (bit 31 set)",
+				    w->qp.qkey);
+	}
 	if (w->len < a->region_len)
 		return fail(err, len, "peer sent EP.len %" PRIu64 ": below the %" PRIu64 " bytes both ends planned",
 			    w->len, a->region_len);

@@ -40,6 +40,8 @@ struct wire_config {
 	uint64_t region_len;
 	uint32_t rstride;
 	uint32_t sq_depth;
+	uint32_t transport;      /* enum perf_transport (wire version 3) */
+	uint32_t pad;
 };
 
 struct wire_ep {
@@ -66,6 +68,9 @@ struct wire_end {
 	uint64_t verify_errors;
 	int32_t status;
 	uint32_t pad;
+	/* UD: the server's datagrams of the run, sent and received (0 on RC) */
+	uint64_t ud_tx;
+	uint64_t ud_rx;
 };
 
 /* Largest -t (opts.c) and the send queue it and -Q can ask for. */
@@ -75,13 +80,14 @@ struct wire_end {
 /* plan(): bytes of one buffer for these sizes and this layout. */
 uint64_t perf_plan_region_len(uint64_t max_size, uint32_t window, uint32_t keys,
 			      uint32_t qps_plan);
-/* plan(): receive slot stride for the largest size. */
-uint32_t perf_plan_rstride(uint64_t max_size);
+/* plan(): receive slot stride for the largest size, `head` bytes before
+ * the message (RDX_UD_GRH_BYTES over UD). */
+uint32_t perf_plan_rstride(uint64_t max_size, uint32_t head);
 
 /*
  * The peer's CONFIG against ours (me, as config_fill made it): magic, wire
  * version and app version (both strings must be NUL-terminated), test, mode,
- * the size list. On a version mismatch err names the peer's version.
+ * transport, the size list. On a version mismatch err names the peer's version.
  */
 int perf_wire_config_check(const struct wire_config *me, const struct wire_config *peer,
 			   char *err, size_t len);
@@ -92,7 +98,8 @@ int perf_wire_config_check(const struct wire_config *me, const struct wire_confi
  */
 int perf_wire_layout_check(const struct perf_app *a, const struct wire_config *peer,
 			   char *err, size_t len);
-/* One EP of the peer against our plan (a->region_len, a->rstride, driver). */
+/* One EP of the peer against our plan (a->region_len, a->rstride, driver,
+ * QP type of our --transport). */
 int perf_wire_ep_check(const struct perf_app *a, const struct wire_ep *w, char *err,
 		       size_t len);
 /*

@@ -15,6 +15,17 @@
  *
  * One pass over the QPs: post requests, reclaim the send queue, take the
  * responses, then the shared end of a pass (perf_loop.h).
+ *
+ * UD (--transport ud): every message is one datagram, a SEND with
+ * immediate = its op number (perf_ud_seq), received after the GRH area of
+ * its slot. Datagrams may be lost, repeated or late, so answers are matched
+ * by op number, not by order: the responder answers every request it gets
+ * (a repeat too) with that request's op number; the client takes the first
+ * answer of an outstanding op (later ones are ignored) and retires ops in
+ * order. An op whose answer has not come PERF_UD_TIMEOUT_MS after its
+ * request counts as lost once and its request is sent again (its latency
+ * is then measured from the re-send), so a lost datagram never hangs the
+ * run; the report says how many requests were sent again.
  */
 #include <errno.h>
 #include <string.h>
@@ -57,6 +68,8 @@ msg_build(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, struct r
 	wr->remote_addr = ep->rraddr + roff;
 	wr->rkey = ep->rrkey;
 	wr->imm = rte_cpu_to_be_32((uint32_t)seq);
+	if (run->ud)
+		perf_ud_dest(ep, wr);
 	if (lc->o->verify)
 		perf_mem_fill(ep->buf, off, len, seq, salt);
 	if (eng->poll_memory) {
@@ -89,6 +102,18 @@ mem_consumed(const struct perf_ep *ep, uint64_t seq, uint32_t len)
 		(seq & (ep->rslots - 1)) * ep->rstride + len - 1;
 
 	*p = 0;
+}
+
+/* UD: the message of op seq in the receive of wc (after the GRH area). */
+static uint64_t
+ud_msg_check(struct perf_lcore *lc, struct perf_ep *ep, const struct rdx_wc *wc, uint64_t seq,
+	     uint32_t len, uint32_t salt)
+{
+	uint64_t off = (wc->wr_id & (ep->rslots - 1)) * ep->rstride + lc->run->grh;
+
+	if (wc->opcode != RDX_WC_RECV_IMM || wc->byte_len != len + lc->run->grh)
+		return 1;
+	return perf_mem_check(ep->rbuf, off, len, seq, salt);
 }
 
 static uint64_t
@@ -156,7 +181,14 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 
 			if (wcs[j].status != 0)
 				return perf_wc_error(lc, ep, &wcs[j], "RECV");
-			if (lc->o->verify) {
+			if (run->ud) {
+				/* answer the request's op number (repeats too) */
+				seq = perf_ud_seq(ep->ud_hi, wcs[j].imm);
+				ep->ud_hi = seq;
+				if (lc->o->verify)
+					lc->verify_errors += ud_msg_check(lc, ep, &wcs[j], seq, req,
+									  PERF_SALT_REQ);
+			} else if (lc->o->verify) {
 				if (wcs[j].byte_len != req)
 					lc->verify_errors++;
 				else
@@ -172,6 +204,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 		return rc;
 	k = rdx_qp_post_burst(ep->qp, wrs, n);
 	ep->posted += k;
+	ep->tx += k;
 	if (k != n) {
 		perf_lcore_fail(lc, ENOSPC, "qp %u: response could not be posted (send queue full)",
 				ep->index);
@@ -227,6 +260,66 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 	return nc;
 }
 
+/* UD client side: answers matched by op number (see the top of the file). */
+static int
+ud_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned int half)
+{
+	struct rdx_wc wcs[PERF_WC_BURST];
+	uint64_t now;
+	uint16_t nc, j;
+
+	nc = perf_poll(ep, true, wcs, PERF_WC_BURST);
+	if (nc == 0)
+		return 0;
+	now = rdx_tsc();
+	for (j = 0; j < nc; j++) {
+		uint64_t seq;
+
+		if (wcs[j].status != 0)
+			return perf_wc_error(lc, ep, &wcs[j], "RECV");
+		ep->recv_done++;
+		seq = perf_ud_seq(ep->completed, wcs[j].imm);
+		/* a repeat, or the answer of an op already taken: ignored */
+		if (seq < ep->completed || seq >= ep->posted || ep->seen[seq & ep->ring_mask])
+			continue;
+		if (lc->o->verify)
+			lc->verify_errors += ud_msg_check(lc, ep, &wcs[j], seq, resp, PERF_SALT_RESP);
+		ep->seen[seq & ep->ring_mask] = 1;
+		perf_completed(lc, ep, seq, now, resp, half);
+		lc->last_progress = now;
+	}
+	while (ep->completed < ep->posted && ep->seen[ep->completed & ep->ring_mask]) {
+		ep->seen[ep->completed & ep->ring_mask] = 0;
+		ep->completed++;
+	}
+	perf_post_recvs(ep, ep->rslots);
+	return nc;
+}
+
+/* UD: the oldest outstanding op waited PERF_UD_TIMEOUT_MS: a loss, its
+ * request goes again (its latency counts from now). */
+static void
+ud_resend(struct perf_lcore *lc, struct perf_ep *ep, uint32_t req)
+{
+	const uint64_t seq = ep->completed;
+	uint32_t i = (uint32_t)(seq & ep->ring_mask);
+	struct rdx_wr wr;
+	struct rdx_sge sge;
+	uint64_t now;
+
+	if (seq == ep->posted || ep->seen[i] || ep->posted + ep->resent - ep->sq_done >= ep->sq_depth)
+		return;
+	now = rdx_tsc();
+	if (now - ep->post_tsc[i] < lc->run->ud_timeout_tsc)
+		return;
+	msg_build(lc, ep, &wr, &sge, seq, req, PERF_SALT_REQ);
+	if (rdx_qp_post_burst(ep->qp, &wr, 1) != 1)
+		return;
+	ep->post_tsc[i] = now;
+	ep->resent++;
+	ep->tx++;
+}
+
 /* Step 1: post requests up to the window (and the send queue's room). */
 static inline void
 pingpong_post(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wrs,
@@ -238,7 +331,7 @@ pingpong_post(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wrs,
 
 	while (ep->posted + n < ep->target &&
 	       ep->posted + n - ep->completed < run->window &&
-	       ep->posted + n - ep->sq_done < ep->sq_depth &&
+	       ep->posted + ep->resent + n - ep->sq_done < ep->sq_depth &&
 	       n < run->post_list && n < RDX_MAX_BURST) {
 		msg_build(lc, ep, &wrs[n], &sges[n], ep->posted + n, req, PERF_SALT_REQ);
 		n++;
@@ -250,6 +343,7 @@ pingpong_post(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wrs,
 	for (j = 0; j < k; j++)
 		perf_posted(lc, ep, ep->posted + j, now, req);
 	ep->posted += k;
+	ep->tx += k;
 }
 
 int
@@ -292,12 +386,18 @@ perf_pingpong_run(struct perf_lcore *lc)
 				return rc;
 			busy |= rc;
 			/* Step 3: the responses */
-			rc = rpc_responses(lc, ep, resp, half);
+			if (run->ud) {
+				rc = ud_responses(lc, ep, resp, half);
+				if (rc == 0)
+					ud_resend(lc, ep, req);
+			} else {
+				rc = rpc_responses(lc, ep, resp, half);
+			}
 			if (rc < 0)
 				return rc;
 			busy |= rc;
 			if (ep->posted < ep->target || ep->completed != ep->posted ||
-			    ep->sq_done != ep->posted)
+			    ep->sq_done != ep->posted + ep->resent)
 				active++;
 		}
 		rc = perf_pass_end(lc, &ph, active, busy);

@@ -105,6 +105,11 @@ perf_report_init(struct perf_app *a)
 	rdx_report_knob_set(r, "sq_depth", "%u", a->sq_depth);
 	rdx_report_knob_set(r, "mem", "%s", rdx_mem_type_name(o->mem));
 	rdx_report_knob_set(r, "verify", "%s", o->verify ? "on" : "off");
+	rdx_report_knob_set(r, "transport", "%s", o->transport == PERF_TRANSPORT_UD ? "ud" : "rc");
+	if (o->transport == PERF_TRANSPORT_UD) {
+		rdx_report_knob_set(r, "ud_qkey", "0x%08x", PERF_UD_QKEY);
+		rdx_report_knob_set(r, "ud_timeout_ms", "%u", PERF_UD_TIMEOUT_MS);
+	}
 	rdx_report_knob_set(r, "dev", "%s", at->name);
 	rdx_report_knob_set(r, "driver", "%s", at->driver);
 	rdx_report_knob_set(r, "device_kind", "%s", at->software ? "software device" : "hardware");
@@ -151,6 +156,32 @@ row_common(const struct perf_app *a, struct rdx_result *x)
 		snprintf(x->desc, sizeof(x->desc), "%s %sB%s", rdx_op_name(a->eng->op), sz,
 			 a->o.mode == PERF_MODE_LAT ? "" : " stream");
 	x->size = a->run.size;
+	if (a->o.transport == PERF_TRANSPORT_UD) {
+		/* UD rows: datagrams sent and arrived, both directions summed */
+		size_t l = strlen(x->desc);
+
+		snprintf(x->desc + l, sizeof(x->desc) - l, " | UD %" PRIu64 " sent %" PRIu64 " arrived %" PRIu64 " resent",
+			 a->ud_fwd_tx + a->ud_back_tx, a->ud_fwd_rx + a->ud_back_rx, a->ud_resent);
+	}
+}
+
+/* UD: this run's datagrams (the server's come with ENDACK in two processes). */
+static void
+ud_run_counts(struct perf_app *a)
+{
+	uint64_t ctx, crx, stx, srx, rs;
+
+	perf_ud_counts(a, &ctx, &crx, &stx, &srx, &rs);
+	a->ud_fwd_tx = ctx;
+	a->ud_back_rx = crx;
+	a->ud_resent = rs;
+	if (a->conn == NULL) {
+		a->ud_back_tx = stx;
+		a->ud_fwd_rx = srx;
+	}
+	a->ud_tot_tx += a->ud_fwd_tx + a->ud_back_tx;
+	a->ud_tot_rx += a->ud_fwd_rx + a->ud_back_rx;
+	a->ud_tot_resent += a->ud_resent;
 }
 
 /* One row per lcore and a total; the progress line for this run. */
@@ -160,6 +191,9 @@ perf_report_run(struct perf_app *a, bool last)
 	struct rdx_result x, tot;
 	struct rdx_hist *merged;
 	struct perf_rdx_sum { uint64_t t0, t1; } span = { UINT64_MAX, 0 };
+	const bool ud = a->o.transport == PERF_TRANSPORT_UD;
+	const bool stream = perf_engine_loop(a->eng, a->o.mode) == PERF_LOOP_STREAM;
+	double arrived = 1.0;
 	uint64_t hz = rdx_tsc_hz();
 	unsigned int l, perf_rows = 0;
 	double busy_sum = 0;
@@ -167,6 +201,18 @@ perf_report_run(struct perf_app *a, bool last)
 	merged = malloc(sizeof(*merged));
 	if (merged == NULL)
 		return;
+	if (ud) {
+		char sz[16];
+
+		ud_run_counts(a);
+		/* a stream counts what arrived: the measured ops x arrived/sent */
+		if (stream && a->ud_fwd_tx > 0 && a->ud_fwd_rx < a->ud_fwd_tx)
+			arrived = (double)a->ud_fwd_rx / (double)a->ud_fwd_tx;
+		perf_size_name(a->run.size, sz, sizeof(sz));
+		fprintf(stderr, "rdx-perf: UD %s %s size %s: client->server %" PRIu64 " datagrams sent, %" PRIu64 " arrived; server->client %" PRIu64 " sent, %" PRIu64 " arrived; %" PRIu64 " request(s) sent again after %u ms\n",
+			a->o.test, mode_name(a->o.mode), sz, a->ud_fwd_tx, a->ud_fwd_rx,
+			a->ud_back_tx, a->ud_back_rx, a->ud_resent, PERF_UD_TIMEOUT_MS);
+	}
 	rdx_hist_init(merged);
 	row_common(a, &tot);
 	tot.lcore = RDX_REPORT_LCORE_TOTAL;
@@ -177,8 +223,8 @@ perf_report_run(struct perf_app *a, bool last)
 		row_common(a, &x);
 		x.lcore = (int)lc->lcore_id;
 		x.qps = lc->nb_eps;
-		x.ops = lc->ops;
-		x.bytes = lc->bytes;
+		x.ops = arrived < 1.0 ? (uint64_t)((double)lc->ops * arrived) : lc->ops;
+		x.bytes = arrived < 1.0 ? x.ops * a->run.size : lc->bytes;
 		x.seconds = lc->t_end > lc->t_start ?
 			(double)(lc->t_end - lc->t_start) / (double)hz : 0;
 		x.has_lat = lc->hist->count > 0;
@@ -230,6 +276,18 @@ perf_report_finish(struct perf_app *a)
 	const struct perf_opts *o = &a->o;
 	int rc = 0;
 
+	if (o->transport == PERF_TRANSPORT_UD) {
+		struct rdx_dev_xstat xs[128];
+		int n = rdx_dev_xstats_get(a->dev, xs, RTE_DIM(xs)), i;
+
+		rdx_report_knob_set(a->rep, "ud_sent", "%" PRIu64, a->ud_tot_tx);
+		rdx_report_knob_set(a->rep, "ud_arrived", "%" PRIu64, a->ud_tot_rx);
+		rdx_report_knob_set(a->rep, "ud_resent", "%" PRIu64, a->ud_tot_resent);
+		/* the software device's own UD counters (drops it made or saw) */
+		for (i = 0; i < n && i < (int)RTE_DIM(xs); i++)
+			if (strncmp(xs[i].name, "sw_ud_", 6) == 0)
+				rdx_report_knob_set(a->rep, xs[i].name, "%" PRIu64, xs[i].value);
+	}
 	if (a->lcores[0].perf_ok)
 		rdx_report_knob_set(a->rep, "perf_source", "%s",
 				    rdx_perf_source_name(a->lcores[0].perf.source));

@@ -2,7 +2,8 @@
 /*
  * send: SEND/RECV. The responder keeps its receive queue full and checks
  * each message it takes (stream.c's perf_serve_recv, --verify); lat is a
- * ping-pong on receive completions.
+ * ping-pong on receive completions. Over --transport ud too (one datagram
+ * per message: SEND with immediate, see pingpong.c and stream.c).
  */
 #include "perf_app.h"
 
@@ -12,6 +13,7 @@ const struct rdx_perf_engine perf_engine_send = {
 	.loop = { [PERF_MODE_LAT] = PERF_LOOP_PINGPONG, [PERF_MODE_BW] = PERF_LOOP_STREAM },
 	.lat_kind = PERF_LAT_HALF_RTT,
 	.server_recv = true,
+	.ud = true,
 	.fill = perf_stream_fill_data,
 };
 PERF_ENGINE_REGISTER(perf_engine_send)

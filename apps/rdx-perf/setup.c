@@ -75,6 +75,12 @@ ep_rslots(const struct perf_app *a, bool responder)
 			n = rte_align32pow2(a->window);
 	} else {
 		n = rte_align32pow2(RTE_MAX(a->window, 1u));
+		/* UD: a late answer and the answer to its re-sent request both
+		 * take a receive; with one receive per op in flight the next
+		 * answer would find none and be dropped (no RNR on UD), and so
+		 * on: room for stragglers */
+		if (a->o.transport == PERF_TRANSPORT_UD)
+			n = RTE_MAX(n, 64u);
 	}
 	return n == 0 ? 1 : n;
 }
@@ -195,6 +201,12 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder,
 	qc.max_send_sge = 1;
 	qc.max_recv_sge = 1;
 	qc.max_inline = o->inline_max;
+	if (o->transport == PERF_TRANSPORT_UD) {
+		/* datagrams: the peer is named per WR (rdx_wr.ah) */
+		qc.type = RDX_QP_UD;
+		qc.qkey = PERF_UD_QKEY;
+		qc.max_inline = RTE_MIN(qc.max_inline, a->attr->max_ud_msg);
+	}
 	qc.sig_interval = (uint16_t)RTE_MIN(o->sig_every, 65535u);
 	/* -Q is applied by the stream loop (stream.c), the driver only guarantees it */
 	qc.sig_burst_end = false;
@@ -217,8 +229,9 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder,
 	ep->aux32 = calloc(ring, sizeof(uint32_t));
 	ep->log_idx = calloc(ring, sizeof(uint32_t));
 	ep->cas_next = calloc(o->keys, sizeof(uint64_t));
+	ep->seen = calloc(ring, 1);
 	if (ep->post_tsc == NULL || ep->aux == NULL || ep->aux32 == NULL ||
-	    ep->log_idx == NULL || ep->cas_next == NULL)
+	    ep->log_idx == NULL || ep->cas_next == NULL || ep->seen == NULL)
 		return -ENOMEM;
 	ep->next_key = index % o->keys;
 	ep->sig_left = o->sig_every;
@@ -230,6 +243,8 @@ ep_fini(struct perf_app *a, struct perf_ep *ep)
 {
 	if (ep->qp != NULL)
 		rdx_qp_destroy(ep->qp);
+	if (ep->ah != NULL)
+		rdx_ah_destroy(ep->ah);
 	/* the last member destroys the CQs, after every member's QP */
 	cqg_put(ep->cqg);
 	if (ep->buf != a->shared)
@@ -242,6 +257,7 @@ ep_fini(struct perf_app *a, struct perf_ep *ep)
 	free(ep->aux32);
 	free(ep->log_idx);
 	free(ep->cas_next);
+	free(ep->seen);
 	memset(ep, 0, sizeof(*ep));
 }
 
@@ -278,6 +294,27 @@ perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
 	ep->rrkey = w->rrkey;
 	ep->peer_rslots = w->rslots != 0 ? w->rslots : 1;
 	ep->peer_rstride = w->rstride;
+	if (a->o.transport == PERF_TRANSPORT_UD) {
+		struct rdx_ah_attr aa;
+
+		/* UD: the QP to RTS on its own, then a route to the peer's QP */
+		rc = ep->ah != NULL ? 0 : rdx_qp_connect(ep->qp, NULL, &ca);
+		if (rc == 0)
+			rc = rdx_ah_attr_from_info(a->dev, &w->qp, &aa);
+		if (rc == 0) {
+			if (ep->ah != NULL)
+				rdx_ah_destroy(ep->ah);
+			ep->ah = rdx_ah_create(a->dev, &aa);
+			if (ep->ah == NULL)
+				rc = -rte_errno;
+		}
+		ep->rqpn = w->qp.qp_num;
+		ep->rqkey = w->qp.qkey;
+		if (rc < 0 && rc != -EPROTO)
+			fprintf(stderr, "rdx-perf: cannot reach UD QP 0x%x from QP %u: %s\n",
+				w->qp.qp_num, ep->index, strerror(-rc));
+		return rc;
+	}
 	rc = rdx_qp_connect(ep->qp, &w->qp, &ca);
 	/* -EPROTO: the driver has said which of the peer's fields it refused */
 	if (rc < 0 && rc != -EPROTO)
@@ -305,7 +342,8 @@ plan(struct perf_app *a)
 	a->region_cap = RTE_MIN(a->region_cap, (uint64_t)PERF_REGION_CAP);
 	/* the server checks a client's plan with the same functions (perf_wire.c) */
 	a->region_len = perf_plan_region_len(maxsz, a->window, o->keys, a->max_qps_plan);
-	a->rstride = perf_plan_rstride(maxsz);
+	a->rstride = perf_plan_rstride(maxsz, o->transport == PERF_TRANSPORT_UD ?
+				       RDX_UD_GRH_BYTES : 0);
 	a->sq_depth = rte_align32pow2(RTE_MAX(RTE_MAX(a->window, o->post_list) * 2,
 					      RTE_MAX(o->sig_every * 2, 64u)));
 }
@@ -451,6 +489,21 @@ perf_setup(struct perf_app *a)
 				o->sizes[i], at->max_msg_size);
 			return -EINVAL;
 		}
+	if (o->transport == PERF_TRANSPORT_UD) {
+		if (at->max_ud_msg == 0) {
+			fprintf(stderr, "rdx-perf: bad value 'ud' for --transport: device %s (driver %s) has no UD QPs\n",
+				at->name, at->driver);
+			return -EINVAL;
+		}
+		for (i = 0; i < o->nb_sizes; i++)
+			if (o->sizes[i] > at->max_ud_msg) {
+				fprintf(stderr, "rdx-perf: bad value '%" PRIu64 "' for -s: over --transport ud a message is one datagram of at most %u B (the path MTU)%s\n",
+					o->sizes[i], at->max_ud_msg,
+					a->eng->req_size != 0 ?
+					"; larger echo sizes over UD wait until the RPC transports land" : "");
+				return -EINVAL;
+			}
+	}
 	if (a->ib_mtu != 0 && at->active_mtu != 0 && a->ib_mtu > at->active_mtu) {
 		fprintf(stderr, "rdx-perf: bad value '%u' for -m: the port's active MTU is %u\n",
 			o->mtu, 128u << at->active_mtu);
@@ -612,7 +665,26 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 	run->warm_tsc = (uint64_t)(o->warmup_s * (double)hz);
 	run->timeout_tsc = (uint64_t)(o->boot_timeout * (double)hz);
 	run->qps = qps;
+	run->ud = o->transport == PERF_TRANSPORT_UD;
+	run->grh = run->ud ? RDX_UD_GRH_BYTES : 0;
+	run->ud_timeout_tsc = hz / 1000 * PERF_UD_TIMEOUT_MS;
 	run->abort = false;
+	a->ud_back_tx = 0;
+	a->ud_fwd_rx = 0;
+	/* UD accounting: counters at the start of the run */
+	for (i = 0; i < a->total_qps; i++) {
+		struct perf_ep *eps[2] = { a->cli != NULL ? &a->cli[i] : NULL,
+					   a->srv != NULL ? &a->srv[i] : NULL };
+		unsigned int e;
+
+		for (e = 0; e < 2; e++) {
+			if (eps[e] == NULL || eps[e]->qp == NULL)
+				continue;
+			eps[e]->tx_base = eps[e]->tx;
+			eps[e]->rx_base = eps[e]->recv_done;
+			eps[e]->resent_base = eps[e]->resent;
+		}
+	}
 	a->serve_lc.nb_srv = 0;
 	a->serve_lc.run = run;
 	for (l = 0; l < a->nb_lcores; l++) {
@@ -675,4 +747,24 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 				perf_post_recvs(ep, ep->rslots);
 		}
 	return 0;
+}
+
+void
+perf_ud_counts(const struct perf_app *a, uint64_t *cli_tx, uint64_t *cli_rx, uint64_t *srv_tx,
+	       uint64_t *srv_rx, uint64_t *resent)
+{
+	unsigned int i;
+
+	*cli_tx = *cli_rx = *srv_tx = *srv_rx = *resent = 0;
+	for (i = 0; i < a->total_qps; i++) {
+		if (a->cli != NULL && a->cli[i].qp != NULL) {
+			*cli_tx += a->cli[i].tx - a->cli[i].tx_base;
+			*cli_rx += a->cli[i].recv_done - a->cli[i].rx_base;
+			*resent += a->cli[i].resent - a->cli[i].resent_base;
+		}
+		if (a->srv != NULL && a->srv[i].qp != NULL) {
+			*srv_tx += a->srv[i].tx - a->srv[i].tx_base;
+			*srv_rx += a->srv[i].recv_done - a->srv[i].rx_base;
+		}
+	}
 }

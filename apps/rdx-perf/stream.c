@@ -31,6 +31,7 @@ struct stream_ops {
 	uint8_t opcode;
 	bool may_inline;
 	bool lat;
+	bool ud;                 /* --transport ud: datagrams (perf_ud_dest) */
 	uint32_t plist;
 	uint32_t size;
 	uint32_t sig_every;
@@ -84,6 +85,8 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 			ep->sig_left--;
 		}
 		wr->imm = rte_cpu_to_be_32((uint32_t)seq);
+		if (so->ud)
+			perf_ud_dest(ep, wr);
 		if (so->prep != NULL)
 			so->prep(lc, ep, wr, seq);
 		else if (so->fill != NULL)
@@ -98,6 +101,7 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	if (k > 0)
 		ep->last_sig = (wrs[k - 1].flags & RDX_WR_SIGNALED) != 0;
 	ep->posted += k;
+	ep->tx += k;
 }
 
 /* Step 2: retire what the send completions say is done. Returns the
@@ -150,6 +154,7 @@ perf_stream_run(struct perf_lcore *lc)
 		.opcode = (uint8_t)eng->op,
 		.may_inline = !eng->no_inline,
 		.lat = lc->o->mode == PERF_MODE_LAT,
+		.ud = lc->run->ud,
 		.plist = min_u32(lc->run->post_list, RDX_MAX_BURST),
 		.size = (uint32_t)lc->run->size,
 		.sig_every = lc->o->sig_every,
@@ -188,7 +193,9 @@ perf_stream_run(struct perf_lcore *lc)
 }
 
 /* Responder of send and write_imm (server_recv): consume receive
- * completions and keep the receive queue full. */
+ * completions and keep the receive queue full. Over UD a datagram may be
+ * lost: the op number is the immediate (perf_ud_seq), the message follows
+ * the GRH area of its slot (the slot is the receive's wr_id). */
 int
 perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep)
 {
@@ -202,7 +209,17 @@ perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep)
 
 		if (wc->status != 0)
 			return perf_wc_error(lc, ep, wc, "RECV");
-		if (lc->o->verify) {
+		if (lc->o->verify && lc->run->ud) {
+			uint64_t off = (wc->wr_id & (ep->rslots - 1)) * ep->rstride + lc->run->grh;
+
+			ep->ud_hi = perf_ud_seq(ep->ud_hi, wc->imm);
+			if (wc->opcode != RDX_WC_RECV_IMM ||
+			    wc->byte_len != lc->run->size + lc->run->grh)
+				lc->verify_errors++;
+			else
+				lc->verify_errors += perf_mem_check(ep->rbuf, off, lc->run->size,
+								    ep->ud_hi, PERF_SALT_DATA);
+		} else if (lc->o->verify) {
 			if (wc->opcode == RDX_WC_RECV) {
 				uint64_t off = (seq & (ep->rslots - 1)) * ep->rstride;
 
@@ -221,6 +238,21 @@ perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep)
 	}
 	perf_post_recvs(ep, ep->rslots);
 	return nc;
+}
+
+/* After a stream run: take the receives that arrived but were not polled
+ * yet (UD counts what arrived: the last datagrams of the run too). */
+void
+perf_serve_drain(struct perf_lcore *lc)
+{
+	unsigned int i;
+
+	if (lc->eng == NULL || lc->nb_srv == 0 || !lc->eng->server_recv ||
+	    perf_engine_loop(lc->eng, lc->o->mode) != PERF_LOOP_STREAM)
+		return;
+	for (i = 0; i < lc->nb_srv; i++)
+		while (perf_serve_recv(lc, lc->srv[i]) > 0)
+			;
 }
 
 /* Two processes, write/write_imm bandwidth: read back the last op of every

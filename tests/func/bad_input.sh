@@ -58,6 +58,14 @@ check "qp sweep wraps"      "${EAL[@]}" -- --test write --qp-sweep 1-4294967297 
 check "qp sweep factor wraps" "${EAL[@]}" -- --test write --qp-sweep 1-8*4294967298 "${S[@]}"
 check "-t wraps"            "${EAL[@]}" -- --test write --mode bw -t 4294967297 "${S[@]}"
 check "-n overflows"        "${EAL[@]}" -- --test write -n 99999999999999999999999 "${S[@]}"
+check "unknown transport"   "${EAL[@]}" -- --test send --transport tcp "${S[@]}"
+check "empty transport"     "${EAL[@]}" -- --test send --transport '' "${S[@]}"
+for t in write write_imm read cas faa; do
+    check "$t over ud"       "${EAL[@]}" -- --test $t --transport ud "${S[@]}"
+done
+check "echo over ud > MTU"  "${EAL[@]}" -- --test echo --transport ud -s 8K "${S[@]}"
+check "echo ud default 10K" "${EAL[@]}" -- --test echo --transport ud --sizes 100,10K "${S[@]}"
+check "send over ud > MTU"  "${EAL[@]}" -- --test send --mode bw --transport ud -s 64K "${S[@]}"
 check "-s overflows"        "${EAL[@]}" -- --test write -s 18014398509481984K "${S[@]}"
 check "-p wraps"            "${EAL[@]}" -- --test write -p 65537 "${S[@]}"
 many=()

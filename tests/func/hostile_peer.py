@@ -5,8 +5,8 @@
 Framing (lib/conn/rdx_conn_priv.h, big-endian): hello = "RDX1" | u32 wire
 version | char version[16]; message = u32 type | u32 length | payload.
 Payloads (apps/rdx-perf/perf_wire.h) are host-order structs: CONFIG
-(struct wire_config, 336 bytes), EP (struct wire_ep, 136), RUN (struct
-wire_run, 32), READY (= RUN), END (no payload), ENDACK (struct wire_end, 16).
+(struct wire_config, 344 bytes), EP (struct wire_ep, 136), RUN (struct
+wire_run, 32), READY (= RUN), END (no payload), ENDACK (struct wire_end, 32).
 
   hostile_peer.py client PORT CASE   connect to an rdx-perf --server
   hostile_peer.py server PORT CASE   play the server for an rdx-perf --connect
@@ -24,13 +24,14 @@ HELLO = struct.Struct(">4sI16s")
 HDR = struct.Struct(">II")
 # struct wire_config: magic version app_version[16] test[16] mode nb_sizes
 # sizes[32] total_qps window keys verify region_len rstride sq_depth
-CONFIG = struct.Struct("=II16s16sII32QIIIIQII")
+# transport pad (wire version 3)
+CONFIG = struct.Struct("=II16s16sII32QIIIIQIIII")
 RUN = struct.Struct("=QQIIII")
-END = struct.Struct("=QiI")
+END = struct.Struct("=QiIQQ")  # verify_errors status pad ud_tx ud_rx
 EP_LEN = 144
 # offsets in struct wire_ep (struct rdx_qp_info is its first 104 bytes)
 EP_SW_DOMAIN, EP_LEN_OFF, EP_RSLOTS = 48, 112, 136
-assert CONFIG.size == 336 and RUN.size == 32 and END.size == 16
+assert CONFIG.size == 344 and RUN.size == 32 and END.size == 32
 
 
 def recv_exact(s, n):
@@ -93,20 +94,23 @@ def client(port, case):
     hello(s)
     cfg = list(CONFIG.unpack(recv_msg(s, MSG_CONFIG)))
     # the server's own plan is an honest client's plan with one QP
-    cfg[-7] = 1  # total_qps
+    cfg[-9] = 1  # total_qps
     lie = {
         "app-version": (2, b"9.9.9-evil"),
         "app-version-unterminated": (2, b"x" * 16),
         "test-unterminated": (3, b"A" * 16),
         "mode": (4, 7),
         "nb-sizes": (5, 1000),
-        "total-qps": (-7, 1 << 30),
-        "window": (-6, 0),
-        "keys": (-5, 0),
-        "verify": (-4, 9),
-        "region-len": (-3, 1 << 40),
-        "rstride": (-2, 0),
-        "sq-depth": (-1, 3),
+        "total-qps": (-9, 1 << 30),
+        "window": (-8, 0),
+        "keys": (-7, 0),
+        "verify": (-6, 9),
+        "region-len": (-5, 1 << 40),
+        "rstride": (-4, 0),
+        "sq-depth": (-3, 3),
+        "transport": (-2, 7),
+        "transport-ud": (-2, 1),
+        "config-pad": (-1, 5),
     }
     if case in lie:
         i, v = lie[case]
@@ -169,7 +173,7 @@ def server(port, case):
     s.sendall(recv_exact(s, HELLO.size))
     cfg = recv_msg(s, MSG_CONFIG)
     send_msg(s, MSG_CONFIG, cfg)
-    total_qps = CONFIG.unpack(cfg)[-7]
+    total_qps = CONFIG.unpack(cfg)[-9]
     for _ in range(total_qps):
         ep = recv_msg(s, MSG_EP)
         send_msg(s, MSG_EP, ep)
@@ -182,7 +186,7 @@ def server(port, case):
     send_msg(s, MSG_READY, r)
     recv_msg(s, MSG_END)
     status = {"endack-eio": -5, "endack-positive": 7, "endack-huge": -100000}[case]
-    send_msg(s, MSG_ENDACK, END.pack(0, status, 0))
+    send_msg(s, MSG_ENDACK, END.pack(0, status, 0, 0, 0))
     time.sleep(2)
 
 

@@ -67,7 +67,7 @@ local_plan(struct perf_app *a, struct rdx_dev_attr *at, const uint8_t **p, size_
 	for (i = 0; i < a->o.nb_sizes; i++)
 		if ((a->o.sizes[i] + 63) / 64 * 64 > a->region_len)
 			a->region_len = (a->o.sizes[i] + 63) / 64 * 64;
-	a->rstride = perf_plan_rstride(a->o.sizes[a->o.nb_sizes - 1]);
+	a->rstride = perf_plan_rstride(a->o.sizes[a->o.nb_sizes - 1], 0);
 }
 
 int

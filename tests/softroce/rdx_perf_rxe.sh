@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # rdx-perf on soft-RoCE, inside the guest (tests/softroce/guest-run.sh):
 # every test in lat and bw mode with --verify, server on rxe1 and client on
-# rxe0 as two processes (TCP bootstrap on the guest's loopback), then a server
+# rxe0 as two processes (TCP bootstrap on the guest's loopback), send and echo
+# over UD (--transport ud, the verbs driver's UD), then a server
 # killed mid-run (the client must exit non-zero within its bootstrap timeout).
 #
 #   rdx_perf_rxe.sh RDX_PERF       (exit 77 outside the guest / without rxe)
@@ -86,6 +87,33 @@ for t in write send; do
         fail "rxe0 -> rxe1: $t bw -e: client $CRC, server $SRC: $(tail -n 2 "$TMP/$t.events.c.err" | tr '\n' '|')"
     fi
 done
+
+# UD (--transport ud): the verbs driver's UD QPs and address handles on a
+# real provider. rxe's active MTU is 1024 here (veth MTU 1500), so 1 KiB is
+# the largest datagram; every datagram must arrive (the counts agree) and
+# every payload byte is checked.
+for t in send echo; do
+    for mode in lat bw; do
+        a=(--test "$t" --mode "$mode" --transport ud -s 1K)
+        [ "$mode" = lat ] && a+=(-n 200) || a+=(-n 1000)
+        pair "ud.$t.$mode" "${a[@]}" --verify
+        ud=$(grep -h "rdx-perf: UD" "$TMP/ud.$t.$mode.c.err" | tail -n 1)
+        if [ "$CRC" -eq 0 ] && [ "$SRC" -eq 0 ] && [ -n "$ud" ]; then
+            pass "rxe0 -> rxe1: $t $mode --transport ud --verify: ${ud#rdx-perf: }"
+        else
+            fail "rxe0 -> rxe1: $t $mode --transport ud: client $CRC, server $SRC: $(tail -n 2 "$TMP/ud.$t.$mode.c.err" | tr '\n' '|') / $(tail -n 2 "$TMP/ud.$t.$mode.s.err" | tr '\n' '|')"
+        fi
+    done
+done
+# A datagram above the path MTU is refused in one line (exit 2).
+timeout -k 5 60 "$PERF" -l 0 -- --test echo --transport ud -s 2K --loopback --dev rxe0 -n 10 \
+    >"$TMP/ud2k.out" 2>"$TMP/ud2k.err"
+rc=$?
+if [ "$rc" -eq 2 ] && grep -q "one datagram of at most 1024 B" "$TMP/ud2k.err"; then
+    pass "echo -s 2K --transport ud on rxe refused: $(grep "one datagram" "$TMP/ud2k.err")"
+else
+    fail "echo -s 2K --transport ud on rxe: exit $rc: $(tail -n 2 "$TMP/ud2k.err" | tr '\n' '|')"
+fi
 
 # rxe has no device memory: a clear one-line refusal, not a crash.
 timeout -k 5 60 "$PERF" -l 0 -- --test write --mode bw --loopback --dev rxe0 --mem dm -n 10 \

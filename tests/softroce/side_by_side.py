@@ -73,9 +73,12 @@ def run_pair(server_cmd, client_cmd, settle=2.0, ready=None):
 
 
 # ------------------------------------------------------------------ perftest
-def perftest(tool, size, iters, bw, knobs):
+def perftest(tool, size, iters, bw, knobs, ud=False):
     port = next_port()
     base = [tool, "-x", GID_INDEX, "-F", "-p", port, "-s", str(size), "-n", str(iters)]
+    if ud:
+        # perftest 4.5: -c UD, a message of at most the port's MTU
+        base += ["-c", "UD"]
     if bw:
         base += ["-t", str(knobs["tx_depth"]), "-Q", str(knobs["cq_mod"]),
                  "-l", str(knobs["post_list"])]
@@ -106,7 +109,7 @@ def perftest(tool, size, iters, bw, knobs):
 
 
 # ------------------------------------------------------------------ rdx-perf
-def rdx_perf(exe, test, mode, size, iters, knobs):
+def rdx_perf(exe, test, mode, size, iters, knobs, ud=False):
     port = next_port()
     tmp = tempfile.mkdtemp(prefix="rdxsbs")
     csv_path = os.path.join(tmp, "client.csv")
@@ -116,11 +119,16 @@ def rdx_perf(exe, test, mode, size, iters, knobs):
     if mode == "bw":
         common += ["-t", str(knobs["tx_depth"]), "-Q", str(knobs["cq_mod"]),
                    "-l", str(knobs["post_list"])]
+    if ud:
+        common += ["--transport", "ud"]
     # EAL -l: each process's poller on its own vCPU, as on two hosts
     srv = [exe, "-l", "1", "--"] + common + ["--dev", SERVER_DEV, "--server"]
     cli = [exe, "-l", "0", "--"] + common + ["--dev", CLIENT_DEV, "--connect", "%s:%s" % (OOB_HOST, port),
                                   "--csv", csv_path]
     rc, out, _ = run_pair(srv, cli, ready="waiting for a client")
+    for line in out.splitlines():
+        if line.startswith("rdx-perf: UD "):
+            log("  " + line)  # datagrams sent / arrived / re-sent
     if rc != 0 or not os.path.exists(csv_path):
         return None
     with open(csv_path, newline="") as f:
@@ -192,6 +200,10 @@ def main():
     ap.add_argument("-s", "--size", type=int, default=8, help="latency message size")
     ap.add_argument("--bw-size", type=int, default=4096, help="bandwidth message size")
     ap.add_argument("--qperf-secs", type=int, default=3)
+    ap.add_argument("--ud-size", type=int, default=1024,
+                    help="UD bandwidth message size (<= the MTU: 1024 on rxe over a 1500 B veth)")
+    ap.add_argument("--only", choices=("all", "rc", "ud"), default="all",
+                    help="rows to run: RC (and qperf), UD, or both")
     ap.add_argument("-r", "--repeat", type=int, default=3,
                     help="runs per perftest/rdx-perf row (the median run is shown)")
     a = ap.parse_args()
@@ -201,31 +213,45 @@ def main():
         return 2
     knobs = {"tx_depth": 128, "cq_mod": 100, "post_list": 1}
     rdx = a.rdx_perf if a.rdx_perf and os.access(a.rdx_perf, os.X_OK) else ""
-    # (label, perftest tool, rdx-perf test, mode, size, iters)
-    plan = [
-        ("write lat", "ib_write_lat", "write", "lat", a.size, a.iters),
-        ("read lat", "ib_read_lat", "read", "lat", a.size, a.iters),
-        ("send lat", "ib_send_lat", "send", "lat", a.size, a.iters),
-        ("atomic (FAA) lat", "ib_atomic_lat", "faa", "lat", 8, a.iters),
-        ("write bw", "ib_write_bw", "write", "bw", a.bw_size, a.bw_iters),
-        ("read bw", "ib_read_bw", "read", "bw", a.bw_size, a.bw_iters),
-    ]
+    # (label, perftest tool, rdx-perf test, mode, size, iters, UD)
+    plan = []
+    if a.only in ("all", "rc"):
+        plan += [
+            ("write lat", "ib_write_lat", "write", "lat", a.size, a.iters, False),
+            ("read lat", "ib_read_lat", "read", "lat", a.size, a.iters, False),
+            ("send lat", "ib_send_lat", "send", "lat", a.size, a.iters, False),
+            ("atomic (FAA) lat", "ib_atomic_lat", "faa", "lat", 8, a.iters, False),
+            ("write bw", "ib_write_bw", "write", "bw", a.bw_size, a.bw_iters, False),
+            ("read bw", "ib_read_bw", "read", "bw", a.bw_size, a.bw_iters, False),
+        ]
+    if a.only in ("all", "ud"):
+        # echo over UD has no perftest counterpart: rdx-perf alone (tool None)
+        plan += [
+            ("send lat UD", "ib_send_lat", "send", "lat", a.size, a.iters, True),
+            ("send bw UD", "ib_send_bw", "send", "bw", a.ud_size, a.bw_iters, True),
+            ("echo lat UD", None, "echo", "lat", a.size, a.iters, True),
+        ]
     rows = []
-    for label, tool, test, mode, size, iters in plan:
+    for label, tool, test, mode, size, iters, ud in plan:
         log("== %s (%d B, %d iterations)" % (label, size, iters))
         key = "median_us" if mode == "lat" else "mops"
-        pt = median_run(lambda: perftest(tool, size, iters, mode == "bw", knobs), a.repeat, key)
-        rows.append((label, tool, size, pt, None))
+        pt = None
+        if tool is not None:
+            pt = median_run(lambda: perftest(tool, size, iters, mode == "bw", knobs, ud), a.repeat,
+                            key)
+            rows.append((label, tool + (" -c UD" if ud else ""), size, pt, None))
         if rdx:
-            rp = median_run(lambda: rdx_perf(rdx, test, mode, size, iters, knobs), a.repeat, key)
+            rp = median_run(lambda: rdx_perf(rdx, test, mode, size, iters, knobs, ud), a.repeat,
+                            key)
             ratio = None
             if rp and pt:
                 if mode == "lat" and rp["median_us"] and pt["median_us"]:
                     ratio = rp["median_us"] / pt["median_us"]
                 elif mode == "bw" and rp["mops"] and pt["mops"]:
                     ratio = rp["mops"] / pt["mops"]
-            rows.append((label, "rdx-perf --test %s --mode %s" % (test, mode), size, rp, ratio))
-    for test, size in (("rc_rdma_write_lat", a.size), ("rc_rdma_read_lat", a.size),
+            rows.append((label, "rdx-perf --test %s --mode %s%s" % (
+                test, mode, " --transport ud" if ud else ""), size, rp, ratio))
+    for test, size in [] if a.only == "ud" else (("rc_rdma_write_lat", a.size), ("rc_rdma_read_lat", a.size),
                        ("rc_lat", a.size), ("rc_bw", a.bw_size)):
         log("== qperf %s (%d B)" % (test, size))
         r = qperf(test, size, a.qperf_secs)
