@@ -281,16 +281,8 @@ rdx_mlx5_post_burst_ud(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		head += k;
 		left -= k;
 		wr += k;
-		if (head - 1 == forced || (key & WR_KEY_SIGNALED)) {
-			const uint32_t sidx = (cur_post - 2) & mask;
-
-			sq_ctrl(sq_buf, sidx, mask)->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-			qp->sq_sig[sidx].ord = (uint16_t)(head - 1);
-			qp->sq_sig[sidx].next_bb = (uint16_t)cur_post;
-			sig_base = head;
-			forced = head - 1 + RTE_MIN(qp->sig_interval,
-						    tail + qp->sq_max_post - head);
-		}
+		run_signal(qp, sq_buf, mask, cur_post, 2, head, tail, (key & WR_KEY_SIGNALED) != 0,
+			   &sig_base, &forced);
 	}
 	nreq = (uint16_t)(head - head0);
 	if (unlikely(left != 0)) {

@@ -205,6 +205,29 @@ flush:
 }
 
 /*
+ * After a run of fast WQEs (RC: one WQEBB each, UD: two): when the run ended
+ * on the WQE that must be signaled (the forced ordinal or a WR asking for
+ * it), set its CQ_UPDATE bit and record what its CQE retires. Not rung yet:
+ * the device cannot have read the WQE. The next forced ordinal is
+ * sig_interval on, or the last free slot, whichever comes first.
+ */
+static __rte_always_inline void
+run_signal(struct rdx_mlx5_qp *qp, uint8_t *sq_buf, uint32_t mask, uint32_t cur_post,
+	   uint32_t bbs, uint32_t head, uint32_t tail, bool wants, uint32_t *sig_base,
+	   uint32_t *forced)
+{
+	if (head - 1 == *forced || wants) {
+		const uint32_t sidx = (cur_post - bbs) & mask;
+
+		sq_ctrl(sq_buf, sidx, mask)->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+		qp->sq_sig[sidx].ord = (uint16_t)(head - 1);
+		qp->sq_sig[sidx].next_bb = (uint16_t)cur_post;
+		*sig_base = head;
+		*forced = head - 1 + RTE_MIN(qp->sig_interval, tail + qp->sq_max_post - head);
+	}
+}
+
+/*
  * End of a burst: burst-end signaling, the counters, one doorbell.
  * nreq WRs were posted (nreq >= 1), last is the last one's ctrl;
  * fast_only: all of them are fast shapes (one WQEBB each).
