@@ -262,4 +262,89 @@ SW_HIDDEN int sw_ud_send(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w
 /* sw_exec_ud.c: deliver the delayed datagrams that are due; how many. */
 SW_HIDDEN int sw_ud_delayed(struct sw_engine *e);
 
+/*
+ * A peer QP's receive queue, read once from its shared record (under the
+ * peer QP's lock) by the RC responder and the UD delivery alike: another
+ * process writes that record, so each field is loaded once and checked
+ * against the segment before the ring or the doorbell record is touched.
+ */
+struct sw_peer_rq {
+	uint64_t rq_off;
+	uint64_t dbo;             /* doorbell record offset */
+	uint32_t rq_cnt;
+	uint32_t stride;
+	uint32_t nsge;
+	uint32_t rcq;
+	uint32_t cnt;             /* rq_ci: the next receive WQE to consume */
+	uint32_t head;            /* from the doorbell record (sw_peer_rq_avail) */
+	uint32_t avail;
+};
+
+static inline void
+sw_peer_rq_load(const struct sw_qp_shm *p, struct sw_peer_rq *r)
+{
+	r->rq_cnt = SW_LOAD(p->rq_wqe_cnt);
+	r->stride = SW_LOAD(p->rq_stride);
+	r->nsge = SW_LOAD(p->max_recv_sge);
+	r->rq_off = SW_LOAD(p->rq_off);
+	r->dbo = SW_LOAD(p->dbrec_off);
+	r->rcq = SW_LOAD(p->recv_cq);
+	r->cnt = SW_LOAD(p->rq_ci);
+}
+
+/* The loaded geometry is one the model could have made, inside the segment. */
+static inline bool
+sw_peer_rq_sane(const struct sw_domain *pd, const struct sw_peer_rq *r)
+{
+	return r->rq_cnt <= SW_MAX_QP_WR && (r->rq_cnt & (r->rq_cnt - 1)) == 0 &&
+	       r->stride >= 16 && r->stride <= 16 * SW_MAX_SGE &&
+	       (r->stride & (r->stride - 1)) == 0 &&
+	       (r->rq_cnt == 0 || sw_in_seg(pd, r->rq_off, (uint64_t)r->rq_cnt * r->stride)) &&
+	       sw_in_seg(pd, r->dbo, 8) && r->rcq < SW_MAX_CQ;
+}
+
+/* Receive WQEs posted and not consumed, from the doorbell record (sane
+ * geometry only); false when the record claims more than the ring. */
+static inline bool
+sw_peer_rq_avail(const struct sw_domain *pd, struct sw_peer_rq *r)
+{
+	r->nsge = RTE_MIN(r->nsge, r->stride / 16); /* stride / 16 <= SW_MAX_SGE */
+	r->head = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(pd, r->dbo) +
+					  MLX5_RCV_DBR, __ATOMIC_ACQUIRE)) & 0xffff;
+	r->avail = (r->head - r->cnt) & 0xffff;
+	return r->avail <= r->rq_cnt;
+}
+
+/*
+ * The next receive WQE, copied once into rw, as scatter spans in dst (a
+ * terminator ends a shorter list, as mlx5_post_recv writes it; a region of
+ * another process is not reachable: LOCAL_PROT in *synd). Returns the room.
+ */
+static inline uint64_t
+sw_peer_rq_scatter(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t pid,
+		   struct mlx5_wqe_data_seg *rw, struct sw_span *dst, uint32_t *nd, uint8_t *synd)
+{
+	uint64_t room = 0;
+	uint32_t i;
+
+	memcpy(rw, sw_ptr(pd, r->rq_off) + (size_t)(r->cnt & (r->rq_cnt - 1)) * r->stride,
+	       (size_t)r->nsge * 16);
+	for (i = 0; i < r->nsge; i++) {
+		uint32_t l = be32toh(rw[i].byte_count);
+
+		if (be32toh(rw[i].lkey) == MLX5_INVALID_LKEY)
+			break;
+		if (l == 0)
+			continue;
+		dst[*nd].p = sw_mr_resolve(pd, be32toh(rw[i].lkey), be64toh(rw[i].addr), l,
+					   IBV_ACCESS_LOCAL_WRITE, pid);
+		if (dst[*nd].p == NULL)
+			*synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+		dst[*nd].len = l;
+		room += l;
+		(*nd)++;
+	}
+	return room;
+}
+
 #endif /* SW_ENGINE_PRIV_H */

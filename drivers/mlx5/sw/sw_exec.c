@@ -438,8 +438,9 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	struct mlx5_wqe_data_seg rw[SW_MAX_SGE];
 	struct sw_cq_shm *pcq;
 	struct mlx5_cqe64 c;
-	uint32_t head, avail, nd = 0, i, cnt, rq_cnt, stride, nsge, rcq, pqpn;
-	uint64_t room = 0, rq_off, dbo;
+	struct sw_peer_rq r;
+	uint32_t nd = 0, pqpn;
+	uint64_t room = 0;
 	uint8_t cqe_op, synd = 0;
 	int ret = SW_DONE;
 
@@ -458,44 +459,31 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		sw_unlock(&p->lock);
 		return sw_no_ack(e, q, w);
 	}
-	rq_cnt = SW_LOAD(p->rq_wqe_cnt);
-	stride = SW_LOAD(p->rq_stride);
-	nsge = SW_LOAD(p->max_recv_sge);
-	rq_off = SW_LOAD(p->rq_off);
-	dbo = SW_LOAD(p->dbrec_off);
-	rcq = SW_LOAD(p->recv_cq);
-	cnt = SW_LOAD(p->rq_ci);
+	sw_peer_rq_load(p, &r);
 	pqpn = SW_LOAD(p->qpn);
 	if (sw_seg_lost(q)) { /* reading the fields found it truncated */
 		sw_unlock(&p->lock);
 		return sw_no_ack(e, q, w);
 	}
-	if (rq_cnt > SW_MAX_QP_WR || (rq_cnt & (rq_cnt - 1)) != 0 || stride < 16 ||
-	    stride > 16 * SW_MAX_SGE || (stride & (stride - 1)) != 0 ||
-	    (rq_cnt != 0 && !sw_in_seg(pd, rq_off, (uint64_t)rq_cnt * stride)) ||
-	    !sw_in_seg(pd, dbo, 8) || rcq >= SW_MAX_CQ) {
+	if (!sw_peer_rq_sane(pd, &r)) {
 		sw_qp_set_err(p);
 		sw_unlock(&p->lock);
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error on QP 0x%x: peer QP 0x%x is corrupt (RQ %u x %u B at 0x%" PRIx64 ", dbrec 0x%" PRIx64 ", CQ %u)\n",
-			       q->qpn, pqpn, rq_cnt, stride, rq_off, dbo, rcq);
+			       q->qpn, pqpn, r.rq_cnt, r.stride, r.rq_off, r.dbo, r.rcq);
 		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
 	}
-	nsge = RTE_MIN(nsge, stride / 16); /* stride / 16 <= SW_MAX_SGE */
-	pcq = &pd->hdr->cqs[rcq];
-	head = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(pd, dbo) +
-				       MLX5_RCV_DBR, __ATOMIC_ACQUIRE)) & 0xffff;
-	avail = (head - cnt) & 0xffff;
-	if (avail > rq_cnt) {
+	pcq = &pd->hdr->cqs[r.rcq];
+	if (!sw_peer_rq_avail(pd, &r)) {
 		/* the peer's RQ doorbell record claims more than its ring */
 		sw_qp_set_err(p);
 		sw_unlock(&p->lock);
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error on QP 0x%x: RQ doorbell record 0x%x beyond the ring (ci 0x%x, %u WQEs)\n",
-			       pqpn, head, cnt & 0xffff, rq_cnt);
+			       pqpn, r.head, r.cnt & 0xffff, r.rq_cnt);
 		return sw_no_ack(e, q, w);
 	}
-	if (avail == 0 || rq_cnt == 0) {
+	if (r.avail == 0 || r.rq_cnt == 0) {
 		sw_unlock(&p->lock);
 		return sw_rnr(e, q, w);
 	}
@@ -503,36 +491,17 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	q->ack_active = false;
 	if (!write_imm) {
 		/* the RQ WQE, copied once */
-		memcpy(rw, sw_ptr(pd, rq_off) + (size_t)(cnt & (rq_cnt - 1)) * stride,
-		       (size_t)nsge * 16);
-		for (i = 0; i < nsge; i++) {
-			const struct mlx5_wqe_data_seg *ds = &rw[i];
-			uint32_t l = be32toh(ds->byte_count);
-
-			/* a terminator ends a shorter list (mlx5_post_recv) */
-			if (be32toh(ds->lkey) == MLX5_INVALID_LKEY)
-				break;
-			if (l == 0)
-				continue;
-			/* a region of another process is not reachable: LOCAL_PROT */
-			dst[nd].p = sw_mr_resolve(pd, be32toh(ds->lkey), be64toh(ds->addr), l,
-						  IBV_ACCESS_LOCAL_WRITE, e->pid);
-			if (dst[nd].p == NULL)
-				synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-			dst[nd].len = l;
-			room += l;
-			nd++;
-		}
+		room = sw_peer_rq_scatter(pd, &r, e->pid, rw, dst, &nd, &synd);
 		if (synd == 0 && room < len)
 			synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	}
-	p->rq_ci = cnt + 1;
+	p->rq_ci = r.cnt + 1;
 	__atomic_fetch_add(&pd->hdr->recv_wqes, 1, __ATOMIC_RELAXED);
 	if (synd != 0) {
 		sw_qp_set_err(p);
 		/* no room: the peer's flush completes that receive instead */
-		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, cnt & 0xffff, 0, pqpn) != 0)
-			p->rq_ci = cnt;
+		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0, pqpn) != 0)
+			p->rq_ci = r.cnt;
 		sw_unlock(&p->lock);
 		return sw_req_fail(e, q, w, synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ?
 				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
@@ -550,7 +519,7 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		cqe_op = MLX5_CQE_RESP_SEND_IMM;
 	else
 		cqe_op = MLX5_CQE_RESP_SEND;
-	c.wqe_counter = htobe16((uint16_t)cnt);
+	c.wqe_counter = htobe16((uint16_t)r.cnt);
 	c.byte_cnt = htobe32((uint32_t)len);
 	if (cqe_op != MLX5_CQE_RESP_SEND)
 		memcpy(&c.imm_inval_pkey, &w->imm_raw, 4);
@@ -558,7 +527,7 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	c.flags_rqpn = htobe32(q->qpn & 0xffffff);
 	if (sw_cq_push(e, pd, pcq, &c, cqe_op, (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0) != 0) {
 		/* the receive stays posted: the peer's flush completes it */
-		p->rq_ci = cnt;
+		p->rq_ci = r.cnt;
 		sw_qp_set_err(p);
 		ret = -1;
 	}

@@ -115,9 +115,9 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 	struct sw_domain *pd = k->dom;
 	struct sw_span dst[SW_MAX_SGE], s2[SW_MAX_SGE + 1];
 	struct mlx5_wqe_data_seg rw[SW_MAX_SGE];
-	uint32_t slot = k->dqpn - SW_QPN_BASE, head, avail, nd = 0, i, cnt, rq_cnt, stride;
-	uint32_t nsge, rcq, st;
-	uint64_t room = 0, rq_off, dbo;
+	uint32_t slot = k->dqpn - SW_QPN_BASE, nd = 0, st;
+	struct sw_peer_rq r;
+	uint64_t room = 0;
 	uint8_t grh[SW_UD_GRH], synd = 0, cqe_op;
 	struct sw_cq_shm *pcq;
 	struct sw_qp_shm *p;
@@ -146,72 +146,44 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 		sw_unlock(&p->lock);
 		return;
 	}
-	rq_cnt = SW_LOAD(p->rq_wqe_cnt);
-	stride = SW_LOAD(p->rq_stride);
-	nsge = SW_LOAD(p->max_recv_sge);
-	rq_off = SW_LOAD(p->rq_off);
-	dbo = SW_LOAD(p->dbrec_off);
-	rcq = SW_LOAD(p->recv_cq);
-	cnt = SW_LOAD(p->rq_ci);
-	if (rq_cnt > SW_MAX_QP_WR || (rq_cnt & (rq_cnt - 1)) != 0 || stride < 16 ||
-	    stride > 16 * SW_MAX_SGE || (stride & (stride - 1)) != 0 ||
-	    (rq_cnt != 0 && !sw_in_seg(pd, rq_off, (uint64_t)rq_cnt * stride)) ||
-	    !sw_in_seg(pd, dbo, 8) || rcq >= SW_MAX_CQ || sw_seg_lost_d(pd)) {
+	sw_peer_rq_load(p, &r);
+	if (!sw_peer_rq_sane(pd, &r) || sw_seg_lost_d(pd)) {
 		sw_qp_set_err(p);
 		sw_unlock(&p->lock);
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error: UD QP 0x%x is corrupt (RQ %u x %u B at 0x%" PRIx64 ", dbrec 0x%" PRIx64 ", CQ %u)\n",
-			       k->dqpn, rq_cnt, stride, rq_off, dbo, rcq);
+			       k->dqpn, r.rq_cnt, r.stride, r.rq_off, r.dbo, r.rcq);
 		sw_ud_no_dest(e, k);
 		return;
 	}
-	nsge = RTE_MIN(nsge, stride / 16);
-	pcq = &pd->hdr->cqs[rcq];
-	head = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(pd, dbo) +
-				       MLX5_RCV_DBR, __ATOMIC_ACQUIRE)) & 0xffff;
-	avail = (head - cnt) & 0xffff;
-	if (avail > rq_cnt) {
+	pcq = &pd->hdr->cqs[r.rcq];
+	if (!sw_peer_rq_avail(pd, &r)) {
 		sw_qp_set_err(p);
 		sw_unlock(&p->lock);
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error on UD QP 0x%x: RQ doorbell record 0x%x beyond the ring (ci 0x%x, %u WQEs)\n",
-			       k->dqpn, head, cnt & 0xffff, rq_cnt);
+			       k->dqpn, r.head, r.cnt & 0xffff, r.rq_cnt);
 		sw_ud_no_dest(e, k);
 		return;
 	}
-	if (avail == 0) {
+	if (r.avail == 0) {
 		/* no receive posted: UD drops it (no RNR NAK) */
 		__atomic_fetch_add(&p->ud_drop_no_recv, 1, __ATOMIC_RELAXED);
 		sw_unlock(&p->lock);
 		return;
 	}
-	memcpy(rw, sw_ptr(pd, rq_off) + (size_t)(cnt & (rq_cnt - 1)) * stride, (size_t)nsge * 16);
-	for (i = 0; i < nsge; i++) {
-		uint32_t l = be32toh(rw[i].byte_count);
-
-		if (be32toh(rw[i].lkey) == MLX5_INVALID_LKEY)
-			break;
-		if (l == 0)
-			continue;
-		dst[nd].p = sw_mr_resolve(pd, be32toh(rw[i].lkey), be64toh(rw[i].addr), l,
-					  IBV_ACCESS_LOCAL_WRITE, e->pid);
-		if (dst[nd].p == NULL)
-			synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-		dst[nd].len = l;
-		room += l;
-		nd++;
-	}
+	room = sw_peer_rq_scatter(pd, &r, e->pid, rw, dst, &nd, &synd);
 	if (synd == 0 && room < (uint64_t)SW_UD_GRH + k->len)
 		synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-	p->rq_ci = cnt + 1;
+	p->rq_ci = r.cnt + 1;
 	__atomic_fetch_add(&pd->hdr->recv_wqes, 1, __ATOMIC_RELAXED);
 	if (synd != 0) {
 		sw_qp_set_err(p);
 		if (synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR)
 			__atomic_fetch_add(&p->ud_recv_len_err, 1, __ATOMIC_RELAXED);
-		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, cnt & 0xffff, 0,
+		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0,
 				k->dqpn) != 0)
-			p->rq_ci = cnt; /* the receiving QP's flush completes it */
+			p->rq_ci = r.cnt; /* the receiving QP's flush completes it */
 		sw_unlock(&p->lock);
 		return;
 	}
@@ -222,7 +194,7 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 	sw_copy(dst, nd, s2, ns + 1, (uint64_t)SW_UD_GRH + k->len);
 	memset(&c, 0, sizeof(c));
 	cqe_op = k->opcode == MLX5_OPCODE_SEND_IMM ? MLX5_CQE_RESP_SEND_IMM : MLX5_CQE_RESP_SEND;
-	c.wqe_counter = htobe16((uint16_t)cnt);
+	c.wqe_counter = htobe16((uint16_t)r.cnt);
 	c.byte_cnt = htobe32(SW_UD_GRH + k->len);
 	if (cqe_op == MLX5_CQE_RESP_SEND_IMM)
 		memcpy(&c.imm_inval_pkey, &k->imm_raw, 4);
@@ -230,7 +202,7 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 	c.flags_rqpn = htobe32(1u << 28 | (uint32_t)(k->sl & 0xf) << 24 | (k->src_qpn & 0xffffff));
 	if (sw_cq_push(e, pd, pcq, &c, cqe_op, k->se) != 0) {
 		/* the receive stays posted: the receiving QP's flush completes it */
-		p->rq_ci = cnt;
+		p->rq_ci = r.cnt;
 		sw_qp_set_err(p);
 	} else {
 		__atomic_fetch_add(&p->ud_recv, 1, __ATOMIC_RELAXED);
