@@ -13,46 +13,7 @@
 #include "rdx_ut.h"
 #include "../../../drivers/verbs/verbs_dp.c"
 
-#define NQP 40
-
-static struct verbs_qp qps[NQP];
-static uint64_t sq_ids[NQP][16];
-static uint8_t sq_ops[NQP][16];
-static uint64_t rq_ids[NQP][16];
-
-static struct verbs_cq *
-new_cq(void)
-{
-	struct verbs_cq *cq = calloc(1, sizeof(*cq));
-
-	CU_ASSERT_PTR_NOT_NULL_FATAL(cq);
-	cq->tab_mask = 15;
-	cq->tab = calloc(16, sizeof(*cq->tab));
-	CU_ASSERT_PTR_NOT_NULL_FATAL(cq->tab);
-	return cq;
-}
-
-static void
-free_cq(struct verbs_cq *cq)
-{
-	free(cq->tab);
-	free(cq);
-}
-
-static void
-init_qps(void)
-{
-	int i;
-
-	memset(qps, 0, sizeof(qps));
-	for (i = 0; i < NQP; i++) {
-		/* Collide on purpose: many QPNs share low bits. */
-		qps[i].base.qp_num = 0x100u * (uint32_t)i + (i % 3 == 0 ? 7u : (uint32_t)i);
-		qps[i].base.user_ctx = &qps[i];
-		rdx_verbs_sq_init(&qps[i].sq, sq_ids[i], sq_ops[i], 16, 16, 1, 0, 1, false);
-		rdx_verbs_rq_init(&qps[i].rq, rq_ids[i], 16, 16, 1);
-	}
-}
+#include "verbs_ut_fake.h"
 
 static void
 test_wc_map(void)
