@@ -27,6 +27,7 @@
 #include "rdx_dev.h"
 #include "rdx_sw.h"
 #include "sw_ut_poll.h"
+#include "sw_ut_pipe.h"
 
 #define QKEY 0x1234567u
 #define SLOT (RDX_UD_GRH_BYTES + 4096u) /* one receive buffer */
@@ -793,34 +794,6 @@ test_thread_mode(void)
 
 /* ------------------------------------------------------------------ */
 /* Two processes                                                      */
-
-static int
-rd_all(int fd, void *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t r = read(fd, p, n);
-
-		if (r <= 0)
-			return -1;
-		p = (uint8_t *)p + r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-static int
-wr_all(int fd, const void *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t r = write(fd, p, n);
-
-		if (r <= 0)
-			return -1;
-		p = (const uint8_t *)p + r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
 
 #define XN 20
 

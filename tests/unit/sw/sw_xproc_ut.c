@@ -32,6 +32,7 @@
 #include "rdx_sw.h"
 #include "sw_ut_poll.h"
 #include "sw_model.h"
+#include "sw_ut_pipe.h"
 
 
 struct xmsg {
@@ -50,26 +51,6 @@ struct side {
 	struct rdx_mem *lmem;  /* process memory */
 	void *lbuf;
 };
-
-static int
-rd_all(int fd, void *p, size_t n)
-{
-	while (n > 0) {
-		ssize_t r = read(fd, p, n);
-
-		if (r <= 0)
-			return -1;
-		p = (char *)p + r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
-
-static int
-wr_all(int fd, const void *p, size_t n)
-{
-	return write(fd, p, n) == (ssize_t)n ? 0 : -1;
-}
 
 static enum rdx_sw_progress progress_mode = RDX_SW_PROGRESS_INLINE;
 
