@@ -143,6 +143,9 @@ mem_hint(const struct perf_app *a)
 	if (rte_errno == ENOMEM && a->attr != NULL && a->attr->software)
 		return " (the software device's shared segment holds 2 GiB in all:"
 			" fewer QPs (-q), a smaller window (-t) or smaller messages)";
+	if (rte_errno == ENOTSUP && a->o.mem == RDX_MEM_HUGE)
+		return " (no hugepages: EAL has none and the kernel's pool is empty;"
+			" reserve some in /proc/sys/vm/nr_hugepages or use --mem host)";
 	return "";
 }
 
@@ -180,7 +183,8 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder,
 			fprintf(stderr, "rdx-perf: cannot allocate %" PRIu64 " bytes of %s memory: %s%s\n",
 				a->region_len, rdx_mem_type_name(o->mem), rte_strerror(rte_errno),
 				mem_hint(a));
-			return -ENOMEM;
+			/* a memory type the device cannot give: bad input (exit 2) */
+			return rte_errno == ENOTSUP ? -EINVAL : -ENOMEM;
 		}
 	}
 	ep->cqg = g;
@@ -384,9 +388,9 @@ perf_alloc_eps(struct perf_app *a)
 	if (a->eng->atomic && a->responder) {
 		a->shared = rdx_dev_mem_alloc(a->dev, a->region_len, a->o.mem, RDX_ACCESS_ALL);
 		if (a->shared == NULL) {
-			fprintf(stderr, "rdx-perf: cannot allocate the key region: %s\n",
-				rte_strerror(rte_errno));
-			return -ENOMEM;
+			fprintf(stderr, "rdx-perf: cannot allocate the key region: %s%s\n",
+				rte_strerror(rte_errno), mem_hint(a));
+			return rte_errno == ENOTSUP ? -EINVAL : -ENOMEM;
 		}
 		{
 			static const uint8_t zero[4096];

@@ -43,8 +43,8 @@ min_u32(uint32_t a, uint32_t b)
 	return a < b ? a : b;
 }
 
-/* Step 1: fill the QP's window, -l WRs per doorbell. */
-static inline __attribute__((always_inline)) void
+/* Step 1: fill the QP's window, -l WRs per doorbell. Returns the WRs posted. */
+static inline __attribute__((always_inline)) uint16_t
 stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *ep,
 	    struct rdx_wr *wrs, struct rdx_sge *sges)
 {
@@ -55,7 +55,7 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	uint16_t k;
 
 	if (ep->posted >= ep->target || inflight >= run->window)
-		return;
+		return 0;
 	left = ep->target - ep->posted;
 	n = min_u32(so->plist, (uint32_t)(run->window - inflight));
 	if (left < n)
@@ -102,6 +102,7 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 		ep->last_sig = (wrs[k - 1].flags & RDX_WR_SIGNALED) != 0;
 	ep->posted += k;
 	ep->tx += k;
+	return k;
 }
 
 /* Step 2: retire what the send completions say is done. Returns the
@@ -175,7 +176,9 @@ perf_stream_run(struct perf_lcore *lc)
 		for (i = 0; i < lc->nb_eps; i++) {
 			struct perf_ep *ep = lc->eps[i];
 
-			stream_post(lc, &so, ep, wrs, sges);
+			/* a pass that posted is busy: -e must not sleep on an
+			 * unsignaled tail whose CQE only a later post brings */
+			busy |= stream_post(lc, &so, ep, wrs, sges) != 0;
 			if (ep->posted < ep->target)
 				active++;
 			if (ep->posted == ep->completed)

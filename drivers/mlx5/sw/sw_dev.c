@@ -4,17 +4,21 @@
  * close), its memory ops, xstats and the rdx_sw.h calls. The CQ, QP and AH
  * ops and connect are in sw_dev_qp.c (shared types: sw_dev_priv.h).
  *
- * Memory: RDX_MEM_HOST and RDX_MEM_HUGE buffers live in the device's shared
- * segment (no hugepages in the model), so a peer process can reach them;
- * rdx_dev_mem_reg of other process memory is reachable by peers of the same
- * process only (from another process it is a remote access error).
- * RDX_MEM_DM is model memory (zero-based, not mapped for the app).
+ * Memory: RDX_MEM_HOST buffers live in the device's shared segment, so a
+ * peer process can reach them. RDX_MEM_HUGE buffers are hugepages of this
+ * process (EAL's when it runs with hugepages, else the kernel's pool through
+ * mmap(MAP_HUGETLB)); with none to be had the allocation fails with ENOTSUP
+ * rather than hand out normal pages. They, and rdx_dev_mem_reg of other
+ * process memory, are reachable by peers of the same process only (from
+ * another process it is a remote access error). RDX_MEM_DM is model memory
+ * (zero-based, not mapped for the app).
  */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <rte_branch_prediction.h>
@@ -22,6 +26,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 
 #include <infiniband/verbs.h>
 
@@ -46,6 +51,83 @@ sw_close(struct rdx_dev *dev)
 	return 0;
 }
 
+#define SW_HUGE_PAGE (2u << 20)
+
+/*
+ * Hugepages for m: EAL's when EAL is up with hugepages, else the kernel's
+ * pool (mmap MAP_HUGETLB reserves the pages at once, so a pool too small
+ * fails here, not with SIGBUS later). NULL with rte_errno ENOTSUP: none.
+ */
+static void *
+sw_huge_alloc(struct sw_mem *m, size_t len)
+{
+	size_t map = RTE_ALIGN_CEIL(len, (size_t)SW_HUGE_PAGE);
+	void *p;
+
+	if (rte_lcore_count() > 0 && rte_eal_has_hugepages()) {
+		p = rte_zmalloc("rdx_sw_huge", len, SW_HUGE_PAGE);
+		if (p != NULL) {
+			m->huge_rte = true;
+			return p;
+		}
+	}
+	if (map < len) {
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	p = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB,
+		 -1, 0);
+	if (p == MAP_FAILED) {
+		rte_errno = ENOTSUP;
+		return NULL;
+	}
+	m->huge_map = map;
+	return p;
+}
+
+static void
+sw_huge_free(struct sw_mem *m)
+{
+	if (m->huge_rte)
+		rte_free(m->base.addr);
+	else if (m->huge_map != 0)
+		munmap(m->base.addr, m->huge_map);
+}
+
+static struct rdx_mem *
+sw_mem_alloc_huge(struct rdx_dev *dev, size_t len, int access)
+{
+	struct sw_dev *sd = sw_dev(dev);
+	struct sw_mem *m;
+
+	m = calloc(1, sizeof(*m));
+	if (m == NULL) {
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	m->base.addr = sw_huge_alloc(m, len);
+	if (m->base.addr == NULL) {
+		free(m);
+		return NULL;
+	}
+	m->base.dev = dev;
+	m->base.iova = (uint64_t)(uintptr_t)m->base.addr;
+	m->base.len = len;
+	m->base.access = access;
+	m->base.type = RDX_MEM_HUGE;
+	m->base.owned = true;
+	m->base.lkey = sw_mr_add(sd->eng.self, SW_MR_LOCAL, m->base.iova, len, 0, m->base.iova,
+				 access, sd->eng.pid);
+	if (m->base.lkey == 0) {
+		sw_huge_free(m);
+		free(m);
+		return NULL;
+	}
+	m->base.rkey = m->base.lkey;
+	m->base.drv = m;
+	return &m->base;
+}
+
 static struct rdx_mem *
 sw_mem_alloc(struct rdx_dev *dev, size_t len, enum rdx_mem_type type, int access)
 {
@@ -59,6 +141,8 @@ sw_mem_alloc(struct rdx_dev *dev, size_t len, enum rdx_mem_type type, int access
 		rte_errno = EINVAL;
 		return NULL;
 	}
+	if (type == RDX_MEM_HUGE)
+		return sw_mem_alloc_huge(dev, len, access);
 	m = calloc(1, sizeof(*m));
 	if (m == NULL) {
 		rte_errno = ENOMEM;
@@ -140,7 +224,9 @@ sw_mem_free(struct rdx_mem *mem)
 	int ret;
 
 	ret = sw_mr_del(sd->eng.self, mem->lkey);
-	if (mem->owned)
+	if (mem->owned && mem->type == RDX_MEM_HUGE)
+		sw_huge_free(m);
+	else if (mem->owned)
 		sw_shm_free(sd->eng.self, m->shm_off);
 	free(m);
 	return ret;

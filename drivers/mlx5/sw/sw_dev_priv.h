@@ -30,6 +30,8 @@ struct sw_dev {
 struct sw_mem {
 	struct rdx_mem base; /* must be first */
 	uint64_t shm_off;    /* 0: process memory */
+	size_t huge_map;     /* RDX_MEM_HUGE from mmap(MAP_HUGETLB): its length */
+	bool huge_rte;       /* RDX_MEM_HUGE from EAL (rte_zmalloc) */
 };
 
 struct sw_cq {

@@ -99,9 +99,10 @@ sw_mono_ns(void)
 
 /*
  * Block until the CQE at the consumer index is there or timeout_ms passes
- * (< 0: forever). Inline mode: run the engine in a loop with 50 us sleeps.
- * Thread mode: sleep on the CQ's futex word in shared memory, which every
- * engine (any process) bumps and wakes after writing a CQE.
+ * (< 0: forever): sleep on the CQ's futex word in shared memory, which
+ * every engine (any thread or process) bumps and wakes after writing a
+ * CQE. Inline mode also runs the engine before each sleep and sleeps at
+ * most 50 us, since nobody else may be running it.
  */
 int
 sw_cq_wait(struct rdx_cq *rcq, int timeout_ms)
@@ -122,14 +123,13 @@ sw_cq_wait(struct rdx_cq *rcq, int timeout_ms)
 		now = sw_mono_ns();
 		if (now >= end)
 			return -ETIMEDOUT;
-		if (cq->inline_progress) {
-			struct timespec ts = { .tv_sec = 0, .tv_nsec = 50000 };
-
-			nanosleep(&ts, NULL);
-		} else {
-			sw_cq_futex_wait(&sd->eng, cq->slot, seq,
-					 RTE_MIN(end - now, (uint64_t)10000000));
-		}
+		/* both modes sleep on the futex word, so a CQE that another
+		 * thread or process writes wakes the waiter at once; inline
+		 * mode wakes every 50 us to run the engine itself (a doorbell
+		 * wakes nobody, as on the NIC the channel is for CQEs only) */
+		sw_cq_futex_wait(&sd->eng, cq->slot, seq,
+				 RTE_MIN(end - now, cq->inline_progress ?
+					 (uint64_t)50000 : (uint64_t)10000000));
 	}
 }
 
