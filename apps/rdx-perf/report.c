@@ -237,7 +237,7 @@ perf_report_run(struct perf_app *a, bool last)
 			tot.perf = x.perf;
 			perf_rows++;
 		}
-		rdx_report_add(a->rep, &x);
+		rdx_report_add_hist(a->rep, &x, lc->hist, hz);
 		rdx_hist_merge(merged, lc->hist);
 		tot.qps += x.qps;
 		tot.ops += x.ops;
@@ -253,7 +253,7 @@ perf_report_run(struct perf_app *a, bool last)
 	tot.busy_pct = a->nb_lcores > 0 ? busy_sum / a->nb_lcores : -1;
 	/* per-op counters of the total: only meaningful for one lcore */
 	tot.has_perf = perf_rows == 1 && a->nb_lcores == 1;
-	rdx_report_add(a->rep, &tot);
+	rdx_report_add_hist(a->rep, &tot, merged, hz);
 	free(merged);
 	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || !last) {
 		char sz[16];

@@ -91,8 +91,7 @@ rdx_hist_rank(uint64_t n, double p)
 	return r;
 }
 
-/* Lower bound and width of bucket i (inverse of rdx_hist_bucket_index). */
-static void
+void
 rdx_hist_bucket_range(unsigned int i, uint64_t *lo, uint64_t *width)
 {
 	unsigned int shift;

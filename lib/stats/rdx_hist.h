@@ -102,6 +102,10 @@ rdx_hist_record(struct rdx_hist *h, uint64_t cycles)
 		h->buckets[rdx_hist_bucket_index(cycles)]++;
 }
 
+/** Lower bound and width (cycles) of bucket i < RDX_HIST_BUCKETS: the values
+ * [lo, lo + width) (inverse of rdx_hist_bucket_index). */
+void rdx_hist_bucket_range(unsigned int i, uint64_t *lo, uint64_t *width);
+
 /** dst += src. */
 void rdx_hist_merge(struct rdx_hist *dst, const struct rdx_hist *src);
 /** The value (cycles) at percentile p in [0, 100] (nearest rank; 0 when empty). */

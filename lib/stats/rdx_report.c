@@ -52,6 +52,9 @@ rdx_report_free(struct rdx_report *r)
 		free(r->knobs[i].value);
 	}
 	free(r->knobs);
+	for (i = 0; i < r->nb_rows; i++)
+		free(r->buckets[i].b);
+	free(r->buckets);
 	free(r->rows);
 	free(r->title);
 	free(r);
@@ -122,18 +125,75 @@ rdx_report_knob_get(const struct rdx_report *r, const char *name)
 }
 
 int
-rdx_report_append(struct rdx_report *r, const struct rdx_result *res)
+rdx_report_append(struct rdx_report *r, const struct rdx_result *res, struct rdx_lat_bucket *b,
+		  unsigned int nb)
 {
 	if (r->nb_rows == r->rows_cap) {
 		unsigned int cap = r->rows_cap == 0 ? 16 : r->rows_cap * 2;
 		struct rdx_result *rows = realloc(r->rows, cap * sizeof(*rows));
+		struct rdx_row_buckets *bk;
 
-		if (rows == NULL)
+		if (rows == NULL) {
+			free(b);
 			return -ENOMEM;
+		}
 		r->rows = rows;
+		bk = realloc(r->buckets, cap * sizeof(*bk));
+		if (bk == NULL) {
+			free(b);
+			return -ENOMEM;
+		}
+		r->buckets = bk;
 		r->rows_cap = cap;
 	}
+	r->buckets[r->nb_rows].b = b;
+	r->buckets[r->nb_rows].n = b != NULL ? nb : 0;
 	r->rows[r->nb_rows++] = *res;
+	return 0;
+}
+
+/* The non-empty buckets of h in ns, narrowed to [min, max]; NULL + 0 when empty. */
+static int
+rdx_report_buckets_of(const struct rdx_hist *h, uint64_t tsc_hz, struct rdx_lat_bucket **out,
+		      unsigned int *nb)
+{
+	const double f = tsc_hz == 0 ? 1.0 : 1e9 / (double)tsc_hz;
+	struct rdx_lat_bucket *b;
+	unsigned int i, n = h->overflow != 0;
+	uint64_t lo, width, hi;
+
+	*out = NULL;
+	*nb = 0;
+	for (i = 0; i < RDX_HIST_BUCKETS; i++)
+		n += h->buckets[i] != 0;
+	if (n == 0)
+		return 0;
+	b = calloc(n, sizeof(*b));
+	if (b == NULL)
+		return -ENOMEM;
+	n = 0;
+	for (i = 0; i < RDX_HIST_BUCKETS; i++) {
+		if (h->buckets[i] == 0)
+			continue;
+		rdx_hist_bucket_range(i, &lo, &width);
+		hi = lo + width;
+		if (lo < h->min)
+			lo = h->min;
+		if (hi > h->max + 1)
+			hi = h->max + 1;
+		b[n].lo_ns = (double)lo * f;
+		b[n].hi_ns = (double)hi * f;
+		b[n].count = h->buckets[i];
+		n++;
+	}
+	if (h->overflow != 0) {
+		b[n].lo_ns = (double)(UINT64_C(1) << RDX_HIST_MAX_BITS) * f;
+		b[n].hi_ns = (double)(h->max + 1) * f;
+		b[n].count = h->overflow;
+		n++;
+	}
+	*out = b;
+	*nb = n;
 	return 0;
 }
 
@@ -173,7 +233,41 @@ rdx_report_add(struct rdx_report *r, const struct rdx_result *res)
 		row.gbits_per_s = 0.0;
 	}
 	row.short_run = rdx_report_is_short(&row);
-	return rdx_report_append(r, &row);
+	return rdx_report_append(r, &row, NULL, 0);
+}
+
+int
+rdx_report_add_hist(struct rdx_report *r, const struct rdx_result *res, const struct rdx_hist *h,
+		    uint64_t tsc_hz)
+{
+	struct rdx_lat_bucket *b = NULL;
+	unsigned int nb = 0;
+	int rc;
+
+	if (r == NULL || res == NULL || h == NULL)
+		return -EINVAL;
+	if (rdx_report_buckets_of(h, tsc_hz, &b, &nb) != 0)
+		return -ENOMEM;
+	rc = rdx_report_add(r, res);
+	if (rc != 0) {
+		free(b);
+		return rc;
+	}
+	r->buckets[r->nb_rows - 1].b = b;
+	r->buckets[r->nb_rows - 1].n = nb;
+	return 0;
+}
+
+const struct rdx_lat_bucket *
+rdx_report_lat_buckets(const struct rdx_report *r, unsigned int i, unsigned int *n)
+{
+	if (n != NULL)
+		*n = 0;
+	if (r == NULL || i >= r->nb_rows || r->buckets[i].b == NULL)
+		return NULL;
+	if (n != NULL)
+		*n = r->buckets[i].n;
+	return r->buckets[i].b;
 }
 
 unsigned int

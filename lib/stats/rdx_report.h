@@ -58,6 +58,18 @@ struct rdx_result {
 	bool short_run;            /**< derived: seconds < RDX_REPORT_SHORT_S or ops < RDX_REPORT_SHORT_OPS */
 };
 
+/**
+ * One non-empty latency histogram bucket of a row, in nanoseconds: count
+ * values in [lo_ns, hi_ns) (the histogram's bucket, narrowed to the row's
+ * min and max; values above the histogram's range form a last bucket
+ * ending at max).
+ */
+struct rdx_lat_bucket {
+	double lo_ns;
+	double hi_ns;
+	uint64_t count;
+};
+
 /** A short human label of a lat_kind for lines that show one figure:
  * "half RTT", "RTT", "post to completion", "half of a one-lcore loop"... */
 const char *rdx_report_lat_label(const char *lat_kind);
@@ -80,6 +92,20 @@ int rdx_report_knob_set(struct rdx_report *r, const char *name, const char *fmt,
 const char *rdx_report_knob_get(const struct rdx_report *r, const char *name);
 /** Append a row (copied); fills the derived fields (mops, MB/s, Gb/s; 0 when seconds <= 0; short_run). */
 int rdx_report_add(struct rdx_report *r, const struct rdx_result *res);
+/**
+ * rdx_report_add, and keep the non-empty buckets of h (the histogram the
+ * row's lat was summarized from; tsc_hz as for rdx_hist_summarize) with the
+ * row: the JSON report carries them ("lat"."buckets") for full CDFs.
+ * @return 0, -EINVAL or -ENOMEM (then no row is added).
+ */
+int rdx_report_add_hist(struct rdx_report *r, const struct rdx_result *res,
+			const struct rdx_hist *h, uint64_t tsc_hz);
+/**
+ * The latency buckets of row i, ascending (NULL and *n = 0 when the row has
+ * none: added without a histogram, or read from a report without them).
+ */
+const struct rdx_lat_bucket *rdx_report_lat_buckets(const struct rdx_report *r, unsigned int i,
+						    unsigned int *n);
 unsigned int rdx_report_count(const struct rdx_report *r);
 const struct rdx_result *rdx_report_get(const struct rdx_report *r, unsigned int i);
 

@@ -37,8 +37,34 @@ rdx_report_jset(json_t *o, const char *key, json_t *v)
 	return v == NULL ? -1 : json_object_set_new(o, key, v);
 }
 
+/* [[lo_ns, hi_ns, count], ...] */
 static json_t *
-rdx_report_row_to_json(const struct rdx_result *x)
+rdx_report_buckets_to_json(const struct rdx_lat_bucket *b, unsigned int n)
+{
+	json_t *a = json_array(), *e;
+	unsigned int i;
+	int rc = 0;
+
+	if (a == NULL)
+		return NULL;
+	for (i = 0; i < n && rc == 0; i++) {
+		if (b[i].count > INT64_MAX) {
+			rc = -1;
+			break;
+		}
+		e = json_pack("[f, f, I]", b[i].lo_ns, b[i].hi_ns, (json_int_t)b[i].count);
+		rc = e == NULL ? -1 : json_array_append_new(a, e);
+	}
+	if (rc != 0) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+static json_t *
+rdx_report_row_to_json(const struct rdx_result *x, const struct rdx_lat_bucket *b,
+		       unsigned int nb)
 {
 	json_t *o = json_object(), *lat, *perf;
 	int rc = 0;
@@ -76,6 +102,9 @@ rdx_report_row_to_json(const struct rdx_result *x)
 			rc |= rdx_report_jset(lat, "max", rdx_report_jreal(x->lat.max));
 			rc |= rdx_report_jset(lat, "mean", rdx_report_jreal(x->lat.mean));
 			rc |= rdx_report_jset(lat, "stdev", rdx_report_jreal(x->lat.stdev));
+			if (nb != 0)
+				rc |= rdx_report_jset(lat, "buckets",
+						      rdx_report_buckets_to_json(b, nb));
 		}
 	} else {
 		rc |= rdx_report_jset(o, "lat", json_null());
@@ -140,7 +169,10 @@ rdx_report_write_json(const struct rdx_report *r, const char *path)
 	for (i = 0; i < r->nb_knobs; i++)
 		rc |= rdx_report_jset(knobs, r->knobs[i].name, json_string(r->knobs[i].value));
 	for (i = 0; i < r->nb_rows && rc == 0; i++) {
-		row = rdx_report_row_to_json(&r->rows[i]);
+		unsigned int nb;
+		const struct rdx_lat_bucket *b = rdx_report_lat_buckets(r, i, &nb);
+
+		row = rdx_report_row_to_json(&r->rows[i], b, nb);
 		rc |= row == NULL ? -1 : json_array_append_new(results, row);
 	}
 	if (rc != 0) {
@@ -234,14 +266,79 @@ rdx_json_bool(struct rdx_json_ctx *c, json_t *o, const char *key, bool *out)
 	return 0;
 }
 
+/*
+ * "lat"."buckets" (optional): at most one per histogram bucket and the
+ * overflow, each [lo_ns, hi_ns, count] with 0 <= lo <= hi, ascending and
+ * not overlapping, counts summing to lat.count. *out NULL when absent.
+ */
 static int
-rdx_json_row(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x)
+rdx_json_buckets(struct rdx_json_ctx *c, json_t *lat, uint64_t count,
+		 struct rdx_lat_bucket **out, unsigned int *nb)
+{
+	json_t *a = json_object_get(lat, "buckets"), *e;
+	struct rdx_lat_bucket *b;
+	uint64_t sum = 0;
+	double prev = 0.0;
+	size_t i, n;
+
+	*out = NULL;
+	*nb = 0;
+	if (a == NULL)
+		return 0;
+	if (!json_is_array(a))
+		return rdx_json_fail(c, "buckets", "not an array");
+	n = json_array_size(a);
+	if (n == 0)
+		return 0;
+	if (n > RDX_HIST_BUCKETS + 1)
+		return rdx_json_fail(c, "buckets", "more than the histogram has");
+	b = calloc(n, sizeof(*b));
+	if (b == NULL)
+		return -ENOMEM;
+	json_array_foreach(a, i, e) {
+		json_t *lo = json_array_get(e, 0), *hi = json_array_get(e, 1);
+		json_t *k = json_array_get(e, 2);
+
+		if (!json_is_array(e) || json_array_size(e) != 3 || !json_is_number(lo) ||
+		    !json_is_number(hi) || !json_is_integer(k) || json_integer_value(k) < 0) {
+			free(b);
+			return rdx_json_fail(c, "buckets", "an entry is not [lo_ns, hi_ns, count]");
+		}
+		b[i].lo_ns = json_number_value(lo);
+		b[i].hi_ns = json_number_value(hi);
+		b[i].count = (uint64_t)json_integer_value(k);
+		if (!isfinite(b[i].lo_ns) || !isfinite(b[i].hi_ns) || b[i].lo_ns < prev ||
+		    b[i].hi_ns < b[i].lo_ns) {
+			free(b);
+			return rdx_json_fail(c, "buckets", "not ascending, disjoint ranges");
+		}
+		prev = b[i].hi_ns;
+		if (b[i].count > UINT64_MAX - sum) {
+			free(b);
+			return rdx_json_fail(c, "buckets", "counts overflow");
+		}
+		sum += b[i].count;
+	}
+	if (sum != count) {
+		free(b);
+		return rdx_json_fail(c, "buckets", "counts do not sum to lat.count");
+	}
+	*out = b;
+	*nb = (unsigned int)n;
+	return 0;
+}
+
+static int
+rdx_json_row(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
+	     struct rdx_lat_bucket **b, unsigned int *nb)
 {
 	json_int_t v = 0;
 	json_t *sub;
 	int rc = 0;
 
 	memset(x, 0, sizeof(*x));
+	*b = NULL;
+	*nb = 0;
 	if (!json_is_object(o))
 		return rdx_json_fail(c, "", "not an object");
 	rc = rc ? rc : rdx_json_str(c, o, "test", x->test, sizeof(x->test));
@@ -287,6 +384,7 @@ rdx_json_row(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x)
 		rc = rc ? rc : rdx_json_num(c, sub, "max", &x->lat.max);
 		rc = rc ? rc : rdx_json_num(c, sub, "mean", &x->lat.mean);
 		rc = rc ? rc : rdx_json_num(c, sub, "stdev", &x->lat.stdev);
+		rc = rc ? rc : rdx_json_buckets(c, sub, x->lat.count, b, nb);
 		*strrchr(c->where, '.') = '\0';
 		if (rc != 0)
 			return rc;
@@ -310,6 +408,11 @@ rdx_json_row(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x)
 		rc = rc ? rc : rdx_json_num(c, sub, "ctx_switches", &x->perf.ctx_switches);
 		rc = rc ? rc : rdx_json_num(c, sub, "page_faults", &x->perf.page_faults);
 		*strrchr(c->where, '.') = '\0';
+	}
+	if (rc != 0) {
+		free(*b);
+		*b = NULL;
+		*nb = 0;
 	}
 	return rc;
 }
@@ -381,10 +484,13 @@ rdx_report_read_json_msg(const char *path, char *errbuf, size_t errlen)
 			goto out;
 	}
 	json_array_foreach(results, i, v) {
+		struct rdx_lat_bucket *b;
+		unsigned int nb;
+
 		snprintf(c.where, sizeof(c.where), "results[%zu]", i);
-		rc = rdx_json_row(&c, v, &row);
+		rc = rdx_json_row(&c, v, &row, &b, &nb);
 		if (rc == 0)
-			rc = rdx_report_append(r, &row);
+			rc = rdx_report_append(r, &row, b, nb);
 		if (rc != 0)
 			goto out;
 	}

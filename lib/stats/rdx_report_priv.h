@@ -20,20 +20,29 @@ struct rdx_knob {
 	char *value;
 };
 
+/* A row's latency buckets (rdx_report_add_hist or the JSON reader). */
+struct rdx_row_buckets {
+	struct rdx_lat_bucket *b;
+	unsigned int n;
+};
+
 struct rdx_report {
 	char *title;
 	struct rdx_knob *knobs;
 	unsigned int nb_knobs;
 	unsigned int knobs_cap;
 	struct rdx_result *rows;
+	struct rdx_row_buckets *buckets;  /* parallel to rows */
 	unsigned int nb_rows;
 	unsigned int rows_cap;
 };
 
 /* Set knob name to value (taken over, freed on error); 0 or -ENOMEM. */
 RDX_REPORT_INTERNAL int rdx_report_knob_put(struct rdx_report *r, const char *name, char *value);
-/* Append a row as is (no derived fields): the JSON reader uses it. 0 or -ENOMEM. */
-RDX_REPORT_INTERNAL int rdx_report_append(struct rdx_report *r, const struct rdx_result *res);
+/* Append a row as is (no derived fields): the JSON reader uses it; the
+ * row's buckets (taken over, freed on error; may be NULL). 0 or -ENOMEM. */
+RDX_REPORT_INTERNAL int rdx_report_append(struct rdx_report *r, const struct rdx_result *res,
+					  struct rdx_lat_bucket *b, unsigned int nb);
 
 /* A row too short to trust (RDX_REPORT_SHORT_S / RDX_REPORT_SHORT_OPS). */
 static inline bool

@@ -108,6 +108,100 @@ test_json_round_trip(void)
 	rdx_report_free(r);
 }
 
+/* rdx_report_add_hist: the non-empty buckets, narrowed to min/max, in ns,
+ * summing to the count; they survive a JSON round trip; the reader refuses
+ * buckets that do not add up or go backwards. */
+static void
+test_json_buckets(void)
+{
+	struct rdx_report *r = rdx_report_create("b"), *back;
+	const struct rdx_lat_bucket *b, *bb;
+	struct rdx_hist *h = calloc(1, sizeof(*h));
+	struct rdx_result x;
+	unsigned int n, nb, i;
+	uint64_t sum = 0;
+	char path[128], err[256], buf[1024];
+	static const char *const row =
+		"{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
+		" \"results\": [{\"test\": \"write\", \"mode\": \"lat\", \"name\": \"\","
+		" \"desc\": \"\", \"lat_kind\": \"rtt\", \"size\": 8, \"lcore\": -1,"
+		" \"qps\": 1, \"ops\": 3, \"bytes\": 24, \"seconds\": 1,"
+		" \"mops\": 0, \"mbytes_per_s\": 0, \"gbits_per_s\": 0,"
+		" \"busy_pct\": 100, \"has_lat\": true, \"lat\": {\"count\": 3, \"min\": 1,"
+		" \"p50\": 1, \"p90\": 1, \"p99\": 1, \"p999\": 1, \"p9999\": 1, \"max\": 1,"
+		" \"mean\": 1, \"stdev\": 0, \"buckets\": %s},"
+		" \"has_perf\": false, \"perf\": null}]}";
+
+	CU_ASSERT_FATAL(r != NULL && h != NULL);
+	rdx_hist_init(h);
+	rdx_hist_record(h, 100);
+	rdx_hist_record(h, 100);
+	rdx_hist_record(h, 1000);       /* bucket [1000, 1004) narrowed to max + 1 */
+	rdx_hist_record(h, 123456);
+	memset(&x, 0, sizeof(x));
+	snprintf(x.test, sizeof(x.test), "write");
+	snprintf(x.mode, sizeof(x.mode), "lat");
+	x.has_lat = true;
+	rdx_hist_summarize(h, 2000000000, &x.lat);    /* 2 GHz: 0.5 ns a cycle */
+	CU_ASSERT_EQUAL(rdx_report_add_hist(r, &x, h, 2000000000), 0);
+	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);    /* no buckets */
+	b = rdx_report_lat_buckets(r, 0, &n);
+	CU_ASSERT_FATAL(b != NULL);
+	CU_ASSERT_EQUAL(n, 3);
+	CU_ASSERT_PTR_NULL(rdx_report_lat_buckets(r, 1, &nb));
+	CU_ASSERT_EQUAL(nb, 0);
+	CU_ASSERT_PTR_NULL(rdx_report_lat_buckets(r, 2, &nb));
+	CU_ASSERT_EQUAL(b[0].lo_ns, 50.0);
+	CU_ASSERT_EQUAL(b[0].hi_ns, 50.5);
+	CU_ASSERT_EQUAL(b[0].count, 2);
+	CU_ASSERT_EQUAL(b[1].lo_ns, 500.0);
+	CU_ASSERT(b[1].hi_ns > 500.0 && b[1].hi_ns <= 502.0);
+	CU_ASSERT_EQUAL(b[2].hi_ns, 123457 * 0.5);     /* narrowed to max */
+	CU_ASSERT(b[2].lo_ns <= 123456 * 0.5 && b[2].lo_ns >= 123456 * 0.5 * (1 - 1.0 / 128));
+	for (i = 0; i < n; i++)
+		sum += b[i].count;
+	CU_ASSERT_EQUAL(sum, x.lat.count);
+
+	tmp_path(path, sizeof(path), "b.json");
+	CU_ASSERT_EQUAL_FATAL(rdx_report_write_json(r, path), 0);
+	back = rdx_report_read_json_msg(path, err, sizeof(err));
+	CU_ASSERT_FATAL(back != NULL);
+	bb = rdx_report_lat_buckets(back, 0, &nb);
+	CU_ASSERT_FATAL(bb != NULL);
+	CU_ASSERT_EQUAL(nb, n);
+	for (i = 0; i < n && i < nb; i++) {
+		CU_ASSERT_EQUAL(bb[i].lo_ns, b[i].lo_ns);
+		CU_ASSERT_EQUAL(bb[i].hi_ns, b[i].hi_ns);
+		CU_ASSERT_EQUAL(bb[i].count, b[i].count);
+	}
+	CU_ASSERT_PTR_NULL(rdx_report_lat_buckets(back, 1, &nb));
+	rdx_report_free(back);
+	rdx_report_free(r);
+	free(h);
+
+	snprintf(buf, sizeof(buf), row, "[[1, 2, 1], [2, 3, 2]]");
+	write_file(path, buf);
+	back = rdx_report_read_json_msg(path, err, sizeof(err));
+	CU_ASSERT(back != NULL);
+	rdx_report_free(back);
+	{
+	static const char *const bad[] = {
+		"[[1, 2, 1], [2, 3, 1]]",          /* sums to 2, not 3 */
+		"[[2, 3, 1], [1, 2, 2]]",          /* backwards */
+		"[[1, 2, 1], [2, 3]]",             /* short entry */
+		"[[1, 2, 1], [2, 3, -2], [3, 4, 4]]",
+		"[[1, 0, 3]]",                     /* hi < lo */
+		"{}",
+	};
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(buf, sizeof(buf), row, bad[i]);
+		write_file(path, buf);
+		CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+		CU_ASSERT(strstr(err, "results[0].lat.buckets") != NULL);
+	}
+	}
+}
+
 static void
 test_json_bad_input(void)
 {
@@ -194,6 +288,7 @@ main(void)
 	static const struct rdx_ut_case cases[] = {
 		{ "JSON round trip", test_json_round_trip },
 		{ "JSON bad input", test_json_bad_input },
+		{ "JSON latency buckets", test_json_buckets },
 		{ NULL, NULL },
 	};
 

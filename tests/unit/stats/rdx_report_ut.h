@@ -117,7 +117,7 @@ suite_init(void)
 RDX_REPORT_UT_HELPER int
 suite_fini(void)
 {
-	static const char *const files[] = { "r.json", "bad.json", "r.csv" };
+	static const char *const files[] = { "r.json", "bad.json", "r.csv", "b.json" };
 	char path[128];
 	unsigned int i;
 
