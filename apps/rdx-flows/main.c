@@ -21,7 +21,8 @@
  * Log format (text):
  *   # rdx-wrlog v1
  *   # test=write mode=bw size=65536 lcore=1 qps=1 flow=<label> dev=<name> tsc_hz=<hz> \
- *     lat_kind=completion report_div=1
+ *     lat_kind=completion report_div=1 device_kind=software_device capacity=1048576 \
+ *     unlogged=0
  *   # op qp post_ns complete_ns bytes
  *   0 0 1700000000123456789 1700000000123460000 65536
  * Times are CLOCK_REALTIME ns; lines are in post order (op increasing,
@@ -33,6 +34,14 @@
  * report_div (2 when lat_kind is half-rtt or loop-rtt/2) and so do the
  * latency columns here, so they show what the report shows (logs without
  * report_div: 1).
+ *
+ * A cut log: rdx-perf keeps at most capacity= WRs per lcore and says in
+ * unlogged= how many measured WRs it left out. Such a log ends before its
+ * flow did, so its last completion is not the flow's finish and the "first
+ * to finish" would be wrong: it is refused (exit 2) unless
+ * --allow-truncated, which analyses what was logged and flags the flow and
+ * every figure that depends on it. A log without capacity= (rdx-perf before
+ * it) holding exactly 2^20 WRs is taken as cut too.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -51,6 +60,7 @@
 #define RDX_FLOWS_MAX_WINDOWS 1000000u
 #define RDX_FLOWS_MAX_CELLS 10000000u   /* windows x flows */
 #define RDX_FLOWS_LABEL_LEN 64
+#define RDX_FLOWS_OLD_CAP (1u << 20)    /* rdx-perf's log capacity before capacity= */
 
 struct rdx_wr {
 	uint32_t qp;
@@ -62,13 +72,15 @@ struct rdx_wr {
 struct rdx_flow {
 	const char *path;
 	char label[RDX_FLOWS_LABEL_LEN];
-	char header[256];           /* the key=value line, for the report */
+	char header[512];           /* the key=value line, for the report */
 	char lat_kind[32];          /* lat_kind=, "-" when the log has none */
 	unsigned int lat_div;       /* report_div= (1 or 2): latencies are divided by it */
 	struct rdx_wr *wr;
 	size_t nb_wr;
 	size_t cap;
 	size_t nb_incomplete;       /* complete_ns == 0 */
+	uint64_t unlogged;          /* unlogged=: measured WRs rdx-perf left out */
+	bool truncated;             /* the log was cut (unlogged > 0, or an old full log) */
 	uint64_t first_post;
 	uint64_t last_complete;
 	/* results */
@@ -97,7 +109,7 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-		"usage: %s [--window MS] [--csv FILE] [--by-qp] LOG LOG...\n"
+		"usage: %s [--window MS] [--csv FILE] [--by-qp] [--allow-truncated] LOG LOG...\n"
 		"  Fairness of flows that ran at the same time, from rdx-perf -o logs:\n"
 		"  each flow's bandwidth and share over the common interval (latest first\n"
 		"  post .. first finish), ops/bytes done when the first flow finished, and\n"
@@ -106,6 +118,9 @@ usage(FILE *f)
 		"  -c, --csv FILE   write the per-window table (with --window) or else the\n"
 		"                   per-flow table as CSV to FILE\n"
 		"  -q, --by-qp      every QP of every log is a flow of its own\n"
+		"  -t, --allow-truncated\n"
+		"                   analyse logs rdx-perf cut at its capacity (refused\n"
+		"                   otherwise) and flag them: their end is not their finish\n"
 		"  -h, --help       this text\n"
 		"  Bad input: one line on stderr, exit status 2.\n", prog);
 }
@@ -170,8 +185,45 @@ header_value(const char *header, const char *key, char *buf, size_t len)
 	return false;
 }
 
+static bool allow_truncated;
+
+/* capacity= and unlogged=: was the log cut? Refused unless --allow-truncated. */
+static void
+flow_cut(struct rdx_flow *fl)
+{
+	char v[32];
+	uint64_t cap = 0;
+	const char *p;
+
+	if (header_value(fl->header, "capacity", v, sizeof(v))) {
+		p = parse_u64(v, &cap);
+		if (p == NULL || *p != '\0' || cap == 0)
+			die("%s:2: bad value '%s' for capacity (expected a count > 0)", fl->path, v);
+		if (fl->nb_wr > cap)
+			die("%s: %zu work requests in a log of capacity %" PRIu64, fl->path, fl->nb_wr,
+			    cap);
+		if (!header_value(fl->header, "unlogged", v, sizeof(v)))
+			die("%s:2: capacity= without unlogged=", fl->path);
+		p = parse_u64(v, &fl->unlogged);
+		if (p == NULL || *p != '\0')
+			die("%s:2: bad value '%s' for unlogged (expected a count)", fl->path, v);
+		fl->truncated = fl->unlogged > 0;
+	} else {
+		fl->truncated = fl->nb_wr == RDX_FLOWS_OLD_CAP;
+	}
+	if (!fl->truncated || allow_truncated)
+		return;
+	if (fl->unlogged > 0)
+		die("%s: the log was cut at its capacity of %" PRIu64 " WRs (%" PRIu64 " more were"
+		    " not logged): its last completion is not the flow's finish; rerun with fewer"
+		    " ops (-n, -D) or pass --allow-truncated", fl->path, cap, fl->unlogged);
+	die("%s: %u WRs, the capacity of rdx-perf's log before it recorded one: probably cut,"
+	    " so its last completion may not be the flow's finish; pass --allow-truncated to"
+	    " analyse it anyway", fl->path, RDX_FLOWS_OLD_CAP);
+}
+
 /* The label: flow=<label> from the key=value line, else the file name; the
- * latency kind and divisor (lat_kind=, report_div=). */
+ * latency kind and divisor (lat_kind=, report_div=); whether it was cut. */
 static void
 flow_label(struct rdx_flow *fl)
 {
@@ -186,6 +238,7 @@ flow_label(struct rdx_flow *fl)
 			die("%s:2: bad value '%s' for report_div (expected 1 or 2)", fl->path, div);
 		fl->lat_div = (unsigned int)(div[0] - '0');
 	}
+	flow_cut(fl);
 	if (header_value(fl->header, "flow", fl->label, sizeof(fl->label)) &&
 	    fl->label[0] != '\0' && strcmp(fl->label, "-") != 0)
 		return;
@@ -336,6 +389,8 @@ split_by_qp(struct rdx_flow *in, unsigned int n_in, unsigned int *n_out)
 			memcpy(f->header, in[i].header, sizeof(f->header));
 			memcpy(f->lat_kind, in[i].lat_kind, sizeof(f->lat_kind));
 			f->lat_div = in[i].lat_div;
+			f->truncated = in[i].truncated;
+			f->unlogged = in[i].unlogged;
 			snprintf(f->label, sizeof(f->label), "%.48s.qp%" PRIu32, in[i].label, qps[k]);
 			for (j = 0; j < in[i].nb_wr; j++) {
 				if (in[i].wr[j].qp != qps[k])
@@ -473,17 +528,17 @@ write_flow_csv(const struct rdx_flow *fl, unsigned int n, const char *csv, doubl
 		die("%s: cannot create: %s", csv, strerror(errno));
 	fputs("flow,label,file,ops,ops_by_first_finish,bytes_by_first_finish,ops_in_interval,"
 	      "bytes_in_interval,interval_s,mbytes_per_s,gbits_per_s,share_pct,lat_p50_ns,"
-	      "lat_p99_ns,lat_max_ns\n", f);
+	      "lat_p99_ns,lat_max_ns,truncated\n", f);
 	for (i = 0; i < n; i++) {
 		fprintf(f, "%u,", i);
 		csv_field(f, fl[i].label);
 		fputc(',', f);
 		csv_field(f, fl[i].path);
 		fprintf(f, ",%zu,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.9f,%.6f,%.6f,%.4f,"
-			"%.1f,%.1f,%.1f\n", fl[i].nb_wr, fl[i].ops_by_t1, fl[i].bytes_by_t1,
+			"%.1f,%.1f,%.1f,%d\n", fl[i].nb_wr, fl[i].ops_by_t1, fl[i].bytes_by_t1,
 			fl[i].ops_in, fl[i].bytes_in, secs, fl[i].mbytes_per_s,
 			fl[i].mbytes_per_s * 8e-3, 100.0 * fl[i].share, fl[i].lat.p50, fl[i].lat.p99,
-			fl[i].lat.max);
+			fl[i].lat.max, fl[i].truncated);
 	}
 	if (fclose(f) != 0)
 		die("%s: write error", csv);
@@ -496,11 +551,12 @@ main(int argc, char **argv)
 		{ "window", required_argument, NULL, 'w' },
 		{ "csv", required_argument, NULL, 'c' },
 		{ "by-qp", no_argument, NULL, 'q' },
+		{ "allow-truncated", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t t0 = 0, t1 = UINT64_MAX, tmin = UINT64_MAX, tmax = 0, total_bytes = 0;
-	unsigned int n, i, first = 0, latest = 0;
+	unsigned int n, i, first = 0, latest = 0, nb_cut = 0;
 	double window_ms = 0.0, secs, sum = 0.0, sum_sq = 0.0;
 	const char *csv = NULL;
 	struct rdx_flow *fl;
@@ -508,7 +564,7 @@ main(int argc, char **argv)
 	int c;
 
 	opterr = 0;   /* our own one-line messages */
-	while ((c = getopt_long(argc, argv, ":w:c:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":w:c:qth", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'w':
 			window_ms = parse_window(optarg);
@@ -518,6 +574,9 @@ main(int argc, char **argv)
 			break;
 		case 'q':
 			by_qp = true;
+			break;
+		case 't':
+			allow_truncated = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -581,9 +640,21 @@ main(int argc, char **argv)
 		if (fl[i].nb_incomplete > 0)
 			printf("    %zu of %zu work requests never completed (complete_ns 0): left out\n",
 			       fl[i].nb_incomplete, fl[i].nb_wr);
+		if (fl[i].truncated) {
+			printf("    TRUNCATED: rdx-perf cut this log at %zu WRs", fl[i].nb_wr);
+			if (fl[i].unlogged > 0)
+				printf(" (%" PRIu64 " more not logged)", fl[i].unlogged);
+			printf(": its end is where the log stops, not where the flow finished\n");
+			nb_cut++;
+		}
 	}
-	printf("first to finish: flow %u (%s) at +%.6f s\n", first, fl[first].label,
-	       (double)(t1 - tmin) / 1e9);
+	printf("first to finish: flow %u (%s) at +%.6f s%s\n", first, fl[first].label,
+	       (double)(t1 - tmin) / 1e9, fl[first].truncated ?
+	       " [TRUNCATED log: the end of its log; the flow ran on]" : "");
+	if (nb_cut > 0)
+		printf("TRUNCATED: %u of %u logs were cut (--allow-truncated): the common interval"
+		       " ends where the first log does, and every figure below covers only what"
+		       " was logged\n", nb_cut, n);
 	printf("common interval: +%.6f s .. +%.6f s = %.6f s (from the latest first post, flow %u"
 	       " (%s), to the first finish)\n", (double)(t0 - tmin) / 1e9,
 	       (double)(t1 - tmin) / 1e9, secs, latest, fl[latest].label);

@@ -346,7 +346,7 @@ perf_wrlog_write(struct perf_app *a)
 		struct perf_lcore *lc = &a->lcores[l];
 		char path[4096];
 		size_t n;
-		uint64_t i, rt0 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		uint64_t i, unlogged, rt0 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 		FILE *f;
 
 		n = (size_t)snprintf(path, sizeof(path), "%s", o->wrlog);
@@ -365,10 +365,15 @@ perf_wrlog_write(struct perf_app *a)
 		/* complete_ns - post_ns is always what the requester saw (a full
 		 * round trip for ping-pong); lat_kind says what the report shows and
 		 * report_div what it divides the logged time by (2: half RTT) */
-		fprintf(f, "# test=%s mode=%s size=%" PRIu64 " lcore=%u qps=%u flow=%s dev=%s tsc_hz=%" PRIu64 " lat_kind=%s report_div=%u\n",
+		/* capacity: entries the log holds per lcore; unlogged: measured
+		 * WRs past it (not in the file: the log is cut, rdx-flows refuses
+		 * it unless told) */
+		unlogged = lc->log_full && lc->ops > lc->log_n ? lc->ops - lc->log_n : 0;
+		fprintf(f, "# test=%s mode=%s size=%" PRIu64 " lcore=%u qps=%u flow=%s dev=%s tsc_hz=%" PRIu64 " lat_kind=%s report_div=%u device_kind=%s capacity=%u unlogged=%" PRIu64 "\n",
 			o->test, mode_name(o->mode), a->run.size, lc->lcore_id, lc->nb_eps,
 			o->label[0] != '\0' ? o->label : "-", a->attr->name, hz,
-			kind, lat_halved(a) ? 2u : 1u);
+			kind, lat_halved(a) ? 2u : 1u,
+			a->attr->software ? "software_device" : "hardware", PERF_WRLOG_CAP, unlogged);
 		fprintf(f, "# op qp post_ns complete_ns bytes\n");
 		for (i = 0; i < lc->log_n; i++) {
 			const struct perf_wrlog_ent *e = &lc->log[i];
@@ -378,8 +383,7 @@ perf_wrlog_write(struct perf_app *a)
 			fprintf(f, "%" PRIu64 " %u %" PRIu64 " %" PRIu64 " %u\n", i, e->qp,
 				post, done, e->bytes);
 		}
-		if (lc->log_full)
-			a->lost_log += lc->ops > lc->log_n ? lc->ops - lc->log_n : 0;
+		a->lost_log += unlogged;
 		if (fclose(f) != 0)
 			rc = -EIO;
 	}

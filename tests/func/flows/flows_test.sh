@@ -98,7 +98,37 @@ expect_line "--by-qp: qp 0 33.33%" "$out" '^ +0 A\.qp0 +200 +100 +100000000 +100
 expect_line "--by-qp: qp 1 66.67%" "$out" '^ +1 A\.qp1 +200 +200 +200000000 +200 +200000000 +200\.000 +1\.6000 +66\.67 '
 expect_line "--by-qp: Jain 0.9" "$out" "^Jain's fairness index: 0\.900000 "
 
-# 5. Bad input: one line on stderr, exit 2.
+# 5. A cut log (capacity=, unlogged=): the flow ran on after its log ends, so
+#    its end is not its finish. A cut at 100 of its 300 WRs ends at +1 s,
+#    before B (+1.5 s): refused; with --allow-truncated it is analysed and
+#    flagged (first to finish, the flow, the TRUNCATED summary, the CSV).
+cut() { # IN OUT CAPACITY UNLOGGED: IN's first CAPACITY WRs, the header saying so
+    { sed -n 1p "$1"; sed -n 2p "$1" | sed "s/\$/ capacity=$3 unlogged=$4/"; sed -n 3p "$1";
+      sed -n "4,$(( $3 + 3 ))p" "$1"; } > "$2"
+}
+cut "$T/a.log" "$T/acut.log" 100 200
+err=$("$FLOWS" "$T/acut.log" "$T/b2.log" 2>&1 >/dev/null); rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <<< "$err")" -eq 1 ] && grep -q "cut at its capacity of 100 WRs (200 more" <<< "$err"; then
+    ok "cut log refused: $err"
+else
+    bad "cut log: exit $rc: $err"
+fi
+out=$("$FLOWS" --allow-truncated --csv "$T/cut.csv" "$T/acut.log" "$T/b2.log"); rc=$?
+[ $rc -eq 0 ] && ok "--allow-truncated: exit 0" || bad "--allow-truncated: exit $rc"
+expect_line "the cut flow is flagged" "$out" '^    TRUNCATED: rdx-perf cut this log at 100 WRs \(200 more not logged\)'
+expect_line "its end is not taken for a finish" "$out" \
+    '^first to finish: flow 0 \(A\) at \+1\.000000 s \[TRUNCATED log'
+expect_line "summary" "$out" '^TRUNCATED: 1 of 2 logs were cut'
+[ "$(awk -F, 'NR == 1 { print $NF } NR > 1 { print $NF }' "$T/cut.csv" | tr '\n' ' ')" = "truncated 1 0 " ] &&
+    ok "flow CSV: truncated column 1, 0" || bad "flow CSV: $(cat "$T/cut.csv")"
+cut "$T/a.log" "$T/afull.log" 200 0     # exactly at capacity, nothing left out: whole
+out=$("$FLOWS" "$T/afull.log" "$T/b.log"); rc=$?
+[ $rc -eq 0 ] && ! grep -q TRUNCATED <<< "$out" && ok "a full log with unlogged=0 is whole" ||
+    bad "full log, unlogged=0: exit $rc"
+cut "$T/a.log" "$T/abadcap.log" 100 x
+{ sed -n 1,2p "$T/a.log" | sed '2s/$/ capacity=10 unlogged=0/'; sed -n '3,$p' "$T/a.log"; } > "$T/aover.log"
+
+# 6. Bad input: one line on stderr, exit 2.
 printf '# rdx-wrlog v2\n' > "$T/hdr.log"
 { head -3 "$T/a.log"; echo "0 0 1700000000100000000 1700000000200000000 10";
   echo "1 0 1700000000000000000 1700000000300000000 10"; } > "$T/back.log"
@@ -139,6 +169,8 @@ expect_fail "bad --window text" --window abc "$T/a.log" "$T/b.log"
 expect_fail "tiny --window" --window 0.000001 "$T/a.log" "$T/b.log"
 expect_fail "--by-qp with one QP" --by-qp "$T/a.log"
 expect_fail "unknown option" --bogus "$T/a.log" "$T/b.log"
+expect_fail "bad unlogged=" "$T/abadcap.log" "$T/b.log"
+expect_fail "more WRs than capacity=" "$T/aover.log" "$T/b.log"
 expect_fail "unwritable --csv" --csv /nonexistent/dir/x.csv "$T/a.log" "$T/b.log"
 
 echo "$fails failure(s)"
