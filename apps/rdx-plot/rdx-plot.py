@@ -1,25 +1,42 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""rdx-plot: PNG plots from rdx JSON reports (lib/stats/rdx-report.schema.json).
+"""rdx-plot: PNG plots from rdx-perf JSON reports, rdx-perf -o logs and
+rdx-flows window tables.
 
-usage: rdx-plot REPORT.json|FLOWS.csv... -o DIR
+usage: rdx-plot [--kind K[,K...]] [--label L]... -o DIR INPUT...
 
-Writes into DIR, for every series (report, test, mode):
-  lat_cdf_<series>.png      latency CDF per size, drawn through the reported
-                            percentiles (min, p50, p90, p99, p99.9, p99.99, max),
-                            with the tail (1 - fraction) on a log scale beside it
-  lat_size_<series>.png     latency percentiles vs message size
-  bw_size_<series>.png      bandwidth (MB/s) and Mops vs message size
-  mops_qps_<series>.png     Mops vs number of QPs (when rows vary in qps)
-An rdx-flows per-window CSV (rdx-flows --window MS --csv FILE) may be given
-too: flows_<file>.png, the bandwidth of every flow over time, the common
-interval shaded.
-Only rows for the total over all lcores (lcore -1) are plotted when a report
-has them. Bad input: one line on stderr, exit status 2.
+INPUT is an rdx-perf JSON report (--json, lib/stats/rdx-report.schema.json),
+an rdx-perf per-WR log (-o FILE, "# rdx-wrlog v1") or an rdx-flows window
+table (rdx-flows --window MS --csv FILE). Every input given is drawn into
+the same figures, one line (or set of lines) per input: several reports
+(e.g. the software device and soft-RoCE) overlay. Figures, one per test and
+mode, written as DIR/<kind>_<test>_<mode>.png:
+
+  lat-cdf          latency CDF of every size from the full histogram
+                   (lat.buckets), the tail (1 - fraction, log) beside it;
+                   reports without buckets: through their percentiles
+  lat-size         p50 and p99 latency against message size
+  bw-size          bandwidth (MB/s) and Mop/s against message size
+  mops-qps         Mop/s against the number of QPs (rows that vary in qps)
+  latency-vs-load  p50 and p99 latency and the achieved rate against the
+                   offered rate (rows with "offered_rate", ops/s); the knee
+                   (the last offered rate before p99 passes twice its value
+                   at the lowest load) is marked and printed
+  wrlog-cdf        exact CDF of the per-WR latencies of -o logs
+                   (DIR/wrlog_cdf_<test>_<mode>.png)
+  flows            rdx-flows window table: bandwidth per flow over time
+                   (DIR/flows_<file>.png)
+
+Every figure names the device(s) and their kind ("software device" or the
+NIC) in its title and in the PNG's text metadata (keys "Title",
+"rdx-kind", "rdx-devices", "rdx-inputs"). Message sizes are printed in
+B/KiB/MiB. Only the rows of the total over all lcores (lcore -1) are drawn
+when a report has them. Bad input: one line on stderr, exit status 2.
 """
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -27,6 +44,11 @@ import sys
 PROG = "rdx-plot"
 PCTS = [("min", 0.0), ("p50", 0.50), ("p90", 0.90), ("p99", 0.99),
         ("p999", 0.999), ("p9999", 0.9999), ("max", 1.0)]
+KINDS = ["lat-cdf", "lat-size", "bw-size", "mops-qps", "latency-vs-load", "wrlog-cdf", "flows"]
+WRLOG_MAGIC = "# rdx-wrlog v1"
+WRLOG_COLS = "# op qp post_ns complete_ns bytes"
+FLOWS_HEADER = ["window", "start_ms", "end_ms", "common"]
+KNEE_FACTOR = 2.0
 
 
 class BadInput(Exception):
@@ -39,7 +61,44 @@ def fail(msg):
 
 
 def num(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+
+
+def is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def size_name(v):
+    """8 B, 4 KiB, 1.5 KiB, 1 MiB."""
+    for unit, f in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if v >= f:
+            return "%g %s" % (round(v / f, 2), unit)
+    return "%g B" % v
+
+
+def device_label(knobs):
+    """'software device (sw)' or 'NIC mlx5_0 (mlx5)' from a report's knobs."""
+    dev = knobs.get("dev") or knobs.get("device") or "?"
+    kind = (knobs.get("device_kind") or "").replace("_", " ")
+    drv = knobs.get("driver")
+    if kind == "software device":
+        return "software device (%s)" % dev
+    if kind:
+        return "NIC %s%s" % (dev, " (%s)" % drv if drv else "")
+    return "device %s (kind not recorded)" % dev
+
+
+class Source:
+    """One input: its label, device, and rows or log entries."""
+
+    def __init__(self, path, kind):
+        self.path = path
+        self.kind = kind            # "report", "wrlog", "flows"
+        self.stem = os.path.splitext(os.path.basename(path))[0]
+        self.label = self.stem
+        self.device = "device not recorded"
+        self.rows = []
+        self.notes = []
 
 
 def load_report(path):
@@ -52,6 +111,11 @@ def load_report(path):
         raise BadInput("%s: not JSON: %s" % (path, e))
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
         raise BadInput("%s: not an rdx report (no \"results\" array)" % path)
+    knobs = doc.get("knobs") if isinstance(doc.get("knobs"), dict) else {}
+    src = Source(path, "report")
+    src.device = device_label(knobs)
+    if isinstance(knobs.get("label"), str) and knobs["label"]:
+        src.label = knobs["label"]
     rows = []
     for i, r in enumerate(doc["results"]):
         where = "%s: results[%d]" % (path, i)
@@ -61,9 +125,9 @@ def load_report(path):
             if not isinstance(r.get(k), str):
                 raise BadInput("%s.%s: missing or not a string" % (where, k))
         for k in ("size", "lcore", "qps"):
-            if not isinstance(r.get(k), int) or isinstance(r.get(k), bool):
+            if not is_int(r.get(k)):
                 raise BadInput("%s.%s: missing or not an integer" % (where, k))
-        for k in ("mops", "mbytes_per_s"):
+        for k in ("mops", "mbytes_per_s", "offered_rate"):
             if r.get(k) is not None and not num(r.get(k)):
                 raise BadInput("%s.%s: not a number" % (where, k))
         lat = r.get("lat")
@@ -71,19 +135,93 @@ def load_report(path):
             if not isinstance(lat, dict) or not all(num(lat.get(k)) or lat.get(k) is None
                                                     for k, _ in PCTS):
                 raise BadInput("%s.lat: missing or not an object of numbers" % where)
+            b = lat.get("buckets")
+            if b is not None:
+                if not isinstance(b, list) or not all(
+                        isinstance(e, list) and len(e) == 3 and num(e[0]) and num(e[1])
+                        and is_int(e[2]) and e[2] >= 0 and e[0] <= e[1] for e in b):
+                    raise BadInput("%s.lat.buckets: not a list of [lo_ns, hi_ns, count]" % where)
         rows.append(r)
     totals = [r for r in rows if r["lcore"] == -1]
-    title = doc.get("title") if isinstance(doc.get("title"), str) else ""
-    return title, (totals if totals else rows)
+    src.rows = totals if totals else rows
+    return src
 
 
-FLOWS_HEADER = ["window", "start_ms", "end_ms", "common"]
+def load_wrlog(path):
+    """An rdx-perf -o log: per-WR latencies (complete - post) / report_div, ns."""
+    src = Source(path, "wrlog")
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.readline().rstrip("\r\n") != WRLOG_MAGIC:
+                raise BadInput("%s:1: not an rdx-perf log (expected \"%s\")" % (path, WRLOG_MAGIC))
+            head = f.readline().rstrip("\r\n")
+            if not head.startswith("# ") or "=" not in head:
+                raise BadInput("%s:2: expected the \"# key=value ...\" line" % path)
+            kv = dict(t.split("=", 1) for t in head[2:].split() if "=" in t)
+            if f.readline().rstrip("\r\n") != WRLOG_COLS:
+                raise BadInput("%s:3: expected \"%s\"" % (path, WRLOG_COLS))
+            try:
+                div = int(kv.get("report_div", "1"))
+                unlogged = int(kv.get("unlogged", "0"))
+            except ValueError:
+                raise BadInput("%s:2: report_div/unlogged: not an integer" % path)
+            if div not in (1, 2):
+                raise BadInput("%s:2: report_div %d: expected 1 or 2" % (path, div))
+            lats = []
+            incomplete = 0
+            for lineno, line in enumerate(f, start=4):
+                if line.startswith("#") or not line.strip():
+                    continue
+                p = line.split()
+                try:
+                    if len(p) != 5:
+                        raise ValueError
+                    post, done = int(p[2]), int(p[3])
+                except ValueError:
+                    raise BadInput("%s:%d: expected 5 integers: op qp post_ns complete_ns bytes"
+                                   % (path, lineno))
+                if done == 0:
+                    incomplete += 1
+                elif done < post:
+                    raise BadInput("%s:%d: complete_ns is before post_ns" % (path, lineno))
+                else:
+                    lats.append((done - post) / div)
+    except OSError as e:
+        raise BadInput("%s: cannot read: %s" % (path, e.strerror or e))
+    except UnicodeDecodeError:
+        raise BadInput("%s: not text" % path)
+    if not lats:
+        raise BadInput("%s: no completed work requests in the log" % path)
+    knobs = {"dev": kv.get("dev"), "device_kind": kv.get("device_kind")}
+    if knobs["device_kind"] is None and (kv.get("dev") or "").startswith("sw"):
+        knobs["device_kind"] = "software device"
+    src.device = device_label(knobs)
+    if kv.get("flow") not in (None, "", "-"):
+        src.label = kv["flow"]
+    src.test = kv.get("test", "?")
+    src.mode = kv.get("mode", "?")
+    src.size = kv.get("size", "?")
+    src.lat_kind = kv.get("lat_kind", "?").replace("_", " ")
+    src.lats = sorted(lats)
+    if unlogged > 0:
+        src.notes.append("log cut: %d WRs not logged" % unlogged)
+    if incomplete:
+        src.notes.append("%d WRs never completed" % incomplete)
+    return src
 
 
 def is_flows_csv(path):
     try:
         with open(path, encoding="utf-8") as f:
             return f.readline().startswith(",".join(FLOWS_HEADER) + ",")
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def is_wrlog(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.readline().rstrip("\r\n") == WRLOG_MAGIC
     except (OSError, UnicodeDecodeError):
         return False
 
@@ -107,11 +245,47 @@ def load_flows_csv(path):
             raise BadInput("%s:%d: not a number" % (path, i))
     if not data:
         raise BadInput("%s: no windows" % path)
-    return flows, data
+    src = Source(path, "flows")
+    src.flows = flows
+    src.data = data
+    src.device = "the devices of the flows' logs (not in the table)"
+    return src
 
 
 def slug(s):
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", s).strip("_") or "report"
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", s).strip("_") or "plot"
+
+
+def cdf_points(row):
+    """(latency_us list, fraction list) of a row: its buckets as steps, else its percentiles."""
+    lat = row["lat"]
+    b = lat.get("buckets")
+    if b:
+        total = float(sum(e[2] for e in b))
+        xs, ys, cum = [], [], 0
+        for lo, hi, c in b:
+            xs.append(lo / 1e3)
+            ys.append(cum / total)
+            cum += c
+            xs.append(hi / 1e3)
+            ys.append(cum / total)
+        return xs, ys, True
+    pts = [(lat[k] / 1e3, p) for k, p in PCTS if num(lat.get(k))]
+    return [x for x, _ in pts], [y for _, y in pts], False
+
+
+def knee(points):
+    """points: [(offered, p99)] sorted by offered. The last offered rate before
+    p99 first exceeds KNEE_FACTOR x its value at the lowest offered rate; None
+    when it never does or there are fewer than 3 points."""
+    pts = [(o, p) for o, p in points if num(p)]
+    if len(pts) < 3:
+        return None
+    base = pts[0][1]
+    for i in range(1, len(pts)):
+        if pts[i][1] > KNEE_FACTOR * base:
+            return pts[i - 1]
+    return None
 
 
 class Parser(argparse.ArgumentParser):
@@ -120,39 +294,53 @@ class Parser(argparse.ArgumentParser):
 
 
 def main(argv):
-    ap = Parser(prog=PROG, description="PNG plots from rdx JSON reports.")
-    ap.add_argument("reports", nargs="+", metavar="REPORT.json")
+    ap = Parser(prog=PROG, description="PNG plots from rdx-perf JSON reports, rdx-perf -o logs "
+                "and rdx-flows window tables; several inputs overlay in one figure.",
+                epilog="kinds: " + ", ".join(KINDS))
+    ap.add_argument("inputs", nargs="+", metavar="INPUT",
+                    help="REPORT.json, an rdx-perf -o log or an rdx-flows --window CSV")
     ap.add_argument("-o", "--outdir", required=True, metavar="DIR")
+    ap.add_argument("-k", "--kind", default="all", metavar="K[,K...]",
+                    help="plot kinds to draw (default all that the inputs allow)")
+    ap.add_argument("-L", "--label", action="append", default=[], metavar="NAME",
+                    help="legend name of each input in order (default: the report's "
+                    "--label, else the file name)")
     args = ap.parse_args(argv)
 
-    series = {}   # (label, test, mode) -> rows
-    flow_tables = []
+    kinds = KINDS if args.kind == "all" else args.kind.split(",")
+    for k in kinds:
+        if k not in KINDS:
+            fail("unknown plot kind '%s' (kinds: %s)" % (k, ", ".join(KINDS)))
+    if len(args.label) > len(args.inputs):
+        fail("%d --label given for %d inputs" % (len(args.label), len(args.inputs)))
+
+    sources = []
     try:
-        loaded = []
-        for p in args.reports:
+        for p in args.inputs:
             if is_flows_csv(p):
-                flow_tables.append((p,) + load_flows_csv(p))
+                sources.append(load_flows_csv(p))
+            elif is_wrlog(p):
+                sources.append(load_wrlog(p))
             else:
-                loaded.append((p,) + load_report(p))
+                sources.append(load_report(p))
     except BadInput as e:
         fail(str(e))
-    stems = [os.path.splitext(os.path.basename(p))[0] for p, _, _ in loaded]
-    if len(set(stems)) < len(stems):      # same file names in different folders
-        stems = ["%d_%s" % (i + 1, s) for i, s in enumerate(stems)]
-    for (path, _title, rows), stem in zip(loaded, stems):
-        label = stem if len(loaded) > 1 else ""
-        for r in rows:
-            series.setdefault((label, r["test"], r["mode"]), []).append(r)
-    if not series and not flow_tables:
-        fail("no result rows to plot in %s" % " ".join(args.reports))
+    for s, lbl in zip(sources, args.label):
+        s.label = lbl
+    labels = [s.label for s in sources]
+    for i, s in enumerate(sources):         # the same name twice: number those
+        if labels.count(s.label) > 1:
+            s.label = "%d: %s" % (i + 1, s.label)
+    reports = [s for s in sources if s.kind == "report"]
+    if reports and not any(s.rows for s in reports) and len(reports) == len(sources):
+        fail("no result rows to plot in %s" % " ".join(args.inputs))
     try:   # after the input checks: bad input fails fast
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
-        from matplotlib.ticker import FuncFormatter
+        from matplotlib.ticker import FuncFormatter, NullFormatter
     except ImportError:
         fail("matplotlib is missing (Debian: apt-get install python3-matplotlib)")
-
     try:
         os.makedirs(args.outdir, exist_ok=True)
     except OSError as e:
@@ -162,142 +350,305 @@ def main(argv):
     plain = FuncFormatter(lambda v, _: "%g" % v)
 
     def plain_log(axis):
-        """A log axis labelled 2, 3, 4 rather than 2x10^0 (minor ticks too)."""
+        """A log axis labelled 2, 3, 4 rather than 2x10^0; minor ticks 2 and 5
+        labelled too when the axis spans at most two decades (else they collide)."""
+        def minor(v, _):
+            lo, hi = sorted(axis.get_view_interval())
+            if lo <= 0 or hi / lo > 150:
+                return ""
+            return "%g" % v if ("%.0e" % v)[0] in "25" else ""
         axis.set_major_formatter(plain)
-        axis.set_minor_formatter(FuncFormatter(
-            lambda v, _: "%g" % v if ("%.0e" % v)[0] in "25" else ""))
+        axis.set_minor_formatter(FuncFormatter(minor))
 
-    def log2_axis(ax, values):
-        """Log-2 x axis with a tick at every value, printed plainly (64, 4096)."""
+    def size_axis(ax, values, axis="x"):
+        """Log-2 size axis in B/KiB/MiB: a tick per size when there are few,
+        else at powers of 4; labels slanted so they never collide."""
+        a = ax.xaxis if axis == "x" else ax.yaxis
+        (ax.set_xscale if axis == "x" else ax.set_yscale)("log", base=2)
+        vals = sorted(set(v for v in values if v > 0))
+        if vals and len(vals) <= 10:
+            ticks = vals
+        elif vals:
+            lo = int(math.floor(math.log2(vals[0])))
+            hi = int(math.ceil(math.log2(vals[-1])))
+            step = max(1, (hi - lo + 9) // 10)
+            ticks = [2 ** e for e in range(lo, hi + 1, step)]
+        else:
+            ticks = []
+        (ax.set_xticks if axis == "x" else ax.set_yticks)(ticks)
+        a.set_major_formatter(FuncFormatter(lambda v, _: size_name(v)))
+        a.set_minor_formatter(NullFormatter())
+        if axis == "x":
+            for t in ax.get_xticklabels():
+                t.set_rotation(30)
+                t.set_horizontalalignment("right")
+
+    def count_axis(ax, values):
         ax.set_xscale("log", base=2)
-        ticks = sorted(set(values))
-        if ticks and len(ticks) <= 16:
-            ax.set_xticks(ticks)
+        vals = sorted(set(values))
+        if len(vals) <= 12:
+            ax.set_xticks(vals)
         ax.xaxis.set_major_formatter(plain)
-        ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+        ax.xaxis.set_minor_formatter(NullFormatter())
 
-    def save(fig, name):
+    def devices_of(srcs):
+        devs = []
+        for s in srcs:
+            if s.device not in devs:
+                devs.append(s.device)
+        return devs
+
+    def save(fig, name, kind, title, srcs):
+        devs = devices_of(srcs)
+        head = "%s\n%s: %s" % (title, "device" if len(devs) == 1 else "devices", "; ".join(devs))
+        fig.suptitle(head, fontsize="medium")
+        notes = ["%s: %s" % (s.label, n) for s in srcs for n in s.notes]
+        if notes:
+            fig.text(0.01, 0.005, "; ".join(notes), fontsize="x-small", color="darkred")
+        fig.tight_layout(rect=(0, 0.02 if notes else 0, 1, 1))
         path = os.path.join(args.outdir, name)
+        meta = {"Title": head.replace("\n", " | "), "Software": PROG, "rdx-kind": kind,
+                "rdx-devices": "; ".join(devs),
+                "rdx-inputs": "; ".join("%s=%s" % (s.label, os.path.basename(s.path))
+                                        for s in srcs)}
         try:
-            fig.savefig(path, dpi=100)
+            fig.savefig(path, dpi=100, metadata=meta)
         except OSError as e:
             fail("%s: cannot write: %s" % (path, e.strerror))
         plt.close(fig)
         written.append(path)
 
-    for (label, test, mode), rows in sorted(series.items()):
-        name = slug("_".join(x for x in (label, test, mode) if x))
-        title = " ".join(x for x in (label, test, mode) if x)
-        qps_set = sorted({r["qps"] for r in rows})
-        multi_qps = len(qps_set) > 1
-        lat_rows = [r for r in rows if r.get("has_lat") and isinstance(r.get("lat"), dict)
-                    and all(num(r["lat"].get(k)) for k, _ in PCTS)]
+    styles = ["-", "--", ":", "-."]
+    markers = ["o", "s", "^", "D", "v", "P"]
 
-        if lat_rows:
-            fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.5))
-            for r in sorted(lat_rows, key=lambda r: (r["size"], r["qps"])):
-                xs = [r["lat"][k] / 1e3 for k, _ in PCTS]
-                ys = [p for _, p in PCTS]
-                lbl = "%d B" % r["size"] + (", %d QPs" % r["qps"] if multi_qps else "")
-                ax.plot(xs, ys, marker="o", label=lbl)
-                ax2.plot(xs[:-1], [1.0 - p for p in ys[:-1]], marker="o", label=lbl)
-            ax.set_xscale("log")
-            plain_log(ax.xaxis)
-            ax.set_xlabel("latency (us)")
+    # (test, mode) -> [(source, rows)]
+    groups = {}
+    for s in reports:
+        by = {}
+        for r in s.rows:
+            by.setdefault((r["test"], r["mode"]), []).append(r)
+        for key, rows in by.items():
+            groups.setdefault(key, []).append((s, rows))
+    knees = []
+
+    for (test, mode), members in sorted(groups.items()):
+        name = slug("%s_%s" % (test, mode))
+        title = "rdx-perf %s %s" % (test, mode)
+
+        def lbl(s, extra):
+            return "%s, %s" % (s.label, extra) if multi else extra
+
+        lat_of = [(s, [r for r in rows if r.get("has_lat") and isinstance(r.get("lat"), dict)
+                       and all(num(r["lat"].get(k)) for k, _ in PCTS)
+                       and not num(r.get("offered_rate"))]) for s, rows in members]
+        lat_of = [(s, rows) for s, rows in lat_of if rows]
+        multi = len(lat_of) > 1
+        kinds_lat = [k for k in (r.get("lat_kind") for _, rows in lat_of for r in rows) if k]
+        lat_unit = "latency (us%s)" % (", " + kinds_lat[0] if len(set(kinds_lat)) == 1 else "")
+
+        if "lat-cdf" in kinds and lat_of:
+            fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 5))
+            cmap = plt.get_cmap("tab10")
+            sizes = sorted({(r["size"], r["qps"]) for _, rows in lat_of for r in rows})
+            multi_qps = len({q for _, q in sizes}) > 1
+            from_pcts = False
+            for si, (s, rows) in enumerate(lat_of):
+                for r in sorted(rows, key=lambda r: (r["size"], r["qps"])):
+                    xs, ys, full = cdf_points(r)
+                    from_pcts |= not full
+                    c = cmap(sizes.index((r["size"], r["qps"])) % 10)
+                    extra = size_name(r["size"]) + (", %d QPs" % r["qps"] if multi_qps else "")
+                    kw = dict(color=c, linestyle=styles[si % len(styles)],
+                              label=lbl(s, extra), marker=None if full else "o")
+                    ax.plot(xs, ys, **kw)
+                    tail = [(x, 1.0 - y) for x, y in zip(xs, ys) if y < 1.0]
+                    if tail:
+                        ax2.plot([x for x, _ in tail], [y for _, y in tail], **kw)
+            for a in (ax, ax2):
+                a.set_xscale("log")
+                plain_log(a.xaxis)
+                a.set_xlabel(lat_unit)
+                a.grid(True, which="both", alpha=0.3)
             ax.set_ylabel("fraction of operations <= latency")
-            ax.set_title("%s: latency CDF" % title)
-            ax.grid(True, which="both", alpha=0.3)
-            ax.legend(fontsize="small")
-            ax2.set_xscale("log")
-            plain_log(ax2.xaxis)
+            ax.set_title("latency CDF%s" % (" (dots: through the percentiles only)"
+                                            if from_pcts else " (full histogram)"),
+                         fontsize="small")
             ax2.set_yscale("log")
-            ax2.set_xlabel("latency (us)")
             ax2.set_ylabel("fraction of operations > latency")
-            ax2.set_title("tail")
-            ax2.grid(True, which="both", alpha=0.3)
-            fig.tight_layout()
-            save(fig, "lat_cdf_%s.png" % name)
+            ax2.set_title("tail", fontsize="small")
+            ax.legend(fontsize="x-small")
+            save(fig, "lat_cdf_%s.png" % name, "lat-cdf", title + ": latency CDF",
+                 [s for s, _ in lat_of])
 
-            fig, ax = plt.subplots(figsize=(7, 4.5))
-            for q in qps_set:
-                sel = sorted((r for r in lat_rows if r["qps"] == q), key=lambda r: r["size"])
-                if not sel:
-                    continue
-                for k, lname in (("p50", "p50"), ("p90", "p90"), ("p99", "p99"),
-                                 ("p999", "p99.9")):
-                    ax.plot([r["size"] for r in sel], [r["lat"][k] / 1e3 for r in sel],
-                            marker="o", label=lname + (" (%d QPs)" % q if multi_qps else ""))
-            log2_axis(ax, [r["size"] for r in lat_rows])
+        if "lat-size" in kinds and lat_of:
+            fig, ax = plt.subplots(figsize=(8, 5))
+            for si, (s, rows) in enumerate(lat_of):
+                for q in sorted({r["qps"] for r in rows}):
+                    sel = sorted((r for r in rows if r["qps"] == q), key=lambda r: r["size"])
+                    qn = " %d QPs" % q if len({r["qps"] for r in rows}) > 1 else ""
+                    for k, m in (("p50", "o"), ("p99", "s")):
+                        ax.plot([r["size"] for r in sel], [r["lat"][k] / 1e3 for r in sel],
+                                marker=m, linestyle=styles[si % len(styles)],
+                                label=lbl(s, k + qn))
+            size_axis(ax, [r["size"] for _, rows in lat_of for r in rows])
             ax.set_yscale("log")
             plain_log(ax.yaxis)
-            ax.set_xlabel("message size (bytes)")
-            ax.set_ylabel("latency (us)")
-            ax.set_title("%s: latency percentiles vs size" % title)
+            ax.set_xlabel("message size")
+            ax.set_ylabel(lat_unit)
             ax.grid(True, which="both", alpha=0.3)
-            ax.legend(fontsize="small")
-            fig.tight_layout()
-            save(fig, "lat_size_%s.png" % name)
+            ax.legend(fontsize="x-small")
+            save(fig, "lat_size_%s.png" % name, "lat-size", title + ": latency vs size",
+                 [s for s, _ in lat_of])
 
-        bw_rows = [r for r in rows if num(r.get("mbytes_per_s")) and num(r.get("mops"))]
-        if bw_rows:
-            fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.5))
-            for q in qps_set:
-                sel = sorted((r for r in bw_rows if r["qps"] == q), key=lambda r: r["size"])
-                if not sel:
-                    continue
-                lbl = "%d QPs" % q
-                ax.plot([r["size"] for r in sel], [r["mbytes_per_s"] for r in sel],
-                        marker="o", label=lbl)
-                ax2.plot([r["size"] for r in sel], [r["mops"] for r in sel],
-                         marker="o", label=lbl)
-            for a, yl in ((ax, "bandwidth (MB/s)"), (ax2, "Mops")):
-                log2_axis(a, [r["size"] for r in bw_rows])
-                a.set_xlabel("message size (bytes)")
+        bw_of = [(s, [r for r in rows if num(r.get("mbytes_per_s")) and num(r.get("mops"))
+                      and not num(r.get("offered_rate"))]) for s, rows in members]
+        bw_of = [(s, rows) for s, rows in bw_of if rows]
+        multi = len(bw_of) > 1
+        if "bw-size" in kinds and bw_of:
+            fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 5))
+            for si, (s, rows) in enumerate(bw_of):
+                qset = sorted({r["qps"] for r in rows})
+                for qi, q in enumerate(qset):
+                    sel = sorted((r for r in rows if r["qps"] == q), key=lambda r: r["size"])
+                    kw = dict(marker=markers[qi % len(markers)],
+                              linestyle=styles[si % len(styles)],
+                              label=lbl(s, "%d QP%s" % (q, "s" if q != 1 else "")))
+                    ax.plot([r["size"] for r in sel], [r["mbytes_per_s"] for r in sel], **kw)
+                    ax2.plot([r["size"] for r in sel], [r["mops"] for r in sel], **kw)
+            for a, yl in ((ax, "bandwidth (MB/s, 10^6 B/s)"), (ax2, "Mop/s")):
+                size_axis(a, [r["size"] for _, rows in bw_of for r in rows])
+                a.set_xlabel("message size")
                 a.set_ylabel(yl)
                 a.grid(True, which="both", alpha=0.3)
-                a.legend(fontsize="small")
-            ax.set_title("%s: bandwidth vs size" % title)
-            ax2.set_title("%s: Mops vs size" % title)
-            fig.tight_layout()
-            save(fig, "bw_size_%s.png" % name)
+                a.legend(fontsize="x-small")
+            ax.set_title("bandwidth vs size", fontsize="small")
+            ax2.set_title("Mop/s vs size", fontsize="small")
+            save(fig, "bw_size_%s.png" % name, "bw-size", title + ": bandwidth vs size",
+                 [s for s, _ in bw_of])
 
-            if multi_qps:
-                fig, ax = plt.subplots(figsize=(7, 4.5))
-                for size in sorted({r["size"] for r in bw_rows}):
-                    sel = sorted((r for r in bw_rows if r["size"] == size),
-                                 key=lambda r: r["qps"])
+        qp_of = [(s, rows) for s, rows in bw_of if len({r["qps"] for r in rows}) > 1]
+        multi = len(qp_of) > 1
+        if "mops-qps" in kinds and qp_of:
+            fig, ax = plt.subplots(figsize=(8, 5))
+            for si, (s, rows) in enumerate(qp_of):
+                for size in sorted({r["size"] for r in rows}):
+                    sel = sorted((r for r in rows if r["size"] == size), key=lambda r: r["qps"])
                     if len({r["qps"] for r in sel}) < 2:
                         continue
                     ax.plot([r["qps"] for r in sel], [r["mops"] for r in sel], marker="o",
-                            label="%d B" % size)
-                log2_axis(ax, qps_set)
-                ax.set_xlabel("QPs")
-                ax.set_ylabel("Mops")
-                ax.set_title("%s: Mops vs QPs" % title)
-                ax.grid(True, which="both", alpha=0.3)
-                ax.legend(fontsize="small")
-                fig.tight_layout()
-                save(fig, "mops_qps_%s.png" % name)
+                            linestyle=styles[si % len(styles)], label=lbl(s, size_name(size)))
+            count_axis(ax, [r["qps"] for _, rows in qp_of for r in rows])
+            ax.set_xlabel("QPs")
+            ax.set_ylabel("Mop/s")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize="x-small")
+            save(fig, "mops_qps_%s.png" % name, "mops-qps", title + ": Mop/s vs QPs",
+                 [s for s, _ in qp_of])
 
-    for path, flows, data in flow_tables:
-        fig, ax = plt.subplots(figsize=(9, 4.5))
-        t = [(d[1] + d[2]) / 2e3 for d in data]     # window middle, s
-        for j, name in enumerate(flows):
-            ax.plot(t, [d[4 + j] for d in data], marker=".", label=name)
-        common = [d for d in data if d[3] == 1]
+        load_of = [(s, [r for r in rows if num(r.get("offered_rate"))]) for s, rows in members]
+        load_of = [(s, rows) for s, rows in load_of if rows]
+        multi = len(load_of) > 1
+        if "latency-vs-load" in kinds and load_of:
+            fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 5))
+            for si, (s, rows) in enumerate(load_of):
+                for size in sorted({r["size"] for r in rows}):
+                    sel = sorted((r for r in rows if r["size"] == size),
+                                 key=lambda r: r["offered_rate"])
+                    off = [r["offered_rate"] / 1e6 for r in sel]
+                    ls = styles[si % len(styles)]
+                    sn = size_name(size)
+                    p50 = [r["lat"]["p50"] / 1e3 if r.get("has_lat") and
+                           isinstance(r.get("lat"), dict) and num(r["lat"].get("p50")) else
+                           float("nan") for r in sel]
+                    p99 = [r["lat"]["p99"] / 1e3 if r.get("has_lat") and
+                           isinstance(r.get("lat"), dict) and num(r["lat"].get("p99")) else
+                           float("nan") for r in sel]
+                    ax.plot(off, p50, marker="o", linestyle=ls, label=lbl(s, "p50 " + sn))
+                    ax.plot(off, p99, marker="s", linestyle=ls, label=lbl(s, "p99 " + sn))
+                    k = knee(list(zip(off, p99)))
+                    if k is not None:
+                        ax.axvline(k[0], color="red", alpha=0.4, linestyle=ls)
+                        ax.annotate("knee %.3g Mop/s" % k[0], xy=k, xytext=(5, 10),
+                                    textcoords="offset points", color="red",
+                                    fontsize="x-small")
+                        knees.append("%s %s %s %s: knee at %.6g Mop/s offered (p99 %.3f us)"
+                                     % (s.label, test, mode, sn, k[0], k[1]))
+                    else:
+                        knees.append("%s %s %s %s: no knee (p99 stays within %gx of its value "
+                                     "at the lowest load)" % (s.label, test, mode, sn,
+                                                             KNEE_FACTOR))
+                    ach = [r["mops"] if num(r.get("mops")) else float("nan") for r in sel]
+                    ax2.plot(off, ach, marker="o", linestyle=ls, label=lbl(s, sn))
+            hi = max(r["offered_rate"] / 1e6 for _, rows in load_of for r in rows)
+            ax2.plot([0, hi], [0, hi], color="grey", alpha=0.5, label="achieved = offered")
+            ax.set_yscale("log")
+            plain_log(ax.yaxis)
+            ax.set_xlabel("offered load (Mop/s)")
+            ax.set_ylabel(lat_unit if lat_of else "latency (us)")
+            ax.set_title("latency vs offered load (knee: p99 above %gx its lowest-load value)"
+                         % KNEE_FACTOR, fontsize="small")
+            ax2.set_xlabel("offered load (Mop/s)")
+            ax2.set_ylabel("achieved Mop/s")
+            ax2.set_title("achieved vs offered", fontsize="small")
+            for a in (ax, ax2):
+                a.grid(True, which="both", alpha=0.3)
+                a.legend(fontsize="x-small")
+            save(fig, "latency_vs_load_%s.png" % name, "latency-vs-load",
+                 title + ": latency vs offered load", [s for s, _ in load_of])
+
+    logs = [s for s in sources if s.kind == "wrlog"]
+    if "wrlog-cdf" in kinds and logs:
+        by = {}
+        for s in logs:
+            by.setdefault((s.test, s.mode), []).append(s)
+        for (test, mode), srcs in sorted(by.items()):
+            fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 5))
+            for si, s in enumerate(srcs):
+                n = len(s.lats)
+                xs = [v / 1e3 for v in s.lats]
+                ys = [(i + 1) / n for i in range(n)]
+                kw = dict(linestyle=styles[(si // 10) % len(styles)], drawstyle="steps-post",
+                          label="%s (%s B, %d WRs)" % (s.label, s.size, n))
+                ax.plot(xs, ys, **kw)
+                ax2.plot(xs[:-1], [1.0 - y for y in ys[:-1]], **kw)
+            kl = {s.lat_kind for s in srcs}
+            unit = "latency (us%s)" % (", " + kl.pop() if len(kl) == 1 else "")
+            for a in (ax, ax2):
+                a.set_xscale("log")
+                plain_log(a.xaxis)
+                a.set_xlabel(unit)
+                a.grid(True, which="both", alpha=0.3)
+            ax.set_ylabel("fraction of WRs <= latency")
+            ax.set_title("per-WR latency CDF (every logged WR)", fontsize="small")
+            ax2.set_yscale("log")
+            ax2.set_ylabel("fraction of WRs > latency")
+            ax2.set_title("tail", fontsize="small")
+            ax.legend(fontsize="x-small")
+            save(fig, "wrlog_cdf_%s.png" % slug("%s_%s" % (test, mode)), "wrlog-cdf",
+                 "rdx-perf -o log %s %s: latency CDF" % (test, mode), srcs)
+
+    for s in (x for x in sources if x.kind == "flows"):
+        if "flows" not in kinds:
+            break
+        fig, ax = plt.subplots(figsize=(9, 5))
+        t = [(d[1] + d[2]) / 2e3 for d in s.data]     # window middle, s
+        for j, fname in enumerate(s.flows):
+            ax.plot(t, [d[4 + j] for d in s.data], marker=".", label=fname)
+        common = [d for d in s.data if d[3] == 1]
         if common:
             ax.axvspan(common[0][1] / 1e3, common[-1][2] / 1e3, color="grey", alpha=0.15,
                        label="common interval")
         ax.set_xlabel("time from the first post (s)")
         ax.set_ylabel("bandwidth (Gb/s)")
-        ax.set_title("%s: bandwidth per flow over time" % os.path.basename(path))
         ax.grid(True, alpha=0.3)
         ax.legend(fontsize="small")
-        fig.tight_layout()
-        save(fig, "flows_%s.png" % slug(os.path.splitext(os.path.basename(path))[0]))
+        save(fig, "flows_%s.png" % slug(s.stem), "flows",
+             "%s: bandwidth per flow over time" % os.path.basename(s.path), [s])
 
     if not written:
-        fail("nothing to plot: no latency or bandwidth figures in %s" % " ".join(args.reports))
+        fail("nothing to plot (kinds %s) in %s" % (",".join(kinds), " ".join(args.inputs)))
+    for k in knees:
+        print(k)
     for p in written:
         print(p)
     return 0

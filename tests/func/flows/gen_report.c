@@ -83,7 +83,8 @@ main(int argc, char **argv)
 		x.perf.ctx_switches = 0.0;
 		x.perf.page_faults = 0.0;
 		x.busy_pct = 100.0;
-		if (rdx_report_add(r, &x) != 0)
+		/* with the histogram's buckets (lat.buckets) */
+		if (rdx_report_add_hist(r, &x, &h, 2600000000u) != 0)
 			return 1;
 		x.lcore = 1;
 		if (rdx_report_add(r, &x) != 0)
