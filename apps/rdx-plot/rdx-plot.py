@@ -327,10 +327,20 @@ def main(argv):
         fail(str(e))
     for s, lbl in zip(sources, args.label):
         s.label = lbl
-    labels = [s.label for s in sources]
-    for i, s in enumerate(sources):         # the same name twice: number those
-        if labels.count(s.label) > 1:
-            s.label = "%d: %s" % (i + 1, s.label)
+    def groups_of(s):
+        if s.kind == "report":
+            return {(r["test"], r["mode"]) for r in s.rows}
+        if s.kind == "wrlog":
+            return {(s.test, s.mode)}
+        return {("flows", s.path)}
+    # the same name for two inputs that share a figure: number those
+    clash = set()
+    for i, a in enumerate(sources):
+        for j, b in enumerate(sources[:i]):
+            if a.label == b.label and a.kind == b.kind and groups_of(a) & groups_of(b):
+                clash.update((i, j))
+    for i in sorted(clash):
+        sources[i].label = "%d: %s" % (i + 1, sources[i].label)
     reports = [s for s in sources if s.kind == "report"]
     if reports and not any(s.rows for s in reports) and len(reports) == len(sources):
         fail("no result rows to plot in %s" % " ".join(args.inputs))
@@ -382,6 +392,14 @@ def main(argv):
             for t in ax.get_xticklabels():
                 t.set_rotation(30)
                 t.set_horizontalalignment("right")
+
+    def auto_log_y(ax, values):
+        """A log y axis when the values span more than 50x (overlays of a NIC
+        and the software device), so the smaller series is not a flat line."""
+        pos = [v for v in values if num(v) and v > 0]
+        if pos and max(pos) / min(pos) > 50:
+            ax.set_yscale("log")
+            plain_log(ax.yaxis)
 
     def count_axis(ax, values):
         ax.set_xscale("log", base=2)
@@ -515,8 +533,10 @@ def main(argv):
                               label=lbl(s, "%d QP%s" % (q, "s" if q != 1 else "")))
                     ax.plot([r["size"] for r in sel], [r["mbytes_per_s"] for r in sel], **kw)
                     ax2.plot([r["size"] for r in sel], [r["mops"] for r in sel], **kw)
-            for a, yl in ((ax, "bandwidth (MB/s, 10^6 B/s)"), (ax2, "Mop/s")):
+            for a, yl, k in ((ax, "bandwidth (MB/s, 10^6 B/s)", "mbytes_per_s"),
+                             (ax2, "Mop/s", "mops")):
                 size_axis(a, [r["size"] for _, rows in bw_of for r in rows])
+                auto_log_y(a, [r[k] for _, rows in bw_of for r in rows])
                 a.set_xlabel("message size")
                 a.set_ylabel(yl)
                 a.grid(True, which="both", alpha=0.3)
@@ -538,6 +558,7 @@ def main(argv):
                     ax.plot([r["qps"] for r in sel], [r["mops"] for r in sel], marker="o",
                             linestyle=styles[si % len(styles)], label=lbl(s, size_name(size)))
             count_axis(ax, [r["qps"] for _, rows in qp_of for r in rows])
+            auto_log_y(ax, [r["mops"] for _, rows in qp_of for r in rows])
             ax.set_xlabel("QPs")
             ax.set_ylabel("Mop/s")
             ax.grid(True, which="both", alpha=0.3)
@@ -581,6 +602,7 @@ def main(argv):
                     ax2.plot(off, ach, marker="o", linestyle=ls, label=lbl(s, sn))
             hi = max(r["offered_rate"] / 1e6 for _, rows in load_of for r in rows)
             ax2.plot([0, hi], [0, hi], color="grey", alpha=0.5, label="achieved = offered")
+            auto_log_y(ax2, [r["mops"] for _, rows in load_of for r in rows])
             ax.set_yscale("log")
             plain_log(ax.yaxis)
             ax.set_xlabel("offered load (Mop/s)")
