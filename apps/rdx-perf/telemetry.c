@@ -10,14 +10,23 @@
  * measured phase (they stay 0 during warm-up, "measuring" says which phase
  * runs) and restart at 0 with each run; verify_errors grows as --verify
  * finds bad bytes and is moved to the process total after each run; error
- * is the lcore's errno once it failed. Polls are counted but not shown.
+ * is the lcore's errno once it failed.
+ *
+ * /rdx/lcores and /rdx/lcore,<id> (lib/telemetry) list rdx-perf's lcores
+ * too: their loops are rdx-perf's own, not rdx_lcore_loops, so the hook
+ * below adds what they count (ops, bytes, polls, busy polls, QPs).
+ * /rdx_perf/qps gives every QP's counters (posted, completed, in flight,
+ * receives) while a run is on: the endpoints exist from setup to teardown,
+ * and the move to "done" waits for a callback still reading them.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <rte_common.h>
+#include <rte_pause.h>
 #include <rte_telemetry.h>
 
 #include "rdx_runtime.h"
@@ -26,6 +35,7 @@
 #include "perf_app.h"
 
 #define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define PERF_TEL_CMD_QPS "/rdx_perf/qps"
 
 /* What the callback may read at any time: the app is static, the device is
  * not (it is closed at the end), so its name and kind are copied here. */
@@ -34,6 +44,7 @@ static struct {
 	char dev[80];
 	bool software;
 	int state;                 /* enum perf_tel_state */
+	int readers;               /* /rdx_perf/qps callbacks reading endpoints */
 } tel;
 
 static const char *const state_names[] = {
@@ -102,6 +113,93 @@ tel_progress(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* /rdx/lcores hook: rdx-perf's counters of lcore id, when it runs one of ours. */
+static int
+tel_lcore_hook(unsigned int id, struct rte_tel_data *d, void *arg)
+{
+	const struct perf_app *a = arg;
+	const struct perf_lcore *lc = NULL;
+	uint64_t polls, busy;
+	unsigned int l;
+
+	for (l = 0; l < RTE_MIN(a->nb_lcores, (unsigned int)RDX_MAX_LCORES); l++)
+		if (a->lcore_ids[l] == id)
+			lc = &a->lcores[l];
+	if (lc == NULL)
+		return 0;
+	polls = LOAD(lc->polls);
+	busy = LOAD(lc->busy_polls);
+	rte_tel_data_add_dict_string(d, "app", "rdx-perf");
+	rte_tel_data_add_dict_u64(d, "ops", LOAD(lc->ops));
+	rte_tel_data_add_dict_u64(d, "bytes", LOAD(lc->bytes));
+	rte_tel_data_add_dict_u64(d, "polls", polls);
+	rte_tel_data_add_dict_u64(d, "busy_polls", busy);
+	/* the share of passes whose polls returned completions (report's busy%) */
+	rte_tel_data_add_dict_int(d, "busy_pct", polls == 0 ? 0 :
+				  (int)((200 * (double)busy / (double)polls + 1) / 2));
+	rte_tel_data_add_dict_u64(d, "client_qps", LOAD(lc->nb_eps));
+	rte_tel_data_add_dict_u64(d, "server_qps", LOAD(lc->nb_srv));
+	rte_tel_data_add_dict_int(d, "measuring", LOAD(lc->measure));
+	return 1;
+}
+
+static void
+tel_qp(struct rte_tel_data *d, const struct perf_ep *ep, unsigned int lcore, bool server)
+{
+	struct rte_tel_data *c = rte_tel_data_alloc();
+	uint64_t posted = LOAD(ep->posted), done = LOAD(ep->completed);
+	char key[32];
+
+	if (c == NULL)
+		return;
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_string(c, "role", server ? "server" : "client");
+	rte_tel_data_add_dict_int(c, "lcore", (int)lcore);
+	rte_tel_data_add_dict_u64(c, "qp_num", ep->qp != NULL ? ep->qp->qp_num : 0);
+	rte_tel_data_add_dict_u64(c, "posted", posted);
+	rte_tel_data_add_dict_u64(c, "completed", done);
+	/* a server's posts (answers) are not counted back as completions */
+	if (!server)
+		rte_tel_data_add_dict_u64(c, "in_flight", posted >= done ? posted - done : 0);
+	rte_tel_data_add_dict_u64(c, "sends", LOAD(ep->tx));
+	rte_tel_data_add_dict_u64(c, "recv_posted", LOAD(ep->recv_posted));
+	rte_tel_data_add_dict_u64(c, "recv_done", LOAD(ep->recv_done));
+	snprintf(key, sizeof(key), "%s%u", server ? "srv" : "qp", ep->index);
+	if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
+		rte_tel_data_free(c);
+}
+
+/* Every QP the lcores drive now: client endpoints, then server ones. */
+static int
+tel_qps(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	const struct perf_app *a = tel.app;
+	unsigned int l, i, nb;
+
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	if (a == NULL)
+		return -ENODEV;
+	__atomic_fetch_add(&tel.readers, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&tel.state, __ATOMIC_SEQ_CST) != PERF_TEL_RUNNING) {
+		__atomic_fetch_sub(&tel.readers, 1, __ATOMIC_RELEASE);
+		return -EAGAIN;      /* no run on: no endpoints to show */
+	}
+	rte_tel_data_start_dict(d);
+	nb = RTE_MIN(a->nb_lcores, (unsigned int)RDX_MAX_LCORES);
+	for (l = 0; l < nb; l++) {
+		const struct perf_lcore *lc = &a->lcores[l];
+		unsigned int ne = LOAD(lc->nb_eps), ns = LOAD(lc->nb_srv);
+
+		for (i = 0; i < ne && lc->eps != NULL; i++)
+			tel_qp(d, lc->eps[i], lc->lcore_id, false);
+		for (i = 0; i < ns && lc->srv != NULL; i++)
+			tel_qp(d, lc->srv[i], lc->lcore_id, true);
+	}
+	__atomic_fetch_sub(&tel.readers, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int
 perf_telemetry_register(const struct perf_app *a)
 {
@@ -110,6 +208,10 @@ perf_telemetry_register(const struct perf_app *a)
 	tel.software = a->attr->software;
 	__atomic_store_n(&tel.state, PERF_TEL_SETUP, __ATOMIC_RELAXED);
 	__atomic_store_n(&tel.app, a, __ATOMIC_RELEASE);
+	rdx_telemetry_lcore_info_set(tel_lcore_hook, (void *)(uintptr_t)a);
+	if (rte_telemetry_register_cmd(PERF_TEL_CMD_QPS, tel_qps,
+		"rdx-perf: every QP of the run: lcore, qp_num, posted, completed, in flight, receives. No parameters.") != 0)
+		return -EINVAL;
 	return rte_telemetry_register_cmd(PERF_TEL_CMD_PROGRESS, tel_progress,
 		"rdx-perf: test, size, QPs, device, and per lcore ops, bytes and errors so far. No parameters.");
 }
@@ -117,5 +219,8 @@ perf_telemetry_register(const struct perf_app *a)
 void
 perf_telemetry_state(enum perf_tel_state s)
 {
-	__atomic_store_n(&tel.state, (int)s, __ATOMIC_RELAXED);
+	__atomic_store_n(&tel.state, (int)s, __ATOMIC_SEQ_CST);
+	/* leaving the run: the endpoints go next; wait out a reader of them */
+	while (s != PERF_TEL_RUNNING && __atomic_load_n(&tel.readers, __ATOMIC_SEQ_CST) != 0)
+		rte_pause();
 }

@@ -46,18 +46,47 @@ tel_key(char *dst, size_t len, const char *src)
 	dst[i] = '\0';
 }
 
+/* A decimal id of at most 6 digits (parameters: device ids, "#k"). */
+static int
+parse_id(const char *s, unsigned int *v)
+{
+	unsigned long x;
+	char *end;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -EINVAL;
+	errno = 0;
+	x = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || x > 1000000)
+		return -EINVAL;
+	*v = (unsigned int)x;
+	return 0;
+}
+
 /*
- * "name" or "name#k" -> name and k (0 for the first device of that name).
- * Returns 0 or -EINVAL (empty, name too long, k not a number).
+ * "name" or "name#k" -> name and k (0 for the first device of that name);
+ * all digits: a numeric id (the position in /rdx/devs, as /rdx/dev_list
+ * gives it): *id set, name "". No device name is all digits.
+ * Returns 0 or -EINVAL (empty, name too long, k or id not a number).
  */
 static int
-parse_dev_param(const char *params, char *name, size_t len, unsigned int *k)
+parse_dev_param(const char *params, char *name, size_t len, unsigned int *k, int *id)
 {
 	const char *hash;
 	size_t nlen;
+	unsigned int v;
 
+	*id = -1;
 	if (params == NULL || params[0] == '\0')
 		return -EINVAL;
+	if (params[strspn(params, "0123456789")] == '\0') {
+		if (parse_id(params, &v) != 0)
+			return -EINVAL;
+		*id = (int)v;
+		name[0] = '\0';
+		*k = 0;
+		return 0;
+	}
 	hash = strchr(params, '#');
 	nlen = hash != NULL ? (size_t)(hash - params) : strlen(params);
 	if (nlen == 0 || nlen >= len)
@@ -65,24 +94,16 @@ parse_dev_param(const char *params, char *name, size_t len, unsigned int *k)
 	memcpy(name, params, nlen);
 	name[nlen] = '\0';
 	*k = 0;
-	if (hash != NULL) {
-		char *end;
-		unsigned long v;
-
-		if (hash[1] < '0' || hash[1] > '9')
-			return -EINVAL;
-		errno = 0;
-		v = strtoul(hash + 1, &end, 10);
-		if (errno != 0 || *end != '\0' || v > 1000000)
-			return -EINVAL;
-		*k = (unsigned int)v;
-	}
+	if (hash != NULL && parse_id(hash + 1, k) != 0)
+		return -EINVAL;
 	return 0;
 }
 
-/* Under the registry lock: find the k-th open device named name, run fn. */
+/* Under the registry lock: find the k-th open device named name (or the
+ * id-th open device), run fn. */
 struct dev_call {
 	const char *name;
+	int id;                 /* >= 0: by position, name unused */
 	unsigned int k;
 	unsigned int seen;
 	int (*fn)(struct rdx_dev *dev, struct rte_tel_data *d);
@@ -95,8 +116,14 @@ dev_call_cb(struct rdx_dev *dev, void *arg)
 {
 	struct dev_call *c = arg;
 
-	if (strcmp(rdx_dev_attr_get(dev)->name, c->name) != 0)
+	if (c->id < 0 && strcmp(rdx_dev_attr_get(dev)->name, c->name) != 0)
 		return 0;
+	if (c->id >= 0 && c->seen++ != (unsigned int)c->id)
+		return 0;
+	if (c->id >= 0) {
+		c->ret = c->fn(dev, c->d);
+		return 1;
+	}
 	if (c->seen++ != c->k)
 		return 0;
 	c->ret = c->fn(dev, c->d);
@@ -110,7 +137,7 @@ with_dev(const char *params, int (*fn)(struct rdx_dev *dev, struct rte_tel_data 
 	char name[sizeof(((struct rdx_dev_attr *)0)->name)];
 	struct dev_call c = { .name = name, .fn = fn, .d = d, .ret = -ENODEV };
 
-	if (parse_dev_param(params, name, sizeof(name), &c.k) != 0)
+	if (parse_dev_param(params, name, sizeof(name), &c.k, &c.id) != 0)
 		return -EINVAL;
 	if (rdx_dev_foreach(dev_call_cb, &c) == 0)
 		return -ENODEV;
@@ -299,6 +326,21 @@ tel_devs(const char *cmd, const char *params, struct rte_tel_data *d)
 	return 0;
 }
 
+/* [0, 1, ...]: the ids /rdx/dev_info and /rdx/dev_xstats take, in /rdx/devs order */
+static int
+tel_dev_list(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	unsigned int i, n;
+
+	RTE_SET_USED(cmd);
+	RTE_SET_USED(params);
+	rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
+	n = RTE_MIN(rdx_dev_count(), (unsigned int)RTE_TEL_MAX_ARRAY_ENTRIES);
+	for (i = 0; i < n; i++)
+		rte_tel_data_add_array_int(d, (int)i);
+	return 0;
+}
+
 static const char *
 link_layer_name(uint8_t ll)
 {
@@ -381,11 +423,54 @@ loop_totals(struct rte_tel_data *d, const struct rdx_lcore_loop *l)
 	rte_tel_data_add_dict_int(d, "pollers", (int)l->nb_pollers);
 }
 
+/* The app's lcore hook (rdx_telemetry_lcore_info_set): fn is published
+ * after arg, and read before it. */
+static void *lcore_hook_arg;
+static rdx_telemetry_lcore_fn_t lcore_hook_fn;
+
+int
+rdx_telemetry_lcore_info_set(rdx_telemetry_lcore_fn_t fn, void *arg)
+{
+	__atomic_store_n(&lcore_hook_fn, NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&lcore_hook_arg, arg, __ATOMIC_RELEASE);
+	__atomic_store_n(&lcore_hook_fn, fn, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/*
+ * Into the dict d: what is known of lcore id: its rdx_lcore_loop (copied
+ * into l), whether it is an EAL worker running a function, the app's hook.
+ * Returns 1 when any of them says something, 0 when none does.
+ */
+static int
+lcore_fill(unsigned int id, struct rte_tel_data *d, struct rdx_lcore_loop *l)
+{
+	rdx_telemetry_lcore_fn_t fn = __atomic_load_n(&lcore_hook_fn, __ATOMIC_ACQUIRE);
+	bool loop = rdx_lcore_loop_snapshot(id, l) == 0;
+	bool worker = id < RTE_MAX_LCORE && id != rte_get_main_lcore() && rte_lcore_is_enabled(id);
+	bool running = worker && rte_eal_get_lcore_state(id) == RUNNING;
+	int listed = loop || running;
+
+	rte_tel_data_start_dict(d);
+	rte_tel_data_add_dict_int(d, "lcore", (int)id);
+	rte_tel_data_add_dict_string(d, "role", id == rte_get_main_lcore() ? "main" :
+				     worker ? "worker" : "other");
+	rte_tel_data_add_dict_string(d, "state", running ? "running" : worker ? "waiting" : "-");
+	if (loop)
+		loop_totals(d, l);
+	if (fn != NULL && fn(id, d, __atomic_load_n(&lcore_hook_arg, __ATOMIC_ACQUIRE)) > 0)
+		listed = 1;
+	/* an lcore the app reports on runs the app's loop if not ours */
+	rte_tel_data_add_dict_string(d, "loop", loop ? "rdx_lcore_loop" :
+				     listed ? "app's own" : "none");
+	return listed;
+}
+
 static int
 tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	unsigned int ids[RTE_MAX_LCORE], n, i;
 	struct rdx_lcore_loop *l;
+	unsigned int id;
 
 	RTE_SET_USED(cmd);
 	RTE_SET_USED(params);
@@ -393,19 +478,20 @@ tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (l == NULL)
 		return -ENOMEM;
 	rte_tel_data_start_dict(d);
-	n = rdx_lcore_loop_lcores(ids, RTE_DIM(ids));
-	for (i = 0; i < n && i < RTE_DIM(ids); i++) {
+	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		struct rte_tel_data *c;
 		char key[16];
 
-		if (rdx_lcore_loop_snapshot(ids[i], l) != 0)
-			continue; /* ended since it was listed */
+		if (!rte_lcore_is_enabled(id))
+			continue;
 		c = rte_tel_data_alloc();
 		if (c == NULL)
 			break;
-		rte_tel_data_start_dict(c);
-		loop_totals(c, l);
-		snprintf(key, sizeof(key), "%u", ids[i]);
+		if (lcore_fill(id, c, l) == 0) {
+			rte_tel_data_free(c);
+			continue;
+		}
+		snprintf(key, sizeof(key), "%u", id);
 		if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
 			rte_tel_data_free(c);
 	}
@@ -432,14 +518,12 @@ tel_lcore(const char *cmd, const char *params, struct rte_tel_data *d)
 	l = malloc(sizeof(*l));
 	if (l == NULL)
 		return -ENOMEM;
-	ret = rdx_lcore_loop_snapshot((unsigned int)id, l);
-	if (ret != 0) {
+	memset(l, 0, sizeof(*l));
+	ret = lcore_fill((unsigned int)id, d, l);
+	if (ret == 0) {      /* nothing runs there and the app knows nothing of it */
 		free(l);
-		return ret;
+		return -ENOENT;
 	}
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_int(d, "lcore", (int)id);
-	loop_totals(d, l);
 	for (i = 0; i < l->nb_pollers; i++) {
 		const struct rdx_poller *p = &l->pollers[i];
 		struct rte_tel_data *c = rte_tel_data_alloc();
@@ -473,12 +557,14 @@ RTE_INIT(rdx_telemetry_init)
 		"rdx version, TSC Hz and rdx_tsc cost, main and worker lcores. No parameters.");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_DEVS, tel_devs,
 		"Names of the open rdx devices. No parameters.");
+	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_DEV_LIST, tel_dev_list,
+		"Ids of the open rdx devices (0, 1, ... in /rdx/devs order). No parameters.");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_DEV_INFO, tel_dev_info,
-		"Attributes of an open rdx device. Parameters: device name (from /rdx/devs).");
+		"Attributes of an open rdx device. Parameters: device id (from /rdx/dev_list) or name (from /rdx/devs).");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_DEV_XSTATS, tel_dev_xstats,
-		"Counters of an open rdx device. Parameters: device name (from /rdx/devs).");
+		"Counters of an open rdx device. Parameters: device id (from /rdx/dev_list) or name (from /rdx/devs).");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_LCORES, tel_lcores,
-		"Lcores running an rdx_lcore_loop, with totals. No parameters.");
+		"Worker lcores and lcores running an rdx_lcore_loop: loop totals and the app's counters. No parameters.");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_LCORE, tel_lcore,
-		"One lcore's rdx_lcore_loop: totals and pollers. Parameters: lcore id.");
+		"One lcore: its rdx_lcore_loop's totals and pollers, the app's counters. Parameters: lcore id.");
 }

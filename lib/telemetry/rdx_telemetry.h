@@ -9,10 +9,15 @@
  *
  *   /rdx/info                 version, TSC, main and worker lcores
  *   /rdx/devs                 open devices ("sw", "sw#1" for a second "sw")
- *   /rdx/dev_info,<name>      struct rdx_dev_attr of one of them
- *   /rdx/dev_xstats,<name>    its counters (rdx_dev_xstats_get), as a dict
- *   /rdx/lcores               lcores running an rdx_lcore_loop, a summary each
- *   /rdx/lcore,<id>           one loop: totals and per poller counters
+ *   /rdx/dev_list             their numeric ids (0, 1, ... in /rdx/devs order),
+ *                             as /ethdev/list gives port ids
+ *   /rdx/dev_info,<dev>       struct rdx_dev_attr of one of them
+ *   /rdx/dev_xstats,<dev>     its counters (rdx_dev_xstats_get), as a dict
+ *   /rdx/lcores               worker lcores and lcores running an
+ *                             rdx_lcore_loop, a summary each
+ *   /rdx/lcore,<id>           one of them: totals and per poller counters
+ * <dev> is a name from /rdx/devs or a numeric id from /rdx/dev_list
+ * (/rdx/dev_xstats,0 as /ethdev/xstats,0).
  *
  * A bad parameter (unknown device, bad or idle lcore id) makes the callback
  * return a negative value, which DPDK answers with null. doc/telemetry.md
@@ -32,6 +37,7 @@ struct rte_tel_data;
 /** Command names, for clients and tests. */
 #define RDX_TELEMETRY_CMD_INFO "/rdx/info"
 #define RDX_TELEMETRY_CMD_DEVS "/rdx/devs"
+#define RDX_TELEMETRY_CMD_DEV_LIST "/rdx/dev_list"
 #define RDX_TELEMETRY_CMD_DEV_INFO "/rdx/dev_info"
 #define RDX_TELEMETRY_CMD_DEV_XSTATS "/rdx/dev_xstats"
 #define RDX_TELEMETRY_CMD_LCORES "/rdx/lcores"
@@ -43,6 +49,27 @@ struct rte_tel_data;
  * @return the number of counters added, or a negative errno.
  */
 int rdx_telemetry_dev_xstats(struct rdx_dev *dev, struct rte_tel_data *d);
+
+/**
+ * Fills what an app knows of one of its lcores into /rdx/lcores and
+ * /rdx/lcore,<id> (an app running its own loop rather than an
+ * rdx_lcore_loop: counters it keeps anyway, e.g. ops, polls, busy polls).
+ * Called on DPDK's telemetry thread with d a dict already started, to which
+ * it adds entries; it must only read what the lcore writes (relaxed loads).
+ * @return 1 when it added something for lcore_id, 0 when it knows nothing
+ * of it, or a negative errno.
+ */
+typedef int (*rdx_telemetry_lcore_fn_t)(unsigned int lcore_id, struct rte_tel_data *d,
+					void *arg);
+
+/**
+ * Install fn (NULL: remove it): one per process, the last call wins. An
+ * lcore is listed by /rdx/lcores when it runs an rdx_lcore_loop, is an EAL
+ * worker running a function, or fn adds something for it.
+ * Control path; fn must stay valid until removed.
+ * @return 0.
+ */
+int rdx_telemetry_lcore_info_set(rdx_telemetry_lcore_fn_t fn, void *arg);
 
 /**
  * The registry name of dev in the telemetry commands: its attr.name, with

@@ -4,7 +4,9 @@
 # WRITE test on the software device in the background; a small python
 # client (AF_UNIX SOCK_SEQPACKET, as dpdk-telemetry.py) queries its socket
 # /var/run/dpdk/rdx-<pid>/dpdk_telemetry.v2: /rdx/info, /rdx/devs,
-# /rdx/dev_info, /rdx/dev_xstats, /rdx_perf/progress and bad parameters,
+# /rdx/dev_list, /rdx/dev_info and /rdx/dev_xstats by name and by numeric
+# id, /rdx/lcores and /rdx/lcore (rdx-perf's lcore, with its counters),
+# /rdx_perf/progress, /rdx_perf/qps (per-QP counters) and bad parameters,
 # checks the keys, and that wqes and ops grow between two queries a second
 # apart; then rdx-perf must exit 0 and remove its runtime directory.
 # Never hangs: every wait is bounded, the background process is killed on
@@ -82,8 +84,30 @@ check(isinstance(p1, dict) and all(k in p1 for k in keys) and
       p1["size"] == 8 and p1["qps_per_lcore"] == 1 and
       all(k in p1["lcore_0"] for k in ("ops", "bytes", "verify_errors", "error")),
       "/rdx_perf/progress: %s" % ", ".join(keys))
+dl = q("/rdx/dev_list")
+check(dl == [0], "/rdx/dev_list: %s" % dl)
+check(q("/rdx/dev_info,0") == di, "/rdx/dev_info,0 is /rdx/dev_info,sw")
+x0 = q("/rdx/dev_xstats,0")
+check(isinstance(x0, dict) and all(isinstance(x0.get(k), int) for k in want) and
+      x0.get("qps_open") == x1.get("qps_open"),
+      "/rdx/dev_xstats,0 (numeric id, as /ethdev/xstats,0): the same counters")
+lc = q("/rdx/lcores")
+l0 = lc.get("0", {}) if isinstance(lc, dict) else {}
+check(l0.get("app") == "rdx-perf" and l0.get("role") == "main" and l0.get("ops", 0) > 0 and
+      l0.get("polls", 0) > 0 and l0.get("client_qps") == 1 and l0.get("server_qps") == 1,
+      "/rdx/lcores under rdx-perf: lcore 0 with its ops, polls, QPs: %s" % lc)
+one = q("/rdx/lcore,0")
+check(isinstance(one, dict) and one.get("lcore") == 0 and one.get("app") == "rdx-perf",
+      "/rdx/lcore,0: %s" % one)
+qps = q("/rdx_perf/qps")
+c0, s0 = (qps.get("qp0", {}), qps.get("srv0", {})) if isinstance(qps, dict) else ({}, {})
+check(c0.get("role") == "client" and c0.get("posted", 0) > 0 and
+      c0.get("completed", 0) > 0 and c0.get("posted", 0) >= c0.get("completed", 0) and
+      c0.get("qp_num", 0) > 0 and c0.get("lcore") == 0 and s0.get("role") == "server",
+      "/rdx_perf/qps: qp0 posted and completed, srv0: %s" % qps)
 for bad in ("/rdx/dev_xstats,nodev", "/rdx/dev_info,nodev", "/rdx/dev_xstats",
-            "/rdx/lcore,abc", "/rdx/lcore,0"):
+            "/rdx/dev_xstats,1", "/rdx/dev_info,99999999", "/rdx/dev_xstats,-1",
+            "/rdx/lcore,abc", "/rdx/lcore,5"):
     r = q(bad)
     check(r is None, "%s: null (%s)" % (bad, r))
 
@@ -96,6 +120,9 @@ for k in ("sw_wqes", "sw_doorbells", "dp_qp_wqes", "dp_cq_cqes"):
 check(isinstance(p2, dict) and p2.get("ops", 0) > p1.get("ops", 0) and
       p2["lcore_0"]["bytes"] > p1["lcore_0"]["bytes"],
       "ops grow: %s -> %s" % (p1.get("ops"), p2.get("ops") if isinstance(p2, dict) else p2))
+qps2 = q("/rdx_perf/qps")
+check(isinstance(qps2, dict) and qps2.get("qp0", {}).get("completed", 0) > c0.get("completed", 0),
+      "/rdx_perf/qps: qp0's completions grow")
 s.close()
 sys.exit(1 if fails else 0)
 PY

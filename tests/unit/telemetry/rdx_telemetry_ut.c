@@ -22,6 +22,7 @@
 #include <rte_eal.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_telemetry.h>
 
 #include <jansson.h>
 
@@ -173,6 +174,23 @@ test_devs(void)
 	CU_ASSERT_EQUAL(jint(r, "xstats"), rdx_dev_xstats_get(d1, NULL, 0));
 	json_decref(r);
 
+	/* numeric ids, as /ethdev/list and /ethdev/xstats,0 */
+	r = query("/rdx/dev_list");
+	CU_ASSERT_FATAL(json_is_array(r));
+	CU_ASSERT_EQUAL(json_array_size(r), 2);
+	CU_ASSERT_EQUAL(json_integer_value(json_array_get(r, 0)), 0);
+	CU_ASSERT_EQUAL(json_integer_value(json_array_get(r, 1)), 1);
+	json_decref(r);
+	r = query("/rdx/dev_info,1");
+	CU_ASSERT_FATAL(json_is_object(r));
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(r, "name")), "sw");
+	CU_ASSERT_EQUAL(jint(r, "xstats"), rdx_dev_xstats_get(d1, NULL, 0));
+	json_decref(r);
+	r = query("/rdx/dev_xstats,0");
+	CU_ASSERT_FATAL(json_is_object(r));
+	CU_ASSERT_EQUAL(json_object_size(r), (size_t)rdx_dev_xstats_get(d0, NULL, 0));
+	json_decref(r);
+
 	r = query("/rdx/dev_xstats,sw");
 	CU_ASSERT_FATAL(json_is_object(r));
 	CU_ASSERT_EQUAL(json_object_size(r), (size_t)rdx_dev_xstats_get(d0, NULL, 0));
@@ -184,7 +202,8 @@ test_devs(void)
 	static const char *const bad[] = {
 		"/rdx/dev_info,nope", "/rdx/dev_xstats,nope", "/rdx/dev_xstats,sw#2",
 		"/rdx/dev_xstats,sw#", "/rdx/dev_xstats,sw#x", "/rdx/dev_xstats,#1",
-		"/rdx/dev_xstats", "/rdx/dev_info",
+		"/rdx/dev_xstats", "/rdx/dev_info", "/rdx/dev_xstats,2", "/rdx/dev_info,1x",
+		"/rdx/dev_info,99999999999", "/rdx/dev_xstats,-1",
 		"/rdx/dev_xstats,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
 	};
 	for (size_t i = 0; i < RTE_DIM(bad); i++) {
@@ -241,6 +260,17 @@ wait_iterations(uint64_t iters)
 		usleep(1000);
 	}
 	return false;
+}
+
+static uint64_t app_ops = 42;
+
+static int
+app_hook(unsigned int lcore_id, struct rte_tel_data *d, void *arg)
+{
+	if (lcore_id != rte_get_main_lcore())
+		return 0;
+	rte_tel_data_add_dict_u64(d, "app_ops", *(uint64_t *)arg);
+	return 1;
 }
 
 static void
@@ -332,6 +362,24 @@ test_lcores(void)
 	r = query("/rdx/lcores");
 	CU_ASSERT(json_is_object(r) && json_object_size(r) == 0);
 	json_decref(r);
+
+	/* an app's own loop on the main lcore: its hook lists it */
+	CU_ASSERT_EQUAL(rdx_telemetry_lcore_info_set(app_hook, &app_ops), 0);
+	r = query("/rdx/lcores");
+	c = json_object_get(r, "0");
+	CU_ASSERT_FATAL(json_is_object(c));
+	CU_ASSERT_EQUAL(json_object_size(r), 1);
+	CU_ASSERT_EQUAL(jint(c, "app_ops"), 42);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(c, "loop")), "app's own");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(c, "role")), "main");
+	json_decref(r);
+	r = query("/rdx/lcore,0");
+	CU_ASSERT(json_is_object(r) && jint(r, "app_ops") == 42 && jint(r, "lcore") == 0);
+	json_decref(r);
+	CU_ASSERT_EQUAL(rdx_telemetry_lcore_info_set(NULL, NULL), 0);
+	r = query("/rdx/lcore,0");
+	CU_ASSERT(json_is_null(r));
+	json_decref(r);
 	CU_ASSERT(loop.iterations >= (uint64_t)it1);
 	CU_ASSERT_EQUAL(loop.pollers[0].busy_calls, loop.pollers[0].calls);
 }
@@ -343,6 +391,7 @@ test_help_lists_commands(void)
 	static const char *const cmds[] = {
 		RDX_TELEMETRY_CMD_INFO, RDX_TELEMETRY_CMD_DEVS, RDX_TELEMETRY_CMD_DEV_INFO,
 		RDX_TELEMETRY_CMD_DEV_XSTATS, RDX_TELEMETRY_CMD_LCORES, RDX_TELEMETRY_CMD_LCORE,
+		RDX_TELEMETRY_CMD_DEV_LIST,
 	};
 	size_t i, j;
 
