@@ -329,8 +329,8 @@ rdx_json_buckets(struct rdx_json_ctx *c, json_t *lat, uint64_t count,
 }
 
 static int
-rdx_json_row(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
-	     struct rdx_lat_bucket **b, unsigned int *nb)
+rdx_json_row_fields(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
+		    struct rdx_lat_bucket **b, unsigned int *nb)
 {
 	json_int_t v = 0;
 	json_t *sub;
@@ -409,6 +409,16 @@ rdx_json_row(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
 		rc = rc ? rc : rdx_json_num(c, sub, "page_faults", &x->perf.page_faults);
 		*strrchr(c->where, '.') = '\0';
 	}
+	return rc;
+}
+
+/* One row; its buckets (*b, taken over by the caller) only when it is good. */
+static int
+rdx_json_row(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
+	     struct rdx_lat_bucket **b, unsigned int *nb)
+{
+	int rc = rdx_json_row_fields(c, o, x, b, nb);
+
 	if (rc != 0) {
 		free(*b);
 		*b = NULL;

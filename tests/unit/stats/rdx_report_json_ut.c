@@ -184,6 +184,14 @@ test_json_buckets(void)
 	back = rdx_report_read_json_msg(path, err, sizeof(err));
 	CU_ASSERT(back != NULL);
 	rdx_report_free(back);
+	/* good buckets, then a bad field after them: refused, nothing leaks
+	 * (the ASan build checks; fuzz_report_json found it) */
+	snprintf(buf, sizeof(buf), row, "[[1, 2, 1], [2, 3, 2]]");
+	memcpy(strstr(buf, "\"has_perf\": false, \"perf\": null"),
+	       "\"has_perf\": true,  \"perf\": null", 31);
+	write_file(path, buf);
+	CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+	CU_ASSERT(strstr(err, "results[0].perf") != NULL);
 	{
 	static const char *const bad[] = {
 		"[[1, 2, 1], [2, 3, 1]]",          /* sums to 2, not 3 */
