@@ -161,6 +161,49 @@ test_attr(void)
 	CU_ASSERT(rdx_cq_destroy(cq) == 0);
 }
 
+/* The kernel page size of the mapping holding p, from /proc/self/smaps (kB; 0: not found). */
+static unsigned long
+page_kb(const void *p)
+{
+	unsigned long lo, hi, kb = 0;
+	bool in = false;
+	char line[512];
+	FILE *f = fopen("/proc/self/smaps", "r");
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+			in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+		else if (in && sscanf(line, "KernelPageSize: %lu kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return in ? kb : 0;
+}
+
+/* RDX_MEM_HUGE: hugepages or ENOTSUP, never normal pages handed out as huge
+ * (tests/func/sw_huge.sh reserves pages as root to see the first case). */
+static void
+test_mem_huge(void)
+{
+	struct rdx_mem *m;
+
+	rte_errno = 0;
+	m = rdx_dev_mem_alloc(dev, 12345, RDX_MEM_HUGE, RDX_ACCESS_ALL);
+	if (m == NULL) {
+		printf("\n  no hugepages here: refused (%s)", rte_strerror(rte_errno));
+		CU_ASSERT_EQUAL(rte_errno, ENOTSUP);
+		return;
+	}
+	printf("\n  hugepages here: %lu kB pages", page_kb(m->addr));
+	CU_ASSERT_EQUAL(m->type, RDX_MEM_HUGE);
+	CU_ASSERT(m->addr != NULL && m->len == 12345);
+	CU_ASSERT_EQUAL(page_kb(m->addr), 2048);
+	memset(m->addr, 0xab, m->len);
+	CU_ASSERT_EQUAL(rdx_dev_mem_free(m), 0);
+}
+
 /* Every QP shape the limits allow is created and works (a NOP and, when
  * the QP has room, an inline WRITE of max_inline bytes). */
 static void
@@ -1322,6 +1365,7 @@ main(int argc, char **argv)
 {
 	static const struct rdx_ut_case cases[] = {
 		{ "attr", test_attr },
+		{ "mem_huge", test_mem_huge },
 		{ "qp_shapes", test_qp_shapes },
 		{ "write_read", test_write_read },
 		{ "send_recv_imm", test_send_recv_imm },
