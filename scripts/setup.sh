@@ -12,7 +12,8 @@ pkgs=(meson ninja-build pkgconf gcc libc6-dev libdpdk-dev libibverbs-dev ibverbs
       python3-jsonschema valgrind procps iproute2)
 softroce=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod perftest qperf
           rdmacm-utils ibverbs-utils)
-fuzz=(clang libfuzzer-14-dev)
+# libclang-rt-14-dev: the ASan/UBSan runtimes clang links with -fsanitize=fuzzer,address
+fuzz=(clang libfuzzer-14-dev libclang-rt-14-dev)
 for a in "$@"; do
     case "$a" in
     --softroce) pkgs+=("${softroce[@]}") ;;
