@@ -517,6 +517,13 @@ perf_setup(struct perf_app *a)
 		fprintf(stderr, "rdx-perf: device %s does not support atomics\n", at->name);
 		return -EINVAL;
 	}
+	/* the software device's hugepage buffers are this process's memory
+	 * (drivers/mlx5/sw/README.md): a peer process would get remote access
+	 * errors */
+	if (o->mem == RDX_MEM_HUGE && at->software && (o->server || o->connect != NULL)) {
+		fprintf(stderr, "rdx-perf: bad value 'huge' for --mem: on the software device hugepage buffers are process memory, which a peer process cannot reach: use --mem host with --server/--connect\n");
+		return -EINVAL;
+	}
 	if (o->mem == RDX_MEM_DM) {
 		/* device memory is small and shared by every buffer of the process:
 		 * fewer slots, at least one message each */

@@ -25,6 +25,20 @@ else
     echo "note: the kernel has free hugepages: the refusal is not tested"
 fi
 
+# two processes: the hugepage buffers are process memory, a peer could not
+# reach them: refused before any connection, whatever the pool holds
+for role in "--server -p 1" "--connect 127.0.0.1:1"; do
+    ran=1
+    run twoproc 60 "${EAL[@]}" -- $role --test write --dev sw --mem huge
+    rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/twoproc.err")" -eq 1 ] &&
+       grep -q "peer process cannot reach" "$TMP/twoproc.err"; then
+        pass "${role%% *} --mem huge: refused, exit 2"
+    else
+        fail "${role%% *} --mem huge: exit $rc: $(tr '\n' '|' <"$TMP/twoproc.err")"
+    fi
+done
+
 old=$(cat $NR 2>/dev/null || echo x)
 want=8     # 16 MiB: two 256 KiB buffers round up to a page each
 if [ "$(id -u)" = 0 ] && [ "$old" != x ] && echo $((old + want)) >$NR 2>/dev/null; then
