@@ -91,32 +91,7 @@ uint8_t *
 sw_mr_resolve(const struct sw_domain *d, uint32_t key, uint64_t addr, uint64_t len,
 	      uint32_t need, pid_t pid)
 {
-	const struct sw_mr_shm *mr;
-	uint32_t slot = key >> 8, kind, access;
-	uint64_t iova, mlen, off, shm_off;
-
-	if (key == 0 || slot >= SW_MAX_MR)
-		return NULL;
-	mr = d->shadow != NULL ? &d->shadow->mrs[slot] : &d->hdr->mrs[slot];
-	if (__atomic_load_n(&mr->key, __ATOMIC_ACQUIRE) != key)
-		return NULL;
-	iova = SW_LOAD(mr->iova);
-	mlen = SW_LOAD(mr->len);
-	access = SW_LOAD(mr->access);
-	kind = SW_LOAD(mr->kind);
-	if (addr < iova || len > mlen || addr - iova > mlen - len || (access & need) != need)
-		return NULL;
-	off = addr - iova;
-	if (kind == SW_MR_LOCAL) {
-		if (d->shadow == NULL || mr->owner_pid != (int32_t)pid)
-			return NULL;
-		return (uint8_t *)(uintptr_t)(mr->local_addr + off);
-	}
-	shm_off = SW_LOAD(mr->shm_off);
-	if ((kind != SW_MR_SHM && kind != SW_MR_DM) || shm_off > d->size ||
-	    off > d->size - shm_off || len > d->size - shm_off - off)
-		return NULL;
-	return sw_ptr(d, shm_off + off);
+	return sw_mr_xlate(d, key, addr, len, need, pid);
 }
 
 /*
@@ -139,6 +114,11 @@ sw_copy(const struct sw_span *dst, uint32_t nd, const struct sw_span *src,
 		return;
 	tail = len >= 8 ? 8 : 1;
 	body = len - tail;
+	if (nd == 1 && ns == 1 && dst[0].len >= len && src[0].len >= len) {
+		/* one span each (inline payloads, one SGE) */
+		sw_copy1(dst[0].p, src[0].p, len);
+		return;
+	}
 	while (body > 0 && di < nd && si < ns) {
 		uint64_t n = RTE_MIN(dst[di].len - doff, src[si].len - soff);
 
@@ -235,7 +215,7 @@ sw_peer_check_pid(struct sw_engine *e, struct sw_lqp *q)
 		q->peer_vanished = true;
 }
 
-static bool
+static inline bool
 sw_peer_alive(const struct sw_lqp *q)
 {
 	const struct sw_qp_shm *p = q->peer;
@@ -579,7 +559,9 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	int rc;
 
 	w.pos = q->sq_ci;
-	sw_ring_read(q, w.pos, w.b, 16);
+	/* the first WQEBB, read once as one 64-byte copy (a WQEBB never
+	 * wraps); the rest of a longer WQE below, once its DS is checked */
+	memcpy(w.b, q->sq_buf + (size_t)(w.pos & (q->sq_wqe_cnt - 1)) * 64, 64);
 	v = be32toh(ctrl->opmod_idx_opcode);
 	w.opcode = (uint8_t)v;
 	w.idx = (v >> 8) & 0xffff;
@@ -604,7 +586,8 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	if (w.opmod != 0 || ctrl->signature != 0)
 		return sw_malformed(e, q, &w, "opmod/signature not 0", w.opmod,
 				    ctrl->signature);
-	sw_ring_read(q, w.pos, w.b, w.ds * 16);
+	if (w.wqebbs > 1)
+		sw_ring_read(q, w.pos + 1, w.b + 64, w.ds * 16 - 64);
 	if (!q->rnr_active && !q->ack_active) { /* first attempt, not a retry */
 		sw_stat(&e->wqes, 1);
 		sw_peer_check_pid(e, q);
@@ -612,6 +595,33 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 			return sw_req_fail(e, q, &w, q->fail_syndrome);
 	}
 
+	/* The hot shape: an RC RDMA_WRITE with its payload inline (small
+	 * writes). The checks of the general path below, in its order, without
+	 * its spans; anything else (not inline, zero length, a bad inline
+	 * header) takes the general path, which reports what is wrong. */
+	if (w.opcode == MLX5_OPCODE_RDMA_WRITE && q->type == SW_QPT_RC) {
+		uint32_t hdr, len;
+
+		memcpy(&hdr, w.b + 32, 4);
+		hdr = be32toh(hdr);
+		len = hdr & ~(uint32_t)MLX5_INLINE_SEG;
+		if ((hdr & MLX5_INLINE_SEG) != 0 && len != 0 && len <= q->max_inline &&
+		    2 + RTE_ALIGN_CEIL(4 + len, 16U) / 16 == w.ds) {
+			if (!sw_peer_alive(q))
+				return sw_no_ack(e, q, &w);
+			rem.p = sw_mr_xlate(q->peer_dom, be32toh(ra->rkey), be64toh(ra->raddr), len,
+					    IBV_ACCESS_REMOTE_WRITE, e->pid);
+			if (sw_seg_lost(q))
+				return sw_no_ack(e, q, &w);
+			if (rem.p == NULL)
+				return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+			sw_copy1(rem.p, w.b + 36, len);
+			/* the peer truncated its segment under the copy: no ACK */
+			if (sw_seg_lost(q))
+				return sw_no_ack(e, q, &w);
+			return sw_req_done(e, q, &w, len);
+		}
+	}
 	if (q->type == SW_QPT_UD) {
 		/* UD takes NOP, SEND and SEND_IMM (IBTA 9.8.1: no RDMA, no
 		 * atomics on UD) */
