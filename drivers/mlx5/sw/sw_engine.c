@@ -85,13 +85,20 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 			       d->name, cnt, lg, buf, dbo);
 		return -EIO;
 	}
-	ci = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(d, dbo),
-				     __ATOMIC_ACQUIRE)) & 0xffffff;
+	/* The consumer counter only grows: while the one last read leaves
+	 * room, there is room, and the doorbell record (a line the consumer
+	 * writes) is not read again. */
+	ci = SW_LOAD(cq->ci_seen);
+	if (((pi - ci) & 0xffffff) >= cnt) {
+		ci = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(d, dbo),
+					     __ATOMIC_ACQUIRE)) & 0xffffff;
+		cq->ci_seen = ci;
+	}
 	if (((pi - ci) & 0xffffff) >= cnt) {
 		if (!cq->full) {
 			cq->full = 1;
 			cq->overruns++;
-			__atomic_fetch_add(&d->hdr->cq_overruns, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&sw_ctr(e, d)->cq_overruns, 1, __ATOMIC_RELAXED);
 			SW_LOG(ERR, "CQ overrun on %s cq %u (pi %u ci %u, %u CQEs): CQE not written\n",
 			       d->name, (unsigned int)(cq - d->hdr->cqs), pi, ci, cnt);
 		}
@@ -106,7 +113,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 			 ((pi >> lg) & 1U)), __ATOMIC_RELEASE);
 	cq->pi = pi + 1;
 	cq->cqes++;
-	__atomic_fetch_add(&d->hdr->cqes, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sw_ctr(e, d)->cqes, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&cq->seq, 1, __ATOMIC_RELEASE);
 	if (__atomic_load_n(&cq->waiters, __ATOMIC_ACQUIRE) != 0)
 		sw_futex_wake(&cq->seq);
@@ -671,9 +678,16 @@ sw_engine_stats(struct sw_engine *e, struct rdx_sw_stats *st)
 	st->errors = __atomic_load_n(&e->errors, __ATOMIC_RELAXED);
 	st->flushes = __atomic_load_n(&e->flushes, __ATOMIC_RELAXED);
 	st->device_errors = __atomic_load_n(&e->device_errors, __ATOMIC_RELAXED);
-	st->cqes = __atomic_load_n(&e->self->hdr->cqes, __ATOMIC_RELAXED);
-	st->cq_overruns = __atomic_load_n(&e->self->hdr->cq_overruns, __ATOMIC_RELAXED);
-	st->recv_wqes = __atomic_load_n(&e->self->hdr->recv_wqes, __ATOMIC_RELAXED);
+	{
+		const struct sw_hdr_ctr *c = e->self->hdr->ctr;
+
+		st->cqes = __atomic_load_n(&c[0].cqes, __ATOMIC_RELAXED) +
+			   __atomic_load_n(&c[1].cqes, __ATOMIC_RELAXED);
+		st->cq_overruns = __atomic_load_n(&c[0].cq_overruns, __ATOMIC_RELAXED) +
+				  __atomic_load_n(&c[1].cq_overruns, __ATOMIC_RELAXED);
+		st->recv_wqes = __atomic_load_n(&c[0].recv_wqes, __ATOMIC_RELAXED) +
+				__atomic_load_n(&c[1].recv_wqes, __ATOMIC_RELAXED);
+	}
 	{
 		/* UD: destroyed QPs' sums, then the live ones (under the lock
 		 * that destroy holds while it moves a QP's counters over) */

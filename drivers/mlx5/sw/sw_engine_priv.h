@@ -144,6 +144,14 @@ sw_copy1(uint8_t *d, const uint8_t *s, uint64_t len)
 /* A field of shared memory, read once (a peer may rewrite it meanwhile). */
 #define SW_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 
+/* The counters of segment d this engine adds to: the owner's line or the
+ * peers' (sw_model.h, struct sw_hdr_ctr). */
+static inline struct sw_hdr_ctr *
+sw_ctr(const struct sw_engine *e, const struct sw_domain *d)
+{
+	return &d->hdr->ctr[d != e->self];
+}
+
 /* Count a device error; true while it should still be logged. */
 static inline bool
 sw_deverr(struct sw_engine *e)

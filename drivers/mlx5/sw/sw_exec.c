@@ -454,7 +454,16 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
 	}
 	pcq = &pd->hdr->cqs[r.rcq];
-	if (!sw_peer_rq_avail(pd, &r)) {
+	if (q->peer_rq_head_ok && ((q->peer_rq_head - r.cnt) & 0xffff) != 0 &&
+	    ((q->peer_rq_head - r.cnt) & 0xffff) <= r.rq_cnt) {
+		/* receives posted when the record was last read remain */
+		r.nsge = RTE_MIN(r.nsge, r.stride / 16);
+		r.head = q->peer_rq_head;
+		r.avail = (r.head - r.cnt) & 0xffff;
+	} else if (sw_peer_rq_avail(pd, &r)) {
+		q->peer_rq_head = r.head;
+		q->peer_rq_head_ok = true;
+	} else {
 		/* the peer's RQ doorbell record claims more than its ring */
 		sw_qp_set_err(p);
 		sw_unlock(&p->lock);
@@ -476,7 +485,7 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 			synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	}
 	p->rq_ci = r.cnt + 1;
-	__atomic_fetch_add(&pd->hdr->recv_wqes, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 	if (synd != 0) {
 		sw_qp_set_err(p);
 		/* no room: the peer's flush completes that receive instead */

@@ -21,7 +21,12 @@
 
 #include "rdx_sw.h"
 
-#define SW_MAGIC         0x72647873772d3033ULL /* "rdxsw-03": 4096 QPs and CQs, UD */
+#define SW_MAGIC         0x72647873772d3034ULL /* "rdxsw-04": 4096 QPs and CQs, UD, lines apart */
+/* Shared objects written by different agents (a peer engine, the owner's
+ * engine, the owner's datapath) keep those writes on cache lines of their
+ * own, so a line crosses cores only when its content is news (doc/perf.md,
+ * "software device: cache lines per echo"). */
+#define SW_LINE          64
 /* Object tables live in the segment header (about 2 MiB with these, written
  * when the device opens); a QP takes 3 allocations (rings, doorbell record,
  * BlueFlame) and each buffer of rdx_dev_mem_alloc one allocation and one MR. */
@@ -80,6 +85,8 @@ struct sw_mr_shm {
 	uint64_t local_addr; /* LOCAL: address in owner_pid */
 };
 
+/* Written by the engines producing into the CQ (for a receive CQ: the
+ * peers' engines); a line or two of its own, never shared with another CQ. */
 struct sw_cq_shm {
 	pthread_mutex_t lock;     /* serializes CQE production (any engine) */
 	uint32_t in_use;
@@ -91,10 +98,12 @@ struct sw_cq_shm {
 	uint32_t seq;             /* futex word: bumped per CQE */
 	uint32_t waiters;
 	uint32_t full;            /* last write was refused */
-	uint32_t pad;
+	uint32_t ci_seen;         /* producers: a consumer counter read from the
+				   * doorbell record (it only grows: room below
+				   * it needs no new read of that record) */
 	uint64_t overruns;
 	uint64_t cqes;
-};
+} __attribute__((aligned(SW_LINE)));
 
 /*
  * A doorbell (BlueFlame) register: the two halves the datapath writes, as
@@ -112,9 +121,18 @@ struct sw_bf_shm {
 	uint32_t bad_tid;         /* the last thread met inside */
 };
 
+/*
+ * The first line is the responder's: the lock and the RQ consumer counter,
+ * written by the peers' engines on every receive they consume; the rest is
+ * written at create/connect (and on errors) and read by everybody, the
+ * owner's engine on every progress call (state) -- so a peer's lock does
+ * not take that line from the owner's core.
+ */
 struct sw_qp_shm {
 	pthread_mutex_t lock;     /* RQ consumption and state changes */
-	uint32_t in_use;
+	/* responder side (any engine, under lock) */
+	uint32_t rq_ci;           /* next RQ WQE to consume */
+	uint32_t in_use __attribute__((aligned(SW_LINE)));
 	uint32_t gen;
 	uint32_t qpn;
 	uint32_t state;           /* enum rdx_sw_qp_state */
@@ -132,8 +150,6 @@ struct sw_qp_shm {
 	uint64_t sq_off;
 	uint64_t dbrec_off;
 	uint64_t bf_off;
-	/* responder side (any engine, under lock) */
-	uint32_t rq_ci;           /* next RQ WQE to consume */
 	/* connection */
 	uint32_t peer_qpn;
 	char peer_domain[SW_NAME_LEN];
@@ -151,7 +167,7 @@ struct sw_qp_shm {
 	uint64_t ud_drop_no_recv;
 	uint64_t ud_drop_qkey;
 	uint64_t ud_recv_len_err;
-};
+} __attribute__((aligned(SW_LINE)));
 
 struct sw_shm_hdr {
 	uint64_t magic;
@@ -163,9 +179,15 @@ struct sw_shm_hdr {
 	uint64_t dm_used;
 	uint32_t mr_gen;
 	uint32_t qp_gen;
-	uint64_t cqes;            /* CQEs written into this device's CQs */
-	uint64_t cq_overruns;
-	uint64_t recv_wqes;       /* RQ WQEs consumed (any engine) */
+	/* counters of what happened to this device's CQs and RQs, one line per
+	 * kind of writer: [0] the owner's engine, [1] the peers' engines (so
+	 * neither takes the other's line, nor the line of closed above);
+	 * readers add the two (sw_hdr_ctr_sum) */
+	struct sw_hdr_ctr {
+		uint64_t cqes;            /* CQEs written into this device's CQs */
+		uint64_t cq_overruns;
+		uint64_t recv_wqes;       /* RQ WQEs consumed */
+	} __attribute__((aligned(SW_LINE))) ctr[2];
 	struct sw_alloc allocs[SW_MAX_ALLOC];
 	struct sw_mr_shm mrs[SW_MAX_MR];
 	struct sw_cq_shm cqs[SW_MAX_CQ];
@@ -262,6 +284,11 @@ struct sw_lqp {
 	struct sw_domain *peer_dom;
 	struct sw_qp_shm *peer;
 	uint32_t peer_gen;
+	/* the peer's RQ doorbell record as last read (RC responder): receives
+	 * below it are posted and stay so, so it is read again only when they
+	 * run out (or it is not valid: peer_rq_head_ok false) */
+	uint32_t peer_rq_head;
+	bool peer_rq_head_ok;
 	/* this QP's geometry, process-local and fixed at create: the engine
 	 * reads these, never the shared copy in s (a peer mapping the
 	 * segment can rewrite it) */

@@ -70,6 +70,7 @@ sw_cq_create(struct sw_engine *e, uint32_t depth, struct mlx5dv_cq *dv)
 	cq->cqe_cnt = n;
 	cq->log_cqe_cnt = sw_log2(n);
 	cq->pi = 0;
+	cq->ci_seen = 0;
 	cq->buf_off = buf;
 	cq->dbrec_off = db;
 	cq->full = 0;
@@ -525,6 +526,7 @@ sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 	q->peer_dom = pd;
 	q->peer = peer;
 	q->peer_gen = __atomic_load_n(&peer->gen, __ATOMIC_ACQUIRE);
+	q->peer_rq_head_ok = false;
 	sw_unlock(&e->lock);
 	sw_lock(&q->s->lock);
 	snprintf(q->s->peer_domain, sizeof(q->s->peer_domain), "%s", peer_domain);
