@@ -243,9 +243,9 @@ sw_bf_take(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b, uint32_
 	ds = qpn & 0x3f;
 	qpn >>= 8;
 	idx = (idx >> 8) & 0xffff;
-	sw_stat(&e->doorbells, 1);
+	sw_stat(&sw_lc(e)->doorbells, 1);
 	if (bf_copy)
-		sw_stat(&e->bf_copies, 1);
+		sw_stat(&sw_lc(e)->bf_copies, 1);
 	q = sw_bf_qp(e, b, qpn);
 	if (q == NULL) {
 		sw_device_error(e, self, b->refs > 1 ? "doorbell names a QP not on this register" :
@@ -428,7 +428,7 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 				(uint8_t)be32toh(c.opmod_idx_opcode), q->qpn) != 0)
 			break;
 		q->sq_ci += wqebbs;
-		sw_stat(&e->flushes, 1);
+		sw_stat(&sw_lc(e)->flushes, 1);
 		n++;
 	}
 	q->armed = false;
@@ -453,7 +453,7 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 				q->qpn) != 0)
 			break;
 		s->rq_ci = ++ci;
-		sw_stat(&e->flushes, 1);
+		sw_stat(&sw_lc(e)->flushes, 1);
 		n++;
 	}
 	sw_unlock(&s->lock);
@@ -507,25 +507,50 @@ sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 	return n;
 }
 
-/* Remember q as hot (it had work or still waits for its turn). Racing
- * callers may both insert or overwrite each other: the set is a hint, the
- * full walk below is what bounds every QP's delay. */
+/* Remember q as hot on lc (it had work or still waits for its turn).
+ * Racing callers of one slot may both insert or overwrite each other: the
+ * set is a hint, the full walk below is what bounds every QP's delay. */
 static void
-sw_hot_add(struct sw_engine *e, struct sw_lqp *q)
+sw_hot_add(struct sw_lc *lc, struct sw_lqp *q)
 {
 	uint32_t i;
 
 	for (i = 0; i < SW_HOT; i++)
-		if (__atomic_load_n(&e->hot[i], __ATOMIC_RELAXED) == q)
+		if (__atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED) == q)
 			return;
-	i = __atomic_load_n(&e->hot_next, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->hot[i % SW_HOT], q, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->hot_next, (i + 1) % SW_HOT, __ATOMIC_RELAXED);
+	i = __atomic_load_n(&lc->hot_next, __ATOMIC_RELAXED);
+	__atomic_store_n(&lc->hot[i % SW_HOT], q, __ATOMIC_RELAXED);
+	__atomic_store_n(&lc->hot_next, (i + 1) % SW_HOT, __ATOMIC_RELAXED);
+}
+
+/*
+ * May the full walk of slot me progress q? Yes when q has no home, is
+ * ours, or its home slot made no progress call since we last looked (it
+ * stopped polling: we take q over). Otherwise q is left to the lcore that
+ * runs it, so two lcores polling their own QPs do not take each other's
+ * doorbells, rings and CQ lines (per-core scaling, doc/perf.md).
+ */
+static bool
+sw_home_ok(struct sw_engine *e, struct sw_lqp *q, uint32_t me)
+{
+	const uint32_t h = __atomic_load_n(&q->home, __ATOMIC_RELAXED);
+	uint32_t c;
+
+	if (h == me || h >= SW_LC_SLOTS)
+		return true;
+	c = __atomic_load_n(&e->lc[h].calls, __ATOMIC_RELAXED);
+	if (c != __atomic_load_n(&q->home_calls, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&q->home_calls, c, __ATOMIC_RELAXED);
+		return false;
+	}
+	return true;
 }
 
 int
 sw_engine_progress(struct sw_engine *e)
 {
+	const uint32_t me = sw_lc_id();
+	struct sw_lc *lc = &e->lc[me];
 	uint32_t i, n, calls;
 	int work = 0;
 
@@ -537,9 +562,9 @@ sw_engine_progress(struct sw_engine *e)
 		SW_LOG(ERR, "device error: segment %s was truncated by another process: its content past the cut is lost\n",
 		       e->self->name);
 	}
-	__atomic_fetch_add(&e->inflight, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&lc->inflight, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&e->draining, __ATOMIC_SEQ_CST) != 0) {
-		__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);
+		__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
 		return 0;
 	}
 	/* delayed datagrams that are due arrive first (injection only) */
@@ -549,13 +574,14 @@ sw_engine_progress(struct sw_engine *e)
 	 * The hot set first: if it yields work, the other QPs wait, at most
 	 * SW_FULL_EVERY calls (the counter is a racy hint: concurrent pollers
 	 * only make the full walk come sooner or a little later). */
-	calls = __atomic_load_n(&e->calls, __ATOMIC_RELAXED) + 1;
-	__atomic_store_n(&e->calls, calls, __ATOMIC_RELAXED);
+	calls = __atomic_load_n(&lc->calls, __ATOMIC_RELAXED) + 1;
+	__atomic_store_n(&lc->calls, calls, __ATOMIC_RELAXED);
 	if ((calls & (SW_FULL_EVERY - 1)) != 0) {
 		for (i = 0; i < SW_HOT; i++) {
-			struct sw_lqp *q = __atomic_load_n(&e->hot[i], __ATOMIC_RELAXED);
+			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
 
-			if (q != NULL)
+			/* another lcore took it over: its hot set has it */
+			if (q != NULL && __atomic_load_n(&q->home, __ATOMIC_RELAXED) == me)
 				work += sw_qp_progress(e, q);
 		}
 		if (work != 0)
@@ -568,15 +594,18 @@ sw_engine_progress(struct sw_engine *e)
 		struct sw_lqp *q = __atomic_load_n(&e->active[i], __ATOMIC_RELAXED);
 		int w;
 
-		if (q == NULL)
+		if (q == NULL || !sw_home_ok(e, q, me))
 			continue;
 		w = sw_qp_progress(e, q);
 		work += w;
-		if (w != 0 || __atomic_load_n(&q->armed, __ATOMIC_RELAXED))
-			sw_hot_add(e, q);
+		if (w != 0 || __atomic_load_n(&q->armed, __ATOMIC_RELAXED)) {
+			if (__atomic_load_n(&q->home, __ATOMIC_RELAXED) != me)
+				__atomic_store_n(&q->home, me, __ATOMIC_RELAXED);
+			sw_hot_add(lc, q);
+		}
 	}
 out:
-	__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
 	return work;
 }
 
@@ -628,6 +657,18 @@ sw_engine_stop_thread(struct sw_engine *e)
 	e->thread_mode = false;
 }
 
+void
+sw_engine_quiesce(struct sw_engine *e)
+{
+	uint32_t l;
+
+	/* each slot's mark is taken before it reads draining (seq_cst both
+	 * sides): a call that missed draining is seen here */
+	for (l = 0; l < SW_LC_SLOTS; l++)
+		while (__atomic_load_n(&e->lc[l].inflight, __ATOMIC_SEQ_CST) != 0)
+			sched_yield();
+}
+
 int
 sw_engine_init(struct sw_engine *e)
 {
@@ -669,24 +710,27 @@ sw_engine_fini(struct sw_engine *e)
 void
 sw_engine_stats(struct sw_engine *e, struct rdx_sw_stats *st)
 {
-	memset(st, 0, sizeof(*st));
-	st->doorbells = __atomic_load_n(&e->doorbells, __ATOMIC_RELAXED);
-	st->bf_copies = __atomic_load_n(&e->bf_copies, __ATOMIC_RELAXED);
-	st->wqes = __atomic_load_n(&e->wqes, __ATOMIC_RELAXED);
-	st->rnr_naks = __atomic_load_n(&e->rnr_naks, __ATOMIC_RELAXED);
-	st->retries = __atomic_load_n(&e->retries, __ATOMIC_RELAXED);
-	st->errors = __atomic_load_n(&e->errors, __ATOMIC_RELAXED);
-	st->flushes = __atomic_load_n(&e->flushes, __ATOMIC_RELAXED);
-	st->device_errors = __atomic_load_n(&e->device_errors, __ATOMIC_RELAXED);
-	{
-		const struct sw_hdr_ctr *c = e->self->hdr->ctr;
+	const struct sw_hdr_ctr *pc = &e->self->hdr->peer_ctr;
+	uint32_t l;
 
-		st->cqes = __atomic_load_n(&c[0].cqes, __ATOMIC_RELAXED) +
-			   __atomic_load_n(&c[1].cqes, __ATOMIC_RELAXED);
-		st->cq_overruns = __atomic_load_n(&c[0].cq_overruns, __ATOMIC_RELAXED) +
-				  __atomic_load_n(&c[1].cq_overruns, __ATOMIC_RELAXED);
-		st->recv_wqes = __atomic_load_n(&c[0].recv_wqes, __ATOMIC_RELAXED) +
-				__atomic_load_n(&c[1].recv_wqes, __ATOMIC_RELAXED);
+	memset(st, 0, sizeof(*st));
+	st->device_errors = __atomic_load_n(&e->device_errors, __ATOMIC_RELAXED);
+	st->cqes = __atomic_load_n(&pc->cqes, __ATOMIC_RELAXED);
+	st->cq_overruns = __atomic_load_n(&pc->cq_overruns, __ATOMIC_RELAXED);
+	st->recv_wqes = __atomic_load_n(&pc->recv_wqes, __ATOMIC_RELAXED);
+	for (l = 0; l < SW_LC_SLOTS; l++) {
+		const struct sw_lc *c = &e->lc[l];
+
+		st->doorbells += __atomic_load_n(&c->doorbells, __ATOMIC_RELAXED);
+		st->bf_copies += __atomic_load_n(&c->bf_copies, __ATOMIC_RELAXED);
+		st->wqes += __atomic_load_n(&c->wqes, __ATOMIC_RELAXED);
+		st->rnr_naks += __atomic_load_n(&c->rnr_naks, __ATOMIC_RELAXED);
+		st->retries += __atomic_load_n(&c->retries, __ATOMIC_RELAXED);
+		st->errors += __atomic_load_n(&c->errors, __ATOMIC_RELAXED);
+		st->flushes += __atomic_load_n(&c->flushes, __ATOMIC_RELAXED);
+		st->cqes += __atomic_load_n(&c->own.cqes, __ATOMIC_RELAXED);
+		st->cq_overruns += __atomic_load_n(&c->own.cq_overruns, __ATOMIC_RELAXED);
+		st->recv_wqes += __atomic_load_n(&c->own.recv_wqes, __ATOMIC_RELAXED);
 	}
 	{
 		/* UD: destroyed QPs' sums, then the live ones (under the lock

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include <rte_common.h>
+#include <rte_lcore.h>
 #include <rte_log.h>
 
 #include "sw_model.h"
@@ -144,12 +145,27 @@ sw_copy1(uint8_t *d, const uint8_t *s, uint64_t len)
 /* A field of shared memory, read once (a peer may rewrite it meanwhile). */
 #define SW_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
 
-/* The counters of segment d this engine adds to: the owner's line or the
- * peers' (sw_model.h, struct sw_hdr_ctr). */
-static inline struct sw_hdr_ctr *
-sw_ctr(const struct sw_engine *e, const struct sw_domain *d)
+/* The calling thread's slot of e->lc (sw_model.h, struct sw_lc). */
+static inline uint32_t
+sw_lc_id(void)
 {
-	return &d->hdr->ctr[d != e->self];
+	const unsigned int id = rte_lcore_id();
+
+	return id < RTE_MAX_LCORE ? id : SW_LC_ANY;
+}
+
+static inline struct sw_lc *
+sw_lc(struct sw_engine *e)
+{
+	return &e->lc[sw_lc_id()];
+}
+
+/* The counters of segment d this engine adds to: its own device's, per
+ * lcore; a peer's, in that peer's segment (sw_model.h, struct sw_hdr_ctr). */
+static inline struct sw_hdr_ctr *
+sw_ctr(struct sw_engine *e, const struct sw_domain *d)
+{
+	return d == e->self ? &sw_lc(e)->own : &d->hdr->peer_ctr;
 }
 
 /* Count a device error; true while it should still be logged. */

@@ -251,7 +251,7 @@ sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	q->sq_ci = w->pos + w->wqebbs;
 	q->rnr_active = false;
 	q->ack_active = false;
-	sw_stat(&e->errors, 1);
+	sw_stat(&sw_lc(e)->errors, 1);
 	if (syndrome == MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR ||
 	    syndrome == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR ||
 	    syndrome == MLX5_CQE_SYNDROME_REMOTE_OP_ERR) {
@@ -360,7 +360,7 @@ sw_no_ack(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 	if (q->ack_left == 0)
 		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR);
 	q->ack_left--;
-	sw_stat(&e->retries, 1);
+	sw_stat(&sw_lc(e)->retries, 1);
 	q->retry_at_ns = t == 0 ? UINT64_MAX : sw_now_ns() + (4096ULL << t);
 	return SW_WAIT;
 }
@@ -372,7 +372,7 @@ sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 
 	uint64_t now = sw_now_ns();
 
-	sw_stat(&e->rnr_naks, 1);
+	sw_stat(&sw_lc(e)->rnr_naks, 1);
 	/* A peer process that died without closing never posts receives
 	 * again: while NAKed, look at its pid now and then (10 ms). */
 	if (q->peer_dom != e->self && now - q->peer_checked_ns > 10000000ULL) {
@@ -546,7 +546,7 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 		 * once the CQ has room -- never a lost completion */
 		q->sq_ci = w->pos;
 		sw_qp_set_err(q->s);
-		sw_stat(&e->errors, 1);
+		sw_stat(&sw_lc(e)->errors, 1);
 		return SW_FAIL;
 	}
 	return SW_DONE;
@@ -598,7 +598,7 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	if (w.wqebbs > 1)
 		sw_ring_read(q, w.pos + 1, w.b + 64, w.ds * 16 - 64);
 	if (!q->rnr_active && !q->ack_active) { /* first attempt, not a retry */
-		sw_stat(&e->wqes, 1);
+		sw_stat(&sw_lc(e)->wqes, 1);
 		sw_peer_check_pid(e, q);
 		if (q->fail_nth != 0 && --q->fail_nth == 0)
 			return sw_req_fail(e, q, &w, q->fail_syndrome);

@@ -18,6 +18,7 @@
 #include <sys/types.h>
 
 #include <infiniband/mlx5dv.h>
+#include <rte_config.h>
 
 #include "rdx_sw.h"
 
@@ -169,6 +170,13 @@ struct sw_qp_shm {
 	uint64_t ud_recv_len_err;
 } __attribute__((aligned(SW_LINE)));
 
+/* What happened to a device's CQs and RQs (sw_ctr). */
+struct sw_hdr_ctr {
+	uint64_t cqes;            /* CQEs written into this device's CQs */
+	uint64_t cq_overruns;
+	uint64_t recv_wqes;       /* RQ WQEs consumed */
+} __attribute__((aligned(SW_LINE)));
+
 struct sw_shm_hdr {
 	uint64_t magic;
 	uint64_t size;
@@ -179,15 +187,10 @@ struct sw_shm_hdr {
 	uint64_t dm_used;
 	uint32_t mr_gen;
 	uint32_t qp_gen;
-	/* counters of what happened to this device's CQs and RQs, one line per
-	 * kind of writer: [0] the owner's engine, [1] the peers' engines (so
-	 * neither takes the other's line, nor the line of closed above);
-	 * readers add the two (sw_hdr_ctr_sum) */
-	struct sw_hdr_ctr {
-		uint64_t cqes;            /* CQEs written into this device's CQs */
-		uint64_t cq_overruns;
-		uint64_t recv_wqes;       /* RQ WQEs consumed */
-	} __attribute__((aligned(SW_LINE))) ctr[2];
+	/* what the peers' engines did to this device's CQs and RQs, on a line
+	 * of its own (not the line of closed above); the owner's engine counts
+	 * its own per lcore (sw_engine.lc): sw_engine_stats adds them */
+	struct sw_hdr_ctr peer_ctr;
 	struct sw_alloc allocs[SW_MAX_ALLOC];
 	struct sw_mr_shm mrs[SW_MAX_MR];
 	struct sw_cq_shm cqs[SW_MAX_CQ];
@@ -249,10 +252,35 @@ struct sw_bfreg {
 #define SW_HOT 8
 #define SW_FULL_EVERY 64u
 
+/*
+ * Per-lcore engine state: what a progress call writes on every call (its
+ * in-flight mark, call count, hot set) and the counters, one slot per EAL
+ * lcore plus one (SW_LC_ANY) shared by threads that are not EAL lcores
+ * (thread mode's engine thread, test threads: atomics there keep it
+ * right). Two lcores polling their own QPs so share no written line.
+ */
+#define SW_LC_ANY   RTE_MAX_LCORE
+#define SW_LC_SLOTS (RTE_MAX_LCORE + 1)
+#define SW_HOME_NONE UINT32_MAX
+
+struct sw_lc {
+	uint32_t inflight;             /* progress calls of this slot running */
+	uint32_t calls;                /* its progress calls (racy hint) */
+	uint32_t hot_next;             /* round-robin replacement cursor */
+	struct sw_lqp *hot[SW_HOT];
+	/* counters (atomics) */
+	uint64_t doorbells, bf_copies, wqes, rnr_naks, retries, errors, flushes;
+	struct sw_hdr_ctr own;         /* into this device's own CQs and RQs */
+} __attribute__((aligned(SW_LINE)));
+
 /* Process-local handle of one of our QPs; the engine's view of it. */
 struct sw_lqp {
 	struct sw_qp_shm *s;
 	uint32_t slot;
+	/* the lcore slot (sw_engine.lc) whose progress calls execute it: the
+	 * others leave it alone while that lcore keeps polling (written only
+	 * when it changes: this line is otherwise read-only after create) */
+	uint32_t home;
 	uint8_t *sq_buf;
 	uint8_t *rq_buf;
 	volatile __be32 *dbrec;
@@ -306,6 +334,9 @@ struct sw_lqp {
 	uint64_t rng;             /* injection: this QP's random stream */
 	uint64_t ud_sent, ud_too_long, ud_drop_dest;
 	uint64_t ud_inject_drop, ud_inject_dup, ud_inject_delay;
+	/* written by other lcores' full walks (sw_home_ok): kept off the
+	 * lines the home lcore reads on every call */
+	uint32_t home_calls;      /* the home slot's calls when last looked at */
 };
 
 /* A destination device an engine's AHs name (sw_route_get). The engine
@@ -364,24 +395,14 @@ struct sw_engine {
 	 * lock (release store of nb_active); removed while draining. */
 	struct sw_lqp *active[SW_MAX_QP];
 	uint32_t nb_active;
-	/* hot set: QPs that recently had work, looked at first by every
-	 * progress call; the full walk of active[] runs when they yield
-	 * nothing or every SW_FULL_EVERY-th call. Written by progress calls
-	 * (relaxed pointer stores), cleared of a QP by its destroy while no
-	 * progress call runs. */
 	struct sw_bfreg *regs;         /* doorbell registers (under lock) */
-	struct sw_lqp *hot[SW_HOT];
-	uint32_t hot_next;             /* round-robin replacement cursor */
-	uint32_t calls;                /* progress calls (racy hint) */
-	uint32_t inflight;             /* progress calls running */
 	uint32_t draining;             /* destroys waiting for inflight == 0 */
 	pid_t pid;
 	/* thread mode */
 	bool thread_mode;
 	bool thread_run;
 	pthread_t thread;
-	/* counters (atomics) */
-	uint64_t doorbells, bf_copies, wqes, rnr_naks, retries, errors, flushes;
+	/* counters (atomics; the per-WQE ones are per lcore, in lc[]) */
 	uint64_t device_errors;
 	/* UD: routes (control path writes under lock while no progress call
 	 * runs: draining), injection, the delay queue (NULL: no delay knob),
@@ -395,6 +416,12 @@ struct sw_engine {
 	 * read back from shared memory) */
 	uint64_t cq_off[SW_MAX_CQ][2];
 	bool self_lost;                /* own segment truncation reported */
+	/* hot set: QPs that recently had work, looked at first by every
+	 * progress call of an lcore (each its own); the full walk of active[]
+	 * runs when they yield nothing or every SW_FULL_EVERY-th call. Written
+	 * by progress calls (relaxed pointer stores), cleared of a QP by its
+	 * destroy while no progress call runs. */
+	struct sw_lc lc[SW_LC_SLOTS];
 };
 
 /* Robust process-shared mutexes in the segment. */
@@ -428,6 +455,8 @@ void sw_engine_fini(struct sw_engine *e);
 int sw_engine_start_thread(struct sw_engine *e);
 void sw_engine_stop_thread(struct sw_engine *e);
 int sw_engine_progress(struct sw_engine *e);
+/* After draining was raised: wait until no progress call runs. */
+void sw_engine_quiesce(struct sw_engine *e);
 
 /* CQs: slot or -errno; fills dv. */
 int sw_cq_create(struct sw_engine *e, uint32_t depth, struct mlx5dv_cq *dv);

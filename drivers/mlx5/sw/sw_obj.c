@@ -342,6 +342,7 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	q->rng = sw_splitmix(e->inj.seed ^ ((uint64_t)s->qpn * 0x9e3779b97f4a7c15ULL));
 	q->s = s;
 	q->slot = i;
+	q->home = SW_HOME_NONE;
 	q->qpn = s->qpn;
 	q->sq_wqe_cnt = s->sq_wqe_cnt;
 	q->rq_wqe_cnt = s->rq_wqe_cnt;
@@ -434,21 +435,22 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 	/* Keep new progress calls out, wait for the running ones (which may
 	 * hold q) to leave, then unlink q. */
 	__atomic_fetch_add(&e->draining, 1, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&e->inflight, __ATOMIC_ACQUIRE) != 0)
-		sched_yield();
+	sw_engine_quiesce(e);
 	sw_lock(&e->lock);
 	__atomic_store_n(&e->qps[q->slot], NULL, __ATOMIC_RELEASE);
 	{
 		/* no progress call runs: move the last live QP into q's place */
-		uint32_t last = e->nb_active - 1;
+		uint32_t last = e->nb_active - 1, l;
 
 		e->active[q->act] = e->active[last];
 		e->active[q->act]->act = q->act;
 		e->active[last] = NULL;
 		__atomic_store_n(&e->nb_active, last, __ATOMIC_RELEASE);
-		for (last = 0; last < SW_HOT; last++)
-			if (e->hot[last] == q)
-				__atomic_store_n(&e->hot[last], NULL, __ATOMIC_RELAXED);
+		for (l = 0; l < SW_LC_SLOTS; l++)
+			for (last = 0; last < SW_HOT; last++)
+				if (e->lc[l].hot[last] == q)
+					__atomic_store_n(&e->lc[l].hot[last], NULL,
+							 __ATOMIC_RELAXED);
 	}
 	if (q->type == SW_QPT_UD) {
 		/* its counters join the device's sums; datagrams it sent that
@@ -632,8 +634,7 @@ sw_route_put(struct sw_engine *e, int slot)
 	r = &e->routes[slot];
 	/* keep progress calls out while a route (and its mapping) may go */
 	__atomic_fetch_add(&e->draining, 1, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&e->inflight, __ATOMIC_ACQUIRE) != 0)
-		sched_yield();
+	sw_engine_quiesce(e);
 	sw_lock(&e->lock);
 	if (r->dom != NULL && --r->refs == 0) {
 		struct sw_domain *pd = r->dom;

@@ -172,7 +172,7 @@ test_hot_set(void)
 	/* destroy removes the hot QP from the set */
 	sw_qp_destroy(&eng, t[0].q);
 	for (i = 0; i < SW_HOT; i++)
-		CU_ASSERT_PTR_NOT_EQUAL(eng.hot[i], t[0].q);
+		CU_ASSERT_PTR_NOT_EQUAL(eng.lc[SW_LC_ANY].hot[i], t[0].q);
 	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 0);
 	for (i = 1; i < HOT_NB_QP; i++)
 		sw_qp_destroy(&eng, t[i].q);
