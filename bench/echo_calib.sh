@@ -83,8 +83,9 @@ print("%.3f %.4f" % (row["lat"]["p50"] / 1000.0, row["mops"]))' "$tmp/echo.json"
     line=$(awk -v e="$echo_p50" -v a="$pp0" -v b="$pp1" -v er="$echo_rate" -v tr="$tcp_rate" 'BEGIN {
         pp = (a + b) / 2; printf "%.1f %.0f", (pp > 0 ? e * 1000 / pp : 0), (tr > 0 ? er / tr : 0) }')
     echo "$line" >>"$tmp/ratios"
-    printf '%-5s %12s %12s %14s %14s %12s %14s %12s %12s\n' "$r" "$pp0" "$pp1" "$tcp_rtt" "$tcp_rate" \
-        "$echo_p50" "$echo_rate" "${line% *}x" "${line#* }x"
+    note=$(awk -v a="$pp0" -v b="$pp1" 'BEGIN { if (a > 2 * b || b > 2 * a) print "  (ping-pong moved over 2x during the round: the host moved the vCPUs)" }')
+    printf '%-5s %12s %12s %14s %14s %12s %14s %12s %12s%s\n' "$r" "$pp0" "$pp1" "$tcp_rtt" "$tcp_rate" \
+        "$echo_p50" "$echo_rate" "${line% *}x" "${line#* }x" "$note"
     r=$((r + 1))
 done
 sort -n "$tmp/ratios" | awk '{ a[NR] = $1 } END { printf "median echo RTT / ping-pong RTT (mean of before and after): %sx over %d round(s) (target <= 3)\n", a[int((NR + 1) / 2)], NR }'
