@@ -534,16 +534,33 @@ static bool
 sw_home_ok(struct sw_engine *e, struct sw_lqp *q, uint32_t me)
 {
 	const uint32_t h = __atomic_load_n(&q->home, __ATOMIC_RELAXED);
-	uint32_t c;
+	uint64_t seen;
 
 	if (h == me || h >= SW_LC_SLOTS)
 		return true;
-	c = __atomic_load_n(&e->lc[h].calls, __ATOMIC_RELAXED);
-	if (c != __atomic_load_n(&q->home_calls, __ATOMIC_RELAXED)) {
-		__atomic_store_n(&q->home_calls, c, __ATOMIC_RELAXED);
+	/* (home, its call count) as last seen by any looker */
+	seen = (uint64_t)h << 32 | __atomic_load_n(&e->lc[h].calls, __ATOMIC_RELAXED);
+	if (seen != __atomic_load_n(&q->home_seen, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&q->home_seen, seen, __ATOMIC_RELAXED);
 		return false;
 	}
 	return true;
+}
+
+/* q is me's now: out of its former home's hot set (a racy hint like the
+ * set itself; a stale entry only costs that lcore a look). */
+static void
+sw_home_move(struct sw_engine *e, struct sw_lqp *q, uint32_t me)
+{
+	const uint32_t h = __atomic_load_n(&q->home, __ATOMIC_RELAXED);
+	uint32_t i;
+
+	__atomic_store_n(&q->home, me, __ATOMIC_RELAXED);
+	if (h >= SW_LC_SLOTS)
+		return;
+	for (i = 0; i < SW_HOT; i++)
+		if (__atomic_load_n(&e->lc[h].hot[i], __ATOMIC_RELAXED) == q)
+			__atomic_store_n(&e->lc[h].hot[i], NULL, __ATOMIC_RELAXED);
 }
 
 int
@@ -580,8 +597,7 @@ sw_engine_progress(struct sw_engine *e)
 		for (i = 0; i < SW_HOT; i++) {
 			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
 
-			/* another lcore took it over: its hot set has it */
-			if (q != NULL && __atomic_load_n(&q->home, __ATOMIC_RELAXED) == me)
+			if (q != NULL)
 				work += sw_qp_progress(e, q);
 		}
 		if (work != 0)
@@ -600,7 +616,7 @@ sw_engine_progress(struct sw_engine *e)
 		work += w;
 		if (w != 0 || __atomic_load_n(&q->armed, __ATOMIC_RELAXED)) {
 			if (__atomic_load_n(&q->home, __ATOMIC_RELAXED) != me)
-				__atomic_store_n(&q->home, me, __ATOMIC_RELAXED);
+				sw_home_move(e, q, me);
 			sw_hot_add(lc, q);
 		}
 	}

@@ -336,7 +336,7 @@ struct sw_lqp {
 	uint64_t ud_inject_drop, ud_inject_dup, ud_inject_delay;
 	/* written by other lcores' full walks (sw_home_ok): kept off the
 	 * lines the home lcore reads on every call */
-	uint32_t home_calls;      /* the home slot's calls when last looked at */
+	uint64_t home_seen;       /* home << 32 | its calls, when last looked at */
 };
 
 /* A destination device an engine's AHs name (sw_route_get). The engine
