@@ -75,7 +75,7 @@ main(int argc, char **argv)
 	int rc;
 
 	cpu_pong = 1;
-	for (i = 1; i < (unsigned int)argc; i++) {
+	for (i = 1; i < (unsigned int)argc; i += 2) {
 		const char *o = argv[i], *v = i + 1 < (unsigned int)argc ? argv[i + 1] : NULL;
 
 		if (strcmp(o, "--cpus") == 0 && v != NULL) {
@@ -99,7 +99,6 @@ main(int argc, char **argv)
 				prog, o, prog);
 			return 2;
 		}
-		i++;
 	}
 	if (cpu_ping == cpu_pong) {
 		fprintf(stderr, "%s: --cpus needs two different CPUs\n", prog);

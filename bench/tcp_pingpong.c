@@ -98,7 +98,7 @@ main(int argc, char **argv)
 	pthread_t th;
 	int fd, rc;
 
-	for (k = 1; k < (unsigned int)argc; k++) {
+	for (k = 1; k < (unsigned int)argc; k += 2) {
 		const char *o = argv[k], *v = k + 1 < (unsigned int)argc ? argv[k + 1] : NULL;
 
 		if (strcmp(o, "--cpus") == 0 && v != NULL) {
@@ -127,7 +127,6 @@ main(int argc, char **argv)
 				prog, o, prog);
 			return 2;
 		}
-		k++;
 	}
 	if (cpu == s.cpu) {
 		fprintf(stderr, "%s: --cpus needs two different CPUs\n", prog);

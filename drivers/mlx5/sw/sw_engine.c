@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <linux/futex.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,12 @@
 #include "sw_engine_priv.h"
 
 RTE_LOG_REGISTER(rdx_sw_logtype, rdx.drv.sw, NOTICE)
+
+/* a power of two (the slot index is a shift), a line of padding each side */
+_Static_assert(sizeof(struct sw_lc) == 256, "struct sw_lc is 256 bytes");
+_Static_assert(offsetof(struct sw_shm_hdr, peer_ctr) % SW_LINE == 0 &&
+	       offsetof(struct sw_shm_hdr, allocs) % SW_LINE == 0,
+	       "the peers' counters have a line of their own");
 
 /* ------------------------------------------------------------------ */
 /* CQE production                                                      */

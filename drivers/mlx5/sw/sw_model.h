@@ -175,7 +175,7 @@ struct sw_hdr_ctr {
 	uint64_t cqes;            /* CQEs written into this device's CQs */
 	uint64_t cq_overruns;
 	uint64_t recv_wqes;       /* RQ WQEs consumed */
-} __attribute__((aligned(SW_LINE)));
+};
 
 struct sw_shm_hdr {
 	uint64_t magic;
@@ -190,7 +190,8 @@ struct sw_shm_hdr {
 	/* what the peers' engines did to this device's CQs and RQs, on a line
 	 * of its own (not the line of closed above); the owner's engine counts
 	 * its own per lcore (sw_engine.lc): sw_engine_stats adds them */
-	struct sw_hdr_ctr peer_ctr;
+	struct sw_hdr_ctr peer_ctr __attribute__((aligned(SW_LINE)));
+	uint8_t pad_ctr[SW_LINE - sizeof(struct sw_hdr_ctr)];
 	struct sw_alloc allocs[SW_MAX_ALLOC];
 	struct sw_mr_shm mrs[SW_MAX_MR];
 	struct sw_cq_shm cqs[SW_MAX_CQ];
@@ -264,6 +265,9 @@ struct sw_bfreg {
 #define SW_HOME_NONE UINT32_MAX
 
 struct sw_lc {
+	/* a line of padding on each side: the engine is malloc'ed (not
+	 * line-aligned), so no two slots' fields ever share a line */
+	uint8_t pad_lo[SW_LINE];
 	uint32_t inflight;             /* progress calls of this slot running */
 	uint32_t calls;                /* its progress calls (racy hint) */
 	uint32_t hot_next;             /* round-robin replacement cursor */
@@ -271,7 +275,8 @@ struct sw_lc {
 	/* counters (atomics) */
 	uint64_t doorbells, bf_copies, wqes, rnr_naks, retries, errors, flushes;
 	struct sw_hdr_ctr own;         /* into this device's own CQs and RQs */
-} __attribute__((aligned(SW_LINE)));
+	uint8_t pad_hi[256 - SW_LINE - 16 - SW_HOT * 8 - 7 * 8 - sizeof(struct sw_hdr_ctr)];
+};
 
 /* Process-local handle of one of our QPs; the engine's view of it. */
 struct sw_lqp {
