@@ -15,8 +15,11 @@
 # machine) moves a row by a few percent, not several times as it did with
 # the former 2000-op (~1 ms) rows; rdx-perf flags rows under 0.1 s or
 # 1000 ops SHORT. 42 rows, about 24 s of runs; 35-50 s in all with the
-# callgrind counts on the 2-core VM at load average 7-11 (doc/perf.md).
-# --quick: -D 0.02 (every row flagged SHORT: a smoke test, not figures).
+# callgrind counts on the 2-core VM at load average 7-11 (doc/perf.md), plus
+# the echo calibration and the scaling pairs (3 rounds each: 20-40 s at load
+# 7, several minutes at load 15: two busy-polling processes must both run).
+# --quick: -D 0.02 (every row flagged SHORT: a smoke test, not figures; one
+# calibration round of 20000 echoes, one scaling pair).
 #   scripts/bench.sh [--dev NAME] [--quick]    (EAL options: RDX_EAL="-l 0-3")
 set -euo pipefail
 cd "$(dirname "$0")/.."
