@@ -404,19 +404,19 @@ sw_peer_rq_avail(const struct sw_domain *pd, struct sw_peer_rq *r)
 }
 
 /*
- * The next receive WQE, copied once into rw, as scatter spans in dst (a
- * terminator ends a shorter list, as mlx5_post_recv writes it; a region of
- * another process is not reachable: LOCAL_PROT in *synd). Returns the room.
+ * The receive WQE in rw as scatter spans in dst (a terminator ends a
+ * shorter list, as mlx5_post_recv writes it; a region of another process
+ * is not reachable: LOCAL_PROT in *synd). Returns the room.
+ * sw_peer_rq_scatter: the same for the next receive WQE, copied once into rw.
  */
 static inline uint64_t
-sw_peer_rq_scatter(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t pid,
-		   struct mlx5_wqe_data_seg *rw, struct sw_span *dst, uint32_t *nd, uint8_t *synd)
+sw_peer_rq_resolve(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t pid,
+		   const struct mlx5_wqe_data_seg *rw, struct sw_span *dst, uint32_t *nd,
+		   uint8_t *synd)
 {
 	uint64_t room = 0;
 	uint32_t i;
 
-	memcpy(rw, sw_ptr(pd, r->rq_off) + (size_t)(r->cnt & (r->rq_cnt - 1)) * r->stride,
-	       (size_t)r->nsge * 16);
 	for (i = 0; i < r->nsge; i++) {
 		uint32_t l = be32toh(rw[i].byte_count);
 
@@ -433,6 +433,15 @@ sw_peer_rq_scatter(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t
 		(*nd)++;
 	}
 	return room;
+}
+
+static inline uint64_t
+sw_peer_rq_scatter(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t pid,
+		   struct mlx5_wqe_data_seg *rw, struct sw_span *dst, uint32_t *nd, uint8_t *synd)
+{
+	memcpy(rw, sw_ptr(pd, r->rq_off) + (size_t)(r->cnt & (r->rq_cnt - 1)) * r->stride,
+	       (size_t)r->nsge * 16);
+	return sw_peer_rq_resolve(pd, r, pid, rw, dst, nd, synd);
 }
 
 #endif /* SW_ENGINE_PRIV_H */

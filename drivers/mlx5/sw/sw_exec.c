@@ -399,6 +399,35 @@ sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 }
 
 /*
+ * The peer's receive WQE r->cnt (posted: r->avail >= 1, geometry checked).
+ * With 16- or 32-byte strides the posted WQEs of the rest of its cache line
+ * are copied with it into q->prq_buf and later messages take theirs from
+ * there: the peer reposts into that line after each receive, and reading
+ * it again each message would move it between the two cores every time.
+ */
+static const uint8_t *
+sw_peer_rwqe(struct sw_lqp *q, const struct sw_domain *pd, const struct sw_peer_rq *r)
+{
+	const uint32_t idx = r->cnt & (r->rq_cnt - 1);
+	const uint8_t *a = sw_ptr(pd, r->rq_off) + (size_t)idx * r->stride;
+	uint32_t n;
+
+	if (r->stride >= 64)
+		return a;
+	if (q->prq_n != 0 && q->prq_stride == r->stride && r->cnt - q->prq_first < q->prq_n)
+		return q->prq_buf + (size_t)(r->cnt - q->prq_first) * r->stride;
+	/* the slots from idx to the end of its line: posted, not past the ring */
+	n = (uint32_t)((((uintptr_t)a | 63) + 1 - (uintptr_t)a) / r->stride);
+	n = RTE_MIN(RTE_MIN(n, r->avail), r->rq_cnt - idx);
+	n = RTE_MAX(n, 1u);
+	memcpy(q->prq_buf, a, (size_t)n * r->stride);
+	q->prq_first = r->cnt;
+	q->prq_n = n;
+	q->prq_stride = r->stride;
+	return q->prq_buf;
+}
+
+/*
  * SEND/SEND_IMM/WRITE_IMM at the responder: consume the peer's next RQ WQE
  * (scatter for SENDs; the payload to wdst for WRITE_IMM), write its CQE.
  * Runs under the peer QP's lock. The peer QP's fields, doorbell record and
@@ -479,8 +508,9 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	q->rnr_active = false;
 	q->ack_active = false;
 	if (!write_imm) {
-		/* the RQ WQE, copied once */
-		room = sw_peer_rq_scatter(pd, &r, e->pid, rw, dst, &nd, &synd);
+		/* the RQ WQE, copied once (with the rest of its line) */
+		memcpy(rw, sw_peer_rwqe(q, pd, &r), (size_t)r.nsge * 16);
+		room = sw_peer_rq_resolve(pd, &r, e->pid, rw, dst, &nd, &synd);
 		if (synd == 0 && room < len)
 			synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	}

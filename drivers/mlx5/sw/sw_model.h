@@ -322,6 +322,13 @@ struct sw_lqp {
 	 * run out (or it is not valid: peer_rq_head_ok false) */
 	uint32_t peer_rq_head;
 	bool peer_rq_head_ok;
+	/* the peer's posted receive WQEs of the line last read (strides of 16
+	 * and 32 bytes): copies of WQEs prq_first .. prq_first + prq_n - 1 (RQ
+	 * counters). A posted receive does not change until it is consumed,
+	 * and the peer reposting into that line would otherwise take it back
+	 * from us on every message */
+	uint32_t prq_first, prq_n, prq_stride;
+	uint8_t prq_buf[64];
 	/* this QP's geometry, process-local and fixed at create: the engine
 	 * reads these, never the shared copy in s (a peer mapping the
 	 * segment can rewrite it) */

@@ -529,6 +529,7 @@ sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 	q->peer = peer;
 	q->peer_gen = __atomic_load_n(&peer->gen, __ATOMIC_ACQUIRE);
 	q->peer_rq_head_ok = false;
+	q->prq_n = 0;
 	sw_unlock(&e->lock);
 	sw_lock(&q->s->lock);
 	snprintf(q->s->peer_domain, sizeof(q->s->peer_domain), "%s", peer_domain);
