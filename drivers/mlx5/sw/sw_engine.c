@@ -219,7 +219,8 @@ sw_bf_take(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b, uint32_
 	   int check, uint32_t *dist)
 {
 	uint8_t *half = b->r->half[h];
-	uint8_t wqe[SW_MAX_WQE_BYTES], snap[SW_BF_SIZE];
+	uint64_t snapw[SW_BF_SIZE / 8], acc = 0;
+	uint8_t wqe[SW_MAX_WQE_BYTES], *const snap = (uint8_t *)snapw;
 	uint32_t idx, qpn, ds, db, i;
 	bool bf_copy = false;
 	struct sw_lqp *q;
@@ -229,18 +230,17 @@ sw_bf_take(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b, uint32_
 	w0 = __atomic_exchange_n((uint64_t *)(void *)half, 0, __ATOMIC_ACQ_REL);
 	if (w0 == 0)
 		return NULL;
-	/* the rest of the half, read once by 8-byte words: a BlueFlame copy
-	 * if any is non-zero (then cleared for the next one; an 8-byte ring
-	 * leaves it zero and costs no store) */
-	memcpy(snap, &w0, 8);
-	{
-		uint64_t acc = 0, v;
-
-		for (i = 8; i < SW_BF_SIZE; i += 8) {
-			memcpy(&v, half + i, 8);
-			memcpy(snap + i, &v, 8);
-			acc |= v;
-		}
+	/* the rest of the half, read once (one copy); a BlueFlame copy if any
+	 * of it is non-zero: bytes 16..23 (the WQE's second segment) tell a
+	 * copy at once, an 8-byte ring is told by an OR over every word; then
+	 * cleared for the next one (an 8-byte ring costs no store) */
+	snapw[0] = w0;
+	memcpy(snap + 8, half + 8, SW_BF_SIZE - 8);
+	if ((snapw[1] | snapw[2]) != 0) {
+		bf_copy = true;
+	} else {
+		for (i = 3; i < SW_BF_SIZE / 8; i++)
+			acc |= snapw[i];
 		bf_copy = acc != 0;
 	}
 	if (bf_copy)
