@@ -5,15 +5,21 @@
 # device, else the software mlx5 device, labelled so in every table):
 #   echo RPCs at the clusterperf sizes, write and read latency and bandwidth
 #   from 8 B to 1 MB, cas and faa on one key and on many; then the mlx5
-#   datapath's instructions per operation (bench/callgrind.sh).
+#   datapath's instructions per operation (bench/callgrind.sh); between them
+#   the cross-process echo beside a cache-line ping-pong and a TCP loopback
+#   request/response, with the ratios (bench/echo_calib.sh), and the software
+#   device's two-lcore scaling (bench/sw_scaling.sh).
 # Each run's tables go to stdout and its JSON report to out/<run>.json.
 # Every row (one size of one run) is timed, -D 0.25 s after a 1000-op
 # warm-up (1 MB rows: -D 1, so that they too complete >= 1000 ops): long enough that one scheduler preemption (a few ms on a shared
 # machine) moves a row by a few percent, not several times as it did with
 # the former 2000-op (~1 ms) rows; rdx-perf flags rows under 0.1 s or
 # 1000 ops SHORT. 42 rows, about 24 s of runs; 35-50 s in all with the
-# callgrind counts on the 2-core VM at load average 7-11 (doc/perf.md).
-# --quick: -D 0.02 (every row flagged SHORT: a smoke test, not figures).
+# callgrind counts on the 2-core VM at load average 7-11 (doc/perf.md), plus
+# the echo calibration and the scaling pairs (3 rounds each: 20-40 s at load
+# 7, several minutes at load 15: two busy-polling processes must both run).
+# --quick: -D 0.02 (every row flagged SHORT: a smoke test, not figures; one
+# calibration round of 20000 echoes, one scaling pair).
 #   scripts/bench.sh [--dev NAME] [--quick]    (EAL options: RDX_EAL="-l 0-3")
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,7 +39,7 @@ done
 [ -n "${RDX_NO_SETUP:-}" ] || bash scripts/setup.sh   # RDX_NO_SETUP=1: skip the package check
 build=${RDX_BUILD:-build}   # another build dir: RDX_BUILD=/tmp/b scripts/bench.sh
 [ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
-ninja -C "$build" -j "$(nproc)" apps/rdx-perf/rdx-perf
+ninja -C "$build" -j "$(nproc)" apps/rdx-perf/rdx-perf bench/cacheline_pingpong bench/tcp_pingpong
 
 perf=$build/apps/rdx-perf/rdx-perf
 read -r -a eal <<<"${RDX_EAL:--l 0-1}"
@@ -94,6 +100,18 @@ for path in sys.argv[1:]:
             r["mbytes_per_s"] or 0, r["ops"], "SHORT" if r.get("short_run") else ""))
 print("device: %s (%s)" % (rep["knobs"].get("dev", "?"), kind))
 PY
+echo
+echo "=== cross-process echo beside a cache-line ping-pong and TCP loopback (bench/echo_calib.sh; doc/perf.md)"
+calib_rounds=3
+[ $quick -eq 1 ] && calib_rounds=1
+if ! N=$([ $quick -eq 1 ] && echo 20000 || echo 200000) bench/echo_calib.sh "$build" $calib_rounds "${dev[@]}"; then
+    failed+=(echo_calib)
+fi
+echo
+echo "=== software device: two worker lcores against one (bench/sw_scaling.sh; doc/perf.md)"
+if ! bench/sw_scaling.sh "$build" $calib_rounds; then
+    failed+=(sw_scaling)
+fi
 echo
 echo "=== mlx5 datapath cost (callgrind, driver functions only; doc/perf.md)"
 if ! bench/callgrind.sh "$build" $([ $quick -eq 1 ] && echo 2000 || echo 20000); then

@@ -14,6 +14,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <linux/futex.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,12 @@
 #include "sw_engine_priv.h"
 
 RTE_LOG_REGISTER(rdx_sw_logtype, rdx.drv.sw, NOTICE)
+
+/* a power of two (the slot index is a shift), a line of padding each side */
+_Static_assert(sizeof(struct sw_lc) == 256, "struct sw_lc is 256 bytes");
+_Static_assert(offsetof(struct sw_shm_hdr, peer_ctr) % SW_LINE == 0 &&
+	       offsetof(struct sw_shm_hdr, allocs) % SW_LINE == 0,
+	       "the peers' counters have a line of their own");
 
 /* ------------------------------------------------------------------ */
 /* CQE production                                                      */
@@ -85,13 +92,20 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 			       d->name, cnt, lg, buf, dbo);
 		return -EIO;
 	}
-	ci = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(d, dbo),
-				     __ATOMIC_ACQUIRE)) & 0xffffff;
+	/* The consumer counter only grows: while the one last read leaves
+	 * room, there is room, and the doorbell record (a line the consumer
+	 * writes) is not read again. */
+	ci = SW_LOAD(cq->ci_seen);
+	if (((pi - ci) & 0xffffff) >= cnt) {
+		ci = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(d, dbo),
+					     __ATOMIC_ACQUIRE)) & 0xffffff;
+		cq->ci_seen = ci;
+	}
 	if (((pi - ci) & 0xffffff) >= cnt) {
 		if (!cq->full) {
 			cq->full = 1;
 			cq->overruns++;
-			__atomic_fetch_add(&d->hdr->cq_overruns, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&sw_ctr(e, d)->cq_overruns, 1, __ATOMIC_RELAXED);
 			SW_LOG(ERR, "CQ overrun on %s cq %u (pi %u ci %u, %u CQEs): CQE not written\n",
 			       d->name, (unsigned int)(cq - d->hdr->cqs), pi, ci, cnt);
 		}
@@ -106,7 +120,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 			 ((pi >> lg) & 1U)), __ATOMIC_RELEASE);
 	cq->pi = pi + 1;
 	cq->cqes++;
-	__atomic_fetch_add(&d->hdr->cqes, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sw_ctr(e, d)->cqes, 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&cq->seq, 1, __ATOMIC_RELEASE);
 	if (__atomic_load_n(&cq->waiters, __ATOMIC_ACQUIRE) != 0)
 		sw_futex_wake(&cq->seq);
@@ -205,7 +219,8 @@ sw_bf_take(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b, uint32_
 	   int check, uint32_t *dist)
 {
 	uint8_t *half = b->r->half[h];
-	uint8_t wqe[SW_MAX_WQE_BYTES], snap[SW_BF_SIZE];
+	uint64_t snapw[SW_BF_SIZE / 8], acc = 0;
+	uint8_t wqe[SW_MAX_WQE_BYTES], *const snap = (uint8_t *)snapw;
 	uint32_t idx, qpn, ds, db, i;
 	bool bf_copy = false;
 	struct sw_lqp *q;
@@ -215,22 +230,29 @@ sw_bf_take(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b, uint32_
 	w0 = __atomic_exchange_n((uint64_t *)(void *)half, 0, __ATOMIC_ACQ_REL);
 	if (w0 == 0)
 		return NULL;
-	memcpy(snap, &w0, 8);
+	/* the rest of the half, read once (one copy); a BlueFlame copy if any
+	 * of it is non-zero: bytes 16..23 (the WQE's second segment) tell a
+	 * copy at once, an 8-byte ring is told by an OR over every word; then
+	 * cleared for the next one (an 8-byte ring costs no store) */
+	snapw[0] = w0;
 	memcpy(snap + 8, half + 8, SW_BF_SIZE - 8);
-	memset(half + 8, 0, SW_BF_SIZE - 8);
+	if ((snapw[1] | snapw[2]) != 0) {
+		bf_copy = true;
+	} else {
+		for (i = 3; i < SW_BF_SIZE / 8; i++)
+			acc |= snapw[i];
+		bf_copy = acc != 0;
+	}
+	if (bf_copy)
+		memset(half + 8, 0, SW_BF_SIZE - 8);
 	idx = be32toh(((const struct mlx5_wqe_ctrl_seg *)(void *)snap)->opmod_idx_opcode);
 	qpn = be32toh(((const struct mlx5_wqe_ctrl_seg *)(void *)snap)->qpn_ds);
 	ds = qpn & 0x3f;
 	qpn >>= 8;
 	idx = (idx >> 8) & 0xffff;
-	for (i = 8; i < SW_BF_SIZE; i++)
-		if (snap[i] != 0) {
-			bf_copy = true;
-			break;
-		}
-	sw_stat(&e->doorbells, 1);
+	sw_stat(&sw_lc(e)->doorbells, 1);
 	if (bf_copy)
-		sw_stat(&e->bf_copies, 1);
+		sw_stat(&sw_lc(e)->bf_copies, 1);
 	q = sw_bf_qp(e, b, qpn);
 	if (q == NULL) {
 		sw_device_error(e, self, b->refs > 1 ? "doorbell names a QP not on this register" :
@@ -413,7 +435,7 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 				(uint8_t)be32toh(c.opmod_idx_opcode), q->qpn) != 0)
 			break;
 		q->sq_ci += wqebbs;
-		sw_stat(&e->flushes, 1);
+		sw_stat(&sw_lc(e)->flushes, 1);
 		n++;
 	}
 	q->armed = false;
@@ -438,7 +460,7 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 				q->qpn) != 0)
 			break;
 		s->rq_ci = ++ci;
-		sw_stat(&e->flushes, 1);
+		sw_stat(&sw_lc(e)->flushes, 1);
 		n++;
 	}
 	sw_unlock(&s->lock);
@@ -492,25 +514,67 @@ sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 	return n;
 }
 
-/* Remember q as hot (it had work or still waits for its turn). Racing
- * callers may both insert or overwrite each other: the set is a hint, the
- * full walk below is what bounds every QP's delay. */
+/* Remember q as hot on lc (it had work or still waits for its turn).
+ * Racing callers of one slot may both insert or overwrite each other: the
+ * set is a hint, the full walk below is what bounds every QP's delay. */
 static void
-sw_hot_add(struct sw_engine *e, struct sw_lqp *q)
+sw_hot_add(struct sw_lc *lc, struct sw_lqp *q)
 {
 	uint32_t i;
 
 	for (i = 0; i < SW_HOT; i++)
-		if (__atomic_load_n(&e->hot[i], __ATOMIC_RELAXED) == q)
+		if (__atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED) == q)
 			return;
-	i = __atomic_load_n(&e->hot_next, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->hot[i % SW_HOT], q, __ATOMIC_RELAXED);
-	__atomic_store_n(&e->hot_next, (i + 1) % SW_HOT, __ATOMIC_RELAXED);
+	i = __atomic_load_n(&lc->hot_next, __ATOMIC_RELAXED);
+	__atomic_store_n(&lc->hot[i % SW_HOT], q, __ATOMIC_RELAXED);
+	__atomic_store_n(&lc->hot_next, (i + 1) % SW_HOT, __ATOMIC_RELAXED);
+}
+
+/*
+ * May the full walk of slot me progress q? Yes when q has no home, is
+ * ours, or its home slot made no progress call since we last looked (it
+ * stopped polling: we take q over). Otherwise q is left to the lcore that
+ * runs it, so two lcores polling their own QPs do not take each other's
+ * doorbells, rings and CQ lines (per-core scaling, doc/perf.md).
+ */
+static bool
+sw_home_ok(struct sw_engine *e, struct sw_lqp *q, uint32_t me)
+{
+	const uint32_t h = __atomic_load_n(&q->home, __ATOMIC_RELAXED);
+	uint64_t seen;
+
+	if (h == me || h >= SW_LC_SLOTS)
+		return true;
+	/* (home, its call count) as last seen by any looker */
+	seen = (uint64_t)h << 32 | __atomic_load_n(&e->lc[h].calls, __ATOMIC_RELAXED);
+	if (seen != __atomic_load_n(&q->home_seen, __ATOMIC_RELAXED)) {
+		__atomic_store_n(&q->home_seen, seen, __ATOMIC_RELAXED);
+		return false;
+	}
+	return true;
+}
+
+/* q is me's now: out of its former home's hot set (a racy hint like the
+ * set itself; a stale entry only costs that lcore a look). */
+static void
+sw_home_move(struct sw_engine *e, struct sw_lqp *q, uint32_t me)
+{
+	const uint32_t h = __atomic_load_n(&q->home, __ATOMIC_RELAXED);
+	uint32_t i;
+
+	__atomic_store_n(&q->home, me, __ATOMIC_RELAXED);
+	if (h >= SW_LC_SLOTS)
+		return;
+	for (i = 0; i < SW_HOT; i++)
+		if (__atomic_load_n(&e->lc[h].hot[i], __ATOMIC_RELAXED) == q)
+			__atomic_store_n(&e->lc[h].hot[i], NULL, __ATOMIC_RELAXED);
 }
 
 int
 sw_engine_progress(struct sw_engine *e)
 {
+	const uint32_t me = sw_lc_id();
+	struct sw_lc *lc = &e->lc[me];
 	uint32_t i, n, calls;
 	int work = 0;
 
@@ -522,9 +586,9 @@ sw_engine_progress(struct sw_engine *e)
 		SW_LOG(ERR, "device error: segment %s was truncated by another process: its content past the cut is lost\n",
 		       e->self->name);
 	}
-	__atomic_fetch_add(&e->inflight, 1, __ATOMIC_SEQ_CST);
+	__atomic_fetch_add(&lc->inflight, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&e->draining, __ATOMIC_SEQ_CST) != 0) {
-		__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);
+		__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
 		return 0;
 	}
 	/* delayed datagrams that are due arrive first (injection only) */
@@ -534,11 +598,11 @@ sw_engine_progress(struct sw_engine *e)
 	 * The hot set first: if it yields work, the other QPs wait, at most
 	 * SW_FULL_EVERY calls (the counter is a racy hint: concurrent pollers
 	 * only make the full walk come sooner or a little later). */
-	calls = __atomic_load_n(&e->calls, __ATOMIC_RELAXED) + 1;
-	__atomic_store_n(&e->calls, calls, __ATOMIC_RELAXED);
+	calls = __atomic_load_n(&lc->calls, __ATOMIC_RELAXED) + 1;
+	__atomic_store_n(&lc->calls, calls, __ATOMIC_RELAXED);
 	if ((calls & (SW_FULL_EVERY - 1)) != 0) {
 		for (i = 0; i < SW_HOT; i++) {
-			struct sw_lqp *q = __atomic_load_n(&e->hot[i], __ATOMIC_RELAXED);
+			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
 
 			if (q != NULL)
 				work += sw_qp_progress(e, q);
@@ -553,15 +617,18 @@ sw_engine_progress(struct sw_engine *e)
 		struct sw_lqp *q = __atomic_load_n(&e->active[i], __ATOMIC_RELAXED);
 		int w;
 
-		if (q == NULL)
+		if (q == NULL || !sw_home_ok(e, q, me))
 			continue;
 		w = sw_qp_progress(e, q);
 		work += w;
-		if (w != 0 || __atomic_load_n(&q->armed, __ATOMIC_RELAXED))
-			sw_hot_add(e, q);
+		if (w != 0 || __atomic_load_n(&q->armed, __ATOMIC_RELAXED)) {
+			if (__atomic_load_n(&q->home, __ATOMIC_RELAXED) != me)
+				sw_home_move(e, q, me);
+			sw_hot_add(lc, q);
+		}
 	}
 out:
-	__atomic_fetch_sub(&e->inflight, 1, __ATOMIC_RELEASE);
+	__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
 	return work;
 }
 
@@ -613,6 +680,18 @@ sw_engine_stop_thread(struct sw_engine *e)
 	e->thread_mode = false;
 }
 
+void
+sw_engine_quiesce(struct sw_engine *e)
+{
+	uint32_t l;
+
+	/* each slot's mark is taken before it reads draining (seq_cst both
+	 * sides): a call that missed draining is seen here */
+	for (l = 0; l < SW_LC_SLOTS; l++)
+		while (__atomic_load_n(&e->lc[l].inflight, __ATOMIC_SEQ_CST) != 0)
+			sched_yield();
+}
+
 int
 sw_engine_init(struct sw_engine *e)
 {
@@ -654,18 +733,28 @@ sw_engine_fini(struct sw_engine *e)
 void
 sw_engine_stats(struct sw_engine *e, struct rdx_sw_stats *st)
 {
+	const struct sw_hdr_ctr *pc = &e->self->hdr->peer_ctr;
+	uint32_t l;
+
 	memset(st, 0, sizeof(*st));
-	st->doorbells = __atomic_load_n(&e->doorbells, __ATOMIC_RELAXED);
-	st->bf_copies = __atomic_load_n(&e->bf_copies, __ATOMIC_RELAXED);
-	st->wqes = __atomic_load_n(&e->wqes, __ATOMIC_RELAXED);
-	st->rnr_naks = __atomic_load_n(&e->rnr_naks, __ATOMIC_RELAXED);
-	st->retries = __atomic_load_n(&e->retries, __ATOMIC_RELAXED);
-	st->errors = __atomic_load_n(&e->errors, __ATOMIC_RELAXED);
-	st->flushes = __atomic_load_n(&e->flushes, __ATOMIC_RELAXED);
 	st->device_errors = __atomic_load_n(&e->device_errors, __ATOMIC_RELAXED);
-	st->cqes = __atomic_load_n(&e->self->hdr->cqes, __ATOMIC_RELAXED);
-	st->cq_overruns = __atomic_load_n(&e->self->hdr->cq_overruns, __ATOMIC_RELAXED);
-	st->recv_wqes = __atomic_load_n(&e->self->hdr->recv_wqes, __ATOMIC_RELAXED);
+	st->cqes = __atomic_load_n(&pc->cqes, __ATOMIC_RELAXED);
+	st->cq_overruns = __atomic_load_n(&pc->cq_overruns, __ATOMIC_RELAXED);
+	st->recv_wqes = __atomic_load_n(&pc->recv_wqes, __ATOMIC_RELAXED);
+	for (l = 0; l < SW_LC_SLOTS; l++) {
+		const struct sw_lc *c = &e->lc[l];
+
+		st->doorbells += __atomic_load_n(&c->doorbells, __ATOMIC_RELAXED);
+		st->bf_copies += __atomic_load_n(&c->bf_copies, __ATOMIC_RELAXED);
+		st->wqes += __atomic_load_n(&c->wqes, __ATOMIC_RELAXED);
+		st->rnr_naks += __atomic_load_n(&c->rnr_naks, __ATOMIC_RELAXED);
+		st->retries += __atomic_load_n(&c->retries, __ATOMIC_RELAXED);
+		st->errors += __atomic_load_n(&c->errors, __ATOMIC_RELAXED);
+		st->flushes += __atomic_load_n(&c->flushes, __ATOMIC_RELAXED);
+		st->cqes += __atomic_load_n(&c->own.cqes, __ATOMIC_RELAXED);
+		st->cq_overruns += __atomic_load_n(&c->own.cq_overruns, __ATOMIC_RELAXED);
+		st->recv_wqes += __atomic_load_n(&c->own.recv_wqes, __ATOMIC_RELAXED);
+	}
 	{
 		/* UD: destroyed QPs' sums, then the live ones (under the lock
 		 * that destroy holds while it moves a QP's counters over) */

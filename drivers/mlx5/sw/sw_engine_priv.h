@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include <rte_common.h>
+#include <rte_lcore.h>
 #include <rte_log.h>
 
 #include "sw_model.h"
@@ -114,8 +115,58 @@ sw_store_once(uint8_t *d, const uint8_t *s, uint64_t n)
 		*(volatile uint8_t *)d = *s;
 }
 
+/*
+ * len > 0 bytes from one contiguous source to one contiguous destination
+ * with sw_copy's rule (each byte once, in order; the final unit, the last 8
+ * bytes or for len < 8 the last byte, alone after a release fence).
+ */
+static inline __attribute__((always_inline)) void
+sw_copy1(uint8_t *d, const uint8_t *s, uint64_t len)
+{
+	const uint64_t tail = len >= 8 ? 8 : 1;
+	const uint64_t body = len - tail;
+
+	if (body != 0)
+		sw_store_once(d, s, body);
+	if (tail == 8) {
+		uint64_t v;
+
+		memcpy(&v, s + body, 8);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		*(volatile sw_u64u *)(void *)(d + body) = v;
+	} else {
+		uint8_t v = s[body];
+
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		*(volatile uint8_t *)(d + body) = v;
+	}
+}
+
 /* A field of shared memory, read once (a peer may rewrite it meanwhile). */
 #define SW_LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+
+/* The calling thread's slot of e->lc (sw_model.h, struct sw_lc). */
+static inline uint32_t
+sw_lc_id(void)
+{
+	const unsigned int id = rte_lcore_id();
+
+	return id < RTE_MAX_LCORE ? id : SW_LC_ANY;
+}
+
+static inline struct sw_lc *
+sw_lc(struct sw_engine *e)
+{
+	return &e->lc[sw_lc_id()];
+}
+
+/* The counters of segment d this engine adds to: its own device's, per
+ * lcore; a peer's, in that peer's segment (sw_model.h, struct sw_hdr_ctr). */
+static inline struct sw_hdr_ctr *
+sw_ctr(struct sw_engine *e, const struct sw_domain *d)
+{
+	return d == e->self ? &sw_lc(e)->own : &d->hdr->peer_ctr;
+}
 
 /* Count a device error; true while it should still be logged. */
 static inline bool
@@ -197,6 +248,43 @@ sw_ud_stats_add(struct rdx_sw_ud_stats *st, const struct sw_lqp *q)
 	st->drop_no_recv += one.drop_no_recv;
 	st->drop_qkey += one.drop_qkey;
 	st->recv_len_err += one.recv_len_err;
+}
+
+/*
+ * Check key/bounds/access of [addr, addr + len) in segment d and translate
+ * (sw_mr_resolve, sw_exec.c, documents the rules); inline for the hot
+ * WRITE path, out of line everywhere else.
+ */
+static inline __attribute__((always_inline)) uint8_t *
+sw_mr_xlate(const struct sw_domain *d, uint32_t key, uint64_t addr, uint64_t len,
+	    uint32_t need, pid_t pid)
+{
+	const struct sw_mr_shm *mr;
+	uint32_t slot = key >> 8, kind, access;
+	uint64_t iova, mlen, off, shm_off;
+
+	if (key == 0 || slot >= SW_MAX_MR)
+		return NULL;
+	mr = d->shadow != NULL ? &d->shadow->mrs[slot] : &d->hdr->mrs[slot];
+	if (__atomic_load_n(&mr->key, __ATOMIC_ACQUIRE) != key)
+		return NULL;
+	iova = SW_LOAD(mr->iova);
+	mlen = SW_LOAD(mr->len);
+	access = SW_LOAD(mr->access);
+	kind = SW_LOAD(mr->kind);
+	if (addr < iova || len > mlen || addr - iova > mlen - len || (access & need) != need)
+		return NULL;
+	off = addr - iova;
+	if (kind == SW_MR_LOCAL) {
+		if (d->shadow == NULL || mr->owner_pid != (int32_t)pid)
+			return NULL;
+		return (uint8_t *)(uintptr_t)(mr->local_addr + off);
+	}
+	shm_off = SW_LOAD(mr->shm_off);
+	if ((kind != SW_MR_SHM && kind != SW_MR_DM) || shm_off > d->size ||
+	    off > d->size - shm_off || len > d->size - shm_off - off)
+		return NULL;
+	return sw_ptr(d, shm_off + off);
 }
 
 /* One WQE as execution sees it (sw_exec.c, sw_exec_ud.c). */
@@ -316,19 +404,19 @@ sw_peer_rq_avail(const struct sw_domain *pd, struct sw_peer_rq *r)
 }
 
 /*
- * The next receive WQE, copied once into rw, as scatter spans in dst (a
- * terminator ends a shorter list, as mlx5_post_recv writes it; a region of
- * another process is not reachable: LOCAL_PROT in *synd). Returns the room.
+ * The receive WQE in rw as scatter spans in dst (a terminator ends a
+ * shorter list, as mlx5_post_recv writes it; a region of another process
+ * is not reachable: LOCAL_PROT in *synd). Returns the room.
+ * sw_peer_rq_scatter: the same for the next receive WQE, copied once into rw.
  */
 static inline uint64_t
-sw_peer_rq_scatter(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t pid,
-		   struct mlx5_wqe_data_seg *rw, struct sw_span *dst, uint32_t *nd, uint8_t *synd)
+sw_peer_rq_resolve(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t pid,
+		   const struct mlx5_wqe_data_seg *rw, struct sw_span *dst, uint32_t *nd,
+		   uint8_t *synd)
 {
 	uint64_t room = 0;
 	uint32_t i;
 
-	memcpy(rw, sw_ptr(pd, r->rq_off) + (size_t)(r->cnt & (r->rq_cnt - 1)) * r->stride,
-	       (size_t)r->nsge * 16);
 	for (i = 0; i < r->nsge; i++) {
 		uint32_t l = be32toh(rw[i].byte_count);
 
@@ -345,6 +433,15 @@ sw_peer_rq_scatter(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t
 		(*nd)++;
 	}
 	return room;
+}
+
+static inline uint64_t
+sw_peer_rq_scatter(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t pid,
+		   struct mlx5_wqe_data_seg *rw, struct sw_span *dst, uint32_t *nd, uint8_t *synd)
+{
+	memcpy(rw, sw_ptr(pd, r->rq_off) + (size_t)(r->cnt & (r->rq_cnt - 1)) * r->stride,
+	       (size_t)r->nsge * 16);
+	return sw_peer_rq_resolve(pd, r, pid, rw, dst, nd, synd);
 }
 
 #endif /* SW_ENGINE_PRIV_H */

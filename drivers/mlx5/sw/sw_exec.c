@@ -91,32 +91,7 @@ uint8_t *
 sw_mr_resolve(const struct sw_domain *d, uint32_t key, uint64_t addr, uint64_t len,
 	      uint32_t need, pid_t pid)
 {
-	const struct sw_mr_shm *mr;
-	uint32_t slot = key >> 8, kind, access;
-	uint64_t iova, mlen, off, shm_off;
-
-	if (key == 0 || slot >= SW_MAX_MR)
-		return NULL;
-	mr = d->shadow != NULL ? &d->shadow->mrs[slot] : &d->hdr->mrs[slot];
-	if (__atomic_load_n(&mr->key, __ATOMIC_ACQUIRE) != key)
-		return NULL;
-	iova = SW_LOAD(mr->iova);
-	mlen = SW_LOAD(mr->len);
-	access = SW_LOAD(mr->access);
-	kind = SW_LOAD(mr->kind);
-	if (addr < iova || len > mlen || addr - iova > mlen - len || (access & need) != need)
-		return NULL;
-	off = addr - iova;
-	if (kind == SW_MR_LOCAL) {
-		if (d->shadow == NULL || mr->owner_pid != (int32_t)pid)
-			return NULL;
-		return (uint8_t *)(uintptr_t)(mr->local_addr + off);
-	}
-	shm_off = SW_LOAD(mr->shm_off);
-	if ((kind != SW_MR_SHM && kind != SW_MR_DM) || shm_off > d->size ||
-	    off > d->size - shm_off || len > d->size - shm_off - off)
-		return NULL;
-	return sw_ptr(d, shm_off + off);
+	return sw_mr_xlate(d, key, addr, len, need, pid);
 }
 
 /*
@@ -139,6 +114,11 @@ sw_copy(const struct sw_span *dst, uint32_t nd, const struct sw_span *src,
 		return;
 	tail = len >= 8 ? 8 : 1;
 	body = len - tail;
+	if (nd == 1 && ns == 1 && dst[0].len >= len && src[0].len >= len) {
+		/* one span each (inline payloads, one SGE) */
+		sw_copy1(dst[0].p, src[0].p, len);
+		return;
+	}
 	while (body > 0 && di < nd && si < ns) {
 		uint64_t n = RTE_MIN(dst[di].len - doff, src[si].len - soff);
 
@@ -235,7 +215,7 @@ sw_peer_check_pid(struct sw_engine *e, struct sw_lqp *q)
 		q->peer_vanished = true;
 }
 
-static bool
+static inline bool
 sw_peer_alive(const struct sw_lqp *q)
 {
 	const struct sw_qp_shm *p = q->peer;
@@ -271,7 +251,7 @@ sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	q->sq_ci = w->pos + w->wqebbs;
 	q->rnr_active = false;
 	q->ack_active = false;
-	sw_stat(&e->errors, 1);
+	sw_stat(&sw_lc(e)->errors, 1);
 	if (syndrome == MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR ||
 	    syndrome == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR ||
 	    syndrome == MLX5_CQE_SYNDROME_REMOTE_OP_ERR) {
@@ -380,7 +360,7 @@ sw_no_ack(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 	if (q->ack_left == 0)
 		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR);
 	q->ack_left--;
-	sw_stat(&e->retries, 1);
+	sw_stat(&sw_lc(e)->retries, 1);
 	q->retry_at_ns = t == 0 ? UINT64_MAX : sw_now_ns() + (4096ULL << t);
 	return SW_WAIT;
 }
@@ -392,7 +372,7 @@ sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 
 	uint64_t now = sw_now_ns();
 
-	sw_stat(&e->rnr_naks, 1);
+	sw_stat(&sw_lc(e)->rnr_naks, 1);
 	/* A peer process that died without closing never posts receives
 	 * again: while NAKed, look at its pid now and then (10 ms). */
 	if (q->peer_dom != e->self && now - q->peer_checked_ns > 10000000ULL) {
@@ -416,6 +396,35 @@ sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 	/* never block: record when to retry and come back later */
 	q->retry_at_ns = now + (uint64_t)sw_rnr_10us[code & 31] * 10000ULL;
 	return SW_WAIT;
+}
+
+/*
+ * The peer's receive WQE r->cnt (posted: r->avail >= 1, geometry checked).
+ * With 16- or 32-byte strides the posted WQEs of the rest of its cache line
+ * are copied with it into q->prq_buf and later messages take theirs from
+ * there: the peer reposts into that line after each receive, and reading
+ * it again each message would move it between the two cores every time.
+ */
+static const uint8_t *
+sw_peer_rwqe(struct sw_lqp *q, const struct sw_domain *pd, const struct sw_peer_rq *r)
+{
+	const uint32_t idx = r->cnt & (r->rq_cnt - 1);
+	const uint8_t *a = sw_ptr(pd, r->rq_off) + (size_t)idx * r->stride;
+	uint32_t n;
+
+	if (r->stride >= 64)
+		return a;
+	if (q->prq_n != 0 && q->prq_stride == r->stride && r->cnt - q->prq_first < q->prq_n)
+		return q->prq_buf + (size_t)(r->cnt - q->prq_first) * r->stride;
+	/* the slots from idx to the end of its line: posted, not past the ring */
+	n = (uint32_t)((((uintptr_t)a | 63) + 1 - (uintptr_t)a) / r->stride);
+	n = RTE_MIN(RTE_MIN(n, r->avail), r->rq_cnt - idx);
+	n = RTE_MAX(n, 1u);
+	memcpy(q->prq_buf, a, (size_t)n * r->stride);
+	q->prq_first = r->cnt;
+	q->prq_n = n;
+	q->prq_stride = r->stride;
+	return q->prq_buf;
 }
 
 /*
@@ -474,7 +483,16 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
 	}
 	pcq = &pd->hdr->cqs[r.rcq];
-	if (!sw_peer_rq_avail(pd, &r)) {
+	if (q->peer_rq_head_ok && ((q->peer_rq_head - r.cnt) & 0xffff) != 0 &&
+	    ((q->peer_rq_head - r.cnt) & 0xffff) <= r.rq_cnt) {
+		/* receives posted when the record was last read remain */
+		r.nsge = RTE_MIN(r.nsge, r.stride / 16);
+		r.head = q->peer_rq_head;
+		r.avail = (r.head - r.cnt) & 0xffff;
+	} else if (sw_peer_rq_avail(pd, &r)) {
+		q->peer_rq_head = r.head;
+		q->peer_rq_head_ok = true;
+	} else {
 		/* the peer's RQ doorbell record claims more than its ring */
 		sw_qp_set_err(p);
 		sw_unlock(&p->lock);
@@ -490,13 +508,14 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	q->rnr_active = false;
 	q->ack_active = false;
 	if (!write_imm) {
-		/* the RQ WQE, copied once */
-		room = sw_peer_rq_scatter(pd, &r, e->pid, rw, dst, &nd, &synd);
+		/* the RQ WQE, copied once (with the rest of its line) */
+		memcpy(rw, sw_peer_rwqe(q, pd, &r), (size_t)r.nsge * 16);
+		room = sw_peer_rq_resolve(pd, &r, e->pid, rw, dst, &nd, &synd);
 		if (synd == 0 && room < len)
 			synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	}
 	p->rq_ci = r.cnt + 1;
-	__atomic_fetch_add(&pd->hdr->recv_wqes, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 	if (synd != 0) {
 		sw_qp_set_err(p);
 		/* no room: the peer's flush completes that receive instead */
@@ -557,7 +576,7 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 		 * once the CQ has room -- never a lost completion */
 		q->sq_ci = w->pos;
 		sw_qp_set_err(q->s);
-		sw_stat(&e->errors, 1);
+		sw_stat(&sw_lc(e)->errors, 1);
 		return SW_FAIL;
 	}
 	return SW_DONE;
@@ -579,7 +598,9 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	int rc;
 
 	w.pos = q->sq_ci;
-	sw_ring_read(q, w.pos, w.b, 16);
+	/* the first WQEBB, read once as one 64-byte copy (a WQEBB never
+	 * wraps); the rest of a longer WQE below, once its DS is checked */
+	memcpy(w.b, q->sq_buf + (size_t)(w.pos & (q->sq_wqe_cnt - 1)) * 64, 64);
 	v = be32toh(ctrl->opmod_idx_opcode);
 	w.opcode = (uint8_t)v;
 	w.idx = (v >> 8) & 0xffff;
@@ -604,14 +625,42 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	if (w.opmod != 0 || ctrl->signature != 0)
 		return sw_malformed(e, q, &w, "opmod/signature not 0", w.opmod,
 				    ctrl->signature);
-	sw_ring_read(q, w.pos, w.b, w.ds * 16);
+	if (w.wqebbs > 1)
+		sw_ring_read(q, w.pos + 1, w.b + 64, w.ds * 16 - 64);
 	if (!q->rnr_active && !q->ack_active) { /* first attempt, not a retry */
-		sw_stat(&e->wqes, 1);
+		sw_stat(&sw_lc(e)->wqes, 1);
 		sw_peer_check_pid(e, q);
 		if (q->fail_nth != 0 && --q->fail_nth == 0)
 			return sw_req_fail(e, q, &w, q->fail_syndrome);
 	}
 
+	/* The hot shape: an RC RDMA_WRITE with its payload inline (small
+	 * writes). The checks of the general path below, in its order, without
+	 * its spans; anything else (not inline, zero length, a bad inline
+	 * header) takes the general path, which reports what is wrong. */
+	if (w.opcode == MLX5_OPCODE_RDMA_WRITE && q->type == SW_QPT_RC) {
+		uint32_t hdr, len;
+
+		memcpy(&hdr, w.b + 32, 4);
+		hdr = be32toh(hdr);
+		len = hdr & ~(uint32_t)MLX5_INLINE_SEG;
+		if ((hdr & MLX5_INLINE_SEG) != 0 && len != 0 && len <= q->max_inline &&
+		    2 + RTE_ALIGN_CEIL(4 + len, 16U) / 16 == w.ds) {
+			if (!sw_peer_alive(q))
+				return sw_no_ack(e, q, &w);
+			rem.p = sw_mr_xlate(q->peer_dom, be32toh(ra->rkey), be64toh(ra->raddr), len,
+					    IBV_ACCESS_REMOTE_WRITE, e->pid);
+			if (sw_seg_lost(q))
+				return sw_no_ack(e, q, &w);
+			if (rem.p == NULL)
+				return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR);
+			sw_copy1(rem.p, w.b + 36, len);
+			/* the peer truncated its segment under the copy: no ACK */
+			if (sw_seg_lost(q))
+				return sw_no_ack(e, q, &w);
+			return sw_req_done(e, q, &w, len);
+		}
+	}
 	if (q->type == SW_QPT_UD) {
 		/* UD takes NOP, SEND and SEND_IMM (IBTA 9.8.1: no RDMA, no
 		 * atomics on UD) */

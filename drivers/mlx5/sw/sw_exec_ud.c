@@ -176,7 +176,7 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 	if (synd == 0 && room < (uint64_t)SW_UD_GRH + k->len)
 		synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	p->rq_ci = r.cnt + 1;
-	__atomic_fetch_add(&pd->hdr->recv_wqes, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 	if (synd != 0) {
 		sw_qp_set_err(p);
 		if (synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR)

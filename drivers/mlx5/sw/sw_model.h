@@ -18,10 +18,16 @@
 #include <sys/types.h>
 
 #include <infiniband/mlx5dv.h>
+#include <rte_config.h>
 
 #include "rdx_sw.h"
 
-#define SW_MAGIC         0x72647873772d3033ULL /* "rdxsw-03": 4096 QPs and CQs, UD */
+#define SW_MAGIC         0x72647873772d3034ULL /* "rdxsw-04": 4096 QPs and CQs, UD, lines apart */
+/* Shared objects written by different agents (a peer engine, the owner's
+ * engine, the owner's datapath) keep those writes on cache lines of their
+ * own, so a line crosses cores only when its content is news (doc/perf.md,
+ * "software device: cache lines per echo"). */
+#define SW_LINE          64
 /* Object tables live in the segment header (about 2 MiB with these, written
  * when the device opens); a QP takes 3 allocations (rings, doorbell record,
  * BlueFlame) and each buffer of rdx_dev_mem_alloc one allocation and one MR. */
@@ -80,6 +86,8 @@ struct sw_mr_shm {
 	uint64_t local_addr; /* LOCAL: address in owner_pid */
 };
 
+/* Written by the engines producing into the CQ (for a receive CQ: the
+ * peers' engines); a line or two of its own, never shared with another CQ. */
 struct sw_cq_shm {
 	pthread_mutex_t lock;     /* serializes CQE production (any engine) */
 	uint32_t in_use;
@@ -91,10 +99,12 @@ struct sw_cq_shm {
 	uint32_t seq;             /* futex word: bumped per CQE */
 	uint32_t waiters;
 	uint32_t full;            /* last write was refused */
-	uint32_t pad;
+	uint32_t ci_seen;         /* producers: a consumer counter read from the
+				   * doorbell record (it only grows: room below
+				   * it needs no new read of that record) */
 	uint64_t overruns;
 	uint64_t cqes;
-};
+} __attribute__((aligned(SW_LINE)));
 
 /*
  * A doorbell (BlueFlame) register: the two halves the datapath writes, as
@@ -112,9 +122,18 @@ struct sw_bf_shm {
 	uint32_t bad_tid;         /* the last thread met inside */
 };
 
+/*
+ * The first line is the responder's: the lock and the RQ consumer counter,
+ * written by the peers' engines on every receive they consume; the rest is
+ * written at create/connect (and on errors) and read by everybody, the
+ * owner's engine on every progress call (state) -- so a peer's lock does
+ * not take that line from the owner's core.
+ */
 struct sw_qp_shm {
 	pthread_mutex_t lock;     /* RQ consumption and state changes */
-	uint32_t in_use;
+	/* responder side (any engine, under lock) */
+	uint32_t rq_ci;           /* next RQ WQE to consume */
+	uint32_t in_use __attribute__((aligned(SW_LINE)));
 	uint32_t gen;
 	uint32_t qpn;
 	uint32_t state;           /* enum rdx_sw_qp_state */
@@ -132,8 +151,6 @@ struct sw_qp_shm {
 	uint64_t sq_off;
 	uint64_t dbrec_off;
 	uint64_t bf_off;
-	/* responder side (any engine, under lock) */
-	uint32_t rq_ci;           /* next RQ WQE to consume */
 	/* connection */
 	uint32_t peer_qpn;
 	char peer_domain[SW_NAME_LEN];
@@ -151,6 +168,13 @@ struct sw_qp_shm {
 	uint64_t ud_drop_no_recv;
 	uint64_t ud_drop_qkey;
 	uint64_t ud_recv_len_err;
+} __attribute__((aligned(SW_LINE)));
+
+/* What happened to a device's CQs and RQs (sw_ctr). */
+struct sw_hdr_ctr {
+	uint64_t cqes;            /* CQEs written into this device's CQs */
+	uint64_t cq_overruns;
+	uint64_t recv_wqes;       /* RQ WQEs consumed */
 };
 
 struct sw_shm_hdr {
@@ -163,9 +187,11 @@ struct sw_shm_hdr {
 	uint64_t dm_used;
 	uint32_t mr_gen;
 	uint32_t qp_gen;
-	uint64_t cqes;            /* CQEs written into this device's CQs */
-	uint64_t cq_overruns;
-	uint64_t recv_wqes;       /* RQ WQEs consumed (any engine) */
+	/* what the peers' engines did to this device's CQs and RQs, on a line
+	 * of its own (not the line of closed above); the owner's engine counts
+	 * its own per lcore (sw_engine.lc): sw_engine_stats adds them */
+	struct sw_hdr_ctr peer_ctr __attribute__((aligned(SW_LINE)));
+	uint8_t pad_ctr[SW_LINE - sizeof(struct sw_hdr_ctr)];
 	struct sw_alloc allocs[SW_MAX_ALLOC];
 	struct sw_mr_shm mrs[SW_MAX_MR];
 	struct sw_cq_shm cqs[SW_MAX_CQ];
@@ -227,10 +253,39 @@ struct sw_bfreg {
 #define SW_HOT 8
 #define SW_FULL_EVERY 64u
 
+/*
+ * Per-lcore engine state: what a progress call writes on every call (its
+ * in-flight mark, call count, hot set) and the counters, one slot per EAL
+ * lcore plus one (SW_LC_ANY) shared by threads that are not EAL lcores
+ * (thread mode's engine thread, test threads: atomics there keep it
+ * right). Two lcores polling their own QPs so share no written line.
+ */
+#define SW_LC_ANY   RTE_MAX_LCORE
+#define SW_LC_SLOTS (RTE_MAX_LCORE + 1)
+#define SW_HOME_NONE UINT32_MAX
+
+struct sw_lc {
+	/* a line of padding on each side: the engine is malloc'ed (not
+	 * line-aligned), so no two slots' fields ever share a line */
+	uint8_t pad_lo[SW_LINE];
+	uint32_t inflight;             /* progress calls of this slot running */
+	uint32_t calls;                /* its progress calls (racy hint) */
+	uint32_t hot_next;             /* round-robin replacement cursor */
+	struct sw_lqp *hot[SW_HOT];
+	/* counters (atomics) */
+	uint64_t doorbells, bf_copies, wqes, rnr_naks, retries, errors, flushes;
+	struct sw_hdr_ctr own;         /* into this device's own CQs and RQs */
+	uint8_t pad_hi[256 - SW_LINE - 16 - SW_HOT * 8 - 7 * 8 - sizeof(struct sw_hdr_ctr)];
+};
+
 /* Process-local handle of one of our QPs; the engine's view of it. */
 struct sw_lqp {
 	struct sw_qp_shm *s;
 	uint32_t slot;
+	/* the lcore slot (sw_engine.lc) whose progress calls execute it: the
+	 * others leave it alone while that lcore keeps polling (written only
+	 * when it changes: this line is otherwise read-only after create) */
+	uint32_t home;
 	uint8_t *sq_buf;
 	uint8_t *rq_buf;
 	volatile __be32 *dbrec;
@@ -262,6 +317,18 @@ struct sw_lqp {
 	struct sw_domain *peer_dom;
 	struct sw_qp_shm *peer;
 	uint32_t peer_gen;
+	/* the peer's RQ doorbell record as last read (RC responder): receives
+	 * below it are posted and stay so, so it is read again only when they
+	 * run out (or it is not valid: peer_rq_head_ok false) */
+	uint32_t peer_rq_head;
+	bool peer_rq_head_ok;
+	/* the peer's posted receive WQEs of the line last read (strides of 16
+	 * and 32 bytes): copies of WQEs prq_first .. prq_first + prq_n - 1 (RQ
+	 * counters). A posted receive does not change until it is consumed,
+	 * and the peer reposting into that line would otherwise take it back
+	 * from us on every message */
+	uint32_t prq_first, prq_n, prq_stride;
+	uint8_t prq_buf[64];
 	/* this QP's geometry, process-local and fixed at create: the engine
 	 * reads these, never the shared copy in s (a peer mapping the
 	 * segment can rewrite it) */
@@ -279,6 +346,9 @@ struct sw_lqp {
 	uint64_t rng;             /* injection: this QP's random stream */
 	uint64_t ud_sent, ud_too_long, ud_drop_dest;
 	uint64_t ud_inject_drop, ud_inject_dup, ud_inject_delay;
+	/* written by other lcores' full walks (sw_home_ok): kept off the
+	 * lines the home lcore reads on every call */
+	uint64_t home_seen;       /* home << 32 | its calls, when last looked at */
 };
 
 /* A destination device an engine's AHs name (sw_route_get). The engine
@@ -337,24 +407,14 @@ struct sw_engine {
 	 * lock (release store of nb_active); removed while draining. */
 	struct sw_lqp *active[SW_MAX_QP];
 	uint32_t nb_active;
-	/* hot set: QPs that recently had work, looked at first by every
-	 * progress call; the full walk of active[] runs when they yield
-	 * nothing or every SW_FULL_EVERY-th call. Written by progress calls
-	 * (relaxed pointer stores), cleared of a QP by its destroy while no
-	 * progress call runs. */
 	struct sw_bfreg *regs;         /* doorbell registers (under lock) */
-	struct sw_lqp *hot[SW_HOT];
-	uint32_t hot_next;             /* round-robin replacement cursor */
-	uint32_t calls;                /* progress calls (racy hint) */
-	uint32_t inflight;             /* progress calls running */
 	uint32_t draining;             /* destroys waiting for inflight == 0 */
 	pid_t pid;
 	/* thread mode */
 	bool thread_mode;
 	bool thread_run;
 	pthread_t thread;
-	/* counters (atomics) */
-	uint64_t doorbells, bf_copies, wqes, rnr_naks, retries, errors, flushes;
+	/* counters (atomics; the per-WQE ones are per lcore, in lc[]) */
 	uint64_t device_errors;
 	/* UD: routes (control path writes under lock while no progress call
 	 * runs: draining), injection, the delay queue (NULL: no delay knob),
@@ -368,6 +428,12 @@ struct sw_engine {
 	 * read back from shared memory) */
 	uint64_t cq_off[SW_MAX_CQ][2];
 	bool self_lost;                /* own segment truncation reported */
+	/* hot set: QPs that recently had work, looked at first by every
+	 * progress call of an lcore (each its own); the full walk of active[]
+	 * runs when they yield nothing or every SW_FULL_EVERY-th call. Written
+	 * by progress calls (relaxed pointer stores), cleared of a QP by its
+	 * destroy while no progress call runs. */
+	struct sw_lc lc[SW_LC_SLOTS];
 };
 
 /* Robust process-shared mutexes in the segment. */
@@ -401,6 +467,8 @@ void sw_engine_fini(struct sw_engine *e);
 int sw_engine_start_thread(struct sw_engine *e);
 void sw_engine_stop_thread(struct sw_engine *e);
 int sw_engine_progress(struct sw_engine *e);
+/* After draining was raised: wait until no progress call runs. */
+void sw_engine_quiesce(struct sw_engine *e);
 
 /* CQs: slot or -errno; fills dv. */
 int sw_cq_create(struct sw_engine *e, uint32_t depth, struct mlx5dv_cq *dv);

@@ -70,6 +70,7 @@ sw_cq_create(struct sw_engine *e, uint32_t depth, struct mlx5dv_cq *dv)
 	cq->cqe_cnt = n;
 	cq->log_cqe_cnt = sw_log2(n);
 	cq->pi = 0;
+	cq->ci_seen = 0;
 	cq->buf_off = buf;
 	cq->dbrec_off = db;
 	cq->full = 0;
@@ -341,6 +342,7 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	q->rng = sw_splitmix(e->inj.seed ^ ((uint64_t)s->qpn * 0x9e3779b97f4a7c15ULL));
 	q->s = s;
 	q->slot = i;
+	q->home = SW_HOME_NONE;
 	q->qpn = s->qpn;
 	q->sq_wqe_cnt = s->sq_wqe_cnt;
 	q->rq_wqe_cnt = s->rq_wqe_cnt;
@@ -433,21 +435,22 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 	/* Keep new progress calls out, wait for the running ones (which may
 	 * hold q) to leave, then unlink q. */
 	__atomic_fetch_add(&e->draining, 1, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&e->inflight, __ATOMIC_ACQUIRE) != 0)
-		sched_yield();
+	sw_engine_quiesce(e);
 	sw_lock(&e->lock);
 	__atomic_store_n(&e->qps[q->slot], NULL, __ATOMIC_RELEASE);
 	{
 		/* no progress call runs: move the last live QP into q's place */
-		uint32_t last = e->nb_active - 1;
+		uint32_t last = e->nb_active - 1, l;
 
 		e->active[q->act] = e->active[last];
 		e->active[q->act]->act = q->act;
 		e->active[last] = NULL;
 		__atomic_store_n(&e->nb_active, last, __ATOMIC_RELEASE);
-		for (last = 0; last < SW_HOT; last++)
-			if (e->hot[last] == q)
-				__atomic_store_n(&e->hot[last], NULL, __ATOMIC_RELAXED);
+		for (l = 0; l < SW_LC_SLOTS; l++)
+			for (last = 0; last < SW_HOT; last++)
+				if (e->lc[l].hot[last] == q)
+					__atomic_store_n(&e->lc[l].hot[last], NULL,
+							 __ATOMIC_RELAXED);
 	}
 	if (q->type == SW_QPT_UD) {
 		/* its counters join the device's sums; datagrams it sent that
@@ -525,6 +528,8 @@ sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 	q->peer_dom = pd;
 	q->peer = peer;
 	q->peer_gen = __atomic_load_n(&peer->gen, __ATOMIC_ACQUIRE);
+	q->peer_rq_head_ok = false;
+	q->prq_n = 0;
 	sw_unlock(&e->lock);
 	sw_lock(&q->s->lock);
 	snprintf(q->s->peer_domain, sizeof(q->s->peer_domain), "%s", peer_domain);
@@ -630,8 +635,7 @@ sw_route_put(struct sw_engine *e, int slot)
 	r = &e->routes[slot];
 	/* keep progress calls out while a route (and its mapping) may go */
 	__atomic_fetch_add(&e->draining, 1, __ATOMIC_SEQ_CST);
-	while (__atomic_load_n(&e->inflight, __ATOMIC_ACQUIRE) != 0)
-		sched_yield();
+	sw_engine_quiesce(e);
 	sw_lock(&e->lock);
 	if (r->dom != NULL && --r->refs == 0) {
 		struct sw_domain *pd = r->dom;

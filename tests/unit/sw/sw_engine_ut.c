@@ -172,13 +172,85 @@ test_hot_set(void)
 	/* destroy removes the hot QP from the set */
 	sw_qp_destroy(&eng, t[0].q);
 	for (i = 0; i < SW_HOT; i++)
-		CU_ASSERT_PTR_NOT_EQUAL(eng.hot[i], t[0].q);
+		CU_ASSERT_PTR_NOT_EQUAL(eng.lc[SW_LC_ANY].hot[i], t[0].q);
 	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 0);
 	for (i = 1; i < HOT_NB_QP; i++)
 		sw_qp_destroy(&eng, t[i].q);
 	CU_ASSERT_EQUAL(eng.nb_active, 0);
 	sw_cq_destroy(&eng, hc.slot);
 	sw_cq_destroy(&eng, cc.slot);
+}
+
+/*
+ * Home lcores (per-core scaling): a QP whose WQEs an lcore executed is left
+ * to that lcore by the other lcores' full walks while it keeps polling,
+ * and taken over once it makes no progress call between two looks. The
+ * test thread plays lcores 1 and 2 by setting its EAL lcore id.
+ */
+static void
+test_lcore_home(void)
+{
+	struct tqp a0, a1, b0, b1;
+	struct mlx5_cqe64 cqe;
+	struct tcq c;
+
+	cq_make(&c, 64);
+	qp_make(&a0, &c, 4, 0, 0);
+	qp_make(&a1, &c, 4, 0, 0);
+	qp_make(&b0, &c, 4, 0, 0);
+	qp_make(&b1, &c, 4, 0, 0);
+	qp_connect(&a0, &a1);
+	qp_connect(&b0, &b1);
+	CU_ASSERT_EQUAL(a0.q->home, SW_HOME_NONE);
+	/* lcore 1 runs a0, lcore 2 runs b0 */
+	RTE_PER_LCORE(_lcore_id) = 1;
+	ctrl(&a0, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&a0);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(a0.q->home, 1);
+	RTE_PER_LCORE(_lcore_id) = 2;
+	ctrl(&b0, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&b0);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(b0.q->home, 2);
+	CU_ASSERT_EQUAL(eng.lc[2].wqes, 1);
+	/* lcore 1 keeps polling: lcore 2 leaves a0's doorbell alone */
+	RTE_PER_LCORE(_lcore_id) = 1;
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 0);
+	ctrl(&a0, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&a0);
+	RTE_PER_LCORE(_lcore_id) = 2;
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 0);
+	CU_ASSERT_FALSE(cq_get(&c, &cqe));
+	/* lcore 1 made no call since: lcore 2 takes a0 over */
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT_FATAL(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(be32toh(cqe.sop_drop_qpn) & 0xffffff, a0.q->s->qpn);
+	CU_ASSERT_EQUAL(a0.q->home, 2);
+	/* and runs it from its hot set from now on; lcore 1's skips it */
+	RTE_PER_LCORE(_lcore_id) = 1;
+	ctrl(&a0, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&a0);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 0);
+	RTE_PER_LCORE(_lcore_id) = 2;
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(&c, &cqe));
+	/* the counters of every slot add up */
+	{
+		struct rdx_sw_stats st;
+
+		sw_engine_stats(&eng, &st);
+		CU_ASSERT_EQUAL(eng.lc[1].wqes + eng.lc[2].wqes, 4);
+		CU_ASSERT(st.wqes >= 4);
+	}
+	RTE_PER_LCORE(_lcore_id) = LCORE_ID_ANY;
+	sw_qp_destroy(&eng, a0.q);
+	sw_qp_destroy(&eng, a1.q);
+	sw_qp_destroy(&eng, b0.q);
+	sw_qp_destroy(&eng, b1.q);
+	sw_cq_destroy(&eng, c.slot);
 }
 
 /*
@@ -302,6 +374,7 @@ main(void)
 		{ "wrap_and_owner", test_wrap_and_owner },
 		{ "doorbell_rules", test_doorbell_rules },
 		{ "hot_set", test_hot_set },
+		{ "lcore_home", test_lcore_home },
 		{ "lock_held", test_lock_held },
 		{ NULL, NULL },
 	};

@@ -118,6 +118,173 @@ test_malformed(void)
 	check_malformed(bad_opmod, "opmod");
 }
 
+/*
+ * The inline RC WRITE fast path reports what the general path does: a bad
+ * rkey, a region without REMOTE_WRITE, bounds: REMOTE_ACCESS (0x13);
+ * a zero-length inline WRITE checks no rkey and completes.
+ */
+static void
+inline_write(struct tqp *a, uint64_t addr, uint32_t key, uint32_t len, uint8_t flags)
+{
+	uint32_t hdr = htobe32(len | MLX5_INLINE_SEG);
+	static const uint8_t pay[16] = "0123456789abcdef";
+
+	ctrl(a, MLX5_OPCODE_RDMA_WRITE, 2 + (4 + len + 15) / 16, flags, 0);
+	raddr(a, a->last, addr, key);
+	put(a, a->last, 32, &hdr, 4);
+	if (len != 0)
+		put(a, a->last, 36, pay, len);
+	ring(a);
+}
+
+static void
+test_inline_write_errors(void)
+{
+	struct mlx5_cqe64 cqe;
+	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)&cqe;
+	const struct {
+		int key;             /* 0: the good key, 1: a bad one, 2: read-only region */
+		uint32_t off, len;
+		uint8_t synd;        /* 0: success */
+	} cases[] = {
+		{ 0, 0, 8, 0 },
+		{ 0, 0, 0, 0 },
+		{ 1, 0, 0, 0 },      /* zero length: the rkey is not checked */
+		{ 1, 0, 8, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR },
+		{ 2, 0, 8, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR },
+		{ 0, 4090, 8, MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR },
+	};
+	uint32_t i;
+
+	for (i = 0; i < RTE_DIM(cases); i++) {
+		uint32_t key, rokey;
+		struct tqp a, b;
+		struct tcq c;
+		uint8_t *m, *ro;
+
+		cq_make(&c, 16);
+		qp_make(&a, &c, 4, 4, 32);
+		qp_make(&b, &c, 4, 4, 0);
+		qp_connect(&a, &b);
+		m = mem(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &key);
+		ro = mem(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ, &rokey);
+		memset(m, 0, 64);
+		inline_write(&a, (uintptr_t)(cases[i].key == 2 ? ro : m) + cases[i].off,
+			     cases[i].key == 0 ? key : cases[i].key == 1 ? key ^ 0x80 : rokey,
+			     cases[i].len, MLX5_WQE_CTRL_CQ_UPDATE);
+		CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+		CU_ASSERT_FATAL(cq_get(&c, &cqe));
+		if (cases[i].synd == 0) {
+			CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ);
+			CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), cases[i].len);
+			CU_ASSERT(memcmp(m, "01234567", cases[i].len) == 0);
+			CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_RTS);
+		} else {
+			CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ_ERR);
+			CU_ASSERT_EQUAL(e->syndrome, cases[i].synd);
+			CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_ERR);
+			CU_ASSERT_EQUAL(m[0], 0);
+		}
+		sw_qp_destroy(&eng, a.q);
+		sw_qp_destroy(&eng, b.q);
+		sw_cq_destroy(&eng, c.slot);
+	}
+}
+
+/*
+ * Receive WQEs of 16 bytes, four to a cache line: the requester copies the
+ * posted ones of a line at once (sw_peer_rwqe). Every SEND must land in the
+ * buffer of the receive its counter names, posted ones beyond the copied
+ * line included, and after the ring wraps the reposted WQEs' new buffers,
+ * never a stale copy.
+ */
+static void
+rq16_post(struct tqp *b, uint32_t cnt, uint8_t *addr, uint32_t key)
+{
+	struct mlx5_wqe_data_seg *r = (struct mlx5_wqe_data_seg *)b->dv.rq.buf;
+
+	mlx5dv_set_data_seg(&r[cnt & (b->dv.rq.wqe_cnt - 1)], 16, key, (uintptr_t)addr);
+}
+
+static void
+send8(struct tqp *a, uint64_t v)
+{
+	uint32_t hdr = htobe32(8 | MLX5_INLINE_SEG);
+
+	ctrl(a, MLX5_OPCODE_SEND, 2, 0, 0);
+	put(a, a->last, 16, &hdr, 4);
+	put(a, a->last, 20, &v, 8);
+	ring(a);
+}
+
+static void
+test_recv_line_copies(void)
+{
+	struct sw_qp_params p = {
+		.sq_depth = 4, .rq_depth = 8, .max_send_sge = 1, .max_recv_sge = 1,
+	};
+	struct mlx5_cqe64 cqe;
+	struct tqp a, b;
+	struct tcq c;
+	uint32_t key, i, cnt = 0, posted = 0;
+	uint8_t *m;
+	uint64_t v;
+
+	cq_make(&c, 32);
+	qp_make(&a, &c, 16, 0, 60);
+	p.send_cq = p.recv_cq = c.slot;
+	memset(&b, 0, sizeof(b));
+	b.q = sw_qp_create(&eng, &p, &b.dv);
+	CU_ASSERT_FATAL(b.q != NULL);
+	CU_ASSERT_EQUAL_FATAL(b.dv.rq.stride, 16);
+	qp_connect(&a, &b);
+	m = mem(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &key);
+	memset(m, 0, 4096);
+	/* 3 posted, 3 sent; then 5 more posted (one line and a half), 5 sent;
+	 * then the ring wraps: counters 8..13 in slots 0..5 with new buffers */
+	for (i = 0; i < 3; i++)
+		rq16_post(&b, posted++, m + 64 * i, key);
+	b.dv.dbrec[MLX5_RCV_DBR] = htobe32(posted);
+	for (i = 0; i < 3; i++, cnt++) {
+		send8(&a, 0x1000 + cnt);
+		CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	}
+	for (i = 3; i < 8; i++)
+		rq16_post(&b, posted++, m + 64 * i, key);
+	b.dv.dbrec[MLX5_RCV_DBR] = htobe32(posted);
+	for (; cnt < 8; cnt++) {
+		send8(&a, 0x1000 + cnt);
+		CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	}
+	for (i = 0; i < 6; i++)
+		rq16_post(&b, posted++, m + 2048 + 64 * i, key);
+	b.dv.dbrec[MLX5_RCV_DBR] = htobe32(posted);
+	for (; cnt < 14; cnt++) {
+		send8(&a, 0x1000 + cnt);
+		CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	}
+	for (i = 0; i < 14; i++) {
+		CU_ASSERT_FATAL(cq_get(&c, &cqe));
+		CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_RESP_SEND);
+		CU_ASSERT_EQUAL(be16toh(cqe.wqe_counter), i);
+		memcpy(&v, i < 8 ? m + 64 * i : m + 2048 + 64 * (i - 8), 8);
+		CU_ASSERT_EQUAL(v, 0x1000 + i);
+	}
+	CU_ASSERT_FALSE(cq_get(&c, &cqe));
+	/* the first lap's buffers hold the first lap's messages only */
+	for (i = 0; i < 8; i++) {
+		memcpy(&v, m + 64 * i, 8);
+		CU_ASSERT_EQUAL(v, 0x1000 + i);
+	}
+	/* no receive posted: RNR, nothing written */
+	send8(&a, 0x2000);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 0);
+	CU_ASSERT_FALSE(cq_get(&c, &cqe));
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, c.slot);
+}
+
 /* SEND into an RQ WQE with a terminator; responder CQE fields; an
  * unsignaled success makes no CQE, an unsignaled failure does. */
 static void
@@ -470,6 +637,17 @@ test_store_once_engine(void)
 	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
 	tr_end();
 	bad += tr_check("inline write 2", 6, 2, pat, false);
+	/* inline 44-byte WRITE (the inline fast path): body, then the last 8 */
+	hdr = htobe32(44 | MLX5_INLINE_SEG);
+	ctrl(&a, MLX5_OPCODE_RDMA_WRITE, 2 + 3, 0, 0);
+	raddr(&a, a.last, (uintptr_t)m + 100, key);
+	put(&a, a.last, 32, &hdr, 4);
+	put(&a, a.last, 36, pat, 44);
+	ring(&a);
+	tr_begin(m, 2 * 4096);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	tr_end();
+	bad += tr_check("inline write 44", 100, 44, pat, true);
 	/* WRITE of 100 bytes from an SGE */
 	ctrl(&a, MLX5_OPCODE_RDMA_WRITE, 3, 0, 0);
 	raddr(&a, a.last, (uintptr_t)m + 4000, key);
@@ -794,6 +972,8 @@ main(void)
 	static const struct rdx_ut_case cases[] = {
 		{ "malformed", test_malformed },
 		{ "send_fields", test_send_fields },
+		{ "inline_write_errors", test_inline_write_errors },
+		{ "recv_line_copies", test_recv_line_copies },
 		{ "store_once", test_store_once },
 		{ "store_once_engine", test_store_once_engine },
 		{ "scribble_peer", test_scribble },
