@@ -23,6 +23,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "rdx_config.h"
 #include "rdx_conn.h"
 #include "rdx_hist.h"
 #include "rdx_perf.h"
@@ -302,6 +303,10 @@ main(int argc, char **argv)
 		perf_usage(stdout);
 		return 0;
 	}
+	if (given.version) {
+		printf("rdx-perf %s\n", RDX_VERSION_STR);
+		return 0;
+	}
 	a->eng = perf_engine_find(a->o.test);
 	a->client = !a->o.server;
 	a->responder = a->o.connect == NULL;
@@ -321,6 +326,9 @@ main(int argc, char **argv)
 
 	memset(&dc, 0, sizeof(dc));
 	dc.driver = a->o.driver;
+	dc.port = a->o.ib_port;                  /* -i */
+	dc.gid_index = a->o.gid_index;           /* -x */
+	dc.gid_index_set = a->o.gid_index >= 0;
 	dc.devargs = a->o.sw_progress == RDX_SW_PROGRESS_THREAD ? "progress=thread" : NULL;
 	a->dev = rdx_dev_open(a->o.dev, &dc);
 	if (a->dev == NULL) {

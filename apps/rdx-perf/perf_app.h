@@ -35,6 +35,12 @@ struct rdx_conn;
 
 enum perf_mode { PERF_MODE_LAT = 0, PERF_MODE_BW };
 
+/* --output: perftest's one-figure output (PERF_OUTPUT_TABLE: the table) */
+enum perf_output {
+	PERF_OUTPUT_TABLE = 0, PERF_OUTPUT_BW, PERF_OUTPUT_LAT, PERF_OUTPUT_MSG_RATE,
+};
+#define PERF_MAX_RATES 32
+
 /* --transport: RC QPs (connected, reliable) or UD QPs (datagrams of at
  * most one path MTU, unreliable: see pingpong.c for lost datagrams). */
 enum perf_transport { PERF_TRANSPORT_RC = 0, PERF_TRANSPORT_UD };
@@ -70,6 +76,7 @@ struct perf_opts {
 	const char *driver;
 	bool server;
 	const char *connect;
+	char connect_buf[300];   /* HOST given without :PORT, joined with -p */
 	uint16_t port;
 	bool loopback;
 	bool split;              /* loopback: server ends on the main lcore */
@@ -85,6 +92,20 @@ struct perf_opts {
 	uint32_t servers;        /* echo: server QPs answering one client */
 	uint32_t keys;           /* atomics */
 	enum perf_transport transport; /* --transport */
+	/* perftest compatibility (opts.c) */
+	uint8_t ib_port;         /* -i: device port (0: the device's) */
+	int gid_index;           /* -x / --gid-index (-1: the device's choice) */
+	bool cpu_freq_ok;        /* -F: accepted; rdx-perf reads the TSC */
+	bool bidir;              /* -b: traffic both ways (loopback) */
+	enum perf_output output; /* --output=bandwidth|latency|message_rate */
+	bool infinite;           /* --run_infinitely: a line every -D s until Ctrl-C */
+	bool verbose;            /* --verbose: knobs and per-lcore rows */
+	bool clusterperf;        /* --clusterperf: the clusterperf lines */
+	bool rdma_cm;            /* -R */
+	/* open loop (rate.h): total ops/s of the client process; 0: closed loop */
+	double rate;
+	double rates[PERF_MAX_RATES]; /* --rate-sweep */
+	unsigned int nb_rates;
 };
 
 /* One per-WR log entry (times in TSC; converted when written). */
