@@ -662,6 +662,9 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 	bool lat = o->mode == PERF_MODE_LAT;
 	int rc;
 
+	o->default_window = !g->window;
+	o->default_sig = !g->sig_every;
+	o->default_size = !g->sizes;
 	if (!g->sizes) {
 		/* UD: one datagram, within any RoCE MTU */
 		o->sizes[0] = e->atomic ? 8 : lat ? 8 :

@@ -75,6 +75,9 @@ struct perf_opts {
 	const char *dev;
 	const char *driver;
 	bool server;
+	bool default_window;     /* -t, -Q, -s were not given (perftest's differ) */
+	bool default_sig;
+	bool default_size;
 	const char *connect;
 	char connect_buf[300];   /* HOST given without :PORT, joined with -p */
 	uint16_t port;
@@ -215,6 +218,10 @@ struct perf_run {
 	bool ud;                 /* --transport ud */
 	uint64_t ud_timeout_tsc; /* PERF_UD_TIMEOUT_MS */
 	volatile bool abort;     /* set by main: peer gone */
+	/* open loop (rate.h): total ops/s offered (0: closed loop) and the TSC
+	 * cycles between two intended sends of one QP */
+	double offered;
+	double rate_period;
 };
 
 struct perf_lcore {
