@@ -171,25 +171,30 @@ mono_ms(void)
 static struct rdx_conn *
 accept_client(struct perf_app *a)
 {
-	/* the clock lib/conn's deadlines use: its timeout means ours is over */
-	int64_t deadline = mono_ms() + perf_boot_ms(a);
+	/* the clock lib/conn's deadlines use: its timeout means ours is over;
+	 * without --bootstrap-timeout, as perftest's server: until Ctrl-C */
+	const bool forever = !a->o.boot_timeout_given;
+	int64_t deadline = forever ? INT64_MAX : mono_ms() + perf_boot_ms(a);
 	struct rdx_conn *c;
 
 	for (;;) {
 		int64_t left = deadline - mono_ms();
 
-		c = rdx_conn_accept(a->listener, (int)RTE_MAX(left, (int64_t)0));
+		c = rdx_conn_accept(a->listener, forever ? -1 : (int)RTE_MAX(left, (int64_t)0));
 		if (c != NULL)
 			return c;
 		/* a peer that connected and sent no hello times out sooner
 		 * (lib/conn caps the hello): only the deadline ends the wait */
 		if (rte_errno == EINTR || mono_ms() >= deadline || rdx_runtime_stopping()) {
-			if (rte_errno == EINTR || rdx_runtime_stopping())
+			if (rte_errno == EINTR || rdx_runtime_stopping()) {
+				/* Ctrl-C: what a server waiting until then expects */
 				fprintf(stderr, "rdx-perf: no client on port %u: %s\n", a->o.port,
 					rdx_conn_strerror(a->listener));
-			else
-				fprintf(stderr, "rdx-perf: no client within %.1f s on port %u\n",
-					a->o.boot_timeout, a->o.port);
+				rte_errno = EINTR;
+				return NULL;
+			}
+			fprintf(stderr, "rdx-perf: no client within %.1f s on port %u\n",
+				a->o.boot_timeout, a->o.port);
 			rte_errno = ETIMEDOUT;
 			return NULL;
 		}
@@ -226,12 +231,16 @@ perf_boot_server(struct perf_app *a)
 				rte_strerror(rte_errno));
 		return -EADDRINUSE;
 	}
-	printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
-	       rdx_conn_port(a->listener), a->o.boot_timeout);
+	if (a->o.boot_timeout_given)
+		printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
+		       rdx_conn_port(a->listener), a->o.boot_timeout);
+	else
+		printf("rdx-perf: waiting for a client on port %u (until Ctrl-C)\n",
+		       rdx_conn_port(a->listener));
 	fflush(stdout);
 	a->conn = accept_client(a);
 	if (a->conn == NULL)
-		return rte_errno == EPROTO ? -EPROTO : -ETIMEDOUT;
+		return rte_errno == EPROTO ? -EPROTO : rte_errno == EINTR ? -EINTR : -ETIMEDOUT;
 	config_fill(a, &me);
 	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), perf_boot_ms(a));
 	if (rc < 0) {

@@ -492,6 +492,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			break;
 		case OPT_BOOT_TIMEOUT:
 			rc = parse_secs("--bootstrap-timeout", optarg, 0.1, 3600, &o->boot_timeout);
+			o->boot_timeout_given = true;
 			break;
 		case OPT_SW_PROGRESS:
 			if (strcmp(optarg, "inline") == 0)

@@ -230,6 +230,10 @@ perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
 			o->sig_every);
 		return -EINVAL;
 	}
+	if (g->rate && o->transport == PERF_TRANSPORT_UD) {
+		fprintf(stderr, "rdx-perf: --rate over --transport ud is not implemented (RC only)\n");
+		return -EINVAL;
+	}
 	if (o->infinite) {
 		if (o->iters != 0) {
 			fprintf(stderr, "rdx-perf: --run_infinitely prints a line every -D seconds: -n does not apply\n");

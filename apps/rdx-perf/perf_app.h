@@ -85,6 +85,7 @@ struct perf_opts {
 	bool split;              /* loopback: server ends on the main lcore */
 	bool bad_rkey;           /* fault injection: use a wrong rkey (tests) */
 	double boot_timeout;
+	bool boot_timeout_given; /* else a server waits for its client until Ctrl-C */
 	enum rdx_sw_progress sw_progress;
 	const char *json;
 	const char *csv;
@@ -197,6 +198,9 @@ struct perf_ep {
 	bool last_sig;           /* the last WR posted asked for a completion */
 	uint32_t inline_max;     /* as granted */
 	uint32_t sq_depth;
+	/* open loop (rate.h): the schedule of this phase */
+	uint64_t rate_t0;        /* intended time of op rate_seq0 */
+	uint64_t rate_seq0;
 };
 
 /* Parameters of one run (one size, one QP count), shared by all lcores. */

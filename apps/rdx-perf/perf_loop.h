@@ -11,6 +11,7 @@
 #include "rdx_runtime.h"
 
 #include "perf_app.h"
+#include "rate.h"
 
 /* One phase of a client loop. */
 struct perf_phase {
@@ -39,6 +40,8 @@ perf_phase_begin(struct perf_lcore *lc, struct perf_phase *ph, int wait_cq)
 
 		ep->target = ph->timed ? UINT64_MAX : ep->posted + iters;
 	}
+	if (run->rate_period != 0)
+		perf_rate_begin(lc, now);
 	lc->last_progress = now;
 }
 

@@ -29,7 +29,8 @@ mode_name(enum perf_mode m)
 static bool
 lat_halved(const struct perf_app *a)
 {
-	return a->o.mode == PERF_MODE_LAT && a->eng->lat_kind == PERF_LAT_HALF_RTT;
+	return a->o.mode == PERF_MODE_LAT && a->eng->lat_kind == PERF_LAT_HALF_RTT &&
+	       a->o.rate == 0 && a->o.nb_rates == 0;
 }
 
 /*
@@ -264,7 +265,10 @@ perf_report_head(const struct perf_app *a)
 	       o->post_list, o->inline_max, mtu, len, rdx_report_lat_label(lat_kind(a)));
 	if (o->mode == PERF_MODE_BW && o->default_window && a->window != 128)
 		n += (size_t)snprintf(diff + n, sizeof(diff) - n, " -t %u (perftest 128)", a->window);
-	if (o->mode == PERF_MODE_BW && o->default_sig && o->sig_every != 100 && n < sizeof(diff))
+	if (o->rate != 0 || o->nb_rates != 0)
+		printf(" open loop: --rate is the total of the process, even over its QPs; latency from each op's intended send time\n");
+	if (o->mode == PERF_MODE_BW && o->default_sig && o->sig_every != 100 && n < sizeof(diff) &&
+	    o->rate == 0 && o->nb_rates == 0)
 		n += (size_t)snprintf(diff + n, sizeof(diff) - n, "%s -Q %u (perftest 100)",
 				      n ? "," : "", o->sig_every);
 	if (o->mode == PERF_MODE_LAT && o->default_size && o->sizes[0] != 2 && n < sizeof(diff))

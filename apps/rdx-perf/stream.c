@@ -60,6 +60,12 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	n = min_u32(so->plist, (uint32_t)(run->window - inflight));
 	if (left < n)
 		n = (uint32_t)left;
+	/* --rate: only the ops whose intended send time has come (rate.h) */
+	if (run->rate_period != 0) {
+		n = perf_rate_due(run, ep, rdx_tsc(), n);
+		if (n == 0)
+			return;
+	}
 	for (j = 0; j < n; j++) {
 		uint64_t seq = ep->posted + j;
 		uint64_t off = (seq & (run->slots - 1)) * run->stride;
@@ -95,7 +101,8 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	now = rdx_tsc();
 	k = rdx_qp_post_burst(ep->qp, wrs, (uint16_t)n);
 	for (j = 0; j < k; j++)
-		perf_posted(lc, ep, ep->posted + j, now, so->size);
+		perf_posted(lc, ep, ep->posted + j, run->rate_period == 0 ? now :
+			    perf_rate_intended(run, ep, ep->posted + j), so->size);
 	if (k != n) /* the unposted WRs are built again */
 		ep->sig_left = 1;
 	if (k > 0)
