@@ -217,6 +217,12 @@ perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
 		fprintf(stderr, "rdx-perf: -b across two processes is not implemented: -b runs in one process (--loopback)\n");
 		return -EINVAL;
 	}
+	if (o->bidir && o->test != NULL && perf_engine_find(o->test) != NULL &&
+	    (perf_engine_find(o->test)->atomic || perf_engine_find(o->test)->server_recv)) {
+		fprintf(stderr, "rdx-perf: -b is implemented for --test write and read (test %s is not)\n",
+			o->test);
+		return -EINVAL;
+	}
 	if (o->bidir && o->mode != PERF_MODE_BW) {
 		fprintf(stderr, "rdx-perf: -b applies to --mode bw (a latency test is already both ways)\n");
 		return -EINVAL;

@@ -147,7 +147,7 @@ perf_report_init(struct perf_app *a)
 	if (o->gid_index >= 0)
 		rdx_report_knob_set(r, "gid_index", "%d", o->gid_index);
 	if (o->bidir)
-		rdx_report_knob_set(r, "bidirectional", "on (QPs each way in one process)");
+		rdx_report_knob_set(r, "bidirectional", "on (both ends of each QP pair post, one process)");
 	if (o->infinite)
 		rdx_report_knob_set(r, "run_infinitely", "a row every %g s", o->duration);
 	rdx_report_knob_set(r, "tsc_hz", "%" PRIu64, rdx_tsc_hz());
@@ -353,8 +353,12 @@ perf_report_run(struct perf_app *a, bool last)
 		/* --run_infinitely: this interval's row now (the header once) */
 		const struct rdx_result *row = rdx_report_get(a->rep, rdx_report_count(a->rep) - 1);
 
-		if (a->nb_runs == 1)
+		if (a->nb_runs == 1) {
 			perf_report_head(a);
+			if (a->o.output == PERF_OUTPUT_TABLE)
+				rdx_report_print_compact_head(stdout, compact_kind(a), a->o.gbits,
+							      a->run.offered > 0);
+		}
 		if (row != NULL && a->o.output == PERF_OUTPUT_TABLE)
 			rdx_report_print_compact_row(row, stdout, compact_kind(a), a->o.gbits);
 		else if (row != NULL)
@@ -405,6 +409,7 @@ perf_report_finish(struct perf_app *a)
 	} else if (o->output != PERF_OUTPUT_TABLE) {
 		unsigned int i;
 
+		perf_report_head(a);
 		for (i = 0; i < rdx_report_count(a->rep); i++)
 			if (rdx_report_get(a->rep, i)->lcore == RDX_REPORT_LCORE_TOTAL)
 				output_figure(a, rdx_report_get(a->rep, i));
