@@ -391,6 +391,13 @@ main(int argc, char **argv)
 		return PERF_EXIT_BAD_INPUT;
 	}
 	a->attr = rdx_dev_attr_get(a->dev);
+	if (a->attr->software && a->o.ib_port > 1) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -i: the software device has one port (1)\n",
+			a->o.ib_port);
+		rdx_dev_close(a->dev);
+		rdx_runtime_cleanup();
+		return PERF_EXIT_BAD_INPUT;
+	}
 	if (!given.inline_max)
 		a->o.inline_max = RTE_MIN(64u, a->attr->max_inline);
 	a->ib_mtu = ib_mtu_of(a->o.mtu);

@@ -145,7 +145,10 @@ perf_report_init(struct perf_app *a)
 	if (o->ib_port != 0)
 		rdx_report_knob_set(r, "ib_port", "%u", o->ib_port);
 	if (o->gid_index >= 0)
-		rdx_report_knob_set(r, "gid_index", "%d", o->gid_index);
+		rdx_report_knob_set(r, "gid_index", "%d%s", o->gid_index,
+				    at->software ? " (the software device has no GID table: unused)" : "");
+	if (o->cpu_freq_ok)
+		rdx_report_knob_set(r, "cpu_freq", "-F given (rdx-perf times with the TSC: no frequency check to skip)");
 	if (o->bidir)
 		rdx_report_knob_set(r, "bidirectional", "on (both ends of each QP pair post, one process)");
 	if (o->infinite)
