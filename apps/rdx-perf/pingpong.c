@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_atomic.h>
 
@@ -331,7 +332,7 @@ pingpong_post(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wrs,
 	uint64_t now;
 
 	/* --rate: only the ops whose intended send time has come (rate.h) */
-	if (run->rate_period != 0)
+	if (unlikely(run->rate_period != 0))
 		cap = perf_rate_due(run, ep, rdx_tsc(), cap);
 	while (ep->posted + n < ep->target &&
 	       ep->posted + n - ep->completed < run->window &&
@@ -344,9 +345,15 @@ pingpong_post(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wrs,
 		return;
 	now = rdx_tsc();
 	k = rdx_qp_post_burst(ep->qp, wrs, n);
-	for (j = 0; j < k; j++)
-		perf_posted(lc, ep, ep->posted + j, run->rate_period == 0 ? now :
-			    perf_rate_intended(run, ep, ep->posted + j), req);
+	if (likely(run->rate_period == 0)) {
+		for (j = 0; j < k; j++)
+			perf_posted(lc, ep, ep->posted + j, now, req);
+	} else {
+		/* --rate: the latency starts at the intended send time */
+		for (j = 0; j < k; j++)
+			perf_posted(lc, ep, ep->posted + j,
+				    perf_rate_intended(run, ep, ep->posted + j), req);
+	}
 	ep->posted += k;
 	ep->tx += k;
 }

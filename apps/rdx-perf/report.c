@@ -266,15 +266,19 @@ perf_report_head(const struct perf_app *a)
 		snprintf(len, sizeof(len), "-n %" PRIu64 " per QP", o->iters);
 	printf(" -t %u -Q %u -l %u -I %u -m %s | %s | latency: %s\n", a->window, o->sig_every,
 	       o->post_list, o->inline_max, mtu, len, rdx_report_lat_label(lat_kind(a)));
-	if (o->mode == PERF_MODE_BW && o->default_window && a->window != 128)
+	/* echo (a request size of its own) and atomics have no such perftest default */
+	const bool like = a->eng->req_size == 0;
+
+	if (like && o->mode == PERF_MODE_BW && o->default_window && a->window != 128)
 		n += (size_t)snprintf(diff + n, sizeof(diff) - n, " -t %u (perftest 128)", a->window);
 	if (o->rate != 0 || o->nb_rates != 0)
 		printf(" open loop: --rate is the total of the process, even over its QPs; latency from each op's intended send time\n");
-	if (o->mode == PERF_MODE_BW && o->default_sig && o->sig_every != 100 && n < sizeof(diff) &&
+	if (like && o->mode == PERF_MODE_BW && o->default_sig && o->sig_every != 100 && n < sizeof(diff) &&
 	    o->rate == 0 && o->nb_rates == 0)
 		n += (size_t)snprintf(diff + n, sizeof(diff) - n, "%s -Q %u (perftest 100)",
 				      n ? "," : "", o->sig_every);
-	if (o->mode == PERF_MODE_LAT && o->default_size && o->sizes[0] != 2 && n < sizeof(diff))
+	if (like && !a->eng->atomic && o->mode == PERF_MODE_LAT && o->default_size && o->sizes[0] != 2 &&
+	    n < sizeof(diff))
 		snprintf(diff + n, sizeof(diff) - n, "%s -s %" PRIu64 " (perftest 2)", n ? "," : "",
 			 o->sizes[0]);
 	if (diff[0] != '\0')

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
@@ -61,7 +62,7 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	if (left < n)
 		n = (uint32_t)left;
 	/* --rate: only the ops whose intended send time has come (rate.h) */
-	if (run->rate_period != 0) {
+	if (unlikely(run->rate_period != 0)) {
 		n = perf_rate_due(run, ep, rdx_tsc(), n);
 		if (n == 0)
 			return;
@@ -100,9 +101,15 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	}
 	now = rdx_tsc();
 	k = rdx_qp_post_burst(ep->qp, wrs, (uint16_t)n);
-	for (j = 0; j < k; j++)
-		perf_posted(lc, ep, ep->posted + j, run->rate_period == 0 ? now :
-			    perf_rate_intended(run, ep, ep->posted + j), so->size);
+	if (likely(run->rate_period == 0)) {
+		for (j = 0; j < k; j++)
+			perf_posted(lc, ep, ep->posted + j, now, so->size);
+	} else {
+		/* --rate: the latency starts at the intended send time */
+		for (j = 0; j < k; j++)
+			perf_posted(lc, ep, ep->posted + j,
+				    perf_rate_intended(run, ep, ep->posted + j), so->size);
+	}
 	if (k != n) /* the unposted WRs are built again */
 		ep->sig_left = 1;
 	if (k > 0)
