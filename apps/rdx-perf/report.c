@@ -298,6 +298,7 @@ perf_report_run(struct perf_app *a, bool last)
 	uint64_t hz = rdx_tsc_hz();
 	unsigned int l, perf_rows = 0;
 	double busy_sum = 0;
+	int added;
 
 	merged = malloc(sizeof(*merged));
 	if (merged == NULL)
@@ -354,9 +355,9 @@ perf_report_run(struct perf_app *a, bool last)
 	tot.busy_pct = a->nb_lcores > 0 ? busy_sum / a->nb_lcores : -1;
 	/* per-op counters of the total: only meaningful for one lcore */
 	tot.has_perf = perf_rows == 1 && a->nb_lcores == 1;
-	rdx_report_add(a->rep, &tot);
+	added = rdx_report_add(a->rep, &tot);
 	free(merged);
-	if (a->o.infinite) {
+	if (a->o.infinite && added == 0) {
 		/* --run_infinitely: this interval's row now (the header once) */
 		const struct rdx_result *row = rdx_report_get(a->rep, rdx_report_count(a->rep) - 1);
 
