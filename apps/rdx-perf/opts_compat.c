@@ -227,6 +227,18 @@ perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
 		fprintf(stderr, "rdx-perf: -b applies to --mode bw (a latency test is already both ways)\n");
 		return -EINVAL;
 	}
+	/* as perftest: a latency test has a latency, a bandwidth test a
+	 * bandwidth and a message rate (open-loop runs are about latency) */
+	if (o->output == PERF_OUTPUT_LAT && o->mode == PERF_MODE_BW && !g->rate) {
+		fprintf(stderr, "rdx-perf: --output=latency applies to --mode lat (or --rate); --mode bw prints bandwidth or message_rate\n");
+		return -EINVAL;
+	}
+	if ((o->output == PERF_OUTPUT_BW || o->output == PERF_OUTPUT_MSG_RATE) &&
+	    (o->mode == PERF_MODE_LAT || g->rate)) {
+		fprintf(stderr, "rdx-perf: --output=%s applies to closed-loop --mode bw; a latency run prints latency\n",
+			o->output == PERF_OUTPUT_BW ? "bandwidth" : "message_rate");
+		return -EINVAL;
+	}
 	if (o->rate != 0 && o->nb_rates != 0) {
 		fprintf(stderr, "rdx-perf: --rate and --rate-sweep exclude each other\n");
 		return -EINVAL;

@@ -56,6 +56,8 @@ check "trailing comma"      "${EAL[@]}" -- --test write --sizes 1K, "${S[@]}"
 check "empty --dev"         "${EAL[@]}" -- --test write --dev ''
 # perftest's flags: bad values and the ones rdx-perf does not implement
 check "--output=bw"         "${EAL[@]}" -- --test write --output=bw "${S[@]}"
+check "--output=bandwidth lat" "${EAL[@]}" -- --test write --output=bandwidth "${S[@]}"
+check "--output=latency bw" "${EAL[@]}" -- --test write --mode bw --output=latency "${S[@]}"
 check "-d ''"               "${EAL[@]}" -- --test write -d ''
 check "-i 0"                "${EAL[@]}" -- --test write -i 0 "${S[@]}"
 check "-x 256"              "${EAL[@]}" -- --test write -x 256 "${S[@]}"

@@ -165,6 +165,23 @@ test_check(void)
 	g.rate = true;
 	o.transport = PERF_TRANSPORT_UD;
 	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	/* --output as perftest: latency for latency runs, bandwidth and
+	 * message_rate for (closed-loop) bandwidth runs */
+	opts_init(&o, &g, "write");
+	o.output = PERF_OUTPUT_LAT;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	g.rate = true;
+	o.rate = 10;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), 0);
+	o.output = PERF_OUTPUT_BW;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	opts_init(&o, &g, "write");
+	o.output = PERF_OUTPUT_MSG_RATE;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), 0);
+	o.mode = PERF_MODE_LAT;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	o.output = PERF_OUTPUT_LAT;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), 0);
 	/* --run_infinitely: -D 5 by default, not with -n or several runs */
 	opts_init(&o, &g, "write");
 	o.infinite = true;
