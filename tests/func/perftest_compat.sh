@@ -212,31 +212,32 @@ else
 fi
 
 # --- open loop: --rate holds the offered rate; --rate-sweep rows in JSON
-if run rate 60 "${L[@]}" -- "${W[@]}" --mode bw --rate 20K -D 0.5 --json "$TMP/rate.json" &&
+# (64 B and 5K ops/s: well under what even the ASan build sustains)
+if run rate 60 "${L[@]}" -- "${W[@]}" --mode bw -s 64 --rate 5K -D 0.5 --json "$TMP/rate.json" &&
    python3 - "$TMP/rate.json" <<'PY'
 import json, sys
 rep = json.load(open(sys.argv[1]))
 tot = [r for r in rep["results"] if r["lcore"] == -1][0]
-assert tot["offered_ops_per_s"] == 20000, tot
+assert tot["offered_ops_per_s"] == 5000, tot
 achieved = tot["ops"] / tot["seconds"]
-# the schedule: one op every 50 us, never earlier; the run ends at -D
-assert 0.9 * 20000 <= achieved <= 1.02 * 20000, achieved
-assert rep["knobs"]["rate_ops_per_s"] == "20000"
+# the schedule: one op every 200 us, never earlier; the run ends at -D
+assert 0.9 * 5000 <= achieved <= 1.02 * 5000, achieved
+assert rep["knobs"]["rate_ops_per_s"] == "5000"
 print("achieved %.0f ops/s" % achieved)
 PY
 then
-    pass "--rate 20K: achieved within 10% below / 2% above, offered_ops_per_s in JSON"
+    pass "--rate 5K: achieved within 10% below / 2% above, offered_ops_per_s in JSON"
 else
-    fail "--rate 20K: $(head -c 600 "$TMP/rate.out")"
+    fail "--rate 5K: $(head -c 600 "$TMP/rate.out")"
 fi
-if run sweep 120 "${L[@]}" -- "${W[@]}" --mode bw --rate-sweep 10K,50K,100K -D 0.3 --json "$TMP/sweep.json" &&
+if run sweep 120 "${L[@]}" -- "${W[@]}" --mode bw -s 64 --rate-sweep 1K,2K,4K -D 0.3 --json "$TMP/sweep.json" &&
    grep -q "offered\[ops/s\]  MsgRate\[Mpps\]" "$TMP/sweep.out" &&
    grep -q "from each op's intended send time (open loop)" "$TMP/sweep.out" &&
    python3 - "$TMP/sweep.json" <<'PY'
 import json, sys
 rep = json.load(open(sys.argv[1]))
 tot = [r for r in rep["results"] if r["lcore"] == -1]
-assert [r["offered_ops_per_s"] for r in tot] == [10000, 50000, 100000], tot
+assert [r["offered_ops_per_s"] for r in tot] == [1000, 2000, 4000], tot
 assert all(r["has_lat"] and r["lat"]["p99"] > 0 for r in tot)
 PY
 then
