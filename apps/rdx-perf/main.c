@@ -188,7 +188,8 @@ launch_clients(struct perf_app *a)
 static void
 run_rate_set(struct perf_app *a, double rate)
 {
-	double qps = (double)a->run.qps * a->nb_lcores;
+	/* -b: both ends of each pair post (setup.c) */
+	double qps = (double)a->run.qps * a->nb_lcores * (a->o.bidir ? 2 : 1);
 
 	a->run.offered = rate;
 	a->run.rate_period = rate > 0 ? (double)rdx_tsc_hz() * qps / rate : 0;

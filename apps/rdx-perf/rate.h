@@ -8,7 +8,9 @@
  * back because earlier ones were slow is charged the wait, so the latency
  * is free of coordinated omission (as wrk2 measures). Offered load = QPs /
  * period; the stream loop keeps at most -t ops in flight, so past the
- * knee the backlog (and the latency) grows with the run.
+ * knee the backlog (and the latency) grows with the run. A timed run (-D)
+ * still sends, after its deadline, the ops intended before it that a
+ * backlog or a preemption held back: the offered load is D x R ops.
  */
 #ifndef PERF_RATE_H
 #define PERF_RATE_H
@@ -46,6 +48,15 @@ perf_rate_due(const struct perf_run *run, const struct perf_ep *ep, uint64_t now
 	if (due <= ep->posted)
 		return 0;
 	return due - ep->posted < n ? (uint32_t)(due - ep->posted) : n;
+}
+
+/* The op count of ep once every op intended before time t is posted. */
+static inline uint64_t
+perf_rate_target_at(const struct perf_run *run, const struct perf_ep *ep, uint64_t t)
+{
+	if (t < ep->rate_t0)
+		return ep->rate_seq0;
+	return ep->rate_seq0 + (uint64_t)((double)(t - ep->rate_t0) / run->rate_period) + 1;
 }
 
 /* The intended send time of op seq of ep: its latency starts there. */

@@ -254,10 +254,11 @@ perf_report_head(const struct perf_app *a)
 				a->attr->name);
 		return;
 	}
-	printf(" rdx-perf %s %s | %s | dev %s (%s, driver %s) | %u lcore(s) x %u QP(s) | transport %s\n",
+	printf(" rdx-perf %s %s | %s | dev %s (%s, driver %s) | %u lcore(s) x %u QP(s)%s | transport %s\n",
 	       o->test, mode_name(o->mode), rdx_op_name(a->eng->op), a->attr->name,
 	       a->attr->software ? "software device" : "hardware", a->attr->driver, a->nb_lcores,
-	       o->sweep_lo, o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");
+	       o->sweep_lo, o->bidir ? ", both ends posting (-b)" : "",
+	       o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");
 	if (o->mtu != 0)
 		snprintf(mtu, sizeof(mtu), "%u", o->mtu);
 	if (o->duration != 0)
