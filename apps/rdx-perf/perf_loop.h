@@ -40,8 +40,12 @@ perf_phase_begin(struct perf_lcore *lc, struct perf_phase *ph, int wait_cq)
 
 		ep->target = ph->timed ? UINT64_MAX : ep->posted + iters;
 	}
-	if (run->rate_period != 0)
+	if (run->rate_period != 0) {
 		perf_rate_begin(lc, now);
+		/* -D: exactly the ops intended before the deadline (rate.h) */
+		for (i = 0; ph->timed && i < lc->nb_eps; i++)
+			lc->eps[i]->target = perf_rate_target_at(run, lc->eps[i], ph->deadline);
+	}
 	lc->last_progress = now;
 }
 
