@@ -33,6 +33,7 @@ struct stream_ops {
 	bool may_inline;
 	bool lat;
 	bool ud;                 /* --transport ud: datagrams (perf_ud_dest) */
+	bool rate;               /* --rate: open loop (rate.h) */
 	uint32_t plist;
 	uint32_t size;
 	uint32_t sig_every;
@@ -62,7 +63,7 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	if (left < n)
 		n = (uint32_t)left;
 	/* --rate: only the ops whose intended send time has come (rate.h) */
-	if (unlikely(run->rate_period != 0)) {
+	if (unlikely(so->rate)) {
 		n = perf_rate_due(run, ep, rdx_tsc(), n);
 		if (n == 0)
 			return;
@@ -101,7 +102,7 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	}
 	now = rdx_tsc();
 	k = rdx_qp_post_burst(ep->qp, wrs, (uint16_t)n);
-	if (likely(run->rate_period == 0)) {
+	if (likely(!so->rate)) {
 		for (j = 0; j < k; j++)
 			perf_posted(lc, ep, ep->posted + j, now, so->size);
 	} else {
@@ -169,6 +170,7 @@ perf_stream_run(struct perf_lcore *lc)
 		.may_inline = !eng->no_inline,
 		.lat = lc->o->mode == PERF_MODE_LAT,
 		.ud = lc->run->ud,
+		.rate = lc->run->rate_period != 0,
 		.plist = min_u32(lc->run->post_list, RDX_MAX_BURST),
 		.size = (uint32_t)lc->run->size,
 		.sig_every = lc->o->sig_every,
