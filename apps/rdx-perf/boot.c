@@ -287,6 +287,8 @@ perf_client_run_begin(struct perf_app *a)
 	rc = rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), perf_boot_ms(a));
 	if (rc == 0)
 		rc = rdx_conn_recv(a->conn, MSG_READY, &got, sizeof(got), perf_boot_ms(a));
+	if (rc == -EINTR && rdx_runtime_stopping())
+		return rc;   /* Ctrl-C: the caller stops without this run */
 	if (rc < 0) {
 		fprintf(stderr, "rdx-perf: server did not start the run: %s\n",
 			rdx_conn_strerror(a->conn));
@@ -312,6 +314,10 @@ perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 	rc = rdx_conn_send(a->conn, MSG_END, NULL, 0, perf_boot_ms(a));
 	if (rc == 0)
 		rc = rdx_conn_recv(a->conn, MSG_ENDACK, &e, sizeof(e), perf_boot_ms(a));
+	/* Ctrl-C (--run_infinitely ends so): lib/conn stops waiting; the
+	 * caller reports what was measured */
+	if (rc == -EINTR && rdx_runtime_stopping())
+		return rc;
 	if (rc < 0) {
 		fprintf(stderr, "rdx-perf: server did not end the run: %s\n",
 			rdx_conn_strerror(a->conn));
@@ -503,6 +509,9 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 		perf_ud_counts(a, &ctx, &crx, &e.ud_tx, &e.ud_rx, &rs);
 	}
 	rc = rdx_conn_send(a->conn, MSG_ENDACK, &e, sizeof(e), perf_boot_ms(a));
+	if (rc < 0)
+		fprintf(stderr, "rdx-perf: the client left before the end of the run was acknowledged: %s\n",
+			rdx_conn_strerror(a->conn));
 	return rc < 0 ? rc : e.status;
 }
 

@@ -219,6 +219,8 @@ client_one_run(struct perf_app *a, uint64_t size, uint32_t q, double rate, bool 
 	}
 	if (a->conn != NULL) {
 		rc = perf_client_run_begin(a);
+		if (rc == -EINTR && rdx_runtime_stopping())
+			return 0;    /* Ctrl-C before the run: nothing to report */
 		if (rc < 0)
 			return rc;
 	}
@@ -226,6 +228,10 @@ client_one_run(struct perf_app *a, uint64_t size, uint32_t q, double rate, bool 
 	if (a->conn != NULL && rc == 0 && !a->run.abort) {
 		int erc = perf_client_run_end(a, &peer_errors);
 
+		/* Ctrl-C during END/ENDACK: the run was measured (END went out:
+		 * a send does not wait; the goodbye below still goes out too) */
+		if (erc == -EINTR && rdx_runtime_stopping())
+			erc = 0;
 		if (erc < 0 && rc == 0)
 			rc = erc;
 	}

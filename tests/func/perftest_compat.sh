@@ -211,6 +211,28 @@ else
     fail "--run_infinitely: exit $irc, $rows rows: $(head -c 500 "$TMP/inf.out")"
 fi
 
+# ... and against a server: the client's Ctrl-C ends it with its rows, exit 0;
+# the server ends with at most one line (exit 1 only when the client left
+# while the server acknowledged a run)
+port=$(free_port)
+timeout -k 5 60 "$PERF" "${L[@]}" -- "${W[@]}" --mode bw --server -p "$port" >/dev/null 2>"$TMP/is.err" &
+spid=$!
+wait_listen "$port"
+"$PERF" --no-huge -l 1 -- "${W[@]}" --mode bw --run_infinitely -D 0.3 -p "$port" 127.0.0.1 \
+    >"$TMP/ic.out" 2>"$TMP/ic.err" &
+cpid=$!
+sleep 2.5
+kill -INT "$cpid"
+wait "$cpid"; crc=$?
+wait "$spid"; src=$?
+rows=$(grep -cE "^ 65536 +[0-9]+ +- +[0-9.]+ " "$TMP/ic.out")
+if [ "$crc" -eq 0 ] && [ "$rows" -ge 2 ] && [ ! -s "$TMP/ic.err" ] && [ "$(wc -l <"$TMP/is.err")" -le 1 ] &&
+   { [ "$src" -eq 0 ] || grep -q "the client left before the end of the run was acknowledged" "$TMP/is.err"; }; then
+    pass "--run_infinitely against a server: $rows rows, client exit 0 on SIGINT, server exit $src"
+else
+    fail "--run_infinitely two processes: client $crc ($rows rows) server $src: $(cat "$TMP/ic.err" "$TMP/is.err" | head -c 400)"
+fi
+
 # --- open loop: --rate holds the offered rate; --rate-sweep rows in JSON
 # (64 B and 5K ops/s: well under what even the ASan build sustains)
 if run rate 60 "${L[@]}" -- "${W[@]}" --mode bw -s 64 --rate 5K -D 0.5 --json "$TMP/rate.json" &&
