@@ -78,12 +78,12 @@ bench cas-lat    --test cas --mode lat --keys 1 -D $dur
 bench faa-lat    --test faa --mode lat --keys 1 -D $dur
 
 echo
-echo "=== summary (total rows; latency in us of the kind shown; MB = 10^6 bytes; SHORT: < 0.1 s or < 1000 ops)"
+echo "=== summary (total rows, perftest's units: latency in usec of the kind shown, t_typical = median; MiB = 2^20 bytes; MsgRate in 10^6 ops/s; SHORT: < 0.1 s or < 1000 ops)"
 python3 - out/{echo,echo-c4,write-lat,write-lat-1m,write-bw,write-bw-1m,read-lat,read-lat-1m,read-bw,read-bw-1m,cas-1key,cas-4kkeys,faa-1key,faa-4kkeys,cas-lat,faa-lat}.json <<'PY'
 import json, os, sys
-print("%-12s %-9s %-5s %8s %3s %-22s %9s %9s %9s %10s %8s %s" % (
-    "run", "test", "mode", "size_B", "qps", "lat_kind", "p50_us", "p99_us", "Mop/s", "MB/s(1e6)",
-    "ops", "note"))
+print("%-12s %-9s %-5s %8s %3s %-22s %15s %9s %13s %11s %10s %s" % (
+    "run", "test", "mode", "#bytes", "qps", "lat_kind", "t_typical[usec]", "99%[usec]",
+    "MsgRate[Mpps]", "BW[MiB/s]", "#iters", "note"))
 for path in sys.argv[1:]:
     if not os.path.exists(path):
         continue
@@ -94,10 +94,13 @@ for path in sys.argv[1:]:
             continue
         lat = r["lat"] or {}
         f = lambda v: "-" if v is None else "%.2f" % (v / 1000.0)
-        print("%-12s %-9s %-5s %8d %3d %-22s %9s %9s %9.3f %10.1f %8d %s" % (
+        bps = r.get("bytes_per_s")
+        if bps is None:
+            bps = (r["mbytes_per_s"] or 0) * 1e6
+        print("%-12s %-9s %-5s %8d %3d %-22s %15s %9s %13.3f %11.1f %10d %s" % (
             os.path.basename(path)[:-5], r["test"], r["mode"], r["size"], r["qps"],
             r["lat_kind"], f(lat.get("p50")), f(lat.get("p99")), r["mops"] or 0,
-            r["mbytes_per_s"] or 0, r["ops"], "SHORT" if r.get("short_run") else ""))
+            bps / 2**20, r["ops"], "SHORT" if r.get("short_run") else ""))
 print("device: %s (%s)" % (rep["knobs"].get("dev", "?"), kind))
 PY
 echo

@@ -171,25 +171,30 @@ mono_ms(void)
 static struct rdx_conn *
 accept_client(struct perf_app *a)
 {
-	/* the clock lib/conn's deadlines use: its timeout means ours is over */
-	int64_t deadline = mono_ms() + perf_boot_ms(a);
+	/* the clock lib/conn's deadlines use: its timeout means ours is over;
+	 * without --bootstrap-timeout, as perftest's server: until Ctrl-C */
+	const bool forever = !a->o.boot_timeout_given;
+	int64_t deadline = forever ? INT64_MAX : mono_ms() + perf_boot_ms(a);
 	struct rdx_conn *c;
 
 	for (;;) {
 		int64_t left = deadline - mono_ms();
 
-		c = rdx_conn_accept(a->listener, (int)RTE_MAX(left, (int64_t)0));
+		c = rdx_conn_accept(a->listener, forever ? -1 : (int)RTE_MAX(left, (int64_t)0));
 		if (c != NULL)
 			return c;
 		/* a peer that connected and sent no hello times out sooner
 		 * (lib/conn caps the hello): only the deadline ends the wait */
 		if (rte_errno == EINTR || mono_ms() >= deadline || rdx_runtime_stopping()) {
-			if (rte_errno == EINTR || rdx_runtime_stopping())
+			if (rte_errno == EINTR || rdx_runtime_stopping()) {
+				/* Ctrl-C: what a server waiting until then expects */
 				fprintf(stderr, "rdx-perf: no client on port %u: %s\n", a->o.port,
 					rdx_conn_strerror(a->listener));
-			else
-				fprintf(stderr, "rdx-perf: no client within %.1f s on port %u\n",
-					a->o.boot_timeout, a->o.port);
+				rte_errno = EINTR;
+				return NULL;
+			}
+			fprintf(stderr, "rdx-perf: no client within %.1f s on port %u\n",
+				a->o.boot_timeout, a->o.port);
 			rte_errno = ETIMEDOUT;
 			return NULL;
 		}
@@ -226,12 +231,16 @@ perf_boot_server(struct perf_app *a)
 				rte_strerror(rte_errno));
 		return -EADDRINUSE;
 	}
-	printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
-	       rdx_conn_port(a->listener), a->o.boot_timeout);
+	if (a->o.boot_timeout_given)
+		printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
+		       rdx_conn_port(a->listener), a->o.boot_timeout);
+	else
+		printf("rdx-perf: waiting for a client on port %u (until Ctrl-C)\n",
+		       rdx_conn_port(a->listener));
 	fflush(stdout);
 	a->conn = accept_client(a);
 	if (a->conn == NULL)
-		return rte_errno == EPROTO ? -EPROTO : -ETIMEDOUT;
+		return rte_errno == EPROTO ? -EPROTO : rte_errno == EINTR ? -EINTR : -ETIMEDOUT;
 	config_fill(a, &me);
 	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), perf_boot_ms(a));
 	if (rc < 0) {
@@ -278,6 +287,8 @@ perf_client_run_begin(struct perf_app *a)
 	rc = rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), perf_boot_ms(a));
 	if (rc == 0)
 		rc = rdx_conn_recv(a->conn, MSG_READY, &got, sizeof(got), perf_boot_ms(a));
+	if (rc == -EINTR && rdx_runtime_stopping())
+		return rc;   /* Ctrl-C: the caller stops without this run */
 	if (rc < 0) {
 		fprintf(stderr, "rdx-perf: server did not start the run: %s\n",
 			rdx_conn_strerror(a->conn));
@@ -303,6 +314,10 @@ perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 	rc = rdx_conn_send(a->conn, MSG_END, NULL, 0, perf_boot_ms(a));
 	if (rc == 0)
 		rc = rdx_conn_recv(a->conn, MSG_ENDACK, &e, sizeof(e), perf_boot_ms(a));
+	/* Ctrl-C (--run_infinitely ends so): lib/conn stops waiting; the
+	 * caller reports what was measured */
+	if (rc == -EINTR && rdx_runtime_stopping())
+		return rc;
 	if (rc < 0) {
 		fprintf(stderr, "rdx-perf: server did not end the run: %s\n",
 			rdx_conn_strerror(a->conn));
@@ -494,6 +509,9 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 		perf_ud_counts(a, &ctx, &crx, &e.ud_tx, &e.ud_rx, &rs);
 	}
 	rc = rdx_conn_send(a->conn, MSG_ENDACK, &e, sizeof(e), perf_boot_ms(a));
+	if (rc < 0)
+		fprintf(stderr, "rdx-perf: the client left before the end of the run was acknowledged: %s\n",
+			rdx_conn_strerror(a->conn));
 	return rc < 0 ? rc : e.status;
 }
 

@@ -23,6 +23,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "rdx_config.h"
 #include "rdx_conn.h"
 #include "rdx_hist.h"
 #include "rdx_perf.h"
@@ -182,67 +183,112 @@ launch_clients(struct perf_app *a)
 	return rc;
 }
 
+/* --rate R (total ops/s of this process): the period of one QP's schedule
+ * (rate.h); 0 leaves the run closed-loop. */
+static void
+run_rate_set(struct perf_app *a, double rate)
+{
+	/* -b: both ends of each pair post (setup.c) */
+	double qps = (double)a->run.qps * a->nb_lcores * (a->o.bidir ? 2 : 1);
+
+	a->run.offered = rate;
+	a->run.rate_period = rate > 0 ? (double)rdx_tsc_hz() * qps / rate : 0;
+}
+
+/* One run: one size, QP count and offered rate. */
+static int
+client_one_run(struct perf_app *a, uint64_t size, uint32_t q, double rate, bool warm,
+	       unsigned int nruns)
+{
+	const struct perf_opts *o = &a->o;
+	uint64_t peer_errors = 0;
+	unsigned int l, k;
+	int rc;
+
+	perf_run_prepare(a, size, q, NULL);
+	run_rate_set(a, rate);
+	if (!warm) {
+		/* --run_infinitely: only the first interval warms up */
+		a->run.warm_iters = 0;
+		a->run.warm_tsc = 0;
+	}
+	if (a->eng->setup != NULL) {
+		rc = a->eng->setup(a);
+		if (rc < 0)
+			return rc;
+	}
+	if (a->conn != NULL) {
+		rc = perf_client_run_begin(a);
+		if (rc == -EINTR && rdx_runtime_stopping())
+			return 0;    /* Ctrl-C before the run: nothing to report */
+		if (rc < 0)
+			return rc;
+	}
+	rc = launch_clients(a);
+	if (a->conn != NULL && rc == 0 && !a->run.abort) {
+		int erc = perf_client_run_end(a, &peer_errors);
+
+		/* Ctrl-C during END/ENDACK: the run was measured (END went out:
+		 * a send does not wait; the goodbye below still goes out too) */
+		if (erc == -EINTR && rdx_runtime_stopping())
+			erc = 0;
+		if (erc < 0 && rc == 0)
+			rc = erc;
+	}
+	if (o->transport == PERF_TRANSPORT_UD && a->responder) {
+		/* the lcores are done: their server ends are ours now */
+		perf_serve_drain(&a->serve_lc);
+		for (l = 0; l < a->nb_lcores; l++)
+			perf_serve_drain(&a->lcores[l]);
+	}
+	a->verify_errors += a->serve_lc.verify_errors;
+	a->serve_lc.verify_errors = 0;
+	for (l = 0; l < a->nb_lcores; l++) {
+		a->verify_errors += a->lcores[l].verify_errors;
+		a->lcores[l].verify_errors = 0;
+		for (k = 0; k < o->keys; k++) {
+			a->key_total[k] += a->lcores[l].key_adds[k];
+			a->lcores[l].key_adds[k] = 0;
+		}
+	}
+	if (peer_errors != 0)
+		fprintf(stderr, "rdx-perf: --verify: the server found %" PRIu64 " bad bytes\n",
+			peer_errors);
+	a->verify_errors += peer_errors;
+	if (a->eng->teardown != NULL)
+		a->eng->teardown(a);
+	a->nb_runs++;
+	perf_report_run(a, a->nb_runs == nruns);
+	if (rc == 0 && o->wrlog != NULL)
+		rc = perf_wrlog_write(a);
+	return rc;
+}
+
 static int
 client_runs(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
-	unsigned int nruns = 0;
+	const unsigned int nb_rates = o->nb_rates != 0 ? o->nb_rates : 1;
+	unsigned int nruns = 0, s, r;
 	uint32_t q;
-	unsigned int s, l, k;
 	int rc = 0;
 
 	for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
-		nruns += o->nb_sizes;
+		nruns += o->nb_sizes * nb_rates;
 	for (q = o->sweep_lo; q <= o->sweep_hi && rc == 0; q = perf_sweep_next(o, q)) {
 		for (s = 0; s < o->nb_sizes && rc == 0; s++) {
-			uint64_t peer_errors = 0;
+			for (r = 0; r < nb_rates && rc == 0; r++) {
+				double rate = o->nb_rates != 0 ? o->rates[r] : o->rate;
+				bool warm = true;
 
-			perf_run_prepare(a, o->sizes[s], q, NULL);
-			if (a->eng->setup != NULL) {
-				rc = a->eng->setup(a);
-				if (rc < 0)
-					return rc;
+				/* --run_infinitely: a row every -D s until Ctrl-C */
+				do {
+					rc = client_one_run(a, o->sizes[s], q, rate, warm, nruns);
+					warm = false;
+				} while (rc == 0 && o->infinite && !rdx_runtime_stopping());
+				if (rdx_runtime_stopping())
+					break;
 			}
-			if (a->conn != NULL) {
-				rc = perf_client_run_begin(a);
-				if (rc < 0)
-					return rc;
-			}
-			rc = launch_clients(a);
-			if (a->conn != NULL && rc == 0 && !a->run.abort) {
-				int erc = perf_client_run_end(a, &peer_errors);
-
-				if (erc < 0 && rc == 0)
-					rc = erc;
-			}
-			if (o->transport == PERF_TRANSPORT_UD && a->responder) {
-				/* the lcores are done: their server ends are ours now */
-				perf_serve_drain(&a->serve_lc);
-				for (l = 0; l < a->nb_lcores; l++)
-					perf_serve_drain(&a->lcores[l]);
-			}
-			a->verify_errors += a->serve_lc.verify_errors;
-			a->serve_lc.verify_errors = 0;
-			for (l = 0; l < a->nb_lcores; l++) {
-				a->verify_errors += a->lcores[l].verify_errors;
-				a->lcores[l].verify_errors = 0;
-				for (k = 0; k < o->keys; k++) {
-					a->key_total[k] += a->lcores[l].key_adds[k];
-					a->lcores[l].key_adds[k] = 0;
-				}
-			}
-			if (peer_errors != 0)
-				fprintf(stderr, "rdx-perf: --verify: the server found %" PRIu64 " bad bytes\n",
-					peer_errors);
-			a->verify_errors += peer_errors;
-			if (a->eng->teardown != NULL)
-				a->eng->teardown(a);
-			a->nb_runs++;
-			perf_report_run(a, a->nb_runs == nruns);
-			if (rc == 0 && o->wrlog != NULL)
-				rc = perf_wrlog_write(a);
-			if (rc < 0)
-				break;
 			if (rdx_runtime_stopping())
 				break;
 		}
@@ -302,6 +348,10 @@ main(int argc, char **argv)
 		perf_usage(stdout);
 		return 0;
 	}
+	if (given.version) {
+		printf("rdx-perf %s\n", RDX_VERSION_STR);
+		return 0;
+	}
 	a->eng = perf_engine_find(a->o.test);
 	a->client = !a->o.server;
 	a->responder = a->o.connect == NULL;
@@ -319,8 +369,24 @@ main(int argc, char **argv)
 		a->nb_lcores = nw;
 	}
 
+	/* --rate: each QP at >= 1 op/s (slower ones would trip the no-progress
+	 * timeout between two ops) */
+	{
+		double lo = a->o.nb_rates != 0 ? a->o.rates[0] : a->o.rate;
+		double qmax = (double)perf_sweep_last(&a->o) * a->nb_lcores;
+
+		if (lo != 0 && lo < qmax) {
+			fprintf(stderr, "rdx-perf: bad value '%.0f' for --rate: below 1 op/s for each of the %.0f QPs (the rate is the total of the process)\n",
+				lo, qmax);
+			rdx_runtime_cleanup();
+			return PERF_EXIT_BAD_INPUT;
+		}
+	}
 	memset(&dc, 0, sizeof(dc));
 	dc.driver = a->o.driver;
+	dc.port = a->o.ib_port;                  /* -i */
+	dc.gid_index = a->o.gid_index;           /* -x */
+	dc.gid_index_set = a->o.gid_index >= 0;
 	dc.devargs = a->o.sw_progress == RDX_SW_PROGRESS_THREAD ? "progress=thread" : NULL;
 	a->dev = rdx_dev_open(a->o.dev, &dc);
 	if (a->dev == NULL) {
@@ -332,6 +398,13 @@ main(int argc, char **argv)
 		return PERF_EXIT_BAD_INPUT;
 	}
 	a->attr = rdx_dev_attr_get(a->dev);
+	if (a->attr->software && a->o.ib_port > 1) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -i: the software device has one port (1)\n",
+			a->o.ib_port);
+		rdx_dev_close(a->dev);
+		rdx_runtime_cleanup();
+		return PERF_EXIT_BAD_INPUT;
+	}
 	if (!given.inline_max)
 		a->o.inline_max = RTE_MIN(64u, a->attr->max_inline);
 	a->ib_mtu = ib_mtu_of(a->o.mtu);
@@ -348,6 +421,9 @@ main(int argc, char **argv)
 		perf_teardown(a);
 		rdx_dev_close(a->dev);
 		rdx_runtime_cleanup();
+		/* a server stopped by Ctrl-C while it waited for a client */
+		if (rc == -EINTR && a->o.server)
+			return 0;
 		return bad ? PERF_EXIT_BAD_INPUT : 1;
 	}
 	rc = perf_report_init(a);

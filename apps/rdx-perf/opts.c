@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <rte_common.h>
+
 #include "rdx_config.h"
 
 #include "perf_app.h"
@@ -39,13 +41,28 @@ static const char usage_text[] =
 "  --json F --csv F -o F (per-WR log) --report_gbits --label TEXT\n"
 "  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n"
 "  --transport rc|ud    RC QPs (default) or UD datagrams (send, echo; size <= MTU)\n"
-"  --inject-bad-rkey  (tests) target the peer with a wrong rkey: completion errors\n";
+"  --inject-bad-rkey  (tests) target the peer with a wrong rkey: completion errors\n"
+"perftest's flags (same meaning):\n"
+"  HOST (positional)    the server to connect to, port -p   -d/--ib-dev NAME  device\n"
+"  -i/--ib-port N       device port                      -x/--gid-index N  GID index\n"
+"  -c RC|UD             as --transport                   -F  accepted (the TSC is used)\n"
+"  -b/--bidirectional   traffic both ways (--loopback)   -V/--version\n"
+"  --output=bandwidth|latency|message_rate   only that figure, one line per run\n"
+"  --run_infinitely     a line every -D seconds (default 5) until Ctrl-C\n"
+"  --out_json [--out_json_file F]   the JSON report (default file rdx-perf.json)\n"
+"  -R/--rdma_cm         refused with one line: the bootstrap is TCP (--connect)\n"
+"output: the perftest-style table; --verbose adds every knob and the per-lcore rows,\n"
+"  --clusterperf the clusterperf lines; -o/--wr-log FILE logs every WR\n"
+"open loop: --rate R (total ops/s of the client, split evenly over its QPs; latency\n"
+"  from each op's intended send time) --rate-sweep R1,R2,..  one run per rate\n";
 
 enum {
 	OPT_TEST = 256, OPT_MODE, OPT_SIZES, OPT_WARMUP, OPT_QP_SWEEP, OPT_MEM, OPT_VERIFY,
 	OPT_DEV, OPT_DRIVER, OPT_SERVER, OPT_CONNECT, OPT_LOOPBACK, OPT_BOOT_TIMEOUT,
 	OPT_SW_PROGRESS, OPT_JSON, OPT_CSV, OPT_GBITS, OPT_LABEL, OPT_CONCURRENT,
 	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY, OPT_TRANSPORT,
+	OPT_OUTPUT, OPT_INFINITE, OPT_OUT_JSON, OPT_OUT_JSON_FILE, OPT_VERBOSE, OPT_CLUSTERPERF,
+	OPT_RATE, OPT_RATE_SWEEP,
 };
 
 static const struct option long_opts[] = {
@@ -80,7 +97,23 @@ static const struct option long_opts[] = {
 	{"sw-progress", required_argument, NULL, OPT_SW_PROGRESS},
 	{"json", required_argument, NULL, OPT_JSON},
 	{"csv", required_argument, NULL, OPT_CSV},
-	{"output", required_argument, NULL, 'o'},
+	{"wr-log", required_argument, NULL, 'o'},
+	{"output", required_argument, NULL, OPT_OUTPUT},
+	{"ib-dev", required_argument, NULL, 'd'},
+	{"ib-port", required_argument, NULL, 'i'},
+	{"gid-index", required_argument, NULL, 'x'},
+	{"connection", required_argument, NULL, 'c'},
+	{"CPU-freq", no_argument, NULL, 'F'},
+	{"bidirectional", no_argument, NULL, 'b'},
+	{"rdma_cm", no_argument, NULL, 'R'},
+	{"version", no_argument, NULL, 'V'},
+	{"run_infinitely", no_argument, NULL, OPT_INFINITE},
+	{"out_json", no_argument, NULL, OPT_OUT_JSON},
+	{"out_json_file", required_argument, NULL, OPT_OUT_JSON_FILE},
+	{"verbose", no_argument, NULL, OPT_VERBOSE},
+	{"clusterperf", no_argument, NULL, OPT_CLUSTERPERF},
+	{"rate", required_argument, NULL, OPT_RATE},
+	{"rate-sweep", required_argument, NULL, OPT_RATE_SWEEP},
 	{"report_gbits", no_argument, NULL, OPT_GBITS},
 	{"label", required_argument, NULL, OPT_LABEL},
 	{"concurrent-ops", required_argument, NULL, OPT_CONCURRENT},
@@ -279,6 +312,9 @@ check_output(const char *opt, const char *path)
 int
 perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_given *g)
 {
+	struct option all_opts[RTE_DIM(long_opts) + 64];
+	char shorts[128];
+	size_t n_long;
 	uint32_t mtu;
 	int c, rc = 0;
 	size_t i;
@@ -297,9 +333,17 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 	o->concurrent = 1;
 	o->servers = 1;
 	o->keys = 1;
+	o->gid_index = -1;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:an:D:q:t:l:I:Q:em:r:p:o:h", long_opts, NULL)) != -1) {
+	/* ours, then perftest's flags we refuse (opts_compat.c) */
+	memcpy(all_opts, long_opts, sizeof(long_opts));
+	n_long = RTE_DIM(long_opts) - 1;
+	n_long += perf_compat_long_opts(all_opts + n_long, RTE_DIM(all_opts) - 1 - n_long);
+	memset(&all_opts[n_long], 0, sizeof(all_opts[n_long]));
+	snprintf(shorts, sizeof(shorts), ":s:an:D:q:t:l:I:Q:em:r:p:o:hd:i:x:c:FbRV");
+	perf_compat_short_opts(shorts + strlen(shorts), sizeof(shorts) - strlen(shorts));
+	while ((c = getopt_long(argc, argv, shorts, all_opts, NULL)) != -1) {
 		switch (c) {
 		case OPT_TEST:
 			o->test = optarg;
@@ -448,6 +492,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			break;
 		case OPT_BOOT_TIMEOUT:
 			rc = parse_secs("--bootstrap-timeout", optarg, 0.1, 3600, &o->boot_timeout);
+			o->boot_timeout_given = true;
 			break;
 		case OPT_SW_PROGRESS:
 			if (strcmp(optarg, "inline") == 0)
@@ -490,6 +535,66 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			else
 				rc = bad("--transport", optarg, "unknown transport (expected rc or ud)");
 			break;
+		case 'd':
+			if (optarg[0] == '\0')
+				rc = bad("-d", optarg, "expected a device name (e.g. sw or mlx5_0)");
+			o->dev = optarg;
+			break;
+		case 'i':
+			rc = parse_u32("-i", optarg, 1, 254, &mtu);
+			o->ib_port = (uint8_t)mtu;
+			break;
+		case 'x':
+			rc = parse_u32("-x", optarg, 0, 255, &mtu);
+			o->gid_index = (int)mtu;
+			break;
+		case 'c':
+			if (strcmp(optarg, "RC") == 0)
+				o->transport = PERF_TRANSPORT_RC;
+			else if (strcmp(optarg, "UD") == 0)
+				o->transport = PERF_TRANSPORT_UD;
+			else
+				rc = bad("-c", optarg, "rdx-perf runs RC or UD (perftest's UC, XRC, DC and SRD are not implemented)");
+			break;
+		case 'F':
+			o->cpu_freq_ok = true;
+			break;
+		case 'b':
+			o->bidir = true;
+			break;
+		case 'R':
+			o->rdma_cm = true;
+			break;
+		case 'V':
+			g->version = true;
+			return 0;
+		case OPT_OUTPUT:
+			rc = perf_parse_output(optarg, &o->output);
+			break;
+		case OPT_INFINITE:
+			o->infinite = true;
+			break;
+		case OPT_OUT_JSON:
+			if (o->json == NULL)
+				o->json = "rdx-perf.json";
+			break;
+		case OPT_OUT_JSON_FILE:
+			o->json = optarg;
+			break;
+		case OPT_VERBOSE:
+			o->verbose = true;
+			break;
+		case OPT_CLUSTERPERF:
+			o->clusterperf = true;
+			break;
+		case OPT_RATE:
+			rc = perf_parse_rate("--rate", optarg, &o->rate);
+			g->rate = true;
+			break;
+		case OPT_RATE_SWEEP:
+			rc = perf_parse_rates(optarg, o->rates, &o->nb_rates);
+			g->rate = true;
+			break;
 		case 'h':
 		case OPT_HELP:
 			g->help = true;
@@ -498,16 +603,28 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			fprintf(stderr, "rdx-perf: option %s needs a value\n", argv[optind - 1]);
 			return -EINVAL;
 		default:
+			if (perf_compat_refuse(c) < 0)
+				return -EINVAL;
 			fprintf(stderr, "rdx-perf: unknown option '%s' (see --help)\n", argv[optind - 1]);
 			return -EINVAL;
 		}
 		if (rc < 0)
 			return rc;
 	}
+	/* perftest's client form: the server's host as the one positional
+	 * argument, its port from -p */
+	if (optind < argc && o->connect == NULL && argv[optind][0] != '\0' &&
+	    argv[optind][0] != '-') {
+		o->connect = argv[optind++];
+		g->host_positional = true;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "rdx-perf: unexpected argument '%s' (see --help)\n", argv[optind]);
 		return -EINVAL;
 	}
+	rc = perf_opts_compat_check(o, g);
+	if (rc < 0)
+		return rc;
 	if (o->test == NULL) {
 		char names[256];
 
@@ -546,6 +663,9 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 	bool lat = o->mode == PERF_MODE_LAT;
 	int rc;
 
+	o->default_window = !g->window;
+	o->default_sig = !g->sig_every;
+	o->default_size = !g->sizes;
 	if (!g->sizes) {
 		/* UD: one datagram, within any RoCE MTU */
 		o->sizes[0] = e->atomic ? 8 : lat ? 8 :
@@ -580,8 +700,9 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 		if (rc < 0)
 			return rc;
 	}
+	/* --rate: every op is timed from its intended send time (no -Q) */
 	if (!g->sig_every)
-		o->sig_every = lat ? 1 : 16;
+		o->sig_every = lat || g->rate ? 1 : 16;
 	if (o->sweep_lo == 0) {
 		o->sweep_lo = o->qps;
 		o->sweep_hi = o->qps;

@@ -35,6 +35,12 @@ struct rdx_conn;
 
 enum perf_mode { PERF_MODE_LAT = 0, PERF_MODE_BW };
 
+/* --output: perftest's one-figure output (PERF_OUTPUT_TABLE: the table) */
+enum perf_output {
+	PERF_OUTPUT_TABLE = 0, PERF_OUTPUT_BW, PERF_OUTPUT_LAT, PERF_OUTPUT_MSG_RATE,
+};
+#define PERF_MAX_RATES 32
+
 /* --transport: RC QPs (connected, reliable) or UD QPs (datagrams of at
  * most one path MTU, unreliable: see pingpong.c for lost datagrams). */
 enum perf_transport { PERF_TRANSPORT_RC = 0, PERF_TRANSPORT_UD };
@@ -69,12 +75,17 @@ struct perf_opts {
 	const char *dev;
 	const char *driver;
 	bool server;
+	bool default_window;     /* -t, -Q, -s were not given (perftest's differ) */
+	bool default_sig;
+	bool default_size;
 	const char *connect;
+	char connect_buf[300];   /* HOST given without :PORT, joined with -p */
 	uint16_t port;
 	bool loopback;
 	bool split;              /* loopback: server ends on the main lcore */
 	bool bad_rkey;           /* fault injection: use a wrong rkey (tests) */
 	double boot_timeout;
+	bool boot_timeout_given; /* else a server waits for its client until Ctrl-C */
 	enum rdx_sw_progress sw_progress;
 	const char *json;
 	const char *csv;
@@ -85,6 +96,20 @@ struct perf_opts {
 	uint32_t servers;        /* echo: server QPs answering one client */
 	uint32_t keys;           /* atomics */
 	enum perf_transport transport; /* --transport */
+	/* perftest compatibility (opts.c) */
+	uint8_t ib_port;         /* -i: device port (0: the device's) */
+	int gid_index;           /* -x / --gid-index (-1: the device's choice) */
+	bool cpu_freq_ok;        /* -F: accepted; rdx-perf reads the TSC */
+	bool bidir;              /* -b: traffic both ways (loopback) */
+	enum perf_output output; /* --output=bandwidth|latency|message_rate */
+	bool infinite;           /* --run_infinitely: a line every -D s until Ctrl-C */
+	bool verbose;            /* --verbose: knobs and per-lcore rows */
+	bool clusterperf;        /* --clusterperf: the clusterperf lines */
+	bool rdma_cm;            /* -R */
+	/* open loop (rate.h): total ops/s of the client process; 0: closed loop */
+	double rate;
+	double rates[PERF_MAX_RATES]; /* --rate-sweep */
+	unsigned int nb_rates;
 };
 
 /* One per-WR log entry (times in TSC; converted when written). */
@@ -173,6 +198,9 @@ struct perf_ep {
 	bool last_sig;           /* the last WR posted asked for a completion */
 	uint32_t inline_max;     /* as granted */
 	uint32_t sq_depth;
+	/* open loop (rate.h): the schedule of this phase */
+	uint64_t rate_t0;        /* intended time of op rate_seq0 */
+	uint64_t rate_seq0;
 };
 
 /* Parameters of one run (one size, one QP count), shared by all lcores. */
@@ -194,6 +222,10 @@ struct perf_run {
 	bool ud;                 /* --transport ud */
 	uint64_t ud_timeout_tsc; /* PERF_UD_TIMEOUT_MS */
 	volatile bool abort;     /* set by main: peer gone */
+	/* open loop (rate.h): total ops/s offered (0: closed loop) and the TSC
+	 * cycles between two intended sends of one QP */
+	double offered;
+	double rate_period;
 };
 
 struct perf_lcore {

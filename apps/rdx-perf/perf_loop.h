@@ -11,6 +11,7 @@
 #include "rdx_runtime.h"
 
 #include "perf_app.h"
+#include "rate.h"
 
 /* One phase of a client loop. */
 struct perf_phase {
@@ -38,6 +39,12 @@ perf_phase_begin(struct perf_lcore *lc, struct perf_phase *ph, int wait_cq)
 		struct perf_ep *ep = lc->eps[i];
 
 		ep->target = ph->timed ? UINT64_MAX : ep->posted + iters;
+	}
+	if (run->rate_period != 0) {
+		perf_rate_begin(lc, now);
+		/* -D: exactly the ops intended before the deadline (rate.h) */
+		for (i = 0; ph->timed && i < lc->nb_eps; i++)
+			lc->eps[i]->target = perf_rate_target_at(run, lc->eps[i], ph->deadline);
 	}
 	lc->last_progress = now;
 }
@@ -80,9 +87,16 @@ perf_pass_end(struct perf_lcore *lc, struct perf_phase *ph, unsigned int active,
 		return rc;
 	if (rc > 0 || (ph->timed && now >= ph->deadline)) {
 		/* stop posting and drain; when the last WR posted was
-		 * unsignaled, one more (signaled) retires it */
-		for (i = 0; i < lc->nb_eps; i++)
-			lc->eps[i]->target = lc->eps[i]->posted + (lc->eps[i]->last_sig ? 0 : 1);
+		 * unsignaled, one more (signaled) retires it; --rate: the ops
+		 * intended before the deadline are still sent (rate.h) */
+		for (i = 0; i < lc->nb_eps; i++) {
+			struct perf_ep *ep = lc->eps[i];
+
+			ep->target = ep->posted + (ep->last_sig ? 0 : 1);
+			if (lc->run->rate_period != 0 && rc == 0 && ph->timed)
+				ep->target = RTE_MAX(ep->target,
+						     perf_rate_target_at(lc->run, ep, ph->deadline));
+		}
 		ph->timed = false;
 	}
 	return 0;

@@ -21,7 +21,23 @@ struct perf_opts_given {
 	bool port;
 	bool concurrent;
 	bool help;
+	bool version;
+	bool rate;               /* --rate or --rate-sweep */
+	bool host_positional;    /* the server host came as perftest's positional argument */
 };
+
+/* opts_compat.c: perftest's flags rdx-perf refuses, --output, rates */
+#define PERF_OPT_REFUSED 1024
+struct option;
+size_t perf_compat_long_opts(struct option *out, size_t cap);
+size_t perf_compat_short_opts(char *buf, size_t len);
+int perf_compat_refuse(int c);
+int perf_parse_output(const char *s, enum perf_output *out);
+int perf_parse_rate(const char *opt, const char *s, double *out);
+int perf_parse_rates(const char *s, double *rates, unsigned int *n);
+/* The perftest-compatibility checks once every option is read: HOST
+ * without :PORT takes -p, -R / -b / --rate combinations. 0 or -EINVAL. */
+int perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g);
 
 void perf_usage(FILE *f);
 int perf_parse_size(const char *s, uint64_t *out);

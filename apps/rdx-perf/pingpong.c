@@ -30,6 +30,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_atomic.h>
 
@@ -326,13 +327,17 @@ pingpong_post(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wrs,
 	      struct rdx_sge *sges, uint32_t req)
 {
 	const struct perf_run *run = lc->run;
+	uint32_t cap = run->post_list;
 	uint16_t n = 0, k, j;
 	uint64_t now;
 
+	/* --rate: only the ops whose intended send time has come (rate.h) */
+	if (unlikely(run->rate_period != 0))
+		cap = perf_rate_due(run, ep, rdx_tsc(), cap);
 	while (ep->posted + n < ep->target &&
 	       ep->posted + n - ep->completed < run->window &&
 	       ep->posted + ep->resent + n - ep->sq_done < ep->sq_depth &&
-	       n < run->post_list && n < RDX_MAX_BURST) {
+	       n < cap && n < RDX_MAX_BURST) {
 		msg_build(lc, ep, &wrs[n], &sges[n], ep->posted + n, req, PERF_SALT_REQ);
 		n++;
 	}
@@ -340,8 +345,15 @@ pingpong_post(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wrs,
 		return;
 	now = rdx_tsc();
 	k = rdx_qp_post_burst(ep->qp, wrs, n);
-	for (j = 0; j < k; j++)
-		perf_posted(lc, ep, ep->posted + j, now, req);
+	if (likely(run->rate_period == 0)) {
+		for (j = 0; j < k; j++)
+			perf_posted(lc, ep, ep->posted + j, now, req);
+	} else {
+		/* --rate: the latency starts at the intended send time */
+		for (j = 0; j < k; j++)
+			perf_posted(lc, ep, ep->posted + j,
+				    perf_rate_intended(run, ep, ep->posted + j), req);
+	}
 	ep->posted += k;
 	ep->tx += k;
 }
@@ -353,8 +365,10 @@ perf_pingpong_run(struct perf_lcore *lc)
 	const struct rdx_perf_engine *eng = lc->eng;
 	const uint32_t req = (uint32_t)run->req_size;
 	const uint32_t resp = (uint32_t)run->size;
+	/* --rate: a whole round trip from the intended send time (halving
+	 * would halve the queueing too) */
 	const unsigned int half = lc->o->mode == PERF_MODE_LAT &&
-		eng->lat_kind == PERF_LAT_HALF_RTT ? 1 : 0;
+		eng->lat_kind == PERF_LAT_HALF_RTT && run->rate_period == 0 ? 1 : 0;
 	const char *opname = rdx_op_name(eng->op);
 	struct rdx_wr wrs[RDX_MAX_BURST];
 	struct rdx_sge sges[RDX_MAX_BURST];

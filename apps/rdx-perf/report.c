@@ -29,7 +29,8 @@ mode_name(enum perf_mode m)
 static bool
 lat_halved(const struct perf_app *a)
 {
-	return a->o.mode == PERF_MODE_LAT && a->eng->lat_kind == PERF_LAT_HALF_RTT;
+	return a->o.mode == PERF_MODE_LAT && a->eng->lat_kind == PERF_LAT_HALF_RTT &&
+	       a->o.rate == 0 && a->o.nb_rates == 0;
 }
 
 /*
@@ -134,6 +135,24 @@ perf_report_init(struct perf_app *a)
 		a->eng->report_knobs(a, r);
 	if (a->eng->atomic)
 		rdx_report_knob_set(r, "keys", "%u", o->keys);
+	if (o->rate != 0)
+		rdx_report_knob_set(r, "rate_ops_per_s", "%.0f", o->rate);
+	if (o->nb_rates != 0)
+		rdx_report_knob_set(r, "rate_sweep", "%u rates, %.0f..%.0f ops/s", o->nb_rates,
+				    o->rates[0], o->rates[o->nb_rates - 1]);
+	if (o->rate != 0 || o->nb_rates != 0)
+		rdx_report_knob_set(r, "rate_split", "total of the client, even over its QPs");
+	if (o->ib_port != 0)
+		rdx_report_knob_set(r, "ib_port", "%u", o->ib_port);
+	if (o->gid_index >= 0)
+		rdx_report_knob_set(r, "gid_index", "%d%s", o->gid_index,
+				    at->software ? " (the software device has no GID table: unused)" : "");
+	if (o->cpu_freq_ok)
+		rdx_report_knob_set(r, "cpu_freq", "-F given (rdx-perf times with the TSC: no frequency check to skip)");
+	if (o->bidir)
+		rdx_report_knob_set(r, "bidirectional", "on (both ends of each QP pair post, one process)");
+	if (o->infinite)
+		rdx_report_knob_set(r, "run_infinitely", "a row every %g s", o->duration);
 	rdx_report_knob_set(r, "tsc_hz", "%" PRIu64, rdx_tsc_hz());
 	rdx_report_knob_set(r, "tsc_cost_cycles", "%.1f", rdx_tsc_cost_cycles());
 	return 0;
@@ -156,6 +175,7 @@ row_common(const struct perf_app *a, struct rdx_result *x)
 		snprintf(x->desc, sizeof(x->desc), "%s %sB%s", rdx_op_name(a->eng->op), sz,
 			 a->o.mode == PERF_MODE_LAT ? "" : " stream");
 	x->size = a->run.size;
+	x->offered_ops_per_s = a->run.offered;
 	if (a->o.transport == PERF_TRANSPORT_UD) {
 		/* UD rows: datagrams sent and arrived, both directions summed */
 		size_t l = strlen(x->desc);
@@ -184,6 +204,88 @@ ud_run_counts(struct perf_app *a)
 	a->ud_tot_resent += a->ud_resent;
 }
 
+/* The compact table's kind: perftest's latency columns for lat mode and
+ * for open-loop runs (their point is the latency), else bandwidth. */
+static enum rdx_report_compact_kind
+compact_kind(const struct perf_app *a)
+{
+	return a->o.mode == PERF_MODE_LAT || a->o.rate != 0 || a->o.nb_rates != 0 ?
+		RDX_REPORT_COMPACT_LAT : RDX_REPORT_COMPACT_BW;
+}
+
+/* --output=bandwidth|latency|message_rate: that one figure of a total row,
+ * in the compact table's unit (MiB/s or Gb/s, usec median, Mpps). */
+static void
+output_figure(const struct perf_app *a, const struct rdx_result *x)
+{
+	double bw = x->seconds > 0 ? (double)x->bytes / x->seconds : 0;
+
+	switch (a->o.output) {
+	case PERF_OUTPUT_BW:
+		printf("%.2f\n", a->o.gbits ? bw * 8 / 1e9 : bw / (1024.0 * 1024.0));
+		break;
+	case PERF_OUTPUT_LAT:
+		printf("%.2f\n", x->has_lat ? x->lat.p50 / 1e3 : 0.0);
+		break;
+	case PERF_OUTPUT_MSG_RATE:
+		printf("%.6f\n", x->mops);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Above the compact table: what ran, with the settings a perftest user
+ * compares (perftest prints them in its header), and the defaults of ours
+ * that differ from perftest's when the user did not choose them. With
+ * --output the figure alone goes to stdout: the device kind goes to stderr.
+ */
+static void
+perf_report_head(const struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	char diff[256] = "", mtu[16] = "port", len[48];
+	size_t n = 0;
+
+	if (o->output != PERF_OUTPUT_TABLE) {
+		if (a->attr->software)
+			fprintf(stderr, "rdx-perf: figures from the SOFTWARE mlx5 device (a model, not a NIC): %s\n",
+				a->attr->name);
+		return;
+	}
+	printf(" rdx-perf %s %s | %s | dev %s (%s, driver %s) | %u lcore(s) x %u QP(s)%s | transport %s\n",
+	       o->test, mode_name(o->mode), rdx_op_name(a->eng->op), a->attr->name,
+	       a->attr->software ? "software device" : "hardware", a->attr->driver, a->nb_lcores,
+	       o->sweep_lo, o->bidir ? ", both ends posting (-b)" : "",
+	       o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");
+	if (o->mtu != 0)
+		snprintf(mtu, sizeof(mtu), "%u", o->mtu);
+	if (o->duration != 0)
+		snprintf(len, sizeof(len), "-D %g s", o->duration);
+	else
+		snprintf(len, sizeof(len), "-n %" PRIu64 " per QP", o->iters);
+	printf(" -t %u -Q %u -l %u -I %u -m %s | %s | latency: %s\n", a->window, o->sig_every,
+	       o->post_list, o->inline_max, mtu, len, rdx_report_lat_label(lat_kind(a)));
+	/* echo (a request size of its own) and atomics have no such perftest default */
+	const bool like = a->eng->req_size == 0;
+
+	if (like && o->mode == PERF_MODE_BW && o->default_window && a->window != 128)
+		n += (size_t)snprintf(diff + n, sizeof(diff) - n, " -t %u (perftest 128)", a->window);
+	if (o->rate != 0 || o->nb_rates != 0)
+		printf(" open loop: --rate is the total of the process, even over its QPs; latency from each op's intended send time\n");
+	if (like && o->mode == PERF_MODE_BW && o->default_sig && o->sig_every != 100 && n < sizeof(diff) &&
+	    o->rate == 0 && o->nb_rates == 0)
+		n += (size_t)snprintf(diff + n, sizeof(diff) - n, "%s -Q %u (perftest 100)",
+				      n ? "," : "", o->sig_every);
+	if (like && !a->eng->atomic && o->mode == PERF_MODE_LAT && o->default_size && o->sizes[0] != 2 &&
+	    n < sizeof(diff))
+		snprintf(diff + n, sizeof(diff) - n, "%s -s %" PRIu64 " (perftest 2)", n ? "," : "",
+			 o->sizes[0]);
+	if (diff[0] != '\0')
+		printf(" defaults that differ from perftest's:%s\n", diff);
+}
+
 /* One row per lcore and a total; the progress line for this run. */
 void
 perf_report_run(struct perf_app *a, bool last)
@@ -197,6 +299,7 @@ perf_report_run(struct perf_app *a, bool last)
 	uint64_t hz = rdx_tsc_hz();
 	unsigned int l, perf_rows = 0;
 	double busy_sum = 0;
+	int added;
 
 	merged = malloc(sizeof(*merged));
 	if (merged == NULL)
@@ -253,8 +356,25 @@ perf_report_run(struct perf_app *a, bool last)
 	tot.busy_pct = a->nb_lcores > 0 ? busy_sum / a->nb_lcores : -1;
 	/* per-op counters of the total: only meaningful for one lcore */
 	tot.has_perf = perf_rows == 1 && a->nb_lcores == 1;
-	rdx_report_add_hist(a->rep, &tot, merged, hz);
+	added = rdx_report_add_hist(a->rep, &tot, merged, hz);
 	free(merged);
+	if (a->o.infinite && added == 0) {
+		/* --run_infinitely: this interval's row now (the header once) */
+		const struct rdx_result *row = rdx_report_get(a->rep, rdx_report_count(a->rep) - 1);
+
+		if (a->nb_runs == 1) {
+			perf_report_head(a);
+			if (a->o.output == PERF_OUTPUT_TABLE)
+				rdx_report_print_compact_head(stdout, compact_kind(a), a->o.gbits,
+							      a->run.offered > 0);
+		}
+		if (row != NULL && a->o.output == PERF_OUTPUT_TABLE)
+			rdx_report_print_compact_row(row, stdout, compact_kind(a), a->o.gbits);
+		else if (row != NULL)
+			output_figure(a, row);
+		fflush(stdout);
+		return;
+	}
 	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || !last) {
 		char sz[16];
 
@@ -293,9 +413,27 @@ perf_report_finish(struct perf_app *a)
 				    rdx_perf_source_name(a->lcores[0].perf.source));
 	else
 		rdx_report_knob_set(a->rep, "perf_source", "none");
-	rdx_report_print_table(a->rep, stdout, o->gbits);
-	printf("\n");
-	rdx_report_print_clusterperf(a->rep, stdout);
+	if (o->infinite) {
+		/* the rows went out as they came */
+	} else if (o->output != PERF_OUTPUT_TABLE) {
+		unsigned int i;
+
+		perf_report_head(a);
+		for (i = 0; i < rdx_report_count(a->rep); i++)
+			if (rdx_report_get(a->rep, i)->lcore == RDX_REPORT_LCORE_TOTAL)
+				output_figure(a, rdx_report_get(a->rep, i));
+	} else {
+		perf_report_head(a);
+		rdx_report_print_compact(a->rep, stdout, compact_kind(a), o->gbits);
+	}
+	if (o->verbose) {
+		printf("\n");
+		rdx_report_print_table(a->rep, stdout, o->gbits);
+	}
+	if (o->clusterperf) {
+		printf("\n");
+		rdx_report_print_clusterperf(a->rep, stdout);
+	}
 	fflush(stdout);
 	if (o->json != NULL && rdx_report_write_json(a->rep, o->json) < 0) {
 		fprintf(stderr, "rdx-perf: cannot write %s\n", o->json);

@@ -443,7 +443,8 @@ perf_alloc_lcores(struct perf_app *a)
 		lc->run = &a->run;
 		lc->serve_only = !a->client;
 		lc->hist = malloc(sizeof(*lc->hist));
-		lc->eps = calloc(a->total_qps, sizeof(*lc->eps));
+		/* -b: the server ends of the lcore's pairs post too */
+		lc->eps = calloc(a->total_qps * (a->o.bidir ? 2u : 1u), sizeof(*lc->eps));
 		lc->srv = calloc(a->total_qps, sizeof(*lc->srv));
 		lc->key_adds = calloc(a->o.keys, sizeof(uint64_t));
 		if (lc->hist == NULL || lc->eps == NULL || lc->srv == NULL || lc->key_adds == NULL)
@@ -706,6 +707,10 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 		if (a->client) {
 			for (i = 0; i < qps; i++) {
 				lc->eps[lc->nb_eps++] = &a->cli[l * a->max_qps + i];
+				/* -b (one process): both ends of the pair post, each to
+				 * the other (opts_compat.c admits one-sided tests only) */
+				if (a->o.bidir)
+					lc->eps[lc->nb_eps++] = &a->srv[l * a->max_qps + i];
 				if (a->responder && !a->o.split)
 					lc->srv[lc->nb_srv++] = &a->srv[l * a->max_qps + i];
 				else if (a->responder)

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
 
@@ -32,6 +33,7 @@ struct stream_ops {
 	bool may_inline;
 	bool lat;
 	bool ud;                 /* --transport ud: datagrams (perf_ud_dest) */
+	bool rate;               /* --rate: open loop (rate.h) */
 	uint32_t plist;
 	uint32_t size;
 	uint32_t sig_every;
@@ -60,6 +62,12 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	n = min_u32(so->plist, (uint32_t)(run->window - inflight));
 	if (left < n)
 		n = (uint32_t)left;
+	/* --rate: only the ops whose intended send time has come (rate.h) */
+	if (unlikely(so->rate)) {
+		n = perf_rate_due(run, ep, rdx_tsc(), n);
+		if (n == 0)
+			return;
+	}
 	for (j = 0; j < n; j++) {
 		uint64_t seq = ep->posted + j;
 		uint64_t off = (seq & (run->slots - 1)) * run->stride;
@@ -94,8 +102,15 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	}
 	now = rdx_tsc();
 	k = rdx_qp_post_burst(ep->qp, wrs, (uint16_t)n);
-	for (j = 0; j < k; j++)
-		perf_posted(lc, ep, ep->posted + j, now, so->size);
+	if (likely(!so->rate)) {
+		for (j = 0; j < k; j++)
+			perf_posted(lc, ep, ep->posted + j, now, so->size);
+	} else {
+		/* --rate: the latency starts at the intended send time */
+		for (j = 0; j < k; j++)
+			perf_posted(lc, ep, ep->posted + j,
+				    perf_rate_intended(run, ep, ep->posted + j), so->size);
+	}
 	if (k != n) /* the unposted WRs are built again */
 		ep->sig_left = 1;
 	if (k > 0)
@@ -156,6 +171,7 @@ perf_stream_run(struct perf_lcore *lc)
 		.may_inline = !eng->no_inline,
 		.lat = lc->o->mode == PERF_MODE_LAT,
 		.ud = lc->run->ud,
+		.rate = lc->run->rate_period != 0,
 		.plist = min_u32(lc->run->post_list, RDX_MAX_BURST),
 		.size = (uint32_t)lc->run->size,
 		.sig_every = lc->o->sig_every,

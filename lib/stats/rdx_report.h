@@ -56,6 +56,9 @@ struct rdx_result {
 	struct rdx_perf_per_op perf;
 	double busy_pct;           /**< lcore utilisation; < 0 when unknown */
 	bool short_run;            /**< derived: seconds < RDX_REPORT_SHORT_S or ops < RDX_REPORT_SHORT_OPS */
+	/** open loop: the offered rate in ops/s (latency then counts from each
+	 * op's intended send time); 0: closed loop */
+	double offered_ops_per_s;
 };
 
 /**
@@ -108,6 +111,30 @@ const struct rdx_lat_bucket *rdx_report_lat_buckets(const struct rdx_report *r, 
 						    unsigned int *n);
 unsigned int rdx_report_count(const struct rdx_report *r);
 const struct rdx_result *rdx_report_get(const struct rdx_report *r, unsigned int i);
+
+/** What rdx_report_print_compact shows. */
+enum rdx_report_compact_kind {
+	RDX_REPORT_COMPACT_BW = 0, /**< #bytes #iterations BW peak BW average MsgRate */
+	RDX_REPORT_COMPACT_LAT,    /**< #bytes #iterations t_min .. 99.9% percentile */
+};
+
+/**
+ * perftest's table: total rows only (lcore RDX_REPORT_LCORE_TOTAL), in
+ * perftest's columns and units: bandwidth in MiB/s (2^20 B/s), or Gb/s
+ * (10^9 bit/s) when gbits; message rate in Mpps (10^6 ops/s); latency in
+ * usec, t_typical being the median. BW peak is not measured: "-". A #qps
+ * column is added when rows differ in QPs, an offered[ops/s] column for
+ * open-loop rows. One header line says the device and the latency kind.
+ */
+int rdx_report_print_compact(const struct rdx_report *r, FILE *f,
+			     enum rdx_report_compact_kind kind, bool gbits);
+/** The compact table's column header alone (no #qps column; offered[ops/s]
+ * when open_loop), for a caller that prints rows as they come. */
+int rdx_report_print_compact_head(FILE *f, enum rdx_report_compact_kind kind, bool gbits,
+				  bool open_loop);
+/** One row of the compact table (the columns of rdx_report_print_compact_head). */
+int rdx_report_print_compact_row(const struct rdx_result *x, FILE *f,
+				 enum rdx_report_compact_kind kind, bool gbits);
 
 /**
  * A perftest-like table with a header of every knob. gbits: also Gb/s.

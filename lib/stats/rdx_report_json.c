@@ -85,6 +85,11 @@ rdx_report_row_to_json(const struct rdx_result *x, const struct rdx_lat_bucket *
 	rc |= rdx_report_jset(o, "mops", rdx_report_jreal(x->mops));
 	rc |= rdx_report_jset(o, "mbytes_per_s", rdx_report_jreal(x->mbytes_per_s));
 	rc |= rdx_report_jset(o, "gbits_per_s", rdx_report_jreal(x->gbits_per_s));
+	/* exact: the figures above are rounded units of it */
+	rc |= rdx_report_jset(o, "bytes_per_s", rdx_report_jreal(x->seconds > 0 ?
+						(double)x->bytes / x->seconds : 0.0));
+	if (x->offered_ops_per_s > 0)
+		rc |= rdx_report_jset(o, "offered_ops_per_s", rdx_report_jreal(x->offered_ops_per_s));
 	rc |= rdx_report_jset(o, "busy_pct", rdx_report_jreal(x->busy_pct));
 	rc |= rdx_report_jset(o, "short_run", json_boolean(x->short_run));
 	rc |= rdx_report_jset(o, "has_lat", json_boolean(x->has_lat));
@@ -164,6 +169,14 @@ rdx_report_write_json(const struct rdx_report *r, const char *path)
 	}
 	rc |= rdx_report_jset(root, "rdx_version", json_string(RDX_VERSION_STR));
 	rc |= rdx_report_jset(root, "title", json_string(r->title));
+	rc |= rdx_report_jset(root, "units", json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
+		"bytes_per_s", "bytes per second (exact)",
+		"mbytes_per_s", "10^6 bytes per second (MB/s; perftest's MiB/s is 2^20)",
+		"gbits_per_s", "10^9 bits per second",
+		"mops", "10^6 operations per second",
+		"lat", "nanoseconds",
+		"offered_ops_per_s", "operations per second offered (open loop)",
+		"seconds", "seconds"));
 	rc |= rdx_report_jset(root, "knobs", knobs);
 	rc |= rdx_report_jset(root, "results", results);
 	for (i = 0; i < r->nb_knobs; i++)
@@ -360,6 +373,10 @@ rdx_json_row_fields(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
 	rc = rc ? rc : rdx_json_num(c, o, "busy_pct", &x->busy_pct);
 	rc = rc ? rc : rdx_json_bool(c, o, "has_lat", &x->has_lat);
 	rc = rc ? rc : rdx_json_bool(c, o, "has_perf", &x->has_perf);
+	if (rc != 0)
+		return rc;
+	if (json_object_get(o, "offered_ops_per_s") != NULL)
+		rc = rdx_json_num(c, o, "offered_ops_per_s", &x->offered_ops_per_s);
 	if (rc != 0)
 		return rc;
 	/* optional (reports before it was added): derived as rdx_report_add does */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_errno.h>
 
 #include "rdx_config.h"
@@ -128,6 +129,161 @@ rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
 		fprintf(f, " SHORT: %u row(s) measured over < %g s or < %u ops: one preemption can move"
 			" them several times; run longer (-n / -D)\n", nb_short, RDX_REPORT_SHORT_S,
 			RDX_REPORT_SHORT_OPS);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ------------------------------------------------------ perftest's table */
+
+#define RDX_MIB (1024.0 * 1024.0)
+
+/* A line built piece by piece, written without trailing blanks. */
+struct rdx_report_line {
+	char buf[512];
+	size_t len;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+rdx_report_line_add(struct rdx_report_line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (l->len >= sizeof(l->buf))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		l->len = RTE_MIN(l->len + (size_t)n, sizeof(l->buf) - 1);
+}
+
+static void
+rdx_report_line_put(struct rdx_report_line *l, FILE *f)
+{
+	while (l->len > 0 && l->buf[l->len - 1] == ' ')
+		l->len--;
+	fprintf(f, "%.*s\n", (int)l->len, l->buf);
+	l->len = 0;
+}
+
+static void
+rdx_report_compact_head(FILE *f, enum rdx_report_compact_kind kind, bool gbits, bool many_qps,
+			bool open_loop)
+{
+	struct rdx_report_line ln = { .len = 0 };
+
+	if (kind == RDX_REPORT_COMPACT_BW)
+		rdx_report_line_add(&ln, " %-10s %-14s %-20s %-22s %-14s", "#bytes", "#iterations",
+				    gbits ? "BW peak[Gb/sec]" : "BW peak[MiB/sec]",
+				    gbits ? "BW average[Gb/sec]" : "BW average[MiB/sec]",
+				    "MsgRate[Mpps]");
+	else
+		rdx_report_line_add(&ln, " %-7s %-11s %-12s %-12s %-16s %-12s %-14s %-21s %-23s",
+				    "#bytes", "#iterations", "t_min[usec]", "t_max[usec]",
+				    "t_typical[usec]", "t_avg[usec]", "t_stdev[usec]",
+				    "99% percentile[usec]", "99.9% percentile[usec]");
+	if (many_qps)
+		rdx_report_line_add(&ln, " %-5s", "#qps");
+	if (open_loop)
+		rdx_report_line_add(&ln, " %-15s", "offered[ops/s]");
+	if (open_loop && kind == RDX_REPORT_COMPACT_LAT)
+		rdx_report_line_add(&ln, " %-14s", "MsgRate[Mpps]");
+	rdx_report_line_put(&ln, f);
+}
+
+static void
+rdx_report_compact_line(FILE *f, const struct rdx_result *x, enum rdx_report_compact_kind kind,
+			bool gbits, bool many_qps, bool open_loop)
+{
+	struct rdx_report_line ln = { .len = 0 };
+
+	if (kind == RDX_REPORT_COMPACT_BW) {
+		double bw = x->seconds > 0 ? (double)x->bytes / x->seconds : 0;
+
+		rdx_report_line_add(&ln, " %-10" PRIu64 " %-14" PRIu64 " %-20s %-22.2f %-14.6f",
+				    x->size, x->ops, "-", gbits ? bw * 8 / 1e9 : bw / RDX_MIB, x->mops);
+	} else if (x->has_lat) {
+		rdx_report_line_add(&ln, " %-7" PRIu64 " %-11" PRIu64 " %-12.2f %-12.2f %-16.2f %-12.2f %-14.2f %-21.2f %-23.2f",
+				    x->size, x->ops, x->lat.min / 1e3, x->lat.max / 1e3,
+				    x->lat.p50 / 1e3, x->lat.mean / 1e3, x->lat.stdev / 1e3,
+				    x->lat.p99 / 1e3, x->lat.p999 / 1e3);
+	} else {
+		rdx_report_line_add(&ln, " %-7" PRIu64 " %-11" PRIu64 " %-12s %-12s %-16s %-12s %-14s %-21s %-23s",
+				    x->size, x->ops, "-", "-", "-", "-", "-", "-", "-");
+	}
+	if (many_qps)
+		rdx_report_line_add(&ln, " %-5" PRIu32, x->qps);
+	if (open_loop)
+		rdx_report_line_add(&ln, " %-15.0f", x->offered_ops_per_s);
+	if (open_loop && kind == RDX_REPORT_COMPACT_LAT)
+		rdx_report_line_add(&ln, " %-14.6f", x->mops);
+	rdx_report_line_add(&ln, "%s", x->short_run ? " SHORT" : "");
+	rdx_report_line_put(&ln, f);
+}
+
+int
+rdx_report_print_compact_head(FILE *f, enum rdx_report_compact_kind kind, bool gbits,
+			      bool open_loop)
+{
+	if (f == NULL)
+		return -EINVAL;
+	rdx_report_compact_head(f, kind, gbits, false, open_loop);
+	return ferror(f) ? -EIO : 0;
+}
+
+int
+rdx_report_print_compact_row(const struct rdx_result *x, FILE *f,
+			     enum rdx_report_compact_kind kind, bool gbits)
+{
+	if (x == NULL || f == NULL)
+		return -EINVAL;
+	rdx_report_compact_line(f, x, kind, gbits, false, x->offered_ops_per_s > 0);
+	return ferror(f) ? -EIO : 0;
+}
+
+int
+rdx_report_print_compact(const struct rdx_report *r, FILE *f,
+			 enum rdx_report_compact_kind kind, bool gbits)
+{
+	const char *line = "---------------------------------------------------------------"
+		"------------------------------------------------------";
+	bool many_qps = false, open_loop = false;
+	const struct rdx_result *first = NULL;
+	unsigned int i, nb_short = 0;
+
+	if (r == NULL || f == NULL)
+		return -EINVAL;
+	for (i = 0; i < r->nb_rows; i++) {
+		const struct rdx_result *x = &r->rows[i];
+
+		if (x->lcore != RDX_REPORT_LCORE_TOTAL)
+			continue;
+		if (first == NULL)
+			first = x;
+		many_qps |= x->qps != first->qps;
+		open_loop |= x->offered_ops_per_s > 0;
+	}
+	rdx_report_banner(r, f);
+	fprintf(f, "%s\n", line);
+	rdx_report_compact_head(f, kind, gbits, many_qps, open_loop);
+	for (i = 0; i < r->nb_rows; i++) {
+		const struct rdx_result *x = &r->rows[i];
+
+		if (x->lcore != RDX_REPORT_LCORE_TOTAL)
+			continue;
+		rdx_report_compact_line(f, x, kind, gbits, many_qps, open_loop);
+		nb_short += x->short_run;
+	}
+	fprintf(f, "%s\n", line);
+	if (first != NULL && kind == RDX_REPORT_COMPACT_LAT)
+		fprintf(f, " latency: %s%s\n", rdx_report_lat_label(first->lat_kind),
+			open_loop ? ", from each op's intended send time (open loop)" : "");
+	if (kind == RDX_REPORT_COMPACT_BW)
+		fprintf(f, " %s; MsgRate: 10^6 ops/s; BW peak: not measured (-)\n",
+			gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes");
+	if (nb_short > 0)
+		fprintf(f, " SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
+			nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);
 	return ferror(f) ? -EIO : 0;
 }
 

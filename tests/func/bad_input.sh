@@ -54,6 +54,26 @@ check "-o unwritable"       "${EAL[@]}" -- --test write -o /nonexistent/dir/log 
 check "empty size in list"  "${EAL[@]}" -- --test write --sizes 1K,,2K "${S[@]}"
 check "trailing comma"      "${EAL[@]}" -- --test write --sizes 1K, "${S[@]}"
 check "empty --dev"         "${EAL[@]}" -- --test write --dev ''
+# perftest's flags: bad values and the ones rdx-perf does not implement
+check "--output=bw"         "${EAL[@]}" -- --test write --output=bw "${S[@]}"
+check "--output=bandwidth lat" "${EAL[@]}" -- --test write --output=bandwidth "${S[@]}"
+check "--output=latency bw" "${EAL[@]}" -- --test write --mode bw --output=latency "${S[@]}"
+check "-d ''"               "${EAL[@]}" -- --test write -d ''
+check "-i 0"                "${EAL[@]}" -- --test write -i 0 "${S[@]}"
+check "-x 256"              "${EAL[@]}" -- --test write -x 256 "${S[@]}"
+check "-c UC"               "${EAL[@]}" -- --test write -c UC "${S[@]}"
+check "-R"                  "${EAL[@]}" -- --test write -R "${S[@]}"
+check "-U"                  "${EAL[@]}" -- --test write -U "${S[@]}"
+check "--use_cuda"          "${EAL[@]}" -- --test write --use_cuda=0 "${S[@]}"
+check "two hosts"           "${EAL[@]}" -- --test write "${S[@]}" host1 host2
+check "host and --server"   "${EAL[@]}" -- --test write --server "${S[@]}" 127.0.0.1
+check "--rate 0"            "${EAL[@]}" -- --test write --rate 0 "${S[@]}"
+check "--rate 1x"           "${EAL[@]}" -- --test write --rate 1x "${S[@]}"
+check "--rate -5"           "${EAL[@]}" -- --test write --rate -5 "${S[@]}"
+check "--rate-sweep empty"  "${EAL[@]}" -- --test write --rate-sweep 1K,,2K "${S[@]}"
+check "--rate and sweep"    "${EAL[@]}" -- --test write --rate 1K --rate-sweep 1K,2K "${S[@]}"
+check "--rate over UD"      "${EAL[@]}" -- --test send --transport ud --rate 1K "${S[@]}"
+check "infinite sizes"      "${EAL[@]}" -- --test write --run_infinitely -a "${S[@]}"
 check "qp sweep wraps"      "${EAL[@]}" -- --test write --qp-sweep 1-4294967297 "${S[@]}"
 check "qp sweep factor wraps" "${EAL[@]}" -- --test write --qp-sweep 1-8*4294967298 "${S[@]}"
 check "-t wraps"            "${EAL[@]}" -- --test write --mode bw -t 4294967297 "${S[@]}"

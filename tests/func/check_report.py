@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-3-Clause
 """Check an rdx-perf JSON report: schema, monotone percentiles, the bytes
-moved and op counts asked for, the software-device label.
+moved and op counts asked for, the exact bytes/s and its units, the
+software-device label.
 
 check_report.py REPORT SCHEMA [--ops-per-run N] [--runs N] [--sw]
 Exit 0 when every check holds, 1 with one line per failure otherwise."""
@@ -34,6 +35,10 @@ for k in ("test", "mode", "sizes", "window", "post_list", "inline", "sig_every",
         bad.append("knob %s missing" % k)
 if a.sw and knobs.get("device_kind") != "software device":
     bad.append("device_kind is %r, expected 'software device'" % knobs.get("device_kind"))
+units = rep.get("units", {})
+for k in ("bytes_per_s", "mbytes_per_s", "gbits_per_s", "mops", "lat"):
+    if k not in units:
+        bad.append("units.%s missing" % k)
 totals = [r for r in rep["results"] if r["lcore"] == -1]
 if a.runs and len(totals) != a.runs:
     bad.append("%d total rows, expected %d" % (len(totals), a.runs))
@@ -41,6 +46,13 @@ for r in rep["results"]:
     where = "%s size %d lcore %d" % (r["name"], r["size"], r["lcore"])
     if r["bytes"] != r["ops"] * r["size"]:
         bad.append("%s: bytes %d != ops %d x size %d" % (where, r["bytes"], r["ops"], r["size"]))
+    # the exact rate, and the rounded units derived from it
+    if r.get("seconds") and r["seconds"] > 0:
+        exact = r["bytes"] / r["seconds"]
+        if r.get("bytes_per_s") is None or abs(r["bytes_per_s"] - exact) > 1e-6 * max(exact, 1):
+            bad.append("%s: bytes_per_s %s != bytes / seconds %.3f" % (where, r.get("bytes_per_s"), exact))
+        elif abs(r["mbytes_per_s"] * 1e6 - exact) > 1e-6 * max(exact, 1):
+            bad.append("%s: mbytes_per_s %s is not bytes_per_s / 10^6" % (where, r["mbytes_per_s"]))
     if r["has_lat"]:
         lat = r["lat"]
         seq = [lat[k] for k in ("min", "p50", "p90", "p99", "p999", "p9999", "max")]

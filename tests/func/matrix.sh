@@ -193,11 +193,22 @@ else
     fail "read lat -D on the main lcore: $(tail -n 1 "$TMP/main-only.err")"
 fi
 
-# The table and the clusterperf lines are on stdout; CSV has a header + rows.
+# Default stdout: perftest's compact table only (total rows: one per size);
+# --verbose adds the knobs and per-lcore table, --clusterperf its lines;
+# CSV has a header + rows.
 if run tables 60 "${EAL[@]}" -- --test echo --sizes 100 -n 100 --dev sw --csv "$TMP/e.csv" &&
-   grep -q "echo100" "$TMP/tables.out" && [ "$(wc -l <"$TMP/e.csv")" -ge 3 ]; then
-    pass "table, clusterperf lines and CSV"
+   grep -q "t_typical\[usec\]" "$TMP/tables.out" && grep -qE "^ 100 +100 " "$TMP/tables.out" &&
+   ! grep -q "echo100" "$TMP/tables.out" && [ "$(wc -l <"$TMP/tables.out")" -le 12 ] &&
+   [ "$(wc -l <"$TMP/e.csv")" -ge 3 ]; then
+    pass "compact table ($(wc -l <"$TMP/tables.out") lines) and CSV"
 else
-    fail "table, clusterperf lines and CSV"
+    fail "compact table and CSV: $(head -c 600 "$TMP/tables.out")"
+fi
+if run tables2 60 "${EAL[@]}" -- --test echo --sizes 100 -n 100 --dev sw --verbose --clusterperf &&
+   grep -q "echo100.99 " "$TMP/tables2.out" && grep -q " sq_depth " "$TMP/tables2.out" &&
+   grep -q "MB/s(1e6)" "$TMP/tables2.out"; then
+    pass "--verbose table and --clusterperf lines"
+else
+    fail "--verbose / --clusterperf: $(head -c 600 "$TMP/tables2.out")"
 fi
 finish

@@ -162,7 +162,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 * re-initialises glibc's getopt state, which optind = 1 does not). */
 	optind = 0;
 	(void)getopt(1, argv, "");
-	if (perf_opts_parse(argc, argv, &o, &g) == 0 && !g.help)
+	/* --help and -V end the parse early: no options to check */
+	if (perf_opts_parse(argc, argv, &o, &g) == 0 && !g.help && !g.version)
 		check(&o);
 	free(buf);
 	return 0;

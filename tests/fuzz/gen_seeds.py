@@ -74,6 +74,12 @@ def gen_opts():
         ['--help'],
         ['-n', '5', '-D', '1'],
         ['--test', 'echo', '--servers', '2', '-q', '3'],
+        # perftest's flags (opts_compat.c)
+        ['--test', 'write', '-d', 'sw', '-i', '1', '-x', '3', '-F', '-c', 'UD', '-p', '7', 'host'],
+        ['--test', 'read', '--mode', 'bw', '-b', '--output=bandwidth', '--out_json',
+         '--out_json_file', 'o.json', '--verbose', '--clusterperf'],
+        ['--test', 'write', '--mode', 'bw', '--rate-sweep', '1K,2.5K,1M', '--run_infinitely', '-D', '1'],
+        ['--test', 'send', '--rate', '20K', '-R', '-C', '--rate_limit=5', '-V'],
     ]
     for i, argv in enumerate(lines):
         write('perf_opts', '%02d' % i, b'\0'.join(a.encode() for a in argv))
@@ -279,7 +285,12 @@ def gen_dicts():
             '--bootstrap-timeout', '--sw-progress', 'inline', 'thread', '--json', '--csv',
             '--output', '--report_gbits', '--label', '--concurrent-ops', '--servers', '--keys',
             '--help', '-s', '-a', '-n', '-D', '-q', '-t', '-l', '-I', '-Q', '-e', '-m', '-r',
-            '-p', '-o', '-h', 'K', 'M', 'G', '4096', '65536', '1024', '*2', '1-', '.5s']
+            '-p', '-o', '-h', 'K', 'M', 'G', '4096', '65536', '1024', '*2', '1-', '.5s',
+            '--wr-log', '-d', '-i', '-x', '-c', 'RC', 'UD', '-F', '-b', '-R', '-V', '--ib-dev',
+            '--ib-port', '--gid-index', '--bidirectional', '--rdma_cm', '--output=bandwidth',
+            '--output=latency', '--output=message_rate', '--run_infinitely', '--out_json',
+            '--out_json_file', '--verbose', '--clusterperf', '--rate', '--rate-sweep', '-C', '-H',
+            '--rate_limit', '20K', '1.5M', '127.0.0.1']
     d('perf_opts', [o.encode() + b'\0' for o in opts])
     d('sw_wqe', [struct.pack('>I', k) for k in (K_SHM, K_LOC, K_RO, 0x100)] +
       [struct.pack('>Q', a) for a in (A_SHM, A_LOC, A_RO)] +

@@ -88,6 +88,72 @@ test_table(void)
 	rdx_report_free(r);
 }
 
+static int
+compact_bw(const struct rdx_report *r, FILE *f)
+{
+	return rdx_report_print_compact(r, f, RDX_REPORT_COMPACT_BW, false);
+}
+
+static int
+compact_bw_gbits(const struct rdx_report *r, FILE *f)
+{
+	return rdx_report_print_compact(r, f, RDX_REPORT_COMPACT_BW, true);
+}
+
+static int
+compact_lat(const struct rdx_report *r, FILE *f)
+{
+	return rdx_report_print_compact(r, f, RDX_REPORT_COMPACT_LAT, false);
+}
+
+/* perftest's columns and units, total rows only */
+static void
+test_compact(void)
+{
+	struct rdx_report *r = sample_report();
+	struct rdx_result x;
+	char *out = capture(r, compact_bw), *p;
+	unsigned int lines = 0;
+
+	printf("\n%s", out);
+	CU_ASSERT(strstr(out, " #bytes     #iterations    BW peak[MiB/sec]     BW average[MiB/sec]"
+			 "    MsgRate[Mpps]  #qps\n") != NULL);
+	/* 6553600000 B in 2 s = 3125.00 MiB/s (2^20), 0.05 Mpps */
+	CU_ASSERT(strstr(out, " 65536      100000         -                    3125.00"
+			 "                0.050000       4\n") != NULL);
+	CU_ASSERT(strstr(out, "MiB = 2^20 bytes") != NULL);
+	/* the per-lcore echo row (qps 1) is not shown */
+	CU_ASSERT(strstr(out, "       1\n") == NULL);
+	for (p = out; *p != '\0'; p++)
+		lines += *p == '\n';
+	CU_ASSERT_EQUAL(lines, 8);   /* banner, 2 rules, header, 2 rows, units, SHORT */
+	free(out);
+	out = capture(r, compact_bw_gbits);
+	CU_ASSERT(strstr(out, "BW average[Gb/sec]") != NULL && strstr(out, " 26.21 ") != NULL);
+	free(out);
+	out = capture(r, compact_lat);
+	printf("\n%s", out);
+	CU_ASSERT(strstr(out, " #bytes  #iterations t_min[usec]  t_max[usec]  t_typical[usec]  "
+			 "t_avg[usec]  t_stdev[usec]  99% percentile[usec]  99.9% percentile[usec]") != NULL);
+	CU_ASSERT(strstr(out, " 100     5000        4.91         1234.57      5.10             "
+			 "5.15         0.32           5.61                  9.00                    2") != NULL);
+	CU_ASSERT(strstr(out, " latency: RTT\n") != NULL);
+	CU_ASSERT(strstr(out, "offered") == NULL);
+	free(out);
+	/* an open-loop row: offered rate and the achieved MsgRate */
+	memcpy(&x, rdx_report_get(r, 0), sizeof(x));
+	x.offered_ops_per_s = 150000;
+	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
+	out = capture(r, compact_lat);
+	CU_ASSERT(strstr(out, "offered[ops/s]  MsgRate[Mpps]") != NULL);
+	CU_ASSERT(strstr(out, " 150000          0.200000") != NULL);
+	CU_ASSERT(strstr(out, "from each op's intended send time (open loop)") != NULL);
+	free(out);
+	CU_ASSERT_EQUAL(rdx_report_print_compact(NULL, stdout, RDX_REPORT_COMPACT_BW, false),
+			-EINVAL);
+	rdx_report_free(r);
+}
+
 static void
 test_clusterperf(void)
 {
@@ -140,6 +206,7 @@ main(void)
 	static const struct rdx_ut_case cases[] = {
 		{ "table", test_table },
 		{ "clusterperf lines", test_clusterperf },
+		{ "perftest's compact table", test_compact },
 		{ "units", test_units },
 		{ NULL, NULL },
 	};

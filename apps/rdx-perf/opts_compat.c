@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx-perf options a perftest user brings along (opts.c calls these):
+ * perftest's flags that rdx-perf does not implement, each refused with one
+ * line that says so (not "unknown option"), perftest's --output values,
+ * and the open-loop rates (--rate, --rate-sweep: decimal K/M, ops/s).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perf_app.h"
+#include "perf_opts.h"
+
+/* perftest options rdx-perf refuses: long name, short letter (0: none),
+ * whether perftest's takes a value, and what to use instead, if anything. */
+static const struct perf_compat_flag {
+	const char *name;
+	char letter;
+	bool arg;
+	const char *instead;
+} refused[] = {
+	{ "atomic_type", 'A', true, "use --test cas or --test faa" },
+	{ "report-cycles", 'C', false, "figures are in usec (the TSC is read and converted)" },
+	{ "margin", 'f', true, NULL },
+	{ "mcg", 'g', false, NULL },
+	{ "report-histogram", 'H', false, "use -o FILE (every WR's times) or --json (percentiles)" },
+	{ "MGID", 'M', true, NULL },
+	{ "noPeak", 'N', false, "BW peak is not computed (printed as -)" },
+	{ "dualport", 'O', false, NULL },
+	{ "sl", 'S', true, NULL },
+	{ "tos", 'T', true, NULL },
+	{ "qp-timeout", 'u', true, NULL },
+	{ "report-unsorted", 'U', false, "use -o FILE (every WR's times, in post order)" },
+	{ "limit_bw", 'w', true, "use --rate (open-loop ops/s)" },
+	{ "limit_msgrate", 'y', true, "use --rate (open-loop ops/s)" },
+	{ "com_rdma_cm", 'z', false, "the bootstrap is rdx's TCP connection" },
+	{ "rate_limit", 0, true, "use --rate (open-loop ops/s)" },
+	{ "rate_units", 0, true, "--rate is in ops/s" },
+	{ "rate_limit_type", 0, true, "--rate paces in software" },
+	{ "burst_size", 0, true, NULL },
+	{ "use_cuda", 0, true, NULL },
+	{ "use_rocm", 0, true, NULL },
+	{ "odp", 0, false, NULL },
+	{ "use-srq", 0, false, NULL },
+	{ "use_srq", 0, false, NULL },
+	{ "ipv6", 0, false, NULL },
+	{ "source_ip", 0, true, NULL },
+	{ "dlid", 0, true, NULL },
+	{ "flows", 0, true, NULL },
+	{ "mr_per_qp", 0, false, NULL },
+	{ "reversed", 0, false, NULL },
+	{ "report-both", 0, false, NULL },
+	{ "tclass", 0, true, NULL },
+	{ "latency_gap", 0, true, "use --rate (open-loop ops/s)" },
+	{ "perform_warm_up", 0, false, "rdx-perf always warms up (--warmup)" },
+	{ "outs", 0, true, "-o is rdx-perf's per-WR log; use -t for ops in flight" },
+	{ "inline_recv", 0, true, NULL },
+	{ "retry_count", 0, true, NULL },
+	{ "dont_xchg_versions", 0, false, NULL },
+	{ "payload_file_path", 0, true, NULL },
+	{ "vector", 0, true, NULL },
+};
+
+#define NB_REFUSED (sizeof(refused) / sizeof(refused[0]))
+
+size_t
+perf_compat_long_opts(struct option *out, size_t cap)
+{
+	size_t i;
+
+	for (i = 0; i < NB_REFUSED && i < cap; i++) {
+		out[i].name = refused[i].name;
+		out[i].has_arg = refused[i].arg ? optional_argument : no_argument;
+		out[i].flag = NULL;
+		out[i].val = PERF_OPT_REFUSED + (int)i;
+	}
+	return i;
+}
+
+size_t
+perf_compat_short_opts(char *buf, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < NB_REFUSED; i++) {
+		if (refused[i].letter == 0 || n + 3 >= len)
+			continue;
+		buf[n++] = refused[i].letter;
+		if (refused[i].arg)
+			buf[n++] = ':';
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/* c: a value getopt_long returned (a refused letter or PERF_OPT_REFUSED + i). */
+int
+perf_compat_refuse(int c)
+{
+	const struct perf_compat_flag *f = NULL;
+	char shown[64];
+	size_t i;
+
+	if (c >= PERF_OPT_REFUSED && c < PERF_OPT_REFUSED + (int)NB_REFUSED)
+		f = &refused[c - PERF_OPT_REFUSED];
+	for (i = 0; f == NULL && i < NB_REFUSED; i++)
+		if (refused[i].letter != 0 && refused[i].letter == c)
+			f = &refused[i];
+	if (f == NULL)
+		return 0;
+	if (f->letter != 0)
+		snprintf(shown, sizeof(shown), "-%c/--%s", f->letter, f->name);
+	else
+		snprintf(shown, sizeof(shown), "--%s", f->name);
+	fprintf(stderr, "rdx-perf: perftest's %s is not implemented by rdx-perf%s%s\n", shown,
+		f->instead != NULL ? ": " : "", f->instead != NULL ? f->instead : "");
+	return -EINVAL;
+}
+
+int
+perf_parse_output(const char *s, enum perf_output *out)
+{
+	if (strcmp(s, "bandwidth") == 0)
+		*out = PERF_OUTPUT_BW;
+	else if (strcmp(s, "latency") == 0)
+		*out = PERF_OUTPUT_LAT;
+	else if (strcmp(s, "message_rate") == 0)
+		*out = PERF_OUTPUT_MSG_RATE;
+	else {
+		fprintf(stderr, "rdx-perf: bad value '%s' for --output: expected bandwidth, latency or message_rate (the per-WR log is -o/--wr-log FILE)\n",
+			s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* A rate in ops/s: decimal, optional fraction, K (10^3) or M (10^6). */
+int
+perf_parse_rate(const char *opt, const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno != 0 || !isfinite(v) || s[0] == '-' || s[0] == '+' ||
+	    s[0] == ' ')
+		goto bad;
+	if (*end == 'K' || *end == 'k')
+		v *= 1e3, end++;
+	else if (*end == 'M' || *end == 'm')
+		v *= 1e6, end++;
+	if (*end != '\0' || v < 1 || v > 1e9)
+		goto bad;
+	*out = v;
+	return 0;
+bad:
+	fprintf(stderr, "rdx-perf: bad value '%s' for %s: expected ops/s, 1..1e9 (K = 10^3, M = 10^6)\n",
+		s, opt);
+	return -EINVAL;
+}
+
+/* --rate-sweep R1,R2,... (at most PERF_MAX_RATES, increasing). */
+int
+perf_parse_rates(const char *s, double *rates, unsigned int *n)
+{
+	char buf[512], *tok, *next;
+
+	if (strlen(s) >= sizeof(buf)) {
+		fprintf(stderr, "rdx-perf: bad value for --rate-sweep: list too long\n");
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", s);
+	*n = 0;
+	for (tok = buf; tok != NULL; tok = next) {
+		next = strchr(tok, ',');
+		if (next != NULL)
+			*next++ = '\0';
+		if (*n == PERF_MAX_RATES) {
+			fprintf(stderr, "rdx-perf: bad value '%s' for --rate-sweep: at most %d rates\n",
+				s, PERF_MAX_RATES);
+			return -EINVAL;
+		}
+		if (perf_parse_rate("--rate-sweep", tok, &rates[*n]) < 0)
+			return -EINVAL;
+		if (*n > 0 && rates[*n] <= rates[*n - 1]) {
+			fprintf(stderr, "rdx-perf: bad value '%s' for --rate-sweep: rates must increase\n",
+				s);
+			return -EINVAL;
+		}
+		(*n)++;
+	}
+	return 0;
+}
+
+int
+perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
+{
+	if (o->connect != NULL && o->connect[0] != '[' && strchr(o->connect, ':') == NULL) {
+		if (strlen(o->connect) + 7 > sizeof(o->connect_buf)) {
+			fprintf(stderr, "rdx-perf: bad value '%s' for the server host: name too long\n",
+				o->connect);
+			return -EINVAL;
+		}
+		snprintf(o->connect_buf, sizeof(o->connect_buf), "%s:%u", o->connect, o->port);
+		o->connect = o->connect_buf;
+	}
+	if (o->rdma_cm) {
+		fprintf(stderr, "rdx-perf: -R (rdma_cm) is not implemented: QPs are connected through rdx's TCP bootstrap (give the server host, or --connect HOST[:PORT])\n");
+		return -EINVAL;
+	}
+	if (o->bidir && (o->server || o->connect != NULL)) {
+		fprintf(stderr, "rdx-perf: -b across two processes is not implemented: -b runs in one process (--loopback)\n");
+		return -EINVAL;
+	}
+	if (o->bidir && o->test != NULL && perf_engine_find(o->test) != NULL &&
+	    (perf_engine_find(o->test)->atomic || perf_engine_find(o->test)->server_recv)) {
+		fprintf(stderr, "rdx-perf: -b is implemented for --test write and read (test %s is not)\n",
+			o->test);
+		return -EINVAL;
+	}
+	if (o->bidir && o->mode != PERF_MODE_BW) {
+		fprintf(stderr, "rdx-perf: -b applies to --mode bw (a latency test is already both ways)\n");
+		return -EINVAL;
+	}
+	/* as perftest: a latency test has a latency, a bandwidth test a
+	 * bandwidth and a message rate (open-loop runs are about latency) */
+	if (o->output == PERF_OUTPUT_LAT && o->mode == PERF_MODE_BW && !g->rate) {
+		fprintf(stderr, "rdx-perf: --output=latency applies to --mode lat (or --rate); --mode bw prints bandwidth or message_rate\n");
+		return -EINVAL;
+	}
+	if ((o->output == PERF_OUTPUT_BW || o->output == PERF_OUTPUT_MSG_RATE) &&
+	    (o->mode == PERF_MODE_LAT || g->rate)) {
+		fprintf(stderr, "rdx-perf: --output=%s applies to closed-loop --mode bw; a latency run prints latency\n",
+			o->output == PERF_OUTPUT_BW ? "bandwidth" : "message_rate");
+		return -EINVAL;
+	}
+	if (o->rate != 0 && o->nb_rates != 0) {
+		fprintf(stderr, "rdx-perf: --rate and --rate-sweep exclude each other\n");
+		return -EINVAL;
+	}
+	if (g->rate && g->sig_every && o->sig_every != 1) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -Q: --rate times every op from its intended send time, so every WR is signaled (-Q 1)\n",
+			o->sig_every);
+		return -EINVAL;
+	}
+	if (g->rate && o->transport == PERF_TRANSPORT_UD) {
+		fprintf(stderr, "rdx-perf: --rate over --transport ud is not implemented (RC only)\n");
+		return -EINVAL;
+	}
+	if (o->infinite) {
+		if (o->iters != 0) {
+			fprintf(stderr, "rdx-perf: --run_infinitely prints a line every -D seconds: -n does not apply\n");
+			return -EINVAL;
+		}
+		if (o->nb_sizes > 1 || o->sweep_hi != o->sweep_lo || o->nb_rates != 0) {
+			fprintf(stderr, "rdx-perf: --run_infinitely runs one size, QP count and rate (no -a, --sizes, --qp-sweep, --rate-sweep)\n");
+			return -EINVAL;
+		}
+		if (o->duration == 0)
+			o->duration = 5;
+	}
+	return 0;
+}
