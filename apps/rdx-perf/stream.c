@@ -66,7 +66,7 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	if (unlikely(so->rate)) {
 		n = perf_rate_due(run, ep, rdx_tsc(), n);
 		if (n == 0)
-			return;
+			return 0;
 	}
 	for (j = 0; j < n; j++) {
 		uint64_t seq = ep->posted + j;

@@ -19,7 +19,7 @@ mode, written as DIR/<kind>_<test>_<mode>.png:
   bw-size          bandwidth (MB/s) and Mop/s against message size
   mops-qps         Mop/s against the number of QPs (rows that vary in qps)
   latency-vs-load  p50 and p99 latency and the achieved rate against the
-                   offered rate (rows with "offered_rate", ops/s); the knee
+                   offered rate (rows with "offered_ops_per_s", ops/s); the knee
                    (the last offered rate before p99 passes twice its value
                    at the lowest load) is marked and printed
   wrlog-cdf        exact CDF of the per-WR latencies of -o logs
@@ -127,7 +127,7 @@ def load_report(path):
         for k in ("size", "lcore", "qps"):
             if not is_int(r.get(k)):
                 raise BadInput("%s.%s: missing or not an integer" % (where, k))
-        for k in ("mops", "mbytes_per_s", "offered_rate"):
+        for k in ("mops", "mbytes_per_s", "offered_ops_per_s"):
             if r.get(k) is not None and not num(r.get(k)):
                 raise BadInput("%s.%s: not a number" % (where, k))
         lat = r.get("lat")
@@ -458,7 +458,7 @@ def main(argv):
 
         lat_of = [(s, [r for r in rows if r.get("has_lat") and isinstance(r.get("lat"), dict)
                        and all(num(r["lat"].get(k)) for k, _ in PCTS)
-                       and not num(r.get("offered_rate"))]) for s, rows in members]
+                       and not num(r.get("offered_ops_per_s"))]) for s, rows in members]
         lat_of = [(s, rows) for s, rows in lat_of if rows]
         multi = len(lat_of) > 1
         kinds_lat = [k for k in (r.get("lat_kind") for _, rows in lat_of for r in rows) if k]
@@ -519,7 +519,7 @@ def main(argv):
                  [s for s, _ in lat_of])
 
         bw_of = [(s, [r for r in rows if num(r.get("mbytes_per_s")) and num(r.get("mops"))
-                      and not num(r.get("offered_rate"))]) for s, rows in members]
+                      and not num(r.get("offered_ops_per_s"))]) for s, rows in members]
         bw_of = [(s, rows) for s, rows in bw_of if rows]
         multi = len(bw_of) > 1
         if "bw-size" in kinds and bw_of:
@@ -566,7 +566,7 @@ def main(argv):
             save(fig, "mops_qps_%s.png" % name, "mops-qps", title + ": Mop/s vs QPs",
                  [s for s, _ in qp_of])
 
-        load_of = [(s, [r for r in rows if num(r.get("offered_rate"))]) for s, rows in members]
+        load_of = [(s, [r for r in rows if num(r.get("offered_ops_per_s"))]) for s, rows in members]
         load_of = [(s, rows) for s, rows in load_of if rows]
         multi = len(load_of) > 1
         if "latency-vs-load" in kinds and load_of:
@@ -574,8 +574,8 @@ def main(argv):
             for si, (s, rows) in enumerate(load_of):
                 for size in sorted({r["size"] for r in rows}):
                     sel = sorted((r for r in rows if r["size"] == size),
-                                 key=lambda r: r["offered_rate"])
-                    off = [r["offered_rate"] / 1e6 for r in sel]
+                                 key=lambda r: r["offered_ops_per_s"])
+                    off = [r["offered_ops_per_s"] / 1e6 for r in sel]
                     ls = styles[si % len(styles)]
                     sn = size_name(size)
                     p50 = [r["lat"]["p50"] / 1e3 if r.get("has_lat") and
@@ -600,7 +600,7 @@ def main(argv):
                                                              KNEE_FACTOR))
                     ach = [r["mops"] if num(r.get("mops")) else float("nan") for r in sel]
                     ax2.plot(off, ach, marker="o", linestyle=ls, label=lbl(s, sn))
-            hi = max(r["offered_rate"] / 1e6 for _, rows in load_of for r in rows)
+            hi = max(r["offered_ops_per_s"] / 1e6 for _, rows in load_of for r in rows)
             ax2.plot([0, hi], [0, hi], color="grey", alpha=0.5, label="achieved = offered")
             auto_log_y(ax2, [r["mops"] for _, rows in load_of for r in rows])
             ax.set_yscale("log")

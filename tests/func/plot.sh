@@ -5,7 +5,7 @@
 # the kind and the device ("software device"); two reports overlay in one
 # figure (both inputs and both legends' sources in it); the latency CDF is
 # drawn from the report's histogram buckets; -o logs plot; rows with
-# offered_rate give latency-vs-load with the knee found where p99 passes
+# offered_ops_per_s give latency-vs-load with the knee found where p99 passes
 # twice its lowest-load value.
 source "$(dirname "$0")/lib.sh"
 
@@ -98,7 +98,7 @@ base = [r for r in doc["results"] if r["lcore"] == -1][0]
 rows = []
 for rate, p50, p99, ach in ((0.5e6, 1.0, 2.0, 0.5), (1e6, 1.1, 2.5, 1.0), (2e6, 1.3, 3.5, 2.0),
                             (3e6, 2.0, 9.0, 2.6), (4e6, 9.0, 60.0, 2.7)):
-    r = dict(base, offered_rate=rate, mops=ach)
+    r = dict(base, offered_ops_per_s=rate, mops=ach)
     r["lat"] = dict(base["lat"], p50=p50 * 1e3, p99=p99 * 1e3)
     del r["lat"]["buckets"]
     rows.append(r)
@@ -134,6 +134,19 @@ expect_png "wrlog-cdf overlay" "$TMP/k-wrlog-cdf/wrlog_cdf_write_bw.png" wrlog-c
 grep -q "^load write lat 8 B: knee at 2 Mop/s offered (p99 3.500 us)" "$TMP/k-latency-vs-load.out" &&
     pass "knee: $(grep knee "$TMP/k-latency-vs-load.out")" ||
     fail "knee: $(cat "$TMP/k-latency-vs-load.out")"
+# 3. a real open-loop --rate-sweep of rdx-perf drawn as latency vs load
+#    (the curve's rows carry offered_ops_per_s; the knee depends on the load
+#    of the machine, so only the figure and its labels are asserted here)
+if run sweep 120 "${EAL[@]}" -- --test write --mode bw -s 64 --dev sw \
+        --rate-sweep 20K,40K,80K -D 0.2 --json "$TMP/sweep.json" &&
+   "$PLOT" --kind latency-vs-load "$TMP/sweep.json" -o "$TMP/k-sweep" >"$TMP/k-sweep.out" \
+        2>"$TMP/k-sweep.err"; then
+    f=$(ls "$TMP"/k-sweep/latency_vs_load_*.png 2>/dev/null | head -n 1)
+    [ -n "$f" ] && expect_png "latency-vs-load of a real --rate-sweep" "$f" latency-vs-load "$SW" ||
+        fail "latency-vs-load of a real --rate-sweep: no PNG ($(ls "$TMP/k-sweep" 2>&1))"
+else
+    fail "--rate-sweep + latency-vs-load: $(tail -n 3 "$TMP"/sweep.err "$TMP/k-sweep.err" 2>/dev/null | tr '\n' '|')"
+fi
 # the flows window table of two logs (rdx-flows --window --csv)
 FLOWS=$(dirname "$PERF")/../rdx-flows/rdx-flows
 if "$FLOWS" --by-qp --window 0.5 --csv "$TMP/w.csv" "$TMP/q.log" >"$TMP/flows.out" 2>&1; then
