@@ -200,7 +200,8 @@ rand_wr(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wqe *
  * A random UD WR and its expected WQE: 8-byte inline SENDs mostly, longer
  * inline SEND/SEND_IMM, gather lists up to the MTU, gather lists one byte
  * or more above it (a NOP, always signaled), NOPs; FENCE/SOLICITED now and
- * then. The AH alternates between two.
+ * then. The destination is one of four most of the time (runs to one
+ * destination), else a random QPN and Q_Key.
  */
 static struct rdx_mlx5_ah ud_ahs[2];
 
@@ -210,7 +211,13 @@ rand_wr_ud(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wq
 {
 	const uint32_t k = (uint32_t)(xs64(seed) % 20);
 	const uint32_t off = (uint32_t)(xs64(seed) % 256);
-	const struct rdx_mlx5_ah *ah = &ud_ahs[xs64(seed) & 1];
+	/* Four destinations (two AHs x two QPN/Q_Key pairs) most of the time,
+	 * so runs to one destination are common; a random QPN and Q_Key now
+	 * and then. */
+	static const uint32_t dqpn[2] = { 0xff123456u, 0x00abcdefu };
+	static const uint32_t dqkey[2] = { 0x11111111u, 0x80010002u };
+	const uint32_t dest = (uint32_t)(xs64(seed) % 10);
+	const struct rdx_mlx5_ah *ah = &ud_ahs[dest & 1];
 	uint32_t j, total = 0;
 	uint8_t op, fm = 0;
 
@@ -219,8 +226,9 @@ rand_wr_ud(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wq
 	wr->sge = sge;
 	wr->num_sge = 1;
 	wr->ah = &ah->base;
-	wr->remote_qpn = (uint32_t)xs64(seed);   /* bits 31..24 must be dropped */
-	wr->remote_qkey = (uint32_t)xs64(seed);
+	/* bits 31..24 of the QPN must be dropped */
+	wr->remote_qpn = dest < 8 ? dqpn[(dest >> 1) & 1] : (uint32_t)xs64(seed);
+	wr->remote_qkey = dest < 8 ? dqkey[(dest >> 2) & 1] : (uint32_t)xs64(seed);
 	wr->wr_id = xs64(seed);
 	wr->opcode = RDX_OP_SEND;
 	wr->flags = RDX_WR_INLINE;
