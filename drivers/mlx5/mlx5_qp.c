@@ -459,10 +459,9 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
  * takes hands the rest of the burst to post_general, which rings once for
  * all), so the state stays in registers.
  */
-uint16_t
-rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+static __rte_noinline uint16_t
+post_burst(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n)
 {
-	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
 	/*
 	 * The loop works on locals: the WQE stores may alias the QP (char and
 	 * uint32 stores) and would force reloads otherwise.
@@ -489,8 +488,6 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - unsignaled, room - 1);
 	uint16_t nreq;
 
-	if (n == 1)
-		return post_single(qp, wr);
 	while (left != 0) {
 		uint8_t *const ctrl = sq_buf + ((size_t)(cur_post & mask) << MLX5_WQEBB_SHIFT);
 		uint64_t *const wid = wrid + (head & mask);
@@ -555,4 +552,19 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	 * rule: DS > 1 (always here) and inline or prefer_bf. */
 	return post_finish(qp, sq_ctrl(sq_buf, cur_post - 1, mask), cur_post, head, sig_base,
 			   nreq, false, wr_inline(wr - 1));
+}
+
+/*
+ * A burst of one takes its own short path (post_single, inlined here, so
+ * the latency case sets up nothing of the run loop); longer bursts the
+ * run loop (post_burst, a tail call).
+ */
+uint16_t
+rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+{
+	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
+
+	if (n == 1)
+		return post_single(qp, wr);
+	return post_burst(qp, wr, n);
 }
