@@ -14,11 +14,12 @@
  *   bf     one 8-byte inline RDMA_WRITE per post (BlueFlame copy), signaled,
  *          one poll per post.
  *   send   8-byte inline SEND, bursts of 32 (the SEND fast path).
- *   read   8-byte RDMA_READ into one SGE, bursts of 32 (general builder).
+ *   read   8-byte RDMA_READ into one SGE, bursts of 32 (READ run loop).
  * The matrix rows (doc/perf.md), 32 WRs per iteration each:
  *   w16 w24 w64  16/24/64-byte inline RDMA_WRITE, bursts of 32, one signaled
  *          per 32 (w64: max_inline 64, two WQEBBs per WQE)
  *   sge    8-byte RDMA_WRITE from one SGE (not inline), bursts of 32
+ *   ssge   8-byte SEND from one SGE (not inline), bursts of 32
  *   q8 q16 8-byte inline RDMA_WRITE, bursts of 32, one signaled per 8 / 16
  *          (4 / 2 CQEs per burst)
  *   l1     8-byte inline RDMA_WRITE, 32 posts of one WR (post list 1), one
@@ -77,6 +78,7 @@ static const struct mode modes[] = {
 	{ "w24", RDX_OP_WRITE, true, 24, 32, 1, 32, 28, false },
 	{ "w64", RDX_OP_WRITE, true, 64, 32, 1, 32, 64, false },
 	{ "sge", RDX_OP_WRITE, false, 8, 32, 1, 32, 28, false },
+	{ "ssge", RDX_OP_SEND, false, 8, 32, 1, 32, 28, false },
 	{ "q8", RDX_OP_WRITE, true, 8, 32, 1, 8, 28, false },
 	{ "q16", RDX_OP_WRITE, true, 8, 32, 1, 16, 28, false },
 	{ "l1", RDX_OP_WRITE, true, 8, 1, 32, 32, 28, false },
@@ -181,7 +183,7 @@ main(int argc, char **argv)
 			m = &modes[k];
 	if (m == NULL) {
 		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf send read w16 w24 w64"
-			" sge q8 q16 l1 cas faa ud)\n", argv[0]);
+			" sge ssge q8 q16 l1 cas faa ud)\n", argv[0]);
 		return 2;
 	}
 	errno = 0;
