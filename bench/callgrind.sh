@@ -4,7 +4,8 @@
 # Instructions per operation of the mlx5 fast path, counted by callgrind
 # (deterministic; these VMs have no hardware counters). Only the driver's
 # own functions are counted: --toggle-collect on rdx_mlx5_post_burst,
-# rdx_mlx5_post_burst_ud and rdx_mlx5_poll_burst (and what they call); the
+# rdx_mlx5_post_burst_ud, rdx_mlx5_post_recv_burst and rdx_mlx5_poll_burst
+# (and what they call); the
 # benchmark loop that plays the device (writes the CQEs) is not. The matrix
 # rows after the first four vary one knob each (inline size, SGE, signaling
 # interval -Q, post list -l 1, READ, atomics). In drivers/mlx5/mlx5_qp.c
@@ -12,7 +13,8 @@
 # WRITE/SEND; one-SGE WRITE, SEND, READ, CAS, FAA); 9..16-byte inline takes
 # the fast shape builder (build_fast) one WR at a time; 24/64-byte inline
 # the general builder; a burst of one its own short path with the BlueFlame
-# copy. UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs.
+# copy. UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs. The SEND + RECV
+# row counts per pair: the receive post and the responder CQE too.
 #
 # Then a second figure: rdx-perf's own per-op loop (8 B WRITE bw, -l 32
 # -Q 32 -t 32, loopback on one lcore on the software device, --warmup 0)
@@ -49,7 +51,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 run() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" \
         --toggle-collect=rdx_mlx5_post_burst --toggle-collect=rdx_mlx5_post_burst_ud \
-        --toggle-collect=rdx_mlx5_poll_burst \
+        --toggle-collect=rdx_mlx5_post_recv_burst --toggle-collect=rdx_mlx5_poll_burst \
         "$build/bench/mlx5_fastpath" "$1" "$2" >"$tmp/out.$1" 2>"$tmp/err.$1" || {
         cat "$tmp/err.$1" >&2; exit 1; }
     ops=$(sed -n 's/.* ops=\([0-9]*\).*/\1/p' "$tmp/out.$1")
@@ -80,6 +82,7 @@ run l1 "$bursts" "8B inline WRITE, -l 1 (32 posts of 1), -Q 32:"
 run cas "$bursts" "8B CAS, burst 32 (CAS run loop):"
 run faa "$bursts" "8B FAA, burst 32 (FAA run loop):"
 run ud "$bursts" "8B inline UD SEND, burst 32, 1 signaled/32:"
+run sr "$bursts" "8B inline SEND + RECV, burst 32, per pair:"
 
 # rdx-perf's own loop: app / driver / model
 perf_ops=$bursts
