@@ -208,6 +208,28 @@ cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t s
 }
 
 /*
+ * A RESP_SEND CQE of qp (the receive queue completes in order, as
+ * cqe_other does): the oldest outstanding receive, byte_cnt, the sender
+ * (flags_rqpn, slid). The caller checked that a receive is outstanding.
+ * The same completion cqe_other writes, without the call and the field
+ * by field stores.
+ */
+static __rte_always_inline void
+cqe_resp_send(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t sop,
+	      struct rdx_wc *wc)
+{
+	const uint32_t tail = qp->rq_tail;
+	const uint32_t fr = be32toh(cqe->flags_rqpn);
+
+	wc_set(wc, qp->rq_wrid[tail & qp->rq_mask], qp->base.user_ctx, be32toh(cqe->byte_cnt),
+	       0, sop & 0xffffff, 1, (uint32_t)RDX_WC_RECV << 24);
+	qp->rq_tail = tail + 1;
+	wc->src_qp = fr & 0xffffff;
+	wc->slid = be16toh(cqe->slid);
+	wc->wc_flags = ((fr >> 28) & 3) != 0 ? RDX_WC_GRH : 0;
+}
+
+/*
  * Retire send WQEs up to the one at WQEBB counter wqe_ctr for an error or
  * flush CQE (which may name an unsignaled WQE: found by walking the ring).
  * Returns false for a counter that names no outstanding WQE.
@@ -412,6 +434,12 @@ cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t 
 		if ((op_own >> 4) == MLX5_CQE_REQ && qp->base.qp_num == (sop & 0xffffff) &&
 		    cqe_req_good(qp, cqe, sop, wc))
 			continue;
+		/* A SEND received by the cached QP, a receive outstanding. */
+		if ((op_own >> 4) == MLX5_CQE_RESP_SEND && qp->base.qp_num == (sop & 0xffffff) &&
+		    qp->rq_tail != qp->rq_head) {
+			cqe_resp_send(qp, cqe, sop, wc);
+			continue;
+		}
 		cqe_slow(cq, cqe, op_own >> 4, sop, wc);
 		qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
 	}
