@@ -371,6 +371,7 @@ post_run(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr,
 			return 0;
 		wid_end[i] = wr->wr_id;
 		ctrl16 += step;
+		V_STEP_IN_PLACE(ctrl16);
 		ctrl += 1u << MLX5_WQEBB_SHIFT;
 		wr++;
 		i++;
@@ -380,6 +381,7 @@ post_run(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr,
 			break;
 		wid_end[i] = wr->wr_id;
 		ctrl16 += step;
+		V_STEP_IN_PLACE(ctrl16);
 		if (unlikely(!run_wqe(ctrl + (1u << MLX5_WQEBB_SHIFT), wr + 1, ctrl16, want,
 				      shape))) {
 			i++;
@@ -387,6 +389,7 @@ post_run(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr,
 		}
 		wid_end[i + 1] = wr[1].wr_id;
 		ctrl16 += step;
+		V_STEP_IN_PLACE(ctrl16);
 		ctrl += 2u << MLX5_WQEBB_SHIFT;
 		wr += 2;
 	}

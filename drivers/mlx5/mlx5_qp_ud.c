@@ -250,7 +250,7 @@ ud_same_dest(const struct rdx_wr *wr, const rdx_v2u64 dest)
  * Each WQE is two WQEBBs: ctrl + datagram segment, then the inline
  * segment. The first WR's datagram segment is built once and kept in
  * registers: while the WRs name the same (AH, QPN, Q_Key), each WQE copies
- * it with three vector stores, two WQEs per turn of the loop (an odd one
+ * it with three vector stores, four WQEs per turn of the loop (span % 4
  * first). From the first WR naming another destination on, each WQE
  * builds its own segment. Stops early at another shape or a WR without an
  * AH.
@@ -263,6 +263,8 @@ post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr
 	rdx_v2u64 ctrl16 = { w0be, 0 };
 	const rdx_v2u64 step = { 2 * W0BE_IDX_ONE, 0 };
 	const struct rdx_mlx5_ah *const ah0 = (const struct rdx_mlx5_ah *)(const void *)wr->ah;
+	const struct rdx_wr *const wr0 = wr;
+	uint8_t *const ctrl0 = ctrl;
 	struct ud_dgram d;
 	rdx_v2u64 dest;
 	uint64_t qq;
@@ -273,36 +275,47 @@ post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr
 	memcpy(&dest, &wr->ah, sizeof(dest));
 	memcpy(&qq, &wr->remote_qpn, sizeof(qq));   /* QPN, Q_Key */
 	ud_dgram_build(&d, ah0, qq);
-	if (span & 1) {
-		if (unlikely(!run_wqe_ud(ctrl, wr, ctrl16, want, &d)))
-			return 0;
-		wid_end[i] = wr->wr_id;
-		ctrl16 += step;
-		ctrl += 2u << MLX5_WQEBB_SHIFT;
-		wr++;
-		i++;
-	}
-	for (; i != 0; i += 2) {
+	/* span % 4 WQEs first, then four per turn; a WR of another shape or
+	 * destination leaves with i at it (ctrl, wr and ctrl16 follow from i) */
+	for (; (i & 3) != 0; i++) {
 		if (unlikely(!ud_same_dest(wr, dest) ||
 			     !run_wqe_ud(ctrl, wr, ctrl16, want, &d)))
 			goto each;
 		wid_end[i] = wr->wr_id;
 		ctrl16 += step;
-		if (unlikely(!ud_same_dest(wr + 1, dest) ||
-			     !run_wqe_ud(ctrl + (2u << MLX5_WQEBB_SHIFT), wr + 1, ctrl16, want,
-					 &d))) {
-			ctrl += 2u << MLX5_WQEBB_SHIFT;
-			wr++;
-			i++;
-			goto each;
-		}
-		wid_end[i + 1] = wr[1].wr_id;
-		ctrl16 += step;
-		ctrl += 4u << MLX5_WQEBB_SHIFT;
-		wr += 2;
+		V_STEP_IN_PLACE(ctrl16);
+		ctrl += 2u << MLX5_WQEBB_SHIFT;
+		wr++;
 	}
+#define UD_RUN_ONE(j) do {                                                          \
+		if (unlikely(!ud_same_dest(wr + (j), dest) ||                      \
+			     !run_wqe_ud(ctrl + ((j) << (MLX5_WQEBB_SHIFT + 1)), wr + (j), \
+					 ctrl16, want, &d))) {                       \
+			i += (j);                                                    \
+			goto each;                                                   \
+		}                                                                    \
+		wid_end[i + (j)] = wr[j].wr_id;                                      \
+		ctrl16 += step;                                                      \
+		V_STEP_IN_PLACE(ctrl16);                                             \
+	} while (0)
+	for (; i != 0; i += 4) {
+		UD_RUN_ONE(0);
+		UD_RUN_ONE(1);
+		UD_RUN_ONE(2);
+		UD_RUN_ONE(3);
+		ctrl += 8u << MLX5_WQEBB_SHIFT;
+		wr += 4;
+	}
+#undef UD_RUN_ONE
 	return span;
 each:
+	{
+		const uint32_t done = (uint32_t)((intptr_t)span + i);
+
+		ctrl = ctrl0 + ((size_t)done << (MLX5_WQEBB_SHIFT + 1));
+		wr = wr0 + done;
+		ctrl16 = (rdx_v2u64){ w0be, 0 } + (rdx_v2u64){ 2 * W0BE_IDX_ONE * done, 0 };
+	}
 	/* Mixed destinations: each WQE builds its segment from its AH. */
 	for (; i != 0; i++) {
 		const struct rdx_mlx5_ah *ah = (const struct rdx_mlx5_ah *)(const void *)wr->ah;
@@ -315,6 +328,7 @@ each:
 			break;
 		wid_end[i] = wr->wr_id;
 		ctrl16 += step;
+		V_STEP_IN_PLACE(ctrl16);
 		ctrl += 2u << MLX5_WQEBB_SHIFT;
 		wr++;
 	}
@@ -327,10 +341,9 @@ each:
  * does for RC; any other WR hands the rest of the burst to post_ud, which
  * rings once for all. A burst of one goes to post_ud (BlueFlame copy).
  */
-uint16_t
-rdx_mlx5_post_burst_ud(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+static __rte_noinline uint16_t
+post_burst_ud(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n)
 {
-	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
 	uint8_t *const sq_buf = qp->sq_buf;
 	uint64_t *const wrid = qp->sq_wrid;
 	const uint32_t mask = qp->sq_mask;
@@ -351,8 +364,6 @@ rdx_mlx5_post_burst_ud(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - unsignaled, room - 1);
 	uint16_t nreq;
 
-	if (n == 1)
-		return post_ud(qp, wr, 1, 0, NULL);
 	while (left != 0) {
 		uint8_t *const ctrl = sq_buf + ((size_t)(cur_post & mask) << MLX5_WQEBB_SHIFT);
 		const uint64_t idx_w0 = w0_send | (uint64_t)(uint16_t)cur_post << 40;
@@ -394,4 +405,16 @@ rdx_mlx5_post_burst_ud(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		return 0;
 	return post_finish(qp, sq_ctrl(sq_buf, cur_post - 2, mask), cur_post, head, sig_base,
 			   nreq, false, true);
+}
+
+/* A burst of one goes to post_ud (BlueFlame copy) before the run loop
+ * (post_burst_ud, a tail call) sets anything up. */
+uint16_t
+rdx_mlx5_post_burst_ud(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+{
+	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
+
+	if (n == 1)
+		return post_ud(qp, wr, 1, 0, NULL);
+	return post_burst_ud(qp, wr, n);
 }
