@@ -3,15 +3,18 @@
 #
 # Instructions per operation of the mlx5 fast path, counted by callgrind
 # (deterministic; these VMs have no hardware counters). Only the driver's
-# own functions are counted: --toggle-collect on rdx_mlx5_post_burst and
-# rdx_mlx5_poll_burst (and what they call); the benchmark loop that plays
-# the device (writes the CQEs) is not. The matrix rows after the first four
-# vary one knob each (inline size, SGE, signaling interval -Q, post list
-# -l 1, READ, atomics). In drivers/mlx5/mlx5_qp.c the "8-byte fast path" is
-# the run loop for bursts of 8-byte inline WRITE/SEND; 9..16-byte inline
-# takes the fast shape builder (build_fast) one WR at a time; 24/64-byte
-# inline, SGE, READ and atomics the general builder; a burst of one its
-# own short path with the BlueFlame copy.
+# own functions are counted: --toggle-collect on rdx_mlx5_post_burst,
+# rdx_mlx5_post_burst_ud, rdx_mlx5_post_recv_burst and rdx_mlx5_poll_burst
+# (and what they call); the
+# benchmark loop that plays the device (writes the CQEs) is not. The matrix
+# rows after the first four vary one knob each (inline size, SGE, signaling
+# interval -Q, post list -l 1, READ, atomics). In drivers/mlx5/mlx5_qp.c
+# bursts run through run loops, one per exact WR shape (8-byte inline
+# WRITE/SEND; one-SGE WRITE, SEND, READ, CAS, FAA); 9..16-byte inline takes
+# the fast shape builder (build_fast) one WR at a time; 24/64-byte inline
+# the general builder; a burst of one its own short path with the BlueFlame
+# copy. UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs. The SEND + RECV
+# row counts per pair: the receive post and the responder CQE too.
 #
 # Then a second figure: rdx-perf's own per-op loop (8 B WRITE bw, -l 32
 # -Q 32 -t 32, loopback on one lcore on the software device, --warmup 0)
@@ -48,7 +51,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 run() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" \
         --toggle-collect=rdx_mlx5_post_burst --toggle-collect=rdx_mlx5_post_burst_ud \
-        --toggle-collect=rdx_mlx5_poll_burst \
+        --toggle-collect=rdx_mlx5_post_recv_burst --toggle-collect=rdx_mlx5_poll_burst \
         "$build/bench/mlx5_fastpath" "$1" "$2" >"$tmp/out.$1" 2>"$tmp/err.$1" || {
         cat "$tmp/err.$1" >&2; exit 1; }
     ops=$(sed -n 's/.* ops=\([0-9]*\).*/\1/p' "$tmp/out.$1")
@@ -66,18 +69,20 @@ echo "mlx5 fast path, callgrind instruction counts (driver functions only)"
 run burst "$bursts" "8B inline WRITE, burst 32, 1 signaled/32:"
 run bf $((bursts * 4)) "8B inline WRITE, single post (BlueFlame):"
 run send "$bursts" "8B inline SEND, burst 32, 1 signaled/32:"
-run read "$bursts" "8B READ, burst 32 (general builder):"
+run read "$bursts" "8B READ, burst 32 (READ run loop):"
 echo "matrix (one knob changed per row; 32 WRs per iteration)"
 run w16 "$bursts" "16B inline WRITE, burst 32 (9..16B shape):"
 run w24 "$bursts" "24B inline WRITE, burst 32 (general):"
 run w64 "$bursts" "64B inline WRITE, burst 32 (general, 2 BBs):"
 run sge "$bursts" "8B WRITE, one SGE (not inline), burst 32:"
+run ssge "$bursts" "8B SEND, one SGE (not inline), burst 32:"
 run q16 "$bursts" "8B inline WRITE, burst 32, -Q 16 (2 CQEs):"
 run q8 "$bursts" "8B inline WRITE, burst 32, -Q 8 (4 CQEs):"
 run l1 "$bursts" "8B inline WRITE, -l 1 (32 posts of 1), -Q 32:"
-run cas "$bursts" "8B CAS, burst 32 (general builder):"
-run faa "$bursts" "8B FAA, burst 32 (general builder):"
+run cas "$bursts" "8B CAS, burst 32 (CAS run loop):"
+run faa "$bursts" "8B FAA, burst 32 (FAA run loop):"
 run ud "$bursts" "8B inline UD SEND, burst 32, 1 signaled/32:"
+run sr "$bursts" "8B inline SEND + RECV, burst 32, per pair:"
 
 # rdx-perf's own loop: app / driver / model
 perf_ops=$bursts

@@ -14,16 +14,21 @@
  *   bf     one 8-byte inline RDMA_WRITE per post (BlueFlame copy), signaled,
  *          one poll per post.
  *   send   8-byte inline SEND, bursts of 32 (the SEND fast path).
- *   read   8-byte RDMA_READ into one SGE, bursts of 32 (general builder).
+ *   read   8-byte RDMA_READ into one SGE, bursts of 32 (READ run loop).
  * The matrix rows (doc/perf.md), 32 WRs per iteration each:
  *   w16 w24 w64  16/24/64-byte inline RDMA_WRITE, bursts of 32, one signaled
  *          per 32 (w64: max_inline 64, two WQEBBs per WQE)
  *   sge    8-byte RDMA_WRITE from one SGE (not inline), bursts of 32
+ *   ssge   8-byte SEND from one SGE (not inline), bursts of 32
  *   q8 q16 8-byte inline RDMA_WRITE, bursts of 32, one signaled per 8 / 16
  *          (4 / 2 CQEs per burst)
  *   l1     8-byte inline RDMA_WRITE, 32 posts of one WR (post list 1), one
  *          signaled per 32, one poll per 32 WRs
  *   cas faa  8-byte atomics into one SGE, bursts of 32, one signaled per 32
+ *   sr     8-byte inline SEND + RECV pairs on one QP (loopback): 32 receives
+ *          posted, then 32 SENDs (one signaled), the device writes the
+ *          requester CQE and one responder CQE per SEND, all polled; an op is
+ *          one pair (the receive post and its CQE are counted too)
  *   ud     8-byte inline SEND on a UD QP (ctrl + datagram segment + inline,
  *          two WQEBBs), one address handle, bursts of 32, one signaled per 32
  * The "device" reads each posted WQE's ctrl segment (opcode, DS, CQ_UPDATE)
@@ -43,11 +48,14 @@
 #define CQE_CNT 256u
 #define BF_HALF 256u
 #define BURST 32u
+#define RQ_CNT 256u
+#define RQ_STRIDE 16u
 
 struct ring {
 	uint8_t sq[SQ_BB * 64] __attribute__((aligned(64)));
 	uint8_t cq[CQE_CNT * 64] __attribute__((aligned(64)));
 	uint8_t bf[2 * BF_HALF] __attribute__((aligned(64)));
+	uint8_t rq[RQ_CNT * RQ_STRIDE] __attribute__((aligned(64)));
 	__be32 dbrec[2];
 	__be32 cq_dbrec[2];
 	struct rdx_mlx5_qp qp;
@@ -66,23 +74,26 @@ struct mode {
 	uint16_t sig;           /* sig_interval */
 	uint32_t max_inline;
 	bool ud;                /* RDX_QP_UD */
+	bool recv;              /* sr: a receive per SEND, responder CQEs */
 };
 
 static const struct mode modes[] = {
-	{ "burst", RDX_OP_WRITE, true, 8, 32, 1, 32, 28, false },
-	{ "bf", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false },
-	{ "send", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false },
-	{ "read", RDX_OP_READ, false, 8, 32, 1, 32, 28, false },
-	{ "w16", RDX_OP_WRITE, true, 16, 32, 1, 32, 28, false },
-	{ "w24", RDX_OP_WRITE, true, 24, 32, 1, 32, 28, false },
-	{ "w64", RDX_OP_WRITE, true, 64, 32, 1, 32, 64, false },
-	{ "sge", RDX_OP_WRITE, false, 8, 32, 1, 32, 28, false },
-	{ "q8", RDX_OP_WRITE, true, 8, 32, 1, 8, 28, false },
-	{ "q16", RDX_OP_WRITE, true, 8, 32, 1, 16, 28, false },
-	{ "l1", RDX_OP_WRITE, true, 8, 1, 32, 32, 28, false },
-	{ "cas", RDX_OP_CAS, false, 8, 32, 1, 32, 28, false },
-	{ "faa", RDX_OP_FAA, false, 8, 32, 1, 32, 28, false },
-	{ "ud", RDX_OP_SEND, true, 8, 32, 1, 32, 28, true },
+	{ "burst", RDX_OP_WRITE, true, 8, 32, 1, 32, 28, false, false },
+	{ "bf", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false, false },
+	{ "send", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false, false },
+	{ "read", RDX_OP_READ, false, 8, 32, 1, 32, 28, false, false },
+	{ "w16", RDX_OP_WRITE, true, 16, 32, 1, 32, 28, false, false },
+	{ "w24", RDX_OP_WRITE, true, 24, 32, 1, 32, 28, false, false },
+	{ "w64", RDX_OP_WRITE, true, 64, 32, 1, 32, 64, false, false },
+	{ "sge", RDX_OP_WRITE, false, 8, 32, 1, 32, 28, false, false },
+	{ "ssge", RDX_OP_SEND, false, 8, 32, 1, 32, 28, false, false },
+	{ "q8", RDX_OP_WRITE, true, 8, 32, 1, 8, 28, false, false },
+	{ "q16", RDX_OP_WRITE, true, 8, 32, 1, 16, 28, false, false },
+	{ "l1", RDX_OP_WRITE, true, 8, 1, 32, 32, 28, false, false },
+	{ "cas", RDX_OP_CAS, false, 8, 32, 1, 32, 28, false, false },
+	{ "faa", RDX_OP_FAA, false, 8, 32, 1, 32, 28, false, false },
+	{ "ud", RDX_OP_SEND, true, 8, 32, 1, 32, 28, true, false },
+	{ "sr", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false, true },
 };
 
 /* The UD QP's device (its message limit) and address handle. */
@@ -102,6 +113,23 @@ device_complete(struct ring *r, uint32_t wqe_ctr)
 	c->byte_cnt = 0;
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	c->op_own = (uint8_t)(MLX5_CQE_REQ << 4 | owner);
+	r->pi++;
+}
+
+/* The "device": one responder CQE (an 8-byte SEND arrived in a receive). */
+static void
+device_recv(struct ring *r)
+{
+	struct mlx5_cqe64 *c = (struct mlx5_cqe64 *)(void *)
+		(r->cq + (r->pi & (CQE_CNT - 1)) * 64);
+	uint8_t owner = (uint8_t)((r->pi / CQE_CNT) & 1);
+
+	c->sop_drop_qpn = htobe32(r->qp.base.qp_num);
+	c->wqe_counter = 0;
+	c->byte_cnt = htobe32(8);
+	c->flags_rqpn = htobe32(r->qp.base.qp_num);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	c->op_own = (uint8_t)(MLX5_CQE_RESP_SEND << 4 | owner);
 	r->pi++;
 }
 
@@ -127,7 +155,7 @@ device_run(struct ring *r, uint32_t from, uint32_t to)
 }
 
 static int
-ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline, bool ud)
+ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline, bool ud, bool recv)
 {
 	struct mlx5dv_qp dv;
 	struct mlx5dv_cq dvc;
@@ -144,12 +172,17 @@ ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline, bool ud)
 	dv.sq.stride = 64;
 	dv.bf.reg = r->bf;
 	dv.bf.size = BF_HALF;
+	if (recv) {
+		dv.rq.buf = r->rq;
+		dv.rq.wqe_cnt = RQ_CNT;
+		dv.rq.stride = RQ_STRIDE;
+	}
 	r->qp.base.conf.sig_interval = sig_interval;
 	r->qp.base.conf.type = ud ? RDX_QP_UD : RDX_QP_RC;
 	r->qp.base.dev = &ud_dev;
 	/* max_inline 28, one SGE: every WQE fits one WQEBB (rdma-core sizing);
 	 * max_inline 64 (w64): two */
-	ret = rdx_mlx5_qp_dp_init(&r->qp, &dv, 0x1234, max_inline, 1, 0);
+	ret = rdx_mlx5_qp_dp_init(&r->qp, &dv, 0x1234, max_inline, 1, recv ? 1 : 0);
 	if (ret != 0)
 		return ret;
 	memset(&dvc, 0, sizeof(dvc));
@@ -170,6 +203,9 @@ main(int argc, char **argv)
 	static uint64_t payload[8] = { 0x0102030405060708ull };
 	struct rdx_sge sge = { .addr = (uintptr_t)payload, .length = 8, .lkey = 1 };
 	struct rdx_wr wr[BURST];
+	struct rdx_recv_wr rwr[BURST];
+	static uint64_t rbuf[BURST];
+	struct rdx_sge rsge = { .addr = (uintptr_t)rbuf, .length = 8, .lkey = 2 };
 	struct rdx_wc wc[BURST];
 	unsigned long iters, it, ops = 0;
 	const struct mode *m = NULL;
@@ -181,7 +217,7 @@ main(int argc, char **argv)
 			m = &modes[k];
 	if (m == NULL) {
 		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf send read w16 w24 w64"
-			" sge q8 q16 l1 cas faa ud)\n", argv[0]);
+			" sge ssge q8 q16 l1 cas faa ud sr)\n", argv[0]);
 		return 2;
 	}
 	errno = 0;
@@ -191,7 +227,7 @@ main(int argc, char **argv)
 			argv[2]);
 		return 2;
 	}
-	if (ring_init(&r, m->sig, m->max_inline, m->ud) != 0) {
+	if (ring_init(&r, m->sig, m->max_inline, m->ud, m->recv) != 0) {
 		fprintf(stderr, "mlx5_fastpath: datapath init failed\n");
 		return 1;
 	}
@@ -213,6 +249,11 @@ main(int argc, char **argv)
 			wr[k].remote_qkey = 0x1ee7;
 		}
 	}
+	for (k = 0; k < BURST; k++) {
+		rwr[k].wr_id = 1000 + k;
+		rwr[k].sge = &rsge;
+		rwr[k].num_sge = 1;
+	}
 	{
 		struct mlx5_wqe_av av = { .fl_mlid = 0x80, .rlid = htobe16(7) };
 
@@ -222,6 +263,11 @@ main(int argc, char **argv)
 		uint32_t from = r.qp.sq_cur_post, retired = 0;
 		unsigned int cqes, got = 0;
 
+		if (m->recv && rdx_qp_post_recv_burst(&r.qp.base, rwr, BURST) != BURST) {
+			fprintf(stderr, "mlx5_fastpath: receive post fell short at iteration %lu\n",
+				it);
+			return 1;
+		}
 		for (p = 0; p < m->posts; p++) {
 			if (rdx_qp_post_burst(&r.qp.base, wr, (uint16_t)m->burst) != m->burst) {
 				fprintf(stderr, "mlx5_fastpath: post fell short at iteration %lu\n",
@@ -230,6 +276,8 @@ main(int argc, char **argv)
 			}
 		}
 		cqes = device_run(&r, from, r.qp.sq_cur_post);
+		for (k = 0; m->recv && k < m->burst * m->posts; k++, cqes++)
+			device_recv(&r);
 		while (got < cqes) {
 			uint16_t n = rdx_cq_poll_burst(&r.cq_obj.base, wc, BURST), j;
 
@@ -242,7 +290,7 @@ main(int argc, char **argv)
 			}
 			got += n;
 		}
-		if (got != cqes || retired != m->burst * m->posts) {
+		if (got != cqes || retired != m->burst * m->posts * (m->recv ? 2u : 1u)) {
 			fprintf(stderr, "mlx5_fastpath: bad completions at iteration %lu (%u CQEs of %u,"
 				" %u WRs retired)\n", it, got, cqes, retired);
 			return 1;

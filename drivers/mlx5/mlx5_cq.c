@@ -26,35 +26,35 @@
 #include "mlx5_wqe.h"
 
 /*
- * mlx5 WQE opcode (requester CQE sop_drop_qpn[31:24]) -> enum rdx_wc_opcode,
- * indexed by the whole byte (no range check on the fast path).
+ * mlx5 WQE opcode (requester CQE sop_drop_qpn[31:24]) -> what a good
+ * requester CQE reports, indexed by the whole byte (no range check on the
+ * fast path), one load: bits 31..24 the enum rdx_wc_opcode, bits 7..0
+ * rdx_wc.byte_len (READ: REQ_LEN_FROM_CQE, the CQE's byte_cnt; atomics 8,
+ * as cq.c; everything else 0).
  */
-#define REQ_WC_UNKNOWN_4 RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN
-#define REQ_WC_UNKNOWN_16 REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4
-static const uint8_t rdx_mlx5_req_wc_opcode[256] = {
-	RDX_WC_NOP, RDX_WC_SEND, RDX_WC_UNKNOWN, RDX_WC_UNKNOWN, /* 0x00 */
-	REQ_WC_UNKNOWN_4, /* 0x04 */
-	RDX_WC_WRITE, RDX_WC_WRITE, RDX_WC_SEND, RDX_WC_SEND, /* 0x08 */
-	REQ_WC_UNKNOWN_4, /* 0x0c */
-	RDX_WC_READ, RDX_WC_CAS, RDX_WC_FAA, RDX_WC_UNKNOWN, /* 0x10 */
-	REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, REQ_WC_UNKNOWN_4, /* 0x14 */
-	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0x20 */
-	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0x50 */
-	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0x90 */
-	REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, REQ_WC_UNKNOWN_16, /* 0xd0 */
-};
-#undef REQ_WC_UNKNOWN_16
-#undef REQ_WC_UNKNOWN_4
-_Static_assert(RDX_WC_UNKNOWN != 0, "unlisted opcodes must not read as NOP");
-
-/* rdx_wc.byte_len of a good requester CQE by WQE opcode: READ -> the CQE's
- * byte_cnt, atomics 8 (cq.c), everything else 0. */
 #define REQ_LEN_FROM_CQE 0xffu
-static const uint8_t rdx_mlx5_req_byte_len[256] = {
-	[MLX5_OPCODE_RDMA_READ] = REQ_LEN_FROM_CQE,
-	[MLX5_OPCODE_ATOMIC_CS] = 8,
-	[MLX5_OPCODE_ATOMIC_FA] = 8,
+#define RI(wc, len) ((uint32_t)(wc) << 24 | (uint32_t)(len))
+#define RI_UNKNOWN RI(RDX_WC_UNKNOWN, 0)
+#define RI_UNKNOWN_4 RI_UNKNOWN, RI_UNKNOWN, RI_UNKNOWN, RI_UNKNOWN
+#define RI_UNKNOWN_16 RI_UNKNOWN_4, RI_UNKNOWN_4, RI_UNKNOWN_4, RI_UNKNOWN_4
+static const uint32_t rdx_mlx5_req_info[256] = {
+	RI(RDX_WC_NOP, 0), RI(RDX_WC_SEND, 0), RI_UNKNOWN, RI_UNKNOWN, /* 0x00 */
+	RI_UNKNOWN_4, /* 0x04 */
+	RI(RDX_WC_WRITE, 0), RI(RDX_WC_WRITE, 0), RI(RDX_WC_SEND, 0), RI(RDX_WC_SEND, 0), /* 0x08 */
+	RI_UNKNOWN_4, /* 0x0c */
+	RI(RDX_WC_READ, REQ_LEN_FROM_CQE), RI(RDX_WC_CAS, 8), RI(RDX_WC_FAA, 8), RI_UNKNOWN, /* 0x10 */
+	RI_UNKNOWN_4, RI_UNKNOWN_4, RI_UNKNOWN_4, /* 0x14 */
+	RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, /* 0x20 */
+	RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, /* 0x50 */
+	RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, /* 0x90 */
+	RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, /* 0xd0 */
 };
+#undef RI_UNKNOWN_16
+#undef RI_UNKNOWN_4
+#undef RI_UNKNOWN
+#undef RI
+_Static_assert(RDX_WC_UNKNOWN != 0, "unlisted opcodes must not read as NOP");
+#define REQ_INFO_WC(info) ((uint8_t)((info) >> 24))
 
 /* ---------------------------------------------------------------------- */
 /* Completions                                                             */
@@ -132,7 +132,8 @@ sq_find_ord(const struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, uint32_t *ord)
 }
 
 /*
- * Fill a completion. On little-endian hosts as three word stores plus the
+ * Fill a completion (info: the rdx_wc opcode in bits 31..24, as
+ * rdx_mlx5_req_info holds it). On little-endian hosts as three word stores plus the
  * two pointers: [byte_len, imm], [qp_num, vendor_err], [retired, status,
  * opcode] are adjacent in struct rdx_wc.
  */
@@ -145,12 +146,12 @@ _Static_assert(offsetof(struct rdx_wc, imm) == offsetof(struct rdx_wc, byte_len)
 #endif
 static __rte_always_inline void
 wc_set(struct rdx_wc *wc, uint64_t wr_id, void *qp_ctx, uint32_t byte_len, uint32_t imm,
-       uint32_t qp_num, uint32_t retired, uint8_t opcode)
+       uint32_t qp_num, uint32_t retired, uint32_t info)
 {
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 	const uint64_t w_len = (uint64_t)byte_len | (uint64_t)imm << 32;
 	const uint64_t w_qpn = qp_num;   /* vendor_err 0 */
-	const uint32_t w_ret = retired | (uint32_t)IBV_WC_SUCCESS << 16 | (uint32_t)opcode << 24;
+	const uint32_t w_ret = retired | (uint32_t)IBV_WC_SUCCESS << 16 | (info & 0xff000000u);
 
 	wc->wr_id = wr_id;
 	wc->qp_ctx = qp_ctx;
@@ -167,7 +168,7 @@ wc_set(struct rdx_wc *wc, uint64_t wr_id, void *qp_ctx, uint32_t byte_len, uint3
 	wc->vendor_err = 0;
 	wc->retired = (uint16_t)retired;
 	wc->status = IBV_WC_SUCCESS;
-	wc->opcode = opcode;
+	wc->opcode = REQ_INFO_WC(info);
 #endif
 }
 
@@ -187,22 +188,45 @@ cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t s
 	const struct rdx_mlx5_sq_sig sig = qp->sq_sig[be16toh(cqe->wqe_counter) & mask];
 	const uint32_t tail = qp->sq_tail;
 	const uint32_t retired = (uint16_t)(sig.ord - (uint16_t)tail) + 1u;
-	uint32_t last, blen;
+	uint32_t last, blen, info;
 
 	if (unlikely(retired > qp->sq_head - tail))
 		return false;
 	last = tail + retired - 1;
 	/* byte_cnt is meaningful for READ only; atomics report 8 (cq.c). */
-	blen = rdx_mlx5_req_byte_len[op];
+	info = rdx_mlx5_req_info[op];
+	blen = info & 0xff;
 	if (unlikely(blen == REQ_LEN_FROM_CQE))
 		blen = be32toh(cqe->byte_cnt);
 	/* imm: the retirement cursor for rdx_mlx5_qp_retired_wr_id */
 	wc_set(wc, qp->sq_wrid[last & mask], qp->base.user_ctx, blen, last, sop & 0xffffff,
-	       retired, rdx_mlx5_req_wc_opcode[op]);
+	       retired, info);
 	qp->sq_tail = last + 1;
 	NO_STORE_PAIRING();
 	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
 	return true;
+}
+
+/*
+ * A RESP_SEND CQE of qp (the receive queue completes in order, as
+ * cqe_other does): the oldest outstanding receive, byte_cnt, the sender
+ * (flags_rqpn, slid). The caller checked that a receive is outstanding.
+ * The same completion cqe_other writes, without the call and the field
+ * by field stores.
+ */
+static __rte_always_inline void
+cqe_resp_send(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t sop,
+	      struct rdx_wc *wc)
+{
+	const uint32_t tail = qp->rq_tail;
+	const uint32_t fr = be32toh(cqe->flags_rqpn);
+
+	wc_set(wc, qp->rq_wrid[tail & qp->rq_mask], qp->base.user_ctx, be32toh(cqe->byte_cnt),
+	       0, sop & 0xffffff, 1, (uint32_t)RDX_WC_RECV << 24);
+	qp->rq_tail = tail + 1;
+	wc->src_qp = fr & 0xffffff;
+	wc->slid = be16toh(cqe->slid);
+	wc->wc_flags = ((fr >> 28) & 3) != 0 ? RDX_WC_GRH : 0;
 }
 
 /*
@@ -315,7 +339,7 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 			qp->rq_tail++;
 			return;
 		}
-		wc->opcode = rdx_mlx5_req_wc_opcode[(uint8_t)(be32toh(ecqe->s_wqe_opcode_qpn) >> 24)];
+		wc->opcode = REQ_INFO_WC(rdx_mlx5_req_info[(uint8_t)(be32toh(ecqe->s_wqe_opcode_qpn) >> 24)]);
 		if (!sq_retire_err(qp, wqe_ctr, wc)) {
 			wc->retired = 0;
 			wc->wr_id = 0;
@@ -410,6 +434,12 @@ cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t 
 		if ((op_own >> 4) == MLX5_CQE_REQ && qp->base.qp_num == (sop & 0xffffff) &&
 		    cqe_req_good(qp, cqe, sop, wc))
 			continue;
+		/* A SEND received by the cached QP, a receive outstanding. */
+		if ((op_own >> 4) == MLX5_CQE_RESP_SEND && qp->base.qp_num == (sop & 0xffffff) &&
+		    qp->rq_tail != qp->rq_head) {
+			cqe_resp_send(qp, cqe, sop, wc);
+			continue;
+		}
 		cqe_slow(cq, cqe, op_own >> 4, sop, wc);
 		qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
 	}
@@ -419,28 +449,25 @@ cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t 
 /*
  * The fast poll loop: good requester CQEs of the cached QP only, with no
  * calls (any other CQE hands the rest of the burst to cq_poll_general), so
- * it keeps its state in registers.
+ * it keeps its state in registers. Few values live across the loop (the
+ * ring geometry is read from the CQ per CQE, the burst's start again at
+ * the end: nothing here stores to the CQ before cq_poll_finish), so the
+ * one- or two-CQE polls of the common case spill nothing.
  */
 static __rte_always_inline uint16_t
 cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 {
-	/* Locals: the wc stores may alias the CQ and would force reloads. */
-	uint8_t *const buf = cq->cqe64;
-	const uint32_t mask = cq->cqe_mask;
-	const size_t stride = cq->cqe_size;
-	const uint32_t cnt = mask + 1;
-	const uint32_t ci0 = cq->cons_index;
-	struct rdx_wc *const wend = wc + n;
 	struct rdx_mlx5_qp *const qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
-	uint32_t ci = ci0;
+	uint32_t ci = cq->cons_index;
+	uint32_t k;
 
-	for (; wc != wend; wc++) {
+	for (k = n; k != 0; k--, wc++) {
 		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
-			(buf + (size_t)(ci & mask) * stride);
+			(cq->cqe64 + ((size_t)(ci & cq->cqe_mask) << cq->cqe_shift));
 		/* op_own read once, through the volatile pointer. */
 		const uint8_t op_own = cqe->op_own;
 		/* The owner bit software owns at ci: the ring's wrap parity. */
-		const uint32_t own = (ci & cnt) != 0;
+		const uint32_t own = (ci >> cq->log_cqe_cnt) & MLX5_CQE_OWNER_MASK;
 		uint32_t sop;
 
 		/* opcode and owner under one mask: opcode REQ (0) and ours */
@@ -449,17 +476,17 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 			if ((op_own >> 4) == MLX5_CQE_INVALID ||
 			    ((op_own ^ own) & MLX5_CQE_OWNER_MASK))
 				break;
-			return cq_poll_general(cq, wc, (uint16_t)(wend - wc), ci0, ci);
+			return cq_poll_general(cq, wc, (uint16_t)k, cq->cons_index, ci);
 		}
 		/* udma_from_device_barrier: read the body only after ownership. */
 		rte_io_rmb();
 		sop = be32toh(cqe->sop_drop_qpn);
 		if (unlikely(qp->base.qp_num != (sop & 0xffffff)) ||
 		    unlikely(!cqe_req_good(qp, cqe, sop, wc)))
-			return cq_poll_general(cq, wc, (uint16_t)(wend - wc), ci0, ci);
+			return cq_poll_general(cq, wc, (uint16_t)k, cq->cons_index, ci);
 		ci++;
 	}
-	return cq_poll_finish(cq, ci0, ci);
+	return cq_poll_finish(cq, cq->cons_index, ci);
 }
 
 uint16_t

@@ -188,9 +188,14 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->qpn_be8 = htobe32((qpn & 0xffffff) << 8);
 	qp->max_inline = max_inline;
 	qp->max_send_sge = max_send_sge;
-	/* The inline fast paths (WRITE, SEND) take 8..16 bytes (QPs allowing 16 inline). */
-	qp->fast_key = max_inline >= 16 && max_send_sge >= 1 && !ud ? WR_KEY_WRITE_INL :
-		UINT32_MAX;
+	/* The inline fast paths: RC WRITE and SEND of 8..16 bytes (QPs allowing
+	 * 16 inline); UD the 8-byte SEND run (QPs allowing 8 inline). */
+	if (ud)
+		qp->fast_key = max_inline >= 8 && max_send_sge >= 1 ?
+			WR_KEY(RDX_OP_SEND, RDX_WR_INLINE, 1) : UINT32_MAX;
+	else
+		qp->fast_key = max_inline >= 16 && max_send_sge >= 1 ? WR_KEY_WRITE_INL :
+			UINT32_MAX;
 	qp->ud = ud;
 	qp->ud_max_msg = ud ? qp->base.dev->attr.max_ud_msg : 0;
 	qp->dbrec = dv->dbrec;

@@ -235,59 +235,177 @@ post_general(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16
 }
 
 /*
- * A run of 8-byte inline RDMA_WRITEs (send: SENDs), all of the exact shape
- * key want, into consecutive WQEBBs, unsignaled (the caller sets CQ_UPDATE
- * on the last one afterwards when it must be signaled). The caller bounds
- * the run (span) so that it wraps neither the ring nor the wr_id array and
- * does not carry the WQE index's low byte: ctrl word 0 then steps by a
- * constant in its stored form (no per-WQE swap), word 1 is 0. Stops early
- * at a WR of another shape; returns the number of WQEs written.
+ * The WR shapes a run takes (one exact shape per run, every WQE one WQEBB):
+ * the 8-byte inline WRITE and SEND, and one-SGE WRITE, SEND, READ, CAS,
+ * FAA. Flags other than SIGNALED (FENCE, SOLICITED, INLINE on a READ or an
+ * atomic) and zero-length SGEs leave the shape (the general loop).
+ */
+enum run_shape {
+	RUN_WRITE_INL8,         /* ctrl + raddr + inline 8: DS 3 */
+	RUN_SEND_INL8,          /* ctrl + inline 8: DS 2 */
+	RUN_WRITE_SGE,          /* ctrl + raddr + data: DS 3 */
+	RUN_SEND_SGE,           /* ctrl + data: DS 2 */
+	RUN_READ,               /* ctrl + raddr + data: DS 3 */
+	RUN_CAS,                /* ctrl + raddr + atomic + data (8 bytes): DS 4 */
+	RUN_FAA,                /* the same */
+};
+
+/* DS count and mlx5 opcode of a run shape. */
+static __rte_always_inline uint32_t
+run_ds(const enum run_shape shape)
+{
+	switch (shape) {
+	case RUN_SEND_INL8:
+	case RUN_SEND_SGE:
+		return 2;
+	case RUN_CAS:
+	case RUN_FAA:
+		return 4;
+	default:
+		return 3;
+	}
+}
+
+static __rte_always_inline uint8_t
+run_opcode(const enum run_shape shape)
+{
+	switch (shape) {
+	case RUN_SEND_INL8:
+	case RUN_SEND_SGE:
+		return MLX5_OPCODE_SEND;
+	case RUN_READ:
+		return MLX5_OPCODE_RDMA_READ;
+	case RUN_CAS:
+		return MLX5_OPCODE_ATOMIC_CS;
+	case RUN_FAA:
+		return MLX5_OPCODE_ATOMIC_FA;
+	default:
+		return MLX5_OPCODE_RDMA_WRITE;
+	}
+}
+
+/*
+ * One WQE of a run (post_run): a WR of the exact shape key want at ctrl,
+ * ctrl bytes 0..15 being ctrl16. False, nothing written, for a WR of
+ * another shape (another key, an inline length other than 8, a zero-length
+ * SGE, an atomic not of 8 bytes). Segments come from the set_*_v helpers
+ * (mlx5_wqe.h): the raddr segment with its reserved word in one store; an
+ * inline header is one 4-byte constant store.
+ */
+static __rte_always_inline bool
+run_wqe(uint8_t *ctrl, const struct rdx_wr *wr, const rdx_v2u64 ctrl16, const uint32_t want,
+	const enum run_shape shape)
+{
+	const uint32_t hdr = RTE_BE32(8u | MLX5_INLINE_SEG);
+	const struct rdx_sge *sge;
+	uint64_t payload;
+	uint32_t key;
+
+	memcpy(&key, &wr->opcode, sizeof(key));
+	if (unlikely((key & WR_KEY_EXACT_MASK) != want))
+		return false;
+	sge = wr->sge;
+	switch (shape) {
+	case RUN_WRITE_INL8:
+	case RUN_SEND_INL8:
+		if (unlikely(sge->length != 8))
+			return false;
+		memcpy(&payload, (const uint8_t *)(uintptr_t)sge->addr, sizeof(payload));
+		if (shape == RUN_WRITE_INL8) {
+			set_raddr_seg_v(ctrl + MLX5_DS_SIZE, wr);
+			ctrl += MLX5_DS_SIZE;
+		}
+		memcpy(ctrl + MLX5_DS_SIZE, &hdr, sizeof(hdr));
+		memcpy(ctrl + MLX5_DS_SIZE + 4, &payload, sizeof(payload));
+		if (shape == RUN_WRITE_INL8)
+			ctrl -= MLX5_DS_SIZE;
+		break;
+	case RUN_SEND_SGE:
+		if (unlikely(sge->length == 0))
+			return false;
+		set_data_seg_v(ctrl + MLX5_DS_SIZE, sge);
+		break;
+	case RUN_WRITE_SGE:
+	case RUN_READ:
+		if (unlikely(sge->length == 0))
+			return false;
+		set_raddr_seg_v(ctrl + MLX5_DS_SIZE, wr);
+		set_data_seg_v(ctrl + 2 * MLX5_DS_SIZE, sge);
+		break;
+	case RUN_CAS:
+	case RUN_FAA:
+		if (unlikely(sge->length != 8))
+			return false;
+		set_raddr_seg_v(ctrl + MLX5_DS_SIZE, wr);
+		set_atomic_seg_v(ctrl + 2 * MLX5_DS_SIZE, wr, shape == RUN_CAS);
+		set_data_seg_v(ctrl + 3 * MLX5_DS_SIZE, sge);
+		break;
+	}
+	memcpy(ctrl, &ctrl16, sizeof(ctrl16));
+	return true;
+}
+
+/*
+ * A run of WRs of one shape, all of the exact shape key want, into
+ * consecutive WQEBBs, unsignaled (the caller sets CQ_UPDATE on the last one
+ * afterwards when it must be signaled). The caller bounds the run (span) so
+ * that it wraps neither the ring nor the wr_id array and does not carry the
+ * WQE index's low byte: ctrl word 0 then steps by a constant in its stored
+ * form (no per-WQE swap), word 1 is 0. Stops early at a WR of another
+ * shape; returns the number of WQEs written. Two WQEs per turn of the loop
+ * (an odd one first), so the loop's own steps are paid once per pair.
  */
 static __rte_always_inline uint32_t
 post_run(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr,
-	 const uint32_t span, const uint32_t want, const bool send)
+	 const uint32_t span, const uint32_t want, const enum run_shape shape)
 {
 	uint64_t *const wid_end = wid + span;
 	/* ctrl bytes 0..15 as one vector: word 0 as stored, word 1 zero */
 	rdx_v2u64 ctrl16 = { w0be, 0 };
 	const rdx_v2u64 step = { W0BE_IDX_ONE, 0 };
-	const uint64_t rsv_inl = rsv_inline8_word();
-	intptr_t i;
-
 	/* Counts up to 0: one register indexes the wr_id slots and ends the loop. */
-	for (i = -(intptr_t)span; i != 0; i++) {
-		const struct rdx_sge *sge;
-		const uint8_t *src;
-		uint64_t payload;
-		uint32_t key;
+	intptr_t i = -(intptr_t)span;
 
-		memcpy(&key, &wr->opcode, sizeof(key));
-		if (unlikely((key & WR_KEY_EXACT_MASK) != want))
-			break;
-		sge = wr->sge;
-		if (unlikely(sge->length != 8))
-			break;
-		src = (const uint8_t *)(uintptr_t)sge->addr;
-		if (send) {
-			set_inline_8(ctrl + MLX5_DS_SIZE, src);
-		} else {
-			struct mlx5_wqe_raddr_seg *r =
-				(struct mlx5_wqe_raddr_seg *)(void *)(ctrl + MLX5_DS_SIZE);
-
-			r->raddr = htobe64(wr->remote_addr);
-			r->rkey = htobe32(wr->rkey);
-			memcpy(&payload, src, sizeof(payload));
-			/* reserved + inline header, then the payload */
-			memcpy(&r->reserved, &rsv_inl, sizeof(rsv_inl));
-			memcpy(ctrl + 2 * MLX5_DS_SIZE + 4, &payload, sizeof(payload));
-		}
-		memcpy(ctrl, &ctrl16, sizeof(ctrl16));
-		ctrl16 += step;
+	if (span & 1) {
+		if (unlikely(!run_wqe(ctrl, wr, ctrl16, want, shape)))
+			return 0;
 		wid_end[i] = wr->wr_id;
+		ctrl16 += step;
+		V_STEP_IN_PLACE(ctrl16);
 		ctrl += 1u << MLX5_WQEBB_SHIFT;
 		wr++;
+		i++;
+	}
+	for (; i != 0; i += 2) {
+		if (unlikely(!run_wqe(ctrl, wr, ctrl16, want, shape)))
+			break;
+		wid_end[i] = wr->wr_id;
+		ctrl16 += step;
+		V_STEP_IN_PLACE(ctrl16);
+		if (unlikely(!run_wqe(ctrl + (1u << MLX5_WQEBB_SHIFT), wr + 1, ctrl16, want,
+				      shape))) {
+			i++;
+			break;
+		}
+		wid_end[i + 1] = wr[1].wr_id;
+		ctrl16 += step;
+		V_STEP_IN_PLACE(ctrl16);
+		ctrl += 2u << MLX5_WQEBB_SHIFT;
+		wr += 2;
 	}
 	return (uint32_t)((intptr_t)span + i);
+}
+
+/* A run of shape at ctrl: ctrl word 0 from the shape, the QPN and cur_post. */
+static __rte_always_inline uint32_t
+post_run_shape(uint8_t *ctrl, uint64_t *wid, uint64_t qpn8, uint32_t cur_post,
+	       const struct rdx_wr *wr, const uint32_t span, const uint32_t want,
+	       const enum run_shape shape)
+{
+	const uint64_t w0 = (uint64_t)run_opcode(shape) << 32 | qpn8 | run_ds(shape) |
+		(uint64_t)(uint16_t)cur_post << 40;
+
+	return post_run(ctrl, wid, rte_cpu_to_be_64(w0), wr, span, want, shape);
 }
 
 /*
@@ -336,17 +454,17 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 }
 
 /*
- * The fast path: runs of 8-byte inline WRITEs or SENDs (post_run), each up
- * to and including the next WQE that must be signaled (by the interval or
- * by its SIGNALED flag), which gets its CQ_UPDATE bit after the run:
- * nothing is rung yet, so the device cannot have read it. No calls inside
- * (the first WR of another shape hands the rest of the burst to
- * post_general, which rings once for all), so the state stays in registers.
+ * The fast path: runs of one WR shape each (post_run: 8-byte inline WRITE
+ * or SEND, one-SGE WRITE, SEND, READ, CAS, FAA), each up to and including
+ * the next WQE that must be signaled (by the interval or by its SIGNALED
+ * flag), which gets its CQ_UPDATE bit after the run: nothing is rung yet,
+ * so the device cannot have read it. No calls inside (the first WR no run
+ * takes hands the rest of the burst to post_general, which rings once for
+ * all), so the state stays in registers.
  */
-uint16_t
-rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+static __rte_noinline uint16_t
+post_burst(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n)
 {
-	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
 	/*
 	 * The loop works on locals: the WQE stores may alias the QP (char and
 	 * uint32 stores) and would force reloads otherwise.
@@ -357,9 +475,9 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	/* Runs end where the ring or the index's low byte wraps. */
 	const uint32_t run_mask = RTE_MIN(mask, 0xffu);
 	const uint32_t fast_key = qp->fast_key;
-	const uint32_t send_key = fast_key ^ WR_KEY_WRITE_TO_SEND;
-	const uint64_t w0_write = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 |
-		rte_be_to_cpu_32(qp->qpn_be8) | 3;
+	const uint64_t qpn8 = rte_be_to_cpu_32(qp->qpn_be8);
+	/* The one-SGE shapes need a QP that takes one SGE. */
+	const bool sge_ok = qp->max_send_sge != 0;
 	const uint32_t tail = qp->sq_tail;
 	const uint32_t head0 = qp->sq_head;
 	const uint32_t room = qp->sq_max_post - (head0 - tail);
@@ -373,29 +491,41 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - unsignaled, room - 1);
 	uint16_t nreq;
 
-	if (n == 1)
-		return post_single(qp, wr);
 	while (left != 0) {
 		uint8_t *const ctrl = sq_buf + ((size_t)(cur_post & mask) << MLX5_WQEBB_SHIFT);
-		const uint64_t idx_w0 = w0_write | (uint64_t)(uint16_t)cur_post << 40;
-		uint32_t key, shape, span, k;
+		uint64_t *const wid = wrid + (head & mask);
+		uint32_t key, shape, want, span, k;
 
 		memcpy(&key, &wr->opcode, sizeof(key));
 		shape = key & WR_KEY_RUN_MASK;
-		if (unlikely(shape != fast_key && shape != send_key))
-			break;
+		want = key & WR_KEY_EXACT_MASK;
 		span = RTE_MIN(forced - head + 1, left);
 		if (key & WR_KEY_SIGNALED)
 			span = 1;
 		span = RTE_MIN(span, run_mask + 1 - (cur_post & run_mask));
 		span = RTE_MIN(span, mask + 1 - (head & mask));
-		if (shape == fast_key)
-			k = post_run(ctrl, wrid + (head & mask), rte_cpu_to_be_64(idx_w0), wr,
-				     span, key & WR_KEY_EXACT_MASK, false);
+		if (likely(shape == fast_key))
+			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want,
+					   RUN_WRITE_INL8);
+		else if (shape == (fast_key ^ WR_KEY_WRITE_TO_SEND))
+			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want,
+					   RUN_SEND_INL8);
+		else if (!sge_ok)
+			break;
+		else if (shape == WR_KEY(RDX_OP_READ, 0, 1))
+			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want, RUN_READ);
+		else if (shape == WR_KEY(RDX_OP_WRITE, 0, 1))
+			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want,
+					   RUN_WRITE_SGE);
+		else if (shape == WR_KEY(RDX_OP_SEND, 0, 1))
+			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want,
+					   RUN_SEND_SGE);
+		else if (shape == WR_KEY(RDX_OP_CAS, 0, 1))
+			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want, RUN_CAS);
+		else if (shape == WR_KEY(RDX_OP_FAA, 0, 1))
+			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want, RUN_FAA);
 		else
-			k = post_run(ctrl, wrid + (head & mask),
-				     rte_cpu_to_be_64((idx_w0 ^ W0_WRITE_TO_SEND) - 1), wr,
-				     span, key & WR_KEY_EXACT_MASK, true);
+			break;
 		if (unlikely(k == 0))
 			break;
 		cur_post += k;
@@ -420,7 +550,24 @@ rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		qp->stats.sq_full++;
 	if (unlikely(nreq == 0))
 		return 0;
-	/* Fast WQEs are one WQEBB each: the last one is at cur_post - 1. */
+	/* Run WQEs are one WQEBB each: the last one is at cur_post - 1. A
+	 * burst of one (a full SQ cut it) takes BlueFlame by post_send_db's
+	 * rule: DS > 1 (always here) and inline or prefer_bf. */
 	return post_finish(qp, sq_ctrl(sq_buf, cur_post - 1, mask), cur_post, head, sig_base,
-			   nreq, true, true);
+			   nreq, false, wr_inline(wr - 1));
+}
+
+/*
+ * A burst of one takes its own short path (post_single, inlined here, so
+ * the latency case sets up nothing of the run loop); longer bursts the
+ * run loop (post_burst, a tail call).
+ */
+uint16_t
+rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+{
+	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
+
+	if (n == 1)
+		return post_single(qp, wr);
+	return post_burst(qp, wr, n);
 }

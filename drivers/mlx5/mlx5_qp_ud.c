@@ -166,13 +166,94 @@ post_ud(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t do
 }
 
 /*
+ * The datagram segment of a UD WQE, as three 16-byte vectors: the AH's AV
+ * with the first 16 bytes rebuilt around the Q_Key and the destination
+ * QPN (set_datagram_seg). The template (rdx_mlx5_ah_init) has Q_Key 0 at
+ * bytes 0..3 and dqp_dct = the extended-AV flag at bytes 8..11: OR in the
+ * Q_Key and the QPN's low 24 bits, big-endian. qq is the WR's remote_qpn
+ * and remote_qkey read as one word.
+ */
+struct ud_dgram {
+	rdx_v2u64 v0, v1, v2;
+};
+
+static __rte_always_inline void
+ud_dgram_build(struct ud_dgram *d, const struct rdx_mlx5_ah *ah, uint64_t qq)
+{
+	memcpy(&d->v0, &ah->av, 16);
+	memcpy(&d->v1, (const uint8_t *)&ah->av + 16, 16);
+	memcpy(&d->v2, (const uint8_t *)&ah->av + 32, 16);
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	/* one swap: [BE(Q_Key), BE(QPN)] */
+	qq = rte_bswap64(qq);
+	d->v0 |= (rdx_v2u64){ (uint32_t)qq, (qq >> 32) & 0xffffff00u };
+#else
+	d->v0 |= (rdx_v2u64){ qq << 32, (qq >> 32 & 0xffffff) << 32 };
+#endif
+}
+
+/*
+ * One 8-byte inline UD SEND of the exact shape key want at ctrl (two
+ * WQEBBs: ctrl + datagram segment, then the inline segment), its datagram
+ * segment d. False, nothing written, for a WR of another shape.
+ */
+static __rte_always_inline bool
+run_wqe_ud(uint8_t *ctrl, const struct rdx_wr *wr, const rdx_v2u64 ctrl16, const uint32_t want,
+	   const struct ud_dgram *d)
+{
+	const uint32_t hdr = RTE_BE32(8u | MLX5_INLINE_SEG);
+	const struct rdx_sge *sge;
+	uint64_t payload;
+	uint32_t key;
+
+	memcpy(&key, &wr->opcode, sizeof(key));
+	if (unlikely((key & WR_KEY_EXACT_MASK) != want))
+		return false;
+	sge = wr->sge;
+	if (unlikely(sge->length != 8))
+		return false;
+	memcpy(&payload, (const uint8_t *)(uintptr_t)sge->addr, sizeof(payload));
+	memcpy(ctrl + MLX5_DS_SIZE, &d->v0, 16);
+	memcpy(ctrl + 2 * MLX5_DS_SIZE, &d->v1, 16);
+	memcpy(ctrl + 3 * MLX5_DS_SIZE, &d->v2, 16);
+	memcpy(ctrl + 64, &hdr, sizeof(hdr));
+	memcpy(ctrl + 64 + 4, &payload, sizeof(payload));
+	memcpy(ctrl, &ctrl16, sizeof(ctrl16));
+	return true;
+}
+
+/* The WR's destination (AH, remote_qpn, remote_qkey: 16 adjacent bytes)
+ * is the run's dest? */
+_Static_assert(offsetof(struct rdx_wr, remote_qpn) == offsetof(struct rdx_wr, ah) + 8,
+	       "rdx_wr ah/remote_qpn layout");
+static __rte_always_inline bool
+ud_same_dest(const struct rdx_wr *wr, const rdx_v2u64 dest)
+{
+#if defined(RTE_ARCH_X86_64) && defined(__SSE4_1__)
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)&wr->ah);
+	const __m128i x = _mm_xor_si128(v, (__m128i)dest);
+
+	return _mm_testz_si128(x, x) != 0;
+#else
+	rdx_v2u64 v;
+
+	memcpy(&v, &wr->ah, sizeof(v));
+	v ^= dest;
+	return (v[0] | v[1]) == 0;
+#endif
+}
+
+/*
  * A run of 8-byte inline UD SENDs of the exact shape key want (post_run's
  * rules: unsignaled, bounded by the caller so that it wraps neither the
  * ring nor the wr_id array and does not carry the WQE index's low byte).
  * Each WQE is two WQEBBs: ctrl + datagram segment, then the inline
- * segment. The datagram segment is the AH's AV with the first 16 bytes
- * rebuilt around the Q_Key and the destination QPN (set_datagram_seg).
- * Stops early at another shape or a WR without an AH.
+ * segment. The first WR's datagram segment is built once and kept in
+ * registers: while the WRs name the same (AH, QPN, Q_Key), each WQE copies
+ * it with three vector stores, four WQEs per turn of the loop (span % 4
+ * first). From the first WR naming another destination on, each WQE
+ * builds its own segment. Stops early at another shape or a WR without an
+ * AH.
  */
 static __rte_always_inline uint32_t
 post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr,
@@ -181,44 +262,73 @@ post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr
 	uint64_t *const wid_end = wid + span;
 	rdx_v2u64 ctrl16 = { w0be, 0 };
 	const rdx_v2u64 step = { 2 * W0BE_IDX_ONE, 0 };
-	intptr_t i;
+	const struct rdx_mlx5_ah *const ah0 = (const struct rdx_mlx5_ah *)(const void *)wr->ah;
+	const struct rdx_wr *const wr0 = wr;
+	uint8_t *const ctrl0 = ctrl;
+	struct ud_dgram d;
+	rdx_v2u64 dest;
+	uint64_t qq;
+	intptr_t i = -(intptr_t)span;
 
-	for (i = -(intptr_t)span; i != 0; i++) {
-		const struct rdx_mlx5_ah *ah;
-		const struct rdx_sge *sge;
-		rdx_v2u64 v0, v1, v2;
-		uint64_t qq;
-		uint32_t key;
-
-		memcpy(&key, &wr->opcode, sizeof(key));
-		if (unlikely((key & WR_KEY_EXACT_MASK) != want))
-			break;
-		sge = wr->sge;
-		ah = (const struct rdx_mlx5_ah *)(const void *)wr->ah;
-		if (unlikely(sge->length != 8 || ah == NULL))
-			break;
-		/* The template (rdx_mlx5_ah_init) has Q_Key 0 at bytes 0..3 and
-		 * dqp_dct = the extended-AV flag at bytes 8..11: OR in the Q_Key
-		 * and the QPN's low 24 bits, big-endian. */
-		memcpy(&v0, &ah->av, 16);
-		/* AV bytes 16..47 as two 16-byte moves */
-		memcpy(&v1, (const uint8_t *)&ah->av + 16, 16);
-		memcpy(&v2, (const uint8_t *)&ah->av + 32, 16);
-		memcpy(&qq, &wr->remote_qpn, sizeof(qq));   /* QPN, Q_Key */
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-		/* one swap: [BE(Q_Key), BE(QPN)] */
-		qq = rte_bswap64(qq);
-		v0 |= (rdx_v2u64){ (uint32_t)qq, (qq >> 32) & 0xffffff00u };
-#else
-		v0 |= (rdx_v2u64){ qq << 32, (qq >> 32 & 0xffffff) << 32 };
-#endif
-		set_inline_8(ctrl + 64, (const uint8_t *)(uintptr_t)sge->addr);
-		memcpy(ctrl + MLX5_DS_SIZE, &v0, 16);
-		memcpy(ctrl + 2 * MLX5_DS_SIZE, &v1, 16);
-		memcpy(ctrl + 3 * MLX5_DS_SIZE, &v2, 16);
-		memcpy(ctrl, &ctrl16, sizeof(ctrl16));
-		ctrl16 += step;
+	if (unlikely(ah0 == NULL))
+		return 0;
+	memcpy(&dest, &wr->ah, sizeof(dest));
+	memcpy(&qq, &wr->remote_qpn, sizeof(qq));   /* QPN, Q_Key */
+	ud_dgram_build(&d, ah0, qq);
+	/* span % 4 WQEs first, then four per turn; a WR of another shape or
+	 * destination leaves with i at it (ctrl, wr and ctrl16 follow from i) */
+	for (; (i & 3) != 0; i++) {
+		if (unlikely(!ud_same_dest(wr, dest) ||
+			     !run_wqe_ud(ctrl, wr, ctrl16, want, &d)))
+			goto each;
 		wid_end[i] = wr->wr_id;
+		ctrl16 += step;
+		V_STEP_IN_PLACE(ctrl16);
+		ctrl += 2u << MLX5_WQEBB_SHIFT;
+		wr++;
+	}
+#define UD_RUN_ONE(j) do {                                                          \
+		if (unlikely(!ud_same_dest(wr + (j), dest) ||                      \
+			     !run_wqe_ud(ctrl + ((j) << (MLX5_WQEBB_SHIFT + 1)), wr + (j), \
+					 ctrl16, want, &d))) {                       \
+			i += (j);                                                    \
+			goto each;                                                   \
+		}                                                                    \
+		wid_end[i + (j)] = wr[j].wr_id;                                      \
+		ctrl16 += step;                                                      \
+		V_STEP_IN_PLACE(ctrl16);                                             \
+	} while (0)
+	for (; i != 0; i += 4) {
+		UD_RUN_ONE(0);
+		UD_RUN_ONE(1);
+		UD_RUN_ONE(2);
+		UD_RUN_ONE(3);
+		ctrl += 8u << MLX5_WQEBB_SHIFT;
+		wr += 4;
+	}
+#undef UD_RUN_ONE
+	return span;
+each:
+	{
+		const uint32_t done = (uint32_t)((intptr_t)span + i);
+
+		ctrl = ctrl0 + ((size_t)done << (MLX5_WQEBB_SHIFT + 1));
+		wr = wr0 + done;
+		ctrl16 = (rdx_v2u64){ w0be, 0 } + (rdx_v2u64){ 2 * W0BE_IDX_ONE * done, 0 };
+	}
+	/* Mixed destinations: each WQE builds its segment from its AH. */
+	for (; i != 0; i++) {
+		const struct rdx_mlx5_ah *ah = (const struct rdx_mlx5_ah *)(const void *)wr->ah;
+
+		if (unlikely(ah == NULL))
+			break;
+		memcpy(&qq, &wr->remote_qpn, sizeof(qq));
+		ud_dgram_build(&d, ah, qq);
+		if (unlikely(!run_wqe_ud(ctrl, wr, ctrl16, want, &d)))
+			break;
+		wid_end[i] = wr->wr_id;
+		ctrl16 += step;
+		V_STEP_IN_PLACE(ctrl16);
 		ctrl += 2u << MLX5_WQEBB_SHIFT;
 		wr++;
 	}
@@ -231,16 +341,15 @@ post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr
  * does for RC; any other WR hands the rest of the burst to post_ud, which
  * rings once for all. A burst of one goes to post_ud (BlueFlame copy).
  */
-uint16_t
-rdx_mlx5_post_burst_ud(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+static __rte_noinline uint16_t
+post_burst_ud(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n)
 {
-	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
 	uint8_t *const sq_buf = qp->sq_buf;
 	uint64_t *const wrid = qp->sq_wrid;
 	const uint32_t mask = qp->sq_mask;
 	const uint32_t run_mask = RTE_MIN(mask, 0xffu);
-	const uint32_t want = qp->max_inline >= 8 && qp->max_send_sge >= 1 ?
-		WR_KEY(RDX_OP_SEND, RDX_WR_INLINE, 1) : UINT32_MAX;
+	/* WR_KEY(SEND, INLINE, 1) when the QP takes 8 bytes inline (mlx5_obj.c) */
+	const uint32_t want = qp->fast_key;
 	/* ctrl word 0 of an 8-byte inline UD SEND: DS 1 + 3 + 1 */
 	const uint64_t w0_send = (uint64_t)MLX5_OPCODE_SEND << 32 |
 		rte_be_to_cpu_32(qp->qpn_be8) | 5;
@@ -255,8 +364,6 @@ rdx_mlx5_post_burst_ud(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - unsignaled, room - 1);
 	uint16_t nreq;
 
-	if (n == 1)
-		return post_ud(qp, wr, 1, 0, NULL);
 	while (left != 0) {
 		uint8_t *const ctrl = sq_buf + ((size_t)(cur_post & mask) << MLX5_WQEBB_SHIFT);
 		const uint64_t idx_w0 = w0_send | (uint64_t)(uint16_t)cur_post << 40;
@@ -298,4 +405,16 @@ rdx_mlx5_post_burst_ud(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 		return 0;
 	return post_finish(qp, sq_ctrl(sq_buf, cur_post - 2, mask), cur_post, head, sig_base,
 			   nreq, false, true);
+}
+
+/* A burst of one goes to post_ud (BlueFlame copy) before the run loop
+ * (post_burst_ud, a tail call) sets anything up. */
+uint16_t
+rdx_mlx5_post_burst_ud(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+{
+	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
+
+	if (n == 1)
+		return post_ud(qp, wr, 1, 0, NULL);
+	return post_burst_ud(qp, wr, n);
 }

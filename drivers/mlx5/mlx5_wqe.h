@@ -21,6 +21,8 @@
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_common.h>
+#include <rte_config.h>
+#include <rte_vect.h>
 
 #include <infiniband/mlx5dv.h>
 
@@ -93,6 +95,17 @@ _Static_assert(offsetof(struct rdx_wr, remote_qkey) == offsetof(struct rdx_wr, r
 #endif
 /* Two 64-bit lanes (GCC vector extension): one 16-byte store, one add. */
 typedef uint64_t rdx_v2u64 __attribute__((vector_size(16)));
+/*
+ * After ctrl16 += step in an unrolled run loop: keeps the value in one
+ * vector register, stepped in place (one add per WQE), instead of gcc
+ * rebuilding each copy's value from the first (a register copy and an add
+ * per WQE). A compiler-only constraint, no instruction.
+ */
+#if defined(RTE_ARCH_X86_64)
+#define V_STEP_IN_PLACE(v) __asm__("" : "+x"(v))
+#else
+#define V_STEP_IN_PLACE(v) do { } while (0)
+#endif
 
 /* A run takes one WR shape: every flag bit is compared. */
 #define WR_KEY_EXACT_MASK WR_KEY(0xff, 0xff, 0xff)
@@ -226,6 +239,88 @@ rsv_inline8_word(void)
 	memcpy(&v, w, sizeof(v));
 	return v;
 }
+
+/*
+ * Whole 16-byte segments straight from the WR, for the run loops: one load
+ * (or two), one byte shuffle, one 16-byte store each. SSE4.1 (pinsrd) and
+ * SSSE3 (pshufb) are in the x86-64 baseline DPDK builds with (corei7);
+ * elsewhere the same bytes come from the scalar helpers above.
+ */
+_Static_assert(offsetof(struct rdx_sge, length) == 8 && offsetof(struct rdx_sge, lkey) == 12 &&
+	       sizeof(struct rdx_sge) == 16, "rdx_sge layout");
+_Static_assert(offsetof(struct rdx_wr, swap) == offsetof(struct rdx_wr, compare_add) + 8,
+	       "rdx_wr compare_add/swap layout");
+#if defined(RTE_ARCH_X86_64) && defined(__SSE4_1__) && defined(__SSSE3__)
+#define RDX_MLX5_SEG_VEC 1
+
+/* raddr segment: be64 remote_addr, be32 rkey, reserved 0. */
+static __rte_always_inline void
+set_raddr_seg_v(uint8_t *seg, const struct rdx_wr *wr)
+{
+	const __m128i shuf = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 11, 10, 9, 8,
+					   -1, -1, -1, -1);
+	__m128i v = _mm_loadl_epi64((const __m128i *)(const void *)&wr->remote_addr);
+
+	v = _mm_insert_epi32(v, (int)wr->rkey, 2);
+	_mm_storeu_si128((__m128i *)(void *)seg, _mm_shuffle_epi8(v, shuf));
+}
+
+/* Data segment from one SGE (mlx5dv_set_data_seg): be32 length, be32 lkey,
+ * be64 addr, which is the rdx_sge's 16 bytes, permuted and swapped. */
+static __rte_always_inline void
+set_data_seg_v(uint8_t *seg, const struct rdx_sge *sge)
+{
+	const __m128i shuf = _mm_setr_epi8(11, 10, 9, 8, 15, 14, 13, 12, 7, 6, 5, 4, 3, 2, 1, 0);
+	const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)sge);
+
+	_mm_storeu_si128((__m128i *)(void *)seg, _mm_shuffle_epi8(v, shuf));
+}
+
+/* Atomic segment (set_atomic_seg): CAS be64 swap, be64 compare (the WR's
+ * compare_add, swap reversed as 16 bytes); FAA be64 add, 0. */
+static __rte_always_inline void
+set_atomic_seg_v(uint8_t *seg, const struct rdx_wr *wr, const bool cas)
+{
+	__m128i v;
+
+	if (cas) {
+		const __m128i rev = _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4,
+						  3, 2, 1, 0);
+
+		v = _mm_loadu_si128((const __m128i *)(const void *)&wr->compare_add);
+		v = _mm_shuffle_epi8(v, rev);
+	} else {
+		const __m128i sw = _mm_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, -1, -1, -1, -1,
+						 -1, -1, -1, -1);
+
+		v = _mm_loadl_epi64((const __m128i *)(const void *)&wr->compare_add);
+		v = _mm_shuffle_epi8(v, sw);
+	}
+	_mm_storeu_si128((__m128i *)(void *)seg, v);
+}
+#else
+static __rte_always_inline void
+set_raddr_seg_v(uint8_t *seg, const struct rdx_wr *wr)
+{
+	set_raddr_seg(seg, wr->remote_addr, wr->rkey);
+}
+
+static __rte_always_inline void
+set_data_seg_v(uint8_t *seg, const struct rdx_sge *sge)
+{
+	mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(void *)seg, sge->length, sge->lkey,
+			    (uintptr_t)sge->addr);
+}
+
+static __rte_always_inline void
+set_atomic_seg_v(uint8_t *seg, const struct rdx_wr *wr, const bool cas)
+{
+	struct mlx5_wqe_atomic_seg *a = (struct mlx5_wqe_atomic_seg *)(void *)seg;
+
+	a->swap_add = htobe64(cas ? wr->swap : wr->compare_add);
+	a->compare = cas ? htobe64(wr->compare_add) : 0;
+}
+#endif
 
 /* WQEBBs of the WQE at counter bb, from its ctrl DS (the ring keeps every
  * unretired WQE intact). */

@@ -140,7 +140,8 @@ struct rdx_mlx5_qp {
 	uint32_t qpn_be8;               /* htobe32(qpn << 8): ctrl qpn_ds base */
 	uint32_t max_inline;
 	uint32_t max_send_sge;
-	uint32_t fast_key;              /* WR shape of the inline fast path */
+	uint32_t fast_key;              /* WR shape of the inline fast path
+	                                   (RC: 8..16 B WRITE; UD: 8 B SEND) */
 	uint64_t *sq_wrid;              /* by ordinal & sq_mask */
 	struct rdx_mlx5_sq_sig *sq_sig; /* by WQEBB: the signaled WQE there */
 	volatile __be32 *dbrec;         /* [MLX5_RCV_DBR], [MLX5_SND_DBR] */
