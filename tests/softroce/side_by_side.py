@@ -9,6 +9,7 @@ markdown table between "=== TABLE BEGIN" and "=== TABLE END".
 """
 import argparse
 import csv
+import math
 import os
 import re
 import subprocess
@@ -106,6 +107,10 @@ def perftest(tool, size, iters, bw, knobs, ud=False):
                                       "ksirq_ms": ksirq})
             # #bytes #iter t_min t_max t_typical t_avg t_stdev p99 p99.9
             kind = "RTT/2" if tool in ("ib_write_lat", "ib_send_lat") else "RTT"
+            if not all(math.isfinite(float(x)) for x in data[2:8]):
+                # perftest prints "inf" when its cycle clock check failed
+                log("  %s printed a non-finite latency: run discarded" % tool)
+                return None
             avg = float(data[5])
             return run_log(tool, {"median_us": float(data[4]), "p99_us": float(data[7]),
                                   "mops": 1.0 / avg if avg > 0 else None, "mbs": None,
@@ -115,7 +120,7 @@ def perftest(tool, size, iters, bw, knobs, ud=False):
 
 
 # ------------------------------------------------------------------ rdx-perf
-def rdx_perf(exe, test, mode, size, iters, knobs, ud=False):
+def rdx_perf(exe, test, mode, size, iters, knobs, ud=False, extra=()):
     port = next_port()
     tmp = tempfile.mkdtemp(prefix="rdxsbs")
     csv_path = os.path.join(tmp, "client.csv")
@@ -127,6 +132,7 @@ def rdx_perf(exe, test, mode, size, iters, knobs, ud=False):
                    "-l", str(knobs["post_list"])]
     if ud:
         common += ["--transport", "ud"]
+    common += list(extra)
     # EAL -l: each process's poller on its own vCPU, as on two hosts
     srv = [exe, "-l", "1", "--"] + common + ["--dev", SERVER_DEV, "--server"]
     cli = [exe, "-l", "0", "--"] + common + ["--dev", CLIENT_DEV, "--connect", "%s:%s" % (OOB_HOST, port),
@@ -155,7 +161,7 @@ def rdx_perf(exe, test, mode, size, iters, knobs, ud=False):
            "ksirq_ms": ksirq}
     if mode == "bw":
         res["median_us"] = res["p99_us"] = None
-    return run_log(os.path.basename(exe), res)
+    return run_log(" ".join([os.path.basename(exe)] + list(extra)), res)
 
 
 def ksoftirqd_wait_ns():
@@ -250,6 +256,9 @@ def main():
     ap.add_argument("--rdx-perf", default="", help="path of the rdx-perf binary ('' = skip)")
     ap.add_argument("--rdx-perf-alt", default="",
                     help="a second rdx-perf binary run in the same rounds (A/B in one boot)")
+    ap.add_argument("--alt-args", default="",
+                    help="extra rdx-perf options of the alt binary's runs (e.g. '-e'); with "
+                    "--rdx-perf-alt same as --rdx-perf this is an A/B of an option")
     ap.add_argument("-n", "--iters", type=int, default=1000, help="latency iterations")
     ap.add_argument("--bw-iters", type=int, default=3000, help="bandwidth iterations")
     ap.add_argument("-s", "--size", type=int, default=8, help="latency message size")
@@ -275,10 +284,11 @@ def main():
         print("side_by_side.py: --rounds must be >= 1", file=sys.stderr)
         return 2
     knobs = {"tx_depth": 128, "cq_mod": 100, "post_list": 1}
-    tools = []  # (name shown, exe)
-    for path, tag in ((a.rdx_perf, ""), (a.rdx_perf_alt, " [alt]")):
+    tools = []  # (name shown, exe, extra options)
+    alt_tag = " [alt%s]" % ((" " + a.alt_args) if a.alt_args else "")
+    for path, tag, extra in ((a.rdx_perf, "", ()), (a.rdx_perf_alt, alt_tag, a.alt_args.split())):
         if path and os.access(path, os.X_OK):
-            tools.append((tag, path))
+            tools.append((tag, path, extra))
     if a.rows:
         keys = a.rows.split(",")
         bad = [k for k in keys if k not in [r[0] for r in ROWS]]
@@ -314,7 +324,7 @@ def main():
                 if t < 0:
                     r = perftest(tool, size, iters, mode == "bw", k, ud)
                 else:
-                    r = rdx_perf(tools[t][1], test, mode, size, iters, k, ud)
+                    r = rdx_perf(tools[t][1], test, mode, size, iters, k, ud, tools[t][2])
                 runs.setdefault((key, t), []).append(r)
 
     rows = []
@@ -326,7 +336,7 @@ def main():
         if tool:
             rows.append((label, tool + (" -c UD" if ud else "") +
                          (" -A CMP_AND_SWAP" if key == "cas-lat" else ""), size, pt, None, ""))
-        for t, (tag, _) in enumerate(tools):
+        for t, (tag, _, _) in enumerate(tools):
             rr = runs.get((key, t), [])
             rp = median_of(rr, mkey)
             ratio, spread = None, ""
