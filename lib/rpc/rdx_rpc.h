@@ -117,9 +117,13 @@ struct rdx_rpc_conf {
 	/** homa+infud: messages the receiver grants at once, shortest
 	 * remaining first (default 4). */
 	uint32_t overcommit;
-	/** The lcore that polls the endpoint (its QPs' post_lcore,
-	 * rdx_qp_conf); -1 or any value >= RTE_MAX_LCORE: none named. */
+	/** The lcore that polls the endpoint, used when lcore_id_set: its
+	 * QPs then share that lcore's doorbell register (rdx_qp_conf
+	 * post_lcore), and only that lcore may poll the endpoint. Otherwise
+	 * (the default) the QPs get registers of their own and any one thread
+	 * at a time may poll. */
 	int32_t lcore_id;
+	bool lcore_id_set;     /**< lcore_id is meaningful (default false) */
 };
 
 /**
