@@ -33,5 +33,9 @@ void perf_engine_names(char *buf, size_t len, const char *sep, const char *last)
  * printing one line. */
 int perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_given *g);
 int perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g);
+/* rpc_echo.c: a lib/rpc transport by name (PERF_TRANSPORT_INFRC..) or
+ * -EINVAL; --mix "SIZE:WEIGHT,.." into o (0, or -EINVAL after one line) */
+int perf_transport_parse(const char *name);
+int perf_mix_parse(const char *s, struct perf_opts *o);
 
 #endif /* PERF_OPTS_H */

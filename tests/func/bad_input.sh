@@ -66,6 +66,21 @@ done
 check "echo over ud > MTU"  "${EAL[@]}" -- --test echo --transport ud -s 8K "${S[@]}"
 check "echo ud default 10K" "${EAL[@]}" -- --test echo --transport ud --sizes 100,10K "${S[@]}"
 check "send over ud > MTU"  "${EAL[@]}" -- --test send --mode bw --transport ud -s 64K "${S[@]}"
+# echo on lib/rpc (rpc_echo.c)
+check "rpc transport, write" "${EAL[@]}" -- --test write --transport homa+infud "${S[@]}"
+check "rpc transport typo"  "${EAL[@]}" -- --test echo --transport homa "${S[@]}"
+check "--mix without rpc"   "${EAL[@]}" -- --test echo --mix 100:90,1M:10 "${S[@]}"
+check "--mix no weight"     "${EAL[@]}" -- --test echo --transport infrc --mix 100 "${S[@]}"
+check "--mix weight 0"      "${EAL[@]}" -- --test echo --transport infrc --mix 100:0 "${S[@]}"
+check "--mix weight 1K"     "${EAL[@]}" -- --test echo --transport infrc --mix 100:1K "${S[@]}"
+check "--mix size 0"        "${EAL[@]}" -- --test echo --transport infrc --mix 0:5 "${S[@]}"
+check "--mix size twice"    "${EAL[@]}" -- --test echo --transport infrc --mix 1K:5,1K:5 "${S[@]}"
+check "--mix empty item"    "${EAL[@]}" -- --test echo --transport infrc --mix 100:5, "${S[@]}"
+check "--mix 9 sizes"       "${EAL[@]}" -- --test echo --transport infrc \
+                            --mix 1:1,2:1,3:1,4:1,5:1,6:1,7:1,8:1,9:1 "${S[@]}"
+check "rpc size > 64M"      "${EAL[@]}" -- --test echo --transport basic+infud -s 128M "${S[@]}"
+check "rpc 65 concurrent"   "${EAL[@]}" -- --test echo --transport infrc --concurrent-ops 65 "${S[@]}"
+check "rpc --qp-sweep"      "${EAL[@]}" -- --test echo --transport infrc --qp-sweep 1-2 "${S[@]}"
 check "-s overflows"        "${EAL[@]}" -- --test write -s 18014398509481984K "${S[@]}"
 check "-p wraps"            "${EAL[@]}" -- --test write -p 65537 "${S[@]}"
 many=()
