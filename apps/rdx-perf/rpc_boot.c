@@ -73,9 +73,12 @@ session_boot(struct perf_app *a, struct rdx_rpc_session *s, uint32_t i)
 	int rc = rdx_rpc_session_bootstrap(s, a->conn, perf_boot_ms(a));
 
 	if (rc < 0) {
-		fprintf(stderr, "rdx-perf: rpc session %u: bootstrap failed: %s\n", i,
-			rc == -EPROTO ? "the peer's session info was refused (see above)" :
-			rdx_conn_strerror(a->conn));
+		/* lib/rpc names a refused session info or a failed exchange in one
+		 * line itself; a device error is ours to say */
+		if (rc != -EPROTO && rc != -ETIMEDOUT && rc != -ECONNRESET && rc != -EPIPE &&
+		    rc != -ENOTCONN && rc != -EINTR)
+			fprintf(stderr, "rdx-perf: rpc session %u: connect failed: %s\n", i,
+				strerror(-rc));
 		return rc == -EPROTO || rc == -EINVAL ? -EPROTO : rc;
 	}
 	return 0;
