@@ -40,6 +40,7 @@ static const char usage_text[] =
 "  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n"
 "  --transport rc|ud    RC QPs (default) or UD datagrams (send, echo; size <= MTU)\n"
 "  --transport infrc|basic+infud|homa+infud   echo on lib/rpc   --mix SIZE:W,..  mixed responses\n"
+"  --rpc rto_us=N,call_timeout_us=N,window=N,rtt_bytes=N,overcommit=N,mtu=N,queue_depth=N,msg_bufs=N\n"
 "  --inject-bad-rkey  (tests) target the peer with a wrong rkey: completion errors\n";
 
 enum {
@@ -47,7 +48,7 @@ enum {
 	OPT_DEV, OPT_DRIVER, OPT_SERVER, OPT_CONNECT, OPT_LOOPBACK, OPT_BOOT_TIMEOUT,
 	OPT_SW_PROGRESS, OPT_JSON, OPT_CSV, OPT_GBITS, OPT_LABEL, OPT_CONCURRENT,
 	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY, OPT_TRANSPORT,
-	OPT_MIX,
+	OPT_MIX, OPT_RPC,
 };
 
 static const struct option long_opts[] = {
@@ -90,6 +91,7 @@ static const struct option long_opts[] = {
 	{"keys", required_argument, NULL, OPT_KEYS},
 	{"transport", required_argument, NULL, OPT_TRANSPORT},
 	{"mix", required_argument, NULL, OPT_MIX},
+	{"rpc", required_argument, NULL, OPT_RPC},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -499,6 +501,9 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		case OPT_MIX:
 			rc = perf_mix_parse(optarg, o);
 			break;
+		case OPT_RPC:
+			rc = perf_rpc_knobs_parse(optarg, o);
+			break;
 		case 'h':
 		case OPT_HELP:
 			g->help = true;
@@ -542,8 +547,9 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			perf_transport_name(o->transport));
 		return -EINVAL;
 	}
-	if (o->nb_mix > 0 && !perf_transport_rpc(o->transport)) {
-		fprintf(stderr, "rdx-perf: --mix needs --transport infrc, basic+infud or homa+infud\n");
+	if ((o->nb_mix > 0 || memcmp(&o->rpc, &(struct perf_rpc_knobs){0}, sizeof(o->rpc)) != 0) &&
+	    !perf_transport_rpc(o->transport)) {
+		fprintf(stderr, "rdx-perf: --mix and --rpc need --transport infrc, basic+infud or homa+infud\n");
 		return -EINVAL;
 	}
 	if (o->iters != 0 && o->duration != 0) {

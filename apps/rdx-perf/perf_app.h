@@ -108,6 +108,17 @@ struct perf_opts {
 	uint32_t nb_mix;
 	uint64_t mix_size[PERF_MAX_MIX];
 	uint32_t mix_weight[PERF_MAX_MIX];
+	/* --rpc KEY=VALUE,..: struct rdx_rpc_conf fields (0: lib/rpc's default) */
+	struct perf_rpc_knobs {
+		uint32_t rto_us;
+		uint32_t call_timeout_us;
+		uint32_t window;
+		uint32_t rtt_bytes;
+		uint32_t overcommit;
+		uint32_t mtu;
+		uint32_t queue_depth;
+		uint32_t msg_bufs;
+	} rpc;
 };
 
 /* One per-WR log entry (times in TSC; converted when written). */

@@ -76,6 +76,14 @@ perf_rpc_conf(const struct perf_app *a, struct rdx_rpc_conf *c, const char *name
 	c->max_msg_size = m <= RDX_RPC_DEFAULT_MAX_MSG ? 0 : (uint32_t)m;
 	c->max_sessions = RTE_MAX(sessions, 1u);
 	c->slots = rpc_slots(&a->o);
+	c->rto_us = a->o.rpc.rto_us;
+	c->call_timeout_us = a->o.rpc.call_timeout_us;
+	c->window = a->o.rpc.window;
+	c->rtt_bytes = a->o.rpc.rtt_bytes;
+	c->overcommit = a->o.rpc.overcommit;
+	c->mtu = a->o.rpc.mtu;
+	c->queue_depth = a->o.rpc.queue_depth;
+	c->msg_bufs = a->o.rpc.msg_bufs;
 }
 
 void
@@ -154,8 +162,10 @@ perf_rpc_srv_create(struct perf_app *a, struct perf_rpc_srv *sv, uint32_t idx,
 	perf_rpc_conf(a, &c, name, nb_sess);
 	sv->ep = rdx_rpc_endpoint_create(a->dev, &c);
 	if (sv->ep == NULL) {
-		fprintf(stderr, "rdx-perf: cannot create rpc endpoint %s (%s): %s\n", name,
-			c.transport, rte_strerror(rte_errno));
+		/* lib/rpc names a field out of range itself (EINVAL) */
+		if (rte_errno != EINVAL)
+			fprintf(stderr, "rdx-perf: cannot create rpc endpoint %s (%s): %s\n",
+				name, c.transport, rte_strerror(rte_errno));
 		return rte_errno == EINVAL || rte_errno == ENOTSUP ? -EINVAL : -rte_errno;
 	}
 	rc = rdx_rpc_handler_register(sv->ep, PERF_RPC_TYPE_ECHO, echo_handler, sv);
@@ -384,8 +394,9 @@ cli_create(struct perf_app *a, struct perf_rpc_cli *c, uint32_t id, struct perf_
 	perf_rpc_conf(a, &cf, name, 1);
 	c->ep = rdx_rpc_endpoint_create(a->dev, &cf);
 	if (c->ep == NULL) {
-		fprintf(stderr, "rdx-perf: cannot create rpc endpoint %s (%s): %s\n", name,
-			cf.transport, rte_strerror(rte_errno));
+		if (rte_errno != EINVAL)
+			fprintf(stderr, "rdx-perf: cannot create rpc endpoint %s (%s): %s\n",
+				name, cf.transport, rte_strerror(rte_errno));
 		return rte_errno == EINVAL || rte_errno == ENOTSUP ? -EINVAL : -rte_errno;
 	}
 	c->sess = rdx_rpc_session_create(c->ep);

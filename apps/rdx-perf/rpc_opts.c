@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -81,6 +82,73 @@ perf_mix_parse(const char *s, struct perf_opts *o)
 		o->mix_size[o->nb_mix] = size;
 		o->mix_weight[o->nb_mix] = (uint32_t)w;
 		o->nb_mix++;
+	}
+	return 0;
+}
+
+static const char *const knob_names[PERF_RPC_KNOBS] = {
+	"rto_us", "call_timeout_us", "window", "rtt_bytes", "overcommit", "mtu", "queue_depth",
+	"msg_bufs",
+};
+
+static uint32_t *
+knob_ptr(struct perf_opts *o, unsigned int i)
+{
+	uint32_t *f[PERF_RPC_KNOBS] = {
+		&o->rpc.rto_us, &o->rpc.call_timeout_us, &o->rpc.window, &o->rpc.rtt_bytes,
+		&o->rpc.overcommit, &o->rpc.mtu, &o->rpc.queue_depth, &o->rpc.msg_bufs,
+	};
+
+	return f[i];
+}
+
+const char *
+perf_rpc_knob(const struct perf_opts *o, unsigned int i, uint32_t *value)
+{
+	if (i >= PERF_RPC_KNOBS)
+		return NULL;
+	*value = *knob_ptr((struct perf_opts *)(uintptr_t)o, i);
+	return knob_names[i];
+}
+
+/*
+ * "rto_us=5000,window=16": fields of struct rdx_rpc_conf, each 1..2^30
+ * (lib/rpc checks its own ranges when the endpoint is made, in one line).
+ */
+int
+perf_rpc_knobs_parse(const char *s, struct perf_opts *o)
+{
+	char buf[256], *tok, *next, *eq;
+	unsigned int i;
+
+	if (strlen(s) >= sizeof(buf)) {
+		fprintf(stderr, "rdx-perf: bad value '%s' for --rpc: too long\n", s);
+		return -EINVAL;
+	}
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = buf; tok != NULL; tok = next) {
+		uint64_t v;
+
+		next = strchr(tok, ',');
+		if (next != NULL)
+			*next++ = '\0';
+		eq = strchr(tok, '=');
+		if (eq != NULL)
+			*eq = '\0';
+		for (i = 0; i < PERF_RPC_KNOBS; i++)
+			if (strcmp(tok, knob_names[i]) == 0)
+				break;
+		if (eq == NULL || i == PERF_RPC_KNOBS) {
+			fprintf(stderr, "rdx-perf: bad value '%s' for --rpc: expected KEY=VALUE items, keys rto_us, call_timeout_us, window, rtt_bytes, overcommit, mtu, queue_depth, msg_bufs\n",
+				s);
+			return -EINVAL;
+		}
+		if (perf_parse_size(eq + 1, &v) < 0 || v == 0 || v > (1u << 30)) {
+			fprintf(stderr, "rdx-perf: bad value '%s' for --rpc %s: expected 1..2^30\n",
+				eq + 1, tok);
+			return -EINVAL;
+		}
+		*knob_ptr(o, i) = (uint32_t)v;
 	}
 	return 0;
 }

@@ -196,7 +196,17 @@ perf_rpc_report_init(struct perf_app *a)
 	rdx_report_knob_set(r, "rpc_slots", "%u", RTE_MAX(o->concurrent, 8u));
 	rdx_report_knob_set(r, "rpc_max_msg", "%u", (uint32_t)RTE_MAX(perf_rpc_max_size(o),
 				    (uint64_t)RDX_RPC_DEFAULT_MAX_MSG));
-	rdx_report_knob_set(r, "rpc_conf", "%s", "lib/rpc defaults otherwise (doc/rpc.md)");
+	for (i = 0; i < PERF_RPC_KNOBS; i++) {
+		uint32_t v;
+		const char *name = perf_rpc_knob(o, i, &v);
+		char key[40];
+
+		snprintf(key, sizeof(key), "rpc_%s", name);
+		if (v != 0)
+			rdx_report_knob_set(r, key, "%u", v);
+		else
+			rdx_report_knob_set(r, key, "default");
+	}
 	rdx_report_knob_set(r, "verify", "%s", o->verify ? "on" : "off");
 	rdx_report_knob_set(r, "dev", "%s", at->name);
 	rdx_report_knob_set(r, "driver", "%s", at->driver);
@@ -228,6 +238,15 @@ perf_rpc_report_finish(struct perf_app *a, const struct perf_rpc_counts *t)
 	rdx_report_knob_set(a->rep, "rpc_busy_sent", "%" PRIu64, t->busy_sent);
 	rdx_report_knob_set(a->rep, "rpc_timeouts", "%" PRIu64, t->timeouts);
 	rdx_report_knob_set(a->rep, "rpc_calls_failed", "%" PRIu64, t->calls_err);
+	if (a->attr->software) {
+		struct rdx_dev_xstat xs[128];
+		int nx = rdx_dev_xstats_get(a->dev, xs, RTE_DIM(xs)), i;
+
+		/* the software device's UD counters: what it dropped, and why */
+		for (i = 0; i < nx && i < (int)RTE_DIM(xs); i++)
+			if (strncmp(xs[i].name, "sw_ud_", 6) == 0)
+				rdx_report_knob_set(a->rep, xs[i].name, "%" PRIu64, xs[i].value);
+	}
 	rdx_report_print_table(a->rep, stdout, o->gbits);
 	printf("\n");
 	rdx_report_print_clusterperf(a->rep, stdout);
