@@ -690,10 +690,11 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 	if (ep->pump || now >= ep->next_scan) {
 		bool timers = now >= ep->next_scan;
 
+		if (ep->pump)
+			work++;
 		if (timers)
 			ep->next_scan = now + (ep->rto / 4 != 0 ? ep->rto / 4 : 1);
 		scan(ep, now, timers);
-		work++;
 	}
 	tx_flush(ep);
 	return work;

@@ -127,7 +127,7 @@ main(int argc, char **argv)
 	conf.max_sessions = 1;
 	if (ut_pair_open(&p, devargs, devargs, &conf) != 0) {
 		fprintf(stderr, "rdx_rpc_bench: cannot set up two endpoints on '%s'\n", devargs);
-		return 1;
+		return 2;
 	}
 	rdx_rpc_handler_register(p.b, 1, echo, &r);
 	g_sess = p.sa;
