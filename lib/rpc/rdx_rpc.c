@@ -640,9 +640,12 @@ tel_stats(const char *cmd __rte_unused, const char *params, struct rte_tel_data 
 		rte_tel_data_add_dict_u64(d, "slots", ep->slots);
 		rte_tel_data_add_dict_u64(d, "sessions", ep->nsess);
 		rte_tel_data_add_dict_u64(d, "mtu", ep->mtu);
-		for (i = 0; i < RTE_DIM(stat_names); i++)
-			rte_tel_data_add_dict_u64(d, stat_names[i].name,
-				*(const uint64_t *)((const char *)&st + stat_names[i].off));
+		for (i = 0; i < RTE_DIM(stat_names); i++) {
+			uint64_t v;
+
+			memcpy(&v, (const char *)&st + stat_names[i].off, sizeof(v));
+			rte_tel_data_add_dict_u64(d, stat_names[i].name, v);
+		}
 		ret = 0;
 		break;
 	}
