@@ -141,7 +141,7 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 	ep->stats.rx_pkts++;
 	/* one message is one packet: an "mtu" of max_msg checks exactly that */
 	if (unlikely(rpc_pkt_parse(buf, len, &lim, &h) != 0 || h.kind != RPC_PKT_DATA ||
-		     h.dst_session != s->idx)) {
+		     h.dst_session != s->wire_id)) {
 		ep->stats.bad_pkts++;
 		goto repost;
 	}
