@@ -112,6 +112,38 @@ test_errors(void)
 	CU_ASSERT_EQUAL(c.status, -ECONNABORTED);
 }
 
+/* The peer's QP gone: the RC QP errors, calls in flight fail with -EIO
+ * and later ones are refused. */
+static void
+test_peer_gone(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 2, .max_sessions = 1,
+				     .call_timeout_us = 2000000 };
+	struct ut_req_hdr h = { .resp_len = 10, .seed = 1 };
+	struct ut_call c = { 0 };
+	struct rdx_rpc_stats st;
+	uint8_t resp[10];
+	struct ut_pair p;
+	double end;
+
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	CU_ASSERT_EQUAL(rdx_rpc_session_destroy(p.sb), 0);
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), 0);
+	end = ut_now() + 10;
+	while (c.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, -EIO);
+	rdx_rpc_endpoint_stats_get(p.a, &st);
+	CU_ASSERT(st.errors > 0);
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), -ENOTCONN);
+	ut_pair_close(&p);
+}
+
 static int
 child_serve(int rfd, int wfd)
 {
@@ -214,6 +246,7 @@ main(void)
 		{ "sizes", test_sizes },
 		{ "deferred", test_deferred },
 		{ "errors", test_errors },
+		{ "peer_gone", test_peer_gone },
 		{ "two_processes", test_two_processes },
 		{ NULL, NULL },
 	};
