@@ -9,6 +9,7 @@
  *
  *   rdx_rpc_bench [-t infrc|basic+infud|homa+infud] [-n calls] [-q req_bytes]
  *                 [-r resp_bytes] [-d depth] [-s slots] [-D devargs]
+ *                 [-R rto_us] [-w window]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -90,7 +91,7 @@ int
 main(int argc, char **argv)
 {
 	const char *transport = "basic+infud", *devargs = "sw";
-	uint32_t n = 20000, q = 8, r = 8, depth = 1, slots = 8;
+	uint32_t n = 20000, q = 8, r = 8, depth = 1, slots = 8, rto = 1000, window = 32;
 	struct rdx_rpc_conf conf = { 0 };
 	struct rdx_rpc_stats sa, sb;
 	struct ut_pair p;
@@ -98,7 +99,7 @@ main(int argc, char **argv)
 	unsigned int done;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:n:q:r:d:s:D:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:q:r:d:s:D:R:w:")) != -1) {
 		switch (opt) {
 		case 't':
 			transport = optarg;
@@ -113,8 +114,10 @@ main(int argc, char **argv)
 		case 'd': depth = num("-d", optarg, 1, 64); break;
 		case 's': slots = num("-s", optarg, 1, 64); break;
 		case 'D': devargs = optarg; break;
+		case 'R': rto = num("-R", optarg, 1, 10000000); break;
+		case 'w': window = num("-w", optarg, 1, 64); break;
 		default:
-			fprintf(stderr, "usage: rdx_rpc_bench [-t transport] [-n calls] [-q req] [-r resp] [-d depth] [-s slots] [-D devargs]\n");
+			fprintf(stderr, "usage: rdx_rpc_bench [-t transport] [-n calls] [-q req] [-r resp] [-d depth] [-s slots] [-D devargs] [-R rto_us] [-w window]\n");
 			return 2;
 		}
 	}
@@ -125,6 +128,8 @@ main(int argc, char **argv)
 	conf.transport = transport;
 	conf.slots = slots;
 	conf.max_sessions = 1;
+	conf.rto_us = rto;
+	conf.window = window;
 	if (ut_pair_open(&p, devargs, devargs, &conf) != 0) {
 		fprintf(stderr, "rdx_rpc_bench: cannot set up two endpoints on '%s'\n", devargs);
 		return 2;
@@ -141,8 +146,8 @@ main(int argc, char **argv)
 	rdx_rpc_endpoint_stats_get(p.a, &sa);
 	rdx_rpc_endpoint_stats_get(p.b, &sb);
 	printf("rdx_rpc_bench (software device, both ends on one core): transport %s device %s "
-	       "calls %u req %u resp %u depth %u slots %u\n",
-	       transport, devargs, n, q, r, depth, slots);
+	       "calls %u req %u resp %u depth %u slots %u rto_us %u window %u\n",
+	       transport, devargs, n, q, r, depth, slots, rto, window);
 	printf("  completed %u ok %lu failed %lu in %.3f s: %.0f calls/s\n", done,
 	       (unsigned long)sa.calls_ok, (unsigned long)sa.calls_err, t1 - t0,
 	       (double)done / (t1 - t0));
