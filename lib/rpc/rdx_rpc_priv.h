@@ -168,6 +168,8 @@ struct rdx_rpc_endpoint {
 	struct rpc_grant_sched gs;
 	struct rpc_grant_ent **gents;
 	struct rpc_grant_ent *gout[64];
+	struct rdx_ah **dead_ah;  /**< AHs of destroyed sessions, kept until the QP goes */
+	uint32_t ndead_ah;
 	TAILQ_ENTRY(rdx_rpc_endpoint) next;
 };
 
