@@ -313,6 +313,8 @@ rdx_rpc_session_create(struct rdx_rpc_endpoint *ep)
 		goto nomem;
 	s->ep = ep;
 	s->idx = idx;
+	ep->epoch++;
+	s->wire_id = idx | (uint32_t)ep->epoch << 24;
 	for (i = 0; i < ep->slots; i++) {
 		s->cs[i].sess = s;
 		s->cs[i].idx = i;
@@ -366,7 +368,7 @@ rdx_rpc_session_info_get(struct rdx_rpc_session *s, struct rdx_rpc_session_info 
 	info->max_msg_size = ep->max_msg;
 	info->slots = ep->slots;
 	info->mtu = ep->transport == RDX_RPC_TRANSPORT_INFRC ? 0 : ep->mtu;
-	info->session_id = s->idx;
+	info->session_id = s->wire_id;
 	info->rtt_bytes = ep->homa ? ep->rtt_bytes : 0;
 	return s->ep->ops->sess_info(s, &info->qp);
 }
@@ -402,10 +404,6 @@ rdx_rpc_session_connect(struct rdx_rpc_session *s, const struct rdx_rpc_session_
 	    field_eq("slots", me.slots, p->slots) || field_eq("mtu", me.mtu, p->mtu) ||
 	    field_eq("rtt_bytes", me.rtt_bytes, p->rtt_bytes))
 		return -EPROTO;
-	if (p->session_id >= (1u << 24)) {
-		rpc_log("peer session info: session_id %" PRIu32 " out of range", p->session_id);
-		return -EPROTO;
-	}
 	ret = s->ep->ops->sess_connect(s, p);
 	if (ret != 0)
 		return ret;
@@ -640,9 +638,12 @@ tel_stats(const char *cmd __rte_unused, const char *params, struct rte_tel_data 
 		rte_tel_data_add_dict_u64(d, "slots", ep->slots);
 		rte_tel_data_add_dict_u64(d, "sessions", ep->nsess);
 		rte_tel_data_add_dict_u64(d, "mtu", ep->mtu);
-		for (i = 0; i < RTE_DIM(stat_names); i++)
-			rte_tel_data_add_dict_u64(d, stat_names[i].name,
-				*(const uint64_t *)((const char *)&st + stat_names[i].off));
+		for (i = 0; i < RTE_DIM(stat_names); i++) {
+			uint64_t v;
+
+			memcpy(&v, (const char *)&st + stat_names[i].off, sizeof(v));
+			rte_tel_data_add_dict_u64(d, stat_names[i].name, v);
+		}
 		ret = 0;
 		break;
 	}

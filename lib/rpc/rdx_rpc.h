@@ -141,7 +141,11 @@ struct rdx_rpc_session_info {
 	uint32_t max_msg_size;   /**< both ends equal */
 	uint32_t slots;          /**< both ends equal */
 	uint32_t mtu;            /**< UD payload per packet; both ends equal */
-	uint32_t session_id;     /**< the sender's index of this session */
+	/** The sender's name of this session, put as is in the packets
+	 * addressed to it: its index (bits 23..0) and an epoch (31..24) that
+	 * changes each time a session is created, so packets of an earlier
+	 * session at the same index are not taken for this one's. */
+	uint32_t session_id;
 	uint32_t rtt_bytes;      /**< homa: both ends equal */
 	uint32_t rsv1;
 	struct rdx_qp_info qp;   /**< infrc: the session's QP; UD: the endpoint's */

@@ -74,7 +74,8 @@ struct rpc_sslot {
 struct rdx_rpc_session {
 	struct rdx_rpc_endpoint *ep;
 	uint32_t idx;
-	uint32_t peer_idx;
+	uint32_t wire_id;         /**< idx | epoch << 24: what packets to us carry */
+	uint32_t peer_idx;        /**< the peer's wire_id (its session_id) */
 	bool connected;
 	uint32_t inflight;
 	uint32_t next_slot;       /**< where the search for a free slot starts */
@@ -140,6 +141,7 @@ struct rdx_rpc_endpoint {
 	struct rdx_rpc_session **sess;
 	uint64_t *maps;           /**< every slot's reassembly bitmap */
 	uint32_t nsess;
+	uint8_t epoch;            /**< of the last session created */
 	struct rpc_handler handlers[RDX_RPC_MAX_TYPES];
 	struct rdx_rpc_stats stats;
 	/* UD */
@@ -166,6 +168,8 @@ struct rdx_rpc_endpoint {
 	struct rpc_grant_sched gs;
 	struct rpc_grant_ent **gents;
 	struct rpc_grant_ent *gout[64];
+	struct rdx_ah **dead_ah;  /**< AHs of destroyed sessions, kept until the QP goes */
+	uint32_t ndead_ah;
 	TAILQ_ENTRY(rdx_rpc_endpoint) next;
 };
 
@@ -184,6 +188,7 @@ void rpc_ud_ss_release(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss);
 void rpc_call_complete(struct rpc_cslot *c, int status, uint32_t resp_len);
 /** A complete request: run its handler (or answer ERR). */
 void rpc_request_dispatch(struct rpc_sslot *ss);
+#define RPC_SESS_IDX_MASK 0xffffffu
 /** Slot of an id. */
 static inline uint32_t
 rpc_slot_of(const struct rdx_rpc_endpoint *ep, uint64_t id)

@@ -141,7 +141,7 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 	ep->stats.rx_pkts++;
 	/* one message is one packet: an "mtu" of max_msg checks exactly that */
 	if (unlikely(rpc_pkt_parse(buf, len, &lim, &h) != 0 || h.kind != RPC_PKT_DATA ||
-		     h.dst_session != s->idx)) {
+		     h.dst_session != s->wire_id)) {
 		ep->stats.bad_pkts++;
 		goto repost;
 	}
@@ -223,6 +223,21 @@ rc_timers(struct rdx_rpc_endpoint *ep, uint64_t now)
 	}
 }
 
+/* The session's QP reported an error: it is in the error state for good.
+ * Its calls fail with -EIO and new ones are refused (-ENOTCONN). */
+static void
+rc_fail(struct rdx_rpc_session *s)
+{
+	uint32_t k;
+
+	if (!s->connected)
+		return;
+	s->connected = false;
+	for (k = 0; k < s->ep->slots; k++)
+		if (s->cs[k].busy)
+			rpc_call_complete(&s->cs[k], -EIO, 0);
+}
+
 static int
 rc_poll(struct rdx_rpc_endpoint *ep)
 {
@@ -238,12 +253,15 @@ rc_poll(struct rdx_rpc_endpoint *ep)
 		if (wc[i].wr_id == UINT64_MAX) {
 			s->sq_out -= wc[i].retired != 0 ? wc[i].retired : 1;
 			pending |= s->pending;
-			if (unlikely(wc[i].status != 0))
+			if (unlikely(wc[i].status != 0)) {
 				ep->stats.errors++;
+				rc_fail(s);
+			}
 			continue;
 		}
 		if (unlikely(wc[i].status != 0 || wc[i].wr_id >= 2 * ep->slots)) {
-			ep->stats.errors++; /* a flushed receive: the QP is in error */
+			ep->stats.errors++; /* e.g. a flushed receive: the QP is in error */
+			rc_fail(s);
 			continue;
 		}
 		rc_recv(ep, s, (uint32_t)wc[i].wr_id, wc[i].byte_len);

@@ -488,12 +488,13 @@ ud_rx(struct rdx_rpc_endpoint *ep, const uint8_t *pkt, uint32_t len, uint32_t sr
 	uint32_t k;
 
 	if (unlikely(rpc_pkt_parse(pkt, len, &lim, &h) != 0 ||
-		     h.dst_session >= ep->max_sessions)) {
+		     (h.dst_session & RPC_SESS_IDX_MASK) >= ep->max_sessions)) {
 		ep->stats.bad_pkts++;
 		return;
 	}
-	s = ep->sess[h.dst_session];
-	if (unlikely(s == NULL || !s->connected || src_qp != s->peer_qpn)) {
+	s = ep->sess[h.dst_session & RPC_SESS_IDX_MASK];
+	if (unlikely(s == NULL || !s->connected || h.dst_session != s->wire_id ||
+		     src_qp != s->peer_qpn)) {
 		ep->stats.bad_pkts++;
 		return;
 	}
@@ -690,10 +691,11 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 	if (ep->pump || now >= ep->next_scan) {
 		bool timers = now >= ep->next_scan;
 
+		if (ep->pump)
+			work++;
 		if (timers)
 			ep->next_scan = now + (ep->rto / 4 != 0 ? ep->rto / 4 : 1);
 		scan(ep, now, timers);
-		work++;
 	}
 	tx_flush(ep);
 	return work;

@@ -34,6 +34,11 @@ ud_ep_fini(struct rdx_rpc_endpoint *ep)
 		munmap(ep->pool, ep->pool_len);
 	free(ep->pool_free);
 	free(ep->gents);
+	/* the QP is gone: no WR names these any more */
+	while (ep->ndead_ah > 0)
+		rdx_ah_destroy(ep->dead_ah[--ep->ndead_ah]);
+	free(ep->dead_ah);
+	ep->dead_ah = NULL;
 }
 
 static int
@@ -132,10 +137,27 @@ ud_sess_fini(struct rdx_rpc_session *s)
 {
 	uint32_t i;
 
-	for (i = 0; i < s->ep->slots; i++)
-		rpc_ud_ss_release(s->ep, &s->ss[i]);
-	if (s->ah != NULL)
+	struct rdx_rpc_endpoint *ep = s->ep;
+	struct rdx_ah **d;
+
+	for (i = 0; i < ep->slots; i++)
+		rpc_ud_ss_release(ep, &s->ss[i]);
+	if (s->ah == NULL)
+		return;
+	/* Sends naming the AH may still be in the send queue: keep it until
+	 * the endpoint's QP is destroyed (else destroy it at once when the
+	 * send queue is empty). */
+	if (ep->tx_out == 0 && ep->nwr == 0) {
 		rdx_ah_destroy(s->ah);
+	} else {
+		d = realloc(ep->dead_ah, (ep->ndead_ah + 1) * sizeof(*d));
+		if (d != NULL) {
+			ep->dead_ah = d;
+			ep->dead_ah[ep->ndead_ah++] = s->ah;
+		} else {
+			rpc_log("session %u: address handle kept (no memory to list it)", s->idx);
+		}
+	}
 	s->ah = NULL;
 }
 

@@ -155,6 +155,32 @@ test_homa_dup_reorder(void)
 	       150, true);
 }
 
+/* Every 7th datagram a device sends lost: a fixed pattern */
+static void
+test_basic_drop_every(void)
+{
+	faults("basic+infud", "sw:ud_drop_every=7", 100, false);
+}
+
+static void
+test_homa_drop_every(void)
+{
+	faults("homa+infud", "sw:ud_drop_every=7", 100, false);
+}
+
+/* One packet in ten lost */
+static void
+test_basic_heavy_loss(void)
+{
+	faults("basic+infud", "sw:ud_drop=0.1,seed=11", 100, false);
+}
+
+static void
+test_homa_heavy_loss(void)
+{
+	faults("homa+infud", "sw:ud_drop=0.1,seed=11", 100, false);
+}
+
 /* Responses given later from the test's loop: the caller keeps waiting
  * (homa: its RESENDs are answered BUSY), nothing fails. */
 static void
@@ -370,6 +396,10 @@ main(void)
 		{ "homa_drop", test_homa_drop },
 		{ "basic_dup_reorder", test_basic_dup_reorder },
 		{ "homa_dup_reorder", test_homa_dup_reorder },
+		{ "basic_drop_every", test_basic_drop_every },
+		{ "homa_drop_every", test_homa_drop_every },
+		{ "basic_heavy_loss", test_basic_heavy_loss },
+		{ "homa_heavy_loss", test_homa_heavy_loss },
 		{ "basic_two_processes", test_basic_two_processes },
 		{ "homa_two_processes", test_homa_two_processes },
 		{ NULL, NULL },
