@@ -444,6 +444,22 @@ loopback_connect(struct perf_rpc_cli *c, struct perf_rpc_srv *sv)
 	return rc;
 }
 
+/* The software device's inline progress runs its model from the thread
+ * that polls: one thread at a time (as --loopback-lcores split needs
+ * --sw-progress thread for the raw-QP tests). */
+static bool
+sw_inline(const struct perf_app *a)
+{
+	return a->attr->software && a->o.sw_progress == RDX_SW_PROGRESS_INLINE;
+}
+
+bool
+perf_rpc_srv_same_lcore(const struct perf_app *a)
+{
+	return a->o.connect == NULL && a->nb_lcores == 1 &&
+		(sw_inline(a) || a->lcore_ids[0] == rte_get_main_lcore());
+}
+
 /* Input checks that need the device or the transport; one line, -EINVAL. */
 static int
 rpc_check(const struct perf_app *a)
@@ -474,6 +490,11 @@ rpc_check(const struct perf_app *a)
 	if (o->sweep_hi != o->sweep_lo || o->wrlog != NULL || o->events || o->bad_rkey) {
 		fprintf(stderr, "rdx-perf: --qp-sweep, -o, -e and --inject-bad-rkey are not available with --transport %s\n",
 			perf_transport_name(o->transport));
+		return -EINVAL;
+	}
+	if (!o->server && a->nb_lcores > 1 && sw_inline(a)) {
+		fprintf(stderr, "rdx-perf: %u client lcores on the software device need --sw-progress thread (inline progress runs the model on one polling thread)\n",
+			a->nb_lcores);
 		return -EINVAL;
 	}
 	if (o->transport != PERF_TRANSPORT_INFRC && a->attr->max_ud_msg <= 32) {
@@ -527,8 +548,8 @@ rpc_setup(struct perf_app *a)
 		if (rc < 0)
 			return rc;
 	}
-	/* one lcore: it polls the servers too */
-	if (a->nb_lcores == 1 && a->lcore_ids[0] == rte_get_main_lcore()) {
+	/* one client lcore: it polls the servers too */
+	if (perf_rpc_srv_same_lcore(a)) {
 		perf_rpc_lcs[0].srv = srvs;
 		perf_rpc_lcs[0].nb_srv = nb_srvs;
 	}
@@ -578,6 +599,8 @@ rpc_launch(struct perf_app *a)
 	unsigned int l, n = 0;
 	int rc = 0, lrc;
 
+	bool poll_srv = perf_rpc_lcs[0].nb_srv == 0;
+
 	if (a->nb_lcores == 1 && a->lcore_ids[0] == rte_get_main_lcore())
 		return lc_main(&perf_rpc_lcs[0]);
 	for (l = 0; l < a->nb_lcores; l++)
@@ -585,7 +608,7 @@ rpc_launch(struct perf_app *a)
 	while (workers_running(a)) {
 		uint32_t i;
 
-		for (i = 0; i < nb_srvs; i++)
+		for (i = 0; poll_srv && i < nb_srvs; i++)
 			rdx_rpc_endpoint_poll(srvs[i].ep);
 		if (a->conn != NULL && (++n & 4095) == 0 && !a->run.abort &&
 		    rdx_conn_peer_alive(a->conn) < 0)

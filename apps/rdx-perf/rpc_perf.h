@@ -80,6 +80,10 @@ uint64_t perf_rpc_max_size(const struct perf_opts *o);
 struct perf_rpc_srv *perf_rpc_srvs(uint32_t *n);
 void perf_rpc_srvs_set(uint32_t n);
 
+/* One process: the servers are polled by the (only) client lcore, not
+ * by the main lcore (set up by rpc_echo.c, read by the report). */
+bool perf_rpc_srv_same_lcore(const struct perf_app *a);
+
 /* rpc_boot.c: two processes over the existing TCP bootstrap */
 struct perf_rpc_cli;
 int perf_rpc_boot_client(struct perf_app *a, struct perf_rpc_cli *cli, uint32_t nb_cli);

@@ -28,8 +28,7 @@
 static const char *
 rpc_lat_kind(const struct perf_app *a)
 {
-	return a->o.connect == NULL && a->nb_lcores == 1 &&
-		a->lcore_ids[0] == rte_get_main_lcore() ? "rtt (one lcore)" : "rtt";
+	return perf_rpc_srv_same_lcore(a) ? "rtt (one lcore)" : "rtt";
 }
 
 static void
@@ -218,8 +217,8 @@ perf_rpc_report_init(struct perf_app *a)
 	if (o->connect != NULL)
 		rdx_report_knob_set(r, "peer", "%s", o->connect);
 	else
-		rdx_report_knob_set(r, "server_lcore", "%s", a->nb_lcores == 1 &&
-				    a->lcore_ids[0] == rte_get_main_lcore() ? "same" : "main");
+		rdx_report_knob_set(r, "server_lcore", "%s",
+				    perf_rpc_srv_same_lcore(a) ? "same" : "main");
 	if (o->label[0] != '\0')
 		rdx_report_knob_set(r, "label", "%s", o->label);
 	rdx_report_knob_set(r, "tsc_hz", "%" PRIu64, rdx_tsc_hz());

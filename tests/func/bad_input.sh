@@ -84,6 +84,7 @@ check "--rpc unknown key"   "${EAL[@]}" -- --test echo --transport infrc --rpc b
 check "--rpc rto_us=0"      "${EAL[@]}" -- --test echo --transport basic+infud --rpc rto_us=0 "${S[@]}"
 check "--rpc without rpc"   "${EAL[@]}" -- --test echo --rpc window=4 "${S[@]}"
 check "--rpc window=1000"   "${EAL[@]}" -- --test echo --transport basic+infud --rpc window=1000 "${S[@]}"
+check "rpc 2 lcores, inline" --no-huge --lcores 0@0,1@1,2@1 -- --test echo --transport infrc "${S[@]}"
 check "rpc --qp-sweep"      "${EAL[@]}" -- --test echo --transport infrc --qp-sweep 1-2 "${S[@]}"
 check "-s overflows"        "${EAL[@]}" -- --test write -s 18014398509481984K "${S[@]}"
 check "-p wraps"            "${EAL[@]}" -- --test write -p 65537 "${S[@]}"

@@ -56,6 +56,18 @@ for t in "${TRANSPORTS[@]}"; do
     fi
 done
 
+# the device's model on its own thread: the clients on the worker lcore,
+# the server polled by the main lcore
+run thread 120 "${EAL[@]}" -- --test echo --transport homa+infud --dev sw --sw-progress thread \
+    --sizes 100,1M -n 40 --warmup 5 --verify --json "$TMP/thread.json"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "every response byte checked: OK" "$TMP/thread.err" &&
+   grep -q '"server_lcore": "main"' "$TMP/thread.json" && jcheck "$TMP/thread.json" 2 40 >"$TMP/thread.chk"; then
+    pass "one process, --sw-progress thread, server on the main lcore: $(cat "$TMP/thread.chk")"
+else
+    fail "one process, --sw-progress thread: exit $rc: $(cat "$TMP/thread.chk" 2>/dev/null) $(tail -n 2 "$TMP/thread.err" | tr '\n' '|')"
+fi
+
 # two processes over the TCP bootstrap
 pair() { # name, args (both sides)
     local name=$1; shift
