@@ -142,6 +142,8 @@ struct rdx_rpc_endpoint {
 	uint64_t rto;             /**< TSC */
 	uint64_t call_to;         /**< TSC */
 	uint64_t next_scan;
+	uint64_t last_poll;       /**< TSC of the last poll (UD) */
+	bool scan_deferred;       /**< the next timer scan was put off after a pause */
 	struct rdx_cq *cq;
 	struct rdx_rpc_session **sess;
 	uint64_t *maps;           /**< every slot's reassembly bitmap */

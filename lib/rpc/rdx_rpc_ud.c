@@ -698,13 +698,25 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 	}
 	if (ep->grant_dirty)
 		run_grants(ep);
+	/* Back from a pause (this thread was not running): the peer's answers
+	 * may not have been read yet, or not even sent when the peer shares
+	 * the pause. The timers wait a quarter of rto more, once between two
+	 * scans (so an endpoint polled less often than that still runs them),
+	 * instead of taking the pause for a loss. */
+	if (unlikely(now - ep->last_poll > ep->rto / 4) && !ep->scan_deferred) {
+		ep->next_scan = now + ep->rto / 4;
+		ep->scan_deferred = true;
+	}
+	ep->last_poll = now;
 	if (ep->pump || now >= ep->next_scan) {
 		bool timers = now >= ep->next_scan;
 
 		if (ep->pump)
 			work++;
-		if (timers)
+		if (timers) {
 			ep->next_scan = now + (ep->rto / 4 != 0 ? ep->rto / 4 : 1);
+			ep->scan_deferred = false;
+		}
 		scan(ep, now, timers);
 	}
 	tx_flush(ep);
