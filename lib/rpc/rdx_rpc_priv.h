@@ -140,6 +140,7 @@ struct rdx_rpc_endpoint {
 	int32_t lcore_id;
 	uint64_t hz;
 	uint64_t rto;             /**< TSC */
+	uint32_t rto_us;          /**< as configured */
 	uint64_t call_to;         /**< TSC */
 	uint64_t next_scan;
 	uint64_t last_poll;       /**< TSC of the last poll (UD) */
