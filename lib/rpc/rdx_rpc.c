@@ -133,7 +133,8 @@ conf_resolve(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_conf *conf)
 	if (range("overcommit", ep->overcommit, 1, 64))
 		return -EINVAL;
 	ep->hz = tsc_hz();
-	ep->rto = (conf->rto_us != 0 ? conf->rto_us : 1000) * ep->hz / 1000000u;
+	ep->rto_us = conf->rto_us != 0 ? conf->rto_us : 1000;
+	ep->rto = ep->rto_us * ep->hz / 1000000u;
 	ep->call_to = (uint64_t)(conf->call_timeout_us != 0 ? conf->call_timeout_us : 5000000u) *
 		      ep->hz / 1000000u;
 	ep->lcore_id = conf->lcore_id_set ? conf->lcore_id : -1;
@@ -279,6 +280,35 @@ uint32_t
 rdx_rpc_endpoint_max_msg(const struct rdx_rpc_endpoint *ep)
 {
 	return ep->max_msg;
+}
+
+int
+rdx_rpc_endpoint_conf_get(const struct rdx_rpc_endpoint *ep, struct rdx_rpc_conf *conf)
+{
+	bool ud;
+
+	if (ep == NULL || conf == NULL)
+		return -EINVAL;
+	ud = ep->transport != RDX_RPC_TRANSPORT_INFRC;
+	memset(conf, 0, sizeof(*conf));
+	conf->transport = rdx_rpc_transport_name(ep->transport);
+	conf->name = ep->name;
+	conf->max_msg_size = ep->max_msg;
+	conf->max_sessions = ep->max_sessions;
+	conf->slots = ep->slots;
+	conf->call_timeout_us = (uint32_t)(ep->call_to * 1000000u / ep->hz);
+	conf->lcore_id = ep->lcore_id;
+	conf->lcore_id_set = ep->lcore_id >= 0;
+	if (!ud)
+		return 0;
+	conf->msg_bufs = ep->msg_bufs;
+	conf->mtu = ep->mtu;
+	conf->queue_depth = ep->qdepth;
+	conf->rto_us = ep->rto_us;
+	conf->window = ep->homa ? 0 : ep->window;
+	conf->rtt_bytes = ep->homa ? ep->rtt_bytes : 0;
+	conf->overcommit = ep->homa ? ep->overcommit : 0;
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -342,6 +342,19 @@ const char *rdx_rpc_endpoint_name(const struct rdx_rpc_endpoint *ep);
 /** The endpoint's largest message (max_msg_size in force). Any thread. */
 uint32_t rdx_rpc_endpoint_max_msg(const struct rdx_rpc_endpoint *ep);
 
+/**
+ * The configuration in force, every default resolved (to print the knobs
+ * with results): transport and name point into the endpoint, valid until
+ * it is destroyed; fields a transport does not use are 0 (infrc: mtu,
+ * queue_depth, msg_bufs, window, rtt_bytes, overcommit, rto_us).
+ *
+ * Any thread.
+ *
+ * @return
+ *   0, or -EINVAL for a NULL argument.
+ */
+int rdx_rpc_endpoint_conf_get(const struct rdx_rpc_endpoint *ep, struct rdx_rpc_conf *conf);
+
 /* ------------------------------------------------------------------ */
 /* Sessions                                                           */
 

@@ -18,6 +18,9 @@
 
 #define RPC_MAX_SLOTS 64u
 #define RPC_BURST 32u
+/** A retransmission timer doubles after each timeout in a row, up to
+ * rto << RPC_MAX_BACKOFF, and starts again at rto on progress. */
+#define RPC_MAX_BACKOFF 4u
 #define RPC_NONE UINT32_MAX
 
 /** Client slot: one call in flight (ids idx, idx + slots, ...). */
@@ -40,6 +43,7 @@ struct rpc_cslot {
 	struct rpc_rx rx;         /**< the response */
 	struct rpc_grant_ent gent; /**< homa: granting the response */
 	uint32_t acks_due;        /**< basic: new packets since the last ACK */
+	uint32_t backoff;         /**< timeouts in a row: the timer waits rto << backoff */
 	uint64_t t_progress;      /**< TSC of the last sign of life */
 	uint64_t t_retx;          /**< TSC the retransmission timer started */
 };
@@ -67,6 +71,7 @@ struct rpc_sslot {
 	struct rpc_rx rx;         /**< the request */
 	struct rpc_grant_ent gent; /**< homa: granting the request */
 	uint32_t acks_due;
+	uint32_t backoff;
 	uint64_t t_progress;
 	uint64_t t_retx;
 };
@@ -135,8 +140,11 @@ struct rdx_rpc_endpoint {
 	int32_t lcore_id;
 	uint64_t hz;
 	uint64_t rto;             /**< TSC */
+	uint32_t rto_us;          /**< as configured */
 	uint64_t call_to;         /**< TSC */
 	uint64_t next_scan;
+	uint64_t last_poll;       /**< TSC of the last poll (UD) */
+	bool scan_deferred;       /**< the next timer scan was put off after a pause */
 	struct rdx_cq *cq;
 	struct rdx_rpc_session **sess;
 	uint64_t *maps;           /**< every slot's reassembly bitmap */

@@ -270,6 +270,7 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 		memcpy(&map, payload, sizeof(map));
 		if (rpc_tx_ack(&c->tx, h->offset / ep->mtu, rte_le_to_cpu_64(map)) > 0) {
 			c->t_retx = now;
+			c->backoff = 0;
 			ep->pump = true;
 		}
 		if (rpc_tx_done(&c->tx))
@@ -322,6 +323,7 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 		return;
 	}
 	c->t_retx = now;
+	c->backoff = 0;
 	if (h->length != 0)
 		memcpy(c->resp + h->offset, payload, h->length);
 	if (rpc_rx_complete(&c->rx)) {
@@ -400,6 +402,7 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 		return;
 	}
 	ss->t_retx = now;
+	ss->backoff = 0;
 	if (h->length != 0)
 		memcpy(ss->reqbuf + h->offset, payload, h->length);
 	if (rpc_rx_complete(&ss->rx)) {
@@ -469,6 +472,7 @@ server_rx(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, const struct rpc_hd
 	memcpy(&map, payload, sizeof(map));
 	if (rpc_tx_ack(&ss->tx, h->offset / ep->mtu, rte_le_to_cpu_64(map)) > 0) {
 		ss->t_retx = now;
+		ss->backoff = 0;
 		ep->pump = true;
 	}
 	if (rpc_tx_done(&ss->tx))
@@ -574,9 +578,11 @@ client_timer(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, uint64_t now)
 		rpc_call_complete(c, -ETIMEDOUT, 0);
 		return;
 	}
-	if (!rpc_timer_expired(now, c->t_retx, ep->rto))
+	if (!rpc_timer_expired(now, c->t_retx, ep->rto << c->backoff))
 		return;
 	c->t_retx = now;
+	if (c->backoff < RPC_MAX_BACKOFF)
+		c->backoff++;
 	if (!ep->homa && !c->req_done && !rpc_tx_done(&c->tx)) {
 		retx_unacked(ep, s, &c->tx, 0, c->type, c->id, c->req, c->req_len);
 	} else if (!c->resp_started) {
@@ -598,16 +604,20 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 	if (ss->state == SS_RECV) {
 		if (rpc_timer_expired(now, ss->t_progress, ep->call_to)) {
 			rpc_ud_ss_release(ep, ss); /* the caller gave up; its id stays used */
-		} else if (ep->homa && rpc_timer_expired(now, ss->t_retx, ep->rto)) {
+		} else if (ep->homa && rpc_timer_expired(now, ss->t_retx, ep->rto << ss->backoff)) {
 			ss->t_retx = now;
+			if (ss->backoff < RPC_MAX_BACKOFF)
+				ss->backoff++;
 			homa_rx_timeout(ep, s, &ss->rx, &ss->gent, 0, ss->req.type, ss->id);
 		}
 	} else if (ss->state == SS_RESP) {
 		if (rpc_timer_expired(now, ss->t_progress, ep->call_to)) {
 			rpc_ud_ss_release(ep, ss);
 		} else if (!ep->homa && !rpc_tx_done(&ss->tx) &&
-			   rpc_timer_expired(now, ss->t_retx, ep->rto)) {
+			   rpc_timer_expired(now, ss->t_retx, ep->rto << ss->backoff)) {
 			ss->t_retx = now;
+			if (ss->backoff < RPC_MAX_BACKOFF)
+				ss->backoff++;
 			retx_unacked(ep, s, &ss->tx, RPC_F_RESP | ss->flags, ss->req.type, ss->id,
 				     ss->req.resp, ss->resp_len);
 		}
@@ -688,13 +698,25 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 	}
 	if (ep->grant_dirty)
 		run_grants(ep);
+	/* Back from a pause (this thread was not running): the peer's answers
+	 * may not have been read yet, or not even sent when the peer shares
+	 * the pause. The timers wait a quarter of rto more, once between two
+	 * scans (so an endpoint polled less often than that still runs them),
+	 * instead of taking the pause for a loss. */
+	if (unlikely(now - ep->last_poll > ep->rto / 4) && !ep->scan_deferred) {
+		ep->next_scan = now + ep->rto / 4;
+		ep->scan_deferred = true;
+	}
+	ep->last_poll = now;
 	if (ep->pump || now >= ep->next_scan) {
 		bool timers = now >= ep->next_scan;
 
 		if (ep->pump)
 			work++;
-		if (timers)
+		if (timers) {
 			ep->next_scan = now + (ep->rto / 4 != 0 ? ep->rto / 4 : 1);
+			ep->scan_deferred = false;
+		}
 		scan(ep, now, timers);
 	}
 	tx_flush(ep);
@@ -717,6 +739,7 @@ rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 	else
 		rpc_tx_init(&c->tx, npkts, ep->window, 0);
 	c->t_progress = c->t_retx = rte_rdtsc();
+	c->backoff = 0;
 	c->gent.role = RPC_ROLE_CLIENT;
 	pump_client(ep, c);
 	tx_flush(ep);
@@ -734,6 +757,7 @@ rpc_ud_respond(struct rpc_sslot *ss)
 	else
 		rpc_tx_init(&ss->tx, npkts, ep->window, 0);
 	ss->t_progress = ss->t_retx = rte_rdtsc();
+	ss->backoff = 0;
 	pump_server(ep, ss);
 	tx_flush(ep);
 }

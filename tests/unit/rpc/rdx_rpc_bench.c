@@ -160,6 +160,20 @@ main(int argc, char **argv)
 	       (double)(sa.grants_sent + sb.grants_sent) / done,
 	       (double)(sa.resends_sent + sb.resends_sent) / done,
 	       (double)(sa.busy_sent + sb.busy_sent) / done);
+	/* what the devices dropped (software device: sw_ud_drop_* counters) */
+	{
+		struct rdx_dev *devs[2] = { p.da, p.db };
+		struct rdx_dev_xstat xs[128];
+		int k, i, nx;
+
+		for (k = 0; k < 2; k++) {
+			nx = rdx_dev_xstats_get(devs[k], xs, RTE_DIM(xs));
+			for (i = 0; i < nx && i < (int)RTE_DIM(xs); i++)
+				if (strstr(xs[i].name, "drop") != NULL && xs[i].value != 0)
+					printf("  device %s: %s %lu\n", k == 0 ? "a (client)" : "b (server)",
+					       xs[i].name, (unsigned long)xs[i].value);
+		}
+	}
 	rdx_rpc_endpoint_destroy(p.a);
 	rdx_rpc_endpoint_destroy(p.b);
 	rdx_dev_close(p.da);

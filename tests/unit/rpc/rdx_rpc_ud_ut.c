@@ -168,6 +168,57 @@ test_homa_drop_every(void)
 	faults("homa+infud", "sw:ud_drop_every=7", 100, false);
 }
 
+/* Polled less often than rto/4 (a sleep between polls): the timers,
+ * put off once after each pause, still run, and losses are recovered. */
+static void
+slow_poll(const char *transport)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 2, .max_sessions = 1,
+				     .rto_us = 1000 };
+	struct ut_req_hdr h = { .resp_len = 20000, .seed = 5 };
+	static uint8_t resp[20000];
+	struct rdx_rpc_stats sa, sb;
+	struct ut_call c;
+	struct ut_pair p;
+	int k, i;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw:ud_drop_every=4", "sw:ud_drop_every=4", &conf) == 0);
+	for (k = 0; k < 10; k++) {
+		memset(&c, 0, sizeof(c));
+		c.resp = resp;
+		c.resp_len = 20000;
+		c.seed = 5;
+		CU_ASSERT_EQUAL_FATAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp,
+						   sizeof(resp), ut_cont, &c), 0);
+		for (i = 0; i < 20000 && c.completions == 0; i++) {
+			rdx_rpc_endpoint_poll(p.a);
+			rdx_rpc_endpoint_poll(p.b);
+			usleep(600);
+		}
+		CU_ASSERT_EQUAL(c.completions, 1);
+		CU_ASSERT_EQUAL(c.status, 0);
+	}
+	rdx_rpc_endpoint_stats_get(p.a, &sa);
+	rdx_rpc_endpoint_stats_get(p.b, &sb);
+	dump("a", p.a);
+	CU_ASSERT_EQUAL(ut_st.ok, 10);
+	CU_ASSERT(sa.retransmits + sb.retransmits > 0);
+	ut_pair_close(&p);
+}
+
+static void
+test_basic_slow_poll(void)
+{
+	slow_poll("basic+infud");
+}
+
+static void
+test_homa_slow_poll(void)
+{
+	slow_poll("homa+infud");
+}
+
 /* One packet in ten lost */
 static void
 test_basic_heavy_loss(void)
@@ -398,6 +449,8 @@ main(void)
 		{ "homa_dup_reorder", test_homa_dup_reorder },
 		{ "basic_drop_every", test_basic_drop_every },
 		{ "homa_drop_every", test_homa_drop_every },
+		{ "basic_slow_poll", test_basic_slow_poll },
+		{ "homa_slow_poll", test_homa_slow_poll },
 		{ "basic_heavy_loss", test_basic_heavy_loss },
 		{ "homa_heavy_loss", test_homa_heavy_loss },
 		{ "basic_two_processes", test_basic_two_processes },

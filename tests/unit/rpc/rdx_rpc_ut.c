@@ -72,6 +72,26 @@ test_conf_refused(void)
 	CU_ASSERT_EQUAL(rdx_rpc_endpoint_transport(ep), RDX_RPC_TRANSPORT_BASIC_INFUD);
 	CU_ASSERT_EQUAL(rdx_rpc_endpoint_max_msg(ep), RDX_RPC_DEFAULT_MAX_MSG);
 	CU_ASSERT_STRING_EQUAL(rdx_rpc_endpoint_name(ep), "dflt");
+	{
+		struct rdx_rpc_conf c;
+
+		CU_ASSERT_EQUAL(rdx_rpc_endpoint_conf_get(ep, &c), 0);
+		CU_ASSERT_STRING_EQUAL(c.transport, "basic+infud");
+		CU_ASSERT_STRING_EQUAL(c.name, "dflt");
+		CU_ASSERT_EQUAL(c.max_msg_size, RDX_RPC_DEFAULT_MAX_MSG);
+		CU_ASSERT_EQUAL(c.max_sessions, 16);
+		CU_ASSERT_EQUAL(c.slots, 8);
+		CU_ASSERT_EQUAL(c.msg_bufs, 128);
+		CU_ASSERT_EQUAL(c.mtu, 4064);
+		CU_ASSERT_EQUAL(c.queue_depth, 256);
+		CU_ASSERT_EQUAL(c.rto_us, 1000);
+		CU_ASSERT(c.call_timeout_us >= 4999999 && c.call_timeout_us <= 5000000);
+		CU_ASSERT_EQUAL(c.window, 32);
+		CU_ASSERT_EQUAL(c.rtt_bytes, 0);
+		CU_ASSERT_EQUAL(c.overcommit, 0);
+		CU_ASSERT(!c.lcore_id_set);
+		CU_ASSERT_EQUAL(rdx_rpc_endpoint_conf_get(ep, NULL), -EINVAL);
+	}
 	CU_ASSERT_EQUAL(rdx_rpc_endpoint_destroy(ep), 0);
 	CU_ASSERT_EQUAL(rdx_rpc_endpoint_destroy(NULL), 0);
 	CU_ASSERT_EQUAL(rdx_dev_close(d), 0);
