@@ -195,16 +195,28 @@ perf_rpc_report_init(struct perf_app *a)
 	rdx_report_knob_set(r, "rpc_slots", "%u", RTE_MAX(o->concurrent, 8u));
 	rdx_report_knob_set(r, "rpc_max_msg", "%u", (uint32_t)RTE_MAX(perf_rpc_max_size(o),
 				    (uint64_t)RDX_RPC_DEFAULT_MAX_MSG));
-	for (i = 0; i < PERF_RPC_KNOBS; i++) {
-		uint32_t v;
-		const char *name = perf_rpc_knob(o, i, &v);
-		char key[40];
+	/* lib/rpc's fields in force (defaults resolved), in --rpc's order */
+	{
+		struct rdx_rpc_conf c;
+		bool have = perf_rpc_nb_clis > 0 && perf_rpc_lcs[0].nb_cli > 0 &&
+			rdx_rpc_endpoint_conf_get(perf_rpc_lcs[0].cli[0].ep, &c) == 0;
+		const uint32_t got[PERF_RPC_KNOBS] = {
+			have ? c.rto_us : 0, have ? c.call_timeout_us : 0, have ? c.window : 0,
+			have ? c.rtt_bytes : 0, have ? c.overcommit : 0, have ? c.mtu : 0,
+			have ? c.queue_depth : 0, have ? c.msg_bufs : 0,
+		};
 
-		snprintf(key, sizeof(key), "rpc_%s", name);
-		if (v != 0)
-			rdx_report_knob_set(r, key, "%u", v);
-		else
-			rdx_report_knob_set(r, key, "default");
+		for (i = 0; i < PERF_RPC_KNOBS; i++) {
+			uint32_t v;
+			const char *name = perf_rpc_knob(o, i, &v);
+			char key[40];
+
+			snprintf(key, sizeof(key), "rpc_%s", name);
+			if (have)
+				rdx_report_knob_set(r, key, "%u%s", got[i], v != 0 ? "" : " (default)");
+			else
+				rdx_report_knob_set(r, key, v != 0 ? "%u" : "default", v);
+		}
 	}
 	rdx_report_knob_set(r, "verify", "%s", o->verify ? "on" : "off");
 	rdx_report_knob_set(r, "dev", "%s", at->name);
