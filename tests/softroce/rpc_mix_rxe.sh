@@ -39,6 +39,9 @@ for t in homa+infud basic+infud infrc; do
     echo "== $t: client exit $crc, server exit $src"
     grep "rdx-perf: rpc" "$OUT/mix-$t.c.err"
     grep -E "^mix(100|1M)?\.(50|99|bw) " "$OUT/mix-$t.c.out"
-    [ $crc -eq 0 ] && [ $src -eq 0 ] || rc=1
+    if [ $crc -ne 0 ] || [ $src -ne 0 ]; then
+        rc=1
+        tail -n 3 "$OUT/mix-$t.c.err" "$OUT/mix-$t.s.out"
+    fi
 done
 exit $rc
