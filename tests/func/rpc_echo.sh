@@ -56,6 +56,17 @@ for t in "${TRANSPORTS[@]}"; do
     fi
 done
 
+# two server endpoints, a client each (--servers 2: -q follows)
+run servers 60 "${EAL[@]}" -- --test echo --transport basic+infud --dev sw --servers 2 \
+    --sizes 100,10K -n 50 --warmup 5 --verify --json "$TMP/servers.json"
+rc=$?
+if [ $rc -eq 0 ] && grep -q "every response byte checked: OK" "$TMP/servers.err" &&
+   grep -q '"servers": "2"' "$TMP/servers.json" && jcheck "$TMP/servers.json" 2 100 >"$TMP/servers.chk"; then
+    pass "one process, --servers 2: $(cat "$TMP/servers.chk")"
+else
+    fail "one process, --servers 2: exit $rc: $(cat "$TMP/servers.chk" 2>/dev/null) $(tail -n 2 "$TMP/servers.err" | tr '\n' '|')"
+fi
+
 # the device's model on its own thread: the clients on the worker lcore,
 # the server polled by the main lcore
 run thread 120 "${EAL[@]}" -- --test echo --transport homa+infud --dev sw --sw-progress thread \
