@@ -8,7 +8,8 @@
 # the JSON reports in $RDX_XCHG (the folder shared with the host).
 #
 #   guest-run.sh "tests/softroce/rpc_mix_rxe.sh build/apps/rdx-perf/rdx-perf [N] [Q]" 1800
-#   (N calls per client, default 300; Q clients, default 4; exit 77 outside the guest)
+#   (N calls per client, default 300; Q clients, default 4; RDX_MIX_RPC="rto_us=50000"
+#   passes --rpc to both ends; exit 77 outside the guest)
 set -uo pipefail
 PERF=${1:?usage: rpc_mix_rxe.sh RDX_PERF [N] [Q]}
 N=${2:-300}
@@ -19,18 +20,20 @@ if [ ! -e /sys/class/infiniband/rxe0 ] || [ ! -e /sys/class/infiniband/rxe1 ]; t
     exit 77
 fi
 OUT=${RDX_XCHG:-$(mktemp -d /tmp/rdxmix.XXXXXX)}
+RPC=()
+[ -n "${RDX_MIX_RPC:-}" ] && RPC=(--rpc "$RDX_MIX_RPC")
 port=19300
 rc=0
 for t in homa+infud basic+infud infrc; do
     port=$((port + 1))
-    "$PERF" --no-huge -l 0 -- --server -p "$port" --dev rxe1 --test echo --transport "$t" \
+    "$PERF" --no-huge -l 0 -- --server -p "$port" --dev rxe1 --test echo --transport "$t" --mode bw "${RPC[@]}" \
         --bootstrap-timeout 120 >"$OUT/mix-$t.s.out" 2>&1 &
     spid=$!
     for _ in $(seq 600); do
         grep -q "waiting for a client" "$OUT/mix-$t.s.out" 2>/dev/null && break
         sleep 0.2
     done
-    "$PERF" --no-huge -l 1 -- --connect "127.0.0.1:$port" --dev rxe0 --test echo --transport "$t" \
+    "$PERF" --no-huge -l 1 -- --connect "127.0.0.1:$port" --dev rxe0 --test echo --transport "$t" "${RPC[@]}" \
         --bootstrap-timeout 120 --mix 100:90,1M:10 -q "$Q" --mode bw --concurrent-ops 4 -n "$N" \
         --json "$OUT/mix-$t.json" >"$OUT/mix-$t.c.out" 2>"$OUT/mix-$t.c.err"
     crc=$?
