@@ -319,8 +319,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "kv_client: cannot create the endpoint: %s\n", rte_strerror(rte_errno));
 		goto out;
 	}
-	conn = rdx_conn_connect(host, port, 10000);
-	if (conn == NULL || rdx_rpc_session_bootstrap(kc.sess, conn, 10000) < 0) {
+	conn = rdx_conn_connect(host, port, 30000);
+	if (conn == NULL || rdx_rpc_session_bootstrap(kc.sess, conn, 30000) < 0) {
 		fprintf(stderr, "kv_client: cannot reach the server at %s: %s\n", connect,
 			rdx_conn_strerror(conn));
 		goto out;

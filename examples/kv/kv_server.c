@@ -170,7 +170,7 @@ kv_handler(struct rdx_rpc_req *req, void *arg)
 	}
 }
 
-/* A poller beside the endpoint's (control path, every 4096 passes):
+/* A poller beside the endpoint's (control path, every 10 ms):
  * accept the next client and bootstrap its session; stop once all the
  * clients expected have come and gone. */
 struct kv_watch {
@@ -180,7 +180,7 @@ struct kv_watch {
 	struct rdx_conn *conns[KV_MAX_CLIENTS];
 	unsigned int nb;             /* clients accepted */
 	unsigned int want;           /* --clients */
-	unsigned int n;
+	uint64_t next;               /* TSC of the next look */
 	int rc;
 };
 
@@ -207,8 +207,11 @@ kv_watch_poll(void *arg)
 	struct kv_watch *w = arg;
 	unsigned int i, alive = 0;
 
-	if ((++w->n & 4095) != 0)
+	uint64_t now = rdx_tsc();
+
+	if (now < w->next)
 		return 0;
+	w->next = now + rdx_tsc_hz() / 100;
 	if (w->nb < w->want && kv_accept(w, 0) < 0) {
 		w->rc = -1;
 		rdx_lcore_loop_stop(w->loop);
