@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
 
 #include <rdx_conn.h>
@@ -277,6 +278,7 @@ main(int argc, char **argv)
 	bool check = false;
 	char host[256];
 	uint16_t port;
+	uint64_t t0;
 	int c, ret, rc = -EIO;
 
 	ret = rdx_runtime_init(argc, argv);
@@ -319,11 +321,27 @@ main(int argc, char **argv)
 		fprintf(stderr, "kv_client: cannot create the endpoint: %s\n", rte_strerror(rte_errno));
 		goto out;
 	}
-	conn = rdx_conn_connect(host, port, 30000);
-	if (conn == NULL || rdx_rpc_session_bootstrap(kc.sess, conn, 30000) < 0) {
-		fprintf(stderr, "kv_client: cannot reach the server at %s: %s\n", connect,
-			rdx_conn_strerror(conn));
-		goto out;
+	/* the server accepts between serving its other clients and may drop a
+	 * connection it took too early (before our hello): connect again, for
+	 * up to 30 s; a session blob it refused (EPROTO) is final */
+	for (t0 = rdx_tsc();;) {
+		int brc = -ECONNREFUSED;
+
+		conn = rdx_conn_connect(host, port, 30000);
+		if (conn != NULL) {
+			brc = rdx_rpc_session_bootstrap(kc.sess, conn, 30000);
+			if (brc == 0)
+				break;
+		}
+		if (brc == -EPROTO || brc == -EINVAL || rdx_runtime_stopping() ||
+		    rdx_tsc() - t0 > 30 * rdx_tsc_hz()) {
+			fprintf(stderr, "kv_client: cannot reach the server at %s: %s\n", connect,
+				rdx_conn_strerror(conn));
+			goto out;
+		}
+		rdx_conn_close(conn);
+		conn = NULL;
+		rte_delay_us_sleep(50000);
 	}
 	rc = check ? kv_check(&kc) : kv_load(&kc, n, keys, get_pct, conc);
 out:

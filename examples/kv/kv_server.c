@@ -192,12 +192,23 @@ kv_accept(struct kv_watch *w, int timeout_ms)
 
 	if (c == NULL)
 		return 0; /* none yet (or a stray connection: ignored) */
-	w->conns[w->nb++] = c;
 	sess = rdx_rpc_session_create(w->ep);
-	if (sess == NULL || rdx_rpc_session_bootstrap(sess, c, 10000) < 0) {
-		fprintf(stderr, "kv_server: session with %s failed\n", rdx_conn_peer_name(c));
+	if (sess == NULL) {
+		fprintf(stderr, "kv_server: no session for %s: %s\n", rdx_conn_peer_name(c),
+			rte_strerror(rte_errno));
+		rdx_conn_close(c);
 		return -1;
 	}
+	if (rdx_rpc_session_bootstrap(sess, c, 10000) < 0) {
+		/* the client went away (or sent a blob lib/rpc refused, in one
+		 * line): drop it, keep serving the others */
+		fprintf(stderr, "kv_server: session with %s failed: dropped\n",
+			rdx_conn_peer_name(c));
+		rdx_rpc_session_destroy(sess);
+		rdx_conn_close(c);
+		return 0;
+	}
+	w->conns[w->nb++] = c;
 	return 1;
 }
 
