@@ -315,6 +315,31 @@ ib_mtu_of(uint32_t bytes)
 	}
 }
 
+static int
+rpc_main(struct perf_app *a)
+{
+	int rc;
+
+	perf_telemetry_state(PERF_TEL_RUNNING);
+	rc = perf_rpc_main(a);
+	perf_telemetry_state(PERF_TEL_DONE);
+	if (a->verify_errors != 0) {
+		fprintf(stderr, "rdx-perf: --verify: %" PRIu64 " errors\n", a->verify_errors);
+		if (rc == 0)
+			rc = -EIO;
+	} else if (a->o.verify && rc == 0 && a->client) {
+		fprintf(stderr, "rdx-perf: --verify: every response byte checked: OK\n");
+	}
+	rdx_conn_close(a->conn);
+	rdx_conn_close(a->listener);
+	rdx_dev_close(a->dev);
+	rdx_runtime_cleanup();
+	if (rc == -EINVAL || rc == -EPROTO || rc == -ECONNREFUSED || rc == -EADDRINUSE ||
+	    rc == -ETIMEDOUT)
+		return PERF_EXIT_BAD_INPUT;
+	return rc < 0 ? 1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -412,6 +437,10 @@ main(int argc, char **argv)
 	if (perf_telemetry_register(a) != 0)
 		fprintf(stderr, "rdx-perf: note: %s not registered on the telemetry socket\n",
 			PERF_TEL_CMD_PROGRESS);
+
+	/* echo on lib/rpc: its own endpoints, runs and reports (rpc_echo.c) */
+	if (perf_transport_rpc(a->o.transport))
+		return rpc_main(a);
 
 	rc = perf_setup(a);
 	if (rc < 0) {

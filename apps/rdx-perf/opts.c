@@ -41,6 +41,8 @@ static const char usage_text[] =
 "  --json F --csv F -o F (per-WR log) --report_gbits --label TEXT\n"
 "  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n"
 "  --transport rc|ud    RC QPs (default) or UD datagrams (send, echo; size <= MTU)\n"
+"  --transport infrc|basic+infud|homa+infud   echo on lib/rpc   --mix SIZE:W,..  mixed responses\n"
+"  --rpc rto_us=N,call_timeout_us=N,window=N,rtt_bytes=N,overcommit=N,mtu=N,queue_depth=N,msg_bufs=N\n"
 "  --inject-bad-rkey  (tests) target the peer with a wrong rkey: completion errors\n"
 "perftest's flags (same meaning):\n"
 "  HOST (positional)    the server to connect to, port -p   -d/--ib-dev NAME  device\n"
@@ -63,6 +65,7 @@ enum {
 	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY, OPT_TRANSPORT,
 	OPT_OUTPUT, OPT_INFINITE, OPT_OUT_JSON, OPT_OUT_JSON_FILE, OPT_VERBOSE, OPT_CLUSTERPERF,
 	OPT_RATE, OPT_RATE_SWEEP,
+	OPT_MIX, OPT_RPC,
 };
 
 static const struct option long_opts[] = {
@@ -120,6 +123,8 @@ static const struct option long_opts[] = {
 	{"servers", required_argument, NULL, OPT_SERVERS},
 	{"keys", required_argument, NULL, OPT_KEYS},
 	{"transport", required_argument, NULL, OPT_TRANSPORT},
+	{"mix", required_argument, NULL, OPT_MIX},
+	{"rpc", required_argument, NULL, OPT_RPC},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -532,8 +537,17 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 				o->transport = PERF_TRANSPORT_RC;
 			else if (strcmp(optarg, "ud") == 0)
 				o->transport = PERF_TRANSPORT_UD;
+			else if (perf_transport_parse(optarg) >= 0)
+				o->transport = (enum perf_transport)perf_transport_parse(optarg);
 			else
-				rc = bad("--transport", optarg, "unknown transport (expected rc or ud)");
+				rc = bad("--transport", optarg,
+					 "unknown transport (expected rc, ud, infrc, basic+infud or homa+infud)");
+			break;
+		case OPT_MIX:
+			rc = perf_mix_parse(optarg, o);
+			break;
+		case OPT_RPC:
+			rc = perf_rpc_knobs_parse(optarg, o);
 			break;
 		case 'd':
 			if (optarg[0] == '\0')
@@ -643,6 +657,16 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 	if (o->transport == PERF_TRANSPORT_UD && !perf_engine_find(o->test)->ud) {
 		fprintf(stderr, "rdx-perf: bad value 'ud' for --transport: test %s runs over RC only (UD carries send and echo)\n",
 			o->test);
+		return -EINVAL;
+	}
+	if (perf_transport_rpc(o->transport) && strcmp(o->test, "echo") != 0) {
+		fprintf(stderr, "rdx-perf: bad value '%s' for --transport: lib/rpc carries --test echo only\n",
+			perf_transport_name(o->transport));
+		return -EINVAL;
+	}
+	if ((o->nb_mix > 0 || memcmp(&o->rpc, &(struct perf_rpc_knobs){0}, sizeof(o->rpc)) != 0) &&
+	    !perf_transport_rpc(o->transport)) {
+		fprintf(stderr, "rdx-perf: --mix and --rpc need --transport infrc, basic+infud or homa+infud\n");
 		return -EINVAL;
 	}
 	if (o->iters != 0 && o->duration != 0) {

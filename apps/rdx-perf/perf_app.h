@@ -42,8 +42,27 @@ enum perf_output {
 #define PERF_MAX_RATES 32
 
 /* --transport: RC QPs (connected, reliable) or UD QPs (datagrams of at
- * most one path MTU, unreliable: see pingpong.c for lost datagrams). */
-enum perf_transport { PERF_TRANSPORT_RC = 0, PERF_TRANSPORT_UD };
+ * most one path MTU, unreliable: see pingpong.c for lost datagrams): raw
+ * QPs driven by the loops; or, for echo, one of lib/rpc's transports
+ * (rpc_echo.c: endpoints, sessions, handlers; doc/apps.md). */
+enum perf_transport {
+	PERF_TRANSPORT_RC = 0,
+	PERF_TRANSPORT_UD,
+	PERF_TRANSPORT_INFRC,       /* lib/rpc "infrc" */
+	PERF_TRANSPORT_BASIC_INFUD, /* lib/rpc "basic+infud" */
+	PERF_TRANSPORT_HOMA_INFUD,  /* lib/rpc "homa+infud" */
+	PERF_TRANSPORT_MAX,
+};
+
+/* The transport runs on lib/rpc (rpc_echo.c) rather than on raw QPs. */
+static inline bool
+perf_transport_rpc(unsigned int t)
+{
+	return t >= PERF_TRANSPORT_INFRC && t < PERF_TRANSPORT_MAX;
+}
+
+/* --mix: response sizes and their weights (echo on lib/rpc) */
+#define PERF_MAX_MIX 8
 
 /* UD: the Q_Key of every rdx-perf UD QP (perftest's default, 0x11111111) */
 #define PERF_UD_QKEY 0x11111111u
@@ -110,6 +129,21 @@ struct perf_opts {
 	double rate;
 	double rates[PERF_MAX_RATES]; /* --rate-sweep */
 	unsigned int nb_rates;
+	/* --mix SIZE:WEIGHT,..: echo on lib/rpc, one run of mixed responses */
+	uint32_t nb_mix;
+	uint64_t mix_size[PERF_MAX_MIX];
+	uint32_t mix_weight[PERF_MAX_MIX];
+	/* --rpc KEY=VALUE,..: struct rdx_rpc_conf fields (0: lib/rpc's default) */
+	struct perf_rpc_knobs {
+		uint32_t rto_us;
+		uint32_t call_timeout_us;
+		uint32_t window;
+		uint32_t rtt_bytes;
+		uint32_t overcommit;
+		uint32_t mtu;
+		uint32_t queue_depth;
+		uint32_t msg_bufs;
+	} rpc;
 };
 
 /* One per-WR log entry (times in TSC; converted when written). */
@@ -557,6 +591,13 @@ int perf_report_init(struct perf_app *a);
 void perf_report_run(struct perf_app *a, bool last);
 int perf_report_finish(struct perf_app *a);
 int perf_wrlog_write(struct perf_app *a);
+
+/* rpc_echo.c: echo on lib/rpc (--transport infrc|basic+infud|homa+infud):
+ * set-up, runs, reports and teardown of its own; 0 or a negative errno
+ * (-EINVAL, -EPROTO: bad input, exit 2) */
+int perf_rpc_main(struct perf_app *a);
+/* --transport's name ("rc", "ud", "infrc", ...) */
+const char *perf_transport_name(unsigned int t);
 
 /* telemetry.c: /rdx_perf/progress on DPDK telemetry (after EAL init) */
 #define PERF_TEL_CMD_PROGRESS "/rdx_perf/progress"

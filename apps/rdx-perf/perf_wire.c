@@ -18,6 +18,7 @@
 #include "rdx_config.h"
 
 #include "perf_wire.h"
+#include "rpc_perf.h"
 
 static inline uint64_t
 wire_align64(uint64_t v)
@@ -128,13 +129,12 @@ perf_wire_config_check(const struct wire_config *me, const struct wire_config *p
 			    str_show(peer->test, sizeof(peer->test), pt, sizeof(pt)),
 			    peer->mode == PERF_MODE_LAT ? "lat" : "bw", me->test,
 			    me->mode == PERF_MODE_LAT ? "lat" : "bw");
-	if (peer->transport != PERF_TRANSPORT_RC && peer->transport != PERF_TRANSPORT_UD)
-		return fail(err, len, "peer sent CONFIG.transport %u: expected %u (rc) or %u (ud)",
-			    peer->transport, PERF_TRANSPORT_RC, PERF_TRANSPORT_UD);
+	if (peer->transport >= PERF_TRANSPORT_MAX)
+		return fail(err, len, "peer sent CONFIG.transport %u: expected %u (rc) .. %u (homa+infud)",
+			    peer->transport, PERF_TRANSPORT_RC, PERF_TRANSPORT_MAX - 1);
 	if (peer->transport != me->transport)
 		return fail(err, len, "peer runs --transport %s, we run --transport %s",
-			    peer->transport == PERF_TRANSPORT_UD ? "ud" : "rc",
-			    me->transport == PERF_TRANSPORT_UD ? "ud" : "rc");
+			    perf_transport_name(peer->transport), perf_transport_name(me->transport));
 	if (peer->pad != 0)
 		return fail(err, len, "peer sent CONFIG.pad %u: expected 0", peer->pad);
 	if (peer->nb_sizes == 0 || peer->nb_sizes > PERF_MAX_SIZES)
@@ -288,5 +288,66 @@ perf_wire_end_check(const struct wire_end *e, char *err, size_t len)
 			    e->status);
 	if (e->pad != 0)
 		return fail(err, len, "peer sent ENDACK.pad %u: expected 0", e->pad);
+	return 0;
+}
+
+int
+perf_wire_rpc_check(const struct perf_app *a, const struct wire_rpc *w, char *err, size_t len)
+{
+	uint64_t lo = RTE_MAX(max_size_of(a->o.sizes, a->o.nb_sizes),
+			      (uint64_t)RDX_RPC_DEFAULT_MAX_MSG);
+
+	if (w->clients == 0 || w->clients > PERF_RPC_MAX_CLIENTS)
+		return fail(err, len, "peer sent RPC.clients %u: expected 1..%u", w->clients,
+			    PERF_RPC_MAX_CLIENTS);
+	if (w->servers == 0 || w->servers > PERF_RPC_MAX_SERVERS || w->servers > w->clients)
+		return fail(err, len, "peer sent RPC.servers %u: expected 1..%u (and <= %u clients)",
+			    w->servers, PERF_RPC_MAX_SERVERS, w->clients);
+	if (w->slots < 8 || w->slots > PERF_RPC_MAX_SLOTS)
+		return fail(err, len, "peer sent RPC.slots %u: expected 8..%u", w->slots,
+			    PERF_RPC_MAX_SLOTS);
+	if (w->concurrent == 0 || w->concurrent > w->slots)
+		return fail(err, len, "peer sent RPC.concurrent %u: expected 1..%u (slots)",
+			    w->concurrent, w->slots);
+	if (w->max_msg < lo || w->max_msg > RDX_RPC_MAX_MAX_MSG)
+		return fail(err, len, "peer sent RPC.max_msg %u: expected %" PRIu64 "..%u",
+			    w->max_msg, lo, RDX_RPC_MAX_MAX_MSG);
+	if (w->verify > 1)
+		return fail(err, len, "peer sent RPC.verify %u: expected 0 or 1", w->verify);
+	if (w->nb_mix > PERF_MAX_MIX)
+		return fail(err, len, "peer sent RPC.nb_mix %u: expected 0..%u", w->nb_mix,
+			    PERF_MAX_MIX);
+	if (w->pad != 0)
+		return fail(err, len, "peer sent RPC.pad %u: expected 0", w->pad);
+	return 0;
+}
+
+int
+perf_wire_rpc_run_check(const struct perf_app *a, const struct wire_rpc_run *r, char *err,
+			size_t len)
+{
+	unsigned int i;
+
+	if (r->bye > 1)
+		return fail(err, len, "peer sent RPC_RUN.bye %u: expected 0 or 1", r->bye);
+	if (r->pad != 0)
+		return fail(err, len, "peer sent RPC_RUN.pad %u: expected 0", r->pad);
+	if (r->bye == 1 || r->size == 0)
+		return 0;
+	for (i = 0; i < a->o.nb_sizes && i < PERF_MAX_SIZES; i++)
+		if (a->o.sizes[i] == r->size)
+			return 0;
+	return fail(err, len, "peer sent RPC_RUN.size %" PRIu64 ": not 0 (mix) nor one of the %u size(s) set up",
+		    r->size, a->o.nb_sizes);
+}
+
+int
+perf_wire_rpc_end_check(const struct wire_rpc_end *e, char *err, size_t len)
+{
+	if (e->status > 0 || e->status < -4095)
+		return fail(err, len, "peer sent RPC_ENDACK.status %" PRId32 ": expected 0 or a negative errno",
+			    e->status);
+	if (e->pad != 0)
+		return fail(err, len, "peer sent RPC_ENDACK.pad %u: expected 0", e->pad);
 	return 0;
 }

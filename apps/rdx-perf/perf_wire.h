@@ -20,6 +20,14 @@
 #define PERF_MSG_READY  0x5253u
 #define PERF_MSG_END    0x5254u
 #define PERF_MSG_ENDACK 0x5255u
+/* echo on lib/rpc (rpc_boot.c, wire version 4): after CONFIG, RPC; then
+ * one rdx_rpc_session_bootstrap per client; per run RPC_RUN, RPC_READY
+ * (= RPC_RUN), RPC_END (no payload), RPC_ENDACK */
+#define PERF_MSG_RPC        0x5256u
+#define PERF_MSG_RPC_RUN    0x5257u
+#define PERF_MSG_RPC_READY  0x5258u
+#define PERF_MSG_RPC_END    0x5259u
+#define PERF_MSG_RPC_ENDACK 0x525au
 
 #define PERF_WIRE_MAGIC 0x72647870u /* "rdxp" */
 
@@ -73,6 +81,33 @@ struct wire_end {
 	uint64_t ud_rx;
 };
 
+/* echo on lib/rpc: the layout the client chose (the server answers with
+ * the copy it accepted). */
+struct wire_rpc {
+	uint32_t clients;        /* client endpoints: sessions the server opens */
+	uint32_t servers;        /* server endpoints (client i -> server i % S) */
+	uint32_t slots;          /* rdx_rpc_conf.slots of every endpoint */
+	uint32_t concurrent;     /* calls in flight per client */
+	uint32_t max_msg;        /* rdx_rpc_conf.max_msg_size in force */
+	uint32_t verify;         /* 0 or 1 */
+	uint32_t nb_mix;         /* --mix sizes (0: the size list) */
+	uint32_t pad;
+};
+
+struct wire_rpc_run {
+	uint64_t size;           /* the run's response size; 0: the mix */
+	uint32_t bye;            /* 1: no more runs (the rest is ignored) */
+	uint32_t pad;
+};
+
+/* The server's counters of a run (rdx_rpc_stats deltas of its endpoints). */
+struct wire_rpc_end {
+	int32_t status;
+	uint32_t pad;
+	uint64_t bad_reqs;       /* requests that were not echo requests */
+	uint64_t counts[16];     /* struct perf_rpc_counts, in its order */
+};
+
 /* Largest -t (opts.c) and the send queue it and -Q can ask for. */
 #define PERF_WIRE_MAX_WINDOW 65536u
 #define PERF_WIRE_MAX_SQ_DEPTH (2u * 65536u)
@@ -115,5 +150,19 @@ int perf_wire_ready_check(const struct wire_run *sent, const struct wire_run *go
 			  char *err, size_t len);
 /* Client: ENDACK status 0 or a negative errno (-1..-4095), pad 0. */
 int perf_wire_end_check(const struct wire_end *e, char *err, size_t len);
+
+/*
+ * Server: the client's RPC layout against the limits of rpc_perf.h and
+ * lib/rpc: clients 1..256, servers 1..min(64, clients), slots 8..64,
+ * concurrent 1..slots, max_msg within lib/rpc's range and at least our
+ * largest size, verify 0/1, nb_mix 0..8, pad 0.
+ */
+int perf_wire_rpc_check(const struct perf_app *a, const struct wire_rpc *w, char *err,
+			size_t len);
+/* Server: RPC_RUN: bye 0/1, pad 0, size 0 (mix) or one of our sizes. */
+int perf_wire_rpc_run_check(const struct perf_app *a, const struct wire_rpc_run *r,
+			    char *err, size_t len);
+/* Client: RPC_ENDACK status 0 or -1..-4095, pad 0. */
+int perf_wire_rpc_end_check(const struct wire_rpc_end *e, char *err, size_t len);
 
 #endif /* PERF_WIRE_H */

@@ -505,7 +505,7 @@ perf_setup(struct perf_app *a)
 				fprintf(stderr, "rdx-perf: bad value '%" PRIu64 "' for -s: over --transport ud a message is one datagram of at most %u B (the path MTU)%s\n",
 					o->sizes[i], at->max_ud_msg,
 					a->eng->req_size != 0 ?
-					"; larger echo sizes over UD wait until the RPC transports land" : "");
+					"; larger echo responses: --transport basic+infud or homa+infud (lib/rpc)" : "");
 				return -EINVAL;
 			}
 	}

@@ -20,6 +20,14 @@ import sys
 import time
 
 MSG_CONFIG, MSG_EP, MSG_RUN, MSG_READY, MSG_END, MSG_ENDACK = range(0x5250, 0x5256)
+# echo on lib/rpc (apps/rdx-perf/rpc_boot.c, wire version 4): RPC (struct
+# wire_rpc), then per client lib/rpc's session info (RDX_RPC_CONN_MSG, its
+# struct rdx_rpc_session_info), per run RPC_RUN (struct wire_rpc_run), ...
+MSG_RPC, MSG_RPC_RUN, MSG_RPC_READY, MSG_RPC_END, MSG_RPC_ENDACK = range(0x5256, 0x525b)
+MSG_RPC_INFO = 0x5250
+# clients servers slots concurrent max_msg verify nb_mix pad
+RPC = struct.Struct("=8I")
+RPC_RUN = struct.Struct("=QII")  # size bye pad
 HELLO = struct.Struct(">4sI16s")
 HDR = struct.Struct(">II")
 # struct wire_config: magic version app_version[16] test[16] mode nb_sizes
@@ -93,6 +101,8 @@ def client(port, case):
         return
     hello(s)
     cfg = list(CONFIG.unpack(recv_msg(s, MSG_CONFIG)))
+    if case.startswith("rpc-"):
+        return rpc_client(s, cfg, case)
     # the server's own plan is an honest client's plan with one QP
     cfg[-9] = 1  # total_qps
     lie = {
@@ -161,6 +171,57 @@ def client(port, case):
     time.sleep(1)
 
 
+def rpc_client(s, cfg, case):
+    """Against rdx-perf --server --test echo --transport basic+infud."""
+    send_msg(s, MSG_CONFIG, CONFIG.pack(*cfg))
+    rpc = [1, 1, 8, 1, 1 << 20, 0, 0, 0]
+    lie = {
+        "rpc-clients": (0, 0), "rpc-servers": (1, 2), "rpc-slots": (2, 65),
+        "rpc-concurrent": (3, 9), "rpc-max-msg": (4, 1 << 30), "rpc-max-msg-small": (4, 4096),
+        "rpc-verify": (5, 9), "rpc-nb-mix": (6, 99), "rpc-pad": (7, 1),
+    }
+    if case in lie:
+        i, v = lie[case]
+        rpc[i] = v
+    if case == "rpc-short":
+        send_msg(s, MSG_RPC, RPC.pack(*rpc)[:10])
+        time.sleep(1)
+        return
+    send_msg(s, MSG_RPC, RPC.pack(*rpc))
+    if case in lie:
+        time.sleep(1)
+        return
+    if recv_msg(s, MSG_RPC) != RPC.pack(*rpc):
+        raise ValueError("the server answered RPC with another layout")
+    # lib/rpc's session info: the server's own, with one field wrong
+    info = bytearray(recv_msg(s, MSG_RPC_INFO))
+    if case == "rpc-info-magic":
+        struct.pack_into("=I", info, 0, 0x12345678)
+    elif case == "rpc-info-version":
+        struct.pack_into("=H", info, 4, 77)
+    elif case == "rpc-info-max-msg":
+        struct.pack_into("=I", info, 8, 1 << 21)
+    elif case == "rpc-info-short":
+        info = info[:20]
+    send_msg(s, MSG_RPC_INFO, bytes(info))
+    if case.startswith("rpc-info"):
+        time.sleep(1)
+        return
+    run = {"rpc-run-bye": RPC_RUN.pack(0, 7, 0), "rpc-run-size": RPC_RUN.pack(12345, 0, 0),
+           "rpc-run-pad": RPC_RUN.pack(100, 0, 3)}[case]
+    send_msg(s, MSG_RPC_RUN, run)
+    time.sleep(1)
+
+
+def rpc_server(s, case):
+    """Plays the server for rdx-perf --connect --test echo --transport basic+infud."""
+    rpc = bytearray(recv_msg(s, MSG_RPC))
+    if case == "rpc-layout-lie":
+        struct.pack_into("=I", rpc, 8, 64)  # slots
+    send_msg(s, MSG_RPC, bytes(rpc))
+    time.sleep(2)
+
+
 def server(port, case):
     ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -173,6 +234,8 @@ def server(port, case):
     s.sendall(recv_exact(s, HELLO.size))
     cfg = recv_msg(s, MSG_CONFIG)
     send_msg(s, MSG_CONFIG, cfg)
+    if case.startswith("rpc-"):
+        return rpc_server(s, case)
     total_qps = CONFIG.unpack(cfg)[-9]
     for _ in range(total_qps):
         ep = recv_msg(s, MSG_EP)

@@ -78,6 +78,25 @@ server ep-unterminated  2 "qp_info.drv. has no terminating NUL" "${W[@]}"
 server ep-rslots        2 "EP.rslots 3"              --test send --mode bw -s 4K
 server ep-len           2 "EP.len 64"                "${W[@]}"
 server wire-version     2 "runs wire version 99"     "${W[@]}"
+# echo on lib/rpc: the RPC layout, lib/rpc's session info, RPC_RUN
+R=(--test echo --transport basic+infud)
+server rpc-clients      2 "RPC.clients 0"            "${R[@]}"
+server rpc-servers      2 "RPC.servers 2"            "${R[@]}"
+server rpc-slots        2 "RPC.slots 65"             "${R[@]}"
+server rpc-concurrent   2 "RPC.concurrent 9"         "${R[@]}"
+server rpc-max-msg      2 "RPC.max_msg 1073741824"   "${R[@]}"
+server rpc-max-msg-small 2 "RPC.max_msg 4096"        "${R[@]}"
+server rpc-verify       2 "RPC.verify 9"             "${R[@]}"
+server rpc-nb-mix       2 "RPC.nb_mix 99"            "${R[@]}"
+server rpc-pad          2 "RPC.pad 1"                "${R[@]}"
+server rpc-short        2 "sent 10 bytes for message type 21078" "${R[@]}"
+server rpc-info-magic   2 "magic"                    "${R[@]}"
+server rpc-info-version 2 "version"                  "${R[@]}"
+server rpc-info-max-msg 2 "max_msg_size"             "${R[@]}"
+server rpc-info-short   2 "sent 20 bytes for message type 21072" "${R[@]}"
+server rpc-run-bye      2 "RPC_RUN.bye 7"            "${R[@]}"
+server rpc-run-size     2 "RPC_RUN.size 12345"       "${R[@]}"
+server rpc-run-pad      2 "RPC_RUN.pad 3"            "${R[@]}"
 
 # Strays, then a real client: one line each, and the run still happens.
 port=$(free_port)
@@ -133,4 +152,6 @@ client ready-lie        2 "READY for size 4096, stride 4096, slots 128"
 client endack-eio       1 "the server failed the run: Input/output error"
 client endack-positive  2 "ENDACK.status 7"
 client endack-huge      2 "ENDACK.status -100000"
+W=(--test echo --transport basic+infud)
+client rpc-layout-lie   2 "peer answered RPC with another layout"
 finish

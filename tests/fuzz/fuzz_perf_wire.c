@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "perf_wire.h"
+#include "rpc_perf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -84,7 +85,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	take(&which, 1, &p, &left);
 	local_plan(&a, &at, &p, &left);
-	switch (which % 6) {
+	switch (which % 9) {
 	case 0: {
 		struct wire_config me, peer;
 
@@ -150,6 +151,36 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (perf_wire_ready_check(&sent, &got, err, sizeof(err)) == 0 &&
 		    memcmp(&sent, &got, sizeof(sent)) != 0)
 			finding("a READY that differs from the RUN");
+		break;
+	}
+	case 6: {
+		struct wire_rpc w;
+
+		take(&w, sizeof(w), &p, &left);
+		/* what rpc_boot.c's server then sizes its endpoints with */
+		if (perf_wire_rpc_check(&a, &w, err, sizeof(err)) == 0 &&
+		    (w.clients == 0 || w.clients > PERF_RPC_MAX_CLIENTS || w.servers == 0 ||
+		     w.servers > w.clients || w.slots > PERF_RPC_MAX_SLOTS ||
+		     w.concurrent > w.slots || w.max_msg > RDX_RPC_MAX_MAX_MSG ||
+		     w.max_msg < RDX_RPC_DEFAULT_MAX_MSG))
+			finding("an RPC layout beyond lib/rpc's limits");
+		break;
+	}
+	case 7: {
+		struct wire_rpc_run r;
+
+		take(&r, sizeof(r), &p, &left);
+		if (perf_wire_rpc_run_check(&a, &r, err, sizeof(err)) == 0 && r.bye > 1)
+			finding("an RPC_RUN with bye > 1");
+		break;
+	}
+	case 8: {
+		struct wire_rpc_end e;
+
+		take(&e, sizeof(e), &p, &left);
+		if (perf_wire_rpc_end_check(&e, err, sizeof(err)) == 0 &&
+		    (e.status > 0 || e.status < -4095 || e.pad != 0))
+			finding("an RPC_ENDACK status that is not 0 or -errno");
 		break;
 	}
 	default: {

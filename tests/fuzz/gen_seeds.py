@@ -302,9 +302,34 @@ def gen_dicts():
                    b'\x30', b'\xd0', b'\xd1', b'\xe0', b'\xf0', b'\x04', b'\x05', b'\x13'])
 
 
+# --------------------------------------------------------------- rpc_pkt
+# fuzz_rpc_pkt.c: byte 0 picks the mtu (64 + 16 * b, at most 4064), byte 1
+# the largest message ((b + 1) * 4096), then the packet: the 32-byte header
+# of lib/rpc/rdx_rpc_proto.h (little-endian) and its payload.
+def rpc_hdr(kind, flags, typ, sess, msg_len, rpc_id, off, length):
+    return struct.pack('<BBBBBBHIIQII', 0xA7, 1, kind, flags, 0, 0, typ, sess,
+                       msg_len, rpc_id, off, length)
+
+
+def gen_rpc():
+    lim = bytes([250, 255])      # mtu 4064, 1 MiB
+    mtu = 4064
+    write('rpc_pkt', 'data-first', lim + rpc_hdr(1, 0, 7, 0, 10000, 3, 0, mtu) + bytes(mtu))
+    write('rpc_pkt', 'data-last-short', lim + rpc_hdr(1, 1, 7, 0, 10000, 3, 2 * mtu, 10000 - 2 * mtu)
+          + bytes(10000 - 2 * mtu))
+    write('rpc_pkt', 'data-empty', lim + rpc_hdr(1, 1, 7, 0, 0, 8, 0, 0))
+    write('rpc_pkt', 'ack', lim + rpc_hdr(2, 1, 7, 0, 10000, 3, mtu, 0) + struct.pack('<Q', 2))
+    write('rpc_pkt', 'grant', lim + rpc_hdr(3, 0, 7, 0, 100000, 3, 40000, 0))
+    write('rpc_pkt', 'resend', lim + rpc_hdr(4, 1, 7, 0, 100000, 3, mtu, 2 * mtu))
+    write('rpc_pkt', 'resend-probe', lim + rpc_hdr(4, 1, 7, 0, 0, 3, 0, 0))
+    write('rpc_pkt', 'busy', lim + rpc_hdr(5, 1, 7, 0, 0, 3, 0, 0))
+    write('rpc_pkt', 'small-mtu', bytes([0, 0]) + rpc_hdr(1, 0, 1, 2, 100, 1, 64, 36) + bytes(36))
+
+
 if __name__ == '__main__':
     gen_conn()
     gen_opts()
     gen_sw()
     gen_cqe()
+    gen_rpc()
     gen_dicts()

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * kv_server: a small in-memory key-value store (GET, PUT, DELETE) served
+ * over lib/rpc, the example doc/embedding.md walks through: EAL start-up
+ * (rdx_runtime_init), a device (rdx_dev_open), an RPC endpoint with one
+ * handler per request type, sessions bootstrapped over TCP (lib/conn), and
+ * the endpoint's poller run to completion by an rdx_lcore_loop.
+ *
+ *   kv_server [EAL options] -- [--transport T] [--dev NAME] [-p PORT]
+ *             [--clients N] [--capacity N] [--value-max BYTES]
+ *
+ * It serves --clients clients (accepted as they come, while it serves the
+ * others) and exits once all of them have come and gone, or on
+ * SIGINT/SIGTERM. The store is a fixed
+ * open-addressing table with its value slab allocated at start: the
+ * handlers allocate nothing.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_errno.h>
+
+#include <rdx_conn.h>
+#include <rdx_dev.h>
+#include <rdx_rpc.h>
+#include <rdx_runtime.h>
+
+#include "kv_proto.h"
+
+#define KV_MAX_CLIENTS 64
+
+enum { SLOT_EMPTY = 0, SLOT_USED, SLOT_GONE };
+
+struct kv_slot {
+	uint8_t state;
+	uint8_t key_len;
+	uint32_t val_len;
+	char key[KV_KEY_MAX];
+};
+
+struct kv_store {
+	struct kv_slot *slots;
+	uint8_t *vals;               /* capacity x value_max */
+	uint32_t cap;                /* a power of two */
+	uint32_t used;
+	uint32_t value_max;
+	uint64_t gets, hits, puts, dels, bad;
+};
+
+static uint64_t
+kv_hash(const char *k, uint32_t n)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (uint8_t)k[i]) * 1099511628211ull;
+	return h;
+}
+
+/* The slot holding key, or (want_free) the first free slot on its probe
+ * path when the key is absent; NULL when neither exists. */
+static struct kv_slot *
+kv_find(struct kv_store *s, const char *key, uint32_t n, bool want_free)
+{
+	struct kv_slot *free_slot = NULL;
+	uint32_t i, mask = s->cap - 1, at = (uint32_t)kv_hash(key, n) & mask;
+
+	for (i = 0; i < s->cap; i++, at = (at + 1) & mask) {
+		struct kv_slot *e = &s->slots[at];
+
+		if (e->state == SLOT_USED && e->key_len == n && memcmp(e->key, key, n) == 0)
+			return e;
+		if (e->state != SLOT_USED && free_slot == NULL)
+			free_slot = e;
+		if (e->state == SLOT_EMPTY)
+			break;
+	}
+	return want_free ? free_slot : NULL;
+}
+
+static uint8_t *
+kv_val(struct kv_store *s, const struct kv_slot *e)
+{
+	return s->vals + (uint64_t)(e - s->slots) * s->value_max;
+}
+
+/* Parse a request (a peer's bytes: every length checked); NULL key on error. */
+static const char *
+kv_parse(const struct rdx_rpc_req *req, struct kv_req *h, uint32_t value_max)
+{
+	if (req->len < sizeof(*h))
+		return NULL;
+	memcpy(h, req->data, sizeof(*h));
+	if (h->key_len == 0 || h->key_len > KV_KEY_MAX || h->rsv != 0 ||
+	    h->val_len > value_max || (req->type != KV_PUT && h->val_len != 0) ||
+	    req->len != sizeof(*h) + h->key_len + h->val_len)
+		return NULL;
+	return (const char *)req->data + sizeof(*h);
+}
+
+static void
+kv_reply(struct rdx_rpc_req *req, int32_t status, const void *val, uint32_t len)
+{
+	struct kv_resp r = { .status = status, .val_len = len };
+
+	memcpy(req->resp, &r, sizeof(r));
+	if (len > 0)
+		memcpy((uint8_t *)req->resp + sizeof(r), val, len);
+	rdx_rpc_respond(req, (uint32_t)sizeof(r) + len);
+}
+
+/* One handler for the three types: runs inside rdx_rpc_endpoint_poll. */
+static void
+kv_handler(struct rdx_rpc_req *req, void *arg)
+{
+	struct kv_store *s = arg;
+	struct kv_slot *e;
+	struct kv_req h;
+	const char *key = kv_parse(req, &h, s->value_max);
+
+	if (key == NULL || req->resp_cap < sizeof(struct kv_resp) + s->value_max) {
+		s->bad++;
+		kv_reply(req, -EINVAL, NULL, 0);
+		return;
+	}
+	switch (req->type) {
+	case KV_GET:
+		s->gets++;
+		e = kv_find(s, key, h.key_len, false);
+		if (e == NULL) {
+			kv_reply(req, -ENOENT, NULL, 0);
+			return;
+		}
+		s->hits++;
+		kv_reply(req, 0, kv_val(s, e), e->val_len);
+		return;
+	case KV_PUT:
+		s->puts++;
+		e = kv_find(s, key, h.key_len, true);
+		if (e == NULL) {
+			kv_reply(req, -ENOSPC, NULL, 0);
+			return;
+		}
+		if (e->state != SLOT_USED) {
+			e->state = SLOT_USED;
+			e->key_len = (uint8_t)h.key_len;
+			memcpy(e->key, key, h.key_len);
+			s->used++;
+		}
+		e->val_len = h.val_len;
+		memcpy(kv_val(s, e), key + h.key_len, h.val_len);
+		kv_reply(req, 0, NULL, 0);
+		return;
+	default: /* KV_DEL */
+		s->dels++;
+		e = kv_find(s, key, h.key_len, false);
+		if (e == NULL) {
+			kv_reply(req, -ENOENT, NULL, 0);
+			return;
+		}
+		e->state = SLOT_GONE;
+		s->used--;
+		kv_reply(req, 0, NULL, 0);
+		return;
+	}
+}
+
+/* A poller beside the endpoint's (control path, every 10 ms):
+ * accept the next client and bootstrap its session; stop once all the
+ * clients expected have come and gone. */
+struct kv_watch {
+	struct rdx_lcore_loop *loop;
+	struct rdx_rpc_endpoint *ep;
+	struct rdx_conn *listener;
+	struct rdx_conn *conns[KV_MAX_CLIENTS];
+	unsigned int nb;             /* clients accepted */
+	unsigned int want;           /* --clients */
+	uint64_t next;               /* TSC of the next look */
+	int rc;
+};
+
+static int
+kv_accept(struct kv_watch *w, int timeout_ms)
+{
+	struct rdx_rpc_session *sess;
+	struct rdx_conn *c = rdx_conn_accept(w->listener, timeout_ms);
+
+	if (c == NULL)
+		return 0; /* none yet (or a stray connection: ignored) */
+	sess = rdx_rpc_session_create(w->ep);
+	if (sess == NULL) {
+		fprintf(stderr, "kv_server: no session for %s: %s\n", rdx_conn_peer_name(c),
+			rte_strerror(rte_errno));
+		rdx_conn_close(c);
+		return -1;
+	}
+	if (rdx_rpc_session_bootstrap(sess, c, 10000) < 0) {
+		/* the client went away (or sent a blob lib/rpc refused, in one
+		 * line): drop it, keep serving the others */
+		fprintf(stderr, "kv_server: session with %s failed: dropped\n",
+			rdx_conn_peer_name(c));
+		rdx_rpc_session_destroy(sess);
+		rdx_conn_close(c);
+		return 0;
+	}
+	w->conns[w->nb++] = c;
+	return 1;
+}
+
+static int
+kv_watch_poll(void *arg)
+{
+	struct kv_watch *w = arg;
+	unsigned int i, alive = 0;
+
+	uint64_t now = rdx_tsc();
+
+	if (now < w->next)
+		return 0;
+	w->next = now + rdx_tsc_hz() / 100;
+	if (w->nb < w->want && kv_accept(w, 0) < 0) {
+		w->rc = -1;
+		rdx_lcore_loop_stop(w->loop);
+		return 0;
+	}
+	for (i = 0; i < w->nb; i++)
+		alive += rdx_conn_peer_alive(w->conns[i]) == 0;
+	if (w->nb == w->want && alive == 0)
+		rdx_lcore_loop_stop(w->loop);
+	return 0;
+}
+
+static int
+usage(const char *why)
+{
+	fprintf(stderr, "kv_server: %s (usage: kv_server [EAL options] -- [--transport infrc|basic+infud|homa+infud] [--dev NAME] [-p PORT] [--clients N] [--capacity N] [--value-max BYTES])\n",
+		why);
+	return 2;
+}
+
+static int
+parse_u32(const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || s[0] == '-' || v < lo || v > hi)
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"transport", required_argument, NULL, 't'}, {"dev", required_argument, NULL, 'd'},
+		{"port", required_argument, NULL, 'p'}, {"clients", required_argument, NULL, 'c'},
+		{"capacity", required_argument, NULL, 'n'}, {"value-max", required_argument, NULL, 'v'},
+		{NULL, 0, NULL, 0},
+	};
+	struct rdx_rpc_conf conf = { .transport = "infrc", .name = "kv" };
+	struct kv_store s = { .cap = 4096, .value_max = KV_VALUE_MAX_DEFAULT };
+	struct rdx_lcore_loop loop;
+	static struct kv_watch w;
+	struct rdx_rpc_endpoint *ep = NULL;
+	struct rdx_dev *dev = NULL;
+	const char *dev_name = "sw";
+	uint32_t port = 18600, clients = 1, i;
+	int c, ret, rc = 1;
+
+	/* 1. EAL: the arguments before "--"; ours follow it */
+	ret = rdx_runtime_init(argc, argv);
+	if (ret < 0)
+		return ret == -EINVAL ? 2 : 1;
+	argc -= ret;
+	argv += ret;
+	while ((c = getopt_long(argc, argv, "p:", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': conf.transport = optarg; break;
+		case 'd': dev_name = optarg; break;
+		case 'p': if (parse_u32(optarg, 1, 65535, &port) < 0) return usage("bad -p"); break;
+		case 'c': if (parse_u32(optarg, 1, KV_MAX_CLIENTS, &clients) < 0) return usage("bad --clients"); break;
+		case 'n': if (parse_u32(optarg, 1, 1u << 20, &s.cap) < 0) return usage("bad --capacity"); break;
+		case 'v': if (parse_u32(optarg, 1, 1u << 20, &s.value_max) < 0) return usage("bad --value-max"); break;
+		default: return usage("unknown option");
+		}
+	}
+	if (optind < argc || rdx_rpc_transport_parse(conf.transport) < 0)
+		return usage(optind < argc ? "unexpected argument" : "unknown transport");
+	while (s.cap & (s.cap - 1))
+		s.cap++;
+	s.slots = calloc(s.cap, sizeof(*s.slots));
+	s.vals = malloc((size_t)s.cap * s.value_max);
+	if (s.slots == NULL || s.vals == NULL) {
+		fprintf(stderr, "kv_server: no memory for %u values of %u B\n", s.cap, s.value_max);
+		goto out;
+	}
+	/* 2. the device */
+	dev = rdx_dev_open(dev_name, NULL);
+	if (dev == NULL) {
+		fprintf(stderr, "kv_server: cannot open device %s: %s\n", dev_name,
+			rte_strerror(rte_errno));
+		goto out;
+	}
+	/* 3. the endpoint, 4. its handlers */
+	conf.max_sessions = clients;
+	conf.max_msg_size = (uint32_t)sizeof(struct kv_req) + KV_KEY_MAX + s.value_max;
+	if (conf.max_msg_size < RDX_RPC_DEFAULT_MAX_MSG)
+		conf.max_msg_size = 0; /* the default, 1 MiB */
+	ep = rdx_rpc_endpoint_create(dev, &conf);
+	if (ep == NULL) {
+		fprintf(stderr, "kv_server: cannot create the endpoint: %s\n", rte_strerror(rte_errno));
+		goto out;
+	}
+	if (rdx_rpc_handler_register(ep, KV_GET, kv_handler, &s) < 0 ||
+	    rdx_rpc_handler_register(ep, KV_PUT, kv_handler, &s) < 0 ||
+	    rdx_rpc_handler_register(ep, KV_DEL, kv_handler, &s) < 0)
+		goto out;
+	/* 5. sessions: one per client, its info exchanged over TCP (lib/conn) */
+	w.listener = rdx_conn_listen(NULL, (uint16_t)port);
+	if (w.listener == NULL) {
+		fprintf(stderr, "kv_server: cannot listen on port %u: %s\n", port,
+			rte_strerror(rte_errno));
+		goto out;
+	}
+	printf("kv_server: %s on %s, port %u, serving %u client(s)\n", conf.transport,
+	       dev_name, rdx_conn_port(w.listener), clients);
+	fflush(stdout);
+	w.loop = &loop;
+	w.ep = ep;
+	w.want = clients;
+	if (kv_accept(&w, 30000) <= 0) {
+		fprintf(stderr, "kv_server: no client within 30 s\n");
+		goto out;
+	}
+	/* 6. run to completion: the endpoint's poller, and the watch that
+	 * accepts the other clients (ends on SIGINT/SIGTERM too) */
+	rdx_lcore_loop_init(&loop);
+	rdx_lcore_loop_add(&loop, "rpc", rdx_rpc_endpoint_poller, ep);
+	rdx_lcore_loop_add(&loop, "watch", kv_watch_poll, &w);
+	rdx_lcore_loop_run(&loop);
+	if (w.rc < 0)
+		goto out;
+	printf("kv_server: done: %" PRIu64 " GET (%" PRIu64 " hits), %" PRIu64 " PUT, %" PRIu64 " DELETE, %" PRIu64 " bad, %u keys stored\n",
+	       s.gets, s.hits, s.puts, s.dels, s.bad, s.used);
+	rc = 0;
+out:
+	rdx_rpc_endpoint_destroy(ep);
+	for (i = 0; i < w.nb; i++)
+		rdx_conn_close(w.conns[i]);
+	rdx_conn_close(w.listener);
+	if (dev != NULL)
+		rdx_dev_close(dev);
+	free(s.slots);
+	free(s.vals);
+	rdx_runtime_cleanup();
+	return rc;
+}

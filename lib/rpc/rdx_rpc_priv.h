@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/rpc internals: the endpoint, session and slot structs the common code
+ * (rdx_rpc.c) and the transports (rdx_rpc_rc.c: infrc; rdx_rpc_ud.c:
+ * basic+infud and homa+infud) share. Not installed.
+ */
+#ifndef RDX_RPC_PRIV_H
+#define RDX_RPC_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <sys/queue.h>
+
+#include "rdx_dev.h"
+#include "rdx_rpc.h"
+#include "rdx_rpc_proto.h"
+
+#define RPC_MAX_SLOTS 64u
+#define RPC_BURST 32u
+/** A retransmission timer doubles after each timeout in a row, up to
+ * rto << RPC_MAX_BACKOFF, and starts again at rto on progress. */
+#define RPC_MAX_BACKOFF 4u
+#define RPC_NONE UINT32_MAX
+
+/** Client slot: one call in flight (ids idx, idx + slots, ...). */
+struct rpc_cslot {
+	struct rdx_rpc_session *sess;
+	uint64_t id;              /**< the current or last call's id */
+	bool used;                /**< id is meaningful */
+	bool busy;                /**< a call is in flight */
+	bool req_done;            /**< the request is known delivered */
+	bool resp_started;        /**< rx holds the response's reassembly */
+	uint16_t type;
+	uint32_t idx;
+	const uint8_t *req;
+	uint32_t req_len;
+	uint8_t *resp;
+	uint32_t resp_cap;
+	rdx_rpc_cont_fn cont;
+	void *arg;
+	struct rpc_tx tx;         /**< the request */
+	struct rpc_rx rx;         /**< the response */
+	struct rpc_grant_ent gent; /**< homa: granting the response */
+	uint32_t acks_due;        /**< basic: new packets since the last ACK */
+	uint32_t backoff;         /**< timeouts in a row: the timer waits rto << backoff */
+	uint64_t t_progress;      /**< TSC of the last sign of life */
+	uint64_t t_retx;          /**< TSC the retransmission timer started */
+};
+
+enum rpc_sstate {
+	SS_IDLE = 0,  /**< nothing, or the last RPC finished (buffers released) */
+	SS_RECV,      /**< receiving the request */
+	SS_HANDLER,   /**< the handler has it; no response yet */
+	SS_RESP,      /**< sending (or keeping) the response */
+};
+
+/** Server slot: the peer's call with ids idx, idx + slots, ... */
+struct rpc_sslot {
+	struct rdx_rpc_req req;   /**< public part: first (rdx_rpc_respond) */
+	uint64_t id;
+	bool used;
+	uint8_t state;            /**< enum rpc_sstate */
+	uint8_t flags;            /**< RPC_F_ERR on the response */
+	bool pending;             /**< infrc: response waits for send room */
+	uint32_t idx;
+	uint32_t buf;             /**< UD: pool pair; infrc: the held receive */
+	uint8_t *reqbuf;
+	uint32_t resp_len;
+	struct rpc_tx tx;         /**< the response */
+	struct rpc_rx rx;         /**< the request */
+	struct rpc_grant_ent gent; /**< homa: granting the request */
+	uint32_t acks_due;
+	uint32_t backoff;
+	uint64_t t_progress;
+	uint64_t t_retx;
+};
+
+struct rdx_rpc_session {
+	struct rdx_rpc_endpoint *ep;
+	uint32_t idx;
+	uint32_t wire_id;         /**< idx | epoch << 24: what packets to us carry */
+	uint32_t peer_idx;        /**< the peer's wire_id (its session_id) */
+	bool connected;
+	uint32_t inflight;
+	uint32_t next_slot;       /**< where the search for a free slot starts */
+	struct rpc_cslot *cs;
+	struct rpc_sslot *ss;
+	/* UD */
+	struct rdx_ah *ah;
+	uint32_t peer_qpn;
+	uint32_t peer_qkey;
+	/* infrc */
+	struct rdx_qp *qp;
+	struct rdx_mem *mem;
+	uint32_t sq_out;          /**< send WRs not yet retired */
+	uint32_t sq_depth;
+	bool pending;             /**< a response waits for send room */
+};
+
+struct rdx_rpc_endpoint;
+
+/** A transport: rdx_rpc.c calls these. */
+struct rpc_ops {
+	int (*ep_init)(struct rdx_rpc_endpoint *ep);
+	void (*ep_fini)(struct rdx_rpc_endpoint *ep);
+	int (*sess_init)(struct rdx_rpc_session *s);
+	void (*sess_fini)(struct rdx_rpc_session *s);
+	int (*sess_info)(struct rdx_rpc_session *s, struct rdx_qp_info *qi);
+	int (*sess_connect)(struct rdx_rpc_session *s, const struct rdx_rpc_session_info *peer);
+	int (*call)(struct rdx_rpc_session *s, struct rpc_cslot *c);
+	void (*respond)(struct rpc_sslot *ss);
+	int (*poll)(struct rdx_rpc_endpoint *ep);
+};
+
+extern const struct rpc_ops rpc_rc_ops;
+extern const struct rpc_ops rpc_ud_ops;
+
+struct rpc_handler {
+	rdx_rpc_handler_fn fn;
+	void *arg;
+};
+
+struct rdx_rpc_endpoint {
+	struct rdx_dev *dev;
+	const struct rpc_ops *ops;
+	enum rdx_rpc_transport transport;
+	bool homa;
+	char name[RDX_RPC_NAME_LEN];
+	uint32_t max_msg;
+	uint32_t max_sessions;
+	uint32_t slots;
+	uint32_t msg_bufs;
+	uint32_t mtu;
+	uint32_t qdepth;
+	uint32_t window;
+	uint32_t rtt_bytes;
+	uint32_t overcommit;
+	uint32_t map_words;       /**< per reassembly bitmap */
+	int32_t lcore_id;
+	uint64_t hz;
+	uint64_t rto;             /**< TSC */
+	uint32_t rto_us;          /**< as configured */
+	uint64_t call_to;         /**< TSC */
+	uint64_t next_scan;
+	uint64_t last_poll;       /**< TSC of the last poll (UD) */
+	bool scan_deferred;       /**< the next timer scan was put off after a pause */
+	struct rdx_cq *cq;
+	struct rdx_rpc_session **sess;
+	uint64_t *maps;           /**< every slot's reassembly bitmap */
+	uint32_t nsess;
+	uint8_t epoch;            /**< of the last session created */
+	struct rpc_handler handlers[RDX_RPC_MAX_TYPES];
+	struct rdx_rpc_stats stats;
+	/* UD */
+	struct rdx_qp *qp;
+	struct rdx_mem *mem;
+	uint8_t *txb;             /**< qdepth packet buffers */
+	uint8_t *rxb;             /**< qdepth receive buffers */
+	uint32_t pkt_size;        /**< header + mtu */
+	uint32_t rx_size;         /**< GRH area + header + mtu */
+	uint32_t tx_head;
+	uint32_t tx_out;          /**< sends not yet retired */
+	uint32_t nwr;
+	struct rdx_wr wrs[RPC_BURST];
+	struct rdx_sge sges[RPC_BURST];
+	uint32_t nrecv;
+	struct rdx_recv_wr rwrs[RPC_BURST];
+	struct rdx_sge rsges[RPC_BURST];
+	uint8_t *pool;            /**< msg_bufs pairs of max_msg bytes */
+	size_t pool_len;
+	uint32_t *pool_free;
+	uint32_t pool_nfree;
+	bool pump;                /**< some message may send more */
+	bool grant_dirty;
+	struct rpc_grant_sched gs;
+	struct rpc_grant_ent **gents;
+	struct rpc_grant_ent *gout[64];
+	struct rdx_ah **dead_ah;  /**< AHs of destroyed sessions, kept until the QP goes */
+	uint32_t ndead_ah;
+	TAILQ_ENTRY(rdx_rpc_endpoint) next;
+};
+
+/* rdx_rpc_ud.c: the UD datapath, for rdx_rpc_ud_ctl.c */
+#define RPC_UD_QKEY 0x11e5dU
+#define RPC_ROLE_CLIENT 0   /**< rpc_grant_ent.role: a client slot's */
+#define RPC_ROLE_SERVER 1   /**< a server slot's */
+int rpc_ud_poll(struct rdx_rpc_endpoint *ep);
+int rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c);
+void rpc_ud_respond(struct rpc_sslot *ss);
+/** Free a server slot's buffers and grant entry; the slot goes idle. */
+void rpc_ud_ss_release(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss);
+
+/* rdx_rpc.c, for the transports */
+/** Finish a call: run its continuation once, free the slot. */
+void rpc_call_complete(struct rpc_cslot *c, int status, uint32_t resp_len);
+/** A complete request: run its handler (or answer ERR). */
+void rpc_request_dispatch(struct rpc_sslot *ss);
+#define RPC_SESS_IDX_MASK 0xffffffu
+/** Slot of an id. */
+static inline uint32_t
+rpc_slot_of(const struct rdx_rpc_endpoint *ep, uint64_t id)
+{
+	return (uint32_t)(id % ep->slots);
+}
+/** One line on stderr (control path only). */
+void rpc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* RDX_RPC_PRIV_H */

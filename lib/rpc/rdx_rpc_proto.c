@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/rpc's pure protocol logic: the packet header, reassembly bitmaps, the
+ * sender's window and acknowledgements (rdx_rpc_proto.h). No device, no
+ * clock, no allocation: unit tests drive it with deterministic losses.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+
+#include "rdx_rpc_proto.h"
+
+void
+rpc_hdr_encode(void *buf, const struct rpc_hdr *h)
+{
+	struct rpc_hdr w = *h;
+
+	w.type = rte_cpu_to_le_16(h->type);
+	w.dst_session = rte_cpu_to_le_32(h->dst_session);
+	w.msg_len = rte_cpu_to_le_32(h->msg_len);
+	w.rpc_id = rte_cpu_to_le_64(h->rpc_id);
+	w.offset = rte_cpu_to_le_32(h->offset);
+	w.length = rte_cpu_to_le_32(h->length);
+	memcpy(buf, &w, sizeof(w));
+}
+
+int
+rpc_pkt_parse(const void *buf, uint32_t len, const struct rpc_pkt_limits *lim,
+	      struct rpc_hdr *h)
+{
+	uint64_t end;
+
+	if (len < RPC_HDR_LEN || lim->mtu == 0)
+		return -EBADMSG;
+	memcpy(h, buf, sizeof(*h));
+	h->type = rte_le_to_cpu_16(h->type);
+	h->dst_session = rte_le_to_cpu_32(h->dst_session);
+	h->msg_len = rte_le_to_cpu_32(h->msg_len);
+	h->rpc_id = rte_le_to_cpu_64(h->rpc_id);
+	h->offset = rte_le_to_cpu_32(h->offset);
+	h->length = rte_le_to_cpu_32(h->length);
+	if (h->magic != RPC_PKT_MAGIC || h->version != RPC_PKT_VERSION ||
+	    h->kind == 0 || h->kind >= RPC_PKT_KIND_MAX ||
+	    (h->flags & ~RPC_F_ALL) != 0 || h->rsv != 0 ||
+	    h->type >= lim->max_types || h->msg_len > lim->max_msg)
+		return -EBADMSG;
+	end = (uint64_t)h->offset + h->length;
+	switch (h->kind) {
+	case RPC_PKT_DATA:
+		if (h->offset % lim->mtu != 0 ||
+		    (h->offset >= h->msg_len && !(h->offset == 0 && h->msg_len == 0)) ||
+		    h->length != rpc_pkt_len(h->msg_len, lim->mtu, h->offset / lim->mtu) ||
+		    len != RPC_HDR_LEN + h->length)
+			return -EBADMSG;
+		break;
+	case RPC_PKT_ACK:
+		if (h->offset % lim->mtu != 0 || h->offset > h->msg_len + lim->mtu ||
+		    h->length != 0 || len != RPC_HDR_LEN + RPC_ACK_PAYLOAD)
+			return -EBADMSG;
+		break;
+	case RPC_PKT_GRANT:
+		if (h->offset > h->msg_len || h->length != 0 || len != RPC_HDR_LEN)
+			return -EBADMSG;
+		break;
+	case RPC_PKT_RESEND:
+		if (end > h->msg_len || len != RPC_HDR_LEN)
+			return -EBADMSG;
+		break;
+	default: /* BUSY */
+		if (h->offset != 0 || h->length != 0 || len != RPC_HDR_LEN)
+			return -EBADMSG;
+		break;
+	}
+	return 0;
+}
+
+int
+rpc_rx_init(struct rpc_rx *rx, uint32_t msg_len, uint32_t mtu)
+{
+	uint32_t n = rpc_npkts(msg_len, mtu);
+	uint32_t words = (n + 63) / 64;
+
+	if (words > rx->map_words)
+		return -EMSGSIZE;
+	memset(rx->map, 0, (size_t)words * sizeof(uint64_t));
+	rx->npkts = n;
+	rx->rcvd = 0;
+	rx->cum = 0;
+	rx->msg_len = msg_len;
+	rx->rcvd_bytes = 0;
+	return 0;
+}
+
+static inline bool
+map_test(const uint64_t *map, uint32_t i)
+{
+	return (map[i / 64] >> (i % 64)) & 1;
+}
+
+int
+rpc_rx_add(struct rpc_rx *rx, uint32_t i, uint32_t len)
+{
+	if (i >= rx->npkts)
+		return -ERANGE;
+	if (map_test(rx->map, i))
+		return 0;
+	rx->map[i / 64] |= UINT64_C(1) << (i % 64);
+	rx->rcvd++;
+	rx->rcvd_bytes += len;
+	while (rx->cum < rx->npkts && map_test(rx->map, rx->cum))
+		rx->cum++;
+	return 1;
+}
+
+uint64_t
+rpc_rx_ack_map(const struct rpc_rx *rx)
+{
+	uint64_t m = 0;
+	uint32_t k;
+
+	for (k = 0; k < 64 && rx->cum + k < rx->npkts; k++)
+		if (map_test(rx->map, rx->cum + k))
+			m |= UINT64_C(1) << k;
+	return m;
+}
+
+uint32_t
+rpc_rx_missing(const struct rpc_rx *rx, uint32_t limit, uint32_t *first)
+{
+	uint32_t i = rx->cum, n = 0;
+
+	if (limit > rx->npkts)
+		limit = rx->npkts;
+	if (i >= limit)
+		return 0;
+	*first = i;
+	while (i < limit && !map_test(rx->map, i)) {
+		i++;
+		n++;
+	}
+	return n;
+}
+
+void
+rpc_tx_init(struct rpc_tx *tx, uint32_t npkts, uint32_t window, uint32_t unsched)
+{
+	tx->npkts = npkts;
+	tx->next = 0;
+	tx->cum = 0;
+	tx->sack = 0;
+	tx->window = window > 64 ? 64 : window;
+	tx->limit = unsched > npkts ? npkts : unsched;
+}
+
+uint32_t
+rpc_tx_ack(struct rpc_tx *tx, uint32_t cum, uint64_t map)
+{
+	uint32_t before = tx->cum + (uint32_t)__builtin_popcountll(tx->sack);
+	uint32_t shift, after;
+
+	if (cum > tx->next)       /* cannot acknowledge what was never sent */
+		cum = tx->next;
+	if (cum > tx->cum) {
+		shift = cum - tx->cum;
+		tx->sack = shift >= 64 ? 0 : tx->sack >> shift;
+		tx->cum = cum;
+	}
+	/* map is relative to cum; fold the part that overlaps our window */
+	if (cum == tx->cum)
+		tx->sack |= map;
+	else if (cum < tx->cum && tx->cum - cum < 64)
+		tx->sack |= map >> (tx->cum - cum);
+	/* bits beyond what was sent are meaningless */
+	if (tx->next - tx->cum < 64)
+		tx->sack &= (UINT64_C(1) << (tx->next - tx->cum)) - 1;
+	while (tx->sack & 1) {
+		tx->sack >>= 1;
+		tx->cum++;
+	}
+	after = tx->cum + (uint32_t)__builtin_popcountll(tx->sack);
+	return after > before ? after - before : 0;
+}
+
+bool
+rpc_tx_acked(const struct rpc_tx *tx, uint32_t i)
+{
+	if (i < tx->cum)
+		return true;
+	if (i - tx->cum >= 64)
+		return false;
+	return (tx->sack >> (i - tx->cum)) & 1;
+}
+
+uint32_t
+rpc_tx_sendable(const struct rpc_tx *tx)
+{
+	uint32_t lim;
+
+	if (tx->window != 0) {
+		lim = tx->cum + tx->window;
+		if (lim > tx->npkts)
+			lim = tx->npkts;
+	} else {
+		lim = tx->limit;
+	}
+	return lim > tx->next ? lim - tx->next : 0;
+}
+
+int
+rpc_tx_grant(struct rpc_tx *tx, uint32_t pkts)
+{
+	if (pkts > tx->npkts)
+		pkts = tx->npkts;
+	if (pkts <= tx->limit)
+		return 0;
+	tx->limit = pkts;
+	return 1;
+}
+
+uint32_t
+rpc_tx_retx(const struct rpc_tx *tx, uint32_t *out, uint32_t max)
+{
+	uint32_t i, n = 0;
+
+	for (i = tx->cum; i < tx->next && n < max; i++)
+		if (!rpc_tx_acked(tx, i))
+			out[n++] = i;
+	return n;
+}

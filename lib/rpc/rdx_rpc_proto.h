@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/**
+ * @file
+ * lib/rpc's pure protocol logic, with no device and no clock: the packet
+ * header and its parser, a message's reassembly bitmap, a sender's window
+ * and acknowledgements, duplicate classification of RPC ids, and the
+ * receiver's grant scheduler (shortest remaining first, bounded
+ * overcommitment). The transports drive these; the unit tests drive them
+ * directly with deterministic loss patterns. Internal to lib/rpc.
+ */
+#ifndef RDX_RPC_PROTO_H
+#define RDX_RPC_PROTO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------ */
+/* Packet header (doc/rpc.md "Packet format"): 32 bytes, little-endian. */
+
+#define RPC_PKT_MAGIC 0xA7
+#define RPC_PKT_VERSION 1
+#define RPC_HDR_LEN 32u
+/** ACK payload: a 64-bit map of the packets after the first missing one. */
+#define RPC_ACK_PAYLOAD 8u
+
+enum rpc_pkt_kind {
+	RPC_PKT_DATA = 1,   /**< message bytes [offset, offset + length) */
+	RPC_PKT_ACK = 2,    /**< offset: first missing packet * mtu; payload: map */
+	RPC_PKT_GRANT = 3,  /**< offset: the sender may send bytes < offset */
+	RPC_PKT_RESEND = 4, /**< send [offset, offset + length) again */
+	RPC_PKT_BUSY = 5,   /**< the RPC is alive; the response is not ready */
+	RPC_PKT_KIND_MAX,
+};
+
+/** flags */
+#define RPC_F_RESP 0x01   /**< about the response (else the request) */
+#define RPC_F_ERR  0x02   /**< response: no handler for the type */
+#define RPC_F_RETX 0x04   /**< DATA sent again (statistics only) */
+#define RPC_F_ALL  0x07
+
+struct rpc_hdr {
+	uint8_t magic;
+	uint8_t version;
+	uint8_t kind;
+	uint8_t flags;
+	uint8_t prio;         /**< homa priority level; 0 on UD (no levels) */
+	uint8_t rsv;
+	uint16_t type;        /**< the RPC's type */
+	uint32_t dst_session; /**< the receiver's session index */
+	uint32_t msg_len;     /**< the message's length (DATA, ACK, GRANT, RESEND) */
+	uint64_t rpc_id;
+	uint32_t offset;
+	uint32_t length;
+};
+
+_Static_assert(sizeof(struct rpc_hdr) == RPC_HDR_LEN, "packet header is 32 bytes");
+
+/** Limits a receiver checks a packet against. */
+struct rpc_pkt_limits {
+	uint32_t mtu;         /**< payload bytes per DATA packet */
+	uint32_t max_msg;     /**< largest message */
+	uint32_t max_types;   /**< types 0..max_types-1 */
+};
+
+/**
+ * Encode h into buf (RPC_HDR_LEN bytes).
+ */
+void rpc_hdr_encode(void *buf, const struct rpc_hdr *h);
+
+/**
+ * Parse and check a packet of len bytes (the header and its payload).
+ * DATA: offset a multiple of mtu, length = min(mtu, msg_len - offset)
+ * (every packet full but the last; a 0-byte message is one 0-byte packet),
+ * len = RPC_HDR_LEN + length. ACK: offset a multiple of mtu <= msg_len,
+ * len = RPC_HDR_LEN + 8. GRANT: offset <= msg_len. RESEND: the range within
+ * msg_len. msg_len <= max_msg, type < max_types, known kind and flags,
+ * reserved byte zero.
+ * @return 0 (h filled), or -EBADMSG.
+ */
+int rpc_pkt_parse(const void *buf, uint32_t len, const struct rpc_pkt_limits *lim,
+		  struct rpc_hdr *h);
+
+/** Packets of a message of len bytes (a 0-byte message is one packet). */
+static inline uint32_t
+rpc_npkts(uint32_t len, uint32_t mtu)
+{
+	return len == 0 ? 1 : (uint32_t)(((uint64_t)len + mtu - 1) / mtu);
+}
+
+/** Length of packet i of a message. */
+static inline uint32_t
+rpc_pkt_len(uint32_t msg_len, uint32_t mtu, uint32_t i)
+{
+	uint64_t off = (uint64_t)i * mtu;
+
+	if (off >= msg_len)
+		return 0;
+	return msg_len - off < mtu ? (uint32_t)(msg_len - off) : mtu;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reassembly: which packets of a message arrived.                    */
+
+struct rpc_rx {
+	uint64_t *map;        /**< one bit per packet; words preallocated */
+	uint32_t map_words;   /**< capacity in 64-bit words */
+	uint32_t npkts;
+	uint32_t rcvd;        /**< distinct packets received */
+	uint32_t cum;         /**< first missing packet (all below arrived) */
+	uint32_t msg_len;
+	uint32_t rcvd_bytes;  /**< distinct bytes received */
+};
+
+/** Start a message of msg_len bytes. @return 0, -EMSGSIZE (map too small). */
+int rpc_rx_init(struct rpc_rx *rx, uint32_t msg_len, uint32_t mtu);
+/** Mark packet i arrived. @return 1 new, 0 duplicate, -ERANGE bad index. */
+int rpc_rx_add(struct rpc_rx *rx, uint32_t i, uint32_t len);
+static inline bool
+rpc_rx_complete(const struct rpc_rx *rx)
+{
+	return rx->rcvd == rx->npkts;
+}
+/** Bit k: packet cum + k arrived (k = 0 is always 0 unless complete). */
+uint64_t rpc_rx_ack_map(const struct rpc_rx *rx);
+/**
+ * The first run of missing packets below limit (a packet count): its first
+ * index in *first, its length returned (0: none missing below limit).
+ */
+uint32_t rpc_rx_missing(const struct rpc_rx *rx, uint32_t limit, uint32_t *first);
+
+/* ------------------------------------------------------------------ */
+/* Sender: window and acknowledgements (basic), grants (homa).        */
+
+struct rpc_tx {
+	uint32_t npkts;
+	uint32_t next;        /**< next packet never sent */
+	uint32_t cum;         /**< all packets below are acknowledged */
+	uint64_t sack;        /**< bit k: packet cum + k acknowledged */
+	uint32_t window;      /**< basic: packets unacknowledged at most */
+	uint32_t limit;       /**< homa: packets granted (may be sent) */
+};
+
+/** Start a message: basic with window w (1..64), homa with w 0 and
+ * unsched packets granted. */
+void rpc_tx_init(struct rpc_tx *tx, uint32_t npkts, uint32_t window,
+		 uint32_t unsched);
+/** Apply an ACK (first missing packet cum, map as rpc_rx_ack_map).
+ * @return packets newly acknowledged. */
+uint32_t rpc_tx_ack(struct rpc_tx *tx, uint32_t cum, uint64_t map);
+/** Whether packet i is acknowledged. */
+bool rpc_tx_acked(const struct rpc_tx *tx, uint32_t i);
+/** Packets that may be sent for the first time now (window or grant). */
+uint32_t rpc_tx_sendable(const struct rpc_tx *tx);
+/** Apply a grant of `pkts` packets. @return 1 when it raised the limit. */
+int rpc_tx_grant(struct rpc_tx *tx, uint32_t pkts);
+/** Every packet acknowledged (basic). */
+static inline bool
+rpc_tx_done(const struct rpc_tx *tx)
+{
+	return tx->cum >= tx->npkts;
+}
+/**
+ * The packets a retransmission timeout sends again (basic): those sent and
+ * not acknowledged, oldest first, at most max, written to out.
+ * @return how many.
+ */
+uint32_t rpc_tx_retx(const struct rpc_tx *tx, uint32_t *out, uint32_t max);
+
+/* ------------------------------------------------------------------ */
+/* Duplicate suppression by RPC id (per slot: ids slot, slot+S, ...). */
+
+enum rpc_id_class {
+	RPC_ID_STALE = 0,     /**< older than the slot's RPC: drop */
+	RPC_ID_CURRENT,       /**< the slot's RPC */
+	RPC_ID_NEW,           /**< a newer RPC: the older one is finished */
+};
+
+static inline enum rpc_id_class
+rpc_id_classify(uint64_t slot_id, bool slot_used, uint64_t id)
+{
+	if (!slot_used || id > slot_id)
+		return RPC_ID_NEW;
+	return id == slot_id ? RPC_ID_CURRENT : RPC_ID_STALE;
+}
+
+/** Whether a timer started at last (TSC) with period rto has expired. A
+ * timer (re)started after now was read has not. */
+static inline bool
+rpc_timer_expired(uint64_t now, uint64_t last, uint64_t rto)
+{
+	return now >= last && now - last >= rto;
+}
+
+/* ------------------------------------------------------------------ */
+/* Grant scheduler (homa receiver): rdx_rpc_grant.c                   */
+
+/** One incoming scheduled message, embedded in the receiver's slot. */
+struct rpc_grant_ent {
+	uint32_t msg_len;
+	uint32_t rcvd;        /**< bytes received */
+	uint32_t granted;     /**< bytes the sender may send */
+	uint32_t pos;         /**< index in the scheduler (UINT32_MAX: none) */
+	void *ctx;            /**< the owner's (the transport's slot) */
+	uint8_t role;         /**< the owner's (which kind of slot) */
+};
+
+struct rpc_grant_sched {
+	struct rpc_grant_ent **ents;  /**< preallocated, cap entries */
+	uint32_t n;
+	uint32_t cap;
+	uint32_t rtt_bytes;
+	uint32_t overcommit;
+};
+
+/** ents: room for cap pointers. */
+void rpc_grant_init(struct rpc_grant_sched *s, struct rpc_grant_ent **ents,
+		    uint32_t cap, uint32_t rtt_bytes, uint32_t overcommit);
+/** A message of msg_len bytes whose first rtt_bytes are unscheduled:
+ * scheduled when it has more. @return 1 added, 0 nothing to grant,
+ * -ENOSPC. */
+int rpc_grant_add(struct rpc_grant_sched *s, struct rpc_grant_ent *e,
+		  uint32_t msg_len);
+/** Forget a message (complete, or its RPC ended). */
+void rpc_grant_remove(struct rpc_grant_sched *s, struct rpc_grant_ent *e);
+/**
+ * Grant: the overcommit messages with the fewest bytes left to receive get
+ * granted = min(msg_len, rcvd + rtt_bytes); no other message gets a grant.
+ * Messages fully granted leave the scheduler. The entries whose grant rose
+ * are written to out (at most max: pass max >= overcommit, else the
+ * grants that do not fit are left for the next run).
+ * @return how many.
+ */
+uint32_t rpc_grant_run(struct rpc_grant_sched *s, struct rpc_grant_ent **out,
+		       uint32_t max);
+
+#endif /* RDX_RPC_PROTO_H */

@@ -1,0 +1,379 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/rpc over RC ("infrc"): one RC QP per session, one CQ per endpoint. A
+ * message is one SEND of the 32-byte header (rdx_rpc_proto.h) and the
+ * message into a posted receive buffer of 32 + max_msg_size bytes. The QP
+ * is reliable and ordered, so there are no retransmissions, acks or
+ * duplicates; the ids are still checked. Each session holds, in one
+ * registered region: 2 * slots receive buffers (the peer's requests, at
+ * most slots, and the responses to our calls, at most slots), slots request
+ * buffers and slots response buffers. A handler reads the request in its
+ * receive buffer (reposted on rdx_rpc_respond) and writes the response
+ * straight into its registered buffer: one copy per call, the request's.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "rdx_rpc_priv.h"
+
+static inline size_t
+rc_bsz(const struct rdx_rpc_endpoint *ep)
+{
+	return RTE_ALIGN_CEIL((size_t)RPC_HDR_LEN + ep->max_msg, 64);
+}
+
+/* Buffer k of a session: receives 0..2S-1, request buffers 2S..3S-1,
+ * response buffers 3S..4S-1. */
+static inline uint8_t *
+rc_buf(const struct rdx_rpc_session *s, uint32_t k)
+{
+	return (uint8_t *)s->mem->addr + (size_t)k * rc_bsz(s->ep);
+}
+
+static inline uint64_t
+rc_iova(const struct rdx_rpc_session *s, uint32_t k)
+{
+	return s->mem->iova + (uint64_t)k * rc_bsz(s->ep);
+}
+
+static int
+rc_post_recv(struct rdx_rpc_session *s, uint32_t k)
+{
+	struct rdx_sge sge = {
+		.addr = rc_iova(s, k), .length = RPC_HDR_LEN + s->ep->max_msg,
+		.lkey = s->mem->lkey,
+	};
+	struct rdx_recv_wr rw = { .wr_id = k, .sge = &sge, .num_sge = 1 };
+
+	return rdx_qp_post_recv_burst(s->qp, &rw, 1) == 1 ? 0 : -ENOBUFS;
+}
+
+/* SEND buffer k with a header and len bytes already in place. */
+static int
+rc_send(struct rdx_rpc_session *s, uint32_t k, const struct rpc_hdr *h)
+{
+	struct rdx_rpc_endpoint *ep = s->ep;
+	struct rdx_sge sge = {
+		.addr = rc_iova(s, k), .length = RPC_HDR_LEN + h->msg_len, .lkey = s->mem->lkey,
+	};
+	struct rdx_wr wr = {
+		.wr_id = UINT64_MAX, .sge = &sge, .num_sge = 1, .opcode = RDX_OP_SEND,
+	};
+
+	if (unlikely(s->sq_out + 1 >= s->sq_depth))
+		return -ENOBUFS;
+	rpc_hdr_encode(rc_buf(s, k), h);
+	if (unlikely(rdx_qp_post_burst(s->qp, &wr, 1) != 1)) {
+		ep->stats.errors++;
+		return -EIO;
+	}
+	s->sq_out++;
+	ep->stats.tx_pkts++;
+	return 0;
+}
+
+static int
+rc_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
+{
+	uint32_t k = 2 * s->ep->slots + c->idx;
+	struct rpc_hdr h = {
+		.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = RPC_PKT_DATA,
+		.type = c->type, .dst_session = s->peer_idx, .msg_len = c->req_len,
+		.rpc_id = c->id, .length = c->req_len,
+	};
+
+	if (unlikely(s->sq_out + 1 >= s->sq_depth))
+		return -ENOBUFS;
+	if (c->req_len != 0)
+		memcpy(rc_buf(s, k) + RPC_HDR_LEN, c->req, c->req_len);
+	c->t_progress = rte_rdtsc();
+	return rc_send(s, k, &h);
+}
+
+/* Send a response whose bytes are in place; false when the SQ is full. */
+static bool
+rc_respond_now(struct rpc_sslot *ss)
+{
+	struct rdx_rpc_session *s = ss->req.sess;
+	struct rpc_hdr h = {
+		.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = RPC_PKT_DATA,
+		.flags = RPC_F_RESP | ss->flags, .type = ss->req.type,
+		.dst_session = s->peer_idx, .msg_len = ss->resp_len, .rpc_id = ss->id,
+		.length = ss->resp_len,
+	};
+	int ret = rc_send(s, 3 * s->ep->slots + ss->idx, &h);
+
+	if (ret == -ENOBUFS)
+		return false;
+	ss->pending = false;
+	ss->state = SS_IDLE;
+	if (ss->buf != RPC_NONE) {
+		if (rc_post_recv(s, ss->buf) != 0)
+			s->ep->stats.errors++;
+		ss->buf = RPC_NONE;
+	}
+	return true;
+}
+
+static void
+rc_respond(struct rpc_sslot *ss)
+{
+	if (!rc_respond_now(ss)) {
+		ss->pending = true;
+		ss->req.sess->pending = true;
+	}
+}
+
+static void
+rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint32_t len)
+{
+	const struct rpc_pkt_limits lim = {
+		.mtu = ep->max_msg, .max_msg = ep->max_msg, .max_types = RDX_RPC_MAX_TYPES,
+	};
+	uint8_t *buf = rc_buf(s, k);
+	struct rpc_hdr h;
+
+	ep->stats.rx_pkts++;
+	/* one message is one packet: an "mtu" of max_msg checks exactly that */
+	if (unlikely(rpc_pkt_parse(buf, len, &lim, &h) != 0 || h.kind != RPC_PKT_DATA ||
+		     h.dst_session != s->wire_id)) {
+		ep->stats.bad_pkts++;
+		goto repost;
+	}
+	if (h.flags & RPC_F_RESP) {
+		struct rpc_cslot *c = &s->cs[rpc_slot_of(ep, h.rpc_id)];
+		int status = 0;
+
+		if (!c->busy || c->id != h.rpc_id) {
+			ep->stats.dup_dropped++;
+			goto repost;
+		}
+		if (h.flags & RPC_F_ERR)
+			status = -ENOENT;
+		else if (h.msg_len > c->resp_cap)
+			status = -EMSGSIZE;
+		else if (h.msg_len != 0)
+			memcpy(c->resp, buf + RPC_HDR_LEN, h.msg_len);
+		if (rc_post_recv(s, k) != 0)
+			ep->stats.errors++;
+		rpc_call_complete(c, status, h.msg_len);
+		return;
+	} else {
+		struct rpc_sslot *ss = &s->ss[rpc_slot_of(ep, h.rpc_id)];
+
+		if (rpc_id_classify(ss->id, ss->used, h.rpc_id) != RPC_ID_NEW ||
+		    ss->state != SS_IDLE) {
+			ep->stats.dup_dropped++;
+			goto repost;
+		}
+		ss->id = h.rpc_id;
+		ss->used = true;
+		ss->buf = k;
+		ss->flags = 0;
+		ss->req.type = h.type;
+		ss->req.len = h.msg_len;
+		ss->req.data = buf + RPC_HDR_LEN;
+		ss->req.resp = rc_buf(s, 3 * ep->slots + ss->idx) + RPC_HDR_LEN;
+		ss->req.resp_cap = ep->max_msg;
+		rpc_request_dispatch(ss);
+		return;
+	}
+repost:
+	if (rc_post_recv(s, k) != 0)
+		ep->stats.errors++;
+}
+
+static void
+rc_pending(struct rdx_rpc_endpoint *ep)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < ep->max_sessions; i++) {
+		struct rdx_rpc_session *s = ep->sess[i];
+
+		if (s == NULL || !s->pending)
+			continue;
+		s->pending = false;
+		for (k = 0; k < ep->slots; k++)
+			if (s->ss[k].pending && !rc_respond_now(&s->ss[k])) {
+				s->pending = true;
+				break;
+			}
+	}
+}
+
+static void
+rc_timers(struct rdx_rpc_endpoint *ep, uint64_t now)
+{
+	uint32_t i, k;
+
+	for (i = 0; i < ep->max_sessions; i++) {
+		struct rdx_rpc_session *s = ep->sess[i];
+
+		if (s == NULL)
+			continue;
+		for (k = 0; k < ep->slots; k++)
+			if (s->cs[k].busy && rpc_timer_expired(now, s->cs[k].t_progress, ep->call_to))
+				rpc_call_complete(&s->cs[k], -ETIMEDOUT, 0);
+	}
+}
+
+/* The session's QP reported an error: it is in the error state for good.
+ * Its calls fail with -EIO and new ones are refused (-ENOTCONN). */
+static void
+rc_fail(struct rdx_rpc_session *s)
+{
+	uint32_t k;
+
+	if (!s->connected)
+		return;
+	s->connected = false;
+	for (k = 0; k < s->ep->slots; k++)
+		if (s->cs[k].busy)
+			rpc_call_complete(&s->cs[k], -EIO, 0);
+}
+
+static int
+rc_poll(struct rdx_rpc_endpoint *ep)
+{
+	struct rdx_wc wc[RPC_BURST];
+	uint64_t now;
+	uint32_t i, n;
+	bool pending = false;
+
+	n = rdx_cq_poll_burst(ep->cq, wc, RPC_BURST);
+	for (i = 0; i < n; i++) {
+		struct rdx_rpc_session *s = wc[i].qp_ctx;
+
+		if (wc[i].wr_id == UINT64_MAX) {
+			s->sq_out -= wc[i].retired != 0 ? wc[i].retired : 1;
+			pending |= s->pending;
+			if (unlikely(wc[i].status != 0)) {
+				ep->stats.errors++;
+				rc_fail(s);
+			}
+			continue;
+		}
+		if (unlikely(wc[i].status != 0 || wc[i].wr_id >= 2 * ep->slots)) {
+			ep->stats.errors++; /* e.g. a flushed receive: the QP is in error */
+			rc_fail(s);
+			continue;
+		}
+		rc_recv(ep, s, (uint32_t)wc[i].wr_id, wc[i].byte_len);
+	}
+	if (pending)
+		rc_pending(ep);
+	now = rte_rdtsc();
+	if (now >= ep->next_scan) {
+		ep->next_scan = now + ep->hz / 1000;
+		rc_timers(ep, now);
+	}
+	return (int)n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Control path                                                       */
+
+static int
+rc_ep_init(struct rdx_rpc_endpoint *ep)
+{
+	struct rdx_cq_conf cc = { .depth = ep->max_sessions * ep->slots * 4 };
+	uint32_t max_cqe = rdx_dev_attr_get(ep->dev)->max_cqe;
+
+	if (cc.depth > max_cqe)
+		cc.depth = max_cqe;
+	ep->cq = rdx_cq_create(ep->dev, &cc);
+	if (ep->cq == NULL)
+		return -rte_errno;
+	ep->next_scan = rte_rdtsc();
+	return 0;
+}
+
+static void
+rc_ep_fini(struct rdx_rpc_endpoint *ep)
+{
+	if (ep->cq != NULL)
+		rdx_cq_destroy(ep->cq);
+	ep->cq = NULL;
+}
+
+static void
+rc_sess_fini(struct rdx_rpc_session *s)
+{
+	if (s->qp != NULL)
+		rdx_qp_destroy(s->qp);
+	if (s->mem != NULL)
+		rdx_dev_mem_free(s->mem);
+	s->qp = NULL;
+	s->mem = NULL;
+}
+
+static int
+rc_sess_init(struct rdx_rpc_session *s)
+{
+	struct rdx_rpc_endpoint *ep = s->ep;
+	struct rdx_qp_conf qc = {
+		.send_cq = ep->cq, .recv_cq = ep->cq, .sq_depth = 4 * ep->slots,
+		.rq_depth = 2 * ep->slots, .max_send_sge = 1, .max_recv_sge = 1,
+		.sig_interval = (uint16_t)ep->slots, .user_ctx = s,
+		.post_lcore = ep->lcore_id >= 0 && ep->lcore_id < RTE_MAX_LCORE ?
+			      RDX_QP_POST_LCORE(ep->lcore_id) : 0,
+	};
+	uint32_t k;
+	int ret;
+
+	s->qp = rdx_qp_create(ep->dev, &qc);
+	if (s->qp == NULL)
+		return -rte_errno;
+	s->sq_depth = qc.sq_depth;
+	s->mem = rdx_dev_mem_alloc(ep->dev, 4 * ep->slots * rc_bsz(ep), RDX_MEM_HOST,
+				   RDX_ACCESS_LOCAL_WRITE);
+	if (s->mem == NULL) {
+		ret = -rte_errno;
+		goto err;
+	}
+	for (k = 0; k < ep->slots; k++)
+		s->ss[k].buf = RPC_NONE;
+	for (k = 0; k < 2 * ep->slots; k++) {
+		ret = rc_post_recv(s, k);
+		if (ret != 0)
+			goto err;
+	}
+	return 0;
+err:
+	rc_sess_fini(s);
+	return ret;
+}
+
+static int
+rc_sess_info(struct rdx_rpc_session *s, struct rdx_qp_info *qi)
+{
+	return rdx_qp_info_get(s->qp, qi);
+}
+
+static int
+rc_sess_connect(struct rdx_rpc_session *s, const struct rdx_rpc_session_info *p)
+{
+	if (p->qp.qp_type != RDX_QP_RC) {
+		rpc_log("peer session info: its QP is not RC");
+		return -EPROTO;
+	}
+	return rdx_qp_connect(s->qp, &p->qp, NULL);
+}
+
+const struct rpc_ops rpc_rc_ops = {
+	.ep_init = rc_ep_init,
+	.ep_fini = rc_ep_fini,
+	.sess_init = rc_sess_init,
+	.sess_fini = rc_sess_fini,
+	.sess_info = rc_sess_info,
+	.sess_connect = rc_sess_connect,
+	.call = rc_call,
+	.respond = rc_respond,
+	.poll = rc_poll,
+};

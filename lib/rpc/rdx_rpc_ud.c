@@ -1,0 +1,763 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/rpc over one UD QP per endpoint: basic+infud (sender-driven: window,
+ * acknowledgements, retransmission after a timeout) and homa+infud
+ * (receiver-driven: unscheduled RTTbytes, grants shortest remaining first,
+ * RESEND and BUSY). Both cut messages into mtu-byte packets behind the
+ * 32-byte header of rdx_rpc_proto.h and reassemble them with its bitmaps;
+ * RPC ids per slot suppress duplicates so a handler and a continuation run
+ * once per call. doc/rpc.md describes the protocol.
+ *
+ * Fast path: packet buffers are a ring of queue_depth slots in one
+ * registered region, requests land in a pool of buffer pairs mapped at
+ * creation (rdx_rpc_ud_ctl.c); no allocation, lock, system call or log
+ * here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
+#include <rte_common.h>
+#include <rte_cycles.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+
+#include "rdx_rpc_priv.h"
+
+
+/* ------------------------------------------------------------------ */
+/* Sending                                                            */
+
+static void
+tx_flush(struct rdx_rpc_endpoint *ep)
+{
+	uint32_t n;
+
+	if (ep->nwr == 0)
+		return;
+	n = rdx_qp_post_burst(ep->qp, ep->wrs, (uint16_t)ep->nwr);
+	if (unlikely(n < ep->nwr)) {
+		ep->stats.errors += ep->nwr - n;
+		ep->tx_out -= ep->nwr - n;
+	}
+	ep->stats.tx_pkts += n;
+	ep->nwr = 0;
+}
+
+/* A packet buffer, or NULL when the send queue is full (try later). */
+static inline uint8_t *
+tx_get(struct rdx_rpc_endpoint *ep)
+{
+	if (unlikely(ep->tx_out + 1 >= ep->qdepth))
+		return NULL;
+	return ep->txb + (size_t)ep->tx_head * ep->pkt_size;
+}
+
+static inline void
+tx_queue(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, uint8_t *buf,
+	 uint32_t len)
+{
+	struct rdx_wr *wr = &ep->wrs[ep->nwr];
+	struct rdx_sge *sge = &ep->sges[ep->nwr];
+
+	sge->addr = ep->mem->iova + (uint64_t)(buf - (uint8_t *)ep->mem->addr);
+	sge->length = len;
+	sge->lkey = ep->mem->lkey;
+	memset(wr, 0, sizeof(*wr));
+	wr->wr_id = UINT64_MAX; /* receives are numbered 0..qdepth-1 */
+	wr->sge = sge;
+	wr->num_sge = 1;
+	wr->opcode = RDX_OP_SEND;
+	wr->ah = s->ah;
+	wr->remote_qpn = s->peer_qpn;
+	wr->remote_qkey = s->peer_qkey;
+	ep->nwr++;
+	ep->tx_out++;
+	ep->tx_head = ep->tx_head + 1 == ep->qdepth ? 0 : ep->tx_head + 1;
+	if (ep->nwr == RPC_BURST)
+		tx_flush(ep);
+}
+
+/* A header-only packet (ACK carries its 8-byte map). */
+static void
+send_ctl(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, uint8_t kind,
+	 uint8_t flags, uint16_t type, uint64_t id, uint32_t msg_len, uint32_t off,
+	 uint32_t length, uint64_t map)
+{
+	struct rpc_hdr h = {
+		.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = kind,
+		.flags = flags, .type = type, .dst_session = s->peer_idx,
+		.msg_len = msg_len, .rpc_id = id, .offset = off, .length = length,
+	};
+	uint8_t *buf = tx_get(ep);
+	uint32_t len = RPC_HDR_LEN;
+
+	if (buf == NULL)
+		return; /* a control packet is only a hint: the timers repeat it */
+	rpc_hdr_encode(buf, &h);
+	if (kind == RPC_PKT_ACK) {
+		map = rte_cpu_to_le_64(map);
+		memcpy(buf + RPC_HDR_LEN, &map, sizeof(map));
+		len += RPC_ACK_PAYLOAD;
+		ep->stats.acks_sent++;
+	}
+	tx_queue(ep, s, buf, len);
+}
+
+/* Data packet i of a message; -ENOBUFS when the send queue is full. */
+static int
+send_data(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, uint8_t flags,
+	  uint16_t type, uint64_t id, const uint8_t *msg, uint32_t msg_len, uint32_t i)
+{
+	struct rpc_hdr h = {
+		.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = RPC_PKT_DATA,
+		.flags = flags, .type = type, .dst_session = s->peer_idx,
+		.msg_len = msg_len, .rpc_id = id, .offset = i * ep->mtu,
+		.length = rpc_pkt_len(msg_len, ep->mtu, i),
+	};
+	uint8_t *buf = tx_get(ep);
+
+	if (buf == NULL)
+		return -ENOBUFS;
+	rpc_hdr_encode(buf, &h);
+	if (h.length != 0)
+		memcpy(buf + RPC_HDR_LEN, msg + h.offset, h.length);
+	if (flags & RPC_F_RETX)
+		ep->stats.retransmits++;
+	tx_queue(ep, s, buf, RPC_HDR_LEN + h.length);
+	return 0;
+}
+
+/* Send what the window or the grants allow; false when out of room. */
+static bool
+pump_msg(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_tx *tx,
+	 uint8_t flags, uint16_t type, uint64_t id, const uint8_t *msg, uint32_t len)
+{
+	uint32_t n = rpc_tx_sendable(tx);
+
+	while (n-- > 0) {
+		if (send_data(ep, s, flags, type, id, msg, len, tx->next) != 0) {
+			ep->pump = true;
+			return false;
+		}
+		tx->next++;
+	}
+	return true;
+}
+
+static inline bool
+pump_client(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c)
+{
+	return pump_msg(ep, c->sess, &c->tx, 0, c->type, c->id, c->req, c->req_len);
+}
+
+static inline bool
+pump_server(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss)
+{
+	return pump_msg(ep, ss->req.sess, &ss->tx, RPC_F_RESP | ss->flags, ss->req.type,
+			ss->id, ss->req.resp, ss->resp_len);
+}
+
+/* Send again the packets of [first, end) already sent and not acked. */
+static void
+retx_range(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_tx *tx,
+	   uint8_t flags, uint16_t type, uint64_t id, const uint8_t *msg, uint32_t len,
+	   uint32_t first, uint32_t end)
+{
+	uint32_t i;
+
+	if (end > tx->next)
+		end = tx->next;
+	for (i = first; i < end; i++)
+		if (!rpc_tx_acked(tx, i) &&
+		    send_data(ep, s, flags | RPC_F_RETX, type, id, msg, len, i) != 0)
+			return;
+}
+
+/* basic: a timeout sends every unacknowledged packet again. */
+static void
+retx_unacked(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_tx *tx,
+	     uint8_t flags, uint16_t type, uint64_t id, const uint8_t *msg, uint32_t len)
+{
+	retx_range(ep, s, tx, flags, type, id, msg, len, tx->cum, tx->next);
+}
+
+/* A RESEND: length 0 asks for "what you sent first" (the peer does not
+ * know the message yet), else the byte range. */
+static void
+retx_resend(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_tx *tx,
+	    uint8_t flags, uint16_t type, uint64_t id, const uint8_t *msg, uint32_t len,
+	    const struct rpc_hdr *h)
+{
+	uint32_t first, end;
+
+	if (h->length == 0) {
+		first = ep->homa ? 0 : tx->cum;
+		end = ep->homa ? rpc_npkts(ep->rtt_bytes, ep->mtu) : tx->next;
+	} else {
+		first = h->offset / ep->mtu;
+		end = (uint32_t)(((uint64_t)h->offset + h->length + ep->mtu - 1) / ep->mtu);
+		/* homa: asking for bytes grants them (the GRANT may be lost) */
+		if (ep->homa && rpc_tx_grant(tx, end))
+			ep->pump = true;
+	}
+	retx_range(ep, s, tx, flags, type, id, msg, len, first, end);
+}
+
+static inline uint32_t
+ack_off(const struct rdx_rpc_endpoint *ep, const struct rpc_rx *rx)
+{
+	return rx->cum * ep->mtu;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pool of request/response buffer pairs                              */
+
+static inline bool
+pool_get(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss)
+{
+	uint8_t *p;
+
+	if (unlikely(ep->pool_nfree == 0))
+		return false;
+	ss->buf = ep->pool_free[--ep->pool_nfree];
+	p = ep->pool + (size_t)ss->buf * 2 * ep->max_msg;
+	ss->reqbuf = p;
+	ss->req.data = p;
+	ss->req.resp = p + ep->max_msg;
+	ss->req.resp_cap = ep->max_msg;
+	return true;
+}
+
+void
+rpc_ud_ss_release(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss)
+{
+	if (ss->gent.pos != RPC_NONE)
+		rpc_grant_remove(&ep->gs, &ss->gent);
+	if (ss->buf != RPC_NONE) {
+		ep->pool_free[ep->pool_nfree++] = ss->buf;
+		ss->buf = RPC_NONE;
+	}
+	ss->state = SS_IDLE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Receiving: the client side (responses; acks, grants, resends, busy  */
+/* about our requests)                                                 */
+
+static void
+client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr *h,
+	  const uint8_t *payload, uint64_t now)
+{
+	struct rdx_rpc_session *s = c->sess;
+	uint64_t map;
+	int r;
+
+	if (!c->busy || h->rpc_id != c->id) {
+		if (h->kind == RPC_PKT_DATA) {
+			ep->stats.dup_dropped++;
+			/* the response of our last call again: its ACK was lost */
+			if (c->used && h->rpc_id == c->id)
+				send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, h->rpc_id,
+					 h->msg_len, rpc_npkts(h->msg_len, ep->mtu) * ep->mtu, 0, 0);
+		}
+		return;
+	}
+	c->t_progress = now;
+	switch (h->kind) {
+	case RPC_PKT_ACK:
+		memcpy(&map, payload, sizeof(map));
+		if (rpc_tx_ack(&c->tx, h->offset / ep->mtu, rte_le_to_cpu_64(map)) > 0) {
+			c->t_retx = now;
+			c->backoff = 0;
+			ep->pump = true;
+		}
+		if (rpc_tx_done(&c->tx))
+			c->req_done = true;
+		return;
+	case RPC_PKT_GRANT:
+		ep->stats.grants_rcvd++;
+		if (rpc_tx_grant(&c->tx, rpc_npkts(h->offset, ep->mtu)))
+			pump_client(ep, c);
+		return;
+	case RPC_PKT_RESEND:
+		ep->stats.resends_rcvd++;
+		retx_resend(ep, s, &c->tx, 0, c->type, c->id, c->req, c->req_len, h);
+		return;
+	case RPC_PKT_BUSY:
+		ep->stats.busy_rcvd++;
+		c->req_done = true;
+		c->t_retx = now;
+		return;
+	default:
+		break;
+	}
+	/* DATA of the response */
+	c->req_done = true;
+	if (!c->resp_started) {
+		if (h->flags & RPC_F_ERR || h->msg_len > c->resp_cap) {
+			send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, h->rpc_id, h->msg_len,
+				 rpc_npkts(h->msg_len, ep->mtu) * ep->mtu, 0, 0);
+			rpc_call_complete(c, h->flags & RPC_F_ERR ? -ENOENT : -EMSGSIZE,
+					  h->msg_len);
+			return;
+		}
+		if (rpc_rx_init(&c->rx, h->msg_len, ep->mtu) != 0) {
+			ep->stats.bad_pkts++;
+			return;
+		}
+		c->resp_started = true;
+		if (ep->homa)
+			rpc_grant_add(&ep->gs, &c->gent, h->msg_len);
+	} else if (h->msg_len != c->rx.msg_len) {
+		ep->stats.bad_pkts++;
+		return;
+	}
+	r = rpc_rx_add(&c->rx, h->offset / ep->mtu, h->length);
+	if (r <= 0) {
+		ep->stats.dup_dropped++;
+		if (!ep->homa)
+			send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
+				 ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
+		return;
+	}
+	c->t_retx = now;
+	c->backoff = 0;
+	if (h->length != 0)
+		memcpy(c->resp + h->offset, payload, h->length);
+	if (rpc_rx_complete(&c->rx)) {
+		send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
+			 ack_off(ep, &c->rx), 0, 0);
+		rpc_call_complete(c, 0, c->rx.msg_len);
+		return;
+	}
+	if (ep->homa) {
+		c->gent.rcvd = c->rx.rcvd_bytes;
+		ep->grant_dirty = true;
+	} else if (++c->acks_due >= (ep->window + 1) / 2) {
+		c->acks_due = 0;
+		send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
+			 ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Receiving: the server side (requests; acks, grants, resends about  */
+/* our responses)                                                     */
+
+static void
+server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class cls,
+	    const struct rpc_hdr *h, const uint8_t *payload, uint64_t now)
+{
+	struct rdx_rpc_session *s = ss->req.sess;
+	int r;
+
+	if (cls == RPC_ID_STALE) {
+		ep->stats.dup_dropped++;
+		return;
+	}
+	if (cls == RPC_ID_NEW) {
+		if (ss->state == SS_HANDLER) {
+			/* the peer cannot have moved on without our response */
+			ep->stats.bad_pkts++;
+			return;
+		}
+		rpc_ud_ss_release(ep, ss);
+		if (!pool_get(ep, ss)) {
+			ep->stats.no_buf++;
+			return;
+		}
+		if (rpc_rx_init(&ss->rx, h->msg_len, ep->mtu) != 0) {
+			rpc_ud_ss_release(ep, ss);
+			ep->stats.bad_pkts++;
+			return;
+		}
+		ss->id = h->rpc_id;
+		ss->used = true;
+		ss->state = SS_RECV;
+		ss->flags = 0;
+		ss->acks_due = 0;
+		ss->req.type = h->type;
+		ss->req.len = h->msg_len;
+		if (ep->homa)
+			rpc_grant_add(&ep->gs, &ss->gent, h->msg_len);
+	} else if (ss->state != SS_RECV) {
+		ep->stats.dup_dropped++;
+		if (!ep->homa && ss->state != SS_RESP)
+			send_ctl(ep, s, RPC_PKT_ACK, 0, h->type, h->rpc_id, h->msg_len,
+				 rpc_npkts(h->msg_len, ep->mtu) * ep->mtu, 0, 0);
+		return;
+	} else if (h->msg_len != ss->rx.msg_len || h->type != ss->req.type) {
+		ep->stats.bad_pkts++;
+		return;
+	}
+	ss->t_progress = now;
+	r = rpc_rx_add(&ss->rx, h->offset / ep->mtu, h->length);
+	if (r <= 0) {
+		ep->stats.dup_dropped++;
+		if (!ep->homa)
+			send_ctl(ep, s, RPC_PKT_ACK, 0, h->type, ss->id, ss->rx.msg_len,
+				 ack_off(ep, &ss->rx), 0, rpc_rx_ack_map(&ss->rx));
+		return;
+	}
+	ss->t_retx = now;
+	ss->backoff = 0;
+	if (h->length != 0)
+		memcpy(ss->reqbuf + h->offset, payload, h->length);
+	if (rpc_rx_complete(&ss->rx)) {
+		if (ss->gent.pos != RPC_NONE)
+			rpc_grant_remove(&ep->gs, &ss->gent);
+		rpc_request_dispatch(ss);
+		/* a response sent at once acknowledges the request itself */
+		if (!ep->homa && ss->state == SS_HANDLER)
+			send_ctl(ep, s, RPC_PKT_ACK, 0, ss->req.type, ss->id, ss->rx.msg_len,
+				 ack_off(ep, &ss->rx), 0, 0);
+		return;
+	}
+	if (ep->homa) {
+		ss->gent.rcvd = ss->rx.rcvd_bytes;
+		ep->grant_dirty = true;
+	} else if (++ss->acks_due >= (ep->window + 1) / 2) {
+		ss->acks_due = 0;
+		send_ctl(ep, s, RPC_PKT_ACK, 0, h->type, ss->id, ss->rx.msg_len,
+			 ack_off(ep, &ss->rx), 0, rpc_rx_ack_map(&ss->rx));
+	}
+}
+
+static void
+server_rx(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, const struct rpc_hdr *h,
+	  const uint8_t *payload, uint64_t now)
+{
+	struct rdx_rpc_session *s = ss->req.sess;
+	enum rpc_id_class cls = rpc_id_classify(ss->id, ss->used, h->rpc_id);
+	uint64_t map;
+
+	if (h->kind == RPC_PKT_DATA) {
+		server_data(ep, ss, cls, h, payload, now);
+		return;
+	}
+	if (h->kind == RPC_PKT_RESEND) {
+		ep->stats.resends_rcvd++;
+		if (cls == RPC_ID_NEW) {
+			/* we never saw this request: ask for its start */
+			ep->stats.resends_sent++;
+			send_ctl(ep, s, RPC_PKT_RESEND, 0, h->type, h->rpc_id, 0, 0, 0, 0);
+		} else if (cls == RPC_ID_CURRENT && (ss->state == SS_RECV || ss->state == SS_HANDLER)) {
+			ep->stats.busy_sent++;
+			send_ctl(ep, s, RPC_PKT_BUSY, RPC_F_RESP, h->type, h->rpc_id, 0, 0, 0, 0);
+		} else if (cls == RPC_ID_CURRENT && ss->state == SS_RESP) {
+			ss->t_progress = now;
+			retx_resend(ep, s, &ss->tx, RPC_F_RESP | ss->flags, ss->req.type, ss->id,
+				    ss->req.resp, ss->resp_len, h);
+		}
+		return;
+	}
+	if (cls != RPC_ID_CURRENT || ss->state != SS_RESP)
+		return;
+	ss->t_progress = now;
+	if (h->kind == RPC_PKT_GRANT) {
+		ep->stats.grants_rcvd++;
+		if (rpc_tx_grant(&ss->tx, rpc_npkts(h->offset, ep->mtu)))
+			pump_server(ep, ss);
+		return;
+	}
+	/* ACK of the response */
+	if (h->offset / ep->mtu >= ss->tx.npkts) {
+		rpc_ud_ss_release(ep, ss);
+		return;
+	}
+	if (ep->homa)
+		return;
+	memcpy(&map, payload, sizeof(map));
+	if (rpc_tx_ack(&ss->tx, h->offset / ep->mtu, rte_le_to_cpu_64(map)) > 0) {
+		ss->t_retx = now;
+		ss->backoff = 0;
+		ep->pump = true;
+	}
+	if (rpc_tx_done(&ss->tx))
+		rpc_ud_ss_release(ep, ss);
+}
+
+static void
+ud_rx(struct rdx_rpc_endpoint *ep, const uint8_t *pkt, uint32_t len, uint32_t src_qp,
+      uint64_t now)
+{
+	const struct rpc_pkt_limits lim = {
+		.mtu = ep->mtu, .max_msg = ep->max_msg, .max_types = RDX_RPC_MAX_TYPES,
+	};
+	struct rdx_rpc_session *s;
+	struct rpc_hdr h;
+	bool to_client;
+	uint32_t k;
+
+	if (unlikely(rpc_pkt_parse(pkt, len, &lim, &h) != 0 ||
+		     (h.dst_session & RPC_SESS_IDX_MASK) >= ep->max_sessions)) {
+		ep->stats.bad_pkts++;
+		return;
+	}
+	s = ep->sess[h.dst_session & RPC_SESS_IDX_MASK];
+	if (unlikely(s == NULL || !s->connected || h.dst_session != s->wire_id ||
+		     src_qp != s->peer_qpn)) {
+		ep->stats.bad_pkts++;
+		return;
+	}
+	ep->stats.rx_pkts++;
+	k = rpc_slot_of(ep, h.rpc_id);
+	to_client = h.kind == RPC_PKT_BUSY ||
+		    (h.kind == RPC_PKT_DATA) == ((h.flags & RPC_F_RESP) != 0);
+	if (to_client)
+		client_rx(ep, &s->cs[k], &h, (const uint8_t *)pkt + RPC_HDR_LEN, now);
+	else
+		server_rx(ep, &s->ss[k], &h, (const uint8_t *)pkt + RPC_HDR_LEN, now);
+}
+
+/* ------------------------------------------------------------------ */
+/* Progress: grants, pumping, timers                                  */
+
+static void
+run_grants(struct rdx_rpc_endpoint *ep)
+{
+	uint32_t i, n;
+
+	ep->grant_dirty = false;
+	n = rpc_grant_run(&ep->gs, ep->gout, RTE_DIM(ep->gout));
+	for (i = 0; i < n; i++) {
+		struct rpc_grant_ent *e = ep->gout[i];
+
+		ep->stats.grants_sent++;
+		if (e->role == RPC_ROLE_CLIENT) {
+			struct rpc_cslot *c = e->ctx;
+
+			send_ctl(ep, c->sess, RPC_PKT_GRANT, RPC_F_RESP, c->type, c->id,
+				 e->msg_len, e->granted, 0, 0);
+		} else {
+			struct rpc_sslot *ss = e->ctx;
+
+			send_ctl(ep, ss->req.sess, RPC_PKT_GRANT, 0, ss->req.type, ss->id,
+				 e->msg_len, e->granted, 0, 0);
+		}
+	}
+}
+
+/* homa receiver timer: ask for the first missing range below the grant,
+ * or repeat the grant when nothing below it is missing. */
+static void
+homa_rx_timeout(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s,
+		const struct rpc_rx *rx, const struct rpc_grant_ent *g, uint8_t flags,
+		uint16_t type, uint64_t id)
+{
+	uint32_t granted = g->granted != 0 ? g->granted : rx->msg_len;
+	uint32_t first = 0, n;
+
+	if (granted > rx->msg_len || g->pos == RPC_NONE)
+		granted = rx->msg_len;
+	if (granted < ep->rtt_bytes)
+		granted = ep->rtt_bytes < rx->msg_len ? ep->rtt_bytes : rx->msg_len;
+	n = rpc_rx_missing(rx, rpc_npkts(granted, ep->mtu), &first);
+	if (n > 0) {
+		uint64_t end = (uint64_t)(first + n) * ep->mtu;
+
+		if (end > rx->msg_len)
+			end = rx->msg_len;
+		ep->stats.resends_sent++;
+		send_ctl(ep, s, RPC_PKT_RESEND, flags, type, id, rx->msg_len, first * ep->mtu,
+			 (uint32_t)(end - first * ep->mtu), 0);
+	} else {
+		ep->stats.grants_sent++;
+		send_ctl(ep, s, RPC_PKT_GRANT, flags, type, id, rx->msg_len, granted, 0, 0);
+	}
+}
+
+static void
+client_timer(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, uint64_t now)
+{
+	struct rdx_rpc_session *s = c->sess;
+
+	if (rpc_timer_expired(now, c->t_progress, ep->call_to)) {
+		rpc_call_complete(c, -ETIMEDOUT, 0);
+		return;
+	}
+	if (!rpc_timer_expired(now, c->t_retx, ep->rto << c->backoff))
+		return;
+	c->t_retx = now;
+	if (c->backoff < RPC_MAX_BACKOFF)
+		c->backoff++;
+	if (!ep->homa && !c->req_done && !rpc_tx_done(&c->tx)) {
+		retx_unacked(ep, s, &c->tx, 0, c->type, c->id, c->req, c->req_len);
+	} else if (!c->resp_started) {
+		ep->stats.resends_sent++;
+		send_ctl(ep, s, RPC_PKT_RESEND, RPC_F_RESP, c->type, c->id, 0, 0, 0, 0);
+	} else if (ep->homa) {
+		homa_rx_timeout(ep, s, &c->rx, &c->gent, RPC_F_RESP, c->type, c->id);
+	} else {
+		send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, c->type, c->id, c->rx.msg_len,
+			 ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
+	}
+}
+
+static void
+server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
+{
+	struct rdx_rpc_session *s = ss->req.sess;
+
+	if (ss->state == SS_RECV) {
+		if (rpc_timer_expired(now, ss->t_progress, ep->call_to)) {
+			rpc_ud_ss_release(ep, ss); /* the caller gave up; its id stays used */
+		} else if (ep->homa && rpc_timer_expired(now, ss->t_retx, ep->rto << ss->backoff)) {
+			ss->t_retx = now;
+			if (ss->backoff < RPC_MAX_BACKOFF)
+				ss->backoff++;
+			homa_rx_timeout(ep, s, &ss->rx, &ss->gent, 0, ss->req.type, ss->id);
+		}
+	} else if (ss->state == SS_RESP) {
+		if (rpc_timer_expired(now, ss->t_progress, ep->call_to)) {
+			rpc_ud_ss_release(ep, ss);
+		} else if (!ep->homa && !rpc_tx_done(&ss->tx) &&
+			   rpc_timer_expired(now, ss->t_retx, ep->rto << ss->backoff)) {
+			ss->t_retx = now;
+			if (ss->backoff < RPC_MAX_BACKOFF)
+				ss->backoff++;
+			retx_unacked(ep, s, &ss->tx, RPC_F_RESP | ss->flags, ss->req.type, ss->id,
+				     ss->req.resp, ss->resp_len);
+		}
+	}
+}
+
+static void
+scan(struct rdx_rpc_endpoint *ep, uint64_t now, bool timers)
+{
+	uint32_t i, k;
+
+	ep->pump = false;
+	for (i = 0; i < ep->max_sessions; i++) {
+		struct rdx_rpc_session *s = ep->sess[i];
+
+		if (s == NULL || !s->connected)
+			continue;
+		for (k = 0; k < ep->slots; k++) {
+			struct rpc_cslot *c = &s->cs[k];
+			struct rpc_sslot *ss = &s->ss[k];
+
+			if (c->busy && rpc_tx_sendable(&c->tx) > 0)
+				pump_client(ep, c);
+			if (ss->state == SS_RESP && rpc_tx_sendable(&ss->tx) > 0)
+				pump_server(ep, ss);
+			if (timers) {
+				if (c->busy)
+					client_timer(ep, c, now);
+				if (ss->state != SS_IDLE)
+					server_timer(ep, ss, now);
+			}
+		}
+	}
+}
+
+int
+rpc_ud_poll(struct rdx_rpc_endpoint *ep)
+{
+	struct rdx_wc wc[RPC_BURST];
+	uint64_t now = rte_rdtsc();
+	uint32_t i, n;
+	int work;
+
+	n = rdx_cq_poll_burst(ep->cq, wc, RPC_BURST);
+	work = (int)n;
+	for (i = 0; i < n; i++) {
+		const struct rdx_wc *w = &wc[i];
+
+		if (w->wr_id == UINT64_MAX) {
+			if (unlikely(w->status != 0))
+				ep->stats.errors++;
+			ep->tx_out -= w->retired != 0 ? w->retired : 1;
+			continue;
+		}
+		if (unlikely(w->wr_id >= ep->qdepth)) {
+			ep->stats.errors++;
+			continue;
+		}
+		if (likely(w->status == 0 && w->byte_len >= RDX_UD_GRH_BYTES))
+			ud_rx(ep, ep->rxb + (size_t)w->wr_id * ep->rx_size + RDX_UD_GRH_BYTES,
+			      w->byte_len - RDX_UD_GRH_BYTES, w->src_qp, now);
+		else
+			ep->stats.errors++;
+		/* repost the buffer */
+		ep->rsges[ep->nrecv].addr = ep->mem->iova +
+			(uint64_t)(ep->rxb - (uint8_t *)ep->mem->addr) + w->wr_id * ep->rx_size;
+		ep->rsges[ep->nrecv].length = ep->rx_size;
+		ep->rsges[ep->nrecv].lkey = ep->mem->lkey;
+		ep->rwrs[ep->nrecv].wr_id = w->wr_id;
+		ep->rwrs[ep->nrecv].sge = &ep->rsges[ep->nrecv];
+		ep->rwrs[ep->nrecv].num_sge = 1;
+		ep->nrecv++;
+	}
+	if (ep->nrecv != 0) {
+		if (rdx_qp_post_recv_burst(ep->qp, ep->rwrs, (uint16_t)ep->nrecv) != ep->nrecv)
+			ep->stats.errors++;
+		ep->nrecv = 0;
+	}
+	if (ep->grant_dirty)
+		run_grants(ep);
+	/* Back from a pause (this thread was not running): the peer's answers
+	 * may not have been read yet, or not even sent when the peer shares
+	 * the pause. The timers wait a quarter of rto more, once between two
+	 * scans (so an endpoint polled less often than that still runs them),
+	 * instead of taking the pause for a loss. */
+	if (unlikely(now - ep->last_poll > ep->rto / 4) && !ep->scan_deferred) {
+		ep->next_scan = now + ep->rto / 4;
+		ep->scan_deferred = true;
+	}
+	ep->last_poll = now;
+	if (ep->pump || now >= ep->next_scan) {
+		bool timers = now >= ep->next_scan;
+
+		if (ep->pump)
+			work++;
+		if (timers) {
+			ep->next_scan = now + (ep->rto / 4 != 0 ? ep->rto / 4 : 1);
+			ep->scan_deferred = false;
+		}
+		scan(ep, now, timers);
+	}
+	tx_flush(ep);
+	return work;
+}
+
+/* ------------------------------------------------------------------ */
+/* Calls and responses                                                */
+
+int
+rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
+{
+	struct rdx_rpc_endpoint *ep = s->ep;
+	uint32_t npkts = rpc_npkts(c->req_len, ep->mtu);
+
+	if (unlikely(tx_get(ep) == NULL))
+		return -ENOBUFS;
+	if (ep->homa)
+		rpc_tx_init(&c->tx, npkts, 0, rpc_npkts(ep->rtt_bytes, ep->mtu));
+	else
+		rpc_tx_init(&c->tx, npkts, ep->window, 0);
+	c->t_progress = c->t_retx = rte_rdtsc();
+	c->backoff = 0;
+	c->gent.role = RPC_ROLE_CLIENT;
+	pump_client(ep, c);
+	tx_flush(ep);
+	return 0;
+}
+
+void
+rpc_ud_respond(struct rpc_sslot *ss)
+{
+	struct rdx_rpc_endpoint *ep = ss->req.sess->ep;
+	uint32_t npkts = rpc_npkts(ss->resp_len, ep->mtu);
+
+	if (ep->homa)
+		rpc_tx_init(&ss->tx, npkts, 0, rpc_npkts(ep->rtt_bytes, ep->mtu));
+	else
+		rpc_tx_init(&ss->tx, npkts, ep->window, 0);
+	ss->t_progress = ss->t_retx = rte_rdtsc();
+	ss->backoff = 0;
+	pump_server(ep, ss);
+	tx_flush(ep);
+}

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The KV example (examples/kv) over each lib/rpc transport on the software
+# device, server and clients in separate processes: PUT then GET returns
+# the bytes, an overwrite returns the new bytes, DELETE then GET misses
+# (kv_client --check); a second client's load with every GET's bytes
+# checked; the server exits 0 once both clients have gone. Bad flags: one
+# line, exit 2.
+# Usage: kv.sh PATH/TO/kv_server (kv_client next to it)
+source "$(dirname "$0")/lib.sh"
+KVS=$PERF
+KVC=$(dirname "$KVS")/kv_client
+[ -x "$KVC" ] || { echo "no kv_client next to $KVS" >&2; exit 1; }
+
+wait_listen() {
+    local i
+    for i in $(seq 100); do
+        ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
+        sleep 0.1
+    done
+}
+
+for t in infrc basic+infud homa+infud; do
+    n=${t%%+*}
+    port=$(free_port)
+    timeout -k 5 90 "$KVS" --no-huge -l 0 -- --transport "$t" --dev sw -p "$port" --clients 2 \
+        >"$TMP/s-$n.out" 2>"$TMP/s-$n.err" &
+    spid=$!
+    wait_listen "$port"
+    timeout -k 5 60 "$KVC" --no-huge -l 1 -- --transport "$t" --dev sw \
+        --connect "127.0.0.1:$port" --check >"$TMP/c-$n.out" 2>"$TMP/c-$n.err"
+    crc=$?
+    timeout -k 5 60 "$KVC" --no-huge -l 1 -- --transport "$t" --dev sw \
+        --connect "127.0.0.1:$port" -n 400 --keys 40 --concurrent 4 --value-size 512 \
+        >"$TMP/l-$n.out" 2>"$TMP/l-$n.err"
+    lrc=$?
+    wait "$spid"
+    src=$?
+    if [ $crc -eq 0 ] && grep -q "PUT then GET key-7: the 1000 bytes came back" "$TMP/c-$n.out" &&
+       grep -q "PUT over key-7: GET returns the new bytes" "$TMP/c-$n.out" &&
+       grep -q "DELETE then GET key-7: miss" "$TMP/c-$n.out" && grep -q "check OK" "$TMP/c-$n.out"; then
+        pass "$t: PUT then GET returns the bytes, overwrite, DELETE then GET misses"
+    else
+        fail "$t: --check exit $crc: $(tr '\n' '|' <"$TMP/c-$n.out") $(tail -n 2 "$TMP/c-$n.err" | tr '\n' '|')"
+    fi
+    if [ $lrc -eq 0 ] && grep -q "misses 0, errors 0, bad values 0" "$TMP/l-$n.out" &&
+       grep -q "^kv_client: 400 ops" "$TMP/l-$n.out"; then
+        pass "$t: load, 400 ops, GET bytes checked: $(cut -c1-160 "$TMP/l-$n.out")"
+    else
+        fail "$t: load exit $lrc: $(tr '\n' '|' <"$TMP/l-$n.out") $(tail -n 2 "$TMP/l-$n.err" | tr '\n' '|')"
+    fi
+    if [ $src -eq 0 ] && grep -q "kv_server: done: .*, 0 bad, 40 keys stored" "$TMP/s-$n.out"; then
+        pass "$t: server done after both clients: $(tail -n 1 "$TMP/s-$n.out")"
+    else
+        fail "$t: server exit $src: $(tail -n 1 "$TMP/s-$n.out") $(tail -n 2 "$TMP/s-$n.err" | tr '\n' '|')"
+    fi
+done
+
+# bad flags: one line, exit 2
+bad() {
+    local d=$1; shift
+    timeout -k 2 20 "$@" >/dev/null 2>"$TMP/bad.err"
+    local rc=$? lines
+    lines=$(wc -l <"$TMP/bad.err")
+    if [ $rc -eq 2 ] && [ "$lines" -eq 1 ]; then
+        pass "bad input, $d: $(cat "$TMP/bad.err")"
+    else
+        fail "bad input, $d: exit $rc, $lines line(s): $(head -c 300 "$TMP/bad.err" | tr '\n' '|')"
+    fi
+}
+bad "server transport" "$KVS" --no-huge -l 0 -- --transport tcp
+bad "server -p 0" "$KVS" --no-huge -l 0 -- -p 0
+bad "server --capacity x" "$KVS" --no-huge -l 0 -- --capacity x
+bad "client no --connect" "$KVC" --no-huge -l 0 -- --check
+bad "client --value-size 5000" "$KVC" --no-huge -l 0 -- --connect 127.0.0.1:1 --value-size 5000
+bad "client --get-pct 101" "$KVC" --no-huge -l 0 -- --connect 127.0.0.1:1 --get-pct 101
+finish

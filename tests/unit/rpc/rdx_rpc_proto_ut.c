@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/rpc's pure protocol logic (rdx_rpc_proto.c, included): the packet
+ * header round trip and every refusal of the parser; reassembly out of
+ * order, with duplicates and a short last packet; the sender's window and
+ * selective acknowledgements; the retransmission a timeout sends; duplicate
+ * classification of RPC ids; and a sender and a receiver exchanging one
+ * message through a wire that drops, duplicates and reorders packets by a
+ * fixed pattern, until every byte arrived exactly once.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "rdx_ut.h"
+#include "../../../lib/rpc/rdx_rpc_proto.c"
+
+#define MTU 100u
+
+static const struct rpc_pkt_limits lim = { .mtu = MTU, .max_msg = 100000, .max_types = 256 };
+
+static struct rpc_hdr
+data_hdr(uint32_t msg_len, uint32_t i)
+{
+	struct rpc_hdr h = {
+		.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = RPC_PKT_DATA,
+		.flags = RPC_F_RESP, .type = 42, .dst_session = 3, .msg_len = msg_len,
+		.rpc_id = 0x1122334455667788ull, .offset = i * MTU,
+		.length = rpc_pkt_len(msg_len, MTU, i),
+	};
+	return h;
+}
+
+static void
+test_header(void)
+{
+	uint8_t buf[RPC_HDR_LEN + MTU + 8];
+	struct rpc_hdr h = data_hdr(250, 2), o;
+
+	memset(buf, 0, sizeof(buf));
+	rpc_hdr_encode(buf, &h);
+	/* little-endian on the wire, fields where doc/rpc.md says */
+	CU_ASSERT_EQUAL(buf[0], RPC_PKT_MAGIC);
+	CU_ASSERT_EQUAL(buf[2], RPC_PKT_DATA);
+	CU_ASSERT_EQUAL(buf[6], 42);
+	CU_ASSERT_EQUAL(buf[8], 3);
+	CU_ASSERT_EQUAL(buf[16], 0x88);
+	CU_ASSERT_EQUAL(buf[24], 200);
+	CU_ASSERT_EQUAL(buf[28], 50);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN + 50, &lim, &o), 0);
+	CU_ASSERT(memcmp(&o, &h, sizeof(h)) == 0);
+	/* refusals */
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN + 49, &lim, &o), -EBADMSG);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN - 1, &lim, &o), -EBADMSG);
+	h.offset = 150; /* not a packet boundary */
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN + 50, &lim, &o), -EBADMSG);
+	h = data_hdr(250, 1); /* a middle packet must be full */
+	h.length = 60;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN + 60, &lim, &o), -EBADMSG);
+	h = data_hdr(250, 3); /* past the end */
+	h.length = 0;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN, &lim, &o), -EBADMSG);
+	h = data_hdr(200000, 0); /* above max_msg */
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN + MTU, &lim, &o), -EBADMSG);
+	h = data_hdr(250, 0);
+	h.type = 256;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN + MTU, &lim, &o), -EBADMSG);
+	h = data_hdr(250, 0);
+	h.flags = 0x80;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN + MTU, &lim, &o), -EBADMSG);
+	h = data_hdr(250, 0);
+	h.kind = RPC_PKT_KIND_MAX;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN + MTU, &lim, &o), -EBADMSG);
+	h = data_hdr(250, 0);
+	rpc_hdr_encode(buf, &h);
+	buf[1] = 2; /* version */
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN + MTU, &lim, &o), -EBADMSG);
+	buf[1] = RPC_PKT_VERSION;
+	buf[0] = 0; /* magic */
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN + MTU, &lim, &o), -EBADMSG);
+	/* a 0-byte message is one 0-byte packet */
+	h = data_hdr(0, 0);
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN, &lim, &o), 0);
+	/* control packets */
+	h.kind = RPC_PKT_ACK;
+	h.msg_len = 250;
+	h.offset = 300; /* complete: 3 packets */
+	h.length = 0;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN + 8, &lim, &o), 0);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN, &lim, &o), -EBADMSG);
+	h.kind = RPC_PKT_GRANT;
+	h.offset = 251;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN, &lim, &o), -EBADMSG);
+	h.offset = 250;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN, &lim, &o), 0);
+	h.kind = RPC_PKT_RESEND;
+	h.offset = 200;
+	h.length = 51;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN, &lim, &o), -EBADMSG);
+	h.length = 50;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN, &lim, &o), 0);
+	h.kind = RPC_PKT_BUSY;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN, &lim, &o), -EBADMSG);
+	h.offset = h.length = 0;
+	rpc_hdr_encode(buf, &h);
+	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN, &lim, &o), 0);
+}
+
+static void
+test_reassembly(void)
+{
+	uint64_t map[2];
+	struct rpc_rx rx = { .map = map, .map_words = 2 };
+	uint32_t first = 0;
+
+	CU_ASSERT_EQUAL(rpc_npkts(0, MTU), 1);
+	CU_ASSERT_EQUAL(rpc_npkts(100, MTU), 1);
+	CU_ASSERT_EQUAL(rpc_npkts(101, MTU), 2);
+	CU_ASSERT_EQUAL(rpc_rx_init(&rx, 12801, MTU), -EMSGSIZE); /* 129 packets */
+	CU_ASSERT_EQUAL(rpc_rx_init(&rx, 12800, MTU), 0);
+	CU_ASSERT_EQUAL(rx.npkts, 128);
+	/* 1050 bytes: 11 packets, the last 50 */
+	CU_ASSERT_EQUAL(rpc_rx_init(&rx, 1050, MTU), 0);
+	CU_ASSERT_EQUAL(rpc_pkt_len(1050, MTU, 10), 50);
+	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 10, 50), 1);  /* last first */
+	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 3, MTU), 1);
+	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 3, MTU), 0);  /* duplicate */
+	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 11, 0), -ERANGE);
+	CU_ASSERT_EQUAL(rx.cum, 0);
+	CU_ASSERT_EQUAL(rpc_rx_ack_map(&rx), (1u << 3) | (1u << 10));
+	CU_ASSERT_EQUAL(rpc_rx_missing(&rx, 11, &first), 3);
+	CU_ASSERT_EQUAL(first, 0);
+	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 0, MTU), 1);
+	CU_ASSERT_EQUAL(rx.cum, 1);
+	CU_ASSERT_EQUAL(rpc_rx_missing(&rx, 11, &first), 2);
+	CU_ASSERT_EQUAL(first, 1);
+	CU_ASSERT_EQUAL(rpc_rx_missing(&rx, 1, &first), 0); /* nothing below the limit */
+	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 2, MTU), 1);
+	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 1, MTU), 1);
+	CU_ASSERT_EQUAL(rx.cum, 4);
+	for (uint32_t i = 9; i >= 4; i--)
+		CU_ASSERT_EQUAL(rpc_rx_add(&rx, i, MTU), 1);
+	CU_ASSERT(rpc_rx_complete(&rx));
+	CU_ASSERT_EQUAL(rx.cum, 11);
+	CU_ASSERT_EQUAL(rx.rcvd_bytes, 1050);
+	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 10, 50), 0);
+	CU_ASSERT_EQUAL(rx.rcvd_bytes, 1050);
+}
+
+static void
+test_window(void)
+{
+	struct rpc_tx tx;
+	uint32_t out[64], n;
+
+	rpc_tx_init(&tx, 20, 8, 0);
+	CU_ASSERT_EQUAL(rpc_tx_sendable(&tx), 8);
+	tx.next = 8;
+	CU_ASSERT_EQUAL(rpc_tx_sendable(&tx), 0);
+	/* receiver has 0,1,2 and 5: cum 3, map bit 2 (= packet 5) */
+	CU_ASSERT_EQUAL(rpc_tx_ack(&tx, 3, 1u << 2), 4);
+	CU_ASSERT_EQUAL(tx.cum, 3);
+	CU_ASSERT(rpc_tx_acked(&tx, 5));
+	CU_ASSERT(!rpc_tx_acked(&tx, 4));
+	CU_ASSERT_EQUAL(rpc_tx_sendable(&tx), 3);
+	/* the timeout resends 3, 4, 6, 7: sent, not acked */
+	n = rpc_tx_retx(&tx, out, 64);
+	CU_ASSERT_EQUAL(n, 4);
+	CU_ASSERT(n == 4 && out[0] == 3 && out[1] == 4 && out[2] == 6 && out[3] == 7);
+	/* an old ACK changes nothing; an ACK beyond what was sent is capped */
+	CU_ASSERT_EQUAL(rpc_tx_ack(&tx, 1, 0), 0);
+	CU_ASSERT_EQUAL(rpc_tx_ack(&tx, 15, 0), 4);
+	CU_ASSERT_EQUAL(tx.cum, 8);
+	tx.next = 20;
+	CU_ASSERT(!rpc_tx_done(&tx));
+	CU_ASSERT_EQUAL(rpc_tx_ack(&tx, 20, 0), 12);
+	CU_ASSERT(rpc_tx_done(&tx));
+	/* homa: unscheduled packets, then grants */
+	rpc_tx_init(&tx, 20, 0, 5);
+	CU_ASSERT_EQUAL(rpc_tx_sendable(&tx), 5);
+	tx.next = 5;
+	CU_ASSERT_EQUAL(rpc_tx_sendable(&tx), 0);
+	CU_ASSERT_EQUAL(rpc_tx_grant(&tx, 4), 0);
+	CU_ASSERT_EQUAL(rpc_tx_grant(&tx, 9), 1);
+	CU_ASSERT_EQUAL(rpc_tx_sendable(&tx), 4);
+	CU_ASSERT_EQUAL(rpc_tx_grant(&tx, 99), 1);
+	CU_ASSERT_EQUAL(tx.limit, 20);
+}
+
+static void
+test_ids(void)
+{
+	/* slot 3 of 8: ids 3, 11, 19, ... */
+	CU_ASSERT_EQUAL(rpc_id_classify(0, false, 3), RPC_ID_NEW);
+	CU_ASSERT_EQUAL(rpc_id_classify(11, true, 3), RPC_ID_STALE);
+	CU_ASSERT_EQUAL(rpc_id_classify(11, true, 11), RPC_ID_CURRENT);
+	CU_ASSERT_EQUAL(rpc_id_classify(11, true, 19), RPC_ID_NEW);
+	CU_ASSERT(!rpc_timer_expired(100, 50, 60));
+	CU_ASSERT(rpc_timer_expired(110, 50, 60));
+	CU_ASSERT(!rpc_timer_expired(50, 110, 1)); /* restarted after now was read */
+}
+
+/*
+ * One message, basic protocol, over a deterministic wire: the k-th packet
+ * the sender puts on the wire is dropped when drop(k), sent twice when
+ * dup(k), and held back one step when late(k) (reordered behind the next).
+ * ACKs back are dropped by their own pattern. Returns retransmissions.
+ */
+struct wire {
+	uint32_t q[4096];
+	uint32_t n;
+	uint32_t late;
+	bool has_late;
+};
+
+static uint32_t
+run_basic(uint32_t msg_len, uint32_t window, uint32_t drop_every, uint32_t dup_every,
+	  uint32_t late_every, uint32_t ack_drop_every, uint32_t *dups_seen)
+{
+	static uint8_t src[20000], dst[20000];
+	uint64_t map[4];
+	struct rpc_rx rx = { .map = map, .map_words = 4 };
+	struct rpc_tx tx;
+	struct wire w = { .n = 0 };
+	uint32_t k = 0, acks = 0, retx = 0, ticks = 0, i, out[64];
+
+	for (i = 0; i < msg_len; i++)
+		src[i] = (uint8_t)(i * 7 + 3);
+	memset(dst, 0, sizeof(dst));
+	*dups_seen = 0;
+	rpc_tx_init(&tx, rpc_npkts(msg_len, MTU), window, 0);
+	CU_ASSERT_FATAL(rpc_rx_init(&rx, msg_len, MTU) == 0);
+	while (!rpc_rx_complete(&rx) || !rpc_tx_done(&tx)) {
+		uint32_t sent = 0, n;
+
+		CU_ASSERT_FATAL(++ticks < 10000);
+		/* send what the window allows */
+		for (n = rpc_tx_sendable(&tx); n > 0; n--, sent++)
+			w.q[w.n++] = tx.next++;
+		/* nothing new to send: the retransmission timer fires */
+		if (sent == 0) {
+			n = rpc_tx_retx(&tx, out, 64);
+			for (i = 0; i < n; i++)
+				w.q[w.n++] = out[i];
+			retx += n;
+		}
+		/* deliver the wire's packets by the patterns */
+		for (i = 0; i < w.n; i++) {
+			uint32_t p = w.q[i], copies = 1, c;
+
+			k++;
+			if (drop_every != 0 && k % drop_every == 0)
+				continue;
+			if (dup_every != 0 && k % dup_every == 0)
+				copies = 2;
+			if (late_every != 0 && k % late_every == 0 && !w.has_late) {
+				w.late = p;
+				w.has_late = true;
+				continue;
+			}
+			for (c = 0; c < copies; c++) {
+				int r = rpc_rx_add(&rx, p, rpc_pkt_len(msg_len, MTU, p));
+
+				if (r == 1)
+					memcpy(dst + p * MTU, src + p * MTU, rpc_pkt_len(msg_len, MTU, p));
+				else
+					(*dups_seen)++;
+			}
+			if (w.has_late && i + 1 == w.n) {
+				if (rpc_rx_add(&rx, w.late, rpc_pkt_len(msg_len, MTU, w.late)) == 1)
+					memcpy(dst + w.late * MTU, src + w.late * MTU,
+					       rpc_pkt_len(msg_len, MTU, w.late));
+				else
+					(*dups_seen)++;
+				w.has_late = false;
+			}
+		}
+		w.n = 0;
+		/* one ACK per step, by its own pattern */
+		if (ack_drop_every == 0 || ++acks % ack_drop_every != 0)
+			rpc_tx_ack(&tx, rx.cum, rpc_rx_ack_map(&rx));
+	}
+	CU_ASSERT_EQUAL(rx.rcvd_bytes, msg_len);
+	CU_ASSERT(memcmp(src, dst, msg_len) == 0);
+	return retx;
+}
+
+static void
+test_basic_loss_patterns(void)
+{
+	uint32_t dups, r;
+
+	/* clean: no retransmission, no duplicate */
+	CU_ASSERT_EQUAL(run_basic(10050, 16, 0, 0, 0, 0, &dups), 0);
+	CU_ASSERT_EQUAL(dups, 0);
+	/* every 7th packet dropped */
+	r = run_basic(10050, 16, 7, 0, 0, 0, &dups);
+	CU_ASSERT(r > 0);
+	/* every 5th duplicated: counted, never stored twice */
+	r = run_basic(10050, 16, 0, 5, 0, 0, &dups);
+	CU_ASSERT_EQUAL(r, 0);
+	CU_ASSERT(dups > 0);
+	/* reordered, dropped and ACKs lost together, window of 1 and of 64 */
+	r = run_basic(10050, 1, 3, 4, 6, 2, &dups);
+	CU_ASSERT(r > 0);
+	r = run_basic(19999, 64, 11, 13, 5, 3, &dups);
+	CU_ASSERT(r > 0);
+	/* the last packet short and lost first */
+	r = run_basic(250, 4, 3, 0, 0, 0, &dups);
+	CU_ASSERT(r > 0);
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "header", test_header },
+		{ "reassembly", test_reassembly },
+		{ "window", test_window },
+		{ "ids", test_ids },
+		{ "basic_loss_patterns", test_basic_loss_patterns },
+		{ NULL, NULL },
+	};
+
+	return rdx_ut_run("rdx_rpc_proto", cases, NULL, NULL);
+}

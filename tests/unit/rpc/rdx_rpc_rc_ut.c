@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/rpc's infrc transport (rdx_rpc_rc.c) end to end over the software
+ * device through the public API: 1 B .. 1 MiB each way with the bytes
+ * checked, handlers run once per call, deferred responses, a missing
+ * handler and a response above resp_cap, and two processes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rpc_ut_harness.h"
+#include "sw_ut_pipe.h"
+
+static const uint32_t sizes_small[] = { 8 };
+static const uint32_t sizes_resp[] = { 1, 100, 4096, 65536, 300000, 1u << 20 };
+static const uint32_t sizes_req[] = { 8, 5000, 70000, 1u << 20, 33 };
+
+static void
+test_sizes(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 4, .max_sessions = 2 };
+	struct rdx_rpc_stats sa, sb;
+	struct ut_pair p;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_transport(p.a), RDX_RPC_TRANSPORT_INFRC);
+	CU_ASSERT_EQUAL(ut_run(p.a, p.b, p.sa, UT_TYPE_ECHO, 24, sizes_small, 1, sizes_resp,
+			       RTE_DIM(sizes_resp), 4, NULL), 0);
+	CU_ASSERT_EQUAL(ut_run(p.a, p.b, p.sa, UT_TYPE_ECHO, 10, sizes_req, RTE_DIM(sizes_req),
+			       sizes_small, 1, 3, NULL), 0);
+	CU_ASSERT_EQUAL(ut_run(p.b, p.a, p.sb, UT_TYPE_ECHO, 12, sizes_req, RTE_DIM(sizes_req),
+			       sizes_resp, RTE_DIM(sizes_resp), 2, NULL), 0);
+	CU_ASSERT_EQUAL(ut_st.ok, 46);
+	CU_ASSERT_EQUAL(ut_st.bad_bytes + ut_st.errors + ut_st.extra, 0);
+	CU_ASSERT_EQUAL(p.srv_b.handled, 34);
+	CU_ASSERT_EQUAL(p.srv_a.handled, 12);
+	CU_ASSERT_EQUAL(p.srv_a.bad_req + p.srv_b.bad_req, 0);
+	rdx_rpc_endpoint_stats_get(p.a, &sa);
+	rdx_rpc_endpoint_stats_get(p.b, &sb);
+	CU_ASSERT_EQUAL(sa.calls, 34);
+	CU_ASSERT_EQUAL(sa.calls_ok, 34);
+	CU_ASSERT_EQUAL(sa.requests, 12);
+	/* one SEND per message */
+	CU_ASSERT_EQUAL(sa.tx_pkts, 34 + 12);
+	CU_ASSERT_EQUAL(sa.retransmits + sb.retransmits + sa.dup_dropped + sb.dup_dropped, 0);
+	CU_ASSERT_EQUAL(sa.errors + sb.errors + sa.bad_pkts + sb.bad_pkts, 0);
+	ut_pair_close(&p);
+}
+
+static void
+test_deferred(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 8, .max_sessions = 1 };
+	static const uint32_t resp[] = { 10, 50000 };
+	struct ut_pair p;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	CU_ASSERT_EQUAL(ut_run(p.a, p.b, p.sa, UT_TYPE_LATER, 100, sizes_small, 1, resp, 2, 8,
+			       &p.srv_b), 0);
+	CU_ASSERT_EQUAL(ut_st.ok, 100);
+	CU_ASSERT_EQUAL(p.srv_b.handled, 100);
+	ut_pair_close(&p);
+}
+
+static void
+test_errors(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 2, .max_sessions = 1 };
+	struct ut_req_hdr h = { .resp_len = 5000, .seed = 1 };
+	struct ut_call c = { 0 };
+	uint8_t resp[100];
+	struct ut_pair p;
+	int i;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	c.resp = resp;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, 200, &h, sizeof(h), resp, sizeof(resp), ut_cont, &c), 0);
+	for (i = 0; i < 100000 && c.completions == 0; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, -ENOENT);
+	c.completions = 0;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), 0);
+	for (i = 0; i < 100000 && c.completions == 0; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, -EMSGSIZE);
+	CU_ASSERT_EQUAL(c.got_len, 5000);
+	/* slots: two in flight, the third waits */
+	c.completions = 0;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, 0, ut_cont, &c), 0);
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, 0, ut_cont, &c), 0);
+	CU_ASSERT_EQUAL(rdx_rpc_session_inflight(p.sa), 2);
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, 0, ut_cont, &c),
+			-EAGAIN);
+	/* destroying the endpoint completes them with -ECONNABORTED */
+	ut_pair_close(&p);
+	CU_ASSERT_EQUAL(c.completions, 2);
+	CU_ASSERT_EQUAL(c.status, -ECONNABORTED);
+}
+
+/* The peer's QP gone: the RC QP errors, calls in flight fail with -EIO
+ * and later ones are refused. */
+static void
+test_peer_gone(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 2, .max_sessions = 1,
+				     .call_timeout_us = 2000000 };
+	struct ut_req_hdr h = { .resp_len = 10, .seed = 1 };
+	struct ut_call c = { 0 };
+	struct rdx_rpc_stats st;
+	uint8_t resp[10];
+	struct ut_pair p;
+	double end;
+
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	CU_ASSERT_EQUAL(rdx_rpc_session_destroy(p.sb), 0);
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), 0);
+	end = ut_now() + 10;
+	while (c.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, -EIO);
+	rdx_rpc_endpoint_stats_get(p.a, &st);
+	CU_ASSERT(st.errors > 0);
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), -ENOTCONN);
+	ut_pair_close(&p);
+}
+
+static int
+child_serve(int rfd, int wfd)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 4, .max_sessions = 1 };
+	struct rdx_rpc_session_info mine, peer;
+	struct rdx_rpc_endpoint *ep;
+	struct rdx_rpc_session *s;
+	struct ut_srv srv = { 0 };
+	struct rdx_dev *d;
+	char tok = 0;
+
+	d = rdx_dev_open("sw", NULL);
+	if (d == NULL)
+		return 10;
+	ep = rdx_rpc_endpoint_create(d, &conf);
+	if (ep == NULL)
+		return 11;
+	s = rdx_rpc_session_create(ep);
+	if (s == NULL || rdx_rpc_session_info_get(s, &mine) != 0 ||
+	    rdx_rpc_handler_register(ep, UT_TYPE_ECHO, ut_echo, &srv) != 0)
+		return 12;
+	if (wr_all(wfd, &mine, sizeof(mine)) != 0 || rd_all(rfd, &peer, sizeof(peer)) != 0)
+		return 13;
+	if (rdx_rpc_session_connect(s, &peer) != 0)
+		return 14;
+	for (;;) {
+		struct timeval tv = { 0, 0 };
+		fd_set fds;
+		int k;
+
+		for (k = 0; k < 1000; k++)
+			rdx_rpc_endpoint_poll(ep);
+		FD_ZERO(&fds);
+		FD_SET(rfd, &fds);
+		if (select(rfd + 1, &fds, NULL, NULL, &tv) > 0)
+			break;
+	}
+	if (rd_all(rfd, &tok, 1) != 0 || tok != 'x')
+		return 15;
+	if (wr_all(wfd, &srv.handled, sizeof(srv.handled)) != 0)
+		return 16;
+	rdx_rpc_endpoint_destroy(ep);
+	rdx_dev_close(d);
+	return srv.bad_req == 0 ? 0 : 17;
+}
+
+static void
+test_two_processes(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 4, .max_sessions = 1 };
+	static const uint32_t resp[] = { 1, 3000, 70000, 1u << 20 };
+	struct rdx_rpc_session_info mine, peer;
+	struct rdx_rpc_endpoint *ep;
+	struct rdx_rpc_session *s;
+	struct rdx_dev *d;
+	int p2c[2], c2p[2], status = -1;
+	uint64_t handled = 0;
+	pid_t pid;
+
+	CU_ASSERT_FATAL(pipe(p2c) == 0 && pipe(c2p) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		close(p2c[1]);
+		close(c2p[0]);
+		_exit(child_serve(p2c[0], c2p[1]));
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	memset(&ut_st, 0, sizeof(ut_st));
+	d = rdx_dev_open("sw", NULL);
+	CU_ASSERT_FATAL(d != NULL);
+	ep = rdx_rpc_endpoint_create(d, &conf);
+	CU_ASSERT_FATAL(ep != NULL);
+	s = rdx_rpc_session_create(ep);
+	CU_ASSERT_FATAL(s != NULL);
+	CU_ASSERT_FATAL(rdx_rpc_session_info_get(s, &mine) == 0);
+	CU_ASSERT_FATAL(rd_all(c2p[0], &peer, sizeof(peer)) == 0);
+	CU_ASSERT_FATAL(wr_all(p2c[1], &mine, sizeof(mine)) == 0);
+	CU_ASSERT_FATAL(rdx_rpc_session_connect(s, &peer) == 0);
+	CU_ASSERT_EQUAL(ut_run(ep, ep, s, UT_TYPE_ECHO, 40, sizes_small, 1, resp, RTE_DIM(resp),
+			       4, NULL), 0);
+	CU_ASSERT_EQUAL(wr_all(p2c[1], "x", 1), 0);
+	CU_ASSERT_EQUAL(rd_all(c2p[0], &handled, sizeof(handled)), 0);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CU_ASSERT_EQUAL(ut_st.ok, 40);
+	CU_ASSERT_EQUAL(ut_st.errors + ut_st.bad_bytes + ut_st.extra, 0);
+	CU_ASSERT_EQUAL(handled, 40);
+	CU_ASSERT(rdx_rpc_endpoint_destroy(ep) == 0);
+	CU_ASSERT(rdx_dev_close(d) == 0);
+	close(p2c[1]);
+	close(c2p[0]);
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "sizes", test_sizes },
+		{ "deferred", test_deferred },
+		{ "errors", test_errors },
+		{ "peer_gone", test_peer_gone },
+		{ "two_processes", test_two_processes },
+		{ NULL, NULL },
+	};
+
+	return rdx_ut_run("rdx_rpc_rc", cases, NULL, NULL);
+}

@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * lib/rpc's UD transports (rdx_rpc_ud.c), basic+infud and homa+infud, end
+ * to end over the software device through the public API: responses of
+ * 1 B .. 1 MiB with their bytes checked; under injected loss (ud_drop=0.01),
+ * duplicates and reordering every call completes once with the right
+ * bytes, handlers run once per call, retransmissions happen and no call
+ * fails; deferred responses (BUSY under homa); two processes.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/select.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rpc_ut_harness.h"
+#include "sw_ut_pipe.h"
+
+static const uint32_t sizes_small[] = { 8 };
+static const uint32_t sizes_resp[] = { 1, 100, 4063, 4064, 4065, 10000, 65536, 300000,
+				       1u << 20 };
+static const uint32_t sizes_req[] = { 8, 5000, 70000, 1u << 20, 33 };
+
+static void
+dump(const char *what, struct rdx_rpc_endpoint *ep)
+{
+	struct rdx_rpc_stats st;
+
+	rdx_rpc_endpoint_stats_get(ep, &st);
+	printf("  %s %s: calls %lu ok %lu err %lu req %lu pkts tx %lu rx %lu retx %lu acks %lu "
+	       "grants %lu/%lu resend %lu/%lu busy %lu/%lu dup %lu bad %lu nobuf %lu errors %lu\n",
+	       what, rdx_rpc_transport_name(rdx_rpc_endpoint_transport(ep)),
+	       (unsigned long)st.calls, (unsigned long)st.calls_ok, (unsigned long)st.calls_err,
+	       (unsigned long)st.requests, (unsigned long)st.tx_pkts, (unsigned long)st.rx_pkts,
+	       (unsigned long)st.retransmits, (unsigned long)st.acks_sent,
+	       (unsigned long)st.grants_sent, (unsigned long)st.grants_rcvd,
+	       (unsigned long)st.resends_sent, (unsigned long)st.resends_rcvd,
+	       (unsigned long)st.busy_sent, (unsigned long)st.busy_rcvd,
+	       (unsigned long)st.dup_dropped, (unsigned long)st.bad_pkts,
+	       (unsigned long)st.no_buf, (unsigned long)st.errors);
+}
+
+/* Every size each way on a clean device: bytes right, nothing resent. */
+static void
+sizes(const char *transport)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 4, .max_sessions = 2 };
+	struct rdx_rpc_stats sa, sb;
+	struct ut_pair p;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	CU_ASSERT_EQUAL(ut_run(p.a, p.b, p.sa, UT_TYPE_ECHO, 18, sizes_small, 1, sizes_resp,
+			       RTE_DIM(sizes_resp), 4, NULL), 0);
+	CU_ASSERT_EQUAL(ut_run(p.a, p.b, p.sa, UT_TYPE_ECHO, 10, sizes_req, RTE_DIM(sizes_req),
+			       sizes_small, 1, 3, NULL), 0);
+	/* the other direction, on the same session */
+	CU_ASSERT_EQUAL(ut_run(p.b, p.a, p.sb, UT_TYPE_ECHO, 9, sizes_req, RTE_DIM(sizes_req),
+			       sizes_resp, RTE_DIM(sizes_resp), 2, NULL), 0);
+	CU_ASSERT_EQUAL(ut_st.ok, 37);
+	CU_ASSERT_EQUAL(ut_st.bad_bytes, 0);
+	CU_ASSERT_EQUAL(ut_st.errors, 0);
+	CU_ASSERT_EQUAL(ut_st.extra, 0);
+	CU_ASSERT_EQUAL(p.srv_b.handled, 28);
+	CU_ASSERT_EQUAL(p.srv_a.handled, 9);
+	CU_ASSERT_EQUAL(p.srv_a.bad_req + p.srv_b.bad_req, 0);
+	rdx_rpc_endpoint_stats_get(p.a, &sa);
+	rdx_rpc_endpoint_stats_get(p.b, &sb);
+	dump("a", p.a);
+	dump("b", p.b);
+	CU_ASSERT_EQUAL(sa.calls, 28);
+	CU_ASSERT_EQUAL(sa.calls_ok, 28);
+	CU_ASSERT_EQUAL(sa.errors + sb.errors + sa.bad_pkts + sb.bad_pkts, 0);
+	if (strcmp(transport, "homa+infud") == 0)
+		CU_ASSERT(sa.grants_sent > 0 && sb.grants_sent > 0 && sa.grants_rcvd > 0);
+	ut_pair_close(&p);
+}
+
+static void
+test_basic_sizes(void)
+{
+	sizes("basic+infud");
+}
+
+static void
+test_homa_sizes(void)
+{
+	sizes("homa+infud");
+}
+
+/* Loss, duplicates, reordering: every call completes once, bytes right. */
+static void
+faults(const char *transport, const char *dev, unsigned int n, bool expect_dups)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 8, .max_sessions = 2,
+				     .rto_us = 2000 };
+	static const uint32_t req[] = { 8, 9000, 100, 40000 };
+	static const uint32_t resp[] = { 64, 20000, 4064, 1, 200000, 5000 };
+	struct rdx_rpc_stats sa, sb;
+	struct ut_pair p;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, dev, dev, &conf) == 0);
+	CU_ASSERT_EQUAL(ut_run(p.a, p.b, p.sa, UT_TYPE_ECHO, n, req, RTE_DIM(req), resp,
+			       RTE_DIM(resp), 8, NULL), 0);
+	/* a few of 1 MiB too */
+	CU_ASSERT_EQUAL(ut_run(p.a, p.b, p.sa, UT_TYPE_ECHO, 3, sizes_small, 1,
+			       &sizes_resp[RTE_DIM(sizes_resp) - 1], 1, 2, NULL), 0);
+	rdx_rpc_endpoint_stats_get(p.a, &sa);
+	rdx_rpc_endpoint_stats_get(p.b, &sb);
+	printf("\n  %s on %s:\n", transport, dev);
+	dump("a", p.a);
+	dump("b", p.b);
+	CU_ASSERT_EQUAL(ut_st.ok, n + 3);
+	CU_ASSERT_EQUAL(ut_st.bad_bytes, 0);
+	CU_ASSERT_EQUAL(ut_st.errors, 0);
+	CU_ASSERT_EQUAL(ut_st.extra, 0);
+	/* exactly once: one handler run per call */
+	CU_ASSERT_EQUAL(p.srv_b.handled, n + 3);
+	CU_ASSERT_EQUAL(p.srv_b.bad_req, 0);
+	CU_ASSERT_EQUAL(sa.calls_err, 0);
+	CU_ASSERT_EQUAL(sa.errors + sb.errors, 0);
+	CU_ASSERT(sa.retransmits + sb.retransmits > 0);
+	if (expect_dups)
+		CU_ASSERT(sa.dup_dropped + sb.dup_dropped > 0);
+	ut_pair_close(&p);
+}
+
+static void
+test_basic_drop(void)
+{
+	faults("basic+infud", "sw:ud_drop=0.01,seed=1", 400, false);
+}
+
+static void
+test_homa_drop(void)
+{
+	faults("homa+infud", "sw:ud_drop=0.01,seed=1", 400, false);
+}
+
+static void
+test_basic_dup_reorder(void)
+{
+	faults("basic+infud", "sw:ud_drop=0.02,ud_dup=0.05,ud_delay_us=500,ud_delay=0.05,seed=7",
+	       150, true);
+}
+
+static void
+test_homa_dup_reorder(void)
+{
+	faults("homa+infud", "sw:ud_drop=0.02,ud_dup=0.05,ud_delay_us=500,ud_delay=0.05,seed=7",
+	       150, true);
+}
+
+/* Every 7th datagram a device sends lost: a fixed pattern */
+static void
+test_basic_drop_every(void)
+{
+	faults("basic+infud", "sw:ud_drop_every=7", 100, false);
+}
+
+static void
+test_homa_drop_every(void)
+{
+	faults("homa+infud", "sw:ud_drop_every=7", 100, false);
+}
+
+/* Polled less often than rto/4 (a sleep between polls): the timers,
+ * put off once after each pause, still run, and losses are recovered. */
+static void
+slow_poll(const char *transport)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 2, .max_sessions = 1,
+				     .rto_us = 1000 };
+	struct ut_req_hdr h = { .resp_len = 20000, .seed = 5 };
+	static uint8_t resp[20000];
+	struct rdx_rpc_stats sa, sb;
+	struct ut_call c;
+	struct ut_pair p;
+	int k, i;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw:ud_drop_every=4", "sw:ud_drop_every=4", &conf) == 0);
+	for (k = 0; k < 10; k++) {
+		memset(&c, 0, sizeof(c));
+		c.resp = resp;
+		c.resp_len = 20000;
+		c.seed = 5;
+		CU_ASSERT_EQUAL_FATAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp,
+						   sizeof(resp), ut_cont, &c), 0);
+		for (i = 0; i < 20000 && c.completions == 0; i++) {
+			rdx_rpc_endpoint_poll(p.a);
+			rdx_rpc_endpoint_poll(p.b);
+			usleep(600);
+		}
+		CU_ASSERT_EQUAL(c.completions, 1);
+		CU_ASSERT_EQUAL(c.status, 0);
+	}
+	rdx_rpc_endpoint_stats_get(p.a, &sa);
+	rdx_rpc_endpoint_stats_get(p.b, &sb);
+	dump("a", p.a);
+	CU_ASSERT_EQUAL(ut_st.ok, 10);
+	CU_ASSERT(sa.retransmits + sb.retransmits > 0);
+	ut_pair_close(&p);
+}
+
+static void
+test_basic_slow_poll(void)
+{
+	slow_poll("basic+infud");
+}
+
+static void
+test_homa_slow_poll(void)
+{
+	slow_poll("homa+infud");
+}
+
+/* One packet in ten lost */
+static void
+test_basic_heavy_loss(void)
+{
+	faults("basic+infud", "sw:ud_drop=0.1,seed=11", 100, false);
+}
+
+static void
+test_homa_heavy_loss(void)
+{
+	faults("homa+infud", "sw:ud_drop=0.1,seed=11", 100, false);
+}
+
+/* Responses given later from the test's loop: the caller keeps waiting
+ * (homa: its RESENDs are answered BUSY), nothing fails. */
+static void
+deferred(const char *transport)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 4, .max_sessions = 2,
+				     .rto_us = 50 };
+	static const uint32_t resp[] = { 10, 50000 };
+	struct rdx_rpc_stats sa, sb;
+	struct ut_pair p;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	CU_ASSERT_EQUAL(ut_run(p.a, p.b, p.sa, UT_TYPE_LATER, 40, sizes_small, 1, resp, 2, 4,
+			       &p.srv_b), 0);
+	rdx_rpc_endpoint_stats_get(p.a, &sa);
+	rdx_rpc_endpoint_stats_get(p.b, &sb);
+	dump("a", p.a);
+	dump("b", p.b);
+	CU_ASSERT_EQUAL(ut_st.ok, 40);
+	CU_ASSERT_EQUAL(p.srv_b.handled, 40);
+	CU_ASSERT_EQUAL(sa.calls_err, 0);
+	if (strcmp(transport, "homa+infud") == 0)
+		CU_ASSERT(sb.busy_sent > 0 && sa.busy_rcvd > 0);
+	ut_pair_close(&p);
+}
+
+static void
+test_basic_deferred(void)
+{
+	deferred("basic+infud");
+}
+
+static void
+test_homa_deferred(void)
+{
+	deferred("homa+infud");
+}
+
+/* A type with no handler: -ENOENT; a response above resp_cap: -EMSGSIZE. */
+static void
+test_errors(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "homa+infud", .slots = 2, .max_sessions = 1 };
+	struct ut_call c = { 0 };
+	struct ut_req_hdr h = { .resp_len = 5000, .seed = 1 };
+	uint8_t resp[100];
+	struct ut_pair p;
+	int i;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	c.resp = resp;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, 200, &h, sizeof(h), resp, sizeof(resp), ut_cont, &c), 0);
+	for (i = 0; i < 100000 && c.completions == 0; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, -ENOENT);
+	c.completions = 0;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), 0);
+	for (i = 0; i < 100000 && c.completions == 0; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, -EMSGSIZE);
+	CU_ASSERT_EQUAL(c.got_len, 5000);
+	/* the endpoint goes on */
+	c.completions = 0;
+	h.resp_len = 50;
+	c.resp_len = 50;
+	c.seed = 1;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), 0);
+	for (i = 0; i < 100000 && c.completions == 0; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.status, 0);
+	CU_ASSERT_EQUAL(ut_st.ok, 1);
+	ut_pair_close(&p);
+}
+
+/* Two processes over the software device's shared memory: the child
+ * serves, the parent calls; session infos cross a pipe. */
+static int
+child_serve(int rfd, int wfd, const char *transport)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 4, .max_sessions = 1 };
+	struct rdx_rpc_session_info mine, peer;
+	struct rdx_rpc_endpoint *ep;
+	struct rdx_rpc_session *s;
+	struct rdx_dev *d;
+	struct ut_srv srv = { 0 };
+	char tok = 0;
+
+	d = rdx_dev_open("sw:ud_drop=0.01,seed=5", NULL);
+	if (d == NULL)
+		return 10;
+	ep = rdx_rpc_endpoint_create(d, &conf);
+	if (ep == NULL)
+		return 11;
+	s = rdx_rpc_session_create(ep);
+	if (s == NULL || rdx_rpc_session_info_get(s, &mine) != 0 ||
+	    rdx_rpc_handler_register(ep, UT_TYPE_ECHO, ut_echo, &srv) != 0)
+		return 12;
+	if (wr_all(wfd, &mine, sizeof(mine)) != 0 || rd_all(rfd, &peer, sizeof(peer)) != 0)
+		return 13;
+	if (rdx_rpc_session_connect(s, &peer) != 0)
+		return 14;
+	/* serve until the parent writes its end token */
+	for (;;) {
+		struct timeval tv = { 0, 0 };
+		fd_set fds;
+		int k;
+
+		for (k = 0; k < 1000; k++)
+			rdx_rpc_endpoint_poll(ep);
+		FD_ZERO(&fds);
+		FD_SET(rfd, &fds);
+		if (select(rfd + 1, &fds, NULL, NULL, &tv) > 0)
+			break;
+	}
+	if (rd_all(rfd, &tok, 1) != 0 || tok != 'x')
+		return 15;
+	if (wr_all(wfd, &srv.handled, sizeof(srv.handled)) != 0)
+		return 16;
+	rdx_rpc_endpoint_destroy(ep);
+	rdx_dev_close(d);
+	return srv.bad_req == 0 ? 0 : 17;
+}
+
+static void
+two_processes(const char *transport)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 4, .max_sessions = 1 };
+	static const uint32_t resp[] = { 1, 3000, 70000, 1u << 20 };
+	struct rdx_rpc_session_info mine, peer;
+	struct rdx_rpc_endpoint *ep;
+	struct rdx_rpc_session *s;
+	struct rdx_rpc_stats st;
+	struct rdx_dev *d;
+	int p2c[2], c2p[2], status = -1;
+	uint64_t handled = 0;
+	pid_t pid;
+
+	CU_ASSERT_FATAL(pipe(p2c) == 0 && pipe(c2p) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		close(p2c[1]);
+		close(c2p[0]);
+		_exit(child_serve(p2c[0], c2p[1], transport));
+	}
+	close(p2c[0]);
+	close(c2p[1]);
+	memset(&ut_st, 0, sizeof(ut_st));
+	d = rdx_dev_open("sw:ud_drop=0.01,seed=6", NULL);
+	CU_ASSERT_FATAL(d != NULL);
+	ep = rdx_rpc_endpoint_create(d, &conf);
+	CU_ASSERT_FATAL(ep != NULL);
+	s = rdx_rpc_session_create(ep);
+	CU_ASSERT_FATAL(s != NULL);
+	CU_ASSERT_FATAL(rdx_rpc_session_info_get(s, &mine) == 0);
+	CU_ASSERT_FATAL(rd_all(c2p[0], &peer, sizeof(peer)) == 0);
+	CU_ASSERT_FATAL(wr_all(p2c[1], &mine, sizeof(mine)) == 0);
+	CU_ASSERT_FATAL(rdx_rpc_session_connect(s, &peer) == 0);
+	CU_ASSERT_EQUAL(ut_run(ep, ep, s, UT_TYPE_ECHO, 60, sizes_small, 1, resp, RTE_DIM(resp),
+			       4, NULL), 0);
+	CU_ASSERT_EQUAL(wr_all(p2c[1], "x", 1), 0);
+	CU_ASSERT_EQUAL(rd_all(c2p[0], &handled, sizeof(handled)), 0);
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		fprintf(stderr, "child exit status %d\n", WEXITSTATUS(status));
+	rdx_rpc_endpoint_stats_get(ep, &st);
+	dump("parent", ep);
+	CU_ASSERT_EQUAL(ut_st.ok, 60);
+	CU_ASSERT_EQUAL(ut_st.errors + ut_st.bad_bytes + ut_st.extra, 0);
+	CU_ASSERT_EQUAL(handled, 60);
+	CU_ASSERT(st.retransmits + st.resends_sent > 0);
+	CU_ASSERT(rdx_rpc_endpoint_destroy(ep) == 0);
+	CU_ASSERT(rdx_dev_close(d) == 0);
+	close(p2c[1]);
+	close(c2p[0]);
+}
+
+static void
+test_basic_two_processes(void)
+{
+	two_processes("basic+infud");
+}
+
+static void
+test_homa_two_processes(void)
+{
+	two_processes("homa+infud");
+}
+
+int
+main(void)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "basic_sizes", test_basic_sizes },
+		{ "homa_sizes", test_homa_sizes },
+		{ "errors", test_errors },
+		{ "basic_deferred", test_basic_deferred },
+		{ "homa_deferred", test_homa_deferred },
+		{ "basic_drop", test_basic_drop },
+		{ "homa_drop", test_homa_drop },
+		{ "basic_dup_reorder", test_basic_dup_reorder },
+		{ "homa_dup_reorder", test_homa_dup_reorder },
+		{ "basic_drop_every", test_basic_drop_every },
+		{ "homa_drop_every", test_homa_drop_every },
+		{ "basic_slow_poll", test_basic_slow_poll },
+		{ "homa_slow_poll", test_homa_slow_poll },
+		{ "basic_heavy_loss", test_basic_heavy_loss },
+		{ "homa_heavy_loss", test_homa_heavy_loss },
+		{ "basic_two_processes", test_basic_two_processes },
+		{ "homa_two_processes", test_homa_two_processes },
+		{ NULL, NULL },
+	};
+
+	return rdx_ut_run("rdx_rpc_ud", cases, NULL, NULL);
+}
