@@ -145,6 +145,7 @@ struct rdx_rpc_endpoint {
 	uint64_t next_scan;
 	uint64_t last_poll;       /**< TSC of the last poll (UD) */
 	bool scan_deferred;       /**< the next timer scan was put off after a pause */
+	bool qp_err;              /**< UD: the QP went to error; the endpoint is dead */
 	struct rdx_cq *cq;
 	struct rdx_rpc_session **sess;
 	uint64_t *maps;           /**< every slot's reassembly bitmap */

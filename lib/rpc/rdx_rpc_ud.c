@@ -653,6 +653,41 @@ scan(struct rdx_rpc_endpoint *ep, uint64_t now, bool timers)
 	}
 }
 
+/*
+ * A completion in error: the UD QP is in the error state for good (a
+ * device refuses every later WR with a flush). Once: one log line, every
+ * call in flight fails with -EIO, the server slots are released and the
+ * sessions refuse new calls (-ENOTCONN); the receives are not reposted, so
+ * the flushes end (destroy the endpoint and create another to go on).
+ */
+static void __rte_noinline __rte_cold
+ud_qp_failed(struct rdx_rpc_endpoint *ep, const struct rdx_wc *w)
+{
+	uint32_t i, k;
+
+	if (ep->qp_err)
+		return;
+	ep->qp_err = true;
+	rpc_log("endpoint %s: its UD QP went to error (%s completion, status %u, vendor error 0x%x):"
+		" calls fail with -EIO, new ones are refused", ep->name,
+		w->wr_id == UINT64_MAX ? "send" : "receive", w->status, w->vendor_err);
+	for (i = 0; i < ep->max_sessions; i++) {
+		for (k = 0; ep->sess[i] != NULL && k < ep->slots; k++) {
+			struct rdx_rpc_session *s = ep->sess[i];
+
+			s->connected = false;
+			/* a deferred handler's slot goes on its rdx_rpc_respond */
+			if (s->ss[k].state != SS_HANDLER)
+				rpc_ud_ss_release(ep, &s->ss[k]);
+			if (s->cs[k].busy)
+				rpc_call_complete(&s->cs[k], -EIO, 0);
+		}
+	}
+	ep->tx_out -= ep->nwr;
+	ep->nwr = 0;
+	ep->nrecv = 0;
+}
+
 int
 rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 {
@@ -667,16 +702,26 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		const struct rdx_wc *w = &wc[i];
 
 		if (w->wr_id == UINT64_MAX) {
-			if (unlikely(w->status != 0))
-				ep->stats.errors++;
 			ep->tx_out -= w->retired != 0 ? w->retired : 1;
+			if (unlikely(w->status != 0)) {
+				ep->stats.errors++;
+				ud_qp_failed(ep, w);
+			}
 			continue;
 		}
 		if (unlikely(w->wr_id >= ep->qdepth)) {
 			ep->stats.errors++;
 			continue;
 		}
-		if (likely(w->status == 0 && w->byte_len >= RDX_UD_GRH_BYTES))
+		if (unlikely(w->status != 0)) {
+			/* flushed or failed: the QP is in error, no repost */
+			ep->stats.errors++;
+			ud_qp_failed(ep, w);
+			continue;
+		}
+		if (unlikely(ep->qp_err))
+			continue;
+		if (likely(w->byte_len >= RDX_UD_GRH_BYTES))
 			ud_rx(ep, ep->rxb + (size_t)w->wr_id * ep->rx_size + RDX_UD_GRH_BYTES,
 			      w->byte_len - RDX_UD_GRH_BYTES, w->src_qp, now);
 		else
@@ -690,6 +735,12 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		ep->rwrs[ep->nrecv].sge = &ep->rsges[ep->nrecv];
 		ep->rwrs[ep->nrecv].num_sge = 1;
 		ep->nrecv++;
+	}
+	if (unlikely(ep->qp_err)) {
+		ep->nrecv = 0;
+		ep->tx_out -= ep->nwr;
+		ep->nwr = 0;
+		return work;
 	}
 	if (ep->nrecv != 0) {
 		if (rdx_qp_post_recv_burst(ep->qp, ep->rwrs, (uint16_t)ep->nrecv) != ep->nrecv)
@@ -732,6 +783,8 @@ rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 	struct rdx_rpc_endpoint *ep = s->ep;
 	uint32_t npkts = rpc_npkts(c->req_len, ep->mtu);
 
+	if (unlikely(ep->qp_err))
+		return -EIO;
 	if (unlikely(tx_get(ep) == NULL))
 		return -ENOBUFS;
 	if (ep->homa)
@@ -752,6 +805,10 @@ rpc_ud_respond(struct rpc_sslot *ss)
 	struct rdx_rpc_endpoint *ep = ss->req.sess->ep;
 	uint32_t npkts = rpc_npkts(ss->resp_len, ep->mtu);
 
+	if (unlikely(ep->qp_err)) {
+		rpc_ud_ss_release(ep, ss); /* nowhere to send it */
+		return;
+	}
 	if (ep->homa)
 		rpc_tx_init(&ss->tx, npkts, 0, rpc_npkts(ep->rtt_bytes, ep->mtu));
 	else

@@ -173,6 +173,10 @@ ud_sess_connect(struct rdx_rpc_session *s, const struct rdx_rpc_session_info *p)
 	struct rdx_ah_attr aa;
 	int ret;
 
+	if (s->ep->qp_err) {
+		rpc_log("endpoint %s: its UD QP is in error: no new session", s->ep->name);
+		return -EIO;
+	}
 	if (p->qp.qp_type != RDX_QP_UD) {
 		rpc_log("peer session info: its QP is not UD");
 		return -EPROTO;
