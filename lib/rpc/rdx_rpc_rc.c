@@ -95,6 +95,24 @@ rc_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 	return rc_send(s, k, &h);
 }
 
+/* The session's QP reported an error (or refused a WR): it is in the
+ * error state for good. Once: one line, its calls fail with -EIO and new
+ * ones are refused (-ENOTCONN). */
+static void __rte_noinline __rte_cold
+rc_fail(struct rdx_rpc_session *s, const char *why)
+{
+	uint32_t k;
+
+	if (!s->connected)
+		return;
+	s->connected = false;
+	rpc_log("endpoint %s session %u: %s: its RC QP is in error; calls fail with -EIO",
+		s->ep->name, s->idx, why);
+	for (k = 0; k < s->ep->slots; k++)
+		if (s->cs[k].busy)
+			rpc_call_complete(&s->cs[k], -EIO, 0);
+}
+
 /* Send a response whose bytes are in place; false when the SQ is full. */
 static bool
 rc_respond_now(struct rpc_sslot *ss)
@@ -110,6 +128,8 @@ rc_respond_now(struct rpc_sslot *ss)
 
 	if (ret == -ENOBUFS)
 		return false;
+	if (unlikely(ret != 0))
+		rc_fail(s, "a response's SEND was refused"); /* not lost unseen */
 	ss->pending = false;
 	ss->state = SS_IDLE;
 	if (ss->buf != RPC_NONE) {
@@ -126,6 +146,7 @@ rc_respond(struct rpc_sslot *ss)
 	if (!rc_respond_now(ss)) {
 		ss->pending = true;
 		ss->req.sess->pending = true;
+		ss->req.sess->ep->pump = true; /* rc_poll retries it */
 	}
 }
 
@@ -193,15 +214,26 @@ rc_pending(struct rdx_rpc_endpoint *ep)
 {
 	uint32_t i, k;
 
+	ep->pump = false;
 	for (i = 0; i < ep->max_sessions; i++) {
 		struct rdx_rpc_session *s = ep->sess[i];
 
 		if (s == NULL || !s->pending)
 			continue;
 		s->pending = false;
+		if (!s->connected) {
+			/* the QP is in error: nowhere to send them */
+			for (k = 0; k < ep->slots; k++)
+				if (s->ss[k].pending) {
+					s->ss[k].pending = false;
+					s->ss[k].state = SS_IDLE;
+				}
+			continue;
+		}
 		for (k = 0; k < ep->slots; k++)
 			if (s->ss[k].pending && !rc_respond_now(&s->ss[k])) {
 				s->pending = true;
+				ep->pump = true;
 				break;
 			}
 	}
@@ -223,21 +255,6 @@ rc_timers(struct rdx_rpc_endpoint *ep, uint64_t now)
 	}
 }
 
-/* The session's QP reported an error: it is in the error state for good.
- * Its calls fail with -EIO and new ones are refused (-ENOTCONN). */
-static void
-rc_fail(struct rdx_rpc_session *s)
-{
-	uint32_t k;
-
-	if (!s->connected)
-		return;
-	s->connected = false;
-	for (k = 0; k < s->ep->slots; k++)
-		if (s->cs[k].busy)
-			rpc_call_complete(&s->cs[k], -EIO, 0);
-}
-
 static int
 rc_poll(struct rdx_rpc_endpoint *ep)
 {
@@ -255,18 +272,21 @@ rc_poll(struct rdx_rpc_endpoint *ep)
 			pending |= s->pending;
 			if (unlikely(wc[i].status != 0)) {
 				ep->stats.errors++;
-				rc_fail(s);
+				rc_fail(s, "a send completed in error");
 			}
 			continue;
 		}
 		if (unlikely(wc[i].status != 0 || wc[i].wr_id >= 2 * ep->slots)) {
 			ep->stats.errors++; /* e.g. a flushed receive: the QP is in error */
-			rc_fail(s);
+			rc_fail(s, "a receive completed in error");
 			continue;
 		}
 		rc_recv(ep, s, (uint32_t)wc[i].wr_id, wc[i].byte_len);
 	}
-	if (pending)
+	/* A response waits for send room: retried on every poll until it
+	 * goes, not only when a send completion of its session arrives (the
+	 * room may come from a completion polled before it went pending). */
+	if (pending || unlikely(ep->pump))
 		rc_pending(ep);
 	now = rte_rdtsc();
 	if (now >= ep->next_scan) {

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rpc_ut_harness.h"
+#include "rdx_rpc_priv.h"
 #include "sw_ut_pipe.h"
 
 static const uint32_t sizes_small[] = { 8 };
@@ -144,6 +145,58 @@ test_peer_gone(void)
 	ut_pair_close(&p);
 }
 
+/*
+ * A response that finds the send queue full waits, and goes as soon as
+ * there is room, even when no send completion of its session comes after
+ * it (the room may have come from completions polled before it went
+ * pending). The full queue is driven directly: the server session's count
+ * of unretired sends is set to the depth, then given back. Before, the
+ * response was retried only on a send completion and the call timed out.
+ */
+static void
+test_pending_response(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 4, .max_sessions = 1,
+				     .call_timeout_us = 30000000 };
+	struct ut_req_hdr h = { .resp_len = 3000, .seed = 5 };
+	struct ut_call c = { 0 };
+	static uint8_t resp[3000];
+	struct rdx_rpc_stats st;
+	struct ut_pair p;
+	uint32_t saved;
+	double end;
+	int i;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	saved = p.sb->sq_out;
+	p.sb->sq_out = p.sb->sq_depth - 1;
+	c.resp = resp;
+	c.resp_len = 3000;
+	c.seed = 5;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), 0);
+	for (i = 0; i < 100000 && p.srv_b.handled == 0; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL_FATAL(p.srv_b.handled, 1);
+	CU_ASSERT(p.sb->pending);
+	CU_ASSERT_EQUAL(c.completions, 0);
+	p.sb->sq_out = saved; /* room again, no completion to announce it */
+	end = ut_now() + 5;
+	while (c.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, 0);
+	CU_ASSERT_EQUAL(ut_st.ok, 1);
+	rdx_rpc_endpoint_stats_get(p.a, &st);
+	CU_ASSERT_EQUAL(st.timeouts + st.dup_dropped + st.errors, 0);
+	ut_pair_close(&p);
+}
+
 static int
 child_serve(int rfd, int wfd)
 {
@@ -247,6 +300,7 @@ main(void)
 		{ "deferred", test_deferred },
 		{ "errors", test_errors },
 		{ "peer_gone", test_peer_gone },
+		{ "pending_response", test_pending_response },
 		{ "two_processes", test_two_processes },
 		{ NULL, NULL },
 	};
