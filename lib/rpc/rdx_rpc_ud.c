@@ -38,8 +38,13 @@ tx_flush(struct rdx_rpc_endpoint *ep)
 		return;
 	n = rdx_qp_post_burst(ep->qp, ep->wrs, (uint16_t)ep->nwr);
 	if (unlikely(n < ep->nwr)) {
-		ep->stats.errors += ep->nwr - n;
-		ep->tx_out -= ep->nwr - n;
+		uint32_t back = ep->nwr - n;
+
+		ep->stats.errors += back;
+		ep->tx_out -= back;
+		/* the refused WRs' buffers are the last taken: give them back
+		 * to the ring, else it hands out a buffer still in flight */
+		ep->tx_head = (ep->tx_head + ep->qdepth - back) % ep->qdepth;
 	}
 	ep->stats.tx_pkts += n;
 	ep->nwr = 0;
