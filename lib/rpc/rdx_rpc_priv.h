@@ -63,6 +63,10 @@ struct rpc_sslot {
 	uint8_t state;            /**< enum rpc_sstate */
 	uint8_t flags;            /**< RPC_F_ERR on the response */
 	bool pending;             /**< infrc: response waits for send room */
+	uint16_t next_type;       /**< infrc: the held request (next_buf) */
+	uint32_t next_buf;        /**< infrc: receive of a newer request held while busy */
+	uint32_t next_len;
+	uint64_t next_id;
 	uint32_t idx;
 	uint32_t buf;             /**< UD: pool pair; infrc: the held receive */
 	uint8_t *reqbuf;
@@ -95,7 +99,7 @@ struct rdx_rpc_session {
 	struct rdx_mem *mem;
 	uint32_t sq_out;          /**< send WRs not yet retired */
 	uint32_t sq_depth;
-	bool pending;             /**< a response waits for send room */
+	bool pending;             /**< a response waits for send room, or a held request its slot */
 };
 
 struct rdx_rpc_endpoint;

@@ -137,7 +137,31 @@ rc_respond_now(struct rpc_sslot *ss)
 			s->ep->stats.errors++;
 		ss->buf = RPC_NONE;
 	}
+	if (ss->next_buf != RPC_NONE) {
+		/* a held request: rc_pending dispatches it (from the poll) */
+		s->pending = true;
+		s->ep->pump = true;
+	}
 	return true;
+}
+
+/* Run the request held in a slot that just went idle. */
+static void
+rc_take_next(struct rdx_rpc_session *s, struct rpc_sslot *ss)
+{
+	struct rdx_rpc_endpoint *ep = s->ep;
+
+	ss->id = ss->next_id;
+	ss->used = true;
+	ss->buf = ss->next_buf;
+	ss->next_buf = RPC_NONE;
+	ss->flags = 0;
+	ss->req.type = ss->next_type;
+	ss->req.len = ss->next_len;
+	ss->req.data = rc_buf(s, ss->buf) + RPC_HDR_LEN;
+	ss->req.resp = rc_buf(s, 3 * ep->slots + ss->idx) + RPC_HDR_LEN;
+	ss->req.resp_cap = ep->max_msg;
+	rpc_request_dispatch(ss);
 }
 
 static void
@@ -187,10 +211,26 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 	} else {
 		struct rpc_sslot *ss = &s->ss[rpc_slot_of(ep, h.rpc_id)];
 
-		if (rpc_id_classify(ss->id, ss->used, h.rpc_id) != RPC_ID_NEW ||
-		    ss->state != SS_IDLE) {
+		if (rpc_id_classify(ss->id, ss->used, h.rpc_id) != RPC_ID_NEW) {
 			ep->stats.dup_dropped++;
 			goto repost;
+		}
+		if (ss->state != SS_IDLE) {
+			/* The caller gave up on the slot's call (it timed out)
+			 * and called again; RC never sends it again, so the
+			 * request is held (its receive too) until the slot is
+			 * free. A newer one replaces it: its caller gave up on
+			 * it as well. */
+			if (ss->next_buf != RPC_NONE) {
+				ep->stats.dup_dropped++;
+				if (rc_post_recv(s, ss->next_buf) != 0)
+					ep->stats.errors++;
+			}
+			ss->next_buf = k;
+			ss->next_id = h.rpc_id;
+			ss->next_type = h.type;
+			ss->next_len = h.msg_len;
+			return;
 		}
 		ss->id = h.rpc_id;
 		ss->used = true;
@@ -223,19 +263,28 @@ rc_pending(struct rdx_rpc_endpoint *ep)
 		s->pending = false;
 		if (!s->connected) {
 			/* the QP is in error: nowhere to send them */
-			for (k = 0; k < ep->slots; k++)
+			for (k = 0; k < ep->slots; k++) {
+				s->ss[k].next_buf = RPC_NONE;
 				if (s->ss[k].pending) {
 					s->ss[k].pending = false;
 					s->ss[k].state = SS_IDLE;
 				}
+			}
 			continue;
 		}
-		for (k = 0; k < ep->slots; k++)
-			if (s->ss[k].pending && !rc_respond_now(&s->ss[k])) {
+		for (k = 0; k < ep->slots; k++) {
+			struct rpc_sslot *ss = &s->ss[k];
+
+			if (ss->pending && !rc_respond_now(ss)) {
 				s->pending = true;
 				ep->pump = true;
 				break;
 			}
+			if (ss->state == SS_IDLE && ss->next_buf != RPC_NONE)
+				rc_take_next(s, ss);
+			if (ep->sess[i] != s)
+				break; /* a handler destroyed the session */
+		}
 	}
 }
 
@@ -358,7 +407,7 @@ rc_sess_init(struct rdx_rpc_session *s)
 		goto err;
 	}
 	for (k = 0; k < ep->slots; k++)
-		s->ss[k].buf = RPC_NONE;
+		s->ss[k].buf = s->ss[k].next_buf = RPC_NONE;
 	for (k = 0; k < 2 * ep->slots; k++) {
 		ret = rc_post_recv(s, k);
 		if (ret != 0)

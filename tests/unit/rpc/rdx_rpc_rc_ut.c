@@ -197,6 +197,66 @@ test_pending_response(void)
 	ut_pair_close(&p);
 }
 
+/*
+ * A call times out while its handler still holds the request (a slow,
+ * deferred handler) and the caller calls again in the same slot: RC never
+ * sends the new request again, so the server must keep it until the slot
+ * is free and then run its handler; the late response of the first call
+ * is dropped as a duplicate. Before, the new request was dropped as a
+ * duplicate too and the second call timed out as well.
+ */
+static void
+test_late_handler(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 1, .max_sessions = 1,
+				     .call_timeout_us = 200000 };
+	struct ut_req_hdr h1 = { .resp_len = 100, .seed = 7 }, h2 = { .resp_len = 2000, .seed = 8 };
+	struct ut_call c1 = { 0 }, c2 = { 0 };
+	static uint8_t resp1[100], resp2[2000];
+	struct rdx_rpc_stats st;
+	struct ut_pair p;
+	double end;
+	int i;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	c1.resp = resp1;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_LATER, &h1, sizeof(h1), resp1, sizeof(resp1),
+				     ut_cont, &c1), 0);
+	end = ut_now() + 10;
+	while (c1.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL_FATAL(c1.completions, 1);
+	CU_ASSERT_EQUAL(c1.status, -ETIMEDOUT);
+	CU_ASSERT_EQUAL(p.srv_b.nlater, 1);
+	c2.resp = resp2;
+	c2.resp_len = 2000;
+	c2.seed = 8;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h2, sizeof(h2), resp2, sizeof(resp2),
+				     ut_cont, &c2), 0);
+	for (i = 0; i < 1000; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(p.srv_b.handled, 1); /* the first handler still holds the slot */
+	ut_srv_flush(&p.srv_b);
+	end = ut_now() + 10;
+	while (c2.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c2.completions, 1);
+	CU_ASSERT_EQUAL(c2.status, 0);
+	CU_ASSERT_EQUAL(ut_st.ok, 1);
+	CU_ASSERT_EQUAL(p.srv_b.handled, 2);
+	rdx_rpc_endpoint_stats_get(p.a, &st);
+	CU_ASSERT_EQUAL(st.timeouts, 1);
+	CU_ASSERT_EQUAL(st.dup_dropped, 1); /* the first call's late response */
+	ut_pair_close(&p);
+}
+
 static int
 child_serve(int rfd, int wfd)
 {
@@ -301,6 +361,7 @@ main(void)
 		{ "errors", test_errors },
 		{ "peer_gone", test_peer_gone },
 		{ "pending_response", test_pending_response },
+		{ "late_handler", test_late_handler },
 		{ "two_processes", test_two_processes },
 		{ NULL, NULL },
 	};
