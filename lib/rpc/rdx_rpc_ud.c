@@ -658,41 +658,6 @@ scan(struct rdx_rpc_endpoint *ep, uint64_t now, bool timers)
 	}
 }
 
-/*
- * A completion in error: the UD QP is in the error state for good (a
- * device refuses every later WR with a flush). Once: one log line, every
- * call in flight fails with -EIO, the server slots are released and the
- * sessions refuse new calls (-ENOTCONN); the receives are not reposted, so
- * the flushes end (destroy the endpoint and create another to go on).
- */
-static void __rte_noinline __rte_cold
-ud_qp_failed(struct rdx_rpc_endpoint *ep, const struct rdx_wc *w)
-{
-	uint32_t i, k;
-
-	if (ep->qp_err)
-		return;
-	ep->qp_err = true;
-	rpc_log("endpoint %s: its UD QP went to error (%s completion, status %u, vendor error 0x%x):"
-		" calls fail with -EIO, new ones are refused", ep->name,
-		w->wr_id == UINT64_MAX ? "send" : "receive", w->status, w->vendor_err);
-	for (i = 0; i < ep->max_sessions; i++) {
-		for (k = 0; ep->sess[i] != NULL && k < ep->slots; k++) {
-			struct rdx_rpc_session *s = ep->sess[i];
-
-			s->connected = false;
-			/* a deferred handler's slot goes on its rdx_rpc_respond */
-			if (s->ss[k].state != SS_HANDLER)
-				rpc_ud_ss_release(ep, &s->ss[k]);
-			if (s->cs[k].busy)
-				rpc_call_complete(&s->cs[k], -EIO, 0);
-		}
-	}
-	ep->tx_out -= ep->nwr;
-	ep->nwr = 0;
-	ep->nrecv = 0;
-}
-
 int
 rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 {
@@ -710,7 +675,7 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 			ep->tx_out -= w->retired != 0 ? w->retired : 1;
 			if (unlikely(w->status != 0)) {
 				ep->stats.errors++;
-				ud_qp_failed(ep, w);
+				rpc_ud_qp_failed(ep, w);
 			}
 			continue;
 		}
@@ -721,7 +686,7 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		if (unlikely(w->status != 0)) {
 			/* flushed or failed: the QP is in error, no repost */
 			ep->stats.errors++;
-			ud_qp_failed(ep, w);
+			rpc_ud_qp_failed(ep, w);
 			continue;
 		}
 		if (unlikely(ep->qp_err))
