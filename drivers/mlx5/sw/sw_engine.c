@@ -65,7 +65,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error: CQ %u of %s: lock not obtained in %d ms\n",
 			       (unsigned int)(cq - d->hdr->cqs), d->name, SW_LOCK_WAIT_MS);
-		return -EIO;
+		return -EBUSY; /* its holder is slow (descheduled) or dead */
 	}
 	buf = SW_LOAD(cq->buf_off);
 	if (buf == 0) { /* destroyed: nowhere to write */
