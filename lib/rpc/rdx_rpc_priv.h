@@ -99,6 +99,7 @@ struct rdx_rpc_session {
 	struct rdx_mem *mem;
 	uint32_t sq_out;          /**< send WRs not yet retired */
 	uint32_t sq_depth;
+	uint32_t rq_posted;       /**< receives posted at creation (rest at connect) */
 	bool pending;             /**< a response waits for send room, or a held request its slot */
 };
 

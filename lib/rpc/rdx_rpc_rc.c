@@ -408,11 +408,11 @@ rc_sess_init(struct rdx_rpc_session *s)
 	}
 	for (k = 0; k < ep->slots; k++)
 		s->ss[k].buf = s->ss[k].next_buf = RPC_NONE;
-	for (k = 0; k < 2 * ep->slots; k++) {
-		ret = rc_post_recv(s, k);
-		if (ret != 0)
-			goto err;
-	}
+	/* A device may refuse receives before the QP leaves RESET (verbs on
+	 * rxe does): the rest are posted once it is connected. */
+	for (k = 0; k < 2 * ep->slots && rc_post_recv(s, k) == 0; k++)
+		;
+	s->rq_posted = k;
 	return 0;
 err:
 	rc_sess_fini(s);
@@ -432,7 +432,21 @@ rc_sess_connect(struct rdx_rpc_session *s, const struct rdx_rpc_session_info *p)
 		rpc_log("peer session info: its QP is not RC");
 		return -EPROTO;
 	}
-	return rdx_qp_connect(s->qp, &p->qp, NULL);
+	uint32_t k;
+	int ret;
+
+	ret = rdx_qp_connect(s->qp, &p->qp, NULL);
+	if (ret != 0)
+		return ret;
+	for (k = s->rq_posted; k < 2 * s->ep->slots; k++) {
+		if (rc_post_recv(s, k) != 0) {
+			rpc_log("session %u: receive %u of %u refused after connect", s->idx, k,
+				2 * s->ep->slots);
+			return -ENOBUFS;
+		}
+	}
+	s->rq_posted = k;
+	return 0;
 }
 
 const struct rpc_ops rpc_rc_ops = {
