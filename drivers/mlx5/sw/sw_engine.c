@@ -395,6 +395,7 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 	uint32_t ci;
 	int n = 0;
 
+	q->cqe_owed = false; /* an owed CQE becomes the flush's */
 	while ((q->sq_ci & 0xffff) != db) {
 		struct mlx5_wqe_ctrl_seg c;
 		uint32_t ds, wqebbs, avail = (db - q->sq_ci) & 0xffff;

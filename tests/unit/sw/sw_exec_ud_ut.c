@@ -288,6 +288,65 @@ test_ud_cq_lock_busy(void)
 	sw_cq_destroy(&eng, cb.slot);
 }
 
+/*
+ * The sender's own CQ lock held past SW_LOCK_WAIT_MS (the peer process
+ * that writes receive CQEs into it descheduled): the datagram goes once,
+ * the send's CQE waits and is written on the next progress call, and the
+ * sending QP stays ready. Before, the sending UD QP went to error.
+ */
+static void
+test_ud_send_cq_lock_busy(void)
+{
+	struct lock_holder h = { 0 };
+	struct mlx5_cqe64 cqe;
+	struct tqp a, b;
+	struct tcq ca, cb;
+	pthread_t th;
+	uint32_t key;
+	int route;
+	uint8_t *m;
+
+	cq_make(&ca, 16);
+	cq_make(&cb, 16);
+	ud_make(&a, &ca, 7, 0);
+	ud_make(&b, &cb, UQKEY, 0);
+	route = sw_route_get(&eng, eng.self->gid);
+	CU_ASSERT_FATAL(route >= 0);
+	m = mem(16384, IBV_ACCESS_LOCAL_WRITE, &key);
+	memcpy(m, "hello", 5);
+	rq_post(&b, 0, m + 8192, 4096, key);
+	rq_post(&b, 1, m + 12288, 4096, key);
+	h.m = &eng.self->hdr->cqs[ca.slot].lock;
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, hold_lock, &h) == 0);
+	while (__atomic_load_n(&h.state, __ATOMIC_ACQUIRE) != 1)
+		usleep(1000);
+	ctrl(&a, MLX5_OPCODE_SEND, 5, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	dgram(&a, b.q->qpn, UQKEY, (uint16_t)(route + 1), eng.self->gid, 0, 0, true);
+	dseg(&a, a.last, 64, (uintptr_t)m, 5, key);
+	ring(&a);
+	sw_engine_progress(&eng);
+	__atomic_store_n(&h.state, 2, __ATOMIC_RELEASE);
+	CU_ASSERT_FATAL(pthread_join(th, NULL) == 0);
+	CU_ASSERT_EQUAL(__atomic_load_n(&a.q->s->state, __ATOMIC_RELAXED), RDX_SW_QPS_RTS);
+	CU_ASSERT_FALSE(cq_get(&ca, &cqe));
+	CU_ASSERT_FATAL(cq_get(&cb, &cqe)); /* the datagram went */
+	CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), 40 + 5);
+	sw_engine_progress(&eng);
+	CU_ASSERT_FATAL(cq_get(&ca, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ);
+	CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), 5);
+	CU_ASSERT_FALSE(cq_get(&ca, &cqe));
+	CU_ASSERT_FALSE(cq_get(&cb, &cqe)); /* not sent twice */
+	CU_ASSERT_EQUAL(a.q->ud_sent, 1);
+	CU_ASSERT_EQUAL(b.q->s->ud_recv, 1);
+	CU_ASSERT_EQUAL(__atomic_load_n(&a.q->s->state, __ATOMIC_RELAXED), RDX_SW_QPS_RTS);
+	sw_route_put(&eng, route);
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, ca.slot);
+	sw_cq_destroy(&eng, cb.slot);
+}
+
 static void
 test_ud_len_and_dest(void)
 {
@@ -399,6 +458,7 @@ main(void)
 		{ "ud_malformed", test_ud_malformed },
 		{ "ud_len_and_dest", test_ud_len_and_dest },
 		{ "ud_cq_lock_busy", test_ud_cq_lock_busy },
+		{ "ud_send_cq_lock_busy", test_ud_send_cq_lock_busy },
 		{ "routes", test_routes },
 		{ "ud_sizing", test_ud_sizing },
 		{ NULL, NULL },
