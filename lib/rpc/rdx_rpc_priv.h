@@ -63,6 +63,10 @@ struct rpc_sslot {
 	uint8_t state;            /**< enum rpc_sstate */
 	uint8_t flags;            /**< RPC_F_ERR on the response */
 	bool pending;             /**< infrc: response waits for send room */
+	uint16_t next_type;       /**< infrc: the held request (next_buf) */
+	uint32_t next_buf;        /**< infrc: receive of a newer request held while busy */
+	uint32_t next_len;
+	uint64_t next_id;
 	uint32_t idx;
 	uint32_t buf;             /**< UD: pool pair; infrc: the held receive */
 	uint8_t *reqbuf;
@@ -95,7 +99,8 @@ struct rdx_rpc_session {
 	struct rdx_mem *mem;
 	uint32_t sq_out;          /**< send WRs not yet retired */
 	uint32_t sq_depth;
-	bool pending;             /**< a response waits for send room */
+	uint32_t rq_posted;       /**< receives posted at creation (rest at connect) */
+	bool pending;             /**< a response waits for send room, or a held request its slot */
 };
 
 struct rdx_rpc_endpoint;
@@ -145,6 +150,7 @@ struct rdx_rpc_endpoint {
 	uint64_t next_scan;
 	uint64_t last_poll;       /**< TSC of the last poll (UD) */
 	bool scan_deferred;       /**< the next timer scan was put off after a pause */
+	bool qp_err;              /**< UD: the QP went to error; the endpoint is dead */
 	struct rdx_cq *cq;
 	struct rdx_rpc_session **sess;
 	uint64_t *maps;           /**< every slot's reassembly bitmap */
@@ -188,6 +194,9 @@ struct rdx_rpc_endpoint {
 int rpc_ud_poll(struct rdx_rpc_endpoint *ep);
 int rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c);
 void rpc_ud_respond(struct rpc_sslot *ss);
+/** A completion in error (w): the UD QP is in error; fail the endpoint
+ * once (rdx_rpc_ud_ctl.c). */
+void rpc_ud_qp_failed(struct rdx_rpc_endpoint *ep, const struct rdx_wc *w);
 /** Free a server slot's buffers and grant entry; the slot goes idle. */
 void rpc_ud_ss_release(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss);
 

@@ -95,6 +95,24 @@ rc_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 	return rc_send(s, k, &h);
 }
 
+/* The session's QP reported an error (or refused a WR): it is in the
+ * error state for good. Once: one line, its calls fail with -EIO and new
+ * ones are refused (-ENOTCONN). */
+static void __rte_noinline __rte_cold
+rc_fail(struct rdx_rpc_session *s, const char *why)
+{
+	uint32_t k;
+
+	if (!s->connected)
+		return;
+	s->connected = false;
+	rpc_log("endpoint %s session %u: %s: its RC QP is in error; calls fail with -EIO",
+		s->ep->name, s->idx, why);
+	for (k = 0; k < s->ep->slots; k++)
+		if (s->cs[k].busy)
+			rpc_call_complete(&s->cs[k], -EIO, 0);
+}
+
 /* Send a response whose bytes are in place; false when the SQ is full. */
 static bool
 rc_respond_now(struct rpc_sslot *ss)
@@ -110,6 +128,8 @@ rc_respond_now(struct rpc_sslot *ss)
 
 	if (ret == -ENOBUFS)
 		return false;
+	if (unlikely(ret != 0))
+		rc_fail(s, "a response's SEND was refused"); /* not lost unseen */
 	ss->pending = false;
 	ss->state = SS_IDLE;
 	if (ss->buf != RPC_NONE) {
@@ -117,7 +137,31 @@ rc_respond_now(struct rpc_sslot *ss)
 			s->ep->stats.errors++;
 		ss->buf = RPC_NONE;
 	}
+	if (ss->next_buf != RPC_NONE) {
+		/* a held request: rc_pending dispatches it (from the poll) */
+		s->pending = true;
+		s->ep->pump = true;
+	}
 	return true;
+}
+
+/* Run the request held in a slot that just went idle. */
+static void
+rc_take_next(struct rdx_rpc_session *s, struct rpc_sslot *ss)
+{
+	struct rdx_rpc_endpoint *ep = s->ep;
+
+	ss->id = ss->next_id;
+	ss->used = true;
+	ss->buf = ss->next_buf;
+	ss->next_buf = RPC_NONE;
+	ss->flags = 0;
+	ss->req.type = ss->next_type;
+	ss->req.len = ss->next_len;
+	ss->req.data = rc_buf(s, ss->buf) + RPC_HDR_LEN;
+	ss->req.resp = rc_buf(s, 3 * ep->slots + ss->idx) + RPC_HDR_LEN;
+	ss->req.resp_cap = ep->max_msg;
+	rpc_request_dispatch(ss);
 }
 
 static void
@@ -126,6 +170,7 @@ rc_respond(struct rpc_sslot *ss)
 	if (!rc_respond_now(ss)) {
 		ss->pending = true;
 		ss->req.sess->pending = true;
+		ss->req.sess->ep->pump = true; /* rc_poll retries it */
 	}
 }
 
@@ -166,10 +211,26 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 	} else {
 		struct rpc_sslot *ss = &s->ss[rpc_slot_of(ep, h.rpc_id)];
 
-		if (rpc_id_classify(ss->id, ss->used, h.rpc_id) != RPC_ID_NEW ||
-		    ss->state != SS_IDLE) {
+		if (rpc_id_classify(ss->id, ss->used, h.rpc_id) != RPC_ID_NEW) {
 			ep->stats.dup_dropped++;
 			goto repost;
+		}
+		if (ss->state != SS_IDLE) {
+			/* The caller gave up on the slot's call (it timed out)
+			 * and called again; RC never sends it again, so the
+			 * request is held (its receive too) until the slot is
+			 * free. A newer one replaces it: its caller gave up on
+			 * it as well. */
+			if (ss->next_buf != RPC_NONE) {
+				ep->stats.dup_dropped++;
+				if (rc_post_recv(s, ss->next_buf) != 0)
+					ep->stats.errors++;
+			}
+			ss->next_buf = k;
+			ss->next_id = h.rpc_id;
+			ss->next_type = h.type;
+			ss->next_len = h.msg_len;
+			return;
 		}
 		ss->id = h.rpc_id;
 		ss->used = true;
@@ -193,17 +254,37 @@ rc_pending(struct rdx_rpc_endpoint *ep)
 {
 	uint32_t i, k;
 
+	ep->pump = false;
 	for (i = 0; i < ep->max_sessions; i++) {
 		struct rdx_rpc_session *s = ep->sess[i];
 
 		if (s == NULL || !s->pending)
 			continue;
 		s->pending = false;
-		for (k = 0; k < ep->slots; k++)
-			if (s->ss[k].pending && !rc_respond_now(&s->ss[k])) {
+		if (!s->connected) {
+			/* the QP is in error: nowhere to send them */
+			for (k = 0; k < ep->slots; k++) {
+				s->ss[k].next_buf = RPC_NONE;
+				if (s->ss[k].pending) {
+					s->ss[k].pending = false;
+					s->ss[k].state = SS_IDLE;
+				}
+			}
+			continue;
+		}
+		for (k = 0; k < ep->slots; k++) {
+			struct rpc_sslot *ss = &s->ss[k];
+
+			if (ss->pending && !rc_respond_now(ss)) {
 				s->pending = true;
+				ep->pump = true;
 				break;
 			}
+			if (ss->state == SS_IDLE && ss->next_buf != RPC_NONE)
+				rc_take_next(s, ss);
+			if (ep->sess[i] != s)
+				break; /* a handler destroyed the session */
+		}
 	}
 }
 
@@ -223,21 +304,6 @@ rc_timers(struct rdx_rpc_endpoint *ep, uint64_t now)
 	}
 }
 
-/* The session's QP reported an error: it is in the error state for good.
- * Its calls fail with -EIO and new ones are refused (-ENOTCONN). */
-static void
-rc_fail(struct rdx_rpc_session *s)
-{
-	uint32_t k;
-
-	if (!s->connected)
-		return;
-	s->connected = false;
-	for (k = 0; k < s->ep->slots; k++)
-		if (s->cs[k].busy)
-			rpc_call_complete(&s->cs[k], -EIO, 0);
-}
-
 static int
 rc_poll(struct rdx_rpc_endpoint *ep)
 {
@@ -255,18 +321,21 @@ rc_poll(struct rdx_rpc_endpoint *ep)
 			pending |= s->pending;
 			if (unlikely(wc[i].status != 0)) {
 				ep->stats.errors++;
-				rc_fail(s);
+				rc_fail(s, "a send completed in error");
 			}
 			continue;
 		}
 		if (unlikely(wc[i].status != 0 || wc[i].wr_id >= 2 * ep->slots)) {
 			ep->stats.errors++; /* e.g. a flushed receive: the QP is in error */
-			rc_fail(s);
+			rc_fail(s, "a receive completed in error");
 			continue;
 		}
 		rc_recv(ep, s, (uint32_t)wc[i].wr_id, wc[i].byte_len);
 	}
-	if (pending)
+	/* A response waits for send room: retried on every poll until it
+	 * goes, not only when a send completion of its session arrives (the
+	 * room may come from a completion polled before it went pending). */
+	if (pending || unlikely(ep->pump))
 		rc_pending(ep);
 	now = rte_rdtsc();
 	if (now >= ep->next_scan) {
@@ -338,12 +407,12 @@ rc_sess_init(struct rdx_rpc_session *s)
 		goto err;
 	}
 	for (k = 0; k < ep->slots; k++)
-		s->ss[k].buf = RPC_NONE;
-	for (k = 0; k < 2 * ep->slots; k++) {
-		ret = rc_post_recv(s, k);
-		if (ret != 0)
-			goto err;
-	}
+		s->ss[k].buf = s->ss[k].next_buf = RPC_NONE;
+	/* A device may refuse receives before the QP leaves RESET (verbs on
+	 * rxe does): the rest are posted once it is connected. */
+	for (k = 0; k < 2 * ep->slots && rc_post_recv(s, k) == 0; k++)
+		;
+	s->rq_posted = k;
 	return 0;
 err:
 	rc_sess_fini(s);
@@ -363,7 +432,21 @@ rc_sess_connect(struct rdx_rpc_session *s, const struct rdx_rpc_session_info *p)
 		rpc_log("peer session info: its QP is not RC");
 		return -EPROTO;
 	}
-	return rdx_qp_connect(s->qp, &p->qp, NULL);
+	uint32_t k;
+	int ret;
+
+	ret = rdx_qp_connect(s->qp, &p->qp, NULL);
+	if (ret != 0)
+		return ret;
+	for (k = s->rq_posted; k < 2 * s->ep->slots; k++) {
+		if (rc_post_recv(s, k) != 0) {
+			rpc_log("session %u: receive %u of %u refused after connect", s->idx, k,
+				2 * s->ep->slots);
+			return -ENOBUFS;
+		}
+	}
+	s->rq_posted = k;
+	return 0;
 }
 
 const struct rpc_ops rpc_rc_ops = {

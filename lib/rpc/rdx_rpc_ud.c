@@ -38,8 +38,13 @@ tx_flush(struct rdx_rpc_endpoint *ep)
 		return;
 	n = rdx_qp_post_burst(ep->qp, ep->wrs, (uint16_t)ep->nwr);
 	if (unlikely(n < ep->nwr)) {
-		ep->stats.errors += ep->nwr - n;
-		ep->tx_out -= ep->nwr - n;
+		uint32_t back = ep->nwr - n;
+
+		ep->stats.errors += back;
+		ep->tx_out -= back;
+		/* the refused WRs' buffers are the last taken: give them back
+		 * to the ring, else it hands out a buffer still in flight */
+		ep->tx_head = (ep->tx_head + ep->qdepth - back) % ep->qdepth;
 	}
 	ep->stats.tx_pkts += n;
 	ep->nwr = 0;
@@ -667,16 +672,26 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		const struct rdx_wc *w = &wc[i];
 
 		if (w->wr_id == UINT64_MAX) {
-			if (unlikely(w->status != 0))
-				ep->stats.errors++;
 			ep->tx_out -= w->retired != 0 ? w->retired : 1;
+			if (unlikely(w->status != 0)) {
+				ep->stats.errors++;
+				rpc_ud_qp_failed(ep, w);
+			}
 			continue;
 		}
 		if (unlikely(w->wr_id >= ep->qdepth)) {
 			ep->stats.errors++;
 			continue;
 		}
-		if (likely(w->status == 0 && w->byte_len >= RDX_UD_GRH_BYTES))
+		if (unlikely(w->status != 0)) {
+			/* flushed or failed: the QP is in error, no repost */
+			ep->stats.errors++;
+			rpc_ud_qp_failed(ep, w);
+			continue;
+		}
+		if (unlikely(ep->qp_err))
+			continue;
+		if (likely(w->byte_len >= RDX_UD_GRH_BYTES))
 			ud_rx(ep, ep->rxb + (size_t)w->wr_id * ep->rx_size + RDX_UD_GRH_BYTES,
 			      w->byte_len - RDX_UD_GRH_BYTES, w->src_qp, now);
 		else
@@ -690,6 +705,12 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		ep->rwrs[ep->nrecv].sge = &ep->rsges[ep->nrecv];
 		ep->rwrs[ep->nrecv].num_sge = 1;
 		ep->nrecv++;
+	}
+	if (unlikely(ep->qp_err)) {
+		ep->nrecv = 0;
+		ep->tx_out -= ep->nwr;
+		ep->nwr = 0;
+		return work;
 	}
 	if (ep->nrecv != 0) {
 		if (rdx_qp_post_recv_burst(ep->qp, ep->rwrs, (uint16_t)ep->nrecv) != ep->nrecv)
@@ -732,6 +753,8 @@ rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 	struct rdx_rpc_endpoint *ep = s->ep;
 	uint32_t npkts = rpc_npkts(c->req_len, ep->mtu);
 
+	if (unlikely(ep->qp_err))
+		return -EIO;
 	if (unlikely(tx_get(ep) == NULL))
 		return -ENOBUFS;
 	if (ep->homa)
@@ -752,6 +775,10 @@ rpc_ud_respond(struct rpc_sslot *ss)
 	struct rdx_rpc_endpoint *ep = ss->req.sess->ep;
 	uint32_t npkts = rpc_npkts(ss->resp_len, ep->mtu);
 
+	if (unlikely(ep->qp_err)) {
+		rpc_ud_ss_release(ep, ss); /* nowhere to send it */
+		return;
+	}
 	if (ep->homa)
 		rpc_tx_init(&ss->tx, npkts, 0, rpc_npkts(ep->rtt_bytes, ep->mtu));
 	else

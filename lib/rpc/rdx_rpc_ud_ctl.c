@@ -21,6 +21,41 @@
 /* ------------------------------------------------------------------ */
 /* Control path                                                       */
 
+/*
+ * A completion in error: the UD QP is in the error state for good (a
+ * device refuses every later WR with a flush). Once: one log line, every
+ * call in flight fails with -EIO, the server slots are released and the
+ * sessions refuse new calls (-ENOTCONN); the receives are not reposted, so
+ * the flushes end (destroy the endpoint and create another to go on).
+ */
+void __rte_noinline __rte_cold
+rpc_ud_qp_failed(struct rdx_rpc_endpoint *ep, const struct rdx_wc *w)
+{
+	uint32_t i, k;
+
+	if (ep->qp_err)
+		return;
+	ep->qp_err = true;
+	rpc_log("endpoint %s: its UD QP went to error (%s completion, status %u, vendor error 0x%x):"
+		" calls fail with -EIO, new ones are refused", ep->name,
+		w->wr_id == UINT64_MAX ? "send" : "receive", w->status, w->vendor_err);
+	for (i = 0; i < ep->max_sessions; i++) {
+		for (k = 0; ep->sess[i] != NULL && k < ep->slots; k++) {
+			struct rdx_rpc_session *s = ep->sess[i];
+
+			s->connected = false;
+			/* a deferred handler's slot goes on its rdx_rpc_respond */
+			if (s->ss[k].state != SS_HANDLER)
+				rpc_ud_ss_release(ep, &s->ss[k]);
+			if (s->cs[k].busy)
+				rpc_call_complete(&s->cs[k], -EIO, 0);
+		}
+	}
+	ep->tx_out -= ep->nwr;
+	ep->nwr = 0;
+	ep->nrecv = 0;
+}
+
 static void
 ud_ep_fini(struct rdx_rpc_endpoint *ep)
 {
@@ -173,6 +208,10 @@ ud_sess_connect(struct rdx_rpc_session *s, const struct rdx_rpc_session_info *p)
 	struct rdx_ah_attr aa;
 	int ret;
 
+	if (s->ep->qp_err) {
+		rpc_log("endpoint %s: its UD QP is in error: no new session", s->ep->name);
+		return -EIO;
+	}
 	if (p->qp.qp_type != RDX_QP_UD) {
 		rpc_log("peer session info: its QP is not UD");
 		return -EPROTO;

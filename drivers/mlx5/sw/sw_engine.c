@@ -72,7 +72,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error: CQ %u of %s: lock not obtained in %d ms\n",
 			       (unsigned int)(cq - d->hdr->cqs), d->name, SW_LOCK_WAIT_MS);
-		return -EIO;
+		return -EBUSY; /* its holder is slow (descheduled) or dead */
 	}
 	buf = SW_LOAD(cq->buf_off);
 	if (buf == 0) { /* destroyed: nowhere to write */
@@ -417,6 +417,7 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 	uint32_t ci;
 	int n = 0;
 
+	q->cqe_owed = false; /* an owed CQE becomes the flush's */
 	while ((q->sq_ci & 0xffff) != db) {
 		struct mlx5_wqe_ctrl_seg c;
 		uint32_t ds, wqebbs, avail = (db - q->sq_ci) & 0xffff;

@@ -560,6 +560,7 @@ int
 sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint32_t bytes)
 {
 	struct mlx5_cqe64 c;
+	int rc;
 
 	q->sq_ci = w->pos + w->wqebbs;
 	q->rnr_active = false;
@@ -570,7 +571,19 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 	c.wqe_counter = htobe16((uint16_t)w->idx);
 	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->qpn);
 	c.byte_cnt = htobe32(bytes);
-	if (sw_cq_push(e, e->self, q->scq, &c, MLX5_CQE_REQ, false) != 0) {
+	rc = sw_cq_push(e, e->self, q->scq, &c, MLX5_CQE_REQ, false);
+	if (rc == -EBUSY && q->type == SW_QPT_UD) {
+		/* UD: the CQ's lock not obtained in SW_LOCK_WAIT_MS (a peer
+		 * process writing receive CQEs into it was descheduled): the
+		 * datagram went, only its CQE waits. The WQE stays at the head,
+		 * marked so that the next attempt writes the CQE without sending
+		 * again. (RC keeps the rule below: QP to error, flush.) */
+		q->sq_ci = w->pos;
+		q->cqe_owed = true;
+		q->owed_bytes = bytes;
+		return SW_WAIT;
+	}
+	if (rc != 0) {
 		/* overrun (or CQ unusable): the QP goes to error and the WQE
 		 * stays at the head, so the flush still completes it (0x05)
 		 * once the CQ has room -- never a lost completion */
@@ -611,6 +624,11 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	w.fm_ce_se = ctrl->fm_ce_se;
 	memcpy(&w.imm_raw, &ctrl->imm, 4);
 	w.wqebbs = w.ds == 0 ? 1 : (w.ds + 3) / 4;
+	if (q->cqe_owed) {
+		/* executed before: only its completion is left to write */
+		q->cqe_owed = false;
+		return sw_req_done(e, q, &w, q->owed_bytes);
+	}
 	if (w.ds == 0 || w.wqebbs > q->max_wqebbs || w.wqebbs > avail) {
 		w.wqebbs = 1;
 		return sw_malformed(e, q, &w, "DS out of range", w.ds, q->max_wqebbs * 4);

@@ -98,7 +98,8 @@ sw_ud_no_dest(struct sw_engine *e, const struct sw_ud_pkt *k)
  * (as for RC) under the receiving QP's lock. Unreliable: nothing goes back
  * to the sender. No UD QP ready at the address (no such device or QP, a QP
  * of another type, not in RTR/RTS, its lock not obtained, its fields
- * corrupt): dropped, counted at the sender (drop_dest). Q_Key mismatch
+ * corrupt), or its CQ's lock not obtained: dropped, counted at the sender
+ * (drop_dest). Q_Key mismatch
  * (IBTA 10.2.4: silently dropped) and no receive WQE posted (no RNR on
  * UD): dropped, counted at the receiving QP. Receive buffer smaller than
  * GRH area + message: that receive completes with LOC_LEN (0x01) and the
@@ -120,6 +121,7 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 	uint64_t room = 0;
 	uint8_t grh[SW_UD_GRH], synd = 0, cqe_op;
 	struct sw_cq_shm *pcq;
+	int ret;
 	struct sw_qp_shm *p;
 	struct mlx5_cqe64 c;
 
@@ -200,7 +202,19 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 		memcpy(&c.imm_inval_pkey, &k->imm_raw, 4);
 	c.sop_drop_qpn = htobe32(k->dqpn & 0xffffff);
 	c.flags_rqpn = htobe32(1u << 28 | (uint32_t)(k->sl & 0xf) << 24 | (k->src_qpn & 0xffffff));
-	if (sw_cq_push(e, pd, pcq, &c, cqe_op, k->se) != 0) {
+	ret = sw_cq_push(e, pd, pcq, &c, cqe_op, k->se);
+	if (ret == -EBUSY) {
+		/* The CQ's lock not obtained in SW_LOCK_WAIT_MS (its holder
+		 * descheduled, e.g. on a loaded machine): UD is unreliable, so
+		 * the datagram is dropped, like one whose QP lock was not
+		 * obtained, and the receive stays posted for the next; the
+		 * QP does not go to error over a slow peer. */
+		p->rq_ci = r.cnt;
+		sw_unlock(&p->lock);
+		sw_ud_no_dest(e, k);
+		return;
+	}
+	if (ret != 0) {
 		/* the receive stays posted: the receiving QP's flush completes it */
 		p->rq_ci = r.cnt;
 		sw_qp_set_err(p);

@@ -303,6 +303,8 @@ struct sw_lqp {
 	bool armed;               /* a doorbell asked for execution */
 	uint32_t busy;            /* engine exclusion (inline mode, many pollers) */
 	bool rnr_active;          /* head WQE waits after an RNR NAK */
+	bool cqe_owed;            /* head WQE done, its CQE waits for the CQ's lock */
+	uint32_t owed_bytes;      /* that CQE's byte count */
 	bool ack_active;          /* head WQE waits for a missing ACK */
 	uint8_t ack_left;
 	uint8_t rnr_left;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "rpc_ut_harness.h"
+#include "rdx_rpc_priv.h"
 #include "sw_ut_pipe.h"
 
 static const uint32_t sizes_small[] = { 8 };
@@ -144,6 +145,118 @@ test_peer_gone(void)
 	ut_pair_close(&p);
 }
 
+/*
+ * A response that finds the send queue full waits, and goes as soon as
+ * there is room, even when no send completion of its session comes after
+ * it (the room may have come from completions polled before it went
+ * pending). The full queue is driven directly: the server session's count
+ * of unretired sends is set to the depth, then given back. Before, the
+ * response was retried only on a send completion and the call timed out.
+ */
+static void
+test_pending_response(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 4, .max_sessions = 1,
+				     .call_timeout_us = 30000000 };
+	struct ut_req_hdr h = { .resp_len = 3000, .seed = 5 };
+	struct ut_call c = { 0 };
+	static uint8_t resp[3000];
+	struct rdx_rpc_stats st;
+	struct ut_pair p;
+	uint32_t saved;
+	double end;
+	int i;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	saved = p.sb->sq_out;
+	p.sb->sq_out = p.sb->sq_depth - 1;
+	c.resp = resp;
+	c.resp_len = 3000;
+	c.seed = 5;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), 0);
+	for (i = 0; i < 100000 && p.srv_b.handled == 0; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL_FATAL(p.srv_b.handled, 1);
+	CU_ASSERT(p.sb->pending);
+	CU_ASSERT_EQUAL(c.completions, 0);
+	p.sb->sq_out = saved; /* room again, no completion to announce it */
+	end = ut_now() + 5;
+	while (c.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, 0);
+	CU_ASSERT_EQUAL(ut_st.ok, 1);
+	rdx_rpc_endpoint_stats_get(p.a, &st);
+	CU_ASSERT_EQUAL(st.timeouts + st.dup_dropped + st.errors, 0);
+	ut_pair_close(&p);
+}
+
+/*
+ * A call times out while its handler still holds the request (a slow,
+ * deferred handler) and the caller calls again in the same slot: RC never
+ * sends the new request again, so the server must keep it until the slot
+ * is free and then run its handler; the late response of the first call
+ * is dropped as a duplicate. Before, the new request was dropped as a
+ * duplicate too and the second call timed out as well.
+ */
+static void
+test_late_handler(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 1, .max_sessions = 1,
+				     .call_timeout_us = 200000 };
+	struct ut_req_hdr h1 = { .resp_len = 100, .seed = 7 }, h2 = { .resp_len = 2000, .seed = 8 };
+	struct ut_call c1 = { 0 }, c2 = { 0 };
+	static uint8_t resp1[100], resp2[2000];
+	struct rdx_rpc_stats st;
+	struct ut_pair p;
+	double end;
+	int i;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	c1.resp = resp1;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_LATER, &h1, sizeof(h1), resp1, sizeof(resp1),
+				     ut_cont, &c1), 0);
+	end = ut_now() + 10;
+	while (c1.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL_FATAL(c1.completions, 1);
+	CU_ASSERT_EQUAL(c1.status, -ETIMEDOUT);
+	CU_ASSERT_EQUAL(p.srv_b.nlater, 1);
+	c2.resp = resp2;
+	c2.resp_len = 2000;
+	c2.seed = 8;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h2, sizeof(h2), resp2, sizeof(resp2),
+				     ut_cont, &c2), 0);
+	for (i = 0; i < 1000; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(p.srv_b.handled, 1); /* the first handler still holds the slot */
+	ut_srv_flush(&p.srv_b);
+	end = ut_now() + 10;
+	while (c2.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c2.completions, 1);
+	CU_ASSERT_EQUAL(c2.status, 0);
+	CU_ASSERT_EQUAL(ut_st.ok, 1);
+	CU_ASSERT_EQUAL(p.srv_b.handled, 2);
+	rdx_rpc_endpoint_stats_get(p.a, &st);
+	CU_ASSERT_EQUAL(st.timeouts, 1);
+	CU_ASSERT_EQUAL(st.dup_dropped, 1); /* the first call's late response */
+	ut_pair_close(&p);
+}
+
 static int
 child_serve(int rfd, int wfd)
 {
@@ -247,6 +360,8 @@ main(void)
 		{ "deferred", test_deferred },
 		{ "errors", test_errors },
 		{ "peer_gone", test_peer_gone },
+		{ "pending_response", test_pending_response },
+		{ "late_handler", test_late_handler },
 		{ "two_processes", test_two_processes },
 		{ NULL, NULL },
 	};

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "rpc_ut_harness.h"
+#include "rdx_rpc_priv.h"
+#include "rdx_sw.h"
 #include "sw_ut_pipe.h"
 
 static const uint32_t sizes_small[] = { 8 };
@@ -318,6 +320,71 @@ test_errors(void)
 	ut_pair_close(&p);
 }
 
+/*
+ * The UD QP goes to error (the software device fails the client's next
+ * send WQE, as a device does with a local QP operation error): the call in
+ * flight fails with -EIO at once, not after call_timeout_us; the flushed
+ * receives are not reposted, so the error count stops (it used to grow on
+ * every poll, a receive flushed and reposted for ever); new calls are
+ * refused; the peer is unharmed.
+ */
+static void
+qp_error(const char *transport)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 4, .max_sessions = 1,
+				     .call_timeout_us = 60000000 };
+	struct ut_req_hdr h = { .resp_len = 70000, .seed = 3 };
+	struct rdx_rpc_stats st0, st1;
+	struct ut_call c = { 0 };
+	static uint8_t resp[70000];
+	struct ut_pair p;
+	double end;
+	int i;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	CU_ASSERT_FATAL(rdx_sw_qp_inject_error(p.a->qp, 1, 0x02) == 0);
+	c.resp = resp;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), 0);
+	end = ut_now() + 20;
+	while (c.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, -EIO);
+	for (i = 0; i < 20000; i++)
+		rdx_rpc_endpoint_poll(p.a);
+	rdx_rpc_endpoint_stats_get(p.a, &st0);
+	/* at most one per WR the QP held: the send and the receives flushed */
+	CU_ASSERT(st0.errors >= 1 && st0.errors <= 2 * (uint64_t)p.a->qdepth);
+	for (i = 0; i < 100000; i++)
+		rdx_rpc_endpoint_poll(p.a);
+	rdx_rpc_endpoint_stats_get(p.a, &st1);
+	CU_ASSERT_EQUAL(st1.errors, st0.errors);
+	CU_ASSERT_EQUAL(st1.calls_err, 1);
+	CU_ASSERT_EQUAL(st1.timeouts, 0);
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), -ENOTCONN);
+	rdx_rpc_endpoint_stats_get(p.b, &st1);
+	CU_ASSERT_EQUAL(st1.errors, 0);
+	CU_ASSERT_EQUAL(c.completions, 1);
+	ut_pair_close(&p);
+}
+
+static void
+test_basic_qp_error(void)
+{
+	qp_error("basic+infud");
+}
+
+static void
+test_homa_qp_error(void)
+{
+	qp_error("homa+infud");
+}
+
 /* Two processes over the software device's shared memory: the child
  * serves, the parent calls; session infos cross a pipe. */
 static int
@@ -453,6 +520,8 @@ main(void)
 		{ "homa_slow_poll", test_homa_slow_poll },
 		{ "basic_heavy_loss", test_basic_heavy_loss },
 		{ "homa_heavy_loss", test_homa_heavy_loss },
+		{ "basic_qp_error", test_basic_qp_error },
+		{ "homa_qp_error", test_homa_qp_error },
 		{ "basic_two_processes", test_basic_two_processes },
 		{ "homa_two_processes", test_homa_two_processes },
 		{ NULL, NULL },

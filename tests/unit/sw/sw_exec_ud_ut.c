@@ -206,6 +206,147 @@ test_ud_malformed(void)
 
 /* Above the MTU: LOCAL_LENGTH (0x01) at the sender, nothing delivered. An
  * unknown GID or QPN: dropped (drop_dest), the send completes. */
+struct lock_holder {
+	pthread_mutex_t *m;
+	volatile int state; /* 1: locked, 2: may unlock */
+};
+
+static void *
+hold_lock(void *arg)
+{
+	struct lock_holder *h = arg;
+
+	pthread_mutex_lock(h->m);
+	__atomic_store_n(&h->state, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != 2)
+		usleep(1000);
+	pthread_mutex_unlock(h->m);
+	return NULL;
+}
+
+/*
+ * The receiving CQ's lock is held (by a descheduled process, here a
+ * thread) for longer than SW_LOCK_WAIT_MS: the datagram is dropped and
+ * counted at the sender (drop_dest), the receive stays posted and the
+ * receiving QP stays ready; the next datagram lands in that receive.
+ * Before, the receiving UD QP went to error (lib/rpc over two processes on
+ * a loaded machine: "CQ 0 ... lock not obtained in 100 ms").
+ */
+static void
+test_ud_cq_lock_busy(void)
+{
+	struct lock_holder h = { 0 };
+	struct mlx5_cqe64 cqe;
+	struct tqp a, b;
+	struct tcq ca, cb;
+	pthread_t th;
+	uint32_t key;
+	int route;
+	uint8_t *m;
+
+	cq_make(&ca, 16);
+	cq_make(&cb, 16);
+	ud_make(&a, &ca, 7, 0);
+	ud_make(&b, &cb, UQKEY, 0);
+	route = sw_route_get(&eng, eng.self->gid);
+	CU_ASSERT_FATAL(route >= 0);
+	m = mem(16384, IBV_ACCESS_LOCAL_WRITE, &key);
+	memcpy(m, "first.second", 12);
+	rq_post(&b, 0, m + 8192, 4096, key);
+	h.m = &eng.self->hdr->cqs[cb.slot].lock;
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, hold_lock, &h) == 0);
+	while (__atomic_load_n(&h.state, __ATOMIC_ACQUIRE) != 1)
+		usleep(1000);
+	ctrl(&a, MLX5_OPCODE_SEND, 5, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	dgram(&a, b.q->qpn, UQKEY, (uint16_t)(route + 1), eng.self->gid, 0, 0, true);
+	dseg(&a, a.last, 64, (uintptr_t)m, 5, key);
+	ring(&a);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	__atomic_store_n(&h.state, 2, __ATOMIC_RELEASE);
+	CU_ASSERT_FATAL(pthread_join(th, NULL) == 0);
+	CU_ASSERT_FATAL(cq_get(&ca, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ); /* UD: the send completes */
+	CU_ASSERT_FALSE(cq_get(&cb, &cqe));
+	CU_ASSERT_EQUAL(a.q->ud_drop_dest, 1);
+	CU_ASSERT_EQUAL(__atomic_load_n(&b.q->s->state, __ATOMIC_RELAXED), RDX_SW_QPS_RTS);
+	/* the next datagram takes the receive still posted */
+	ctrl(&a, MLX5_OPCODE_SEND, 5, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	dgram(&a, b.q->qpn, UQKEY, (uint16_t)(route + 1), eng.self->gid, 0, 0, true);
+	dseg(&a, a.last, 64, (uintptr_t)m + 6, 6, key);
+	ring(&a);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT_FATAL(cq_get(&cb, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_RESP_SEND);
+	CU_ASSERT_EQUAL(be16toh(cqe.wqe_counter), 0);
+	CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), 40 + 6);
+	CU_ASSERT(memcmp(m + 8192 + 40, "second", 6) == 0);
+	CU_ASSERT_EQUAL(b.q->s->ud_recv, 1);
+	sw_route_put(&eng, route);
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, ca.slot);
+	sw_cq_destroy(&eng, cb.slot);
+}
+
+/*
+ * The sender's own CQ lock held past SW_LOCK_WAIT_MS (the peer process
+ * that writes receive CQEs into it descheduled): the datagram goes once,
+ * the send's CQE waits and is written on the next progress call, and the
+ * sending QP stays ready. Before, the sending UD QP went to error.
+ */
+static void
+test_ud_send_cq_lock_busy(void)
+{
+	struct lock_holder h = { 0 };
+	struct mlx5_cqe64 cqe;
+	struct tqp a, b;
+	struct tcq ca, cb;
+	pthread_t th;
+	uint32_t key;
+	int route;
+	uint8_t *m;
+
+	cq_make(&ca, 16);
+	cq_make(&cb, 16);
+	ud_make(&a, &ca, 7, 0);
+	ud_make(&b, &cb, UQKEY, 0);
+	route = sw_route_get(&eng, eng.self->gid);
+	CU_ASSERT_FATAL(route >= 0);
+	m = mem(16384, IBV_ACCESS_LOCAL_WRITE, &key);
+	memcpy(m, "hello", 5);
+	rq_post(&b, 0, m + 8192, 4096, key);
+	rq_post(&b, 1, m + 12288, 4096, key);
+	h.m = &eng.self->hdr->cqs[ca.slot].lock;
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, hold_lock, &h) == 0);
+	while (__atomic_load_n(&h.state, __ATOMIC_ACQUIRE) != 1)
+		usleep(1000);
+	ctrl(&a, MLX5_OPCODE_SEND, 5, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	dgram(&a, b.q->qpn, UQKEY, (uint16_t)(route + 1), eng.self->gid, 0, 0, true);
+	dseg(&a, a.last, 64, (uintptr_t)m, 5, key);
+	ring(&a);
+	sw_engine_progress(&eng);
+	__atomic_store_n(&h.state, 2, __ATOMIC_RELEASE);
+	CU_ASSERT_FATAL(pthread_join(th, NULL) == 0);
+	CU_ASSERT_EQUAL(__atomic_load_n(&a.q->s->state, __ATOMIC_RELAXED), RDX_SW_QPS_RTS);
+	CU_ASSERT_FALSE(cq_get(&ca, &cqe));
+	CU_ASSERT_FATAL(cq_get(&cb, &cqe)); /* the datagram went */
+	CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), 40 + 5);
+	sw_engine_progress(&eng);
+	CU_ASSERT_FATAL(cq_get(&ca, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ);
+	CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), 5);
+	CU_ASSERT_FALSE(cq_get(&ca, &cqe));
+	CU_ASSERT_FALSE(cq_get(&cb, &cqe)); /* not sent twice */
+	CU_ASSERT_EQUAL(a.q->ud_sent, 1);
+	CU_ASSERT_EQUAL(b.q->s->ud_recv, 1);
+	CU_ASSERT_EQUAL(__atomic_load_n(&a.q->s->state, __ATOMIC_RELAXED), RDX_SW_QPS_RTS);
+	sw_route_put(&eng, route);
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, ca.slot);
+	sw_cq_destroy(&eng, cb.slot);
+}
+
 static void
 test_ud_len_and_dest(void)
 {
@@ -316,6 +457,8 @@ main(void)
 		{ "ud_send_fields", test_ud_send_fields },
 		{ "ud_malformed", test_ud_malformed },
 		{ "ud_len_and_dest", test_ud_len_and_dest },
+		{ "ud_cq_lock_busy", test_ud_cq_lock_busy },
+		{ "ud_send_cq_lock_busy", test_ud_send_cq_lock_busy },
 		{ "routes", test_routes },
 		{ "ud_sizing", test_ud_sizing },
 		{ NULL, NULL },
