@@ -56,6 +56,12 @@ struct rdx_result {
 	struct rdx_perf_per_op perf;
 	double busy_pct;           /**< lcore utilisation; < 0 when unknown */
 	bool short_run;            /**< derived: seconds < RDX_REPORT_SHORT_S or ops < RDX_REPORT_SHORT_OPS */
+	/** rows of a run across MPI ranks (rdx-perf --pattern, doc/cluster.md):
+	 * the rank and host of the row (-1: the cluster total); JSON "rank" and
+	 * "host", CSV columns rank and host when a row has them */
+	bool has_rank;
+	int rank;
+	char host[64];
 };
 
 /** A short human label of a lat_kind for lines that show one figure:
