@@ -36,6 +36,16 @@
 
 static struct perf_mpi mpi_state;
 static char **mpi_eal_argv;
+static char *mpi_owned[4];       /* the strings of mpi_eal_argv made here */
+static unsigned int mpi_nb_owned;
+
+static char *
+owned(char *s)
+{
+	if (s != NULL && mpi_nb_owned < RTE_DIM(mpi_owned))
+		mpi_owned[mpi_nb_owned++] = s;
+	return s;
+}
 
 /* A rank's word at the end of a run, and rank 0's answer. */
 struct end_msg {
@@ -122,11 +132,11 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 		 * rdx-<pid>, which differs already) */
 		if (strcmp(s, "--file-prefix") == 0 && i + 1 < n) {
 			out[k++] = in[i++];
-			out[k++] = str_printf("%s-r%d", in[i], mp->rank);
+			out[k++] = owned(str_printf("%s-r%d", in[i], mp->rank));
 			continue;
 		}
 		if (strncmp(s, "--file-prefix=", 14) == 0) {
-			out[k++] = str_printf("%s-r%d", s, mp->rank);
+			out[k++] = owned(str_printf("%s-r%d", s, mp->rank));
 			continue;
 		}
 		out[k++] = in[i];
@@ -135,8 +145,8 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 		char cpu[16];
 
 		snprintf(cpu, sizeof(cpu), "%d", rank_cpu(mp->local_rank));
-		out[k++] = strdup("-l");
-		out[k++] = strdup(cpu);
+		out[k++] = owned(strdup("-l"));
+		out[k++] = owned(strdup(cpu));
 	}
 	for (i = 0; i < k; i++)
 		if (out[i] == NULL)
@@ -709,6 +719,8 @@ perf_mpi_fini(struct perf_app *a, int rc)
 		free(mpi_eal_argv);
 		mpi_eal_argv = NULL;
 	}
+	while (mpi_nb_owned > 0)
+		free(mpi_owned[--mpi_nb_owned]);
 	a->mpi = NULL;
 	return rc;
 }
