@@ -327,9 +327,18 @@ perf_mpi_boot(struct perf_app *a)
 	free(all);
 	free(counts);
 	free(displs);
-	if (rc == 0 && mp->rank == 0)
-		printf("rdx-perf: --pattern %s: %d ranks on %s..., %u QPs per client rank, connected through MPI\n",
-		       perf_pattern_name(mp->m.pattern), mp->size, mp->hosts[0], mp->t);
+	if (rc == 0 && mp->rank == 0) {
+		unsigned int hosts = 0;
+		int q;
+
+		for (r = 0; r < mp->size; r++) {
+			for (q = 0; q < r && strcmp(mp->hosts[q], mp->hosts[r]) != 0; q++)
+				;
+			hosts += q == r;
+		}
+		printf("rdx-perf: --pattern %s: %d ranks on %u host(s), %u QPs per client rank, connected through MPI\n",
+		       perf_pattern_name(mp->m.pattern), mp->size, hosts, mp->t);
+	}
 	return rc;
 }
 
