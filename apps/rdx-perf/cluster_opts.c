@@ -70,6 +70,19 @@ parse_flows(const char *v, struct perf_mpi_opts *m)
 	return -EINVAL;
 }
 
+void
+perf_mpi_usage(FILE *f)
+{
+	fprintf(f, "  --pattern pairs|incast|one-to-many|all-to-all   ranks launched by mpirun / srun --mpi=pmix%s\n"
+		"  --flows-start together|staggered[:MS]           competing flows: shares, Jain's index (doc/cluster.md)\n",
+#ifdef RDX_PERF_MPI
+		""
+#else
+		" (not in this build: no MPI)"
+#endif
+		);
+}
+
 int
 perf_mpi_opts_take(int *argc, char **argv, struct perf_mpi_opts *m)
 {

@@ -339,6 +339,7 @@ main(int argc, char **argv)
 		return mpi_bad_input(&mpo);
 	if (given.help) {
 		perf_usage(stdout);
+		perf_mpi_usage(stdout);
 		return 0;
 	}
 	a->eng = perf_engine_find(a->o.test);

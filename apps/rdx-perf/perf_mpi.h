@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum perf_pattern {
 	PERF_PATTERN_NONE = 0,   /* no --pattern: loopback or the TCP bootstrap */
@@ -40,6 +41,8 @@ struct perf_mpi_opts {
  * app's arguments (argv[0] is the program). 0, or -EINVAL after one line. */
 int perf_mpi_opts_take(int *argc, char **argv, struct perf_mpi_opts *m);
 const char *perf_pattern_name(enum perf_pattern p);
+/* --help: the MPI options (after opts.c's) */
+void perf_mpi_usage(FILE *f);
 
 /*
  * The endpoints of rank r among n ranks, each client rank holding t client

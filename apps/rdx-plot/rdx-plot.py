@@ -11,6 +11,10 @@ Writes into DIR, for every series (report, test, mode):
   lat_size_<series>.png     latency percentiles vs message size
   bw_size_<series>.png      bandwidth (MB/s) and Mops vs message size
   mops_qps_<series>.png     Mops vs number of QPs (when rows vary in qps)
+  ranks_<series>_<size>.png a report of rdx-perf --pattern (rows with "rank",
+                            doc/cluster.md): bandwidth and Mops per rank as
+                            bars, and each rank's latency CDF beside the
+                            cluster's, merged from the ranks' histograms
 An rdx-flows per-window CSV (rdx-flows --window MS --csv FILE) may be given
 too: flows_<file>.png, the bandwidth of every flow over time, the common
 interval shaded.
@@ -78,6 +82,69 @@ def load_report(path):
 
 
 FLOWS_HEADER = ["window", "start_ms", "end_ms", "common"]
+
+
+def rank_rows(path):
+    """The rows of an rdx-perf --pattern report that carry a rank (the
+    cluster total has rank -1); [] for other reports. load_report has
+    checked the file."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    return [r for r in doc["results"] if isinstance(r.get("rank"), int)
+            and not isinstance(r.get("rank"), bool)]
+
+
+def plot_ranks(label, rows, plt, plain_log, save):
+    """Per-rank bars and CDFs, one figure per run: rdx-perf writes a run's
+    rank rows, then its cluster total (rank -1)."""
+    group = []
+    for r in rows:
+        if r["rank"] >= 0:
+            group.append(r)
+            continue
+        ranks, group = sorted(group, key=lambda x: (x["rank"], x["lcore"])), []
+        if ranks:
+            plot_one_run(label, ranks, r, plt, plain_log, save)
+
+
+def plot_one_run(label, ranks, tot, plt, plain_log, save):
+    """Bars of bandwidth and Mops per rank; each rank's CDF and the cluster's."""
+    test, mode, size = tot["test"], tot["mode"], tot["size"]
+    names = ["r%d.%d\n%s" % (r["rank"], r["lcore"], r.get("host", "")) for r in ranks]
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11, 4.5))
+    xs = range(len(ranks))
+    ax.bar(xs, [r.get("mbytes_per_s") or 0 for r in ranks], color="tab:blue")
+    ax.set_xticks(list(xs))
+    ax.set_xticklabels(names, fontsize="small")
+    ax.set_ylabel("bandwidth (MB/s)")
+    axm = ax.twinx()
+    axm.plot(list(xs), [r.get("mops") or 0 for r in ranks], "o", color="tab:orange",
+             label="Mops")
+    axm.set_ylim(bottom=0)
+    axm.set_ylabel("Mops")
+    axm.legend(fontsize="small", loc="upper right")
+    ax.set_title("%s %s %d B: per rank (cluster %.1f MB/s)"
+                 % (test, mode, size, tot.get("mbytes_per_s") or 0))
+    ax.grid(True, axis="y", alpha=0.3)
+    for r in ranks + [tot]:
+        lat = r.get("lat")
+        if not r.get("has_lat") or not isinstance(lat, dict) or \
+                not all(num(lat.get(k)) for k, _ in PCTS):
+            continue
+        total = r["rank"] == -1
+        ax2.plot([lat[k] / 1e3 for k, _ in PCTS], [p for _, p in PCTS],
+                 marker="o", lw=2.5 if total else 1, color="black" if total else None,
+                 label="cluster (merged)" if total else "r%d.%d" % (r["rank"], r["lcore"]))
+    ax2.set_xscale("log")
+    plain_log(ax2.xaxis)
+    ax2.set_xlabel("latency (us)")
+    ax2.set_ylabel("fraction of operations <= latency")
+    ax2.set_title("latency CDF per rank and merged")
+    ax2.grid(True, which="both", alpha=0.3)
+    ax2.legend(fontsize="small")
+    fig.tight_layout()
+    save(fig, "ranks_%s_%d_q%d.png" % (slug("_".join(x for x in (label, test, mode) if x)),
+                                       size, tot["qps"]))
 
 
 def is_flows_csv(path):
@@ -278,6 +345,11 @@ def main(argv):
                 ax.legend(fontsize="small")
                 fig.tight_layout()
                 save(fig, "mops_qps_%s.png" % name)
+
+    for (path, _title, _rows), stem in zip(loaded, stems):
+        rr = rank_rows(path)
+        if rr:
+            plot_ranks(stem if len(loaded) > 1 else "", rr, plt, plain_log, save)
 
     for path, flows, data in flow_tables:
         fig, ax = plt.subplots(figsize=(9, 4.5))

@@ -74,6 +74,18 @@ else
     fail "mpirun: --csv: $(head -c 300 "$TMP/r.csv" 2>/dev/null) $(tail -n 1 "$TMP/csv.err")"
 fi
 
+# rdx-plot: per-rank bars and the merged CDF of an incast report
+if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
+    if /usr/bin/python3 "$SRC/apps/rdx-plot/rdx-plot.py" "$TMP/incast.write.json" -o "$TMP/plot" \
+           >"$TMP/plot.out" 2>&1 && [ -s "$TMP/plot/ranks_write_bw_4096_q9.png" ]; then
+        pass "rdx-plot: per-rank bars and merged CDF (ranks_write_bw_4096_q9.png)"
+    else
+        fail "rdx-plot on an MPI report: $(tail -n 2 "$TMP/plot.out")"
+    fi
+else
+    echo "note: no matplotlib for /usr/bin/python3: rdx-plot not tried"
+fi
+
 # bad input: one line on every rank, exit 2
 bad() { # name, expected text, mpirun args -- app args
     local name=$1 text=$2; shift 2
