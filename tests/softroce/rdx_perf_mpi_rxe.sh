@@ -58,12 +58,12 @@ PY
 
 # incast: rank 0 (the server) on rxe1, the 3 clients on rxe0: every QP crosses the veth
 # all-to-all: ranks 0-1 on rxe0, 2-3 on rxe1 (-q 3: each rank reaches the 3 others)
-for p in incast all-to-all; do
+for p in ${RDX_MPI_PATTERNS:-incast all-to-all}; do
     case $p in
     incast) layout="1 rxe1 3 rxe0"; q=1; rows=3 ;;
     all-to-all) layout="2 rxe0 2 rxe1"; q=3; rows=4 ;;
     esac
-    for t in write echo; do
+    for t in ${RDX_MPI_TESTS:-write echo}; do
         case $t in
         write) a=(--test write --mode bw -s 4K -n 1000) ;;
         echo) a=(--test echo --mode lat -s 256 -n 200) ;;
@@ -75,7 +75,7 @@ for p in incast all-to-all; do
            check_json "$TMP/$n.json" "$rows" >"$TMP/$n.chk" 2>&1; then
             pass "mpirun -np 4 rxe0/rxe1 --pattern $p: $t --verify: $(cat "$TMP/$n.chk")"
         else
-            fail "mpirun -np 4 rxe0/rxe1 --pattern $p: $t: exit $rc: $(grep -v EAL "$TMP/$n.err" | tail -n 3 | tr '\n' '|') $(tail -n 1 "$TMP/$n.chk" 2>/dev/null)"
+            fail "mpirun -np 4 rxe0/rxe1 --pattern $p: $t: exit $rc: $(grep "rdx" "$TMP/$n.err" | head -n 6 | tr '\n' '|') $(tail -n 1 "$TMP/$n.chk" 2>/dev/null)"
         fi
         grep -E "^ (write|echo) " "$TMP/$n.out"
     done
