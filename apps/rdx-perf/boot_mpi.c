@@ -99,7 +99,7 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 {
 	struct perf_mpi *mp = &mpi_state;
 	char **in = *eal_argv, **out;
-	int provided, i, k = 0, n = *eal_argc;
+	int provided, i, k = 0, n = *eal_argc, dash;
 	bool lcores = false;
 	MPI_Comm local;
 
@@ -122,7 +122,10 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 	out = calloc((size_t)n + 3, sizeof(*out));
 	if (out == NULL)
 		return -ENOMEM;
-	for (i = 0; i < n; i++) {
+	/* EAL's arguments end at "--" (the app's follow) */
+	for (dash = 1; dash < n && strcmp(in[dash], "--") != 0; dash++)
+		;
+	for (i = 0; i < dash; i++) {
 		const char *s = in[i];
 
 		if (i > 0 && (strncmp(s, "-l", 2) == 0 || strncmp(s, "-c", 2) == 0 ||
@@ -148,6 +151,8 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 		out[k++] = owned(strdup("-l"));
 		out[k++] = owned(strdup(cpu));
 	}
+	for (i = dash; i < n; i++)
+		out[k++] = in[i];
 	for (i = 0; i < k; i++)
 		if (out[i] == NULL)
 			return -ENOMEM;

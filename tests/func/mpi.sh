@@ -43,6 +43,10 @@ assert len({x["rank"] for x in rows}) == want, "one row per client rank"
 assert tot[0]["ops"] == sum(x["ops"] for x in rows) > 0, "total ops = sum of ranks"
 assert tot[0]["lat"]["count"] == sum(x["lat"]["count"] for x in rows), "merged count"
 assert r["knobs"]["pattern"] and r["knobs"]["ranks"] == "4"
+# no -l: one lcore per rank, the node-local rank's CPU (ranks 0 and 1 differ)
+assert r["knobs"]["lcores"] == "1", "lcores " + r["knobs"]["lcores"]
+lc = {x["rank"]: x["lcore"] for x in rows}
+assert 0 not in lc or 1 not in lc or lc[0] != lc[1], f"ranks 0 and 1 on lcore {lc[0]}"
 EOF
 }
 

@@ -65,8 +65,8 @@ for p in ${RDX_MPI_PATTERNS:-incast all-to-all}; do
     esac
     for t in ${RDX_MPI_TESTS:-write echo}; do
         case $t in
-        write) a=(--test write --mode bw -s 4K -n 1000) ;;
-        echo) a=(--test echo --mode lat -s 256 -n 200) ;;
+        write) a=(--test write --mode bw -s 4K -n 500) ;;
+        echo) a=(--test echo --mode lat -s 256 -n 100) ;;
         esac
         n=$p.$t
         mrun "$n" "$layout" "${a[@]}" -q "$q" --pattern "$p" --verify --json "$TMP/$n.json"
