@@ -15,6 +15,10 @@ if ! command -v mpirun >/dev/null 2>&1; then
 fi
 # as root Open MPI wants both variables; one host: shared memory + self only
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# an ASan build: LeakSanitizer reports Open MPI's own allocations (MPI_Init
+# and MPI_Finalize alone show them), and 4 ranks' leak checks at exit have
+# stalled this VM for minutes: leak checking off for the ranks
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 MPI=(mpirun --oversubscribe --mca btl self,vader -np 4)
 
 # mrun NAME TIMEOUT MPIRUN-ARGS... -- APP-ARGS...
@@ -129,12 +133,12 @@ rank_pid() {
 }
 
 # fault NAME SIGNAL SECONDS LIMIT: incast write for SECONDS, rank 2 gets
-# SIGNAL 1 s into the run; the job must fail within LIMIT s and name rank 2. A
+# SIGNAL 1 s into the run; the job must fail within LIMIT s of the signal and
+# name rank 2. A
 # killed rank ends the job at once (mpirun); a stopped one is named by rank 0
 # --bootstrap-timeout after the first client ended the run.
 fault() {
     local name=$1 sig=$2 dur=$3 limit=$4 pid=""
-    local t0=$SECONDS
     RDX_MPI_TEST_TAG=$$.$name mrun "$name" 60 -- --test write --mode bw -s 4K -D "$dur" \
         --pattern incast --bootstrap-timeout 3 &
     local job=$!
@@ -145,18 +149,19 @@ fault() {
             pid=$(rank_pid "$$.$name" 2) && break
     done
     sleep 1
+    local t0=$SECONDS
     [ -n "$pid" ] && kill "-$sig" "$pid"
     wait "$job"
     local rc=$? took=$((SECONDS - t0))
     [ "$sig" = STOP ] && [ -n "$pid" ] && kill -KILL "$pid" 2>/dev/null
     if [ -n "$pid" ] && [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$took" -lt "$limit" ] &&
        grep -qE "rank 2( |$)" "$TMP/$name.err" "$TMP/$name.out"; then
-        pass "mpirun: rank 2 sent SIG$sig mid-run: the job failed in ${took} s (exit $rc) naming rank 2"
+        pass "mpirun: rank 2 sent SIG$sig mid-run: the job failed ${took} s later (exit $rc) naming rank 2"
     else
         fail "mpirun: SIG$sig of rank 2 (pid ${pid:-none}): exit $rc after ${took} s: $(grep -i rank "$TMP/$name.err" | head -n 3)"
     fi
 }
-fault killed KILL 30 20
-fault stopped STOP 4 20
+fault killed KILL 30 10
+fault stopped STOP 4 15
 
 finish
