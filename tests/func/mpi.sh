@@ -134,9 +134,8 @@ rank_pid() {
 
 # fault NAME SIGNAL SECONDS LIMIT: incast write for SECONDS, rank 2 gets
 # SIGNAL 1 s into the run; the job must fail within LIMIT s of the signal and
-# name rank 2. A
-# killed rank ends the job at once (mpirun); a stopped one is named by rank 0
-# --bootstrap-timeout after the first client ended the run.
+# name rank 2. A killed rank ends the job at once (mpirun); a stopped one is
+# named by rank 0 --bootstrap-timeout after the first client ended the run.
 fault() {
     local name=$1 sig=$2 dur=$3 limit=$4 pid=""
     RDX_MPI_TEST_TAG=$$.$name mrun "$name" 60 -- --test write --mode bw -s 4K -D "$dur" \
