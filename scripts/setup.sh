@@ -9,7 +9,8 @@ set -euo pipefail
 
 pkgs=(meson ninja-build pkgconf gcc libc6-dev libdpdk-dev libibverbs-dev ibverbs-providers
       rdma-core librdmacm-dev libcunit1-dev libjansson-dev python3 python3-matplotlib
-      python3-jsonschema valgrind procps iproute2)
+      python3-jsonschema valgrind procps iproute2
+      openmpi-bin libopenmpi-dev)
 softroce=(qemu-system-x86 linux-image-amd64 busybox-static cpio kmod perftest qperf
           rdmacm-utils ibverbs-utils)
 # libclang-rt-14-dev: the ASan/UBSan runtimes clang links with -fsanitize=fuzzer,address

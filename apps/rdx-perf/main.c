@@ -30,6 +30,7 @@
 #include "rdx_runtime.h"
 
 #include "perf_app.h"
+#include "perf_mpi.h"
 #include "perf_opts.h"
 
 static struct perf_app app;
@@ -302,6 +303,40 @@ client_runs(struct perf_app *a)
 	return rc;
 }
 
+/* --pattern: MPI_Finalize on the way out (no-ops without MPI). */
+static int
+mpi_exit(struct perf_app *a, int code)
+{
+#ifdef RDX_PERF_MPI
+	return perf_mpi_fini(a, code);
+#else
+	(void)a;
+	return code;
+#endif
+}
+
+static int
+mpi_bad_input(const struct perf_mpi_opts *m)
+{
+#ifdef RDX_PERF_MPI
+	return perf_mpi_bad_input(m);
+#else
+	(void)m;
+	return PERF_EXIT_BAD_INPUT;
+#endif
+}
+
+static int
+mpi_runs(struct perf_app *a)
+{
+#ifdef RDX_PERF_MPI
+	return perf_mpi_runs(a);
+#else
+	(void)a;
+	return -ENOTSUP;
+#endif
+}
+
 static uint8_t
 ib_mtu_of(uint32_t bytes)
 {
@@ -345,6 +380,8 @@ main(int argc, char **argv)
 {
 	struct perf_app *a = &app;
 	struct perf_opts_given given;
+	struct perf_mpi_opts mpo;
+	char **eal_argv = argv;
 	char *app_argv[256];
 	int app_argc = 0, eal_argc = argc, i, rc;
 	unsigned int ids[RDX_MAX_LCORES], nw;
@@ -367,10 +404,13 @@ main(int argc, char **argv)
 	for (i = i + 1; i < argc; i++)
 		app_argv[app_argc++] = argv[i];
 	app_argv[app_argc] = NULL;
-	if (perf_opts_parse(app_argc, app_argv, &a->o, &given) < 0)
-		return PERF_EXIT_BAD_INPUT;
+	/* --pattern / --flows-start: ranks launched by MPI (boot_mpi.c) */
+	if (perf_mpi_opts_take(&app_argc, app_argv, &mpo) < 0 ||
+	    perf_opts_parse(app_argc, app_argv, &a->o, &given) < 0)
+		return mpi_bad_input(&mpo);
 	if (given.help) {
 		perf_usage(stdout);
+		perf_mpi_usage(stdout);
 		return 0;
 	}
 	if (given.version) {
@@ -381,9 +421,14 @@ main(int argc, char **argv)
 	a->client = !a->o.server;
 	a->responder = a->o.connect == NULL;
 
-	rc = rdx_runtime_init(eal_argc, argv);
+#ifdef RDX_PERF_MPI
+	if (mpo.pattern != PERF_PATTERN_NONE &&
+	    perf_mpi_init(a, &mpo, &eal_argc, &eal_argv) < 0)
+		return perf_mpi_fini(a, PERF_EXIT_BAD_INPUT);
+#endif
+	rc = rdx_runtime_init(eal_argc, eal_argv);
 	if (rc < 0)
-		return rc == -EINVAL ? PERF_EXIT_BAD_INPUT : 1;
+		return mpi_exit(a, rc == -EINVAL ? PERF_EXIT_BAD_INPUT : 1);
 
 	nw = rdx_runtime_workers(ids, RDX_MAX_LCORES);
 	if (nw == 0) {
@@ -393,6 +438,12 @@ main(int argc, char **argv)
 		memcpy(a->lcore_ids, ids, nw * sizeof(ids[0]));
 		a->nb_lcores = nw;
 	}
+#ifdef RDX_PERF_MPI
+	if (a->mpi != NULL && perf_mpi_roles(a) < 0) {
+		rdx_runtime_cleanup();
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
+	}
+#endif
 
 	/* --rate: each QP at >= 1 op/s (slower ones would trip the no-progress
 	 * timeout between two ops) */
@@ -404,7 +455,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "rdx-perf: bad value '%.0f' for --rate: below 1 op/s for each of the %.0f QPs (the rate is the total of the process)\n",
 				lo, qmax);
 			rdx_runtime_cleanup();
-			return PERF_EXIT_BAD_INPUT;
+			return mpi_exit(a, PERF_EXIT_BAD_INPUT);
 		}
 	}
 	memset(&dc, 0, sizeof(dc));
@@ -420,7 +471,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "rdx-perf: cannot open device %s: %s\n",
 				a->o.dev != NULL ? a->o.dev : "(default)", rte_strerror(rte_errno));
 		rdx_runtime_cleanup();
-		return PERF_EXIT_BAD_INPUT;
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
 	}
 	a->attr = rdx_dev_attr_get(a->dev);
 	if (a->attr->software && a->o.ib_port > 1) {
@@ -428,7 +479,7 @@ main(int argc, char **argv)
 			a->o.ib_port);
 		rdx_dev_close(a->dev);
 		rdx_runtime_cleanup();
-		return PERF_EXIT_BAD_INPUT;
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
 	}
 	if (!given.inline_max)
 		a->o.inline_max = RTE_MIN(64u, a->attr->max_inline);
@@ -452,18 +503,20 @@ main(int argc, char **argv)
 		rdx_runtime_cleanup();
 		/* a server stopped by Ctrl-C while it waited for a client */
 		if (rc == -EINTR && a->o.server)
-			return 0;
-		return bad ? PERF_EXIT_BAD_INPUT : 1;
+			return mpi_exit(a, 0);
+		return mpi_exit(a, bad ? PERF_EXIT_BAD_INPUT : 1);
 	}
 	rc = perf_report_init(a);
 	perf_telemetry_state(PERF_TEL_RUNNING);
 	if (rc == 0) {
-		if (a->client)
+		if (a->mpi != NULL)
+			rc = mpi_runs(a);
+		else if (a->client)
 			rc = client_runs(a);
 		else
 			rc = perf_server_loop(a);
 	}
-	if (a->client && a->nb_runs > 0) {
+	if (a->client && a->nb_runs > 0 && a->mpi == NULL) {
 		int frc = perf_report_finish(a);
 
 		if (rc == 0)
@@ -482,5 +535,11 @@ main(int argc, char **argv)
 	rdx_dev_close(a->dev);
 	rdx_runtime_cleanup();
 	/* a peer that broke the protocol is bad input too */
-	return rc == -EPROTO ? PERF_EXIT_BAD_INPUT : rc < 0 ? 1 : 0;
+	return mpi_exit(a, rc == -EPROTO ? PERF_EXIT_BAD_INPUT : rc < 0 ? 1 : 0);
+}
+
+int
+perf_launch_clients(struct perf_app *a)
+{
+	return launch_clients(a);
 }

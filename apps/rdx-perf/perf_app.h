@@ -560,6 +560,7 @@ struct perf_app {
 	 * client's re-sends (the server's figures come with ENDACK) */
 	uint64_t ud_fwd_tx, ud_fwd_rx, ud_back_tx, ud_back_rx, ud_resent;
 	uint64_t ud_tot_tx, ud_tot_rx, ud_tot_resent;
+	struct perf_mpi *mpi;     /* --pattern: ranks under MPI (boot_mpi.c), else NULL */
 };
 /* UD: the datagram counters of this process's endpoints for the run
  * (client ends in cli_*, server ends in srv_*) */
@@ -585,6 +586,9 @@ int perf_client_bye(struct perf_app *a);
 int perf_server_loop(struct perf_app *a);
 /* the server sleeps on the bootstrap socket (nothing to serve) rather than polls */
 bool perf_server_waits_on_socket(const struct perf_app *a);
+
+/* main.c: launch the client lcores of a run and wait for them (MPI runs) */
+int perf_launch_clients(struct perf_app *a);
 
 /* report.c */
 int perf_report_init(struct perf_app *a);

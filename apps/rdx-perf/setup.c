@@ -23,6 +23,7 @@
 #include "rdx_runtime.h"
 
 #include "perf_app.h"
+#include "perf_mpi.h"
 #include "perf_opts.h"
 #include "perf_wire.h"
 
@@ -556,6 +557,10 @@ perf_setup(struct perf_app *a)
 			at->max_qp);
 		return -EINVAL;
 	}
+#ifdef RDX_PERF_MPI
+	if (a->mpi != NULL) /* --pattern: endpoints swapped with MPI collectives */
+		return perf_mpi_boot(a);
+#endif
 	if (a->client && a->responder) {
 		if (o->split && at->software && o->sw_progress == RDX_SW_PROGRESS_INLINE) {
 			/* inline progress runs the model from every poller's thread */

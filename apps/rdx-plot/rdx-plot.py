@@ -26,6 +26,11 @@ mode, written as DIR/<kind>_<test>_<mode>.png:
                    (DIR/wrlog_cdf_<test>_<mode>.png)
   flows            rdx-flows window table: bandwidth per flow over time
                    (DIR/flows_<file>.png)
+  ranks            a report of rdx-perf --pattern under MPI (rows with
+                   "rank", doc/cluster.md): bandwidth and Mop/s per rank as
+                   bars, and each rank's latency CDF beside the cluster's,
+                   merged exactly from the ranks' histograms
+                   (DIR/ranks_<test>_<mode>_<size>_q<qps>.png)
 
 Every figure names the device(s) and their kind ("software device" or the
 NIC) in its title and in the PNG's text metadata (keys "Title",
@@ -44,7 +49,8 @@ import sys
 PROG = "rdx-plot"
 PCTS = [("min", 0.0), ("p50", 0.50), ("p90", 0.90), ("p99", 0.99),
         ("p999", 0.999), ("p9999", 0.9999), ("max", 1.0)]
-KINDS = ["lat-cdf", "lat-size", "bw-size", "mops-qps", "latency-vs-load", "wrlog-cdf", "flows"]
+KINDS = ["lat-cdf", "lat-size", "bw-size", "mops-qps", "latency-vs-load", "wrlog-cdf", "flows",
+         "ranks"]
 WRLOG_MAGIC = "# rdx-wrlog v1"
 WRLOG_COLS = "# op qp post_ns complete_ns bytes"
 FLOWS_HEADER = ["window", "start_ms", "end_ms", "common"]
@@ -98,6 +104,7 @@ class Source:
         self.label = self.stem
         self.device = "device not recorded"
         self.rows = []
+        self.rank_rows = []         # rdx-perf --pattern: every row with a rank, in order
         self.notes = []
 
 
@@ -144,6 +151,7 @@ def load_report(path):
         rows.append(r)
     totals = [r for r in rows if r["lcore"] == -1]
     src.rows = totals if totals else rows
+    src.rank_rows = [r for r in rows if is_int(r.get("rank"))]
     return src
 
 
@@ -666,6 +674,56 @@ def main(argv):
         ax.legend(fontsize="small")
         save(fig, "flows_%s.png" % slug(s.stem), "flows",
              "%s: bandwidth per flow over time" % os.path.basename(s.path), [s])
+
+    # rdx-perf --pattern: a run's rank rows come first, then its cluster
+    # total (rank -1); one figure per run
+    for s in (x for x in reports if x.rank_rows):
+        if "ranks" not in kinds:
+            break
+        group = []
+        for r in s.rank_rows:
+            if r["rank"] >= 0:
+                group.append(r)
+                continue
+            ranks, group = sorted(group, key=lambda x: (x["rank"], x["lcore"])), []
+            if not ranks:
+                continue
+            tot = r
+            test, mode, size = tot["test"], tot["mode"], tot["size"]
+            fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 5))
+            xs = list(range(len(ranks)))
+            ax.bar(xs, [x.get("mbytes_per_s") or 0 for x in ranks], color="tab:blue")
+            ax.set_xticks(xs)
+            ax.set_xticklabels(["r%d.%d\n%s" % (x["rank"], x["lcore"], x.get("host", ""))
+                                for x in ranks], fontsize="small")
+            ax.set_ylabel("bandwidth (MB/s)")
+            axm = ax.twinx()
+            axm.plot(xs, [x.get("mops") or 0 for x in ranks], "o", color="tab:orange",
+                     label="Mop/s")
+            axm.set_ylim(bottom=0)
+            axm.set_ylabel("Mop/s")
+            axm.legend(fontsize="small", loc="upper right")
+            ax.set_title("per rank (cluster %.1f MB/s)" % (tot.get("mbytes_per_s") or 0),
+                         fontsize="small")
+            ax.grid(True, axis="y", alpha=0.3)
+            for x in ranks + [tot]:
+                if not x.get("has_lat") or not isinstance(x.get("lat"), dict):
+                    continue
+                cx, cy, _ = cdf_points(x)
+                if not cx:
+                    continue
+                total = x["rank"] == -1
+                ax2.plot(cx, cy, lw=2.5 if total else 1, color="black" if total else None,
+                         label="cluster (merged)" if total else "r%d.%d" % (x["rank"], x["lcore"]))
+            ax2.set_xscale("log")
+            plain_log(ax2.xaxis)
+            ax2.set_xlabel("latency (us)")
+            ax2.set_ylabel("fraction of operations <= latency")
+            ax2.set_title("latency CDF per rank and merged", fontsize="small")
+            ax2.grid(True, which="both", alpha=0.3)
+            ax2.legend(fontsize="x-small")
+            save(fig, "ranks_%s_%d_q%d.png" % (slug("%s_%s" % (test, mode)), size, tot["qps"]),
+                 "ranks", "rdx-perf %s %s %s: per rank" % (test, mode, size_name(size)), [s])
 
     if not written:
         fail("nothing to plot (kinds %s) in %s" % (",".join(kinds), " ".join(args.inputs)))

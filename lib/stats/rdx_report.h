@@ -59,6 +59,12 @@ struct rdx_result {
 	/** open loop: the offered rate in ops/s (latency then counts from each
 	 * op's intended send time); 0: closed loop */
 	double offered_ops_per_s;
+	/** rows of a run across MPI ranks (rdx-perf --pattern, doc/cluster.md):
+	 * the rank and host of the row (-1: the cluster total); JSON "rank" and
+	 * "host", CSV columns rank and host when a row has them */
+	bool has_rank;
+	int rank;
+	char host[64];
 };
 
 /**

@@ -31,6 +31,8 @@
  *   perf_{cycles,instructions,cache_misses,branch_misses,task_clock_ns,
  *        ctx_switches,page_faults}    per operation; empty when unmeasured
  *   short_run                         1 when the row is short (RDX_REPORT_SHORT_S/_OPS), else 0
+ *   rank, host                        only when a row has them (rdx-perf --pattern);
+ *                                     rank -1 for the cluster total
  */
 static const char *const rdx_report_csv_cols[] = {
 	"test", "mode", "name", "desc", "lat_kind",
@@ -79,6 +81,7 @@ int
 rdx_report_write_csv(const struct rdx_report *r, const char *path)
 {
 	unsigned int i, j;
+	bool ranks = false;
 	FILE *f;
 	char name[256];
 	int rc;
@@ -90,6 +93,10 @@ rdx_report_write_csv(const struct rdx_report *r, const char *path)
 		return -errno;
 	for (j = 0; j < RDX_REPORT_CSV_NB_COLS; j++)
 		rdx_csv_str(f, rdx_report_csv_cols[j], j == 0);
+	for (i = 0; i < r->nb_rows && !ranks; i++)
+		ranks = r->rows[i].has_rank;
+	if (ranks)
+		fputs(",rank,host", f);
 	for (j = 0; j < r->nb_knobs; j++) {
 		snprintf(name, sizeof(name), "knob.%s", r->knobs[j].name);
 		rdx_csv_str(f, name, false);
@@ -143,6 +150,10 @@ rdx_report_write_csv(const struct rdx_report *r, const char *path)
 			fputs(",,,,,,,,", f);
 		}
 		fputs(x->short_run ? ",1" : ",0", f);
+		if (ranks) {
+			fprintf(f, ",%d", x->has_rank ? x->rank : -1);
+			rdx_csv_str(f, x->host, false);
+		}
 		for (j = 0; j < r->nb_knobs; j++)
 			rdx_csv_str(f, r->knobs[j].value, false);
 		fputs("\n", f);

@@ -92,6 +92,10 @@ rdx_report_row_to_json(const struct rdx_result *x, const struct rdx_lat_bucket *
 		rc |= rdx_report_jset(o, "offered_ops_per_s", rdx_report_jreal(x->offered_ops_per_s));
 	rc |= rdx_report_jset(o, "busy_pct", rdx_report_jreal(x->busy_pct));
 	rc |= rdx_report_jset(o, "short_run", json_boolean(x->short_run));
+	if (x->has_rank) {
+		rc |= rdx_report_jset(o, "rank", json_integer(x->rank));
+		rc |= rdx_report_jset(o, "host", json_string(x->host));
+	}
 	rc |= rdx_report_jset(o, "has_lat", json_boolean(x->has_lat));
 	if (x->has_lat) {
 		lat = json_object();
@@ -386,6 +390,15 @@ rdx_json_row_fields(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
 		x->short_run = rdx_report_is_short(x);
 	if (rc != 0)
 		return rc;
+	/* optional: rows of an MPI run (rdx-perf --pattern) */
+	if (json_object_get(o, "rank") != NULL) {
+		x->has_rank = true;
+		rc = rdx_json_int(c, o, "rank", -1, INT32_MAX, &v);
+		x->rank = (int)v;
+		rc = rc ? rc : rdx_json_str(c, o, "host", x->host, sizeof(x->host));
+		if (rc != 0)
+			return rc;
+	}
 	if (x->has_lat) {
 		sub = json_object_get(o, "lat");
 		if (!json_is_object(sub))

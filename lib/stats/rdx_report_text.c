@@ -85,6 +85,8 @@ rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
 
 		if (x->lcore == RDX_REPORT_LCORE_TOTAL)
 			snprintf(lc, sizeof(lc), "total");
+		else if (x->has_rank) /* rank.lcore (rdx-perf --pattern) */
+			snprintf(lc, sizeof(lc), "%d.%d", x->rank, x->lcore);
 		else
 			snprintf(lc, sizeof(lc), "%d", x->lcore);
 		fprintf(f, " %-8s %-4s %9" PRIu64 " %5s %5" PRIu32 " %12" PRIu64 " %9.3f %10.2f",

@@ -109,6 +109,32 @@ test_csv(void)
 	}
 	CU_ASSERT_EQUAL(rows, 3);
 	fclose(f);
+	/* rows with a rank (rdx-perf --pattern): two more columns, rank and host */
+	{
+		struct rdx_result y = *rdx_report_get(r, 0);
+		FILE *g;
+
+		y.has_rank = true;
+		y.rank = 2;
+		snprintf(y.host, sizeof(y.host), "node,1");
+		CU_ASSERT_EQUAL(rdx_report_add(r, &y), 0);
+		CU_ASSERT_EQUAL_FATAL(rdx_report_write_csv(r, path), 0);
+		g = fopen(path, "r");
+		CU_ASSERT_FATAL(g != NULL);
+		CU_ASSERT_FATAL(fgets(line, sizeof(line), g) != NULL);
+		n = csv_split(line, fields, 64);
+		CU_ASSERT_EQUAL(n, RDX_REPORT_CSV_NB_COLS + 6);
+		CU_ASSERT_STRING_EQUAL(fields[RDX_REPORT_CSV_NB_COLS], "rank");
+		CU_ASSERT_STRING_EQUAL(fields[RDX_REPORT_CSV_NB_COLS + 1], "host");
+		while (fgets(line, sizeof(line), g) != NULL) {
+			n = csv_split(line, fields, 64);
+			CU_ASSERT_EQUAL(n, RDX_REPORT_CSV_NB_COLS + 6);
+		}
+		/* the last row is ours */
+		CU_ASSERT_STRING_EQUAL(fields[RDX_REPORT_CSV_NB_COLS], "2");
+		CU_ASSERT_STRING_EQUAL(fields[RDX_REPORT_CSV_NB_COLS + 1], "node,1");
+		fclose(g);
+	}
 	/* the writer reports what fails */
 	CU_ASSERT_EQUAL(rdx_report_write_csv(r, "/nonexistent-dir/r.csv"), -ENOENT);
 	rdx_report_free(r);

@@ -46,6 +46,9 @@ assert_same_row(const struct rdx_result *a, const struct rdx_result *b)
 	assert_same_double(a->gbits_per_s, b->gbits_per_s);
 	assert_same_double(a->busy_pct, b->busy_pct);
 	CU_ASSERT_EQUAL(a->short_run, b->short_run);
+	CU_ASSERT_EQUAL(a->has_rank, b->has_rank);
+	CU_ASSERT_EQUAL(a->rank, b->rank);
+	CU_ASSERT_STRING_EQUAL(a->host, b->host);
 	CU_ASSERT_EQUAL(a->has_lat, b->has_lat);
 	if (a->has_lat && b->has_lat) {
 		CU_ASSERT_EQUAL(a->lat.count, b->lat.count);
@@ -90,6 +93,13 @@ test_json_round_trip(void)
 	x.perf.instructions = 1234.5;
 	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
 	x.perf.source = RDX_PERF_SRC_NONE;
+	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
+	/* rows of an MPI run: rank and host (the total's rank is -1) */
+	x.has_rank = true;
+	x.rank = 3;
+	snprintf(x.host, sizeof(x.host), "node-7");
+	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
+	x.rank = -1;
 	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
 	tmp_path(path, sizeof(path), "r.json");
 	CU_ASSERT_EQUAL_FATAL(rdx_report_write_json(r, path), 0);

@@ -1,0 +1,740 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * rdx-perf launched by MPI (mpirun / prterun / srun --mpi=pmix), with
+ * --pattern (doc/cluster.md). MPI is the bootstrap only: every rank starts
+ * its own EAL, opens its device with the usual rules and makes its
+ * endpoints (setup.c); the QP information goes round with one
+ * MPI_Allgatherv and each rank connects its endpoints to the peers the
+ * pattern gives (cluster_opts.c). A run starts when every rank has posted
+ * its receives (an allgather of statuses, which is also a barrier) and
+ * ends when rank 0 has heard every rank's status: meanwhile a responder
+ * keeps serving. A rank that is not heard from within the bootstrap
+ * timeout of the first client's end is named by rank 0, which calls
+ * MPI_Abort: no rank waits for ever. Only the main lcore calls MPI.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_common.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "rdx_runtime.h"
+
+#include "perf_app.h"
+#include "perf_mpi_priv.h"
+#include "perf_opts.h"
+#include "perf_wire.h"
+
+#define TAG_DONE 0x5244
+#define TAG_VERDICT 0x5245
+
+static struct perf_mpi mpi_state;
+static char **mpi_eal_argv;
+static char *mpi_owned[4];       /* the strings of mpi_eal_argv made here */
+static unsigned int mpi_nb_owned;
+
+static char *
+owned(char *s)
+{
+	if (s != NULL && mpi_nb_owned < RTE_DIM(mpi_owned))
+		mpi_owned[mpi_nb_owned++] = s;
+	return s;
+}
+
+/* A rank's word at the end of a run, and rank 0's answer. */
+struct end_msg {
+	int32_t status;   /* 0 or a negative errno */
+	int32_t rank;     /* the (first) rank that failed, -1: none */
+	int32_t stop;     /* SIGINT/SIGTERM seen: no more runs */
+	int32_t pad;
+};
+
+bool
+perf_mpi_rank_is_client(const struct perf_mpi *mp, int r)
+{
+	uint32_t c, s;
+
+	perf_topo_counts(mp->m.pattern, mp->size, mp->t, r, &c, &s);
+	return c > 0;
+}
+
+static char *
+str_printf(const char *fmt, const char *s, int v)
+{
+	size_t n = strlen(s) + 24;
+	char *p = malloc(n);
+
+	if (p != NULL)
+		snprintf(p, n, fmt, s, v);
+	return p;
+}
+
+/* The CPU of this rank: the local_rank-th of those it may run on (mpirun
+ * may have bound it to one already). */
+static int
+rank_cpu(int local_rank)
+{
+	cpu_set_t set;
+	size_t cpu;
+	int n = 0, want;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 0;
+	want = local_rank % RTE_MAX(CPU_COUNT(&set), 1);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set) && n++ == want)
+			return (int)cpu;
+	return 0;
+}
+
+int
+perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
+	      char ***eal_argv)
+{
+	struct perf_mpi *mp = &mpi_state;
+	char **in = *eal_argv, **out;
+	int provided, i, k = 0, n = *eal_argc, dash;
+	bool lcores = false;
+	MPI_Comm local;
+
+	memset(mp, 0, sizeof(*mp));
+	mp->m = *m;
+	mp->hist_type = MPI_DATATYPE_NULL;
+	mp->hist_op = MPI_OP_NULL;
+	if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+		fprintf(stderr, "rdx-perf: --pattern: MPI_Init failed (launch with mpirun or srun --mpi=pmix)\n");
+		return -EINVAL;
+	}
+	a->mpi = mp;
+	MPI_Comm_rank(MPI_COMM_WORLD, &mp->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &mp->size);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, mp->rank, MPI_INFO_NULL, &local);
+	MPI_Comm_rank(local, &mp->local_rank);
+	MPI_Comm_free(&local);
+	if (gethostname(mp->host, sizeof(mp->host) - 1) != 0)
+		snprintf(mp->host, sizeof(mp->host), "?");
+	out = calloc((size_t)n + 3, sizeof(*out));
+	if (out == NULL)
+		return -ENOMEM;
+	/* EAL's arguments end at "--" (the app's follow) */
+	for (dash = 1; dash < n && strcmp(in[dash], "--") != 0; dash++)
+		;
+	for (i = 0; i < dash; i++) {
+		const char *s = in[i];
+
+		if (i > 0 && (strncmp(s, "-l", 2) == 0 || strncmp(s, "-c", 2) == 0 ||
+			      strncmp(s, "--lcores", 8) == 0))
+			lcores = true;
+		/* one EAL file prefix per rank (without one the runtime makes
+		 * rdx-<pid>, which differs already) */
+		if (strcmp(s, "--file-prefix") == 0 && i + 1 < n) {
+			out[k++] = in[i++];
+			out[k++] = owned(str_printf("%s-r%d", in[i], mp->rank));
+			continue;
+		}
+		if (strncmp(s, "--file-prefix=", 14) == 0) {
+			out[k++] = owned(str_printf("%s-r%d", s, mp->rank));
+			continue;
+		}
+		out[k++] = in[i];
+	}
+	if (!lcores) {
+		char cpu[16];
+
+		snprintf(cpu, sizeof(cpu), "%d", rank_cpu(mp->local_rank));
+		out[k++] = owned(strdup("-l"));
+		out[k++] = owned(strdup(cpu));
+	}
+	for (i = dash; i < n; i++)
+		out[k++] = in[i];
+	for (i = 0; i < k; i++)
+		if (out[i] == NULL)
+			return -ENOMEM;
+	out[k] = NULL;
+	mpi_eal_argv = out;
+	*eal_argc = k;
+	*eal_argv = out;
+	return 0;
+}
+
+static int agree(struct perf_app *a, int rc, const char *what);
+
+int
+perf_mpi_roles(struct perf_app *a)
+{
+	struct perf_mpi *mp = a->mpi;
+	const struct perf_opts *o = &a->o;
+	uint32_t *ts;
+	uint64_t hz = rdx_tsc_hz();
+	char err[256] = "";
+	int r, rc = 0;
+
+	/* every rank is up (EAL started): a rank stuck before here is named */
+	if (agree(a, 0, "start (MPI_Init to EAL)") < 0)
+		return -EIO;
+	mp->t = perf_sweep_last(o) * a->nb_lcores;
+	mp->lcore0 = a->lcore_ids[0];
+	mp->hosts = calloc((size_t)mp->size, sizeof(*mp->hosts));
+	mp->hz = calloc((size_t)mp->size, sizeof(*mp->hz));
+	ts = calloc((size_t)mp->size, sizeof(*ts));
+	if (mp->hosts == NULL || mp->hz == NULL || ts == NULL)
+		return -ENOMEM;
+	MPI_Allgather(mp->host, PERF_MPI_HOST_LEN, MPI_CHAR, mp->hosts, PERF_MPI_HOST_LEN,
+		      MPI_CHAR, MPI_COMM_WORLD);
+	MPI_Allgather(&hz, 1, MPI_UINT64_T, mp->hz, 1, MPI_UINT64_T, MPI_COMM_WORLD);
+	MPI_Allgather(&mp->t, 1, MPI_UINT32_T, ts, 1, MPI_UINT32_T, MPI_COMM_WORLD);
+	mp->same_hz = true;
+	for (r = 0; r < mp->size; r++)
+		mp->same_hz = mp->same_hz && mp->hz[r] == hz;
+	for (r = 0; r < mp->size && rc == 0; r++)
+		if (ts[r] != ts[0]) {
+			snprintf(err, sizeof(err), "ranks differ in QPs per rank (-q x lcores): rank 0 has %u, rank %d has %u",
+				 ts[0], r, ts[r]);
+			rc = -EINVAL;
+		}
+	free(ts);
+	if (rc == 0 && (o->server || o->connect != NULL || o->loopback)) {
+		snprintf(err, sizeof(err), "--pattern replaces --server, --connect and --loopback");
+		rc = -EINVAL;
+	}
+	if (rc == 0)
+		rc = perf_topo_check(mp->m.pattern, mp->size, mp->t, err, sizeof(err));
+	if (rc == 0 && a->eng->atomic && o->verify && mp->m.pattern != PERF_PATTERN_PAIRS) {
+		snprintf(err, sizeof(err), "--verify of %s needs --pattern pairs (one client per key region)",
+			 o->test);
+		rc = -EINVAL;
+	}
+	if (rc < 0) {
+		/* the same arguments everywhere: every rank says it */
+		fprintf(stderr, "rdx-perf: rank %d: %s\n", mp->rank, err);
+		return rc;
+	}
+	perf_topo_counts(mp->m.pattern, mp->size, mp->t, mp->rank, &mp->ncli, &mp->nsrv);
+	a->client = mp->ncli > 0;
+	a->responder = mp->nsrv > 0;
+	if (o->wrlog != NULL) {
+		/* each rank its own log: FILE.r<rank> (then .<lcore>, .s<size>) */
+		mp->wrlog_rank = str_printf("%s.r%d", o->wrlog, mp->rank);
+		if (mp->wrlog_rank == NULL)
+			return -ENOMEM;
+		a->o.wrlog = mp->wrlog_rank;
+	}
+	return 0;
+}
+
+/* The offset (in endpoints) of rank r's data in the gathered array, and
+ * its client / server counts. */
+static uint32_t
+rank_base(const struct perf_mpi *mp, int r, uint32_t *ncli)
+{
+	uint32_t base = 0, c, s;
+	int q;
+
+	for (q = 0; q < r; q++) {
+		perf_topo_counts(mp->m.pattern, mp->size, mp->t, q, &c, &s);
+		base += c + s;
+	}
+	perf_topo_counts(mp->m.pattern, mp->size, mp->t, r, &c, &s);
+	*ncli = c;
+	return base;
+}
+
+static int
+connect_all(struct perf_app *a, struct wire_ep *all)
+{
+	struct perf_mpi *mp = a->mpi;
+	char err[256];
+	uint32_t i, nc;
+	int rc;
+
+	for (i = 0; i < mp->ncli + mp->nsrv; i++) {
+		bool cli = i < mp->ncli;
+		uint32_t k = cli ? i : i - mp->ncli;
+		struct perf_topo_ep e = cli ?
+			perf_topo_cli_peer(mp->m.pattern, mp->size, mp->t, mp->rank, k) :
+			perf_topo_srv_peer(mp->m.pattern, mp->size, mp->t, mp->rank, k);
+		uint32_t base = rank_base(mp, e.peer, &nc);
+		const struct wire_ep *w = &all[base + (cli ? nc : 0) + e.idx];
+
+		if (perf_wire_ep_check(a, w, err, sizeof(err)) < 0) {
+			fprintf(stderr, "rdx-perf: rank %d: QP %u of rank %d: %s\n", mp->rank, e.idx,
+				e.peer, err);
+			return -EPROTO;
+		}
+		rc = perf_ep_connect(a, cli ? &a->cli[k] : &a->srv[k], w);
+		if (rc < 0)
+			return rc == -EPROTO ? -EPROTO : -EIO;
+	}
+	return 0;
+}
+
+int
+perf_mpi_boot(struct perf_app *a)
+{
+	struct perf_mpi *mp = a->mpi;
+	struct wire_ep *mine = NULL, *all = NULL;
+	int *counts = NULL, *displs = NULL;
+	uint32_t i, nc, total = 0;
+	unsigned int l;
+	int r, rc;
+
+	a->total_qps = a->client ? mp->t : mp->nsrv;
+	rc = perf_alloc_lcores(a);
+	if (rc == 0)
+		rc = perf_alloc_eps(a);
+	/* --flows-start: the per-WR log even without -o */
+	for (l = 0; l < a->nb_lcores && rc == 0 && a->client; l++)
+		if (a->lcores[l].log == NULL && mp->m.flows != PERF_FLOWS_OFF) {
+			a->lcores[l].log = malloc(sizeof(*a->lcores[l].log) * PERF_WRLOG_CAP);
+			if (a->lcores[l].log == NULL)
+				rc = -ENOMEM;
+		}
+	rc = agree(a, rc, "make its QPs");
+	if (rc < 0)
+		return rc;
+	rc = -ENOMEM;
+	mine = calloc((size_t)(mp->ncli + mp->nsrv) + 1, sizeof(*mine));
+	counts = calloc((size_t)mp->size, sizeof(int));
+	displs = calloc((size_t)mp->size, sizeof(int));
+	if (mine != NULL && counts != NULL && displs != NULL) {
+		for (r = 0; r < mp->size; r++) {
+			uint32_t c, s;
+
+			perf_topo_counts(mp->m.pattern, mp->size, mp->t, r, &c, &s);
+			displs[r] = (int)(total * sizeof(struct wire_ep));
+			counts[r] = (int)((c + s) * sizeof(struct wire_ep));
+			total += c + s;
+		}
+		all = calloc(total, sizeof(*all));
+	}
+	if (all != NULL) {
+		for (i = 0; i < mp->ncli; i++)
+			perf_ep_wire_fill(&a->cli[i], &mine[i]);
+		for (i = 0; i < mp->nsrv; i++)
+			perf_ep_wire_fill(&a->srv[i], &mine[mp->ncli + i]);
+		rc = 0;
+	}
+	rc = agree(a, rc, "describe its QPs");
+	if (rc == 0) {
+		MPI_Allgatherv(mine, counts[mp->rank], MPI_BYTE, all, counts, displs, MPI_BYTE,
+			       MPI_COMM_WORLD);
+		(void)rank_base(mp, mp->rank, &nc);
+		rc = connect_all(a, all);
+		rc = agree(a, rc, "connect its QPs");
+	}
+	free(mine);
+	free(all);
+	free(counts);
+	free(displs);
+	if (rc == 0 && mp->rank == 0) {
+		unsigned int hosts = 0;
+		int q;
+
+		for (r = 0; r < mp->size; r++) {
+			for (q = 0; q < r && strcmp(mp->hosts[q], mp->hosts[r]) != 0; q++)
+				;
+			hosts += q == r;
+		}
+		printf("rdx-perf: --pattern %s: %d ranks on %u host(s), %u QPs per client rank, connected through MPI\n",
+		       perf_pattern_name(mp->m.pattern), mp->size, hosts, mp->t);
+	}
+	return rc;
+}
+
+/* ---- every rank's word, bounded in time ---- */
+
+/*
+ * A sync point: each rank sends rank 0 its status, rank 0 answers with the
+ * verdict (the first failing rank) once it has heard every rank; meanwhile
+ * a rank may serve its endpoints. Nothing blocks: a rank that is not heard
+ * from in time is named by rank 0, which aborts the job (MPI_Abort).
+ */
+struct end_state {
+	struct perf_app *a;
+	const char *what;         /* the sync point, for the abort line */
+	struct end_msg mine;
+	struct end_msg verdict;
+	struct end_msg *got;      /* rank 0: every rank's word */
+	MPI_Request *reqs;        /* rank 0: one receive per rank; else [0] send, [1] receive */
+	MPI_Request two[2];
+	bool *in;                 /* rank 0: heard from */
+	bool run;                 /* the end of a run: the deadline runs from the
+				   * first client's end, not from this rank's */
+	uint64_t deadline;        /* TSC; 0: none yet */
+	bool done;
+};
+
+static void
+hang_abort(struct end_state *st)
+{
+	struct perf_app *a = st->a;
+	struct perf_mpi *mp = a->mpi;
+	int r;
+
+	if (mp->rank == 0) {
+		for (r = 1; r < mp->size; r++)
+			if (!st->in[r]) {
+				fprintf(stderr, "rdx-perf: rank 0: rank %d (%s) did not %s within %.1f s (--bootstrap-timeout)%s: aborting every rank\n",
+					r, mp->hosts != NULL ? mp->hosts[r] : "?", st->what,
+					a->o.boot_timeout, st->run ? " of the first client" : "");
+				break;
+			}
+	} else {
+		fprintf(stderr, "rdx-perf: rank %d: rank 0 (%s) did not %s in time: aborting every rank\n",
+			mp->rank, mp->hosts != NULL ? mp->hosts[0] : "?", st->what);
+	}
+	fflush(stderr);
+	MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void
+sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, bool run)
+{
+	struct perf_mpi *mp = a->mpi;
+	uint64_t hz = rdx_tsc_hz(), now = rdx_tsc();
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	st->a = a;
+	st->what = what;
+	st->run = run;
+	st->mine.status = rc < 0 ? rc : 0;
+	st->mine.rank = mp->rank;
+	st->mine.stop = rdx_runtime_stopping() ? 1 : 0;
+	if (mp->rank == 0) {
+		st->got = calloc((size_t)mp->size, sizeof(*st->got));
+		st->reqs = calloc((size_t)mp->size, sizeof(*st->reqs));
+		st->in = calloc((size_t)mp->size, sizeof(*st->in));
+		if (st->got == NULL || st->reqs == NULL || st->in == NULL)
+			MPI_Abort(MPI_COMM_WORLD, 1);
+		for (r = 1; r < mp->size; r++)
+			MPI_Irecv(&st->got[r], (int)sizeof(st->got[r]), MPI_BYTE, r, TAG_DONE,
+				  MPI_COMM_WORLD, &st->reqs[r]);
+		if (!run || a->client)
+			st->deadline = now + (uint64_t)(a->o.boot_timeout * (double)hz);
+	} else {
+		st->reqs = st->two;
+		MPI_Isend(&st->mine, (int)sizeof(st->mine), MPI_BYTE, 0, TAG_DONE, MPI_COMM_WORLD,
+			  &st->two[0]);
+		MPI_Irecv(&st->verdict, (int)sizeof(st->verdict), MPI_BYTE, 0, TAG_VERDICT,
+			  MPI_COMM_WORLD, &st->two[1]);
+		/* rank 0 decides first; this covers rank 0 itself hanging */
+		if (!run || a->client)
+			st->deadline = now + (uint64_t)((2 * a->o.boot_timeout + 1) * (double)hz);
+		else if (a->o.duration != 0)
+			st->deadline = now + (uint64_t)((a->o.duration + a->o.warmup_s +
+							 2 * a->o.boot_timeout + 1) * (double)hz);
+	}
+}
+
+/* One look at the messages; true when every rank has been heard. */
+static bool
+end_step(struct end_state *st)
+{
+	struct perf_mpi *mp = st->a->mpi;
+	uint64_t now = rdx_tsc(), hz = rdx_tsc_hz();
+	int r, flag;
+
+	if (st->done)
+		return true;
+	if (mp->rank != 0) {
+		MPI_Test(&st->reqs[1], &flag, MPI_STATUS_IGNORE);
+		if (flag) {
+			MPI_Wait(&st->reqs[0], MPI_STATUS_IGNORE);
+			st->done = true;
+			return true;
+		}
+		if (st->deadline != 0 && now > st->deadline)
+			hang_abort(st);
+		return false;
+	}
+	for (r = 1; r < mp->size; r++) {
+		if (st->in[r])
+			continue;
+		MPI_Test(&st->reqs[r], &flag, MPI_STATUS_IGNORE);
+		if (!flag)
+			continue;
+		st->in[r] = true;
+		/* the end of a run: the deadline runs from the first client's end */
+		if (st->deadline == 0 && perf_mpi_rank_is_client(mp, r))
+			st->deadline = now + (uint64_t)(st->a->o.boot_timeout * (double)hz);
+	}
+	for (r = 1; r < mp->size; r++)
+		if (!st->in[r]) {
+			if (st->deadline != 0 && now > st->deadline)
+				hang_abort(st);
+			return false;
+		}
+	st->verdict = st->mine;
+	st->verdict.rank = st->mine.status < 0 ? 0 : -1;
+	for (r = 1; r < mp->size; r++) {
+		if (st->got[r].status < 0 && st->verdict.status >= 0) {
+			st->verdict.status = st->got[r].status;
+			st->verdict.rank = r;
+		}
+		st->verdict.stop |= st->got[r].stop;
+	}
+	for (r = 1; r < mp->size; r++)
+		MPI_Send(&st->verdict, (int)sizeof(st->verdict), MPI_BYTE, r, TAG_VERDICT,
+			 MPI_COMM_WORLD);
+	st->done = true;
+	return true;
+}
+
+static void
+sync_end(struct end_state *st)
+{
+	if (st->a->mpi->rank == 0) {
+		free(st->got);
+		free(st->reqs);
+		free(st->in);
+	}
+	st->got = NULL;
+	st->in = NULL;
+}
+
+/* Every rank's rc: the first failing rank's (and a line naming it on the
+ * ranks that did not fail), or 0. Every rank must call it; one that does
+ * not within the bootstrap timeout ends the job. */
+static int
+agree(struct perf_app *a, int rc, const char *what)
+{
+	struct perf_mpi *mp = a->mpi;
+	struct end_state st;
+	int src;
+
+	sync_begin(a, &st, rc, what, false);
+	while (!end_step(&st))
+		usleep(200);
+	sync_end(&st);
+	if (st.verdict.status >= 0)
+		return 0;
+	mp->failed = true;
+	src = st.verdict.rank;
+	if (rc >= 0)
+		fprintf(stderr, "rdx-perf: rank %d: rank %d (%s) failed to %s: stopping (its output says why)\n",
+			mp->rank, src, mp->hosts != NULL ? mp->hosts[src] : "?", what);
+	return rc < 0 ? rc : st.verdict.status;
+}
+
+/* The responder of this rank until the run is over everywhere: the
+ * worker lcores each run an rdx_lcore_loop serving their endpoints, the
+ * main lcore serves its own (when it has some) between looks at MPI. */
+struct mpi_serve {
+	struct rdx_lcore_loop loop;
+	struct perf_serve_poller sp;
+};
+static struct mpi_serve mpi_serves[RDX_MAX_LCORES];
+
+static int
+mpi_serve_main(void *arg)
+{
+	struct mpi_serve *s = arg;
+
+	rdx_lcore_loop_run(&s->loop);
+	return s->sp.rc;
+}
+
+static int
+serve_until_end(struct end_state *st)
+{
+	struct perf_app *a = st->a;
+	unsigned int main_lcore = rte_get_main_lcore(), l, n = 0;
+	struct mpi_serve *on_main = NULL;
+	const bool serves = a->responder && perf_engine_serves(a->eng, a->o.mode);
+	int rc = 0, lrc;
+
+	for (l = 0; l < a->nb_lcores && serves; l++) {
+		struct mpi_serve *s = &mpi_serves[l];
+
+		rdx_lcore_loop_init(&s->loop);
+		s->sp.loop = &s->loop;
+		s->sp.lc = &a->lcores[l];
+		s->sp.rc = 0;
+		rdx_lcore_loop_add(&s->loop, "serve", perf_serve_poll, &s->sp);
+		if (a->lcore_ids[l] == main_lcore)
+			on_main = s;
+		else
+			rte_eal_remote_launch(mpi_serve_main, s, a->lcore_ids[l]);
+	}
+	while (!end_step(st)) {
+		if (on_main != NULL) {
+			/* a look at MPI every 1024 passes */
+			for (n = 0; n < 1024 && on_main->sp.rc == 0; n++)
+				perf_serve_poll(&on_main->sp);
+			if (on_main->sp.rc != 0)
+				usleep(1000);
+		} else {
+			usleep(500);
+		}
+	}
+	for (l = 0; l < a->nb_lcores && serves; l++)
+		if (&mpi_serves[l] != on_main)
+			rdx_lcore_loop_stop(&mpi_serves[l].loop);
+	for (l = 0; l < a->nb_lcores && serves; l++) {
+		if (&mpi_serves[l] == on_main)
+			lrc = on_main->sp.rc;
+		else
+			lrc = rte_eal_wait_lcore(a->lcore_ids[l]);
+		if (lrc < 0 && rc == 0)
+			rc = lrc;
+	}
+	return rc;
+}
+
+/*
+ * After this rank's part of the run (rc: how it went): tell rank 0, serve
+ * until every rank has ended, learn the verdict. Returns the verdict's
+ * status (< 0: a rank failed); *stop: no more runs.
+ */
+static int
+end_run(struct perf_app *a, int rc, bool *stop)
+{
+	struct perf_mpi *mp = a->mpi;
+	struct end_state st;
+	char what[48];
+	int src;
+
+	snprintf(what, sizeof(what), "end run %u", mp->run_no);
+	sync_begin(a, &st, rc, what, true);
+	rc = serve_until_end(&st);
+	sync_end(&st);
+	*stop = st.verdict.stop != 0;
+	if (st.verdict.status < 0) {
+		mp->failed = true;
+		src = st.verdict.rank;
+		if (src != mp->rank)
+			fprintf(stderr, "rdx-perf: rank %d: run %u failed on rank %d (%s): %s; stopping\n",
+				mp->rank, mp->run_no, src, mp->hosts[src], strerror(-st.verdict.status));
+		return st.verdict.status;
+	}
+	/* a serving error after this rank's word: the next agree() carries it */
+	return rc < 0 ? rc : 0;
+}
+
+int
+perf_mpi_runs(struct perf_app *a)
+{
+	struct perf_mpi *mp = a->mpi;
+	const struct perf_opts *o = &a->o;
+	unsigned int nruns = 0, s, l, k, cidx = 0;
+	uint64_t errs, tot_errs = 0;
+	char what[64];
+	bool stop = false;
+	uint32_t q;
+	int rc, r;
+
+	for (r = 0; r < mp->rank; r++)
+		cidx += perf_mpi_rank_is_client(mp, r);
+	for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
+		nruns += o->nb_sizes;
+	rc = agree(a, perf_cluster_init(a), "start its report");
+	for (q = o->sweep_lo; q <= o->sweep_hi && rc == 0 && !stop; q = perf_sweep_next(o, q)) {
+		for (s = 0; s < o->nb_sizes && rc == 0 && !stop; s++) {
+			mp->run_no++;
+			perf_run_prepare(a, o->sizes[s], q, NULL);
+			if (a->client && a->eng->setup != NULL)
+				rc = a->eng->setup(a);
+			snprintf(what, sizeof(what), "prepare run %u", mp->run_no);
+			/* also the barrier: every receive is posted before any send */
+			rc = agree(a, rc, what);
+			if (rc < 0)
+				break;
+			if (a->client) {
+				if (mp->m.flows == PERF_FLOWS_STAGGERED && cidx > 0)
+					usleep(cidx * mp->m.stagger_ms * 1000u);
+				rc = perf_launch_clients(a);
+			}
+			rc = end_run(a, rc, &stop);
+			if (rc == 0 && o->transport == PERF_TRANSPORT_UD && a->responder)
+				for (l = 0; l < a->nb_lcores; l++)
+					perf_serve_drain(&a->lcores[l]);
+			for (l = 0; l < a->nb_lcores; l++) {
+				a->verify_errors += a->lcores[l].verify_errors;
+				a->lcores[l].verify_errors = 0;
+				if (a->lcores[l].err != 0 && !a->client)
+					fprintf(stderr, "rdx-perf: rank %d: %s\n", mp->rank,
+						a->lcores[l].errmsg);
+				for (k = 0; k < o->keys; k++) {
+					a->key_total[k] += a->lcores[l].key_adds[k];
+					a->lcores[l].key_adds[k] = 0;
+				}
+			}
+			if (a->client && a->eng->teardown != NULL)
+				a->eng->teardown(a);
+			if (mp->failed)
+				break;
+			snprintf(what, sizeof(what), "serve run %u", mp->run_no);
+			rc = agree(a, rc, what);
+			if (rc < 0)
+				break;
+			a->nb_runs++;
+			rc = perf_cluster_run(a, a->nb_runs == nruns);
+			if (rc == 0 && o->wrlog != NULL && a->client)
+				rc = perf_wrlog_write(a);
+			snprintf(what, sizeof(what), "report run %u", mp->run_no);
+			rc = agree(a, rc, what);
+		}
+	}
+	if (rc == 0 && o->verify && a->client && a->eng->verify_end != NULL)
+		rc = a->eng->verify_end(a);
+	if (mp->failed)
+		return rc < 0 ? rc : -EIO;
+	rc = agree(a, rc, "pass the final checks");
+	if (rc < 0)
+		return rc;
+	errs = a->verify_errors;
+	MPI_Reduce(&errs, &tot_errs, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	if (o->verify && mp->rank == 0)
+		fprintf(stderr, "rdx-perf: --verify over %d ranks: %" PRIu64 " errors%s\n", mp->size,
+			tot_errs, tot_errs == 0 ? ": OK" : "");
+	rc = perf_cluster_finish(a);
+	return agree(a, rc, "write the report");
+}
+
+int
+perf_mpi_bad_input(const struct perf_mpi_opts *m)
+{
+	int provided;
+
+	/* mpirun ends the job at the first rank that exits non-zero: every
+	 * rank says its line before any leaves */
+	if (!m->wanted || MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+		return PERF_EXIT_BAD_INPUT;
+	fflush(stderr);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Finalize();
+	return PERF_EXIT_BAD_INPUT;
+}
+
+int
+perf_mpi_fini(struct perf_app *a, int rc)
+{
+	struct perf_mpi *mp = a->mpi;
+	int fin = 0;
+
+	if (mp == NULL)
+		return rc;
+	perf_cluster_fini(a);
+	MPI_Finalized(&fin);
+	if (!fin)
+		MPI_Finalize();
+	free(mp->hosts);
+	free(mp->hz);
+	free(mp->wrlog_rank);
+	if (mpi_eal_argv != NULL) {
+		/* only the strings made here are ours: leave argv's */
+		free(mpi_eal_argv);
+		mpi_eal_argv = NULL;
+	}
+	while (mpi_nb_owned > 0)
+		free(mpi_owned[--mpi_nb_owned]);
+	a->mpi = NULL;
+	return rc;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* rdx-perf under MPI: the state boot_mpi.c and cluster.c share (MPI builds only). */
+#ifndef PERF_MPI_PRIV_H
+#define PERF_MPI_PRIV_H
+
+#include <stdint.h>
+
+#include <mpi.h>
+
+#include "perf_mpi.h"
+
+#define PERF_MPI_HOST_LEN 64
+
+struct perf_mpi {
+	struct perf_mpi_opts m;
+	int rank;
+	int size;
+	int local_rank;
+	char host[PERF_MPI_HOST_LEN];
+	char (*hosts)[PERF_MPI_HOST_LEN]; /* every rank's, index = rank */
+	uint32_t t;               /* client endpoints of a client rank */
+	uint32_t ncli, nsrv;      /* this rank's endpoints */
+	unsigned int lcore0;      /* the first lcore of this rank (rows) */
+	uint64_t *hz;             /* every rank's TSC frequency */
+	bool same_hz;             /* histograms merge in cycles, else in ns */
+	char *wrlog_rank;         /* -o FILE.r<rank> */
+	unsigned int run_no;      /* runs started (1-based in messages) */
+	bool failed;              /* a rank failed: no MPI_Finalize handshake needed */
+	MPI_Datatype hist_type;   /* one struct rdx_hist as bytes */
+	MPI_Op hist_op;           /* rdx_hist_merge */
+};
+
+/* cluster.c: collective; call on every rank after every run */
+int perf_cluster_init(struct perf_app *a);
+int perf_cluster_run(struct perf_app *a, bool last);
+int perf_cluster_finish(struct perf_app *a);
+void perf_cluster_fini(struct perf_app *a);
+/* realtime ns of a TSC stamp of this process */
+int64_t perf_cluster_tsc_ns(uint64_t tsc);
+/* does rank r run client endpoints in this pattern */
+bool perf_mpi_rank_is_client(const struct perf_mpi *mp, int r);
+
+#endif /* PERF_MPI_PRIV_H */
