@@ -193,23 +193,19 @@ ud_dgram_build(struct ud_dgram *d, const struct rdx_mlx5_ah *ah, uint64_t qq)
 }
 
 /*
- * One 8-byte inline UD SEND of the exact shape key want at ctrl (two
- * WQEBBs: ctrl + datagram segment, then the inline segment), its datagram
- * segment d. False, nothing written, for a WR of another shape.
+ * The WQE of an 8-byte inline UD SEND whose key was checked already, at
+ * ctrl (two WQEBBs: ctrl + datagram segment, then the inline segment), its
+ * datagram segment d. False, nothing written, for an SGE length other
+ * than 8.
  */
 static __rte_always_inline bool
-run_wqe_ud(uint8_t *ctrl, const struct rdx_wr *wr, const rdx_v2u64 ctrl16, const uint32_t want,
-	   const struct ud_dgram *d)
+ud_wqe_write(uint8_t *ctrl, const struct rdx_wr *wr, const rdx_v2u64 ctrl16,
+	     const struct ud_dgram *d)
 {
 	const uint32_t hdr = RTE_BE32(8u | MLX5_INLINE_SEG);
-	const struct rdx_sge *sge;
+	const struct rdx_sge *const sge = wr->sge;
 	uint64_t payload;
-	uint32_t key;
 
-	memcpy(&key, &wr->opcode, sizeof(key));
-	if (unlikely((key & WR_KEY_EXACT_MASK) != want))
-		return false;
-	sge = wr->sge;
 	if (unlikely(sge->length != 8))
 		return false;
 	memcpy(&payload, (const uint8_t *)(uintptr_t)sge->addr, sizeof(payload));
@@ -220,6 +216,22 @@ run_wqe_ud(uint8_t *ctrl, const struct rdx_wr *wr, const rdx_v2u64 ctrl16, const
 	memcpy(ctrl + 64 + 4, &payload, sizeof(payload));
 	memcpy(ctrl, &ctrl16, sizeof(ctrl16));
 	return true;
+}
+
+/*
+ * One 8-byte inline UD SEND of the exact shape key want at ctrl, its
+ * datagram segment d. False, nothing written, for a WR of another shape.
+ */
+static __rte_always_inline bool
+run_wqe_ud(uint8_t *ctrl, const struct rdx_wr *wr, const rdx_v2u64 ctrl16, const uint32_t want,
+	   const struct ud_dgram *d)
+{
+	uint32_t key;
+
+	memcpy(&key, &wr->opcode, sizeof(key));
+	if (unlikely((key & WR_KEY_EXACT_MASK) != want))
+		return false;
+	return ud_wqe_write(ctrl, wr, ctrl16, d);
 }
 
 /* The WR's destination (AH, remote_qpn, remote_qkey: 16 adjacent bytes)
@@ -244,6 +256,38 @@ ud_same_dest(const struct rdx_wr *wr, const rdx_v2u64 dest)
 }
 
 /*
+ * The four WRs at wr all of the exact shape key want (the SGE length
+ * aside) and all naming the run's destination dest? One test each for the
+ * four keys and the four destinations (XORs ORed together), instead of
+ * one per WR: a WR that differs makes the whole group fail, and the
+ * caller then takes the group one WR at a time.
+ */
+static __rte_always_inline bool
+ud_group4_same(const struct rdx_wr *wr, const rdx_v2u64 dest, const uint32_t want)
+{
+	uint32_t k0, k1, k2, k3;
+	rdx_v2u64 v0, v1, v2, v3;
+
+	memcpy(&k0, &wr[0].opcode, sizeof(k0));
+	memcpy(&k1, &wr[1].opcode, sizeof(k1));
+	memcpy(&k2, &wr[2].opcode, sizeof(k2));
+	memcpy(&k3, &wr[3].opcode, sizeof(k3));
+	if (unlikely((((k0 ^ want) | (k1 ^ want) | (k2 ^ want) | (k3 ^ want)) &
+		      WR_KEY_EXACT_MASK) != 0))
+		return false;
+	memcpy(&v0, &wr[0].ah, sizeof(v0));
+	memcpy(&v1, &wr[1].ah, sizeof(v1));
+	memcpy(&v2, &wr[2].ah, sizeof(v2));
+	memcpy(&v3, &wr[3].ah, sizeof(v3));
+	v0 = (v0 ^ dest) | (v1 ^ dest) | (v2 ^ dest) | (v3 ^ dest);
+#if defined(RTE_ARCH_X86_64) && defined(__SSE4_1__)
+	return _mm_testz_si128((__m128i)v0, (__m128i)v0) != 0;
+#else
+	return (v0[0] | v0[1]) == 0;
+#endif
+}
+
+/*
  * A run of 8-byte inline UD SENDs of the exact shape key want (post_run's
  * rules: unsignaled, bounded by the caller so that it wraps neither the
  * ring nor the wr_id array and does not carry the WQE index's low byte).
@@ -251,9 +295,12 @@ ud_same_dest(const struct rdx_wr *wr, const rdx_v2u64 dest)
  * segment. The first WR's datagram segment is built once and kept in
  * registers: while the WRs name the same (AH, QPN, Q_Key), each WQE copies
  * it with three vector stores, four WQEs per turn of the loop (span % 4
- * first). From the first WR naming another destination on, each WQE
- * builds its own segment. Stops early at another shape or a WR without an
- * AH.
+ * first, one WR at a time); each turn tests the four keys and the four
+ * destinations once (ud_group4_same), each WQE then only its SGE length.
+ * From the first group with a WR of another destination or shape on, each
+ * WQE builds its own segment and tests its own key (a group that fails
+ * is redone one WR at a time, so the WQEs are the same). Stops early at
+ * another shape or a WR without an AH.
  */
 static __rte_always_inline uint32_t
 post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr,
@@ -288,9 +335,8 @@ post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr
 		wr++;
 	}
 #define UD_RUN_ONE(j) do {                                                          \
-		if (unlikely(!ud_same_dest(wr + (j), dest) ||                      \
-			     !run_wqe_ud(ctrl + ((j) << (MLX5_WQEBB_SHIFT + 1)), wr + (j), \
-					 ctrl16, want, &d))) {                       \
+		if (unlikely(!ud_wqe_write(ctrl + ((j) << (MLX5_WQEBB_SHIFT + 1)), wr + (j), \
+					   ctrl16, &d))) {                           \
 			i += (j);                                                    \
 			goto each;                                                   \
 		}                                                                    \
@@ -299,6 +345,8 @@ post_run_ud(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr
 		V_STEP_IN_PLACE(ctrl16);                                             \
 	} while (0)
 	for (; i != 0; i += 4) {
+		if (unlikely(!ud_group4_same(wr, dest, want)))
+			goto each;
 		UD_RUN_ONE(0);
 		UD_RUN_ONE(1);
 		UD_RUN_ONE(2);

@@ -236,6 +236,98 @@ test_ud_wrap_and_signal(void)
 	fake_teardown();
 }
 
+/*
+ * Runs of 8-byte inline SENDs to one destination (post_run_ud: four WQEs
+ * per test of their keys and destinations, span % 4 first): one WR
+ * differs, at every position of bursts of 13 (one WQE before the groups)
+ * and 16, in one of its destination fields, its flags, its length or its
+ * opcode; every WQE must come out as the reference builds it (or, for a
+ * WR without an AH, the burst stop just before it).
+ */
+enum ud_odd {
+	ODD_AH, ODD_QPN, ODD_QPN_HIGH, ODD_QKEY, ODD_FENCE, ODD_SIGNALED, ODD_LEN7,
+	ODD_IMM, ODD_NO_AH, ODD_MAX,
+};
+
+static struct rdx_mlx5_ah ud_ah2;
+
+static void
+check_ud_run_odd(uint16_t n, uint16_t p, enum ud_odd v)
+{
+	struct rdx_sge sge[16];
+	struct rdx_wr wr[16];
+	struct qp_opts o = default_opts;
+	uint8_t exp[128];
+	uint16_t k, want_n = v == ODD_NO_AH ? p : n;
+	uint32_t e;
+
+	o.ud = true;
+	o.sq_bb = 64;            /* 21 WRs of up to 3 WQEBBs: no forced signal */
+	o.sig_interval = 32;
+	fake_setup(&o);
+	fake_ah(&ud_ah, 4);
+	for (k = 0; k < n; k++) {
+		sge[k] = (struct rdx_sge){ .addr = (uintptr_t)pay + k, .length = 8, .lkey = 0 };
+		ud_wr(&wr[k], RDX_OP_SEND, &sge[k], 1, RDX_WR_INLINE);
+		wr[k].wr_id = 0x100u + k;
+	}
+	switch (v) {
+	case ODD_AH: wr[p].ah = &ud_ah2.base; break;
+	case ODD_QPN: wr[p].remote_qpn = 0x00abcdee; break;
+	case ODD_QPN_HIGH: wr[p].remote_qpn = 0x7fabcdef; break;  /* same WQE */
+	case ODD_QKEY: wr[p].remote_qkey = 0x11223345; break;
+	case ODD_FENCE: wr[p].flags |= RDX_WR_FENCE; break;
+	case ODD_SIGNALED: wr[p].flags |= RDX_WR_SIGNALED; break;
+	case ODD_LEN7: sge[p].length = 7; break;
+	case ODD_IMM: wr[p].opcode = RDX_OP_SEND_IMM; wr[p].imm = htobe32(0xabad1dea); break;
+	case ODD_NO_AH: wr[p].ah = NULL; break;
+	default: break;
+	}
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(qp(), wr, n), want_n);
+	CU_ASSERT_EQUAL(f->qp.sq_cur_post, 2u * want_n);
+	CU_ASSERT(f->qp.stats.doorbells == (want_n != 0));
+	for (k = 0; k < want_n; k++) {
+		const struct rdx_mlx5_ah *ah = (const struct rdx_mlx5_ah *)(const void *)wr[k].ah;
+		uint8_t fm = 0;
+
+		if (wr[k].flags & RDX_WR_SIGNALED)
+			fm |= MLX5_WQE_CTRL_CQ_UPDATE;
+		if (wr[k].flags & RDX_WR_FENCE)
+			fm |= MLX5_WQE_CTRL_FENCE;
+		e = exp_ctrl(exp, (uint16_t)(2 * k),
+			     wr[k].opcode == RDX_OP_SEND ? MLX5_OPCODE_SEND : MLX5_OPCODE_SEND_IMM,
+			     5, fm, wr[k].opcode == RDX_OP_SEND_IMM ? wr[k].imm : 0);
+		e += exp_dgram(exp + e, &ah->av, wr[k].remote_qpn & 0xffffff, wr[k].remote_qkey);
+		e += exp_inline(exp + e, pay + k, sge[k].length);
+		CU_ASSERT_EQUAL(e, 80);
+		if (sq_cmp(2u * k, exp, e) != 0) {
+			fprintf(stderr, "burst of %u, WR %u odd (%d): WQE %u\n", n, p, v, k);
+			CU_FAIL("UD run WQE bytes");
+		}
+		CU_ASSERT_EQUAL(f->qp.sq_wrid[k], 0x100u + k);
+	}
+	/* nothing written past the last WQE posted */
+	for (e = 2u * want_n * 64; e < 2u * n * 64; e++)
+		if (f->sq[e] != 0) {
+			CU_FAIL("UD run wrote past the WRs it posted");
+			break;
+		}
+	fake_teardown();
+}
+
+static void
+test_ud_run_odd_wr(void)
+{
+	static const uint16_t ns[] = { 13, 16 };
+	unsigned int a, p, v;
+
+	fake_ah(&ud_ah2, 9);
+	for (a = 0; a < RTE_DIM(ns); a++)
+		for (p = 0; p < ns[a]; p++)
+			for (v = 0; v < ODD_MAX; v++)
+				check_ud_run_odd(ns[a], (uint16_t)p, (enum ud_odd)v);
+}
+
 /* A UD receive completion names the sender: source QPN and GRH flag from
  * flags_rqpn, SLID; byte_len counts the 40-byte GRH area. */
 static void
@@ -282,6 +374,7 @@ main(void)
 		{ "UD refuses RDMA, atomics, no AH, oversized inline", test_ud_refused },
 		{ "UD message above the MTU: LOC_LEN_ERR completion", test_ud_too_long },
 		{ "UD wrap and signaling", test_ud_wrap_and_signal },
+		{ "UD runs: one odd WR at every position", test_ud_run_odd_wr },
 		{ "UD receive completion: src_qp, slid, GRH", test_ud_recv_cqe },
 		{ NULL, NULL },
 	};
