@@ -87,6 +87,16 @@ exchange_eps(struct perf_app *a, struct perf_ep *eps)
 			fprintf(stderr, "rdx-perf: QP %u: %s\n", i, err);
 			return -EPROTO;
 		}
+		if (a->o.rdma_cm) {
+			/* -R: rdma_cm connected the QP; the bootstrap brings its buffers */
+			if (theirs.qp.qp_num != eps[i].cm_rqpn) {
+				fprintf(stderr, "rdx-perf: QP %u: the bootstrap's peer QP 0x%x is not rdma_cm's 0x%x\n",
+					i, theirs.qp.qp_num, eps[i].cm_rqpn);
+				return -EPROTO;
+			}
+			perf_ep_remote_set(a, &eps[i], &theirs);
+			continue;
+		}
 		rc = perf_ep_connect(a, &eps[i], &theirs);
 		if (rc < 0) /* -EPROTO: the driver refused the peer's data */
 			return rc == -EPROTO ? -EPROTO : -EIO;
@@ -148,6 +158,8 @@ perf_boot_client(struct perf_app *a)
 	rc = perf_alloc_lcores(a);
 	if (rc == 0)
 		rc = perf_alloc_eps(a);
+	if (rc == 0 && a->o.rdma_cm)
+		rc = perf_cm_connect(a, a->cli);
 	if (rc < 0)
 		return rc;
 	return exchange_eps(a, a->cli);
@@ -231,6 +243,12 @@ perf_boot_server(struct perf_app *a)
 				rte_strerror(rte_errno));
 		return -EADDRINUSE;
 	}
+	/* -R: the rdma_cm listener exists before a client can reach us */
+	if (a->o.rdma_cm) {
+		rc = perf_cm_listen(a);
+		if (rc < 0)
+			return rc == -EIO ? -EIO : -EADDRINUSE;
+	}
 	if (a->o.boot_timeout_given)
 		printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
 		       rdx_conn_port(a->listener), a->o.boot_timeout);
@@ -266,6 +284,8 @@ perf_boot_server(struct perf_app *a)
 	rc = perf_alloc_lcores(a);
 	if (rc == 0)
 		rc = perf_alloc_eps(a);
+	if (rc == 0 && a->o.rdma_cm)
+		rc = perf_cm_connect(a, a->srv);
 	if (rc < 0)
 		return rc;
 	return exchange_eps(a, a->srv);
