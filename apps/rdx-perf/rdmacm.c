@@ -64,11 +64,16 @@ struct perf_cm {
 static const char *
 cm_addr_str(const struct sockaddr *sa, char *buf, size_t len)
 {
-	const void *p = sa->sa_family == AF_INET6 ?
-		(const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr :
-		(const void *)&((const struct sockaddr_in *)sa)->sin_addr;
+	struct sockaddr_storage ss;
+	const void *p;
 
-	if (inet_ntop(sa->sa_family, p, buf, (socklen_t)len) == NULL)
+	/* a copy: rdma_cm's sockaddr is not aligned for the in/in6 casts */
+	memset(&ss, 0, sizeof(ss));
+	memcpy(&ss, sa, sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) :
+	       sizeof(struct sockaddr_in));
+	p = ss.ss_family == AF_INET6 ? (const void *)&((struct sockaddr_in6 *)&ss)->sin6_addr :
+		(const void *)&((struct sockaddr_in *)&ss)->sin_addr;
+	if (inet_ntop(ss.ss_family, p, buf, (socklen_t)len) == NULL)
 		snprintf(buf, len, "?");
 	return buf;
 }
@@ -232,18 +237,42 @@ cm_priv_fill(const struct perf_ep *ep, unsigned int i, struct cm_priv *p)
 	p->mtu = info.mtu;
 }
 
+/*
+ * The peer's private data for our QP i (peer input: every field checked):
+ * 0, or -EPROTO with what is wrong in err.
+ */
+static int
+cm_priv_check(const struct cm_priv *p, unsigned int i, char *err, size_t len)
+{
+	if (p->magic != CM_MAGIC)
+		snprintf(err, len, "magic 0x%x, not 0x%x", p->magic, CM_MAGIC);
+	else if (p->index != i)
+		snprintf(err, len, "it is for QP %u", p->index);
+	else if (p->qp_num == 0 || p->qp_num > 0xffffffu)
+		snprintf(err, len, "QP number 0x%x is not 1..0xffffff", p->qp_num);
+	else if (p->psn > 0xffffffu)
+		snprintf(err, len, "PSN 0x%x is above 24 bits", p->psn);
+	else if (p->mtu < 1 || p->mtu > 5)
+		snprintf(err, len, "MTU code %u is not 1..5 (256..4096)", p->mtu);
+	else if (p->pad != 0)
+		snprintf(err, len, "padding byte %u is not 0", p->pad);
+	else
+		return 0;
+	return -EPROTO;
+}
+
 /* The peer's private data into a connection of ep's QP. */
 static int
 cm_qp_connect(struct perf_app *a, struct perf_ep *ep, unsigned int i, const struct cm_priv *p)
 {
 	struct rdx_qp_conn_attr ca;
 	struct rdx_qp_info r;
+	char err[160];
 	int rc;
 
-	if (p->magic != CM_MAGIC || p->index != i || p->qp_num == 0 ||
-	    p->qp_num > 0xffffffu || p->psn > 0xffffffu || p->mtu > 5 || p->pad != 0) {
-		fprintf(stderr, "rdx-perf: -R: QP %u: the peer's private data is not rdx-perf's (magic 0x%x, index %u, qpn 0x%x, psn 0x%x, mtu %u)\n",
-			i, p->magic, p->index, p->qp_num, p->psn, p->mtu);
+	if (cm_priv_check(p, i, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rdx-perf: -R: QP %u: the peer's private data is not rdx-perf's: %s\n",
+			i, err);
 		return -EPROTO;
 	}
 	/* our own info for what both ends share (driver, port, type) */
