@@ -51,6 +51,7 @@ config_fill(const struct perf_app *a, struct wire_config *w)
 	w->rstride = a->rstride;
 	w->sq_depth = a->sq_depth;
 	w->transport = (uint32_t)a->o.transport;
+	w->flags = a->o.rdma_cm ? PERF_WIRE_F_RDMA_CM : 0;
 }
 
 /* The peer's CONFIG against ours: one line and -EPROTO when it differs. */
