@@ -134,18 +134,18 @@ cm_get(struct perf_app *a)
 }
 
 /*
- * The next event of the channel within the bootstrap timeout (the server's
- * first request: until Ctrl-C without --bootstrap-timeout). Its private
- * data (up to sizeof(struct cm_priv)) is copied to priv before the ack.
+ * The next event of the channel within the bootstrap timeout (the client
+ * is known by then: the TCP bootstrap came first). Its private data (up to
+ * sizeof(struct cm_priv)) is copied to priv before the ack.
  */
 static int
 cm_wait(struct perf_app *a, enum rdma_cm_event_type want, struct rdma_cm_id *on,
-	struct rdma_cm_id **id_out, struct cm_priv *priv, bool forever)
+	struct rdma_cm_id **id_out, struct cm_priv *priv)
 {
 	struct perf_cm *cm = a->cm;
 	struct rdma_cm_event *ev;
 	struct pollfd pfd = { .fd = cm->ch->fd, .events = POLLIN };
-	int left = forever ? -1 : perf_boot_ms(a);
+	int left = perf_boot_ms(a);
 	int rc;
 
 	for (;;) {
@@ -157,10 +157,10 @@ cm_wait(struct perf_app *a, enum rdma_cm_event_type want, struct rdma_cm_id *on,
 		}
 		if (rdx_runtime_stopping())
 			return -EINTR;
-		rc = poll(&pfd, 1, left < 0 || left > 100 ? 100 : left);
+		rc = poll(&pfd, 1, left > 100 ? 100 : left);
 		if (rc < 0 && errno != EINTR)
 			return -EIO;
-		if (rc == 0 && left >= 0) {
+		if (rc == 0) {
 			left -= 100;
 			if (left <= 0) {
 				fprintf(stderr, "rdx-perf: -R: no %s within %.1f s\n",
@@ -366,13 +366,13 @@ cm_client_one(struct perf_app *a, struct perf_ep *ep, unsigned int i,
 		fprintf(stderr, "rdx-perf: -R: rdma_resolve_addr failed: %s\n", strerror(errno));
 		return -ECONNREFUSED;
 	}
-	rc = cm_wait(a, RDMA_CM_EVENT_ADDR_RESOLVED, id, NULL, NULL, false);
+	rc = cm_wait(a, RDMA_CM_EVENT_ADDR_RESOLVED, id, NULL, NULL);
 	if (rc == 0 && rdma_resolve_route(id, CM_RESOLVE_MS) != 0) {
 		fprintf(stderr, "rdx-perf: -R: rdma_resolve_route failed: %s\n", strerror(errno));
 		rc = -ECONNREFUSED;
 	}
 	if (rc == 0)
-		rc = cm_wait(a, RDMA_CM_EVENT_ROUTE_RESOLVED, id, NULL, NULL, false);
+		rc = cm_wait(a, RDMA_CM_EVENT_ROUTE_RESOLVED, id, NULL, NULL);
 	if (rc == 0)
 		rc = cm_check_dev(a, id, i);
 	if (rc < 0)
@@ -383,7 +383,7 @@ cm_client_one(struct perf_app *a, struct perf_ep *ep, unsigned int i,
 		fprintf(stderr, "rdx-perf: -R: rdma_connect failed: %s\n", strerror(errno));
 		return -ECONNREFUSED;
 	}
-	rc = cm_wait(a, RDMA_CM_EVENT_CONNECT_RESPONSE, id, NULL, &theirs, false);
+	rc = cm_wait(a, RDMA_CM_EVENT_CONNECT_RESPONSE, id, NULL, &theirs);
 	if (rc == 0)
 		rc = cm_qp_connect(a, ep, i, &theirs);
 	if (rc < 0) {
@@ -406,7 +406,7 @@ cm_server_one(struct perf_app *a, struct perf_ep *ep, unsigned int i)
 	struct rdma_cm_id *id = NULL;
 	int rc;
 
-	rc = cm_wait(a, RDMA_CM_EVENT_CONNECT_REQUEST, NULL, &id, &theirs, false);
+	rc = cm_wait(a, RDMA_CM_EVENT_CONNECT_REQUEST, NULL, &id, &theirs);
 	if (id != NULL) {
 		cm->ids[i] = id;
 		cm->nb_ids = i + 1;
@@ -426,7 +426,7 @@ cm_server_one(struct perf_app *a, struct perf_ep *ep, unsigned int i)
 		fprintf(stderr, "rdx-perf: -R: rdma_accept failed: %s\n", strerror(errno));
 		return -EIO;
 	}
-	return cm_wait(a, RDMA_CM_EVENT_ESTABLISHED, id, NULL, NULL, false);
+	return cm_wait(a, RDMA_CM_EVENT_ESTABLISHED, id, NULL, NULL);
 }
 
 int
