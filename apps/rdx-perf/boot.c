@@ -51,6 +51,7 @@ config_fill(const struct perf_app *a, struct wire_config *w)
 	w->rstride = a->rstride;
 	w->sq_depth = a->sq_depth;
 	w->transport = (uint32_t)a->o.transport;
+	w->flags = a->o.rdma_cm ? PERF_WIRE_F_RDMA_CM : 0;
 }
 
 /* The peer's CONFIG against ours: one line and -EPROTO when it differs. */
@@ -86,6 +87,16 @@ exchange_eps(struct perf_app *a, struct perf_ep *eps)
 		if (perf_wire_ep_check(a, &theirs, err, sizeof(err)) < 0) {
 			fprintf(stderr, "rdx-perf: QP %u: %s\n", i, err);
 			return -EPROTO;
+		}
+		if (a->o.rdma_cm) {
+			/* -R: rdma_cm connected the QP; the bootstrap brings its buffers */
+			if (theirs.qp.qp_num != eps[i].cm_rqpn) {
+				fprintf(stderr, "rdx-perf: QP %u: the bootstrap's peer QP 0x%x is not rdma_cm's 0x%x\n",
+					i, theirs.qp.qp_num, eps[i].cm_rqpn);
+				return -EPROTO;
+			}
+			perf_ep_remote_set(a, &eps[i], &theirs);
+			continue;
 		}
 		rc = perf_ep_connect(a, &eps[i], &theirs);
 		if (rc < 0) /* -EPROTO: the driver refused the peer's data */
@@ -148,6 +159,8 @@ perf_boot_client(struct perf_app *a)
 	rc = perf_alloc_lcores(a);
 	if (rc == 0)
 		rc = perf_alloc_eps(a);
+	if (rc == 0 && a->o.rdma_cm)
+		rc = perf_cm_connect(a, a->cli);
 	if (rc < 0)
 		return rc;
 	return exchange_eps(a, a->cli);
@@ -231,6 +244,12 @@ perf_boot_server(struct perf_app *a)
 				rte_strerror(rte_errno));
 		return -EADDRINUSE;
 	}
+	/* -R: the rdma_cm listener exists before a client can reach us */
+	if (a->o.rdma_cm) {
+		rc = perf_cm_listen(a);
+		if (rc < 0)
+			return rc == -EIO ? -EIO : -EADDRINUSE;
+	}
 	if (a->o.boot_timeout_given)
 		printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
 		       rdx_conn_port(a->listener), a->o.boot_timeout);
@@ -266,6 +285,8 @@ perf_boot_server(struct perf_app *a)
 	rc = perf_alloc_lcores(a);
 	if (rc == 0)
 		rc = perf_alloc_eps(a);
+	if (rc == 0 && a->o.rdma_cm)
+		rc = perf_cm_connect(a, a->srv);
 	if (rc < 0)
 		return rc;
 	return exchange_eps(a, a->srv);

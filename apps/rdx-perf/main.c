@@ -481,6 +481,14 @@ main(int argc, char **argv)
 		rdx_runtime_cleanup();
 		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
 	}
+	if (a->o.rdma_cm && strcmp(a->attr->driver, "verbs") != 0) {
+		fprintf(stderr, "rdx-perf: -R (rdma_cm) needs the verbs driver: device %s runs driver %s%s\n",
+			a->attr->name, a->attr->driver,
+			a->attr->software ? " (the software device has no rdma_cm)" : " (give --driver verbs)");
+		rdx_dev_close(a->dev);
+		rdx_runtime_cleanup();
+		return PERF_EXIT_BAD_INPUT;
+	}
 	if (!given.inline_max)
 		a->o.inline_max = RTE_MIN(64u, a->attr->max_inline);
 	a->ib_mtu = ib_mtu_of(a->o.mtu);

@@ -52,7 +52,8 @@ static const char usage_text[] =
 "  --output=bandwidth|latency|message_rate   only that figure, one line per run\n"
 "  --run_infinitely     a line every -D seconds (default 5) until Ctrl-C\n"
 "  --out_json [--out_json_file F]   the JSON report (default file rdx-perf.json)\n"
-"  -R/--rdma_cm         refused with one line: the bootstrap is TCP (--connect)\n"
+"  -R/--rdma_cm         connect the QPs through rdma_cm (verbs driver; two processes)\n"
+"  --source_ip ADDR     -R: the client's source address, the server's listening address\n"
 "output: the perftest-style table; --verbose adds every knob and the per-lcore rows,\n"
 "  --clusterperf the clusterperf lines; -o/--wr-log FILE logs every WR\n"
 "open loop: --rate R (total ops/s of the client, split evenly over its QPs; latency\n"
@@ -64,7 +65,7 @@ enum {
 	OPT_SW_PROGRESS, OPT_JSON, OPT_CSV, OPT_GBITS, OPT_LABEL, OPT_CONCURRENT,
 	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY, OPT_TRANSPORT,
 	OPT_OUTPUT, OPT_INFINITE, OPT_OUT_JSON, OPT_OUT_JSON_FILE, OPT_VERBOSE, OPT_CLUSTERPERF,
-	OPT_RATE, OPT_RATE_SWEEP,
+	OPT_RATE, OPT_RATE_SWEEP, OPT_SOURCE_IP,
 	OPT_MIX, OPT_RPC,
 };
 
@@ -109,6 +110,7 @@ static const struct option long_opts[] = {
 	{"CPU-freq", no_argument, NULL, 'F'},
 	{"bidirectional", no_argument, NULL, 'b'},
 	{"rdma_cm", no_argument, NULL, 'R'},
+	{"source_ip", required_argument, NULL, OPT_SOURCE_IP},
 	{"version", no_argument, NULL, 'V'},
 	{"run_infinitely", no_argument, NULL, OPT_INFINITE},
 	{"out_json", no_argument, NULL, OPT_OUT_JSON},
@@ -578,6 +580,9 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			break;
 		case 'R':
 			o->rdma_cm = true;
+			break;
+		case OPT_SOURCE_IP:
+			o->source_ip = optarg;
 			break;
 		case 'V':
 			g->version = true;

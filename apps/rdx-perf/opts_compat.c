@@ -48,7 +48,6 @@ static const struct perf_compat_flag {
 	{ "use-srq", 0, false, NULL },
 	{ "use_srq", 0, false, NULL },
 	{ "ipv6", 0, false, NULL },
-	{ "source_ip", 0, true, NULL },
 	{ "dlid", 0, true, NULL },
 	{ "flows", 0, true, NULL },
 	{ "mr_per_qp", 0, false, NULL },
@@ -209,8 +208,16 @@ perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
 		snprintf(o->connect_buf, sizeof(o->connect_buf), "%s:%u", o->connect, o->port);
 		o->connect = o->connect_buf;
 	}
-	if (o->rdma_cm) {
-		fprintf(stderr, "rdx-perf: -R (rdma_cm) is not implemented: QPs are connected through rdx's TCP bootstrap (give the server host, or --connect HOST[:PORT])\n");
+	if (o->rdma_cm && !o->server && o->connect == NULL) {
+		fprintf(stderr, "rdx-perf: -R (rdma_cm) connects two processes: give --server on one end and the server's host (or --connect HOST:PORT) on the other\n");
+		return -EINVAL;
+	}
+	if (o->rdma_cm && o->transport == PERF_TRANSPORT_UD) {
+		fprintf(stderr, "rdx-perf: -R (rdma_cm) connects RC QPs: --transport ud (-c UD) with -R is not implemented\n");
+		return -EINVAL;
+	}
+	if (o->source_ip != NULL && !o->rdma_cm) {
+		fprintf(stderr, "rdx-perf: --source_ip applies to -R (rdma_cm): the TCP bootstrap does not bind it\n");
 		return -EINVAL;
 	}
 	if (o->bidir && (o->server || o->connect != NULL)) {

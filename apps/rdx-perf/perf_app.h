@@ -125,6 +125,7 @@ struct perf_opts {
 	bool verbose;            /* --verbose: knobs and per-lcore rows */
 	bool clusterperf;        /* --clusterperf: the clusterperf lines */
 	bool rdma_cm;            /* -R */
+	const char *source_ip;   /* --source_ip: -R's bind address */
 	/* open loop (rate.h): total ops/s of the client process; 0: closed loop */
 	double rate;
 	double rates[PERF_MAX_RATES]; /* --rate-sweep */
@@ -200,6 +201,7 @@ struct perf_ep {
 	uint32_t peer_rslots;
 	uint32_t peer_rstride;
 	struct perf_ep *peer;    /* loopback: the endpoint at the other end */
+	uint32_t cm_rqpn;        /* -R: the peer's QP as rdma_cm connected it */
 	/* send-side progress, in op sequence numbers (never reset) */
 	uint64_t posted;
 	uint64_t completed;
@@ -530,6 +532,7 @@ struct perf_app {
 	const struct rdx_dev_attr *attr;
 	bool client;              /* runs client endpoints (loopback or --connect) */
 	bool responder;           /* runs server endpoints (loopback or --server) */
+	struct perf_cm *cm;       /* -R: rdma_cm state (rdmacm.c) */
 	unsigned int nb_lcores;
 	unsigned int lcore_ids[RDX_MAX_LCORES];
 	struct perf_lcore lcores[RDX_MAX_LCORES];
@@ -577,6 +580,20 @@ int perf_alloc_eps(struct perf_app *a);
 struct wire_ep;
 void perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w);
 int perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w);
+/* The peer's buffers of w into ep (perf_ep_connect without the QP). */
+void perf_ep_remote_set(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w);
+
+/*
+ * -R (rdmacm.c): QPs connected through librdmacm. The server listens before
+ * it accepts the bootstrap connection (perf_cm_listen); after CONFIG, each
+ * end connects its endpoints in order (perf_cm_connect): the client resolves
+ * the server's address and route from --source_ip, and every QP's number,
+ * PSN and GID travel in the CM's private data. 0 or a negative errno
+ * (-EPROTO/-EINVAL after one line about the peer or the route).
+ */
+int perf_cm_listen(struct perf_app *a);
+int perf_cm_connect(struct perf_app *a, struct perf_ep *eps);
+void perf_cm_close(struct perf_app *a);
 /* boot.c: two-process bootstrap and control messages */
 int perf_boot_client(struct perf_app *a);
 int perf_boot_server(struct perf_app *a);

@@ -135,8 +135,13 @@ perf_wire_config_check(const struct wire_config *me, const struct wire_config *p
 	if (peer->transport != me->transport)
 		return fail(err, len, "peer runs --transport %s, we run --transport %s",
 			    perf_transport_name(peer->transport), perf_transport_name(me->transport));
-	if (peer->pad != 0)
-		return fail(err, len, "peer sent CONFIG.pad %u: expected 0", peer->pad);
+	if ((peer->flags & ~PERF_WIRE_F_RDMA_CM) != 0)
+		return fail(err, len, "peer sent CONFIG.flags %u: expected 0 or %u (-R)", peer->flags,
+			    PERF_WIRE_F_RDMA_CM);
+	if ((peer->flags ^ me->flags) & PERF_WIRE_F_RDMA_CM)
+		return fail(err, len, "peer %s -R (rdma_cm), we %s: give -R to both ends or to neither",
+			    peer->flags & PERF_WIRE_F_RDMA_CM ? "runs" : "does not run",
+			    me->flags & PERF_WIRE_F_RDMA_CM ? "do" : "do not");
 	if (peer->nb_sizes == 0 || peer->nb_sizes > PERF_MAX_SIZES)
 		return fail(err, len, "peer sent CONFIG.nb_sizes %u: expected 1..%u",
 			    peer->nb_sizes, PERF_MAX_SIZES);

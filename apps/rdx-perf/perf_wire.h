@@ -49,8 +49,10 @@ struct wire_config {
 	uint32_t rstride;
 	uint32_t sq_depth;
 	uint32_t transport;      /* enum perf_transport (wire version 3) */
-	uint32_t pad;
+	uint32_t flags;          /* PERF_WIRE_F_*; other bits 0 */
 };
+
+#define PERF_WIRE_F_RDMA_CM 1u   /* -R: the QPs connect through rdma_cm */
 
 struct wire_ep {
 	struct rdx_qp_info qp;

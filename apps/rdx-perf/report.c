@@ -151,6 +151,10 @@ perf_report_init(struct perf_app *a)
 		rdx_report_knob_set(r, "cpu_freq", "-F given (rdx-perf times with the TSC: no frequency check to skip)");
 	if (o->bidir)
 		rdx_report_knob_set(r, "bidirectional", "on (both ends of each QP pair post, one process)");
+	if (o->rdma_cm)
+		rdx_report_knob_set(r, "rdma_cm", "-R: QPs connected through rdma_cm%s%s",
+				    o->source_ip != NULL ? ", --source_ip " : "",
+				    o->source_ip != NULL ? o->source_ip : "");
 	if (o->infinite)
 		rdx_report_knob_set(r, "run_infinitely", "a row every %g s", o->duration);
 	rdx_report_knob_set(r, "tsc_hz", "%" PRIu64, rdx_tsc_hz());

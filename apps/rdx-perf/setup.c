@@ -282,14 +282,9 @@ perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w)
 	}
 }
 
-int
-perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
+void
+perf_ep_remote_set(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
 {
-	struct rdx_qp_conn_attr ca;
-	int rc;
-
-	memset(&ca, 0, sizeof(ca));
-	ca.mtu = a->ib_mtu;
 	ep->raddr = w->addr;
 	ep->rlen = w->len;
 	ep->rkey = w->rkey;
@@ -299,6 +294,17 @@ perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
 	ep->rrkey = w->rrkey;
 	ep->peer_rslots = w->rslots != 0 ? w->rslots : 1;
 	ep->peer_rstride = w->rstride;
+}
+
+int
+perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
+{
+	struct rdx_qp_conn_attr ca;
+	int rc;
+
+	memset(&ca, 0, sizeof(ca));
+	ca.mtu = a->ib_mtu;
+	perf_ep_remote_set(a, ep, w);
 	if (a->o.transport == PERF_TRANSPORT_UD) {
 		struct rdx_ah_attr aa;
 
@@ -636,6 +642,7 @@ perf_teardown(struct perf_app *a)
 	if (a->rep != NULL)
 		rdx_report_free(a->rep);
 	a->rep = NULL;
+	perf_cm_close(a);
 	if (a->conn != NULL)
 		rdx_conn_close(a->conn);
 	if (a->listener != NULL)

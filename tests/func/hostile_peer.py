@@ -32,7 +32,7 @@ HELLO = struct.Struct(">4sI16s")
 HDR = struct.Struct(">II")
 # struct wire_config: magic version app_version[16] test[16] mode nb_sizes
 # sizes[32] total_qps window keys verify region_len rstride sq_depth
-# transport pad (wire version 3)
+# transport flags (wire version 3; flags bit 0: -R)
 CONFIG = struct.Struct("=II16s16sII32QIIIIQIIII")
 RUN = struct.Struct("=QQIIII")
 END = struct.Struct("=QiIQQ")  # verify_errors status pad ud_tx ud_rx
@@ -121,6 +121,7 @@ def client(port, case):
         "transport": (-2, 7),
         "transport-ud": (-2, 1),
         "config-pad": (-1, 5),
+        "config-rdmacm": (-1, 1),  # CONFIG.flags: -R
     }
     if case in lie:
         i, v = lie[case]

@@ -72,7 +72,8 @@ server rstride          2 "CONFIG.rstride 0"         "${W[@]}"
 server sq-depth         2 "CONFIG.sq_depth 3"        "${W[@]}"
 server transport        2 "CONFIG.transport 7"       "${W[@]}"
 server transport-ud     2 "peer runs --transport ud, we run --transport rc" --test send --mode bw -s 1K
-server config-pad       2 "CONFIG.pad 5"             "${W[@]}"
+server config-pad       2 "CONFIG.flags 5"           "${W[@]}"
+server config-rdmacm    2 "peer runs -R (rdma_cm), we do not" "${W[@]}"
 server config-truncated 2 "sent 100 bytes for message type 21072" "${W[@]}"
 server ep-unterminated  2 "qp_info.drv. has no terminating NUL" "${W[@]}"
 server ep-rslots        2 "EP.rslots 3"              --test send --mode bw -s 4K

@@ -134,7 +134,13 @@ else
 fi
 
 # --- perftest's flags rdx-perf does not implement: refused by name
-refused "-R"              "-R (rdma_cm) is not implemented" "${W[@]}" -R
+# -R (rdma_cm, apps/rdx-perf/rdmacm.c) runs on the verbs driver, between two
+# processes (tests/softroce/rdx_perf_rdmacm.sh drives it on soft-RoCE)
+refused "-R one process"  "-R (rdma_cm) connects two processes" "${W[@]}" -R
+refused "-R sw server"    "-R (rdma_cm) needs the verbs driver: device sw runs driver sw" "${W[@]}" -R --server -p 18911
+refused "-R sw client"    "-R (rdma_cm) needs the verbs driver: device sw runs driver sw" "${W[@]}" -R 127.0.0.1 -p 18911
+refused "-R -c UD"        "-R (rdma_cm) connects RC QPs" --test send --dev sw -R --server -c UD
+refused "--source_ip w/o -R" "--source_ip applies to -R" "${W[@]}" --server --source_ip 127.0.0.1
 refused "-C"              "perftest's -C/--report-cycles is not implemented" "${W[@]}" -C
 refused "--rate_limit"    "perftest's --rate_limit is not implemented by rdx-perf: use --rate" "${W[@]}" --rate_limit=10
 refused "-c XRC"          "perftest's UC, XRC, DC and SRD are not implemented" "${W[@]}" -c XRC

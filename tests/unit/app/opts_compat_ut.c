@@ -128,9 +128,23 @@ test_check(void)
 	opts_init(&o, &g, "write");
 	o.connect = "[::1]:5";
 	CU_ASSERT(perf_opts_compat_check(&o, &g) == 0 && strcmp(o.connect, "[::1]:5") == 0);
-	/* -R */
+	/* -R: two processes, RC; --source_ip only with -R */
 	opts_init(&o, &g, "write");
 	o.rdma_cm = true;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	o.server = true;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), 0);
+	o.source_ip = "10.0.0.1";
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), 0);
+	o.transport = PERF_TRANSPORT_UD;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	opts_init(&o, &g, "write");
+	o.rdma_cm = true;
+	o.connect = "server1";
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), 0);
+	opts_init(&o, &g, "write");
+	o.server = true;
+	o.source_ip = "10.0.0.1";
 	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
 	/* -b: bw, one process, one-sided tests */
 	opts_init(&o, &g, "write");
