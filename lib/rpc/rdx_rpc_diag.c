@@ -115,3 +115,28 @@ rpc_timeout_log(struct rpc_cslot *c)
 	rpc_log("%s%s", line,
 		ep->timeout_logs == RPC_TIMEOUT_LOGS ? " (later timeouts are not logged)" : "");
 }
+
+void __rte_noinline __rte_cold
+rpc_served_giveup_log(struct rpc_sslot *ss)
+{
+	const struct rdx_rpc_session *s = ss->req.sess;
+	struct rdx_rpc_endpoint *ep = s->ep;
+	uint64_t now = rte_rdtsc();
+
+	if (ep->timeout_logs >= RPC_TIMEOUT_LOGS)
+		return;
+	ep->timeout_logs++;
+	rpc_log("endpoint %s session %" PRIu32 ": served call %" PRIu64 " (slot %" PRIu32
+		") given up in state %c, %" PRIu64 " ms without a packet from the caller; "
+		"response tx %" PRIu32 "/%" PRIu32 "/%" PRIu32 " request rx %" PRIu32 "/%" PRIu32
+		"; tx_out %" PRIu32 "/%" PRIu32 " pool %" PRIu32 "/%" PRIu32
+		"; rx %" PRIu64 " tx %" PRIu64 " retx %" PRIu64 " dup %" PRIu64 " bad %" PRIu64
+		" err %" PRIu64 "%s",
+		ep->name, s->idx, ss->id, ss->idx,
+		ss->state < RTE_DIM(sstate_ch) ? sstate_ch[ss->state] : '?',
+		now >= ss->t_progress ? (now - ss->t_progress) * 1000 / ep->hz : 0, ss->tx.cum,
+		ss->tx.next, ss->tx.npkts, ss->rx.rcvd, ss->rx.npkts, ep->tx_out, ep->qdepth,
+		ep->pool_nfree, ep->msg_bufs, ep->stats.rx_pkts, ep->stats.tx_pkts,
+		ep->stats.retransmits, ep->stats.dup_dropped, ep->stats.bad_pkts, ep->stats.errors,
+		ep->timeout_logs == RPC_TIMEOUT_LOGS ? " (later timeouts are not logged)" : "");
+}
