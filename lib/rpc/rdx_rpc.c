@@ -560,6 +560,8 @@ rpc_call_complete(struct rpc_cslot *c, int status, uint32_t resp_len)
 	struct rdx_rpc_session *s = c->sess;
 	struct rdx_rpc_endpoint *ep = s->ep;
 
+	if (unlikely(status == -ETIMEDOUT))
+		rpc_timeout_log(c); /* before the slot changes */
 	if (c->gent.pos != RPC_NONE)
 		rpc_grant_remove(&ep->gs, &c->gent);
 	c->busy = false;

@@ -8,6 +8,7 @@
 #define RDX_RPC_PRIV_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <sys/queue.h>
@@ -151,6 +152,7 @@ struct rdx_rpc_endpoint {
 	uint64_t last_poll;       /**< TSC of the last poll (UD) */
 	bool scan_deferred;       /**< the next timer scan was put off after a pause */
 	bool qp_err;              /**< UD: the QP went to error; the endpoint is dead */
+	uint32_t timeout_logs;    /**< timeouts logged (rpc_timeout_log) */
 	struct rdx_cq *cq;
 	struct rdx_rpc_session **sess;
 	uint64_t *maps;           /**< every slot's reassembly bitmap */
@@ -212,6 +214,15 @@ rpc_slot_of(const struct rdx_rpc_endpoint *ep, uint64_t id)
 {
 	return (uint32_t)(id % ep->slots);
 }
+/* rdx_rpc_diag.c: a call that timed out (slow path) */
+#define RPC_TIMEOUT_LOGS 16u
+/** Write the state of c's session (c timing out at TSC now) to buf as one
+ * line; @return its length. */
+size_t rpc_timeout_describe(const struct rpc_cslot *c, uint64_t now, char *buf, size_t len);
+/** The line above on stderr, for the first RPC_TIMEOUT_LOGS of an endpoint. */
+void rpc_timeout_log(struct rpc_cslot *c);
+/** UD: a served call given up after call_timeout_us of silence (same limit). */
+void rpc_served_giveup_log(struct rpc_sslot *ss);
 /** One line on stderr (control path only). */
 void rpc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -608,6 +608,7 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 
 	if (ss->state == SS_RECV) {
 		if (rpc_timer_expired(now, ss->t_progress, ep->call_to)) {
+			rpc_served_giveup_log(ss);
 			rpc_ud_ss_release(ep, ss); /* the caller gave up; its id stays used */
 		} else if (ep->homa && rpc_timer_expired(now, ss->t_retx, ep->rto << ss->backoff)) {
 			ss->t_retx = now;
@@ -617,6 +618,7 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 		}
 	} else if (ss->state == SS_RESP) {
 		if (rpc_timer_expired(now, ss->t_progress, ep->call_to)) {
+			rpc_served_giveup_log(ss);
 			rpc_ud_ss_release(ep, ss);
 		} else if (!ep->homa && !rpc_tx_done(&ss->tx) &&
 			   rpc_timer_expired(now, ss->t_retx, ep->rto << ss->backoff)) {

@@ -501,6 +501,81 @@ test_homa_two_processes(void)
 	two_processes("homa+infud");
 }
 
+/* Poll ep alone for sec seconds with stderr caught in out (lib/rpc's log
+ * lines), or until *done. */
+static void
+poll_caught(struct rdx_rpc_endpoint *ep, double sec, const int *done, char *out, size_t len)
+{
+	FILE *log = tmpfile();
+	double end = ut_now() + sec;
+	size_t n;
+	int saved;
+
+	out[0] = '\0';
+	CU_ASSERT_FATAL(log != NULL);
+	fflush(stderr);
+	saved = dup(STDERR_FILENO);
+	CU_ASSERT_FATAL(saved >= 0 && dup2(fileno(log), STDERR_FILENO) >= 0);
+	while (ut_now() < end && (done == NULL || *done == 0))
+		rdx_rpc_endpoint_poll(ep);
+	fflush(stderr);
+	CU_ASSERT_FATAL(dup2(saved, STDERR_FILENO) >= 0);
+	close(saved);
+	rewind(log);
+	n = fread(out, 1, len - 1, log);
+	out[n] = '\0';
+	fclose(log);
+	fputs(out, stderr);
+}
+
+/* The two lines a timeout leaves (rdx_rpc_diag.c): the server that sent
+ * part of a 1 MiB response to a caller that stopped polling gives the
+ * call up after call_timeout_us and says where the response stood; the
+ * caller, polled again, times out and says what it had received. */
+static void
+test_basic_timeout_lines(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "basic+infud", .slots = 2, .max_sessions = 1,
+				     .call_timeout_us = 20000, .rto_us = 1000 };
+	struct ut_req_hdr h = { .resp_len = 1u << 20, .seed = 5 };
+	struct ut_call c = { 0 };
+	struct rdx_rpc_stats sb;
+	uint8_t *resp = malloc(1u << 20);
+	char out[4096];
+	struct ut_pair p;
+	double end;
+
+	CU_ASSERT_FATAL(resp != NULL);
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	c.resp_len = h.resp_len;
+	c.seed = h.seed;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, 1u << 20,
+				     ut_cont, &c), 0);
+	/* until b answered (the first window of the response went) */
+	end = ut_now() + 10;
+	do {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+		rdx_rpc_endpoint_stats_get(p.b, &sb);
+	} while (sb.responses == 0 && ut_now() < end);
+	CU_ASSERT_FATAL(sb.responses == 1);
+	/* a stops polling: b retransmits, then gives the call up */
+	poll_caught(p.b, 0.2, NULL, out, sizeof(out));
+	CU_ASSERT(strstr(out, "session 0: served call 0 (slot 0) given up in state S") != NULL);
+	CU_ASSERT(strstr(out, "request rx 1/1") != NULL);
+	rdx_rpc_endpoint_stats_get(p.b, &sb);
+	CU_ASSERT(sb.retransmits > 0);
+	/* a again: what b sent arrives, nothing more; the call times out */
+	poll_caught(p.a, 10, &c.completions, out, sizeof(out));
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, -ETIMEDOUT);
+	CU_ASSERT(strstr(out, "session 0: call 0 (slot 0) timed out") != NULL);
+	CU_ASSERT(strstr(out, " resp started rx ") != NULL);
+	CU_ASSERT(strstr(out, "/259 bo ") != NULL); /* 1 MiB in 4064-byte packets */
+	ut_pair_close(&p);
+	free(resp);
+}
+
 int
 main(void)
 {
@@ -524,6 +599,7 @@ main(void)
 		{ "homa_qp_error", test_homa_qp_error },
 		{ "basic_two_processes", test_basic_two_processes },
 		{ "homa_two_processes", test_homa_two_processes },
+		{ "basic_timeout_lines", test_basic_timeout_lines },
 		{ NULL, NULL },
 	};
 

@@ -218,8 +218,11 @@ test_session_epoch(void)
 	struct ut_call c = { 0 }, c2 = { 0 };
 	struct rdx_rpc_stats st;
 	uint8_t resp[10];
+	char line[2048];
 	struct ut_pair p;
+	FILE *log;
 	double end;
+	int saved;
 
 	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
 	CU_ASSERT_EQUAL(rdx_rpc_handler_register(p.a, UT_TYPE_LATER, ut_echo, &p.srv_a), 0);
@@ -244,14 +247,40 @@ test_session_epoch(void)
 	c.seed = c2.seed = 3;
 	CU_ASSERT_EQUAL(rdx_rpc_call(p.sb, UT_TYPE_LATER, &h, sizeof(h), resp, sizeof(resp),
 				     ut_cont, &c), 0);
+	/* the timeout's one line (lib/rpc's stderr, caught in a file) */
+	fflush(stderr);
+	log = tmpfile();
+	CU_ASSERT_FATAL(log != NULL);
+	saved = dup(STDERR_FILENO);
+	CU_ASSERT_FATAL(saved >= 0 && dup2(fileno(log), STDERR_FILENO) >= 0);
 	end = ut_now() + 10;
 	while (c.completions == 0 && ut_now() < end) {
 		rdx_rpc_endpoint_poll(p.a);
 		rdx_rpc_endpoint_poll(p.b);
 	}
+	fflush(stderr);
+	CU_ASSERT_FATAL(dup2(saved, STDERR_FILENO) >= 0);
+	close(saved);
+	rewind(log);
+	line[fread(line, 1, sizeof(line) - 1, log)] = '\0';
+	fclose(log);
+	fputs(line, stderr);
 	CU_ASSERT_EQUAL(c.completions, 1);
 	CU_ASSERT_EQUAL(c.status, -ETIMEDOUT);
 	CU_ASSERT_EQUAL(p.srv_a.handled, 0);
+	/* which call, how long silent, its request never acknowledged */
+	CU_ASSERT(strstr(line, "session 0: call 0 (slot 0) timed out") != NULL);
+	CU_ASSERT(strstr(line, "; calls [0] id 0 ") != NULL);
+	CU_ASSERT(strstr(line, " req open tx 0/1/1 resp none") != NULL);
+	CU_ASSERT(strstr(line, "pool 4/4") != NULL); /* b's: nothing held */
+	{
+		/* one line, once: the counters close it */
+		const char *a = strstr(line, "timed out"), *nl = a != NULL ? strchr(a, '\n') : NULL;
+
+		CU_ASSERT_FATAL(nl != NULL);
+		CU_ASSERT(nl - a > 5 && memcmp(nl - 5, "err 0", 5) == 0);
+		CU_ASSERT(strstr(nl, "timed out") == NULL);
+	}
 	rdx_rpc_endpoint_stats_get(p.a, &st);
 	CU_ASSERT(st.bad_pkts > 0);
 	CU_ASSERT_EQUAL(rdx_rpc_call(sb2, UT_TYPE_LATER, &h, sizeof(h), resp, sizeof(resp),
