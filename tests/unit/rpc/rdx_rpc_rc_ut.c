@@ -15,7 +15,7 @@
 
 #include "rpc_ut_harness.h"
 #include "rdx_rpc_priv.h"
-#include "sw_ut_pipe.h"
+#include "rpc_ut_child.h"
 
 static const uint32_t sizes_small[] = { 8 };
 static const uint32_t sizes_resp[] = { 1, 100, 4096, 65536, 300000, 1u << 20 };
@@ -257,52 +257,6 @@ test_late_handler(void)
 	ut_pair_close(&p);
 }
 
-static int
-child_serve(int rfd, int wfd)
-{
-	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 4, .max_sessions = 1 };
-	struct rdx_rpc_session_info mine, peer;
-	struct rdx_rpc_endpoint *ep;
-	struct rdx_rpc_session *s;
-	struct ut_srv srv = { 0 };
-	struct rdx_dev *d;
-	char tok = 0;
-
-	d = rdx_dev_open("sw", NULL);
-	if (d == NULL)
-		return 10;
-	ep = rdx_rpc_endpoint_create(d, &conf);
-	if (ep == NULL)
-		return 11;
-	s = rdx_rpc_session_create(ep);
-	if (s == NULL || rdx_rpc_session_info_get(s, &mine) != 0 ||
-	    rdx_rpc_handler_register(ep, UT_TYPE_ECHO, ut_echo, &srv) != 0)
-		return 12;
-	if (wr_all(wfd, &mine, sizeof(mine)) != 0 || rd_all(rfd, &peer, sizeof(peer)) != 0)
-		return 13;
-	if (rdx_rpc_session_connect(s, &peer) != 0)
-		return 14;
-	for (;;) {
-		struct timeval tv = { 0, 0 };
-		fd_set fds;
-		int k;
-
-		for (k = 0; k < 1000; k++)
-			rdx_rpc_endpoint_poll(ep);
-		FD_ZERO(&fds);
-		FD_SET(rfd, &fds);
-		if (select(rfd + 1, &fds, NULL, NULL, &tv) > 0)
-			break;
-	}
-	if (rd_all(rfd, &tok, 1) != 0 || tok != 'x')
-		return 15;
-	if (wr_all(wfd, &srv.handled, sizeof(srv.handled)) != 0)
-		return 16;
-	rdx_rpc_endpoint_destroy(ep);
-	rdx_dev_close(d);
-	return srv.bad_req == 0 ? 0 : 17;
-}
-
 static void
 test_two_processes(void)
 {
@@ -322,7 +276,7 @@ test_two_processes(void)
 	if (pid == 0) {
 		close(p2c[1]);
 		close(c2p[0]);
-		_exit(child_serve(p2c[0], c2p[1]));
+		_exit(ut_child_serve(p2c[0], c2p[1], "infrc", "sw"));
 	}
 	close(p2c[0]);
 	close(c2p[1]);
