@@ -31,7 +31,7 @@ if command -v clang >/dev/null 2>&1; then
     [ -f build-fuzz/build.ninja ] || CC=clang meson setup build-fuzz -Dfuzz=true -Db_lundef=false >/dev/null
     ninja -C build-fuzz -j "$jobs" tests/fuzz/fuzz_conn tests/fuzz/fuzz_perf_opts \
         tests/fuzz/fuzz_sw_wqe tests/fuzz/fuzz_mlx5_cqe tests/fuzz/fuzz_perf_wire \
-        tests/fuzz/fuzz_rpc_pkt
+        tests/fuzz/fuzz_rpc_pkt tests/fuzz/fuzz_report_json
     meson test -C build-fuzz --no-rebuild -v --suite fuzz --print-errorlogs --num-processes 1
 fi
 
