@@ -282,28 +282,10 @@ test_errors(void)
 	struct ut_req_hdr h = { .resp_len = 5000, .seed = 1 };
 	uint8_t resp[100];
 	struct ut_pair p;
-	int i;
 
 	memset(&ut_st, 0, sizeof(ut_st));
 	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
-	c.resp = resp;
-	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, 200, &h, sizeof(h), resp, sizeof(resp), ut_cont, &c), 0);
-	for (i = 0; i < 100000 && c.completions == 0; i++) {
-		rdx_rpc_endpoint_poll(p.a);
-		rdx_rpc_endpoint_poll(p.b);
-	}
-	CU_ASSERT_EQUAL(c.completions, 1);
-	CU_ASSERT_EQUAL(c.status, -ENOENT);
-	c.completions = 0;
-	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
-				     ut_cont, &c), 0);
-	for (i = 0; i < 100000 && c.completions == 0; i++) {
-		rdx_rpc_endpoint_poll(p.a);
-		rdx_rpc_endpoint_poll(p.b);
-	}
-	CU_ASSERT_EQUAL(c.completions, 1);
-	CU_ASSERT_EQUAL(c.status, -EMSGSIZE);
-	CU_ASSERT_EQUAL(c.got_len, 5000);
+	ut_common_errors(&p, &c, resp, sizeof(resp));
 	/* the endpoint goes on */
 	c.completions = 0;
 	h.resp_len = 50;
@@ -311,10 +293,7 @@ test_errors(void)
 	c.seed = 1;
 	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
 				     ut_cont, &c), 0);
-	for (i = 0; i < 100000 && c.completions == 0; i++) {
-		rdx_rpc_endpoint_poll(p.a);
-		rdx_rpc_endpoint_poll(p.b);
-	}
+	ut_wait_call(&p, &c);
 	CU_ASSERT_EQUAL(c.status, 0);
 	CU_ASSERT_EQUAL(ut_st.ok, 1);
 	ut_pair_close(&p);

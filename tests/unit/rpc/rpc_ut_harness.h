@@ -210,6 +210,45 @@ ut_pair_close(struct ut_pair *p)
 	CU_ASSERT(rdx_dev_close(p->db) == 0);
 }
 
+/* Polls both endpoints until the call c has completed (or 100000 rounds). */
+static inline void
+ut_wait_call(struct ut_pair *p, struct ut_call *c)
+{
+	int i;
+
+	for (i = 0; i < 100000 && c->completions == 0; i++) {
+		rdx_rpc_endpoint_poll(p->a);
+		rdx_rpc_endpoint_poll(p->b);
+	}
+}
+
+/*
+ * The errors every transport reports the same way, on a pair opened with
+ * conf: a type with no handler completes with -ENOENT; a response larger
+ * than resp_cap with -EMSGSIZE and its true length. The pair stays open
+ * (each transport's test goes on with its own cases); c is reset.
+ */
+static inline void
+ut_common_errors(struct ut_pair *p, struct ut_call *c, uint8_t *resp, uint32_t resp_cap)
+{
+	struct ut_req_hdr h = { .resp_len = 5000, .seed = 1 };
+
+	memset(c, 0, sizeof(*c));
+	c->resp = resp;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p->sa, 200, &h, sizeof(h), resp, resp_cap, ut_cont, c), 0);
+	ut_wait_call(p, c);
+	CU_ASSERT_EQUAL(c->completions, 1);
+	CU_ASSERT_EQUAL(c->status, -ENOENT);
+	c->completions = 0;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p->sa, UT_TYPE_ECHO, &h, sizeof(h), resp, resp_cap,
+				     ut_cont, c), 0);
+	ut_wait_call(p, c);
+	CU_ASSERT_EQUAL(c->completions, 1);
+	CU_ASSERT_EQUAL(c->status, -EMSGSIZE);
+	CU_ASSERT_EQUAL(c->got_len, 5000);
+	c->completions = 0;
+}
+
 static inline double
 ut_now(void)
 {
