@@ -320,6 +320,7 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 			cq->stats.errors++;
 			wc->status = IBV_WC_LOC_LEN_ERR;
 			wc->opcode = RDX_WC_SEND;
+			rdx_mlx5_qp_count_err(qp, wc, false);
 			return;
 		}
 		break;
@@ -337,6 +338,7 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 			}
 			wc->wr_id = qp->rq_wrid[qp->rq_tail & qp->rq_mask];
 			qp->rq_tail++;
+			rdx_mlx5_qp_count_err(qp, wc, true);
 			return;
 		}
 		wc->opcode = REQ_INFO_WC(rdx_mlx5_req_info[(uint8_t)(be32toh(ecqe->s_wqe_opcode_qpn) >> 24)]);
@@ -344,6 +346,7 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 			wc->retired = 0;
 			wc->wr_id = 0;
 		}
+		rdx_mlx5_qp_count_err(qp, wc, false);
 		return;
 	default: /* RESIZE, NO_PACKET, SIG_ERR, ... are not expected on RC */
 		break;

@@ -60,6 +60,7 @@ static const struct rdx_dev_ops mlx5_hw_ops = {
 	.ah_create = rdx_mlx5_hw_ah_create,
 	.ah_destroy = rdx_mlx5_hw_ah_destroy,
 	.xstats_get = hw_xstats_get,
+	.qp_xstats_get = rdx_mlx5_qp_xstats_get,
 };
 
 /* RoCE: the first RoCE v2 GID (IPv4-mapped preferred), else any valid one. */

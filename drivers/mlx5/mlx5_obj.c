@@ -212,6 +212,7 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->rq_tail = 0;
 	qp->max_recv_sge = max_recv_sge;
 	memset(&qp->stats, 0, sizeof(qp->stats));
+	memset(&qp->errs, 0, sizeof(qp->errs));
 
 	qp->sq_wrid = calloc(wqe_cnt, sizeof(*qp->sq_wrid));
 	qp->sq_sig = calloc(wqe_cnt, sizeof(*qp->sq_sig));

@@ -15,7 +15,7 @@
  *
  * Files: mlx5_wqe.h (WQE encodings, set_*_seg helpers), mlx5_qp.c
  * (posting), mlx5_cq.c (polling), mlx5_obj.c (sizing, dp_init, bind,
- * xstats).
+ * xstats), mlx5_qp_xstats.c (one QP's counters).
  *
  * Sizing (both backends must agree, use the helpers below):
  *  - SQ: a WQE is at most rdx_mlx5_sq_wqebb_max(max_inline, max_send_sge)
@@ -80,6 +80,15 @@ struct rdx_mlx5_qp_stats {
 	uint64_t bad_wr;        /* bursts cut short by an invalid WR */
 	uint64_t recv_doorbells;/* RQ doorbell-record updates */
 	uint64_t recvs;         /* RQ WQEs posted */
+};
+
+/* Per-QP completion errors, in WRs (the error path bumps them; the rest of
+ * the per-QP counters derive from the ring indices: mlx5_qp_xstats.c). */
+struct rdx_mlx5_qp_errs {
+	uint64_t send_error;    /* send WRs completed in error (one per error CQE) */
+	uint64_t send_flushed;  /* send WRs retired by flush CQEs */
+	uint64_t recv_error;
+	uint64_t recv_flushed;
 };
 
 /* Per-CQ datapath counters. */
@@ -165,6 +174,7 @@ struct rdx_mlx5_qp {
 	uint32_t sq_wqe_cnt;            /* WQEBBs, power of two */
 	uint32_t sq_wqebb_max;          /* largest WQE, in WQEBBs */
 	struct rdx_mlx5_qp_stats stats;
+	struct rdx_mlx5_qp_errs errs;
 	struct rdx_mlx5_bfreg bf_own;   /* the register when not shared */
 	TAILQ_ENTRY(rdx_mlx5_qp) objs_next;   /* struct rdx_mlx5_objs */
 };
@@ -294,6 +304,31 @@ void rdx_mlx5_xstat_set(struct rdx_dev_xstat *xs, unsigned int n, unsigned int k
  */
 unsigned int rdx_mlx5_objs_xstats(struct rdx_mlx5_objs *o, struct rdx_dev_xstat *xs,
 				  unsigned int n, unsigned int k);
+
+/*
+ * One QP's counters (the qp_xstats_get op of both backends, mlx5_qp_xstats.c):
+ * the common ones derived from the ring indices and the per-burst counters,
+ * then send_bf_copies, send_full_bursts, send_bad_wr_bursts.
+ */
+#define RDX_MLX5_QP_XSTATS_OWN 3
+int rdx_mlx5_qp_xstats_get(struct rdx_qp *qp, struct rdx_dev_xstat *xs, unsigned int n);
+/*
+ * The poll loop's error path (mlx5_cq.c, never a good completion): wc, an
+ * error or flush completion of qp that retired wc->retired WRs of its
+ * receive (recv) or send queue, counted in qp->errs. An error completion
+ * fails one WR (the retired - 1 before it completed fine); a flush
+ * completion flushes every WR it retires.
+ */
+static inline void
+rdx_mlx5_qp_count_err(struct rdx_mlx5_qp *qp, const struct rdx_wc *wc, bool recv)
+{
+	const bool flush = wc->status == IBV_WC_WR_FLUSH_ERR;
+	const uint64_t failed = flush ? wc->retired : wc->retired != 0;
+	uint64_t *const c = recv ? (flush ? &qp->errs.recv_flushed : &qp->errs.recv_error) :
+		(flush ? &qp->errs.send_flushed : &qp->errs.send_error);
+
+	*c += failed;
+}
 
 /*
  * The one step both backends (mlx5_hw.c, sw/sw_dev.c) take to hand a new

@@ -21,6 +21,7 @@
 
 #include "rdx_dev.h"
 #include "rdx_dev_driver.h"
+#include "rdx_dev_priv.h"
 
 RTE_LOG_REGISTER_DEFAULT(rdx_dev_logtype, NOTICE)
 #define DEV_LOG(level, ...) \
@@ -517,11 +518,19 @@ rdx_dev_open(const char *name, const struct rdx_dev_conf *conf)
 int
 rdx_dev_close(struct rdx_dev *dev)
 {
+	int ret;
+
 	if (dev == NULL)
 		return -EINVAL;
 	/* unlisted first: telemetry may be reading it under the lock */
 	reg_del(dev);
-	return dev->ops->close(dev);
+	/* its QPs stay listed until the driver is done with them */
+	rdx_qp_reg_lock();
+	ret = dev->ops->close(dev);
+	if (ret == 0)
+		rdx_qp_reg_forget_dev(dev);
+	rdx_qp_reg_unlock();
+	return ret;
 }
 
 const struct rdx_dev_attr *

@@ -5,8 +5,9 @@
  * memory, create and connect queue pairs, post work and poll completions,
  * whatever the driver underneath (the mlx5 direct datapath, the software
  * mlx5 device, generic ibverbs). This header is the application API only;
- * the QP/CQ layout and the inline burst calls are in rdx_dev_core.h
- * (included below); what drivers implement is in rdx_dev_driver.h (not
+ * the QP/CQ layout and the inline burst calls are in rdx_dev_core.h,
+ * per-QP counters and the registry of live QPs in rdx_dev_stats.h (both
+ * included below); what drivers implement is in rdx_dev_driver.h (not
  * installed).
  *
  * Control path calls (open, create, connect, destroy) may allocate, log and
@@ -336,6 +337,8 @@ struct rdx_dev_xstat {
 
 /* The QP/CQ layout and the inline burst calls. */
 #include "rdx_dev_core.h"
+/* Per-QP counters and the registry of live QPs. */
+#include "rdx_dev_stats.h"
 
 /* ------------------------------------------------------------------ */
 /* Devices                                                            */

@@ -63,7 +63,46 @@ struct rdx_dev_ops {
 	 * arguments already checked; may be called from any thread while the
 	 * datapath runs, so counters are read with relaxed 64-bit loads. */
 	int (*xstats_get)(struct rdx_dev *dev, struct rdx_dev_xstat *xs, unsigned int n);
+	/** Optional (NULL: rdx_qp_xstats_get returns -ENOTSUP). One QP's
+	 * counters, rdx_qp_xstats_get's contract (arguments checked, xs NULL
+	 * only with n 0): the common ones first (rdx_qp_xstats_common), then
+	 * the driver's own; called under the registry lock from any thread
+	 * while the QP's datapath runs (relaxed loads). Derive the counters
+	 * from indices the datapath keeps, or count per burst, never per WR. */
+	int (*qp_xstats_get)(struct rdx_qp *qp, struct rdx_dev_xstat *xs, unsigned int n);
 };
+
+/** What a driver knows of one QP, for rdx_qp_xstats_common (WR units). */
+struct rdx_qp_counts {
+	uint64_t send_posted;
+	uint64_t send_doorbells;
+	uint64_t send_completed;  /**< whatever the status */
+	uint64_t send_error;      /**< error completions, flushes not included */
+	uint64_t send_flushed;
+	uint64_t recv_posted;
+	uint64_t recv_doorbells;
+	uint64_t recv_completed;
+	uint64_t recv_error;
+	uint64_t recv_flushed;
+};
+
+/**
+ * Write the RDX_QP_XSTATS_COMMON common counters of c as xs[0..] (those
+ * below n), in enum rdx_qp_xstat_id order; the *_ok ones are completed -
+ * error - flushed. Counters read from a running datapath may be a burst
+ * apart: completed is capped at posted, ok at 0.
+ * @return RDX_QP_XSTATS_COMMON (the index of the driver's first own counter).
+ */
+unsigned int rdx_qp_xstats_common(struct rdx_dev_xstat *xs, unsigned int n,
+				  const struct rdx_qp_counts *c);
+
+/**
+ * Counter k of an xstats array: name and value written when k < n (xs has
+ * room for n), counted either way.
+ * @return k + 1.
+ */
+unsigned int rdx_dev_xstat_put(struct rdx_dev_xstat *xs, unsigned int n, unsigned int k,
+			       const char *name, uint64_t value);
 
 /** A device. Drivers embed this as the first member of their own struct. */
 struct rdx_dev {

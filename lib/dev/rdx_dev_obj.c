@@ -19,6 +19,7 @@
 
 #include "rdx_dev.h"
 #include "rdx_dev_driver.h"
+#include "rdx_dev_priv.h"
 
 struct rdx_mem *
 rdx_dev_mem_alloc(struct rdx_dev *dev, size_t len, enum rdx_mem_type type, int access)
@@ -195,6 +196,7 @@ qp_conf_check(const struct rdx_dev *dev, const struct rdx_qp_conf *c)
 struct rdx_qp *
 rdx_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 {
+	struct rdx_qp *qp;
 	int ret;
 
 	if (dev == NULL || conf == NULL) {
@@ -212,15 +214,30 @@ rdx_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 		rte_errno = -ret;
 		return NULL;
 	}
-	return dev->ops->qp_create(dev, conf);
+	qp = dev->ops->qp_create(dev, conf);
+	/* listed for rdx_qp_foreach and the per-QP counters (rdx_dev_qp.c) */
+	if (qp != NULL && rdx_qp_reg_add(qp) != 0) {
+		dev->ops->qp_destroy(qp);
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	return qp;
 }
 
 int
 rdx_qp_destroy(struct rdx_qp *qp)
 {
+	int ret;
+
 	if (qp == NULL)
 		return 0;
-	return qp->dev->ops->qp_destroy(qp);
+	/* under the registry's lock: no walk sees it half destroyed */
+	rdx_qp_reg_lock();
+	ret = qp->dev->ops->qp_destroy(qp);
+	if (ret == 0)
+		rdx_qp_reg_del(qp);
+	rdx_qp_reg_unlock();
+	return ret;
 }
 
 int
@@ -235,6 +252,7 @@ rdx_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 	       const struct rdx_qp_conn_attr *attr)
 {
 	struct rdx_qp_conn_attr a = {0};
+	int ret;
 
 	if (attr != NULL)
 		a = *attr;
@@ -255,7 +273,8 @@ rdx_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 				qp->qp_num);
 			return -EINVAL;
 		}
-		return qp->dev->ops->qp_connect(qp, NULL, &a);
+		ret = qp->dev->ops->qp_connect(qp, NULL, &a);
+		goto out;
 	}
 	if (remote == NULL) {
 		fprintf(stderr, "rdx: RC QP %u needs the peer's rdx_qp_info to connect\n",
@@ -267,7 +286,11 @@ rdx_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 			qp->dev->attr.driver, remote->driver);
 		return -EPROTO;
 	}
-	return qp->dev->ops->qp_connect(qp, remote, &a);
+	ret = qp->dev->ops->qp_connect(qp, remote, &a);
+out:
+	if (ret == 0)
+		rdx_qp_reg_connected(qp);
+	return ret;
 }
 
 int

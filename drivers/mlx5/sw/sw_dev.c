@@ -320,6 +320,7 @@ static const struct rdx_dev_ops sw_dev_ops = {
 	.ah_create = sw_ah_create,
 	.ah_destroy = sw_ah_destroy,
 	.xstats_get = sw_xstats_get,
+	.qp_xstats_get = rdx_mlx5_qp_xstats_get,
 };
 
 #define UD_ARG(i) (ud_set[i] ? ud_val[i] : NULL)

@@ -14,6 +14,7 @@
 
 #include "rdx_ut.h"
 #include "../../../lib/dev/rdx_dev_obj.c"
+#include "../../../lib/dev/rdx_dev_qp.c"
 
 static void
 test_mem_type_names(void)

@@ -15,6 +15,7 @@
 
 #include "rdx_ut.h"
 #include "../../../lib/dev/rdx_dev.c"
+#include "../../../lib/dev/rdx_dev_qp.c"
 
 static int sw_opens;
 static int mlx5_opens;

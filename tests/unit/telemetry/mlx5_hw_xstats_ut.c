@@ -18,6 +18,8 @@
 #include "../../../drivers/mlx5/mlx5_qp_ud.c"
 #include "../../../drivers/mlx5/mlx5_rq.c"
 #include "../../../drivers/mlx5/mlx5_cq.c"
+#include "../../../drivers/mlx5/mlx5_qp_xstats.c"
+#include "../../../lib/dev/rdx_dev_qp.c"
 #include "../../../drivers/mlx5/mlx5_hw.c"
 #include "../../../drivers/mlx5/mlx5_hw_mem.c"
 #include "../../../drivers/mlx5/mlx5_hw_qp.c"
