@@ -1,0 +1,416 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Unit tests of the per-QP counters and the registry of live QPs
+ * (lib/dev/rdx_dev_qp.c: rdx_qp_xstats_get/_reset, rdx_qp_state_get,
+ * rdx_qp_foreach) on the software device, through the real mlx5 datapath
+ * and its qp_xstats_get op (drivers/mlx5/mlx5_qp_xstats.c): names and the
+ * n/NULL contract, exact counts after known bursts (posts, receives,
+ * doorbells per burst, completions with selective signaling), an error
+ * completion and the flushes after it, the state, reset, and the walk.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_common.h>
+
+#include <infiniband/verbs.h>
+
+#include "rdx_ut.h"
+#include "rdx_dev.h"
+#include "../sw/sw_ut_poll.h"
+
+#define MAX_XS 64
+
+struct pair {
+	struct rdx_dev *d;
+	struct rdx_cq *cq[2];
+	struct rdx_qp *qp[2];
+	struct rdx_mem *m[2];
+	struct rdx_sge sge[2];
+};
+
+/* Two connected RC QPs on one sw device, sig_interval sig, 4 KiB each. */
+static void
+pair_make(struct pair *p, uint16_t sig, bool connect)
+{
+	struct rdx_cq_conf cc = { .depth = 256 };
+	struct rdx_qp_info info[2];
+	int i;
+
+	memset(p, 0, sizeof(*p));
+	p->d = rdx_dev_open("sw", NULL);
+	CU_ASSERT_FATAL(p->d != NULL);
+	for (i = 0; i < 2; i++) {
+		struct rdx_qp_conf qc = {
+			.sq_depth = 64, .rq_depth = 64, .max_send_sge = 1, .max_recv_sge = 1,
+			.max_inline = 64, .sig_interval = sig,
+		};
+
+		p->cq[i] = rdx_cq_create(p->d, &cc);
+		CU_ASSERT_FATAL(p->cq[i] != NULL);
+		qc.send_cq = qc.recv_cq = p->cq[i];
+		p->qp[i] = rdx_qp_create(p->d, &qc);
+		CU_ASSERT_FATAL(p->qp[i] != NULL);
+		CU_ASSERT_FATAL(rdx_qp_info_get(p->qp[i], &info[i]) == 0);
+		p->m[i] = rdx_dev_mem_alloc(p->d, 4096, RDX_MEM_HOST, RDX_ACCESS_ALL);
+		CU_ASSERT_FATAL(p->m[i] != NULL);
+		p->sge[i] = (struct rdx_sge){ .addr = p->m[i]->iova, .length = 64,
+					      .lkey = p->m[i]->lkey };
+	}
+	if (!connect)
+		return;
+	CU_ASSERT_FATAL(rdx_qp_connect(p->qp[0], &info[1], NULL) == 0);
+	CU_ASSERT_FATAL(rdx_qp_connect(p->qp[1], &info[0], NULL) == 0);
+}
+
+static void
+pair_free(struct pair *p)
+{
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		CU_ASSERT(rdx_qp_destroy(p->qp[i]) == 0);
+		CU_ASSERT(rdx_cq_destroy(p->cq[i]) == 0);
+		CU_ASSERT(rdx_dev_mem_free(p->m[i]) == 0);
+	}
+	CU_ASSERT(rdx_dev_close(p->d) == 0);
+}
+
+/* n WRITEs of 64 bytes from qp[0] into qp[1]'s memory (rkey: p's unless bad). */
+static uint16_t
+post_writes(struct pair *p, unsigned int n, uint64_t id0, uint32_t bad_at)
+{
+	struct rdx_wr w[32];
+	unsigned int i;
+
+	CU_ASSERT_FATAL(n <= RTE_DIM(w));
+	for (i = 0; i < n; i++)
+		w[i] = (struct rdx_wr){ .wr_id = id0 + i, .sge = &p->sge[0], .num_sge = 1,
+					.remote_addr = p->m[1]->iova,
+					.rkey = i == bad_at ? p->m[1]->rkey ^ 0x5a5a00u : p->m[1]->rkey,
+					.opcode = RDX_OP_WRITE };
+	return rdx_qp_post_burst(p->qp[0], w, (uint16_t)n);
+}
+
+static uint16_t
+post_recvs(struct pair *p, int q, unsigned int n)
+{
+	struct rdx_recv_wr r[32];
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		r[i] = (struct rdx_recv_wr){ .wr_id = 100 + i, .sge = &p->sge[q], .num_sge = 1 };
+	return rdx_qp_post_recv_burst(p->qp[q], r, (uint16_t)n);
+}
+
+/* Poll cq until the completions retire want WRs; returns the completions. */
+static int
+poll_retired(struct rdx_cq *cq, unsigned int want, struct rdx_wc *wc, int max)
+{
+	unsigned int retired = 0;
+	int got = 0;
+
+	while (retired < want && got < max) {
+		int k = poll_n(cq, wc + got, 1);
+
+		if (k != 1)
+			break;
+		retired += wc[got].retired;
+		got++;
+	}
+	CU_ASSERT_EQUAL(retired, want);
+	return got;
+}
+
+static uint64_t
+xs_val(const struct rdx_dev_xstat *xs, int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(xs[i].name, name) == 0)
+			return xs[i].value;
+	return UINT64_MAX;
+}
+
+/* Counter name of qp, or UINT64_MAX when absent (a test failure). */
+static uint64_t
+qv(struct rdx_qp *qp, const char *name)
+{
+	struct rdx_dev_xstat xs[MAX_XS];
+	int n = rdx_qp_xstats_get(qp, xs, MAX_XS);
+
+	CU_ASSERT(n > 0 && n <= MAX_XS);
+	if (xs_val(xs, n, name) == UINT64_MAX)
+		printf("  no counter %s\n", name);
+	return xs_val(xs, n, name);
+}
+
+static void
+test_names_and_contract(void)
+{
+	struct rdx_dev_xstat xs[MAX_XS], part[4];
+	struct pair p;
+	int n, i, j;
+
+	pair_make(&p, 1, false);
+	n = rdx_qp_xstats_get(p.qp[0], NULL, 0);
+	CU_ASSERT_FATAL(n >= RDX_QP_XSTATS_COMMON && n <= MAX_XS);
+	/* counting (xs NULL, or n 0) and filling agree */
+	CU_ASSERT_EQUAL(rdx_qp_xstats_get(p.qp[0], xs, 0), n);
+	CU_ASSERT_EQUAL(rdx_qp_xstats_get(p.qp[0], xs, MAX_XS), n);
+	for (i = 0; i < n; i++) {
+		size_t len = strnlen(xs[i].name, sizeof(xs[i].name));
+
+		CU_ASSERT(len > 0 && len < sizeof(xs[i].name));
+		for (j = 0; j < (int)len; j++)
+			CU_ASSERT((xs[i].name[j] >= 'a' && xs[i].name[j] <= 'z') ||
+				  (xs[i].name[j] >= '0' && xs[i].name[j] <= '9') ||
+				  xs[i].name[j] == '_');
+		for (j = 0; j < i; j++)
+			CU_ASSERT(strcmp(xs[i].name, xs[j].name) != 0);
+		/* a fresh QP has done nothing */
+		CU_ASSERT_EQUAL(xs[i].value, 0);
+	}
+	/* the common ones first, in their order */
+	for (i = 0; i < RDX_QP_XSTATS_COMMON; i++)
+		CU_ASSERT_STRING_EQUAL(xs[i].name, rdx_qp_xstat_name((enum rdx_qp_xstat_id)i));
+	CU_ASSERT_STRING_EQUAL(rdx_qp_xstat_name(RDX_QP_XSTAT_SEND_POSTED), "send_wrs_posted");
+	CU_ASSERT_STRING_EQUAL(rdx_qp_xstat_name(RDX_QP_XSTAT_RECV_FLUSHED), "recv_wrs_flushed");
+	CU_ASSERT_PTR_NULL(rdx_qp_xstat_name(RDX_QP_XSTATS_COMMON));
+	/* the mlx5 driver's own follow */
+	CU_ASSERT_STRING_EQUAL(xs[RDX_QP_XSTATS_COMMON].name, "send_bf_copies");
+	/* n below the count: returns the count, fills only n */
+	memset(part, 0xab, sizeof(part));
+	CU_ASSERT_EQUAL(rdx_qp_xstats_get(p.qp[0], part, 3), n);
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_STRING_EQUAL(part[i].name, xs[i].name);
+	CU_ASSERT_EQUAL((unsigned char)part[3].name[0], 0xab);
+	CU_ASSERT_EQUAL(part[3].value, 0xababababababababULL);
+	/* bad arguments */
+	CU_ASSERT_EQUAL(rdx_qp_xstats_get(NULL, xs, MAX_XS), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_qp_xstats_get(NULL, NULL, 0), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_qp_xstats_get(p.qp[0], NULL, 5), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_qp_xstats_reset(NULL), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_qp_state_get(NULL), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(rdx_qp_state_name(RDX_QP_STATE_ERR), "error");
+	CU_ASSERT_STRING_EQUAL(rdx_qp_state_name(-1), "?");
+	CU_ASSERT_STRING_EQUAL(rdx_qp_type_name(RDX_QP_UD), "UD");
+	CU_ASSERT_STRING_EQUAL(rdx_qp_type_name(9), "?");
+	pair_free(&p);
+}
+
+static void
+test_counts_after_bursts(void)
+{
+	struct rdx_wc wc[64];
+	struct rdx_wr s[3];
+	struct pair p;
+	unsigned int i;
+	int got;
+
+	/* a completion every 4 WRs: 8 WRITEs give 2 completions retiring 8 */
+	pair_make(&p, 4, true);
+	CU_ASSERT_EQUAL(rdx_qp_state_get(p.qp[0]), RDX_QP_STATE_RTS);
+	CU_ASSERT_EQUAL(post_writes(&p, 8, 0, UINT32_MAX), 8);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_posted"), 8);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_doorbells"), 1);
+	got = poll_retired(p.cq[0], 8, wc, 64);
+	CU_ASSERT_EQUAL(got, 2);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_completed"), 8);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_ok"), 8);
+	/* two more bursts (3 WRs, then 1): one doorbell each; the burst of
+	 * one small inline WQE goes by BlueFlame copy on this device */
+	CU_ASSERT_EQUAL(post_writes(&p, 3, 10, UINT32_MAX), 3);
+	{
+		struct rdx_wr w = { .wr_id = 20, .sge = &p.sge[0], .num_sge = 1,
+				    .remote_addr = p.m[1]->iova, .rkey = p.m[1]->rkey,
+				    .opcode = RDX_OP_WRITE, .flags = RDX_WR_INLINE };
+		uint64_t bf0 = qv(p.qp[0], "send_bf_copies");
+		struct rdx_sge small = p.sge[0];
+
+		small.length = 8;
+		w.sge = &small;
+		CU_ASSERT_EQUAL(rdx_qp_post_burst(p.qp[0], &w, 1), 1);
+		CU_ASSERT_EQUAL(qv(p.qp[0], "send_bf_copies"), bf0 + 1);
+	}
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_posted"), 12);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_doorbells"), 3);
+	/* 3 + 1 WRs, none at the 4th of the interval: still outstanding
+	 * until a signaled one (the 12th, 4 * 3) retires them */
+	poll_retired(p.cq[0], 4, wc, 64);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_completed"), 12);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_error"), 0);
+	/* receives: 5 in one burst and 2 in another on qp[1]; 3 SENDs fill 3 */
+	CU_ASSERT_EQUAL(post_recvs(&p, 1, 5), 5);
+	CU_ASSERT_EQUAL(post_recvs(&p, 1, 2), 2);
+	CU_ASSERT_EQUAL(qv(p.qp[1], "recv_wrs_posted"), 7);
+	CU_ASSERT_EQUAL(qv(p.qp[1], "recv_doorbells"), 2);
+	for (i = 0; i < 3; i++)
+		s[i] = (struct rdx_wr){ .wr_id = 30 + i, .sge = &p.sge[0], .num_sge = 1,
+					.opcode = RDX_OP_SEND, .flags = RDX_WR_SIGNALED };
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(p.qp[0], s, 3), 3);
+	CU_ASSERT_EQUAL(poll_n(p.cq[1], wc, 3), 3);
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(wc[i].opcode, RDX_WC_RECV);
+	poll_retired(p.cq[0], 3, wc, 64);
+	CU_ASSERT_EQUAL(qv(p.qp[1], "recv_wrs_completed"), 3);
+	CU_ASSERT_EQUAL(qv(p.qp[1], "recv_wrs_ok"), 3);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_posted"), 15);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_doorbells"), 4);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_completed"), 15);
+	/* the sides are separate: qp[1] posted no sends, qp[0] no receives */
+	CU_ASSERT_EQUAL(qv(p.qp[1], "send_wrs_posted"), 0);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "recv_wrs_posted"), 0);
+	CU_ASSERT_EQUAL(rdx_qp_state_get(p.qp[0]), RDX_QP_STATE_RTS);
+	pair_free(&p);
+}
+
+static void
+test_error_and_flush(void)
+{
+	struct rdx_wc wc[64];
+	struct pair p;
+	int got, i;
+
+	pair_make(&p, 1, true);
+	/* receives on the requester, which the error will flush */
+	CU_ASSERT_EQUAL(post_recvs(&p, 0, 3), 3);
+	/* WRITE ok, WRITE with a bad rkey (remote access error), two more */
+	CU_ASSERT_EQUAL(post_writes(&p, 4, 0, 1), 4);
+	got = poll_retired(p.cq[0], 7, wc, 64);
+	CU_ASSERT_EQUAL(got, 7);
+	CU_ASSERT_EQUAL(wc[0].status, IBV_WC_SUCCESS);
+	CU_ASSERT_EQUAL(wc[1].status, IBV_WC_REM_ACCESS_ERR);
+	for (i = 2; i < got; i++)
+		CU_ASSERT_EQUAL(wc[i].status, IBV_WC_WR_FLUSH_ERR);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_posted"), 4);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_completed"), 4);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_ok"), 1);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_error"), 1);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_flushed"), 2);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "recv_wrs_completed"), 3);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "recv_wrs_flushed"), 3);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "recv_wrs_ok"), 0);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "recv_wrs_error"), 0);
+	CU_ASSERT_EQUAL(rdx_qp_state_get(p.qp[0]), RDX_QP_STATE_ERR);
+	/* posted after the error: flushed too */
+	CU_ASSERT_EQUAL(post_writes(&p, 2, 50, UINT32_MAX), 2);
+	got = poll_retired(p.cq[0], 2, wc, 64);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_flushed"), 4);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_completed"), 6);
+	pair_free(&p);
+}
+
+static void
+test_reset(void)
+{
+	struct rdx_dev_xstat dx[256];
+	struct rdx_wc wc[64];
+	struct pair p;
+	uint64_t dev_wqes;
+	int nd;
+
+	pair_make(&p, 2, true);
+	CU_ASSERT_EQUAL(post_writes(&p, 6, 0, UINT32_MAX), 6);
+	poll_retired(p.cq[0], 6, wc, 64);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_posted"), 6);
+	CU_ASSERT_EQUAL(rdx_qp_xstats_reset(p.qp[0]), 0);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_posted"), 0);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_doorbells"), 0);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_completed"), 0);
+	/* counting starts again from there */
+	CU_ASSERT_EQUAL(post_writes(&p, 4, 10, UINT32_MAX), 4);
+	poll_retired(p.cq[0], 4, wc, 64);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_posted"), 4);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_doorbells"), 1);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_completed"), 4);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_ok"), 4);
+	/* a second reset, and the device's sums never reset */
+	CU_ASSERT_EQUAL(rdx_qp_xstats_reset(p.qp[0]), 0);
+	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_posted"), 0);
+	nd = rdx_dev_xstats_get(p.d, dx, RTE_DIM(dx));
+	dev_wqes = xs_val(dx, nd, "dp_qp_wqes");
+	CU_ASSERT_EQUAL(dev_wqes, 10);
+	/* the other QP was not touched */
+	CU_ASSERT_EQUAL(qv(p.qp[1], "send_wrs_posted"), 0);
+	pair_free(&p);
+}
+
+struct walk {
+	struct rdx_qp *qps[8];
+	unsigned int n;
+	int stop_after;
+};
+
+static int
+walk_cb(struct rdx_qp *qp, void *arg)
+{
+	struct walk *w = arg;
+	struct rdx_dev_xstat xs[MAX_XS];
+
+	/* the lock is recursive: counters and state from inside the walk */
+	CU_ASSERT(rdx_qp_xstats_get(qp, xs, MAX_XS) >= RDX_QP_XSTATS_COMMON);
+	CU_ASSERT(rdx_qp_state_get(qp) >= 0);
+	if (w->n < RTE_DIM(w->qps))
+		w->qps[w->n++] = qp;
+	return w->stop_after != 0 && (int)w->n == w->stop_after ? 5 : 0;
+}
+
+static void
+test_registry(void)
+{
+	struct pair a, b;
+	struct walk w = { .n = 0 };
+
+	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 0);
+	CU_ASSERT_EQUAL(rdx_qp_foreach(NULL, NULL, NULL), -EINVAL);
+	pair_make(&a, 1, false);
+	pair_make(&b, 1, true);
+	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 4);
+	CU_ASSERT_EQUAL(rdx_qp_count(a.d), 2);
+	/* creation order, one device or all */
+	CU_ASSERT_EQUAL(rdx_qp_foreach(b.d, walk_cb, &w), 0);
+	CU_ASSERT_EQUAL(w.n, 2);
+	CU_ASSERT(w.qps[0] == b.qp[0] && w.qps[1] == b.qp[1]);
+	w.n = 0;
+	CU_ASSERT_EQUAL(rdx_qp_foreach(NULL, walk_cb, &w), 0);
+	CU_ASSERT_EQUAL(w.n, 4);
+	CU_ASSERT(w.qps[0] == a.qp[0] && w.qps[3] == b.qp[1]);
+	/* fn's first non-zero return ends the walk */
+	w.n = 0;
+	w.stop_after = 1;
+	CU_ASSERT_EQUAL(rdx_qp_foreach(NULL, walk_cb, &w), 5);
+	CU_ASSERT_EQUAL(w.n, 1);
+	/* states: not connected, connected */
+	CU_ASSERT_EQUAL(rdx_qp_state_get(a.qp[0]), RDX_QP_STATE_RESET);
+	CU_ASSERT_EQUAL(rdx_qp_state_get(b.qp[0]), RDX_QP_STATE_RTS);
+	/* destroy unlists */
+	CU_ASSERT_EQUAL(rdx_qp_destroy(a.qp[1]), 0);
+	CU_ASSERT_EQUAL(rdx_qp_count(a.d), 1);
+	CU_ASSERT_EQUAL(rdx_qp_state_get(a.qp[1]), -ENOENT);
+	a.qp[1] = NULL;
+	pair_free(&a);
+	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 2);
+	pair_free(&b);
+	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 0);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct rdx_ut_case cases[] = {
+		{ "names_and_contract", test_names_and_contract },
+		{ "counts_after_bursts", test_counts_after_bursts },
+		{ "error_and_flush", test_error_and_flush },
+		{ "reset", test_reset },
+		{ "registry", test_registry },
+		{ NULL, NULL },
+	};
+	(void)argc;
+	(void)argv;
+	return rdx_ut_run("rdx_dev_qp", cases, NULL, NULL);
+}
