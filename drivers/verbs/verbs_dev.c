@@ -479,6 +479,7 @@ static const struct rdx_dev_ops verbs_ops = {
 	.qp_retired_wr_id = rdx_verbs_qp_retired_wr_id,
 	.ah_create = verbs_ah_create,
 	.ah_destroy = verbs_ah_destroy,
+	.qp_xstats_get = rdx_verbs_qp_xstats_get,
 };
 
 /* ::ffff:a.b.c.d (RFC 4291 2.5.5.2) */

@@ -53,6 +53,24 @@ struct verbs_cq {
 	struct ibv_wc stash[RDX_MAX_BURST];
 };
 
+/*
+ * Per-QP counters (rdx_verbs_qp_xstats_get): the post wrappers count once
+ * per burst, the poll counts errors on its error branch only; completed
+ * WRs derive from the SQ/RQ head and tail.
+ */
+struct verbs_qp_stats {
+	uint64_t send_wrs;               /* send WRs posted */
+	uint64_t send_posts;             /* ibv_post_send calls */
+	uint64_t send_post_errors;       /* of which returned an error */
+	uint64_t recv_wrs;
+	uint64_t recv_posts;             /* ibv_post_recv calls */
+	uint64_t recv_post_errors;
+	uint64_t send_error;             /* send WRs completed in error (flush excluded) */
+	uint64_t send_flushed;
+	uint64_t recv_error;
+	uint64_t recv_flushed;
+};
+
 struct verbs_qp {
 	struct rdx_qp base;              /* must be first */
 	struct ibv_qp *qp;
@@ -68,6 +86,7 @@ struct verbs_qp {
 	uint64_t *sq_wr_id;
 	uint8_t *sq_op;
 	uint64_t *rq_wr_id;
+	struct verbs_qp_stats st;
 };
 
 struct verbs_mem {
@@ -166,6 +185,8 @@ uint16_t rdx_verbs_post_recv_burst(struct rdx_qp *qp, const struct rdx_recv_wr *
 uint16_t rdx_verbs_poll_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
 uint64_t rdx_verbs_qp_retired_wr_id(const struct rdx_qp *qp, const struct rdx_wc *wc,
 				    uint16_t i);
+/* The qp_xstats_get op (control path, reads what the fast path keeps). */
+int rdx_verbs_qp_xstats_get(struct rdx_qp *qp, struct rdx_dev_xstat *xs, unsigned int n);
 
 /* verbs_mem.c: memory (host, huge, device memory) for verbs_ops. */
 struct rdx_mem *rdx_verbs_mem_alloc(struct rdx_dev *dev, size_t len, enum rdx_mem_type type,

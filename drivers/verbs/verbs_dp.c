@@ -5,7 +5,9 @@
  * selective signaling (sq_sig_all = 0) with the mlx5 datapath's rules
  * (verbs_sq.h), ibv_post_recv per batch, ibv_poll_cq per burst and the
  * mapping of ibv_wc to rdx_wc. No allocation, locks or logging here: the
- * WR and SGE arrays were allocated at QP create (verbs_dev.c).
+ * WR and SGE arrays were allocated at QP create (verbs_dev.c). The per-QP
+ * counters: two increments per post burst, errors on the error branch of
+ * the completion mapping, read by rdx_verbs_qp_xstats_get at the end.
  */
 #include <stdint.h>
 
@@ -26,11 +28,15 @@ rdx_verbs_post_burst(struct rdx_qp *qp_, const struct rdx_wr *wr, uint16_t n)
 	built = rdx_verbs_sq_prepare(&qp->sq, wr, n, qp->swr, qp->ssge);
 	if (unlikely(built == 0))
 		return 0;
-	if (likely(ibv_post_send(qp->qp, qp->swr, &bad) == 0))
+	if (likely(ibv_post_send(qp->qp, qp->swr, &bad) == 0)) {
 		posted = built;
-	else
+	} else {
 		posted = bad == NULL ? 0 : (uint16_t)(bad - qp->swr);
+		qp->st.send_post_errors++;
+	}
 	rdx_verbs_sq_commit(&qp->sq, qp->swr, built, posted);
+	qp->st.send_posts++;
+	qp->st.send_wrs += posted;
 	return posted;
 }
 
@@ -44,11 +50,15 @@ rdx_verbs_post_recv_burst(struct rdx_qp *qp_, const struct rdx_recv_wr *wr, uint
 	built = rdx_verbs_rq_prepare(&qp->rq, wr, n, qp->rwr, qp->rsge);
 	if (unlikely(built == 0))
 		return 0;
-	if (likely(ibv_post_recv(qp->qp, qp->rwr, &bad) == 0))
+	if (likely(ibv_post_recv(qp->qp, qp->rwr, &bad) == 0)) {
 		posted = built;
-	else
+	} else {
 		posted = bad == NULL ? 0 : (uint16_t)(bad - qp->rwr);
+		qp->st.recv_post_errors++;
+	}
 	rdx_verbs_rq_commit(&qp->rq, posted);
+	qp->st.recv_posts++;
+	qp->st.recv_wrs += posted;
 	return posted;
 }
 
@@ -60,6 +70,20 @@ recv_opcode(const struct ibv_wc *w)
 	if (w->opcode == IBV_WC_RECV_RDMA_WITH_IMM)
 		return RDX_WC_RECV_WRITE_IMM;
 	return (w->wc_flags & IBV_WC_WITH_IMM) ? RDX_WC_RECV_IMM : RDX_WC_RECV;
+}
+
+/* An error or flush completion that retired wc->retired WRs: an error
+ * fails one (those before it completed fine), a flush every one. */
+static __rte_noinline void
+verbs_count_err(struct verbs_qp *qp, const struct rdx_wc *wc, bool recv)
+{
+	const bool flush = wc->status == IBV_WC_WR_FLUSH_ERR;
+	const uint64_t failed = flush ? wc->retired : wc->retired != 0;
+
+	if (recv)
+		*(flush ? &qp->st.recv_flushed : &qp->st.recv_error) += failed;
+	else
+		*(flush ? &qp->st.send_flushed : &qp->st.send_error) += failed;
 }
 
 /* Translate one ibv_wc into wc (the app's array). */
@@ -95,6 +119,8 @@ verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *w
 		wc->slid = w->slid;
 		wc->wc_flags = (w->wc_flags & IBV_WC_GRH) ? RDX_WC_GRH : 0;
 		wc->retired = 1;
+		if (unlikely(w->status != IBV_WC_SUCCESS))
+			verbs_count_err(qp, wc, true);
 		return;
 	}
 	op = qp->sq.op[id & qp->sq.mask];
@@ -103,6 +129,8 @@ verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *w
 	wc->byte_len = op == RDX_WC_READ ? w->byte_len :
 		(op == RDX_WC_CAS || op == RDX_WC_FAA) ? 8 : 0;
 	wc->retired = rdx_verbs_sq_retire(&qp->sq, id, wc);
+	if (unlikely(w->status != IBV_WC_SUCCESS))
+		verbs_count_err(qp, wc, false);
 }
 
 uint16_t
@@ -134,4 +162,47 @@ rdx_verbs_qp_retired_wr_id(const struct rdx_qp *qp_, const struct rdx_wc *wc, ui
 	const struct verbs_qp *qp = (const struct verbs_qp *)qp_;
 
 	return rdx_verbs_sq_retired_wr_id(&qp->sq, wc, i);
+}
+
+/* ------------------------------------------------------------------ */
+/* Counters (control path, any thread: relaxed loads)                 */
+
+#define LOAD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define LOAD_ACQ(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
+
+/* posted - (head - tail): tail, then posted, then head (the post wrapper
+ * moves head before posted), so a busy QP's snapshot lags, never leads. */
+static uint64_t
+verbs_completed(const uint32_t *tail, const uint64_t *posted, const uint32_t *head,
+		uint64_t *p)
+{
+	const uint32_t t = LOAD_ACQ(*tail);
+	const uint64_t n = LOAD_ACQ(*posted);
+	const uint32_t out = LOAD_ACQ(*head) - t;
+
+	*p = n;
+	return n > out ? n - out : 0;
+}
+
+int
+rdx_verbs_qp_xstats_get(struct rdx_qp *qp_, struct rdx_dev_xstat *xs, unsigned int n)
+{
+	struct verbs_qp *qp = (struct verbs_qp *)qp_;
+	struct rdx_qp_counts c;
+	unsigned int k;
+
+	c.send_completed = verbs_completed(&qp->sq.tail, &qp->st.send_wrs, &qp->sq.head,
+					   &c.send_posted);
+	c.send_doorbells = LOAD(qp->st.send_posts);
+	c.send_error = LOAD(qp->st.send_error);
+	c.send_flushed = LOAD(qp->st.send_flushed);
+	c.recv_completed = verbs_completed(&qp->rq.tail, &qp->st.recv_wrs, &qp->rq.head,
+					   &c.recv_posted);
+	c.recv_doorbells = LOAD(qp->st.recv_posts);
+	c.recv_error = LOAD(qp->st.recv_error);
+	c.recv_flushed = LOAD(qp->st.recv_flushed);
+	k = rdx_qp_xstats_common(xs, n, &c);
+	k = rdx_dev_xstat_put(xs, n, k, "send_post_errors", LOAD(qp->st.send_post_errors));
+	k = rdx_dev_xstat_put(xs, n, k, "recv_post_errors", LOAD(qp->st.recv_post_errors));
+	return (int)k;
 }

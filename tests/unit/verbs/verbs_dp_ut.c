@@ -12,6 +12,7 @@
 
 #include "rdx_ut.h"
 #include "../../../drivers/verbs/verbs_dp.c"
+#include "../../../lib/dev/rdx_dev_qp.c"
 
 #include "verbs_ut_fake.h"
 
@@ -276,12 +277,122 @@ test_fast_path(void)
 	free_cq(cq);
 }
 
+/* Counter name of qp through the driver's op, UINT64_MAX when absent. */
+static uint64_t
+qv(struct verbs_qp *qp, const char *name)
+{
+	struct rdx_dev_xstat xs[RDX_QP_XSTATS_COMMON + 2];
+	int n = rdx_verbs_qp_xstats_get(&qp->base, xs, RTE_DIM(xs)), i;
+
+	CU_ASSERT_EQUAL(n, RDX_QP_XSTATS_COMMON + 2);
+	for (i = 0; i < n && i < (int)RTE_DIM(xs); i++)
+		if (strcmp(xs[i].name, name) == 0)
+			return xs[i].value;
+	return UINT64_MAX;
+}
+
+/* The per-QP counters: per burst on post, errors and flushes on poll. */
+static void
+test_counters(void)
+{
+	static struct ibv_context ctx;
+	static struct ibv_qp ibqp;
+	static struct ibv_cq ibcq;
+	struct verbs_cq *cq = new_cq();
+	struct verbs_qp *qp = &qps[3];
+	struct rdx_sge sge = {0x1000, 16, 9};
+	struct rdx_wr w[5];
+	struct rdx_recv_wr r[3];
+	struct rdx_wc wc[8];
+	uint16_t k;
+
+	init_qps();
+	ctx.ops.post_send = fake_post_send;
+	ctx.ops.post_recv = fake_post_recv;
+	ctx.ops.poll_cq = fake_poll_cq;
+	ibqp.context = &ctx;
+	ibcq.context = &ctx;
+	cq->cq = &ibcq;
+	cq->base.poll_burst = rdx_verbs_poll_burst;
+	qp->qp = &ibqp;
+	qp->swr = calloc(RDX_MAX_BURST, sizeof(*qp->swr));
+	qp->ssge = calloc(RDX_MAX_BURST, sizeof(*qp->ssge));
+	qp->rwr = calloc(RDX_MAX_BURST, sizeof(*qp->rwr));
+	qp->rsge = calloc(RDX_MAX_BURST, sizeof(*qp->rsge));
+	CU_ASSERT_PTR_NOT_NULL_FATAL(qp->rsge);
+	qp->base.post_burst = rdx_verbs_post_burst;
+	qp->base.post_recv_burst = rdx_verbs_post_recv_burst;
+	rdx_verbs_sq_init(&qp->sq, sq_ids[3], sq_ops[3], 16, 16, 1, 0, 4, true);
+	CU_ASSERT_EQUAL_FATAL(cq_attach(cq, qp), 0);
+	CU_ASSERT_EQUAL(qv(qp, "send_wrs_posted"), 0);
+	for (k = 0; k < 5; k++) {
+		memset(&w[k], 0, sizeof(w[k]));
+		w[k].wr_id = 500 + k;
+		w[k].sge = &sge;
+		w[k].num_sge = 1;
+		w[k].opcode = RDX_OP_SEND;
+	}
+	/* 5 WRs in one ibv_post_send; then 3 of which the provider takes 1 */
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(&qp->base, w, 5), 5);
+	fake_fail_at = 1;
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(&qp->base, w, 3), 1);
+	fake_fail_at = -1;
+	CU_ASSERT_EQUAL(qv(qp, "send_wrs_posted"), 6);
+	CU_ASSERT_EQUAL(qv(qp, "send_doorbells"), 2);
+	CU_ASSERT_EQUAL(qv(qp, "send_post_errors"), 1);
+	CU_ASSERT_EQUAL(qv(qp, "send_wrs_completed"), 0);
+	/* WR 3 ok (retires 0..3), WR 4 in error, WR 5 flushed */
+	memset(fake_cqe, 0, sizeof(fake_cqe));
+	fake_cqe[0].wr_id = 3;
+	fake_cqe[0].qp_num = qp->base.qp_num;
+	fake_cqe[0].opcode = IBV_WC_SEND;
+	fake_cqe[1] = fake_cqe[0];
+	fake_cqe[1].wr_id = 4;
+	fake_cqe[1].status = IBV_WC_REM_ACCESS_ERR;
+	fake_cqe[2] = fake_cqe[0];
+	fake_cqe[2].wr_id = 5;
+	fake_cqe[2].status = IBV_WC_WR_FLUSH_ERR;
+	fake_nb_cqe = 3;
+	CU_ASSERT_EQUAL(rdx_cq_poll_burst(&cq->base, wc, 8), 3);
+	CU_ASSERT_EQUAL(qv(qp, "send_wrs_completed"), 6);
+	CU_ASSERT_EQUAL(qv(qp, "send_wrs_ok"), 4);
+	CU_ASSERT_EQUAL(qv(qp, "send_wrs_error"), 1);
+	CU_ASSERT_EQUAL(qv(qp, "send_wrs_flushed"), 1);
+	/* receives: 3 posted in one call, one received, one flushed */
+	for (k = 0; k < 3; k++)
+		r[k] = (struct rdx_recv_wr){ .wr_id = 800 + k, .sge = &sge, .num_sge = 1 };
+	CU_ASSERT_EQUAL(rdx_qp_post_recv_burst(&qp->base, r, 3), 3);
+	memset(fake_cqe, 0, sizeof(fake_cqe));
+	fake_cqe[0].wr_id = RDX_VERBS_RECV_TAG | 0;
+	fake_cqe[0].qp_num = qp->base.qp_num;
+	fake_cqe[0].opcode = IBV_WC_RECV;
+	fake_cqe[1] = fake_cqe[0];
+	fake_cqe[1].wr_id = RDX_VERBS_RECV_TAG | 1;
+	fake_cqe[1].status = IBV_WC_WR_FLUSH_ERR;
+	fake_nb_cqe = 2;
+	CU_ASSERT_EQUAL(rdx_cq_poll_burst(&cq->base, wc, 8), 2);
+	CU_ASSERT_EQUAL(qv(qp, "recv_wrs_posted"), 3);
+	CU_ASSERT_EQUAL(qv(qp, "recv_doorbells"), 1);
+	CU_ASSERT_EQUAL(qv(qp, "recv_wrs_completed"), 2);
+	CU_ASSERT_EQUAL(qv(qp, "recv_wrs_ok"), 1);
+	CU_ASSERT_EQUAL(qv(qp, "recv_wrs_flushed"), 1);
+	CU_ASSERT_EQUAL(qv(qp, "recv_wrs_error"), 0);
+	CU_ASSERT_EQUAL(qv(qp, "recv_post_errors"), 0);
+	cq_detach(cq, qp);
+	free(qp->swr);
+	free(qp->ssge);
+	free(qp->rwr);
+	free(qp->rsge);
+	free_cq(cq);
+}
+
 int
 main(void)
 {
 	static const struct rdx_ut_case cases[] = {
 		{"wc_map", test_wc_map},
 		{"fast_path", test_fast_path},
+		{"counters", test_counters},
 		{NULL, NULL},
 	};
 
