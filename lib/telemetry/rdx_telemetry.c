@@ -6,6 +6,8 @@
  *  - devices through the registry in lib/dev (rdx_dev_foreach holds its
  *    lock, so a device cannot be closed while a callback reads it);
  *  - lcore loops through rdx_lcore_loop_snapshot (relaxed loads).
+ *  - QPs through the registry of live QPs (rdx_qp_foreach, its own lock,
+ *    taken inside the devices' walk), their counters by rdx_qp_xstats_get.
  * Callbacks run on DPDK's telemetry thread, concurrently with the lcores:
  * they only read, and never touch the fast path.
  */
@@ -101,12 +103,15 @@ parse_dev_param(const char *params, char *name, size_t len, unsigned int *k, int
 
 /* Under the registry lock: find the k-th open device named name (or the
  * id-th open device), run fn. */
+typedef int (*dev_fn_t)(struct rdx_dev *dev, struct rte_tel_data *d, void *arg);
+
 struct dev_call {
 	const char *name;
 	int id;                 /* >= 0: by position, name unused */
 	unsigned int k;
 	unsigned int seen;
-	int (*fn)(struct rdx_dev *dev, struct rte_tel_data *d);
+	dev_fn_t fn;
+	void *arg;
 	struct rte_tel_data *d;
 	int ret;
 };
@@ -121,21 +126,20 @@ dev_call_cb(struct rdx_dev *dev, void *arg)
 	if (c->id >= 0 && c->seen++ != (unsigned int)c->id)
 		return 0;
 	if (c->id >= 0) {
-		c->ret = c->fn(dev, c->d);
+		c->ret = c->fn(dev, c->d, c->arg);
 		return 1;
 	}
 	if (c->seen++ != c->k)
 		return 0;
-	c->ret = c->fn(dev, c->d);
+	c->ret = c->fn(dev, c->d, c->arg);
 	return 1;
 }
 
 static int
-with_dev(const char *params, int (*fn)(struct rdx_dev *dev, struct rte_tel_data *d),
-	 struct rte_tel_data *d)
+with_dev(const char *params, dev_fn_t fn, void *arg, struct rte_tel_data *d)
 {
 	char name[sizeof(((struct rdx_dev_attr *)0)->name)];
-	struct dev_call c = { .name = name, .fn = fn, .d = d, .ret = -ENODEV };
+	struct dev_call c = { .name = name, .fn = fn, .arg = arg, .d = d, .ret = -ENODEV };
 
 	if (parse_dev_param(params, name, sizeof(name), &c.k, &c.id) != 0)
 		return -EINVAL;
@@ -352,10 +356,11 @@ link_layer_name(uint8_t ll)
 }
 
 static int
-dev_info_fill(struct rdx_dev *dev, struct rte_tel_data *d)
+dev_info_fill(struct rdx_dev *dev, struct rte_tel_data *d, void *arg)
 {
 	const struct rdx_dev_attr *a = rdx_dev_attr_get(dev);
 
+	RTE_SET_USED(arg);
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_string(d, "name", a->name);
 	rte_tel_data_add_dict_string(d, "driver", a->driver);
@@ -383,14 +388,15 @@ static int
 tel_dev_info(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	RTE_SET_USED(cmd);
-	return with_dev(params, dev_info_fill, d);
+	return with_dev(params, dev_info_fill, NULL, d);
 }
 
 static int
-dev_xstats_fill(struct rdx_dev *dev, struct rte_tel_data *d)
+dev_xstats_fill(struct rdx_dev *dev, struct rte_tel_data *d, void *arg)
 {
 	int ret = rdx_telemetry_dev_xstats(dev, d);
 
+	RTE_SET_USED(arg);
 	return ret < 0 ? ret : 0;
 }
 
@@ -398,7 +404,207 @@ static int
 tel_dev_xstats(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	RTE_SET_USED(cmd);
-	return with_dev(params, dev_xstats_fill, d);
+	return with_dev(params, dev_xstats_fill, NULL, d);
+}
+
+/* ------------------------------------------------------------------ */
+/* /rdx/qp_list, /rdx/qp_xstats                                       */
+
+int
+rdx_telemetry_qp_xstats(struct rdx_qp *qp, struct rte_tel_data *d)
+{
+	struct rdx_dev_xstat *xs;
+	int n, got, i;
+
+	if (qp == NULL || d == NULL)
+		return -EINVAL;
+	rte_tel_data_start_dict(d);
+	n = rdx_qp_xstats_get(qp, NULL, 0);
+	if (n <= 0)
+		return n;
+	n = RTE_MIN(n, RTE_TEL_MAX_DICT_ENTRIES);
+	xs = calloc((size_t)n, sizeof(*xs));
+	if (xs == NULL)
+		return -ENOMEM;
+	got = RTE_MIN(rdx_qp_xstats_get(qp, xs, (unsigned int)n), n);
+	for (i = 0; i < got; i++) {
+		char key[RDX_DEV_XSTAT_NAME_LEN];
+
+		tel_key(key, sizeof(key), xs[i].name);
+		rte_tel_data_add_dict_u64(d, key, xs[i].value);
+	}
+	free(xs);
+	return got;
+}
+
+/* The walk of /rdx/qp_list: devices in /rdx/devs order (ids, "#k" names),
+ * within each its QPs in creation order, one dict each (at most
+ * RTE_TEL_MAX_DICT_ENTRIES in all). */
+struct qp_lister {
+	struct rte_tel_data *d;
+	struct rdx_dev *only;           /* a device named by the parameter, or NULL */
+	unsigned int id;                /* the current device's id */
+	char dev_name[sizeof(((struct rdx_dev_attr *)0)->name) + 12];
+	unsigned int nb;                /* QPs listed */
+	struct dev_lister names;        /* "#k" of duplicate names */
+};
+
+static int
+qp_list_qp(struct rdx_qp *qp, void *arg)
+{
+	struct qp_lister *l = arg;
+	struct rte_tel_data *c;
+	int state = rdx_qp_state_get(qp);
+	char key[32];
+
+	if (l->nb == RTE_TEL_MAX_DICT_ENTRIES)
+		return 1;
+	c = rte_tel_data_alloc();
+	if (c == NULL)
+		return 1;
+	rte_tel_data_start_dict(c);
+	rte_tel_data_add_dict_int(c, "dev", (int)l->id);
+	rte_tel_data_add_dict_string(c, "dev_name", l->dev_name);
+	rte_tel_data_add_dict_u64(c, "qp_num", qp->qp_num);
+	rte_tel_data_add_dict_string(c, "type", rdx_qp_type_name(qp->conf.type));
+	rte_tel_data_add_dict_string(c, "state", state < 0 ? "?" : rdx_qp_state_name(state));
+	/* the lcore that posts, when the QP was created naming one */
+	rte_tel_data_add_dict_int(c, "lcore", qp->conf.post_lcore != 0 ?
+				  (int)qp->conf.post_lcore - 1 : -1);
+	rte_tel_data_add_dict_u64(c, "sq_depth", qp->conf.sq_depth);
+	rte_tel_data_add_dict_u64(c, "rq_depth", qp->conf.rq_depth);
+	/* "<dev>/<qp_num>", as /rdx/qp_xstats,<dev>,<qp_num> takes them
+	 * (22.11 arrays hold no dicts: a dict of dicts, as /rdx/lcores) */
+	snprintf(key, sizeof(key), "%u/%u", l->id, qp->qp_num);
+	if (rte_tel_data_add_dict_container(l->d, key, c, 0) != 0) {
+		rte_tel_data_free(c);
+		return 1;
+	}
+	l->nb++;
+	return 0;
+}
+
+static int
+qp_list_dev(struct rdx_dev *dev, void *arg)
+{
+	struct qp_lister *l = arg;
+	const char *name = rdx_dev_attr_get(dev)->name;
+	unsigned int i, k = 0;
+	int ret = 0;
+
+	for (i = 0; i < l->names.nb_names; i++)
+		if (strcmp(l->names.names[i].name, name) == 0) {
+			k = ++l->names.names[i].seen;
+			break;
+		}
+	if (i == l->names.nb_names && i < RTE_DIM(l->names.names)) {
+		l->names.names[i].name = name;
+		l->names.names[i].seen = 0;
+		l->names.nb_names++;
+	}
+	dev_name_fmt(l->dev_name, sizeof(l->dev_name), name, k);
+	if (l->only == NULL || l->only == dev)
+		ret = rdx_qp_foreach(dev, qp_list_qp, l);
+	l->id++;
+	return ret;
+}
+
+/* with_dev's callback for "/rdx/qp_list,<dev>": remember which one. */
+static int
+qp_list_pick(struct rdx_dev *dev, struct rte_tel_data *d, void *arg)
+{
+	RTE_SET_USED(d);
+	*(struct rdx_dev **)arg = dev;
+	return 0;
+}
+
+static int
+tel_qp_list(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	struct qp_lister *l;
+	int ret;
+
+	RTE_SET_USED(cmd);
+	l = calloc(1, sizeof(*l));
+	if (l == NULL)
+		return -ENOMEM;
+	/* a device given: only its QPs (it may close before the walk below,
+	 * which then lists nothing: it only compares the pointer) */
+	if (params != NULL && params[0] != '\0') {
+		ret = with_dev(params, qp_list_pick, &l->only, d);
+		if (ret != 0) {
+			free(l);
+			return ret;
+		}
+	}
+	l->d = d;
+	rte_tel_data_start_dict(d);
+	rdx_dev_foreach(qp_list_dev, l);
+	free(l);
+	return 0;
+}
+
+/* A QP number: decimal, 24 bits. */
+static int
+parse_qpn(const char *s, uint32_t *qpn)
+{
+	unsigned long x;
+	char *end;
+
+	if (s[0] < '0' || s[0] > '9' || strlen(s) > 8)
+		return -EINVAL;
+	errno = 0;
+	x = strtoul(s, &end, 10);
+	if (errno != 0 || *end != '\0' || x > 0xffffff)
+		return -EINVAL;
+	*qpn = (uint32_t)x;
+	return 0;
+}
+
+struct qp_find {
+	uint32_t qpn;
+	struct rte_tel_data *d;
+	int ret;
+};
+
+static int
+qp_xstats_cb(struct rdx_qp *qp, void *arg)
+{
+	struct qp_find *f = arg;
+
+	if (qp->qp_num != f->qpn)
+		return 0;
+	f->ret = rdx_telemetry_qp_xstats(qp, f->d);
+	return 1;
+}
+
+/* Under both registries' locks: the QP cannot go while it is read. */
+static int
+qp_xstats_dev(struct rdx_dev *dev, struct rte_tel_data *d, void *arg)
+{
+	struct qp_find *f = arg;
+
+	f->d = d;
+	f->ret = -ENOENT;
+	rdx_qp_foreach(dev, qp_xstats_cb, f);
+	return f->ret < 0 ? f->ret : 0;
+}
+
+static int
+tel_qp_xstats(const char *cmd, const char *params, struct rte_tel_data *d)
+{
+	char dev[80];
+	const char *comma;
+	struct qp_find f;
+
+	RTE_SET_USED(cmd);
+	if (params == NULL || (comma = strrchr(params, ',')) == NULL ||
+	    comma == params || (size_t)(comma - params) >= sizeof(dev) ||
+	    parse_qpn(comma + 1, &f.qpn) != 0)
+		return -EINVAL;
+	memcpy(dev, params, (size_t)(comma - params));
+	dev[comma - params] = '\0';
+	return with_dev(dev, qp_xstats_dev, &f, d);
 }
 
 /* ------------------------------------------------------------------ */
@@ -563,6 +769,10 @@ RTE_INIT(rdx_telemetry_init)
 		"Attributes of an open rdx device. Parameters: device id (from /rdx/dev_list) or name (from /rdx/devs).");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_DEV_XSTATS, tel_dev_xstats,
 		"Counters of an open rdx device. Parameters: device id (from /rdx/dev_list) or name (from /rdx/devs).");
+	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_QP_LIST, tel_qp_list,
+		"Live QPs: dev id and name, qp_num, type, state, lcore, depths. Parameters: none, or a device id or name.");
+	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_QP_XSTATS, tel_qp_xstats,
+		"Counters of one QP. Parameters: device id (or name), qp_num (decimal, from /rdx/qp_list).");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_LCORES, tel_lcores,
 		"Worker lcores and lcores running an rdx_lcore_loop: loop totals and the app's counters. No parameters.");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_LCORE, tel_lcore,

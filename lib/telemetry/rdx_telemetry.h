@@ -13,13 +13,17 @@
  *                             as /ethdev/list gives port ids
  *   /rdx/dev_info,<dev>       struct rdx_dev_attr of one of them
  *   /rdx/dev_xstats,<dev>     its counters (rdx_dev_xstats_get), as a dict
+ *   /rdx/qp_list[,<dev>]      live QPs (of every device, or of <dev>): device
+ *                             id and name, qp_num, type, state, lcore, depths
+ *   /rdx/qp_xstats,<dev>,<qpn> one QP's counters (rdx_qp_xstats_get), as a dict
  *   /rdx/lcores               worker lcores and lcores running an
  *                             rdx_lcore_loop, a summary each
  *   /rdx/lcore,<id>           one of them: totals and per poller counters
  * <dev> is a name from /rdx/devs or a numeric id from /rdx/dev_list
- * (/rdx/dev_xstats,0 as /ethdev/xstats,0).
+ * (/rdx/dev_xstats,0 as /ethdev/xstats,0); <qpn> a decimal qp_num from
+ * /rdx/qp_list (/rdx/qp_xstats,0,291).
  *
- * A bad parameter (unknown device, bad or idle lcore id) makes the callback
+ * A bad parameter (unknown device or QP, bad or idle lcore id) makes the callback
  * return a negative value, which DPDK answers with null. doc/telemetry.md
  * describes every field.
  */
@@ -40,6 +44,8 @@ struct rte_tel_data;
 #define RDX_TELEMETRY_CMD_DEV_LIST "/rdx/dev_list"
 #define RDX_TELEMETRY_CMD_DEV_INFO "/rdx/dev_info"
 #define RDX_TELEMETRY_CMD_DEV_XSTATS "/rdx/dev_xstats"
+#define RDX_TELEMETRY_CMD_QP_LIST "/rdx/qp_list"
+#define RDX_TELEMETRY_CMD_QP_XSTATS "/rdx/qp_xstats"
 #define RDX_TELEMETRY_CMD_LCORES "/rdx/lcores"
 #define RDX_TELEMETRY_CMD_LCORE "/rdx/lcore"
 
@@ -49,6 +55,14 @@ struct rte_tel_data;
  * @return the number of counters added, or a negative errno.
  */
 int rdx_telemetry_dev_xstats(struct rdx_dev *dev, struct rte_tel_data *d);
+
+/**
+ * Start d as a dict and add the counters of qp to it (name -> u64), as
+ * /rdx/qp_xstats does; for apps adding commands of their own.
+ * @return the number of counters added, -ENOTSUP when qp's driver keeps
+ * none, or another negative errno.
+ */
+int rdx_telemetry_qp_xstats(struct rdx_qp *qp, struct rte_tel_data *d);
 
 /**
  * Fills what an app knows of one of its lcores into /rdx/lcores and

@@ -5,7 +5,8 @@
  * as dpdk-telemetry.py does (AF_UNIX SOCK_SEQPACKET, a JSON greeting, then
  * one JSON reply per command), so what is checked is what users see.
  * Covers every /rdx command, the device names of the registry ("sw#1"),
- * bad parameters (null replies), and an rdx_lcore_loop running on lcore 1
+ * bad parameters (null replies), the live QPs and one QP's counters
+ * (/rdx/qp_list, /rdx/qp_xstats), and an rdx_lcore_loop running on lcore 1
  * whose counters are read live and vanish when the loop returns.
  */
 #include <errno.h>
@@ -31,6 +32,7 @@
 #include "rdx_dev.h"
 #include "rdx_runtime.h"
 #include "rdx_telemetry.h"
+#include "../sw/sw_ut_poll.h"
 
 #define EXIT_SKIP 77
 #define LOOP_LCORE 1u
@@ -223,6 +225,161 @@ test_devs(void)
 	CU_ASSERT(devs_are(NULL, NULL));
 }
 
+/* The entry "<dev>/<qpn>" of /rdx/qp_list's dict (its fields agreeing), or
+ * NULL. QP numbers are per device: two sw devices both have a QP 256. */
+static json_t *
+qp_entry(json_t *list, int dev, uint32_t qpn)
+{
+	char key[32];
+	json_t *v;
+
+	snprintf(key, sizeof(key), "%d/%u", dev, qpn);
+	v = json_object_get(list, key);
+	if (v != NULL) {
+		CU_ASSERT_EQUAL(jint(v, "dev"), dev);
+		CU_ASSERT_EQUAL(jint(v, "qp_num"), (json_int_t)qpn);
+	}
+	return v;
+}
+
+static void
+test_qps(void)
+{
+	struct rdx_dev *d0 = rdx_dev_open("sw", NULL), *d1 = rdx_dev_open("sw", NULL);
+	struct rdx_cq_conf cc = { .depth = 64 };
+	struct rdx_qp_conf qc = { .sq_depth = 16, .rq_depth = 8, .max_send_sge = 1,
+				  .max_recv_sge = 1, .sig_interval = 1 };
+	struct rdx_qp_info info[2];
+	struct rdx_cq *cq0, *cq1;
+	struct rdx_qp *a, *b, *u;
+	struct rdx_mem *m;
+	struct rdx_sge sge;
+	struct rdx_wr w[3];
+	struct rdx_wc wc[4];
+	char cmd[96];
+	json_t *r, *e;
+	size_t i;
+
+	CU_ASSERT_FATAL(d0 != NULL && d1 != NULL);
+	r = query("/rdx/qp_list");
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 0);
+	json_decref(r);
+	cq0 = rdx_cq_create(d0, &cc);
+	cq1 = rdx_cq_create(d1, &cc);
+	CU_ASSERT_FATAL(cq0 != NULL && cq1 != NULL);
+	qc.send_cq = qc.recv_cq = cq0;
+	a = rdx_qp_create(d0, &qc);
+	/* b names its posting lcore (it posts nothing here) */
+	qc.post_lcore = RDX_QP_POST_LCORE(LOOP_LCORE);
+	b = rdx_qp_create(d0, &qc);
+	qc.post_lcore = 0;
+	qc.send_cq = qc.recv_cq = cq1;
+	qc.type = RDX_QP_UD;
+	qc.qkey = 0x1234;
+	u = rdx_qp_create(d1, &qc);
+	CU_ASSERT_FATAL(a != NULL && b != NULL && u != NULL);
+	CU_ASSERT_FATAL(rdx_qp_info_get(a, &info[0]) == 0 && rdx_qp_info_get(b, &info[1]) == 0);
+	CU_ASSERT_FATAL(rdx_qp_connect(a, &info[1], NULL) == 0);
+	CU_ASSERT_FATAL(rdx_qp_connect(b, &info[0], NULL) == 0);
+	m = rdx_dev_mem_alloc(d0, 4096, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	CU_ASSERT_FATAL(m != NULL);
+	sge = (struct rdx_sge){ .addr = m->iova, .length = 32, .lkey = m->lkey };
+	for (i = 0; i < RTE_DIM(w); i++)
+		w[i] = (struct rdx_wr){ .wr_id = i, .sge = &sge, .num_sge = 1,
+					.remote_addr = m->iova + 1024, .rkey = m->rkey,
+					.opcode = RDX_OP_WRITE };
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(a, w, 3), 3);
+	CU_ASSERT_EQUAL(poll_n(cq0, wc, 3), 3);
+
+	/* every device's QPs, in device then creation order */
+	show = true;
+	r = query("/rdx/qp_list");
+	show = false;
+	printf("\n");
+	CU_ASSERT_FATAL(json_is_object(r));
+	CU_ASSERT_EQUAL(json_object_size(r), 3);
+	e = qp_entry(r, 0, a->qp_num);
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(jint(e, "dev"), 0);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "dev_name")), "sw");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "type")), "RC");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "state")), "rts");
+	CU_ASSERT_EQUAL(jint(e, "lcore"), -1);
+	CU_ASSERT_EQUAL(jint(e, "sq_depth"), a->conf.sq_depth);
+	e = qp_entry(r, 0, b->qp_num);
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(jint(e, "lcore"), LOOP_LCORE);
+	e = qp_entry(r, 1, u->qp_num);
+	CU_ASSERT_FATAL(e != NULL);
+	CU_ASSERT_EQUAL(jint(e, "dev"), 1);
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "dev_name")), "sw#1");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "type")), "UD");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(e, "state")), "reset");
+	json_decref(r);
+	/* one device's, by id or name */
+	r = query("/rdx/qp_list,1");
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 1 && qp_entry(r, 1, u->qp_num) != NULL);
+	json_decref(r);
+	r = query("/rdx/qp_list,sw");
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 2 && qp_entry(r, 1, u->qp_num) == NULL);
+	json_decref(r);
+
+	/* one QP's counters, by device id and qp_num */
+	snprintf(cmd, sizeof(cmd), "/rdx/qp_xstats,0,%u", a->qp_num);
+	show = true;
+	r = query(cmd);
+	show = false;
+	printf("\n");
+	CU_ASSERT_FATAL(json_is_object(r));
+	CU_ASSERT_EQUAL(json_object_size(r), (size_t)rdx_qp_xstats_get(a, NULL, 0));
+	CU_ASSERT_EQUAL(jint(r, "send_wrs_posted"), 3);
+	CU_ASSERT_EQUAL(jint(r, "send_doorbells"), 1);
+	CU_ASSERT_EQUAL(jint(r, "send_wrs_completed"), 3);
+	CU_ASSERT_EQUAL(jint(r, "recv_wrs_posted"), 0);
+	json_decref(r);
+	snprintf(cmd, sizeof(cmd), "/rdx/qp_xstats,sw,%u", b->qp_num);
+	r = query(cmd);
+	CU_ASSERT(json_is_object(r) && jint(r, "send_wrs_posted") == 0);
+	json_decref(r);
+
+	/* bad parameters: null, the process lives on */
+	{
+		char wrong_dev[64], gone[64];
+		const char *const bad[] = {
+			"/rdx/qp_xstats", "/rdx/qp_xstats,0", "/rdx/qp_xstats,0,",
+			"/rdx/qp_xstats,,5", "/rdx/qp_xstats,0,x1", "/rdx/qp_xstats,0,-1",
+			"/rdx/qp_xstats,0,16777216", "/rdx/qp_xstats,0,999999999999",
+			"/rdx/qp_xstats,nope,1", "/rdx/qp_xstats,7,1", "/rdx/qp_xstats,0,1 ",
+			"/rdx/qp_list,7", "/rdx/qp_list,nope", "/rdx/qp_list,sw#x",
+			wrong_dev, gone,
+		};
+
+		/* a QP of another device (d1 has only u), a QP destroyed */
+		CU_ASSERT_FATAL(b->qp_num != u->qp_num);
+		snprintf(wrong_dev, sizeof(wrong_dev), "/rdx/qp_xstats,1,%u", b->qp_num);
+		snprintf(gone, sizeof(gone), "/rdx/qp_xstats,0,%u", b->qp_num);
+		CU_ASSERT(rdx_qp_destroy(b) == 0);
+		for (i = 0; i < RTE_DIM(bad); i++) {
+			r = query(bad[i]);
+			if (!json_is_null(r))
+				printf("  %s: not null\n", bad[i]);
+			CU_ASSERT(json_is_null(r));
+			json_decref(r);
+		}
+	}
+	r = query("/rdx/qp_list");
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 2);
+	json_decref(r);
+	CU_ASSERT(rdx_qp_destroy(a) == 0);
+	CU_ASSERT(rdx_qp_destroy(u) == 0);
+	CU_ASSERT(rdx_dev_mem_free(m) == 0);
+	CU_ASSERT(rdx_cq_destroy(cq0) == 0 && rdx_cq_destroy(cq1) == 0);
+	CU_ASSERT(rdx_dev_close(d0) == 0 && rdx_dev_close(d1) == 0);
+	r = query("/rdx/qp_list");
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 0);
+	json_decref(r);
+}
+
 /* A loop on LOOP_LCORE: one poller always busy, one always idle. */
 static int
 poll_busy(void *arg)
@@ -391,7 +548,7 @@ test_help_lists_commands(void)
 	static const char *const cmds[] = {
 		RDX_TELEMETRY_CMD_INFO, RDX_TELEMETRY_CMD_DEVS, RDX_TELEMETRY_CMD_DEV_INFO,
 		RDX_TELEMETRY_CMD_DEV_XSTATS, RDX_TELEMETRY_CMD_LCORES, RDX_TELEMETRY_CMD_LCORE,
-		RDX_TELEMETRY_CMD_DEV_LIST,
+		RDX_TELEMETRY_CMD_DEV_LIST, RDX_TELEMETRY_CMD_QP_LIST, RDX_TELEMETRY_CMD_QP_XSTATS,
 	};
 	size_t i, j;
 
@@ -414,6 +571,7 @@ main(int argc, char **argv)
 		{ "help_lists_commands", test_help_lists_commands },
 		{ "info", test_info },
 		{ "devs", test_devs },
+		{ "qps", test_qps },
 		{ "lcores", test_lcores },
 		{ NULL, NULL },
 	};
