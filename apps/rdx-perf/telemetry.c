@@ -15,9 +15,12 @@
  * /rdx/lcores and /rdx/lcore,<id> (lib/telemetry) list rdx-perf's lcores
  * too: their loops are rdx-perf's own, not rdx_lcore_loops, so the hook
  * below adds what they count (ops, bytes, polls, busy polls, QPs).
- * /rdx_perf/qps gives every QP's counters (posted, completed, in flight,
- * receives) while a run is on: the endpoints exist from setup to teardown,
- * and the move to "done" waits for a callback still reading them.
+ * /rdx_perf/qps gives every QP's counters while a run is on: the endpoints
+ * exist from setup to teardown, and the move to "done" waits for a callback
+ * still reading them. Its WR counts (sends, receives, doorbells, errors)
+ * come from the library (rdx_qp_xstats_get, as /rdx/qp_xstats gives them);
+ * what it adds is the app's view: role, lcore, and the ops posted,
+ * completed and in flight (an echo op is a request and its answer).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -148,6 +151,8 @@ tel_qp(struct rte_tel_data *d, const struct perf_ep *ep, unsigned int lcore, boo
 {
 	struct rte_tel_data *c = rte_tel_data_alloc();
 	uint64_t posted = LOAD(ep->posted), done = LOAD(ep->completed);
+	struct rdx_dev_xstat xs[RDX_QP_XSTATS_COMMON];
+	bool lib;
 	char key[32];
 
 	if (c == NULL)
@@ -161,9 +166,28 @@ tel_qp(struct rte_tel_data *d, const struct perf_ep *ep, unsigned int lcore, boo
 	/* a server's posts (answers) are not counted back as completions */
 	if (!server)
 		rte_tel_data_add_dict_u64(c, "in_flight", posted >= done ? posted - done : 0);
-	rte_tel_data_add_dict_u64(c, "sends", LOAD(ep->tx));
-	rte_tel_data_add_dict_u64(c, "recv_posted", LOAD(ep->recv_posted));
-	rte_tel_data_add_dict_u64(c, "recv_done", LOAD(ep->recv_done));
+	/* the WR counts from the library; the app's own if its driver keeps none */
+	lib = ep->qp != NULL && rdx_qp_xstats_get(ep->qp, xs, RTE_DIM(xs)) >=
+		RDX_QP_XSTATS_COMMON;
+	rte_tel_data_add_dict_string(c, "wr_counts", lib ? "library" : "app");
+	rte_tel_data_add_dict_u64(c, "sends", lib ? xs[RDX_QP_XSTAT_SEND_POSTED].value :
+				  LOAD(ep->tx));
+	rte_tel_data_add_dict_u64(c, "recv_posted", lib ? xs[RDX_QP_XSTAT_RECV_POSTED].value :
+				  LOAD(ep->recv_posted));
+	rte_tel_data_add_dict_u64(c, "recv_done", lib ? xs[RDX_QP_XSTAT_RECV_COMPLETED].value :
+				  LOAD(ep->recv_done));
+	if (lib) {
+		rte_tel_data_add_dict_u64(c, "sends_completed",
+					  xs[RDX_QP_XSTAT_SEND_COMPLETED].value);
+		rte_tel_data_add_dict_u64(c, "send_doorbells",
+					  xs[RDX_QP_XSTAT_SEND_DOORBELLS].value);
+		rte_tel_data_add_dict_u64(c, "recv_doorbells",
+					  xs[RDX_QP_XSTAT_RECV_DOORBELLS].value);
+		rte_tel_data_add_dict_u64(c, "wrs_error", xs[RDX_QP_XSTAT_SEND_ERROR].value +
+					  xs[RDX_QP_XSTAT_RECV_ERROR].value);
+		rte_tel_data_add_dict_u64(c, "wrs_flushed", xs[RDX_QP_XSTAT_SEND_FLUSHED].value +
+					  xs[RDX_QP_XSTAT_RECV_FLUSHED].value);
+	}
 	snprintf(key, sizeof(key), "%s%u", server ? "srv" : "qp", ep->index);
 	if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
 		rte_tel_data_free(c);
@@ -210,7 +234,7 @@ perf_telemetry_register(const struct perf_app *a)
 	__atomic_store_n(&tel.app, a, __ATOMIC_RELEASE);
 	rdx_telemetry_lcore_info_set(tel_lcore_hook, (void *)(uintptr_t)a);
 	if (rte_telemetry_register_cmd(PERF_TEL_CMD_QPS, tel_qps,
-		"rdx-perf: every QP of the run: lcore, qp_num, posted, completed, in flight, receives. No parameters.") != 0)
+		"rdx-perf: every QP of the run: role, lcore, ops posted/completed/in flight; WR counts as /rdx/qp_xstats. No parameters.") != 0)
 		return -EINVAL;
 	return rte_telemetry_register_cmd(PERF_TEL_CMD_PROGRESS, tel_progress,
 		"rdx-perf: test, size, QPs, device, and per lcore ops, bytes and errors so far. No parameters.");

@@ -6,7 +6,8 @@
 # /var/run/dpdk/rdx-<pid>/dpdk_telemetry.v2: /rdx/info, /rdx/devs,
 # /rdx/dev_list, /rdx/dev_info and /rdx/dev_xstats by name and by numeric
 # id, /rdx/lcores and /rdx/lcore (rdx-perf's lcore, with its counters),
-# /rdx_perf/progress, /rdx_perf/qps (per-QP counters) and bad parameters,
+# /rdx_perf/progress, /rdx_perf/qps (per-QP counters), /rdx/qp_list and
+# /rdx/qp_xstats (the library's per-QP counters) and bad parameters,
 # checks the keys, and that wqes and ops grow between two queries a second
 # apart; then rdx-perf must exit 0 and remove its runtime directory.
 # Never hangs: every wait is bounded, the background process is killed on
@@ -105,9 +106,28 @@ check(c0.get("role") == "client" and c0.get("posted", 0) > 0 and
       c0.get("completed", 0) > 0 and c0.get("posted", 0) >= c0.get("completed", 0) and
       c0.get("qp_num", 0) > 0 and c0.get("lcore") == 0 and s0.get("role") == "server",
       "/rdx_perf/qps: qp0 posted and completed, srv0: %s" % qps)
+check(c0.get("wr_counts") == "library" and c0.get("sends", 0) > 0 and
+      c0.get("send_doorbells", 0) > 0 and c0.get("wrs_error") == 0,
+      "/rdx_perf/qps: WR counts from the library")
+ql = q("/rdx/qp_list")
+ents = list(ql.values()) if isinstance(ql, dict) else []
+check(len(ents) == 2 and all(e.get("dev") == 0 and e.get("dev_name") == "sw" and
+                             e.get("type") == "RC" and e.get("state") == "rts" and
+                             "%d/%d" % (e["dev"], e["qp_num"]) in ql for e in ents) and
+      c0.get("qp_num") in [e.get("qp_num") for e in ents],
+      "/rdx/qp_list: the run's two RC QPs, connected: %s" % ql)
+qx1 = q("/rdx/qp_xstats,0,%d" % c0.get("qp_num", -1))
+check(isinstance(qx1, dict) and qx1.get("send_wrs_posted", 0) > 0 and
+      qx1.get("send_wrs_posted", 0) >= qx1.get("send_wrs_completed", -1) and
+      qx1.get("send_wrs_error") == 0 and "send_bf_copies" in qx1,
+      "/rdx/qp_xstats,0,<qp0>: %s" % qx1)
+check(q("/rdx/qp_xstats,sw,%d" % c0.get("qp_num", -1)) is not None,
+      "/rdx/qp_xstats,sw,<qp0>: by device name too")
 for bad in ("/rdx/dev_xstats,nodev", "/rdx/dev_info,nodev", "/rdx/dev_xstats",
             "/rdx/dev_xstats,1", "/rdx/dev_info,99999999", "/rdx/dev_xstats,-1",
-            "/rdx/lcore,abc", "/rdx/lcore,5"):
+            "/rdx/lcore,abc", "/rdx/lcore,5", "/rdx/qp_xstats", "/rdx/qp_xstats,0",
+            "/rdx/qp_xstats,0,abc", "/rdx/qp_xstats,1,%d" % c0.get("qp_num", 0),
+            "/rdx/qp_xstats,0,16777216", "/rdx/qp_list,3"):
     r = q(bad)
     check(r is None, "%s: null (%s)" % (bad, r))
 
@@ -120,6 +140,11 @@ for k in ("sw_wqes", "sw_doorbells", "dp_qp_wqes", "dp_cq_cqes"):
 check(isinstance(p2, dict) and p2.get("ops", 0) > p1.get("ops", 0) and
       p2["lcore_0"]["bytes"] > p1["lcore_0"]["bytes"],
       "ops grow: %s -> %s" % (p1.get("ops"), p2.get("ops") if isinstance(p2, dict) else p2))
+qx2 = q("/rdx/qp_xstats,0,%d" % c0.get("qp_num", -1))
+for k in ("send_wrs_posted", "send_wrs_completed", "send_doorbells"):
+    check(isinstance(qx2, dict) and isinstance(qx1, dict) and qx2.get(k, 0) > qx1.get(k, 0),
+          "/rdx/qp_xstats %s grows: %s -> %s" % (k, qx1.get(k) if isinstance(qx1, dict) else qx1,
+                                                 qx2.get(k) if isinstance(qx2, dict) else qx2))
 qps2 = q("/rdx_perf/qps")
 check(isinstance(qps2, dict) and qps2.get("qp0", {}).get("completed", 0) > c0.get("completed", 0),
       "/rdx_perf/qps: qp0's completions grow")
