@@ -17,10 +17,11 @@
  * below adds what they count (ops, bytes, polls, busy polls, QPs).
  * /rdx_perf/qps gives every QP's counters while a run is on: the endpoints
  * exist from setup to teardown, and the move to "done" waits for a callback
- * still reading them. Its WR counts (sends, receives, doorbells, errors)
- * come from the library (rdx_qp_xstats_get, as /rdx/qp_xstats gives them);
- * what it adds is the app's view: role, lcore, and the ops posted,
- * completed and in flight (an echo op is a request and its answer).
+ * still reading them. Its WR counts (sends, receives posted and completed,
+ * doorbells, errors) come from the library (rdx_qp_xstats_get, as
+ * /rdx/qp_xstats gives them); what it adds is the app's view: role, lcore,
+ * the ops posted, completed and in flight (an echo op is a request and its
+ * answer) and recv_done (receive completions, or answers seen in memory).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -174,9 +175,11 @@ tel_qp(struct rte_tel_data *d, const struct perf_ep *ep, unsigned int lcore, boo
 				  LOAD(ep->tx));
 	rte_tel_data_add_dict_u64(c, "recv_posted", lib ? xs[RDX_QP_XSTAT_RECV_POSTED].value :
 				  LOAD(ep->recv_posted));
-	rte_tel_data_add_dict_u64(c, "recv_done", lib ? xs[RDX_QP_XSTAT_RECV_COMPLETED].value :
-				  LOAD(ep->recv_done));
+	/* the app's: receive completions, or answers seen in memory (lat) */
+	rte_tel_data_add_dict_u64(c, "recv_done", LOAD(ep->recv_done));
 	if (lib) {
+		rte_tel_data_add_dict_u64(c, "recv_completed",
+					  xs[RDX_QP_XSTAT_RECV_COMPLETED].value);
 		rte_tel_data_add_dict_u64(c, "sends_completed",
 					  xs[RDX_QP_XSTAT_SEND_COMPLETED].value);
 		rte_tel_data_add_dict_u64(c, "send_doorbells",
