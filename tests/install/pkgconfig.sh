@@ -21,7 +21,7 @@ cflags=$(pkg-config --cflags rdx)
 libs=$(pkg-config --libs rdx)
 echo "pkg-config rdx: $cflags $libs" | cut -c1-200
 
-for h in rdx_dev.h rdx_dev_core.h rdx_runtime.h rdx_hist.h rdx_report.h rdx_perf.h rdx_conn.h rdx_config.h; do
+for h in rdx_dev.h rdx_dev_core.h rdx_dev_stats.h rdx_runtime.h rdx_hist.h rdx_report.h rdx_perf.h rdx_conn.h rdx_config.h; do
     find "$stage" -path "*/include/rdx/$h" | grep -q . || { echo "FAIL: header $h not installed"; exit 1; }
 done
 # The driver interface is internal: drivers/ only, never installed.
