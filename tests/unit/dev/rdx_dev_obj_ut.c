@@ -330,6 +330,75 @@ test_wr_layout(void)
 	CU_ASSERT_PTR_EQUAL(rdx_ud_payload(&wr), (uint8_t *)&wr + 40);
 }
 
+/* The registry of live QPs as the wrappers keep it, on a driver without
+ * per-QP counters: create lists, a failed destroy keeps, destroy unlists,
+ * connect marks; the counters are -ENOTSUP. */
+static int stub_destroy_ret;
+static struct rdx_qp reg_qp;
+
+static struct rdx_qp *
+reg_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
+{
+	reg_qp = (struct rdx_qp){ .dev = dev, .qp_num = 77, .conf = *conf };
+	return &reg_qp;
+}
+
+static int
+reg_qp_destroy(struct rdx_qp *qp)
+{
+	(void)qp;
+	return stub_destroy_ret;
+}
+
+static int
+reg_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
+	       const struct rdx_qp_conn_attr *attr)
+{
+	(void)qp;
+	(void)remote;
+	(void)attr;
+	return 0;
+}
+
+static const struct rdx_dev_ops reg_ops = {
+	.qp_create = reg_qp_create,
+	.qp_destroy = reg_qp_destroy,
+	.qp_connect = reg_qp_connect,
+};
+
+static void
+test_qp_registry(void)
+{
+	static struct rdx_dev dev = { .ops = &reg_ops };
+	struct rdx_cq cq = { .dev = &dev };
+	struct rdx_qp_conf qc = { .send_cq = &cq, .recv_cq = &cq, .sq_depth = 8 };
+	struct rdx_qp_info peer = {0};
+	struct rdx_dev_xstat xs[4];
+	struct rdx_qp *qp;
+
+	dev.attr.max_qp_wr = 64;
+	snprintf(dev.attr.driver, sizeof(dev.attr.driver), "stub");
+	snprintf(peer.driver, sizeof(peer.driver), "stub");
+	qp = rdx_qp_create(&dev, &qc);
+	CU_ASSERT_PTR_EQUAL_FATAL(qp, &reg_qp);
+	CU_ASSERT_EQUAL(rdx_qp_count(&dev), 1);
+	CU_ASSERT_EQUAL(rdx_qp_state_get(qp), RDX_QP_STATE_RESET);
+	CU_ASSERT_EQUAL(rdx_qp_connect(qp, &peer, NULL), 0);
+	/* connected; no counters to show an error */
+	CU_ASSERT_EQUAL(rdx_qp_state_get(qp), RDX_QP_STATE_RTS);
+	CU_ASSERT_EQUAL(rdx_qp_xstats_get(qp, NULL, 0), -ENOTSUP);
+	CU_ASSERT_EQUAL(rdx_qp_xstats_get(qp, xs, 4), -ENOTSUP);
+	CU_ASSERT_EQUAL(rdx_qp_xstats_reset(qp), -ENOTSUP);
+	/* the driver refuses the destroy: still listed */
+	stub_destroy_ret = -EBUSY;
+	CU_ASSERT_EQUAL(rdx_qp_destroy(qp), -EBUSY);
+	CU_ASSERT_EQUAL(rdx_qp_count(&dev), 1);
+	stub_destroy_ret = 0;
+	CU_ASSERT_EQUAL(rdx_qp_destroy(qp), 0);
+	CU_ASSERT_EQUAL(rdx_qp_count(&dev), 0);
+	CU_ASSERT_EQUAL(rdx_qp_state_get(qp), -ENOENT);
+}
+
 int
 main(void)
 {
@@ -341,6 +410,7 @@ main(void)
 		{ "connect rejects a peer of another driver", test_connect_rejects_other_driver },
 		{ "UD QP, AH and connect checks", test_ud_checks },
 		{ "WR layout (RC and UD fields)", test_wr_layout },
+		{ "the registry of live QPs (no counters)", test_qp_registry },
 		{ NULL, NULL },
 	};
 

@@ -261,6 +261,39 @@ test_dev_list_no_device(void)
 		CU_ASSERT_EQUAL(n, 0);
 }
 
+/* rdx_dev_close and the registry of live QPs: a refused close keeps the
+ * device's QPs listed, a close forgets those its driver freed with it. */
+static int close_ret;
+
+static int
+close_stub(struct rdx_dev *dev)
+{
+	(void)dev;
+	return close_ret;
+}
+
+static void
+test_close_forgets_qps(void)
+{
+	static const struct rdx_dev_ops ops = { .close = close_stub };
+	static struct rdx_dev dev = { .ops = &ops }, other = { .ops = &ops };
+	static struct rdx_qp q1 = { .dev = &dev }, q2 = { .dev = &dev }, q3 = { .dev = &other };
+
+	CU_ASSERT_EQUAL(rdx_qp_reg_add(&q1), 0);
+	CU_ASSERT_EQUAL(rdx_qp_reg_add(&q2), 0);
+	CU_ASSERT_EQUAL(rdx_qp_reg_add(&q3), 0);
+	CU_ASSERT_EQUAL(rdx_qp_count(&dev), 2);
+	close_ret = -EBUSY;
+	CU_ASSERT_EQUAL(rdx_dev_close(&dev), -EBUSY);
+	CU_ASSERT_EQUAL(rdx_qp_count(&dev), 2);
+	close_ret = 0;
+	CU_ASSERT_EQUAL(rdx_dev_close(&dev), 0);
+	CU_ASSERT_EQUAL(rdx_qp_count(&dev), 0);
+	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 1);
+	rdx_qp_reg_del(&q3);
+	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 0);
+}
+
 int
 main(void)
 {
@@ -272,6 +305,7 @@ main(void)
 		{ "default device falls back to sw", test_default_falls_back_to_sw },
 		{ "unknown device and driver", test_unknown_device_and_driver },
 		{ "device list without RDMA devices", test_dev_list_no_device },
+		{ "close forgets the device's QPs", test_close_forgets_qps },
 		{ NULL, NULL },
 	};
 
