@@ -6,7 +6,8 @@
  * and its qp_xstats_get op (drivers/mlx5/mlx5_qp_xstats.c): names and the
  * n/NULL contract, exact counts after known bursts (posts, receives,
  * doorbells per burst, completions with selective signaling), an error
- * completion and the flushes after it, the state, reset, and the walk.
+ * completion and the flushes after it (RC), a length error that leaves a
+ * UD QP usable, the state, reset, and the walk.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -340,6 +341,77 @@ test_reset(void)
 	pair_free(&p);
 }
 
+/* UD: a SEND above the MTU completes with a length error; the QP stays
+ * usable (rts), and the next SEND arrives. */
+static void
+test_ud_len_error(void)
+{
+	struct rdx_dev *d = rdx_dev_open("sw", NULL);
+	struct rdx_cq_conf cc = { .depth = 64 };
+	struct rdx_qp_conf qc = { .sq_depth = 16, .rq_depth = 16, .max_send_sge = 1,
+				  .max_recv_sge = 1, .sig_interval = 1, .type = RDX_QP_UD,
+				  .qkey = 0x77 };
+	struct rdx_qp_info info;
+	struct rdx_ah_attr aa;
+	struct rdx_cq *cq;
+	struct rdx_qp *u[2];
+	struct rdx_ah *ah;
+	struct rdx_mem *m;
+	struct rdx_sge big, small, rs;
+	struct rdx_recv_wr r;
+	struct rdx_wr w;
+	struct rdx_wc wc[4];
+	uint32_t mtu;
+	int i;
+
+	CU_ASSERT_FATAL(d != NULL);
+	mtu = rdx_dev_attr_get(d)->max_ud_msg;
+	CU_ASSERT_FATAL(mtu > 0);
+	cq = rdx_cq_create(d, &cc);
+	CU_ASSERT_FATAL(cq != NULL);
+	qc.send_cq = qc.recv_cq = cq;
+	for (i = 0; i < 2; i++) {
+		u[i] = rdx_qp_create(d, &qc);
+		CU_ASSERT_FATAL(u[i] != NULL);
+		CU_ASSERT_FATAL(rdx_qp_connect(u[i], NULL, NULL) == 0);
+	}
+	m = rdx_dev_mem_alloc(d, 4 * (size_t)mtu, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	CU_ASSERT_FATAL(m != NULL);
+	CU_ASSERT_FATAL(rdx_qp_info_get(u[1], &info) == 0);
+	CU_ASSERT_FATAL(rdx_ah_attr_from_info(d, &info, &aa) == 0);
+	ah = rdx_ah_create(d, &aa);
+	CU_ASSERT_FATAL(ah != NULL);
+	big = (struct rdx_sge){ .addr = m->iova, .length = mtu + 1, .lkey = m->lkey };
+	small = (struct rdx_sge){ .addr = m->iova, .length = 16, .lkey = m->lkey };
+	rs = (struct rdx_sge){ .addr = m->iova + 2 * mtu, .length = mtu + RDX_UD_GRH_BYTES,
+			       .lkey = m->lkey };
+	r = (struct rdx_recv_wr){ .wr_id = 9, .sge = &rs, .num_sge = 1 };
+	CU_ASSERT_EQUAL(rdx_qp_post_recv_burst(u[1], &r, 1), 1);
+	w = (struct rdx_wr){ .wr_id = 1, .sge = &big, .num_sge = 1, .ah = ah,
+			     .remote_qpn = info.qp_num, .remote_qkey = 0x77,
+			     .opcode = RDX_OP_SEND, .flags = RDX_WR_SIGNALED };
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(u[0], &w, 1), 1);
+	CU_ASSERT_EQUAL(poll_n(cq, wc, 1), 1);
+	CU_ASSERT_EQUAL(wc[0].status, IBV_WC_LOC_LEN_ERR);
+	CU_ASSERT_EQUAL(qv(u[0], "send_wrs_error"), 1);
+	CU_ASSERT_EQUAL(qv(u[0], "send_wrs_completed"), 1);
+	CU_ASSERT_EQUAL(qv(u[0], "send_wrs_ok"), 0);
+	CU_ASSERT_EQUAL(rdx_qp_state_get(u[0]), RDX_QP_STATE_RTS);
+	w.wr_id = 2;
+	w.sge = &small;
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(u[0], &w, 1), 1);
+	CU_ASSERT_EQUAL(poll_n(cq, wc, 2), 2);
+	CU_ASSERT_EQUAL(qv(u[0], "send_wrs_ok"), 1);
+	CU_ASSERT_EQUAL(qv(u[1], "recv_wrs_ok"), 1);
+	CU_ASSERT_EQUAL(qv(u[1], "recv_wrs_posted"), 1);
+	CU_ASSERT(rdx_ah_destroy(ah) == 0);
+	CU_ASSERT(rdx_dev_mem_free(m) == 0);
+	for (i = 0; i < 2; i++)
+		CU_ASSERT(rdx_qp_destroy(u[i]) == 0);
+	CU_ASSERT(rdx_cq_destroy(cq) == 0);
+	CU_ASSERT(rdx_dev_close(d) == 0);
+}
+
 struct walk {
 	struct rdx_qp *qps[8];
 	unsigned int n;
@@ -407,6 +479,7 @@ main(int argc, char **argv)
 		{ "counts_after_bursts", test_counts_after_bursts },
 		{ "error_and_flush", test_error_and_flush },
 		{ "reset", test_reset },
+		{ "ud_len_error", test_ud_len_error },
 		{ "registry", test_registry },
 		{ NULL, NULL },
 	};
