@@ -6,7 +6,8 @@
  * with a data check, then selective signaling, inline, completion events,
  * UD datagrams between the devices (GRH area, source QPN, Q_Key drop, the
  * MTU error), and a bad rkey that must come back as IBV_WC_REM_ACCESS_ERR
- * (printed by name) followed by flushes. Without the two devices it exits 77.
+ * (printed by name) followed by flushes, which the QP's counters
+ * (rdx_qp_xstats_get) and state show. Without the two devices it exits 77.
  *
  *   verbs_rxe [DEV_A DEV_B]     (default rxe0 rxe1)
  */
@@ -448,10 +449,28 @@ test_cq_wait(void)
 	CU_ASSERT_EQUAL(rdx_cq_wait(B.cq, 1), -EINVAL);
 }
 
-/* Last: a bad rkey moves the QP to error. */
+/* Counter name of qp (rdx_qp_xstats_get: the verbs driver's per-QP
+ * counters), UINT64_MAX when absent. */
+static uint64_t
+qv(struct rdx_qp *qp, const char *name)
+{
+	struct rdx_dev_xstat xs[32];
+	int n = rdx_qp_xstats_get(qp, xs, 32), i;
+
+	CU_ASSERT(n >= RDX_QP_XSTATS_COMMON && n <= 32);
+	for (i = 0; i < n && i < 32; i++)
+		if (strcmp(xs[i].name, name) == 0)
+			return xs[i].value;
+	return UINT64_MAX;
+}
+
+/* Last: a bad rkey moves the QP to error; its counters say so. */
 static void
 test_bad_rkey(void)
 {
+	uint64_t posted = qv(A.qp, "send_wrs_posted"), bells = qv(A.qp, "send_doorbells");
+	uint64_t flushed = qv(A.qp, "send_wrs_flushed");
+
 	struct rdx_sge sge = {(uint64_t)(uintptr_t)A.buf, 64, A.mem->lkey};
 	struct rdx_wr wr[2] = {
 		{.wr_id = 20, .sge = &sge, .num_sge = 1, .opcode = RDX_OP_WRITE,
@@ -463,6 +482,17 @@ test_bad_rkey(void)
 	struct rdx_wc wc[2];
 	uint16_t got;
 
+	/* after the tests before: every WR completed, fine, on both QPs */
+	printf("  A: %" PRIu64 " send WRs in %" PRIu64 " ibv_post_send calls; B: %" PRIu64
+	       " receives completed\n", posted, bells, qv(B.qp, "recv_wrs_completed"));
+	CU_ASSERT(posted > 0 && bells > 0 && bells <= posted);
+	CU_ASSERT_EQUAL(qv(A.qp, "send_wrs_completed"), posted);
+	CU_ASSERT_EQUAL(qv(A.qp, "send_wrs_ok"), posted);
+	CU_ASSERT_EQUAL(qv(A.qp, "send_wrs_error"), 0);
+	CU_ASSERT_EQUAL(flushed, 0);
+	CU_ASSERT(qv(B.qp, "recv_wrs_ok") > 0);
+	CU_ASSERT_EQUAL(qv(B.qp, "recv_wrs_posted"), qv(B.qp, "recv_wrs_completed"));
+	CU_ASSERT_EQUAL(rdx_qp_state_get(A.qp), RDX_QP_STATE_RTS);
 	CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(A.qp, wr, 2), 2);
 	got = poll_n(A.cq, wc, 2);
 	CU_ASSERT_EQUAL_FATAL(got, 2);
@@ -474,6 +504,12 @@ test_bad_rkey(void)
 	CU_ASSERT_STRING_EQUAL(rdx_wc_status_name(wc[0].status), ibv_wc_status_str(IBV_WC_REM_ACCESS_ERR));
 	CU_ASSERT_EQUAL(wc[1].wr_id, 21);
 	CU_ASSERT_EQUAL(wc[1].status, IBV_WC_WR_FLUSH_ERR);
+	CU_ASSERT_EQUAL(qv(A.qp, "send_wrs_posted"), posted + 2);
+	CU_ASSERT_EQUAL(qv(A.qp, "send_doorbells"), bells + 1);
+	CU_ASSERT_EQUAL(qv(A.qp, "send_wrs_completed"), posted + 2);
+	CU_ASSERT_EQUAL(qv(A.qp, "send_wrs_error"), 1);
+	CU_ASSERT_EQUAL(qv(A.qp, "send_wrs_flushed"), 1);
+	CU_ASSERT_EQUAL(rdx_qp_state_get(A.qp), RDX_QP_STATE_ERR);
 }
 
 /*
