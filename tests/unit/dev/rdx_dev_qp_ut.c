@@ -7,10 +7,12 @@
  * n/NULL contract, exact counts after known bursts (posts, receives,
  * doorbells per burst, completions with selective signaling), an error
  * completion and the flushes after it (RC), a length error that leaves a
- * UD QP usable, the state, reset, and the walk.
+ * UD QP usable, the state, reset, and the walk (also while QPs and devices
+ * come and go under it).
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -471,6 +473,73 @@ test_registry(void)
 	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 0);
 }
 
+/*
+ * The registry under concurrent use, as telemetry uses it: a reader walks
+ * the devices and within each its QPs (device lock, then the QP lock),
+ * reading counters and state, while this thread creates, connects and
+ * destroys QPs and opens and closes devices. A bounded number of rounds,
+ * not a timed test: it must end, without a sanitizer report.
+ */
+struct reader {
+	int stop;               /* atomic */
+	unsigned long qps_seen;
+	int bad;
+};
+
+static int
+reader_qp(struct rdx_qp *qp, void *arg)
+{
+	struct reader *r = arg;
+	struct rdx_dev_xstat xs[MAX_XS];
+	int n = rdx_qp_xstats_get(qp, xs, MAX_XS);
+
+	if (n < RDX_QP_XSTATS_COMMON || rdx_qp_state_get(qp) < 0 ||
+	    xs[RDX_QP_XSTAT_SEND_COMPLETED].value > xs[RDX_QP_XSTAT_SEND_POSTED].value)
+		r->bad++;
+	r->qps_seen++;
+	return 0;
+}
+
+static int
+reader_dev(struct rdx_dev *d, void *arg)
+{
+	return rdx_qp_foreach(d, reader_qp, arg);
+}
+
+static void *
+reader_main(void *arg)
+{
+	struct reader *r = arg;
+
+	while (!__atomic_load_n(&r->stop, __ATOMIC_ACQUIRE))
+		rdx_dev_foreach(reader_dev, r);
+	return NULL;
+}
+
+static void
+test_concurrent_walk(void)
+{
+	struct reader r = { .stop = 0 };
+	struct rdx_wc wc[64];
+	pthread_t th;
+	int round;
+
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, reader_main, &r) == 0);
+	for (round = 0; round < 20; round++) {
+		struct pair p;
+
+		pair_make(&p, 1, true);
+		CU_ASSERT_EQUAL(post_writes(&p, 4, 0, UINT32_MAX), 4);
+		poll_retired(p.cq[0], 4, wc, 64);
+		pair_free(&p);
+	}
+	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
+	CU_ASSERT(pthread_join(th, NULL) == 0);
+	printf("  (reader saw %lu QPs)\n", r.qps_seen);
+	CU_ASSERT_EQUAL(r.bad, 0);
+	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -481,6 +550,7 @@ main(int argc, char **argv)
 		{ "reset", test_reset },
 		{ "ud_len_error", test_ud_len_error },
 		{ "registry", test_registry },
+		{ "concurrent_walk", test_concurrent_walk },
 		{ NULL, NULL },
 	};
 	(void)argc;
