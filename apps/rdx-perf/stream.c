@@ -12,6 +12,7 @@
  * engine adds comes through its table (prep/done, --verify fill/check).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_branch_prediction.h>
@@ -34,9 +35,24 @@ struct stream_ops {
 	bool lat;
 	bool ud;                 /* --transport ud: datagrams (perf_ud_dest) */
 	bool rate;               /* --rate: open loop (rate.h) */
+	bool imm;                /* the opcode carries an immediate (the op's number) */
+	bool per_wr;             /* a per-WR step besides the addresses (imm, prep, fill) */
+	bool batch;              /* ops are timed by post list (stream_post_times) and
+				  * retired by runs (stream_retire_runs): no per-op
+				  * hook, no --rate, no -o log */
 	uint32_t plist;
 	uint32_t size;
 	uint32_t sig_every;
+};
+
+/*
+ * The WRs of one QP's post list, built once per phase (stream_tmpl_init):
+ * a post writes only what changes from one op to the next (stream_post).
+ */
+struct stream_tmpl {
+	struct rdx_wr wrs[RDX_MAX_BURST];
+	struct rdx_sge sges[RDX_MAX_BURST];
+	uint8_t flags;           /* every WR's flags but RDX_WR_SIGNALED */
 };
 
 static inline uint32_t
@@ -45,14 +61,71 @@ min_u32(uint32_t a, uint32_t b)
 	return a < b ? a : b;
 }
 
+/* What no post changes: opcode, SGE length and key, rkey, inline, the UD
+ * destination. */
+static void
+stream_tmpl_init(const struct stream_ops *so, const struct perf_ep *ep, struct stream_tmpl *t)
+{
+	uint32_t j;
+
+	t->flags = so->may_inline && so->size <= ep->inline_max ? RDX_WR_INLINE : 0;
+	for (j = 0; j < RDX_MAX_BURST; j++) {
+		struct rdx_wr *wr = &t->wrs[j];
+
+		t->sges[j].length = so->size;
+		t->sges[j].lkey = ep->buf->lkey;
+		wr->sge = &t->sges[j];
+		wr->num_sge = 1;
+		wr->opcode = so->opcode;
+		wr->rkey = ep->rkey;
+		wr->flags = t->flags;
+		if (so->ud)
+			perf_ud_dest(ep, wr);
+	}
+}
+
+/*
+ * Which of the n WRs about to be posted ask for a completion: one every -Q
+ * WRs (ep->sig_left counts down to the next), and the last of the post when
+ * it fills the window or is the phase's last op (else nothing would retire
+ * the unsignaled tail); lat: every WR. The flags of wrs[0..n) hold no
+ * RDX_WR_SIGNALED yet.
+ */
+static inline void
+stream_signal(const struct stream_ops *so, struct perf_ep *ep, struct rdx_wr *wrs, uint32_t n,
+	      bool last)
+{
+	uint64_t j, q = so->sig_every;
+	uint32_t l = UINT32_MAX;  /* the last signaled WR */
+
+	if (unlikely(so->lat)) {
+		for (j = 0; j < n; j++)
+			wrs[j].flags |= RDX_WR_SIGNALED;
+		ep->sig_left = so->sig_every;
+		return;
+	}
+	for (j = ep->sig_left <= 1 ? 0 : ep->sig_left - 1; j < n; j += q) {
+		wrs[j].flags |= RDX_WR_SIGNALED;
+		l = (uint32_t)j;
+	}
+	if (last && l != n - 1) {
+		wrs[n - 1].flags |= RDX_WR_SIGNALED;
+		l = n - 1;
+	}
+	ep->sig_left = l == UINT32_MAX ? ep->sig_left - n : so->sig_every - (n - 1 - l);
+}
+
 /* Step 1: fill the QP's window, -l WRs per doorbell. Returns the WRs posted. */
 static inline __attribute__((always_inline)) uint16_t
 stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *ep,
-	    struct rdx_wr *wrs, struct rdx_sge *sges)
+	    struct stream_tmpl *t)
 {
 	const struct perf_run *run = lc->run;
 	uint64_t inflight = ep->posted - ep->completed;
-	uint64_t left, now;
+	const uint64_t smask = run->slots - 1, iova = ep->buf->iova, raddr = ep->raddr;
+	const uint32_t stride = run->stride;
+	struct rdx_wr *wrs = t->wrs;
+	uint64_t left, now, seq;
 	uint32_t n, j;
 	uint16_t k;
 
@@ -68,41 +141,46 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 		if (n == 0)
 			return 0;
 	}
-	for (j = 0; j < n; j++) {
-		uint64_t seq = ep->posted + j;
-		uint64_t off = (seq & (run->slots - 1)) * run->stride;
-		struct rdx_wr *wr = &wrs[j];
+	/* per WR: its op number and slot (UD: no remote address; the union
+	 * holds the destination) */
+	seq = ep->posted;
+	if (likely(!so->ud)) {
+		for (j = 0; j < n; j++, seq++) {
+			uint64_t off = (seq & smask) * stride;
 
-		sges[j].addr = ep->buf->iova + off;
-		sges[j].length = so->size;
-		sges[j].lkey = ep->buf->lkey;
-		wr->wr_id = seq;
-		wr->sge = &sges[j];
-		wr->num_sge = 1;
-		wr->opcode = so->opcode;
-		wr->remote_addr = ep->raddr + off;
-		wr->rkey = ep->rkey;
-		wr->flags = so->may_inline && so->size <= ep->inline_max ? RDX_WR_INLINE : 0;
-		/* a CQE every -Q WRs, for the WR that fills the window and for
-		 * the last one (else nothing would retire the unsignaled tail) */
-		if (so->lat || ep->sig_left <= 1 || seq + 1 == ep->target ||
-		    seq + 1 - ep->completed == run->window) {
-			wr->flags |= RDX_WR_SIGNALED;
-			ep->sig_left = so->sig_every;
-		} else {
-			ep->sig_left--;
+			wrs[j].wr_id = seq;
+			t->sges[j].addr = iova + off;
+			wrs[j].remote_addr = raddr + off;
+			wrs[j].flags = t->flags;
 		}
-		wr->imm = rte_cpu_to_be_32((uint32_t)seq);
-		if (so->ud)
-			perf_ud_dest(ep, wr);
-		if (so->prep != NULL)
-			so->prep(lc, ep, wr, seq);
-		else if (so->fill != NULL)
-			so->fill(lc, ep, off, seq);
+	} else {
+		for (j = 0; j < n; j++, seq++) {
+			wrs[j].wr_id = seq;
+			t->sges[j].addr = iova + (seq & smask) * stride;
+			wrs[j].flags = t->flags;
+		}
+	}
+	stream_signal(so, ep, wrs, n, n == left || n == run->window - inflight);
+	if (unlikely(so->per_wr)) {
+		for (j = 0, seq = ep->posted; j < n; j++, seq++) {
+			if (so->imm)
+				wrs[j].imm = rte_cpu_to_be_32((uint32_t)seq);
+			if (so->prep != NULL)
+				so->prep(lc, ep, &wrs[j], seq);
+			else if (so->fill != NULL)
+				so->fill(lc, ep, (seq & smask) * stride, seq);
+		}
 	}
 	now = rdx_tsc();
 	k = rdx_qp_post_burst(ep->qp, wrs, (uint16_t)n);
-	if (likely(!so->rate)) {
+	if (likely(so->batch)) {
+		/* one time for the post list: every op of it gets it */
+		uint64_t *pt = ep->post_tsc;
+		const uint32_t m = ep->ring_mask;
+
+		for (j = 0, seq = ep->posted; j < k; j++, seq++)
+			pt[seq & m] = now;
+	} else if (likely(!so->rate)) {
 		for (j = 0; j < k; j++)
 			perf_posted(lc, ep, ep->posted + j, now, so->size);
 	} else {
@@ -118,6 +196,45 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	ep->posted += k;
 	ep->tx += k;
 	return k;
+}
+
+/*
+ * Ops first .. first + r - 1 completed at `now` (stream_post timed them by
+ * post list). One QP's post times never decrease (one lcore's TSC), so the
+ * ops of one post time are a contiguous run: each run is one weighted
+ * histogram record, found by comparing its ends (a post list retired by one
+ * completion: one compare) or by bisection. The histogram is the same as one
+ * record per op.
+ */
+static inline void
+stream_retire_runs(struct perf_lcore *lc, struct perf_ep *ep, uint64_t first, uint32_t r,
+		   uint64_t now)
+{
+	const uint64_t *pt = ep->post_tsc;
+	const uint32_t m = ep->ring_mask;
+
+	lc->ops += r;
+	lc->bytes += (uint64_t)r * lc->run->size;
+	while (r > 0) {
+		uint64_t t0 = pt[first & m];
+		uint32_t lo = r, hi;
+
+		if (pt[(first + r - 1) & m] != t0) {
+			/* the run ends in [1, r - 1]: pt[first + lo - 1] == t0,
+			 * pt[first + hi] != t0 */
+			for (lo = 1, hi = r - 1; lo < hi;) {
+				uint32_t mid = lo + (hi - lo) / 2;
+
+				if (pt[(first + mid) & m] == t0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+		}
+		rdx_hist_record_n(lc->hist, now - t0, lo);
+		first += lo;
+		r -= lo;
+	}
 }
 
 /* Step 2: retire what the send completions say is done. Returns the
@@ -140,6 +257,12 @@ stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 
 		if (wcs[j].status != 0)
 			return perf_wc_error(lc, ep, &wcs[j], rdx_op_name(lc->eng->op));
+		if (likely(so->batch)) {
+			if (lc->measure)
+				stream_retire_runs(lc, ep, ep->completed, r, now);
+			ep->completed += r;
+			continue;
+		}
 		while (r-- > 0) {
 			uint64_t seq = ep->completed;
 
@@ -157,33 +280,16 @@ stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	return nc;
 }
 
-int
-perf_stream_run(struct perf_lcore *lc)
+static int
+stream_loop(struct perf_lcore *lc, const struct stream_ops *so, struct stream_tmpl *tmpl)
 {
-	const struct rdx_perf_engine *eng = lc->eng;
-	const bool verify = lc->o->verify;
-	const struct stream_ops so = {
-		.prep = eng->prep,
-		.fill = verify ? eng->fill : NULL,
-		.done = eng->done,
-		.check = verify ? eng->check : NULL,
-		.opcode = (uint8_t)eng->op,
-		.may_inline = !eng->no_inline,
-		.lat = lc->o->mode == PERF_MODE_LAT,
-		.ud = lc->run->ud,
-		.rate = lc->run->rate_period != 0,
-		.plist = min_u32(lc->run->post_list, RDX_MAX_BURST),
-		.size = (uint32_t)lc->run->size,
-		.sig_every = lc->o->sig_every,
-	};
-	struct rdx_wr wrs[RDX_MAX_BURST];
-	struct rdx_sge sges[RDX_MAX_BURST];
 	struct rdx_wc wcs[PERF_WC_BURST];
 	struct perf_phase ph;
 	unsigned int i;
 	int rc;
 
-	memset(wrs, 0, sizeof(wrs));
+	for (i = 0; i < lc->nb_eps; i++)
+		stream_tmpl_init(so, lc->eps[i], &tmpl[i]);
 	perf_phase_begin(lc, &ph, 0);
 	for (;;) {
 		unsigned int active = 0;
@@ -194,13 +300,13 @@ perf_stream_run(struct perf_lcore *lc)
 
 			/* a pass that posted is busy: -e must not sleep on an
 			 * unsignaled tail whose CQE only a later post brings */
-			busy |= stream_post(lc, &so, ep, wrs, sges) != 0;
+			busy |= stream_post(lc, so, ep, &tmpl[i]) != 0;
 			if (ep->posted < ep->target)
 				active++;
 			if (ep->posted == ep->completed)
 				continue; /* nothing in flight: nothing to poll */
 			active += ep->posted >= ep->target;
-			rc = stream_reap(lc, &so, ep, wcs);
+			rc = stream_reap(lc, so, ep, wcs);
 			if (rc < 0)
 				return rc;
 			busy |= rc != 0;
@@ -209,6 +315,46 @@ perf_stream_run(struct perf_lcore *lc)
 		if (rc != 0)
 			return rc < 0 ? rc : 0;
 	}
+}
+
+int
+perf_stream_run(struct perf_lcore *lc)
+{
+	const struct rdx_perf_engine *eng = lc->eng;
+	const bool verify = lc->o->verify;
+	const bool ud = lc->run->ud;
+	const bool rate = lc->run->rate_period != 0;
+	const bool imm = ud || eng->op == RDX_OP_WRITE_IMM || eng->op == RDX_OP_SEND_IMM;
+	const struct stream_ops so = {
+		.prep = eng->prep,
+		.fill = verify ? eng->fill : NULL,
+		.done = eng->done,
+		.check = verify ? eng->check : NULL,
+		.opcode = (uint8_t)eng->op,
+		.may_inline = !eng->no_inline,
+		.lat = lc->o->mode == PERF_MODE_LAT,
+		.ud = ud,
+		.rate = rate,
+		.imm = imm,
+		.per_wr = imm || eng->prep != NULL || (verify && eng->fill != NULL),
+		.batch = !rate && eng->done == NULL && !(verify && eng->check != NULL) &&
+			 !(lc->log != NULL && lc->measure),
+		.plist = min_u32(lc->run->post_list, RDX_MAX_BURST),
+		.size = (uint32_t)lc->run->size,
+		.sig_every = lc->o->sig_every,
+	};
+	struct stream_tmpl *tmpl;
+	int rc;
+
+	/* once per phase, not per op */
+	tmpl = calloc(lc->nb_eps != 0 ? lc->nb_eps : 1, sizeof(*tmpl));
+	if (tmpl == NULL) {
+		perf_lcore_fail(lc, ENOMEM, "no memory for the WRs of %u QPs", lc->nb_eps);
+		return lc->err;
+	}
+	rc = stream_loop(lc, &so, tmpl);
+	free(tmpl);
+	return rc;
 }
 
 /* Responder of send and write_imm (server_recv): consume receive
