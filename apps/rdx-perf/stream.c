@@ -37,8 +37,8 @@ struct stream_ops {
 	bool rate;               /* --rate: open loop (rate.h) */
 	bool imm;                /* the opcode carries an immediate (the op's number) */
 	bool per_wr;             /* a per-WR step besides the addresses (imm, prep, fill) */
-	bool batch;              /* ops are timed by post list (stream_post_times) and
-				  * retired by runs (stream_retire_runs): no per-op
+	bool batch;              /* ops are timed by post list (struct stream_tmpl) and
+				  * retired in runs (stream_retire_runs): no per-op
 				  * hook, no --rate, no -o log */
 	uint32_t plist;
 	uint32_t size;
@@ -48,11 +48,19 @@ struct stream_ops {
 /*
  * The WRs of one QP's post list, built once per phase (stream_tmpl_init):
  * a post writes only what changes from one op to the next (stream_post).
+ * In batch mode the ops are timed per post list: post list number p starts
+ * at op pl_seq[p & pl_mask] and was posted at pl_tsc[p & pl_mask]; the post
+ * lists pl_done .. pl_next - 1 have ops in flight (at most -t of them).
  */
 struct stream_tmpl {
 	struct rdx_wr wrs[RDX_MAX_BURST];
 	struct rdx_sge sges[RDX_MAX_BURST];
 	uint8_t flags;           /* every WR's flags but RDX_WR_SIGNALED */
+	uint32_t pl_mask;
+	uint64_t pl_next;        /* post lists posted */
+	uint64_t pl_done;        /* the oldest post list with an op in flight */
+	uint64_t *pl_seq;
+	uint64_t *pl_tsc;
 };
 
 static inline uint32_t
@@ -69,6 +77,14 @@ stream_tmpl_init(const struct stream_ops *so, const struct perf_ep *ep, struct s
 	uint32_t j;
 
 	t->flags = so->may_inline && so->size <= ep->inline_max ? RDX_WR_INLINE : 0;
+	/* what an earlier phase left in flight counts from now, as one list */
+	t->pl_next = 0;
+	t->pl_done = 0;
+	if (ep->posted != ep->completed) {
+		t->pl_seq[0] = ep->completed;
+		t->pl_tsc[0] = rdx_tsc();
+		t->pl_next = 1;
+	}
 	for (j = 0; j < RDX_MAX_BURST; j++) {
 		struct rdx_wr *wr = &t->wrs[j];
 
@@ -175,11 +191,11 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	k = rdx_qp_post_burst(ep->qp, wrs, (uint16_t)n);
 	if (likely(so->batch)) {
 		/* one time for the post list: every op of it gets it */
-		uint64_t *pt = ep->post_tsc;
-		const uint32_t m = ep->ring_mask;
-
-		for (j = 0, seq = ep->posted; j < k; j++, seq++)
-			pt[seq & m] = now;
+		if (k > 0) {
+			t->pl_seq[t->pl_next & t->pl_mask] = ep->posted;
+			t->pl_tsc[t->pl_next & t->pl_mask] = now;
+			t->pl_next++;
+		}
 	} else if (likely(!so->rate)) {
 		for (j = 0; j < k; j++)
 			perf_posted(lc, ep, ep->posted + j, now, so->size);
@@ -199,49 +215,50 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 }
 
 /*
- * Ops first .. first + r - 1 completed at `now` (stream_post timed them by
- * post list). One QP's post times never decrease (one lcore's TSC), so the
- * ops of one post time are a contiguous run: each run is one weighted
- * histogram record, found by comparing its ends (a post list retired by one
- * completion: one compare) or by bisection. The histogram is the same as one
- * record per op.
+ * The r ops from ep->completed on completed at `now` (batch mode): each
+ * post list they cover is one weighted histogram record (its ops share its
+ * post time), the same histogram as one record per op.
  */
 static inline void
-stream_retire_runs(struct perf_lcore *lc, struct perf_ep *ep, uint64_t first, uint32_t r,
-		   uint64_t now)
+stream_retire_runs(struct perf_lcore *lc, struct perf_ep *ep, struct stream_tmpl *t,
+		   uint32_t r, uint64_t now)
 {
-	const uint64_t *pt = ep->post_tsc;
-	const uint32_t m = ep->ring_mask;
+	uint64_t first = ep->completed, end = first + r;
 
 	lc->ops += r;
 	lc->bytes += (uint64_t)r * lc->run->size;
-	while (r > 0) {
-		uint64_t t0 = pt[first & m];
-		uint32_t lo = r, hi;
+	while (first < end) {
+		uint64_t p = t->pl_done;
+		/* the post list ends where the next one starts */
+		uint64_t pl_end = p + 1 < t->pl_next ? t->pl_seq[(p + 1) & t->pl_mask] : ep->posted;
+		uint64_t e = pl_end < end ? pl_end : end;
 
-		if (pt[(first + r - 1) & m] != t0) {
-			/* the run ends in [1, r - 1]: pt[first + lo - 1] == t0,
-			 * pt[first + hi] != t0 */
-			for (lo = 1, hi = r - 1; lo < hi;) {
-				uint32_t mid = lo + (hi - lo) / 2;
-
-				if (pt[(first + mid) & m] == t0)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-		}
-		rdx_hist_record_n(lc->hist, now - t0, lo);
-		first += lo;
-		r -= lo;
+		if (unlikely(e <= first)) /* more retired than posted: never */
+			break;
+		rdx_hist_record_n(lc->hist, now - t->pl_tsc[p & t->pl_mask], e - first);
+		first = e;
+		if (e == pl_end)
+			t->pl_done = p + 1;
 	}
+}
+
+/* Warm-up: the r ops from ep->completed on are retired, unrecorded. */
+static inline void
+stream_retire_skip(struct perf_ep *ep, struct stream_tmpl *t, uint32_t r)
+{
+	uint64_t end = ep->completed + r;
+
+	while (t->pl_done + 1 < t->pl_next && t->pl_seq[(t->pl_done + 1) & t->pl_mask] <= end)
+		t->pl_done++;
+	if (t->pl_done + 1 == t->pl_next && end == ep->posted)
+		t->pl_done = t->pl_next;
 }
 
 /* Step 2: retire what the send completions say is done. Returns the
  * completions taken (0: none) or negative errno. */
 static inline __attribute__((always_inline)) int
 stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *ep,
-	    struct rdx_wc *wcs)
+	    struct stream_tmpl *t, struct rdx_wc *wcs)
 {
 	uint64_t now;
 	uint16_t nc, j;
@@ -259,7 +276,9 @@ stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 			return perf_wc_error(lc, ep, &wcs[j], rdx_op_name(lc->eng->op));
 		if (likely(so->batch)) {
 			if (lc->measure)
-				stream_retire_runs(lc, ep, ep->completed, r, now);
+				stream_retire_runs(lc, ep, t, r, now);
+			else /* warm-up: no record; post lists retired all the same */
+				stream_retire_skip(ep, t, r);
 			ep->completed += r;
 			continue;
 		}
@@ -306,7 +325,7 @@ stream_loop(struct perf_lcore *lc, const struct stream_ops *so, struct stream_tm
 			if (ep->posted == ep->completed)
 				continue; /* nothing in flight: nothing to poll */
 			active += ep->posted >= ep->target;
-			rc = stream_reap(lc, so, ep, wcs);
+			rc = stream_reap(lc, so, ep, &tmpl[i], wcs);
 			if (rc < 0)
 				return rc;
 			busy |= rc != 0;
@@ -343,17 +362,32 @@ perf_stream_run(struct perf_lcore *lc)
 		.size = (uint32_t)lc->run->size,
 		.sig_every = lc->o->sig_every,
 	};
+	/* post lists in flight per QP: at most -t (each has an op), and one
+	 * more left by an earlier phase */
+	const uint32_t pl_ring = rte_align32pow2(lc->run->window + 1);
+	const unsigned int neps = lc->nb_eps != 0 ? lc->nb_eps : 1;
 	struct stream_tmpl *tmpl;
+	uint64_t *pl;
+	unsigned int i;
 	int rc;
 
 	/* once per phase, not per op */
-	tmpl = calloc(lc->nb_eps != 0 ? lc->nb_eps : 1, sizeof(*tmpl));
-	if (tmpl == NULL) {
+	tmpl = calloc(neps, sizeof(*tmpl));
+	pl = calloc((size_t)neps * 2 * pl_ring, sizeof(*pl));
+	if (tmpl == NULL || pl == NULL) {
+		free(tmpl);
+		free(pl);
 		perf_lcore_fail(lc, ENOMEM, "no memory for the WRs of %u QPs", lc->nb_eps);
 		return lc->err;
 	}
+	for (i = 0; i < neps; i++) {
+		tmpl[i].pl_mask = pl_ring - 1;
+		tmpl[i].pl_seq = pl + (size_t)i * 2 * pl_ring;
+		tmpl[i].pl_tsc = tmpl[i].pl_seq + pl_ring;
+	}
 	rc = stream_loop(lc, &so, tmpl);
 	free(tmpl);
+	free(pl);
 	return rc;
 }
 

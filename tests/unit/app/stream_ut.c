@@ -4,8 +4,8 @@
  * no device: which WRs of a post list ask for a completion (stream_signal,
  * against the per-WR rule it replaced: a CQE every -Q WRs, the WR that fills
  * the window, the last one), and the latency of retired ops timed by post
- * list (stream_retire_runs, against one histogram record per op) over
- * random post lists, windows and retirements. The loop's helpers from
+ * list (stream_retire_runs, stream_retire_skip: against one histogram record
+ * per op) over random post lists, windows and retirements. The loop's helpers from
  * common.c are stand-ins that fail the test if called.
  */
 #include <stdlib.h>
@@ -213,49 +213,78 @@ test_signal_rule(void)
 	free(t);
 }
 
-/* Post lists timed once each (times never decrease, equal ones in a row
- * too), retired in random runs: the histogram equals one record per op. */
+/* Post lists of random lengths and times (the same time twice in a row
+ * too), some not wholly posted, retired by completions of random lengths,
+ * some during a warm-up (not recorded): the histogram equals one record per
+ * op with its post list's time. */
 static void
 test_retire_runs(void)
 {
 	static struct rdx_hist per_op, runs;
-	static uint64_t post_tsc[256];
-	struct perf_run run = { .size = 64 };
-	struct perf_ep ep = { .post_tsc = post_tsc, .ring_mask = 255 };
+	static uint64_t op_tsc[256], pl[2 * 256];
+	struct perf_run run = { .size = 64, .window = 200 };
+	struct rdx_mem mem;
+	struct perf_ep ep = { .buf = &mem };
 	struct perf_lcore lc = { .run = &run, .hist = &runs };
-	uint64_t t = 1000, posted = 0, completed = 0, now = 5000, ops = 0;
+	struct stream_tmpl *t = calloc(1, sizeof(*t));
+	struct stream_ops so = { .size = 64 };
+	uint64_t tsc, now, ops = 0, skipped = 0;
 	unsigned int step;
 
+	CU_ASSERT_FATAL(t != NULL);
+	memset(&mem, 0, sizeof(mem));
 	rdx_hist_init(&per_op);
 	rdx_hist_init(&runs);
+	t->pl_mask = 255;
+	t->pl_seq = pl;
+	t->pl_tsc = pl + 256;
 	rng_state = 2;
+	/* 3 ops still in flight from an earlier phase: timed from the start */
+	ep.posted = 3;
+	stream_tmpl_init(&so, &ep, t);
+	CU_ASSERT_EQUAL(t->pl_next, 1);
+	tsc = t->pl_tsc[0];  /* rdx_tsc() then: the test's clock goes on from it */
+	op_tsc[0] = op_tsc[1] = op_tsc[2] = tsc;
 	for (step = 0; step < 200000; step++) {
-		uint64_t inflight = posted - completed;
+		uint64_t inflight = ep.posted - ep.completed;
 
-		if (inflight < 200 && rng_next() % 2 == 0) {
-			/* a post list of 1..64 ops at one time (sometimes the
-			 * same time as the previous one) */
+		if (inflight < run.window && rng_next() % 2 == 0) {
+			/* a post list of 1..64 ops, as stream_post records it */
 			uint64_t n = 1 + rng_next() % 64, j;
 
-			if (n > 200 - inflight)
-				n = 200 - inflight;
-			t += rng_next() % 3 == 0 ? 0 : 1 + rng_next() % 5000;
+			if (n > run.window - inflight)
+				n = run.window - inflight;
+			tsc += rng_next() % 3 == 0 ? 0 : 1 + rng_next() % 5000;
+			t->pl_seq[t->pl_next & t->pl_mask] = ep.posted;
+			t->pl_tsc[t->pl_next & t->pl_mask] = tsc;
+			t->pl_next++;
 			for (j = 0; j < n; j++)
-				post_tsc[(posted + j) & 255] = t;
-			posted += n;
+				op_tsc[(ep.posted + j) & 255] = tsc;
+			ep.posted += n;
 		} else if (inflight > 0) {
 			/* one completion retires 1..inflight ops */
 			uint32_t r = (uint32_t)(1 + rng_next() % inflight), j;
 
-			now = t + rng_next() % 100000;
-			for (j = 0; j < r; j++)
-				rdx_hist_record(&per_op, now - post_tsc[(completed + j) & 255]);
-			stream_retire_runs(&lc, &ep, completed, r, now);
-			completed += r;
-			ops += r;
+			now = tsc + rng_next() % 100000;
+			if (rng_next() % 8 == 0) {
+				stream_retire_skip(&ep, t, r);
+				skipped += r;
+			} else {
+				for (j = 0; j < r; j++)
+					rdx_hist_record(&per_op,
+							now - op_tsc[(ep.completed + j) & 255]);
+				stream_retire_runs(&lc, &ep, t, r, now);
+				ops += r;
+			}
+			ep.completed += r;
+			/* the post lists in flight: those with an op not retired */
+			CU_ASSERT(t->pl_next - t->pl_done <= ep.posted - ep.completed);
+			CU_ASSERT(t->pl_done == t->pl_next ||
+				  t->pl_seq[t->pl_done & t->pl_mask] <= ep.completed);
 		}
 	}
 	CU_ASSERT(ops > 100000);
+	CU_ASSERT(skipped > 10000);
 	CU_ASSERT_EQUAL(lc.ops, ops);
 	CU_ASSERT_EQUAL(lc.bytes, ops * 64);
 	CU_ASSERT_EQUAL(runs.count, per_op.count);
@@ -268,6 +297,7 @@ test_retire_runs(void)
 	CU_ASSERT(fabs(rdx_hist_stdev(&runs) - rdx_hist_stdev(&per_op)) <=
 		  1e-9 * rdx_hist_stdev(&per_op));
 	CU_ASSERT_EQUAL(rdx_hist_percentile(&runs, 99.0), rdx_hist_percentile(&per_op, 99.0));
+	free(t);
 }
 
 int
