@@ -47,7 +47,10 @@ struct stream_ops {
 
 /*
  * The WRs of one QP's post list, built once per phase (stream_tmpl_init):
- * a post writes only what changes from one op to the next (stream_post).
+ * a post writes only what changes from one op to the next (stream_post):
+ * the op numbers; the slot addresses when the post list starts at another
+ * slot than the one they were written for (not when -l divides the slots
+ * and posts start at slot 0, as with -l = -t); the signaled flags.
  * In batch mode the ops are timed per post list: post list number p starts
  * at op pl_seq[p & pl_mask] and was posted at pl_tsc[p & pl_mask]; the post
  * lists pl_done .. pl_next - 1 have ops in flight (at most -t of them).
@@ -56,6 +59,10 @@ struct stream_tmpl {
 	struct rdx_wr wrs[RDX_MAX_BURST];
 	struct rdx_sge sges[RDX_MAX_BURST];
 	uint8_t flags;           /* every WR's flags but RDX_WR_SIGNALED */
+	uint8_t nsig;            /* WRs with RDX_WR_SIGNALED set: sig[0..nsig) */
+	uint8_t sig[RDX_MAX_BURST];
+	uint32_t addr_n;         /* WRs 0..addr_n-1 hold the addresses of the */
+	uint64_t addr_slot;      /* slots from addr_slot on */
 	uint32_t pl_mask;
 	uint64_t pl_next;        /* post lists posted */
 	uint64_t pl_done;        /* the oldest post list with an op in flight */
@@ -77,6 +84,8 @@ stream_tmpl_init(const struct stream_ops *so, const struct perf_ep *ep, struct s
 	uint32_t j;
 
 	t->flags = so->may_inline && so->size <= ep->inline_max ? RDX_WR_INLINE : 0;
+	t->nsig = 0;
+	t->addr_n = 0;
 	/* what an earlier phase left in flight counts from now, as one list */
 	t->pl_next = 0;
 	t->pl_done = 0;
@@ -104,31 +113,91 @@ stream_tmpl_init(const struct stream_ops *so, const struct perf_ep *ep, struct s
  * Which of the n WRs about to be posted ask for a completion: one every -Q
  * WRs (ep->sig_left counts down to the next), and the last of the post when
  * it fills the window or is the phase's last op (else nothing would retire
- * the unsignaled tail); lat: every WR. The flags of wrs[0..n) hold no
- * RDX_WR_SIGNALED yet.
+ * the unsignaled tail); lat: every WR. The WRs signaled by the previous post
+ * are cleared first: only t->sig[0..nsig) have RDX_WR_SIGNALED.
  */
 static inline void
-stream_signal(const struct stream_ops *so, struct perf_ep *ep, struct rdx_wr *wrs, uint32_t n,
+stream_signal(const struct stream_ops *so, struct perf_ep *ep, struct stream_tmpl *t, uint32_t n,
 	      bool last)
 {
+	struct rdx_wr *wrs = t->wrs;
 	uint64_t j, q = so->sig_every;
 	uint32_t l = UINT32_MAX;  /* the last signaled WR */
+	unsigned int s;
 
+	for (s = 0; s < t->nsig; s++)
+		wrs[t->sig[s]].flags = t->flags;
+	t->nsig = 0;
 	if (unlikely(so->lat)) {
-		for (j = 0; j < n; j++)
+		for (j = 0; j < n; j++) {
 			wrs[j].flags |= RDX_WR_SIGNALED;
+			t->sig[t->nsig++] = (uint8_t)j;
+		}
 		ep->sig_left = so->sig_every;
 		return;
 	}
 	for (j = ep->sig_left <= 1 ? 0 : ep->sig_left - 1; j < n; j += q) {
 		wrs[j].flags |= RDX_WR_SIGNALED;
+		t->sig[t->nsig++] = (uint8_t)j;
 		l = (uint32_t)j;
 	}
 	if (last && l != n - 1) {
 		wrs[n - 1].flags |= RDX_WR_SIGNALED;
+		t->sig[t->nsig++] = (uint8_t)(n - 1);
 		l = n - 1;
 	}
 	ep->sig_left = l == UINT32_MAX ? ep->sig_left - n : so->sig_every - (n - 1 - l);
+}
+
+/* The slot addresses of WRs 0..n-1 for a post list starting at slot0 (UD:
+ * no remote address; the union holds the destination). */
+static void
+stream_addrs(const struct stream_ops *so, const struct perf_run *run, const struct perf_ep *ep,
+	     struct stream_tmpl *t, uint64_t slot0, uint32_t n)
+{
+	const uint64_t smask = run->slots - 1, iova = ep->buf->iova, raddr = ep->raddr;
+	const uint32_t stride = run->stride;
+	uint32_t j;
+
+	for (j = 0; j < n; j++) {
+		uint64_t off = ((slot0 + j) & smask) * stride;
+
+		t->sges[j].addr = iova + off;
+		if (!so->ud)
+			t->wrs[j].remote_addr = raddr + off;
+	}
+	/* an engine's prep may rewrite them (atomics): then every post does */
+	t->addr_n = so->prep == NULL ? n : 0;
+	t->addr_slot = slot0;
+}
+
+/* The n WRs of the next post list in t->wrs (`last`: the last one must be
+ * signaled, stream_signal). */
+static inline __attribute__((always_inline)) void
+stream_build(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *ep,
+	     struct stream_tmpl *t, uint32_t n, bool last)
+{
+	const struct perf_run *run = lc->run;
+	struct rdx_wr *wrs = t->wrs;
+	uint64_t seq = ep->posted;
+	uint32_t j;
+
+	/* per WR: its op number; the addresses only when the slots moved */
+	for (j = 0; j < n; j++)
+		wrs[j].wr_id = seq + j;
+	if (unlikely((seq & (run->slots - 1)) != t->addr_slot || n > t->addr_n))
+		stream_addrs(so, run, ep, t, seq & (run->slots - 1), n);
+	stream_signal(so, ep, t, n, last);
+	if (unlikely(so->per_wr)) {
+		for (j = 0; j < n; j++, seq++) {
+			if (so->imm)
+				wrs[j].imm = rte_cpu_to_be_32((uint32_t)seq);
+			if (so->prep != NULL)
+				so->prep(lc, ep, &wrs[j], seq);
+			else if (so->fill != NULL)
+				so->fill(lc, ep, (seq & (run->slots - 1)) * run->stride, seq);
+		}
+	}
 }
 
 /* Step 1: fill the QP's window, -l WRs per doorbell. Returns the WRs posted. */
@@ -138,10 +207,8 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 {
 	const struct perf_run *run = lc->run;
 	uint64_t inflight = ep->posted - ep->completed;
-	const uint64_t smask = run->slots - 1, iova = ep->buf->iova, raddr = ep->raddr;
-	const uint32_t stride = run->stride;
 	struct rdx_wr *wrs = t->wrs;
-	uint64_t left, now, seq;
+	uint64_t left, now;
 	uint32_t n, j;
 	uint16_t k;
 
@@ -157,36 +224,7 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 		if (n == 0)
 			return 0;
 	}
-	/* per WR: its op number and slot (UD: no remote address; the union
-	 * holds the destination) */
-	seq = ep->posted;
-	if (likely(!so->ud)) {
-		for (j = 0; j < n; j++, seq++) {
-			uint64_t off = (seq & smask) * stride;
-
-			wrs[j].wr_id = seq;
-			t->sges[j].addr = iova + off;
-			wrs[j].remote_addr = raddr + off;
-			wrs[j].flags = t->flags;
-		}
-	} else {
-		for (j = 0; j < n; j++, seq++) {
-			wrs[j].wr_id = seq;
-			t->sges[j].addr = iova + (seq & smask) * stride;
-			wrs[j].flags = t->flags;
-		}
-	}
-	stream_signal(so, ep, wrs, n, n == left || n == run->window - inflight);
-	if (unlikely(so->per_wr)) {
-		for (j = 0, seq = ep->posted; j < n; j++, seq++) {
-			if (so->imm)
-				wrs[j].imm = rte_cpu_to_be_32((uint32_t)seq);
-			if (so->prep != NULL)
-				so->prep(lc, ep, &wrs[j], seq);
-			else if (so->fill != NULL)
-				so->fill(lc, ep, (seq & smask) * stride, seq);
-		}
-	}
+	stream_build(lc, so, ep, t, n, n == left || n == run->window - inflight);
 	now = rdx_tsc();
 	k = rdx_qp_post_burst(ep->qp, wrs, (uint16_t)n);
 	if (likely(so->batch)) {

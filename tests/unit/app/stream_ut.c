@@ -3,7 +3,8 @@
  * rdx-perf's bandwidth loop (apps/rdx-perf/stream.c), the parts that need
  * no device: which WRs of a post list ask for a completion (stream_signal,
  * against the per-WR rule it replaced: a CQE every -Q WRs, the WR that fills
- * the window, the last one), and the latency of retired ops timed by post
+ * the window, the last one), every field of the WRs a post list reuses
+ * (stream_build, against WRs built from scratch), and the latency of retired ops timed by post
  * list (stream_retire_runs, stream_retire_skip: against one histogram record
  * per op) over random post lists, windows and retirements. The loop's helpers from
  * common.c are stand-ins that fail the test if called.
@@ -162,7 +163,7 @@ test_signal_rule(void)
 	static const uint32_t qs[] = { 1, 2, 3, 7, 16, 32, 33, 100, 65536 };
 	struct stream_tmpl *t = calloc(1, sizeof(*t));
 	uint8_t want[RDX_MAX_BURST];
-	unsigned int round, posts = 0, signaled = 0;
+	unsigned int round, posts = 0, signaled = 0, j;
 
 	CU_ASSERT_FATAL(t != NULL);
 	rng_state = 1;
@@ -176,9 +177,13 @@ test_signal_rule(void)
 
 		a.target = a.posted + 1 + rng_next() % 600;
 		b = a;
+		for (j = 0; j < RDX_MAX_BURST; j++)
+			t->wrs[j].flags = RDX_WR_INLINE;
+		t->flags = RDX_WR_INLINE;
+		t->nsig = 0;
 		for (step = 0; step < 400 && a.posted < a.target; step++) {
 			uint64_t inflight = a.posted - a.completed, left = a.target - a.posted;
-			uint32_t n = min_u32(plist, (uint32_t)(window - inflight)), j;
+			uint32_t n = min_u32(plist, (uint32_t)(window - inflight));
 
 			if (left < n)
 				n = (uint32_t)left;
@@ -186,14 +191,12 @@ test_signal_rule(void)
 				n = 1 + (uint32_t)(rng_next() % n);  /* --rate: fewer due */
 			if (n > 0) {
 				ref_signal(&a, so.sig_every, so.lat, window, n, want);
-				for (j = 0; j < n; j++)
-					t->wrs[j].flags = RDX_WR_INLINE;
-				stream_signal(&so, &b, t->wrs, n,
-					      n == left || n == window - inflight);
-				for (j = 0; j < n; j++) {
+				stream_signal(&so, &b, t, n, n == left || n == window - inflight);
+				/* the previous post's signaled WRs were cleared */
+				for (j = 0; j < RDX_MAX_BURST; j++) {
 					CU_ASSERT_EQUAL(t->wrs[j].flags,
-							want[j] | RDX_WR_INLINE);
-					signaled += want[j] != 0;
+							(j < n ? want[j] : 0) | RDX_WR_INLINE);
+					signaled += j < n && want[j] != 0;
 				}
 				CU_ASSERT_EQUAL(b.sig_left, a.sig_left);
 				a.posted += n;
@@ -210,6 +213,145 @@ test_signal_rule(void)
 	}
 	CU_ASSERT(posts > 10000);
 	CU_ASSERT(signaled > 1000);
+	free(t);
+}
+
+/* A stand-in prep: rewrites the remote address of every third op only, so
+ * addresses kept from an earlier post would show. */
+static void
+ut_prep(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, uint64_t seq)
+{
+	RTE_SET_USED(lc);
+	RTE_SET_USED(ep);
+	if (seq % 3 == 0)
+		wr->remote_addr = 0xdead000000ull + seq;
+}
+
+/* The WR the loop built before templates, field by field (flags without
+ * RDX_WR_SIGNALED: ref_signal has those). */
+static void
+ref_wr(const struct stream_ops *so, const struct perf_run *run, const struct perf_ep *ep,
+       uint64_t seq, struct rdx_wr *wr, struct rdx_sge *sge)
+{
+	uint64_t off = (seq & (run->slots - 1)) * run->stride;
+
+	memset(wr, 0, sizeof(*wr));
+	sge->addr = ep->buf->iova + off;
+	sge->length = so->size;
+	sge->lkey = ep->buf->lkey;
+	wr->wr_id = seq;
+	wr->num_sge = 1;
+	wr->opcode = so->opcode;
+	wr->remote_addr = ep->raddr + off;
+	wr->rkey = ep->rkey;
+	wr->flags = so->may_inline && so->size <= ep->inline_max ? RDX_WR_INLINE : 0;
+	wr->imm = rte_cpu_to_be_32((uint32_t)seq);
+	if (so->ud)
+		perf_ud_dest(ep, wr);
+	if (so->prep != NULL)
+		so->prep(NULL, NULL, wr, seq);
+}
+
+/* Posts of random lengths at random slots (-l, -t, slot count and stride
+ * vary; RC, UD, a prep that rewrites some addresses): every WR stream_build
+ * leaves equals the one built from scratch. */
+static void
+test_build_wrs(void)
+{
+	struct stream_tmpl *t = calloc(1, sizeof(*t));
+	struct rdx_mem mem;
+	struct rdx_ah *ah = (struct rdx_ah *)(uintptr_t)0x1000;
+	unsigned int round, posts = 0, moved = 0;
+
+	CU_ASSERT_FATAL(t != NULL);
+	memset(&mem, 0, sizeof(mem));
+	mem.iova = 0x10000000;
+	mem.lkey = 0x55;
+	rng_state = 3;
+	for (round = 0; round < 1500; round++) {
+		unsigned int kind = (unsigned int)(rng_next() % 4);
+		struct stream_ops so = {
+			.sig_every = 1 + (uint32_t)(rng_next() % 40),
+			.opcode = kind == 2 ? RDX_OP_WRITE_IMM : RDX_OP_WRITE,
+			.may_inline = rng_next() % 2 == 0,
+			.ud = kind == 1,
+			.imm = kind == 1 || kind == 2,
+			.prep = kind == 3 ? ut_prep : NULL,
+			.size = 8u << (rng_next() % 6),
+		};
+		struct perf_run run = {
+			.slots = 1u << (rng_next() % 8),
+			.window = 1 + (uint32_t)(rng_next() % 160),
+		};
+		struct perf_ep a = { .buf = &mem, .raddr = 0x7000000000ull, .rkey = 0x77,
+				     .inline_max = 64, .ah = ah, .rqpn = 9, .rqkey = 0x1111 };
+		struct perf_lcore lc = { .run = &run };
+		uint32_t plist = 1 + (uint32_t)(rng_next() % RDX_MAX_BURST);
+		uint8_t want[RDX_MAX_BURST];
+		unsigned int step;
+
+		so.per_wr = so.imm || so.prep != NULL;
+		run.stride = so.size + 64 * (uint32_t)(rng_next() % 3);
+		a.posted = a.completed = rng_next() % 1000;
+		a.target = a.posted + 1 + rng_next() % 500;
+		struct perf_ep b = a;
+
+		stream_tmpl_init(&so, &b, t);
+		for (step = 0; step < 300 && a.posted < a.target; step++) {
+			uint64_t inflight = a.posted - a.completed, left = a.target - a.posted;
+			uint32_t n = min_u32(plist, (uint32_t)(run.window - inflight)), j;
+
+			if (left < n)
+				n = (uint32_t)left;
+			if (n > 0 && rng_next() % 3 == 0)
+				n = 1 + (uint32_t)(rng_next() % n);
+			if (n > 0) {
+				bool last = n == left || n == run.window - inflight;
+
+				moved += (a.posted & (run.slots - 1)) != t->addr_slot || n > t->addr_n;
+				ref_signal(&a, so.sig_every, false, run.window, n, want);
+				stream_build(&lc, &so, &b, t, n, last);
+				for (j = 0; j < n; j++) {
+					struct rdx_wr w;
+					struct rdx_sge g;
+					const struct rdx_wr *x = &t->wrs[j];
+
+					ref_wr(&so, &run, &a, a.posted + j, &w, &g);
+					CU_ASSERT_EQUAL(x->wr_id, w.wr_id);
+					CU_ASSERT_EQUAL(x->sge, &t->sges[j]);
+					CU_ASSERT_EQUAL(x->sge->addr, g.addr);
+					CU_ASSERT_EQUAL(x->sge->length, g.length);
+					CU_ASSERT_EQUAL(x->sge->lkey, g.lkey);
+					CU_ASSERT_EQUAL(x->num_sge, 1);
+					CU_ASSERT_EQUAL(x->opcode, w.opcode);
+					CU_ASSERT_EQUAL(x->rkey, w.rkey);
+					CU_ASSERT_EQUAL(x->flags, w.flags | want[j]);
+					if (so.imm)
+						CU_ASSERT_EQUAL(x->imm, w.imm);
+					if (so.ud) {
+						CU_ASSERT_EQUAL(x->ah, ah);
+						CU_ASSERT_EQUAL(x->remote_qpn, w.remote_qpn);
+						CU_ASSERT_EQUAL(x->remote_qkey, w.remote_qkey);
+					} else {
+						CU_ASSERT_EQUAL(x->remote_addr, w.remote_addr);
+					}
+				}
+				CU_ASSERT_EQUAL(b.sig_left, a.sig_left);
+				/* as stream_post: k == n */
+				a.posted += n;
+				b.posted += n;
+				posts++;
+			}
+			inflight = a.posted - a.completed;
+			if (inflight > 0) {
+				a.completed += rng_next() % (inflight + 1);
+				b.completed = a.completed;
+			}
+		}
+	}
+	CU_ASSERT(posts > 10000);
+	CU_ASSERT(moved > 1000 && moved < posts);
+	printf("\n  %u posts, addresses written by %u ", posts, moved);
 	free(t);
 }
 
@@ -305,6 +447,7 @@ main(void)
 {
 	static const struct rdx_ut_case cases[] = {
 		{ "signaled WRs: the per-WR rule", test_signal_rule },
+		{ "WRs: as built from scratch", test_build_wrs },
 		{ "retire by runs: one record per op", test_retire_runs },
 		{ NULL, NULL },
 	};
