@@ -151,7 +151,7 @@ stream_signal(const struct stream_ops *so, struct perf_ep *ep, struct stream_tmp
 
 /* The slot addresses of WRs 0..n-1 for a post list starting at slot0 (UD:
  * no remote address; the union holds the destination). */
-static void
+static inline __attribute__((always_inline)) void
 stream_addrs(const struct stream_ops *so, const struct perf_run *run, const struct perf_ep *ep,
 	     struct stream_tmpl *t, uint64_t slot0, uint32_t n)
 {
@@ -280,7 +280,10 @@ stream_retire_runs(struct perf_lcore *lc, struct perf_ep *ep, struct stream_tmpl
 
 		if (unlikely(e <= first)) /* more retired than posted: never */
 			break;
-		rdx_hist_record_n(lc->hist, now - t->pl_tsc[p & t->pl_mask], e - first);
+		if (e - first == 1) /* -l 1: one op per post list */
+			rdx_hist_record(lc->hist, now - t->pl_tsc[p & t->pl_mask]);
+		else
+			rdx_hist_record_n(lc->hist, now - t->pl_tsc[p & t->pl_mask], e - first);
 		first = e;
 		if (e == pl_end)
 			t->pl_done = p + 1;
