@@ -337,6 +337,10 @@ perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n)
 	uint32_t *tick = recv ? &g->rtick : &g->stick;
 	uint16_t k = 0;
 
+	/* the CQ's only QP, and a CQ of its own for this queue (a single CQ
+	 * serves QPs that post no receives): nothing to route or park */
+	if (g->nb_qps == 1 && r->head == r->tail && (!recv || g->rcq != g->scq))
+		return rdx_cq_poll_burst(recv ? g->rcq : g->scq, wc, n);
 	if (r->head == r->tail && ++*tick >= g->period) {
 		*tick = 0;
 		cq_route(g, recv ? g->rcq : g->scq);

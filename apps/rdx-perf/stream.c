@@ -12,6 +12,7 @@
  * engine adds comes through its table (prep/done, --verify fill/check).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_branch_prediction.h>
@@ -34,9 +35,39 @@ struct stream_ops {
 	bool lat;
 	bool ud;                 /* --transport ud: datagrams (perf_ud_dest) */
 	bool rate;               /* --rate: open loop (rate.h) */
+	bool imm;                /* the opcode carries an immediate (the op's number) */
+	bool per_wr;             /* a per-WR step besides the addresses (imm, prep, fill) */
+	bool batch;              /* ops are timed by post list (struct stream_tmpl) and
+				  * retired in runs (stream_retire_runs): no per-op
+				  * hook, no --rate, no -o log */
 	uint32_t plist;
 	uint32_t size;
 	uint32_t sig_every;
+};
+
+/*
+ * The WRs of one QP's post list, built once per phase (stream_tmpl_init):
+ * a post writes only what changes from one op to the next (stream_post):
+ * the op numbers; the slot addresses when the post list starts at another
+ * slot than the one they were written for (not when -l divides the slots
+ * and posts start at slot 0, as with -l = -t); the signaled flags.
+ * In batch mode the ops are timed per post list: post list number p starts
+ * at op pl_seq[p & pl_mask] and was posted at pl_tsc[p & pl_mask]; the post
+ * lists pl_done .. pl_next - 1 have ops in flight (at most -t of them).
+ */
+struct stream_tmpl {
+	struct rdx_wr wrs[RDX_MAX_BURST];
+	struct rdx_sge sges[RDX_MAX_BURST];
+	uint8_t flags;           /* every WR's flags but RDX_WR_SIGNALED */
+	uint8_t nsig;            /* WRs with RDX_WR_SIGNALED set: sig[0..nsig) */
+	uint8_t sig[RDX_MAX_BURST];
+	uint32_t addr_n;         /* WRs 0..addr_n-1 hold the addresses of the */
+	uint64_t addr_slot;      /* slots from addr_slot on */
+	uint32_t pl_mask;
+	uint64_t pl_next;        /* post lists posted */
+	uint64_t pl_done;        /* the oldest post list with an op in flight */
+	uint64_t *pl_seq;
+	uint64_t *pl_tsc;
 };
 
 static inline uint32_t
@@ -45,13 +76,145 @@ min_u32(uint32_t a, uint32_t b)
 	return a < b ? a : b;
 }
 
+/* What no post changes: opcode, SGE length and key, rkey, inline, the UD
+ * destination. */
+static void
+stream_tmpl_init(const struct stream_ops *so, const struct perf_ep *ep, struct stream_tmpl *t)
+{
+	uint32_t j;
+
+	t->flags = so->may_inline && so->size <= ep->inline_max ? RDX_WR_INLINE : 0;
+	t->nsig = 0;
+	t->addr_n = 0;
+	/* what an earlier phase left in flight counts from now, as one list */
+	t->pl_next = 0;
+	t->pl_done = 0;
+	if (ep->posted != ep->completed) {
+		t->pl_seq[0] = ep->completed;
+		t->pl_tsc[0] = rdx_tsc();
+		t->pl_next = 1;
+	}
+	for (j = 0; j < RDX_MAX_BURST; j++) {
+		struct rdx_wr *wr = &t->wrs[j];
+
+		t->sges[j].length = so->size;
+		t->sges[j].lkey = ep->buf->lkey;
+		wr->sge = &t->sges[j];
+		wr->num_sge = 1;
+		wr->opcode = so->opcode;
+		wr->rkey = ep->rkey;
+		wr->flags = t->flags;
+		if (so->ud)
+			perf_ud_dest(ep, wr);
+	}
+}
+
+/*
+ * Which of the n WRs about to be posted ask for a completion: one every -Q
+ * WRs (ep->sig_left counts down to the next), and the last of the post when
+ * it fills the window or is the phase's last op (else nothing would retire
+ * the unsignaled tail); lat: every WR. The WRs signaled by the previous post
+ * are cleared first: only t->sig[0..nsig) have RDX_WR_SIGNALED.
+ */
+static inline void
+stream_signal(const struct stream_ops *so, struct perf_ep *ep, struct stream_tmpl *t, uint32_t n,
+	      bool last)
+{
+	struct rdx_wr *wrs = t->wrs;
+	uint64_t j, q = so->sig_every;
+	uint32_t l = UINT32_MAX;  /* the last signaled WR */
+	unsigned int s;
+
+	for (s = 0; s < t->nsig; s++)
+		wrs[t->sig[s]].flags = t->flags;
+	t->nsig = 0;
+	if (unlikely(so->lat)) {
+		for (j = 0; j < n; j++) {
+			wrs[j].flags |= RDX_WR_SIGNALED;
+			t->sig[t->nsig++] = (uint8_t)j;
+		}
+		ep->sig_left = so->sig_every;
+		return;
+	}
+	for (j = ep->sig_left <= 1 ? 0 : ep->sig_left - 1; j < n; j += q) {
+		wrs[j].flags |= RDX_WR_SIGNALED;
+		t->sig[t->nsig++] = (uint8_t)j;
+		l = (uint32_t)j;
+	}
+	if (last && l != n - 1) {
+		wrs[n - 1].flags |= RDX_WR_SIGNALED;
+		t->sig[t->nsig++] = (uint8_t)(n - 1);
+		l = n - 1;
+	}
+	ep->sig_left = l == UINT32_MAX ? ep->sig_left - n : so->sig_every - (n - 1 - l);
+}
+
+/* The slot addresses of WRs 0..n-1 for a post list starting at slot0 (UD:
+ * no remote address; the union holds the destination). */
+static inline __attribute__((always_inline)) void
+stream_addrs(const struct stream_ops *so, const struct perf_run *run, const struct perf_ep *ep,
+	     struct stream_tmpl *t, uint64_t slot0, uint32_t n)
+{
+	const uint64_t smask = run->slots - 1, iova = ep->buf->iova, raddr = ep->raddr;
+	const uint32_t stride = run->stride;
+	uint32_t j;
+
+	for (j = 0; j < n; j++) {
+		uint64_t off = ((slot0 + j) & smask) * stride;
+
+		t->sges[j].addr = iova + off;
+		if (!so->ud)
+			t->wrs[j].remote_addr = raddr + off;
+	}
+	/* an engine's prep may rewrite them (atomics): then every post does */
+	t->addr_n = so->prep == NULL ? n : 0;
+	t->addr_slot = slot0;
+}
+
+/* The n WRs of the next post list in t->wrs (`last`: the last one must be
+ * signaled, stream_signal). */
+static inline __attribute__((always_inline)) void
+stream_build(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *ep,
+	     struct stream_tmpl *t, uint32_t n, bool last)
+{
+	const struct perf_run *run = lc->run;
+	struct rdx_wr *wrs = t->wrs;
+	uint64_t seq = ep->posted;
+	uint32_t j;
+
+	/* per WR: its op number (four at a time: the loop costs more than the
+	 * store); the addresses only when the slots moved */
+	for (j = 0; j + 4 <= n; j += 4) {
+		wrs[j].wr_id = seq + j;
+		wrs[j + 1].wr_id = seq + j + 1;
+		wrs[j + 2].wr_id = seq + j + 2;
+		wrs[j + 3].wr_id = seq + j + 3;
+	}
+	for (; j < n; j++)
+		wrs[j].wr_id = seq + j;
+	if (unlikely((seq & (run->slots - 1)) != t->addr_slot || n > t->addr_n))
+		stream_addrs(so, run, ep, t, seq & (run->slots - 1), n);
+	stream_signal(so, ep, t, n, last);
+	if (unlikely(so->per_wr)) {
+		for (j = 0; j < n; j++, seq++) {
+			if (so->imm)
+				wrs[j].imm = rte_cpu_to_be_32((uint32_t)seq);
+			if (so->prep != NULL)
+				so->prep(lc, ep, &wrs[j], seq);
+			else if (so->fill != NULL)
+				so->fill(lc, ep, (seq & (run->slots - 1)) * run->stride, seq);
+		}
+	}
+}
+
 /* Step 1: fill the QP's window, -l WRs per doorbell. Returns the WRs posted. */
 static inline __attribute__((always_inline)) uint16_t
 stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *ep,
-	    struct rdx_wr *wrs, struct rdx_sge *sges)
+	    struct stream_tmpl *t)
 {
 	const struct perf_run *run = lc->run;
 	uint64_t inflight = ep->posted - ep->completed;
+	struct rdx_wr *wrs = t->wrs;
 	uint64_t left, now;
 	uint32_t n, j;
 	uint16_t k;
@@ -68,41 +231,17 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 		if (n == 0)
 			return 0;
 	}
-	for (j = 0; j < n; j++) {
-		uint64_t seq = ep->posted + j;
-		uint64_t off = (seq & (run->slots - 1)) * run->stride;
-		struct rdx_wr *wr = &wrs[j];
-
-		sges[j].addr = ep->buf->iova + off;
-		sges[j].length = so->size;
-		sges[j].lkey = ep->buf->lkey;
-		wr->wr_id = seq;
-		wr->sge = &sges[j];
-		wr->num_sge = 1;
-		wr->opcode = so->opcode;
-		wr->remote_addr = ep->raddr + off;
-		wr->rkey = ep->rkey;
-		wr->flags = so->may_inline && so->size <= ep->inline_max ? RDX_WR_INLINE : 0;
-		/* a CQE every -Q WRs, for the WR that fills the window and for
-		 * the last one (else nothing would retire the unsignaled tail) */
-		if (so->lat || ep->sig_left <= 1 || seq + 1 == ep->target ||
-		    seq + 1 - ep->completed == run->window) {
-			wr->flags |= RDX_WR_SIGNALED;
-			ep->sig_left = so->sig_every;
-		} else {
-			ep->sig_left--;
-		}
-		wr->imm = rte_cpu_to_be_32((uint32_t)seq);
-		if (so->ud)
-			perf_ud_dest(ep, wr);
-		if (so->prep != NULL)
-			so->prep(lc, ep, wr, seq);
-		else if (so->fill != NULL)
-			so->fill(lc, ep, off, seq);
-	}
+	stream_build(lc, so, ep, t, n, n == left || n == run->window - inflight);
 	now = rdx_tsc();
 	k = rdx_qp_post_burst(ep->qp, wrs, (uint16_t)n);
-	if (likely(!so->rate)) {
+	if (likely(so->batch)) {
+		/* one time for the post list: every op of it gets it */
+		if (k > 0) {
+			t->pl_seq[t->pl_next & t->pl_mask] = ep->posted;
+			t->pl_tsc[t->pl_next & t->pl_mask] = now;
+			t->pl_next++;
+		}
+	} else if (likely(!so->rate)) {
 		for (j = 0; j < k; j++)
 			perf_posted(lc, ep, ep->posted + j, now, so->size);
 	} else {
@@ -120,11 +259,54 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	return k;
 }
 
+/*
+ * The r ops from ep->completed on completed at `now` (batch mode): each
+ * post list they cover is one weighted histogram record (its ops share its
+ * post time), the same histogram as one record per op.
+ */
+static inline void
+stream_retire_runs(struct perf_lcore *lc, struct perf_ep *ep, struct stream_tmpl *t,
+		   uint32_t r, uint64_t now)
+{
+	uint64_t first = ep->completed, end = first + r;
+
+	lc->ops += r;
+	lc->bytes += (uint64_t)r * lc->run->size;
+	while (first < end) {
+		uint64_t p = t->pl_done;
+		/* the post list ends where the next one starts */
+		uint64_t pl_end = p + 1 < t->pl_next ? t->pl_seq[(p + 1) & t->pl_mask] : ep->posted;
+		uint64_t e = pl_end < end ? pl_end : end;
+
+		if (unlikely(e <= first)) /* more retired than posted: never */
+			break;
+		if (e - first == 1) /* -l 1: one op per post list */
+			rdx_hist_record(lc->hist, now - t->pl_tsc[p & t->pl_mask]);
+		else
+			rdx_hist_record_n(lc->hist, now - t->pl_tsc[p & t->pl_mask], e - first);
+		first = e;
+		if (e == pl_end)
+			t->pl_done = p + 1;
+	}
+}
+
+/* Warm-up: the r ops from ep->completed on are retired, unrecorded. */
+static inline void
+stream_retire_skip(struct perf_ep *ep, struct stream_tmpl *t, uint32_t r)
+{
+	uint64_t end = ep->completed + r;
+
+	while (t->pl_done + 1 < t->pl_next && t->pl_seq[(t->pl_done + 1) & t->pl_mask] <= end)
+		t->pl_done++;
+	if (t->pl_done + 1 == t->pl_next && end == ep->posted)
+		t->pl_done = t->pl_next;
+}
+
 /* Step 2: retire what the send completions say is done. Returns the
  * completions taken (0: none) or negative errno. */
 static inline __attribute__((always_inline)) int
 stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *ep,
-	    struct rdx_wc *wcs)
+	    struct stream_tmpl *t, struct rdx_wc *wcs)
 {
 	uint64_t now;
 	uint16_t nc, j;
@@ -140,6 +322,14 @@ stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 
 		if (wcs[j].status != 0)
 			return perf_wc_error(lc, ep, &wcs[j], rdx_op_name(lc->eng->op));
+		if (likely(so->batch)) {
+			if (lc->measure)
+				stream_retire_runs(lc, ep, t, r, now);
+			else /* warm-up: no record; post lists retired all the same */
+				stream_retire_skip(ep, t, r);
+			ep->completed += r;
+			continue;
+		}
 		while (r-- > 0) {
 			uint64_t seq = ep->completed;
 
@@ -157,33 +347,16 @@ stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	return nc;
 }
 
-int
-perf_stream_run(struct perf_lcore *lc)
+static int
+stream_loop(struct perf_lcore *lc, const struct stream_ops *so, struct stream_tmpl *tmpl)
 {
-	const struct rdx_perf_engine *eng = lc->eng;
-	const bool verify = lc->o->verify;
-	const struct stream_ops so = {
-		.prep = eng->prep,
-		.fill = verify ? eng->fill : NULL,
-		.done = eng->done,
-		.check = verify ? eng->check : NULL,
-		.opcode = (uint8_t)eng->op,
-		.may_inline = !eng->no_inline,
-		.lat = lc->o->mode == PERF_MODE_LAT,
-		.ud = lc->run->ud,
-		.rate = lc->run->rate_period != 0,
-		.plist = min_u32(lc->run->post_list, RDX_MAX_BURST),
-		.size = (uint32_t)lc->run->size,
-		.sig_every = lc->o->sig_every,
-	};
-	struct rdx_wr wrs[RDX_MAX_BURST];
-	struct rdx_sge sges[RDX_MAX_BURST];
 	struct rdx_wc wcs[PERF_WC_BURST];
 	struct perf_phase ph;
 	unsigned int i;
 	int rc;
 
-	memset(wrs, 0, sizeof(wrs));
+	for (i = 0; i < lc->nb_eps; i++)
+		stream_tmpl_init(so, lc->eps[i], &tmpl[i]);
 	perf_phase_begin(lc, &ph, 0);
 	for (;;) {
 		unsigned int active = 0;
@@ -194,13 +367,13 @@ perf_stream_run(struct perf_lcore *lc)
 
 			/* a pass that posted is busy: -e must not sleep on an
 			 * unsignaled tail whose CQE only a later post brings */
-			busy |= stream_post(lc, &so, ep, wrs, sges) != 0;
+			busy |= stream_post(lc, so, ep, &tmpl[i]) != 0;
 			if (ep->posted < ep->target)
 				active++;
 			if (ep->posted == ep->completed)
 				continue; /* nothing in flight: nothing to poll */
 			active += ep->posted >= ep->target;
-			rc = stream_reap(lc, &so, ep, wcs);
+			rc = stream_reap(lc, so, ep, &tmpl[i], wcs);
 			if (rc < 0)
 				return rc;
 			busy |= rc != 0;
@@ -209,6 +382,61 @@ perf_stream_run(struct perf_lcore *lc)
 		if (rc != 0)
 			return rc < 0 ? rc : 0;
 	}
+}
+
+int
+perf_stream_run(struct perf_lcore *lc)
+{
+	const struct rdx_perf_engine *eng = lc->eng;
+	const bool verify = lc->o->verify;
+	const bool ud = lc->run->ud;
+	const bool rate = lc->run->rate_period != 0;
+	const bool imm = ud || eng->op == RDX_OP_WRITE_IMM || eng->op == RDX_OP_SEND_IMM;
+	const struct stream_ops so = {
+		.prep = eng->prep,
+		.fill = verify ? eng->fill : NULL,
+		.done = eng->done,
+		.check = verify ? eng->check : NULL,
+		.opcode = (uint8_t)eng->op,
+		.may_inline = !eng->no_inline,
+		.lat = lc->o->mode == PERF_MODE_LAT,
+		.ud = ud,
+		.rate = rate,
+		.imm = imm,
+		.per_wr = imm || eng->prep != NULL || (verify && eng->fill != NULL),
+		.batch = !rate && eng->done == NULL && !(verify && eng->check != NULL) &&
+			 !(lc->log != NULL && lc->measure),
+		.plist = min_u32(lc->run->post_list, RDX_MAX_BURST),
+		.size = (uint32_t)lc->run->size,
+		.sig_every = lc->o->sig_every,
+	};
+	/* post lists in flight per QP: at most -t (each has an op), and one
+	 * more left by an earlier phase */
+	const uint32_t pl_ring = rte_align32pow2(lc->run->window + 1);
+	const unsigned int neps = lc->nb_eps != 0 ? lc->nb_eps : 1;
+	struct stream_tmpl *tmpl;
+	uint64_t *pl;
+	unsigned int i;
+	int rc;
+
+	/* once per phase, not per op */
+	tmpl = calloc(neps, sizeof(*tmpl));
+	pl = calloc((size_t)neps * 2 * pl_ring, sizeof(*pl));
+	if (tmpl == NULL || pl == NULL) {
+		free(tmpl);
+		free(pl);
+		perf_lcore_fail(lc, ENOMEM, "no memory for the WRs of %u QPs", lc->nb_eps);
+		return lc->err;
+	}
+	for (i = 0; i < neps; i++) {
+		tmpl[i].pl_mask = pl_ring - 1;
+		tmpl[i].pl_seq = pl + (size_t)i * 2 * pl_ring;
+		tmpl[i].pl_tsc = tmpl[i].pl_seq + pl_ring;
+	}
+	rc = stream_loop(lc, &so, tmpl);
+	free(tmpl);
+	free(pl);
+	return rc;
 }
 
 /* Responder of send and write_imm (server_recv): consume receive

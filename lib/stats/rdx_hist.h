@@ -102,6 +102,40 @@ rdx_hist_record(struct rdx_hist *h, uint64_t cycles)
 		h->buckets[rdx_hist_bucket_index(cycles)]++;
 }
 
+/**
+ * Record the value `cycles` n times: the same histogram as n calls of
+ * rdx_hist_record (count, min, max, buckets, overflow; the moments to the
+ * rounding of n * d against d added n times). For ops that share one
+ * latency (a post list retired by one completion): O(1) for all of them.
+ */
+static inline void
+rdx_hist_record_n(struct rdx_hist *h, uint64_t cycles, uint64_t n)
+{
+	double d, w;
+
+	if (n == 0)
+		return;
+	if (h->count == 0) {
+		h->shift = cycles;
+		h->min = cycles;
+		h->max = cycles;
+	} else {
+		if (cycles < h->min)
+			h->min = cycles;
+		if (cycles > h->max)
+			h->max = cycles;
+	}
+	h->count += n;
+	d = cycles >= h->shift ? (double)(cycles - h->shift) : -(double)(h->shift - cycles);
+	w = (double)n;
+	h->sum += w * d;
+	h->sum_sq += w * (d * d);
+	if (cycles >> RDX_HIST_MAX_BITS)
+		h->overflow += n;
+	else
+		h->buckets[rdx_hist_bucket_index(cycles)] += n;
+}
+
 /** Lower bound and width (cycles) of bucket i < RDX_HIST_BUCKETS: the values
  * [lo, lo + width) (inverse of rdx_hist_bucket_index). */
 void rdx_hist_bucket_range(unsigned int i, uint64_t *lo, uint64_t *width);

@@ -2,7 +2,8 @@
 /*
  * rdx_hist: percentiles against an exact sort (same nearest-rank
  * definition, computed here with integers), exact min/max, mean and stdev
- * against a two-pass long double computation, merge, reset, overflow.
+ * against a two-pass long double computation, merge, weighted records
+ * (rdx_hist_record_n), reset, overflow.
  * Values span 10 ns .. 10 s at 2.6 GHz (26 .. 2.6e10 cycles).
  */
 #include <math.h>
@@ -333,6 +334,54 @@ test_merge(void)
 	CU_ASSERT_EQUAL(merged.count, all.count);
 }
 
+/* rdx_hist_record_n(v, n) is n records of v: the same buckets, count, min,
+ * max, overflow and percentiles; mean and stdev to rounding. Weights 1..64
+ * (a post list retired by one completion), 0 (nothing), and huge ones. */
+static void
+test_record_n(void)
+{
+	static struct rdx_hist one, many;
+	uint64_t i, v, n;
+	unsigned int j;
+
+	rng_state = 7;
+	rdx_hist_init(&one);
+	rdx_hist_init(&many);
+	for (i = 0; i < 20000; i++) {
+		v = clamp_cycles(2600.0 * exp(2.0 * rng_normal()));
+		if (i == 11)
+			v = UINT64_C(1) << 43;   /* one overflow, counted n times */
+		n = rng_next() % 65;     /* 0: records nothing */
+		rdx_hist_record_n(&many, v, n);
+		for (j = 0; j < n; j++)
+			rdx_hist_record(&one, v);
+	}
+	CU_ASSERT(one.count > 0);
+	CU_ASSERT_EQUAL(many.count, one.count);
+	CU_ASSERT_EQUAL(many.min, one.min);
+	CU_ASSERT_EQUAL(many.max, one.max);
+	CU_ASSERT_EQUAL(many.shift, one.shift);
+	CU_ASSERT_EQUAL(many.overflow, one.overflow);
+	CU_ASSERT(many.overflow > 0);
+	CU_ASSERT(memcmp(many.buckets, one.buckets, sizeof(one.buckets)) == 0);
+	for (j = 0; j < sizeof(pcts) / sizeof(pcts[0]); j++)
+		CU_ASSERT_EQUAL(rdx_hist_percentile(&many, pcts[j].p),
+				rdx_hist_percentile(&one, pcts[j].p));
+	CU_ASSERT(fabs(rdx_hist_mean(&many) - rdx_hist_mean(&one)) <= 1e-9 * rdx_hist_mean(&one));
+	CU_ASSERT(fabs(rdx_hist_stdev(&many) - rdx_hist_stdev(&one)) <=
+		  1e-9 * rdx_hist_stdev(&one));
+	/* a first record of weight 0 does not set min/max/shift */
+	rdx_hist_init(&many);
+	rdx_hist_record_n(&many, 5, 0);
+	CU_ASSERT_EQUAL(many.count, 0);
+	rdx_hist_record_n(&many, 700, UINT64_C(1) << 33);
+	CU_ASSERT_EQUAL(many.count, UINT64_C(1) << 33);
+	CU_ASSERT_EQUAL(many.min, 700);
+	CU_ASSERT_EQUAL(many.buckets[rdx_hist_bucket_index(700)], UINT64_C(1) << 33);
+	CU_ASSERT_EQUAL(rdx_hist_percentile(&many, 50.0), 700.0);
+	CU_ASSERT_EQUAL(rdx_hist_stdev(&many), 0.0);
+}
+
 static void
 test_reset(void)
 {
@@ -397,6 +446,7 @@ main(void)
 		{ "bucket layout", test_bucket_layout },
 		{ "moments numerically sound", test_moments_sound },
 		{ "merge equals one histogram", test_merge },
+		{ "record_n equals n records", test_record_n },
 		{ "reset after warm-up", test_reset },
 		{ "overflow and summary in ns", test_overflow_and_summary },
 		{ NULL, NULL },
