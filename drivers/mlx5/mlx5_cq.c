@@ -373,7 +373,8 @@ cqe_slow(struct rdx_mlx5_cq *cq, volatile struct mlx5_cqe64 *cqe, uint8_t opcode
 	cqe_other(cq, qp, cqe, opcode, qpn, wc);
 }
 
-/* Stands in for an empty lookup cache: matches no 24-bit QPN. */
+/* Stands in for an empty lookup cache: matches no 24-bit QPN. Shared by
+ * every CQ and lcore: never written. */
 static struct rdx_mlx5_qp rdx_mlx5_no_qp = { .base.qp_num = UINT32_MAX };
 
 /* End of a poll burst: hand the consumed CQEs back (once per burst). */
@@ -623,8 +624,10 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 			if ((op_own >> 4) == MLX5_CQE_INVALID ||
 			    ((op_own ^ own) & MLX5_CQE_OWNER_MASK))
 				break;
-			/* A received SEND: the responder loop takes the rest. */
-			if ((op_own >> 4) == MLX5_CQE_RESP_SEND)
+			/* A received SEND: the responder loop takes the rest (it
+			 * writes the QP's rq_tail back: never the shared
+			 * read-only sentinel). */
+			if ((op_own >> 4) == MLX5_CQE_RESP_SEND && qp != &rdx_mlx5_no_qp)
 				return cq_poll_resp(cq, qp, wc, (uint16_t)k, cq->cons_index, ci);
 			return cq_poll_general(cq, wc, (uint16_t)k, cq->cons_index, ci);
 		}
