@@ -428,7 +428,7 @@ cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t 
 
 		/* Software-owned iff valid opcode and owner bit == wrap parity
 		 * (get_sw_cqe). */
-		if ((op_own >> 4) == MLX5_CQE_INVALID || ((op_own ^ own) & MLX5_CQE_OWNER_MASK))
+		if (((op_own ^ own) & MLX5_CQE_OWNER_MASK) || (op_own >> 4) == MLX5_CQE_INVALID)
 			break;
 		/* udma_from_device_barrier: read the body only after ownership. */
 		rte_io_rmb();
@@ -585,7 +585,7 @@ other:
 	 * this loop does not take. */
 	op_own = cqe->op_own;
 	own = (ci >> log_cnt) & MLX5_CQE_OWNER_MASK;
-	if ((op_own >> 4) != MLX5_CQE_INVALID && !((op_own ^ own) & MLX5_CQE_OWNER_MASK)) {
+	if (!((op_own ^ own) & MLX5_CQE_OWNER_MASK) && (op_own >> 4) != MLX5_CQE_INVALID) {
 		qp->rq_tail = rq_tail;
 		return cq_poll_general(cq, wc, (uint16_t)left, ci0, ci);
 	}
@@ -620,9 +620,11 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 
 		/* opcode and owner under one mask: opcode REQ (0) and ours */
 		if (unlikely((op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != own)) {
-			/* Not software-owned (get_sw_cqe): the burst ends here. */
-			if ((op_own >> 4) == MLX5_CQE_INVALID ||
-			    ((op_own ^ own) & MLX5_CQE_OWNER_MASK))
+			/* Not software-owned (get_sw_cqe): the burst ends here.
+			 * The owner bit first: after the first lap an empty slot
+			 * holds the last lap's CQE. */
+			if (((op_own ^ own) & MLX5_CQE_OWNER_MASK) ||
+			    (op_own >> 4) == MLX5_CQE_INVALID)
 				break;
 			/* A received SEND: the responder loop takes the rest (it
 			 * writes the QP's rq_tail back: never the shared
