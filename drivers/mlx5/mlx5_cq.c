@@ -471,7 +471,6 @@ _Static_assert(offsetof(struct mlx5_cqe64, slid) == 22 &&
 	       offsetof(struct mlx5_cqe64, flags_rqpn) == 24 &&
 	       offsetof(struct mlx5_cqe64, byte_cnt) == 44, "mlx5_cqe64 layout");
 _Static_assert(IBV_WC_SUCCESS == 0 && RDX_WC_GRH == 1, "responder wc constants");
-#define RESP_WC_VECTOR 1
 static __rte_always_inline void
 wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx,
 	     const __m128i w_qpn)
@@ -502,6 +501,23 @@ wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id,
 	v = _mm_min_epu8(_mm_and_si128(_mm_shuffle_epi8(c1, sh_src), grh_and), grh_min);
 	_mm_storeu_si128((__m128i *)(void *)&wc->retired, _mm_or_si128(v, w_ret));
 }
+#define RESP_WC_QPN(qpn) _mm_setr_epi32(0, 0, (int)(qpn), 0)
+typedef __m128i resp_wc_qpn_t;
+#else
+/* Elsewhere: the same completion by words (cqe_resp_send's stores). */
+static __rte_always_inline void
+wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx,
+	     const uint32_t qpn)
+{
+	const uint32_t fr = be32toh(cqe->flags_rqpn);
+
+	wc_set(wc, wr_id, ctx, be32toh(cqe->byte_cnt), 0, qpn, 1, (uint32_t)RDX_WC_RECV << 24);
+	wc->src_qp = fr & 0xffffff;
+	wc->slid = be16toh(cqe->slid);
+	wc->wc_flags = ((fr >> 28) & 3) != 0 ? RDX_WC_GRH : 0;
+}
+#define RESP_WC_QPN(qpn) (qpn)
+typedef uint32_t resp_wc_qpn_t;
 #endif
 
 /*
@@ -531,9 +547,7 @@ cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, 
 	uint32_t rq_tail = qp->rq_tail;
 	/* receives outstanding, wc slots left */
 	uint32_t rx = qp->rq_head - rq_tail, left = n;
-#ifdef RESP_WC_VECTOR
-	const __m128i w_qpn = _mm_setr_epi32(0, 0, (int)qpn, 0);
-#endif
+	const resp_wc_qpn_t w_qpn = RESP_WC_QPN(qpn);
 	volatile struct mlx5_cqe64 *cqe;
 	uint8_t op_own;
 	uint32_t own;
@@ -558,12 +572,7 @@ cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, 
 			rte_io_rmb();
 			if (unlikely((be32toh(cqe->sop_drop_qpn) & 0xffffff) != qpn))
 				break;
-#ifdef RESP_WC_VECTOR
 			wc_resp_send(wc, cqe, wid_end[i], ctx, w_qpn);
-#else
-			qp->rq_tail = rq_tail + (uint32_t)(span + i);
-			cqe_resp_send(qp, cqe, be32toh(cqe->sop_drop_qpn), wc);
-#endif
 			cqe = (volatile struct mlx5_cqe64 *)(void *)
 				((volatile uint8_t *)cqe + ((size_t)1 << shift));
 		}
