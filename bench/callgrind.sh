@@ -14,7 +14,8 @@
 # the fast shape builder (build_fast) one WR at a time; 24/64-byte inline
 # the general builder; a burst of one its own short path with the BlueFlame
 # copy. UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs. The SEND + RECV
-# row counts per pair: the receive post and the responder CQE too.
+# row counts per pair: the receive post (mlx5_rq.c's run loop) and the
+# responder CQE (mlx5_cq.c's responder loop) too.
 #
 # Then a second figure: rdx-perf's own per-op loop (8 B WRITE bw, -l 32
 # -Q 32 -t 32, loopback on one lcore on the software device, --warmup 0)

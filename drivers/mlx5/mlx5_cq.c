@@ -2,8 +2,9 @@
 /*
  * mlx5 completion polling (the datapath's cq.c): 64- or 128-byte CQEs by
  * owner bit, one always-inline fast loop for good requester CQEs of the
- * cached QP, a general loop for every other kind (responder, error,
- * flush, another QP). Rules: doc/mlx5-datapath.md (sections 4-5) and
+ * cached QP, a responder loop for its RESP_SEND CQEs (cq_poll_resp), a
+ * general loop for every other kind (immediates, errors, flushes, another
+ * QP). Rules: doc/mlx5-datapath.md (sections 4-5) and
  * rdma-core's providers/mlx5 cq.c.
  *
  * Fast path: no allocation, locks, syscalls, logging or division; every
@@ -19,6 +20,7 @@
 #include <rte_common.h>
 #include <rte_byteorder.h>
 #include <rte_io.h>
+#include <rte_vect.h>
 
 #include <infiniband/verbs.h>
 
@@ -374,7 +376,8 @@ cqe_slow(struct rdx_mlx5_cq *cq, volatile struct mlx5_cqe64 *cqe, uint8_t opcode
 	cqe_other(cq, qp, cqe, opcode, qpn, wc);
 }
 
-/* Stands in for an empty lookup cache: matches no 24-bit QPN. */
+/* Stands in for an empty lookup cache: matches no 24-bit QPN. Shared by
+ * every CQ and lcore: never written. */
 static struct rdx_mlx5_qp rdx_mlx5_no_qp = { .base.qp_num = UINT32_MAX };
 
 /* End of a poll burst: hand the consumed CQEs back (once per burst). */
@@ -428,7 +431,7 @@ cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t 
 
 		/* Software-owned iff valid opcode and owner bit == wrap parity
 		 * (get_sw_cqe). */
-		if ((op_own >> 4) == MLX5_CQE_INVALID || ((op_own ^ own) & MLX5_CQE_OWNER_MASK))
+		if (((op_own ^ own) & MLX5_CQE_OWNER_MASK) || (op_own >> 4) == MLX5_CQE_INVALID)
 			break;
 		/* udma_from_device_barrier: read the body only after ownership. */
 		rte_io_rmb();
@@ -446,6 +449,160 @@ cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t 
 		cqe_slow(cq, cqe, op_own >> 4, sop, wc);
 		qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
 	}
+	return cq_poll_finish(cq, ci0, ci);
+}
+
+/*
+ * The completion of a RESP_SEND CQE of the cached QP (what cqe_resp_send
+ * writes: byte_len from byte_cnt, imm 0, vendor_err 0, retired 1, status
+ * SUCCESS, opcode RECV, the sender from flags_rqpn and slid). On x86-64
+ * with SSSE3 the 32 bytes after the two pointers are two vector stores
+ * built from the CQE's bytes 16..47 by pshufb: [byte_len, imm, qp_num,
+ * vendor_err] and [retired, status, opcode, src_qp, slid, wc_flags]
+ * (wc_flags: RDX_WC_GRH when flags_rqpn bits 29..28, the GRH type, are
+ * not 0, i.e. CQE byte 24 & 0x30, as cq.c handle_responder; the vector
+ * makes that min(byte & 0x30, 1)). Bytes 43..47 of the wc are padding.
+ */
+#if defined(RTE_ARCH_X86_64) && defined(__SSSE3__) && RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+_Static_assert(offsetof(struct rdx_wc, byte_len) == 16 && offsetof(struct rdx_wc, imm) == 20 &&
+	       offsetof(struct rdx_wc, qp_num) == 24 && offsetof(struct rdx_wc, vendor_err) == 28 &&
+	       offsetof(struct rdx_wc, retired) == 32 && offsetof(struct rdx_wc, status) == 34 &&
+	       offsetof(struct rdx_wc, opcode) == 35 && offsetof(struct rdx_wc, src_qp) == 36 &&
+	       offsetof(struct rdx_wc, slid) == 40 && offsetof(struct rdx_wc, wc_flags) == 42 &&
+	       sizeof(struct rdx_wc) == 48, "rdx_wc layout (responder vector stores)");
+_Static_assert(offsetof(struct mlx5_cqe64, slid) == 22 &&
+	       offsetof(struct mlx5_cqe64, flags_rqpn) == 24 &&
+	       offsetof(struct mlx5_cqe64, byte_cnt) == 44, "mlx5_cqe64 layout");
+_Static_assert(IBV_WC_SUCCESS == 0 && RDX_WC_GRH == 1, "responder wc constants");
+static __rte_always_inline void
+wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx,
+	     const __m128i w_qpn)
+{
+	/* CQE bytes 16..31: slid at 6..7, flags_rqpn at 8..11 (big-endian) */
+	const __m128i sh_src = _mm_setr_epi8(-1, -1, -1, -1, 11, 10, 9, -1, 7, 6, 8, -1,
+					     -1, -1, -1, -1);
+	/* lane 10: the GRH type bits only, then at most 1 */
+	const __m128i grh_and = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0x30, -1,
+					      -1, -1, -1, -1);
+	const __m128i grh_min = _mm_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 1, -1,
+					      -1, -1, -1, -1);
+	/* retired 1, status SUCCESS (0), opcode RECV */
+	const __m128i w_ret = _mm_setr_epi32(1 | (int)RDX_WC_RECV << 24, 0, 0, 0);
+	/* CQE bytes 32..47: byte_cnt at 12..15 (big-endian) */
+	const __m128i sh_len = _mm_setr_epi8(15, 14, 13, 12, -1, -1, -1, -1, -1, -1, -1, -1,
+					     -1, -1, -1, -1);
+	const __m128i c1 = _mm_loadu_si128((const __m128i *)(const void *)
+					   ((const volatile uint8_t *)cqe + 16));
+	const __m128i c2 = _mm_loadu_si128((const __m128i *)(const void *)
+					   ((const volatile uint8_t *)cqe + 32));
+	__m128i v;
+
+	wc->wr_id = wr_id;
+	wc->qp_ctx = ctx;
+	v = _mm_or_si128(_mm_shuffle_epi8(c2, sh_len), w_qpn);
+	_mm_storeu_si128((__m128i *)(void *)&wc->byte_len, v);
+	v = _mm_min_epu8(_mm_and_si128(_mm_shuffle_epi8(c1, sh_src), grh_and), grh_min);
+	_mm_storeu_si128((__m128i *)(void *)&wc->retired, _mm_or_si128(v, w_ret));
+}
+#define RESP_WC_QPN(qpn) _mm_setr_epi32(0, 0, (int)(qpn), 0)
+typedef __m128i resp_wc_qpn_t;
+#else
+/* Elsewhere: the same completion by words (cqe_resp_send's stores). */
+static __rte_always_inline void
+wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx,
+	     const uint32_t qpn)
+{
+	const uint32_t fr = be32toh(cqe->flags_rqpn);
+
+	wc_set(wc, wr_id, ctx, be32toh(cqe->byte_cnt), 0, qpn, 1, (uint32_t)RDX_WC_RECV << 24);
+	wc->src_qp = fr & 0xffffff;
+	wc->slid = be16toh(cqe->slid);
+	wc->wc_flags = ((fr >> 28) & 3) != 0 ? RDX_WC_GRH : 0;
+}
+#define RESP_WC_QPN(qpn) (qpn)
+typedef uint32_t resp_wc_qpn_t;
+#endif
+
+/*
+ * The responder fast loop: RESP_SEND CQEs of the cached QP qp, each
+ * completing the oldest outstanding receive (the RQ completes in order,
+ * rdma-core cq.c for a non-SRQ QP), from consumer counter ci, up to n.
+ * The loop runs in spans that wrap neither the CQ ring (so the owner bit
+ * software owns is one constant per span: the ring's wrap parity) nor the
+ * receive wr_id array, and stay within the receives outstanding, stepping
+ * pointers. Any other CQE (a requester one, another QP, an immediate, an
+ * error, a responder CQE with no receive outstanding) hands the rest of
+ * the burst to cq_poll_general; an empty slot ends the burst. The burst
+ * started at ci0.
+ */
+static __rte_noinline uint16_t
+cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, uint16_t n,
+	     uint32_t ci0, uint32_t ci)
+{
+	uint8_t *const buf = cq->cqe64;
+	const uint32_t mask = cq->cqe_mask;
+	const uint32_t shift = cq->cqe_shift;
+	const uint32_t log_cnt = cq->log_cqe_cnt;
+	const uint32_t qpn = qp->base.qp_num;
+	void *const ctx = qp->base.user_ctx;
+	uint64_t *const rq_wrid = qp->rq_wrid;
+	const uint32_t rq_mask = qp->rq_mask;
+	uint32_t rq_tail = qp->rq_tail;
+	/* receives outstanding, wc slots left */
+	uint32_t rx = qp->rq_head - rq_tail, left = n;
+	const resp_wc_qpn_t w_qpn = RESP_WC_QPN(qpn);
+	volatile struct mlx5_cqe64 *cqe;
+	uint8_t op_own;
+	uint32_t own;
+
+	while (left != 0 && rx != 0) {
+		uint32_t span = RTE_MIN(left, rx);
+		const uint64_t *wid_end;
+		uint32_t exp, done;
+		intptr_t i;
+
+		span = RTE_MIN(span, mask + 1 - (ci & mask));
+		span = RTE_MIN(span, rq_mask + 1 - (rq_tail & rq_mask));
+		wid_end = rq_wrid + (rq_tail & rq_mask) + span;
+		cqe = (volatile struct mlx5_cqe64 *)(void *)(buf + ((size_t)(ci & mask) << shift));
+		/* RESP_SEND with the owner bit of this lap (no wrap inside the span) */
+		exp = (uint32_t)MLX5_CQE_RESP_SEND << 4 | ((ci >> log_cnt) & MLX5_CQE_OWNER_MASK);
+		for (i = -(intptr_t)span; i != 0; i++, wc++) {
+			/* opcode and owner under one mask, op_own read once */
+			if (unlikely((cqe->op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != exp))
+				break;
+			/* udma_from_device_barrier: the body only after ownership. */
+			rte_io_rmb();
+			if (unlikely((be32toh(cqe->sop_drop_qpn) & 0xffffff) != qpn))
+				break;
+			wc_resp_send(wc, cqe, wid_end[i], ctx, w_qpn);
+			cqe = (volatile struct mlx5_cqe64 *)(void *)
+				((volatile uint8_t *)cqe + ((size_t)1 << shift));
+		}
+		done = (uint32_t)((intptr_t)span + i);
+		ci += done;
+		rq_tail += done;
+		rx -= done;
+		left -= done;
+		if (i != 0)
+			goto other;     /* cqe is the slot at ci */
+	}
+	if (left == 0)
+		goto finish;
+	/* No receive outstanding for what may come next: the general loop
+	 * reports such a CQE (retiring nothing), if there is one. */
+	cqe = (volatile struct mlx5_cqe64 *)(void *)(buf + ((size_t)(ci & mask) << shift));
+other:
+	/* Not software-owned (get_sw_cqe): the burst ends here; else a CQE
+	 * this loop does not take. */
+	op_own = cqe->op_own;
+	own = (ci >> log_cnt) & MLX5_CQE_OWNER_MASK;
+	if (!((op_own ^ own) & MLX5_CQE_OWNER_MASK) && (op_own >> 4) != MLX5_CQE_INVALID) {
+		qp->rq_tail = rq_tail;
+		return cq_poll_general(cq, wc, (uint16_t)left, ci0, ci);
+	}
+finish:
+	qp->rq_tail = rq_tail;
 	return cq_poll_finish(cq, ci0, ci);
 }
 
@@ -475,10 +632,17 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 
 		/* opcode and owner under one mask: opcode REQ (0) and ours */
 		if (unlikely((op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != own)) {
-			/* Not software-owned (get_sw_cqe): the burst ends here. */
-			if ((op_own >> 4) == MLX5_CQE_INVALID ||
-			    ((op_own ^ own) & MLX5_CQE_OWNER_MASK))
+			/* Not software-owned (get_sw_cqe): the burst ends here.
+			 * The owner bit first: after the first lap an empty slot
+			 * holds the last lap's CQE. */
+			if (((op_own ^ own) & MLX5_CQE_OWNER_MASK) ||
+			    (op_own >> 4) == MLX5_CQE_INVALID)
 				break;
+			/* A received SEND: the responder loop takes the rest (it
+			 * writes the QP's rq_tail back: never the shared
+			 * read-only sentinel). */
+			if ((op_own >> 4) == MLX5_CQE_RESP_SEND && qp != &rdx_mlx5_no_qp)
+				return cq_poll_resp(cq, qp, wc, (uint16_t)k, cq->cons_index, ci);
 			return cq_poll_general(cq, wc, (uint16_t)k, cq->cons_index, ci);
 		}
 		/* udma_from_device_barrier: read the body only after ownership. */

@@ -2,8 +2,9 @@
 /*
  * mlx5 receive posting: data segments into the RQ (a terminating invalid
  * segment when a WR uses fewer than the stride holds), one doorbell record
- * update per batch (rdma-core providers/mlx5 mlx5_post_recv). A WR of one
- * non-empty SGE is one shuffled 16-byte store (set_data_seg_v).
+ * update per batch (rdma-core providers/mlx5 mlx5_post_recv). Runs of WRs
+ * of one non-empty SGE go through a run loop, one shuffled 16-byte store
+ * each (set_data_seg_v); any other WR through the general builder.
  *
  * Fast path: no allocation, locks, syscalls, logging or division; every
  * index is masked.
@@ -24,6 +25,100 @@
 #include "rdx_mlx5.h"
 #include "mlx5_wqe.h"
 
+/*
+ * One-SGE receive (the common shape: one buffer per receive) at seg: one
+ * shuffled 16-byte store, and the terminating segment after it when the
+ * stride holds more (term). False, nothing written, for any other WR (no
+ * SGE or several, a zero-length SGE: the general path skips those).
+ */
+static __rte_always_inline bool
+recv_wqe(uint8_t *seg, const struct rdx_recv_wr *wr, const bool term)
+{
+	const struct rdx_sge *sge;
+
+	if (unlikely(wr->num_sge != 1))
+		return false;
+	sge = wr->sge;
+	if (unlikely(sge->length == 0))
+		return false;
+	set_data_seg_v(seg, sge);
+	if (term)
+		mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(void *)(seg + 16), 0,
+				    MLX5_INVALID_LKEY, 0);
+	return true;
+}
+
+/*
+ * The receive run loop: up to span one-SGE receives into consecutive RQ
+ * slots from seg and their wr_ids from wid (the caller bounds span by the
+ * ring's end: no wrap inside), two per turn (an odd one first) so the
+ * loop's own steps are paid once per pair. Stops at the first WR of
+ * another shape; returns how many it wrote.
+ */
+static __rte_always_inline uint32_t
+recv_run(uint8_t *seg, uint64_t *wid, const struct rdx_recv_wr *wr, const uint32_t span,
+	 const uint32_t shift, const bool term)
+{
+	uint64_t *const wid_end = wid + span;
+	/* Counts up to 0: one register indexes the wr_id slots and ends the loop. */
+	intptr_t i = -(intptr_t)span;
+
+	if (span & 1) {
+		if (unlikely(!recv_wqe(seg, wr, term)))
+			return 0;
+		wid_end[i] = wr->wr_id;
+		seg += (size_t)1 << shift;
+		wr++;
+		i++;
+	}
+	for (; i != 0; i += 2) {
+		if (unlikely(!recv_wqe(seg, wr, term)))
+			break;
+		wid_end[i] = wr->wr_id;
+		if (unlikely(!recv_wqe(seg + ((size_t)1 << shift), wr + 1, term))) {
+			i++;
+			break;
+		}
+		wid_end[i + 1] = wr[1].wr_id;
+		seg += (size_t)2 << shift;
+		wr += 2;
+	}
+	return (uint32_t)((intptr_t)span + i);
+}
+
+/*
+ * Any receive WR (gather list, empty SGEs, no SGE) at seg: its data
+ * segments, then the terminator when fewer than the stride holds. False,
+ * nothing written, for more SGEs than the QP takes.
+ */
+static __rte_noinline bool
+recv_wqe_general(uint8_t *seg, const struct rdx_recv_wr *wr, uint32_t max_recv_sge,
+		 uint32_t max_gs)
+{
+	uint32_t j, used = 0;
+
+	if (unlikely(wr->num_sge > max_recv_sge))
+		return false;
+	for (j = 0; j < wr->num_sge; j++) {
+		if (unlikely(wr->sge[j].length == 0))
+			continue;
+		mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(void *)(seg + 16 * used),
+				    wr->sge[j].length, wr->sge[j].lkey, (uintptr_t)wr->sge[j].addr);
+		used++;
+	}
+	/* Fewer segments than the stride holds: terminate the list
+	 * (mlx5_post_recv: j < rq.max_gs, max_gs = stride / 16). */
+	if (used < max_gs)
+		mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(void *)(seg + 16 * used), 0,
+				    MLX5_INVALID_LKEY, 0);
+	return true;
+}
+
+/*
+ * Runs of one-SGE receives (recv_run), each up to the ring's end or the
+ * first WR of another shape, which the general builder posts before the
+ * next run. One doorbell record update for the whole burst.
+ */
 uint16_t
 rdx_mlx5_post_recv_burst(struct rdx_qp *bqp, const struct rdx_recv_wr *wr, uint16_t n)
 {
@@ -31,51 +126,48 @@ rdx_mlx5_post_recv_burst(struct rdx_qp *bqp, const struct rdx_recv_wr *wr, uint1
 	/* Locals: the RQ stores may alias the QP and would force reloads. */
 	uint8_t *const rq_buf = qp->rq_buf;
 	uint64_t *const rq_wrid = qp->rq_wrid;
+	const uint32_t cnt = qp->rq_wqe_cnt;
 	const uint32_t mask = qp->rq_mask;
 	const uint32_t shift = qp->rq_shift;
 	const uint32_t max_recv_sge = qp->max_recv_sge;
 	const uint32_t max_gs = qp->rq_stride >> 4;     /* 16-byte data segments */
 	const uint32_t head0 = qp->rq_head;
-	uint32_t head = head0;
-	uint32_t room = qp->rq_wqe_cnt - (head - qp->rq_tail);
-	uint32_t lim = RTE_MIN((uint32_t)n, room);
-	uint16_t i;
+	const uint32_t lim = RTE_MIN((uint32_t)n, cnt - (head0 - qp->rq_tail));
+	uint32_t head = head0, left = lim;
 
-	for (i = 0; i < lim; i++, wr++) {
-		uint8_t *const seg = rq_buf + ((size_t)(head & mask) << shift);
-		uint32_t j, used = 0;
+	while (left != 0) {
+		uint8_t *seg = rq_buf + ((size_t)(head & mask) << shift);
 
-		if (likely(wr->num_sge == 1 && max_recv_sge != 0 && wr->sge->length != 0)) {
-			/* one SGE: one shuffled 16-byte store */
-			set_data_seg_v(seg, wr->sge);
-			used = 1;
-		} else {
-			if (unlikely(wr->num_sge > max_recv_sge))
-				break;
-			for (j = 0; j < wr->num_sge; j++) {
-				if (unlikely(wr->sge[j].length == 0))
-					continue;
-				mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(void *)
-						    (seg + 16 * used), wr->sge[j].length,
-						    wr->sge[j].lkey, (uintptr_t)wr->sge[j].addr);
-				used++;
-			}
+		if (likely(max_recv_sge != 0)) {
+			const uint32_t span = RTE_MIN(left, cnt - (head & mask));
+			uint32_t k;
+
+			if (max_gs == 1)
+				k = recv_run(seg, rq_wrid + (head & mask), wr, span, shift, false);
+			else
+				k = recv_run(seg, rq_wrid + (head & mask), wr, span, shift, true);
+			head += k;
+			left -= k;
+			wr += k;
+			if (k == span)
+				continue;
+			seg = rq_buf + ((size_t)(head & mask) << shift);
 		}
-		/* Fewer segments than the stride holds: terminate the list
-		 * (mlx5_post_recv: j < rq.max_gs, max_gs = stride / 16). */
-		if (used < max_gs)
-			mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(void *)(seg + 16 * used), 0,
-					    MLX5_INVALID_LKEY, 0);
+		/* A WR no run takes: the general builder, then runs again. */
+		if (unlikely(!recv_wqe_general(seg, wr, max_recv_sge, max_gs)))
+			break;
 		rq_wrid[head & mask] = wr->wr_id;
 		head++;
+		left--;
+		wr++;
 	}
-	if (unlikely(i == 0))
+	if (unlikely(head == head0))
 		return 0;
 	qp->rq_head = head;
 	/* udma_to_device_barrier: RQ WQEs before the doorbell record. */
 	rte_io_wmb();
 	qp->dbrec[MLX5_RCV_DBR] = htobe32(head & 0xffff);
 	qp->stats.recv_doorbells++;
-	qp->stats.recvs += i;
-	return i;
+	qp->stats.recvs += head - head0;
+	return (uint16_t)(head - head0);
 }

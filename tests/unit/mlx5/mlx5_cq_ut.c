@@ -202,6 +202,211 @@ test_cq_responder(void)
 	fake_teardown();
 }
 
+static uint64_t
+xs64(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+/* A responder CQE with every field a receive completion reports. */
+static void
+cqe_resp_from(uint32_t qpn, uint8_t opcode, uint32_t byte_cnt, uint32_t imm, uint32_t fr,
+	      uint16_t slid, uint64_t junk)
+{
+	struct mlx5_cqe64 *c = cqe_slot(f->cq_pi);
+
+	/* stale bytes everywhere the completion does not read */
+	memset(c, (int)(junk & 0xff), 63);
+	c->sop_drop_qpn = htobe32((uint32_t)(junk >> 8 & 0xff) << 24 | qpn);
+	c->wqe_counter = htobe16((uint16_t)(junk >> 16));
+	c->byte_cnt = htobe32(byte_cnt);
+	c->imm_inval_pkey = imm;
+	c->flags_rqpn = htobe32(fr);
+	c->slid = htobe16(slid);
+	cqe_publish(c, opcode);
+}
+
+/*
+ * The responder and requester fast loops against a model, over random CQE
+ * streams: RESP_SEND of the QP (the responder loop) with random byte
+ * counts, senders, GRH types and stale bytes elsewhere in the CQE; now and
+ * then a RESP_SEND_IMM, a responder CQE of an unknown QPN, a RESP_SEND with
+ * no receive outstanding, a flushed receive (RESP_ERR) and a requester
+ * CQE, which the fast loops hand to the general one mid-burst; polled with
+ * random burst sizes (a canary after the last wc), on small CQ rings (64-
+ * and 128-byte CQEs) and a receive ring that wraps often, so spans end at
+ * the CQ's end (the owner bit flips), at the wr_id array's end, at the
+ * receives outstanding and at n. Every wc field a completion defines is
+ * compared, and the ring counters after every round.
+ */
+static void
+test_cq_fast_loops_random(void)
+{
+	static const uint32_t cfg[][3] = {   /* cqe_cnt, cqe_size, rq_cnt */
+		{ 8, 64, 8 }, { 4, 64, 4 }, { 16, 128, 8 }, { 32, 64, 64 }, { 2, 64, 16 },
+	};
+	struct rdx_sge sg = { .addr = 0x1000, .length = 4096, .lkey = 1 };
+	uint64_t seed = 0xc0ffee123457ull;
+	unsigned int c, round;
+
+	for (c = 0; c < RTE_DIM(cfg); c++) {
+		struct qp_opts o = default_opts;
+		/* the model: receives and sends outstanding, completions due */
+		uint64_t rx[64], sq[8];
+		uint32_t rx_head = 0, rx_tail = 0, sq_head = 0, sq_tail = 0, sq_bb[8];
+		struct rdx_wc due[64];
+		uint32_t due_n;
+
+		o.cqe_cnt = cfg[c][0];
+		o.cqe_size = cfg[c][1];
+		o.rq_cnt = cfg[c][2];
+		o.max_recv_sge = 1;
+		o.sq_bb = 16;
+		fake_setup(&o);
+		for (round = 0; round < 4000; round++) {
+			const uint32_t room = o.rq_cnt - (rx_head - rx_tail);
+			uint32_t k, nr = (uint32_t)(xs64(&seed) % (room + 1)), ncqe, got;
+			struct rdx_recv_wr rwr[64];
+
+			if (xs64(&seed) % 4 == 0)
+				nr = 0;
+			for (k = 0; k < nr; k++) {
+				rwr[k].wr_id = xs64(&seed);
+				rwr[k].sge = &sg;
+				rwr[k].num_sge = 1;
+				rx[(rx_head + k) % 64] = rwr[k].wr_id;
+			}
+			if (nr != 0)
+				CU_ASSERT_FATAL(rdx_qp_post_recv_burst(qp(), rwr, (uint16_t)nr) == nr);
+			rx_head += nr;
+			if (sq_head - sq_tail < 4 && xs64(&seed) % 2) {
+				struct rdx_wr wr;
+
+				memset(&wr, 0, sizeof(wr));
+				wr.wr_id = xs64(&seed);
+				wr.flags = RDX_WR_SIGNALED;
+				sq_bb[sq_head % 8] = f->qp.sq_cur_post;
+				sq[sq_head++ % 8] = wr.wr_id;
+				CU_ASSERT_FATAL(post1(&wr) == 1);
+			}
+			/* the device: up to a ring's worth of CQEs */
+			ncqe = (uint32_t)(xs64(&seed) % (o.cqe_cnt + 1));
+			for (due_n = 0; due_n < ncqe; due_n++) {
+				struct rdx_wc *e = &due[due_n];
+				const uint32_t kind = (uint32_t)(xs64(&seed) % 100);
+				const uint32_t blen = (uint32_t)xs64(&seed);
+				const uint32_t fr = (uint32_t)xs64(&seed);
+				const uint16_t slid = (uint16_t)xs64(&seed);
+				const uint64_t junk = xs64(&seed);
+
+				memset(e, 0, sizeof(*e));
+				e->qp_ctx = &f->qp;
+				e->qp_num = QPN;
+				e->retired = 1;
+				if (kind < 80) {
+					cqe_resp_from(QPN, MLX5_CQE_RESP_SEND, blen, (uint32_t)junk, fr,
+						      slid, junk);
+					if (rx_tail == rx_head) {   /* nothing to complete */
+						e->status = IBV_WC_GENERAL_ERR;
+						e->opcode = RDX_WC_UNKNOWN;
+						e->retired = 0;
+						continue;
+					}
+					e->opcode = RDX_WC_RECV;
+				} else if (kind < 86 && rx_tail != rx_head) {
+					cqe_resp_from(QPN, MLX5_CQE_RESP_SEND_IMM, blen, (uint32_t)junk,
+						      fr, slid, junk);
+					e->opcode = RDX_WC_RECV_IMM;
+					e->imm = (uint32_t)junk;
+				} else if (kind < 90) {
+					cqe_resp_from(0x999, MLX5_CQE_RESP_SEND, blen, 0, fr, slid,
+						      junk);
+					e->qp_ctx = NULL;
+					e->qp_num = 0x999;
+					e->status = IBV_WC_GENERAL_ERR;
+					e->opcode = RDX_WC_UNKNOWN;
+					e->retired = 0;
+					continue;
+				} else if (kind < 95 && rx_tail != rx_head) {
+					cqe_err(QPN, MLX5_CQE_RESP_ERR, 0, 0,
+						MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x42);
+					e->status = IBV_WC_WR_FLUSH_ERR;
+					e->vendor_err = 0x42;
+					e->opcode = RDX_WC_RECV;
+					e->wr_id = rx[rx_tail++ % 64];
+					e->retired = 1;
+					e->byte_len = UINT32_MAX;       /* not compared */
+					continue;
+				} else if (sq_tail != sq_head) {
+					cqe_req(QPN, (uint16_t)sq_bb[sq_tail % 8], MLX5_OPCODE_NOP,
+						blen);
+					e->opcode = RDX_WC_NOP;
+					e->wr_id = sq[sq_tail++ % 8];
+					e->byte_len = 0;
+					e->imm = UINT32_MAX;            /* the cursor: not compared */
+					continue;
+				} else {
+					due_n--;
+					ncqe--;
+					continue;
+				}
+				/* a received SEND (with immediate or not) */
+				e->wr_id = rx[rx_tail++ % 64];
+				e->byte_len = blen;
+				e->src_qp = fr & 0xffffff;
+				e->slid = slid;
+				e->wc_flags = (fr >> 28 & 3) != 0 ? RDX_WC_GRH : 0;
+				e->retired = 1;
+			}
+			/* the poll, in random bursts, with a canary after the last */
+			for (got = 0; got < due_n;) {
+				struct rdx_wc wc[12];
+				const uint16_t n = (uint16_t)(1 + xs64(&seed) % 10);
+				uint16_t r, j;
+
+				memset(wc, 0xab, sizeof(wc));
+				r = rdx_cq_poll_burst(cq(), wc, n);
+				CU_ASSERT_FATAL(r == RTE_MIN((uint32_t)n, due_n - got));
+				CU_ASSERT_FATAL(wc[n].wr_id == 0xababababababababull);
+				for (j = 0; j < r; j++) {
+					const struct rdx_wc *w = &wc[j], *e = &due[got + j];
+
+					CU_ASSERT_FATAL(w->status == e->status);
+					CU_ASSERT_FATAL(w->opcode == e->opcode);
+					CU_ASSERT_FATAL(w->retired == e->retired);
+					CU_ASSERT_FATAL(w->qp_ctx == e->qp_ctx);
+					if (e->retired != 0)
+						CU_ASSERT_FATAL(w->wr_id == e->wr_id);
+					if (e->qp_ctx == NULL || e->retired == 0)
+						continue;
+					CU_ASSERT_FATAL(w->qp_num == e->qp_num);
+					CU_ASSERT_FATAL(w->vendor_err == e->vendor_err);
+					if (e->byte_len != UINT32_MAX)
+						CU_ASSERT_FATAL(w->byte_len == e->byte_len);
+					if (e->imm != UINT32_MAX)
+						CU_ASSERT_FATAL(w->imm == e->imm);
+					if (e->opcode == RDX_WC_RECV || e->opcode == RDX_WC_RECV_IMM) {
+						CU_ASSERT_FATAL(w->src_qp == e->src_qp);
+						CU_ASSERT_FATAL(w->slid == e->slid);
+						CU_ASSERT_FATAL(w->wc_flags == e->wc_flags);
+					}
+				}
+				got += r;
+			}
+			/* nothing more: the next slot is a stale CQE of the last lap */
+			CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), due, 4) == 0);
+			CU_ASSERT_FATAL(f->qp.rq_tail == rx_tail && f->qp.rq_head == rx_head);
+			CU_ASSERT_FATAL(f->qp.sq_tail == sq_tail);
+			CU_ASSERT_FATAL(f->cq_obj.cons_index == f->cq_pi);
+			CU_ASSERT_FATAL(be32toh(f->cq_dbrec[0]) == (f->cq_pi & 0xffffff));
+		}
+		fake_teardown();
+	}
+}
+
 static void
 test_cq_error_and_flush(void)
 {
@@ -483,6 +688,7 @@ main(void)
 		{ "CQ requester retires a run", test_cq_retire_run },
 		{ "16-bit WQE counter wrap", test_counter_wrap },
 		{ "CQ responder CQEs", test_cq_responder },
+		{ "CQ fast loops: random CQE streams vs a model", test_cq_fast_loops_random },
 		{ "CQ error CQE and flushes", test_cq_error_and_flush },
 		{ "flushes of multi-WQEBB unsignaled WQEs", test_cq_flush_walk },
 		{ "syndrome to status", test_syndromes },
