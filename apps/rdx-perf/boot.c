@@ -323,27 +323,53 @@ perf_client_run_begin(struct perf_app *a)
 }
 
 int
+perf_boot_run_end(struct perf_app *a, uint32_t end_type, uint32_t ack_type, void *ack,
+		  size_t len)
+{
+	/* END has no payload: the server polls for it with a zero timeout, and a
+	 * lone 8-byte header cannot be caught half-received. */
+	int rc = rdx_conn_send(a->conn, end_type, NULL, 0, perf_boot_ms(a));
+
+	if (rc == 0)
+		rc = rdx_conn_recv(a->conn, ack_type, ack, len, perf_boot_ms(a));
+	/* Ctrl-C (--run_infinitely ends so): lib/conn stops waiting; the
+	 * caller reports what was measured */
+	if (rc == -EINTR && rdx_runtime_stopping())
+		return rc;
+	if (rc < 0)
+		fprintf(stderr, "rdx-perf: server did not end the run: %s\n",
+			rdx_conn_strerror(a->conn));
+	return rc;
+}
+
+int
+perf_boot_ack_status(int32_t status)
+{
+	if (status >= 0)
+		return 0;
+	/* the server printed the details on its side */
+	fprintf(stderr, "rdx-perf: the server failed the run: %s (see its output)\n",
+		strerror(-status));
+	return -EIO;
+}
+
+int
+perf_boot_bye(struct perf_app *a, uint32_t run_type, const void *msg, size_t len)
+{
+	return rdx_conn_send(a->conn, run_type, msg, len, perf_boot_ms(a));
+}
+
+int
 perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 {
 	struct wire_end e;
 	char err[256];
 	int rc;
 
-	/* END has no payload: the server polls for it with a zero timeout, and a
-	 * lone 8-byte header cannot be caught half-received. */
 	memset(&e, 0, sizeof(e));
-	rc = rdx_conn_send(a->conn, MSG_END, NULL, 0, perf_boot_ms(a));
-	if (rc == 0)
-		rc = rdx_conn_recv(a->conn, MSG_ENDACK, &e, sizeof(e), perf_boot_ms(a));
-	/* Ctrl-C (--run_infinitely ends so): lib/conn stops waiting; the
-	 * caller reports what was measured */
-	if (rc == -EINTR && rdx_runtime_stopping())
+	rc = perf_boot_run_end(a, MSG_END, MSG_ENDACK, &e, sizeof(e));
+	if (rc < 0)
 		return rc;
-	if (rc < 0) {
-		fprintf(stderr, "rdx-perf: server did not end the run: %s\n",
-			rdx_conn_strerror(a->conn));
-		return rc;
-	}
 	if (perf_wire_end_check(&e, err, sizeof(err)) < 0) {
 		fprintf(stderr, "rdx-perf: %s\n", err);
 		return -EPROTO;
@@ -351,13 +377,7 @@ perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 	*peer_verify_errors = e.verify_errors;
 	a->ud_back_tx = e.ud_tx;
 	a->ud_fwd_rx = e.ud_rx;
-	if (e.status < 0) {
-		/* the server printed the details on its side */
-		fprintf(stderr, "rdx-perf: the server failed the run: %s (see its output)\n",
-			strerror(-e.status));
-		return -EIO;
-	}
-	return 0;
+	return perf_boot_ack_status(e.status);
 }
 
 int
@@ -367,7 +387,7 @@ perf_client_bye(struct perf_app *a)
 
 	memset(&r, 0, sizeof(r));
 	r.bye = 1;
-	return rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), perf_boot_ms(a));
+	return perf_boot_bye(a, MSG_RUN, &r, sizeof(r));
 }
 
 bool

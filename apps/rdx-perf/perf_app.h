@@ -608,6 +608,14 @@ bool perf_server_waits_on_socket(const struct perf_app *a);
 int perf_launch_clients(struct perf_app *a);
 
 /* report.c */
+/* What the raw-QP report and echo on lib/rpc's (rpc_report.c) share: the
+ * report in a->rep with the knobs test, mode, lat_kind (kind), sizes (or
+ * --mix when mix), duration/iterations and warm-up (NULL after one line);
+ * the device knobs; the JSON/CSV files, after which a->rep is freed. */
+struct rdx_report *perf_report_open(struct perf_app *a, const char *title, const char *kind,
+				    bool mix);
+void perf_report_dev_knobs(const struct perf_app *a);
+int perf_report_files(struct perf_app *a);
 int perf_report_init(struct perf_app *a);
 void perf_report_run(struct perf_app *a, bool last);
 int perf_report_finish(struct perf_app *a);

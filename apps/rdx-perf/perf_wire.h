@@ -110,6 +110,20 @@ struct wire_rpc_end {
 	uint64_t counts[16];     /* struct perf_rpc_counts, in its order */
 };
 
+/*
+ * boot.c, for both bootstraps (raw QPs, and echo on lib/rpc in rpc_boot.c):
+ * the client's END of `end_type` (no payload) and the server's answer of
+ * `ack_type` into ack (len bytes): 0 or the negative errno of lib/conn,
+ * after one line (none for -EINTR on Ctrl-C). The answer's status after
+ * its check: 0, or -EIO after one line. The goodbye: msg (a RUN with its
+ * bye field 1) of run_type.
+ */
+struct perf_app;
+int perf_boot_run_end(struct perf_app *a, uint32_t end_type, uint32_t ack_type, void *ack,
+		      size_t len);
+int perf_boot_ack_status(int32_t status);
+int perf_boot_bye(struct perf_app *a, uint32_t run_type, const void *msg, size_t len);
+
 /* Largest -t (opts.c) and the send queue it and -Q can ask for. */
 #define PERF_WIRE_MAX_WINDOW 65536u
 #define PERF_WIRE_MAX_SQ_DEPTH (2u * 65536u)

@@ -53,31 +53,38 @@ lat_kind(const struct perf_app *a)
 	return one_lcore ? "rtt (one lcore)" : "rtt";
 }
 
-int
-perf_report_init(struct perf_app *a)
+struct rdx_report *
+perf_report_open(struct perf_app *a, const char *title, const char *kind, bool mix)
 {
 	const struct perf_opts *o = &a->o;
-	const struct rdx_dev_attr *at = a->attr;
-	struct rdx_report *r;
-	char title[64], sizes[PERF_MAX_SIZES * 12] = "", one[16];
+	struct rdx_report *r = rdx_report_create(title);
+	char buf[PERF_MAX_SIZES * 16] = "", one[16];
 	unsigned int i;
 	size_t len = 0;
 
-	snprintf(title, sizeof(title), "rdx-perf %s %s", o->test, mode_name(o->mode));
-	r = rdx_report_create(title);
 	if (r == NULL) {
 		fprintf(stderr, "rdx-perf: cannot create the report\n");
-		return -ENOMEM;
+		return NULL;
 	}
 	a->rep = r;
-	for (i = 0; i < o->nb_sizes; i++) {
-		perf_size_name(o->sizes[i], one, sizeof(one));
-		len += (size_t)snprintf(sizes + len, sizeof(sizes) - len, "%s%s", i ? "," : "", one);
-	}
 	rdx_report_knob_set(r, "test", "%s", o->test);
 	rdx_report_knob_set(r, "mode", "%s", mode_name(o->mode));
-	rdx_report_knob_set(r, "lat_kind", "%s", lat_kind(a));
-	rdx_report_knob_set(r, "sizes", "%s", sizes);
+	rdx_report_knob_set(r, "lat_kind", "%s", kind);
+	if (mix) {
+		for (i = 0; i < o->nb_mix; i++) {
+			perf_size_name(o->mix_size[i], one, sizeof(one));
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s:%u", i ? "," : "",
+						one, o->mix_weight[i]);
+		}
+		rdx_report_knob_set(r, "mix", "%s", buf);
+		rdx_report_knob_set(r, "mix_seed", "client id");
+	} else {
+		for (i = 0; i < o->nb_sizes; i++) {
+			perf_size_name(o->sizes[i], one, sizeof(one));
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? "," : "", one);
+		}
+		rdx_report_knob_set(r, "sizes", "%s", buf);
+	}
 	if (o->duration != 0)
 		rdx_report_knob_set(r, "duration_s", "%g", o->duration);
 	else
@@ -86,6 +93,54 @@ perf_report_init(struct perf_app *a)
 		rdx_report_knob_set(r, "warmup", "%gs", o->warmup_s);
 	else
 		rdx_report_knob_set(r, "warmup", "%" PRIu64, o->warmup_iters);
+	return r;
+}
+
+void
+perf_report_dev_knobs(const struct perf_app *a)
+{
+	const struct rdx_dev_attr *at = a->attr;
+
+	rdx_report_knob_set(a->rep, "dev", "%s", at->name);
+	rdx_report_knob_set(a->rep, "driver", "%s", at->driver);
+	rdx_report_knob_set(a->rep, "device_kind", "%s",
+			    at->software ? "software device" : "hardware");
+	if (at->software)
+		rdx_report_knob_set(a->rep, "sw_progress", "%s",
+				    a->o.sw_progress == RDX_SW_PROGRESS_THREAD ? "thread" : "inline");
+}
+
+int
+perf_report_files(struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	int rc = 0;
+
+	if (o->json != NULL && rdx_report_write_json(a->rep, o->json) < 0) {
+		fprintf(stderr, "rdx-perf: cannot write %s\n", o->json);
+		rc = -EIO;
+	}
+	if (o->csv != NULL && rdx_report_write_csv(a->rep, o->csv) < 0) {
+		fprintf(stderr, "rdx-perf: cannot write %s\n", o->csv);
+		rc = -EIO;
+	}
+	rdx_report_free(a->rep);
+	a->rep = NULL;
+	return rc;
+}
+
+int
+perf_report_init(struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	const struct rdx_dev_attr *at = a->attr;
+	struct rdx_report *r;
+	char title[64];
+
+	snprintf(title, sizeof(title), "rdx-perf %s %s", o->test, mode_name(o->mode));
+	r = perf_report_open(a, title, lat_kind(a), false);
+	if (r == NULL)
+		return -ENOMEM;
 	rdx_report_knob_set(r, "qps_per_lcore", "%u", o->sweep_lo);
 	if (o->sweep_hi != o->sweep_lo && o->sweep_factor != 0)
 		rdx_report_knob_set(r, "qp_sweep", "%u-%u*%u", o->sweep_lo, o->sweep_hi,
@@ -111,12 +166,7 @@ perf_report_init(struct perf_app *a)
 		rdx_report_knob_set(r, "ud_qkey", "0x%08x", PERF_UD_QKEY);
 		rdx_report_knob_set(r, "ud_timeout_ms", "%u", PERF_UD_TIMEOUT_MS);
 	}
-	rdx_report_knob_set(r, "dev", "%s", at->name);
-	rdx_report_knob_set(r, "driver", "%s", at->driver);
-	rdx_report_knob_set(r, "device_kind", "%s", at->software ? "software device" : "hardware");
-	if (at->software)
-		rdx_report_knob_set(r, "sw_progress", "%s",
-				    o->sw_progress == RDX_SW_PROGRESS_THREAD ? "thread" : "inline");
+	perf_report_dev_knobs(a);
 	rdx_report_knob_set(r, "role", "%s", o->loopback || (a->client && a->responder) ?
 			    "loopback" : a->client ? "client" : "server");
 	if (o->connect != NULL)
@@ -439,19 +489,10 @@ perf_report_finish(struct perf_app *a)
 		rdx_report_print_clusterperf(a->rep, stdout);
 	}
 	fflush(stdout);
-	if (o->json != NULL && rdx_report_write_json(a->rep, o->json) < 0) {
-		fprintf(stderr, "rdx-perf: cannot write %s\n", o->json);
-		rc = -EIO;
-	}
-	if (o->csv != NULL && rdx_report_write_csv(a->rep, o->csv) < 0) {
-		fprintf(stderr, "rdx-perf: cannot write %s\n", o->csv);
-		rc = -EIO;
-	}
+	rc = perf_report_files(a);
 	if (a->lost_log != 0)
 		fprintf(stderr, "rdx-perf: -o: the log kept the first %u WRs per lcore; %" PRIu64 " more were not logged\n",
 			PERF_WRLOG_CAP, a->lost_log);
-	rdx_report_free(a->rep);
-	a->rep = NULL;
 	return rc;
 }
 
