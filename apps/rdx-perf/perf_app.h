@@ -119,7 +119,7 @@ struct perf_opts {
 	uint8_t ib_port;         /* -i: device port (0: the device's) */
 	int gid_index;           /* -x / --gid-index (-1: the device's choice) */
 	bool cpu_freq_ok;        /* -F: accepted; rdx-perf reads the TSC */
-	bool bidir;              /* -b: traffic both ways (loopback) */
+	bool bidir;              /* -b: traffic both ways (loopback, or both processes) */
 	enum perf_output output; /* --output=bandwidth|latency|message_rate */
 	bool infinite;           /* --run_infinitely: a line every -D s until Ctrl-C */
 	bool verbose;            /* --verbose: knobs and per-lcore rows */
@@ -188,6 +188,8 @@ struct perf_ep {
 	struct perf_wcring rring; /* receive completions (<= rq_depth outstanding) */
 	struct rdx_mem *buf;     /* send / read / atomic result slots */
 	struct rdx_mem *rbuf;    /* receive slots (NULL when no receives) */
+	struct rdx_mem *tbuf;    /* -b across processes: the peer's ops land here
+				  * (what the EP message exposes); else NULL */
 	uint32_t index;          /* QP index within the process */
 	uint32_t rslots;         /* receive slots (== receive WRs kept posted) */
 	uint32_t rstride;
@@ -564,6 +566,9 @@ struct perf_app {
 	uint64_t ud_fwd_tx, ud_fwd_rx, ud_back_tx, ud_back_rx, ud_resent;
 	uint64_t ud_tot_tx, ud_tot_rx, ud_tot_resent;
 	struct perf_mpi *mpi;     /* --pattern: ranks under MPI (boot_mpi.c), else NULL */
+	/* -b across processes: the server's own loop of the last run (ENDACK) */
+	uint64_t peer_ops, peer_bytes, peer_ns;
+	uint32_t peer_qps, peer_lcores;
 };
 /* UD: the datagram counters of this process's endpoints for the run
  * (client ends in cli_*, server ends in srv_*) */

@@ -182,7 +182,7 @@ perf_rpc_run_end(struct perf_app *a, struct perf_rpc_counts *peer, uint64_t *pee
 	int rc;
 
 	RTE_BUILD_BUG_ON(sizeof(e.counts) != sizeof(*peer));
-	rc = perf_boot_run_end(a, PERF_MSG_RPC_END, PERF_MSG_RPC_ENDACK, &e, sizeof(e));
+	rc = perf_boot_run_end(a, PERF_MSG_RPC_END, PERF_MSG_RPC_ENDACK, &e, sizeof(e), NULL);
 	if (rc < 0)
 		return rc == -EPROTO ? -EPROTO : -ECONNRESET;
 	if (perf_wire_rpc_end_check(&e, err, sizeof(err)) < 0) {
