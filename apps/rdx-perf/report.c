@@ -319,7 +319,8 @@ perf_report_head(const struct perf_app *a)
 	printf(" rdx-perf %s %s | %s | dev %s (%s, driver %s) | %u lcore(s) x %u QP(s)%s | transport %s\n",
 	       o->test, mode_name(o->mode), rdx_op_name(a->eng->op), a->attr->name,
 	       a->attr->software ? "software device" : "hardware", a->attr->driver, a->nb_lcores,
-	       o->sweep_lo, o->bidir ? ", both ends posting (-b)" : "",
+	       o->sweep_lo, perf_bidir_procs(a) ? ", both processes posting (-b)" :
+	       o->bidir ? ", both ends posting (-b)" : "",
 	       o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");
 	if (o->mtu != 0)
 		snprintf(mtu, sizeof(mtu), "%u", o->mtu);
