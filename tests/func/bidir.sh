@@ -7,7 +7,8 @@
 # three rows, every figure non-zero, -n ops exactly on each side, the sum
 # equal to the two rows (the table within its rounding, the JSON's bytes/s
 # within 1e-9), the server's own row equal to the one the client got. Then
-# a timed run (-D), -b on one end only, and the combinations refused in one
+# a timed run (-D), --output=bandwidth (the sum), -b on one end only, and
+# the combinations refused in one
 # line. A server that answers ENDACK with bad counts: hostile_peer.sh.
 source "$(dirname "$0")/lib.sh"
 
@@ -93,6 +94,21 @@ if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] && rows timed 0 2>"$TMP/timed.chk"; t
     pass "-b two processes: write -D 0.3"
 else
     fail "-b two processes: write -D 0.3: client $CRC server $SRC_RC: $(tail -n 1 "$TMP/timed.c.err") $(tail -n 3 "$TMP/timed.chk" 2>/dev/null | tr '\n' '|')"
+fi
+
+# --output=bandwidth: perftest's one figure of -b is the sum, one line
+a=(--test write --mode bw -s 4K -n 2000 -b)
+pair outbw "${a[@]}" :: "${a[@]}" --output=bandwidth --json "$TMP/outbw.json"
+if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] && [ "$(wc -l <"$TMP/outbw.c.out")" -eq 1 ] &&
+   python3 - "$TMP/outbw.json" "$(cat "$TMP/outbw.c.out")" <<'PY'
+import json, sys
+tot = [r for r in json.load(open(sys.argv[1]))["results"] if r["lcore"] == -1 and r["rank"] == -1]
+assert len(tot) == 1 and abs(tot[0]["bytes_per_s"] / 2**20 - float(sys.argv[2])) <= 0.006, (tot, sys.argv[2])
+PY
+then
+    pass "-b --output=bandwidth: the sum, $(cat "$TMP/outbw.c.out") MiB/s"
+else
+    fail "-b --output=bandwidth: client $CRC server $SRC_RC: $(head -c 300 "$TMP/outbw.c.out" | tr '\n' '|')"
 fi
 
 # -b on one end only: both refuse in one line, exit 2
