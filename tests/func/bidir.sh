@@ -8,8 +8,8 @@
 # equal to the two rows (the table within its rounding, the JSON's bytes/s
 # within 1e-9), the server's own row equal to the one the client got. Then
 # a timed run (-D), --output=bandwidth (the sum), -b on one end only, and
-# the combinations refused in one
-# line. A server that answers ENDACK with bad counts: hostile_peer.sh.
+# the combinations refused in one line. A server that answers ENDACK with
+# bad counts: hostile_peer.sh.
 source "$(dirname "$0")/lib.sh"
 
 pair() { # name, server args, client args (separated by ::)
