@@ -695,8 +695,12 @@ perf_server_loop(struct perf_app *a)
 			return -EPROTO;
 		}
 		if (r.bye) {
-			printf("rdx-perf: served %u run(s) of %s for the client; it has the results\n",
-			       a->nb_runs, a->o.test);
+			if (perf_bidir_procs(a))
+				printf("rdx-perf: ran %u run(s) of %s -b with the client; it has both rows and the sum\n",
+				       a->nb_runs, a->o.test);
+			else
+				printf("rdx-perf: served %u run(s) of %s for the client; it has the results\n",
+				       a->nb_runs, a->o.test);
 			return 0;
 		}
 		{
