@@ -582,6 +582,7 @@ int perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint
 int perf_boot_ms(const struct perf_app *a);
 int perf_alloc_lcores(struct perf_app *a);
 int perf_alloc_eps(struct perf_app *a);
+/* boot.c: an endpoint and the peer an EP message describes */
 struct wire_ep;
 void perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w);
 int perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w);

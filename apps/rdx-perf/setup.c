@@ -2,7 +2,8 @@
 /*
  * Control path of rdx-perf in this process: endpoints (QP, CQs, buffers),
  * connecting them in one process (--loopback), and the layout of each run.
- * Two processes: boot.c bootstraps and serves over lib/conn.
+ * Two processes: boot.c bootstraps and serves over lib/conn, and connects an
+ * endpoint to the peer an EP message describes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -276,76 +277,6 @@ ep_fini(struct perf_app *a, struct perf_ep *ep)
 	free(ep->cas_next);
 	free(ep->seen);
 	memset(ep, 0, sizeof(*ep));
-}
-
-void
-perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w)
-{
-	const struct rdx_mem *target = ep->tbuf != NULL ? ep->tbuf : ep->buf;
-
-	memset(w, 0, sizeof(*w));
-	rdx_qp_info_get(ep->qp, &w->qp);
-	w->addr = target->iova;
-	w->len = target->len;
-	w->rkey = target->rkey;
-	if (ep->rbuf != NULL) {
-		w->raddr = ep->rbuf->iova;
-		w->rrkey = ep->rbuf->rkey;
-		w->rslots = ep->rslots;
-		w->rstride = ep->rstride;
-	}
-}
-
-void
-perf_ep_remote_set(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
-{
-	ep->raddr = w->addr;
-	ep->rlen = w->len;
-	ep->rkey = w->rkey;
-	if (a->o.bad_rkey)
-		ep->rkey ^= 0x5a5a00u;
-	ep->rraddr = w->raddr;
-	ep->rrkey = w->rrkey;
-	ep->peer_rslots = w->rslots != 0 ? w->rslots : 1;
-	ep->peer_rstride = w->rstride;
-}
-
-int
-perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
-{
-	struct rdx_qp_conn_attr ca;
-	int rc;
-
-	memset(&ca, 0, sizeof(ca));
-	ca.mtu = a->ib_mtu;
-	perf_ep_remote_set(a, ep, w);
-	if (a->o.transport == PERF_TRANSPORT_UD) {
-		struct rdx_ah_attr aa;
-
-		/* UD: the QP to RTS on its own, then a route to the peer's QP */
-		rc = ep->ah != NULL ? 0 : rdx_qp_connect(ep->qp, NULL, &ca);
-		if (rc == 0)
-			rc = rdx_ah_attr_from_info(a->dev, &w->qp, &aa);
-		if (rc == 0) {
-			if (ep->ah != NULL)
-				rdx_ah_destroy(ep->ah);
-			ep->ah = rdx_ah_create(a->dev, &aa);
-			if (ep->ah == NULL)
-				rc = -rte_errno;
-		}
-		ep->rqpn = w->qp.qp_num;
-		ep->rqkey = w->qp.qkey;
-		if (rc < 0 && rc != -EPROTO)
-			fprintf(stderr, "rdx-perf: cannot reach UD QP 0x%x from QP %u: %s\n",
-				w->qp.qp_num, ep->index, strerror(-rc));
-		return rc;
-	}
-	rc = rdx_qp_connect(ep->qp, &w->qp, &ca);
-	/* -EPROTO: the driver has said which of the peer's fields it refused */
-	if (rc < 0 && rc != -EPROTO)
-		fprintf(stderr, "rdx-perf: cannot connect QP %u to remote QP 0x%x: %s\n",
-			ep->index, w->qp.qp_num, strerror(-rc));
-	return rc;
 }
 
 /* Sizes, depths and the lcore layout; called before endpoints exist. */
