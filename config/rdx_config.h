@@ -8,7 +8,7 @@
 
 #define RDX_VERSION_STR "0.1.0"
 /* Bumped whenever the out-of-band bootstrap messages change layout. */
-#define RDX_WIRE_VERSION 4
+#define RDX_WIRE_VERSION 5
 
 #define RDX_MAX_LCORES 128          /* worker lcores an app can drive */
 #define RDX_MAX_QPS_PER_LCORE 1024  /* -q upper bound */

@@ -51,7 +51,8 @@ config_fill(const struct perf_app *a, struct wire_config *w)
 	w->rstride = a->rstride;
 	w->sq_depth = a->sq_depth;
 	w->transport = (uint32_t)a->o.transport;
-	w->flags = a->o.rdma_cm ? PERF_WIRE_F_RDMA_CM : 0;
+	w->flags = (a->o.rdma_cm ? PERF_WIRE_F_RDMA_CM : 0) |
+		   (perf_bidir_procs(a) ? PERF_WIRE_F_BIDIR : 0);
 }
 
 /* The peer's CONFIG against ours: one line and -EPROTO when it differs. */
@@ -65,6 +66,78 @@ config_compare(const struct wire_config *me, const struct wire_config *peer)
 		return -EPROTO;
 	}
 	return 0;
+}
+
+/* An endpoint and the peer an EP message describes (boot.c, boot_mpi.c). */
+
+void
+perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w)
+{
+	const struct rdx_mem *target = ep->tbuf != NULL ? ep->tbuf : ep->buf;
+
+	memset(w, 0, sizeof(*w));
+	rdx_qp_info_get(ep->qp, &w->qp);
+	w->addr = target->iova;
+	w->len = target->len;
+	w->rkey = target->rkey;
+	if (ep->rbuf != NULL) {
+		w->raddr = ep->rbuf->iova;
+		w->rrkey = ep->rbuf->rkey;
+		w->rslots = ep->rslots;
+		w->rstride = ep->rstride;
+	}
+}
+
+void
+perf_ep_remote_set(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
+{
+	ep->raddr = w->addr;
+	ep->rlen = w->len;
+	ep->rkey = w->rkey;
+	if (a->o.bad_rkey)
+		ep->rkey ^= 0x5a5a00u;
+	ep->rraddr = w->raddr;
+	ep->rrkey = w->rrkey;
+	ep->peer_rslots = w->rslots != 0 ? w->rslots : 1;
+	ep->peer_rstride = w->rstride;
+}
+
+int
+perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
+{
+	struct rdx_qp_conn_attr ca;
+	int rc;
+
+	memset(&ca, 0, sizeof(ca));
+	ca.mtu = a->ib_mtu;
+	perf_ep_remote_set(a, ep, w);
+	if (a->o.transport == PERF_TRANSPORT_UD) {
+		struct rdx_ah_attr aa;
+
+		/* UD: the QP to RTS on its own, then a route to the peer's QP */
+		rc = ep->ah != NULL ? 0 : rdx_qp_connect(ep->qp, NULL, &ca);
+		if (rc == 0)
+			rc = rdx_ah_attr_from_info(a->dev, &w->qp, &aa);
+		if (rc == 0) {
+			if (ep->ah != NULL)
+				rdx_ah_destroy(ep->ah);
+			ep->ah = rdx_ah_create(a->dev, &aa);
+			if (ep->ah == NULL)
+				rc = -rte_errno;
+		}
+		ep->rqpn = w->qp.qp_num;
+		ep->rqkey = w->qp.qkey;
+		if (rc < 0 && rc != -EPROTO)
+			fprintf(stderr, "rdx-perf: cannot reach UD QP 0x%x from QP %u: %s\n",
+				w->qp.qp_num, ep->index, strerror(-rc));
+		return rc;
+	}
+	rc = rdx_qp_connect(ep->qp, &w->qp, &ca);
+	/* -EPROTO: the driver has said which of the peer's fields it refused */
+	if (rc < 0 && rc != -EPROTO)
+		fprintf(stderr, "rdx-perf: cannot connect QP %u to remote QP 0x%x: %s\n",
+			ep->index, w->qp.qp_num, strerror(-rc));
+	return rc;
 }
 
 static int
@@ -323,41 +396,121 @@ perf_client_run_begin(struct perf_app *a)
 }
 
 int
-perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
+perf_boot_run_end(struct perf_app *a, uint32_t end_type, uint32_t ack_type, void *ack,
+		  size_t len, int (*wait)(struct perf_app *a))
 {
-	struct wire_end e;
-	char err[256];
-	int rc;
-
 	/* END has no payload: the server polls for it with a zero timeout, and a
 	 * lone 8-byte header cannot be caught half-received. */
-	memset(&e, 0, sizeof(e));
-	rc = rdx_conn_send(a->conn, MSG_END, NULL, 0, perf_boot_ms(a));
+	int rc = rdx_conn_send(a->conn, end_type, NULL, 0, perf_boot_ms(a));
+
+	if (rc == 0 && wait != NULL) {
+		rc = wait(a);
+		if (rc == -EPROTO || rc == -ETIMEDOUT)
+			return rc;   /* wait() said why */
+	}
 	if (rc == 0)
-		rc = rdx_conn_recv(a->conn, MSG_ENDACK, &e, sizeof(e), perf_boot_ms(a));
+		rc = rdx_conn_recv(a->conn, ack_type, ack, len, perf_boot_ms(a));
 	/* Ctrl-C (--run_infinitely ends so): lib/conn stops waiting; the
 	 * caller reports what was measured */
 	if (rc == -EINTR && rdx_runtime_stopping())
 		return rc;
-	if (rc < 0) {
+	if (rc < 0)
 		fprintf(stderr, "rdx-perf: server did not end the run: %s\n",
 			rdx_conn_strerror(a->conn));
-		return rc;
+	return rc;
+}
+
+int
+perf_boot_ack_status(int32_t status)
+{
+	if (status >= 0)
+		return 0;
+	/* the server printed the details on its side */
+	fprintf(stderr, "rdx-perf: the server failed the run: %s (see its output)\n",
+		strerror(-status));
+	return -EIO;
+}
+
+int
+perf_boot_bye(struct perf_app *a, uint32_t run_type, const void *msg, size_t len)
+{
+	return rdx_conn_send(a->conn, run_type, msg, len, perf_boot_ms(a));
+}
+
+/*
+ * -b across processes, after our END: the server's loop may still run. Its
+ * messages (send, write_imm) need our receives: keep consuming them (the
+ * lcores are done: their QPs are this thread's now) until the server's
+ * BIDIR_DONE says its loop is over. It runs as long as ours (-D) or as many
+ * ops (-n): we wait the bootstrap timeout plus twice our own run.
+ */
+static int
+bidir_wait_done(struct perf_app *a)
+{
+	const bool serve = perf_engine_serves(a->eng, a->o.mode);
+	uint64_t hz = rdx_tsc_hz(), t0 = rdx_tsc(), ran = 0, limit;
+	unsigned int l;
+	int rc;
+
+	for (l = 0; l < a->nb_lcores; l++)
+		ran = RTE_MAX(ran, a->lcores[l].t_end - a->lcores[l].t_start);
+	limit = (uint64_t)(a->o.boot_timeout * (double)hz) + 2 * ran;
+	for (;;) {
+		for (l = 0; serve && l < a->nb_lcores; l++) {
+			rc = perf_serve_all(&a->lcores[l]);
+			if (rc < 0) {
+				fprintf(stderr, "rdx-perf: %s\n", a->lcores[l].errmsg);
+				return rc;
+			}
+		}
+		/* no payload: a zero-timeout poll cannot split it */
+		rc = rdx_conn_recv(a->conn, PERF_MSG_BIDIR_DONE, NULL, 0, serve ? 0 : 100);
+		if (rc == 0)
+			return 0;
+		if (rc == -EPROTO) {
+			fprintf(stderr, "rdx-perf: -b: bad message from the server: %s\n",
+				rdx_conn_strerror(a->conn));
+			return rc;
+		}
+		if (rc != -ETIMEDOUT && rc != -EAGAIN)
+			return rc;
+		if (rdx_tsc() - t0 > limit) {
+			fprintf(stderr, "rdx-perf: -b: the server's loop did not end within %.1f s of ours\n",
+				(double)limit / (double)hz);
+			return -ETIMEDOUT;
+		}
 	}
-	if (perf_wire_end_check(&e, err, sizeof(err)) < 0) {
+}
+
+int
+perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
+{
+	const struct wire_end_expect x = {
+		.bidir = perf_bidir_procs(a), .qps = a->total_qps, .size = a->run.size,
+		.iters = a->run.iters,
+	};
+	struct wire_end e;
+	char err[256];
+	int rc;
+
+	memset(&e, 0, sizeof(e));
+	rc = perf_boot_run_end(a, MSG_END, MSG_ENDACK, &e, sizeof(e),
+			       x.bidir ? bidir_wait_done : NULL);
+	if (rc < 0)
+		return rc;
+	if (perf_wire_end_check(&e, &x, err, sizeof(err)) < 0) {
 		fprintf(stderr, "rdx-perf: %s\n", err);
 		return -EPROTO;
 	}
 	*peer_verify_errors = e.verify_errors;
 	a->ud_back_tx = e.ud_tx;
 	a->ud_fwd_rx = e.ud_rx;
-	if (e.status < 0) {
-		/* the server printed the details on its side */
-		fprintf(stderr, "rdx-perf: the server failed the run: %s (see its output)\n",
-			strerror(-e.status));
-		return -EIO;
-	}
-	return 0;
+	a->peer_ops = e.ops;
+	a->peer_bytes = e.bytes;
+	a->peer_ns = e.ns;
+	a->peer_qps = e.qps;
+	a->peer_lcores = e.lcores;
+	return perf_boot_ack_status(e.status);
 }
 
 int
@@ -367,7 +520,7 @@ perf_client_bye(struct perf_app *a)
 
 	memset(&r, 0, sizeof(r));
 	r.bye = 1;
-	return rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), perf_boot_ms(a));
+	return perf_boot_bye(a, MSG_RUN, &r, sizeof(r));
 }
 
 bool
@@ -454,6 +607,27 @@ end_poll(void *arg)
 	return 0;
 }
 
+/* -b: this process's own measured loop of the run, for ENDACK. */
+static void
+bidir_counts(const struct perf_app *a, struct wire_end *e)
+{
+	uint64_t t0 = UINT64_MAX, t1 = 0, hz = rdx_tsc_hz(), c;
+	unsigned int l;
+
+	for (l = 0; l < a->nb_lcores; l++) {
+		const struct perf_lcore *lc = &a->lcores[l];
+
+		e->ops += lc->ops;
+		e->bytes += lc->bytes;
+		e->qps += lc->nb_eps;
+		t0 = RTE_MIN(t0, lc->t_start);
+		t1 = RTE_MAX(t1, lc->t_end);
+	}
+	c = t1 > t0 ? t1 - t0 : 0;
+	e->ns = c / hz * 1000000000ull + c % hz * 1000000000ull / hz;
+	e->lcores = a->nb_lcores;
+}
+
 /* Run the responder loops on the worker lcores (and here when the main
  * lcore is one of them) until the client's END arrives; the main lcore
  * watches the connection. A test with nothing to serve (the server is only
@@ -524,6 +698,8 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 		}
 	}
 	a->verify_errors += e.verify_errors;
+	if (perf_bidir_procs(a) && e.status == 0)
+		bidir_counts(a, &e);
 	if (a->o.transport == PERF_TRANSPORT_UD) {
 		uint64_t ctx, crx, rs;
 
@@ -534,6 +710,33 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 		fprintf(stderr, "rdx-perf: the client left before the end of the run was acknowledged: %s\n",
 			rdx_conn_strerror(a->conn));
 	return rc < 0 ? rc : e.status;
+}
+
+/*
+ * -b: this process runs the test's loop on its QPs too, as the client does
+ * (main.c's lcores, the bootstrap connection watched), then says so with
+ * BIDIR_DONE; server_one_run then serves until the client's END. A failed
+ * lcore is reported in ENDACK's status (its error stays in lc->err).
+ */
+static int
+bidir_run(struct perf_app *a)
+{
+	int rc;
+
+	if (a->eng->setup != NULL) {
+		rc = a->eng->setup(a);
+		if (rc < 0)
+			return rc;
+	}
+	/* an lcore's failure (its line printed) goes back in ENDACK.status */
+	perf_launch_clients(a);
+	if (a->eng->teardown != NULL)
+		a->eng->teardown(a);
+	rc = rdx_conn_send(a->conn, PERF_MSG_BIDIR_DONE, NULL, 0, perf_boot_ms(a));
+	if (rc < 0)
+		fprintf(stderr, "rdx-perf: the client left during the run: %s\n",
+			rdx_conn_strerror(a->conn));
+	return rc;
 }
 
 int
@@ -564,8 +767,12 @@ perf_server_loop(struct perf_app *a)
 			return -EPROTO;
 		}
 		if (r.bye) {
-			printf("rdx-perf: served %u run(s) of %s for the client; it has the results\n",
-			       a->nb_runs, a->o.test);
+			if (perf_bidir_procs(a))
+				printf("rdx-perf: ran %u run(s) of %s -b with the client; it has both rows and the sum\n",
+				       a->nb_runs, a->o.test);
+			else
+				printf("rdx-perf: served %u run(s) of %s for the client; it has the results\n",
+				       a->nb_runs, a->o.test);
 			return 0;
 		}
 		{
@@ -578,8 +785,15 @@ perf_server_loop(struct perf_app *a)
 		rc = rdx_conn_send(a->conn, MSG_READY, &r, sizeof(r), perf_boot_ms(a));
 		if (rc < 0)
 			return rc;
+		if (perf_bidir_procs(a)) {
+			rc = bidir_run(a);
+			if (rc < 0)
+				return rc;
+		}
 		rc = server_one_run(a, main_idx);
 		if (rc < 0)
 			return rc;
+		if (perf_bidir_procs(a))
+			perf_report_run(a, false);
 	}
 }

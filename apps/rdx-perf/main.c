@@ -524,7 +524,8 @@ main(int argc, char **argv)
 		else
 			rc = perf_server_loop(a);
 	}
-	if (a->client && a->nb_runs > 0 && a->mpi == NULL) {
+	/* -b across processes: the server prints its own rows too */
+	if ((a->client || a->o.bidir) && a->nb_runs > 0 && a->mpi == NULL) {
 		int frc = perf_report_finish(a);
 
 		if (rc == 0)

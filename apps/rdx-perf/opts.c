@@ -48,7 +48,7 @@ static const char usage_text[] =
 "  HOST (positional)    the server to connect to, port -p   -d/--ib-dev NAME  device\n"
 "  -i/--ib-port N       device port                      -x/--gid-index N  GID index\n"
 "  -c RC|UD             as --transport                   -F  accepted (the TSC is used)\n"
-"  -b/--bidirectional   traffic both ways (--loopback)   -V/--version\n"
+"  -b/--bidirectional   both ends/processes post (bw)    -V/--version\n"
 "  --output=bandwidth|latency|message_rate   only that figure, one line per run\n"
 "  --run_infinitely     a line every -D seconds (default 5) until Ctrl-C\n"
 "  --out_json [--out_json_file F]   the JSON report (default file rdx-perf.json)\n"

@@ -196,6 +196,48 @@ perf_parse_rates(const char *s, double *rates, unsigned int *n)
 	return 0;
 }
 
+/*
+ * -b: both ends of every QP pair post the bandwidth loop. In one process
+ * (--loopback) for write and read; across two (--server / --connect) also
+ * for send and write_imm (both processes keep receives posted). Each
+ * refusal is one line.
+ */
+static int
+bidir_check(const struct perf_opts *o, const struct perf_opts_given *g)
+{
+	const bool procs = o->server || o->connect != NULL;
+	const struct rdx_perf_engine *e = o->test != NULL ? perf_engine_find(o->test) : NULL;
+
+	if (o->mode != PERF_MODE_BW) {
+		fprintf(stderr, "rdx-perf: -b applies to --mode bw (a latency test is already both ways)\n");
+		return -EINVAL;
+	}
+	if (e != NULL && (e->atomic || e->req_size != 0 ||
+			  (!procs && e->server_recv))) {
+		fprintf(stderr, "rdx-perf: -b is implemented for --test write and read%s (test %s is not)\n",
+			procs ? ", send and write_imm across two processes" :
+			" in one process; send and write_imm across two (--server/--connect)", o->test);
+		return -EINVAL;
+	}
+	if (g->rate || o->rate != 0 || o->nb_rates != 0) {
+		fprintf(stderr, "rdx-perf: -b with --rate/--rate-sweep is not implemented: -b is a closed-loop bandwidth test\n");
+		return -EINVAL;
+	}
+	if (procs && o->transport == PERF_TRANSPORT_UD) {
+		fprintf(stderr, "rdx-perf: -b across two processes over --transport ud is not implemented (RC only)\n");
+		return -EINVAL;
+	}
+	if (procs && o->sweep_hi != o->sweep_lo) {
+		fprintf(stderr, "rdx-perf: -b across two processes runs one QP count: --qp-sweep does not apply\n");
+		return -EINVAL;
+	}
+	if (procs && o->infinite) {
+		fprintf(stderr, "rdx-perf: -b across two processes with --run_infinitely is not implemented\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int
 perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
 {
@@ -220,19 +262,11 @@ perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
 		fprintf(stderr, "rdx-perf: --source_ip applies to -R (rdma_cm): the TCP bootstrap does not bind it\n");
 		return -EINVAL;
 	}
-	if (o->bidir && (o->server || o->connect != NULL)) {
-		fprintf(stderr, "rdx-perf: -b across two processes is not implemented: -b runs in one process (--loopback)\n");
-		return -EINVAL;
-	}
-	if (o->bidir && o->test != NULL && perf_engine_find(o->test) != NULL &&
-	    (perf_engine_find(o->test)->atomic || perf_engine_find(o->test)->server_recv)) {
-		fprintf(stderr, "rdx-perf: -b is implemented for --test write and read (test %s is not)\n",
-			o->test);
-		return -EINVAL;
-	}
-	if (o->bidir && o->mode != PERF_MODE_BW) {
-		fprintf(stderr, "rdx-perf: -b applies to --mode bw (a latency test is already both ways)\n");
-		return -EINVAL;
+	if (o->bidir) {
+		int rc = bidir_check(o, g);
+
+		if (rc < 0)
+			return rc;
 	}
 	/* as perftest: a latency test has a latency, a bandwidth test a
 	 * bandwidth and a message rate (open-loop runs are about latency) */

@@ -119,7 +119,7 @@ struct perf_opts {
 	uint8_t ib_port;         /* -i: device port (0: the device's) */
 	int gid_index;           /* -x / --gid-index (-1: the device's choice) */
 	bool cpu_freq_ok;        /* -F: accepted; rdx-perf reads the TSC */
-	bool bidir;              /* -b: traffic both ways (loopback) */
+	bool bidir;              /* -b: traffic both ways (loopback, or both processes) */
 	enum perf_output output; /* --output=bandwidth|latency|message_rate */
 	bool infinite;           /* --run_infinitely: a line every -D s until Ctrl-C */
 	bool verbose;            /* --verbose: knobs and per-lcore rows */
@@ -188,6 +188,8 @@ struct perf_ep {
 	struct perf_wcring rring; /* receive completions (<= rq_depth outstanding) */
 	struct rdx_mem *buf;     /* send / read / atomic result slots */
 	struct rdx_mem *rbuf;    /* receive slots (NULL when no receives) */
+	struct rdx_mem *tbuf;    /* -b across processes: the peer's ops land here
+				  * (what the EP message exposes); else NULL */
 	uint32_t index;          /* QP index within the process */
 	uint32_t rslots;         /* receive slots (== receive WRs kept posted) */
 	uint32_t rstride;
@@ -564,6 +566,9 @@ struct perf_app {
 	uint64_t ud_fwd_tx, ud_fwd_rx, ud_back_tx, ud_back_rx, ud_resent;
 	uint64_t ud_tot_tx, ud_tot_rx, ud_tot_resent;
 	struct perf_mpi *mpi;     /* --pattern: ranks under MPI (boot_mpi.c), else NULL */
+	/* -b across processes: the server's own loop of the last run (ENDACK) */
+	uint64_t peer_ops, peer_bytes, peer_ns;
+	uint32_t peer_qps, peer_lcores;
 };
 /* UD: the datagram counters of this process's endpoints for the run
  * (client ends in cli_*, server ends in srv_*) */
@@ -577,6 +582,7 @@ int perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint
 int perf_boot_ms(const struct perf_app *a);
 int perf_alloc_lcores(struct perf_app *a);
 int perf_alloc_eps(struct perf_app *a);
+/* boot.c: an endpoint and the peer an EP message describes */
 struct wire_ep;
 void perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w);
 int perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w);
@@ -608,6 +614,14 @@ bool perf_server_waits_on_socket(const struct perf_app *a);
 int perf_launch_clients(struct perf_app *a);
 
 /* report.c */
+/* What the raw-QP report and echo on lib/rpc's (rpc_report.c) share: the
+ * report in a->rep with the knobs test, mode, lat_kind (kind), sizes (or
+ * --mix when mix), duration/iterations and warm-up (NULL after one line);
+ * the device knobs; the JSON/CSV files, after which a->rep is freed. */
+struct rdx_report *perf_report_open(struct perf_app *a, const char *title, const char *kind,
+				    bool mix);
+void perf_report_dev_knobs(const struct perf_app *a);
+int perf_report_files(struct perf_app *a);
 int perf_report_init(struct perf_app *a);
 void perf_report_run(struct perf_app *a, bool last);
 int perf_report_finish(struct perf_app *a);

@@ -135,13 +135,17 @@ perf_wire_config_check(const struct wire_config *me, const struct wire_config *p
 	if (peer->transport != me->transport)
 		return fail(err, len, "peer runs --transport %s, we run --transport %s",
 			    perf_transport_name(peer->transport), perf_transport_name(me->transport));
-	if ((peer->flags & ~PERF_WIRE_F_RDMA_CM) != 0)
-		return fail(err, len, "peer sent CONFIG.flags %u: expected 0 or %u (-R)", peer->flags,
-			    PERF_WIRE_F_RDMA_CM);
+	if ((peer->flags & ~(PERF_WIRE_F_RDMA_CM | PERF_WIRE_F_BIDIR)) != 0)
+		return fail(err, len, "peer sent CONFIG.flags %u: expected bits %u (-R) and %u (-b) only",
+			    peer->flags, PERF_WIRE_F_RDMA_CM, PERF_WIRE_F_BIDIR);
 	if ((peer->flags ^ me->flags) & PERF_WIRE_F_RDMA_CM)
 		return fail(err, len, "peer %s -R (rdma_cm), we %s: give -R to both ends or to neither",
 			    peer->flags & PERF_WIRE_F_RDMA_CM ? "runs" : "does not run",
 			    me->flags & PERF_WIRE_F_RDMA_CM ? "do" : "do not");
+	if ((peer->flags ^ me->flags) & PERF_WIRE_F_BIDIR)
+		return fail(err, len, "peer %s -b (bidirectional), we %s: give -b to both ends or to neither",
+			    peer->flags & PERF_WIRE_F_BIDIR ? "runs" : "does not run",
+			    me->flags & PERF_WIRE_F_BIDIR ? "do" : "do not");
 	if (peer->nb_sizes == 0 || peer->nb_sizes > PERF_MAX_SIZES)
 		return fail(err, len, "peer sent CONFIG.nb_sizes %u: expected 1..%u",
 			    peer->nb_sizes, PERF_MAX_SIZES);
@@ -286,13 +290,41 @@ perf_wire_ready_check(const struct wire_run *sent, const struct wire_run *got, c
 }
 
 int
-perf_wire_end_check(const struct wire_end *e, char *err, size_t len)
+perf_wire_end_check(const struct wire_end *e, const struct wire_end_expect *x, char *err,
+		    size_t len)
 {
+	uint64_t hi;
+
 	if (e->status > 0 || e->status < -4095)
 		return fail(err, len, "peer sent ENDACK.status %" PRId32 ": expected 0 or a negative errno",
 			    e->status);
 	if (e->pad != 0)
 		return fail(err, len, "peer sent ENDACK.pad %u: expected 0", e->pad);
+	if (!x->bidir) {
+		if ((e->ops | e->bytes | e->ns | e->qps | e->lcores) != 0)
+			return fail(err, len, "peer sent ENDACK.ops %" PRIu64 " bytes %" PRIu64 " ns %" PRIu64 " qps %u lcores %u without -b: expected 0",
+				    e->ops, e->bytes, e->ns, e->qps, e->lcores);
+		return 0;
+	}
+	if (e->status != 0) /* a failed run: its counts are not reported */
+		return 0;
+	if (e->qps != x->qps)
+		return fail(err, len, "peer sent ENDACK.qps %u: the run has %u QPs", e->qps, x->qps);
+	if (e->lcores == 0 || e->lcores > RDX_MAX_LCORES)
+		return fail(err, len, "peer sent ENDACK.lcores %u: expected 1..%u", e->lcores,
+			    RDX_MAX_LCORES);
+	hi = x->iters != 0 && x->iters < UINT64_MAX / 2 / RTE_MAX(x->qps, 1u) ?
+		(x->iters + 1) * (uint64_t)x->qps : UINT64_MAX;
+	if (e->ops == 0 || e->ops > hi)
+		return fail(err, len, "peer sent ENDACK.ops %" PRIu64 ": expected 1..%" PRIu64 " (-b: the server's measured ops)",
+			    e->ops, hi);
+	if (x->size == 0 || e->ops > UINT64_MAX / x->size || e->bytes != e->ops * x->size)
+		return fail(err, len, "peer sent ENDACK.bytes %" PRIu64 ": %" PRIu64 " ops of %" PRIu64 " B make %" PRIu64,
+			    e->bytes, e->ops, x->size,
+			    x->size != 0 && e->ops <= UINT64_MAX / x->size ? e->ops * x->size : 0);
+	if (e->ns == 0 || e->ns > PERF_WIRE_MAX_RUN_NS)
+		return fail(err, len, "peer sent ENDACK.ns %" PRIu64 ": expected 1..%" PRIu64,
+			    e->ns, (uint64_t)PERF_WIRE_MAX_RUN_NS);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #ifndef PERF_WIRE_H
 #define PERF_WIRE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,8 +29,24 @@
 #define PERF_MSG_RPC_READY  0x5258u
 #define PERF_MSG_RPC_END    0x5259u
 #define PERF_MSG_RPC_ENDACK 0x525au
+/* -b across two processes (wire version 5): no payload, the server's own
+ * measured loop is over; it comes before ENDACK, and until it the client
+ * keeps consuming the server's messages (send, write_imm) */
+#define PERF_MSG_BIDIR_DONE 0x525bu
 
 #define PERF_WIRE_MAGIC 0x72647870u /* "rdxp" */
+
+/*
+ * -b across two processes (--server / --connect): every QP both posts the
+ * test's ops and is their target, in each process. Its peer's ops land in
+ * a buffer of their own (perf_ep.tbuf), so the two directions never share
+ * bytes; send and write_imm keep receives posted at both ends.
+ */
+static inline bool
+perf_bidir_procs(const struct perf_app *a)
+{
+	return a->o.bidir && (a->o.server || a->o.connect != NULL);
+}
 
 /* Everything both ends must agree on. Host byte order (lib/conn checks the
  * peers agree on the layout through the wire version). */
@@ -53,6 +70,7 @@ struct wire_config {
 };
 
 #define PERF_WIRE_F_RDMA_CM 1u   /* -R: the QPs connect through rdma_cm */
+#define PERF_WIRE_F_BIDIR   2u   /* -b: both processes post (wire version 5) */
 
 struct wire_ep {
 	struct rdx_qp_info qp;
@@ -81,7 +99,27 @@ struct wire_end {
 	/* UD: the server's datagrams of the run, sent and received (0 on RC) */
 	uint64_t ud_tx;
 	uint64_t ud_rx;
+	/* -b (wire version 5): the server's own measured loop of the run,
+	 * summed over its lcores (all 0 without -b): ops and bytes it
+	 * completed, ns from its first lcore's start to its last one's end,
+	 * the QPs it posted on and its lcores */
+	uint64_t ops;
+	uint64_t bytes;
+	uint64_t ns;
+	uint32_t qps;
+	uint32_t lcores;
 };
+
+/* What the client expects of an ENDACK's counts (perf_wire_end_check). */
+struct wire_end_expect {
+	bool bidir;              /* -b: the counts are the server's loop */
+	uint32_t qps;            /* QPs of the run (the server posts on each) */
+	uint64_t size;           /* message size of the run */
+	uint64_t iters;          /* -n per QP; 0: -D (timed) */
+};
+
+/* Longest run an ENDACK may report (ns): 30 days */
+#define PERF_WIRE_MAX_RUN_NS (30ull * 86400 * 1000000000)
 
 /* echo on lib/rpc: the layout the client chose (the server answers with
  * the copy it accepted). */
@@ -109,6 +147,21 @@ struct wire_rpc_end {
 	uint64_t bad_reqs;       /* requests that were not echo requests */
 	uint64_t counts[16];     /* struct perf_rpc_counts, in its order */
 };
+
+/*
+ * boot.c, for both bootstraps (raw QPs, and echo on lib/rpc in rpc_boot.c):
+ * the client's END of `end_type` (no payload) and the server's answer of
+ * `ack_type` into ack (len bytes), with wait() in between unless NULL
+ * (-b: the server's BIDIR_DONE): 0 or a negative errno after one line
+ * (none for -EINTR on Ctrl-C). The answer's status after
+ * its check: 0, or -EIO after one line. The goodbye: msg (a RUN with its
+ * bye field 1) of run_type.
+ */
+struct perf_app;
+int perf_boot_run_end(struct perf_app *a, uint32_t end_type, uint32_t ack_type, void *ack,
+		      size_t len, int (*wait)(struct perf_app *a));
+int perf_boot_ack_status(int32_t status);
+int perf_boot_bye(struct perf_app *a, uint32_t run_type, const void *msg, size_t len);
 
 /* Largest -t (opts.c) and the send queue it and -Q can ask for. */
 #define PERF_WIRE_MAX_WINDOW 65536u
@@ -150,8 +203,15 @@ int perf_wire_run_check(const struct perf_app *a, const struct wire_run *r, char
 /* Client: READY must echo the RUN we sent. */
 int perf_wire_ready_check(const struct wire_run *sent, const struct wire_run *got,
 			  char *err, size_t len);
-/* Client: ENDACK status 0 or a negative errno (-1..-4095), pad 0. */
-int perf_wire_end_check(const struct wire_end *e, char *err, size_t len);
+/*
+ * Client: ENDACK status 0 or a negative errno (-1..-4095), pad 0. Without
+ * -b the server's loop counts are 0. With -b and status 0: qps as
+ * expected, lcores 1..RDX_MAX_LCORES, ops 1.. (with -n at most (n + 1) per
+ * QP: one more retires an unsignaled tail when a run is stopped), bytes
+ * exactly ops x size, ns 1..PERF_WIRE_MAX_RUN_NS.
+ */
+int perf_wire_end_check(const struct wire_end *e, const struct wire_end_expect *x, char *err,
+			size_t len);
 
 /*
  * Server: the client's RPC layout against the limits of rpc_perf.h and

@@ -34,10 +34,13 @@ read_responder_ready(struct perf_app *a, struct perf_ep *ep)
 	const struct perf_run *run = &a->run;
 	uint32_t s;
 
+	/* -b across processes: the peer reads the buffer exposed to it */
+	struct rdx_mem *m = ep->tbuf != NULL ? ep->tbuf : ep->buf;
+
 	if (!a->o.verify)
 		return;
 	for (s = 0; s < run->slots; s++)
-		perf_mem_fill(ep->buf, (uint64_t)s * run->stride, run->size, s, PERF_SALT_READ);
+		perf_mem_fill(m, (uint64_t)s * run->stride, run->size, s, PERF_SALT_READ);
 }
 
 const struct rdx_perf_engine perf_engine_read = {

@@ -18,6 +18,7 @@
 
 #include "perf_app.h"
 #include "perf_opts.h"
+#include "perf_wire.h"
 
 static const char *
 mode_name(enum perf_mode m)
@@ -53,31 +54,38 @@ lat_kind(const struct perf_app *a)
 	return one_lcore ? "rtt (one lcore)" : "rtt";
 }
 
-int
-perf_report_init(struct perf_app *a)
+struct rdx_report *
+perf_report_open(struct perf_app *a, const char *title, const char *kind, bool mix)
 {
 	const struct perf_opts *o = &a->o;
-	const struct rdx_dev_attr *at = a->attr;
-	struct rdx_report *r;
-	char title[64], sizes[PERF_MAX_SIZES * 12] = "", one[16];
+	struct rdx_report *r = rdx_report_create(title);
+	char buf[PERF_MAX_SIZES * 16] = "", one[16];
 	unsigned int i;
 	size_t len = 0;
 
-	snprintf(title, sizeof(title), "rdx-perf %s %s", o->test, mode_name(o->mode));
-	r = rdx_report_create(title);
 	if (r == NULL) {
 		fprintf(stderr, "rdx-perf: cannot create the report\n");
-		return -ENOMEM;
+		return NULL;
 	}
 	a->rep = r;
-	for (i = 0; i < o->nb_sizes; i++) {
-		perf_size_name(o->sizes[i], one, sizeof(one));
-		len += (size_t)snprintf(sizes + len, sizeof(sizes) - len, "%s%s", i ? "," : "", one);
-	}
 	rdx_report_knob_set(r, "test", "%s", o->test);
 	rdx_report_knob_set(r, "mode", "%s", mode_name(o->mode));
-	rdx_report_knob_set(r, "lat_kind", "%s", lat_kind(a));
-	rdx_report_knob_set(r, "sizes", "%s", sizes);
+	rdx_report_knob_set(r, "lat_kind", "%s", kind);
+	if (mix) {
+		for (i = 0; i < o->nb_mix; i++) {
+			perf_size_name(o->mix_size[i], one, sizeof(one));
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s:%u", i ? "," : "",
+						one, o->mix_weight[i]);
+		}
+		rdx_report_knob_set(r, "mix", "%s", buf);
+		rdx_report_knob_set(r, "mix_seed", "client id");
+	} else {
+		for (i = 0; i < o->nb_sizes; i++) {
+			perf_size_name(o->sizes[i], one, sizeof(one));
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? "," : "", one);
+		}
+		rdx_report_knob_set(r, "sizes", "%s", buf);
+	}
 	if (o->duration != 0)
 		rdx_report_knob_set(r, "duration_s", "%g", o->duration);
 	else
@@ -86,6 +94,54 @@ perf_report_init(struct perf_app *a)
 		rdx_report_knob_set(r, "warmup", "%gs", o->warmup_s);
 	else
 		rdx_report_knob_set(r, "warmup", "%" PRIu64, o->warmup_iters);
+	return r;
+}
+
+void
+perf_report_dev_knobs(const struct perf_app *a)
+{
+	const struct rdx_dev_attr *at = a->attr;
+
+	rdx_report_knob_set(a->rep, "dev", "%s", at->name);
+	rdx_report_knob_set(a->rep, "driver", "%s", at->driver);
+	rdx_report_knob_set(a->rep, "device_kind", "%s",
+			    at->software ? "software device" : "hardware");
+	if (at->software)
+		rdx_report_knob_set(a->rep, "sw_progress", "%s",
+				    a->o.sw_progress == RDX_SW_PROGRESS_THREAD ? "thread" : "inline");
+}
+
+int
+perf_report_files(struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	int rc = 0;
+
+	if (o->json != NULL && rdx_report_write_json(a->rep, o->json) < 0) {
+		fprintf(stderr, "rdx-perf: cannot write %s\n", o->json);
+		rc = -EIO;
+	}
+	if (o->csv != NULL && rdx_report_write_csv(a->rep, o->csv) < 0) {
+		fprintf(stderr, "rdx-perf: cannot write %s\n", o->csv);
+		rc = -EIO;
+	}
+	rdx_report_free(a->rep);
+	a->rep = NULL;
+	return rc;
+}
+
+int
+perf_report_init(struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	const struct rdx_dev_attr *at = a->attr;
+	struct rdx_report *r;
+	char title[64];
+
+	snprintf(title, sizeof(title), "rdx-perf %s %s", o->test, mode_name(o->mode));
+	r = perf_report_open(a, title, lat_kind(a), false);
+	if (r == NULL)
+		return -ENOMEM;
 	rdx_report_knob_set(r, "qps_per_lcore", "%u", o->sweep_lo);
 	if (o->sweep_hi != o->sweep_lo && o->sweep_factor != 0)
 		rdx_report_knob_set(r, "qp_sweep", "%u-%u*%u", o->sweep_lo, o->sweep_hi,
@@ -111,12 +167,7 @@ perf_report_init(struct perf_app *a)
 		rdx_report_knob_set(r, "ud_qkey", "0x%08x", PERF_UD_QKEY);
 		rdx_report_knob_set(r, "ud_timeout_ms", "%u", PERF_UD_TIMEOUT_MS);
 	}
-	rdx_report_knob_set(r, "dev", "%s", at->name);
-	rdx_report_knob_set(r, "driver", "%s", at->driver);
-	rdx_report_knob_set(r, "device_kind", "%s", at->software ? "software device" : "hardware");
-	if (at->software)
-		rdx_report_knob_set(r, "sw_progress", "%s",
-				    o->sw_progress == RDX_SW_PROGRESS_THREAD ? "thread" : "inline");
+	perf_report_dev_knobs(a);
 	rdx_report_knob_set(r, "role", "%s", o->loopback || (a->client && a->responder) ?
 			    "loopback" : a->client ? "client" : "server");
 	if (o->connect != NULL)
@@ -149,8 +200,15 @@ perf_report_init(struct perf_app *a)
 				    at->software ? " (the software device has no GID table: unused)" : "");
 	if (o->cpu_freq_ok)
 		rdx_report_knob_set(r, "cpu_freq", "-F given (rdx-perf times with the TSC: no frequency check to skip)");
-	if (o->bidir)
+	if (perf_bidir_procs(a)) {
+		rdx_report_knob_set(r, "bidirectional", "on (both processes post)");
+		if (a->client)
+			rdx_report_knob_set(r, "bidir_rows", "rank 0 client (this process), rank 1 server (its ENDACK), rank -1 their sum: seconds = bytes / (client B/s + server B/s)");
+		else
+			rdx_report_knob_set(r, "bidir_rows", "rank 1 server (this process); the client prints both and the sum");
+	} else if (o->bidir) {
 		rdx_report_knob_set(r, "bidirectional", "on (both ends of each QP pair post, one process)");
+	}
 	if (o->rdma_cm)
 		rdx_report_knob_set(r, "rdma_cm", "-R: QPs connected through rdma_cm%s%s",
 				    o->source_ip != NULL ? ", --source_ip " : "",
@@ -261,7 +319,8 @@ perf_report_head(const struct perf_app *a)
 	printf(" rdx-perf %s %s | %s | dev %s (%s, driver %s) | %u lcore(s) x %u QP(s)%s | transport %s\n",
 	       o->test, mode_name(o->mode), rdx_op_name(a->eng->op), a->attr->name,
 	       a->attr->software ? "software device" : "hardware", a->attr->driver, a->nb_lcores,
-	       o->sweep_lo, o->bidir ? ", both ends posting (-b)" : "",
+	       o->sweep_lo, perf_bidir_procs(a) ? ", both processes posting (-b)" :
+	       o->bidir ? ", both ends posting (-b)" : "",
 	       o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");
 	if (o->mtu != 0)
 		snprintf(mtu, sizeof(mtu), "%u", o->mtu);
@@ -288,6 +347,47 @@ perf_report_head(const struct perf_app *a)
 			 o->sizes[0]);
 	if (diff[0] != '\0')
 		printf(" defaults that differ from perftest's:%s\n", diff);
+}
+
+/* -b across processes: which process a row is (JSON/CSV rank and host):
+ * 0 the client, 1 the server, -1 the sum of both. */
+static void
+bidir_side(struct rdx_result *x, int rank)
+{
+	x->has_rank = true;
+	x->rank = rank;
+	snprintf(x->host, sizeof(x->host), "%s", rank == 0 ? "client" : rank == 1 ? "server" :
+		 "client+server");
+}
+
+/* -b across processes, client: the server's row (its ENDACK) and the sum. */
+static void
+bidir_rows(struct perf_app *a, const struct rdx_result *cli)
+{
+	struct rdx_result srv, sum;
+	double bc, bs;
+
+	srv = *cli;
+	srv.qps = a->peer_qps;
+	srv.ops = a->peer_ops;
+	srv.bytes = a->peer_bytes;
+	srv.seconds = (double)a->peer_ns / 1e9;
+	srv.has_lat = false;     /* the server's latencies stay on its side */
+	srv.has_perf = false;
+	srv.busy_pct = -1;
+	bidir_side(&srv, 1);
+	rdx_report_add(a->rep, &srv);
+	sum = srv;
+	sum.qps = cli->qps + srv.qps;
+	sum.ops = cli->ops + srv.ops;
+	sum.bytes = cli->bytes + srv.bytes;
+	/* perftest's -b figure: the two bandwidths added; the row keeps exact
+	 * bytes and a time that gives that rate */
+	bc = cli->seconds > 0 ? (double)cli->bytes / cli->seconds : 0;
+	bs = srv.seconds > 0 ? (double)srv.bytes / srv.seconds : 0;
+	sum.seconds = bc + bs > 0 ? (double)sum.bytes / (bc + bs) : 0;
+	bidir_side(&sum, -1);
+	rdx_report_add(a->rep, &sum);
 }
 
 /* One row per lcore and a total; the progress line for this run. */
@@ -337,6 +437,8 @@ perf_report_run(struct perf_app *a, bool last)
 		x.has_lat = lc->hist->count > 0;
 		if (x.has_lat)
 			rdx_hist_summarize(lc->hist, hz, &x.lat);
+		if (perf_bidir_procs(a))
+			bidir_side(&x, a->client ? 0 : 1);
 		x.busy_pct = lc->polls > 0 ? 100.0 * (double)lc->busy_polls / (double)lc->polls : -1;
 		if (lc->perf_ok && lc->ops > 0) {
 			rdx_perf_per_op(&lc->ps0, &lc->ps1, lc->ops, &x.perf);
@@ -360,8 +462,12 @@ perf_report_run(struct perf_app *a, bool last)
 	tot.busy_pct = a->nb_lcores > 0 ? busy_sum / a->nb_lcores : -1;
 	/* per-op counters of the total: only meaningful for one lcore */
 	tot.has_perf = perf_rows == 1 && a->nb_lcores == 1;
+	if (perf_bidir_procs(a))
+		bidir_side(&tot, a->client ? 0 : 1);
 	added = rdx_report_add_hist(a->rep, &tot, merged, hz);
 	free(merged);
+	if (perf_bidir_procs(a) && a->client && added == 0)
+		bidir_rows(a, &tot);
 	if (a->o.infinite && added == 0) {
 		/* --run_infinitely: this interval's row now (the header once) */
 		const struct rdx_result *row = rdx_report_get(a->rep, rdx_report_count(a->rep) - 1);
@@ -394,6 +500,65 @@ perf_report_run(struct perf_app *a, bool last)
 	}
 }
 
+/* One line of the compact table (head or row) with `tail` appended. */
+static void
+compact_line_with(const struct perf_app *a, const struct rdx_result *x, const char *tail)
+{
+	char *line = NULL;
+	size_t n = 0;
+	bool short_run = false;
+	FILE *m = open_memstream(&line, &n);
+
+	if (m == NULL)
+		return;
+	if (x != NULL)
+		rdx_report_print_compact_row(x, m, RDX_REPORT_COMPACT_BW, a->o.gbits);
+	else
+		rdx_report_print_compact_head(m, RDX_REPORT_COMPACT_BW, a->o.gbits, false);
+	fclose(m);
+	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
+		line[--n] = '\0';
+	/* the side before the row's SHORT mark */
+	if (n >= 6 && strcmp(line + n - 6, " SHORT") == 0) {
+		short_run = true;
+		n -= 6;
+		line[n] = '\0';
+		while (n > 0 && line[n - 1] == ' ')
+			line[--n] = '\0';
+	}
+	printf("%s %s%s\n", line, tail, short_run ? " SHORT" : "");
+	free(line);
+}
+
+/* -b across processes: perftest's table with a column saying whose row it is. */
+static void
+bidir_compact(const struct perf_app *a)
+{
+	unsigned int i, nb_short = 0;
+
+	printf("%s%s\n", a->attr->software ?
+	       "*** results on the SOFTWARE mlx5 device (a model, not a NIC): " :
+	       "*** results on HARDWARE: ", a->attr->name);
+	compact_line_with(a, NULL, "side");
+	for (i = 0; i < rdx_report_count(a->rep); i++) {
+		const struct rdx_result *x = rdx_report_get(a->rep, i);
+
+		if (x->lcore != RDX_REPORT_LCORE_TOTAL)
+			continue;
+		compact_line_with(a, x, x->rank == 0 ? "client (this process)" :
+				  x->rank == -1 ? "sum (-b)" : a->client ? "server" :
+				  "server (this process)");
+		nb_short += x->short_run;
+	}
+	printf(" %s; MsgRate: 10^6 ops/s; BW peak: not measured (-)\n",
+	       a->o.gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes");
+	if (a->client)
+		printf(" -b: both processes posted; the sum adds the client's and the server's bandwidth\n");
+	if (nb_short > 0)
+		printf(" SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
+		       nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);
+}
+
 int
 perf_report_finish(struct perf_app *a)
 {
@@ -423,9 +588,17 @@ perf_report_finish(struct perf_app *a)
 		unsigned int i;
 
 		perf_report_head(a);
-		for (i = 0; i < rdx_report_count(a->rep); i++)
-			if (rdx_report_get(a->rep, i)->lcore == RDX_REPORT_LCORE_TOTAL)
-				output_figure(a, rdx_report_get(a->rep, i));
+		for (i = 0; i < rdx_report_count(a->rep); i++) {
+			const struct rdx_result *x = rdx_report_get(a->rep, i);
+
+			/* -b across processes: perftest's one figure is the sum */
+			if (x->lcore == RDX_REPORT_LCORE_TOTAL &&
+			    (!perf_bidir_procs(a) || !a->client || x->rank == -1))
+				output_figure(a, x);
+		}
+	} else if (perf_bidir_procs(a)) {
+		perf_report_head(a);
+		bidir_compact(a);
 	} else {
 		perf_report_head(a);
 		rdx_report_print_compact(a->rep, stdout, compact_kind(a), o->gbits);
@@ -439,19 +612,10 @@ perf_report_finish(struct perf_app *a)
 		rdx_report_print_clusterperf(a->rep, stdout);
 	}
 	fflush(stdout);
-	if (o->json != NULL && rdx_report_write_json(a->rep, o->json) < 0) {
-		fprintf(stderr, "rdx-perf: cannot write %s\n", o->json);
-		rc = -EIO;
-	}
-	if (o->csv != NULL && rdx_report_write_csv(a->rep, o->csv) < 0) {
-		fprintf(stderr, "rdx-perf: cannot write %s\n", o->csv);
-		rc = -EIO;
-	}
+	rc = perf_report_files(a);
 	if (a->lost_log != 0)
 		fprintf(stderr, "rdx-perf: -o: the log kept the first %u WRs per lcore; %" PRIu64 " more were not logged\n",
 			PERF_WRLOG_CAP, a->lost_log);
-	rdx_report_free(a->rep);
-	a->rep = NULL;
 	return rc;
 }
 

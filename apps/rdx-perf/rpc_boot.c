@@ -182,26 +182,16 @@ perf_rpc_run_end(struct perf_app *a, struct perf_rpc_counts *peer, uint64_t *pee
 	int rc;
 
 	RTE_BUILD_BUG_ON(sizeof(e.counts) != sizeof(*peer));
-	rc = rdx_conn_send(a->conn, PERF_MSG_RPC_END, NULL, 0, perf_boot_ms(a));
-	if (rc == 0)
-		rc = rdx_conn_recv(a->conn, PERF_MSG_RPC_ENDACK, &e, sizeof(e), perf_boot_ms(a));
-	if (rc < 0) {
-		fprintf(stderr, "rdx-perf: server did not end the run: %s\n",
-			rdx_conn_strerror(a->conn));
+	rc = perf_boot_run_end(a, PERF_MSG_RPC_END, PERF_MSG_RPC_ENDACK, &e, sizeof(e), NULL);
+	if (rc < 0)
 		return rc == -EPROTO ? -EPROTO : -ECONNRESET;
-	}
 	if (perf_wire_rpc_end_check(&e, err, sizeof(err)) < 0) {
 		fprintf(stderr, "rdx-perf: %s\n", err);
 		return -EPROTO;
 	}
 	memcpy(peer, e.counts, sizeof(*peer));
 	*peer_bad = e.bad_reqs;
-	if (e.status < 0) {
-		fprintf(stderr, "rdx-perf: the server failed the run: %s (see its output)\n",
-			strerror(-e.status));
-		return -EIO;
-	}
-	return 0;
+	return perf_boot_ack_status(e.status);
 }
 
 int
@@ -211,7 +201,7 @@ perf_rpc_bye(struct perf_app *a)
 
 	memset(&r, 0, sizeof(r));
 	r.bye = 1;
-	return rdx_conn_send(a->conn, PERF_MSG_RPC_RUN, &r, sizeof(r), perf_boot_ms(a));
+	return perf_boot_bye(a, PERF_MSG_RPC_RUN, &r, sizeof(r));
 }
 
 /* ---- server ---------------------------------------------------------- */

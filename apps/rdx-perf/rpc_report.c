@@ -147,45 +147,15 @@ int
 perf_rpc_report_init(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
-	const struct rdx_dev_attr *at = a->attr;
 	struct rdx_report *r;
-	char buf[PERF_MAX_SIZES * 16] = "", one[16];
+	char buf[64];
 	unsigned int i;
-	size_t len = 0;
 
 	snprintf(buf, sizeof(buf), "rdx-perf %s %s %s", o->test,
 		 o->mode == PERF_MODE_LAT ? "lat" : "bw", perf_transport_name(o->transport));
-	r = rdx_report_create(buf);
+	r = perf_report_open(a, buf, rpc_lat_kind(a), o->nb_mix > 0);
 	if (r == NULL)
 		return -ENOMEM;
-	a->rep = r;
-	rdx_report_knob_set(r, "test", "%s", o->test);
-	rdx_report_knob_set(r, "mode", "%s", o->mode == PERF_MODE_LAT ? "lat" : "bw");
-	rdx_report_knob_set(r, "lat_kind", "%s", rpc_lat_kind(a));
-	buf[0] = '\0';
-	if (o->nb_mix > 0) {
-		for (i = 0; i < o->nb_mix; i++) {
-			perf_size_name(o->mix_size[i], one, sizeof(one));
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s:%u", i ? "," : "",
-						one, o->mix_weight[i]);
-		}
-		rdx_report_knob_set(r, "mix", "%s", buf);
-		rdx_report_knob_set(r, "mix_seed", "client id");
-	} else {
-		for (i = 0; i < o->nb_sizes; i++) {
-			perf_size_name(o->sizes[i], one, sizeof(one));
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s", i ? "," : "", one);
-		}
-		rdx_report_knob_set(r, "sizes", "%s", buf);
-	}
-	if (o->duration != 0)
-		rdx_report_knob_set(r, "duration_s", "%g", o->duration);
-	else
-		rdx_report_knob_set(r, "iterations", "%" PRIu64, o->iters);
-	if (o->warmup_s != 0)
-		rdx_report_knob_set(r, "warmup", "%gs", o->warmup_s);
-	else
-		rdx_report_knob_set(r, "warmup", "%" PRIu64, o->warmup_iters);
 	rdx_report_knob_set(r, "transport", "%s", perf_transport_name(o->transport));
 	rdx_report_knob_set(r, "lcores", "%u", a->nb_lcores);
 	rdx_report_knob_set(r, "clients_per_lcore", "%u", o->qps);
@@ -219,12 +189,7 @@ perf_rpc_report_init(struct perf_app *a)
 		}
 	}
 	rdx_report_knob_set(r, "verify", "%s", o->verify ? "on" : "off");
-	rdx_report_knob_set(r, "dev", "%s", at->name);
-	rdx_report_knob_set(r, "driver", "%s", at->driver);
-	rdx_report_knob_set(r, "device_kind", "%s", at->software ? "software device" : "hardware");
-	if (at->software)
-		rdx_report_knob_set(r, "sw_progress", "%s",
-				    o->sw_progress == RDX_SW_PROGRESS_THREAD ? "thread" : "inline");
+	perf_report_dev_knobs(a);
 	rdx_report_knob_set(r, "role", "%s", o->connect != NULL ? "client" : "loopback");
 	if (o->connect != NULL)
 		rdx_report_knob_set(r, "peer", "%s", o->connect);
@@ -241,7 +206,6 @@ int
 perf_rpc_report_finish(struct perf_app *a, const struct perf_rpc_counts *t)
 {
 	const struct perf_opts *o = &a->o;
-	int rc = 0;
 
 	rdx_report_knob_set(a->rep, "rpc_retransmits", "%" PRIu64, t->retransmits);
 	rdx_report_knob_set(a->rep, "rpc_grants_sent", "%" PRIu64, t->grants_sent);
@@ -262,16 +226,6 @@ perf_rpc_report_finish(struct perf_app *a, const struct perf_rpc_counts *t)
 	printf("\n");
 	rdx_report_print_clusterperf(a->rep, stdout);
 	fflush(stdout);
-	if (o->json != NULL && rdx_report_write_json(a->rep, o->json) < 0) {
-		fprintf(stderr, "rdx-perf: cannot write %s\n", o->json);
-		rc = -EIO;
-	}
-	if (o->csv != NULL && rdx_report_write_csv(a->rep, o->csv) < 0) {
-		fprintf(stderr, "rdx-perf: cannot write %s\n", o->csv);
-		rc = -EIO;
-	}
-	rdx_report_free(a->rep);
-	a->rep = NULL;
-	return rc;
+	return perf_report_files(a);
 }
 

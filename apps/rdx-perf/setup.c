@@ -2,7 +2,8 @@
 /*
  * Control path of rdx-perf in this process: endpoints (QP, CQs, buffers),
  * connecting them in one process (--loopback), and the layout of each run.
- * Two processes: boot.c bootstraps and serves over lib/conn.
+ * Two processes: boot.c bootstraps and serves over lib/conn, and connects an
+ * endpoint to the peer an EP message describes.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -50,7 +51,8 @@ pingpong(const struct perf_app *a)
 static bool
 needs_rbuf(const struct perf_app *a, bool responder)
 {
-	return pingpong(a) || (responder && a->eng->server_recv);
+	/* -b across processes: both ends consume the other's messages */
+	return pingpong(a) || ((responder || perf_bidir_procs(a)) && a->eng->server_recv);
 }
 
 /* poll_memory: messages are seen in the buffer, no receive WRs */
@@ -69,7 +71,7 @@ ep_rslots(const struct perf_app *a, bool responder)
 
 	if (!needs_rbuf(a, responder))
 		return 0;
-	if (responder) {
+	if (responder || perf_bidir_procs(a)) {
 		n = (uint32_t)rte_align64prevpow2(RTE_MIN((uint64_t)a->o.rx_depth, cap));
 		/* ping-pong: a receive for every request in flight */
 		if (n < rte_align32pow2(a->window) && pingpong(a))
@@ -188,6 +190,16 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder,
 			return rte_errno == ENOTSUP ? -EINVAL : -ENOMEM;
 		}
 	}
+	if (perf_bidir_procs(a)) {
+		/* -b across processes: the peer's ops target a buffer of their own */
+		ep->tbuf = rdx_dev_mem_alloc(a->dev, a->region_len, o->mem, RDX_ACCESS_ALL);
+		if (ep->tbuf == NULL) {
+			fprintf(stderr, "rdx-perf: cannot allocate %" PRIu64 " bytes of %s memory (-b target): %s%s\n",
+				a->region_len, rdx_mem_type_name(o->mem), rte_strerror(rte_errno),
+				mem_hint(a));
+			return rte_errno == ENOTSUP ? -EINVAL : -ENOMEM;
+		}
+	}
 	ep->cqg = g;
 	rc = cqg_get(a, g, ep->rq_depth);
 	if (rc < 0)
@@ -255,6 +267,7 @@ ep_fini(struct perf_app *a, struct perf_ep *ep)
 	if (ep->buf != a->shared)
 		rdx_dev_mem_free(ep->buf);
 	rdx_dev_mem_free(ep->rbuf);
+	rdx_dev_mem_free(ep->tbuf);
 	free(ep->sring.wc);
 	free(ep->rring.wc);
 	free(ep->post_tsc);
@@ -264,74 +277,6 @@ ep_fini(struct perf_app *a, struct perf_ep *ep)
 	free(ep->cas_next);
 	free(ep->seen);
 	memset(ep, 0, sizeof(*ep));
-}
-
-void
-perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w)
-{
-	memset(w, 0, sizeof(*w));
-	rdx_qp_info_get(ep->qp, &w->qp);
-	w->addr = ep->buf->iova;
-	w->len = ep->buf->len;
-	w->rkey = ep->buf->rkey;
-	if (ep->rbuf != NULL) {
-		w->raddr = ep->rbuf->iova;
-		w->rrkey = ep->rbuf->rkey;
-		w->rslots = ep->rslots;
-		w->rstride = ep->rstride;
-	}
-}
-
-void
-perf_ep_remote_set(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
-{
-	ep->raddr = w->addr;
-	ep->rlen = w->len;
-	ep->rkey = w->rkey;
-	if (a->o.bad_rkey)
-		ep->rkey ^= 0x5a5a00u;
-	ep->rraddr = w->raddr;
-	ep->rrkey = w->rrkey;
-	ep->peer_rslots = w->rslots != 0 ? w->rslots : 1;
-	ep->peer_rstride = w->rstride;
-}
-
-int
-perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
-{
-	struct rdx_qp_conn_attr ca;
-	int rc;
-
-	memset(&ca, 0, sizeof(ca));
-	ca.mtu = a->ib_mtu;
-	perf_ep_remote_set(a, ep, w);
-	if (a->o.transport == PERF_TRANSPORT_UD) {
-		struct rdx_ah_attr aa;
-
-		/* UD: the QP to RTS on its own, then a route to the peer's QP */
-		rc = ep->ah != NULL ? 0 : rdx_qp_connect(ep->qp, NULL, &ca);
-		if (rc == 0)
-			rc = rdx_ah_attr_from_info(a->dev, &w->qp, &aa);
-		if (rc == 0) {
-			if (ep->ah != NULL)
-				rdx_ah_destroy(ep->ah);
-			ep->ah = rdx_ah_create(a->dev, &aa);
-			if (ep->ah == NULL)
-				rc = -rte_errno;
-		}
-		ep->rqpn = w->qp.qp_num;
-		ep->rqkey = w->qp.qkey;
-		if (rc < 0 && rc != -EPROTO)
-			fprintf(stderr, "rdx-perf: cannot reach UD QP 0x%x from QP %u: %s\n",
-				w->qp.qp_num, ep->index, strerror(-rc));
-		return rc;
-	}
-	rc = rdx_qp_connect(ep->qp, &w->qp, &ca);
-	/* -EPROTO: the driver has said which of the peer's fields it refused */
-	if (rc < 0 && rc != -EPROTO)
-		fprintf(stderr, "rdx-perf: cannot connect QP %u to remote QP 0x%x: %s\n",
-			ep->index, w->qp.qp_num, strerror(-rc));
-	return rc;
 }
 
 /* Sizes, depths and the lcore layout; called before endpoints exist. */
@@ -721,8 +666,12 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 				lc->eps[lc->nb_eps++] = &a->cli[l * a->max_qps + i];
 				/* -b (one process): both ends of the pair post, each to
 				 * the other (opts_compat.c admits one-sided tests only) */
-				if (a->o.bidir)
+				if (a->o.bidir && a->responder)
 					lc->eps[lc->nb_eps++] = &a->srv[l * a->max_qps + i];
+				/* -b across processes: the QP also takes the server's
+				 * messages (send, write_imm) */
+				if (perf_bidir_procs(a))
+					lc->srv[lc->nb_srv++] = &a->cli[l * a->max_qps + i];
 				if (a->responder && !a->o.split)
 					lc->srv[lc->nb_srv++] = &a->srv[l * a->max_qps + i];
 				else if (a->responder)
@@ -730,8 +679,13 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 						&a->srv[l * a->max_qps + i];
 			}
 		} else {
-			for (i = l; i < a->total_qps; i += a->nb_lcores)
+			for (i = l; i < a->total_qps; i += a->nb_lcores) {
 				lc->srv[lc->nb_srv++] = &a->srv[i];
+				/* -b: the server process posts on every QP too
+				 * (opts_compat.c refuses --qp-sweep with it) */
+				if (perf_bidir_procs(a))
+					lc->eps[lc->nb_eps++] = &a->srv[i];
+			}
 		}
 	}
 	/* each shared CQ is polled once per pass over its QPs in this run */
@@ -746,7 +700,8 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 
 		for (i = 0; i < lc->nb_eps; i++)
 			lc->eps[i]->cqg->period++;
-		for (i = 0; i < lc->nb_srv; i++)
+		/* -b across processes: the same QPs as lc->eps, counted once */
+		for (i = 0; i < lc->nb_srv && !perf_bidir_procs(a); i++)
 			lc->srv[i]->cqg->period++;
 	}
 	for (i = 0; i < a->serve_lc.nb_srv; i++)
@@ -773,6 +728,9 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 				memset(ep->rbuf->addr, 0, ep->rbuf->len);
 			if (posts_recvs(a, ep))
 				perf_post_recvs(ep, ep->rslots);
+			/* -b across processes: the server's ops target us too */
+			if (perf_bidir_procs(a) && a->eng->responder_ready != NULL)
+				a->eng->responder_ready(a, ep);
 		}
 	return 0;
 }

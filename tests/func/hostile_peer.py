@@ -6,7 +6,7 @@ Framing (lib/conn/rdx_conn_priv.h, big-endian): hello = "RDX1" | u32 wire
 version | char version[16]; message = u32 type | u32 length | payload.
 Payloads (apps/rdx-perf/perf_wire.h) are host-order structs: CONFIG
 (struct wire_config, 344 bytes), EP (struct wire_ep, 136), RUN (struct
-wire_run, 32), READY (= RUN), END (no payload), ENDACK (struct wire_end, 32).
+wire_run, 32), READY (= RUN), END (no payload), ENDACK (struct wire_end, 64).
 
   hostile_peer.py client PORT CASE   connect to an rdx-perf --server
   hostile_peer.py server PORT CASE   play the server for an rdx-perf --connect
@@ -35,11 +35,14 @@ HDR = struct.Struct(">II")
 # transport flags (wire version 3; flags bit 0: -R)
 CONFIG = struct.Struct("=II16s16sII32QIIIIQIIII")
 RUN = struct.Struct("=QQIIII")
-END = struct.Struct("=QiIQQ")  # verify_errors status pad ud_tx ud_rx
+# verify_errors status pad ud_tx ud_rx; -b (wire version 5): the server's
+# own loop: ops bytes ns qps lcores
+END = struct.Struct("=QiIQQQQQII")
+MSG_BIDIR_DONE = 0x525b  # -b: no payload, the server's loop is over
 EP_LEN = 144
 # offsets in struct wire_ep (struct rdx_qp_info is its first 104 bytes)
 EP_SW_DOMAIN, EP_LEN_OFF, EP_RSLOTS = 48, 112, 136
-assert CONFIG.size == 344 and RUN.size == 32 and END.size == 32
+assert CONFIG.size == 344 and RUN.size == 32 and END.size == 64
 
 
 def recv_exact(s, n):
@@ -249,8 +252,21 @@ def server(port, case):
         return
     send_msg(s, MSG_READY, r)
     recv_msg(s, MSG_END)
-    status = {"endack-eio": -5, "endack-positive": 7, "endack-huge": -100000}[case]
-    send_msg(s, MSG_ENDACK, END.pack(0, status, 0, 0, 0))
+    if case.startswith("bidir-"):
+        # a -b server: its loop "done", then counts that do not add up
+        size = RUN.unpack(r)[0]
+        send_msg(s, MSG_BIDIR_DONE)
+        counts = {"bidir-bytes": (300, 300 * size + 1, 10 ** 6, total_qps, 1),
+                  "bidir-noops": (0, 0, 10 ** 6, total_qps, 1),
+                  "bidir-qps": (1000, 1000 * size, 10 ** 6, total_qps + 1, 1)}[case]
+        send_msg(s, MSG_ENDACK, END.pack(0, 0, 0, 0, 0, *counts))
+        time.sleep(2)
+        return
+    status = {"endack-eio": -5, "endack-positive": 7, "endack-huge": -100000,
+              "endack-counts": 0}[case]
+    # without -b the loop counts must be 0: endack-counts sends some
+    extra = (5, 5, 5, 0, 0) if case == "endack-counts" else (0, 0, 0, 0, 0)
+    send_msg(s, MSG_ENDACK, END.pack(0, status, 0, 0, 0, *extra))
     time.sleep(2)
 
 

@@ -153,6 +153,13 @@ client ready-lie        2 "READY for size 4096, stride 4096, slots 128"
 client endack-eio       1 "the server failed the run: Input/output error"
 client endack-positive  2 "ENDACK.status 7"
 client endack-huge      2 "ENDACK.status -100000"
+client endack-counts    2 "ENDACK.ops 5 bytes 5 ns 5 qps 0 lcores 0 without -b"
+# -b across processes: the server's own counts come back in ENDACK
+W0=("${W[@]}")
+W=("${W0[@]}" -b)
+client bidir-bytes      2 "ENDACK.bytes 1228801: 300 ops of 4096 B make 1228800"
+client bidir-noops      2 "ENDACK.ops 0: expected 1..301"
+client bidir-qps        2 "ENDACK.qps 2: the run has 1 QPs"
 W=(--test echo --transport basic+infud)
 client rpc-layout-lie   2 "peer answered RPC with another layout"
 finish

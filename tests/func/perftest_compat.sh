@@ -148,7 +148,9 @@ refused "-H"              "perftest's -H/--report-histogram is not implemented" 
 refused "--output=foo"    "expected bandwidth, latency or message_rate" "${W[@]}" --output=foo
 refused "-b lat"          "-b applies to --mode bw" "${W[@]}" -b
 refused "-b send"         "-b is implemented for --test write and read" --test send --mode bw --dev sw -b
-refused "-b two procs"    "-b across two processes is not implemented" "${W[@]}" --mode bw -b 127.0.0.1
+# -b across two processes runs (tests/func/bidir.sh); over UD it does not
+refused "-b two procs UD" "-b across two processes over --transport ud" --test send --mode bw --dev sw \
+    -b --transport ud 127.0.0.1
 refused "-i 2 on sw"      "the software device has one port" "${W[@]}" -i 2
 refused "infinite -n"     "--run_infinitely prints a line every -D seconds" "${W[@]}" --run_infinitely -n 5
 refused "--rate -Q 16"    "every WR is signaled (-Q 1)" "${W[@]}" --mode bw --rate 1000 -Q 16

@@ -185,11 +185,24 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	default: {
 		struct wire_end e;
+		struct wire_end_expect x = {
+			.bidir = (which & 0x80) != 0, .qps = a.total_qps, .size = a.o.sizes[0],
+			.iters = (which & 0x40) != 0 ? 1000 : 0,
+		};
 
 		take(&e, sizeof(e), &p, &left);
-		if (perf_wire_end_check(&e, err, sizeof(err)) == 0 &&
-		    (e.status > 0 || e.status < -4095))
+		if (perf_wire_end_check(&e, &x, err, sizeof(err)) != 0)
+			break;
+		if (e.status > 0 || e.status < -4095)
 			finding("an ENDACK status that is not 0 or -errno");
+		if (!x.bidir && (e.ops | e.bytes | e.ns | e.qps | e.lcores) != 0)
+			finding("ENDACK loop counts without -b");
+		/* what the report then divides by and sums (report.c bidir_rows) */
+		if (x.bidir && e.status == 0 &&
+		    (e.ops == 0 || e.ns == 0 || e.qps != x.qps || e.lcores == 0 ||
+		     e.bytes / x.size != e.ops || e.bytes % x.size != 0 ||
+		     (x.iters != 0 && e.ops > (x.iters + 1) * x.qps)))
+			finding("-b ENDACK counts that do not fit the run");
 		break;
 	}
 	}

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # rdx-perf on soft-RoCE, inside the guest (tests/softroce/guest-run.sh):
 # every test in lat and bw mode with --verify, server on rxe1 and client on
-# rxe0 as two processes (TCP bootstrap on the guest's loopback), send and echo
+# rxe0 as two processes (TCP bootstrap on the guest's loopback), write bw -b
+# (both processes post), send and echo
 # over UD (--transport ud, the verbs driver's UD), then a server
 # killed mid-run (the client must exit non-zero within its bootstrap timeout).
 #
@@ -87,6 +88,16 @@ for t in write send; do
         fail "rxe0 -> rxe1: $t bw -e: client $CRC, server $SRC: $(tail -n 2 "$TMP/$t.events.c.err" | tr '\n' '|')"
     fi
 done
+
+# -b across two processes: both post RDMA WRITEs at once (rxe0 <-> rxe1);
+# the client prints its row, the server's and the sum, the server its own
+pair write.bidir --test write --mode bw -s 2K -n 1000 -b --verify
+if [ "$CRC" -eq 0 ] && [ "$SRC" -eq 0 ] && grep -q "sum (-b)" "$TMP/write.bidir.c.out" &&
+   grep -q "server (this process)" "$TMP/write.bidir.s.out"; then
+    pass "rxe0 <-> rxe1: write bw -b --verify: $(grep -h "sum (-b)" "$TMP/write.bidir.c.out" | tr -s ' ')"
+else
+    fail "rxe0 <-> rxe1: write bw -b: client $CRC, server $SRC: $(tail -n 2 "$TMP/write.bidir.c.err" | tr '\n' '|') / $(tail -n 2 "$TMP/write.bidir.s.err" | tr '\n' '|')"
+fi
 
 # UD (--transport ud): the verbs driver's UD QPs and address handles on a
 # real provider. rxe's active MTU is 1024 here (veth MTU 1500), so 1 KiB is

@@ -3,7 +3,7 @@
  * rdx-perf's perftest compatibility (apps/rdx-perf/opts_compat.c): the
  * refused perftest flags, --output, the rate parsers and the checks made
  * once every option is read. The engines are stand-ins registered as the
- * real ones do (only name, atomic and server_recv are read here).
+ * real ones do (only name, atomic, server_recv and req_size are read here).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,9 +17,15 @@
 static const struct rdx_perf_engine ut_write = { .name = "write" };
 static const struct rdx_perf_engine ut_send = { .name = "send", .server_recv = true, .ud = true };
 static const struct rdx_perf_engine ut_faa = { .name = "faa", .atomic = true };
+static const struct rdx_perf_engine ut_read = { .name = "read" };
+static const struct rdx_perf_engine ut_write_imm = { .name = "write_imm", .server_recv = true };
+static const struct rdx_perf_engine ut_echo = { .name = "echo", .req_size = PERF_ECHO_REQ };
 PERF_ENGINE_REGISTER(ut_write)
 PERF_ENGINE_REGISTER(ut_send)
 PERF_ENGINE_REGISTER(ut_faa)
+PERF_ENGINE_REGISTER(ut_read)
+PERF_ENGINE_REGISTER(ut_write_imm)
+PERF_ENGINE_REGISTER(ut_echo)
 
 static void
 opts_init(struct perf_opts *o, struct perf_opts_given *g, const char *test)
@@ -153,13 +159,45 @@ test_check(void)
 	o.mode = PERF_MODE_LAT;
 	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
 	o.mode = PERF_MODE_BW;
+	/* -b across two processes: write, read, send, write_imm */
 	o.server = true;
-	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), 0);
 	opts_init(&o, &g, "send");
 	o.bidir = true;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);  /* one process */
+	o.connect = "host1:18515";
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), 0);
+	opts_init(&o, &g, "write_imm");
+	o.bidir = true;
+	o.server = true;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), 0);
+	opts_init(&o, &g, "read");
+	o.bidir = true;
+	o.connect = "host1:18515";
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), 0);
+	o.transport = PERF_TRANSPORT_UD;
 	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	o.transport = PERF_TRANSPORT_RC;
+	o.sweep_hi = 4;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	o.sweep_hi = o.sweep_lo;
+	o.rate = 1000;
+	g.rate = true;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	o.rate = 0;
+	g.rate = false;
+	o.infinite = true;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	o.infinite = false;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), 0);
 	opts_init(&o, &g, "faa");
 	o.bidir = true;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	o.server = true;
+	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
+	opts_init(&o, &g, "echo");
+	o.bidir = true;
+	o.server = true;
 	CU_ASSERT_EQUAL(perf_opts_compat_check(&o, &g), -EINVAL);
 	/* --rate: not with --rate-sweep, every WR signaled, RC only */
 	opts_init(&o, &g, "write");
