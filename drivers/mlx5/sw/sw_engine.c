@@ -68,7 +68,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	uint32_t ci, cnt, lg, pi;
 	uint8_t *dst;
 
-	if (sw_lock_timed(&cq->lock) != 0) {
+	if (sw_qlock(&cq->lock, e->pid) != 0) {
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error: CQ %u of %s: lock not obtained in %d ms\n",
 			       (unsigned int)(cq - d->hdr->cqs), d->name, SW_LOCK_WAIT_MS);
@@ -76,7 +76,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	}
 	buf = SW_LOAD(cq->buf_off);
 	if (buf == 0) { /* destroyed: nowhere to write */
-		sw_unlock(&cq->lock);
+		sw_qunlock(&cq->lock);
 		return -ENOSPC;
 	}
 	dbo = SW_LOAD(cq->dbrec_off);
@@ -85,7 +85,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	pi = SW_LOAD(cq->pi);
 	if (cnt == 0 || cnt > SW_MAX_CQE || (cnt & (cnt - 1)) != 0 || lg != sw_log2(cnt) ||
 	    !sw_in_seg(d, buf, (uint64_t)cnt * 64) || !sw_in_seg(d, dbo, 8)) {
-		sw_unlock(&cq->lock);
+		sw_qunlock(&cq->lock);
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error: CQ %u of %s is corrupt (%u CQEs, log %u, buf 0x%"
 			       PRIx64 ", dbrec 0x%" PRIx64 ")\n", (unsigned int)(cq - d->hdr->cqs),
@@ -109,7 +109,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 			SW_LOG(ERR, "CQ overrun on %s cq %u (pi %u ci %u, %u CQEs): CQE not written\n",
 			       d->name, (unsigned int)(cq - d->hdr->cqs), pi, ci, cnt);
 		}
-		sw_unlock(&cq->lock);
+		sw_qunlock(&cq->lock);
 		return -ENOSPC;
 	}
 	cq->full = 0;
@@ -124,7 +124,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	__atomic_fetch_add(&cq->seq, 1, __ATOMIC_RELEASE);
 	if (__atomic_load_n(&cq->waiters, __ATOMIC_ACQUIRE) != 0)
 		sw_futex_wake(&cq->seq);
-	sw_unlock(&cq->lock);
+	sw_qunlock(&cq->lock);
 	return 0;
 }
 
@@ -442,7 +442,7 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 	q->armed = false;
 	if (q->rq_wqe_cnt == 0)
 		return n;
-	if (sw_lock_timed(&s->lock) != 0) {
+	if (sw_qlock(&s->lock, e->pid) != 0) {
 		sw_device_error(e, q, "RQ lock not obtained (flush retried later)", 0, 0);
 		return n;
 	}
@@ -452,7 +452,7 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 		/* a doorbell record (or consumer counter) beyond the ring */
 		sw_device_error(e, q, "RQ doorbell record beyond the ring", db, ci & 0xffff);
 		s->rq_ci = db;
-		sw_unlock(&s->lock);
+		sw_qunlock(&s->lock);
 		return n;
 	}
 	while ((ci & 0xffff) != db) {
@@ -464,7 +464,7 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 		sw_stat(&sw_lc(e)->flushes, 1);
 		n++;
 	}
-	sw_unlock(&s->lock);
+	sw_qunlock(&s->lock);
 	return n;
 }
 
