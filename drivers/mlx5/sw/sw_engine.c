@@ -468,18 +468,13 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 	return n;
 }
 
-static int
-sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
+/* q's work: doorbells, execution, flush (sw_qp_progress saw something). */
+static __rte_noinline int
+sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
 {
 	uint32_t state, db;
 	int n = 0;
 
-	/* Cheap look first (no atomic RMW): nothing rung, nothing pending,
-	 * not in error -> nothing to do. A stale view only delays to the next
-	 * call. */
-	if (!q->armed && !sw_bf_pending(q) &&
-	    __atomic_load_n(&q->s->state, __ATOMIC_RELAXED) != RDX_SW_QPS_ERR)
-		return 0;
 	if (__atomic_exchange_n(&q->busy, 1, __ATOMIC_ACQUIRE) != 0)
 		return 0;
 	sw_doorbells(e, q);
@@ -513,6 +508,19 @@ sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 		n += sw_flush(e, q);
 	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
 	return n;
+}
+
+/* Progress q. A cheap look first, inline in the callers' loops (no atomic
+ * RMW, no call): nothing rung, nothing pending, not in error -> nothing to
+ * do; a stale view only delays to the next call. Most looks of a polling
+ * loop end here. */
+static inline int
+sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
+{
+	if (!q->armed && !sw_bf_pending(q) &&
+	    __atomic_load_n(&q->s->state, __ATOMIC_RELAXED) != RDX_SW_QPS_ERR)
+		return 0;
+	return sw_qp_work(e, q);
 }
 
 /* Remember q as hot on lc (it had work or still waits for its turn).
@@ -601,19 +609,28 @@ sw_engine_progress(struct sw_engine *e)
 	 * only make the full walk come sooner or a little later). */
 	calls = __atomic_load_n(&lc->calls, __ATOMIC_RELAXED) + 1;
 	__atomic_store_n(&lc->calls, calls, __ATOMIC_RELAXED);
-	if ((calls & (SW_FULL_EVERY - 1)) != 0) {
-		for (i = 0; i < SW_HOT; i++) {
-			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
-
-			if (q != NULL)
-				work += sw_qp_progress(e, q);
-		}
-		if (work != 0)
-			goto out;
-	}
 	/* live QPs only: a destroy waits for this call to end, a create
 	 * appends past n */
 	n = __atomic_load_n(&e->nb_active, __ATOMIC_ACQUIRE);
+	if ((calls & (SW_FULL_EVERY - 1)) != 0) {
+		uint32_t looked = 0;
+
+		for (i = 0; i < SW_HOT; i++) {
+			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
+
+			if (q != NULL) {
+				work += sw_qp_progress(e, q);
+				looked++;
+			}
+		}
+		/* Work, or every live QP is in the hot set and was just looked
+		 * at (one lcore polling its few QPs, e.g. an echo): no walk.
+		 * The set holds distinct QPs (sw_hot_add); should a race put
+		 * one in twice, a QP outside it waits for the SW_FULL_EVERY-th
+		 * call, the bound that holds anyway. */
+		if (work != 0 || looked >= n)
+			goto out;
+	}
 	for (i = 0; i < n; i++) {
 		struct sw_lqp *q = __atomic_load_n(&e->active[i], __ATOMIC_RELAXED);
 		int w;
