@@ -534,9 +534,13 @@ sw_hot_add(struct sw_lc *lc, struct sw_lqp *q)
 	for (i = 0; i < SW_HOT; i++)
 		if (__atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED) == q)
 			return;
-	i = __atomic_load_n(&lc->hot_next, __ATOMIC_RELAXED);
-	__atomic_store_n(&lc->hot[i % SW_HOT], q, __ATOMIC_RELAXED);
+	i = __atomic_load_n(&lc->hot_next, __ATOMIC_RELAXED) % SW_HOT;
+	__atomic_store_n(&lc->hot[i], q, __ATOMIC_RELAXED);
 	__atomic_store_n(&lc->hot_next, (i + 1) % SW_HOT, __ATOMIC_RELAXED);
+	/* the look at the set stops at the last slot ever filled (the store
+	 * of q comes first: a racing reader misses it at most once) */
+	if (i >= __atomic_load_n(&lc->hot_n, __ATOMIC_RELAXED))
+		__atomic_store_n(&lc->hot_n, i + 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -613,9 +617,11 @@ sw_engine_progress(struct sw_engine *e)
 	 * appends past n */
 	n = __atomic_load_n(&e->nb_active, __ATOMIC_ACQUIRE);
 	if ((calls & (SW_FULL_EVERY - 1)) != 0) {
+		const uint32_t hot_n = RTE_MIN(__atomic_load_n(&lc->hot_n, __ATOMIC_ACQUIRE),
+					       (uint32_t)SW_HOT);
 		uint32_t looked = 0;
 
-		for (i = 0; i < SW_HOT; i++) {
+		for (i = 0; i < hot_n; i++) {
 			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
 
 			if (q != NULL) {

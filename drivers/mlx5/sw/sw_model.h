@@ -271,6 +271,7 @@ struct sw_lc {
 	uint32_t inflight;             /* progress calls of this slot running */
 	uint32_t calls;                /* its progress calls (racy hint) */
 	uint32_t hot_next;             /* round-robin replacement cursor */
+	uint32_t hot_n;                /* slots of hot[] ever filled (only grows) */
 	struct sw_lqp *hot[SW_HOT];
 	/* counters (atomics) */
 	uint64_t doorbells, bf_copies, wqes, rnr_naks, retries, errors, flushes;
