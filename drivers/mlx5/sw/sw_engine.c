@@ -583,22 +583,56 @@ sw_home_move(struct sw_engine *e, struct sw_lqp *q, uint32_t me)
 			__atomic_store_n(&e->lc[h].hot[i], NULL, __ATOMIC_RELAXED);
 }
 
+/* The truncation of our own segment, reported once (cold). */
+static __rte_noinline void
+sw_self_lost(struct sw_engine *e)
+{
+	if (!__atomic_exchange_n(&e->self_lost, true, __ATOMIC_RELAXED)) {
+		sw_stat(&e->device_errors, 1);
+		SW_LOG(ERR, "device error: segment %s was truncated by another process: its content past the cut is lost\n",
+		       e->self->name);
+	}
+}
+
+/* The walk over every live QP (n of them) of a progress call of slot me:
+ * QPs with work or waiting become hot on lc (and me's if another lcore's
+ * home stopped polling). Out of line: most calls of a polling loop end
+ * in the hot set. */
+static __rte_noinline int
+sw_engine_walk(struct sw_engine *e, struct sw_lc *lc, uint32_t me, uint32_t n)
+{
+	uint32_t i;
+	int work = 0;
+
+	for (i = 0; i < n; i++) {
+		struct sw_lqp *q = __atomic_load_n(&e->active[i], __ATOMIC_RELAXED);
+		int w;
+
+		if (q == NULL || !sw_home_ok(e, q, me))
+			continue;
+		w = sw_qp_progress(e, q);
+		work += w;
+		if (w != 0 || __atomic_load_n(&q->armed, __ATOMIC_RELAXED)) {
+			if (__atomic_load_n(&q->home, __ATOMIC_RELAXED) != me)
+				sw_home_move(e, q, me);
+			sw_hot_add(lc, q);
+		}
+	}
+	return work;
+}
+
 int
 sw_engine_progress(struct sw_engine *e)
 {
 	const uint32_t me = sw_lc_id();
 	struct sw_lc *lc = &e->lc[me];
-	uint32_t i, n, calls;
+	uint32_t n, calls;
 	int work = 0;
 
 	if (__atomic_load_n(&e->draining, __ATOMIC_ACQUIRE) != 0)
 		return 0;
-	if (__builtin_expect(__atomic_load_n(&e->self->truncated, __ATOMIC_RELAXED) != 0, 0) &&
-	    !__atomic_exchange_n(&e->self_lost, true, __ATOMIC_RELAXED)) {
-		sw_stat(&e->device_errors, 1);
-		SW_LOG(ERR, "device error: segment %s was truncated by another process: its content past the cut is lost\n",
-		       e->self->name);
-	}
+	if (__builtin_expect(__atomic_load_n(&e->self->truncated, __ATOMIC_RELAXED) != 0, 0))
+		sw_self_lost(e);
 	__atomic_fetch_add(&lc->inflight, 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&e->draining, __ATOMIC_SEQ_CST) != 0) {
 		__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
@@ -619,7 +653,7 @@ sw_engine_progress(struct sw_engine *e)
 	if ((calls & (SW_FULL_EVERY - 1)) != 0) {
 		const uint32_t hot_n = RTE_MIN(__atomic_load_n(&lc->hot_n, __ATOMIC_ACQUIRE),
 					       (uint32_t)SW_HOT);
-		uint32_t looked = 0;
+		uint32_t i, looked = 0;
 
 		for (i = 0; i < hot_n; i++) {
 			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
@@ -637,20 +671,7 @@ sw_engine_progress(struct sw_engine *e)
 		if (work != 0 || looked >= n)
 			goto out;
 	}
-	for (i = 0; i < n; i++) {
-		struct sw_lqp *q = __atomic_load_n(&e->active[i], __ATOMIC_RELAXED);
-		int w;
-
-		if (q == NULL || !sw_home_ok(e, q, me))
-			continue;
-		w = sw_qp_progress(e, q);
-		work += w;
-		if (w != 0 || __atomic_load_n(&q->armed, __ATOMIC_RELAXED)) {
-			if (__atomic_load_n(&q->home, __ATOMIC_RELAXED) != me)
-				sw_home_move(e, q, me);
-			sw_hot_add(lc, q);
-		}
-	}
+	work += sw_engine_walk(e, lc, me, n);
 out:
 	__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
 	return work;
