@@ -84,6 +84,13 @@ ep_rslots(const struct perf_app *a, bool responder)
 		 * on: room for stragglers */
 		if (a->o.transport == PERF_TRANSPORT_UD)
 			n = RTE_MAX(n, 64u);
+		/* SEND ping-pong: up to 16 receives, not one per op in flight,
+		 * so the responder finds them posted a lap ahead; with one, each
+		 * answer meets the receive reposted just before (on the software
+		 * device: the lines of the RQ doorbell record and of the WQE,
+		 * just written by this process; doc/perf.md) */
+		if (!a->eng->poll_memory)
+			n = RTE_MAX(n, (uint32_t)rte_align64prevpow2(RTE_MIN(16ull, cap)));
 	}
 	return n == 0 ? 1 : n;
 }

@@ -68,7 +68,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	uint32_t ci, cnt, lg, pi;
 	uint8_t *dst;
 
-	if (sw_lock_timed(&cq->lock) != 0) {
+	if (sw_qlock(&cq->lock, e->pid) != 0) {
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error: CQ %u of %s: lock not obtained in %d ms\n",
 			       (unsigned int)(cq - d->hdr->cqs), d->name, SW_LOCK_WAIT_MS);
@@ -76,7 +76,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	}
 	buf = SW_LOAD(cq->buf_off);
 	if (buf == 0) { /* destroyed: nowhere to write */
-		sw_unlock(&cq->lock);
+		sw_qunlock(&cq->lock);
 		return -ENOSPC;
 	}
 	dbo = SW_LOAD(cq->dbrec_off);
@@ -85,7 +85,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	pi = SW_LOAD(cq->pi);
 	if (cnt == 0 || cnt > SW_MAX_CQE || (cnt & (cnt - 1)) != 0 || lg != sw_log2(cnt) ||
 	    !sw_in_seg(d, buf, (uint64_t)cnt * 64) || !sw_in_seg(d, dbo, 8)) {
-		sw_unlock(&cq->lock);
+		sw_qunlock(&cq->lock);
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error: CQ %u of %s is corrupt (%u CQEs, log %u, buf 0x%"
 			       PRIx64 ", dbrec 0x%" PRIx64 ")\n", (unsigned int)(cq - d->hdr->cqs),
@@ -109,7 +109,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 			SW_LOG(ERR, "CQ overrun on %s cq %u (pi %u ci %u, %u CQEs): CQE not written\n",
 			       d->name, (unsigned int)(cq - d->hdr->cqs), pi, ci, cnt);
 		}
-		sw_unlock(&cq->lock);
+		sw_qunlock(&cq->lock);
 		return -ENOSPC;
 	}
 	cq->full = 0;
@@ -124,7 +124,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	__atomic_fetch_add(&cq->seq, 1, __ATOMIC_RELEASE);
 	if (__atomic_load_n(&cq->waiters, __ATOMIC_ACQUIRE) != 0)
 		sw_futex_wake(&cq->seq);
-	sw_unlock(&cq->lock);
+	sw_qunlock(&cq->lock);
 	return 0;
 }
 
@@ -442,7 +442,7 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 	q->armed = false;
 	if (q->rq_wqe_cnt == 0)
 		return n;
-	if (sw_lock_timed(&s->lock) != 0) {
+	if (sw_qlock(&s->lock, e->pid) != 0) {
 		sw_device_error(e, q, "RQ lock not obtained (flush retried later)", 0, 0);
 		return n;
 	}
@@ -452,7 +452,7 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 		/* a doorbell record (or consumer counter) beyond the ring */
 		sw_device_error(e, q, "RQ doorbell record beyond the ring", db, ci & 0xffff);
 		s->rq_ci = db;
-		sw_unlock(&s->lock);
+		sw_qunlock(&s->lock);
 		return n;
 	}
 	while ((ci & 0xffff) != db) {
@@ -464,22 +464,17 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 		sw_stat(&sw_lc(e)->flushes, 1);
 		n++;
 	}
-	sw_unlock(&s->lock);
+	sw_qunlock(&s->lock);
 	return n;
 }
 
-static int
-sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
+/* q's work: doorbells, execution, flush (sw_qp_progress saw something). */
+static __rte_noinline int
+sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
 {
 	uint32_t state, db;
 	int n = 0;
 
-	/* Cheap look first (no atomic RMW): nothing rung, nothing pending,
-	 * not in error -> nothing to do. A stale view only delays to the next
-	 * call. */
-	if (!q->armed && !sw_bf_pending(q) &&
-	    __atomic_load_n(&q->s->state, __ATOMIC_RELAXED) != RDX_SW_QPS_ERR)
-		return 0;
 	if (__atomic_exchange_n(&q->busy, 1, __ATOMIC_ACQUIRE) != 0)
 		return 0;
 	sw_doorbells(e, q);
@@ -515,6 +510,19 @@ sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 	return n;
 }
 
+/* Progress q. A cheap look first, inline in the callers' loops (no atomic
+ * RMW, no call): nothing rung, nothing pending, not in error -> nothing to
+ * do; a stale view only delays to the next call. Most looks of a polling
+ * loop end here. */
+static inline int
+sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
+{
+	if (!q->armed && !sw_bf_pending(q) &&
+	    __atomic_load_n(&q->s->state, __ATOMIC_RELAXED) != RDX_SW_QPS_ERR)
+		return 0;
+	return sw_qp_work(e, q);
+}
+
 /* Remember q as hot on lc (it had work or still waits for its turn).
  * Racing callers of one slot may both insert or overwrite each other: the
  * set is a hint, the full walk below is what bounds every QP's delay. */
@@ -526,9 +534,13 @@ sw_hot_add(struct sw_lc *lc, struct sw_lqp *q)
 	for (i = 0; i < SW_HOT; i++)
 		if (__atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED) == q)
 			return;
-	i = __atomic_load_n(&lc->hot_next, __ATOMIC_RELAXED);
-	__atomic_store_n(&lc->hot[i % SW_HOT], q, __ATOMIC_RELAXED);
+	i = __atomic_load_n(&lc->hot_next, __ATOMIC_RELAXED) % SW_HOT;
+	__atomic_store_n(&lc->hot[i], q, __ATOMIC_RELAXED);
 	__atomic_store_n(&lc->hot_next, (i + 1) % SW_HOT, __ATOMIC_RELAXED);
+	/* the look at the set stops at the last slot ever filled (the store
+	 * of q comes first: a racing reader misses it at most once) */
+	if (i >= __atomic_load_n(&lc->hot_n, __ATOMIC_RELAXED))
+		__atomic_store_n(&lc->hot_n, i + 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -571,49 +583,27 @@ sw_home_move(struct sw_engine *e, struct sw_lqp *q, uint32_t me)
 			__atomic_store_n(&e->lc[h].hot[i], NULL, __ATOMIC_RELAXED);
 }
 
-int
-sw_engine_progress(struct sw_engine *e)
+/* The truncation of our own segment, reported once (cold). */
+static __rte_noinline void
+sw_self_lost(struct sw_engine *e)
 {
-	const uint32_t me = sw_lc_id();
-	struct sw_lc *lc = &e->lc[me];
-	uint32_t i, n, calls;
-	int work = 0;
-
-	if (__atomic_load_n(&e->draining, __ATOMIC_ACQUIRE) != 0)
-		return 0;
-	if (__builtin_expect(__atomic_load_n(&e->self->truncated, __ATOMIC_RELAXED) != 0, 0) &&
-	    !__atomic_exchange_n(&e->self_lost, true, __ATOMIC_RELAXED)) {
+	if (!__atomic_exchange_n(&e->self_lost, true, __ATOMIC_RELAXED)) {
 		sw_stat(&e->device_errors, 1);
 		SW_LOG(ERR, "device error: segment %s was truncated by another process: its content past the cut is lost\n",
 		       e->self->name);
 	}
-	__atomic_fetch_add(&lc->inflight, 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&e->draining, __ATOMIC_SEQ_CST) != 0) {
-		__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
-		return 0;
-	}
-	/* delayed datagrams that are due arrive first (injection only) */
-	if (__builtin_expect(e->delayq != NULL, 0))
-		sw_ud_delayed(e);
-	/* A real NIC is told which QP rang; the model finds out by looking.
-	 * The hot set first: if it yields work, the other QPs wait, at most
-	 * SW_FULL_EVERY calls (the counter is a racy hint: concurrent pollers
-	 * only make the full walk come sooner or a little later). */
-	calls = __atomic_load_n(&lc->calls, __ATOMIC_RELAXED) + 1;
-	__atomic_store_n(&lc->calls, calls, __ATOMIC_RELAXED);
-	if ((calls & (SW_FULL_EVERY - 1)) != 0) {
-		for (i = 0; i < SW_HOT; i++) {
-			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
+}
 
-			if (q != NULL)
-				work += sw_qp_progress(e, q);
-		}
-		if (work != 0)
-			goto out;
-	}
-	/* live QPs only: a destroy waits for this call to end, a create
-	 * appends past n */
-	n = __atomic_load_n(&e->nb_active, __ATOMIC_ACQUIRE);
+/* The walk over every live QP (n of them) of a progress call of slot me:
+ * QPs with work or waiting become hot on lc (and me's if another lcore's
+ * home stopped polling). Out of line: most calls of a polling loop end
+ * in the hot set. */
+static __rte_noinline int
+sw_engine_walk(struct sw_engine *e, struct sw_lc *lc, uint32_t me, uint32_t n)
+{
+	uint32_t i;
+	int work = 0;
+
 	for (i = 0; i < n; i++) {
 		struct sw_lqp *q = __atomic_load_n(&e->active[i], __ATOMIC_RELAXED);
 		int w;
@@ -628,6 +618,60 @@ sw_engine_progress(struct sw_engine *e)
 			sw_hot_add(lc, q);
 		}
 	}
+	return work;
+}
+
+int
+sw_engine_progress(struct sw_engine *e)
+{
+	const uint32_t me = sw_lc_id();
+	struct sw_lc *lc = &e->lc[me];
+	uint32_t n, calls;
+	int work = 0;
+
+	if (__atomic_load_n(&e->draining, __ATOMIC_ACQUIRE) != 0)
+		return 0;
+	if (__builtin_expect(__atomic_load_n(&e->self->truncated, __ATOMIC_RELAXED) != 0, 0))
+		sw_self_lost(e);
+	__atomic_fetch_add(&lc->inflight, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&e->draining, __ATOMIC_SEQ_CST) != 0) {
+		__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
+		return 0;
+	}
+	/* delayed datagrams that are due arrive first (injection only) */
+	if (__builtin_expect(e->delayq != NULL, 0))
+		sw_ud_delayed(e);
+	/* A real NIC is told which QP rang; the model finds out by looking.
+	 * The hot set first: if it yields work, the other QPs wait, at most
+	 * SW_FULL_EVERY calls (the counter is a racy hint: concurrent pollers
+	 * only make the full walk come sooner or a little later). */
+	calls = __atomic_load_n(&lc->calls, __ATOMIC_RELAXED) + 1;
+	__atomic_store_n(&lc->calls, calls, __ATOMIC_RELAXED);
+	/* live QPs only: a destroy waits for this call to end, a create
+	 * appends past n */
+	n = __atomic_load_n(&e->nb_active, __ATOMIC_ACQUIRE);
+	if ((calls & (SW_FULL_EVERY - 1)) != 0) {
+		const uint32_t hot_n = RTE_MIN(__atomic_load_n(&lc->hot_n, __ATOMIC_ACQUIRE),
+					       (uint32_t)SW_HOT);
+		uint32_t i, looked = 0;
+
+		for (i = 0; i < hot_n; i++) {
+			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
+
+			if (q != NULL) {
+				work += sw_qp_progress(e, q);
+				looked++;
+			}
+		}
+		/* Work, or every live QP is in the hot set and was just looked
+		 * at (one lcore polling its few QPs, e.g. an echo): no walk.
+		 * The set holds distinct QPs (sw_hot_add); should a race put
+		 * one in twice, a QP outside it waits for the SW_FULL_EVERY-th
+		 * call, the bound that holds anyway. */
+		if (work != 0 || looked >= n)
+			goto out;
+	}
+	work += sw_engine_walk(e, lc, me, n);
 out:
 	__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
 	return work;

@@ -453,7 +453,7 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	uint8_t cqe_op, synd = 0;
 	int ret = SW_DONE;
 
-	if (sw_lock_timed(&p->lock) != 0) {
+	if (sw_qlock(&p->lock, e->pid) != 0) {
 		/* a stopped or hostile peer holds its QP: no answer */
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error on QP 0x%x: peer QP lock not obtained in %d ms\n",
@@ -461,22 +461,22 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		return sw_no_ack(e, q, w);
 	}
 	if (!sw_peer_alive(q)) {
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		return sw_no_ack(e, q, w);
 	}
 	if (sw_seg_lost(q)) {
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		return sw_no_ack(e, q, w);
 	}
 	sw_peer_rq_load(p, &r);
 	pqpn = SW_LOAD(p->qpn);
 	if (sw_seg_lost(q)) { /* reading the fields found it truncated */
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		return sw_no_ack(e, q, w);
 	}
 	if (!sw_peer_rq_sane(pd, &r)) {
 		sw_qp_set_err(p);
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error on QP 0x%x: peer QP 0x%x is corrupt (RQ %u x %u B at 0x%" PRIx64 ", dbrec 0x%" PRIx64 ", CQ %u)\n",
 			       q->qpn, pqpn, r.rq_cnt, r.stride, r.rq_off, r.dbo, r.rcq);
@@ -495,14 +495,14 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	} else {
 		/* the peer's RQ doorbell record claims more than its ring */
 		sw_qp_set_err(p);
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error on QP 0x%x: RQ doorbell record 0x%x beyond the ring (ci 0x%x, %u WQEs)\n",
 			       pqpn, r.head, r.cnt & 0xffff, r.rq_cnt);
 		return sw_no_ack(e, q, w);
 	}
 	if (r.avail == 0 || r.rq_cnt == 0) {
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		return sw_rnr(e, q, w);
 	}
 	q->rnr_active = false;
@@ -521,7 +521,7 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		/* no room: the peer's flush completes that receive instead */
 		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0, pqpn) != 0)
 			p->rq_ci = r.cnt;
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		return sw_req_fail(e, q, w, synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ?
 				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
 				   MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
@@ -550,7 +550,7 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		sw_qp_set_err(p);
 		ret = -1;
 	}
-	sw_unlock(&p->lock);
+	sw_qunlock(&p->lock);
 	if (ret != 0)
 		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
 	return SW_DONE;

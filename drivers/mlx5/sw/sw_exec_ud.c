@@ -132,26 +132,26 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 		return;
 	}
 	p = &pd->hdr->qps[slot];
-	if (sw_lock_timed(&p->lock) != 0) {
+	if (sw_qlock(&p->lock, e->pid) != 0) {
 		sw_ud_no_dest(e, k);
 		return;
 	}
 	st = __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
 	if (!SW_LOAD(p->in_use) || SW_LOAD(p->qpn) != k->dqpn || SW_LOAD(p->type) != SW_QPT_UD ||
 	    (st != RDX_SW_QPS_RTR && st != RDX_SW_QPS_RTS) || sw_seg_lost_d(pd)) {
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		sw_ud_no_dest(e, k);
 		return;
 	}
 	if (SW_LOAD(p->qkey) != k->qkey) {
 		__atomic_fetch_add(&p->ud_drop_qkey, 1, __ATOMIC_RELAXED);
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		return;
 	}
 	sw_peer_rq_load(p, &r);
 	if (!sw_peer_rq_sane(pd, &r) || sw_seg_lost_d(pd)) {
 		sw_qp_set_err(p);
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error: UD QP 0x%x is corrupt (RQ %u x %u B at 0x%" PRIx64 ", dbrec 0x%" PRIx64 ", CQ %u)\n",
 			       k->dqpn, r.rq_cnt, r.stride, r.rq_off, r.dbo, r.rcq);
@@ -161,7 +161,7 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 	pcq = &pd->hdr->cqs[r.rcq];
 	if (!sw_peer_rq_avail(pd, &r)) {
 		sw_qp_set_err(p);
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error on UD QP 0x%x: RQ doorbell record 0x%x beyond the ring (ci 0x%x, %u WQEs)\n",
 			       k->dqpn, r.head, r.cnt & 0xffff, r.rq_cnt);
@@ -171,7 +171,7 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 	if (r.avail == 0) {
 		/* no receive posted: UD drops it (no RNR NAK) */
 		__atomic_fetch_add(&p->ud_drop_no_recv, 1, __ATOMIC_RELAXED);
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		return;
 	}
 	room = sw_peer_rq_scatter(pd, &r, e->pid, rw, dst, &nd, &synd);
@@ -186,7 +186,7 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0,
 				k->dqpn) != 0)
 			p->rq_ci = r.cnt; /* the receiving QP's flush completes it */
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		return;
 	}
 	sw_ud_grh(grh, k, e->self->gid);
@@ -210,7 +210,7 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 		 * obtained, and the receive stays posted for the next; the
 		 * QP does not go to error over a slow peer. */
 		p->rq_ci = r.cnt;
-		sw_unlock(&p->lock);
+		sw_qunlock(&p->lock);
 		sw_ud_no_dest(e, k);
 		return;
 	}
@@ -221,7 +221,7 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 	} else {
 		__atomic_fetch_add(&p->ud_recv, 1, __ATOMIC_RELAXED);
 	}
-	sw_unlock(&p->lock);
+	sw_qunlock(&p->lock);
 }
 
 /* Put a datagram into the delay queue (its payload copied): false when

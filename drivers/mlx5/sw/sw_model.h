@@ -22,7 +22,7 @@
 
 #include "rdx_sw.h"
 
-#define SW_MAGIC         0x72647873772d3034ULL /* "rdxsw-04": 4096 QPs and CQs, UD, lines apart */
+#define SW_MAGIC         0x72647873772d3035ULL /* "rdxsw-05": 4096 QPs and CQs, UD, lines apart, pid locks */
 /* Shared objects written by different agents (a peer engine, the owner's
  * engine, the owner's datapath) keep those writes on cache lines of their
  * own, so a line crosses cores only when its content is news (doc/perf.md,
@@ -89,7 +89,7 @@ struct sw_mr_shm {
 /* Written by the engines producing into the CQ (for a receive CQ: the
  * peers' engines); a line or two of its own, never shared with another CQ. */
 struct sw_cq_shm {
-	pthread_mutex_t lock;     /* serializes CQE production (any engine) */
+	uint32_t lock;            /* sw_qlock: serializes CQE production (any engine) */
 	uint32_t in_use;
 	uint32_t cqe_cnt;
 	uint32_t log_cqe_cnt;
@@ -130,7 +130,7 @@ struct sw_bf_shm {
  * not take that line from the owner's core.
  */
 struct sw_qp_shm {
-	pthread_mutex_t lock;     /* RQ consumption and state changes */
+	uint32_t lock;            /* sw_qlock: RQ consumption and state changes */
 	/* responder side (any engine, under lock) */
 	uint32_t rq_ci;           /* next RQ WQE to consume */
 	uint32_t in_use __attribute__((aligned(SW_LINE)));
@@ -271,6 +271,7 @@ struct sw_lc {
 	uint32_t inflight;             /* progress calls of this slot running */
 	uint32_t calls;                /* its progress calls (racy hint) */
 	uint32_t hot_next;             /* round-robin replacement cursor */
+	uint32_t hot_n;                /* slots of hot[] ever filled (only grows) */
 	struct sw_lqp *hot[SW_HOT];
 	/* counters (atomics) */
 	uint64_t doorbells, bf_copies, wqes, rnr_naks, retries, errors, flushes;
@@ -442,11 +443,37 @@ struct sw_engine {
 int sw_mutex_init_shared(pthread_mutex_t *m);
 void sw_lock(pthread_mutex_t *m);
 void sw_unlock(pthread_mutex_t *m);
-/* Data path: a lock in a segment another process can hold forever (it was
- * stopped or is hostile) or scribble; gives up after SW_LOCK_WAIT_MS.
- * @return 0 (locked), -ETIMEDOUT or another -errno (not locked). */
+/*
+ * Data path: the lock of a QP's responder side or of a CQ's producer side,
+ * in a segment that any process connected to it maps: a 32-bit word holding
+ * the holder's pid, 0 when free; taken with one compare-and-swap, dropped
+ * with one release store (a robust pthread mutex cost ~165 instructions a
+ * lock/unlock pair, 4 pairs per echo). Robust like that mutex: a holder
+ * whose process is gone (kill(pid, 0) says ESRCH; any value that is no pid
+ * counts as gone) is taken over, the protected state as it left it. A live
+ * holder (a stopped process, a hostile one writing its pid or a live one's
+ * into the word, another thread of this process) is waited for at most
+ * SW_LOCK_WAIT_MS, then the caller gives up.
+ * @return 0 (locked), -ETIMEDOUT (not locked). */
 #define SW_LOCK_WAIT_MS 100
-int sw_lock_timed(pthread_mutex_t *m);
+int sw_qlock_wait(uint32_t *l, uint32_t pid);
+
+static inline int
+sw_qlock(uint32_t *l, pid_t pid)
+{
+	uint32_t free_ = 0;
+
+	if (__atomic_compare_exchange_n(l, &free_, (uint32_t)pid, false, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED))
+		return 0;
+	return sw_qlock_wait(l, (uint32_t)pid);
+}
+
+static inline void
+sw_qunlock(uint32_t *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
 
 /* Segment life cycle. */
 struct sw_domain *sw_domain_create(void);

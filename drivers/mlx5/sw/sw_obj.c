@@ -91,7 +91,7 @@ sw_cq_destroy(struct sw_engine *e, int slot)
 	struct sw_cq_shm *cq = &e->self->hdr->cqs[slot];
 	/* a stopped peer may hold the lock: destroy anyway (it only ever
 	 * finds buf_off 0 afterwards) */
-	bool locked = sw_lock_timed(&cq->lock) == 0;
+	bool locked = sw_qlock(&cq->lock, e->pid) == 0;
 
 	sw_shm_free(e->self, e->cq_off[slot][0]);
 	sw_shm_free(e->self, e->cq_off[slot][1]);
@@ -100,7 +100,7 @@ sw_cq_destroy(struct sw_engine *e, int slot)
 	cq->cqe_cnt = 1; /* any push now overruns (no buffer) */
 	cq->pi = 1;
 	if (locked)
-		sw_unlock(&cq->lock);
+		sw_qunlock(&cq->lock);
 	sw_lock(&e->lock);
 	cq->in_use = 0;
 	sw_unlock(&e->lock);
@@ -469,12 +469,12 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 	__atomic_fetch_sub(&e->draining, 1, __ATOMIC_ACQ_REL);
 	{
 		/* a stopped peer may hold the lock: destroy anyway */
-		bool locked = sw_lock_timed(&s->lock) == 0;
+		bool locked = sw_qlock(&s->lock, e->pid) == 0;
 
 		s->state = RDX_SW_QPS_RESET;
 		__atomic_fetch_add(&s->gen, 1, __ATOMIC_RELEASE); /* peers see it gone */
 		if (locked)
-			sw_unlock(&s->lock);
+			sw_qunlock(&s->lock);
 	}
 	sw_shm_free(d, q->buf_off);
 	sw_shm_free(d, q->db_off);
@@ -493,6 +493,7 @@ sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 {
 	struct sw_domain *pd = NULL;
 	struct sw_qp_shm *peer;
+	bool locked;
 	uint32_t slot = peer_qpn - SW_QPN_BASE;
 
 	if (peer_qpn < SW_QPN_BASE || slot >= SW_MAX_QP || q->peer_dom != NULL ||
@@ -531,7 +532,9 @@ sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 	q->peer_rq_head_ok = false;
 	q->prq_n = 0;
 	sw_unlock(&e->lock);
-	sw_lock(&q->s->lock);
+	/* a stopped or hostile peer may hold our QP's lock: connect anyway
+	 * (the state is one atomic store) */
+	locked = sw_qlock(&q->s->lock, e->pid) == 0;
 	snprintf(q->s->peer_domain, sizeof(q->s->peer_domain), "%s", peer_domain);
 	q->s->peer_qpn = peer_qpn;
 	q->s->rnr_retry = rnr_retry;
@@ -540,25 +543,26 @@ sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain,
 	q->s->timeout = timeout;
 	/* RESET -> INIT -> RTR -> RTS in one step */
 	__atomic_store_n(&q->s->state, RDX_SW_QPS_RTS, __ATOMIC_RELEASE);
-	sw_unlock(&q->s->lock);
+	if (locked)
+		sw_qunlock(&q->s->lock);
 	return 0;
 }
 
 int
 sw_qp_ud_ready(struct sw_engine *e, struct sw_lqp *q)
 {
-	RTE_SET_USED(e);
 	if (q->type != SW_QPT_UD)
 		return -EINVAL;
-	sw_lock(&q->s->lock);
+	if (sw_qlock(&q->s->lock, e->pid) != 0)
+		return -EBUSY; /* a hostile peer holds it */
 	if (q->s->state != RDX_SW_QPS_RESET) {
-		sw_unlock(&q->s->lock);
+		sw_qunlock(&q->s->lock);
 		return -EBUSY;
 	}
 	/* RESET -> INIT (port, P_Key index 0, Q_Key: set at create) -> RTR
 	 * -> RTS in one step; a UD QP has no peer */
 	__atomic_store_n(&q->s->state, RDX_SW_QPS_RTS, __ATOMIC_RELEASE);
-	sw_unlock(&q->s->lock);
+	sw_qunlock(&q->s->lock);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 
 #include <rte_common.h>
 #include <rte_errno.h>
+#include <rte_pause.h>
 
 #include "sw_model.h"
 
@@ -57,22 +59,42 @@ sw_lock(pthread_mutex_t *m)
 		pthread_mutex_consistent(m);
 }
 
-int
-sw_lock_timed(pthread_mutex_t *m)
+/* Is the holder a live process? Values that are no pid count as gone. */
+static bool
+sw_holder_alive(uint32_t pid)
 {
-	struct timespec ts;
-	int ret = pthread_mutex_trylock(m);
+	return pid > 0 && pid <= INT32_MAX && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
 
-	if (ret == EBUSY) {
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += SW_LOCK_WAIT_MS * 1000000L;
-		ts.tv_sec += ts.tv_nsec / 1000000000L;
-		ts.tv_nsec %= 1000000000L;
-		ret = pthread_mutex_timedlock(m, &ts);
+int
+sw_qlock_wait(uint32_t *l, uint32_t pid)
+{
+	struct timespec t0, t;
+	uint32_t checked = 0, o;
+	unsigned int spins = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		o = __atomic_load_n(l, __ATOMIC_RELAXED);
+		if (o == 0 || (o != pid && o != checked && !sw_holder_alive(o))) {
+			/* free, or its holder died holding it: take it over */
+			if (__atomic_compare_exchange_n(l, &o, pid, false, __ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED))
+				return 0;
+			continue;
+		}
+		if (o != pid)
+			checked = o; /* alive when looked at: not asked again */
+		if (++spins < 256) {
+			rte_pause();
+			continue;
+		}
+		sched_yield(); /* the holder may need this CPU */
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) >=
+		    SW_LOCK_WAIT_MS * 1000000L)
+			return -ETIMEDOUT;
 	}
-	if (ret == EOWNERDEAD)
-		ret = pthread_mutex_consistent(m);
-	return -ret;
 }
 
 void
@@ -338,12 +360,7 @@ sw_domain_create(void)
 	h->brk = RTE_ALIGN_CEIL(sizeof(*h), 4096);
 	if (sw_mutex_init(&h->lock) != 0)
 		goto err;
-	for (i = 0; i < SW_MAX_CQ; i++)
-		if (sw_mutex_init(&h->cqs[i].lock) != 0)
-			goto err;
-	for (i = 0; i < SW_MAX_QP; i++)
-		if (sw_mutex_init(&h->qps[i].lock) != 0)
-			goto err;
+	/* the QPs' and CQs' locks (sw_qlock) are free: the new segment is zeros */
 	__atomic_store_n(&h->magic, SW_MAGIC, __ATOMIC_RELEASE);
 	return d;
 err:

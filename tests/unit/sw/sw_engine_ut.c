@@ -9,6 +9,7 @@
 #include "../../../drivers/mlx5/sw/sw_exec_ud.c"
 #include "../../../drivers/mlx5/sw/sw_engine.c"
 #include "sw_engine_ut.h"
+#include <sys/wait.h>
 
 /* Inline WRITEs whose bytes split at the SQ end; owner bits over CQ laps. */
 static void
@@ -262,7 +263,7 @@ test_lcore_home(void)
  * lock is free -- one CQE, not lost, not doubled.
  */
 struct holder {
-	pthread_mutex_t *m;
+	uint32_t *m;
 	int held, release;
 };
 
@@ -271,16 +272,17 @@ hold_lock(void *arg)
 {
 	struct holder *h = arg;
 
-	pthread_mutex_lock(h->m);
+	while (sw_qlock(h->m, getpid()) != 0)
+		;
 	__atomic_store_n(&h->held, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&h->release, __ATOMIC_ACQUIRE))
 		usleep(1000);
-	pthread_mutex_unlock(h->m);
+	sw_qunlock(h->m);
 	return NULL;
 }
 
 static void
-hold_start(struct holder *h, pthread_t *t, pthread_mutex_t *m)
+hold_start(struct holder *h, pthread_t *t, uint32_t *m)
 {
 	h->m = m;
 	h->held = h->release = 0;
@@ -367,6 +369,92 @@ test_lock_held(void)
 	sw_cq_destroy(&eng, c.slot);
 }
 
+/*
+ * A process that dies holding a lock (killed between taking and dropping
+ * it): the next engine that needs the lock takes it over (the holder's pid
+ * is gone), the SEND is answered and both CQEs are written; a word that is
+ * no pid is taken over too; a live holder of another process is waited for
+ * SW_LOCK_WAIT_MS, then given up (-ETIMEDOUT).
+ */
+static pid_t
+dead_pid(uint32_t *l1, uint32_t *l2)
+{
+	pid_t pid = fork();
+	int st;
+
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		/* the segment is MAP_SHARED: these are the parent's locks */
+		if (sw_qlock(l1, getpid()) != 0 || sw_qlock(l2, getpid()) != 0)
+			_exit(1);
+		_exit(0); /* dies holding both */
+	}
+	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
+	CU_ASSERT_FATAL(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	return pid;
+}
+
+static void
+test_lock_dead_holder(void)
+{
+	struct mlx5_cqe64 cqe;
+	struct mlx5_wqe_data_seg *r;
+	uint64_t errs = eng.device_errors, t0;
+	struct tqp a, b;
+	struct tcq c;
+	uint32_t key, *ql, *cl;
+	pid_t dead;
+	uint8_t *m;
+	int n = 0;
+
+	cq_make(&c, 64);
+	qp_make(&a, &c, 16, 0, 0);
+	qp_make(&b, &c, 16, 16, 0);
+	CU_ASSERT_FATAL(sw_qp_connect(&eng, a.q, eng.self->name, b.q->s->qpn, 1, 1, 1, 1) == 0);
+	CU_ASSERT_FATAL(sw_qp_connect(&eng, b.q, eng.self->name, a.q->s->qpn, 1, 1, 1, 1) == 0);
+	m = mem(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &key);
+	memset(m, 0x5a, 64);
+	r = (struct mlx5_wqe_data_seg *)b.dv.rq.buf;
+	mlx5dv_set_data_seg(&r[0], 256, key, (uintptr_t)m + 512);
+	mlx5dv_set_data_seg(&r[1], 0, MLX5_INVALID_LKEY, 0);
+	b.dv.dbrec[MLX5_RCV_DBR] = htobe32(1);
+	ql = &b.q->s->lock;
+	cl = &eng.self->hdr->cqs[c.slot].lock;
+	dead = dead_pid(ql, cl);
+	CU_ASSERT_EQUAL(__atomic_load_n(ql, __ATOMIC_ACQUIRE), (uint32_t)dead);
+	CU_ASSERT_EQUAL(__atomic_load_n(cl, __ATOMIC_ACQUIRE), (uint32_t)dead);
+	ctrl(&a, MLX5_OPCODE_SEND, 2, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	dseg(&a, a.last, 16, (uintptr_t)m, 64, key);
+	ring(&a);
+	sw_engine_progress(&eng);
+	/* the receive CQE (b) and the send CQE (a), both in c */
+	while (cq_get(&c, &cqe)) {
+		CU_ASSERT(cqe.op_own >> 4 == MLX5_CQE_RESP_SEND || cqe.op_own >> 4 == MLX5_CQE_REQ);
+		n++;
+	}
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_EQUAL(b.q->s->rq_ci, 1);
+	CU_ASSERT_EQUAL(memcmp(m + 512, m, 64), 0);
+	CU_ASSERT_EQUAL(eng.device_errors, errs);
+	CU_ASSERT_EQUAL(*ql, 0); /* taken over, then dropped */
+	CU_ASSERT_EQUAL(*cl, 0);
+	/* a word that is no pid: taken over */
+	*cl = 0xfffffff0u;
+	CU_ASSERT_EQUAL(sw_qlock(cl, getpid()), 0);
+	CU_ASSERT_EQUAL(*cl, (uint32_t)getpid());
+	sw_qunlock(cl);
+	/* a live holder of another process (init): given up after the bound */
+	*cl = 1;
+	t0 = now_ms();
+	CU_ASSERT_EQUAL(sw_qlock(cl, getpid()), -ETIMEDOUT);
+	CU_ASSERT(now_ms() - t0 >= SW_LOCK_WAIT_MS - 1);
+	CU_ASSERT_EQUAL(*cl, 1);
+	*cl = 0;
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, c.slot);
+}
+
 int
 main(void)
 {
@@ -376,6 +464,7 @@ main(void)
 		{ "hot_set", test_hot_set },
 		{ "lcore_home", test_lcore_home },
 		{ "lock_held", test_lock_held },
+		{ "lock_dead_holder", test_lock_dead_holder },
 		{ NULL, NULL },
 	};
 

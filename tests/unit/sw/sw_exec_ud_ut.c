@@ -207,7 +207,7 @@ test_ud_malformed(void)
 /* Above the MTU: LOCAL_LENGTH (0x01) at the sender, nothing delivered. An
  * unknown GID or QPN: dropped (drop_dest), the send completes. */
 struct lock_holder {
-	pthread_mutex_t *m;
+	uint32_t *m;
 	volatile int state; /* 1: locked, 2: may unlock */
 };
 
@@ -216,11 +216,12 @@ hold_lock(void *arg)
 {
 	struct lock_holder *h = arg;
 
-	pthread_mutex_lock(h->m);
+	while (sw_qlock(h->m, getpid()) != 0)
+		;
 	__atomic_store_n(&h->state, 1, __ATOMIC_RELEASE);
 	while (__atomic_load_n(&h->state, __ATOMIC_ACQUIRE) != 2)
 		usleep(1000);
-	pthread_mutex_unlock(h->m);
+	sw_qunlock(h->m);
 	return NULL;
 }
 
