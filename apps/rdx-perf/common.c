@@ -337,6 +337,10 @@ perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n)
 	uint32_t *tick = recv ? &g->rtick : &g->stick;
 	uint16_t k = 0;
 
+	/* a CQ that serves this QP alone (and holds only this queue's
+	 * completions): polled straight into wc, no routing or parking */
+	if (g->nb_qps == 1 && (!recv || g->rcq != g->scq) && r->head == r->tail)
+		return rdx_cq_poll_burst(recv ? g->rcq : g->scq, wc, n);
 	if (r->head == r->tail && ++*tick >= g->period) {
 		*tick = 0;
 		cq_route(g, recv ? g->rcq : g->scq);

@@ -45,17 +45,18 @@ marker_of(uint64_t seq)
 	return (uint8_t)((seq & 0x7f) | 0x80);
 }
 
-/* Build one outgoing message (request or response) for op seq. */
-static void
+/* Build one outgoing message (request or response) for op seq: every
+ * field of the WR assigned once (no clearing pass), the marker stored
+ * straight into host memory. Per op on both sides of a ping-pong, so its
+ * instructions count twice per round trip (doc/perf.md, soft-RoCE). */
+static inline void
 msg_build(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, struct rdx_sge *sge,
 	  uint64_t seq, uint32_t len, uint32_t salt)
 {
 	const struct perf_run *run = lc->run;
 	uint64_t off = (seq & (run->slots - 1)) * run->stride;
-	uint64_t roff = (seq & (ep->peer_rslots - 1)) * ep->peer_rstride;
 	const struct rdx_perf_engine *eng = lc->eng;
 
-	memset(wr, 0, sizeof(*wr));
 	sge->addr = ep->buf->iova + off;
 	sge->length = len;
 	sge->lkey = ep->buf->lkey;
@@ -63,20 +64,25 @@ msg_build(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, struct r
 	wr->sge = sge;
 	wr->num_sge = 1;
 	wr->opcode = (uint8_t)eng->op;
-	wr->flags = RDX_WR_SIGNALED;
-	if (len <= ep->inline_max)
-		wr->flags |= RDX_WR_INLINE;
-	wr->remote_addr = ep->rraddr + roff;
+	wr->flags = len <= ep->inline_max ? RDX_WR_SIGNALED | RDX_WR_INLINE : RDX_WR_SIGNALED;
 	wr->rkey = ep->rrkey;
 	wr->imm = rte_cpu_to_be_32((uint32_t)seq);
-	if (run->ud)
+	if (unlikely(run->ud)) {
 		perf_ud_dest(ep, wr);
-	if (lc->o->verify)
+	} else {
+		wr->remote_addr = ep->rraddr + (seq & (ep->peer_rslots - 1)) * ep->peer_rstride;
+		wr->compare_add = 0;
+		wr->swap = 0;
+	}
+	if (unlikely(lc->o->verify))
 		perf_mem_fill(ep->buf, off, len, seq, salt);
 	if (eng->poll_memory) {
 		uint8_t m = marker_of(seq);
 
-		rdx_dev_mem_copy_to(ep->buf, off + len - 1, &m, 1);
+		if (likely(ep->buf->addr != NULL))
+			((volatile uint8_t *)ep->buf->addr)[off + len - 1] = m;
+		else
+			rdx_dev_mem_copy_to(ep->buf, off + len - 1, &m, 1);
 	}
 }
 
