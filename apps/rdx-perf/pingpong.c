@@ -33,6 +33,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_atomic.h>
+#include <rte_per_lcore.h>
 
 #include "rdx_runtime.h"
 
@@ -111,6 +112,77 @@ mem_consumed(const struct perf_ep *ep, uint64_t seq, uint32_t len)
 	*p = 0;
 }
 
+/*
+ * One op in flight (lat mode, RC): the round trip's path is "message
+ * noticed -> next message posted" on both sides, and under a slow CPU
+ * (soft-RoCE in a TCG guest: doc/perf.md) every instruction on it counts.
+ * So the next message's WR is built while the current one is in flight
+ * (pp_next), the client records a latency sample after its next post
+ * (pp_sample), and receives are re-posted after the answer. A build ahead
+ * needs two buffer slots at least (the in-flight message keeps its own).
+ */
+struct pp_next {
+	struct rdx_wr wr;
+	struct rdx_sge sge;
+	const struct perf_ep *ep;  /* whose WR it is (the server's lcore cache) */
+	uint64_t seq;              /* the op it is built for; UINT64_MAX: none */
+};
+
+struct pp_sample {
+	uint64_t lat;              /* cycles, halved as the engine says */
+	uint64_t now;
+	uint32_t log;              /* the op's log entry (UINT32_MAX: none) */
+	bool pending;
+};
+
+/* the server lcore's response built ahead (one served QP per lcore) */
+static RTE_DEFINE_PER_LCORE(struct pp_next, pp_srv_next);
+
+/* Build ahead: nx holds op seq's message unless it holds it already. */
+static inline void
+pp_build_ahead(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx, uint64_t seq,
+	       uint32_t len, uint32_t salt)
+{
+	const struct perf_run *run = lc->run;
+
+	/* the same op of the same QP, and of this run's size and slots (the
+	 * server's cache outlives a run; op numbers go on across runs) */
+	if (nx->seq == seq && nx->ep == ep && nx->sge.length == len &&
+	    nx->sge.addr == ep->buf->iova + (seq & (run->slots - 1)) * run->stride)
+		return;
+	msg_build(lc, ep, &nx->wr, &nx->sge, seq, len, salt);
+	nx->seq = seq;
+	nx->ep = ep;
+}
+
+/* Op seq completed now: its latency taken (as perf_completed), recorded by pp_record. */
+static inline void
+pp_take(const struct perf_lcore *lc, const struct perf_ep *ep, uint64_t seq, uint64_t now,
+	unsigned int half, struct pp_sample *smp)
+{
+	uint32_t i = (uint32_t)(seq & ep->ring_mask);
+
+	if (!lc->measure)
+		return;
+	smp->lat = (now - ep->post_tsc[i]) >> half;
+	smp->now = now;
+	smp->log = lc->log != NULL ? ep->log_idx[i] : UINT32_MAX;
+	smp->pending = true;
+}
+
+static inline void
+pp_record(struct perf_lcore *lc, struct pp_sample *smp, uint32_t bytes)
+{
+	if (!smp->pending)
+		return;
+	smp->pending = false;
+	rdx_hist_record(lc->hist, smp->lat);
+	lc->ops++;
+	lc->bytes += bytes;
+	if (smp->log != UINT32_MAX)
+		lc->log[smp->log].done = smp->now;
+}
+
 /* UD: the message of op seq in the receive of wc (after the GRH area). */
 static uint64_t
 ud_msg_check(struct perf_lcore *lc, struct perf_ep *ep, const struct rdx_wc *wc, uint64_t seq,
@@ -165,6 +237,11 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	struct rdx_wr wrs[PERF_WC_BURST];
 	struct rdx_sge sges[PERF_WC_BURST];
 	struct rdx_wc wcs[PERF_WC_BURST];
+	/* build ahead (pp_next): RC, one QP served by this lcore */
+	struct pp_next *nx = !run->ud && lc->nb_srv == 1 && run->slots >= 2 ?
+		&RTE_PER_LCORE(pp_srv_next) : NULL;
+	const struct rdx_wr *post = wrs;
+	bool repost = false;
 	uint64_t room;
 	uint16_t nc, n = 0, k, j;
 	int rc = 0;
@@ -178,6 +255,8 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	room = ep->sq_depth - (ep->posted - ep->sq_done);
 	if (room == 0)
 		return rc;
+	if (nx != NULL)
+		pp_build_ahead(lc, ep, nx, ep->recv_done, resp, PERF_SALT_RESP);
 	if (lc->eng->poll_memory) {
 		uint64_t seq = ep->recv_done;
 
@@ -186,7 +265,10 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 		if (lc->o->verify)
 			lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
 		mem_consumed(ep, seq, req);
-		msg_build(lc, ep, &wrs[0], &sges[0], seq, resp, PERF_SALT_RESP);
+		if (nx != NULL)
+			post = &nx->wr;
+		else
+			msg_build(lc, ep, &wrs[0], &sges[0], seq, resp, PERF_SALT_RESP);
 		n = 1;
 		ep->recv_done++;
 	} else {
@@ -210,28 +292,43 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 				else
 					lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
 			}
-			msg_build(lc, ep, &wrs[n], &sges[n], seq, resp, PERF_SALT_RESP);
+			if (nc == 1 && nx != NULL)
+				post = &nx->wr; /* built ahead for recv_done */
+			else
+				msg_build(lc, ep, &wrs[n], &sges[n], seq, resp, PERF_SALT_RESP);
 			n++;
 			ep->recv_done++;
 		}
-		perf_post_recvs(ep, ep->rslots);
+		/* the receives again: after the answer when another one is
+		 * still posted (the next request comes after our answer) */
+		if (nx != NULL && ep->rslots >= 2)
+			repost = true;
+		else
+			perf_post_recvs(ep, ep->rslots);
 	}
 	if (n == 0)
 		return rc;
-	k = rdx_qp_post_burst(ep->qp, wrs, n);
+	k = rdx_qp_post_burst(ep->qp, post, n);
 	ep->posted += k;
 	ep->tx += k;
+	if (repost)
+		perf_post_recvs(ep, ep->rslots);
 	if (k != n) {
 		perf_lcore_fail(lc, ENOSPC, "qp %u: response could not be posted (send queue full)",
 				ep->index);
 		return lc->err;
 	}
+	if (nx != NULL)
+		pp_build_ahead(lc, ep, nx, ep->recv_done, resp, PERF_SALT_RESP);
 	return rc + n;
 }
 
-/* Client side: poll for responses. Returns completions or negative errno. */
+/* Client side: poll for responses. Returns completions or negative errno.
+ * smp != NULL (one op in flight, pp_next): the sample is taken for
+ * pp_record and the receives are left for after the next post. */
 static int
-rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned int half)
+rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned int half,
+	      struct pp_sample *smp)
 {
 	struct rdx_wc wcs[PERF_WC_BURST];
 	uint64_t now;
@@ -246,7 +343,10 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 		if (lc->o->verify)
 			lc->verify_errors += msg_check(lc, ep, seq, resp, PERF_SALT_RESP);
 		mem_consumed(ep, seq, resp);
-		perf_completed(lc, ep, seq, now, resp, half);
+		if (smp != NULL)
+			pp_take(lc, ep, seq, now, half, smp);
+		else
+			perf_completed(lc, ep, seq, now, resp, half);
 		ep->completed++;
 		ep->recv_done++;
 		lc->last_progress = now;
@@ -268,11 +368,15 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 			else
 				lc->verify_errors += msg_check(lc, ep, seq, resp, PERF_SALT_RESP);
 		}
-		perf_completed(lc, ep, seq, now, resp, half);
+		if (smp != NULL && nc == 1)
+			pp_take(lc, ep, seq, now, half, smp);
+		else
+			perf_completed(lc, ep, seq, now, resp, half);
 		ep->completed++;
 		ep->recv_done++;
 	}
-	perf_post_recvs(ep, ep->rslots);
+	if (smp == NULL || ep->rslots < 2)
+		perf_post_recvs(ep, ep->rslots);
 	return nc;
 }
 
@@ -373,6 +477,24 @@ pingpong_post(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wrs,
 	ep->tx += k;
 }
 
+/* Step 1 with one op in flight (pp_next): the request built ahead. */
+static inline void
+pingpong_post_next(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx, uint32_t req)
+{
+	uint64_t now;
+
+	if (ep->posted >= ep->target || ep->posted != ep->completed ||
+	    ep->posted + ep->resent - ep->sq_done >= ep->sq_depth)
+		return;
+	pp_build_ahead(lc, ep, nx, ep->posted, req, PERF_SALT_REQ); /* the first op */
+	now = rdx_tsc();
+	if (rdx_qp_post_burst(ep->qp, &nx->wr, 1) != 1)
+		return;
+	perf_posted(lc, ep, ep->posted, now, req);
+	ep->posted++;
+	ep->tx++;
+}
+
 int
 perf_pingpong_run(struct perf_lcore *lc)
 {
@@ -387,6 +509,11 @@ perf_pingpong_run(struct perf_lcore *lc)
 	const char *opname = rdx_op_name(eng->op);
 	struct rdx_wr wrs[RDX_MAX_BURST];
 	struct rdx_sge sges[RDX_MAX_BURST];
+	/* one op in flight on one RC QP, closed loop: build ahead (pp_next) */
+	const bool ahead = run->window == 1 && lc->nb_eps == 1 && !run->ud &&
+		run->rate_period == 0 && run->slots >= 2;
+	struct pp_next nx = { .seq = UINT64_MAX };
+	struct pp_sample smp = { .pending = false };
 	struct perf_phase ph;
 	unsigned int i;
 	int rc;
@@ -408,7 +535,19 @@ perf_pingpong_run(struct perf_lcore *lc)
 		for (i = 0; i < lc->nb_eps; i++) {
 			struct perf_ep *ep = lc->eps[i];
 
-			pingpong_post(lc, ep, wrs, sges, req);
+			if (ahead) {
+				pingpong_post_next(lc, ep, &nx, req);
+				/* off the round trip's path: the last sample,
+				 * the receives, the next request */
+				pp_record(lc, &smp, resp);
+				if (ep->rbuf != NULL && !eng->poll_memory &&
+				    ep->recv_posted - ep->recv_done < ep->rslots)
+					perf_post_recvs(ep, ep->rslots);
+				if (ep->posted < ep->target)
+					pp_build_ahead(lc, ep, &nx, ep->posted, req, PERF_SALT_REQ);
+			} else {
+				pingpong_post(lc, ep, wrs, sges, req);
+			}
 			/* Step 2: reclaim the send queue, only while a request
 			 * is unretired (sq_reclaim) */
 			if (ep->sq_done != ep->posted + ep->resent) {
@@ -423,7 +562,7 @@ perf_pingpong_run(struct perf_lcore *lc)
 				if (rc == 0)
 					ud_resend(lc, ep, req);
 			} else {
-				rc = rpc_responses(lc, ep, resp, half);
+				rc = rpc_responses(lc, ep, resp, half, ahead ? &smp : NULL);
 			}
 			if (rc < 0)
 				return rc;
@@ -433,7 +572,9 @@ perf_pingpong_run(struct perf_lcore *lc)
 				active++;
 		}
 		rc = perf_pass_end(lc, &ph, active, busy);
-		if (rc != 0)
+		if (rc != 0) {
+			pp_record(lc, &smp, resp); /* the phase's last op */
 			return rc < 0 ? rc : 0;
+		}
 	}
 }
