@@ -14,7 +14,8 @@
 # CMP_AND_SWAP). The callgrind files land in the exchange folder
 # ($RDX_XCHG, kept by RDX_SOFTROCE_KEEP=1) as TAG.<TEST>.cg and
 # pt.<TEST>.cg (TAG: $RDX_CG_TAG, default rdx; RDX_CG_PERFTEST=0 skips
-# perftest, e.g. for a second rdx-perf build in the same boot); read them
+# perftest, e.g. for a second rdx-perf build in the same boot;
+# RDX_CG_SIDE=server measures the server instead, see below); read them
 # with callgrind_annotate --inclusive=yes and --tree=caller (calls per
 # function). Instruction counts do not depend on the host's load, unlike
 # every timing under TCG.
@@ -46,14 +47,24 @@ wait_listen() { # file, pid
     return 1
 }
 
+# RDX_CG_SIDE=server: the server under callgrind (files TAG.TEST.srv.cg and
+# pt.TEST.srv.cg), the client native: the responder's instructions per op
+side=${RDX_CG_SIDE:-client}
+case $side in
+client) vc=(valgrind --tool=callgrind); vs=(); sfx="" ;;
+server) vs=(valgrind --tool=callgrind); vc=(); sfx=".srv" ;;
+*) echo "lat_callgrind: RDX_CG_SIDE is client or server" >&2; exit 2 ;;
+esac
+
 port=$((port + 1))
 a=(--test "$TEST" --mode lat -s 8 -n "$N" -p "$port" --bootstrap-timeout 300)
-taskset -c 1 "$P" -l 1 -- "${a[@]}" --server --dev rxe1 >"$T/$TAG.$TEST.s" 2>&1 &
+taskset -c 1 "${vs[@]}" ${vs:+--callgrind-out-file="$T/$TAG.$TEST$sfx.cg"} \
+    "$P" -l 1 -- "${a[@]}" --server --dev rxe1 >"$T/$TAG.$TEST$sfx.s" 2>&1 &
 spid=$!
-wait_listen "$T/$TAG.$TEST.s" "$spid"
-taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$T/$TAG.$TEST.cg" \
-    "$P" -l 0 -- "${a[@]}" --dev rxe0 --connect "127.0.0.1:$port" >"$T/$TAG.$TEST.c" 2>&1
-echo "rdx-perf ($TAG) $TEST lat under callgrind: exit $?"
+wait_listen "$T/$TAG.$TEST$sfx.s" "$spid"
+taskset -c 0 "${vc[@]}" ${vc:+--callgrind-out-file="$T/$TAG.$TEST$sfx.cg"} \
+    "$P" -l 0 -- "${a[@]}" --dev rxe0 --connect "127.0.0.1:$port" >"$T/$TAG.$TEST$sfx.c" 2>&1
+echo "rdx-perf ($TAG) $TEST lat, $side under callgrind: exit $?"
 wait "$spid"
 
 if [ "${RDX_CG_PERFTEST:-1}" != 0 ]; then
@@ -64,12 +75,14 @@ if [ "${RDX_CG_PERFTEST:-1}" != 0 ]; then
     faa) tool=ib_atomic_lat; b+=(-A FETCH_AND_ADD) ;;
     cas) tool=ib_atomic_lat; b+=(-A CMP_AND_SWAP) ;;
     esac
-    taskset -c 1 "$tool" "${b[@]}" -d rxe1 >"$T/pt.$TEST.s" 2>&1 &
+    taskset -c 1 "${vs[@]}" ${vs:+--callgrind-out-file="$T/pt.$TEST$sfx.cg"} \
+        "$tool" "${b[@]}" -d rxe1 >"$T/pt.$TEST$sfx.s" 2>&1 &
     spid=$!
-    sleep 3
-    taskset -c 0 valgrind --tool=callgrind --callgrind-out-file="$T/pt.$TEST.cg" \
-        "$tool" "${b[@]}" -d rxe0 127.0.0.1 >"$T/pt.$TEST.c" 2>&1
-    echo "$tool under callgrind: exit $?"
+    # (perftest prints nothing to wait for; under valgrind it starts slower)
+    if [ "$side" = server ]; then sleep 20; else sleep 3; fi
+    taskset -c 0 "${vc[@]}" ${vc:+--callgrind-out-file="$T/pt.$TEST$sfx.cg"} \
+        "$tool" "${b[@]}" -d rxe0 127.0.0.1 >"$T/pt.$TEST$sfx.c" 2>&1
+    echo "$tool, $side under callgrind: exit $?"
     wait "$spid"
 fi
 ls -l "$T"/*.cg
