@@ -116,10 +116,13 @@ mem_consumed(const struct perf_ep *ep, uint64_t seq, uint32_t len)
  * One op in flight (lat mode, RC): the round trip's path is "message
  * noticed -> next message posted" on both sides, and under a slow CPU
  * (soft-RoCE in a TCG guest: doc/perf.md) every instruction on it counts.
- * So the next message's WR is built while the current one is in flight
- * (pp_next), the client records a latency sample after its next post
- * (pp_sample), and receives are re-posted after the answer. A build ahead
- * needs two buffer slots at least (the in-flight message keeps its own).
+ * On rxe the peer can answer before our own post's system call has even
+ * returned, so work done right after a post is on that path as well. So
+ * with pp_next the per-op chores (the send queue's reclaim, receives
+ * re-posted, the latency sample recorded, the next message built) wait
+ * for a pass that found nothing to do, one chore per such pass; a message
+ * that is there is answered first. A build ahead needs two buffer slots at
+ * least (the in-flight message keeps its own).
  */
 struct pp_next {
 	struct rdx_wr wr;
@@ -155,21 +158,6 @@ pp_build_ahead(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx, ui
 	nx->ep = ep;
 }
 
-/* Op seq completed now: its latency taken (as perf_completed), recorded by pp_record. */
-static inline void
-pp_take(const struct perf_lcore *lc, const struct perf_ep *ep, uint64_t seq, uint64_t now,
-	unsigned int half, struct pp_sample *smp)
-{
-	uint32_t i = (uint32_t)(seq & ep->ring_mask);
-
-	if (!lc->measure)
-		return;
-	smp->lat = (now - ep->post_tsc[i]) >> half;
-	smp->now = now;
-	smp->log = lc->log != NULL ? ep->log_idx[i] : UINT32_MAX;
-	smp->pending = true;
-}
-
 static inline void
 pp_record(struct perf_lcore *lc, struct pp_sample *smp, uint32_t bytes)
 {
@@ -182,6 +170,23 @@ pp_record(struct perf_lcore *lc, struct pp_sample *smp, uint32_t bytes)
 	if (smp->log != UINT32_MAX)
 		lc->log[smp->log].done = smp->now;
 }
+
+/* Op seq completed now: its latency taken (as perf_completed), recorded by pp_record. */
+static inline void
+pp_take(struct perf_lcore *lc, const struct perf_ep *ep, uint64_t seq, uint64_t now,
+	unsigned int half, uint32_t bytes, struct pp_sample *smp)
+{
+	uint32_t i = (uint32_t)(seq & ep->ring_mask);
+
+	pp_record(lc, smp, bytes); /* no idle pass since the last one */
+	if (!lc->measure)
+		return;
+	smp->lat = (now - ep->post_tsc[i]) >> half;
+	smp->now = now;
+	smp->log = lc->log != NULL ? ep->log_idx[i] : UINT32_MAX;
+	smp->pending = true;
+}
+
 
 /* UD: the message of op seq in the receive of wc (after the GRH area). */
 static uint64_t
@@ -227,6 +232,29 @@ sq_reclaim(struct perf_lcore *lc, struct perf_ep *ep, const char *what)
 	return nc;
 }
 
+/* The server's chores with pp_next, one per idle pass: 1 when one was done. */
+static int
+pp_serve_idle(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx, uint32_t resp,
+	      const char *opname)
+{
+	int rc;
+
+	if (ep->posted != ep->sq_done) {
+		rc = sq_reclaim(lc, ep, opname);
+		return rc < 0 ? rc : 1;
+	}
+	if (ep->rbuf != NULL && !lc->eng->poll_memory &&
+	    ep->recv_posted - ep->recv_done < ep->rslots) {
+		perf_post_recvs(ep, ep->rslots);
+		return 1;
+	}
+	if (nx->seq != ep->recv_done || nx->ep != ep) {
+		pp_build_ahead(lc, ep, nx, ep->recv_done, resp, PERF_SALT_RESP);
+		return 1;
+	}
+	return 0;
+}
+
 int
 perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 {
@@ -237,17 +265,17 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	struct rdx_wr wrs[PERF_WC_BURST];
 	struct rdx_sge sges[PERF_WC_BURST];
 	struct rdx_wc wcs[PERF_WC_BURST];
-	/* build ahead (pp_next): RC, one QP served by this lcore */
-	struct pp_next *nx = !run->ud && lc->nb_srv == 1 && run->slots >= 2 ?
+	/* pp_next: RC, one QP served by this lcore, no -e */
+	struct pp_next *nx = !run->ud && lc->nb_srv == 1 && run->slots >= 2 && !lc->o->events ?
 		&RTE_PER_LCORE(pp_srv_next) : NULL;
 	const struct rdx_wr *post = wrs;
-	bool repost = false;
 	uint64_t room;
 	uint16_t nc, n = 0, k, j;
 	int rc = 0;
 
-	/* the send CQ only while a response is unretired (see sq_reclaim) */
-	if (ep->posted != ep->sq_done) {
+	/* the send CQ only while a response is unretired (see sq_reclaim);
+	 * with pp_next on an idle pass, or when the send queue is full */
+	if (ep->posted != ep->sq_done && (nx == NULL || ep->posted - ep->sq_done >= ep->sq_depth)) {
 		rc = sq_reclaim(lc, ep, opname);
 		if (rc < 0)
 			return rc;
@@ -255,25 +283,27 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	room = ep->sq_depth - (ep->posted - ep->sq_done);
 	if (room == 0)
 		return rc;
-	if (nx != NULL)
-		pp_build_ahead(lc, ep, nx, ep->recv_done, resp, PERF_SALT_RESP);
 	if (lc->eng->poll_memory) {
 		uint64_t seq = ep->recv_done;
 
 		if (!mem_arrived(ep, seq, req))
-			return rc;
+			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp, opname) : rc;
 		if (lc->o->verify)
 			lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
 		mem_consumed(ep, seq, req);
-		if (nx != NULL)
+		if (nx != NULL) {
+			pp_build_ahead(lc, ep, nx, seq, resp, PERF_SALT_RESP);
 			post = &nx->wr;
-		else
+		} else {
 			msg_build(lc, ep, &wrs[0], &sges[0], seq, resp, PERF_SALT_RESP);
+		}
 		n = 1;
 		ep->recv_done++;
 	} else {
 		nc = perf_poll(ep, true, wcs,
 				       (uint16_t)(room < PERF_WC_BURST ? room : PERF_WC_BURST));
+		if (nc == 0)
+			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp, opname) : rc;
 		for (j = 0; j < nc; j++) {
 			uint64_t seq = ep->recv_done;
 
@@ -292,40 +322,34 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 				else
 					lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
 			}
-			if (nc == 1 && nx != NULL)
-				post = &nx->wr; /* built ahead for recv_done */
-			else
+			if (nc == 1 && nx != NULL) {
+				pp_build_ahead(lc, ep, nx, seq, resp, PERF_SALT_RESP);
+				post = &nx->wr;
+			} else {
 				msg_build(lc, ep, &wrs[n], &sges[n], seq, resp, PERF_SALT_RESP);
+			}
 			n++;
 			ep->recv_done++;
 		}
-		/* the receives again: after the answer when another one is
-		 * still posted (the next request comes after our answer) */
-		if (nx != NULL && ep->rslots >= 2)
-			repost = true;
-		else
+		/* the receives again, unless pp_next leaves it for an idle
+		 * pass and enough are still posted for what may come first */
+		if (nx == NULL || ep->recv_posted - ep->recv_done < 2)
 			perf_post_recvs(ep, ep->rslots);
 	}
-	if (n == 0)
-		return rc;
 	k = rdx_qp_post_burst(ep->qp, post, n);
 	ep->posted += k;
 	ep->tx += k;
-	if (repost)
-		perf_post_recvs(ep, ep->rslots);
 	if (k != n) {
 		perf_lcore_fail(lc, ENOSPC, "qp %u: response could not be posted (send queue full)",
 				ep->index);
 		return lc->err;
 	}
-	if (nx != NULL)
-		pp_build_ahead(lc, ep, nx, ep->recv_done, resp, PERF_SALT_RESP);
 	return rc + n;
 }
 
 /* Client side: poll for responses. Returns completions or negative errno.
  * smp != NULL (one op in flight, pp_next): the sample is taken for
- * pp_record and the receives are left for after the next post. */
+ * pp_record and the receives may wait for an idle pass. */
 static int
 rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned int half,
 	      struct pp_sample *smp)
@@ -344,7 +368,7 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 			lc->verify_errors += msg_check(lc, ep, seq, resp, PERF_SALT_RESP);
 		mem_consumed(ep, seq, resp);
 		if (smp != NULL)
-			pp_take(lc, ep, seq, now, half, smp);
+			pp_take(lc, ep, seq, now, half, resp, smp);
 		else
 			perf_completed(lc, ep, seq, now, resp, half);
 		ep->completed++;
@@ -369,13 +393,13 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 				lc->verify_errors += msg_check(lc, ep, seq, resp, PERF_SALT_RESP);
 		}
 		if (smp != NULL && nc == 1)
-			pp_take(lc, ep, seq, now, half, smp);
+			pp_take(lc, ep, seq, now, half, resp, smp);
 		else
 			perf_completed(lc, ep, seq, now, resp, half);
 		ep->completed++;
 		ep->recv_done++;
 	}
-	if (smp == NULL || ep->rslots < 2)
+	if (smp == NULL || ep->recv_posted - ep->recv_done < 2)
 		perf_post_recvs(ep, ep->rslots);
 	return nc;
 }
@@ -495,6 +519,34 @@ pingpong_post_next(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx
 	ep->tx++;
 }
 
+/* The client's chores with pp_next, one per idle pass: 1 when one was done,
+ * or negative errno. */
+static int
+pp_client_idle(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx,
+	       struct pp_sample *smp, uint32_t req, uint32_t resp, const char *opname)
+{
+	int rc;
+
+	if (ep->sq_done != ep->posted + ep->resent) {
+		rc = sq_reclaim(lc, ep, opname);
+		return rc < 0 ? rc : 1;
+	}
+	if (smp->pending) {
+		pp_record(lc, smp, resp);
+		return 1;
+	}
+	if (ep->rbuf != NULL && !lc->eng->poll_memory &&
+	    ep->recv_posted - ep->recv_done < ep->rslots) {
+		perf_post_recvs(ep, ep->rslots);
+		return 1;
+	}
+	if (ep->posted < ep->target && (nx->seq != ep->posted || nx->ep != ep)) {
+		pp_build_ahead(lc, ep, nx, ep->posted, req, PERF_SALT_REQ);
+		return 1;
+	}
+	return 0;
+}
+
 int
 perf_pingpong_run(struct perf_lcore *lc)
 {
@@ -511,7 +563,7 @@ perf_pingpong_run(struct perf_lcore *lc)
 	struct rdx_sge sges[RDX_MAX_BURST];
 	/* one op in flight on one RC QP, closed loop: build ahead (pp_next) */
 	const bool ahead = run->window == 1 && lc->nb_eps == 1 && !run->ud &&
-		run->rate_period == 0 && run->slots >= 2;
+		run->rate_period == 0 && run->slots >= 2 && !lc->o->events;
 	struct pp_next nx = { .seq = UINT64_MAX };
 	struct pp_sample smp = { .pending = false };
 	struct perf_phase ph;
@@ -536,18 +588,20 @@ perf_pingpong_run(struct perf_lcore *lc)
 			struct perf_ep *ep = lc->eps[i];
 
 			if (ahead) {
+				/* the response first, the chores on idle passes */
 				pingpong_post_next(lc, ep, &nx, req);
-				/* off the round trip's path: the last sample,
-				 * the receives, the next request */
-				pp_record(lc, &smp, resp);
-				if (ep->rbuf != NULL && !eng->poll_memory &&
-				    ep->recv_posted - ep->recv_done < ep->rslots)
-					perf_post_recvs(ep, ep->rslots);
-				if (ep->posted < ep->target)
-					pp_build_ahead(lc, ep, &nx, ep->posted, req, PERF_SALT_REQ);
-			} else {
-				pingpong_post(lc, ep, wrs, sges, req);
+				rc = rpc_responses(lc, ep, resp, half, &smp);
+				if (rc == 0)
+					rc = pp_client_idle(lc, ep, &nx, &smp, req, resp, opname);
+				if (rc < 0)
+					return rc;
+				busy |= rc;
+				if (ep->posted < ep->target || ep->completed != ep->posted ||
+				    ep->sq_done != ep->posted + ep->resent || smp.pending)
+					active++;
+				continue;
 			}
+			pingpong_post(lc, ep, wrs, sges, req);
 			/* Step 2: reclaim the send queue, only while a request
 			 * is unretired (sq_reclaim) */
 			if (ep->sq_done != ep->posted + ep->resent) {
@@ -562,7 +616,7 @@ perf_pingpong_run(struct perf_lcore *lc)
 				if (rc == 0)
 					ud_resend(lc, ep, req);
 			} else {
-				rc = rpc_responses(lc, ep, resp, half, ahead ? &smp : NULL);
+				rc = rpc_responses(lc, ep, resp, half, NULL);
 			}
 			if (rc < 0)
 				return rc;
