@@ -33,6 +33,7 @@
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 #include <rte_atomic.h>
+#include <rte_per_lcore.h>
 
 #include "rdx_runtime.h"
 
@@ -45,17 +46,18 @@ marker_of(uint64_t seq)
 	return (uint8_t)((seq & 0x7f) | 0x80);
 }
 
-/* Build one outgoing message (request or response) for op seq. */
-static void
+/* Build one outgoing message (request or response) for op seq: every
+ * field of the WR assigned once (no clearing pass), the marker stored
+ * straight into host memory. Per op on both sides of a ping-pong, so its
+ * instructions count twice per round trip (doc/perf.md, soft-RoCE). */
+static inline void
 msg_build(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, struct rdx_sge *sge,
 	  uint64_t seq, uint32_t len, uint32_t salt)
 {
 	const struct perf_run *run = lc->run;
 	uint64_t off = (seq & (run->slots - 1)) * run->stride;
-	uint64_t roff = (seq & (ep->peer_rslots - 1)) * ep->peer_rstride;
 	const struct rdx_perf_engine *eng = lc->eng;
 
-	memset(wr, 0, sizeof(*wr));
 	sge->addr = ep->buf->iova + off;
 	sge->length = len;
 	sge->lkey = ep->buf->lkey;
@@ -63,20 +65,25 @@ msg_build(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, struct r
 	wr->sge = sge;
 	wr->num_sge = 1;
 	wr->opcode = (uint8_t)eng->op;
-	wr->flags = RDX_WR_SIGNALED;
-	if (len <= ep->inline_max)
-		wr->flags |= RDX_WR_INLINE;
-	wr->remote_addr = ep->rraddr + roff;
+	wr->flags = len <= ep->inline_max ? RDX_WR_SIGNALED | RDX_WR_INLINE : RDX_WR_SIGNALED;
 	wr->rkey = ep->rrkey;
 	wr->imm = rte_cpu_to_be_32((uint32_t)seq);
-	if (run->ud)
+	if (unlikely(run->ud)) {
 		perf_ud_dest(ep, wr);
-	if (lc->o->verify)
+	} else {
+		wr->remote_addr = ep->rraddr + (seq & (ep->peer_rslots - 1)) * ep->peer_rstride;
+		wr->compare_add = 0;
+		wr->swap = 0;
+	}
+	if (unlikely(lc->o->verify))
 		perf_mem_fill(ep->buf, off, len, seq, salt);
 	if (eng->poll_memory) {
 		uint8_t m = marker_of(seq);
 
-		rdx_dev_mem_copy_to(ep->buf, off + len - 1, &m, 1);
+		if (likely(ep->buf->addr != NULL))
+			((volatile uint8_t *)ep->buf->addr)[off + len - 1] = m;
+		else
+			rdx_dev_mem_copy_to(ep->buf, off + len - 1, &m, 1);
 	}
 }
 
@@ -104,6 +111,82 @@ mem_consumed(const struct perf_ep *ep, uint64_t seq, uint32_t len)
 
 	*p = 0;
 }
+
+/*
+ * One op in flight (lat mode, RC): the round trip's path is "message
+ * noticed -> next message posted" on both sides, and under a slow CPU
+ * (soft-RoCE in a TCG guest: doc/perf.md) every instruction on it counts.
+ * On rxe the peer can answer before our own post's system call has even
+ * returned, so work done right after a post is on that path as well. So
+ * with pp_next the per-op chores (the send queue's reclaim, receives
+ * re-posted, the latency sample recorded, the next message built) wait
+ * for a pass that found nothing to do, one chore per such pass; a message
+ * that is there is answered first. A build ahead needs two buffer slots at
+ * least (the in-flight message keeps its own).
+ */
+struct pp_next {
+	struct rdx_wr wr;
+	struct rdx_sge sge;
+	const struct perf_ep *ep;  /* whose WR it is (the server's lcore cache) */
+	uint64_t seq;              /* the op it is built for; UINT64_MAX: none */
+};
+
+struct pp_sample {
+	uint64_t lat;              /* cycles, halved as the engine says */
+	uint64_t now;
+	uint32_t log;              /* the op's log entry (UINT32_MAX: none) */
+	bool pending;
+};
+
+/* the server lcore's response built ahead (one served QP per lcore) */
+static RTE_DEFINE_PER_LCORE(struct pp_next, pp_srv_next);
+
+/* Build ahead: nx holds op seq's message unless it holds it already. */
+static inline void
+pp_build_ahead(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx, uint64_t seq,
+	       uint32_t len, uint32_t salt)
+{
+	const struct perf_run *run = lc->run;
+
+	/* the same op of the same QP, and of this run's size and slots (the
+	 * server's cache outlives a run; op numbers go on across runs) */
+	if (nx->seq == seq && nx->ep == ep && nx->sge.length == len &&
+	    nx->sge.addr == ep->buf->iova + (seq & (run->slots - 1)) * run->stride)
+		return;
+	msg_build(lc, ep, &nx->wr, &nx->sge, seq, len, salt);
+	nx->seq = seq;
+	nx->ep = ep;
+}
+
+static inline void
+pp_record(struct perf_lcore *lc, struct pp_sample *smp, uint32_t bytes)
+{
+	if (!smp->pending)
+		return;
+	smp->pending = false;
+	rdx_hist_record(lc->hist, smp->lat);
+	lc->ops++;
+	lc->bytes += bytes;
+	if (smp->log != UINT32_MAX)
+		lc->log[smp->log].done = smp->now;
+}
+
+/* Op seq completed now: its latency taken (as perf_completed), recorded by pp_record. */
+static inline void
+pp_take(struct perf_lcore *lc, const struct perf_ep *ep, uint64_t seq, uint64_t now,
+	unsigned int half, uint32_t bytes, struct pp_sample *smp)
+{
+	uint32_t i = (uint32_t)(seq & ep->ring_mask);
+
+	pp_record(lc, smp, bytes); /* no idle pass since the last one */
+	if (!lc->measure)
+		return;
+	smp->lat = (now - ep->post_tsc[i]) >> half;
+	smp->now = now;
+	smp->log = lc->log != NULL ? ep->log_idx[i] : UINT32_MAX;
+	smp->pending = true;
+}
+
 
 /* UD: the message of op seq in the receive of wc (after the GRH area). */
 static uint64_t
@@ -149,6 +232,29 @@ sq_reclaim(struct perf_lcore *lc, struct perf_ep *ep, const char *what)
 	return nc;
 }
 
+/* The server's chores with pp_next, one per idle pass: 1 when one was done. */
+static int
+pp_serve_idle(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx, uint32_t resp,
+	      const char *opname)
+{
+	int rc;
+
+	if (ep->posted != ep->sq_done) {
+		rc = sq_reclaim(lc, ep, opname);
+		return rc < 0 ? rc : 1;
+	}
+	if (ep->rbuf != NULL && !lc->eng->poll_memory &&
+	    ep->recv_posted - ep->recv_done < ep->rslots) {
+		perf_post_recvs(ep, ep->rslots);
+		return 1;
+	}
+	if (nx->seq != ep->recv_done || nx->ep != ep) {
+		pp_build_ahead(lc, ep, nx, ep->recv_done, resp, PERF_SALT_RESP);
+		return 1;
+	}
+	return 0;
+}
+
 int
 perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 {
@@ -159,12 +265,17 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	struct rdx_wr wrs[PERF_WC_BURST];
 	struct rdx_sge sges[PERF_WC_BURST];
 	struct rdx_wc wcs[PERF_WC_BURST];
+	/* pp_next: RC, one QP served by this lcore, no -e */
+	struct pp_next *nx = !run->ud && lc->nb_srv == 1 && run->slots >= 2 && !lc->o->events ?
+		&RTE_PER_LCORE(pp_srv_next) : NULL;
+	const struct rdx_wr *post = wrs;
 	uint64_t room;
 	uint16_t nc, n = 0, k, j;
 	int rc = 0;
 
-	/* the send CQ only while a response is unretired (see sq_reclaim) */
-	if (ep->posted != ep->sq_done) {
+	/* the send CQ only while a response is unretired (see sq_reclaim);
+	 * with pp_next on an idle pass, or when the send queue is full */
+	if (ep->posted != ep->sq_done && (nx == NULL || ep->posted - ep->sq_done >= ep->sq_depth)) {
 		rc = sq_reclaim(lc, ep, opname);
 		if (rc < 0)
 			return rc;
@@ -176,16 +287,23 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 		uint64_t seq = ep->recv_done;
 
 		if (!mem_arrived(ep, seq, req))
-			return rc;
+			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp, opname) : rc;
 		if (lc->o->verify)
 			lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
 		mem_consumed(ep, seq, req);
-		msg_build(lc, ep, &wrs[0], &sges[0], seq, resp, PERF_SALT_RESP);
+		if (nx != NULL) {
+			pp_build_ahead(lc, ep, nx, seq, resp, PERF_SALT_RESP);
+			post = &nx->wr;
+		} else {
+			msg_build(lc, ep, &wrs[0], &sges[0], seq, resp, PERF_SALT_RESP);
+		}
 		n = 1;
 		ep->recv_done++;
 	} else {
 		nc = perf_poll(ep, true, wcs,
 				       (uint16_t)(room < PERF_WC_BURST ? room : PERF_WC_BURST));
+		if (nc == 0)
+			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp, opname) : rc;
 		for (j = 0; j < nc; j++) {
 			uint64_t seq = ep->recv_done;
 
@@ -204,15 +322,21 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 				else
 					lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
 			}
-			msg_build(lc, ep, &wrs[n], &sges[n], seq, resp, PERF_SALT_RESP);
+			if (nc == 1 && nx != NULL) {
+				pp_build_ahead(lc, ep, nx, seq, resp, PERF_SALT_RESP);
+				post = &nx->wr;
+			} else {
+				msg_build(lc, ep, &wrs[n], &sges[n], seq, resp, PERF_SALT_RESP);
+			}
 			n++;
 			ep->recv_done++;
 		}
-		perf_post_recvs(ep, ep->rslots);
+		/* the receives again, unless pp_next leaves it for an idle
+		 * pass and enough are still posted for what may come first */
+		if (nx == NULL || ep->recv_posted - ep->recv_done < 2)
+			perf_post_recvs(ep, ep->rslots);
 	}
-	if (n == 0)
-		return rc;
-	k = rdx_qp_post_burst(ep->qp, wrs, n);
+	k = rdx_qp_post_burst(ep->qp, post, n);
 	ep->posted += k;
 	ep->tx += k;
 	if (k != n) {
@@ -223,9 +347,12 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	return rc + n;
 }
 
-/* Client side: poll for responses. Returns completions or negative errno. */
+/* Client side: poll for responses. Returns completions or negative errno.
+ * smp != NULL (one op in flight, pp_next): the sample is taken for
+ * pp_record and the receives may wait for an idle pass. */
 static int
-rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned int half)
+rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned int half,
+	      struct pp_sample *smp)
 {
 	struct rdx_wc wcs[PERF_WC_BURST];
 	uint64_t now;
@@ -240,7 +367,10 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 		if (lc->o->verify)
 			lc->verify_errors += msg_check(lc, ep, seq, resp, PERF_SALT_RESP);
 		mem_consumed(ep, seq, resp);
-		perf_completed(lc, ep, seq, now, resp, half);
+		if (smp != NULL)
+			pp_take(lc, ep, seq, now, half, resp, smp);
+		else
+			perf_completed(lc, ep, seq, now, resp, half);
 		ep->completed++;
 		ep->recv_done++;
 		lc->last_progress = now;
@@ -262,11 +392,15 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 			else
 				lc->verify_errors += msg_check(lc, ep, seq, resp, PERF_SALT_RESP);
 		}
-		perf_completed(lc, ep, seq, now, resp, half);
+		if (smp != NULL && nc == 1)
+			pp_take(lc, ep, seq, now, half, resp, smp);
+		else
+			perf_completed(lc, ep, seq, now, resp, half);
 		ep->completed++;
 		ep->recv_done++;
 	}
-	perf_post_recvs(ep, ep->rslots);
+	if (smp == NULL || ep->recv_posted - ep->recv_done < 2)
+		perf_post_recvs(ep, ep->rslots);
 	return nc;
 }
 
@@ -367,6 +501,52 @@ pingpong_post(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wrs,
 	ep->tx += k;
 }
 
+/* Step 1 with one op in flight (pp_next): the request built ahead. */
+static inline void
+pingpong_post_next(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx, uint32_t req)
+{
+	uint64_t now;
+
+	if (ep->posted >= ep->target || ep->posted != ep->completed ||
+	    ep->posted + ep->resent - ep->sq_done >= ep->sq_depth)
+		return;
+	pp_build_ahead(lc, ep, nx, ep->posted, req, PERF_SALT_REQ); /* the first op */
+	now = rdx_tsc();
+	if (rdx_qp_post_burst(ep->qp, &nx->wr, 1) != 1)
+		return;
+	perf_posted(lc, ep, ep->posted, now, req);
+	ep->posted++;
+	ep->tx++;
+}
+
+/* The client's chores with pp_next, one per idle pass: 1 when one was done,
+ * or negative errno. */
+static int
+pp_client_idle(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx,
+	       struct pp_sample *smp, uint32_t req, uint32_t resp, const char *opname)
+{
+	int rc;
+
+	if (ep->sq_done != ep->posted + ep->resent) {
+		rc = sq_reclaim(lc, ep, opname);
+		return rc < 0 ? rc : 1;
+	}
+	if (smp->pending) {
+		pp_record(lc, smp, resp);
+		return 1;
+	}
+	if (ep->rbuf != NULL && !lc->eng->poll_memory &&
+	    ep->recv_posted - ep->recv_done < ep->rslots) {
+		perf_post_recvs(ep, ep->rslots);
+		return 1;
+	}
+	if (ep->posted < ep->target && (nx->seq != ep->posted || nx->ep != ep)) {
+		pp_build_ahead(lc, ep, nx, ep->posted, req, PERF_SALT_REQ);
+		return 1;
+	}
+	return 0;
+}
+
 int
 perf_pingpong_run(struct perf_lcore *lc)
 {
@@ -381,6 +561,11 @@ perf_pingpong_run(struct perf_lcore *lc)
 	const char *opname = rdx_op_name(eng->op);
 	struct rdx_wr wrs[RDX_MAX_BURST];
 	struct rdx_sge sges[RDX_MAX_BURST];
+	/* one op in flight on one RC QP, closed loop: build ahead (pp_next) */
+	const bool ahead = run->window == 1 && lc->nb_eps == 1 && !run->ud &&
+		run->rate_period == 0 && run->slots >= 2 && !lc->o->events;
+	struct pp_next nx = { .seq = UINT64_MAX };
+	struct pp_sample smp = { .pending = false };
 	struct perf_phase ph;
 	unsigned int i;
 	int rc;
@@ -402,6 +587,20 @@ perf_pingpong_run(struct perf_lcore *lc)
 		for (i = 0; i < lc->nb_eps; i++) {
 			struct perf_ep *ep = lc->eps[i];
 
+			if (ahead) {
+				/* the response first, the chores on idle passes */
+				pingpong_post_next(lc, ep, &nx, req);
+				rc = rpc_responses(lc, ep, resp, half, &smp);
+				if (rc == 0)
+					rc = pp_client_idle(lc, ep, &nx, &smp, req, resp, opname);
+				if (rc < 0)
+					return rc;
+				busy |= rc;
+				if (ep->posted < ep->target || ep->completed != ep->posted ||
+				    ep->sq_done != ep->posted + ep->resent || smp.pending)
+					active++;
+				continue;
+			}
 			pingpong_post(lc, ep, wrs, sges, req);
 			/* Step 2: reclaim the send queue, only while a request
 			 * is unretired (sq_reclaim) */
@@ -417,7 +616,7 @@ perf_pingpong_run(struct perf_lcore *lc)
 				if (rc == 0)
 					ud_resend(lc, ep, req);
 			} else {
-				rc = rpc_responses(lc, ep, resp, half);
+				rc = rpc_responses(lc, ep, resp, half, NULL);
 			}
 			if (rc < 0)
 				return rc;
@@ -427,7 +626,9 @@ perf_pingpong_run(struct perf_lcore *lc)
 				active++;
 		}
 		rc = perf_pass_end(lc, &ph, active, busy);
-		if (rc != 0)
+		if (rc != 0) {
+			pp_record(lc, &smp, resp); /* the phase's last op */
 			return rc < 0 ? rc : 0;
+		}
 	}
 }

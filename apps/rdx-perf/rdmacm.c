@@ -135,22 +135,20 @@ cm_get(struct perf_app *a)
 
 /*
  * The next event of the channel within the bootstrap timeout (the client
- * is known by then: the TCP bootstrap came first). Its private data (up to
- * sizeof(struct cm_priv)) is copied to priv before the ack.
+ * is known by then: the TCP bootstrap came first), not yet acked; `want`
+ * names what is awaited in the timeout's line.
  */
 static int
-cm_wait(struct perf_app *a, enum rdma_cm_event_type want, struct rdma_cm_id *on,
-	struct rdma_cm_id **id_out, struct cm_priv *priv)
+cm_next(struct perf_app *a, enum rdma_cm_event_type want, struct rdma_cm_event **out)
 {
 	struct perf_cm *cm = a->cm;
-	struct rdma_cm_event *ev;
 	struct pollfd pfd = { .fd = cm->ch->fd, .events = POLLIN };
 	int left = perf_boot_ms(a);
 	int rc;
 
 	for (;;) {
-		if (rdma_get_cm_event(cm->ch, &ev) == 0)
-			break;
+		if (rdma_get_cm_event(cm->ch, out) == 0)
+			return 0;
 		if (errno != EAGAIN) {
 			fprintf(stderr, "rdx-perf: -R: rdma_get_cm_event failed: %s\n", strerror(errno));
 			return -EIO;
@@ -169,32 +167,62 @@ cm_wait(struct perf_app *a, enum rdma_cm_event_type want, struct rdma_cm_id *on,
 			}
 		}
 	}
-	if (ev->event != want || (on != NULL && ev->id != on)) {
-		fprintf(stderr, "rdx-perf: -R: rdma_cm event %s (status %d) while waiting for %s\n",
-			rdma_event_str(ev->event), ev->status, rdma_event_str(want));
-		rc = ev->event == RDMA_CM_EVENT_REJECTED || ev->event == RDMA_CM_EVENT_UNREACHABLE ||
-		     ev->event == RDMA_CM_EVENT_ADDR_ERROR || ev->event == RDMA_CM_EVENT_ROUTE_ERROR ?
-		     -ECONNREFUSED : -EPROTO;
-		if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
-			rdma_reject(ev->id, NULL, 0);
-		rdma_ack_cm_event(ev);
-		return rc;
+}
+
+/* An event that is not the one awaited: one line, the event acked (a
+ * connection request refused), and the error. */
+static int
+cm_unexpected(struct rdma_cm_event *ev, const char *waiting_for)
+{
+	int rc = ev->event == RDMA_CM_EVENT_REJECTED || ev->event == RDMA_CM_EVENT_UNREACHABLE ||
+		 ev->event == RDMA_CM_EVENT_ADDR_ERROR || ev->event == RDMA_CM_EVENT_ROUTE_ERROR ?
+		 -ECONNREFUSED : -EPROTO;
+
+	fprintf(stderr, "rdx-perf: -R: rdma_cm event %s (status %d) while waiting for %s\n",
+		rdma_event_str(ev->event), ev->status, waiting_for);
+	if (ev->event == RDMA_CM_EVENT_CONNECT_REQUEST)
+		rdma_reject(ev->id, NULL, 0);
+	rdma_ack_cm_event(ev);
+	return rc;
+}
+
+/* The private data of a connection event (request, reply) into priv:
+ * 0, or -EPROTO when it is not rdx-perf's size. */
+static int
+cm_priv_copy(const struct rdma_cm_event *ev, struct cm_priv *priv)
+{
+	memset(priv, 0, sizeof(*priv));
+	if (ev->param.conn.private_data == NULL ||
+	    ev->param.conn.private_data_len < sizeof(*priv)) {
+		fprintf(stderr, "rdx-perf: -R: the peer's %s carries %u bytes of private data, not rdx-perf's %zu\n",
+			rdma_event_str(ev->event), (unsigned int)ev->param.conn.private_data_len,
+			sizeof(*priv));
+		return -EPROTO;
 	}
+	memcpy(priv, ev->param.conn.private_data, sizeof(*priv));
+	return 0;
+}
+
+/*
+ * The next event, which must be `want` on `on` (any id when NULL); its
+ * private data (up to sizeof(struct cm_priv)) is copied to priv before the
+ * ack. The client's steps use it: one cm_id at a time.
+ */
+static int
+cm_wait(struct perf_app *a, enum rdma_cm_event_type want, struct rdma_cm_id *on,
+	struct rdma_cm_id **id_out, struct cm_priv *priv)
+{
+	struct rdma_cm_event *ev;
+	int rc;
+
+	rc = cm_next(a, want, &ev);
+	if (rc < 0)
+		return rc;
+	if (ev->event != want || (on != NULL && ev->id != on))
+		return cm_unexpected(ev, rdma_event_str(want));
 	if (id_out != NULL)
 		*id_out = ev->id;
-	rc = 0;
-	if (priv != NULL) {
-		memset(priv, 0, sizeof(*priv));
-		if (ev->param.conn.private_data == NULL ||
-		    ev->param.conn.private_data_len < sizeof(*priv)) {
-			fprintf(stderr, "rdx-perf: -R: the peer's %s carries %u bytes of private data, not rdx-perf's %zu\n",
-				rdma_event_str(want), (unsigned int)ev->param.conn.private_data_len,
-				sizeof(*priv));
-			rc = -EPROTO;
-		} else {
-			memcpy(priv, ev->param.conn.private_data, sizeof(*priv));
-		}
-	}
+	rc = priv != NULL ? cm_priv_copy(ev, priv) : 0;
 	rdma_ack_cm_event(ev);
 	return rc;
 }
@@ -397,27 +425,24 @@ cm_client_one(struct perf_app *a, struct perf_ep *ep, unsigned int i,
 	return 0;
 }
 
+/*
+ * The server's side of QP i's connection request (its cm_id is id, the
+ * peer's private data theirs): the QP to RTS with the peer's QP number,
+ * then accept with our own.
+ */
 static int
-cm_server_one(struct perf_app *a, struct perf_ep *ep, unsigned int i)
+cm_server_accept(struct perf_app *a, struct perf_ep *ep, unsigned int i, struct rdma_cm_id *id,
+		 const struct cm_priv *theirs)
 {
-	struct perf_cm *cm = a->cm;
 	struct rdma_conn_param cp;
-	struct cm_priv mine, theirs;
-	struct rdma_cm_id *id = NULL;
+	struct cm_priv mine;
 	int rc;
 
-	rc = cm_wait(a, RDMA_CM_EVENT_CONNECT_REQUEST, NULL, &id, &theirs);
-	if (id != NULL) {
-		cm->ids[i] = id;
-		cm->nb_ids = i + 1;
-	}
+	rc = cm_check_dev(a, id, i);
 	if (rc == 0)
-		rc = cm_check_dev(a, id, i);
-	if (rc == 0)
-		rc = cm_qp_connect(a, ep, i, &theirs);
+		rc = cm_qp_connect(a, ep, i, theirs);
 	if (rc < 0) {
-		if (id != NULL)
-			rdma_reject(id, NULL, 0);
+		rdma_reject(id, NULL, 0);
 		return rc;
 	}
 	cm_priv_fill(ep, i, &mine);
@@ -426,7 +451,78 @@ cm_server_one(struct perf_app *a, struct perf_ep *ep, unsigned int i)
 		fprintf(stderr, "rdx-perf: -R: rdma_accept failed: %s\n", strerror(errno));
 		return -EIO;
 	}
-	return cm_wait(a, RDMA_CM_EVENT_ESTABLISHED, id, NULL, NULL);
+	return 0;
+}
+
+/*
+ * The server: every QP's connection request accepted and established.
+ * The events of different cm_ids come in no fixed order: the client sends
+ * QP i+1's request right after QP i's RTU, and the kernel's CM may deliver
+ * that request before QP i's ESTABLISHED (its handlers run on a workqueue
+ * of several workers). So any request or establishment is taken as it
+ * comes: a request names its QP in the private data (each index once), an
+ * establishment is matched by its cm_id.
+ */
+static int
+cm_server_all(struct perf_app *a, struct perf_ep *eps)
+{
+	struct perf_cm *cm = a->cm;
+	const unsigned int n = a->total_qps;
+	unsigned int requested = 0, established = 0, i;
+	struct rdma_cm_event *ev;
+	struct rdma_cm_id *id;
+	struct cm_priv theirs;
+	char err[160];
+	int rc;
+
+	cm->nb_ids = n; /* ids[] is filled by index, in any order */
+	while (established < n) {
+		rc = cm_next(a, requested < n ? RDMA_CM_EVENT_CONNECT_REQUEST :
+			     RDMA_CM_EVENT_ESTABLISHED, &ev);
+		if (rc < 0)
+			return rc;
+		id = ev->id;
+		if (ev->event == RDMA_CM_EVENT_ESTABLISHED) {
+			uintptr_t tag = (uintptr_t)id->context;
+
+			if (tag == 0 || tag > n) {
+				rdma_ack_cm_event(ev);
+				fprintf(stderr, "rdx-perf: -R: ESTABLISHED on a connection not accepted\n");
+				return -EPROTO;
+			}
+			rdma_ack_cm_event(ev);
+			established++;
+			continue;
+		}
+		if (ev->event != RDMA_CM_EVENT_CONNECT_REQUEST || requested == n)
+			return cm_unexpected(ev, requested < n ? "CONNECT_REQUEST or ESTABLISHED" :
+					     "ESTABLISHED");
+		rc = cm_priv_copy(ev, &theirs);
+		rdma_ack_cm_event(ev);
+		if (rc == 0 && (theirs.magic != CM_MAGIC || theirs.index >= n ||
+				cm->ids[theirs.index] != NULL)) {
+			if (cm_priv_check(&theirs, theirs.index, err, sizeof(err)) < 0)
+				fprintf(stderr, "rdx-perf: -R: a connection request's private data is not rdx-perf's: %s\n",
+					err);
+			else
+				fprintf(stderr, "rdx-perf: -R: a connection request for QP %u: %s\n",
+					theirs.index, theirs.index >= n ? "there are not that many" :
+					"that QP is connected already");
+			rc = -EPROTO;
+		}
+		if (rc < 0) {
+			rdma_reject(id, NULL, 0);
+			return rc;
+		}
+		i = theirs.index;
+		cm->ids[i] = id;
+		id->context = (void *)(uintptr_t)(i + 1);
+		requested++;
+		rc = cm_server_accept(a, &eps[i], i, id, &theirs);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }
 
 int
@@ -459,10 +555,10 @@ perf_cm_connect(struct perf_app *a, struct perf_ep *eps)
 			return -EINVAL;
 		}
 	}
+	if (!a->client)
+		return cm_server_all(a, eps);
 	for (i = 0; i < a->total_qps; i++) {
-		rc = a->client ?
-			cm_client_one(a, &eps[i], i, a->o.source_ip != NULL ? &src : NULL, &dst) :
-			cm_server_one(a, &eps[i], i);
+		rc = cm_client_one(a, &eps[i], i, a->o.source_ip != NULL ? &src : NULL, &dst);
 		if (rc < 0)
 			return rc;
 	}

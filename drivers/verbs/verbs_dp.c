@@ -25,7 +25,9 @@ rdx_verbs_post_burst(struct rdx_qp *qp_, const struct rdx_wr *wr, uint16_t n)
 	struct ibv_send_wr *bad = NULL;
 	uint16_t built, posted;
 
-	built = rdx_verbs_sq_prepare(&qp->sq, wr, n, qp->swr, qp->ssge);
+	/* one WR (latency loops): the single-WR build, no loops */
+	built = n == 1 ? rdx_verbs_sq_prepare_one(&qp->sq, wr, qp->swr, qp->ssge) :
+		rdx_verbs_sq_prepare(&qp->sq, wr, n, qp->swr, qp->ssge);
 	if (unlikely(built == 0))
 		return 0;
 	if (likely(ibv_post_send(qp->qp, qp->swr, &bad) == 0)) {

@@ -302,6 +302,83 @@ rdx_verbs_sq_prepare(struct rdx_verbs_sq *sq, const struct rdx_wr *wr, uint16_t 
 	return m;
 }
 
+/*
+ * rdx_verbs_sq_prepare for a burst of one WR (the latency loops post one at
+ * a time): an RC WR with one non-empty SGE is built in one pass, without
+ * the general path's loops over WRs and SGEs; the same checks and
+ * signaling rules, the same state for rdx_verbs_sq_commit. Any other WR
+ * (UD, several or empty SGEs, a full SQ) takes rdx_verbs_sq_prepare.
+ * Returns 1 when built, 0 when wr cannot be posted.
+ */
+static inline uint16_t
+rdx_verbs_sq_prepare_one(struct rdx_verbs_sq *sq, const struct rdx_wr *wr,
+			 struct ibv_send_wr *swr, struct ibv_sge *sge)
+{
+	static const uint8_t ibv_op[RDX_OP_MAX] = {
+		[RDX_OP_SEND] = IBV_WR_SEND, [RDX_OP_SEND_IMM] = IBV_WR_SEND_WITH_IMM,
+		[RDX_OP_WRITE] = IBV_WR_RDMA_WRITE,
+		[RDX_OP_WRITE_IMM] = IBV_WR_RDMA_WRITE_WITH_IMM, [RDX_OP_READ] = IBV_WR_RDMA_READ,
+		[RDX_OP_CAS] = IBV_WR_ATOMIC_CMP_AND_SWP, [RDX_OP_FAA] = IBV_WR_ATOMIC_FETCH_AND_ADD,
+	};
+	const struct rdx_sge *s = wr->sge;
+	const uint8_t op = wr->opcode, f = wr->flags;
+	const uint32_t pos = sq->head;
+	unsigned int flags = 0;
+	uint32_t len;
+	bool sig;
+
+	if (unlikely(sq->ud || wr->num_sge != 1 || sq->max_sge == 0 || s == NULL ||
+		     op == RDX_OP_NOP || op >= RDX_OP_MAX || s->length == 0 ||
+		     pos - sq->tail >= sq->depth))
+		return rdx_verbs_sq_prepare(sq, wr, 1, swr, sge);
+	len = s->length;
+	if (op >= RDX_OP_CAS) {
+		/* 8 bytes into one local buffer, 8-byte aligned remotely */
+		if (unlikely(wr->remote_addr & 7))
+			return 0;
+		len = 8;
+		swr->wr.atomic.remote_addr = wr->remote_addr;
+		swr->wr.atomic.compare_add = wr->compare_add;
+		swr->wr.atomic.swap = wr->swap;
+		swr->wr.atomic.rkey = wr->rkey;
+	} else {
+		if ((f & RDX_WR_INLINE) && op != RDX_OP_READ) {
+			if (unlikely(len > sq->max_inline))
+				return 0;
+			flags = IBV_SEND_INLINE;
+		}
+		swr->wr.rdma.remote_addr = wr->remote_addr;
+		swr->wr.rdma.rkey = wr->rkey;
+	}
+	sig = (f & RDX_WR_SIGNALED) || sq->unsig + 1 >= sq->sig_interval || sq->sig_burst_end ||
+		(pos + 1 - sq->tail == sq->depth && (int32_t)(sq->sig_end - sq->tail) <= 0);
+	if (sig) {
+		flags |= IBV_SEND_SIGNALED;
+		sq->p_unsig = 0;
+		sq->p_sig_end = pos + 1;
+	} else {
+		sq->p_unsig = sq->unsig + 1;
+		sq->p_sig_end = sq->sig_end;
+	}
+	if (f & RDX_WR_FENCE)
+		flags |= IBV_SEND_FENCE;
+	if (f & RDX_WR_SOLICITED)
+		flags |= IBV_SEND_SOLICITED;
+	sq->wr_id[pos & sq->mask] = wr->wr_id;
+	sq->op[pos & sq->mask] = rdx_verbs_wc_op_of(op);
+	sge->addr = s->addr;
+	sge->length = len;
+	sge->lkey = s->lkey;
+	swr->wr_id = pos;
+	swr->next = NULL;
+	swr->sg_list = sge;
+	swr->num_sge = 1;
+	swr->opcode = (enum ibv_wr_opcode)ibv_op[op];
+	swr->send_flags = flags;
+	swr->imm_data = op == RDX_OP_SEND_IMM || op == RDX_OP_WRITE_IMM ? wr->imm : 0;
+	return 1;
+}
+
 /* Record that the first `posted` of the `built` prepared WRs were posted. */
 static inline void
 rdx_verbs_sq_commit(struct rdx_verbs_sq *sq, const struct ibv_send_wr *swr,

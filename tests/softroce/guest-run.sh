@@ -177,7 +177,7 @@ serial="$xchg/serial.log"
 qemu-system-x86_64 -accel tcg -machine q35 -cpu max -smp "$smp" -m "$mem" \
     -nodefaults -nographic -no-reboot -nic none -serial "file:$serial" -monitor none \
     -kernel "$kernel" -initrd "$initrd" \
-    -append "console=ttyS0 quiet panic=-1 rdx.xchg=$xchg" \
+    -append "console=ttyS0 quiet panic=-1 no_timer_check rdx.xchg=$xchg" \
     -virtfs local,path=/,mount_tag=hostroot,readonly=on,security_model=passthrough,multidevs=remap \
     -virtfs "local,path=$xchg,mount_tag=xchg,security_model=passthrough" &
 qpid=$!

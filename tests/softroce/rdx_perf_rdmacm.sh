@@ -5,7 +5,9 @@
 # 10.77.0.2), the client binds rxe0's (--source_ip 10.77.0.1); each end must
 # say that rdma_cm put it on its own device, and rxe0's sent and rxe1's
 # received packet counters must grow by the run's packets (so the traffic
-# crossed between the two devices, not inside one). Then the refusals: a
+# crossed between the two devices, not inside one); -q 8 too (eight
+# connection requests in a row: the server takes their events in any
+# order, rdmacm.c). Then the refusals: a
 # --source_ip of the other device's netdev (one line, exit 2).
 #
 #   rdx_perf_rdmacm.sh RDX_PERF       (exit 77 outside the guest / without rxe)
@@ -59,7 +61,8 @@ pair() {
 
 # each op is at least one packet from rxe0 to rxe1 (-n N: N per QP)
 for spec in "write bw 1000 -s 2K -n 1000" "send lat 200 -s 2K -n 200" "read bw 4000 -s 2K -n 1000 -q 4" \
-            "echo lat 200 -s 256 -n 200" "faa bw 500 --keys 2 -n 500"; do
+            "echo lat 200 -s 256 -n 200" "faa bw 500 --keys 2 -n 500" \
+            "write bw 2000 -s 2K -n 250 -q 8" "send lat 400 -s 256 -n 50 -q 8"; do
     set -- $spec
     t=$1 mode=$2 min=$3; shift 3
     pair "$t.$mode" "$A0" --test "$t" --mode "$mode" "$@" --verify
