@@ -77,6 +77,19 @@ for spec in "write bw 1000 -s 2K -n 1000" "send lat 200 -s 2K -n 200" "read bw 4
     fi
 done
 
+# -b over rdma_cm: both processes post (the server's loop too); each side's
+# writes are packets from its own device, and the client prints the server's
+# row and the sum (the compact table's side column)
+R0=$(cnt rxe1 sent_pkts)
+pair "write.bidir" "$A0" --test write --mode bw -s 2K -n 500 -b --verify
+DS1=$(( $(cnt rxe1 sent_pkts) - R0 ))
+if [ "$CRC" -eq 0 ] && [ "$SRC" -eq 0 ] && [ "$DS0" -ge 500 ] && [ "$DS1" -ge 500 ] &&
+   grep -q "server" "$TMP/write.bidir.c.out" && grep -q "sum" "$TMP/write.bidir.c.out"; then
+    pass "-R -b write bw --verify: rxe0 sent $DS0 pkts, rxe1 sent $DS1, client printed the server's row and the sum"
+else
+    fail "-R -b write bw: client $CRC, server $SRC, rxe0 sent $DS0, rxe1 sent $DS1: $(tail -n 3 "$TMP/write.bidir.c.err" | tr '\n' '|') / $(tail -n 3 "$TMP/write.bidir.s.err" | tr '\n' '|')"
+fi
+
 # Without --source_ip the client's address is the one its route to A1 gives
 # (the guest's policy routing sends it out of veth0): reported, not required.
 pair nosrc "" --test write --mode bw -s 2K -n 1000 --verify
