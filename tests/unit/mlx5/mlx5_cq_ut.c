@@ -489,8 +489,13 @@ test_cq_poll_one_stale(void)
 		CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], 0) == 100 + g * 4);
 		CU_ASSERT_FATAL(f->qp.sq_tail == g * 4 + 4 && f->qp.sq_tail_bb == g * 4 + 4);
 	}
-	CU_ASSERT(f->cq_obj.cons_index == 5 && be32toh(f->cq_dbrec[0]) == 5);
-	CU_ASSERT(f->cq_obj.stats.polls == 5 && f->cq_obj.stats.cqes == 5);
+	/* a second CQE for WQEBB 19 (retired): the range check refuses it */
+	cqe_req(QPN, 19, MLX5_OPCODE_NOP, 0);
+	CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 1) == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_GENERAL_ERR && wc[0].retired == 0);
+	CU_ASSERT(f->qp.sq_tail == 20 && f->qp.sq_tail_bb == 20);
+	CU_ASSERT(f->cq_obj.cons_index == 6 && be32toh(f->cq_dbrec[0]) == 6);
+	CU_ASSERT(f->cq_obj.stats.polls == 6 && f->cq_obj.stats.cqes == 6);
 	fake_teardown();
 }
 
