@@ -13,7 +13,8 @@
 # WRITE/SEND; one-SGE WRITE, SEND, READ, CAS, FAA); 9..16-byte inline takes
 # the fast shape builder (build_fast) one WR at a time; 24/64-byte inline
 # the general builder; a burst of one its own short path with the BlueFlame
-# copy. UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs. The SEND + RECV
+# copy (row "bf" polls for one completion, n = 1, as perftest's ib_write_lat
+# does; row "bf32" with room for 32, which also reads the empty next slot). UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs. The SEND + RECV
 # row counts per pair: the receive post (mlx5_rq.c's run loop) and the
 # responder CQE (mlx5_cq.c's responder loop) too.
 #
@@ -62,13 +63,14 @@ run() {
     poll=$(callgrind_annotate --inclusive=yes "$tmp/cg.$1" 2>/dev/null |
         awk '/rdx_mlx5_poll_burst/ { gsub(",", "", $1); print $1; exit }')
     awk -v l="$3" -v t="$total" -v o="$ops" -v p="${post:-0}" -v q="${poll:-0}" 'BEGIN {
-        printf "%-44s %7.1f instr/op  (post+ring %.1f, poll %.1f; %d ops, %d instr)\n",
+        printf "%-52s %7.1f instr/op  (post+ring %.1f, poll %.1f; %d ops, %d instr)\n",
             l, t / o, p / o, q / o, o, t }'
 }
 
 echo "mlx5 fast path, callgrind instruction counts (driver functions only)"
 run burst "$bursts" "8B inline WRITE, burst 32, 1 signaled/32:"
-run bf $((bursts * 4)) "8B inline WRITE, single post (BlueFlame):"
+run bf $((bursts * 4)) "8B inline WRITE, single post (BlueFlame), poll n=1:"
+run bf32 $((bursts * 4)) "8B inline WRITE, single post (BlueFlame), poll n=32:"
 run send "$bursts" "8B inline SEND, burst 32, 1 signaled/32:"
 run read "$bursts" "8B READ, burst 32 (READ run loop):"
 echo "matrix (one knob changed per row; 32 WRs per iteration)"

@@ -12,7 +12,10 @@
  *   burst  8-byte inline RDMA_WRITE, bursts of 32, one signaled per 32
  *          (sig_interval 32), one poll per burst (the fast path).
  *   bf     one 8-byte inline RDMA_WRITE per post (BlueFlame copy), signaled,
- *          one poll per post.
+ *          one poll per post asking for one completion (n = 1, as perftest's
+ *          ib_write_lat polls: the latency path).
+ *   bf32   the same, the poll with room for 32 (n = 32: it also reads the
+ *          empty slot after the CQE).
  *   send   8-byte inline SEND, bursts of 32 (the SEND fast path).
  *   read   8-byte RDMA_READ into one SGE, bursts of 32 (READ run loop).
  * The matrix rows (doc/perf.md), 32 WRs per iteration each:
@@ -75,25 +78,27 @@ struct mode {
 	uint32_t max_inline;
 	bool ud;                /* RDX_QP_UD */
 	bool recv;              /* sr: a receive per SEND, responder CQEs */
+	uint16_t poll_n;        /* wc slots per poll call */
 };
 
 static const struct mode modes[] = {
-	{ "burst", RDX_OP_WRITE, true, 8, 32, 1, 32, 28, false, false },
-	{ "bf", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false, false },
-	{ "send", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false, false },
-	{ "read", RDX_OP_READ, false, 8, 32, 1, 32, 28, false, false },
-	{ "w16", RDX_OP_WRITE, true, 16, 32, 1, 32, 28, false, false },
-	{ "w24", RDX_OP_WRITE, true, 24, 32, 1, 32, 28, false, false },
-	{ "w64", RDX_OP_WRITE, true, 64, 32, 1, 32, 64, false, false },
-	{ "sge", RDX_OP_WRITE, false, 8, 32, 1, 32, 28, false, false },
-	{ "ssge", RDX_OP_SEND, false, 8, 32, 1, 32, 28, false, false },
-	{ "q8", RDX_OP_WRITE, true, 8, 32, 1, 8, 28, false, false },
-	{ "q16", RDX_OP_WRITE, true, 8, 32, 1, 16, 28, false, false },
-	{ "l1", RDX_OP_WRITE, true, 8, 1, 32, 32, 28, false, false },
-	{ "cas", RDX_OP_CAS, false, 8, 32, 1, 32, 28, false, false },
-	{ "faa", RDX_OP_FAA, false, 8, 32, 1, 32, 28, false, false },
-	{ "ud", RDX_OP_SEND, true, 8, 32, 1, 32, 28, true, false },
-	{ "sr", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false, true },
+	{ "burst", RDX_OP_WRITE, true, 8, 32, 1, 32, 28, false, false, BURST },
+	{ "bf", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false, false, 1 },
+	{ "bf32", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false, false, BURST },
+	{ "send", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false, false, BURST },
+	{ "read", RDX_OP_READ, false, 8, 32, 1, 32, 28, false, false, BURST },
+	{ "w16", RDX_OP_WRITE, true, 16, 32, 1, 32, 28, false, false, BURST },
+	{ "w24", RDX_OP_WRITE, true, 24, 32, 1, 32, 28, false, false, BURST },
+	{ "w64", RDX_OP_WRITE, true, 64, 32, 1, 32, 64, false, false, BURST },
+	{ "sge", RDX_OP_WRITE, false, 8, 32, 1, 32, 28, false, false, BURST },
+	{ "ssge", RDX_OP_SEND, false, 8, 32, 1, 32, 28, false, false, BURST },
+	{ "q8", RDX_OP_WRITE, true, 8, 32, 1, 8, 28, false, false, BURST },
+	{ "q16", RDX_OP_WRITE, true, 8, 32, 1, 16, 28, false, false, BURST },
+	{ "l1", RDX_OP_WRITE, true, 8, 1, 32, 32, 28, false, false, BURST },
+	{ "cas", RDX_OP_CAS, false, 8, 32, 1, 32, 28, false, false, BURST },
+	{ "faa", RDX_OP_FAA, false, 8, 32, 1, 32, 28, false, false, BURST },
+	{ "ud", RDX_OP_SEND, true, 8, 32, 1, 32, 28, true, false, BURST },
+	{ "sr", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false, true, BURST },
 };
 
 /* The UD QP's device (its message limit) and address handle. */
@@ -216,7 +221,7 @@ main(int argc, char **argv)
 		if (strcmp(argv[1], modes[k].name) == 0)
 			m = &modes[k];
 	if (m == NULL) {
-		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf send read w16 w24 w64"
+		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf bf32 send read w16 w24 w64"
 			" sge ssge q8 q16 l1 cas faa ud sr)\n", argv[0]);
 		return 2;
 	}
@@ -279,7 +284,7 @@ main(int argc, char **argv)
 		for (k = 0; m->recv && k < m->burst * m->posts; k++, cqes++)
 			device_recv(&r);
 		while (got < cqes) {
-			uint16_t n = rdx_cq_poll_burst(&r.cq_obj.base, wc, BURST), j;
+			uint16_t n = rdx_cq_poll_burst(&r.cq_obj.base, wc, m->poll_n), j;
 
 			if (n == 0)
 				break;

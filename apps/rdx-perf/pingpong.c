@@ -376,7 +376,9 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 		lc->last_progress = now;
 		return 1;
 	}
-	nc = perf_poll(ep, true, wcs, PERF_WC_BURST);
+	/* no more than the answers due: one in a latency run (as ib_*_lat) */
+	nc = perf_poll(ep, true, wcs, (uint16_t)RTE_MIN(ep->posted - ep->completed,
+							(uint64_t)PERF_WC_BURST));
 	if (nc == 0)
 		return 0;
 	now = rdx_tsc();

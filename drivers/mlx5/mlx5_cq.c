@@ -612,16 +612,17 @@ finish:
  * it keeps its state in registers. Few values live across the loop (the
  * ring geometry is read from the CQ per CQE, the burst's start again at
  * the end: nothing here stores to the CQ before cq_poll_finish), so the
- * one- or two-CQE polls of the common case spill nothing.
+ * one- or two-CQE polls of the common case spill nothing. n >= 1 (the
+ * caller took n == 0).
  */
 static __rte_always_inline uint16_t
 cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 {
 	struct rdx_mlx5_qp *const qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
 	uint32_t ci = cq->cons_index;
-	uint32_t k;
+	uint32_t k = n;
 
-	for (k = n; k != 0; k--, wc++) {
+	do {
 		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
 			(cq->cqe64 + ((size_t)(ci & cq->cqe_mask) << cq->cqe_shift));
 		/* op_own read once, through the volatile pointer. */
@@ -652,13 +653,84 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 		    unlikely(!cqe_req_good(qp, cqe, sop, wc)))
 			return cq_poll_general(cq, wc, (uint16_t)k, cq->cons_index, ci);
 		ci++;
-	}
+		wc++;
+	} while (--k != 0);
 	return cq_poll_finish(cq, cq->cons_index, ci);
 }
 
+/*
+ * A poll for one completion (a latency loop: perftest's ib_write_lat polls
+ * with n = 1). Only the common case: the slot at the consumer counter holds
+ * a good requester CQE of the cached QP, retired by cqe_req_good. No probe
+ * of the slot after it (the caller asked for one), no loop, few live
+ * values. Any other CQE (error, flush, responder, another QP, a counter
+ * naming nothing outstanding) is left untouched for cq_poll_general (a
+ * tail call, burst of one); an empty slot returns 0.
+ */
+static __rte_noinline uint16_t
+cq_poll_one(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
+{
+	struct rdx_mlx5_qp *const qp = cq->last_qp;
+	const uint32_t ci = cq->cons_index;
+	volatile struct mlx5_cqe64 *const cqe = (volatile struct mlx5_cqe64 *)(void *)
+		(cq->cqe64 + ((size_t)(ci & cq->cqe_mask) << cq->cqe_shift));
+	/* op_own read once, through the volatile pointer. */
+	const uint8_t op_own = cqe->op_own;
+	/* The owner bit software owns at ci: the ring's wrap parity. */
+	const uint32_t own = (ci >> cq->log_cqe_cnt) & MLX5_CQE_OWNER_MASK;
+	struct rdx_mlx5_sq_sig sig;
+	uint32_t sop, tail, retired, last, info, blen;
+
+	/* opcode and owner under one mask: opcode REQ (0) and ours */
+	if (unlikely((op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != own)) {
+		/* Not software-owned (get_sw_cqe): nothing to report. The owner
+		 * bit first: after the first lap an empty slot holds the last
+		 * lap's CQE. */
+		if (((op_own ^ own) & MLX5_CQE_OWNER_MASK) || (op_own >> 4) == MLX5_CQE_INVALID)
+			return 0;
+		goto general;
+	}
+	/* udma_from_device_barrier: read the body only after ownership. */
+	rte_io_rmb();
+	sop = be32toh(cqe->sop_drop_qpn);
+	if (unlikely(qp == NULL) || unlikely(qp->base.qp_num != (sop & 0xffffff)))
+		goto general;
+	/* cqe_req_good's rule: the signaled WQE at wqe_counter retires every
+	 * WQE up to it; a counter naming no outstanding signaled WQE is the
+	 * general loop's. */
+	sig = qp->sq_sig[be16toh(cqe->wqe_counter) & qp->sq_mask];
+	tail = qp->sq_tail;
+	retired = (uint16_t)(sig.ord - (uint16_t)tail) + 1u;
+	if (unlikely(retired > qp->sq_head - tail))
+		goto general;
+	info = rdx_mlx5_req_info[(uint8_t)(sop >> 24)];
+	blen = info & 0xff;
+	if (unlikely(blen == REQ_LEN_FROM_CQE))
+		blen = be32toh(cqe->byte_cnt);
+	/* Every CQE byte is read: hand the slot back, then retire (the CQ's
+	 * registers are free for the rest). */
+	cq_poll_finish(cq, ci, ci + 1);
+	last = tail + retired - 1;
+	wc_set(wc, qp->sq_wrid[last & qp->sq_mask], qp->base.user_ctx, blen, last,
+	       sop & 0xffffff, retired, info);
+	qp->sq_tail = last + 1;
+	NO_STORE_PAIRING();
+	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
+	return 1;
+general:
+	return cq_poll_general(cq, wc, 1, ci, ci);
+}
+
+/*
+ * n == 1 takes cq_poll_one (the compare and branch the loop's n == 0 test
+ * was, n <= 1, so longer polls pay nothing for it), before any of the loop's set-up (its own function, so the
+ * loop's register saves are not paid there); every other n the fast loop.
+ */
 uint16_t
 rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 {
+	if (n <= 1)
+		return n == 0 ? 0 : cq_poll_one((struct rdx_mlx5_cq *)bcq, wc);
 	return cq_poll((struct rdx_mlx5_cq *)bcq, wc, n);
 }
 

@@ -240,7 +240,14 @@ cqe_resp_from(uint32_t qpn, uint8_t opcode, uint32_t byte_cnt, uint32_t imm, uin
  * and 128-byte CQEs) and a receive ring that wraps often, so spans end at
  * the CQ's end (the owner bit flips), at the wr_id array's end, at the
  * receives outstanding and at n. Every wc field a completion defines is
- * compared, and the ring counters after every round.
+ * compared, and the ring counters after every round. On the send side,
+ * groups of one to three WQEs (the last one SIGNALED, sig_interval 8, so
+ * one requester CQE may retire three), completed by a good requester CQE,
+ * an error or flush CQE naming the oldest outstanding WQE, or a requester
+ * CQE of an unknown QPN. Each configuration runs twice: polls of 1..10,
+ * then polls of exactly one (cq_poll_one, the latency path: every CQE kind
+ * meets it, and the empty slot after the last CQE, which holds the last
+ * lap's CQE, is polled with n = 1 too).
  */
 static void
 test_cq_fast_loops_random(void)
@@ -250,21 +257,25 @@ test_cq_fast_loops_random(void)
 	};
 	struct rdx_sge sg = { .addr = 0x1000, .length = 4096, .lkey = 1 };
 	uint64_t seed = 0xc0ffee123457ull;
-	unsigned int c, round;
+	unsigned int c, round, pm;
 
-	for (c = 0; c < RTE_DIM(cfg); c++) {
+	for (c = 0; c < 2 * RTE_DIM(cfg); c++) {
 		struct qp_opts o = default_opts;
-		/* the model: receives and sends outstanding, completions due */
-		uint64_t rx[64], sq[8];
-		uint32_t rx_head = 0, rx_tail = 0, sq_head = 0, sq_tail = 0, sq_bb[8];
+		/* the model: receives and sends outstanding (sends: wr_id, WQEBB
+		 * counter, CQ_UPDATE set), completions due */
+		uint64_t rx[64], sq[16];
+		uint32_t rx_head = 0, rx_tail = 0, sq_head = 0, sq_tail = 0, sq_bb[16];
+		bool sq_sig[16];
 		struct rdx_wc due[64];
 		uint32_t due_n;
 
-		o.cqe_cnt = cfg[c][0];
-		o.cqe_size = cfg[c][1];
-		o.rq_cnt = cfg[c][2];
+		pm = c / RTE_DIM(cfg);          /* 0: polls of 1..10, 1: of one */
+		o.cqe_cnt = cfg[c % RTE_DIM(cfg)][0];
+		o.cqe_size = cfg[c % RTE_DIM(cfg)][1];
+		o.rq_cnt = cfg[c % RTE_DIM(cfg)][2];
 		o.max_recv_sge = 1;
 		o.sq_bb = 16;
+		o.sig_interval = 8;
 		fake_setup(&o);
 		for (round = 0; round < 4000; round++) {
 			const uint32_t room = o.rq_cnt - (rx_head - rx_tail);
@@ -282,15 +293,22 @@ test_cq_fast_loops_random(void)
 			if (nr != 0)
 				CU_ASSERT_FATAL(rdx_qp_post_recv_burst(qp(), rwr, (uint16_t)nr) == nr);
 			rx_head += nr;
-			if (sq_head - sq_tail < 4 && xs64(&seed) % 2) {
+			if (sq_head - sq_tail <= 5 && xs64(&seed) % 2) {   /* sq_max_post 8 */
+				const uint32_t g = 1 + (uint32_t)(xs64(&seed) % 3);
 				struct rdx_wr wr;
 
-				memset(&wr, 0, sizeof(wr));
-				wr.wr_id = xs64(&seed);
-				wr.flags = RDX_WR_SIGNALED;
-				sq_bb[sq_head % 8] = f->qp.sq_cur_post;
-				sq[sq_head++ % 8] = wr.wr_id;
-				CU_ASSERT_FATAL(post1(&wr) == 1);
+				for (k = 0; k < g; k++) {
+					memset(&wr, 0, sizeof(wr));
+					wr.wr_id = xs64(&seed);
+					wr.flags = k + 1 == g ? RDX_WR_SIGNALED : 0;
+					sq_bb[sq_head % 16] = f->qp.sq_cur_post;
+					sq[sq_head % 16] = wr.wr_id;
+					CU_ASSERT_FATAL(post1(&wr) == 1);
+					sq_sig[sq_head % 16] = (fm_of(sq_bb[sq_head % 16]) &
+								MLX5_WQE_CTRL_CQ_UPDATE) != 0;
+					sq_head++;
+				}
+				CU_ASSERT_FATAL(sq_sig[(sq_head - 1) % 16]);
 			}
 			/* the device: up to a ring's worth of CQEs */
 			ncqe = (uint32_t)(xs64(&seed) % (o.cqe_cnt + 1));
@@ -340,13 +358,44 @@ test_cq_fast_loops_random(void)
 					e->retired = 1;
 					e->byte_len = UINT32_MAX;       /* not compared */
 					continue;
-				} else if (sq_tail != sq_head) {
-					cqe_req(QPN, (uint16_t)sq_bb[sq_tail % 8], MLX5_OPCODE_NOP,
-						blen);
+				} else if (sq_tail != sq_head && kind < 97) {
+					/* the first signaled WQE retires every one before it */
+					uint32_t s = sq_tail;
+
+					while (!sq_sig[s % 16])
+						s++;
+					cqe_req(QPN, (uint16_t)sq_bb[s % 16], MLX5_OPCODE_NOP, blen);
 					e->opcode = RDX_WC_NOP;
-					e->wr_id = sq[sq_tail++ % 8];
+					e->wr_id = sq[s % 16];
+					e->retired = (uint16_t)(s - sq_tail + 1);
+					sq_tail = s + 1;
 					e->byte_len = 0;
 					e->imm = UINT32_MAX;            /* the cursor: not compared */
+					continue;
+				} else if (sq_tail != sq_head && kind < 99) {
+					/* an error or flush CQE names the oldest WQE */
+					const bool fl = junk & 1;
+
+					cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_NOP,
+						(uint16_t)sq_bb[sq_tail % 16],
+						fl ? MLX5_CQE_SYNDROME_WR_FLUSH_ERR :
+						MLX5_CQE_SYNDROME_LOCAL_PROT_ERR, (uint8_t)junk);
+					e->status = fl ? IBV_WC_WR_FLUSH_ERR : IBV_WC_LOC_PROT_ERR;
+					e->vendor_err = (uint8_t)junk;
+					e->opcode = RDX_WC_NOP;
+					e->wr_id = sq[sq_tail++ % 16];
+					e->byte_len = UINT32_MAX;       /* not compared */
+					e->imm = UINT32_MAX;
+					continue;
+				} else if (sq_tail != sq_head) {
+					/* a requester CQE of a QPN on no QP */
+					cqe_req(0x777, (uint16_t)sq_bb[sq_tail % 16], MLX5_OPCODE_NOP,
+						blen);
+					e->qp_ctx = NULL;
+					e->qp_num = 0x777;
+					e->status = IBV_WC_GENERAL_ERR;
+					e->opcode = RDX_WC_UNKNOWN;
+					e->retired = 0;
 					continue;
 				} else {
 					due_n--;
@@ -364,7 +413,7 @@ test_cq_fast_loops_random(void)
 			/* the poll, in random bursts, with a canary after the last */
 			for (got = 0; got < due_n;) {
 				struct rdx_wc wc[12];
-				const uint16_t n = (uint16_t)(1 + xs64(&seed) % 10);
+				const uint16_t n = pm ? 1 : (uint16_t)(1 + xs64(&seed) % 10);
 				uint16_t r, j;
 
 				memset(wc, 0xab, sizeof(wc));
@@ -397,7 +446,7 @@ test_cq_fast_loops_random(void)
 				got += r;
 			}
 			/* nothing more: the next slot is a stale CQE of the last lap */
-			CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), due, 4) == 0);
+			CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), due, pm ? 1 : 4) == 0);
 			CU_ASSERT_FATAL(f->qp.rq_tail == rx_tail && f->qp.rq_head == rx_head);
 			CU_ASSERT_FATAL(f->qp.sq_tail == sq_tail);
 			CU_ASSERT_FATAL(f->cq_obj.cons_index == f->cq_pi);
@@ -405,6 +454,49 @@ test_cq_fast_loops_random(void)
 		}
 		fake_teardown();
 	}
+}
+
+/*
+ * A poll for one (cq_poll_one) meets a slot that still holds the last lap's
+ * requester CQE whose counter names the WQEBB of a signaled WQE outstanding
+ * now (sig_interval 4, 4 CQEs, 16 WQEBBs: the CQ laps every 16 WQEs): the
+ * retirement rule would accept it, only the owner bit says it is stale.
+ */
+static void
+test_cq_poll_one_stale(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_wc wc[2];
+	struct rdx_wr wr;
+	uint32_t g, j;
+
+	o.cqe_cnt = 4;
+	o.sig_interval = 4;
+	fake_setup(&o);
+	memset(&wr, 0, sizeof(wr));
+	for (g = 0; g < 5; g++) {
+		for (j = 0; j < 4; j++) {
+			wr.wr_id = 100 + g * 4 + j;
+			CU_ASSERT_FATAL(post1(&wr) == 1);
+		}
+		/* slot g % 4: lap 0's CQE (owner 0) for WQEBB 3 when g == 4 */
+		CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 1) == 0);
+		cqe_req(QPN, (uint16_t)(g * 4 + 3), MLX5_OPCODE_NOP, 0);
+		memset(wc, 0, sizeof(wc));
+		CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 1) == 1);
+		CU_ASSERT(wc[0].wr_id == 100 + g * 4 + 3 && wc[0].retired == 4);
+		CU_ASSERT(wc[0].status == IBV_WC_SUCCESS && wc[0].opcode == RDX_WC_NOP);
+		CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], 0) == 100 + g * 4);
+		CU_ASSERT_FATAL(f->qp.sq_tail == g * 4 + 4 && f->qp.sq_tail_bb == g * 4 + 4);
+	}
+	/* a second CQE for WQEBB 19 (retired): the range check refuses it */
+	cqe_req(QPN, 19, MLX5_OPCODE_NOP, 0);
+	CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 1) == 1);
+	CU_ASSERT(wc[0].status == IBV_WC_GENERAL_ERR && wc[0].retired == 0);
+	CU_ASSERT(f->qp.sq_tail == 20 && f->qp.sq_tail_bb == 20);
+	CU_ASSERT(f->cq_obj.cons_index == 6 && be32toh(f->cq_dbrec[0]) == 6);
+	CU_ASSERT(f->cq_obj.stats.polls == 6 && f->cq_obj.stats.cqes == 6);
+	fake_teardown();
 }
 
 static void
@@ -689,6 +781,7 @@ main(void)
 		{ "16-bit WQE counter wrap", test_counter_wrap },
 		{ "CQ responder CQEs", test_cq_responder },
 		{ "CQ fast loops: random CQE streams vs a model", test_cq_fast_loops_random },
+		{ "CQ poll for one: a stale CQE the retirement rule would take", test_cq_poll_one_stale },
 		{ "CQ error CQE and flushes", test_cq_error_and_flush },
 		{ "flushes of multi-WQEBB unsignaled WQEs", test_cq_flush_walk },
 		{ "syndrome to status", test_syndromes },
