@@ -167,7 +167,7 @@ steady() { # kind label extra...
                      for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
                  return n ? (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) : 0 }
         END { printf "%-28s steady exit %d | %d busy intervals of 0.5 s, medians: NET_RX/s cpu0 %.0f (us per op %.2f) ksoftirqd waited ms/s %.2f TASKLET/s %.1f\n",
-                     label, crc, k, med(rate, k), med(rate, k) > 0 ? 1e6 / med(rate, k) : 0,
+                     label, crc, k, med(rate, k), (med(rate, k) > 0 ? 1e6 / med(rate, k) : 0),
                      med(w, k), med(tl, k) }' "$tmp/samples"
     [ "$crc" = 0 ] || tail -5 "$tmp/c"
 }
