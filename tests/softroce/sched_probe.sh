@@ -154,6 +154,7 @@ steady() { # kind label extra...
     done
     wait "$cpid"
     local crc=$?
+    sample >>"$tmp/samples" # the last interval (a run shorter than 0.5 s has only this one)
     wait "$spid"
     hwc >"$tmp/h1"
     echo "$label: rxe counters changed:$(hwc_delta "$tmp/h0" "$tmp/h1")"
