@@ -120,7 +120,7 @@ def perftest(tool, size, iters, bw, knobs, ud=False):
 
 
 # ------------------------------------------------------------------ rdx-perf
-def rdx_perf(exe, test, mode, size, iters, knobs, ud=False, extra=()):
+def rdx_perf(exe, test, mode, size, iters, knobs, ud=False, extra=(), eal=()):
     port = next_port()
     tmp = tempfile.mkdtemp(prefix="rdxsbs")
     csv_path = os.path.join(tmp, "client.csv")
@@ -134,8 +134,8 @@ def rdx_perf(exe, test, mode, size, iters, knobs, ud=False, extra=()):
         common += ["--transport", "ud"]
     common += list(extra)
     # EAL -l: each process's poller on its own vCPU, as on two hosts
-    srv = [exe, "-l", "1", "--"] + common + ["--dev", SERVER_DEV, "--server"]
-    cli = [exe, "-l", "0", "--"] + common + ["--dev", CLIENT_DEV, "--connect", "%s:%s" % (OOB_HOST, port),
+    srv = [exe, "-l", "1"] + list(eal) + ["--"] + common + ["--dev", SERVER_DEV, "--server"]
+    cli = [exe, "-l", "0"] + list(eal) + ["--"] + common + ["--dev", CLIENT_DEV, "--connect", "%s:%s" % (OOB_HOST, port),
                                   "--csv", csv_path]
     k0 = ksoftirqd_wait_ns()
     rc, out, _ = run_pair(srv, cli, ready="waiting for a client")
@@ -161,7 +161,7 @@ def rdx_perf(exe, test, mode, size, iters, knobs, ud=False, extra=()):
            "ksirq_ms": ksirq}
     if mode == "bw":
         res["median_us"] = res["p99_us"] = None
-    return run_log(" ".join([os.path.basename(exe)] + list(extra)), res)
+    return run_log(" ".join([os.path.basename(exe)] + list(eal) + list(extra)), res)
 
 
 def ksoftirqd_wait_ns():
@@ -259,6 +259,11 @@ def main():
     ap.add_argument("--alt-args", default="",
                     help="extra rdx-perf options of the alt binary's runs (e.g. '-e'); with "
                     "--rdx-perf-alt same as --rdx-perf this is an A/B of an option")
+    ap.add_argument("--eal-args", default="",
+                    help="EAL options (before rdx-perf's '--') of the main binary's runs, "
+                    "e.g. '--no-telemetry'; -l stays as the pinning says")
+    ap.add_argument("--alt-eal-args", default="",
+                    help="EAL options of the alt binary's runs (an A/B of an EAL flag)")
     ap.add_argument("-n", "--iters", type=int, default=1000, help="latency iterations")
     ap.add_argument("--bw-iters", type=int, default=3000, help="bandwidth iterations")
     ap.add_argument("-s", "--size", type=int, default=8, help="latency message size")
@@ -284,11 +289,14 @@ def main():
         print("side_by_side.py: --rounds must be >= 1", file=sys.stderr)
         return 2
     knobs = {"tx_depth": 128, "cq_mod": 100, "post_list": 1}
-    tools = []  # (name shown, exe, extra options)
-    alt_tag = " [alt%s]" % ((" " + a.alt_args) if a.alt_args else "")
-    for path, tag, extra in ((a.rdx_perf, "", ()), (a.rdx_perf_alt, alt_tag, a.alt_args.split())):
+    tools = []  # (name shown, exe, extra options, EAL options)
+    alt_tag = " [alt%s]" % "".join(" " + x for x in (a.alt_eal_args, a.alt_args) if x)
+    main_tag = " [%s]" % a.eal_args if a.eal_args else ""
+    for path, tag, extra, eal in ((a.rdx_perf, main_tag, (), a.eal_args.split()),
+                                  (a.rdx_perf_alt, alt_tag, a.alt_args.split(),
+                                   a.alt_eal_args.split())):
         if path and os.access(path, os.X_OK):
-            tools.append((tag, path, extra))
+            tools.append((tag, path, extra, eal))
     if a.rows:
         keys = a.rows.split(",")
         bad = [k for k in keys if k not in [r[0] for r in ROWS]]
@@ -324,7 +332,7 @@ def main():
                 if t < 0:
                     r = perftest(tool, size, iters, mode == "bw", k, ud)
                 else:
-                    r = rdx_perf(tools[t][1], test, mode, size, iters, k, ud, tools[t][2])
+                    r = rdx_perf(tools[t][1], test, mode, size, iters, k, ud, tools[t][2], tools[t][3])
                 runs.setdefault((key, t), []).append(r)
 
     rows = []
@@ -336,7 +344,7 @@ def main():
         if tool:
             rows.append((label, tool + (" -c UD" if ud else "") +
                          (" -A CMP_AND_SWAP" if key == "cas-lat" else ""), size, pt, None, ""))
-        for t, (tag, _, _) in enumerate(tools):
+        for t, (tag, _, _, _) in enumerate(tools):
             rr = runs.get((key, t), [])
             rp = median_of(rr, mkey)
             ratio, spread = None, ""
