@@ -214,24 +214,26 @@ rdx_telemetry_dev_name(const struct rdx_dev *dev, char *buf, size_t len)
 	return nm.ret;
 }
 
-int
-rdx_telemetry_dev_xstats(struct rdx_dev *dev, struct rte_tel_data *d)
+/* A getter with rdx_dev_xstats_get's contract, for a device or a QP. */
+typedef int (*xstats_get_t)(void *obj, struct rdx_dev_xstat *xs, unsigned int n);
+
+/* d as a dict of obj's counters (at most RTE_TEL_MAX_DICT_ENTRIES): the
+ * number added, or the getter's negative errno, or -ENOMEM. */
+static int
+xstats_fill(struct rte_tel_data *d, xstats_get_t get, void *obj)
 {
 	struct rdx_dev_xstat *xs;
 	int n, got, i;
 
-	if (dev == NULL || d == NULL)
-		return -EINVAL;
 	rte_tel_data_start_dict(d);
-	n = rdx_dev_xstats_get(dev, NULL, 0);
+	n = get(obj, NULL, 0);
 	if (n <= 0)
 		return n;
 	n = RTE_MIN(n, RTE_TEL_MAX_DICT_ENTRIES);
 	xs = calloc((size_t)n, sizeof(*xs));
 	if (xs == NULL)
 		return -ENOMEM;
-	got = rdx_dev_xstats_get(dev, xs, (unsigned int)n);
-	got = RTE_MIN(got, n);
+	got = RTE_MIN(get(obj, xs, (unsigned int)n), n);
 	for (i = 0; i < got; i++) {
 		char key[RDX_DEV_XSTAT_NAME_LEN];
 
@@ -240,6 +242,20 @@ rdx_telemetry_dev_xstats(struct rdx_dev *dev, struct rte_tel_data *d)
 	}
 	free(xs);
 	return got;
+}
+
+static int
+dev_xstats_get(void *obj, struct rdx_dev_xstat *xs, unsigned int n)
+{
+	return rdx_dev_xstats_get(obj, xs, n);
+}
+
+int
+rdx_telemetry_dev_xstats(struct rdx_dev *dev, struct rte_tel_data *d)
+{
+	if (dev == NULL || d == NULL)
+		return -EINVAL;
+	return xstats_fill(d, dev_xstats_get, dev);
 }
 
 /* ------------------------------------------------------------------ */
@@ -410,31 +426,18 @@ tel_dev_xstats(const char *cmd, const char *params, struct rte_tel_data *d)
 /* ------------------------------------------------------------------ */
 /* /rdx/qp_list, /rdx/qp_xstats                                       */
 
+static int
+qp_xstats_get(void *obj, struct rdx_dev_xstat *xs, unsigned int n)
+{
+	return rdx_qp_xstats_get(obj, xs, n);
+}
+
 int
 rdx_telemetry_qp_xstats(struct rdx_qp *qp, struct rte_tel_data *d)
 {
-	struct rdx_dev_xstat *xs;
-	int n, got, i;
-
 	if (qp == NULL || d == NULL)
 		return -EINVAL;
-	rte_tel_data_start_dict(d);
-	n = rdx_qp_xstats_get(qp, NULL, 0);
-	if (n <= 0)
-		return n;
-	n = RTE_MIN(n, RTE_TEL_MAX_DICT_ENTRIES);
-	xs = calloc((size_t)n, sizeof(*xs));
-	if (xs == NULL)
-		return -ENOMEM;
-	got = RTE_MIN(rdx_qp_xstats_get(qp, xs, (unsigned int)n), n);
-	for (i = 0; i < got; i++) {
-		char key[RDX_DEV_XSTAT_NAME_LEN];
-
-		tel_key(key, sizeof(key), xs[i].name);
-		rte_tel_data_add_dict_u64(d, key, xs[i].value);
-	}
-	free(xs);
-	return got;
+	return xstats_fill(d, qp_xstats_get, qp);
 }
 
 /* The walk of /rdx/qp_list: devices in /rdx/devs order (ids, "#k" names),
