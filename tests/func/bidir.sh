@@ -12,24 +12,7 @@
 # bad counts: hostile_peer.sh.
 source "$(dirname "$0")/lib.sh"
 
-pair() { # name, server args, client args (separated by ::)
-    local name=$1; shift
-    local sargs=() cargs=() side=s
-    for x in "$@"; do
-        if [ "$x" = "::" ]; then side=c; continue; fi
-        if [ $side = s ]; then sargs+=("$x"); else cargs+=("$x"); fi
-    done
-    local port; port=$(free_port)
-    timeout -k 5 90 "$PERF" --no-huge -l 0 -- --server -p "$port" --dev sw "${sargs[@]}" \
-        >"$TMP/$name.s.out" 2>"$TMP/$name.s.err" &
-    local spid=$!
-    sleep 0.5
-    timeout -k 5 90 "$PERF" --no-huge -l 1 -- --connect "127.0.0.1:$port" --dev sw "${cargs[@]}" \
-        >"$TMP/$name.c.out" 2>"$TMP/$name.c.err"
-    CRC=$?
-    wait "$spid"
-    SRC_RC=$?
-}
+PAIR_TIMEOUT=90
 
 # rows NAME OPS: the client's table, its JSON and the server's table agree
 rows() {
@@ -77,7 +60,7 @@ for t in write read send write_imm; do
     *) n=3000; s=4K ;;
     esac
     a=(--test "$t" --mode bw -s "$s" -n "$n" -b --verify)
-    pair "$t" "${a[@]}" :: "${a[@]}" --json "$TMP/$t.json"
+    pair_split "$t" "${a[@]}" :: "${a[@]}" --json "$TMP/$t.json"
     if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] &&
        grep -q "every payload byte checked: OK" "$TMP/$t.c.err" &&
        rows "$t" "$n" 2>"$TMP/$t.chk"; then
@@ -89,7 +72,7 @@ done
 
 # -D: both loops run the same time; counts differ, the sum still adds up
 a=(--test write --mode bw -s 1K -D 0.3 -b)
-pair timed "${a[@]}" :: "${a[@]}" --json "$TMP/timed.json"
+pair_split timed "${a[@]}" :: "${a[@]}" --json "$TMP/timed.json"
 if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] && rows timed 0 2>"$TMP/timed.chk"; then
     pass "-b two processes: write -D 0.3"
 else
@@ -98,7 +81,7 @@ fi
 
 # --output=bandwidth: perftest's one figure of -b is the sum, one line
 a=(--test write --mode bw -s 4K -n 2000 -b)
-pair outbw "${a[@]}" :: "${a[@]}" --output=bandwidth --json "$TMP/outbw.json"
+pair_split outbw "${a[@]}" :: "${a[@]}" --output=bandwidth --json "$TMP/outbw.json"
 if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] && [ "$(wc -l <"$TMP/outbw.c.out")" -eq 1 ] &&
    python3 - "$TMP/outbw.json" "$(cat "$TMP/outbw.c.out")" <<'PY'
 import json, sys
@@ -112,7 +95,7 @@ else
 fi
 
 # -b on one end only: both refuse in one line, exit 2
-pair half --test write --mode bw -s 1K -n 100 :: --test write --mode bw -s 1K -n 100 -b
+pair_split half --test write --mode bw -s 1K -n 100 :: --test write --mode bw -s 1K -n 100 -b
 if [ "$CRC" -eq 2 ] && [ "$SRC_RC" -eq 2 ] && [ "$(wc -l <"$TMP/half.c.err")" -eq 1 ] &&
    grep -q "give -b to both ends or to neither" "$TMP/half.c.err" &&
    grep -q "give -b to both ends or to neither" "$TMP/half.s.err"; then

@@ -29,3 +29,25 @@ run() {
 free_port() {
     python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'
 }
+# pair_split NAME SERVER_ARGS... :: CLIENT_ARGS...: a --server on lcore 0 and
+# a --connect client on lcore 1, both on the software device, each bounded by
+# PAIR_TIMEOUT seconds (60 unless set); outputs in $TMP/NAME.{s,c}.{out,err},
+# exit codes in CRC (client) and SRC_RC (server)
+pair_split() {
+    local name=$1; shift
+    local sargs=() cargs=() side=s t=${PAIR_TIMEOUT:-60}
+    for x in "$@"; do
+        if [ "$x" = "::" ]; then side=c; continue; fi
+        if [ $side = s ]; then sargs+=("$x"); else cargs+=("$x"); fi
+    done
+    local port; port=$(free_port)
+    timeout -k 5 "$t" "$PERF" --no-huge -l 0 -- --server -p "$port" --dev sw "${sargs[@]}" \
+        >"$TMP/$name.s.out" 2>"$TMP/$name.s.err" &
+    local spid=$!
+    sleep 0.5
+    timeout -k 5 "$t" "$PERF" --no-huge -l 1 -- --connect "127.0.0.1:$port" --dev sw "${cargs[@]}" \
+        >"$TMP/$name.c.out" 2>"$TMP/$name.c.err"
+    CRC=$?
+    wait "$spid"
+    SRC_RC=$?
+}

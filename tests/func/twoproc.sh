@@ -6,32 +6,13 @@
 # client names the peer's death, exit 1) and the other way round, and SIGINT.
 source "$(dirname "$0")/lib.sh"
 
-pair() { # name, server args, client args (separated by ::)
-    local name=$1; shift
-    local sargs=() cargs=() side=s
-    for x in "$@"; do
-        if [ "$x" = "::" ]; then side=c; continue; fi
-        if [ $side = s ]; then sargs+=("$x"); else cargs+=("$x"); fi
-    done
-    local port; port=$(free_port)
-    timeout -k 5 60 "$PERF" --no-huge -l 0 -- --server -p "$port" --dev sw "${sargs[@]}" \
-        >"$TMP/$name.s.out" 2>"$TMP/$name.s.err" &
-    local spid=$!
-    sleep 0.5
-    timeout -k 5 60 "$PERF" --no-huge -l 1 -- --connect "127.0.0.1:$port" --dev sw "${cargs[@]}" \
-        >"$TMP/$name.c.out" 2>"$TMP/$name.c.err"
-    CRC=$?
-    wait "$spid"
-    SRC_RC=$?
-}
-
 for t in write read send echo faa; do
     case $t in
     echo) a=(--test echo --sizes 100,10K -n 200) ;;
     faa) a=(--test faa --mode bw --keys 2 -n 300) ;;
     *) a=(--test $t --mode bw -s 4K -n 300) ;;
     esac
-    pair "$t" "${a[@]}" --verify :: "${a[@]}" --verify --json "$TMP/$t.json"
+    pair_split "$t" "${a[@]}" --verify :: "${a[@]}" --verify --json "$TMP/$t.json"
     if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] &&
        python3 "$HERE/check_report.py" "$TMP/$t.json" "$SCHEMA" --ops-per-run "${a[-1]}" \
            >"$TMP/$t.chk"; then
@@ -40,7 +21,7 @@ for t in write read send echo faa; do
         fail "two processes: $t: client $CRC server $SRC_RC: $(tail -n 1 "$TMP/$t.c.err") / $(tail -n 1 "$TMP/$t.s.err") $(cat "$TMP/$t.chk" 2>/dev/null)"
     fi
 done
-pair multi --test write --mode bw -s 1K -n 100 --verify :: --test write --mode bw -s 1K -n 100 \
+pair_split multi --test write --mode bw -s 1K -n 100 --verify :: --test write --mode bw -s 1K -n 100 \
     --verify -q 2 --qp-sweep 1-2 --json "$TMP/multi.json"
 if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] &&
    python3 "$HERE/check_report.py" "$TMP/multi.json" "$SCHEMA" --runs 2 >/dev/null; then
@@ -50,30 +31,30 @@ else
 fi
 # Two sizes, fewer ops per run than slots: the read-back checks only the
 # slots this run wrote (the first run's are stale, with another stride).
-pair sizes2 --test write --mode bw --sizes 8,1K,4K -n 40 --verify :: --test write --mode bw \
+pair_split sizes2 --test write --mode bw --sizes 8,1K,4K -n 40 --verify :: --test write --mode bw \
     --sizes 8,1K,4K -n 40 --verify
 if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] && grep -q "every payload byte checked: OK" "$TMP/sizes2.c.err"; then
     pass "two processes: write bw --sizes 8,1K,4K --verify"
 else
     fail "two processes: write bw --sizes 8,1K,4K --verify: $CRC/$SRC_RC $(tail -n 1 "$TMP/sizes2.c.err")"
 fi
-pair wilat --test write_imm --mode lat -s 4K -n 500 --verify :: --test write_imm --mode lat -s 4K \
+pair_split wilat --test write_imm --mode lat -s 4K -n 500 --verify :: --test write_imm --mode lat -s 4K \
     -n 500 --verify
 if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ]; then pass "two processes: write_imm ping-pong"
 else fail "two processes: write_imm ping-pong: $CRC/$SRC_RC $(tail -n 1 "$TMP/wilat.c.err")"; fi
-pair lat --test write --mode lat -s 64 -n 200 --verify :: --test write --mode lat -s 64 -n 200 --verify
+pair_split lat --test write --mode lat -s 64 -n 200 --verify :: --test write --mode lat -s 64 -n 200 --verify
 if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ]; then pass "two processes: write ping-pong"
 else fail "two processes: write ping-pong: $CRC/$SRC_RC $(tail -n 1 "$TMP/lat.c.err")"; fi
 
 # Different tests: both refuse in one line with exit 2.
-pair mismatch --test read -s 64 :: --test write -s 64
+pair_split mismatch --test read -s 64 :: --test write -s 64
 if [ "$CRC" -eq 2 ] && [ "$SRC_RC" -eq 2 ] && [ "$(wc -l <"$TMP/mismatch.c.err")" -eq 1 ] &&
    [ "$(wc -l <"$TMP/mismatch.s.err")" -eq 1 ]; then
     pass "different tests: $(cat "$TMP/mismatch.c.err")"
 else
     fail "different tests: client $CRC server $SRC_RC: $(cat "$TMP/mismatch.c.err" "$TMP/mismatch.s.err" | tr '\n' '|')"
 fi
-pair sizes --test write -s 64 :: --test write -s 128
+pair_split sizes --test write -s 64 :: --test write -s 128
 if [ "$CRC" -eq 2 ] && [ "$SRC_RC" -eq 2 ]; then pass "different sizes: $(cat "$TMP/sizes.c.err")"
 else fail "different sizes: client $CRC server $SRC_RC"; fi
 
