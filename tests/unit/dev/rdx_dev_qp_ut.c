@@ -21,70 +21,13 @@
 
 #include <infiniband/verbs.h>
 
-#include "rdx_ut.h"
-#include "rdx_dev.h"
-#include "../sw/sw_ut_poll.h"
+#include "rdx_dev_ut_fixture.h"
 
 #define MAX_XS 64
 
-struct pair {
-	struct rdx_dev *d;
-	struct rdx_cq *cq[2];
-	struct rdx_qp *qp[2];
-	struct rdx_mem *m[2];
-	struct rdx_sge sge[2];
-};
-
-/* Two connected RC QPs on one sw device, sig_interval sig, 4 KiB each. */
-static void
-pair_make(struct pair *p, uint16_t sig, bool connect)
-{
-	struct rdx_cq_conf cc = { .depth = 256 };
-	struct rdx_qp_info info[2];
-	int i;
-
-	memset(p, 0, sizeof(*p));
-	p->d = rdx_dev_open("sw", NULL);
-	CU_ASSERT_FATAL(p->d != NULL);
-	for (i = 0; i < 2; i++) {
-		struct rdx_qp_conf qc = {
-			.sq_depth = 64, .rq_depth = 64, .max_send_sge = 1, .max_recv_sge = 1,
-			.max_inline = 64, .sig_interval = sig,
-		};
-
-		p->cq[i] = rdx_cq_create(p->d, &cc);
-		CU_ASSERT_FATAL(p->cq[i] != NULL);
-		qc.send_cq = qc.recv_cq = p->cq[i];
-		p->qp[i] = rdx_qp_create(p->d, &qc);
-		CU_ASSERT_FATAL(p->qp[i] != NULL);
-		CU_ASSERT_FATAL(rdx_qp_info_get(p->qp[i], &info[i]) == 0);
-		p->m[i] = rdx_dev_mem_alloc(p->d, 4096, RDX_MEM_HOST, RDX_ACCESS_ALL);
-		CU_ASSERT_FATAL(p->m[i] != NULL);
-		p->sge[i] = (struct rdx_sge){ .addr = p->m[i]->iova, .length = 64,
-					      .lkey = p->m[i]->lkey };
-	}
-	if (!connect)
-		return;
-	CU_ASSERT_FATAL(rdx_qp_connect(p->qp[0], &info[1], NULL) == 0);
-	CU_ASSERT_FATAL(rdx_qp_connect(p->qp[1], &info[0], NULL) == 0);
-}
-
-static void
-pair_free(struct pair *p)
-{
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		CU_ASSERT(rdx_qp_destroy(p->qp[i]) == 0);
-		CU_ASSERT(rdx_cq_destroy(p->cq[i]) == 0);
-		CU_ASSERT(rdx_dev_mem_free(p->m[i]) == 0);
-	}
-	CU_ASSERT(rdx_dev_close(p->d) == 0);
-}
-
 /* n WRITEs of 64 bytes from qp[0] into qp[1]'s memory (rkey: p's unless bad). */
 static uint16_t
-post_writes(struct pair *p, unsigned int n, uint64_t id0, uint32_t bad_at)
+post_writes(struct ut_pair *p, unsigned int n, uint64_t id0, uint32_t bad_at)
 {
 	struct rdx_wr w[32];
 	unsigned int i;
@@ -99,7 +42,7 @@ post_writes(struct pair *p, unsigned int n, uint64_t id0, uint32_t bad_at)
 }
 
 static uint16_t
-post_recvs(struct pair *p, int q, unsigned int n)
+post_recvs(struct ut_pair *p, int q, unsigned int n)
 {
 	struct rdx_recv_wr r[32];
 	unsigned int i;
@@ -128,17 +71,6 @@ poll_retired(struct rdx_cq *cq, unsigned int want, struct rdx_wc *wc, int max)
 	return got;
 }
 
-static uint64_t
-xs_val(const struct rdx_dev_xstat *xs, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(xs[i].name, name) == 0)
-			return xs[i].value;
-	return UINT64_MAX;
-}
-
 /* Counter name of qp, or UINT64_MAX when absent (a test failure). */
 static uint64_t
 qv(struct rdx_qp *qp, const char *name)
@@ -156,10 +88,10 @@ static void
 test_names_and_contract(void)
 {
 	struct rdx_dev_xstat xs[MAX_XS], part[4];
-	struct pair p;
+	struct ut_pair p;
 	int n, i, j;
 
-	pair_make(&p, 1, false);
+	ut_pair_make(&p, NULL, 1, UT_PAIR_MEM);
 	n = rdx_qp_xstats_get(p.qp[0], NULL, 0);
 	CU_ASSERT_FATAL(n >= RDX_QP_XSTATS_COMMON && n <= MAX_XS);
 	/* counting (xs NULL, or n 0) and filling agree */
@@ -203,7 +135,7 @@ test_names_and_contract(void)
 	CU_ASSERT_STRING_EQUAL(rdx_qp_state_name(-1), "?");
 	CU_ASSERT_STRING_EQUAL(rdx_qp_type_name(RDX_QP_UD), "UD");
 	CU_ASSERT_STRING_EQUAL(rdx_qp_type_name(9), "?");
-	pair_free(&p);
+	ut_pair_free(&p);
 }
 
 static void
@@ -211,12 +143,12 @@ test_counts_after_bursts(void)
 {
 	struct rdx_wc wc[64];
 	struct rdx_wr s[3];
-	struct pair p;
+	struct ut_pair p;
 	unsigned int i;
 	int got;
 
 	/* a completion every 4 WRs: 8 WRITEs give 2 completions retiring 8 */
-	pair_make(&p, 4, true);
+	ut_pair_make(&p, NULL, 4, UT_PAIR_MEM | UT_PAIR_CONNECT);
 	CU_ASSERT_EQUAL(rdx_qp_state_get(p.qp[0]), RDX_QP_STATE_RTS);
 	CU_ASSERT_EQUAL(post_writes(&p, 8, 0, UINT32_MAX), 8);
 	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_posted"), 8);
@@ -269,17 +201,17 @@ test_counts_after_bursts(void)
 	CU_ASSERT_EQUAL(qv(p.qp[1], "send_wrs_posted"), 0);
 	CU_ASSERT_EQUAL(qv(p.qp[0], "recv_wrs_posted"), 0);
 	CU_ASSERT_EQUAL(rdx_qp_state_get(p.qp[0]), RDX_QP_STATE_RTS);
-	pair_free(&p);
+	ut_pair_free(&p);
 }
 
 static void
 test_error_and_flush(void)
 {
 	struct rdx_wc wc[64];
-	struct pair p;
+	struct ut_pair p;
 	int got, i;
 
-	pair_make(&p, 1, true);
+	ut_pair_make(&p, NULL, 1, UT_PAIR_MEM | UT_PAIR_CONNECT);
 	/* receives on the requester, which the error will flush */
 	CU_ASSERT_EQUAL(post_recvs(&p, 0, 3), 3);
 	/* WRITE ok, WRITE with a bad rkey (remote access error), two more */
@@ -305,7 +237,7 @@ test_error_and_flush(void)
 	got = poll_retired(p.cq[0], 2, wc, 64);
 	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_flushed"), 4);
 	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_completed"), 6);
-	pair_free(&p);
+	ut_pair_free(&p);
 }
 
 static void
@@ -313,11 +245,11 @@ test_reset(void)
 {
 	struct rdx_dev_xstat dx[256];
 	struct rdx_wc wc[64];
-	struct pair p;
+	struct ut_pair p;
 	uint64_t dev_wqes;
 	int nd;
 
-	pair_make(&p, 2, true);
+	ut_pair_make(&p, NULL, 2, UT_PAIR_MEM | UT_PAIR_CONNECT);
 	CU_ASSERT_EQUAL(post_writes(&p, 6, 0, UINT32_MAX), 6);
 	poll_retired(p.cq[0], 6, wc, 64);
 	CU_ASSERT_EQUAL(qv(p.qp[0], "send_wrs_posted"), 6);
@@ -340,7 +272,7 @@ test_reset(void)
 	CU_ASSERT_EQUAL(dev_wqes, 10);
 	/* the other QP was not touched */
 	CU_ASSERT_EQUAL(qv(p.qp[1], "send_wrs_posted"), 0);
-	pair_free(&p);
+	ut_pair_free(&p);
 }
 
 /* UD: a SEND above the MTU completes with a length error; the QP stays
@@ -437,13 +369,13 @@ walk_cb(struct rdx_qp *qp, void *arg)
 static void
 test_registry(void)
 {
-	struct pair a, b;
+	struct ut_pair a, b;
 	struct walk w = { .n = 0 };
 
 	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 0);
 	CU_ASSERT_EQUAL(rdx_qp_foreach(NULL, NULL, NULL), -EINVAL);
-	pair_make(&a, 1, false);
-	pair_make(&b, 1, true);
+	ut_pair_make(&a, NULL, 1, UT_PAIR_MEM);
+	ut_pair_make(&b, NULL, 1, UT_PAIR_MEM | UT_PAIR_CONNECT);
 	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 4);
 	CU_ASSERT_EQUAL(rdx_qp_count(a.d), 2);
 	/* creation order, one device or all */
@@ -467,9 +399,9 @@ test_registry(void)
 	CU_ASSERT_EQUAL(rdx_qp_count(a.d), 1);
 	CU_ASSERT_EQUAL(rdx_qp_state_get(a.qp[1]), -ENOENT);
 	a.qp[1] = NULL;
-	pair_free(&a);
+	ut_pair_free(&a);
 	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 2);
-	pair_free(&b);
+	ut_pair_free(&b);
 	CU_ASSERT_EQUAL(rdx_qp_count(NULL), 0);
 }
 
@@ -526,12 +458,12 @@ test_concurrent_walk(void)
 
 	CU_ASSERT_FATAL(pthread_create(&th, NULL, reader_main, &r) == 0);
 	for (round = 0; round < 20; round++) {
-		struct pair p;
+		struct ut_pair p;
 
-		pair_make(&p, 1, true);
+		ut_pair_make(&p, NULL, 1, UT_PAIR_MEM | UT_PAIR_CONNECT);
 		CU_ASSERT_EQUAL(post_writes(&p, 4, 0, UINT32_MAX), 4);
 		poll_retired(p.cq[0], 4, wc, 64);
-		pair_free(&p);
+		ut_pair_free(&p);
 	}
 	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
 	CU_ASSERT(pthread_join(th, NULL) == 0);

@@ -14,66 +14,10 @@
 
 #include <rte_common.h>
 
-#include "rdx_ut.h"
-#include "rdx_dev.h"
+#include "rdx_dev_ut_fixture.h"
 #include "rdx_telemetry.h"
-#include "../sw/sw_ut_poll.h"
 
 #define MAX_XS 256
-
-struct pair {
-	struct rdx_cq *cq[2];
-	struct rdx_qp *qp[2];
-};
-
-static const struct rdx_qp_conf qconf = {
-	.sq_depth = 64, .rq_depth = 64, .max_send_sge = 1, .max_recv_sge = 1,
-	.max_inline = 64, .sig_interval = 1,
-};
-
-static void
-pair_make(struct rdx_dev *d, struct pair *p)
-{
-	struct rdx_cq_conf cc = { .depth = 256 };
-	struct rdx_qp_info info[2];
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		struct rdx_qp_conf qc = qconf;
-
-		p->cq[i] = rdx_cq_create(d, &cc);
-		CU_ASSERT_FATAL(p->cq[i] != NULL);
-		qc.send_cq = qc.recv_cq = p->cq[i];
-		p->qp[i] = rdx_qp_create(d, &qc);
-		CU_ASSERT_FATAL(p->qp[i] != NULL);
-		CU_ASSERT_FATAL(rdx_qp_info_get(p->qp[i], &info[i]) == 0);
-	}
-	CU_ASSERT_FATAL(rdx_qp_connect(p->qp[0], &info[1], NULL) == 0);
-	CU_ASSERT_FATAL(rdx_qp_connect(p->qp[1], &info[0], NULL) == 0);
-}
-
-static void
-pair_free(struct pair *p)
-{
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		CU_ASSERT(rdx_qp_destroy(p->qp[i]) == 0);
-		CU_ASSERT(rdx_cq_destroy(p->cq[i]) == 0);
-	}
-}
-
-/* Value of counter name in xs[0..n), or UINT64_MAX when absent. */
-static uint64_t
-xs_val(const struct rdx_dev_xstat *xs, int n, const char *name)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (strcmp(xs[i].name, name) == 0)
-			return xs[i].value;
-	return UINT64_MAX;
-}
 
 static int
 xs_read(struct rdx_dev *d, struct rdx_dev_xstat *xs)
@@ -154,37 +98,30 @@ test_counters_grow(void)
 		"dp_qp_wqes", "dp_qp_recv_doorbells", "dp_qp_recvs", "dp_cq_polls",
 		"dp_cq_cqes",
 	};
-	struct rdx_mem *m[2];
-	struct rdx_sge sge[2];
 	struct rdx_wc wc[16];
-	struct pair p;
+	struct ut_pair p;
 	unsigned int i;
 	int na, nb, nc;
 
 	CU_ASSERT_FATAL(d != NULL);
-	pair_make(d, &p);
-	for (i = 0; i < 2; i++) {
-		m[i] = rdx_dev_mem_alloc(d, 4096, RDX_MEM_HOST, RDX_ACCESS_ALL);
-		CU_ASSERT_FATAL(m[i] != NULL);
-		sge[i] = (struct rdx_sge){ .addr = m[i]->iova, .length = 64, .lkey = m[i]->lkey };
-	}
+	ut_pair_make(&p, d, 1, UT_PAIR_CONNECT | UT_PAIR_MEM);
 	na = xs_read(d, a);
 	CU_ASSERT_EQUAL(xs_val(a, na, "qps_open"), 2);
 	CU_ASSERT_EQUAL(xs_val(a, na, "cqs_open"), 2);
 	/* 4 WRITEs in one burst, then a receive and a SEND */
 	{
 		struct rdx_wr w[4];
-		struct rdx_recv_wr rw = { .wr_id = 9, .sge = &sge[1], .num_sge = 1 };
+		struct rdx_recv_wr rw = { .wr_id = 9, .sge = &p.sge[1], .num_sge = 1 };
 		struct rdx_wr s;
 
 		for (i = 0; i < 4; i++)
-			w[i] = (struct rdx_wr){ .wr_id = i, .sge = &sge[0], .num_sge = 1,
-						.remote_addr = m[1]->iova, .rkey = m[1]->rkey,
+			w[i] = (struct rdx_wr){ .wr_id = i, .sge = &p.sge[0], .num_sge = 1,
+						.remote_addr = p.m[1]->iova, .rkey = p.m[1]->rkey,
 						.opcode = RDX_OP_WRITE, .flags = RDX_WR_SIGNALED };
 		CU_ASSERT_EQUAL(rdx_qp_post_burst(p.qp[0], w, 4), 4);
 		CU_ASSERT_EQUAL(poll_n(p.cq[0], wc, 4), 4);
 		CU_ASSERT_EQUAL(rdx_qp_post_recv_burst(p.qp[1], &rw, 1), 1);
-		s = (struct rdx_wr){ .wr_id = 5, .sge = &sge[0], .num_sge = 1,
+		s = (struct rdx_wr){ .wr_id = 5, .sge = &p.sge[0], .num_sge = 1,
 				     .opcode = RDX_OP_SEND, .flags = RDX_WR_SIGNALED };
 		CU_ASSERT_EQUAL(rdx_qp_post_burst(p.qp[0], &s, 1), 1);
 		CU_ASSERT_EQUAL(poll_n(p.cq[0], wc, 1), 1);
@@ -208,9 +145,11 @@ test_counters_grow(void)
 	CU_ASSERT_EQUAL(xs_val(b, nb, "sw_wqes") - xs_val(a, na, "sw_wqes"), 5);
 	CU_ASSERT_EQUAL(xs_val(b, nb, "sw_errors"), 0);
 	/* destroyed QPs and CQs keep counting in the sums */
-	for (i = 0; i < 2; i++)
-		rdx_dev_mem_free(m[i]);
-	pair_free(&p);
+	for (i = 0; i < 2; i++) {
+		rdx_dev_mem_free(p.m[i]);
+		p.m[i] = NULL;
+	}
+	ut_pair_free(&p);
 	nc = xs_read(d, c);
 	CU_ASSERT_EQUAL(xs_val(c, nc, "qps_open"), 0);
 	CU_ASSERT_EQUAL(xs_val(c, nc, "cqs_open"), 0);
