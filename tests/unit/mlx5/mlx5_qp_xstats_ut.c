@@ -9,7 +9,7 @@
  * and snapshots of a datapath caught mid-burst (never more completed than
  * posted, never a wrap). lib/dev's common-counter helper is included too.
  */
-#include "mlx5_ut_fake.h"
+#include "mlx5_ut_fixture.h"
 #include "../../../drivers/mlx5/mlx5_qp_xstats.c"
 #include "../../../lib/dev/rdx_dev_qp.c"
 
@@ -114,40 +114,14 @@ test_bursts_and_signaling(void)
 	fake_teardown();
 }
 
-/* As mlx5_cq_ut's error_and_flush: WQE 1 of 5 fails, the rest and both
- * receives are flushed. */
+/* mlx5_cq_ut's error_and_flush (its set-up: mlx5_ut_fixture.h): WQE 1 of 5
+ * fails, the rest and both receives are flushed. */
 static void
 test_error_and_flush(void)
 {
-	struct qp_opts o = default_opts;
-	struct rdx_sge sg = { .addr = 0x1000, .length = 64, .lkey = 1 };
-	struct rdx_recv_wr rwr[2];
 	struct rdx_wc wc[8];
-	struct rdx_wr wr[5];
-	unsigned int k;
 
-	o.sig_interval = 8;
-	fake_setup(&o);
-	memset(wr, 0, sizeof(wr));
-	memset(rwr, 0, sizeof(rwr));
-	for (k = 0; k < 5; k++) {
-		wr[k].opcode = RDX_OP_WRITE;
-		wr[k].wr_id = 900 + k;
-	}
-	for (k = 0; k < 2; k++) {
-		rwr[k].wr_id = 41 + k;
-		rwr[k].sge = &sg;
-		rwr[k].num_sge = 1;
-	}
-	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 2) == 2);
-	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 5) == 5);
-	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_RDMA_WRITE, 1,
-		MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, 0x88);
-	for (k = 2; k < 5; k++)
-		cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_RDMA_WRITE, (uint16_t)k,
-			MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
-	cqe_err(QPN, MLX5_CQE_RESP_ERR, 0, 0, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
-	cqe_err(QPN, MLX5_CQE_RESP_ERR, 0, 1, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
+	fake_error_flush_setup();
 	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 6);
 	/* the error CQE retired WQE 0 (fine) and WQE 1 (failed) */
 	CU_ASSERT_EQUAL(wc[0].retired, 2);
