@@ -5,7 +5,7 @@
  * of unsignaled WQEs, responder, error and flush CQEs, several QPs on one
  * CQ, a backend's own poll op, and a device thread completing concurrently.
  */
-#include "mlx5_ut_fake.h"
+#include "mlx5_ut_fixture.h"
 
 static void
 test_cq_owner_wrap(void)
@@ -502,35 +502,11 @@ test_cq_poll_one_stale(void)
 static void
 test_cq_error_and_flush(void)
 {
-	struct qp_opts o = default_opts;
-	struct rdx_sge sg = { .addr = 0x1000, .length = 64, .lkey = 1 };
-	struct rdx_recv_wr rwr[2];
 	struct rdx_wc wc[8];
-	struct rdx_wr wr[5];
 	unsigned int k;
 
-	o.sig_interval = 8;
-	fake_setup(&o);
-	memset(wr, 0, sizeof(wr));
-	memset(rwr, 0, sizeof(rwr));
-	for (k = 0; k < 5; k++) {
-		wr[k].opcode = RDX_OP_WRITE;
-		wr[k].wr_id = 900 + k;
-	}
-	rwr[0].wr_id = 41;
-	rwr[1].wr_id = 42;
-	rwr[0].sge = rwr[1].sge = &sg;
-	rwr[0].num_sge = rwr[1].num_sge = 1;
-	CU_ASSERT(rdx_qp_post_recv_burst(qp(), rwr, 2) == 2);
-	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 5) == 5);
 	/* WQE 1 fails (remote access), 2..4 and both receives are flushed */
-	cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_RDMA_WRITE, 1,
-		MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR, 0x88);
-	for (k = 2; k < 5; k++)
-		cqe_err(QPN, MLX5_CQE_REQ_ERR, MLX5_OPCODE_RDMA_WRITE, (uint16_t)k,
-			MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
-	cqe_err(QPN, MLX5_CQE_RESP_ERR, 0, 0, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
-	cqe_err(QPN, MLX5_CQE_RESP_ERR, 0, 1, MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0x79);
+	fake_error_flush_setup();
 	CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 8) == 6);
 	CU_ASSERT(wc[0].status == IBV_WC_REM_ACCESS_ERR);
 	CU_ASSERT(strcmp(ibv_wc_status_str((enum ibv_wc_status)wc[0].status),
