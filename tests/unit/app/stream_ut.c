@@ -133,6 +133,44 @@ rng_next(void)
 	return z ^ (z >> 31);
 }
 
+/*
+ * What every case starts from: a zeroed post-list template (too large for
+ * the stack), a zeroed buffer (the loop reads its iova and lkey only) and
+ * the random sequence from seed.
+ */
+struct stream_fx {
+	struct stream_tmpl *t;
+	struct rdx_mem mem;
+};
+
+static void
+fx_init(struct stream_fx *fx, uint64_t seed)
+{
+	fx->t = calloc(1, sizeof(*fx->t));
+	CU_ASSERT_FATAL(fx->t != NULL);
+	memset(&fx->mem, 0, sizeof(fx->mem));
+	rng_state = seed;
+}
+
+static void
+fx_fini(struct stream_fx *fx)
+{
+	free(fx->t);
+}
+
+/* Some of what a is posting (anything from none to all in flight)
+ * completes, for the reference a and the endpoint under test b alike. */
+static void
+fx_complete_some(struct perf_ep *a, struct perf_ep *b)
+{
+	uint64_t inflight = a->posted - a->completed;
+
+	if (inflight > 0) {
+		a->completed += rng_next() % (inflight + 1);
+		b->completed = a->completed;
+	}
+}
+
 /* The rule stream_signal replaced, one WR at a time (seq = posted + j). */
 static void
 ref_signal(struct perf_ep *ep, uint32_t q, bool lat, uint64_t window, uint32_t n,
@@ -161,12 +199,13 @@ static void
 test_signal_rule(void)
 {
 	static const uint32_t qs[] = { 1, 2, 3, 7, 16, 32, 33, 100, 65536 };
-	struct stream_tmpl *t = calloc(1, sizeof(*t));
+	struct stream_fx fx;
+	struct stream_tmpl *t;
 	uint8_t want[RDX_MAX_BURST];
 	unsigned int round, posts = 0, signaled = 0, j;
 
-	CU_ASSERT_FATAL(t != NULL);
-	rng_state = 1;
+	fx_init(&fx, 1);
+	t = fx.t;
 	for (round = 0; round < 2000; round++) {
 		struct stream_ops so = { .sig_every = qs[rng_next() % RTE_DIM(qs)],
 					 .lat = rng_next() % 10 == 0 };
@@ -204,16 +243,12 @@ test_signal_rule(void)
 				posts++;
 			}
 			/* some of what is in flight completes */
-			inflight = a.posted - a.completed;
-			if (inflight > 0) {
-				a.completed += rng_next() % (inflight + 1);
-				b.completed = a.completed;
-			}
+			fx_complete_some(&a, &b);
 		}
 	}
 	CU_ASSERT(posts > 10000);
 	CU_ASSERT(signaled > 1000);
-	free(t);
+	fx_fini(&fx);
 }
 
 /* A stand-in prep: rewrites the remote address of every third op only, so
@@ -258,16 +293,15 @@ ref_wr(const struct stream_ops *so, const struct perf_run *run, const struct per
 static void
 test_build_wrs(void)
 {
-	struct stream_tmpl *t = calloc(1, sizeof(*t));
-	struct rdx_mem mem;
+	struct stream_fx fx;
+	struct stream_tmpl *t;
 	struct rdx_ah *ah = (struct rdx_ah *)(uintptr_t)0x1000;
 	unsigned int round, posts = 0, moved = 0;
 
-	CU_ASSERT_FATAL(t != NULL);
-	memset(&mem, 0, sizeof(mem));
-	mem.iova = 0x10000000;
-	mem.lkey = 0x55;
-	rng_state = 3;
+	fx_init(&fx, 3);
+	t = fx.t;
+	fx.mem.iova = 0x10000000;
+	fx.mem.lkey = 0x55;
 	for (round = 0; round < 1500; round++) {
 		unsigned int kind = (unsigned int)(rng_next() % 4);
 		struct stream_ops so = {
@@ -283,7 +317,7 @@ test_build_wrs(void)
 			.slots = 1u << (rng_next() % 8),
 			.window = 1 + (uint32_t)(rng_next() % 160),
 		};
-		struct perf_ep a = { .buf = &mem, .raddr = 0x7000000000ull, .rkey = 0x77,
+		struct perf_ep a = { .buf = &fx.mem, .raddr = 0x7000000000ull, .rkey = 0x77,
 				     .inline_max = 64, .ah = ah, .rqpn = 9, .rqkey = 0x1111 };
 		struct perf_lcore lc = { .run = &run };
 		uint32_t plist = 1 + (uint32_t)(rng_next() % RDX_MAX_BURST);
@@ -342,17 +376,13 @@ test_build_wrs(void)
 				b.posted += n;
 				posts++;
 			}
-			inflight = a.posted - a.completed;
-			if (inflight > 0) {
-				a.completed += rng_next() % (inflight + 1);
-				b.completed = a.completed;
-			}
+			fx_complete_some(&a, &b);
 		}
 	}
 	CU_ASSERT(posts > 10000);
 	CU_ASSERT(moved > 1000 && moved < posts);
 	printf("\n  %u posts, addresses written by %u ", posts, moved);
-	free(t);
+	fx_fini(&fx);
 }
 
 /* Post lists of random lengths and times (the same time twice in a row
@@ -365,22 +395,21 @@ test_retire_runs(void)
 	static struct rdx_hist per_op, runs;
 	static uint64_t op_tsc[256], pl[2 * 256];
 	struct perf_run run = { .size = 64, .window = 200 };
-	struct rdx_mem mem;
-	struct perf_ep ep = { .buf = &mem };
+	struct stream_fx fx;
+	struct perf_ep ep = { .buf = &fx.mem };
 	struct perf_lcore lc = { .run = &run, .hist = &runs };
-	struct stream_tmpl *t = calloc(1, sizeof(*t));
+	struct stream_tmpl *t;
 	struct stream_ops so = { .size = 64 };
 	uint64_t tsc, now, ops = 0, skipped = 0;
 	unsigned int step;
 
-	CU_ASSERT_FATAL(t != NULL);
-	memset(&mem, 0, sizeof(mem));
+	fx_init(&fx, 2);
+	t = fx.t;
 	rdx_hist_init(&per_op);
 	rdx_hist_init(&runs);
 	t->pl_mask = 255;
 	t->pl_seq = pl;
 	t->pl_tsc = pl + 256;
-	rng_state = 2;
 	/* 3 ops still in flight from an earlier phase: timed from the start */
 	ep.posted = 3;
 	stream_tmpl_init(&so, &ep, t);
@@ -439,7 +468,7 @@ test_retire_runs(void)
 	CU_ASSERT(fabs(rdx_hist_stdev(&runs) - rdx_hist_stdev(&per_op)) <=
 		  1e-9 * rdx_hist_stdev(&per_op));
 	CU_ASSERT_EQUAL(rdx_hist_percentile(&runs, 99.0), rdx_hist_percentile(&per_op, 99.0));
-	free(t);
+	fx_fini(&fx);
 }
 
 int
