@@ -159,6 +159,20 @@ mem_hint(const struct perf_app *a)
 	return "";
 }
 
+/* rdx_qp_conf.post_lcore of endpoint i: the lcore that posts to it in
+ * perf_run_prepare's layout (telemetry's /rdx/qp_list shows it; an lcore's
+ * QPs share its doorbell register). None for a server end of split with -b,
+ * which two lcores use. */
+static uint32_t
+ep_post_lcore(const struct perf_app *a, uint32_t i, bool responder)
+{
+	if (!a->client)
+		return RDX_QP_POST_LCORE(a->lcore_ids[i % a->nb_lcores]);
+	if (responder && a->o.split)
+		return a->o.bidir ? 0 : RDX_QP_POST_LCORE(rte_get_main_lcore());
+	return RDX_QP_POST_LCORE(a->lcore_ids[i / RTE_MAX(a->max_qps, 1u)]);
+}
+
 static int
 ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder,
 	struct perf_cqg *g)
@@ -236,6 +250,7 @@ ep_init(struct perf_app *a, struct perf_ep *ep, uint32_t index, bool responder,
 	qc.sig_burst_end = false;
 	/* completions on the shared CQs find their endpoint through this */
 	qc.user_ctx = ep;
+	qc.post_lcore = ep_post_lcore(a, index, responder);
 	ep->qp = rdx_qp_create(a->dev, &qc);
 	if (ep->qp == NULL) {
 		fprintf(stderr, "rdx-perf: cannot create QP %u (sq %u, rq %u, inline %u): %s\n",
