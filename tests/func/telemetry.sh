@@ -8,8 +8,11 @@
 # id, /rdx/lcores and /rdx/lcore (rdx-perf's lcore, with its counters),
 # /rdx_perf/progress, /rdx_perf/qps (per-QP counters), /rdx/qp_list and
 # /rdx/qp_xstats (the library's per-QP counters) and bad parameters,
-# checks the keys, and that wqes and ops grow between two queries a second
-# apart; then rdx-perf must exit 0 and remove its runtime directory.
+# checks the keys, that wqes and ops grow between two queries a second
+# apart, and that /rdx/qp_list names the lcore that posts to each QP (lcore
+# 0); then rdx-perf must exit 0 and remove its runtime directory. A second,
+# 2-second run with --loopback-lcores split (the client on worker lcore 1,
+# the server ends on the main lcore 0) checks /rdx/qp_list's lcores again.
 # Never hangs: every wait is bounded, the background process is killed on
 # exit.
 source "$(dirname "$0")/lib.sh"
@@ -116,6 +119,15 @@ check(len(ents) == 2 and all(e.get("dev") == 0 and e.get("dev_name") == "sw" and
                              "%d/%d" % (e["dev"], e["qp_num"]) in ql for e in ents) and
       c0.get("qp_num") in [e.get("qp_num") for e in ents],
       "/rdx/qp_list: the run's two RC QPs, connected: %s" % ql)
+# rdx-perf names the lcore that posts to each QP (rdx_qp_conf.post_lcore):
+# the client's, lcore 0, for both ends of the loopback pair (not -1, "none")
+by_num = dict((e.get("qp_num"), e) for e in ents)
+check(c0.get("lcore") == 0 and s0.get("lcore") == 0 and
+      by_num.get(c0.get("qp_num"), {}).get("lcore") == c0.get("lcore") and
+      by_num.get(s0.get("qp_num"), {}).get("lcore") == s0.get("lcore"),
+      "/rdx/qp_list: qp0 and srv0 on lcore 0, as /rdx_perf/qps: %s" %
+      ["%s: lcore %s" % (k, e.get("lcore")) for k, e in sorted(ql.items())]
+      if isinstance(ql, dict) else ql)
 qx1 = q("/rdx/qp_xstats,0,%d" % c0.get("qp_num", -1))
 check(isinstance(qx1, dict) and qx1.get("send_wrs_posted", 0) > 0 and
       qx1.get("send_wrs_posted", 0) >= qx1.get("send_wrs_completed", -1) and
@@ -152,42 +164,103 @@ s.close()
 sys.exit(1 if fails else 0)
 PY
 
-# exec: the background pid is rdx-perf's own, which names its EAL prefix
-( exec "$PERF" --no-huge -l 0 -- --test write --dev sw --loopback -D 4 \
-    >"$TMP/perf.out" 2>"$TMP/perf.err" ) &
-PID=$!
-RUNDIR=/var/run/dpdk/rdx-$PID
-SOCK=$RUNDIR/dpdk_telemetry.v2
-for _ in $(seq 300); do
-    [ -S "$SOCK" ] && break
-    kill -0 "$PID" 2>/dev/null || break
-    sleep 0.1
-done
-if [ -S "$SOCK" ]; then
-    pass "telemetry socket $SOCK"
-    if timeout -k 5 60 python3 "$TMP/telq.py" "$SOCK" "$PID" "$VERSION" >"$TMP/telq.out" 2>&1; then
-        sed 's/^/  /' "$TMP/telq.out" | cut -c1-160
-        pass "telemetry queries"
-    else
-        sed 's/^/  /' "$TMP/telq.out"
-        fail "telemetry queries"
-    fi
-else
-    fail "no telemetry socket $SOCK: $(tail -n 2 "$TMP/perf.err")"
-fi
+cat >"$TMP/telq_split.py" <<'PY'
+# usage: telq_split.py SOCKET PID VERSION: --loopback-lcores split, the
+# client on worker lcore 1, the server ends on the main lcore 0
+import json, socket, sys, time
 
-# rdx-perf ends on its own (bounded wait), exit 0, runtime dir removed
-for _ in $(seq 600); do
-    kill -0 "$PID" 2>/dev/null || break
-    sleep 0.1
-done
-if kill -0 "$PID" 2>/dev/null; then
-    fail "rdx-perf still running after 60 s: killed"
-else
+path = sys.argv[1]
+fails = 0
+
+def check(cond, what):
+    global fails
+    print(("ok   " if cond else "FAIL ") + what)
+    if not cond:
+        fails += 1
+
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.settimeout(5)
+s.connect(path)
+s.recv(16384)
+
+def q(cmd):
+    s.send(cmd.encode())
+    reply = json.loads(s.recv(65536).decode())
+    return reply.get(cmd.split(",")[0], "missing")
+
+deadline = time.monotonic() + 30
+p = q("/rdx_perf/progress")
+while time.monotonic() < deadline and not (
+        isinstance(p, dict) and p.get("lcore_1", {}).get("measuring") == 1):
+    time.sleep(0.1)
+    p = q("/rdx_perf/progress")
+check(isinstance(p, dict) and p.get("lcore_1", {}).get("measuring") == 1,
+      "/rdx_perf/progress: lcore 1 measures")
+qps = q("/rdx_perf/qps")
+c0 = qps.get("qp0", {}) if isinstance(qps, dict) else {}
+check(c0.get("role") == "client" and c0.get("lcore") == 1,
+      "/rdx_perf/qps: qp0 is the client's, on lcore 1: %s" % c0)
+ql = q("/rdx/qp_list")
+ents = list(ql.values()) if isinstance(ql, dict) else []
+cl = [e for e in ents if e.get("qp_num") == c0.get("qp_num")]
+sv = [e for e in ents if e.get("qp_num") != c0.get("qp_num")]
+check(len(ents) == 2 and len(cl) == 1 and cl[0].get("lcore") == 1 and
+      sv[0].get("lcore") == 0,
+      "/rdx/qp_list: the client's QP on lcore 1, the server end on the main lcore 0: %s" %
+      ["%s: lcore %s" % (k, e.get("lcore")) for k, e in sorted(ql.items())]
+      if isinstance(ql, dict) else ql)
+s.close()
+sys.exit(1 if fails else 0)
+PY
+
+# tel_run NAME SCRIPT RDX_PERF_ARGS...: rdx-perf in the background, SCRIPT
+# queries its telemetry socket; then rdx-perf must end on its own (bounded
+# wait) with exit 0 and remove its runtime directory
+tel_run() {
+    local name=$1 script=$2 _ rc rundir sock
+    shift 2
+    # exec: the background pid is rdx-perf's own, which names its EAL prefix
+    ( exec "$PERF" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" ) &
+    PID=$!
+    rundir=/var/run/dpdk/rdx-$PID
+    sock=$rundir/dpdk_telemetry.v2
+    for _ in $(seq 300); do
+        [ -S "$sock" ] && break
+        kill -0 "$PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [ -S "$sock" ]; then
+        pass "$name: telemetry socket $sock"
+        if timeout -k 5 60 python3 "$TMP/$script" "$sock" "$PID" "$VERSION" \
+            >"$TMP/$name.q" 2>&1; then
+            sed 's/^/  /' "$TMP/$name.q" | cut -c1-160
+            pass "$name: telemetry queries"
+        else
+            sed 's/^/  /' "$TMP/$name.q"
+            fail "$name: telemetry queries"
+        fi
+    else
+        fail "$name: no telemetry socket $sock: $(tail -n 2 "$TMP/$name.err")"
+    fi
+    for _ in $(seq 600); do
+        kill -0 "$PID" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$PID" 2>/dev/null; then
+        fail "$name: rdx-perf still running after 60 s: killed"
+        return
+    fi
     wait "$PID"
-    RC=$?
+    rc=$?
     PID=
-    if [ "$RC" -eq 0 ]; then pass "rdx-perf exit 0"; else fail "rdx-perf exit $RC: $(tail -n 2 "$TMP/perf.err")"; fi
-    if [ ! -e "$RUNDIR" ]; then pass "runtime dir removed"; else fail "$RUNDIR left behind"; fi
-fi
+    if [ "$rc" -eq 0 ]; then pass "$name: rdx-perf exit 0"
+    else fail "$name: rdx-perf exit $rc: $(tail -n 2 "$TMP/$name.err")"; fi
+    if [ ! -e "$rundir" ]; then pass "$name: runtime dir removed"
+    else fail "$name: $rundir left behind"; fi
+}
+
+tel_run main telq.py --no-huge -l 0 -- --test write --dev sw --loopback -D 4
+# the QPs' lcores (rdx_qp_conf.post_lcore) when client and server ends differ
+tel_run split telq_split.py --no-huge -l 0-1 -- --test write --dev sw --loopback \
+    --loopback-lcores split --sw-progress thread -D 2
 finish
