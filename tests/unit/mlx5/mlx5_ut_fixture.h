@@ -11,10 +11,11 @@
 
 /*
  * An error with flushes behind it, not yet polled: a fake QP signaling at
- * least every 8 WQEs, two receives posted (wr_id 41, 42), five WRITEs (wr_id
- * 900..904, one WQEBB each: WQE counters 0..4) posted; then the device's six CQEs: WQE 1 failed (remote
- * access error, vendor syndrome 0x88: it retires WQE 0 too), WQEs 2..4 and
- * both receives flushed (vendor syndrome 0x79).
+ * least every 8 WQEs, two receives posted (wr_id 41, 42), five WRITEs
+ * (wr_id 900..904, one WQEBB each: WQE counters 0..4) posted; then the
+ * device's six CQEs: WQE 1 failed (remote access error, vendor syndrome
+ * 0x88: it retires WQE 0 too), WQEs 2..4 and both receives flushed (vendor
+ * syndrome 0x79).
  */
 static inline void
 fake_error_flush_setup(void)
