@@ -49,6 +49,19 @@ ninja -C "$build" bench/mlx5_fastpath apps/rdx-perf/rdx-perf >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
+# fn_incl ANNOTATE_OUT FUNCTION: the inclusive cost of FUNCTION (0 if absent).
+# callgrind_annotate lists a function once per name of the file its code is
+# filed under: the absolute path of its compile unit (the line the callers'
+# arcs reach: the whole inclusive cost), the path relative to the current
+# directory and the headers inlined into it (parts of that cost). Take the
+# largest line whose function is exactly FUNCTION ("name" then " [obj]" or
+# the end of the line: rdx_mlx5_poll_burst is not rdx_mlx5_poll_burst_general).
+fn_incl() {
+    awk -v f="$2" 'BEGIN { m = 0 }
+        $0 ~ ("^ *[0-9,]+ .*:" f "( \\[|$)") { v = $1; gsub(",", "", v); if (v + 0 > m) m = v + 0 }
+        END { printf "%.0f\n", m }' "$1"
+}
+
 # run MODE ITERATIONS LABEL
 run() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" \
@@ -58,13 +71,18 @@ run() {
         cat "$tmp/err.$1" >&2; exit 1; }
     ops=$(sed -n 's/.* ops=\([0-9]*\).*/\1/p' "$tmp/out.$1")
     total=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$tmp/cg.$1")
-    post=$(callgrind_annotate --inclusive=yes "$tmp/cg.$1" 2>/dev/null |
-        awk '/rdx_mlx5_post_burst(_ud)? / { gsub(",", "", $1); print $1; exit }')
-    poll=$(callgrind_annotate --inclusive=yes "$tmp/cg.$1" 2>/dev/null |
-        awk '/rdx_mlx5_poll_burst/ { gsub(",", "", $1); print $1; exit }')
-    awk -v l="$3" -v t="$total" -v o="$ops" -v p="${post:-0}" -v q="${poll:-0}" 'BEGIN {
-        printf "%-52s %7.1f instr/op  (post+ring %.1f, poll %.1f; %d ops, %d instr)\n",
-            l, t / o, p / o, q / o, o, t }'
+    callgrind_annotate --inclusive=yes "$tmp/cg.$1" >"$tmp/incl.$1" 2>/dev/null
+    post=$(( $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst) +
+        $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst_ud) ))
+    recv=$(fn_incl "$tmp/incl.$1" rdx_mlx5_post_recv_burst)
+    poll=$(fn_incl "$tmp/incl.$1" rdx_mlx5_poll_burst)
+    awk -v l="$3" -v t="$total" -v o="$ops" -v p="$post" -v r="$recv" -v q="$poll" 'BEGIN {
+        rs = r != 0 ? sprintf(", recv post %.1f", r / o) : ""
+        printf "%-52s %7.1f instr/op  (post+ring %.1f%s, poll %.1f; %d ops, %d instr)\n",
+            l, t / o, p / o, rs, q / o, o, t
+        # the split covers every collected function: it must add up
+        if (p + r + q != t)
+            printf "  (split does not add up: %d + %d + %d != %d)\n", p, r, q, t }'
 }
 
 echo "mlx5 fast path, callgrind instruction counts (driver functions only)"
