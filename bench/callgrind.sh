@@ -67,6 +67,7 @@ run() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" \
         --toggle-collect=rdx_mlx5_post_burst --toggle-collect=rdx_mlx5_post_burst_ud \
         --toggle-collect=rdx_mlx5_post_recv_burst --toggle-collect=rdx_mlx5_poll_burst \
+        --toggle-collect=rdx_mlx5_poll_req_burst \
         "$build/bench/mlx5_fastpath" "$1" "$2" >"$tmp/out.$1" 2>"$tmp/err.$1" || {
         cat "$tmp/err.$1" >&2; exit 1; }
     ops=$(sed -n 's/.* ops=\([0-9]*\).*/\1/p' "$tmp/out.$1")
@@ -75,7 +76,9 @@ run() {
     post=$(( $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst) +
         $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst_ud) ))
     recv=$(fn_incl "$tmp/incl.$1" rdx_mlx5_post_recv_burst)
-    poll=$(fn_incl "$tmp/incl.$1" rdx_mlx5_poll_burst)
+    # the lean poll tail-calls rdx_mlx5_poll_burst only for n != 1 (no row)
+    poll=$(( $(fn_incl "$tmp/incl.$1" rdx_mlx5_poll_burst) +
+        $(fn_incl "$tmp/incl.$1" rdx_mlx5_poll_req_burst) ))
     awk -v l="$3" -v t="$total" -v o="$ops" -v p="$post" -v r="$recv" -v q="$poll" 'BEGIN {
         rs = r != 0 ? sprintf(", recv post %.1f", r / o) : ""
         printf "%-52s %7.1f instr/op  (post+ring %.1f%s, poll %.1f; %d ops, %d instr)\n",
@@ -87,7 +90,8 @@ run() {
 
 echo "mlx5 fast path, callgrind instruction counts (driver functions only)"
 run burst "$bursts" "8B inline WRITE, burst 32, 1 signaled/32:"
-run bf $((bursts * 4)) "8B inline WRITE, single post (BlueFlame), poll n=1:"
+run bf $((bursts * 4)) "8B inline WRITE, single post (BlueFlame), poll_req n=1:"
+run bffull $((bursts * 4)) "8B inline WRITE, single post (BlueFlame), poll n=1:"
 run bf32 $((bursts * 4)) "8B inline WRITE, single post (BlueFlame), poll n=32:"
 run send "$bursts" "8B inline SEND, burst 32, 1 signaled/32:"
 run read "$bursts" "8B READ, burst 32 (READ run loop):"
