@@ -4,8 +4,8 @@
 # Instructions per operation of the mlx5 fast path, counted by callgrind
 # (deterministic; these VMs have no hardware counters). Only the driver's
 # own functions are counted: --toggle-collect on rdx_mlx5_post_burst,
-# rdx_mlx5_post_burst_ud, rdx_mlx5_post_recv_burst and rdx_mlx5_poll_burst
-# (and what they call); the
+# rdx_mlx5_post_burst_ud, rdx_mlx5_post_recv_burst, rdx_mlx5_poll_burst and
+# rdx_mlx5_poll_req_burst (and what they call); the
 # benchmark loop that plays the device (writes the CQEs) is not. The matrix
 # rows after the first four vary one knob each (inline size, SGE, signaling
 # interval -Q, post list -l 1, READ, atomics). In drivers/mlx5/mlx5_qp.c
@@ -14,7 +14,9 @@
 # the fast shape builder (build_fast) one WR at a time; 24/64-byte inline
 # the general builder; a burst of one its own short path with the BlueFlame
 # copy (row "bf" polls for one completion, n = 1, as perftest's ib_write_lat
-# does; row "bf32" with room for 32, which also reads the empty next slot). UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs. The SEND + RECV
+# does, with rdx_cq_poll_req_burst, the lean completion of a latency loop;
+# row "bffull" the same with rdx_cq_poll_burst; row "bf32" with room for 32,
+# which also reads the empty next slot). UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs. The SEND + RECV
 # row counts per pair: the receive post (mlx5_rq.c's run loop) and the
 # responder CQE (mlx5_cq.c's responder loop) too.
 #
@@ -90,9 +92,9 @@ run() {
 
 echo "mlx5 fast path, callgrind instruction counts (driver functions only)"
 run burst "$bursts" "8B inline WRITE, burst 32, 1 signaled/32:"
-run bf $((bursts * 4)) "8B inline WRITE, single post (BlueFlame), poll_req n=1:"
-run bffull $((bursts * 4)) "8B inline WRITE, single post (BlueFlame), poll n=1:"
-run bf32 $((bursts * 4)) "8B inline WRITE, single post (BlueFlame), poll n=32:"
+run bf $((bursts * 4)) "8B inline WRITE, single post (BF), poll_req n=1:"
+run bffull $((bursts * 4)) "8B inline WRITE, single post (BF), full poll n=1:"
+run bf32 $((bursts * 4)) "8B inline WRITE, single post (BF), full poll n=32:"
 run send "$bursts" "8B inline SEND, burst 32, 1 signaled/32:"
 run read "$bursts" "8B READ, burst 32 (READ run loop):"
 echo "matrix (one knob changed per row; 32 WRs per iteration)"
