@@ -754,7 +754,7 @@ rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 	volatile struct mlx5_cqe64 *cqe;
 	struct rdx_mlx5_qp *qp;
 	struct rdx_mlx5_sq_sig sig;
-	uint32_t ci, own, sop, tail, retired, last, mask, w_ret;
+	uint32_t ci, own, sop, tail, retired, last, mask, w_op, w_ret;
 	uint8_t op_own;
 
 	if (unlikely(n != 1))
@@ -779,6 +779,11 @@ rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 	qp = cq->last_qp;
 	if (unlikely(qp == NULL) || unlikely(qp->base.qp_num != (sop & 0xffffff)))
 		goto general;
+	/* The values taken from sop stored or folded at once, so that few
+	 * stay live (should the CQE be the general loop's after all, that
+	 * writes the whole completion again). */
+	wc->qp_num = sop & 0xffffff;
+	w_op = rdx_mlx5_req_info[(uint8_t)(sop >> 24)] & 0xff000000u;
 	/* cqe_req_good's rule: the signaled WQE at wqe_counter retires every
 	 * WQE up to it; a counter naming none outstanding is the general
 	 * loop's. */
@@ -788,15 +793,14 @@ rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 	retired = (uint16_t)(sig.ord - (uint16_t)tail) + 1u;
 	if (unlikely(retired > qp->sq_head - tail))
 		goto general;
-	/* [retired, status SUCCESS, opcode] (the opcode byte of the table) */
-	w_ret = retired | (rdx_mlx5_req_info[(uint8_t)(sop >> 24)] & 0xff000000u);
 	last = tail + retired - 1;
-	/* The completion first, so that few values stay live (the stores
-	 * may alias the QP and the CQ: what follows reloads what it needs). */
+	qp->sq_tail = last + 1;
+	NO_STORE_PAIRING();
+	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
 	wc->wr_id = qp->sq_wrid[last & mask];
 	wc->imm = last;
-	NO_STORE_PAIRING();
-	wc->qp_num = sop & 0xffffff;
+	/* [retired, status SUCCESS, opcode] */
+	w_ret = retired | w_op;
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 	memcpy(&wc->retired, &w_ret, sizeof(w_ret));
 #else
@@ -804,9 +808,6 @@ rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 	wc->status = IBV_WC_SUCCESS;
 	wc->opcode = (uint8_t)(w_ret >> 24);
 #endif
-	qp->sq_tail = last + 1;
-	NO_STORE_PAIRING();
-	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
 	/* Every CQE byte it needs is read: hand the slot back. */
 	cq_poll_finish(cq, ci, ci + 1);
 	return 1;
