@@ -745,7 +745,9 @@ rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
  * reads only the fields it asks for). Anything else is the general loop's
  * (tail call, burst of one, the full completion); an empty slot returns 0;
  * n != 1 is rdx_mlx5_poll_burst (its completions meet the contract). In
- * the entry point itself, with no call on the way: no register to save.
+ * the entry point itself, with no call on the way, and with what comes
+ * from sop stored or folded early and the retirement before the wc stores
+ * so that one register save is all (doc/perf.md, the latency path).
  */
 uint16_t
 rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
