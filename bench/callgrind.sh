@@ -4,8 +4,8 @@
 # Instructions per operation of the mlx5 fast path, counted by callgrind
 # (deterministic; these VMs have no hardware counters). Only the driver's
 # own functions are counted: --toggle-collect on rdx_mlx5_post_burst,
-# rdx_mlx5_post_burst_ud, rdx_mlx5_post_recv_burst and rdx_mlx5_poll_burst
-# (and what they call); the
+# rdx_mlx5_post_burst_ud, rdx_mlx5_post_recv_burst, rdx_mlx5_poll_burst and
+# rdx_mlx5_poll_req_burst (and what they call); the
 # benchmark loop that plays the device (writes the CQEs) is not. The matrix
 # rows after the first four vary one knob each (inline size, SGE, signaling
 # interval -Q, post list -l 1, READ, atomics). In drivers/mlx5/mlx5_qp.c
@@ -14,7 +14,9 @@
 # the fast shape builder (build_fast) one WR at a time; 24/64-byte inline
 # the general builder; a burst of one its own short path with the BlueFlame
 # copy (row "bf" polls for one completion, n = 1, as perftest's ib_write_lat
-# does; row "bf32" with room for 32, which also reads the empty next slot). UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs. The SEND + RECV
+# does, with rdx_cq_poll_req_burst, the lean completion of a latency loop;
+# row "bffull" the same with rdx_cq_poll_burst; row "bf32" with room for 32,
+# which also reads the empty next slot). UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs. The SEND + RECV
 # row counts per pair: the receive post (mlx5_rq.c's run loop) and the
 # responder CQE (mlx5_cq.c's responder loop) too.
 #
@@ -49,28 +51,50 @@ ninja -C "$build" bench/mlx5_fastpath apps/rdx-perf/rdx-perf >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
+# fn_incl ANNOTATE_OUT FUNCTION: the inclusive cost of FUNCTION (0 if absent).
+# callgrind_annotate lists a function once per name of the file its code is
+# filed under: the absolute path of its compile unit (the line the callers'
+# arcs reach: the whole inclusive cost), the path relative to the current
+# directory and the headers inlined into it (parts of that cost). Take the
+# largest line whose function is exactly FUNCTION ("name" then " [obj]" or
+# the end of the line: rdx_mlx5_poll_burst is not rdx_mlx5_poll_burst_general).
+fn_incl() {
+    awk -v f="$2" 'BEGIN { m = 0 }
+        $0 ~ ("^ *[0-9,]+ .*:" f "( \\[|$)") { v = $1; gsub(",", "", v); if (v + 0 > m) m = v + 0 }
+        END { printf "%.0f\n", m }' "$1"
+}
+
 # run MODE ITERATIONS LABEL
 run() {
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" \
         --toggle-collect=rdx_mlx5_post_burst --toggle-collect=rdx_mlx5_post_burst_ud \
         --toggle-collect=rdx_mlx5_post_recv_burst --toggle-collect=rdx_mlx5_poll_burst \
+        --toggle-collect=rdx_mlx5_poll_req_burst \
         "$build/bench/mlx5_fastpath" "$1" "$2" >"$tmp/out.$1" 2>"$tmp/err.$1" || {
         cat "$tmp/err.$1" >&2; exit 1; }
     ops=$(sed -n 's/.* ops=\([0-9]*\).*/\1/p' "$tmp/out.$1")
     total=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$tmp/cg.$1")
-    post=$(callgrind_annotate --inclusive=yes "$tmp/cg.$1" 2>/dev/null |
-        awk '/rdx_mlx5_post_burst(_ud)? / { gsub(",", "", $1); print $1; exit }')
-    poll=$(callgrind_annotate --inclusive=yes "$tmp/cg.$1" 2>/dev/null |
-        awk '/rdx_mlx5_poll_burst/ { gsub(",", "", $1); print $1; exit }')
-    awk -v l="$3" -v t="$total" -v o="$ops" -v p="${post:-0}" -v q="${poll:-0}" 'BEGIN {
-        printf "%-52s %7.1f instr/op  (post+ring %.1f, poll %.1f; %d ops, %d instr)\n",
-            l, t / o, p / o, q / o, o, t }'
+    callgrind_annotate --inclusive=yes "$tmp/cg.$1" >"$tmp/incl.$1" 2>/dev/null
+    post=$(( $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst) +
+        $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst_ud) ))
+    recv=$(fn_incl "$tmp/incl.$1" rdx_mlx5_post_recv_burst)
+    # the lean poll tail-calls rdx_mlx5_poll_burst only for n != 1 (no row)
+    poll=$(( $(fn_incl "$tmp/incl.$1" rdx_mlx5_poll_burst) +
+        $(fn_incl "$tmp/incl.$1" rdx_mlx5_poll_req_burst) ))
+    awk -v l="$3" -v t="$total" -v o="$ops" -v p="$post" -v r="$recv" -v q="$poll" 'BEGIN {
+        rs = r != 0 ? sprintf(", recv post %.1f", r / o) : ""
+        printf "%-52s %7.1f instr/op  (post+ring %.1f%s, poll %.1f; %d ops, %d instr)\n",
+            l, t / o, p / o, rs, q / o, o, t
+        # the split covers every collected function: it must add up
+        if (p + r + q != t)
+            printf "  (split does not add up: %d + %d + %d != %d)\n", p, r, q, t }'
 }
 
 echo "mlx5 fast path, callgrind instruction counts (driver functions only)"
 run burst "$bursts" "8B inline WRITE, burst 32, 1 signaled/32:"
-run bf $((bursts * 4)) "8B inline WRITE, single post (BlueFlame), poll n=1:"
-run bf32 $((bursts * 4)) "8B inline WRITE, single post (BlueFlame), poll n=32:"
+run bf $((bursts * 4)) "8B inline WRITE, single post (BF), poll_req n=1:"
+run bffull $((bursts * 4)) "8B inline WRITE, single post (BF), full poll n=1:"
+run bf32 $((bursts * 4)) "8B inline WRITE, single post (BF), full poll n=32:"
 run send "$bursts" "8B inline SEND, burst 32, 1 signaled/32:"
 run read "$bursts" "8B READ, burst 32 (READ run loop):"
 echo "matrix (one knob changed per row; 32 WRs per iteration)"

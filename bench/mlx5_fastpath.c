@@ -4,7 +4,8 @@
  * this program plays the device (it writes one CQE per signaled WQE
  * itself, outside the driver's functions) so that
  * `valgrind --tool=callgrind --toggle-collect=rdx_mlx5_post_burst
- *  --toggle-collect=rdx_mlx5_poll_burst` counts the driver's own post +
+ *  --toggle-collect=rdx_mlx5_poll_burst
+ *  --toggle-collect=rdx_mlx5_poll_req_burst` counts the driver's own post +
  * ring + poll instructions only. bench/callgrind.sh turns the totals into
  * instructions per operation.
  *
@@ -13,7 +14,9 @@
  *          (sig_interval 32), one poll per burst (the fast path).
  *   bf     one 8-byte inline RDMA_WRITE per post (BlueFlame copy), signaled,
  *          one poll per post asking for one completion (n = 1, as perftest's
- *          ib_write_lat polls: the latency path).
+ *          ib_write_lat polls: the latency path), through
+ *          rdx_cq_poll_req_burst (the lean completion contract)
+ *   bffull the same through rdx_cq_poll_burst (the full completion)
  *   bf32   the same, the poll with room for 32 (n = 32: it also reads the
  *          empty slot after the CQE).
  *   send   8-byte inline SEND, bursts of 32 (the SEND fast path).
@@ -84,6 +87,7 @@ struct mode {
 static const struct mode modes[] = {
 	{ "burst", RDX_OP_WRITE, true, 8, 32, 1, 32, 28, false, false, BURST },
 	{ "bf", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false, false, 1 },
+	{ "bffull", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false, false, 1 },
 	{ "bf32", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false, false, BURST },
 	{ "send", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false, false, BURST },
 	{ "read", RDX_OP_READ, false, 8, 32, 1, 32, 28, false, false, BURST },
@@ -198,6 +202,8 @@ ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline, bool ud, b
 	ret = rdx_mlx5_cq_dp_init(&r->cq_obj, &dvc, 1, 1);
 	if (ret != 0)
 		return ret;
+	/* as the hardware CQ does (mlx5_hw_qp.c) */
+	r->cq_obj.base.poll_req_burst = rdx_mlx5_poll_req_burst;
 	return rdx_mlx5_cq_attach(&r->cq_obj, &r->qp);
 }
 
@@ -216,15 +222,18 @@ main(int argc, char **argv)
 	const struct mode *m = NULL;
 	uint32_t k, p;
 	char *end;
+	bool req_poll;
 
 	for (k = 0; argc == 3 && k < sizeof(modes) / sizeof(modes[0]); k++)
 		if (strcmp(argv[1], modes[k].name) == 0)
 			m = &modes[k];
 	if (m == NULL) {
-		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf bf32 send read w16 w24 w64"
+		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf bffull bf32 send read w16 w24 w64"
 			" sge ssge q8 q16 l1 cas faa ud sr)\n", argv[0]);
 		return 2;
 	}
+	/* row bf: the lean poll of a latency loop (rdx_cq_poll_req_burst) */
+	req_poll = strcmp(m->name, "bf") == 0;
 	errno = 0;
 	iters = strtoul(argv[2], &end, 10);
 	if (errno != 0 || *end != '\0' || iters == 0 || iters > 100000000ul) {
@@ -284,7 +293,8 @@ main(int argc, char **argv)
 		for (k = 0; m->recv && k < m->burst * m->posts; k++, cqes++)
 			device_recv(&r);
 		while (got < cqes) {
-			uint16_t n = rdx_cq_poll_burst(&r.cq_obj.base, wc, m->poll_n), j;
+			uint16_t n = req_poll ? rdx_cq_poll_req_burst(&r.cq_obj.base, wc, m->poll_n) :
+				rdx_cq_poll_burst(&r.cq_obj.base, wc, m->poll_n), j;
 
 			if (n == 0)
 				break;

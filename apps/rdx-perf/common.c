@@ -353,6 +353,17 @@ perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n)
 	return k;
 }
 
+uint16_t
+perf_poll_sends(struct perf_ep *ep, struct rdx_wc *wc, uint16_t n)
+{
+	struct perf_cqg *g = ep->cqg;
+
+	/* perf_poll's direct case for the send queue: nothing to route */
+	if (g->nb_qps == 1 && ep->sring.head == ep->sring.tail)
+		return rdx_cq_poll_req_burst(g->scq, wc, n);
+	return perf_poll(ep, false, wc, n);
+}
+
 void
 perf_cq_wait(struct perf_ep *ep, bool recv, int timeout_ms)
 {

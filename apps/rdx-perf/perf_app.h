@@ -414,6 +414,11 @@ int perf_read_remote(struct perf_lcore *lc, struct perf_ep *ep, uint64_t roff,
 /* Poll the QP's send (recv false) or receive completions: its parked ones
  * first, else the shared CQ, routing what belongs to other QPs. */
 uint16_t perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n);
+/* perf_poll of the send completions for a loop that reads only their
+ * wr_id, status, opcode and retired: rdx_cq_poll_req_burst (the lean
+ * completion) when the CQ is the QP's own, perf_poll when completions are
+ * routed (that needs qp_ctx). */
+uint16_t perf_poll_sends(struct perf_ep *ep, struct rdx_wc *wc, uint16_t n);
 /* -e: sleep on the shared CQ unless completions are parked (bounded). */
 void perf_cq_wait(struct perf_ep *ep, bool recv, int timeout_ms);
 

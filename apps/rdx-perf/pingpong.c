@@ -223,7 +223,8 @@ sq_reclaim(struct perf_lcore *lc, struct perf_ep *ep, const char *what)
 	struct rdx_wc wcs[PERF_WC_BURST];
 	uint16_t nc, j;
 
-	nc = perf_poll(ep, false, wcs, PERF_WC_BURST);
+	/* status and retired are all this reads (the lean poll) */
+	nc = perf_poll_sends(ep, wcs, PERF_WC_BURST);
 	for (j = 0; j < nc; j++) {
 		if (wcs[j].status != 0)
 			return perf_wc_error(lc, ep, &wcs[j], what);

@@ -312,9 +312,10 @@ stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	uint16_t nc, j;
 	int rc;
 
-	/* no more than the WRs unretired: one in a latency run (as ib_*_lat) */
-	nc = perf_poll(ep, false, wcs, (uint16_t)RTE_MIN(ep->posted - ep->completed,
-							 (uint64_t)PERF_WC_BURST));
+	/* no more than the WRs unretired: one in a latency run (as ib_*_lat);
+	 * status, wr_id and retired are all this reads (the lean poll) */
+	nc = perf_poll_sends(ep, wcs, (uint16_t)RTE_MIN(ep->posted - ep->completed,
+							(uint64_t)PERF_WC_BURST));
 	if (nc == 0)
 		return 0;
 	now = rdx_tsc();

@@ -734,6 +734,89 @@ rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 	return cq_poll((struct rdx_mlx5_cq *)bcq, wc, n);
 }
 
+/*
+ * rdx_cq_poll_req_burst's op (the lean contract, lib/dev/rdx_dev_core.h):
+ * a poll for one takes the slot at the consumer counter when it holds a
+ * good requester CQE of the cached QP whose counter names an outstanding
+ * signaled WQE (cq_poll_one's tests and retirement rule, in the same
+ * order), and writes wr_id, imm (the retirement cursor
+ * rdx_mlx5_qp_retired_wr_id reads), qp_num and [retired, status, opcode]:
+ * not qp_ctx, byte_len or vendor_err (rdma-core's ibv_cq_ex: the poller
+ * reads only the fields it asks for). Anything else is the general loop's
+ * (tail call, burst of one, the full completion); an empty slot returns 0;
+ * n != 1 is rdx_mlx5_poll_burst (its completions meet the contract). In
+ * the entry point itself, with no call on the way, and with what comes
+ * from sop stored or folded early and the retirement before the wc stores
+ * so that one register save is all (doc/perf.md, the latency path).
+ */
+uint16_t
+rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
+{
+	struct rdx_mlx5_cq *const cq = (struct rdx_mlx5_cq *)bcq;
+	volatile struct mlx5_cqe64 *cqe;
+	struct rdx_mlx5_qp *qp;
+	struct rdx_mlx5_sq_sig sig;
+	uint32_t ci, own, sop, tail, retired, last, mask, w_op, w_ret;
+	uint8_t op_own;
+
+	if (unlikely(n != 1))
+		return rdx_mlx5_poll_burst(bcq, wc, n);
+	ci = cq->cons_index;
+	cqe = (volatile struct mlx5_cqe64 *)(void *)
+		(cq->cqe64 + ((size_t)(ci & cq->cqe_mask) << cq->cqe_shift));
+	/* op_own read once, through the volatile pointer. */
+	op_own = cqe->op_own;
+	/* The owner bit software owns at ci: the ring's wrap parity. */
+	own = (ci >> cq->log_cqe_cnt) & MLX5_CQE_OWNER_MASK;
+	/* opcode and owner under one mask: opcode REQ (0) and ours */
+	if (unlikely((op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != own)) {
+		/* Not software-owned (get_sw_cqe), owner bit first: nothing. */
+		if (((op_own ^ own) & MLX5_CQE_OWNER_MASK) || (op_own >> 4) == MLX5_CQE_INVALID)
+			return 0;
+		goto general;
+	}
+	/* udma_from_device_barrier: read the body only after ownership. */
+	rte_io_rmb();
+	sop = be32toh(cqe->sop_drop_qpn);
+	qp = cq->last_qp;
+	if (unlikely(qp == NULL) || unlikely(qp->base.qp_num != (sop & 0xffffff)))
+		goto general;
+	/* The values taken from sop stored or folded at once, so that few
+	 * stay live (should the CQE be the general loop's after all, that
+	 * writes the whole completion again). */
+	wc->qp_num = sop & 0xffffff;
+	w_op = rdx_mlx5_req_info[(uint8_t)(sop >> 24)] & 0xff000000u;
+	/* cqe_req_good's rule: the signaled WQE at wqe_counter retires every
+	 * WQE up to it; a counter naming none outstanding is the general
+	 * loop's. */
+	mask = qp->sq_mask;
+	sig = qp->sq_sig[be16toh(cqe->wqe_counter) & mask];
+	tail = qp->sq_tail;
+	retired = (uint16_t)(sig.ord - (uint16_t)tail) + 1u;
+	if (unlikely(retired > qp->sq_head - tail))
+		goto general;
+	last = tail + retired - 1;
+	qp->sq_tail = last + 1;
+	NO_STORE_PAIRING();
+	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
+	wc->wr_id = qp->sq_wrid[last & mask];
+	wc->imm = last;
+	/* [retired, status SUCCESS, opcode] */
+	w_ret = retired | w_op;
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	memcpy(&wc->retired, &w_ret, sizeof(w_ret));
+#else
+	wc->retired = (uint16_t)retired;
+	wc->status = IBV_WC_SUCCESS;
+	wc->opcode = (uint8_t)(w_ret >> 24);
+#endif
+	/* Every CQE byte it needs is read: hand the slot back. */
+	cq_poll_finish(cq, ci, ci + 1);
+	return 1;
+general:
+	return cq_poll_general(cq, wc, 1, ci, ci);
+}
+
 uint16_t
 rdx_mlx5_poll_burst_general(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 {

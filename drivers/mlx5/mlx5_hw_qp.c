@@ -105,6 +105,8 @@ rdx_mlx5_hw_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 			 dv.cqn, dv.cqe_cnt, dv.cqe_size, strerror(ret));
 		goto fail;
 	}
+	/* the lean requester poll (poll_burst stays rdx_mlx5_poll_burst here) */
+	hc->mcq.base.poll_req_burst = rdx_mlx5_poll_req_burst;
 	return &hc->mcq.base;
 fail:
 	if (hc->ibcq != NULL)

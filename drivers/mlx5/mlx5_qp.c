@@ -415,29 +415,33 @@ post_run_shape(uint8_t *ctrl, uint64_t *wid, uint64_t qpn8, uint32_t cur_post,
 static __rte_always_inline uint16_t
 post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 {
-	const uint32_t tail = qp->sq_tail;
-	const uint32_t head = qp->sq_head;
 	const uint32_t cur_post = qp->sq_cur_post;
-	const uint32_t idx = cur_post & qp->sq_mask;
-	struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(qp->sq_buf, idx, qp->sq_mask);
-	const uint64_t w0_write = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 |
-		rte_be_to_cpu_32(qp->qpn_be8);
-	uint32_t key, unsig = qp->sq_unsignaled;
+	struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(qp->sq_buf, cur_post, qp->sq_mask);
+	uint32_t key, head, unsig, idx;
 	uint64_t w0, w1 = 0;
 
-	if (unlikely(head - tail >= qp->sq_max_post)) {
+	if (unlikely(qp->sq_head - qp->sq_tail >= qp->sq_max_post)) {
 		qp->stats.sq_full++;
 		return 0;
 	}
 	memcpy(&key, &wr->opcode, sizeof(key));
-	if (!build_fast((uint8_t *)ctrl, wr, key, qp->fast_key, w0_write, &w0))
+	/* ctrl word 0 without the QPN (ORed in below) */
+	if (!build_fast((uint8_t *)ctrl, wr, key, qp->fast_key,
+			(uint64_t)MLX5_OPCODE_RDMA_WRITE << 32, &w0))
 		return post_general(qp, wr, 1, 0, NULL);
+	/* The QP read after the segment stores (which may alias it, so the
+	 * compiler reloads): fewer values live across them, fewer registers
+	 * to save. */
+	w0 |= rte_be_to_cpu_32(qp->qpn_be8);
+	head = qp->sq_head;
+	unsig = qp->sq_unsignaled;
 	/* post_general's rule for one WQE: by flag, the sig_interval-th, the
 	 * last free slot, or the burst's end. */
 	if ((key & WR_KEY_SIGNALED) || unsig + 1 >= qp->sig_interval ||
-	    head - tail == qp->sq_max_post - 1 || qp->sig_burst_end) {
+	    head - qp->sq_tail == qp->sq_max_post - 1 || qp->sig_burst_end) {
 		w1 = W1_CQ_UPDATE;
 		unsig = 0;
+		idx = cur_post & qp->sq_mask;
 		qp->sq_sig[idx].ord = (uint16_t)head;
 		qp->sq_sig[idx].next_bb = (uint16_t)(cur_post + 1);
 	} else {

@@ -179,8 +179,10 @@ sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint32_t c
 	 */
 	if (fast_only) {
 		/* Fast shapes: inline, DS 2..4, one WQEBB: they fit any half
-		 * (bf.size is a non-zero multiple of 64). */
-		if (nreq == 1 && bf->copy_max != 0) {
+		 * (bf.size is a non-zero multiple of 64). The copy laid out
+		 * straight (post_single, the latency path, is the only
+		 * fast_only caller). */
+		if (likely(nreq == 1 && bf->copy_max != 0)) {
 			bf_copy64(reg, (const uint8_t *)last);
 			qp->stats.bf_posts++;
 			goto flush;

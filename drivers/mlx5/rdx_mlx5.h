@@ -364,6 +364,12 @@ uint16_t rdx_mlx5_post_recv_burst(struct rdx_qp *qp, const struct rdx_recv_wr *w
 				  uint16_t n);
 uint16_t rdx_mlx5_poll_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
 /*
+ * rdx_cq_poll_req_burst's op (the lean completion contract): the hardware
+ * CQ installs it; a backend with its own poll_burst op (the software
+ * device's inline progress) leaves it out, and lib/dev falls back to that.
+ */
+uint16_t rdx_mlx5_poll_req_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
+/*
  * The poll loop for every CQE kind without the fast loop in front: for a
  * backend's own poll_burst op that runs work first (the software device's
  * inline progress), since that work usually leaves several kinds of CQE.

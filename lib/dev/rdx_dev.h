@@ -18,9 +18,9 @@
  * devices has its own lock).
  *
  * Fast path calls (rdx_qp_post_burst, rdx_qp_post_recv_burst,
- * rdx_cq_poll_burst) make exactly one indirect call per burst, never
- * allocate, lock, log or enter the kernel, and return a count: a short count
- * means the queue was full (post) or empty (poll).
+ * rdx_cq_poll_burst, rdx_cq_poll_req_burst) make exactly one indirect call
+ * per burst, never allocate, lock, log or enter the kernel, and return a
+ * count: a short count means the queue was full (post) or empty (poll).
  */
 #ifndef RDX_DEV_H
 #define RDX_DEV_H
@@ -726,8 +726,8 @@ int rdx_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 /**
  * wr_id of the i-th WR (0 = oldest) retired by a send completion wc.
  *
- * Poller's thread, right after rdx_cq_poll_burst: valid until the next post
- * on the QP. No allocation, lock or system call.
+ * Poller's thread, right after rdx_cq_poll_burst or rdx_cq_poll_req_burst:
+ * valid until the next post on the QP. No allocation, lock or system call.
  *
  * @param qp
  *   The QP of the completion (wc->qp_ctx names its user_ctx).

@@ -46,6 +46,9 @@ struct rdx_qp {
  * it, never write it. */
 struct rdx_cq {
 	rdx_poll_burst_t poll_burst;
+	/** rdx_cq_poll_req_burst's op: never NULL on a CQ from rdx_cq_create
+	 * (lib/dev puts poll_burst there when the driver leaves it NULL). */
+	rdx_poll_burst_t poll_req_burst;
 	struct rdx_dev *dev;
 	struct rdx_cq_conf conf;  /**< as granted */
 };
@@ -129,6 +132,37 @@ static inline uint16_t
 rdx_cq_poll_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n)
 {
 	return cq->poll_burst(cq, wc, n);
+}
+
+/**
+ * Poll up to n completions for a loop that only needs to know which of its
+ * sends completed and how: the lean completion contract (a latency loop's
+ * poll of its send CQ). Same call, count and CQ doorbell-record update as
+ * rdx_cq_poll_burst, the same completions in the same order; only what a
+ * completion carries may be less:
+ *
+ * - a successful requester completion (status IBV_WC_SUCCESS, opcode
+ *   RDX_WC_SEND, RDX_WC_WRITE, RDX_WC_READ, RDX_WC_CAS, RDX_WC_FAA,
+ *   RDX_WC_NOP, or RDX_WC_UNKNOWN for an opcode the driver does not name)
+ *   has wr_id, status, opcode, retired and qp_num set, and
+ *   rdx_qp_retired_wr_id works on it as on rdx_cq_poll_burst's; qp_ctx,
+ *   byte_len, imm and vendor_err are undefined (a READ's byte count, the
+ *   8 of an atomic and the QP's user_ctx are not written: find the QP by
+ *   qp_num, or use rdx_cq_poll_burst);
+ * - every other completion (an error or a flush, a receive, a completion
+ *   the driver cannot match to a WR) is written in full, exactly as
+ *   rdx_cq_poll_burst writes it.
+ *
+ * A driver without a lean poll gives the full one here (every field set),
+ * which meets this contract. rdma-core's extended CQ (ibv_start_poll /
+ * ibv_wc_read_*) is the precedent: a poller reads only the fields it asks
+ * for. Fast path, threading and return value as rdx_cq_poll_burst; a CQ
+ * may be polled with both calls, one at a time.
+ */
+static inline uint16_t
+rdx_cq_poll_req_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n)
+{
+	return cq->poll_req_burst(cq, wc, n);
 }
 
 #ifdef __cplusplus

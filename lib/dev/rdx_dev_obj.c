@@ -105,6 +105,8 @@ rdx_mem_type_name(enum rdx_mem_type type)
 struct rdx_cq *
 rdx_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 {
+	struct rdx_cq *cq;
+
 	if (dev == NULL || conf == NULL) {
 		rte_errno = EINVAL;
 		return NULL;
@@ -116,7 +118,12 @@ rdx_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	return dev->ops->cq_create(dev, conf);
+	cq = dev->ops->cq_create(dev, conf);
+	/* A driver without a lean requester poll: the full one meets its
+	 * contract (rdx_cq_poll_req_burst). */
+	if (cq != NULL && cq->poll_req_burst == NULL)
+		cq->poll_req_burst = cq->poll_burst;
+	return cq;
 }
 
 int

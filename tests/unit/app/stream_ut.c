@@ -28,6 +28,16 @@ perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n)
 	return 0;
 }
 
+uint16_t
+perf_poll_sends(struct perf_ep *ep, struct rdx_wc *wc, uint16_t n)
+{
+	RTE_SET_USED(ep);
+	RTE_SET_USED(wc);
+	RTE_SET_USED(n);
+	CU_FAIL("perf_poll_sends called");
+	return 0;
+}
+
 int
 perf_wc_error(struct perf_lcore *lc, const struct perf_ep *ep, const struct rdx_wc *wc,
 	      const char *op)

@@ -399,6 +399,98 @@ test_qp_registry(void)
 	CU_ASSERT_EQUAL(rdx_qp_state_get(qp), -ENOENT);
 }
 
+/* A stub driver's CQ: a full poll that writes every field, and (with lean)
+ * a lean poll of its own that says which it was. */
+static unsigned int full_polls, lean_polls;
+
+static uint16_t
+stub_poll_full(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n)
+{
+	(void)cq;
+	full_polls++;
+	if (n == 0)
+		return 0;
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = 77;
+	wc->retired = 1;
+	wc->opcode = RDX_WC_WRITE;
+	wc->byte_len = 5;
+	return 1;
+}
+
+static uint16_t
+stub_poll_lean(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n)
+{
+	(void)cq;
+	lean_polls++;
+	if (n == 0)
+		return 0;
+	wc->wr_id = 78;
+	wc->retired = 1;
+	wc->status = 0;
+	wc->opcode = RDX_WC_WRITE;
+	return 1;
+}
+
+static struct rdx_cq poll_cq;
+static bool poll_cq_lean;
+
+static struct rdx_cq *
+stub_poll_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
+{
+	(void)conf;
+	memset(&poll_cq, 0, sizeof(poll_cq));
+	poll_cq.dev = dev;
+	poll_cq.poll_burst = stub_poll_full;
+	if (poll_cq_lean)
+		poll_cq.poll_req_burst = stub_poll_lean;
+	return &poll_cq;
+}
+
+static const struct rdx_dev_ops stub_poll_ops = {
+	.cq_create = stub_poll_cq_create,
+};
+
+/* rdx_cq_poll_req_burst: a driver without the op gets its full poll (every
+ * field written), one with it its own; rdx_cq_poll_burst is the full poll
+ * either way. */
+static void
+test_poll_req_fallback(void)
+{
+	struct rdx_dev dev = { .ops = &stub_poll_ops };
+	struct rdx_wc wc;
+	struct rdx_cq *cq;
+
+	poll_cq_lean = false;
+	full_polls = lean_polls = 0;
+	cq = rdx_cq_create(&dev, &(struct rdx_cq_conf){ .depth = 16 });
+	CU_ASSERT_PTR_EQUAL_FATAL(cq, &poll_cq);
+	CU_ASSERT(cq->poll_req_burst == stub_poll_full);
+	memset(&wc, 0xa5, sizeof(wc));
+	CU_ASSERT_EQUAL(rdx_cq_poll_req_burst(cq, &wc, 1), 1);
+	CU_ASSERT_EQUAL(full_polls, 1);
+	CU_ASSERT_EQUAL(lean_polls, 0);
+	CU_ASSERT_EQUAL(wc.wr_id, 77);
+	CU_ASSERT_EQUAL(wc.byte_len, 5);   /* the full poll's fields too */
+	CU_ASSERT_PTR_NULL(wc.qp_ctx);
+	CU_ASSERT_EQUAL(rdx_cq_poll_req_burst(cq, &wc, 0), 0);
+	CU_ASSERT_EQUAL(full_polls, 2);
+
+	poll_cq_lean = true;
+	full_polls = lean_polls = 0;
+	cq = rdx_cq_create(&dev, &(struct rdx_cq_conf){ .depth = 16 });
+	CU_ASSERT_PTR_EQUAL_FATAL(cq, &poll_cq);
+	CU_ASSERT(cq->poll_req_burst == stub_poll_lean);
+	CU_ASSERT(cq->poll_burst == stub_poll_full);
+	CU_ASSERT_EQUAL(rdx_cq_poll_req_burst(cq, &wc, 1), 1);
+	CU_ASSERT_EQUAL(wc.wr_id, 78);
+	CU_ASSERT_EQUAL(lean_polls, 1);
+	CU_ASSERT_EQUAL(rdx_cq_poll_burst(cq, &wc, 1), 1);
+	CU_ASSERT_EQUAL(wc.wr_id, 77);
+	CU_ASSERT_EQUAL(full_polls, 1);
+	CU_ASSERT_EQUAL(lean_polls, 1);
+}
+
 int
 main(void)
 {
@@ -411,6 +503,8 @@ main(void)
 		{ "UD QP, AH and connect checks", test_ud_checks },
 		{ "WR layout (RC and UD fields)", test_wr_layout },
 		{ "the registry of live QPs (no counters)", test_qp_registry },
+		{ "requester poll: the full poll when the driver has no lean one",
+		  test_poll_req_fallback },
 		{ NULL, NULL },
 	};
 

@@ -244,10 +244,17 @@ cqe_resp_from(uint32_t qpn, uint8_t opcode, uint32_t byte_cnt, uint32_t imm, uin
  * groups of one to three WQEs (the last one SIGNALED, sig_interval 8, so
  * one requester CQE may retire three), completed by a good requester CQE,
  * an error or flush CQE naming the oldest outstanding WQE, or a requester
- * CQE of an unknown QPN. Each configuration runs twice: polls of 1..10,
- * then polls of exactly one (cq_poll_one, the latency path: every CQE kind
- * meets it, and the empty slot after the last CQE, which holds the last
- * lap's CQE, is polled with n = 1 too).
+ * CQE of an unknown QPN; good requester CQEs carry a random WQE opcode
+ * (NOP, WRITE, SEND, READ with its byte count, CAS, FAA: the wc opcode and
+ * byte_len the table gives), and every WR a send completion retires is
+ * checked through rdx_mlx5_qp_retired_wr_id. Each configuration runs three
+ * times: polls of 1..10, then polls of exactly one (cq_poll_one, the
+ * latency path: every CQE kind meets it, and the empty slot after the last
+ * CQE, which holds the last lap's CQE, is polled with n = 1 too), then the
+ * lean requester poll (rdx_mlx5_poll_req_burst, rdx_cq_poll_req_burst's
+ * op), mostly with n = 1, now and then 2..4: its good requester completions
+ * are compared on the fields its contract names (wr_id, status, opcode,
+ * retired, qp_num, and the retired wr_ids), every other completion in full.
  */
 static void
 test_cq_fast_loops_random(void)
@@ -259,7 +266,17 @@ test_cq_fast_loops_random(void)
 	uint64_t seed = 0xc0ffee123457ull;
 	unsigned int c, round, pm;
 
-	for (c = 0; c < 2 * RTE_DIM(cfg); c++) {
+	/* requester CQE opcode -> wc opcode; byte_len: 0, 8, or ~0 for byte_cnt */
+	static const struct { uint8_t wqe_op, wc_op; uint32_t len; } req_ops[] = {
+		{ MLX5_OPCODE_NOP, RDX_WC_NOP, 0 },
+		{ MLX5_OPCODE_RDMA_WRITE, RDX_WC_WRITE, 0 },
+		{ MLX5_OPCODE_SEND, RDX_WC_SEND, 0 },
+		{ MLX5_OPCODE_RDMA_READ, RDX_WC_READ, UINT32_MAX },
+		{ MLX5_OPCODE_ATOMIC_CS, RDX_WC_CAS, 8 },
+		{ MLX5_OPCODE_ATOMIC_FA, RDX_WC_FAA, 8 },
+	};
+
+	for (c = 0; c < 3 * RTE_DIM(cfg); c++) {
 		struct qp_opts o = default_opts;
 		/* the model: receives and sends outstanding (sends: wr_id, WQEBB
 		 * counter, CQ_UPDATE set), completions due */
@@ -269,7 +286,7 @@ test_cq_fast_loops_random(void)
 		struct rdx_wc due[64];
 		uint32_t due_n;
 
-		pm = c / RTE_DIM(cfg);          /* 0: polls of 1..10, 1: of one */
+		pm = c / RTE_DIM(cfg);  /* 0: polls of 1..10, 1: of one, 2: lean */
 		o.cqe_cnt = cfg[c % RTE_DIM(cfg)][0];
 		o.cqe_size = cfg[c % RTE_DIM(cfg)][1];
 		o.rq_cnt = cfg[c % RTE_DIM(cfg)][2];
@@ -362,14 +379,19 @@ test_cq_fast_loops_random(void)
 					/* the first signaled WQE retires every one before it */
 					uint32_t s = sq_tail;
 
+					const uint32_t ro = (uint32_t)(junk >> 8) % RTE_DIM(req_ops);
+
 					while (!sq_sig[s % 16])
 						s++;
-					cqe_req(QPN, (uint16_t)sq_bb[s % 16], MLX5_OPCODE_NOP, blen);
-					e->opcode = RDX_WC_NOP;
+					cqe_req(QPN, (uint16_t)sq_bb[s % 16], req_ops[ro].wqe_op, blen);
+					e->opcode = req_ops[ro].wc_op;
 					e->wr_id = sq[s % 16];
 					e->retired = (uint16_t)(s - sq_tail + 1);
+					/* the first WR it retires, for the retired wr_ids */
+					e->src_qp = sq_tail;
 					sq_tail = s + 1;
-					e->byte_len = 0;
+					e->byte_len = req_ops[ro].len == UINT32_MAX ? blen :
+						req_ops[ro].len;
 					e->imm = UINT32_MAX;            /* the cursor: not compared */
 					continue;
 				} else if (sq_tail != sq_head && kind < 99) {
@@ -413,22 +435,38 @@ test_cq_fast_loops_random(void)
 			/* the poll, in random bursts, with a canary after the last */
 			for (got = 0; got < due_n;) {
 				struct rdx_wc wc[12];
-				const uint16_t n = pm ? 1 : (uint16_t)(1 + xs64(&seed) % 10);
+				const uint64_t x = xs64(&seed);
+				const uint16_t n = pm == 0 ? (uint16_t)(1 + x % 10) :
+					pm == 2 && x % 8 == 0 ? (uint16_t)(2 + (x >> 8) % 3) : 1;
 				uint16_t r, j;
 
 				memset(wc, 0xab, sizeof(wc));
-				r = rdx_cq_poll_burst(cq(), wc, n);
+				r = pm == 2 ? rdx_mlx5_poll_req_burst(cq(), wc, n) :
+					rdx_cq_poll_burst(cq(), wc, n);
 				CU_ASSERT_FATAL(r == RTE_MIN((uint32_t)n, due_n - got));
 				CU_ASSERT_FATAL(wc[n].wr_id == 0xababababababababull);
 				for (j = 0; j < r; j++) {
 					const struct rdx_wc *w = &wc[j], *e = &due[got + j];
+					/* a good requester completion (the lean contract's) */
+					const bool good_req = e->status == IBV_WC_SUCCESS &&
+						e->qp_ctx != NULL && e->retired != 0 &&
+						e->opcode != RDX_WC_RECV && e->opcode != RDX_WC_RECV_IMM;
+					uint16_t i;
 
 					CU_ASSERT_FATAL(w->status == e->status);
 					CU_ASSERT_FATAL(w->opcode == e->opcode);
 					CU_ASSERT_FATAL(w->retired == e->retired);
-					CU_ASSERT_FATAL(w->qp_ctx == e->qp_ctx);
 					if (e->retired != 0)
 						CU_ASSERT_FATAL(w->wr_id == e->wr_id);
+					if (good_req) {
+						CU_ASSERT_FATAL(w->qp_num == e->qp_num);
+						for (i = 0; i < e->retired; i++)
+							CU_ASSERT_FATAL(rdx_mlx5_qp_retired_wr_id(qp(), w, i) ==
+									sq[(e->src_qp + i) % 16]);
+						if (pm == 2)
+							continue;   /* the rest is undefined */
+					}
+					CU_ASSERT_FATAL(w->qp_ctx == e->qp_ctx);
 					if (e->qp_ctx == NULL || e->retired == 0)
 						continue;
 					CU_ASSERT_FATAL(w->qp_num == e->qp_num);
@@ -446,7 +484,8 @@ test_cq_fast_loops_random(void)
 				got += r;
 			}
 			/* nothing more: the next slot is a stale CQE of the last lap */
-			CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), due, pm ? 1 : 4) == 0);
+			CU_ASSERT_FATAL((pm == 2 ? rdx_mlx5_poll_req_burst(cq(), due, 1) :
+					 rdx_cq_poll_burst(cq(), due, pm ? 1 : 4)) == 0);
 			CU_ASSERT_FATAL(f->qp.rq_tail == rx_tail && f->qp.rq_head == rx_head);
 			CU_ASSERT_FATAL(f->qp.sq_tail == sq_tail);
 			CU_ASSERT_FATAL(f->cq_obj.cons_index == f->cq_pi);
@@ -457,13 +496,14 @@ test_cq_fast_loops_random(void)
 }
 
 /*
- * A poll for one (cq_poll_one) meets a slot that still holds the last lap's
+ * A poll for one (cq_poll_one, or the lean rdx_mlx5_poll_req_burst) meets a
+ * slot that still holds the last lap's
  * requester CQE whose counter names the WQEBB of a signaled WQE outstanding
  * now (sig_interval 4, 4 CQEs, 16 WQEBBs: the CQ laps every 16 WQEs): the
  * retirement rule would accept it, only the owner bit says it is stale.
  */
 static void
-test_cq_poll_one_stale(void)
+poll_one_stale(uint16_t (*poll)(struct rdx_cq *, struct rdx_wc *, uint16_t))
 {
 	struct qp_opts o = default_opts;
 	struct rdx_wc wc[2];
@@ -480,23 +520,32 @@ test_cq_poll_one_stale(void)
 			CU_ASSERT_FATAL(post1(&wr) == 1);
 		}
 		/* slot g % 4: lap 0's CQE (owner 0) for WQEBB 3 when g == 4 */
-		CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 1) == 0);
+		CU_ASSERT_FATAL(poll(cq(), wc, 1) == 0);
 		cqe_req(QPN, (uint16_t)(g * 4 + 3), MLX5_OPCODE_NOP, 0);
 		memset(wc, 0, sizeof(wc));
-		CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 1) == 1);
+		CU_ASSERT_FATAL(poll(cq(), wc, 1) == 1);
 		CU_ASSERT(wc[0].wr_id == 100 + g * 4 + 3 && wc[0].retired == 4);
+		CU_ASSERT(wc[0].qp_num == QPN);
 		CU_ASSERT(wc[0].status == IBV_WC_SUCCESS && wc[0].opcode == RDX_WC_NOP);
 		CU_ASSERT(rdx_mlx5_qp_retired_wr_id(qp(), &wc[0], 0) == 100 + g * 4);
 		CU_ASSERT_FATAL(f->qp.sq_tail == g * 4 + 4 && f->qp.sq_tail_bb == g * 4 + 4);
 	}
 	/* a second CQE for WQEBB 19 (retired): the range check refuses it */
 	cqe_req(QPN, 19, MLX5_OPCODE_NOP, 0);
-	CU_ASSERT_FATAL(rdx_cq_poll_burst(cq(), wc, 1) == 1);
+	CU_ASSERT_FATAL(poll(cq(), wc, 1) == 1);
 	CU_ASSERT(wc[0].status == IBV_WC_GENERAL_ERR && wc[0].retired == 0);
 	CU_ASSERT(f->qp.sq_tail == 20 && f->qp.sq_tail_bb == 20);
 	CU_ASSERT(f->cq_obj.cons_index == 6 && be32toh(f->cq_dbrec[0]) == 6);
 	CU_ASSERT(f->cq_obj.stats.polls == 6 && f->cq_obj.stats.cqes == 6);
 	fake_teardown();
+}
+
+/* ... through the full poll (cq_poll_one) and the lean one */
+static void
+test_cq_poll_one_stale(void)
+{
+	poll_one_stale(rdx_mlx5_poll_burst);
+	poll_one_stale(rdx_mlx5_poll_req_burst);
 }
 
 static void

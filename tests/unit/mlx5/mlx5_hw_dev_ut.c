@@ -127,6 +127,21 @@ test_loopback(void)
 	CU_ASSERT(wc[0].status == IBV_WC_SUCCESS && wc[0].wr_id == 1);
 	CU_ASSERT(memcmp(mb->addr, &v, 8) == 0);
 
+	/* the same through the lean requester poll the hardware CQ installs */
+	CU_ASSERT(cq->poll_req_burst == rdx_mlx5_poll_req_burst);
+	wr.wr_id = 2;
+	CU_ASSERT(rdx_qp_post_burst(qa, &wr, 1) == 1);
+	{
+		unsigned long spins;
+		uint16_t got = 0;
+
+		for (spins = 0; got == 0 && spins < 100000000ul; spins++)
+			got = rdx_cq_poll_req_burst(cq, wc, 1);
+		CU_ASSERT(got == 1);
+	}
+	CU_ASSERT(wc[0].status == IBV_WC_SUCCESS && wc[0].wr_id == 2 && wc[0].retired == 1);
+	CU_ASSERT(wc[0].opcode == RDX_WC_WRITE && wc[0].qp_num == qa->qp_num);
+
 	/* READ b -> a */
 	sge.addr = ma->iova;
 	sge.lkey = ma->lkey;
