@@ -138,6 +138,24 @@ struct pp_sample {
 	bool pending;
 };
 
+/* Receives re-posted in batches of up to PP_RECV_BATCH: a post of one
+ * receive costs nearly what a post of many does (per-call set-up, one
+ * doorbell record write), and on the software device every repost writes
+ * the lines the peer's engine reads (receive WQEs, the RQ doorbell record).
+ * Half the receives beyond the window may be used before the refill, so
+ * at least window + that many stay posted: never fewer than the requests
+ * (or answers) that can be in flight, as before. */
+#define PP_RECV_BATCH 16u
+
+static inline bool
+pp_recvs_low(const struct perf_run *run, const struct perf_ep *ep)
+{
+	const uint64_t have = ep->recv_posted - ep->recv_done;
+	uint32_t slack = ep->rslots > run->window ? (ep->rslots - run->window) / 2 : 0;
+
+	return have + RTE_MIN(slack, PP_RECV_BATCH) < ep->rslots;
+}
+
 /* the server lcore's response built ahead (one served QP per lcore) */
 static RTE_DEFINE_PER_LCORE(struct pp_next, pp_srv_next);
 
@@ -333,7 +351,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 		}
 		/* the receives again, unless pp_next leaves it for an idle
 		 * pass and enough are still posted for what may come first */
-		if (nx == NULL || ep->recv_posted - ep->recv_done < 2)
+		if (nx != NULL ? ep->recv_posted - ep->recv_done < 2 : pp_recvs_low(run, ep))
 			perf_post_recvs(ep, ep->rslots);
 	}
 	k = rdx_qp_post_burst(ep->qp, post, n);
@@ -401,7 +419,7 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 		ep->completed++;
 		ep->recv_done++;
 	}
-	if (smp == NULL || ep->recv_posted - ep->recv_done < 2)
+	if (smp != NULL ? ep->recv_posted - ep->recv_done < 2 : pp_recvs_low(lc->run, ep))
 		perf_post_recvs(ep, ep->rslots);
 	return nc;
 }
