@@ -156,6 +156,10 @@ pp_recvs_low(const struct perf_run *run, const struct perf_ep *ep)
 	return have + RTE_MIN(slack, PP_RECV_BATCH) < ep->rslots;
 }
 
+/* Responses the responder leaves unretired before it polls its send CQ
+ * (perf_pingpong_serve). */
+#define PP_RECLAIM_AT ((uint64_t)PERF_WC_BURST)
+
 /* the server lcore's response built ahead (one served QP per lcore) */
 static RTE_DEFINE_PER_LCORE(struct pp_next, pp_srv_next);
 
@@ -292,8 +296,17 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	int rc = 0;
 
 	/* the send CQ only while a response is unretired (see sq_reclaim);
-	 * with pp_next on an idle pass, or when the send queue is full */
-	if (ep->posted != ep->sq_done && (nx == NULL || ep->posted - ep->sq_done >= ep->sq_depth)) {
+	 * with pp_next on an idle pass, or when the send queue is full;
+	 * without, when requests come as receives, once PP_RECLAIM_AT
+	 * responses (at most half the send queue) are unretired: one poll
+	 * takes their completions, instead of a poll for every response
+	 * (the receive CQ is polled on every call: on the software device
+	 * those polls run the engine that executes the responses; with
+	 * poll_memory this poll is the only one) */
+	if (ep->posted != ep->sq_done &&
+	    ep->posted - ep->sq_done >= (nx != NULL ? ep->sq_depth :
+					 lc->eng->poll_memory ? 1 :
+					 RTE_MIN(ep->sq_depth / 2, PP_RECLAIM_AT))) {
 		rc = sq_reclaim(lc, ep, opname);
 		if (rc < 0)
 			return rc;
