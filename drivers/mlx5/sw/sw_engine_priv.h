@@ -424,7 +424,7 @@ sw_peer_rq_resolve(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t
 			break;
 		if (l == 0)
 			continue;
-		dst[*nd].p = sw_mr_resolve(pd, be32toh(rw[i].lkey), be64toh(rw[i].addr), l,
+		dst[*nd].p = sw_mr_xlate(pd, be32toh(rw[i].lkey), be64toh(rw[i].addr), l,
 					   IBV_ACCESS_LOCAL_WRITE, pid);
 		if (dst[*nd].p == NULL)
 			*synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;

@@ -679,6 +679,27 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 			return sw_req_done(e, q, &w, len);
 		}
 	}
+	/* The other hot shape: an RC SEND with its payload inline (RPCs).
+	 * sw_payload's inline checks in its order, no span bookkeeping; any
+	 * other shape takes the general path, which reports what is wrong. */
+	if (w.opcode == MLX5_OPCODE_SEND && q->type == SW_QPT_RC) {
+		uint32_t hdr, len;
+
+		memcpy(&hdr, w.b + 16, 4);
+		hdr = be32toh(hdr);
+		len = hdr & ~(uint32_t)MLX5_INLINE_SEG;
+		if ((hdr & MLX5_INLINE_SEG) != 0 && len != 0 && len <= q->max_inline &&
+		    1 + RTE_ALIGN_CEIL(4 + len, 16U) / 16 == w.ds) {
+			loc[0].p = w.b + 20;
+			loc[0].len = len;
+			if (!sw_peer_alive(q))
+				return sw_no_ack(e, q, &w);
+			rc = sw_responder(e, q, &w, loc, 1, len, false, NULL);
+			if (rc != SW_DONE)
+				return rc;
+			return sw_req_done(e, q, &w, len);
+		}
+	}
 	if (q->type == SW_QPT_UD) {
 		/* UD takes NOP, SEND and SEND_IMM (IBTA 9.8.1: no RDMA, no
 		 * atomics on UD) */
