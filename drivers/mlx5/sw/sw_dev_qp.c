@@ -27,31 +27,43 @@
 void sw_cq_futex_wait(struct sw_engine *e, int slot, uint32_t seq, uint64_t ns);
 uint32_t sw_cq_seq(struct sw_engine *e, int slot);
 
+/* A CQE waiting at the consumer counter (get_sw_cqe: valid opcode, the
+ * owner bit of this lap), from the datapath's own view of the ring
+ * (process memory, not shared). */
+static inline bool
+sw_cq_ready(const struct rdx_mlx5_cq *mcq)
+{
+	const uint32_t ci = mcq->cons_index;
+	const uint8_t op_own = ((const volatile struct mlx5_cqe64 *)(const void *)
+		(mcq->cqe64 + ((size_t)(ci & mcq->cqe_mask) << mcq->cqe_shift)))->op_own;
+
+	return ((op_own ^ (ci >> mcq->log_cqe_cnt)) & MLX5_CQE_OWNER_MASK) == 0 &&
+		(op_own >> 4) != MLX5_CQE_INVALID;
+}
+
 /*
  * The poll op of a CQ in inline-progress mode: run the engine over every
  * QP of the device (it writes the CQEs), then poll with the datapath's
  * general loop. Hardware CQs and thread mode poll with rdx_mlx5_poll_burst.
- * A poll that finds a CQE waiting at its consumer counter (the datapath's
- * own view of the ring: process memory, not shared) returns it without
- * running the engine first: the caller gets a completion either way, and
- * the engine runs at the first poll that finds none (every skipped call
- * consumes a CQE the engine wrote, so the delay is bounded by them). An
- * echo's send-CQ reclaims and the responder's poll for a request its peer
- * already completed take this path.
+ * A poll that finds a CQE waiting at its consumer counter returns it
+ * without running the engine first: the caller gets a completion either
+ * way, and the engine runs at the first poll that finds none (every
+ * skipped call consumes a CQE the engine wrote, so the delay is bounded by
+ * them). An echo's send-CQ reclaims and the responder's poll for a request
+ * its peer already completed take this path. A poll that finds none after
+ * the engine (or asks for none: the engine still runs) returns 0 at once,
+ * what the general loop returns for an empty slot.
  */
 static uint16_t
 sw_cq_poll_inline(struct rdx_cq *rcq, struct rdx_wc *wc, uint16_t n)
 {
 	const struct rdx_mlx5_cq *mcq = (const struct rdx_mlx5_cq *)rcq;
-	const uint32_t ci = mcq->cons_index;
-	const volatile struct mlx5_cqe64 *cqe = (const volatile struct mlx5_cqe64 *)(const void *)
-		(mcq->cqe64 + ((size_t)(ci & mcq->cqe_mask) << mcq->cqe_shift));
-	const uint8_t op_own = cqe->op_own;
 
-	/* software-owned (get_sw_cqe): owner bit of this lap, valid opcode */
-	if (n == 0 || ((op_own ^ (ci >> mcq->log_cqe_cnt)) & MLX5_CQE_OWNER_MASK) != 0 ||
-	    (op_own >> 4) == MLX5_CQE_INVALID)
+	if (n == 0 || !sw_cq_ready(mcq)) {
 		sw_engine_progress(&sw_dev(rcq->dev)->eng);
+		if (n == 0 || !sw_cq_ready(mcq))
+			return 0;
+	}
 	return rdx_mlx5_poll_burst_general(rcq, wc, n);
 }
 
