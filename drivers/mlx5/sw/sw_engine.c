@@ -114,7 +114,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	}
 	cq->full = 0;
 	dst = sw_ptr(d, buf) + (size_t)(pi & (cnt - 1)) * 64;
-	sw_store_once(dst, (const uint8_t *)cqe, 63);
+	sw_store_once63(dst, (const uint8_t *)cqe);
 	/* release: the body is visible before the owner bit flips */
 	__atomic_store_n(&dst[63], (uint8_t)((uint32_t)opcode << 4 | (se ? 2U : 0U) |
 			 ((pi >> lg) & 1U)), __ATOMIC_RELEASE);
