@@ -256,13 +256,12 @@ sq_reclaim(struct perf_lcore *lc, struct perf_ep *ep, const char *what)
 
 /* The server's chores with pp_next, one per idle pass: 1 when one was done. */
 static int
-pp_serve_idle(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx, uint32_t resp,
-	      const char *opname)
+pp_serve_idle(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx, uint32_t resp)
 {
 	int rc;
 
 	if (ep->posted != ep->sq_done) {
-		rc = sq_reclaim(lc, ep, opname);
+		rc = sq_reclaim(lc, ep, rdx_op_name(lc->eng->op));
 		return rc < 0 ? rc : 1;
 	}
 	if (ep->rbuf != NULL && !lc->eng->poll_memory &&
@@ -283,7 +282,6 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	const struct perf_run *run = lc->run;
 	const uint32_t req = (uint32_t)run->req_size;
 	const uint32_t resp = (uint32_t)run->size;
-	const char *opname = rdx_op_name(lc->eng->op);
 	struct rdx_wr wrs[PERF_WC_BURST];
 	struct rdx_sge sges[PERF_WC_BURST];
 	struct rdx_wc wcs[PERF_WC_BURST];
@@ -307,7 +305,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	    ep->posted - ep->sq_done >= (nx != NULL ? ep->sq_depth :
 					 lc->eng->poll_memory ? 1 :
 					 RTE_MIN(ep->sq_depth / 2, PP_RECLAIM_AT))) {
-		rc = sq_reclaim(lc, ep, opname);
+		rc = sq_reclaim(lc, ep, rdx_op_name(lc->eng->op));
 		if (rc < 0)
 			return rc;
 	}
@@ -318,7 +316,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 		uint64_t seq = ep->recv_done;
 
 		if (!mem_arrived(ep, seq, req))
-			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp, opname) : rc;
+			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp) : rc;
 		if (lc->o->verify)
 			lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
 		mem_consumed(ep, seq, req);
@@ -334,7 +332,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 		nc = perf_poll(ep, true, wcs,
 				       (uint16_t)(room < PERF_WC_BURST ? room : PERF_WC_BURST));
 		if (nc == 0)
-			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp, opname) : rc;
+			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp) : rc;
 		for (j = 0; j < nc; j++) {
 			uint64_t seq = ep->recv_done;
 
