@@ -267,8 +267,15 @@ sw_bf_take(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b, uint32_
 	} else if (check != 0) {
 		uint32_t len = bf_copy && check == 2 ? RTE_MIN(ds * 16, (uint32_t)SW_BF_SIZE) : 8;
 
-		sw_ring_read(q, idx, wqe, len);
-		if (memcmp(wqe, snap, len) != 0)
+		const uint32_t start = (idx & (q->sq_wqe_cnt - 1)) * 64;
+		const uint8_t *ring = q->sq_buf + start;
+
+		/* compared where it lies unless it wraps the ring's end */
+		if (start + len > q->sq_wqe_cnt * 64) {
+			sw_ring_read(q, idx, wqe, len);
+			ring = wqe;
+		}
+		if (memcmp(ring, snap, len) != 0)
 			sw_device_error(e, q, len > 8 ?
 				"BlueFlame copy differs from the WQE in the ring" :
 				"doorbell ctrl differs from the WQE in the ring", idx, db);

@@ -509,7 +509,12 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	q->ack_active = false;
 	if (!write_imm) {
 		/* the RQ WQE, copied once (with the rest of its line) */
-		memcpy(rw, sw_peer_rwqe(q, pd, &r), (size_t)r.nsge * 16);
+		const uint8_t *rwqe = sw_peer_rwqe(q, pd, &r);
+
+		if (r.nsge == 1)        /* one data segment: one 16-byte copy */
+			memcpy(rw, rwqe, 16);
+		else
+			memcpy(rw, rwqe, (size_t)r.nsge * 16);
 		room = sw_peer_rq_resolve(pd, &r, e->pid, rw, dst, &nd, &synd);
 		if (synd == 0 && room < len)
 			synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
@@ -526,8 +531,12 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
 				   MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
 	}
-	/* data lands before the responder's CQE is visible */
-	if (!write_imm)
+	/* data lands before the responder's CQE is visible (one span each:
+	 * sw_copy's own shortcut, without the call) */
+	if (!write_imm && len != 0 && nd == 1 && ns == 1 && dst[0].len >= len &&
+	    src[0].len >= len)
+		sw_copy1(dst[0].p, src[0].p, len);
+	else if (!write_imm)
 		sw_copy(dst, nd, src, ns, len);
 	else if (len != 0)
 		sw_copy(wdst, 1, src, ns, len);
