@@ -60,7 +60,25 @@ sw_cq_poll_inline(struct rdx_cq *rcq, struct rdx_wc *wc, uint16_t n)
 	const struct rdx_mlx5_cq *mcq = (const struct rdx_mlx5_cq *)rcq;
 
 	if (n == 0 || !sw_cq_ready(mcq)) {
-		sw_engine_progress(&sw_dev(rcq->dev)->eng);
+		struct sw_engine *e = &sw_dev(rcq->dev)->eng;
+		const unsigned int id = rte_lcore_id();
+
+		/* One idle call skipped: this lcore's last progress call left
+		 * every live QP with nothing to do and no send was posted from
+		 * this lcore since (sw_post_burst counts them), so the engine
+		 * would find nothing either: a ring comes with a post. Once,
+		 * then the engine runs again: a change no post announces (a
+		 * peer moving our QP to ERR, a control-path state change, a
+		 * doorbell written around the datapath) waits one call more. */
+		if (n != 0 && id < RTE_MAX_LCORE) {
+			struct sw_lc *lc = &e->lc[id];
+
+			if (lc->quiet && lc->skips == 0 && lc->quiet_posts == lc->posts) {
+				lc->skips = 1;
+				return 0;
+			}
+		}
+		sw_engine_progress(e);
 		if (n == 0 || !sw_cq_ready(mcq))
 			return 0;
 	}
@@ -184,6 +202,10 @@ sw_post_burst(struct rdx_qp *rqp, const struct rdx_wr *wr, uint16_t n)
 		r->bad_lcore = rte_lcore_id();
 		__atomic_fetch_add(&r->wrong_lcore, 1, __ATOMIC_RELAXED);
 	}
+	/* a post may ring: inline progress's idle skip looks at this count
+	 * (its lcore's slot; other threads' slot is never quiet) */
+	if (likely(rte_lcore_id() < RTE_MAX_LCORE))
+		sw_dev(rqp->dev)->eng.lc[rte_lcore_id()].posts++;
 	k = ((struct sw_qp *)rqp)->ud ? rdx_mlx5_post_burst_ud(rqp, wr, n) :
 		rdx_mlx5_post_burst(rqp, wr, n);
 	/* leave the word to a thread that came in meanwhile */

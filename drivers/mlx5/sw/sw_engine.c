@@ -521,11 +521,17 @@ sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
  * RMW, no call): nothing rung, nothing pending, not in error -> nothing to
  * do; a stale view only delays to the next call. Most looks of a polling
  * loop end here. */
+static inline bool
+sw_qp_idle(const struct sw_lqp *q)
+{
+	return !q->armed && !sw_bf_pending(q) &&
+		__atomic_load_n(&q->s->state, __ATOMIC_RELAXED) != RDX_SW_QPS_ERR;
+}
+
 static inline int
 sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 {
-	if (!q->armed && !sw_bf_pending(q) &&
-	    __atomic_load_n(&q->s->state, __ATOMIC_RELAXED) != RDX_SW_QPS_ERR)
+	if (sw_qp_idle(q))
 		return 0;
 	return sw_qp_work(e, q);
 }
@@ -633,7 +639,9 @@ sw_engine_progress(struct sw_engine *e)
 {
 	const uint32_t me = sw_lc_id();
 	struct sw_lc *lc = &e->lc[me];
+	const uint32_t posts = lc->posts; /* before any look */
 	uint32_t n, calls;
+	bool left = true;       /* a QP may have something left to do */
 	int work = 0;
 
 	if (__atomic_load_n(&e->draining, __ATOMIC_ACQUIRE) != 0)
@@ -662,11 +670,17 @@ sw_engine_progress(struct sw_engine *e)
 					       (uint32_t)SW_HOT);
 		uint32_t i, looked = 0;
 
+		left = false;
 		for (i = 0; i < hot_n; i++) {
 			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
 
 			if (q != NULL) {
-				work += sw_qp_progress(e, q);
+				/* after its work, is anything left (a ring since,
+				 * a wait, ERR, another caller had it busy)? */
+				if (!sw_qp_idle(q)) {
+					work += sw_qp_work(e, q);
+					left |= !sw_qp_idle(q);
+				}
 				looked++;
 			}
 		}
@@ -675,11 +689,18 @@ sw_engine_progress(struct sw_engine *e)
 		 * The set holds distinct QPs (sw_hot_add); should a race put
 		 * one in twice, a QP outside it waits for the SW_FULL_EVERY-th
 		 * call, the bound that holds anyway. */
+		left |= looked < n;
 		if (work != 0 || looked >= n)
 			goto out;
+		left = true;
 	}
 	work += sw_engine_walk(e, lc, me, n);
 out:
+	/* quiet: what sw_cq_poll_inline may skip one idle call on (an EAL
+	 * lcore's slot, no delayed datagrams due later) */
+	lc->quiet = !left && me != SW_LC_ANY && e->delayq == NULL;
+	lc->quiet_posts = posts;
+	lc->skips = 0;
 	__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
 	return work;
 }
