@@ -475,15 +475,19 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 	return n;
 }
 
-/* q's work: doorbells, execution, flush (sw_qp_progress saw something). */
+/* q's work: doorbells, execution, flush (sw_qp_progress saw something).
+ * *left: q may still have something to do (armed: a wait, WQEs beyond
+ * what was rung; in ERR; or another caller had it busy). */
 static __rte_noinline int
-sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
+sw_qp_work(struct sw_engine *e, struct sw_lqp *q, bool *left)
 {
 	uint32_t state, db;
 	int n = 0;
 
-	if (__atomic_exchange_n(&q->busy, 1, __ATOMIC_ACQUIRE) != 0)
+	if (__atomic_exchange_n(&q->busy, 1, __ATOMIC_ACQUIRE) != 0) {
+		*left = true;
 		return 0;
+	}
 	sw_doorbells(e, q);
 	state = __atomic_load_n(&q->s->state, __ATOMIC_ACQUIRE);
 	if (state == RDX_SW_QPS_RTS && q->armed) {
@@ -513,6 +517,7 @@ sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
 	}
 	if (state == RDX_SW_QPS_ERR)
 		n += sw_flush(e, q);
+	*left |= q->armed || state == RDX_SW_QPS_ERR;
 	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
 	return n;
 }
@@ -531,9 +536,11 @@ sw_qp_idle(const struct sw_lqp *q)
 static inline int
 sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 {
+	bool left = false;
+
 	if (sw_qp_idle(q))
 		return 0;
-	return sw_qp_work(e, q);
+	return sw_qp_work(e, q, &left);
 }
 
 /* Remember q as hot on lc (it had work or still waits for its turn).
@@ -675,12 +682,11 @@ sw_engine_progress(struct sw_engine *e)
 			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
 
 			if (q != NULL) {
-				/* after its work, is anything left (a ring since,
-				 * a wait, ERR, another caller had it busy)? */
-				if (!sw_qp_idle(q)) {
-					work += sw_qp_work(e, q);
-					left |= !sw_qp_idle(q);
-				}
+				/* after its work, is anything left (a wait, ERR,
+				 * another caller had it busy)? A ring since comes
+				 * with a post (sw_cq_poll_inline) */
+				if (!sw_qp_idle(q))
+					work += sw_qp_work(e, q, &left);
 				looked++;
 			}
 		}

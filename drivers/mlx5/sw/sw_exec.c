@@ -215,7 +215,7 @@ sw_peer_check_pid(struct sw_engine *e, struct sw_lqp *q)
 		q->peer_vanished = true;
 }
 
-static inline bool
+static __rte_always_inline bool
 sw_peer_alive(const struct sw_lqp *q)
 {
 	const struct sw_qp_shm *p = q->peer;
