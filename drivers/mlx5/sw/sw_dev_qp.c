@@ -73,8 +73,8 @@ sw_cq_poll_inline(struct rdx_cq *rcq, struct rdx_wc *wc, uint16_t n)
 		if (n != 0 && id < RTE_MAX_LCORE) {
 			struct sw_lc *lc = &e->lc[id];
 
-			if (lc->quiet && lc->skips == 0 && lc->quiet_posts == lc->posts) {
-				lc->skips = 1;
+			if (lc->quiet == 1 && lc->quiet_posts == lc->posts) {
+				lc->quiet = 2;
 				return 0;
 			}
 		}

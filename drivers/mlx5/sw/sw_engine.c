@@ -476,18 +476,17 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 }
 
 /* q's work: doorbells, execution, flush (sw_qp_progress saw something).
- * *left: q may still have something to do (armed: a wait, WQEs beyond
- * what was rung; in ERR; or another caller had it busy). */
+ * Returns the work done times 2, plus 1 when q may still have something
+ * to do (armed: a wait, WQEs beyond what was rung; in ERR; or another
+ * caller had it busy). */
 static __rte_noinline int
-sw_qp_work(struct sw_engine *e, struct sw_lqp *q, bool *left)
+sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
 {
 	uint32_t state, db;
 	int n = 0;
 
-	if (__atomic_exchange_n(&q->busy, 1, __ATOMIC_ACQUIRE) != 0) {
-		*left = true;
-		return 0;
-	}
+	if (__atomic_exchange_n(&q->busy, 1, __ATOMIC_ACQUIRE) != 0)
+		return 1;
 	sw_doorbells(e, q);
 	state = __atomic_load_n(&q->s->state, __ATOMIC_ACQUIRE);
 	if (state == RDX_SW_QPS_RTS && q->armed) {
@@ -517,7 +516,7 @@ sw_qp_work(struct sw_engine *e, struct sw_lqp *q, bool *left)
 	}
 	if (state == RDX_SW_QPS_ERR)
 		n += sw_flush(e, q);
-	*left |= q->armed || state == RDX_SW_QPS_ERR;
+	n = n * 2 + (q->armed || state == RDX_SW_QPS_ERR);
 	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
 	return n;
 }
@@ -536,11 +535,9 @@ sw_qp_idle(const struct sw_lqp *q)
 static inline int
 sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 {
-	bool left = false;
-
 	if (sw_qp_idle(q))
 		return 0;
-	return sw_qp_work(e, q, &left);
+	return sw_qp_work(e, q) >> 1;
 }
 
 /* Remember q as hot on lc (it had work or still waits for its turn).
@@ -648,7 +645,8 @@ sw_engine_progress(struct sw_engine *e)
 	struct sw_lc *lc = &e->lc[me];
 	const uint32_t posts = lc->posts; /* before any look */
 	uint32_t n, calls;
-	bool left = true;       /* a QP may have something left to do */
+	int posts_left = 0;     /* delayed datagrams: never quiet */
+	int left = 1;           /* a QP may have something left to do */
 	int work = 0;
 
 	if (__atomic_load_n(&e->draining, __ATOMIC_ACQUIRE) != 0)
@@ -661,8 +659,10 @@ sw_engine_progress(struct sw_engine *e)
 		return 0;
 	}
 	/* delayed datagrams that are due arrive first (injection only) */
-	if (__builtin_expect(e->delayq != NULL, 0))
+	if (__builtin_expect(e->delayq != NULL, 0)) {
 		sw_ud_delayed(e);
+		posts_left = 1;
+	}
 	/* A real NIC is told which QP rang; the model finds out by looking.
 	 * The hot set first: if it yields work, the other QPs wait, at most
 	 * SW_FULL_EVERY calls (the counter is a racy hint: concurrent pollers
@@ -677,7 +677,7 @@ sw_engine_progress(struct sw_engine *e)
 					       (uint32_t)SW_HOT);
 		uint32_t i, looked = 0;
 
-		left = false;
+		left = posts_left;
 		for (i = 0; i < hot_n; i++) {
 			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
 
@@ -685,8 +685,12 @@ sw_engine_progress(struct sw_engine *e)
 				/* after its work, is anything left (a wait, ERR,
 				 * another caller had it busy)? A ring since comes
 				 * with a post (sw_cq_poll_inline) */
-				if (!sw_qp_idle(q))
-					work += sw_qp_work(e, q, &left);
+				if (!sw_qp_idle(q)) {
+					const int w = sw_qp_work(e, q);
+
+					work += w >> 1;
+					left |= w & 1;
+				}
 				looked++;
 			}
 		}
@@ -698,15 +702,15 @@ sw_engine_progress(struct sw_engine *e)
 		left |= looked < n;
 		if (work != 0 || looked >= n)
 			goto out;
-		left = true;
+		left = 1;
 	}
 	work += sw_engine_walk(e, lc, me, n);
 out:
-	/* quiet: what sw_cq_poll_inline may skip one idle call on (an EAL
-	 * lcore's slot, no delayed datagrams due later) */
-	lc->quiet = !left && me != SW_LC_ANY && e->delayq == NULL;
+	/* quiet (1): what sw_cq_poll_inline may skip one idle call on (an
+	 * EAL lcore's slot: it never looks at SW_LC_ANY's; no delayed
+	 * datagrams due later) */
+	lc->quiet = !left;
 	lc->quiet_posts = posts;
-	lc->skips = 0;
 	__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
 	return work;
 }

@@ -275,11 +275,11 @@ struct sw_lc {
 	/* inline progress's idle skip (sw_dev_qp.c), an EAL lcore's slot only
 	 * (each written by its own thread): sends posted from this lcore, and
 	 * as the last progress call of the slot left them: quiet (every live
-	 * QP looked at, none with anything left to do), skips since */
+	 * QP looked at, none with anything left to do: 1; 2 once a call was
+	 * skipped on it) */
 	uint32_t posts;
 	uint32_t quiet_posts;
-	uint16_t quiet;
-	uint16_t skips;
+	uint32_t quiet;
 	uint32_t pad_skip;
 	struct sw_lqp *hot[SW_HOT];
 	/* counters (atomics) */
