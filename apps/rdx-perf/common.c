@@ -187,10 +187,13 @@ perf_serve_all(struct perf_lcore *lc)
 	unsigned int i;
 	int work = 0, rc;
 
-	/* the responder's step: answer (ping-pong) or consume receives */
-	if (perf_engine_loop(e, lc->o->mode) == PERF_LOOP_PINGPONG)
+	/* the responder's step: answer (ping-pong) or consume receives; the
+	 * common case of one served QP answering called directly */
+	if (perf_engine_loop(e, lc->o->mode) == PERF_LOOP_PINGPONG) {
+		if (lc->nb_srv == 1)
+			return perf_pingpong_serve(lc, lc->srv[0]);
 		fn = perf_pingpong_serve;
-	else if (e->server_recv)
+	} else if (e->server_recv)
 		fn = perf_serve_recv;
 	else
 		return 0;
@@ -329,18 +332,16 @@ cq_route(struct perf_cqg *g, struct rdx_cq *cq)
 	}
 }
 
-uint16_t
-perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n)
+/* perf_poll with routing: a shared CQ, or completions parked for ep.
+ * Out of line, so the direct poll saves no registers for it. */
+static __rte_noinline uint16_t
+perf_poll_routed(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n)
 {
 	struct perf_cqg *g = ep->cqg;
 	struct perf_wcring *r = recv ? &ep->rring : &ep->sring;
 	uint32_t *tick = recv ? &g->rtick : &g->stick;
 	uint16_t k = 0;
 
-	/* the CQ's only QP, and a CQ of its own for this queue (a single CQ
-	 * serves QPs that post no receives): nothing to route or park */
-	if (g->nb_qps == 1 && r->head == r->tail && (!recv || g->rcq != g->scq))
-		return rdx_cq_poll_burst(recv ? g->rcq : g->scq, wc, n);
 	if (r->head == r->tail && ++*tick >= g->period) {
 		*tick = 0;
 		cq_route(g, recv ? g->rcq : g->scq);
@@ -354,6 +355,19 @@ perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n)
 }
 
 uint16_t
+perf_poll(struct perf_ep *ep, bool recv, struct rdx_wc *wc, uint16_t n)
+{
+	const struct perf_cqg *g = ep->cqg;
+	const struct perf_wcring *r = recv ? &ep->rring : &ep->sring;
+
+	/* the CQ's only QP, and a CQ of its own for this queue (a single CQ
+	 * serves QPs that post no receives): nothing to route or park */
+	if (g->nb_qps == 1 && r->head == r->tail && (!recv || g->rcq != g->scq))
+		return rdx_cq_poll_burst(recv ? g->rcq : g->scq, wc, n);
+	return perf_poll_routed(ep, recv, wc, n);
+}
+
+uint16_t
 perf_poll_sends(struct perf_ep *ep, struct rdx_wc *wc, uint16_t n)
 {
 	struct perf_cqg *g = ep->cqg;
@@ -361,7 +375,7 @@ perf_poll_sends(struct perf_ep *ep, struct rdx_wc *wc, uint16_t n)
 	/* perf_poll's direct case for the send queue: nothing to route */
 	if (g->nb_qps == 1 && ep->sring.head == ep->sring.tail)
 		return rdx_cq_poll_req_burst(g->scq, wc, n);
-	return perf_poll(ep, false, wc, n);
+	return perf_poll_routed(ep, false, wc, n);
 }
 
 void

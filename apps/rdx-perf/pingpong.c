@@ -138,6 +138,28 @@ struct pp_sample {
 	bool pending;
 };
 
+/* Receives re-posted in batches of up to PP_RECV_BATCH: a post of one
+ * receive costs nearly what a post of many does (per-call set-up, one
+ * doorbell record write), and on the software device every repost writes
+ * the lines the peer's engine reads (receive WQEs, the RQ doorbell record).
+ * Half the receives beyond the window may be used before the refill, so
+ * at least window + that many stay posted: never fewer than the requests
+ * (or answers) that can be in flight, as before. */
+#define PP_RECV_BATCH 16u
+
+static inline bool
+pp_recvs_low(const struct perf_run *run, const struct perf_ep *ep)
+{
+	const uint64_t have = ep->recv_posted - ep->recv_done;
+	uint32_t slack = ep->rslots > run->window ? (ep->rslots - run->window) / 2 : 0;
+
+	return have + RTE_MIN(slack, PP_RECV_BATCH) < ep->rslots;
+}
+
+/* Responses the responder leaves unretired before it polls its send CQ
+ * (perf_pingpong_serve). */
+#define PP_RECLAIM_AT ((uint64_t)PERF_WC_BURST)
+
 /* the server lcore's response built ahead (one served QP per lcore) */
 static RTE_DEFINE_PER_LCORE(struct pp_next, pp_srv_next);
 
@@ -235,13 +257,12 @@ sq_reclaim(struct perf_lcore *lc, struct perf_ep *ep, const char *what)
 
 /* The server's chores with pp_next, one per idle pass: 1 when one was done. */
 static int
-pp_serve_idle(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx, uint32_t resp,
-	      const char *opname)
+pp_serve_idle(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx, uint32_t resp)
 {
 	int rc;
 
 	if (ep->posted != ep->sq_done) {
-		rc = sq_reclaim(lc, ep, opname);
+		rc = sq_reclaim(lc, ep, rdx_op_name(lc->eng->op));
 		return rc < 0 ? rc : 1;
 	}
 	if (ep->rbuf != NULL && !lc->eng->poll_memory &&
@@ -262,7 +283,6 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	const struct perf_run *run = lc->run;
 	const uint32_t req = (uint32_t)run->req_size;
 	const uint32_t resp = (uint32_t)run->size;
-	const char *opname = rdx_op_name(lc->eng->op);
 	struct rdx_wr wrs[PERF_WC_BURST];
 	struct rdx_sge sges[PERF_WC_BURST];
 	struct rdx_wc wcs[PERF_WC_BURST];
@@ -275,9 +295,18 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	int rc = 0;
 
 	/* the send CQ only while a response is unretired (see sq_reclaim);
-	 * with pp_next on an idle pass, or when the send queue is full */
-	if (ep->posted != ep->sq_done && (nx == NULL || ep->posted - ep->sq_done >= ep->sq_depth)) {
-		rc = sq_reclaim(lc, ep, opname);
+	 * with pp_next on an idle pass, or when the send queue is full;
+	 * without, when requests come as receives, once PP_RECLAIM_AT
+	 * responses (at most half the send queue) are unretired: one poll
+	 * takes their completions, instead of a poll for every response
+	 * (the receive CQ is polled on every call: on the software device
+	 * those polls run the engine that executes the responses; with
+	 * poll_memory this poll is the only one) */
+	if (ep->posted != ep->sq_done &&
+	    ep->posted - ep->sq_done >= (nx != NULL ? ep->sq_depth :
+					 lc->eng->poll_memory ? 1 :
+					 RTE_MIN(ep->sq_depth / 2, PP_RECLAIM_AT))) {
+		rc = sq_reclaim(lc, ep, rdx_op_name(lc->eng->op));
 		if (rc < 0)
 			return rc;
 	}
@@ -288,7 +317,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 		uint64_t seq = ep->recv_done;
 
 		if (!mem_arrived(ep, seq, req))
-			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp, opname) : rc;
+			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp) : rc;
 		if (lc->o->verify)
 			lc->verify_errors += msg_check(lc, ep, seq, req, PERF_SALT_REQ);
 		mem_consumed(ep, seq, req);
@@ -304,7 +333,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 		nc = perf_poll(ep, true, wcs,
 				       (uint16_t)(room < PERF_WC_BURST ? room : PERF_WC_BURST));
 		if (nc == 0)
-			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp, opname) : rc;
+			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp) : rc;
 		for (j = 0; j < nc; j++) {
 			uint64_t seq = ep->recv_done;
 
@@ -334,7 +363,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 		}
 		/* the receives again, unless pp_next leaves it for an idle
 		 * pass and enough are still posted for what may come first */
-		if (nx == NULL || ep->recv_posted - ep->recv_done < 2)
+		if (nx != NULL ? ep->recv_posted - ep->recv_done < 2 : pp_recvs_low(run, ep))
 			perf_post_recvs(ep, ep->rslots);
 	}
 	k = rdx_qp_post_burst(ep->qp, post, n);
@@ -402,7 +431,7 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 		ep->completed++;
 		ep->recv_done++;
 	}
-	if (smp == NULL || ep->recv_posted - ep->recv_done < 2)
+	if (smp != NULL ? ep->recv_posted - ep->recv_done < 2 : pp_recvs_low(lc->run, ep))
 		perf_post_recvs(ep, ep->rslots);
 	return nc;
 }

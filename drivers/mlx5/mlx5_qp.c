@@ -409,8 +409,74 @@ post_run_shape(uint8_t *ctrl, uint64_t *wid, uint64_t qpn8, uint32_t cur_post,
 }
 
 /*
+ * A burst of one inline RDMA_WRITE or SEND from one SGE that build_fast did
+ * not take (key: that shape; FENCE, SOLICITED and immediates are not it):
+ * an RPC's request or answer. What post_general builds for it (ctrl +
+ * [raddr] + inline, the payload wrapping at the SQ end as
+ * set_inline_seg_slow does), the signaling rule of post_single, the same
+ * ring (BlueFlame as post_send_db), without the burst loop. A length of 0
+ * or above max_inline goes to post_general (no segment; bad WR).
+ */
+static __rte_noinline uint16_t
+post_single_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
+{
+	const bool send = (key & WR_KEY_MASK) != WR_KEY_WRITE_INL;
+	const uint32_t len = wr->sge->length;
+	const uint8_t *const src = (const uint8_t *)(uintptr_t)wr->sge->addr;
+	const uint32_t head = qp->sq_head;
+	const uint32_t cur_post = qp->sq_cur_post;
+	const uint32_t idx = cur_post & qp->sq_mask;
+	uint8_t *const ctrl = (uint8_t *)sq_ctrl(qp->sq_buf, idx, qp->sq_mask);
+	uint8_t *seg = ctrl + sizeof(struct mlx5_wqe_ctrl_seg), *dst;
+	uint32_t ds, nbb, room, unsig = qp->sq_unsignaled;
+	uint64_t w0, w1 = 0;
+
+	if (unlikely(len == 0 || len > qp->max_inline))
+		return post_general(qp, wr, 1, 0, NULL);
+	if (!send) {
+		set_raddr_seg(seg, wr->remote_addr, wr->rkey);
+		seg += MLX5_DS_SIZE;
+	}
+	/* the header lies in the first WQEBB; the payload may wrap */
+	dst = seg + sizeof(struct mlx5_wqe_inl_data_seg);
+	room = (uint32_t)(qp->sq_end - dst);
+	if (len >= room) {
+		memcpy(dst, src, room);
+		memcpy(qp->sq_buf, src + room, len - room);
+	} else {
+		memcpy(dst, src, len);
+	}
+	((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count =
+		htobe32(len | MLX5_INLINE_SEG);
+	ds = (uint32_t)(seg - ctrl) / MLX5_DS_SIZE + ((len + 4 + MLX5_DS_SIZE - 1) >> 4);
+	nbb = (ds + 3) >> 2;
+	w0 = (uint64_t)(send ? MLX5_OPCODE_SEND : MLX5_OPCODE_RDMA_WRITE) << 32 |
+		rte_be_to_cpu_32(qp->qpn_be8) | ds;
+	/* post_single's rule */
+	if ((key & WR_KEY_SIGNALED) || unsig + 1 >= qp->sig_interval ||
+	    head - qp->sq_tail == qp->sq_max_post - 1 || qp->sig_burst_end) {
+		w1 = W1_CQ_UPDATE;
+		unsig = 0;
+		qp->sq_sig[idx].ord = (uint16_t)head;
+		qp->sq_sig[idx].next_bb = (uint16_t)(cur_post + nbb);
+	} else {
+		unsig++;
+	}
+	set_ctrl(ctrl, w0, cur_post, w1);
+	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
+	qp->sq_cur_post = cur_post + nbb;
+	qp->sq_head = head + 1;
+	qp->sq_unsignaled = unsig;
+	qp->stats.wqes++;
+	sq_ring(qp, (const struct mlx5_wqe_ctrl_seg *)(const void *)ctrl, cur_post + nbb, 1,
+		false, true);
+	return 1;
+}
+
+/*
  * A burst of one WR (latency tests; usually the BlueFlame copy): the fast
- * shapes without the run bookkeeping, anything else through post_general.
+ * shapes without the run bookkeeping, an inline WRITE or SEND of another
+ * length through post_single_inl, anything else through post_general.
  */
 static __rte_always_inline uint16_t
 post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
@@ -427,8 +493,12 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 	memcpy(&key, &wr->opcode, sizeof(key));
 	/* ctrl word 0 without the QPN (ORed in below) */
 	if (!build_fast((uint8_t *)ctrl, wr, key, qp->fast_key,
-			(uint64_t)MLX5_OPCODE_RDMA_WRITE << 32, &w0))
+			(uint64_t)MLX5_OPCODE_RDMA_WRITE << 32, &w0)) {
+		if ((key & WR_KEY_MASK) == WR_KEY_WRITE_INL ||
+		    (key & WR_KEY_MASK) == (WR_KEY_WRITE_INL ^ WR_KEY_WRITE_TO_SEND))
+			return post_single_inl(qp, wr, key);
 		return post_general(qp, wr, 1, 0, NULL);
+	}
 	/* The QP read after the segment stores (which may alias it, so the
 	 * compiler reloads): fewer values live across them, fewer registers
 	 * to save. */

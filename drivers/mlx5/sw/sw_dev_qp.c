@@ -27,15 +27,61 @@
 void sw_cq_futex_wait(struct sw_engine *e, int slot, uint32_t seq, uint64_t ns);
 uint32_t sw_cq_seq(struct sw_engine *e, int slot);
 
+/* A CQE waiting at the consumer counter (get_sw_cqe: valid opcode, the
+ * owner bit of this lap), from the datapath's own view of the ring
+ * (process memory, not shared). */
+static inline bool
+sw_cq_ready(const struct rdx_mlx5_cq *mcq)
+{
+	const uint32_t ci = mcq->cons_index;
+	const uint8_t op_own = ((const volatile struct mlx5_cqe64 *)(const void *)
+		(mcq->cqe64 + ((size_t)(ci & mcq->cqe_mask) << mcq->cqe_shift)))->op_own;
+
+	return ((op_own ^ (ci >> mcq->log_cqe_cnt)) & MLX5_CQE_OWNER_MASK) == 0 &&
+		(op_own >> 4) != MLX5_CQE_INVALID;
+}
+
 /*
  * The poll op of a CQ in inline-progress mode: run the engine over every
  * QP of the device (it writes the CQEs), then poll with the datapath's
  * general loop. Hardware CQs and thread mode poll with rdx_mlx5_poll_burst.
+ * A poll that finds a CQE waiting at its consumer counter returns it
+ * without running the engine first: the caller gets a completion either
+ * way, and the engine runs at the first poll that finds none (every
+ * skipped call consumes a CQE the engine wrote, so the delay is bounded by
+ * them). An echo's send-CQ reclaims and the responder's poll for a request
+ * its peer already completed take this path. A poll that finds none after
+ * the engine (or asks for none: the engine still runs) returns 0 at once,
+ * what the general loop returns for an empty slot.
  */
 static uint16_t
 sw_cq_poll_inline(struct rdx_cq *rcq, struct rdx_wc *wc, uint16_t n)
 {
-	sw_engine_progress(&sw_dev(rcq->dev)->eng);
+	const struct rdx_mlx5_cq *mcq = (const struct rdx_mlx5_cq *)rcq;
+
+	if (n == 0 || !sw_cq_ready(mcq)) {
+		struct sw_engine *e = &sw_dev(rcq->dev)->eng;
+		const unsigned int id = rte_lcore_id();
+
+		/* One idle call skipped: this lcore's last progress call left
+		 * every live QP with nothing to do and no send was posted from
+		 * this lcore since (sw_post_burst counts them), so the engine
+		 * would find nothing either: a ring comes with a post. Once,
+		 * then the engine runs again: a change no post announces (a
+		 * peer moving our QP to ERR, a control-path state change, a
+		 * doorbell written around the datapath) waits one call more. */
+		if (n != 0 && id < RTE_MAX_LCORE) {
+			struct sw_lc *lc = &e->lc[id];
+
+			if (lc->quiet == 1 && lc->quiet_posts == lc->posts) {
+				lc->quiet = 2;
+				return 0;
+			}
+		}
+		sw_engine_progress(e);
+		if (n == 0 || !sw_cq_ready(mcq))
+			return 0;
+	}
 	return rdx_mlx5_poll_burst_general(rcq, wc, n);
 }
 
@@ -156,6 +202,10 @@ sw_post_burst(struct rdx_qp *rqp, const struct rdx_wr *wr, uint16_t n)
 		r->bad_lcore = rte_lcore_id();
 		__atomic_fetch_add(&r->wrong_lcore, 1, __ATOMIC_RELAXED);
 	}
+	/* a post may ring: inline progress's idle skip looks at this count
+	 * (its lcore's slot; other threads' slot is never quiet) */
+	if (likely(rte_lcore_id() < RTE_MAX_LCORE))
+		sw_dev(rqp->dev)->eng.lc[rte_lcore_id()].posts++;
 	k = ((struct sw_qp *)rqp)->ud ? rdx_mlx5_post_burst_ud(rqp, wr, n) :
 		rdx_mlx5_post_burst(rqp, wr, n);
 	/* leave the word to a thread that came in meanwhile */

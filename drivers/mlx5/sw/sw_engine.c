@@ -114,7 +114,7 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	}
 	cq->full = 0;
 	dst = sw_ptr(d, buf) + (size_t)(pi & (cnt - 1)) * 64;
-	sw_store_once(dst, (const uint8_t *)cqe, 63);
+	sw_store_once63(dst, (const uint8_t *)cqe);
 	/* release: the body is visible before the owner bit flips */
 	__atomic_store_n(&dst[63], (uint8_t)((uint32_t)opcode << 4 | (se ? 2U : 0U) |
 			 ((pi >> lg) & 1U)), __ATOMIC_RELEASE);
@@ -267,8 +267,15 @@ sw_bf_take(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b, uint32_
 	} else if (check != 0) {
 		uint32_t len = bf_copy && check == 2 ? RTE_MIN(ds * 16, (uint32_t)SW_BF_SIZE) : 8;
 
-		sw_ring_read(q, idx, wqe, len);
-		if (memcmp(wqe, snap, len) != 0)
+		const uint32_t start = (idx & (q->sq_wqe_cnt - 1)) * 64;
+		const uint8_t *ring = q->sq_buf + start;
+
+		/* compared where it lies unless it wraps the ring's end */
+		if (start + len > q->sq_wqe_cnt * 64) {
+			sw_ring_read(q, idx, wqe, len);
+			ring = wqe;
+		}
+		if (memcmp(ring, snap, len) != 0)
 			sw_device_error(e, q, len > 8 ?
 				"BlueFlame copy differs from the WQE in the ring" :
 				"doorbell ctrl differs from the WQE in the ring", idx, db);
@@ -468,7 +475,10 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 	return n;
 }
 
-/* q's work: doorbells, execution, flush (sw_qp_progress saw something). */
+/* q's work: doorbells, execution, flush (sw_qp_progress saw something).
+ * Returns the work done times 2, plus 1 when q may still have something
+ * to do (armed: a wait, WQEs beyond what was rung; in ERR; or another
+ * caller had it busy). */
 static __rte_noinline int
 sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
 {
@@ -476,7 +486,7 @@ sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
 	int n = 0;
 
 	if (__atomic_exchange_n(&q->busy, 1, __ATOMIC_ACQUIRE) != 0)
-		return 0;
+		return 1;
 	sw_doorbells(e, q);
 	state = __atomic_load_n(&q->s->state, __ATOMIC_ACQUIRE);
 	if (state == RDX_SW_QPS_RTS && q->armed) {
@@ -506,6 +516,7 @@ sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
 	}
 	if (state == RDX_SW_QPS_ERR)
 		n += sw_flush(e, q);
+	n = n * 2 + (q->armed || state == RDX_SW_QPS_ERR);
 	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
 	return n;
 }
@@ -514,13 +525,19 @@ sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
  * RMW, no call): nothing rung, nothing pending, not in error -> nothing to
  * do; a stale view only delays to the next call. Most looks of a polling
  * loop end here. */
+static inline bool
+sw_qp_idle(const struct sw_lqp *q)
+{
+	return !q->armed && !sw_bf_pending(q) &&
+		__atomic_load_n(&q->s->state, __ATOMIC_RELAXED) != RDX_SW_QPS_ERR;
+}
+
 static inline int
 sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
 {
-	if (!q->armed && !sw_bf_pending(q) &&
-	    __atomic_load_n(&q->s->state, __ATOMIC_RELAXED) != RDX_SW_QPS_ERR)
+	if (sw_qp_idle(q))
 		return 0;
-	return sw_qp_work(e, q);
+	return sw_qp_work(e, q) >> 1;
 }
 
 /* Remember q as hot on lc (it had work or still waits for its turn).
@@ -626,7 +643,10 @@ sw_engine_progress(struct sw_engine *e)
 {
 	const uint32_t me = sw_lc_id();
 	struct sw_lc *lc = &e->lc[me];
+	const uint32_t posts = lc->posts; /* before any look */
 	uint32_t n, calls;
+	int posts_left = 0;     /* delayed datagrams: never quiet */
+	int left = 1;           /* a QP may have something left to do */
 	int work = 0;
 
 	if (__atomic_load_n(&e->draining, __ATOMIC_ACQUIRE) != 0)
@@ -639,8 +659,10 @@ sw_engine_progress(struct sw_engine *e)
 		return 0;
 	}
 	/* delayed datagrams that are due arrive first (injection only) */
-	if (__builtin_expect(e->delayq != NULL, 0))
+	if (__builtin_expect(e->delayq != NULL, 0)) {
 		sw_ud_delayed(e);
+		posts_left = 1;
+	}
 	/* A real NIC is told which QP rang; the model finds out by looking.
 	 * The hot set first: if it yields work, the other QPs wait, at most
 	 * SW_FULL_EVERY calls (the counter is a racy hint: concurrent pollers
@@ -655,11 +677,20 @@ sw_engine_progress(struct sw_engine *e)
 					       (uint32_t)SW_HOT);
 		uint32_t i, looked = 0;
 
+		left = posts_left;
 		for (i = 0; i < hot_n; i++) {
 			struct sw_lqp *q = __atomic_load_n(&lc->hot[i], __ATOMIC_RELAXED);
 
 			if (q != NULL) {
-				work += sw_qp_progress(e, q);
+				/* after its work, is anything left (a wait, ERR,
+				 * another caller had it busy)? A ring since comes
+				 * with a post (sw_cq_poll_inline) */
+				if (!sw_qp_idle(q)) {
+					const int w = sw_qp_work(e, q);
+
+					work += w >> 1;
+					left |= w & 1;
+				}
 				looked++;
 			}
 		}
@@ -668,11 +699,18 @@ sw_engine_progress(struct sw_engine *e)
 		 * The set holds distinct QPs (sw_hot_add); should a race put
 		 * one in twice, a QP outside it waits for the SW_FULL_EVERY-th
 		 * call, the bound that holds anyway. */
+		left |= looked < n;
 		if (work != 0 || looked >= n)
 			goto out;
+		left = 1;
 	}
 	work += sw_engine_walk(e, lc, me, n);
 out:
+	/* quiet (1): what sw_cq_poll_inline may skip one idle call on (an
+	 * EAL lcore's slot: it never looks at SW_LC_ANY's; no delayed
+	 * datagrams due later) */
+	lc->quiet = !left;
+	lc->quiet_posts = posts;
 	__atomic_fetch_sub(&lc->inflight, 1, __ATOMIC_RELEASE);
 	return work;
 }

@@ -115,6 +115,20 @@ sw_store_once(uint8_t *d, const uint8_t *s, uint64_t n)
 		*(volatile uint8_t *)d = *s;
 }
 
+/* A CQE's first 63 bytes: sw_store_once's stores for n = 63 (16, 16, 16,
+ * 8, 4, 2, 1 bytes in address order), unrolled. */
+static inline void
+sw_store_once63(uint8_t *d, const uint8_t *s)
+{
+	*(volatile sw_v16 *)(void *)d = *(const sw_v16 *)(const void *)s;
+	*(volatile sw_v16 *)(void *)(d + 16) = *(const sw_v16 *)(const void *)(s + 16);
+	*(volatile sw_v16 *)(void *)(d + 32) = *(const sw_v16 *)(const void *)(s + 32);
+	*(volatile sw_u64u *)(void *)(d + 48) = *(const sw_u64u *)(const void *)(s + 48);
+	*(volatile sw_u32u *)(void *)(d + 56) = *(const sw_u32u *)(const void *)(s + 56);
+	*(volatile sw_u16u *)(void *)(d + 60) = *(const sw_u16u *)(const void *)(s + 60);
+	*(volatile uint8_t *)(d + 62) = s[62];
+}
+
 /*
  * len > 0 bytes from one contiguous source to one contiguous destination
  * with sw_copy's rule (each byte once, in order; the final unit, the last 8
@@ -424,7 +438,7 @@ sw_peer_rq_resolve(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t
 			break;
 		if (l == 0)
 			continue;
-		dst[*nd].p = sw_mr_resolve(pd, be32toh(rw[i].lkey), be64toh(rw[i].addr), l,
+		dst[*nd].p = sw_mr_xlate(pd, be32toh(rw[i].lkey), be64toh(rw[i].addr), l,
 					   IBV_ACCESS_LOCAL_WRITE, pid);
 		if (dst[*nd].p == NULL)
 			*synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;

@@ -215,7 +215,7 @@ sw_peer_check_pid(struct sw_engine *e, struct sw_lqp *q)
 		q->peer_vanished = true;
 }
 
-static inline bool
+static __rte_always_inline bool
 sw_peer_alive(const struct sw_lqp *q)
 {
 	const struct sw_qp_shm *p = q->peer;
@@ -509,7 +509,12 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	q->ack_active = false;
 	if (!write_imm) {
 		/* the RQ WQE, copied once (with the rest of its line) */
-		memcpy(rw, sw_peer_rwqe(q, pd, &r), (size_t)r.nsge * 16);
+		const uint8_t *rwqe = sw_peer_rwqe(q, pd, &r);
+
+		if (r.nsge == 1)        /* one data segment: one 16-byte copy */
+			memcpy(rw, rwqe, 16);
+		else
+			memcpy(rw, rwqe, (size_t)r.nsge * 16);
 		room = sw_peer_rq_resolve(pd, &r, e->pid, rw, dst, &nd, &synd);
 		if (synd == 0 && room < len)
 			synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
@@ -526,8 +531,12 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
 				   MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
 	}
-	/* data lands before the responder's CQE is visible */
-	if (!write_imm)
+	/* data lands before the responder's CQE is visible (one span each:
+	 * sw_copy's own shortcut, without the call) */
+	if (!write_imm && len != 0 && nd == 1 && ns == 1 && dst[0].len >= len &&
+	    src[0].len >= len)
+		sw_copy1(dst[0].p, src[0].p, len);
+	else if (!write_imm)
 		sw_copy(dst, nd, src, ns, len);
 	else if (len != 0)
 		sw_copy(wdst, 1, src, ns, len);
@@ -676,6 +685,27 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 			/* the peer truncated its segment under the copy: no ACK */
 			if (sw_seg_lost(q))
 				return sw_no_ack(e, q, &w);
+			return sw_req_done(e, q, &w, len);
+		}
+	}
+	/* The other hot shape: an RC SEND with its payload inline (RPCs).
+	 * sw_payload's inline checks in its order, no span bookkeeping; any
+	 * other shape takes the general path, which reports what is wrong. */
+	if (w.opcode == MLX5_OPCODE_SEND && q->type == SW_QPT_RC) {
+		uint32_t hdr, len;
+
+		memcpy(&hdr, w.b + 16, 4);
+		hdr = be32toh(hdr);
+		len = hdr & ~(uint32_t)MLX5_INLINE_SEG;
+		if ((hdr & MLX5_INLINE_SEG) != 0 && len != 0 && len <= q->max_inline &&
+		    1 + RTE_ALIGN_CEIL(4 + len, 16U) / 16 == w.ds) {
+			loc[0].p = w.b + 20;
+			loc[0].len = len;
+			if (!sw_peer_alive(q))
+				return sw_no_ack(e, q, &w);
+			rc = sw_responder(e, q, &w, loc, 1, len, false, NULL);
+			if (rc != SW_DONE)
+				return rc;
 			return sw_req_done(e, q, &w, len);
 		}
 	}

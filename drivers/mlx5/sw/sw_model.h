@@ -272,11 +272,20 @@ struct sw_lc {
 	uint32_t calls;                /* its progress calls (racy hint) */
 	uint32_t hot_next;             /* round-robin replacement cursor */
 	uint32_t hot_n;                /* slots of hot[] ever filled (only grows) */
+	/* inline progress's idle skip (sw_dev_qp.c), an EAL lcore's slot only
+	 * (each written by its own thread): sends posted from this lcore, and
+	 * as the last progress call of the slot left them: quiet (every live
+	 * QP looked at, none with anything left to do: 1; 2 once a call was
+	 * skipped on it) */
+	uint32_t posts;
+	uint32_t quiet_posts;
+	uint32_t quiet;
+	uint32_t pad_skip;
 	struct sw_lqp *hot[SW_HOT];
 	/* counters (atomics) */
 	uint64_t doorbells, bf_copies, wqes, rnr_naks, retries, errors, flushes;
 	struct sw_hdr_ctr own;         /* into this device's own CQs and RQs */
-	uint8_t pad_hi[256 - SW_LINE - 16 - SW_HOT * 8 - 7 * 8 - sizeof(struct sw_hdr_ctr)];
+	uint8_t pad_hi[256 - SW_LINE - 32 - SW_HOT * 8 - 7 * 8 - sizeof(struct sw_hdr_ctr)];
 };
 
 /* Process-local handle of one of our QPs; the engine's view of it. */

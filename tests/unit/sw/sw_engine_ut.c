@@ -126,6 +126,84 @@ test_doorbell_rules(void)
 	sw_cq_destroy(&eng, c.slot);
 }
 
+/* A two-WQEBB inline WRITE at the producer counter, announced by a
+ * BlueFlame copy of both WQEBBs (the ring's end wraps it to the start),
+ * byte 64 + 20 of the copy flipped when bad; executed, the CQE taken. */
+static void
+bf_write2(struct tqp *a, struct tcq *c, uint8_t *m, uint32_t key, bool bad)
+{
+	const uint32_t hdr = htobe32(60 | MLX5_INLINE_SEG), ring = a->dv.sq.wqe_cnt * 64;
+	struct mlx5_cqe64 cqe;
+	uint8_t pay[60], bfc[128];
+	uint32_t at, i;
+
+	memset(pay, 0x3c, sizeof(pay));
+	ctrl(a, MLX5_OPCODE_RDMA_WRITE, 2 + 4, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	raddr(a, a->last, (uintptr_t)m, key);
+	put(a, a->last, 32, &hdr, 4);
+	put(a, a->last, 36, pay, sizeof(pay));
+	a->dv.dbrec[MLX5_SND_DBR] = htobe32(a->pi & 0xffff);
+	at = (a->last & (a->dv.sq.wqe_cnt - 1)) * 64;
+	for (i = 0; i < sizeof(bfc); i++)
+		bfc[i] = ((uint8_t *)a->dv.sq.buf)[(at + i) % ring];
+	if (bad)
+		bfc[64 + 20] ^= 0xff;
+	memcpy((uint8_t *)a->dv.bf.reg + a->bf, bfc, sizeof(bfc));
+	a->bf ^= a->dv.bf.size;
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(c, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ);
+}
+
+/* A BlueFlame copy is checked against the whole WQE where it lies in the
+ * ring, and across the ring's end: a copy that differs in its second WQEBB
+ * is a device error, inside the ring and wrapping it; matching copies are
+ * not. */
+static void
+test_bf_copy_wrap(void)
+{
+	const uint64_t errs = eng.device_errors;
+	struct mlx5_cqe64 cqe;
+	struct tqp a, b;
+	struct tcq c;
+	uint32_t key, cnt;
+	uint8_t *m;
+
+	cq_make(&c, 64);
+	qp_make(&a, &c, 16, 0, 60);
+	qp_make(&b, &c, 16, 0, 0);
+	qp_connect(&a, &b);
+	CU_ASSERT_FATAL(a.dv.bf.size >= 128);
+	m = mem(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &key);
+	cnt = a.dv.sq.wqe_cnt;
+	/* inside the ring: good, then bad */
+	bf_write2(&a, &c, m, key, false);
+	CU_ASSERT_EQUAL(eng.device_errors, errs);
+	bf_write2(&a, &c, m, key, true);
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
+	/* NOPs up to the last WQEBB: the next two-WQEBB WQE wraps */
+	while ((a.pi & (cnt - 1)) != cnt - 1) {
+		ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		ring(&a);
+		CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+		CU_ASSERT(cq_get(&c, &cqe));
+	}
+	bf_write2(&a, &c, m, key, false);
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
+	while ((a.pi & (cnt - 1)) != cnt - 1) {
+		ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		ring(&a);
+		CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+		CU_ASSERT(cq_get(&c, &cqe));
+	}
+	bf_write2(&a, &c, m, key, true);
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 2);
+	CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_RTS);
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, c.slot);
+}
+
 /* Hot set: with 1024 live QPs and one busy, a cold QP's doorbell still
  * executes within SW_FULL_EVERY polls; with the hot set idle, in the next
  * poll; a destroyed hot QP leaves the set. */
@@ -461,6 +539,7 @@ main(void)
 	static const struct rdx_ut_case cases[] = {
 		{ "wrap_and_owner", test_wrap_and_owner },
 		{ "doorbell_rules", test_doorbell_rules },
+		{ "bf_copy_wrap", test_bf_copy_wrap },
 		{ "hot_set", test_hot_set },
 		{ "lcore_home", test_lcore_home },
 		{ "lock_held", test_lock_held },

@@ -76,6 +76,24 @@ bad_inline_ds(struct tqp *a, uint32_t key, uint8_t *m)
 }
 
 static void
+bad_send_inline_len(struct tqp *a, uint32_t key, uint8_t *m)
+{
+	uint32_t hdr = htobe32(61 | MLX5_INLINE_SEG); /* max_inline is 60 */
+
+	ctrl(a, MLX5_OPCODE_SEND, 1 + 5, 0, 0);
+	put(a, a->last, 16, &hdr, 4);
+}
+
+static void
+bad_send_inline_ds(struct tqp *a, uint32_t key, uint8_t *m)
+{
+	uint32_t hdr = htobe32(30 | MLX5_INLINE_SEG); /* needs DS 1 + 3 */
+
+	ctrl(a, MLX5_OPCODE_SEND, 1 + 2, 0, 0);
+	put(a, a->last, 16, &hdr, 4);
+}
+
+static void
 bad_zero_sge(struct tqp *a, uint32_t key, uint8_t *m)
 {
 	ctrl(a, MLX5_OPCODE_RDMA_WRITE, 3, 0, 0);
@@ -112,6 +130,8 @@ test_malformed(void)
 	check_malformed(bad_nop_ds, "nop ds");
 	check_malformed(bad_inline_len, "inline len");
 	check_malformed(bad_inline_ds, "inline ds");
+	check_malformed(bad_send_inline_len, "send inline len");
+	check_malformed(bad_send_inline_ds, "send inline ds");
 	check_malformed(bad_zero_sge, "zero sge");
 	check_malformed(bad_atomic_ds, "atomic ds");
 	check_malformed(bad_atomic_len, "atomic len");
@@ -189,6 +209,76 @@ test_inline_write_errors(void)
 		sw_qp_destroy(&eng, b.q);
 		sw_cq_destroy(&eng, c.slot);
 	}
+}
+
+/*
+ * Inline RC SENDs (sw_exec's inline SEND shape): lengths 1..60 (DS 2..5,
+ * one or two WQEBBs, the second one wrapping the 4-WQEBB ring) land in the
+ * posted receive with the responder's byte count; a zero-length inline
+ * SEND (the general path) completes too; the receive buffer too small:
+ * REMOTE_INVALID_REQUEST at the requester, as the general path says.
+ */
+static void
+test_inline_send(void)
+{
+	static const uint32_t lens[] = { 1, 12, 30, 44, 59, 60, 0 };
+	struct mlx5_cqe64 cqe;
+	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)&cqe;
+	struct mlx5_wqe_data_seg *r;
+	uint8_t pay[64], *m;
+	struct tqp a, b;
+	struct tcq c, rc;
+	uint32_t key, i, hdr;
+
+	for (i = 0; i < sizeof(pay); i++)
+		pay[i] = (uint8_t)(0xa0 + i);
+	cq_make(&c, 32);
+	cq_make(&rc, 32);
+	qp_make(&a, &c, 4, 0, 60);
+	qp_make(&b, &rc, 4, 8, 0);
+	qp_connect(&a, &b);
+	m = mem(4096, IBV_ACCESS_LOCAL_WRITE, &key);
+	r = (struct mlx5_wqe_data_seg *)b.dv.rq.buf;
+	for (i = 0; i <= RTE_DIM(lens); i++) {
+		const uint32_t len = i < RTE_DIM(lens) ? lens[i] : 40;
+		const uint32_t room = i < RTE_DIM(lens) ? 64 : 39;
+		const uint32_t stride = b.dv.rq.stride / 16;
+
+		memset(m + 64 * i, 0, 64);
+		mlx5dv_set_data_seg(&r[(i & (b.dv.rq.wqe_cnt - 1)) * stride], room, key,
+				    (uintptr_t)(m + 64 * i));
+		b.dv.dbrec[MLX5_RCV_DBR] = htobe32(i + 1);
+		hdr = htobe32(len | MLX5_INLINE_SEG);
+		ctrl(&a, MLX5_OPCODE_SEND, 1 + (4 + len + 15) / 16, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		put(&a, a.last, 16, &hdr, 4);
+		put(&a, a.last, 20, pay, len);
+		ring(&a);
+		CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+		CU_ASSERT_FATAL(cq_get(&c, &cqe));
+		if (i == RTE_DIM(lens)) {
+			CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ_ERR);
+			CU_ASSERT_EQUAL(e->syndrome, MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR);
+			CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_ERR);
+			CU_ASSERT_FATAL(cq_get(&rc, &cqe));
+			CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_RESP_ERR);
+			CU_ASSERT_EQUAL(e->syndrome, MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR);
+			CU_ASSERT_EQUAL(m[64 * i], 0);
+			break;
+		}
+		CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ);
+		CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), len);
+		CU_ASSERT_FATAL(cq_get(&rc, &cqe));
+		CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_RESP_SEND);
+		CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), len);
+		CU_ASSERT_EQUAL(be16toh(cqe.wqe_counter), i);
+		CU_ASSERT_EQUAL(be32toh(cqe.sop_drop_qpn) & 0xffffff, b.q->s->qpn);
+		CU_ASSERT(memcmp(m + 64 * i, pay, len) == 0);
+		CU_ASSERT_EQUAL(m[64 * i + len], 0);
+	}
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, c.slot);
+	sw_cq_destroy(&eng, rc.slot);
 }
 
 /*
@@ -973,6 +1063,7 @@ main(void)
 		{ "malformed", test_malformed },
 		{ "send_fields", test_send_fields },
 		{ "inline_write_errors", test_inline_write_errors },
+		{ "inline_send", test_inline_send },
 		{ "recv_line_copies", test_recv_line_copies },
 		{ "store_once", test_store_once },
 		{ "store_once_engine", test_store_once_engine },
