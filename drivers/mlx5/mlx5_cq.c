@@ -524,6 +524,29 @@ typedef uint32_t resp_wc_qpn_t;
 #endif
 
 /*
+ * CQE bytes 56..63 (sop_drop_qpn, wqe_counter, signature, op_own) in one
+ * naturally aligned 8-byte load: the responder loop tests ownership,
+ * opcode and QPN with one load, one AND and one compare. The load is
+ * single-copy atomic and op_own is its last byte, which the device writes
+ * last: a load that sees this lap's owner bit sees this CQE's QPN (the
+ * body after byte 56 is still read only after it, rte_io_rmb). RESP_MASK
+ * and RESP_WANT(qpn, op_own) are the big-endian values of those 8 bytes:
+ * the QPN (bytes 57..59) and op_own's opcode and owner bits (byte 63);
+ * byte 56 (not a QPN bit), the WQE counter and the signature are not
+ * looked at, as in the two-load test they replace.
+ */
+_Static_assert(offsetof(struct mlx5_cqe64, sop_drop_qpn) == 56 &&
+	       offsetof(struct mlx5_cqe64, op_own) == 63, "mlx5_cqe64 tail");
+#define RESP_MASK (UINT64_C(0xffffff) << 32 | (0xf0u | MLX5_CQE_OWNER_MASK))
+#define RESP_WANT(qpn, op_own) ((uint64_t)(qpn) << 32 | (op_own))
+typedef uint64_t __attribute__((__may_alias__)) cqe_word64_t;
+static __rte_always_inline uint64_t
+cqe_tail8(volatile struct mlx5_cqe64 *cqe)
+{
+	return *(volatile cqe_word64_t *)(volatile void *)&cqe->sop_drop_qpn;
+}
+
+/*
  * The responder fast loop: RESP_SEND CQEs of the cached QP qp, each
  * completing the oldest outstanding receive (the RQ completes in order,
  * rdma-core cq.c for a non-SRQ QP), from consumer counter ci, up to n.
@@ -551,6 +574,8 @@ cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, 
 	/* receives outstanding, wc slots left */
 	uint32_t rx = qp->rq_head - rq_tail, left = n;
 	const resp_wc_qpn_t w_qpn = RESP_WC_QPN(qpn);
+	/* the 8-byte test as the native words the loads return */
+	const uint64_t sel = htobe64(RESP_MASK);
 	volatile struct mlx5_cqe64 *cqe;
 	uint8_t op_own;
 	uint32_t own;
@@ -558,23 +583,24 @@ cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, 
 	while (left != 0 && rx != 0) {
 		uint32_t span = RTE_MIN(left, rx);
 		const uint64_t *wid_end;
-		uint32_t exp, done;
+		uint32_t done;
+		uint64_t want;
 		intptr_t i;
 
 		span = RTE_MIN(span, mask + 1 - (ci & mask));
 		span = RTE_MIN(span, rq_mask + 1 - (rq_tail & rq_mask));
 		wid_end = rq_wrid + (rq_tail & rq_mask) + span;
 		cqe = (volatile struct mlx5_cqe64 *)(void *)(buf + ((size_t)(ci & mask) << shift));
-		/* RESP_SEND with the owner bit of this lap (no wrap inside the span) */
-		exp = (uint32_t)MLX5_CQE_RESP_SEND << 4 | ((ci >> log_cnt) & MLX5_CQE_OWNER_MASK);
+		/* RESP_SEND of qp with the owner bit of this lap (no wrap inside
+		 * the span) */
+		want = htobe64(RESP_WANT(qpn, (uint32_t)MLX5_CQE_RESP_SEND << 4 |
+					 ((ci >> log_cnt) & MLX5_CQE_OWNER_MASK)));
 		for (i = -(intptr_t)span; i != 0; i++, wc++) {
-			/* opcode and owner under one mask, op_own read once */
-			if (unlikely((cqe->op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != exp))
+			/* owner, opcode and QPN: one load (cqe_tail8) */
+			if (unlikely((cqe_tail8(cqe) & sel) != want))
 				break;
 			/* udma_from_device_barrier: the body only after ownership. */
 			rte_io_rmb();
-			if (unlikely((be32toh(cqe->sop_drop_qpn) & 0xffffff) != qpn))
-				break;
 			wc_resp_send(wc, cqe, wid_end[i], ctx, w_qpn);
 			cqe = (volatile struct mlx5_cqe64 *)(void *)
 				((volatile uint8_t *)cqe + ((size_t)1 << shift));
