@@ -454,14 +454,16 @@ cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t 
 
 /*
  * The completion of a RESP_SEND CQE of the cached QP (what cqe_resp_send
- * writes: byte_len from byte_cnt, imm 0, vendor_err 0, retired 1, status
- * SUCCESS, opcode RECV, the sender from flags_rqpn and slid). On x86-64
- * with SSSE3 the 32 bytes after the two pointers are two vector stores
- * built from the CQE's bytes 16..47 by pshufb: [byte_len, imm, qp_num,
- * vendor_err] and [retired, status, opcode, src_qp, slid, wc_flags]
- * (wc_flags: RDX_WC_GRH when flags_rqpn bits 29..28, the GRH type, are
- * not 0, i.e. CQE byte 24 & 0x30, as cq.c handle_responder; the vector
- * makes that min(byte & 0x30, 1)). Bytes 43..47 of the wc are padding.
+ * writes: byte_len from byte_cnt, imm 0, qp_num, vendor_err 0, retired 1,
+ * status SUCCESS, opcode RECV, the sender from flags_rqpn and slid; qp_num
+ * from the CQE's sop_drop_qpn, which the caller checked is the QP's). On
+ * x86-64 with SSSE3 the 32 bytes after the two pointers are two vector
+ * stores built by pshufb: [byte_len, imm, qp_num, vendor_err] from CQE
+ * bytes 44..59 (byte_cnt, timestamp, sop_drop_qpn) and [retired, status,
+ * opcode, src_qp, slid, wc_flags] from CQE bytes 16..31 (wc_flags:
+ * RDX_WC_GRH when flags_rqpn bits 29..28, the GRH type, are not 0, i.e.
+ * CQE byte 24 & 0x30, as cq.c handle_responder; the vector makes that
+ * min(byte & 0x30, 1)). Bytes 43..47 of the wc are padding.
  */
 #if defined(RTE_ARCH_X86_64) && defined(__SSSE3__) && RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 _Static_assert(offsetof(struct rdx_wc, byte_len) == 16 && offsetof(struct rdx_wc, imm) == 20 &&
@@ -472,11 +474,11 @@ _Static_assert(offsetof(struct rdx_wc, byte_len) == 16 && offsetof(struct rdx_wc
 	       sizeof(struct rdx_wc) == 48, "rdx_wc layout (responder vector stores)");
 _Static_assert(offsetof(struct mlx5_cqe64, slid) == 22 &&
 	       offsetof(struct mlx5_cqe64, flags_rqpn) == 24 &&
-	       offsetof(struct mlx5_cqe64, byte_cnt) == 44, "mlx5_cqe64 layout");
+	       offsetof(struct mlx5_cqe64, byte_cnt) == 44 &&
+	       offsetof(struct mlx5_cqe64, sop_drop_qpn) == 56, "mlx5_cqe64 layout");
 _Static_assert(IBV_WC_SUCCESS == 0 && RDX_WC_GRH == 1, "responder wc constants");
 static __rte_always_inline void
-wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx,
-	     const __m128i w_qpn)
+wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx)
 {
 	/* CQE bytes 16..31: slid at 6..7, flags_rqpn at 8..11 (big-endian) */
 	const __m128i sh_src = _mm_setr_epi8(-1, -1, -1, -1, 11, 10, 9, -1, 7, 6, 8, -1,
@@ -488,39 +490,34 @@ wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id,
 					      -1, -1, -1, -1);
 	/* retired 1, status SUCCESS (0), opcode RECV */
 	const __m128i w_ret = _mm_setr_epi32(1 | (int)RDX_WC_RECV << 24, 0, 0, 0);
-	/* CQE bytes 32..47: byte_cnt at 12..15 (big-endian) */
-	const __m128i sh_len = _mm_setr_epi8(15, 14, 13, 12, -1, -1, -1, -1, -1, -1, -1, -1,
+	/* CQE bytes 44..59: byte_cnt at 0..3, the QPN at 13..15 (big-endian) */
+	const __m128i sh_len = _mm_setr_epi8(3, 2, 1, 0, -1, -1, -1, -1, 15, 14, 13, -1,
 					     -1, -1, -1, -1);
 	const __m128i c1 = _mm_loadu_si128((const __m128i *)(const void *)
 					   ((const volatile uint8_t *)cqe + 16));
 	const __m128i c2 = _mm_loadu_si128((const __m128i *)(const void *)
-					   ((const volatile uint8_t *)cqe + 32));
+					   ((const volatile uint8_t *)cqe + 44));
 	__m128i v;
 
 	wc->wr_id = wr_id;
 	wc->qp_ctx = ctx;
-	v = _mm_or_si128(_mm_shuffle_epi8(c2, sh_len), w_qpn);
-	_mm_storeu_si128((__m128i *)(void *)&wc->byte_len, v);
+	_mm_storeu_si128((__m128i *)(void *)&wc->byte_len, _mm_shuffle_epi8(c2, sh_len));
 	v = _mm_min_epu8(_mm_and_si128(_mm_shuffle_epi8(c1, sh_src), grh_and), grh_min);
 	_mm_storeu_si128((__m128i *)(void *)&wc->retired, _mm_or_si128(v, w_ret));
 }
-#define RESP_WC_QPN(qpn) _mm_setr_epi32(0, 0, (int)(qpn), 0)
-typedef __m128i resp_wc_qpn_t;
 #else
 /* Elsewhere: the same completion by words (cqe_resp_send's stores). */
 static __rte_always_inline void
-wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx,
-	     const uint32_t qpn)
+wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx)
 {
 	const uint32_t fr = be32toh(cqe->flags_rqpn);
 
-	wc_set(wc, wr_id, ctx, be32toh(cqe->byte_cnt), 0, qpn, 1, (uint32_t)RDX_WC_RECV << 24);
+	wc_set(wc, wr_id, ctx, be32toh(cqe->byte_cnt), 0, be32toh(cqe->sop_drop_qpn) & 0xffffff,
+	       1, (uint32_t)RDX_WC_RECV << 24);
 	wc->src_qp = fr & 0xffffff;
 	wc->slid = be16toh(cqe->slid);
 	wc->wc_flags = ((fr >> 28) & 3) != 0 ? RDX_WC_GRH : 0;
 }
-#define RESP_WC_QPN(qpn) (qpn)
-typedef uint32_t resp_wc_qpn_t;
 #endif
 
 /*
@@ -573,7 +570,6 @@ cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, 
 	uint32_t rq_tail = qp->rq_tail;
 	/* receives outstanding, wc slots left */
 	uint32_t rx = qp->rq_head - rq_tail, left = n;
-	const resp_wc_qpn_t w_qpn = RESP_WC_QPN(qpn);
 	/* the 8-byte test as the native words the loads return */
 	const uint64_t sel = htobe64(RESP_MASK);
 	volatile struct mlx5_cqe64 *cqe;
@@ -601,7 +597,7 @@ cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, 
 				break;
 			/* udma_from_device_barrier: the body only after ownership. */
 			rte_io_rmb();
-			wc_resp_send(wc, cqe, wid_end[i], ctx, w_qpn);
+			wc_resp_send(wc, cqe, wid_end[i], ctx);
 			cqe = (volatile struct mlx5_cqe64 *)(void *)
 				((volatile uint8_t *)cqe + ((size_t)1 << shift));
 		}
