@@ -556,8 +556,8 @@ cqe_tail8(volatile struct mlx5_cqe64 *cqe)
  * started at ci0.
  */
 static __rte_noinline uint16_t
-cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, uint16_t n,
-	     uint32_t ci0, uint32_t ci)
+cq_poll_resp_spans(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc,
+		   uint16_t n, uint32_t ci0, uint32_t ci)
 {
 	uint8_t *const buf = cq->cqe64;
 	const uint32_t mask = cq->cqe_mask;
@@ -626,6 +626,66 @@ other:
 finish:
 	qp->rq_tail = rq_tail;
 	return cq_poll_finish(cq, ci0, ci);
+}
+
+/*
+ * The responder loop's entry: the common burst first, one span (up to n
+ * CQEs, within the receives outstanding, before the CQ's and the wr_id
+ * ring's ends) with few values live, ended by n or by an empty slot;
+ * anything else (a span boundary inside the burst, no receive outstanding,
+ * a CQE the loop does not take) goes on in cq_poll_resp_spans from where
+ * the span stopped.
+ */
+static __rte_noinline uint16_t
+cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, uint16_t n,
+	     uint32_t ci0, uint32_t ci)
+{
+	const uint32_t mask = cq->cqe_mask;
+	const uint32_t shift = cq->cqe_shift;
+	const uint32_t rq_mask = qp->rq_mask;
+	const uint32_t rq_tail = qp->rq_tail;
+	const uint32_t span = RTE_MIN((uint32_t)n, qp->rq_head - rq_tail);
+	const uint64_t *wid_end;
+	volatile struct mlx5_cqe64 *cqe;
+	void *const ctx = qp->base.user_ctx;
+	uint64_t want;
+	uint32_t done;
+	uint8_t op_own;
+	intptr_t i;
+
+	if (unlikely(span == 0 || span > mask + 1 - (ci & mask) ||
+		     span > rq_mask + 1 - (rq_tail & rq_mask)))
+		return cq_poll_resp_spans(cq, qp, wc, n, ci0, ci);
+	wid_end = qp->rq_wrid + (rq_tail & rq_mask) + span;
+	cqe = (volatile struct mlx5_cqe64 *)(void *)(cq->cqe64 + ((size_t)(ci & mask) << shift));
+	/* RESP_SEND of qp with the owner bit of this lap */
+	want = htobe64(RESP_WANT(qp->base.qp_num, (uint32_t)MLX5_CQE_RESP_SEND << 4 |
+				 ((ci >> cq->log_cqe_cnt) & MLX5_CQE_OWNER_MASK)));
+	for (i = -(intptr_t)span; i != 0; i++, wc++) {
+		/* owner, opcode and QPN: one load (cqe_tail8) */
+		if (unlikely((cqe_tail8(cqe) & htobe64(RESP_MASK)) != want))
+			break;
+		/* udma_from_device_barrier: the body only after ownership. */
+		rte_io_rmb();
+		wc_resp_send(wc, cqe, wid_end[i], ctx);
+		cqe = (volatile struct mlx5_cqe64 *)(void *)
+			((volatile uint8_t *)cqe + ((size_t)1 << shift));
+	}
+	done = (uint32_t)((intptr_t)span + i);
+	qp->rq_tail = rq_tail + done;
+	ci += done;
+	if (done == n)
+		return cq_poll_finish(cq, ci0, ci);
+	/* The slot at ci (after a whole span: the span may have ended at the
+	 * ring's end). Not software-owned (get_sw_cqe): the burst ends here. */
+	if (i == 0)
+		cqe = (volatile struct mlx5_cqe64 *)(void *)
+			(cq->cqe64 + ((size_t)(ci & mask) << shift));
+	op_own = cqe->op_own;
+	if (((op_own ^ (ci >> cq->log_cqe_cnt)) & MLX5_CQE_OWNER_MASK) ||
+	    (op_own >> 4) == MLX5_CQE_INVALID)
+		return cq_poll_finish(cq, ci0, ci);
+	return cq_poll_resp_spans(cq, qp, wc, (uint16_t)(n - done), ci0, ci);
 }
 
 /*
