@@ -546,95 +546,15 @@ cqe_tail8(volatile struct mlx5_cqe64 *cqe)
 /*
  * The responder fast loop: RESP_SEND CQEs of the cached QP qp, each
  * completing the oldest outstanding receive (the RQ completes in order,
- * rdma-core cq.c for a non-SRQ QP), from consumer counter ci, up to n.
- * The loop runs in spans that wrap neither the CQ ring (so the owner bit
- * software owns is one constant per span: the ring's wrap parity) nor the
- * receive wr_id array, and stay within the receives outstanding, stepping
- * pointers. Any other CQE (a requester one, another QP, an immediate, an
- * error, a responder CQE with no receive outstanding) hands the rest of
- * the burst to cq_poll_general; an empty slot ends the burst. The burst
- * started at ci0.
- */
-static __rte_noinline uint16_t
-cq_poll_resp_spans(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc,
-		   uint16_t n, uint32_t ci0, uint32_t ci)
-{
-	uint8_t *const buf = cq->cqe64;
-	const uint32_t mask = cq->cqe_mask;
-	const uint32_t shift = cq->cqe_shift;
-	const uint32_t log_cnt = cq->log_cqe_cnt;
-	const uint32_t qpn = qp->base.qp_num;
-	void *const ctx = qp->base.user_ctx;
-	uint64_t *const rq_wrid = qp->rq_wrid;
-	const uint32_t rq_mask = qp->rq_mask;
-	uint32_t rq_tail = qp->rq_tail;
-	/* receives outstanding, wc slots left */
-	uint32_t rx = qp->rq_head - rq_tail, left = n;
-	/* the 8-byte test as the native words the loads return */
-	const uint64_t sel = htobe64(RESP_MASK);
-	volatile struct mlx5_cqe64 *cqe;
-	uint8_t op_own;
-	uint32_t own;
-
-	while (left != 0 && rx != 0) {
-		uint32_t span = RTE_MIN(left, rx);
-		const uint64_t *wid_end;
-		uint32_t done;
-		uint64_t want;
-		intptr_t i;
-
-		span = RTE_MIN(span, mask + 1 - (ci & mask));
-		span = RTE_MIN(span, rq_mask + 1 - (rq_tail & rq_mask));
-		wid_end = rq_wrid + (rq_tail & rq_mask) + span;
-		cqe = (volatile struct mlx5_cqe64 *)(void *)(buf + ((size_t)(ci & mask) << shift));
-		/* RESP_SEND of qp with the owner bit of this lap (no wrap inside
-		 * the span) */
-		want = htobe64(RESP_WANT(qpn, (uint32_t)MLX5_CQE_RESP_SEND << 4 |
-					 ((ci >> log_cnt) & MLX5_CQE_OWNER_MASK)));
-		for (i = -(intptr_t)span; i != 0; i++, wc++) {
-			/* owner, opcode and QPN: one load (cqe_tail8) */
-			if (unlikely((cqe_tail8(cqe) & sel) != want))
-				break;
-			/* udma_from_device_barrier: the body only after ownership. */
-			rte_io_rmb();
-			wc_resp_send(wc, cqe, wid_end[i], ctx);
-			cqe = (volatile struct mlx5_cqe64 *)(void *)
-				((volatile uint8_t *)cqe + ((size_t)1 << shift));
-		}
-		done = (uint32_t)((intptr_t)span + i);
-		ci += done;
-		rq_tail += done;
-		rx -= done;
-		left -= done;
-		if (i != 0)
-			goto other;     /* cqe is the slot at ci */
-	}
-	if (left == 0)
-		goto finish;
-	/* No receive outstanding for what may come next: the general loop
-	 * reports such a CQE (retiring nothing), if there is one. */
-	cqe = (volatile struct mlx5_cqe64 *)(void *)(buf + ((size_t)(ci & mask) << shift));
-other:
-	/* Not software-owned (get_sw_cqe): the burst ends here; else a CQE
-	 * this loop does not take. */
-	op_own = cqe->op_own;
-	own = (ci >> log_cnt) & MLX5_CQE_OWNER_MASK;
-	if (!((op_own ^ own) & MLX5_CQE_OWNER_MASK) && (op_own >> 4) != MLX5_CQE_INVALID) {
-		qp->rq_tail = rq_tail;
-		return cq_poll_general(cq, wc, (uint16_t)left, ci0, ci);
-	}
-finish:
-	qp->rq_tail = rq_tail;
-	return cq_poll_finish(cq, ci0, ci);
-}
-
-/*
- * The responder loop's entry: the common burst first, one span (up to n
- * CQEs, within the receives outstanding, before the CQ's and the wr_id
- * ring's ends) with few values live, ended by n or by an empty slot;
- * anything else (a span boundary inside the burst, no receive outstanding,
- * a CQE the loop does not take) goes on in cq_poll_resp_spans from where
- * the span stopped.
+ * rdma-core cq.c for a non-SRQ QP), from consumer counter ci, up to n, in
+ * one span: up to n, within the receives outstanding, and up to the CQ
+ * ring's end (so the owner bit software owns is one constant: the ring's
+ * wrap parity) and the receive wr_id array's end, stepping pointers, with
+ * few values live. A whole span that ended at a ring's end with more to
+ * poll starts the next one (a tail call of itself: a jump). Any other CQE
+ * (a requester one, another QP, an immediate, an error, a responder CQE
+ * with no receive outstanding) hands the rest of the burst to
+ * cq_poll_general; an empty slot ends the burst. The burst started at ci0.
  */
 static __rte_noinline uint16_t
 cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, uint16_t n,
@@ -644,7 +564,7 @@ cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, 
 	const uint32_t shift = cq->cqe_shift;
 	const uint32_t rq_mask = qp->rq_mask;
 	const uint32_t rq_tail = qp->rq_tail;
-	const uint32_t span = RTE_MIN((uint32_t)n, qp->rq_head - rq_tail);
+	uint32_t span = RTE_MIN((uint32_t)n, qp->rq_head - rq_tail);
 	const uint64_t *wid_end;
 	volatile struct mlx5_cqe64 *cqe;
 	void *const ctx = qp->base.user_ctx;
@@ -653,9 +573,17 @@ cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, 
 	uint8_t op_own;
 	intptr_t i;
 
-	if (unlikely(span == 0 || span > mask + 1 - (ci & mask) ||
-		     span > rq_mask + 1 - (rq_tail & rq_mask)))
-		return cq_poll_resp_spans(cq, qp, wc, n, ci0, ci);
+	if (unlikely(span == 0)) {
+		/* No receive outstanding for what may come next: the general
+		 * loop reports such a CQE (retiring nothing), if there is one. */
+		cqe = (volatile struct mlx5_cqe64 *)(void *)
+			(cq->cqe64 + ((size_t)(ci & mask) << shift));
+		i = -1;
+		done = 0;
+		goto other;
+	}
+	span = RTE_MIN(span, mask + 1 - (ci & mask));
+	span = RTE_MIN(span, rq_mask + 1 - (rq_tail & rq_mask));
 	wid_end = qp->rq_wrid + (rq_tail & rq_mask) + span;
 	cqe = (volatile struct mlx5_cqe64 *)(void *)(cq->cqe64 + ((size_t)(ci & mask) << shift));
 	/* RESP_SEND of qp with the owner bit of this lap */
@@ -677,15 +605,21 @@ cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, 
 	if (done == n)
 		return cq_poll_finish(cq, ci0, ci);
 	/* The slot at ci (after a whole span: the span may have ended at the
-	 * ring's end). Not software-owned (get_sw_cqe): the burst ends here. */
+	 * ring's end). */
 	if (i == 0)
 		cqe = (volatile struct mlx5_cqe64 *)(void *)
 			(cq->cqe64 + ((size_t)(ci & mask) << shift));
+other:
+	/* Not software-owned (get_sw_cqe): the burst ends here. */
 	op_own = cqe->op_own;
 	if (((op_own ^ (ci >> cq->log_cqe_cnt)) & MLX5_CQE_OWNER_MASK) ||
 	    (op_own >> 4) == MLX5_CQE_INVALID)
 		return cq_poll_finish(cq, ci0, ci);
-	return cq_poll_resp_spans(cq, qp, wc, (uint16_t)(n - done), ci0, ci);
+	/* A whole span: the next one (receives outstanding) or the general
+	 * loop (none); a CQE this loop does not take: the general loop. */
+	if (i == 0 && qp->rq_head != qp->rq_tail)
+		return cq_poll_resp(cq, qp, wc, (uint16_t)(n - done), ci0, ci);
+	return cq_poll_general(cq, wc, (uint16_t)(n - done), ci0, ci);
 }
 
 /*
