@@ -18,7 +18,9 @@
 # row "bffull" the same with rdx_cq_poll_burst; row "bf32" with room for 32,
 # which also reads the empty next slot). UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs. The SEND + RECV
 # row counts per pair: the receive post (mlx5_rq.c's run loop) and the
-# responder CQE (mlx5_cq.c's responder loop) too.
+# responder CQE (mlx5_cq.c's responder loop) too; the requester CQE goes to
+# the send CQ, the responder CQEs to a receive CQ, and the row is split into
+# the sender's and the receiver's share; row sr1 puts both in one CQ.
 #
 # Then a second figure: rdx-perf's own per-op loop (8 B WRITE bw, -l 32
 # -Q 32 -t 32, loopback on one lcore on the software device, --warmup 0)
@@ -110,6 +112,33 @@ run cas "$bursts" "8B CAS, burst 32 (CAS run loop):"
 run faa "$bursts" "8B FAA, burst 32 (FAA run loop):"
 run ud "$bursts" "8B inline UD SEND, burst 32, 1 signaled/32:"
 run sr "$bursts" "8B inline SEND + RECV, burst 32, per pair:"
+# ... split by end (two hosts on a NIC): callgrind's call arcs from the
+# benchmark into the driver, inclusive. Sender: its posts (from main) and
+# its send-CQ polls (from sender_poll); receiver: its receive posts (from
+# main) and its receive-CQ polls (from receiver_poll). The two add up to
+# the pair figure (checked).
+callgrind_annotate --inclusive=yes --tree=caller --threshold=100 "$tmp/cg.sr" 2>/dev/null |
+    awk -v o="$(sed -n 's/.* ops=\([0-9]*\).*/\1/p' "$tmp/out.sr")" \
+        -v t="$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$tmp/cg.sr")" ' BEGIN { n = 0 }
+    /^ *[0-9,]+ .*  < / { c = $1; gsub(",", "", c); who[n] = $0; cost[n] = c; n++; next }
+    /^ *[0-9,]+ .*  \* / {
+        for (i = 0; i < n; i++) {
+            if ($0 ~ /:rdx_mlx5_poll_burst( |$)/) {
+                if (who[i] ~ /:sender_poll/) sp += cost[i]
+                else if (who[i] ~ /:receiver_poll/) rp += cost[i]
+            } else if ($0 ~ /:rdx_mlx5_post_burst( |$)/ && who[i] ~ /:main /) sb += cost[i]
+            else if ($0 ~ /:rdx_mlx5_post_recv_burst( |$)/ && who[i] ~ /:main /) rb += cost[i]
+        }
+        n = 0; next }
+    { n = 0 }
+    END {
+        if (o == 0 || sb + sp + rb + rp != t) {
+            printf "  (split does not add up: %d + %d + %d + %d of %d)\n", sb, sp, rb, rp, t; exit 1 }
+        printf "  %-50s %7.1f instr/op  (post+ring %.1f, send-CQ poll %.1f)\n",
+            "sender, per SEND:", (sb + sp) / o, sb / o, sp / o
+        printf "  %-50s %7.1f instr/op  (receive post %.1f, receive-CQ poll %.1f)\n",
+            "receiver, per message:", (rb + rp) / o, rb / o, rp / o }'
+run sr1 "$bursts" "the same, one CQ for both ends (loopback), per pair:"
 
 # rdx-perf's own loop: app / driver / model
 perf_ops=$bursts

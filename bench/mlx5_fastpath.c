@@ -32,9 +32,15 @@
  *          signaled per 32, one poll per 32 WRs
  *   cas faa  8-byte atomics into one SGE, bursts of 32, one signaled per 32
  *   sr     8-byte inline SEND + RECV pairs on one QP (loopback): 32 receives
- *          posted, then 32 SENDs (one signaled), the device writes the
- *          requester CQE and one responder CQE per SEND, all polled; an op is
- *          one pair (the receive post and its CQE are counted too)
+ *          posted, then 32 SENDs (one signaled); the device writes the
+ *          requester CQE into the send CQ and one responder CQE per SEND into
+ *          the receive CQ, as the two ends of a connection on two hosts would
+ *          see them. The sender polls its send CQ (sender_poll), the receiver
+ *          its receive CQ (receiver_poll): two callers of the same poll
+ *          function, so callgrind's call arcs give each end its own figure.
+ *          An op is one pair (the receive post and its CQE are counted too).
+ *   sr1    the same with one CQ for both (the row before the split: the
+ *          requester CQE and the responder CQEs in one ring, one poller).
  *   ud     8-byte inline SEND on a UD QP (ctrl + datagram segment + inline,
  *          two WQEBBs), one address handle, bursts of 32, one signaled per 32
  * The "device" reads each posted WQE's ctrl segment (opcode, DS, CQ_UPDATE)
@@ -67,8 +73,18 @@ struct ring {
 	struct rdx_mlx5_qp qp;
 	struct rdx_mlx5_cq cq_obj;
 	uint32_t pi;
+	/* sr: the receive CQ, its producer counter */
+	uint8_t rcq[CQE_CNT * 64] __attribute__((aligned(64)));
+	__be32 rcq_dbrec[2];
+	struct rdx_mlx5_cq rcq_obj;
+	uint32_t rpi;
 	uint8_t opcode;         /* mlx5 WQE opcode reported in the CQEs */
 };
+
+/* mode.recv: no receives (0), responder CQEs in a CQ of their own (sr) or
+ * in the send CQ (sr1) */
+#define RECV_OWN_CQ 1
+#define RECV_SHARED_CQ 2
 
 struct mode {
 	const char *name;
@@ -80,7 +96,7 @@ struct mode {
 	uint16_t sig;           /* sig_interval */
 	uint32_t max_inline;
 	bool ud;                /* RDX_QP_UD */
-	bool recv;              /* sr: a receive per SEND, responder CQEs */
+	uint8_t recv;           /* a receive per SEND, responder CQEs: RECV_* */
 	uint16_t poll_n;        /* wc slots per poll call */
 };
 
@@ -102,7 +118,8 @@ static const struct mode modes[] = {
 	{ "cas", RDX_OP_CAS, false, 8, 32, 1, 32, 28, false, false, BURST },
 	{ "faa", RDX_OP_FAA, false, 8, 32, 1, 32, 28, false, false, BURST },
 	{ "ud", RDX_OP_SEND, true, 8, 32, 1, 32, 28, true, false, BURST },
-	{ "sr", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false, true, BURST },
+	{ "sr", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false, RECV_OWN_CQ, BURST },
+	{ "sr1", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false, RECV_SHARED_CQ, BURST },
 };
 
 /* The UD QP's device (its message limit) and address handle. */
@@ -125,13 +142,15 @@ device_complete(struct ring *r, uint32_t wqe_ctr)
 	r->pi++;
 }
 
-/* The "device": one responder CQE (an 8-byte SEND arrived in a receive). */
+/* The "device": one responder CQE (an 8-byte SEND arrived in a receive),
+ * into the receive CQ (shared: the send CQ). */
 static void
-device_recv(struct ring *r)
+device_recv(struct ring *r, bool shared)
 {
-	struct mlx5_cqe64 *c = (struct mlx5_cqe64 *)(void *)
-		(r->cq + (r->pi & (CQE_CNT - 1)) * 64);
-	uint8_t owner = (uint8_t)((r->pi / CQE_CNT) & 1);
+	uint8_t *const buf = shared ? r->cq : r->rcq;
+	uint32_t *const pi = shared ? &r->pi : &r->rpi;
+	struct mlx5_cqe64 *c = (struct mlx5_cqe64 *)(void *)(buf + (*pi & (CQE_CNT - 1)) * 64);
+	uint8_t owner = (uint8_t)((*pi / CQE_CNT) & 1);
 
 	c->sop_drop_qpn = htobe32(r->qp.base.qp_num);
 	c->wqe_counter = 0;
@@ -139,7 +158,7 @@ device_recv(struct ring *r)
 	c->flags_rqpn = htobe32(r->qp.base.qp_num);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	c->op_own = (uint8_t)(MLX5_CQE_RESP_SEND << 4 | owner);
-	r->pi++;
+	(*pi)++;
 }
 
 /* The "device" executes the WQEs from WQEBB counter from to to: a CQE for
@@ -164,7 +183,7 @@ device_run(struct ring *r, uint32_t from, uint32_t to)
 }
 
 static int
-ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline, bool ud, bool recv)
+ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline, bool ud, uint8_t recv)
 {
 	struct mlx5dv_qp dv;
 	struct mlx5dv_cq dvc;
@@ -172,8 +191,10 @@ ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline, bool ud, b
 	int ret;
 
 	memset(r, 0, sizeof(*r));
-	for (i = 0; i < CQE_CNT; i++)
+	for (i = 0; i < CQE_CNT; i++) {
 		r->cq[i * 64 + 63] = 0xf0;
+		r->rcq[i * 64 + 63] = 0xf0;
+	}
 	memset(&dv, 0, sizeof(dv));
 	dv.dbrec = r->dbrec;
 	dv.sq.buf = r->sq;
@@ -204,7 +225,67 @@ ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline, bool ud, b
 		return ret;
 	/* as the hardware CQ does (mlx5_hw_qp.c) */
 	r->cq_obj.base.poll_req_burst = rdx_mlx5_poll_req_burst;
-	return rdx_mlx5_cq_attach(&r->cq_obj, &r->qp);
+	ret = rdx_mlx5_cq_attach(&r->cq_obj, &r->qp);
+	if (ret != 0 || recv != RECV_OWN_CQ)
+		return ret;
+	dvc.buf = r->rcq;
+	dvc.dbrec = r->rcq_dbrec;
+	ret = rdx_mlx5_cq_dp_init(&r->rcq_obj, &dvc, 1, 1);
+	if (ret != 0)
+		return ret;
+	return rdx_mlx5_cq_attach(&r->rcq_obj, &r->qp);
+}
+
+/*
+ * Poll cq until cqes completions came or it is empty; adds the WRs they
+ * retire to *retired (a bad status stops the count). Returns the
+ * completions. Always inlined into its two callers, which callgrind's call
+ * arcs tell apart.
+ */
+static inline __attribute__((always_inline)) unsigned int
+drain(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t poll_n, unsigned int cqes,
+      uint32_t *retired, bool req)
+{
+	unsigned int got = 0;
+
+	while (got < cqes) {
+		uint16_t n = req ? rdx_cq_poll_req_burst(cq, wc, poll_n) :
+			rdx_cq_poll_burst(cq, wc, poll_n), j;
+
+		if (n == 0)
+			break;
+		for (j = 0; j < n; j++) {
+			if (wc[j].status != 0)
+				break;
+			*retired += wc[j].retired;
+		}
+		got += n;
+	}
+	return got;
+}
+
+/* Two functions with the same body that must stay two (gcc would fold them). */
+#if defined(__clang__)
+#define BENCH_DISTINCT __attribute__((noinline))
+#else
+#define BENCH_DISTINCT __attribute__((noinline, no_icf))
+#endif
+
+/* The sender's polls of its (send) CQ; every mode but sr polls its one CQ here
+ * (row bf with the lean poll, rdx_cq_poll_req_burst, when req). */
+static BENCH_DISTINCT unsigned int
+sender_poll(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t poll_n, unsigned int cqes,
+	    uint32_t *retired, bool req)
+{
+	return drain(cq, wc, poll_n, cqes, retired, req);
+}
+
+/* sr: the receiver's polls of its receive CQ. */
+static BENCH_DISTINCT unsigned int
+receiver_poll(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t poll_n, unsigned int cqes,
+	      uint32_t *retired)
+{
+	return drain(cq, wc, poll_n, cqes, retired, false);
 }
 
 int
@@ -229,7 +310,7 @@ main(int argc, char **argv)
 			m = &modes[k];
 	if (m == NULL) {
 		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf bffull bf32 send read w16 w24 w64"
-			" sge ssge q8 q16 l1 cas faa ud sr)\n", argv[0]);
+			" sge ssge q8 q16 l1 cas faa ud sr sr1)\n", argv[0]);
 		return 2;
 	}
 	/* row bf: the lean poll of a latency loop (rdx_cq_poll_req_burst) */
@@ -275,7 +356,7 @@ main(int argc, char **argv)
 	}
 	for (it = 0; it < iters; it++) {
 		uint32_t from = r.qp.sq_cur_post, retired = 0;
-		unsigned int cqes, got = 0;
+		unsigned int cqes, rcqes = 0, got;
 
 		if (m->recv && rdx_qp_post_recv_burst(&r.qp.base, rwr, BURST) != BURST) {
 			fprintf(stderr, "mlx5_fastpath: receive post fell short at iteration %lu\n",
@@ -290,21 +371,16 @@ main(int argc, char **argv)
 			}
 		}
 		cqes = device_run(&r, from, r.qp.sq_cur_post);
-		for (k = 0; m->recv && k < m->burst * m->posts; k++, cqes++)
-			device_recv(&r);
-		while (got < cqes) {
-			uint16_t n = req_poll ? rdx_cq_poll_req_burst(&r.cq_obj.base, wc, m->poll_n) :
-				rdx_cq_poll_burst(&r.cq_obj.base, wc, m->poll_n), j;
-
-			if (n == 0)
-				break;
-			for (j = 0; j < n; j++) {
-				if (wc[j].status != 0)
-					break;
-				retired += wc[j].retired;
-			}
-			got += n;
+		for (k = 0; m->recv && k < m->burst * m->posts; k++, rcqes++)
+			device_recv(&r, m->recv == RECV_SHARED_CQ);
+		if (m->recv == RECV_SHARED_CQ) {
+			cqes += rcqes;
+			rcqes = 0;
 		}
+		got = sender_poll(&r.cq_obj.base, wc, m->poll_n, cqes, &retired, req_poll);
+		if (m->recv == RECV_OWN_CQ)
+			got += receiver_poll(&r.rcq_obj.base, wc, m->poll_n, rcqes, &retired);
+		cqes += rcqes;
 		if (got != cqes || retired != m->burst * m->posts * (m->recv ? 2u : 1u)) {
 			fprintf(stderr, "mlx5_fastpath: bad completions at iteration %lu (%u CQEs of %u,"
 				" %u WRs retired)\n", it, got, cqes, retired);
@@ -314,6 +390,8 @@ main(int argc, char **argv)
 	}
 	printf("mode=%s burst=%u ops=%lu doorbells=%lu bf_posts=%lu\n", m->name, m->burst, ops,
 	       (unsigned long)r.qp.stats.doorbells, (unsigned long)r.qp.stats.bf_posts);
+	if (m->recv == RECV_OWN_CQ)
+		rdx_mlx5_cq_dp_fini(&r.rcq_obj);
 	rdx_mlx5_cq_dp_fini(&r.cq_obj);
 	rdx_mlx5_qp_dp_fini(&r.qp);
 	return 0;

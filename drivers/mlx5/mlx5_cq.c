@@ -454,14 +454,16 @@ cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t 
 
 /*
  * The completion of a RESP_SEND CQE of the cached QP (what cqe_resp_send
- * writes: byte_len from byte_cnt, imm 0, vendor_err 0, retired 1, status
- * SUCCESS, opcode RECV, the sender from flags_rqpn and slid). On x86-64
- * with SSSE3 the 32 bytes after the two pointers are two vector stores
- * built from the CQE's bytes 16..47 by pshufb: [byte_len, imm, qp_num,
- * vendor_err] and [retired, status, opcode, src_qp, slid, wc_flags]
- * (wc_flags: RDX_WC_GRH when flags_rqpn bits 29..28, the GRH type, are
- * not 0, i.e. CQE byte 24 & 0x30, as cq.c handle_responder; the vector
- * makes that min(byte & 0x30, 1)). Bytes 43..47 of the wc are padding.
+ * writes: byte_len from byte_cnt, imm 0, qp_num, vendor_err 0, retired 1,
+ * status SUCCESS, opcode RECV, the sender from flags_rqpn and slid; qp_num
+ * from the CQE's sop_drop_qpn, which the caller checked is the QP's). On
+ * x86-64 with SSSE3 the 32 bytes after the two pointers are two vector
+ * stores built by pshufb: [byte_len, imm, qp_num, vendor_err] from CQE
+ * bytes 44..59 (byte_cnt, timestamp, sop_drop_qpn) and [retired, status,
+ * opcode, src_qp, slid, wc_flags] from CQE bytes 16..31 (wc_flags:
+ * RDX_WC_GRH when flags_rqpn bits 29..28, the GRH type, are not 0, i.e.
+ * CQE byte 24 & 0x30, as cq.c handle_responder; the vector makes that
+ * min(byte & 0x30, 1)). Bytes 43..47 of the wc are padding.
  */
 #if defined(RTE_ARCH_X86_64) && defined(__SSSE3__) && RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
 _Static_assert(offsetof(struct rdx_wc, byte_len) == 16 && offsetof(struct rdx_wc, imm) == 20 &&
@@ -472,11 +474,11 @@ _Static_assert(offsetof(struct rdx_wc, byte_len) == 16 && offsetof(struct rdx_wc
 	       sizeof(struct rdx_wc) == 48, "rdx_wc layout (responder vector stores)");
 _Static_assert(offsetof(struct mlx5_cqe64, slid) == 22 &&
 	       offsetof(struct mlx5_cqe64, flags_rqpn) == 24 &&
-	       offsetof(struct mlx5_cqe64, byte_cnt) == 44, "mlx5_cqe64 layout");
+	       offsetof(struct mlx5_cqe64, byte_cnt) == 44 &&
+	       offsetof(struct mlx5_cqe64, sop_drop_qpn) == 56, "mlx5_cqe64 layout");
 _Static_assert(IBV_WC_SUCCESS == 0 && RDX_WC_GRH == 1, "responder wc constants");
 static __rte_always_inline void
-wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx,
-	     const __m128i w_qpn)
+wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx)
 {
 	/* CQE bytes 16..31: slid at 6..7, flags_rqpn at 8..11 (big-endian) */
 	const __m128i sh_src = _mm_setr_epi8(-1, -1, -1, -1, 11, 10, 9, -1, 7, 6, 8, -1,
@@ -488,122 +490,136 @@ wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id,
 					      -1, -1, -1, -1);
 	/* retired 1, status SUCCESS (0), opcode RECV */
 	const __m128i w_ret = _mm_setr_epi32(1 | (int)RDX_WC_RECV << 24, 0, 0, 0);
-	/* CQE bytes 32..47: byte_cnt at 12..15 (big-endian) */
-	const __m128i sh_len = _mm_setr_epi8(15, 14, 13, 12, -1, -1, -1, -1, -1, -1, -1, -1,
+	/* CQE bytes 44..59: byte_cnt at 0..3, the QPN at 13..15 (big-endian) */
+	const __m128i sh_len = _mm_setr_epi8(3, 2, 1, 0, -1, -1, -1, -1, 15, 14, 13, -1,
 					     -1, -1, -1, -1);
 	const __m128i c1 = _mm_loadu_si128((const __m128i *)(const void *)
 					   ((const volatile uint8_t *)cqe + 16));
 	const __m128i c2 = _mm_loadu_si128((const __m128i *)(const void *)
-					   ((const volatile uint8_t *)cqe + 32));
+					   ((const volatile uint8_t *)cqe + 44));
 	__m128i v;
 
 	wc->wr_id = wr_id;
 	wc->qp_ctx = ctx;
-	v = _mm_or_si128(_mm_shuffle_epi8(c2, sh_len), w_qpn);
-	_mm_storeu_si128((__m128i *)(void *)&wc->byte_len, v);
+	_mm_storeu_si128((__m128i *)(void *)&wc->byte_len, _mm_shuffle_epi8(c2, sh_len));
 	v = _mm_min_epu8(_mm_and_si128(_mm_shuffle_epi8(c1, sh_src), grh_and), grh_min);
 	_mm_storeu_si128((__m128i *)(void *)&wc->retired, _mm_or_si128(v, w_ret));
 }
-#define RESP_WC_QPN(qpn) _mm_setr_epi32(0, 0, (int)(qpn), 0)
-typedef __m128i resp_wc_qpn_t;
 #else
 /* Elsewhere: the same completion by words (cqe_resp_send's stores). */
 static __rte_always_inline void
-wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx,
-	     const uint32_t qpn)
+wc_resp_send(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *ctx)
 {
 	const uint32_t fr = be32toh(cqe->flags_rqpn);
 
-	wc_set(wc, wr_id, ctx, be32toh(cqe->byte_cnt), 0, qpn, 1, (uint32_t)RDX_WC_RECV << 24);
+	wc_set(wc, wr_id, ctx, be32toh(cqe->byte_cnt), 0, be32toh(cqe->sop_drop_qpn) & 0xffffff,
+	       1, (uint32_t)RDX_WC_RECV << 24);
 	wc->src_qp = fr & 0xffffff;
 	wc->slid = be16toh(cqe->slid);
 	wc->wc_flags = ((fr >> 28) & 3) != 0 ? RDX_WC_GRH : 0;
 }
-#define RESP_WC_QPN(qpn) (qpn)
-typedef uint32_t resp_wc_qpn_t;
 #endif
+
+/*
+ * CQE bytes 56..63 (sop_drop_qpn, wqe_counter, signature, op_own) in one
+ * naturally aligned 8-byte load: the responder loop tests ownership,
+ * opcode and QPN with one load, one AND and one compare. The load is
+ * single-copy atomic and op_own is its last byte, which the device writes
+ * last: a load that sees this lap's owner bit sees this CQE's QPN (the
+ * body after byte 56 is still read only after it, rte_io_rmb). RESP_MASK
+ * and RESP_WANT(qpn, op_own) are the big-endian values of those 8 bytes:
+ * the QPN (bytes 57..59) and op_own's opcode and owner bits (byte 63);
+ * byte 56 (not a QPN bit), the WQE counter and the signature are not
+ * looked at, as in the two-load test they replace.
+ */
+_Static_assert(offsetof(struct mlx5_cqe64, sop_drop_qpn) == 56 &&
+	       offsetof(struct mlx5_cqe64, op_own) == 63, "mlx5_cqe64 tail");
+#define RESP_MASK (UINT64_C(0xffffff) << 32 | (0xf0u | MLX5_CQE_OWNER_MASK))
+#define RESP_WANT(qpn, op_own) ((uint64_t)(qpn) << 32 | (op_own))
+typedef uint64_t __attribute__((__may_alias__)) cqe_word64_t;
+static __rte_always_inline uint64_t
+cqe_tail8(volatile struct mlx5_cqe64 *cqe)
+{
+	return *(volatile cqe_word64_t *)(volatile void *)&cqe->sop_drop_qpn;
+}
 
 /*
  * The responder fast loop: RESP_SEND CQEs of the cached QP qp, each
  * completing the oldest outstanding receive (the RQ completes in order,
- * rdma-core cq.c for a non-SRQ QP), from consumer counter ci, up to n.
- * The loop runs in spans that wrap neither the CQ ring (so the owner bit
- * software owns is one constant per span: the ring's wrap parity) nor the
- * receive wr_id array, and stay within the receives outstanding, stepping
- * pointers. Any other CQE (a requester one, another QP, an immediate, an
- * error, a responder CQE with no receive outstanding) hands the rest of
- * the burst to cq_poll_general; an empty slot ends the burst. The burst
- * started at ci0.
+ * rdma-core cq.c for a non-SRQ QP), from consumer counter ci, up to n, in
+ * one span: up to n, within the receives outstanding, and up to the CQ
+ * ring's end (so the owner bit software owns is one constant: the ring's
+ * wrap parity) and the receive wr_id array's end, stepping pointers, with
+ * few values live. A whole span that ended at a ring's end with more to
+ * poll starts the next one (a tail call of itself: a jump). Any other CQE
+ * (a requester one, another QP, an immediate, an error, a responder CQE
+ * with no receive outstanding) hands the rest of the burst to
+ * cq_poll_general; an empty slot ends the burst. The burst started at ci0.
  */
 static __rte_noinline uint16_t
 cq_poll_resp(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, struct rdx_wc *wc, uint16_t n,
 	     uint32_t ci0, uint32_t ci)
 {
-	uint8_t *const buf = cq->cqe64;
 	const uint32_t mask = cq->cqe_mask;
 	const uint32_t shift = cq->cqe_shift;
-	const uint32_t log_cnt = cq->log_cqe_cnt;
-	const uint32_t qpn = qp->base.qp_num;
-	void *const ctx = qp->base.user_ctx;
-	uint64_t *const rq_wrid = qp->rq_wrid;
 	const uint32_t rq_mask = qp->rq_mask;
-	uint32_t rq_tail = qp->rq_tail;
-	/* receives outstanding, wc slots left */
-	uint32_t rx = qp->rq_head - rq_tail, left = n;
-	const resp_wc_qpn_t w_qpn = RESP_WC_QPN(qpn);
+	const uint32_t rq_tail = qp->rq_tail;
+	uint32_t span = RTE_MIN((uint32_t)n, qp->rq_head - rq_tail);
+	const uint64_t *wid_end;
 	volatile struct mlx5_cqe64 *cqe;
+	void *const ctx = qp->base.user_ctx;
+	uint64_t want;
+	uint32_t done;
 	uint8_t op_own;
-	uint32_t own;
+	intptr_t i;
 
-	while (left != 0 && rx != 0) {
-		uint32_t span = RTE_MIN(left, rx);
-		const uint64_t *wid_end;
-		uint32_t exp, done;
-		intptr_t i;
-
-		span = RTE_MIN(span, mask + 1 - (ci & mask));
-		span = RTE_MIN(span, rq_mask + 1 - (rq_tail & rq_mask));
-		wid_end = rq_wrid + (rq_tail & rq_mask) + span;
-		cqe = (volatile struct mlx5_cqe64 *)(void *)(buf + ((size_t)(ci & mask) << shift));
-		/* RESP_SEND with the owner bit of this lap (no wrap inside the span) */
-		exp = (uint32_t)MLX5_CQE_RESP_SEND << 4 | ((ci >> log_cnt) & MLX5_CQE_OWNER_MASK);
-		for (i = -(intptr_t)span; i != 0; i++, wc++) {
-			/* opcode and owner under one mask, op_own read once */
-			if (unlikely((cqe->op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != exp))
-				break;
-			/* udma_from_device_barrier: the body only after ownership. */
-			rte_io_rmb();
-			if (unlikely((be32toh(cqe->sop_drop_qpn) & 0xffffff) != qpn))
-				break;
-			wc_resp_send(wc, cqe, wid_end[i], ctx, w_qpn);
-			cqe = (volatile struct mlx5_cqe64 *)(void *)
-				((volatile uint8_t *)cqe + ((size_t)1 << shift));
-		}
-		done = (uint32_t)((intptr_t)span + i);
-		ci += done;
-		rq_tail += done;
-		rx -= done;
-		left -= done;
-		if (i != 0)
-			goto other;     /* cqe is the slot at ci */
+	if (unlikely(span == 0)) {
+		/* No receive outstanding for what may come next: the general
+		 * loop reports such a CQE (retiring nothing), if there is one. */
+		cqe = (volatile struct mlx5_cqe64 *)(void *)
+			(cq->cqe64 + ((size_t)(ci & mask) << shift));
+		i = -1;
+		done = 0;
+		goto other;
 	}
-	if (left == 0)
-		goto finish;
-	/* No receive outstanding for what may come next: the general loop
-	 * reports such a CQE (retiring nothing), if there is one. */
-	cqe = (volatile struct mlx5_cqe64 *)(void *)(buf + ((size_t)(ci & mask) << shift));
+	span = RTE_MIN(span, mask + 1 - (ci & mask));
+	span = RTE_MIN(span, rq_mask + 1 - (rq_tail & rq_mask));
+	wid_end = qp->rq_wrid + (rq_tail & rq_mask) + span;
+	cqe = (volatile struct mlx5_cqe64 *)(void *)(cq->cqe64 + ((size_t)(ci & mask) << shift));
+	/* RESP_SEND of qp with the owner bit of this lap */
+	want = htobe64(RESP_WANT(qp->base.qp_num, (uint32_t)MLX5_CQE_RESP_SEND << 4 |
+				 ((ci >> cq->log_cqe_cnt) & MLX5_CQE_OWNER_MASK)));
+	for (i = -(intptr_t)span; i != 0; i++, wc++) {
+		/* owner, opcode and QPN: one load (cqe_tail8) */
+		if (unlikely((cqe_tail8(cqe) & htobe64(RESP_MASK)) != want))
+			break;
+		/* udma_from_device_barrier: the body only after ownership. */
+		rte_io_rmb();
+		wc_resp_send(wc, cqe, wid_end[i], ctx);
+		cqe = (volatile struct mlx5_cqe64 *)(void *)
+			((volatile uint8_t *)cqe + ((size_t)1 << shift));
+	}
+	done = (uint32_t)((intptr_t)span + i);
+	qp->rq_tail = rq_tail + done;
+	ci += done;
+	if (done == n)
+		return cq_poll_finish(cq, ci0, ci);
+	/* The slot at ci (after a whole span: the span may have ended at the
+	 * ring's end). */
+	if (i == 0)
+		cqe = (volatile struct mlx5_cqe64 *)(void *)
+			(cq->cqe64 + ((size_t)(ci & mask) << shift));
 other:
-	/* Not software-owned (get_sw_cqe): the burst ends here; else a CQE
-	 * this loop does not take. */
+	/* Not software-owned (get_sw_cqe): the burst ends here. */
 	op_own = cqe->op_own;
-	own = (ci >> log_cnt) & MLX5_CQE_OWNER_MASK;
-	if (!((op_own ^ own) & MLX5_CQE_OWNER_MASK) && (op_own >> 4) != MLX5_CQE_INVALID) {
-		qp->rq_tail = rq_tail;
-		return cq_poll_general(cq, wc, (uint16_t)left, ci0, ci);
-	}
-finish:
-	qp->rq_tail = rq_tail;
-	return cq_poll_finish(cq, ci0, ci);
+	if (((op_own ^ (ci >> cq->log_cqe_cnt)) & MLX5_CQE_OWNER_MASK) ||
+	    (op_own >> 4) == MLX5_CQE_INVALID)
+		return cq_poll_finish(cq, ci0, ci);
+	/* A whole span: the next one (receives outstanding) or the general
+	 * loop (none); a CQE this loop does not take: the general loop. */
+	if (i == 0 && qp->rq_head != qp->rq_tail)
+		return cq_poll_resp(cq, qp, wc, (uint16_t)(n - done), ci0, ci);
+	return cq_poll_general(cq, wc, (uint16_t)(n - done), ci0, ci);
 }
 
 /*

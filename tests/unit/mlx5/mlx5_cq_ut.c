@@ -233,9 +233,9 @@ cqe_resp_from(uint32_t qpn, uint8_t opcode, uint32_t byte_cnt, uint32_t imm, uin
  * The responder and requester fast loops against a model, over random CQE
  * streams: RESP_SEND of the QP (the responder loop) with random byte
  * counts, senders, GRH types and stale bytes elsewhere in the CQE; now and
- * then a RESP_SEND_IMM, a responder CQE of an unknown QPN, a RESP_SEND with
- * no receive outstanding, a flushed receive (RESP_ERR) and a requester
- * CQE, which the fast loops hand to the general one mid-burst; polled with
+ * then a RESP_SEND_IMM, a responder CQE of an unknown QPN (one bit off the
+ * QP's, in any of its three bytes), a RESP_SEND with no receive
+ * outstanding, a flushed receive (RESP_ERR) and a requester CQE, which the fast loops hand to the general one mid-burst; polled with
  * random burst sizes (a canary after the last wc), on small CQ rings (64-
  * and 128-byte CQEs) and a receive ring that wraps often, so spans end at
  * the CQ's end (the owner bit flips), at the wr_id array's end, at the
@@ -357,10 +357,13 @@ test_cq_fast_loops_random(void)
 					e->opcode = RDX_WC_RECV_IMM;
 					e->imm = (uint32_t)junk;
 				} else if (kind < 90) {
-					cqe_resp_from(0x999, MLX5_CQE_RESP_SEND, blen, 0, fr, slid,
+					/* one QPN bit off, anywhere in the 24 */
+					const uint32_t other = QPN ^ 1u << (uint32_t)(junk >> 32) % 24;
+
+					cqe_resp_from(other, MLX5_CQE_RESP_SEND, blen, 0, fr, slid,
 						      junk);
 					e->qp_ctx = NULL;
-					e->qp_num = 0x999;
+					e->qp_num = other;
 					e->status = IBV_WC_GENERAL_ERR;
 					e->opcode = RDX_WC_UNKNOWN;
 					e->retired = 0;
