@@ -177,11 +177,15 @@ sw_device_error(struct sw_engine *e, const struct sw_lqp *q, const char *what,
  * - a ring of a shared register may have been lost only when both halves
  *   were rung: then every QP of the register is armed (a "sweep").
  * - on a shared register, the lcore that posts to it (the only one that may)
- *   checks, when it consumes (so it is not ringing meanwhile), that no QP
- *   of it has a doorbell record ahead of what it executed with no doorbell
- *   pending: a ring went missing, i.e. a half was written twice in a row
- *   (two QPs with a toggle each). Checked on every look for registers of up
- *   to 32 QPs, every 32nd look above that.
+ *   checks, in the full walk of every SW_FULL_EVERY-th progress call (so it
+ *   is not ringing meanwhile), that no QP of it has a doorbell record ahead
+ *   of what it executed with no doorbell pending: a ring went missing, i.e.
+ *   a half was written twice in a row (two QPs with a toggle each). See
+ *   sw_bf_stall.
+ * - a QP's cheap look (the hot set's) on a shared register sees only rings
+ *   naming it (sw_lqp.bf_key), so a ring of A does not make B's work run;
+ *   the full walk looks at any ring (one naming no QP of the register is
+ *   consumed there and flagged).
  * - model-only words of the register (sw_dev's post wrapper) name posts
  *   from an lcore other than the register's and posts that met another
  *   thread's on the same register: on a NIC those interleave BlueFlame
@@ -309,37 +313,18 @@ sw_bf_writers(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b)
 	}
 }
 
-/* Shared register, its posting lcore quiet: a QP whose ring went missing. */
-static void
-sw_bf_stalls(struct sw_engine *e, struct sw_bfreg *b)
+/* A shared register's poster is quiet (not inside a post) only when we
+ * are it; inline mode only. */
+static inline bool
+sw_bf_quiet(const struct sw_engine *e, const struct sw_bfreg *b, uint32_t me)
 {
-	const uint32_t sweep = __atomic_load_n(&b->sweep, __ATOMIC_ACQUIRE);
-	struct sw_lqp *q;
-
-	for (q = __atomic_load_n(&b->qps, __ATOMIC_ACQUIRE); q != NULL; q = q->reg_next) {
-		uint32_t db;
-
-		if (__atomic_load_n(&q->s->state, __ATOMIC_ACQUIRE) != RDX_SW_QPS_RTS ||
-		    __atomic_load_n(&q->armed, __ATOMIC_ACQUIRE) ||
-		    __atomic_load_n(&q->arms, __ATOMIC_ACQUIRE) != __atomic_load_n(&q->arms_seen, __ATOMIC_RELAXED) ||
-		    __atomic_load_n(&q->sweep_seen, __ATOMIC_RELAXED) != sweep)
-			continue;
-		db = be32toh(__atomic_load_n(&q->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
-		if (db == (__atomic_load_n(&q->sq_ci, __ATOMIC_RELAXED) & 0xffff))
-			continue;
-		sw_device_error(e, q, "SQ doorbell record moved but no doorbell came (a BlueFlame half written twice in a row?)",
-				db, q->sq_ci & 0xffff);
-		/* execute it anyway, so the run can end */
-		__atomic_fetch_add(&q->arms, 1, __ATOMIC_RELEASE);
-	}
+	return !e->thread_mode && (b->post_lcore == 0 || me == b->r->lcore);
 }
 
 static void
 sw_bf_consume(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b)
 {
 	const bool strict = !e->thread_mode;
-	/* A shared register's poster is quiet only when we are it. */
-	const bool quiet = strict && (b->post_lcore == 0 || rte_lcore_id() == b->r->lcore);
 	uint8_t *const h0 = b->r->half[0];
 	uint32_t x = b->half_known ? b->half_next : 0, da, db;
 	struct sw_lqp *qa, *qb;
@@ -354,7 +339,7 @@ sw_bf_consume(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b)
 		/* A ring into x before the one seen would be visible by now. */
 		w[x] = __atomic_load_n((uint64_t *)(void *)(h0 + x * SW_BF_SIZE),
 				       __ATOMIC_ACQUIRE) != 0;
-		if (!w[x] && quiet && b->half_known)
+		if (!w[x] && b->half_known && sw_bf_quiet(e, b, sw_lc_id()))
 			sw_device_error(e, self, "doorbell in the wrong BlueFlame half", x ^ 1, x);
 	}
 	if (w[x] != w[x ^ 1]) {
@@ -376,20 +361,26 @@ sw_bf_consume(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b)
 		if (b->post_lcore != 0)
 			sw_bf_sweep(b);
 	}
-	b->looks++;
-	if (quiet && b->post_lcore != 0 && (b->refs <= 32 || (b->looks & 31) == 0))
-		sw_bf_stalls(e, b);
 }
 
-/* Anything for q on its register: rung halves, or arms not yet folded? */
+/* A rung half whose doorbell word names q (mask: q->bf_mask; 0: any ring). */
 static inline bool
-sw_bf_pending(const struct sw_lqp *q)
+sw_bf_names(const struct sw_lqp *q, uint64_t w, uint64_t mask)
+{
+	return w != 0 && ((w ^ q->bf_key) & mask) == 0;
+}
+
+/* Anything for q on its register: a rung half naming it (mask q->bf_mask)
+ * or any rung half (mask 0), or arms not yet folded? */
+static inline bool
+sw_bf_pending(const struct sw_lqp *q, uint64_t mask)
 {
 	const uint8_t *h0 = q->bf;
 
-	return __atomic_load_n((const uint64_t *)(const void *)h0, __ATOMIC_RELAXED) != 0 ||
-		__atomic_load_n((const uint64_t *)(const void *)(h0 + SW_BF_SIZE),
-				__ATOMIC_RELAXED) != 0 ||
+	return sw_bf_names(q, __atomic_load_n((const uint64_t *)(const void *)h0,
+					      __ATOMIC_RELAXED), mask) ||
+		sw_bf_names(q, __atomic_load_n((const uint64_t *)(const void *)(h0 + SW_BF_SIZE),
+					       __ATOMIC_RELAXED), mask) ||
 		__atomic_load_n(&q->arms, __ATOMIC_RELAXED) != q->arms_seen ||
 		__atomic_load_n(&q->reg->sweep, __ATOMIC_RELAXED) != q->sweep_seen;
 }
@@ -526,18 +517,42 @@ sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
  * do; a stale view only delays to the next call. Most looks of a polling
  * loop end here. */
 static inline bool
-sw_qp_idle(const struct sw_lqp *q)
+sw_qp_idle(const struct sw_lqp *q, uint64_t mask)
 {
-	return !q->armed && !sw_bf_pending(q) &&
+	return !q->armed && !sw_bf_pending(q, mask) &&
 		__atomic_load_n(&q->s->state, __ATOMIC_RELAXED) != RDX_SW_QPS_ERR;
 }
 
-static inline int
-sw_qp_progress(struct sw_engine *e, struct sw_lqp *q)
+/*
+ * A ring of q gone missing: q on a shared register, looked at by the
+ * register's posting lcore (its posts are complete: not ringing now) in a
+ * full walk that found q idle. If, with the register consumed (busy held:
+ * no other look takes a ring meanwhile) and nothing rung or unfolded, q's
+ * SQ doorbell record is ahead of what it executed, a ring went missing: a
+ * half written twice in a row (two QPs with a toggle each). Flagged, and q
+ * armed so the run can end. From the SW_FULL_EVERY-th call's walk, so the
+ * poster's polling loop finds it within that many calls, at no cost to
+ * the look at each ring.
+ */
+static __rte_noinline void
+sw_bf_stall(struct sw_engine *e, struct sw_lqp *q, uint32_t me)
 {
-	if (sw_qp_idle(q))
-		return 0;
-	return sw_qp_work(e, q) >> 1;
+	struct sw_bfreg *b = q->reg;
+	uint32_t db;
+
+	if (!sw_bf_quiet(e, b, me) ||
+	    __atomic_exchange_n(&b->busy, 1, __ATOMIC_ACQUIRE) != 0)
+		return;
+	db = be32toh(__atomic_load_n(&q->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
+	if (__atomic_load_n(&q->s->state, __ATOMIC_ACQUIRE) == RDX_SW_QPS_RTS &&
+	    !__atomic_load_n(&q->armed, __ATOMIC_ACQUIRE) && !sw_bf_pending(q, 0) &&
+	    db != (__atomic_load_n(&q->sq_ci, __ATOMIC_RELAXED) & 0xffff)) {
+		sw_device_error(e, q, "SQ doorbell record moved but no doorbell came (a BlueFlame half written twice in a row?)",
+				db, q->sq_ci & 0xffff);
+		/* execute it anyway, so the run can end */
+		__atomic_fetch_add(&q->arms, 1, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&b->busy, 0, __ATOMIC_RELEASE);
 }
 
 /* Remember q as hot on lc (it had work or still waits for its turn).
@@ -616,7 +631,7 @@ sw_self_lost(struct sw_engine *e)
  * home stopped polling). Out of line: most calls of a polling loop end
  * in the hot set. */
 static __rte_noinline int
-sw_engine_walk(struct sw_engine *e, struct sw_lc *lc, uint32_t me, uint32_t n)
+sw_engine_walk(struct sw_engine *e, struct sw_lc *lc, uint32_t me, uint32_t n, bool stalls)
 {
 	uint32_t i;
 	int work = 0;
@@ -627,7 +642,14 @@ sw_engine_walk(struct sw_engine *e, struct sw_lc *lc, uint32_t me, uint32_t n)
 
 		if (q == NULL || !sw_home_ok(e, q, me))
 			continue;
-		w = sw_qp_progress(e, q);
+		/* any ring on q's register is looked at (one naming no QP of
+		 * it included: flagged when consumed) */
+		if (sw_qp_idle(q, 0)) {
+			if (stalls && q->reg->post_lcore != 0)
+				sw_bf_stall(e, q, me);
+			continue;
+		}
+		w = sw_qp_work(e, q) >> 1;
 		work += w;
 		if (w != 0 || __atomic_load_n(&q->armed, __ATOMIC_RELAXED)) {
 			if (__atomic_load_n(&q->home, __ATOMIC_RELAXED) != me)
@@ -685,7 +707,7 @@ sw_engine_progress(struct sw_engine *e)
 				/* after its work, is anything left (a wait, ERR,
 				 * another caller had it busy)? A ring since comes
 				 * with a post (sw_cq_poll_inline) */
-				if (!sw_qp_idle(q)) {
+				if (!sw_qp_idle(q, q->bf_mask)) {
 					const int w = sw_qp_work(e, q);
 
 					work += w >> 1;
@@ -704,7 +726,7 @@ sw_engine_progress(struct sw_engine *e)
 			goto out;
 		left = 1;
 	}
-	work += sw_engine_walk(e, lc, me, n);
+	work += sw_engine_walk(e, lc, me, n, (calls & (SW_FULL_EVERY - 1)) == 0);
 out:
 	/* quiet (1): what sw_cq_poll_inline may skip one idle call on (an
 	 * EAL lcore's slot: it never looks at SW_LC_ANY's; no delayed

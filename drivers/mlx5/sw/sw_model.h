@@ -37,6 +37,8 @@
 #define SW_MAX_QP        4096
 #define SW_QPN_BASE      0x100
 #define SW_BF_SIZE       256        /* one BlueFlame half */
+/* the QPN bytes (ctrl bytes 4..6) of a doorbell word loaded as a host uint64_t */
+#define SW_BF_QPN_MASK   0x00ffffff00000000ULL
 #define SW_MAX_WQE_BYTES 512        /* max_sq_desc_sz of a ConnectX-5 */
 #define SW_WQE_OVERHEAD  192        /* rdma-core sq_overhead for RC with MW */
 #define SW_UD_WQE_OVERHEAD 64       /* rdma-core sq_overhead for UD: ctrl + datagram */
@@ -242,7 +244,6 @@ struct sw_bfreg {
 	uint32_t half_next;       /* the half the next ring should use */
 	bool half_known;          /* false after a look that cannot tell */
 	uint32_t sweep;           /* bumped when a ring may have been lost */
-	uint32_t looks;           /* consumptions (paces the stall check) */
 	uint64_t wrong_seen;      /* r->wrong_lcore already reported */
 	uint64_t overlaps_seen;
 	void *dp;                 /* sw_dev: the datapath's rdx_mlx5_bfreg (under lock) */
@@ -305,6 +306,12 @@ struct sw_lqp {
 	uint32_t arms;            /* doorbells for it found on reg (atomic) */
 	uint32_t arms_seen;       /* of which folded into armed */
 	uint32_t sweep_seen;      /* reg->sweep folded into armed */
+	/* a doorbell word (ctrl bytes 0..7, host load) names it when its QPN
+	 * bytes, bf_mask of it, equal bf_key's: on a shared register a QP's
+	 * cheap look leaves the other QPs' rings to them (bf_mask 0 on a
+	 * register of its own: any ring is its) */
+	uint64_t bf_key;
+	uint64_t bf_mask;
 	struct sw_cq_shm *scq;
 	struct sw_cq_shm *rcq;
 	uint32_t act;             /* index in sw_engine.active[] */

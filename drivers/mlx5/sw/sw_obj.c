@@ -356,6 +356,8 @@ sw_qp_create(struct sw_engine *e, const struct sw_qp_params *p, struct mlx5dv_qp
 	q->dbrec = (volatile __be32 *)(void *)sw_ptr(d, db);
 	q->reg = reg;
 	q->bf = reg->r->half[0];
+	q->bf_mask = reg->post_lcore != 0 ? SW_BF_QPN_MASK : 0;
+	q->bf_key = ((uint64_t)htobe32(s->qpn << 8) << 32) & q->bf_mask;
 	q->scq = &d->hdr->cqs[p->send_cq];
 	q->rcq = &d->hdr->cqs[p->recv_cq];
 	memset(dv, 0, sizeof(*dv));

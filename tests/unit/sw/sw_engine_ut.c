@@ -11,6 +11,8 @@
 #include "sw_engine_ut.h"
 #include <sys/wait.h>
 
+static struct tcq shared_cq;
+
 /* Inline WRITEs whose bytes split at the SQ end; owner bits over CQ laps. */
 static void
 test_wrap_and_owner(void)
@@ -533,6 +535,112 @@ test_lock_dead_holder(void)
 	sw_cq_destroy(&eng, c.slot);
 }
 
+/* A QP of a register shared by the QPs naming post_lcore (as sw_dev does). */
+static void
+qp_make_reg(struct tqp *t, struct tcq *c, uint32_t post_lcore)
+{
+	struct sw_qp_params p = {
+		.sq_depth = 16, .rq_depth = 0, .max_send_sge = 4, .max_recv_sge = 4,
+		.max_inline = 0, .send_cq = c->slot, .recv_cq = c->slot,
+		.post_lcore = post_lcore,
+	};
+
+	memset(t, 0, sizeof(*t));
+	t->q = sw_qp_create(&eng, &p, &t->dv);
+	CU_ASSERT_FATAL(t->q != NULL);
+}
+
+/* Progress calls (at most SW_FULL_EVERY) until device_errors passes errs
+ * and n CQEs came; the CQEs' QPNs in qpn[]. Returns the CQEs taken. */
+static int
+calls_until(uint64_t errs, int n, uint32_t *qpn)
+{
+	struct mlx5_cqe64 cqe;
+	uint32_t i;
+	int got = 0;
+
+	for (i = 0; i < SW_FULL_EVERY && (got < n || eng.device_errors <= errs); i++) {
+		sw_engine_progress(&eng);
+		while (got < n && cq_get(&shared_cq, &cqe))
+			qpn[got++] = be32toh(cqe.sop_drop_qpn) & 0xffffff;
+	}
+	return got;
+}
+
+/*
+ * A register shared by two QPs of one posting lcore (the test thread plays
+ * lcore 0, the register's): rings by turns run clean; what the model
+ * checks about it still shows, within SW_FULL_EVERY progress calls of the
+ * poster (its full walk): a ring naming a QP not on the register, and a
+ * ring gone missing (a half written twice in a row: the other QP's ring
+ * in the same half), flagged and executed anyway. A QP's cheap look sees
+ * only rings naming it, so this is where the rest is caught.
+ */
+static void
+test_shared_register(void)
+{
+	uint64_t errs = eng.device_errors;
+	struct tqp a, b, pa, pb;
+	uint32_t qpn[2];
+	uint8_t w[8];
+
+	RTE_PER_LCORE(_lcore_id) = 0;
+	cq_make(&shared_cq, 64);
+	qp_make_reg(&a, &shared_cq, 1);
+	qp_make_reg(&b, &shared_cq, 1);
+	qp_make(&pa, &shared_cq, 16, 0, 0);
+	qp_make(&pb, &shared_cq, 16, 0, 0);
+	qp_connect(&a, &pa);
+	qp_connect(&b, &pb);
+	CU_ASSERT_FATAL(a.q->reg == b.q->reg);
+	CU_ASSERT(a.q->bf_mask != 0 && pa.q->bf_mask == 0);
+	/* rings by turns (one toggle), the model looking after each */
+	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&a);
+	b.bf = a.bf;
+	CU_ASSERT_EQUAL(calls_until(errs - 1, 1, qpn), 1);
+	CU_ASSERT_EQUAL(qpn[0], a.q->qpn);
+	ctrl(&b, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&b);
+	a.bf = b.bf;
+	CU_ASSERT_EQUAL(calls_until(errs - 1, 1, qpn), 1);
+	CU_ASSERT_EQUAL(qpn[0], b.q->qpn);
+	CU_ASSERT_EQUAL(eng.device_errors, errs);
+	/* a ring naming pa (another register's QP) in the expected half */
+	memcpy(w, (uint8_t *)a.dv.sq.buf, 8);
+	qpn[0] = htobe32(pa.q->qpn << 8 | 1);
+	memcpy(w + 4, &qpn[0], 4);    /* ctrl's qpn_ds */
+	memcpy((uint8_t *)a.dv.bf.reg + a.bf, w, 8);
+	a.bf ^= a.dv.bf.size;
+	b.bf = a.bf;
+	CU_ASSERT_EQUAL(calls_until(errs, 0, qpn), 0);
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
+	CU_ASSERT_EQUAL(*(uint64_t *)(void *)((uint8_t *)a.dv.bf.reg + (a.bf ^ a.dv.bf.size)), 0);
+	/* a's WQE under its doorbell record, its ring overwritten by b's */
+	errs = eng.device_errors;
+	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	a.dv.dbrec[MLX5_SND_DBR] = htobe32(a.pi & 0xffff);
+	ctrl(&b, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&b);
+	a.bf = b.bf;
+	CU_ASSERT_EQUAL(calls_until(errs, 2, qpn), 2);
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
+	CU_ASSERT(qpn[0] == b.q->qpn && qpn[1] == a.q->qpn);
+	/* and clean again afterwards */
+	errs = eng.device_errors;
+	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&a);
+	b.bf = a.bf;
+	CU_ASSERT_EQUAL(calls_until(errs - 1, 1, qpn), 1);
+	CU_ASSERT_EQUAL(eng.device_errors, errs);
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_qp_destroy(&eng, pa.q);
+	sw_qp_destroy(&eng, pb.q);
+	sw_cq_destroy(&eng, shared_cq.slot);
+	RTE_PER_LCORE(_lcore_id) = LCORE_ID_ANY;
+}
+
 int
 main(void)
 {
@@ -544,6 +652,7 @@ main(void)
 		{ "lcore_home", test_lcore_home },
 		{ "lock_held", test_lock_held },
 		{ "lock_dead_holder", test_lock_dead_holder },
+		{ "shared_register", test_shared_register },
 		{ NULL, NULL },
 	};
 
