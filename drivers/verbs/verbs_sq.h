@@ -58,6 +58,7 @@ struct rdx_verbs_sq {
 	bool sig_burst_end;
 	bool ud;                  /* a UD QP: SEND/SEND_IMM with an AH only */
 	uint32_t max_msg;         /* UD: the largest message (the path MTU); 0: no limit */
+	bool one_ready;           /* swr[0] holds the one-WR build's fixed fields */
 	/* prepared but not yet committed */
 	uint32_t p_unsig;
 	uint32_t p_sig_end;
@@ -316,8 +317,10 @@ rdx_verbs_sq_prepare(struct rdx_verbs_sq *sq, const struct rdx_wr *wr, uint16_t 
 				   sq->ud);
 		swr[k].next = &swr[k + 1];
 	}
-	if (m > 0)
+	if (m > 0) {
 		swr[m - 1].next = NULL;
+		sq->one_ready = false;
+	}
 	sq->p_unsig = unsig;
 	sq->p_sig_end = sig_end;
 	return m;
@@ -329,6 +332,9 @@ rdx_verbs_sq_prepare(struct rdx_verbs_sq *sq, const struct rdx_wr *wr, uint16_t 
  * the general path's loops over WRs and SGEs; the same checks and
  * signaling rules, the same state for rdx_verbs_sq_commit. Any other WR
  * (UD, several or empty SGEs, a full SQ) takes rdx_verbs_sq_prepare.
+ * swr and sge are the same arrays on every call (the QP's): the list
+ * link, SGE pointer and count that every one-WR build has are written once
+ * and kept until a general build reuses swr[0] (sq->one_ready).
  * Returns 1 when built, 0 when wr cannot be posted.
  */
 static inline uint16_t
@@ -373,9 +379,13 @@ rdx_verbs_sq_prepare_one(struct rdx_verbs_sq *sq, const struct rdx_wr *wr,
 	sge->length = len;
 	sge->lkey = s->lkey;
 	swr->wr_id = pos;
-	swr->next = NULL;
-	swr->sg_list = sge;
-	swr->num_sge = 1;
+	if (unlikely(!sq->one_ready)) {
+		/* the same in every one-WR build, until a burst reuses swr[0] */
+		swr->next = NULL;
+		swr->sg_list = sge;
+		swr->num_sge = 1;
+		sq->one_ready = true;
+	}
 	swr->opcode = (enum ibv_wr_opcode)m->ibv;
 	swr->send_flags = rdx_verbs_send_flags(f, op, sig);
 	swr->imm_data = m->imm ? wr->imm : 0;
