@@ -128,8 +128,9 @@ verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *w
 	op = qp->sq.op[id & qp->sq.mask];
 	wc->wr_id = qp->sq.wr_id[id & qp->sq.mask];
 	wc->opcode = op;
+	/* READ: what was read; CAS, FAA (adjacent): 8; else 0 */
 	wc->byte_len = op == RDX_WC_READ ? w->byte_len :
-		(op == RDX_WC_CAS || op == RDX_WC_FAA) ? 8 : 0;
+		(uint8_t)(op - RDX_WC_CAS) <= RDX_WC_FAA - RDX_WC_CAS ? 8 : 0;
 	wc->retired = rdx_verbs_sq_retire(&qp->sq, id, wc);
 	if (unlikely(w->status != IBV_WC_SUCCESS))
 		verbs_count_err(qp, wc, false);
@@ -142,6 +143,13 @@ rdx_verbs_poll_burst(struct rdx_cq *cq_, struct rdx_wc *wc, uint16_t n)
 	uint16_t k = 0;
 	int got, i;
 
+	/* one (latency loops): nothing stashed, at most one to map */
+	if (n == 1 && likely(cq->stash_pos >= cq->stash_n)) {
+		if (ibv_poll_cq(cq->cq, 1, cq->wc) != 1)
+			return 0;
+		verbs_wc_map(cq, cq->wc, wc);
+		return 1;
+	}
 	if (n > RDX_MAX_BURST)
 		n = RDX_MAX_BURST;
 	if (unlikely(cq->stash_pos < cq->stash_n)) {

@@ -430,11 +430,15 @@ rdx_verbs_sq_retire(struct rdx_verbs_sq *sq, uint32_t id, const struct rdx_wc *w
 
 	if (unlikely(n == 0 || n > sq->depth))
 		return 1; /* not outstanding: should not happen */
+	sq->tail = id + 1;
+	/* A completion that retires its own WR only needs no record:
+	 * rdx_verbs_sq_retired_wr_id answers it from the wc itself. */
+	if (n == 1)
+		return 1;
 	r = &sq->ret[sq->ret_pos++ & (RDX_VERBS_RET_LOG - 1)];
 	r->wc = wc;
-	r->start = sq->tail;
+	r->start = id + 1 - n;
 	r->end = id + 1;
-	sq->tail = id + 1;
 	return (uint16_t)n;
 }
 
@@ -448,6 +452,8 @@ rdx_verbs_sq_retired_wr_id(const struct rdx_verbs_sq *sq, const struct rdx_wc *w
 
 	if (i >= wc->retired)
 		return 0;
+	if (wc->retired == 1)
+		return wc->wr_id; /* its own WR (rdx_verbs_sq_retire keeps no record) */
 	/* Newest first: the same wc pointer (the usual case), else a
 	 * retirement that ends with this wr_id and has this length (a copy). */
 	for (j = 0; j < RDX_VERBS_RET_LOG; j++) {

@@ -694,6 +694,64 @@ test_same_kinds(void)
 	CU_ASSERT_EQUAL(checked, 7 * 16 * 6);
 }
 
+/* The one-WR build after a general burst reused swr[0] (its link, SGE
+ * pointer and count are written again), and completions that retire one
+ * WR each after multi-WR ones: each answers its own wr_id without a
+ * record in the log. */
+static void
+test_one_after_burst(void)
+{
+	struct rdx_verbs_sq sq;
+	struct rdx_wc multi = {0}, one = {0};
+	struct rdx_sge two[2] = {{0x5000, 16, 0x11}, {0x6000, 16, 0x12}};
+	struct rdx_wr w;
+	uint32_t i;
+	uint16_t k;
+
+	sq_setup(&sq, 16, 4, false);
+	mk_wr(&w, 1, RDX_OP_WRITE, 0);
+	CU_ASSERT_EQUAL_FATAL(rdx_verbs_sq_prepare_one(&sq, &w, swr, sges), 1);
+	rdx_verbs_sq_commit(&sq, swr, 1, 1);
+	CU_ASSERT_EQUAL_FATAL(post(&sq, 3, 2, 0, NULL), 3); /* 4th WR: signaled */
+	CU_ASSERT_PTR_EQUAL(swr[0].next, &swr[1]);
+	w.sge = two;
+	w.num_sge = 2;
+	CU_ASSERT_EQUAL_FATAL(rdx_verbs_sq_prepare_one(&sq, &w, swr, sges), 1);
+	rdx_verbs_sq_commit(&sq, swr, 1, 1);
+	CU_ASSERT_EQUAL(swr[0].num_sge, 2);
+	mk_wr(&w, 5, RDX_OP_READ, RDX_WR_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(rdx_verbs_sq_prepare_one(&sq, &w, swr, sges), 1);
+	CU_ASSERT_PTR_NULL(swr[0].next);
+	CU_ASSERT_PTR_EQUAL(swr[0].sg_list, &sges[0]);
+	CU_ASSERT_EQUAL(swr[0].num_sge, 1);
+	CU_ASSERT_EQUAL(swr[0].opcode, IBV_WR_RDMA_READ);
+	rdx_verbs_sq_commit(&sq, swr, 1, 1);
+	/* WRs 0-3 retire together, 4 and 5 together (5 was signaled) */
+	multi.wr_id = wr_ids[3];
+	multi.retired = rdx_verbs_sq_retire(&sq, 3, &multi);
+	CU_ASSERT_EQUAL_FATAL(multi.retired, 4);
+	for (i = 0; i < 2 * RDX_VERBS_RET_LOG; i++) {
+		mk_wr(&w, 100 + i, RDX_OP_WRITE, RDX_WR_SIGNALED);
+		k = rdx_verbs_sq_prepare_one(&sq, &w, swr, sges);
+		rdx_verbs_sq_commit(&sq, swr, k, k);
+		one.wr_id = sq.wr_id[(sq.head - 1) & sq.mask];
+		one.retired = rdx_verbs_sq_retire(&sq, sq.head - 1, &one);
+		if (i == 0) {
+			CU_ASSERT_EQUAL(one.retired, 3); /* 4, 5 and this one */
+			CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &one, 0), 1);
+			CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &one, 1), 5);
+			CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &one, 2), 100);
+			continue;
+		}
+		CU_ASSERT_EQUAL(one.retired, 1);
+		CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &one, 0), 100 + i);
+		CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &one, 1), 0);
+	}
+	CU_ASSERT_EQUAL(sq.tail, sq.head);
+	/* two records (the 4 and the 3); the single-WR retirements kept none */
+	CU_ASSERT_EQUAL(sq.ret_pos, 2u);
+}
+
 int
 main(void)
 {
@@ -714,6 +772,7 @@ main(void)
 		{"ud_args", test_ud_args},
 		{"prepare_one", test_prepare_one},
 		{"same_kinds", test_same_kinds},
+		{"one_after_burst", test_one_after_burst},
 		{NULL, NULL},
 	};
 
