@@ -12,22 +12,21 @@
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_common.h>
 
 #include "verbs_dev.h"
 
 /* ------------------------------------------------------------------ */
 /* Fast path                                                          */
 
-uint16_t
-rdx_verbs_post_burst(struct rdx_qp *qp_, const struct rdx_wr *wr, uint16_t n)
+/* A burst of several WRs (and the counting common to both paths). */
+static __rte_noinline uint16_t
+verbs_post_many(struct verbs_qp *qp, const struct rdx_wr *wr, uint16_t n)
 {
-	struct verbs_qp *qp = (struct verbs_qp *)qp_;
 	struct ibv_send_wr *bad = NULL;
 	uint16_t built, posted;
 
-	/* one WR (latency loops): the single-WR build, no loops */
-	built = n == 1 ? rdx_verbs_sq_prepare_one(&qp->sq, wr, qp->swr, qp->ssge) :
-		rdx_verbs_sq_prepare(&qp->sq, wr, n, qp->swr, qp->ssge);
+	built = rdx_verbs_sq_prepare(&qp->sq, wr, n, qp->swr, qp->ssge);
 	if (unlikely(built == 0))
 		return 0;
 	if (likely(ibv_post_send(qp->qp, qp->swr, &bad) == 0)) {
@@ -40,6 +39,29 @@ rdx_verbs_post_burst(struct rdx_qp *qp_, const struct rdx_wr *wr, uint16_t n)
 	qp->st.send_posts++;
 	qp->st.send_wrs += posted;
 	return posted;
+}
+
+/* One WR (the latency loops): the single-WR build and, apart from the
+ * provider's call, nothing that needs the general path's registers. */
+uint16_t
+rdx_verbs_post_burst(struct rdx_qp *qp_, const struct rdx_wr *wr, uint16_t n)
+{
+	struct verbs_qp *qp = (struct verbs_qp *)qp_;
+	struct ibv_send_wr *bad;
+
+	if (n != 1)
+		return verbs_post_many(qp, wr, n);
+	if (unlikely(rdx_verbs_sq_prepare_one(&qp->sq, wr, qp->swr, qp->ssge) == 0))
+		return 0;
+	if (unlikely(ibv_post_send(qp->qp, qp->swr, &bad) != 0)) {
+		qp->st.send_post_errors++;
+		qp->st.send_posts++;
+		return 0; /* the only WR refused: nothing to commit */
+	}
+	rdx_verbs_sq_commit(&qp->sq, qp->swr, 1, 1);
+	qp->st.send_posts++;
+	qp->st.send_wrs++;
+	return 1;
 }
 
 uint16_t
@@ -89,7 +111,7 @@ verbs_count_err(struct verbs_qp *qp, const struct rdx_wc *wc, bool recv)
 }
 
 /* Translate one ibv_wc into wc (the app's array). */
-static inline void
+static __rte_always_inline void
 verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *wc)
 {
 	struct verbs_qp *qp = cq_find_qp(cq, w->qp_num);
@@ -136,20 +158,13 @@ verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *w
 		verbs_count_err(qp, wc, false);
 }
 
-uint16_t
-rdx_verbs_poll_burst(struct rdx_cq *cq_, struct rdx_wc *wc, uint16_t n)
+/* Up to n completions, those stashed by cq_wait first. */
+static __rte_noinline uint16_t
+verbs_poll_many(struct verbs_cq *cq, struct rdx_wc *wc, uint16_t n)
 {
-	struct verbs_cq *cq = (struct verbs_cq *)cq_;
 	uint16_t k = 0;
 	int got, i;
 
-	/* one (latency loops): nothing stashed, at most one to map */
-	if (n == 1 && likely(cq->stash_pos >= cq->stash_n)) {
-		if (ibv_poll_cq(cq->cq, 1, cq->wc) != 1)
-			return 0;
-		verbs_wc_map(cq, cq->wc, wc);
-		return 1;
-	}
 	if (n > RDX_MAX_BURST)
 		n = RDX_MAX_BURST;
 	if (unlikely(cq->stash_pos < cq->stash_n)) {
@@ -164,6 +179,21 @@ rdx_verbs_poll_burst(struct rdx_cq *cq_, struct rdx_wc *wc, uint16_t n)
 	for (i = 0; i < got; i++)
 		verbs_wc_map(cq, &cq->wc[i], &wc[k++]);
 	return k;
+}
+
+/* A poll for one (latency loops) with nothing stashed: one completion,
+ * mapped here; anything else takes verbs_poll_many. */
+uint16_t
+rdx_verbs_poll_burst(struct rdx_cq *cq_, struct rdx_wc *wc, uint16_t n)
+{
+	struct verbs_cq *cq = (struct verbs_cq *)cq_;
+
+	if (n != 1 || unlikely(cq->stash_pos < cq->stash_n))
+		return verbs_poll_many(cq, wc, n);
+	if (ibv_poll_cq(cq->cq, 1, cq->wc) != 1)
+		return 0;
+	verbs_wc_map(cq, cq->wc, wc);
+	return 1;
 }
 
 uint64_t

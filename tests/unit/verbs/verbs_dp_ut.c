@@ -379,10 +379,15 @@ test_counters(void)
 	CU_ASSERT_EQUAL(rdx_qp_post_burst(&qp->base, w, 5), 5);
 	fake_fail_at = 1;
 	CU_ASSERT_EQUAL(rdx_qp_post_burst(&qp->base, w, 3), 1);
+	/* a single WR refused (the one-WR path): counted, nothing committed */
+	fake_fail_at = 0;
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(&qp->base, w, 1), 0);
+	CU_ASSERT_EQUAL(qp->sq.head, 6);
+	CU_ASSERT_EQUAL(qp->sq.unsig, 1);
 	fake_fail_at = -1;
 	CU_ASSERT_EQUAL(qv(qp, "send_wrs_posted"), 6);
-	CU_ASSERT_EQUAL(qv(qp, "send_doorbells"), 2);
-	CU_ASSERT_EQUAL(qv(qp, "send_post_errors"), 1);
+	CU_ASSERT_EQUAL(qv(qp, "send_doorbells"), 3);
+	CU_ASSERT_EQUAL(qv(qp, "send_post_errors"), 2);
 	CU_ASSERT_EQUAL(qv(qp, "send_wrs_completed"), 0);
 	/* WR 3 ok (retires 0..3), WR 4 in error, WR 5 flushed */
 	memset(fake_cqe, 0, sizeof(fake_cqe));
