@@ -172,22 +172,35 @@ struct rdx_verbs_opmap {
 	uint8_t wc;               /* enum rdx_wc_opcode of its completion */
 	uint8_t kind;             /* enum rdx_verbs_op_kind */
 	uint8_t imm;              /* carries imm_data */
+	uint8_t fmask;            /* send_flags it may have (inline: SEND, WRITE) */
+	uint8_t pad[3];
 };
+
+#define RDX_VERBS_F_ALL (IBV_SEND_SIGNALED | IBV_SEND_INLINE | IBV_SEND_FENCE | \
+			 IBV_SEND_SOLICITED)
+#define RDX_VERBS_F_NOINL (RDX_VERBS_F_ALL & ~IBV_SEND_INLINE)
 
 static inline const struct rdx_verbs_opmap *
 rdx_verbs_opmap(uint8_t op)
 {
 	static const struct rdx_verbs_opmap map[RDX_OP_MAX + 1] = {
 		/* NOP: no RC verbs equivalent, refused by rdx_verbs_wr_valid */
-		[RDX_OP_NOP] = {IBV_WR_SEND, RDX_WC_NOP, RDX_VERBS_K_SEND, 0},
-		[RDX_OP_SEND] = {IBV_WR_SEND, RDX_WC_SEND, RDX_VERBS_K_SEND, 0},
-		[RDX_OP_SEND_IMM] = {IBV_WR_SEND_WITH_IMM, RDX_WC_SEND, RDX_VERBS_K_SEND, 1},
-		[RDX_OP_WRITE] = {IBV_WR_RDMA_WRITE, RDX_WC_WRITE, RDX_VERBS_K_RDMA, 0},
-		[RDX_OP_WRITE_IMM] = {IBV_WR_RDMA_WRITE_WITH_IMM, RDX_WC_WRITE, RDX_VERBS_K_RDMA, 1},
-		[RDX_OP_READ] = {IBV_WR_RDMA_READ, RDX_WC_READ, RDX_VERBS_K_RDMA, 0},
-		[RDX_OP_CAS] = {IBV_WR_ATOMIC_CMP_AND_SWP, RDX_WC_CAS, RDX_VERBS_K_ATOMIC, 0},
-		[RDX_OP_FAA] = {IBV_WR_ATOMIC_FETCH_AND_ADD, RDX_WC_FAA, RDX_VERBS_K_ATOMIC, 0},
-		[RDX_OP_MAX] = {IBV_WR_SEND, RDX_WC_UNKNOWN, RDX_VERBS_K_SEND, 0},
+		[RDX_OP_NOP] = {IBV_WR_SEND, RDX_WC_NOP, RDX_VERBS_K_SEND, 0, RDX_VERBS_F_ALL, {0}},
+		[RDX_OP_SEND] = {IBV_WR_SEND, RDX_WC_SEND, RDX_VERBS_K_SEND, 0, RDX_VERBS_F_ALL, {0}},
+		[RDX_OP_SEND_IMM] = {IBV_WR_SEND_WITH_IMM, RDX_WC_SEND, RDX_VERBS_K_SEND, 1,
+				     RDX_VERBS_F_ALL, {0}},
+		[RDX_OP_WRITE] = {IBV_WR_RDMA_WRITE, RDX_WC_WRITE, RDX_VERBS_K_RDMA, 0,
+				  RDX_VERBS_F_ALL, {0}},
+		[RDX_OP_WRITE_IMM] = {IBV_WR_RDMA_WRITE_WITH_IMM, RDX_WC_WRITE, RDX_VERBS_K_RDMA, 1,
+				      RDX_VERBS_F_ALL, {0}},
+		[RDX_OP_READ] = {IBV_WR_RDMA_READ, RDX_WC_READ, RDX_VERBS_K_RDMA, 0,
+				 RDX_VERBS_F_NOINL, {0}},
+		[RDX_OP_CAS] = {IBV_WR_ATOMIC_CMP_AND_SWP, RDX_WC_CAS, RDX_VERBS_K_ATOMIC, 0,
+				RDX_VERBS_F_NOINL, {0}},
+		[RDX_OP_FAA] = {IBV_WR_ATOMIC_FETCH_AND_ADD, RDX_WC_FAA, RDX_VERBS_K_ATOMIC, 0,
+				RDX_VERBS_F_NOINL, {0}},
+		[RDX_OP_MAX] = {IBV_WR_SEND, RDX_WC_UNKNOWN, RDX_VERBS_K_SEND, 0, RDX_VERBS_F_NOINL,
+				{0}},
 	};
 	return &map[op < RDX_OP_MAX ? op : RDX_OP_MAX];
 }
@@ -215,21 +228,23 @@ rdx_verbs_sq_sig_rule(const struct rdx_verbs_sq *sq, uint32_t pos, uint32_t unsi
 		(pos + 1 - sq->tail == sq->depth && (int32_t)(sig_end - sq->tail) <= 0);
 }
 
-/* ibv send_flags of a WR with rdx flags f and opcode op (inline only for
- * the opcodes that carry a payload out: SEND and WRITE, with or without
- * immediate), signaled or not. */
+/* ibv send_flags of a WR with rdx flags f and opcode map m (inline only
+ * for the opcodes that carry a payload out: SEND and WRITE, with or
+ * without immediate), signaled or not: one lookup by the flag bits. */
 static inline unsigned int
-rdx_verbs_send_flags(uint8_t f, uint8_t op, bool signaled)
+rdx_verbs_send_flags(uint8_t f, const struct rdx_verbs_opmap *m, bool signaled)
 {
-	unsigned int flags = signaled ? IBV_SEND_SIGNALED : 0;
-
-	if ((f & RDX_WR_INLINE) && op <= RDX_OP_WRITE_IMM)
-		flags |= IBV_SEND_INLINE;
-	if (f & RDX_WR_FENCE)
-		flags |= IBV_SEND_FENCE;
-	if (f & RDX_WR_SOLICITED)
-		flags |= IBV_SEND_SOLICITED;
-	return flags;
+#define RDX_VERBS_FL(x) ((((x) & RDX_WR_INLINE) ? IBV_SEND_INLINE : 0) | \
+			 (((x) & RDX_WR_FENCE) ? IBV_SEND_FENCE : 0) | \
+			 (((x) & RDX_WR_SOLICITED) ? IBV_SEND_SOLICITED : 0))
+	static const uint8_t fl[16] = {
+		RDX_VERBS_FL(0), RDX_VERBS_FL(1), RDX_VERBS_FL(2), RDX_VERBS_FL(3),
+		RDX_VERBS_FL(4), RDX_VERBS_FL(5), RDX_VERBS_FL(6), RDX_VERBS_FL(7),
+		RDX_VERBS_FL(8), RDX_VERBS_FL(9), RDX_VERBS_FL(10), RDX_VERBS_FL(11),
+		RDX_VERBS_FL(12), RDX_VERBS_FL(13), RDX_VERBS_FL(14), RDX_VERBS_FL(15),
+	};
+#undef RDX_VERBS_FL
+	return (fl[f & 15] | (signaled ? IBV_SEND_SIGNALED : 0)) & m->fmask;
 }
 
 /* Fill one ibv_send_wr (and its SGEs) from wr; signaled says CQ or not. */
@@ -276,7 +291,7 @@ rdx_verbs_wr_build(const struct rdx_wr *wr, struct ibv_send_wr *swr, struct ibv_
 		swr->wr.ud.remote_qpn = wr->remote_qpn & 0xffffff;
 		swr->wr.ud.remote_qkey = wr->remote_qkey;
 	}
-	swr->send_flags = rdx_verbs_send_flags(wr->flags, wr->opcode, signaled);
+	swr->send_flags = rdx_verbs_send_flags(wr->flags, m, signaled);
 }
 
 /*
@@ -387,7 +402,7 @@ rdx_verbs_sq_prepare_one(struct rdx_verbs_sq *sq, const struct rdx_wr *wr,
 		sq->one_ready = true;
 	}
 	swr->opcode = (enum ibv_wr_opcode)m->ibv;
-	swr->send_flags = rdx_verbs_send_flags(f, op, sig);
+	swr->send_flags = rdx_verbs_send_flags(f, m, sig);
 	swr->imm_data = m->imm ? wr->imm : 0;
 	return 1;
 }
