@@ -612,7 +612,7 @@ test_same_kinds(void)
 {
 	static const struct {
 		uint8_t op;
-		int ibv;
+		enum ibv_wr_opcode ibv;
 		uint8_t wc;
 		bool imm;
 	} kinds[] = {
