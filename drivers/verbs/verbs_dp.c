@@ -158,21 +158,17 @@ verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *w
 		verbs_count_err(qp, wc, false);
 }
 
-/* Up to n completions, those stashed by cq_wait first. */
+/* Up to n completions when some were stashed by cq_wait: those first. */
 static __rte_noinline uint16_t
-verbs_poll_many(struct verbs_cq *cq, struct rdx_wc *wc, uint16_t n)
+verbs_poll_stashed(struct verbs_cq *cq, struct rdx_wc *wc, uint16_t n)
 {
 	uint16_t k = 0;
 	int got, i;
 
-	if (n > RDX_MAX_BURST)
-		n = RDX_MAX_BURST;
-	if (unlikely(cq->stash_pos < cq->stash_n)) {
-		while (k < n && cq->stash_pos < cq->stash_n)
-			verbs_wc_map(cq, &cq->stash[cq->stash_pos++], &wc[k++]);
-		if (k == n)
-			return k;
-	}
+	while (k < n && cq->stash_pos < cq->stash_n)
+		verbs_wc_map(cq, &cq->stash[cq->stash_pos++], &wc[k++]);
+	if (k == n)
+		return k;
 	got = ibv_poll_cq(cq->cq, n - k, cq->wc);
 	if (unlikely(got <= 0))
 		return k; /* a poll error leaves the CQ unusable: report empty */
@@ -181,19 +177,31 @@ verbs_poll_many(struct verbs_cq *cq, struct rdx_wc *wc, uint16_t n)
 	return k;
 }
 
-/* A poll for one (latency loops) with nothing stashed: one completion,
- * mapped here; anything else takes verbs_poll_many. */
+/* Nothing stashed (the usual case): one ibv_poll_cq, each completion
+ * mapped straight into the app's array; a poll for one (the latency
+ * loops) without the loop. */
 uint16_t
 rdx_verbs_poll_burst(struct rdx_cq *cq_, struct rdx_wc *wc, uint16_t n)
 {
 	struct verbs_cq *cq = (struct verbs_cq *)cq_;
+	int got, i;
 
-	if (n != 1 || unlikely(cq->stash_pos < cq->stash_n))
-		return verbs_poll_many(cq, wc, n);
-	if (ibv_poll_cq(cq->cq, 1, cq->wc) != 1)
-		return 0;
-	verbs_wc_map(cq, cq->wc, wc);
-	return 1;
+	if (unlikely(cq->stash_pos < cq->stash_n))
+		return verbs_poll_stashed(cq, wc, n > RDX_MAX_BURST ? RDX_MAX_BURST : n);
+	if (n == 1) {
+		if (ibv_poll_cq(cq->cq, 1, cq->wc) != 1)
+			return 0;
+		verbs_wc_map(cq, cq->wc, wc);
+		return 1;
+	}
+	if (n > RDX_MAX_BURST)
+		n = RDX_MAX_BURST;
+	got = ibv_poll_cq(cq->cq, n, cq->wc);
+	if (unlikely(got <= 0))
+		return 0; /* a poll error leaves the CQ unusable: report empty */
+	for (i = 0; i < got; i++)
+		verbs_wc_map(cq, &cq->wc[i], &wc[i]);
+	return (uint16_t)got;
 }
 
 uint64_t
