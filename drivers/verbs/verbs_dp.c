@@ -12,22 +12,21 @@
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_common.h>
 
 #include "verbs_dev.h"
 
 /* ------------------------------------------------------------------ */
 /* Fast path                                                          */
 
-uint16_t
-rdx_verbs_post_burst(struct rdx_qp *qp_, const struct rdx_wr *wr, uint16_t n)
+/* A burst of several WRs (and the counting common to both paths). */
+static __rte_noinline uint16_t
+verbs_post_many(struct verbs_qp *qp, const struct rdx_wr *wr, uint16_t n)
 {
-	struct verbs_qp *qp = (struct verbs_qp *)qp_;
 	struct ibv_send_wr *bad = NULL;
 	uint16_t built, posted;
 
-	/* one WR (latency loops): the single-WR build, no loops */
-	built = n == 1 ? rdx_verbs_sq_prepare_one(&qp->sq, wr, qp->swr, qp->ssge) :
-		rdx_verbs_sq_prepare(&qp->sq, wr, n, qp->swr, qp->ssge);
+	built = rdx_verbs_sq_prepare(&qp->sq, wr, n, qp->swr, qp->ssge);
 	if (unlikely(built == 0))
 		return 0;
 	if (likely(ibv_post_send(qp->qp, qp->swr, &bad) == 0)) {
@@ -40,6 +39,29 @@ rdx_verbs_post_burst(struct rdx_qp *qp_, const struct rdx_wr *wr, uint16_t n)
 	qp->st.send_posts++;
 	qp->st.send_wrs += posted;
 	return posted;
+}
+
+/* One WR (the latency loops): the single-WR build and, apart from the
+ * provider's call, nothing that needs the general path's registers. */
+uint16_t
+rdx_verbs_post_burst(struct rdx_qp *qp_, const struct rdx_wr *wr, uint16_t n)
+{
+	struct verbs_qp *qp = (struct verbs_qp *)qp_;
+	struct ibv_send_wr *bad;
+
+	if (n != 1)
+		return verbs_post_many(qp, wr, n);
+	if (unlikely(rdx_verbs_sq_prepare_one(&qp->sq, wr, qp->swr, qp->ssge) == 0))
+		return 0;
+	if (unlikely(ibv_post_send(qp->qp, qp->swr, &bad) != 0)) {
+		qp->st.send_post_errors++;
+		qp->st.send_posts++;
+		return 0; /* the only WR refused: nothing to commit */
+	}
+	rdx_verbs_sq_commit(&qp->sq, qp->swr, 1, 1);
+	qp->st.send_posts++;
+	qp->st.send_wrs++;
+	return 1;
 }
 
 uint16_t
@@ -89,7 +111,7 @@ verbs_count_err(struct verbs_qp *qp, const struct rdx_wc *wc, bool recv)
 }
 
 /* Translate one ibv_wc into wc (the app's array). */
-static inline void
+static __rte_always_inline void
 verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *wc)
 {
 	struct verbs_qp *qp = cq_find_qp(cq, w->qp_num);
@@ -128,34 +150,58 @@ verbs_wc_map(const struct verbs_cq *cq, const struct ibv_wc *w, struct rdx_wc *w
 	op = qp->sq.op[id & qp->sq.mask];
 	wc->wr_id = qp->sq.wr_id[id & qp->sq.mask];
 	wc->opcode = op;
+	/* READ: what was read; CAS, FAA (adjacent): 8; else 0 */
 	wc->byte_len = op == RDX_WC_READ ? w->byte_len :
-		(op == RDX_WC_CAS || op == RDX_WC_FAA) ? 8 : 0;
+		(uint8_t)(op - RDX_WC_CAS) <= RDX_WC_FAA - RDX_WC_CAS ? 8 : 0;
 	wc->retired = rdx_verbs_sq_retire(&qp->sq, id, wc);
 	if (unlikely(w->status != IBV_WC_SUCCESS))
 		verbs_count_err(qp, wc, false);
 }
 
-uint16_t
-rdx_verbs_poll_burst(struct rdx_cq *cq_, struct rdx_wc *wc, uint16_t n)
+/* Up to n completions when some were stashed by cq_wait: those first. */
+static __rte_noinline uint16_t
+verbs_poll_stashed(struct verbs_cq *cq, struct rdx_wc *wc, uint16_t n)
 {
-	struct verbs_cq *cq = (struct verbs_cq *)cq_;
 	uint16_t k = 0;
 	int got, i;
 
-	if (n > RDX_MAX_BURST)
-		n = RDX_MAX_BURST;
-	if (unlikely(cq->stash_pos < cq->stash_n)) {
-		while (k < n && cq->stash_pos < cq->stash_n)
-			verbs_wc_map(cq, &cq->stash[cq->stash_pos++], &wc[k++]);
-		if (k == n)
-			return k;
-	}
+	while (k < n && cq->stash_pos < cq->stash_n)
+		verbs_wc_map(cq, &cq->stash[cq->stash_pos++], &wc[k++]);
+	if (k == n)
+		return k;
 	got = ibv_poll_cq(cq->cq, n - k, cq->wc);
 	if (unlikely(got <= 0))
 		return k; /* a poll error leaves the CQ unusable: report empty */
 	for (i = 0; i < got; i++)
 		verbs_wc_map(cq, &cq->wc[i], &wc[k++]);
 	return k;
+}
+
+/* Nothing stashed (the usual case): one ibv_poll_cq, each completion
+ * mapped straight into the app's array; a poll for one (the latency
+ * loops) without the loop. */
+uint16_t
+rdx_verbs_poll_burst(struct rdx_cq *cq_, struct rdx_wc *wc, uint16_t n)
+{
+	struct verbs_cq *cq = (struct verbs_cq *)cq_;
+	int got, i;
+
+	if (unlikely(cq->stash_pos < cq->stash_n))
+		return verbs_poll_stashed(cq, wc, n > RDX_MAX_BURST ? RDX_MAX_BURST : n);
+	if (n == 1) {
+		if (ibv_poll_cq(cq->cq, 1, cq->wc) != 1)
+			return 0;
+		verbs_wc_map(cq, cq->wc, wc);
+		return 1;
+	}
+	if (n > RDX_MAX_BURST)
+		n = RDX_MAX_BURST;
+	got = ibv_poll_cq(cq->cq, n, cq->wc);
+	if (unlikely(got <= 0))
+		return 0; /* a poll error leaves the CQ unusable: report empty */
+	for (i = 0; i < got; i++)
+		verbs_wc_map(cq, &cq->wc[i], &wc[i]);
+	return (uint16_t)got;
 }
 
 uint64_t

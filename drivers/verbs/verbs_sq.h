@@ -58,6 +58,7 @@ struct rdx_verbs_sq {
 	bool sig_burst_end;
 	bool ud;                  /* a UD QP: SEND/SEND_IMM with an AH only */
 	uint32_t max_msg;         /* UD: the largest message (the path MTU); 0: no limit */
+	bool one_ready;           /* swr[0] holds the one-WR build's fixed fields */
 	/* prepared but not yet committed */
 	uint32_t p_unsig;
 	uint32_t p_sig_end;
@@ -158,16 +159,92 @@ rdx_verbs_wr_valid(const struct rdx_verbs_sq *sq, const struct rdx_wr *wr)
 	}
 }
 
+/*
+ * What an rdx opcode is in verbs, for every path: the general build, the
+ * one-WR build and the completion (one table, so they cannot disagree).
+ * kind: how the WR names the responder (no remote address for SEND).
+ * Index RDX_OP_MAX stands for any opcode out of range.
+ */
+enum rdx_verbs_op_kind { RDX_VERBS_K_SEND, RDX_VERBS_K_RDMA, RDX_VERBS_K_ATOMIC };
+
+struct rdx_verbs_opmap {
+	uint8_t ibv;              /* enum ibv_wr_opcode */
+	uint8_t wc;               /* enum rdx_wc_opcode of its completion */
+	uint8_t kind;             /* enum rdx_verbs_op_kind */
+	uint8_t imm;              /* carries imm_data */
+	uint8_t fmask;            /* send_flags it may have (inline: SEND, WRITE) */
+	uint8_t pad[3];
+};
+
+#define RDX_VERBS_F_ALL (IBV_SEND_SIGNALED | IBV_SEND_INLINE | IBV_SEND_FENCE | \
+			 IBV_SEND_SOLICITED)
+#define RDX_VERBS_F_NOINL (RDX_VERBS_F_ALL & ~IBV_SEND_INLINE)
+
+static inline const struct rdx_verbs_opmap *
+rdx_verbs_opmap(uint8_t op)
+{
+	static const struct rdx_verbs_opmap map[RDX_OP_MAX + 1] = {
+		/* NOP: no RC verbs equivalent, refused by rdx_verbs_wr_valid */
+		[RDX_OP_NOP] = {IBV_WR_SEND, RDX_WC_NOP, RDX_VERBS_K_SEND, 0, RDX_VERBS_F_ALL, {0}},
+		[RDX_OP_SEND] = {IBV_WR_SEND, RDX_WC_SEND, RDX_VERBS_K_SEND, 0, RDX_VERBS_F_ALL, {0}},
+		[RDX_OP_SEND_IMM] = {IBV_WR_SEND_WITH_IMM, RDX_WC_SEND, RDX_VERBS_K_SEND, 1,
+				     RDX_VERBS_F_ALL, {0}},
+		[RDX_OP_WRITE] = {IBV_WR_RDMA_WRITE, RDX_WC_WRITE, RDX_VERBS_K_RDMA, 0,
+				  RDX_VERBS_F_ALL, {0}},
+		[RDX_OP_WRITE_IMM] = {IBV_WR_RDMA_WRITE_WITH_IMM, RDX_WC_WRITE, RDX_VERBS_K_RDMA, 1,
+				      RDX_VERBS_F_ALL, {0}},
+		[RDX_OP_READ] = {IBV_WR_RDMA_READ, RDX_WC_READ, RDX_VERBS_K_RDMA, 0,
+				 RDX_VERBS_F_NOINL, {0}},
+		[RDX_OP_CAS] = {IBV_WR_ATOMIC_CMP_AND_SWP, RDX_WC_CAS, RDX_VERBS_K_ATOMIC, 0,
+				RDX_VERBS_F_NOINL, {0}},
+		[RDX_OP_FAA] = {IBV_WR_ATOMIC_FETCH_AND_ADD, RDX_WC_FAA, RDX_VERBS_K_ATOMIC, 0,
+				RDX_VERBS_F_NOINL, {0}},
+		[RDX_OP_MAX] = {IBV_WR_SEND, RDX_WC_UNKNOWN, RDX_VERBS_K_SEND, 0, RDX_VERBS_F_NOINL,
+				{0}},
+	};
+	return &map[op < RDX_OP_MAX ? op : RDX_OP_MAX];
+}
+
 static inline uint8_t
 rdx_verbs_wc_op_of(uint8_t op)
 {
-	static const uint8_t map[RDX_OP_MAX] = {
-		[RDX_OP_NOP] = RDX_WC_NOP, [RDX_OP_SEND] = RDX_WC_SEND,
-		[RDX_OP_SEND_IMM] = RDX_WC_SEND, [RDX_OP_WRITE] = RDX_WC_WRITE,
-		[RDX_OP_WRITE_IMM] = RDX_WC_WRITE, [RDX_OP_READ] = RDX_WC_READ,
-		[RDX_OP_CAS] = RDX_WC_CAS, [RDX_OP_FAA] = RDX_WC_FAA,
+	return rdx_verbs_opmap(op)->wc;
+}
+
+/*
+ * The selective-signaling rule, for both builds: a WR at counter pos, with
+ * unsig unsignaled WRs before it since the last signaled one and sig_end
+ * one past the last signaled WR, is signaled when the app asks, when the
+ * unsignaled run reaches sig_interval, when it is the last of the burst
+ * and sig_burst_end is set, or when it takes the last free slot while no
+ * signaled WR is outstanding (otherwise nothing would ever retire the SQ).
+ */
+static inline bool
+rdx_verbs_sq_sig_rule(const struct rdx_verbs_sq *sq, uint32_t pos, uint32_t unsig,
+		      uint32_t sig_end, uint8_t wr_flags, bool last)
+{
+	return (wr_flags & RDX_WR_SIGNALED) || unsig + 1 >= sq->sig_interval ||
+		(last && sq->sig_burst_end) ||
+		(pos + 1 - sq->tail == sq->depth && (int32_t)(sig_end - sq->tail) <= 0);
+}
+
+/* ibv send_flags of a WR with rdx flags f and opcode map m (inline only
+ * for the opcodes that carry a payload out: SEND and WRITE, with or
+ * without immediate), signaled or not: one lookup by the flag bits. */
+static inline unsigned int
+rdx_verbs_send_flags(uint8_t f, const struct rdx_verbs_opmap *m, bool signaled)
+{
+#define RDX_VERBS_FL(x) ((((x) & RDX_WR_INLINE) ? IBV_SEND_INLINE : 0) | \
+			 (((x) & RDX_WR_FENCE) ? IBV_SEND_FENCE : 0) | \
+			 (((x) & RDX_WR_SOLICITED) ? IBV_SEND_SOLICITED : 0))
+	static const uint8_t fl[16] = {
+		RDX_VERBS_FL(0), RDX_VERBS_FL(1), RDX_VERBS_FL(2), RDX_VERBS_FL(3),
+		RDX_VERBS_FL(4), RDX_VERBS_FL(5), RDX_VERBS_FL(6), RDX_VERBS_FL(7),
+		RDX_VERBS_FL(8), RDX_VERBS_FL(9), RDX_VERBS_FL(10), RDX_VERBS_FL(11),
+		RDX_VERBS_FL(12), RDX_VERBS_FL(13), RDX_VERBS_FL(14), RDX_VERBS_FL(15),
 	};
-	return op < RDX_OP_MAX ? map[op] : RDX_WC_UNKNOWN;
+#undef RDX_VERBS_FL
+	return (fl[f & 15] | (signaled ? IBV_SEND_SIGNALED : 0)) & m->fmask;
 }
 
 /* Fill one ibv_send_wr (and its SGEs) from wr; signaled says CQ or not. */
@@ -175,7 +252,7 @@ static inline void
 rdx_verbs_wr_build(const struct rdx_wr *wr, struct ibv_send_wr *swr, struct ibv_sge *sge,
 		   uint64_t id, bool signaled, bool ud)
 {
-	unsigned int flags = 0;
+	const struct rdx_verbs_opmap *m = rdx_verbs_opmap(wr->opcode);
 	int ns = 0;
 	uint8_t i;
 
@@ -191,35 +268,12 @@ rdx_verbs_wr_build(const struct rdx_wr *wr, struct ibv_send_wr *swr, struct ibv_
 	swr->wr_id = id;
 	swr->sg_list = sge;
 	swr->num_sge = ns;
-	swr->imm_data = 0;
-	switch (wr->opcode) {
-	case RDX_OP_SEND:
-		swr->opcode = IBV_WR_SEND;
-		break;
-	case RDX_OP_SEND_IMM:
-		swr->opcode = IBV_WR_SEND_WITH_IMM;
-		swr->imm_data = wr->imm; /* network order, as-is */
-		break;
-	case RDX_OP_WRITE_IMM:
-		swr->opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-		swr->imm_data = wr->imm;
+	swr->opcode = (enum ibv_wr_opcode)m->ibv;
+	swr->imm_data = m->imm ? wr->imm : 0; /* network order, as-is */
+	if (m->kind == RDX_VERBS_K_RDMA) {
 		swr->wr.rdma.remote_addr = wr->remote_addr;
 		swr->wr.rdma.rkey = wr->rkey;
-		break;
-	case RDX_OP_WRITE:
-		swr->opcode = IBV_WR_RDMA_WRITE;
-		swr->wr.rdma.remote_addr = wr->remote_addr;
-		swr->wr.rdma.rkey = wr->rkey;
-		break;
-	case RDX_OP_READ:
-		swr->opcode = IBV_WR_RDMA_READ;
-		swr->wr.rdma.remote_addr = wr->remote_addr;
-		swr->wr.rdma.rkey = wr->rkey;
-		break;
-	case RDX_OP_CAS:
-	case RDX_OP_FAA:
-		swr->opcode = wr->opcode == RDX_OP_CAS ? IBV_WR_ATOMIC_CMP_AND_SWP :
-			IBV_WR_ATOMIC_FETCH_AND_ADD;
+	} else if (m->kind == RDX_VERBS_K_ATOMIC) {
 		/* verbs takes host-order operands; the result lands in the
 		 * local SGE in host order. The SGE is exactly 8 bytes. */
 		swr->wr.atomic.remote_addr = wr->remote_addr;
@@ -230,9 +284,6 @@ rdx_verbs_wr_build(const struct rdx_wr *wr, struct ibv_send_wr *swr, struct ibv_
 		sge[0].length = 8;
 		sge[0].lkey = wr->sge[0].lkey;
 		swr->num_sge = 1;
-		break;
-	default:
-		break;
 	}
 	if (ud) {
 		/* The destination per WR (the union's UD side of rdx_wr). */
@@ -240,25 +291,14 @@ rdx_verbs_wr_build(const struct rdx_wr *wr, struct ibv_send_wr *swr, struct ibv_
 		swr->wr.ud.remote_qpn = wr->remote_qpn & 0xffffff;
 		swr->wr.ud.remote_qkey = wr->remote_qkey;
 	}
-	if (signaled)
-		flags |= IBV_SEND_SIGNALED;
-	if ((wr->flags & RDX_WR_INLINE) && wr->opcode <= RDX_OP_WRITE_IMM)
-		flags |= IBV_SEND_INLINE;
-	if (wr->flags & RDX_WR_FENCE)
-		flags |= IBV_SEND_FENCE;
-	if (wr->flags & RDX_WR_SOLICITED)
-		flags |= IBV_SEND_SOLICITED;
-	swr->send_flags = flags;
+	swr->send_flags = rdx_verbs_send_flags(wr->flags, m, signaled);
 }
 
 /*
  * Build the ibv_send_wr list for up to n WRs: as many as are valid (stopping
  * at the first invalid one) and fit in the free SQ space and in one burst.
- * sge must hold RDX_MAX_BURST * max_sge entries. Signaling: a WR is
- * signaled when the app asks, when the unsignaled run reaches sig_interval,
- * when it is the last of the burst and sig_burst_end is set, or when it
- * takes the last free slot while no signaled WR is outstanding (otherwise
- * nothing would ever retire the SQ). Returns the number built (the list is
+ * sge must hold RDX_MAX_BURST * max_sge entries. Signaling:
+ * rdx_verbs_sq_sig_rule. Returns the number built (the list is
  * terminated there); rdx_verbs_sq_commit() records what was really posted.
  */
 static inline uint16_t
@@ -279,10 +319,7 @@ rdx_verbs_sq_prepare(struct rdx_verbs_sq *sq, const struct rdx_wr *wr, uint16_t 
 			break;
 	for (k = 0; k < m; k++) {
 		pos = sq->head + k;
-		sig = (wr[k].flags & RDX_WR_SIGNALED) ||
-			unsig + 1 >= sq->sig_interval ||
-			(k == m - 1 && sq->sig_burst_end) ||
-			(pos + 1 - sq->tail == sq->depth && (int32_t)(sig_end - sq->tail) <= 0);
+		sig = rdx_verbs_sq_sig_rule(sq, pos, unsig, sig_end, wr[k].flags, k == m - 1);
 		if (sig) {
 			unsig = 0;
 			sig_end = pos + 1;
@@ -295,8 +332,10 @@ rdx_verbs_sq_prepare(struct rdx_verbs_sq *sq, const struct rdx_wr *wr, uint16_t 
 				   sq->ud);
 		swr[k].next = &swr[k + 1];
 	}
-	if (m > 0)
+	if (m > 0) {
 		swr[m - 1].next = NULL;
+		sq->one_ready = false;
+	}
 	sq->p_unsig = unsig;
 	sq->p_sig_end = sig_end;
 	return m;
@@ -308,22 +347,19 @@ rdx_verbs_sq_prepare(struct rdx_verbs_sq *sq, const struct rdx_wr *wr, uint16_t 
  * the general path's loops over WRs and SGEs; the same checks and
  * signaling rules, the same state for rdx_verbs_sq_commit. Any other WR
  * (UD, several or empty SGEs, a full SQ) takes rdx_verbs_sq_prepare.
+ * swr and sge are the same arrays on every call (the QP's): the list
+ * link, SGE pointer and count that every one-WR build has are written once
+ * and kept until a general build reuses swr[0] (sq->one_ready).
  * Returns 1 when built, 0 when wr cannot be posted.
  */
 static inline uint16_t
 rdx_verbs_sq_prepare_one(struct rdx_verbs_sq *sq, const struct rdx_wr *wr,
 			 struct ibv_send_wr *swr, struct ibv_sge *sge)
 {
-	static const uint8_t ibv_op[RDX_OP_MAX] = {
-		[RDX_OP_SEND] = IBV_WR_SEND, [RDX_OP_SEND_IMM] = IBV_WR_SEND_WITH_IMM,
-		[RDX_OP_WRITE] = IBV_WR_RDMA_WRITE,
-		[RDX_OP_WRITE_IMM] = IBV_WR_RDMA_WRITE_WITH_IMM, [RDX_OP_READ] = IBV_WR_RDMA_READ,
-		[RDX_OP_CAS] = IBV_WR_ATOMIC_CMP_AND_SWP, [RDX_OP_FAA] = IBV_WR_ATOMIC_FETCH_AND_ADD,
-	};
 	const struct rdx_sge *s = wr->sge;
 	const uint8_t op = wr->opcode, f = wr->flags;
 	const uint32_t pos = sq->head;
-	unsigned int flags = 0;
+	const struct rdx_verbs_opmap *m;
 	uint32_t len;
 	bool sig;
 
@@ -331,8 +367,9 @@ rdx_verbs_sq_prepare_one(struct rdx_verbs_sq *sq, const struct rdx_wr *wr,
 		     op == RDX_OP_NOP || op >= RDX_OP_MAX || s->length == 0 ||
 		     pos - sq->tail >= sq->depth))
 		return rdx_verbs_sq_prepare(sq, wr, 1, swr, sge);
+	m = rdx_verbs_opmap(op);
 	len = s->length;
-	if (op >= RDX_OP_CAS) {
+	if (m->kind == RDX_VERBS_K_ATOMIC) {
 		/* 8 bytes into one local buffer, 8-byte aligned remotely */
 		if (unlikely(wr->remote_addr & 7))
 			return 0;
@@ -342,40 +379,31 @@ rdx_verbs_sq_prepare_one(struct rdx_verbs_sq *sq, const struct rdx_wr *wr,
 		swr->wr.atomic.swap = wr->swap;
 		swr->wr.atomic.rkey = wr->rkey;
 	} else {
-		if ((f & RDX_WR_INLINE) && op != RDX_OP_READ) {
-			if (unlikely(len > sq->max_inline))
-				return 0;
-			flags = IBV_SEND_INLINE;
-		}
+		if (unlikely((f & RDX_WR_INLINE) && op != RDX_OP_READ && len > sq->max_inline))
+			return 0;
+		/* (SEND ignores them) */
 		swr->wr.rdma.remote_addr = wr->remote_addr;
 		swr->wr.rdma.rkey = wr->rkey;
 	}
-	sig = (f & RDX_WR_SIGNALED) || sq->unsig + 1 >= sq->sig_interval || sq->sig_burst_end ||
-		(pos + 1 - sq->tail == sq->depth && (int32_t)(sq->sig_end - sq->tail) <= 0);
-	if (sig) {
-		flags |= IBV_SEND_SIGNALED;
-		sq->p_unsig = 0;
-		sq->p_sig_end = pos + 1;
-	} else {
-		sq->p_unsig = sq->unsig + 1;
-		sq->p_sig_end = sq->sig_end;
-	}
-	if (f & RDX_WR_FENCE)
-		flags |= IBV_SEND_FENCE;
-	if (f & RDX_WR_SOLICITED)
-		flags |= IBV_SEND_SOLICITED;
+	sig = rdx_verbs_sq_sig_rule(sq, pos, sq->unsig, sq->sig_end, f, true);
+	sq->p_unsig = sig ? 0 : sq->unsig + 1;
+	sq->p_sig_end = sig ? pos + 1 : sq->sig_end;
 	sq->wr_id[pos & sq->mask] = wr->wr_id;
-	sq->op[pos & sq->mask] = rdx_verbs_wc_op_of(op);
+	sq->op[pos & sq->mask] = m->wc;
 	sge->addr = s->addr;
 	sge->length = len;
 	sge->lkey = s->lkey;
 	swr->wr_id = pos;
-	swr->next = NULL;
-	swr->sg_list = sge;
-	swr->num_sge = 1;
-	swr->opcode = (enum ibv_wr_opcode)ibv_op[op];
-	swr->send_flags = flags;
-	swr->imm_data = op == RDX_OP_SEND_IMM || op == RDX_OP_WRITE_IMM ? wr->imm : 0;
+	if (unlikely(!sq->one_ready)) {
+		/* the same in every one-WR build, until a burst reuses swr[0] */
+		swr->next = NULL;
+		swr->sg_list = sge;
+		swr->num_sge = 1;
+		sq->one_ready = true;
+	}
+	swr->opcode = (enum ibv_wr_opcode)m->ibv;
+	swr->send_flags = rdx_verbs_send_flags(f, m, sig);
+	swr->imm_data = m->imm ? wr->imm : 0;
 	return 1;
 }
 
@@ -417,11 +445,15 @@ rdx_verbs_sq_retire(struct rdx_verbs_sq *sq, uint32_t id, const struct rdx_wc *w
 
 	if (unlikely(n == 0 || n > sq->depth))
 		return 1; /* not outstanding: should not happen */
+	sq->tail = id + 1;
+	/* A completion that retires its own WR only needs no record:
+	 * rdx_verbs_sq_retired_wr_id answers it from the wc itself. */
+	if (n == 1)
+		return 1;
 	r = &sq->ret[sq->ret_pos++ & (RDX_VERBS_RET_LOG - 1)];
 	r->wc = wc;
-	r->start = sq->tail;
+	r->start = id + 1 - n;
 	r->end = id + 1;
-	sq->tail = id + 1;
 	return (uint16_t)n;
 }
 
@@ -435,6 +467,8 @@ rdx_verbs_sq_retired_wr_id(const struct rdx_verbs_sq *sq, const struct rdx_wc *w
 
 	if (i >= wc->retired)
 		return 0;
+	if (wc->retired == 1)
+		return wc->wr_id; /* its own WR (rdx_verbs_sq_retire keeps no record) */
 	/* Newest first: the same wc pointer (the usual case), else a
 	 * retirement that ends with this wr_id and has this length (a copy). */
 	for (j = 0; j < RDX_VERBS_RET_LOG; j++) {

@@ -269,6 +269,49 @@ test_fast_path(void)
 	CU_ASSERT_EQUAL(wc[1].wr_id, 701);
 	CU_ASSERT_EQUAL(wc[1].opcode, RDX_WC_RECV);
 	CU_ASSERT_EQUAL(cq->stash_pos, cq->stash_n);
+	/* One at a time (the latency loops' poll): a READ, an FAA and a
+	 * WRITE, one WR each (burst end signals), byte_len per opcode; a
+	 * stashed completion still comes out first. */
+	w[0].opcode = RDX_OP_READ;
+	w[0].wr_id = 310;
+	w[1].opcode = RDX_OP_FAA;
+	w[1].sge = &sge;
+	w[2].opcode = RDX_OP_WRITE;
+	sge.length = 8;
+	for (k = 0; k < 3; k++)
+		CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(&qp->base, &w[k], 1), 1);
+	for (k = 0; k < 3; k++) {
+		memset(&fake_cqe[k], 0, sizeof(fake_cqe[k]));
+		fake_cqe[k].wr_id = 6u + k;
+		fake_cqe[k].qp_num = qp->base.qp_num;
+		fake_cqe[k].byte_len = 8;
+	}
+	fake_nb_cqe = 3;
+	cq->stash[0].wr_id = RDX_VERBS_RECV_TAG | 2;
+	cq->stash_n = 1;
+	cq->stash_pos = 0;
+	CU_ASSERT_EQUAL(rdx_cq_poll_burst(&cq->base, wc, 1), 1);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 702);
+	CU_ASSERT_EQUAL(rdx_cq_poll_burst(&cq->base, wc, 1), 1);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 310);
+	CU_ASSERT_EQUAL(wc[0].opcode, RDX_WC_READ);
+	CU_ASSERT_EQUAL(wc[0].byte_len, 8);
+	/* with the unsignaled WR left from the refused burst (wr_id 300) */
+	CU_ASSERT_EQUAL(wc[0].retired, 2);
+	CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&qp->sq, &wc[0], 0), 300);
+	CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&qp->sq, &wc[0], 1), 310);
+	CU_ASSERT_EQUAL(rdx_cq_poll_burst(&cq->base, wc, 1), 1);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 301);
+	CU_ASSERT_EQUAL(wc[0].opcode, RDX_WC_FAA);
+	CU_ASSERT_EQUAL(wc[0].byte_len, 8);
+	CU_ASSERT_EQUAL(wc[0].retired, 1);
+	CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&qp->sq, &wc[0], 0), 301);
+	CU_ASSERT_EQUAL(rdx_cq_poll_burst(&cq->base, wc, 1), 1);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 302);
+	CU_ASSERT_EQUAL(wc[0].opcode, RDX_WC_WRITE);
+	CU_ASSERT_EQUAL(wc[0].byte_len, 0);
+	CU_ASSERT_EQUAL(rdx_cq_poll_burst(&cq->base, wc, 1), 0);
+	CU_ASSERT_EQUAL(qp->sq.tail, qp->sq.head);
 	cq_detach(cq, qp);
 	free(qp->swr);
 	free(qp->ssge);
@@ -336,10 +379,15 @@ test_counters(void)
 	CU_ASSERT_EQUAL(rdx_qp_post_burst(&qp->base, w, 5), 5);
 	fake_fail_at = 1;
 	CU_ASSERT_EQUAL(rdx_qp_post_burst(&qp->base, w, 3), 1);
+	/* a single WR refused (the one-WR path): counted, nothing committed */
+	fake_fail_at = 0;
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(&qp->base, w, 1), 0);
+	CU_ASSERT_EQUAL(qp->sq.head, 6);
+	CU_ASSERT_EQUAL(qp->sq.unsig, 1);
 	fake_fail_at = -1;
 	CU_ASSERT_EQUAL(qv(qp, "send_wrs_posted"), 6);
-	CU_ASSERT_EQUAL(qv(qp, "send_doorbells"), 2);
-	CU_ASSERT_EQUAL(qv(qp, "send_post_errors"), 1);
+	CU_ASSERT_EQUAL(qv(qp, "send_doorbells"), 3);
+	CU_ASSERT_EQUAL(qv(qp, "send_post_errors"), 2);
 	CU_ASSERT_EQUAL(qv(qp, "send_wrs_completed"), 0);
 	/* WR 3 ok (retires 0..3), WR 4 in error, WR 5 flushed */
 	memset(fake_cqe, 0, sizeof(fake_cqe));

@@ -601,6 +601,157 @@ test_prepare_one(void)
 	CU_ASSERT(built_total > 1000 && built_total < 4000);
 }
 
+/* Every WR kind (opcode x the 16 flag combinations) in every signaling
+ * state the rule distinguishes (interval 1 and 3, burst end on and off, an
+ * SQ one slot from full with and without a signaled WR outstanding): the
+ * one-WR build and the general build set the same opcode, send_flags,
+ * immediate and completion opcode, and both match the verbs opcode and
+ * flags written out here by hand (not taken from the driver's table). */
+static void
+test_same_kinds(void)
+{
+	static const struct {
+		uint8_t op;
+		enum ibv_wr_opcode ibv;
+		uint8_t wc;
+		bool imm;
+	} kinds[] = {
+		{RDX_OP_SEND, IBV_WR_SEND, RDX_WC_SEND, false},
+		{RDX_OP_SEND_IMM, IBV_WR_SEND_WITH_IMM, RDX_WC_SEND, true},
+		{RDX_OP_WRITE, IBV_WR_RDMA_WRITE, RDX_WC_WRITE, false},
+		{RDX_OP_WRITE_IMM, IBV_WR_RDMA_WRITE_WITH_IMM, RDX_WC_WRITE, true},
+		{RDX_OP_READ, IBV_WR_RDMA_READ, RDX_WC_READ, false},
+		{RDX_OP_CAS, IBV_WR_ATOMIC_CMP_AND_SWP, RDX_WC_CAS, false},
+		{RDX_OP_FAA, IBV_WR_ATOMIC_FETCH_AND_ADD, RDX_WC_FAA, false},
+	};
+	static uint64_t ids_b[SLOTS];
+	static uint8_t ops_b[SLOTS];
+	static struct ibv_send_wr swr_b[RDX_MAX_BURST];
+	static struct ibv_sge sges_b[RDX_MAX_BURST * 4];
+	struct rdx_verbs_sq a, b;
+	unsigned int want, k, f, st, checked = 0;
+	uint16_t ka, kb, pre, j;
+	struct rdx_wr w;
+
+	CU_ASSERT_EQUAL(rdx_verbs_wc_op_of(RDX_OP_NOP), RDX_WC_NOP);
+	CU_ASSERT_EQUAL(rdx_verbs_wc_op_of(RDX_OP_MAX), RDX_WC_UNKNOWN);
+	CU_ASSERT_EQUAL(rdx_verbs_wc_op_of(200), RDX_WC_UNKNOWN);
+	for (k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		for (f = 0; f < 16; f++) {
+			for (st = 0; st < 6; st++) {
+				const uint16_t interval = st == 1 ? 1 : 3;
+				const bool burst_end = st == 2;
+
+				/* st 3: 3 unsignaled WRs in a 4-deep SQ (the 4th
+				 * must signal); st 4: the same after a signaled
+				 * one (need not); st 5: one unsignaled WR posted */
+				sq_setup(&a, 4, st >= 3 ? 8 : interval, burst_end);
+				memset(ids_b, 0, sizeof(ids_b));
+				memset(ops_b, 0xff, sizeof(ops_b));
+				rdx_verbs_sq_init(&b, ids_b, ops_b, 4, 4, 4, 128,
+						  st >= 3 ? 8 : interval, burst_end);
+				pre = st == 3 || st == 4 ? 3 : st == 5 ? 1 : 0;
+				for (j = 0; j < pre; j++) {
+					uint8_t pf = st == 4 && j == 0 ? RDX_WR_SIGNALED : 0;
+
+					mk_wr(&w, j, RDX_OP_WRITE, pf);
+					ka = rdx_verbs_sq_prepare_one(&a, &w, swr, sges);
+					rdx_verbs_sq_commit(&a, swr, ka, ka);
+					kb = rdx_verbs_sq_prepare(&b, &w, 1, swr_b, sges_b);
+					rdx_verbs_sq_commit(&b, swr_b, kb, kb);
+				}
+				mk_wr(&w, 99, kinds[k].op, (uint8_t)f);
+				one_sge.length = 8;
+				w.imm = htonl(0xabcd);
+				ka = rdx_verbs_sq_prepare_one(&a, &w, swr, sges);
+				kb = rdx_verbs_sq_prepare(&b, &w, 1, swr_b, sges_b);
+				CU_ASSERT_EQUAL_FATAL(ka, 1);
+				CU_ASSERT_EQUAL_FATAL(kb, 1);
+				want = 0;
+				if ((f & RDX_WR_SIGNALED) || interval == 1 || burst_end || st == 3)
+					want |= IBV_SEND_SIGNALED;
+				if ((f & RDX_WR_INLINE) && kinds[k].op <= RDX_OP_WRITE_IMM)
+					want |= IBV_SEND_INLINE;
+				if (f & RDX_WR_FENCE)
+					want |= IBV_SEND_FENCE;
+				if (f & RDX_WR_SOLICITED)
+					want |= IBV_SEND_SOLICITED;
+				CU_ASSERT_EQUAL(swr[0].send_flags, want);
+				CU_ASSERT_EQUAL(swr_b[0].send_flags, want);
+				CU_ASSERT_EQUAL(swr[0].opcode, kinds[k].ibv);
+				CU_ASSERT_EQUAL(swr_b[0].opcode, kinds[k].ibv);
+				CU_ASSERT_EQUAL(swr[0].imm_data, kinds[k].imm ? htonl(0xabcd) : 0);
+				CU_ASSERT_EQUAL(swr_b[0].imm_data, swr[0].imm_data);
+				CU_ASSERT_EQUAL(a.op[pre & a.mask], kinds[k].wc);
+				CU_ASSERT_EQUAL(b.op[pre & b.mask], kinds[k].wc);
+				CU_ASSERT_EQUAL(a.p_unsig, b.p_unsig);
+				CU_ASSERT_EQUAL(a.p_sig_end, b.p_sig_end);
+				checked++;
+			}
+		}
+	}
+	one_sge.length = 64;
+	CU_ASSERT_EQUAL(checked, 7 * 16 * 6);
+}
+
+/* The one-WR build after a general burst reused swr[0] (its link, SGE
+ * pointer and count are written again), and completions that retire one
+ * WR each after multi-WR ones: each answers its own wr_id without a
+ * record in the log. */
+static void
+test_one_after_burst(void)
+{
+	struct rdx_verbs_sq sq;
+	struct rdx_wc multi = {0}, one = {0};
+	struct rdx_sge two[2] = {{0x5000, 16, 0x11}, {0x6000, 16, 0x12}};
+	struct rdx_wr w;
+	uint32_t i;
+	uint16_t k;
+
+	sq_setup(&sq, 16, 4, false);
+	mk_wr(&w, 1, RDX_OP_WRITE, 0);
+	CU_ASSERT_EQUAL_FATAL(rdx_verbs_sq_prepare_one(&sq, &w, swr, sges), 1);
+	rdx_verbs_sq_commit(&sq, swr, 1, 1);
+	CU_ASSERT_EQUAL_FATAL(post(&sq, 3, 2, 0, NULL), 3); /* 4th WR: signaled */
+	CU_ASSERT_PTR_EQUAL(swr[0].next, &swr[1]);
+	w.sge = two;
+	w.num_sge = 2;
+	CU_ASSERT_EQUAL_FATAL(rdx_verbs_sq_prepare_one(&sq, &w, swr, sges), 1);
+	rdx_verbs_sq_commit(&sq, swr, 1, 1);
+	CU_ASSERT_EQUAL(swr[0].num_sge, 2);
+	mk_wr(&w, 5, RDX_OP_READ, RDX_WR_SIGNALED);
+	CU_ASSERT_EQUAL_FATAL(rdx_verbs_sq_prepare_one(&sq, &w, swr, sges), 1);
+	CU_ASSERT_PTR_NULL(swr[0].next);
+	CU_ASSERT_PTR_EQUAL(swr[0].sg_list, &sges[0]);
+	CU_ASSERT_EQUAL(swr[0].num_sge, 1);
+	CU_ASSERT_EQUAL(swr[0].opcode, IBV_WR_RDMA_READ);
+	rdx_verbs_sq_commit(&sq, swr, 1, 1);
+	/* WRs 0-3 retire together, 4 and 5 together (5 was signaled) */
+	multi.wr_id = wr_ids[3];
+	multi.retired = rdx_verbs_sq_retire(&sq, 3, &multi);
+	CU_ASSERT_EQUAL_FATAL(multi.retired, 4);
+	for (i = 0; i < 2 * RDX_VERBS_RET_LOG; i++) {
+		mk_wr(&w, 100 + i, RDX_OP_WRITE, RDX_WR_SIGNALED);
+		k = rdx_verbs_sq_prepare_one(&sq, &w, swr, sges);
+		rdx_verbs_sq_commit(&sq, swr, k, k);
+		one.wr_id = sq.wr_id[(sq.head - 1) & sq.mask];
+		one.retired = rdx_verbs_sq_retire(&sq, sq.head - 1, &one);
+		if (i == 0) {
+			CU_ASSERT_EQUAL(one.retired, 3); /* 4, 5 and this one */
+			CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &one, 0), 1);
+			CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &one, 1), 5);
+			CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &one, 2), 100);
+			continue;
+		}
+		CU_ASSERT_EQUAL(one.retired, 1);
+		CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &one, 0), 100 + i);
+		CU_ASSERT_EQUAL(rdx_verbs_sq_retired_wr_id(&sq, &one, 1), 0);
+	}
+	CU_ASSERT_EQUAL(sq.tail, sq.head);
+	/* two records (the 4 and the 3); the single-WR retirements kept none */
+	CU_ASSERT_EQUAL(sq.ret_pos, 2u);
+}
+
 int
 main(void)
 {
@@ -620,6 +771,8 @@ main(void)
 		{"ud", test_ud},
 		{"ud_args", test_ud_args},
 		{"prepare_one", test_prepare_one},
+		{"same_kinds", test_same_kinds},
+		{"one_after_burst", test_one_after_burst},
 		{NULL, NULL},
 	};
 
