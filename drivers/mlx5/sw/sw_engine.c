@@ -56,9 +56,11 @@ sw_futex_wake(uint32_t *addr)
  * has not released: pi - ci (dbrec[0], 24 bits) >= cqe_cnt is an overrun.
  * The CQ's fields live in shared memory: each is read once and checked
  * against the segment before use.
- * @return 0, -ENOSPC (overrun, counted and logged once per episode), or
- * -EIO (lock not obtained or the CQ's fields are not a CQ's: a device
- * error, counted and logged).
+ * @return 0, -ENOSPC (overrun, counted and logged once per episode),
+ * -EBUSY (lock not obtained in SW_LOCK_WAIT_MS: a device error, counted
+ * and logged; the CQE is not written, the caller owes it or drops it), or
+ * -EIO (the CQ's fields are not a CQ's: a device error, counted and
+ * logged).
  */
 int
 sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
