@@ -161,14 +161,29 @@ bf_write2(struct tqp *a, struct tcq *c, uint8_t *m, uint32_t key, bool bad)
  * ring, and across the ring's end: a copy that differs in its second WQEBB
  * is a device error, inside the ring and wrapping it; matching copies are
  * not. */
+/* Signaled NOPs, each executed and completed, until a's next WQE starts in
+ * the SQ's last WQEBB (so a two-WQEBB WQE wraps the ring). */
+static void
+nops_to_last_bb(struct tqp *a, struct tcq *c)
+{
+	const uint32_t cnt = a->dv.sq.wqe_cnt;
+	struct mlx5_cqe64 cqe;
+
+	while ((a->pi & (cnt - 1)) != cnt - 1) {
+		ctrl(a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		ring(a);
+		CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+		CU_ASSERT(cq_get(c, &cqe));
+	}
+}
+
 static void
 test_bf_copy_wrap(void)
 {
 	const uint64_t errs = eng.device_errors;
-	struct mlx5_cqe64 cqe;
 	struct tqp a, b;
 	struct tcq c;
-	uint32_t key, cnt;
+	uint32_t key;
 	uint8_t *m;
 
 	cq_make(&c, 64);
@@ -177,27 +192,16 @@ test_bf_copy_wrap(void)
 	qp_connect(&a, &b);
 	CU_ASSERT_FATAL(a.dv.bf.size >= 128);
 	m = mem(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &key);
-	cnt = a.dv.sq.wqe_cnt;
 	/* inside the ring: good, then bad */
 	bf_write2(&a, &c, m, key, false);
 	CU_ASSERT_EQUAL(eng.device_errors, errs);
 	bf_write2(&a, &c, m, key, true);
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
 	/* NOPs up to the last WQEBB: the next two-WQEBB WQE wraps */
-	while ((a.pi & (cnt - 1)) != cnt - 1) {
-		ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-		ring(&a);
-		CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
-		CU_ASSERT(cq_get(&c, &cqe));
-	}
+	nops_to_last_bb(&a, &c);
 	bf_write2(&a, &c, m, key, false);
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
-	while ((a.pi & (cnt - 1)) != cnt - 1) {
-		ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-		ring(&a);
-		CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
-		CU_ASSERT(cq_get(&c, &cqe));
-	}
+	nops_to_last_bb(&a, &c);
 	bf_write2(&a, &c, m, key, true);
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 2);
 	CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_RTS);
