@@ -130,6 +130,7 @@ cat >"$xchg/stage2.sh" <<EOF
 xchg=$xchg
 cwd=$(printf '%q' "$PWD")
 mtu=$mtu
+tmo=$tmo
 EOF
 cat >>"$xchg/stage2.sh" <<'EOF'
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
@@ -166,6 +167,29 @@ if ! setup >"$xchg/setup.log" 2>&1; then
     echo 1 >"$xchg/setup.failed"
     finish
 fi
+# A snapshot of the guest shortly before the host's timeout kills it, so
+# that a run which hangs says where: every user process (state, kernel
+# wait channel, run time, command line), the kernel stack of those that are
+# running or in uninterruptible sleep, and the kernel log's tail. Plain
+# /proc reads: procps need not be installed.
+snapshot() {
+    local p st wc cmd
+    echo "guest-run: watchdog: the command has run for $1 s; its processes (pid ppid state wchan cmd):"
+    for p in /proc/[0-9]*; do
+        cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+        [ -n "$cmd" ] || continue           # kernel threads
+        st=$(sed 's/.*) //' "$p/stat" 2>/dev/null | cut -d' ' -f1-2) || continue
+        wc=$(cat "$p/wchan" 2>/dev/null)
+        echo "  ${p#/proc/} ${st#* } ${st%% *} ${wc:--} $cmd"
+        case $st in
+        R*|D*) sed 's/^/      /' "$p/stack" 2>/dev/null ;;
+        esac
+    done
+    echo "guest-run: watchdog: kernel log tail:"
+    dmesg 2>/dev/null | tail -n 15 | sed 's/^/  /'
+}
+wd=$((tmo > 90 ? tmo - 40 : tmo * 2 / 3))
+( sleep "$wd" && snapshot "$wd" >"$xchg/watchdog" 2>&1 ) &
 cd "$cwd" 2>/dev/null || cd /
 bash -c "$(cat "$xchg/cmd")" >"$xchg/out" 2>&1 </dev/null
 echo $? >"$xchg/rc"
@@ -189,6 +213,7 @@ while kill -0 "$qpid" 2>/dev/null; do
         qpid=
         [ -f "$xchg/out" ] && cat "$xchg/out"
         echo "guest-run: TIMEOUT after ${tmo}s: $cmd" >&2
+        [ -s "$xchg/watchdog" ] && cat "$xchg/watchdog" >&2
         tail -n 20 "$serial" >&2
         exit 124
     fi
