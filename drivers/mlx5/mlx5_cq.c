@@ -674,6 +674,54 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 	return cq_poll_finish(cq, cq->cons_index, ci);
 }
 
+/* cq_poll_head's answers */
+#define CQ_HEAD_EMPTY 0         /* not software-owned: nothing to report */
+#define CQ_HEAD_REQ 1           /* a requester CQE of the cached QP */
+#define CQ_HEAD_GENERAL 2       /* anything else: the general loop's */
+
+/*
+ * The opening of a poll for one (cq_poll_one, rdx_mlx5_poll_req_burst):
+ * the slot at consumer counter ci. CQ_HEAD_REQ when it holds a requester
+ * CQE software owns of the cached QP (the CQE in *cqep, its sop_drop_qpn
+ * in *sopp, the QP in *qpp; the body read after ownership); CQ_HEAD_EMPTY
+ * when software does not own it; CQ_HEAD_GENERAL for any other CQE (the
+ * caller leaves it to cq_poll_general). Inlined: the answer folds into
+ * the caller's branches.
+ */
+static __rte_always_inline int
+cq_poll_head(struct rdx_mlx5_cq *cq, uint32_t ci, volatile struct mlx5_cqe64 **cqep,
+	     uint32_t *sopp, struct rdx_mlx5_qp **qpp)
+{
+	volatile struct mlx5_cqe64 *const cqe = (volatile struct mlx5_cqe64 *)(void *)
+		(cq->cqe64 + ((size_t)(ci & cq->cqe_mask) << cq->cqe_shift));
+	/* op_own read once, through the volatile pointer. */
+	const uint8_t op_own = cqe->op_own;
+	/* The owner bit software owns at ci: the ring's wrap parity. */
+	const uint32_t own = (ci >> cq->log_cqe_cnt) & MLX5_CQE_OWNER_MASK;
+	struct rdx_mlx5_qp *qp;
+	uint32_t sop;
+
+	/* opcode and owner under one mask: opcode REQ (0) and ours */
+	if (unlikely((op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != own)) {
+		/* Not software-owned (get_sw_cqe): nothing to report. The owner
+		 * bit first: after the first lap an empty slot holds the last
+		 * lap's CQE. */
+		if (((op_own ^ own) & MLX5_CQE_OWNER_MASK) || (op_own >> 4) == MLX5_CQE_INVALID)
+			return CQ_HEAD_EMPTY;
+		return CQ_HEAD_GENERAL;
+	}
+	/* udma_from_device_barrier: read the body only after ownership. */
+	rte_io_rmb();
+	sop = be32toh(cqe->sop_drop_qpn);
+	qp = cq->last_qp;
+	if (unlikely(qp == NULL) || unlikely(qp->base.qp_num != (sop & 0xffffff)))
+		return CQ_HEAD_GENERAL;
+	*cqep = cqe;
+	*sopp = sop;
+	*qpp = qp;
+	return CQ_HEAD_REQ;
+}
+
 /*
  * A poll for one completion (a latency loop: perftest's ib_write_lat polls
  * with n = 1). Only the common case: the slot at the consumer counter holds
@@ -686,30 +734,16 @@ cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 static __rte_noinline uint16_t
 cq_poll_one(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
 {
-	struct rdx_mlx5_qp *const qp = cq->last_qp;
 	const uint32_t ci = cq->cons_index;
-	volatile struct mlx5_cqe64 *const cqe = (volatile struct mlx5_cqe64 *)(void *)
-		(cq->cqe64 + ((size_t)(ci & cq->cqe_mask) << cq->cqe_shift));
-	/* op_own read once, through the volatile pointer. */
-	const uint8_t op_own = cqe->op_own;
-	/* The owner bit software owns at ci: the ring's wrap parity. */
-	const uint32_t own = (ci >> cq->log_cqe_cnt) & MLX5_CQE_OWNER_MASK;
+	volatile struct mlx5_cqe64 *cqe;
+	struct rdx_mlx5_qp *qp;
 	struct rdx_mlx5_sq_sig sig;
 	uint32_t sop, tail, retired, last, info, blen;
+	int head = cq_poll_head(cq, ci, &cqe, &sop, &qp);
 
-	/* opcode and owner under one mask: opcode REQ (0) and ours */
-	if (unlikely((op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != own)) {
-		/* Not software-owned (get_sw_cqe): nothing to report. The owner
-		 * bit first: after the first lap an empty slot holds the last
-		 * lap's CQE. */
-		if (((op_own ^ own) & MLX5_CQE_OWNER_MASK) || (op_own >> 4) == MLX5_CQE_INVALID)
-			return 0;
-		goto general;
-	}
-	/* udma_from_device_barrier: read the body only after ownership. */
-	rte_io_rmb();
-	sop = be32toh(cqe->sop_drop_qpn);
-	if (unlikely(qp == NULL) || unlikely(qp->base.qp_num != (sop & 0xffffff)))
+	if (head == CQ_HEAD_EMPTY)
+		return 0;
+	if (head != CQ_HEAD_REQ)
 		goto general;
 	/* cqe_req_good's rule: the signaled WQE at wqe_counter retires every
 	 * WQE up to it; a counter naming no outstanding signaled WQE is the
@@ -754,8 +788,8 @@ rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
  * rdx_cq_poll_req_burst's op (the lean contract, lib/dev/rdx_dev_core.h):
  * a poll for one takes the slot at the consumer counter when it holds a
  * good requester CQE of the cached QP whose counter names an outstanding
- * signaled WQE (cq_poll_one's tests and retirement rule, in the same
- * order), and writes wr_id, imm (the retirement cursor
+ * signaled WQE (cq_poll_head's tests, then cq_poll_one's retirement rule,
+ * in the same order), and writes wr_id, imm (the retirement cursor
  * rdx_mlx5_qp_retired_wr_id reads), qp_num and [retired, status, opcode]:
  * not qp_ctx, byte_len or vendor_err (rdma-core's ibv_cq_ex: the poller
  * reads only the fields it asks for). Anything else is the general loop's
@@ -772,30 +806,16 @@ rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 	volatile struct mlx5_cqe64 *cqe;
 	struct rdx_mlx5_qp *qp;
 	struct rdx_mlx5_sq_sig sig;
-	uint32_t ci, own, sop, tail, retired, last, mask, w_op, w_ret;
-	uint8_t op_own;
+	uint32_t ci, sop, tail, retired, last, mask, w_op, w_ret;
+	int head;
 
 	if (unlikely(n != 1))
 		return rdx_mlx5_poll_burst(bcq, wc, n);
 	ci = cq->cons_index;
-	cqe = (volatile struct mlx5_cqe64 *)(void *)
-		(cq->cqe64 + ((size_t)(ci & cq->cqe_mask) << cq->cqe_shift));
-	/* op_own read once, through the volatile pointer. */
-	op_own = cqe->op_own;
-	/* The owner bit software owns at ci: the ring's wrap parity. */
-	own = (ci >> cq->log_cqe_cnt) & MLX5_CQE_OWNER_MASK;
-	/* opcode and owner under one mask: opcode REQ (0) and ours */
-	if (unlikely((op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != own)) {
-		/* Not software-owned (get_sw_cqe), owner bit first: nothing. */
-		if (((op_own ^ own) & MLX5_CQE_OWNER_MASK) || (op_own >> 4) == MLX5_CQE_INVALID)
-			return 0;
-		goto general;
-	}
-	/* udma_from_device_barrier: read the body only after ownership. */
-	rte_io_rmb();
-	sop = be32toh(cqe->sop_drop_qpn);
-	qp = cq->last_qp;
-	if (unlikely(qp == NULL) || unlikely(qp->base.qp_num != (sop & 0xffffff)))
+	head = cq_poll_head(cq, ci, &cqe, &sop, &qp);
+	if (head == CQ_HEAD_EMPTY)
+		return 0;
+	if (head != CQ_HEAD_REQ)
 		goto general;
 	/* The values taken from sop stored or folded at once, so that few
 	 * stay live (should the CQE be the general loop's after all, that

@@ -29,12 +29,14 @@ trap cleanup EXIT
 
 VERSION=$(sed -n 's/^#define RDX_VERSION_STR "\(.*\)"/\1/p' "$SRC/config/rdx_config.h")
 
-cat >"$TMP/telq.py" <<'PY'
-# usage: telq.py SOCKET PID VERSION: checks, one "ok"/"FAIL" line each
+# telq_common.py: what both query scripts share (imported from their
+# directory): the ok/FAIL check lines, the connection, q() and the bounded
+# wait for an lcore's measured phase
+cat >"$TMP/telq_common.py" <<'PY'
 import json, socket, sys, time
 
-path, pid, version = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 fails = 0
+s = None
 
 def check(cond, what):
     global fails
@@ -42,26 +44,50 @@ def check(cond, what):
     if not cond:
         fails += 1
 
-s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-s.settimeout(5)
-s.connect(path)
-greeting = json.loads(s.recv(16384).decode())
-check(greeting.get("pid") == pid, "greeting names the rdx-perf pid")
+def connect(path):
+    """Connects to the telemetry socket; returns the greeting."""
+    global s
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    s.settimeout(5)
+    s.connect(path)
+    return json.loads(s.recv(16384).decode())
 
 def q(cmd):
     s.send(cmd.encode())
     reply = json.loads(s.recv(65536).decode())
     return reply.get(cmd.split(",")[0], "missing")
 
-# wait (bounded) for the measured phase of the run
-deadline = time.monotonic() + 30
-p = q("/rdx_perf/progress")
-while time.monotonic() < deadline and not (
-        isinstance(p, dict) and p.get("lcore_0", {}).get("measuring") == 1):
-    time.sleep(0.1)
+def measuring(p, lcore):
+    return isinstance(p, dict) and p.get(lcore, {}).get("measuring") == 1
+
+def wait_measuring(lcore):
+    """Waits (bounded) for the measured phase on lcore ("lcore_N");
+    returns the last /rdx_perf/progress."""
+    deadline = time.monotonic() + 30
     p = q("/rdx_perf/progress")
-check(isinstance(p, dict) and p.get("lcore_0", {}).get("measuring") == 1,
-      "/rdx_perf/progress: the measured phase runs")
+    while time.monotonic() < deadline and not measuring(p, lcore):
+        time.sleep(0.1)
+        p = q("/rdx_perf/progress")
+    return p
+
+def done():
+    s.close()
+    sys.exit(1 if fails else 0)
+PY
+
+cat >"$TMP/telq.py" <<'PY'
+# usage: telq.py SOCKET PID VERSION: checks, one "ok"/"FAIL" line each
+import sys, time
+from telq_common import check, connect, q, measuring, wait_measuring, done
+
+path, pid, version = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+
+greeting = connect(path)
+check(greeting.get("pid") == pid, "greeting names the rdx-perf pid")
+
+# wait (bounded) for the measured phase of the run
+p = wait_measuring("lcore_0")
+check(measuring(p, "lcore_0"), "/rdx_perf/progress: the measured phase runs")
 
 info = q("/rdx/info")
 check(isinstance(info, dict) and info.get("version") == version and
@@ -160,42 +186,18 @@ for k in ("send_wrs_posted", "send_wrs_completed", "send_doorbells"):
 qps2 = q("/rdx_perf/qps")
 check(isinstance(qps2, dict) and qps2.get("qp0", {}).get("completed", 0) > c0.get("completed", 0),
       "/rdx_perf/qps: qp0's completions grow")
-s.close()
-sys.exit(1 if fails else 0)
+done()
 PY
 
 cat >"$TMP/telq_split.py" <<'PY'
 # usage: telq_split.py SOCKET PID VERSION: --loopback-lcores split, the
 # client on worker lcore 1, the server ends on the main lcore 0
-import json, socket, sys, time
+import sys
+from telq_common import check, connect, q, measuring, wait_measuring, done
 
-path = sys.argv[1]
-fails = 0
-
-def check(cond, what):
-    global fails
-    print(("ok   " if cond else "FAIL ") + what)
-    if not cond:
-        fails += 1
-
-s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-s.settimeout(5)
-s.connect(path)
-s.recv(16384)
-
-def q(cmd):
-    s.send(cmd.encode())
-    reply = json.loads(s.recv(65536).decode())
-    return reply.get(cmd.split(",")[0], "missing")
-
-deadline = time.monotonic() + 30
-p = q("/rdx_perf/progress")
-while time.monotonic() < deadline and not (
-        isinstance(p, dict) and p.get("lcore_1", {}).get("measuring") == 1):
-    time.sleep(0.1)
-    p = q("/rdx_perf/progress")
-check(isinstance(p, dict) and p.get("lcore_1", {}).get("measuring") == 1,
-      "/rdx_perf/progress: lcore 1 measures")
+connect(sys.argv[1])
+p = wait_measuring("lcore_1")
+check(measuring(p, "lcore_1"), "/rdx_perf/progress: lcore 1 measures")
 qps = q("/rdx_perf/qps")
 c0 = qps.get("qp0", {}) if isinstance(qps, dict) else {}
 check(c0.get("role") == "client" and c0.get("lcore") == 1,
@@ -209,8 +211,7 @@ check(len(ents) == 2 and len(cl) == 1 and cl[0].get("lcore") == 1 and
       "/rdx/qp_list: the client's QP on lcore 1, the server end on the main lcore 0: %s" %
       ["%s: lcore %s" % (k, e.get("lcore")) for k, e in sorted(ql.items())]
       if isinstance(ql, dict) else ql)
-s.close()
-sys.exit(1 if fails else 0)
+done()
 PY
 
 # tel_run NAME SCRIPT RDX_PERF_ARGS...: rdx-perf in the background, SCRIPT

@@ -29,6 +29,7 @@
 #include "rdx_dev.h"
 #include "rdx_mlx5.h"
 #include "rdx_sw.h"
+#include "../sw/sw_ut_dev.h"
 
 #define GUARD_POLLS 50000000L
 
@@ -378,18 +379,13 @@ test_register_of_creator_flagged(void)
 static int
 suite_init(void)
 {
-	dev = rdx_dev_open("sw", NULL);
-	if (dev == NULL) {
-		fprintf(stderr, "cannot open the sw device: %s\n", rte_strerror(rte_errno));
-		return -1;
-	}
-	return 0;
+	return sw_ut_dev_open(&dev);
 }
 
 static int
 suite_fini(void)
 {
-	return dev != NULL ? rdx_dev_close(dev) : 0;
+	return sw_ut_dev_close(dev);
 }
 
 int

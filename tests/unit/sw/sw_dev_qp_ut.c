@@ -26,6 +26,7 @@
 #include "rdx_mlx5.h"
 #include "rdx_sw.h"
 #include "sw_dev_priv.h"
+#include "sw_ut_dev.h"
 #include "sw_ut_poll.h"
 
 #define ME 0u           /* the test thread's lcore */
@@ -293,18 +294,13 @@ static int
 suite_init(void)
 {
 	RTE_PER_LCORE(_lcore_id) = ME;
-	dev = rdx_dev_open("sw", NULL);
-	if (dev == NULL) {
-		fprintf(stderr, "cannot open the sw device: %s\n", rte_strerror(rte_errno));
-		return -1;
-	}
-	return 0;
+	return sw_ut_dev_open(&dev);
 }
 
 static int
 suite_fini(void)
 {
-	return dev != NULL ? rdx_dev_close(dev) : 0;
+	return sw_ut_dev_close(dev);
 }
 
 int

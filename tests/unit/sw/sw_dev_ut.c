@@ -23,6 +23,7 @@
 #include "rdx_ut.h"
 #include "rdx_dev.h"
 #include "rdx_sw.h"
+#include "sw_ut_dev.h"
 #include "sw_ut_poll.h"
 
 
@@ -1251,12 +1252,7 @@ test_atomic_threads(void)
 static int
 suite_init(void)
 {
-	dev = rdx_dev_open("sw", NULL);
-	if (dev == NULL) {
-		fprintf(stderr, "cannot open the sw device: %s\n", rte_strerror(rte_errno));
-		return -1;
-	}
-	return 0;
+	return sw_ut_dev_open(&dev);
 }
 
 static int
@@ -1272,7 +1268,7 @@ suite_fini(void)
 		       (unsigned long)st.retries, (unsigned long)st.errors,
 		       (unsigned long)st.flushes, (unsigned long)st.cq_overruns,
 		       (unsigned long)st.device_errors);
-	return dev != NULL ? rdx_dev_close(dev) : 0;
+	return sw_ut_dev_close(dev);
 }
 
 /* 1024 QP pairs: the requesters share one CQ, the responders another (as

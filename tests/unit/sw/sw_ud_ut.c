@@ -26,6 +26,7 @@
 #include "rdx_ut.h"
 #include "rdx_dev.h"
 #include "rdx_sw.h"
+#include "sw_ut_dev.h"
 #include "sw_ut_poll.h"
 #include "sw_ut_pipe.h"
 
@@ -982,12 +983,7 @@ test_two_processes_thread(void)
 static int
 suite_init(void)
 {
-	dev = rdx_dev_open("sw", NULL);
-	if (dev == NULL) {
-		fprintf(stderr, "cannot open the sw device: %s\n", rte_strerror(rte_errno));
-		return -1;
-	}
-	return 0;
+	return sw_ut_dev_open(&dev);
 }
 
 static int
@@ -999,7 +995,7 @@ suite_fini(void)
 		fprintf(stderr, "device errors: %lu\n", (unsigned long)st.device_errors);
 	if (dev != NULL && rdx_sw_stats_get(dev, &st) == 0 && st.device_errors != 0)
 		return -1;
-	return dev != NULL ? rdx_dev_close(dev) : 0;
+	return sw_ut_dev_close(dev);
 }
 
 int
