@@ -168,28 +168,32 @@ if ! setup >"$xchg/setup.log" 2>&1; then
     finish
 fi
 # A snapshot of the guest shortly before the host's timeout kills it, so
-# that a run which hangs says where: every user process (state, kernel
-# wait channel, run time, command line), the kernel stack of those that are
-# running or in uninterruptible sleep, and the kernel log's tail. Plain
-# /proc reads: procps need not be installed.
+# that a run which hangs says where: every user process (state, parent,
+# kernel wait channel, command line) and the kernel stack of those running
+# or in uninterruptible sleep. Bash built-ins only, written to the serial
+# console: it must work even when the 9p mounts (every program, the
+# exchange folder) are what hangs. The host prints it with the TIMEOUT.
 snapshot() {
-    local p st wc cmd
+    local p a cmd st wc l
     echo "guest-run: watchdog: the command has run for $1 s; its processes (pid ppid state wchan cmd):"
     for p in /proc/[0-9]*; do
-        cmd=$(tr '\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
-        [ -n "$cmd" ] || continue           # kernel threads
-        st=$(sed 's/.*) //' "$p/stat" 2>/dev/null | cut -d' ' -f1-2) || continue
-        wc=$(cat "$p/wchan" 2>/dev/null)
-        echo "  ${p#/proc/} ${st#* } ${st%% *} ${wc:--} $cmd"
+        cmd=
+        while IFS= read -r -d '' a; do cmd+="$a "; done <"$p/cmdline" 2>/dev/null
+        [ -n "$cmd" ] || continue           # kernel threads, or gone
+        read -r st <"$p/stat" 2>/dev/null || continue
+        st=${st##*) }                       # "S ppid pgrp ..."
+        wc=
+        read -r wc <"$p/wchan" 2>/dev/null
+        a=${st#* }
+        echo "  ${p#/proc/} ${a%% *} ${st%% *} ${wc:--} $cmd"
         case $st in
-        R*|D*) sed 's/^/      /' "$p/stack" 2>/dev/null ;;
+        R*|D*) while IFS= read -r l; do echo "      $l"; done <"$p/stack" 2>/dev/null ;;
         esac
     done
-    echo "guest-run: watchdog: kernel log tail:"
-    dmesg 2>/dev/null | tail -n 15 | sed 's/^/  /'
+    echo "guest-run: watchdog: end"
 }
 wd=$((tmo > 90 ? tmo - 40 : tmo * 2 / 3))
-( sleep "$wd" && snapshot "$wd" >"$xchg/watchdog" 2>&1 ) &
+( sleep "$wd"; snapshot "$wd" >/dev/console 2>&1 ) &
 cd "$cwd" 2>/dev/null || cd /
 bash -c "$(cat "$xchg/cmd")" >"$xchg/out" 2>&1 </dev/null
 echo $? >"$xchg/rc"
@@ -213,8 +217,12 @@ while kill -0 "$qpid" 2>/dev/null; do
         qpid=
         [ -f "$xchg/out" ] && cat "$xchg/out"
         echo "guest-run: TIMEOUT after ${tmo}s: $cmd" >&2
-        [ -s "$xchg/watchdog" ] && cat "$xchg/watchdog" >&2
-        tail -n 20 "$serial" >&2
+        if grep -q "guest-run: watchdog:" "$serial" 2>/dev/null; then
+            sed '/guest-run: watchdog: the command/,$d' "$serial" | tail -n 15 >&2
+            sed -n '/guest-run: watchdog: the command/,/guest-run: watchdog: end/p' "$serial" | tr -d '\r' >&2
+        else
+            tail -n 20 "$serial" >&2
+        fi
         exit 124
     fi
     sleep 0.2
