@@ -34,31 +34,14 @@ tmp=$(mktemp -d /tmp/rdxmodes.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 port=${RDX_MODES_PORT:-19800}
 
-# "w0 n0 w1 n1 rx0 rx1 t0 t1 ctxt": ksoftirqd waited ns and slices per CPU,
-# softirqs, context switches
+# probe_ksoftirqd, probe_softirqs, probe_wait_ready
+. "$(dirname "$0")/probe_lib.sh"
+# "w0 w1 n0 n1 rx0 rx1 t0 t1 ctxt": ksoftirqd waited ns and time slices per
+# CPU, softirqs, context switches
 counters() {
-    local c p
-    for c in 0 1; do
-        p=$(pgrep -x "ksoftirqd/$c" | head -1)
-        awk '{ printf "%d %d ", $2, $3 }' "/proc/$p/schedstat"
-    done
-    awk '$1 == "NET_RX:" { r0 = $2; r1 = $3 } $1 == "TASKLET:" { t0 = $2; t1 = $3 }
-         END { printf "%d %d %d %d ", r0, r1, t0, t1 }' /proc/softirqs
-    awk '$1 == "ctxt" { print $2 }' /proc/stat
+    echo "$(probe_ksoftirqd 2) $(probe_ksoftirqd 3) $(probe_softirqs) $(awk '$1 == "ctxt" { print $2 }' /proc/stat)"
 }
 median() { awk '$1 == "8" && NF >= 9 { print $5; exit }' "$1"; }
-wait_ready() { # file pid kind: rdx-perf says so; perftest says nothing (3 s)
-    local i
-    if [ "$3" = rdx-perf ]; then
-        for i in $(seq 600); do
-            grep -q "waiting for a client" "$1" 2>/dev/null && return 0
-            kill -0 "$2" 2>/dev/null || return 1
-            sleep 0.1
-        done
-        return 1
-    fi
-    sleep 3
-}
 
 one() { # rdx-perf | perftest
     local kind=$1 spid crc a b
@@ -67,7 +50,7 @@ one() { # rdx-perf | perftest
         local o=(--test "$TEST" --mode lat -s 8 -n "$N" -p "$port" --bootstrap-timeout 60)
         timeout -k 5 120 "$P" -l 1 -- "${o[@]}" --server --dev rxe1 >"$tmp/s" 2>&1 &
         spid=$!
-        wait_ready "$tmp/s" "$spid" "$kind"
+        probe_wait_ready "$tmp/s" "$spid" "${kind%-perf}"
         a=$(counters)
         timeout -k 5 120 "$P" -l 0 -- "${o[@]}" --dev rxe0 --connect "127.0.0.1:$port" >"$tmp/c" 2>&1
         crc=$?
@@ -76,7 +59,7 @@ one() { # rdx-perf | perftest
         [ "$TEST" = faa ] && { tool=ib_atomic_lat; o+=(-A FETCH_AND_ADD); }
         timeout -k 5 120 taskset -c 1 "$tool" "${o[@]}" -d rxe1 >"$tmp/s" 2>&1 &
         spid=$!
-        wait_ready "$tmp/s" "$spid" "$kind"
+        probe_wait_ready "$tmp/s" "$spid" "${kind%-perf}"
         a=$(counters)
         timeout -k 5 120 taskset -c 0 "$tool" "${o[@]}" -d rxe0 127.0.0.1 >"$tmp/c" 2>&1
         crc=$?
@@ -87,7 +70,7 @@ one() { # rdx-perf | perftest
     read -r -a B <<<"$b"
     printf '%-8s median %6s us exit %d | ksoftirqd cpu0 %6.2f ms %4d slices, cpu1 %6.2f ms %4d slices | NET_RX %5d/%5d TASKLET %4d/%4d | ctxt %d\n' \
         "$kind" "$(median "$tmp/c")" "$crc" \
-        "$(((B[0] - A[0]) / 10000))e-2" $((B[1] - A[1])) "$(((B[2] - A[2]) / 10000))e-2" $((B[3] - A[3])) \
+        "$(((B[0] - A[0]) / 10000))e-2" $((B[2] - A[2])) "$(((B[1] - A[1]) / 10000))e-2" $((B[3] - A[3])) \
         $((B[4] - A[4])) $((B[5] - A[5])) $((B[6] - A[6])) $((B[7] - A[7])) $((B[8] - A[8]))
 }
 

@@ -39,38 +39,16 @@ port=${RDX_PROBE_PORT:-19700}
 tmp=$(mktemp -d /tmp/rdxprobe.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-# ksoftirqd/0 and ksoftirqd/1: waited-runnable ns, "w0 w1"
-ksw() {
-    local c p out=""
-    for c in 0 1; do
-        p=$(pgrep -x "ksoftirqd/$c" | head -1)
-        out+="$(awk '{print $2}' "/proc/$p/schedstat") "
-    done
-    echo "$out"
-}
-# NET_RX and TASKLET counts of CPU0 CPU1: "rx0 rx1 t0 t1"
-sirq() {
-    awk '$1=="NET_RX:"{r0=$2;r1=$3} $1=="TASKLET:"{t0=$2;t1=$3} END{print r0, r1, t0, t1}' /proc/softirqs
-}
+# probe_ksoftirqd, probe_softirqs, probe_wait_ready
+. "$(dirname "$0")/probe_lib.sh"
+ksw() { probe_ksoftirqd 2; }   # ksoftirqd/0 and /1: waited-runnable ns, "w0 w1"
+sirq() { probe_softirqs; }     # NET_RX and TASKLET of CPU0 CPU1: "rx0 rx1 t0 t1"
 threads() { # pid label
     echo "  threads of $2 (pid $1):"
     ps -L -o tid=,cls=,rtprio=,ni=,psr=,comm= -p "$1" | while read -r tid cls rt ni psr comm; do
         echo "    tid $tid $comm class $cls rtprio $rt nice $ni last-cpu $psr affinity $(taskset -pc "$tid" 2>/dev/null | sed 's/.*: //')"
     done
 }
-wait_ready() { # file pid: rdx-perf prints this; perftest nothing (3 s)
-    local i
-    if [ "$3" = rdx ]; then
-        for i in $(seq 600); do
-            grep -q "waiting for a client" "$1" 2>/dev/null && return 0
-            kill -0 "$2" 2>/dev/null || return 1
-            sleep 0.1
-        done
-        return 1
-    fi
-    sleep 3
-}
-
 run() { # kind(rdx|pt) n label show-threads extra...
     local kind=$1 n=$2 label=$3 show=$4 spid cpid k0 k1 k2 s1 s2
     shift 4
@@ -80,7 +58,7 @@ run() { # kind(rdx|pt) n label show-threads extra...
         local a=(--test "$TEST" --mode lat -s 8 -n "$n" -p "$port" --bootstrap-timeout 60)
         taskset -c 1 "$P" -l 1 "$@" -- "${a[@]}" --server --dev rxe1 >"$tmp/s" 2>&1 &
         spid=$!
-        wait_ready "$tmp/s" "$spid" rdx
+        probe_wait_ready "$tmp/s" "$spid" rdx
         k1=$(ksw); s1=$(sirq)
         taskset -c 0 "$P" -l 0 "$@" -- "${a[@]}" --dev rxe0 --connect "127.0.0.1:$port" >"$tmp/c" 2>&1 &
         cpid=$!
@@ -89,7 +67,7 @@ run() { # kind(rdx|pt) n label show-threads extra...
         [ "$TEST" = faa ] && { tool=ib_atomic_lat; b+=(-A FETCH_AND_ADD); }
         taskset -c 1 "$tool" "${b[@]}" -d rxe1 >"$tmp/s" 2>&1 &
         spid=$!
-        wait_ready "$tmp/s" "$spid" pt
+        probe_wait_ready "$tmp/s" "$spid" pt
         k1=$(ksw); s1=$(sirq)
         taskset -c 0 "$tool" "${b[@]}" -d rxe0 127.0.0.1 >"$tmp/c" 2>&1 &
         cpid=$!
@@ -134,7 +112,7 @@ steady() { # kind label extra...
         local a=(--test "$TEST" --mode lat -s 8 -n "$n" -p "$port" --bootstrap-timeout 60)
         taskset -c 1 "$P" -l 1 "$@" -- "${a[@]}" --server --dev rxe1 >"$tmp/s" 2>&1 &
         spid=$!
-        wait_ready "$tmp/s" "$spid" rdx
+        probe_wait_ready "$tmp/s" "$spid" rdx
         taskset -c 0 "$P" -l 0 "$@" -- "${a[@]}" --dev rxe0 --connect "127.0.0.1:$port" >"$tmp/c" 2>&1 &
         cpid=$!
     else
@@ -142,7 +120,7 @@ steady() { # kind label extra...
         [ "$TEST" = faa ] && { tool=ib_atomic_lat; b+=(-A FETCH_AND_ADD); }
         taskset -c 1 "$tool" "${b[@]}" -d rxe1 >"$tmp/s" 2>&1 &
         spid=$!
-        wait_ready "$tmp/s" "$spid" pt
+        probe_wait_ready "$tmp/s" "$spid" pt
         taskset -c 0 "$tool" "${b[@]}" -d rxe0 127.0.0.1 >"$tmp/c" 2>&1 &
         cpid=$!
     fi
