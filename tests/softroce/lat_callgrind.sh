@@ -37,15 +37,7 @@ T=$RDX_XCHG
 port=${RDX_CG_PORT:-19900}
 [[ "$port" =~ ^[0-9]+$ ]] || { echo "lat_callgrind: RDX_CG_PORT is a number" >&2; exit 2; }
 
-wait_listen() { # file, pid
-    local i
-    for i in $(seq 1200); do
-        grep -q "waiting for a client" "$1" 2>/dev/null && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
+. "$(dirname "$0")/guest_lib.sh"   # guest_wait_listen
 
 # RDX_CG_SIDE=server: the server under callgrind (files TAG.TEST.srv.cg and
 # pt.TEST.srv.cg), the client native: the responder's instructions per op
@@ -61,7 +53,7 @@ a=(--test "$TEST" --mode lat -s 8 -n "$N" -p "$port" --bootstrap-timeout 300)
 taskset -c 1 "${vs[@]}" ${vs:+--callgrind-out-file="$T/$TAG.$TEST$sfx.cg"} \
     "$P" -l 1 -- "${a[@]}" --server --dev rxe1 >"$T/$TAG.$TEST$sfx.s" 2>&1 &
 spid=$!
-wait_listen "$T/$TAG.$TEST$sfx.s" "$spid"
+guest_wait_listen "$T/$TAG.$TEST$sfx.s" "$spid" 1200
 taskset -c 0 "${vc[@]}" ${vc:+--callgrind-out-file="$T/$TAG.$TEST$sfx.cg"} \
     "$P" -l 0 -- "${a[@]}" --dev rxe0 --connect "127.0.0.1:$port" >"$T/$TAG.$TEST$sfx.c" 2>&1
 echo "rdx-perf ($TAG) $TEST lat, $side under callgrind: exit $?"

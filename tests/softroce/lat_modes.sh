@@ -35,7 +35,7 @@ trap 'rm -rf "$tmp"' EXIT
 port=${RDX_MODES_PORT:-19800}
 
 # probe_ksoftirqd, probe_softirqs, probe_wait_ready
-. "$(dirname "$0")/probe_lib.sh"
+. "$(dirname "$0")/guest_lib.sh"
 # "w0 w1 n0 n1 rx0 rx1 t0 t1 ctxt": ksoftirqd waited ns and time slices per
 # CPU, softirqs, context switches
 counters() {

@@ -32,15 +32,7 @@ cnt() { # device, counter
     cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2" 2>/dev/null || echo 0
 }
 
-wait_listen() { # file, pid
-    local i
-    for i in $(seq 600); do
-        grep -q "waiting for a client" "$1" 2>/dev/null && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
+. "$(dirname "$0")/guest_lib.sh"   # guest_wait_listen
 
 # pair NAME CLIENT_SOURCE_IP ARGS...: server on rxe1 bound to A1, client on rxe0
 pair() {
@@ -49,7 +41,7 @@ pair() {
     timeout -k 5 180 "$PERF" -l 1 -- --server -p "$port" --dev rxe1 -R --source_ip "$A1" \
         --bootstrap-timeout 60 "$@" >"$TMP/$name.s.out" 2>"$TMP/$name.s.err" &
     local spid=$!
-    wait_listen "$TMP/$name.s.out" "$spid"
+    guest_wait_listen "$TMP/$name.s.out" "$spid"
     S0=$(cnt rxe0 sent_pkts); R1=$(cnt rxe1 rcvd_pkts)
     timeout -k 5 120 "$PERF" -l 0 -- "$A1" -p "$port" --dev rxe0 -R ${csrc:+--source_ip "$csrc"} \
         --bootstrap-timeout 60 "$@" >"$TMP/$name.c.out" 2>"$TMP/$name.c.err"
@@ -101,7 +93,7 @@ port=$((port + 1))
 timeout -k 5 60 "$PERF" -l 1 -- --server -p "$port" --dev rxe1 -R --source_ip "$A1" \
     --bootstrap-timeout 15 --test write >"$TMP/bad.s.out" 2>"$TMP/bad.s.err" &
 spid=$!
-wait_listen "$TMP/bad.s.out" "$spid"
+guest_wait_listen "$TMP/bad.s.out" "$spid"
 timeout -k 5 60 "$PERF" -l 0 -- "$A1" -p "$port" --dev rxe0 -R --source_ip "$A1" \
     --bootstrap-timeout 15 --test write >"$TMP/bad.c.out" 2>"$TMP/bad.c.err"
 rc=$?

@@ -25,15 +25,7 @@ port=19000
 
 # Under TCG a process can take seconds to start: wait for the server to
 # listen ("waiting for a client") before starting the client.
-wait_listen() { # file, pid
-    local i
-    for i in $(seq 600); do
-        grep -q "waiting for a client" "$1" 2>/dev/null && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
+. "$(dirname "$0")/guest_lib.sh"   # guest_wait_listen
 
 # The two processes' pollers on different vCPUs (-l), as on two hosts.
 pair() { # name, args for both sides...
@@ -42,7 +34,7 @@ pair() { # name, args for both sides...
     timeout -k 5 180 "$PERF" -l 1 -- --server -p "$port" --dev rxe1 --bootstrap-timeout 60 "$@" \
         >"$TMP/$name.s.out" 2>"$TMP/$name.s.err" &
     local spid=$!
-    wait_listen "$TMP/$name.s.out" "$spid"
+    guest_wait_listen "$TMP/$name.s.out" "$spid"
     timeout -k 5 120 "$PERF" -l 0 -- --connect "127.0.0.1:$port" --dev rxe0 --bootstrap-timeout 60 "$@" \
         >"$TMP/$name.c.out" 2>"$TMP/$name.c.err"
     CRC=$?
@@ -141,7 +133,7 @@ port=$((port + 1))
 "$PERF" -l 1 -- --server -p "$port" --dev rxe1 --test send --mode bw -s 1K -D 60 \
     --bootstrap-timeout 60 >"$TMP/kill.s.out" 2>&1 &
 spid=$!
-wait_listen "$TMP/kill.s.out" "$spid"
+guest_wait_listen "$TMP/kill.s.out" "$spid"
 start=$SECONDS
 timeout -k 5 50 "$PERF" -l 0 -- --connect "127.0.0.1:$port" --dev rxe0 --test send --mode bw \
     -s 1K -D 60 --bootstrap-timeout 5 >"$TMP/kill.out" 2>"$TMP/kill.err" &

@@ -40,7 +40,7 @@ tmp=$(mktemp -d /tmp/rdxprobe.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
 # probe_ksoftirqd, probe_softirqs, probe_wait_ready
-. "$(dirname "$0")/probe_lib.sh"
+. "$(dirname "$0")/guest_lib.sh"
 ksw() { probe_ksoftirqd 2; }   # ksoftirqd/0 and /1: waited-runnable ns, "w0 w1"
 sirq() { probe_softirqs; }     # NET_RX and TASKLET of CPU0 CPU1: "rx0 rx1 t0 t1"
 threads() { # pid label

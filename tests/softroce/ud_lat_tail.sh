@@ -40,15 +40,7 @@ ksirq_ns() { # run-queue wait of every ksoftirqd thread, summed (ns)
     echo "$t"
 }
 
-wait_listen() { # file, pid
-    local i
-    for i in $(seq 600); do
-        grep -q "waiting for a client" "$1" 2>/dev/null && return 0
-        kill -0 "$2" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
+. "$(dirname "$0")/guest_lib.sh"   # guest_wait_listen
 
 rdx() { # label, extra rdx-perf options...
     local label=$1 k0 k1; shift
@@ -56,7 +48,7 @@ rdx() { # label, extra rdx-perf options...
     local a=(--test send --mode lat --transport ud -s 8 -n "$ITERS" -p "$port" --bootstrap-timeout 60 "$@")
     "$P" -l 1 -- "${a[@]}" --server --dev rxe1 >"$T/s.out" 2>&1 &
     local spid=$!
-    wait_listen "$T/s.out" "$spid"
+    guest_wait_listen "$T/s.out" "$spid"
     k0=$(ksirq_ns)
     "$P" -l 0 -- "${a[@]}" --dev rxe0 --connect "127.0.0.1:$port" -o "$T/log" >"$T/c.out" 2>&1
     local rc=$?

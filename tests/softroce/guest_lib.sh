@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: BSD-3-Clause
+# Helpers of the scripts that run inside the soft-RoCE guest
+# (tests/softroce/guest-run.sh): the wait for an rdx-perf server, and the
+# counters the probes (sched_probe.sh, lat_modes.sh) read. Sourced, not run.
+
+# Wait until the rdx-perf server whose output goes to FILE is listening (it
+# prints "waiting for a client"): up to TRIES (default 600) tries 0.1 s
+# apart, or until process PID is gone (return 1). Under TCG a process can
+# take seconds to start.
+guest_wait_listen() { # file pid [tries]
+    local i
+    for i in $(seq "${3:-600}"); do
+        grep -q "waiting for a client" "$1" 2>/dev/null && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+# Field F (default 2: time waited runnable, ns; 3: time slices) of each
+# ksoftirqd thread's /proc/PID/schedstat, for CPU 0 then CPU 1: "f0 f1".
+probe_ksoftirqd() {
+    local c p f=${1:-2} out=""
+    for c in 0 1; do
+        p=$(pgrep -x "ksoftirqd/$c" | head -1)
+        out+="$(awk -v f="$f" '{ print $f }' "/proc/$p/schedstat") "
+    done
+    echo "$out"
+}
+
+# NET_RX and TASKLET softirqs of CPU 0 and CPU 1: "rx0 rx1 t0 t1".
+probe_softirqs() {
+    awk '$1 == "NET_RX:" { r0 = $2; r1 = $3 } $1 == "TASKLET:" { t0 = $2; t1 = $3 }
+         END { print r0, r1, t0, t1 }' /proc/softirqs
+}
+
+# Wait until a server is ready: rdx-perf (KIND rdx) says so
+# (guest_wait_listen); perftest prints nothing, so 3 s.
+probe_wait_ready() { # file pid kind
+    if [ "$3" = rdx ]; then
+        guest_wait_listen "$1" "$2"
+        return
+    fi
+    sleep 3
+}
