@@ -83,27 +83,15 @@ write_wr(const struct pair *p, int from, uint64_t id, uint32_t off)
 static void
 pair_make(struct pair *p)
 {
-	struct rdx_cq_conf cc = { .depth = 256 };
-	struct rdx_qp_info info[2];
 	struct rdx_wc wc[1];
 	int i;
 
+	sw_ut_qp_pair(dev, p->cq, p->qp, &qconf, NULL, 256, false);
 	for (i = 0; i < 2; i++) {
-		struct rdx_qp_conf qc = qconf;
-
-		p->cq[i] = rdx_cq_create(dev, &cc);
-		CU_ASSERT_FATAL(p->cq[i] != NULL);
-		qc.send_cq = p->cq[i];
-		qc.recv_cq = p->cq[i];
-		p->qp[i] = rdx_qp_create(dev, &qc);
-		CU_ASSERT_FATAL(p->qp[i] != NULL);
-		CU_ASSERT_FATAL(rdx_qp_info_get(p->qp[i], &info[i]) == 0);
 		p->m[i] = rdx_dev_mem_alloc(dev, 4096, RDX_MEM_HOST, RDX_ACCESS_ALL);
 		CU_ASSERT_FATAL(p->m[i] != NULL);
 		memset(p->m[i]->addr, 0, 4096);
 	}
-	CU_ASSERT_FATAL(rdx_qp_connect(p->qp[0], &info[1], NULL) == 0);
-	CU_ASSERT_FATAL(rdx_qp_connect(p->qp[1], &info[0], NULL) == 0);
 	for (i = 0; i < 2; i++) {
 		struct rdx_wr w = write_wr(p, i, 1, 0);
 

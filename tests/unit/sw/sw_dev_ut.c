@@ -38,23 +38,7 @@ static void
 pair_make_on(struct rdx_dev *d, struct pair *p, const struct rdx_qp_conf *tmpl,
 	     const struct rdx_qp_conn_attr *ca, uint32_t cq_depth)
 {
-	struct rdx_cq_conf cc = { .depth = cq_depth, .events = true };
-	struct rdx_qp_info info[2];
-	int i;
-
-	for (i = 0; i < 2; i++) {
-		struct rdx_qp_conf qc = *tmpl;
-
-		p->cq[i] = rdx_cq_create(d, &cc);
-		CU_ASSERT_FATAL(p->cq[i] != NULL);
-		qc.send_cq = p->cq[i];
-		qc.recv_cq = p->cq[i];
-		p->qp[i] = rdx_qp_create(d, &qc);
-		CU_ASSERT_FATAL(p->qp[i] != NULL);
-		CU_ASSERT(rdx_qp_info_get(p->qp[i], &info[i]) == 0);
-	}
-	CU_ASSERT_FATAL(rdx_qp_connect(p->qp[0], &info[1], ca) == 0);
-	CU_ASSERT_FATAL(rdx_qp_connect(p->qp[1], &info[0], ca) == 0);
+	sw_ut_qp_pair(d, p->cq, p->qp, tmpl, ca, cq_depth, true);
 }
 
 static void

@@ -5,13 +5,17 @@
  * ../mlx5/mlx5_sw_bf_ut.c): open "sw" with the default configuration in
  * suite_init, close it in suite_fini. Each test keeps its own suite_init
  * and suite_fini around these (lcore set-up, counters printed or checked
- * before the close).
+ * before the close). And the connected QP pair both sw_dev_ut.c and
+ * sw_dev_qp_ut.c build their tests on.
  */
 #ifndef SW_UT_DEV_H
 #define SW_UT_DEV_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include <CUnit/CUnit.h>
 #include <rte_errno.h>
 
 #include "rdx_dev.h"
@@ -34,6 +38,33 @@ static inline int
 sw_ut_dev_close(struct rdx_dev *d)
 {
 	return d != NULL ? rdx_dev_close(d) : 0;
+}
+
+/* Two QPs of template tmpl on d, each with its own CQ (cq_depth entries,
+ * completion events as asked) for sends and receives, connected to each
+ * other with ca (NULL: the defaults). */
+static inline void
+sw_ut_qp_pair(struct rdx_dev *d, struct rdx_cq *cq[2], struct rdx_qp *qp[2],
+	      const struct rdx_qp_conf *tmpl, const struct rdx_qp_conn_attr *ca,
+	      uint32_t cq_depth, bool events)
+{
+	struct rdx_cq_conf cc = { .depth = cq_depth, .events = events };
+	struct rdx_qp_info info[2];
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		struct rdx_qp_conf qc = *tmpl;
+
+		cq[i] = rdx_cq_create(d, &cc);
+		CU_ASSERT_FATAL(cq[i] != NULL);
+		qc.send_cq = cq[i];
+		qc.recv_cq = cq[i];
+		qp[i] = rdx_qp_create(d, &qc);
+		CU_ASSERT_FATAL(qp[i] != NULL);
+		CU_ASSERT_FATAL(rdx_qp_info_get(qp[i], &info[i]) == 0);
+	}
+	CU_ASSERT_FATAL(rdx_qp_connect(qp[0], &info[1], ca) == 0);
+	CU_ASSERT_FATAL(rdx_qp_connect(qp[1], &info[0], ca) == 0);
 }
 
 #endif /* SW_UT_DEV_H */
