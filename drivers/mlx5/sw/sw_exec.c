@@ -604,6 +604,25 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 	return SW_DONE;
 }
 
+/*
+ * The hot shapes' inline check (sw_exec): true when the segment at byte off
+ * of w (off: 16-byte aligned, the segments before it) is an inline segment
+ * sw_payload would take, non-empty, within max_inline and the last of the
+ * WQE, with its length in *len; false sends the WQE to the general path,
+ * which says what is wrong.
+ */
+static inline bool
+sw_fast_inline(const struct sw_lqp *q, const struct sw_wqe *w, uint32_t off, uint32_t *len)
+{
+	uint32_t hdr;
+
+	memcpy(&hdr, w->b + off, 4);
+	hdr = be32toh(hdr);
+	*len = hdr & ~(uint32_t)MLX5_INLINE_SEG;
+	return (hdr & MLX5_INLINE_SEG) != 0 && *len != 0 && *len <= q->max_inline &&
+		off / 16 + RTE_ALIGN_CEIL(4 + *len, 16U) / 16 == w->ds;
+}
+
 /* Execute the WQE at q->sq_ci; avail = WQEBBs posted from there. */
 int
 sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
@@ -666,13 +685,9 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	 * its spans; anything else (not inline, zero length, a bad inline
 	 * header) takes the general path, which reports what is wrong. */
 	if (w.opcode == MLX5_OPCODE_RDMA_WRITE && q->type == SW_QPT_RC) {
-		uint32_t hdr, len;
+		uint32_t len;
 
-		memcpy(&hdr, w.b + 32, 4);
-		hdr = be32toh(hdr);
-		len = hdr & ~(uint32_t)MLX5_INLINE_SEG;
-		if ((hdr & MLX5_INLINE_SEG) != 0 && len != 0 && len <= q->max_inline &&
-		    2 + RTE_ALIGN_CEIL(4 + len, 16U) / 16 == w.ds) {
+		if (sw_fast_inline(q, &w, 32, &len)) {
 			if (!sw_peer_alive(q))
 				return sw_no_ack(e, q, &w);
 			rem.p = sw_mr_xlate(q->peer_dom, be32toh(ra->rkey), be64toh(ra->raddr), len,
@@ -692,13 +707,9 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	 * sw_payload's inline checks in its order, no span bookkeeping; any
 	 * other shape takes the general path, which reports what is wrong. */
 	if (w.opcode == MLX5_OPCODE_SEND && q->type == SW_QPT_RC) {
-		uint32_t hdr, len;
+		uint32_t len;
 
-		memcpy(&hdr, w.b + 16, 4);
-		hdr = be32toh(hdr);
-		len = hdr & ~(uint32_t)MLX5_INLINE_SEG;
-		if ((hdr & MLX5_INLINE_SEG) != 0 && len != 0 && len <= q->max_inline &&
-		    1 + RTE_ALIGN_CEIL(4 + len, 16U) / 16 == w.ds) {
+		if (sw_fast_inline(q, &w, 16, &len)) {
 			loc[0].p = w.b + 20;
 			loc[0].len = len;
 			if (!sw_peer_alive(q))
