@@ -13,7 +13,7 @@
 #   tests/softroce/guest-run.sh "bash tests/softroce/lat_modes.sh RDX_PERF [TEST] [ROUNDS] [ITERS]" 900
 #
 # TEST: write (default), send, read or faa; ROUNDS (default 10) of one
-# perftest run and one rdx-perf run, 8 B, -n ITERS (default 1000, as
+# perftest run and one rdx-perf run (perftest first in odd rounds), 8 B, -n ITERS (default 1000, as
 # side_by_side.py: a run of ~40 ms); servers on vCPU 1 and
 # clients on vCPU 0 (taskset for perftest, EAL -l for rdx-perf), as
 # tests/softroce/side_by_side.py runs them. Exit 77 outside the guest.
@@ -75,7 +75,15 @@ one() { # rdx-perf | perftest
 }
 
 echo "lat_modes: $TEST lat, 8 B, -n $N, $R rounds; kernel $(uname -r); $(nproc) vCPUs"
+# who goes first alternates: a run after an rdx-perf run can be slower than
+# one after perftest, for either tool (doc/perf.md, "What the write-lat gap
+# is not"); so each tool follows each tool in half of the rounds
 for i in $(seq "$R"); do
-    one perftest
-    one rdx-perf
+    if [ $((i % 2)) = 1 ]; then
+        one perftest
+        one rdx-perf
+    else
+        one rdx-perf
+        one perftest
+    fi
 done
