@@ -49,6 +49,12 @@ perf_plan_region_len(uint64_t max_size, uint32_t window, uint32_t keys, uint32_t
 }
 
 uint32_t
+perf_plan_max_slots(uint32_t window, bool pingpong)
+{
+	return rte_align32pow2(RTE_MAX(window, pingpong ? 2u : 1u));
+}
+
+uint32_t
 perf_plan_rstride(uint64_t max_size, uint32_t head)
 {
 	uint64_t s = wire_align64(RTE_MAX(max_size, (uint64_t)PERF_ECHO_REQ) + head);
@@ -248,6 +254,7 @@ perf_wire_run_check(const struct perf_app *a, const struct wire_run *r, char *er
 {
 	bool atomic = a->eng != NULL && a->eng->atomic;
 	uint64_t stride, req;
+	uint32_t max_slots;
 	unsigned int i;
 
 	if (r->bye > 1)
@@ -268,11 +275,12 @@ perf_wire_run_check(const struct perf_app *a, const struct wire_run *r, char *er
 	if (stride > a->region_len || r->stride != stride)
 		return fail(err, len, "peer sent RUN.stride %u: expected %" PRIu64 " for size %" PRIu64 " within %" PRIu64 " buffer bytes",
 			    r->stride, stride, r->size, a->region_len);
-	if (!is_pow2(r->slots) || r->slots > rte_align32pow2(RTE_MAX(a->window, 1u)) ||
+	max_slots = perf_plan_max_slots(a->window, a->eng != NULL &&
+					perf_engine_loop(a->eng, a->o.mode) == PERF_LOOP_PINGPONG);
+	if (!is_pow2(r->slots) || r->slots > max_slots ||
 	    (uint64_t)r->slots * r->stride > a->region_len)
 		return fail(err, len, "peer sent RUN.slots %u: expected a power of two <= %u with slots x stride %u <= %" PRIu64 " buffer bytes",
-			    r->slots, rte_align32pow2(RTE_MAX(a->window, 1u)), r->stride,
-			    a->region_len);
+			    r->slots, max_slots, r->stride, a->region_len);
 	if (r->qps == 0 || r->qps > a->total_qps)
 		return fail(err, len, "peer sent RUN.qps %u: expected 1..%u", r->qps, a->total_qps);
 	return 0;
