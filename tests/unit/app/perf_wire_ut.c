@@ -3,7 +3,8 @@
  * rdx-perf's checks of what a two-process peer sends (apps/rdx-perf/
  * perf_wire.c), for the fields -b added in wire version 5: CONFIG's -b
  * flag, which both ends must agree on, and ENDACK's counts of the server's
- * own loop, which the client's report divides by and sums.
+ * own loop, which the client's report divides by and sums; and RUN's
+ * buffer slots (two for a ping-pong with one op in flight).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -156,6 +157,50 @@ test_end_bidir(void)
 	CU_ASSERT_EQUAL(perf_wire_end_check(&e, &x, err, sizeof(err)), 0);
 }
 
+/*
+ * RUN.slots: a ping-pong (write lat here) may use two send-buffer slots with
+ * one op in flight, its next message built ahead in the other (pingpong.c's
+ * pp_next); a stream (write bw) with one op in flight only one.
+ */
+static void
+test_run_slots(void)
+{
+	static const struct rdx_perf_engine eng = {
+		.name = "write", .op = RDX_OP_WRITE,
+		.loop = { [PERF_MODE_BW] = PERF_LOOP_STREAM, [PERF_MODE_LAT] = PERF_LOOP_PINGPONG },
+	};
+	static struct perf_app a;
+	struct wire_run r = { .size = 8, .req_size = 8, .stride = 64, .slots = 2, .qps = 1 };
+	char err[256] = "";
+
+	CU_ASSERT_EQUAL(perf_plan_max_slots(1, true), 2);
+	CU_ASSERT_EQUAL(perf_plan_max_slots(1, false), 1);
+	CU_ASSERT_EQUAL(perf_plan_max_slots(3, true), 4);
+	CU_ASSERT_EQUAL(perf_plan_max_slots(64, true), 64);
+	memset(&a, 0, sizeof(a));
+	a.eng = &eng;
+	a.o.mode = PERF_MODE_LAT;
+	a.o.nb_sizes = 1;
+	a.o.sizes[0] = 8;
+	a.window = 1;
+	a.region_len = 4096;
+	a.total_qps = 1;
+	CU_ASSERT_EQUAL(perf_wire_run_check(&a, &r, err, sizeof(err)), 0);
+	r.slots = 4;
+	CU_ASSERT_EQUAL(perf_wire_run_check(&a, &r, err, sizeof(err)), -EPROTO);
+	CU_ASSERT(strstr(err, "RUN.slots 4: expected a power of two <= 2") != NULL);
+	/* the buffer still bounds them */
+	r.slots = 2;
+	a.region_len = 64;
+	CU_ASSERT_EQUAL(perf_wire_run_check(&a, &r, err, sizeof(err)), -EPROTO);
+	a.region_len = 4096;
+	a.o.mode = PERF_MODE_BW;
+	CU_ASSERT_EQUAL(perf_wire_run_check(&a, &r, err, sizeof(err)), -EPROTO);
+	CU_ASSERT(strstr(err, "RUN.slots 2: expected a power of two <= 1") != NULL);
+	r.slots = 1;
+	CU_ASSERT_EQUAL(perf_wire_run_check(&a, &r, err, sizeof(err)), 0);
+}
+
 int
 main(void)
 {
@@ -163,6 +208,7 @@ main(void)
 		{ "CONFIG -b flag", test_config_flags },
 		{ "ENDACK without -b", test_end_plain },
 		{ "ENDACK -b counts", test_end_bidir },
+		{ "RUN slots of a ping-pong", test_run_slots },
 		{ NULL, NULL },
 	};
 
