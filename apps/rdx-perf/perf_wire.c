@@ -51,7 +51,7 @@ perf_plan_region_len(uint64_t max_size, uint32_t window, uint32_t keys, uint32_t
 uint32_t
 perf_plan_max_slots(uint32_t window, bool pingpong)
 {
-	return rte_align32pow2(RTE_MAX(window, pingpong ? 2u : 1u));
+	return rte_align32pow2(RTE_MAX(window, pingpong ? PERF_PINGPONG_SLOTS : 1u));
 }
 
 uint32_t

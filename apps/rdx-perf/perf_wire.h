@@ -173,9 +173,11 @@ uint64_t perf_plan_region_len(uint64_t max_size, uint32_t window, uint32_t keys,
 /* plan(): receive slot stride for the largest size, `head` bytes before
  * the message (RDX_UD_GRH_BYTES over UD). */
 uint32_t perf_plan_rstride(uint64_t max_size, uint32_t head);
+/* Send-buffer slots a ping-pong plans at least: it builds its next message
+ * into the other slot while one is in flight (pingpong.c, pp_next). */
+#define PERF_PINGPONG_SLOTS 2u
 /* The most send-buffer slots a run may use (a power of two): the window's,
- * and two for a ping-pong, which builds its next message into the other
- * slot while one is in flight (pingpong.c, pp_next). */
+ * at least PERF_PINGPONG_SLOTS for a ping-pong. */
 uint32_t perf_plan_max_slots(uint32_t window, bool pingpong);
 
 /*

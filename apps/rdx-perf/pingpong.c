@@ -39,6 +39,7 @@
 
 #include "perf_app.h"
 #include "perf_loop.h"
+#include "perf_wire.h"
 
 static inline uint8_t
 marker_of(uint64_t seq)
@@ -287,7 +288,8 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 	struct rdx_sge sges[PERF_WC_BURST];
 	struct rdx_wc wcs[PERF_WC_BURST];
 	/* pp_next: RC, one QP served by this lcore, no -e */
-	struct pp_next *nx = !run->ud && lc->nb_srv == 1 && run->slots >= 2 && !lc->o->events ?
+	struct pp_next *nx = !run->ud && lc->nb_srv == 1 &&
+		run->slots >= PERF_PINGPONG_SLOTS && !lc->o->events ?
 		&RTE_PER_LCORE(pp_srv_next) : NULL;
 	const struct rdx_wr *post = wrs;
 	uint64_t room;
@@ -595,7 +597,7 @@ perf_pingpong_run(struct perf_lcore *lc)
 	struct rdx_sge sges[RDX_MAX_BURST];
 	/* one op in flight on one RC QP, closed loop: build ahead (pp_next) */
 	const bool ahead = run->window == 1 && lc->nb_eps == 1 && !run->ud &&
-		run->rate_period == 0 && run->slots >= 2 && !lc->o->events;
+		run->rate_period == 0 && run->slots >= PERF_PINGPONG_SLOTS && !lc->o->events;
 	struct pp_next nx = { .seq = UINT64_MAX };
 	struct pp_sample smp = { .pending = false };
 	struct perf_phase ph;
