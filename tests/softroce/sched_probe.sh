@@ -39,10 +39,10 @@ port=${RDX_PROBE_PORT:-19700}
 tmp=$(mktemp -d /tmp/rdxprobe.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-# probe_ksoftirqd, probe_softirqs, probe_wait_ready
+# probe_ksoftirqd (ksoftirqd/0 and /1 waited-runnable ns: "w0 w1"),
+# probe_softirqs (NET_RX and TASKLET of CPU0 CPU1: "rx0 rx1 t0 t1"),
+# probe_wait_ready
 . "$(dirname "$0")/guest_lib.sh"
-ksw() { probe_ksoftirqd 2; }   # ksoftirqd/0 and /1: waited-runnable ns, "w0 w1"
-sirq() { probe_softirqs; }     # NET_RX and TASKLET of CPU0 CPU1: "rx0 rx1 t0 t1"
 threads() { # pid label
     echo "  threads of $2 (pid $1):"
     ps -L -o tid=,cls=,rtprio=,ni=,psr=,comm= -p "$1" | while read -r tid cls rt ni psr comm; do
@@ -53,13 +53,13 @@ run() { # kind(rdx|pt) n label show-threads extra...
     local kind=$1 n=$2 label=$3 show=$4 spid cpid k0 k1 k2 s1 s2
     shift 4
     port=$((port + 1))
-    k0=$(ksw)
+    k0=$(probe_ksoftirqd)
     if [ "$kind" = rdx ]; then
         local a=(--test "$TEST" --mode lat -s 8 -n "$n" -p "$port" --bootstrap-timeout 60)
         taskset -c 1 "$P" -l 1 "$@" -- "${a[@]}" --server --dev rxe1 >"$tmp/s" 2>&1 &
         spid=$!
         probe_wait_ready "$tmp/s" "$spid" rdx
-        k1=$(ksw); s1=$(sirq)
+        k1=$(probe_ksoftirqd); s1=$(probe_softirqs)
         taskset -c 0 "$P" -l 0 "$@" -- "${a[@]}" --dev rxe0 --connect "127.0.0.1:$port" >"$tmp/c" 2>&1 &
         cpid=$!
     else
@@ -68,7 +68,7 @@ run() { # kind(rdx|pt) n label show-threads extra...
         taskset -c 1 "$tool" "${b[@]}" -d rxe1 >"$tmp/s" 2>&1 &
         spid=$!
         probe_wait_ready "$tmp/s" "$spid" pt
-        k1=$(ksw); s1=$(sirq)
+        k1=$(probe_ksoftirqd); s1=$(probe_softirqs)
         taskset -c 0 "$tool" "${b[@]}" -d rxe0 127.0.0.1 >"$tmp/c" 2>&1 &
         cpid=$!
     fi
@@ -80,7 +80,7 @@ run() { # kind(rdx|pt) n label show-threads extra...
     wait "$cpid"
     local crc=$?
     wait "$spid"
-    k2=$(ksw); s2=$(sirq)
+    k2=$(probe_ksoftirqd); s2=$(probe_softirqs)
     read -r a0 a1 <<<"$k0"; read -r b0 b1 <<<"$k1"; read -r c0 c1 <<<"$k2"
     read -r r0 r1 t0 t1 <<<"$s1"; read -r R0 R1 T0 T1 <<<"$s2"
     printf '%-28s n %6d exit %d | ksoftirqd waited ms: start-up cpu0 %.2f cpu1 %.2f, run cpu0 %.2f cpu1 %.2f | run softirqs NET_RX %d/%d TASKLET %d/%d\n' \
@@ -103,7 +103,7 @@ hwc_delta() {
     awk 'NR == FNR { a[$1] = $2; next } ($2 - a[$1]) != 0 { printf " %s +%d", $1, $2 - a[$1] }' "$1" "$2"
 }
 # one sample: "t_ns w0 w1 rx0 rx1 t0 t1"
-sample() { echo "$(date +%s%N) $(ksw) $(sirq)"; }
+sample() { echo "$(date +%s%N) $(probe_ksoftirqd) $(probe_softirqs)"; }
 steady() { # kind label extra...
     local kind=$1 label=$2 spid cpid n=$RDX_PROBE_STEADY
     shift 2
