@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Helpers of the scripts that run inside the soft-RoCE guest
 # (tests/softroce/guest-run.sh): the wait for an rdx-perf server, and the
-# counters the probes (sched_probe.sh, lat_modes.sh) read. Sourced, not run.
+# counters the probes (sched_probe.sh, lat_modes.sh, after_probe.sh,
+# prof_probe.sh) read. Sourced, not run.
 
 # Wait until the rdx-perf server whose output goes to FILE is listening (it
 # prints "waiting for a client"): up to TRIES (default 600) tries 0.1 s
