@@ -36,15 +36,12 @@ for s in "${S[@]}"; do
     *) echo "after_probe: unknown step '$s' (none eal sw rxe-open rxe-pair perftest)" >&2; exit 2 ;;
     esac
 done
-if [ ! -e /sys/class/infiniband/rxe0 ] || [ ! -e /sys/class/infiniband/rxe1 ]; then
-    echo "after_probe: no RDMA device (rxe0, rxe1): run it through tests/softroce/guest-run.sh"
-    exit 77
-fi
+# probe_need_rxe, probe_median, probe_wait_ready (and the counters)
+. "$(dirname "$0")/guest_lib.sh"
+probe_need_rxe after_probe
 tmp=$(mktemp -d /tmp/rdxafter.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 port=${RDX_AFTER_PORT:-19900}
-. "$(dirname "$0")/guest_lib.sh"
-median() { awk '$1 == "8" && NF >= 9 { print $5; exit }' "$1"; }
 
 perftest_pair() { # output file of the client
     local spid
@@ -85,7 +82,7 @@ for i in $(seq "$R"); do
         s=${S[$(( (k + j) % ${#S[@]} ))]}
         step "$s"
         perftest_pair "$tmp/c"
-        m=$(median "$tmp/c")
+        m=$(probe_median "$tmp/c")
         printf 'round %2d  after %-9s ib_write_lat median %s us\n' "$i" "$s" "${m:--}"
         [ -n "$m" ] && echo "$s $m" >>"$tmp/all"
     done

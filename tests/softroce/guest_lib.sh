@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Helpers of the scripts that run inside the soft-RoCE guest
-# (tests/softroce/guest-run.sh): the wait for an rdx-perf server, and the
-# counters the probes (sched_probe.sh, lat_modes.sh, after_probe.sh,
-# prof_probe.sh) read. Sourced, not run.
+# (tests/softroce/guest-run.sh): the rxe check, the wait for a server, a
+# client's median, and the counters the probes (sched_probe.sh,
+# lat_modes.sh, after_probe.sh, prof_probe.sh) read. Sourced, not run.
 
 # Wait until the rdx-perf server whose output goes to FILE is listening (it
 # prints "waiting for a client"): up to TRIES (default 600) tries 0.1 s
@@ -43,4 +43,19 @@ probe_wait_ready() { # file pid kind
         return
     fi
     sleep 3
+}
+
+# Exit 77 with one line unless the guest's two rxe devices are there (a
+# probe started outside tests/softroce/guest-run.sh). NAME: the probe's.
+probe_need_rxe() { # name
+    if [ ! -e /sys/class/infiniband/rxe0 ] || [ ! -e /sys/class/infiniband/rxe1 ]; then
+        echo "$1: no RDMA device (rxe0, rxe1): run it through tests/softroce/guest-run.sh"
+        exit 77
+    fi
+}
+
+# The median (t_typical) of the 8-byte row of the perftest-style table that
+# both ib_*_lat and rdx-perf print, from a client's output FILE.
+probe_median() { # file
+    awk '$1 == "8" && NF >= 9 { print $5; exit }' "$1"
 }

@@ -26,22 +26,18 @@ N=${4:-1000}
 case $TEST in write|send|read|faa) ;; *) echo "lat_modes: TEST is write, send, read or faa" >&2; exit 2 ;; esac
 [[ "$R" =~ ^[1-9][0-9]*$ ]] || { echo "lat_modes: ROUNDS is a positive number, not '$R'" >&2; exit 2; }
 [[ "$N" =~ ^[1-9][0-9]*$ ]] || { echo "lat_modes: ITERS is a positive number, not '$N'" >&2; exit 2; }
-if [ ! -e /sys/class/infiniband/rxe0 ] || [ ! -e /sys/class/infiniband/rxe1 ]; then
-    echo "lat_modes: no RDMA device (rxe0, rxe1): run it through tests/softroce/guest-run.sh"
-    exit 77
-fi
+# probe_need_rxe, probe_median, probe_wait_ready (and the counters)
+. "$(dirname "$0")/guest_lib.sh"
+probe_need_rxe lat_modes
 tmp=$(mktemp -d /tmp/rdxmodes.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 port=${RDX_MODES_PORT:-19800}
 
-# probe_ksoftirqd, probe_softirqs, probe_wait_ready
-. "$(dirname "$0")/guest_lib.sh"
 # "w0 w1 n0 n1 rx0 rx1 t0 t1 ctxt": ksoftirqd waited ns and time slices per
 # CPU, softirqs, context switches
 counters() {
     echo "$(probe_ksoftirqd 2) $(probe_ksoftirqd 3) $(probe_softirqs) $(awk '$1 == "ctxt" { print $2 }' /proc/stat)"
 }
-median() { awk '$1 == "8" && NF >= 9 { print $5; exit }' "$1"; }
 
 one() { # rdx-perf | perftest
     local kind=$1 spid crc a b
@@ -69,7 +65,7 @@ one() { # rdx-perf | perftest
     read -r -a A <<<"$a"
     read -r -a B <<<"$b"
     printf '%-8s median %6s us exit %d | ksoftirqd cpu0 %6.2f ms %4d slices, cpu1 %6.2f ms %4d slices | NET_RX %5d/%5d TASKLET %4d/%4d | ctxt %d\n' \
-        "$kind" "$(median "$tmp/c")" "$crc" \
+        "$kind" "$(probe_median "$tmp/c")" "$crc" \
         "$(((B[0] - A[0]) / 10000))e-2" $((B[2] - A[2])) "$(((B[1] - A[1]) / 10000))e-2" $((B[3] - A[3])) \
         $((B[4] - A[4])) $((B[5] - A[5])) $((B[6] - A[6])) $((B[7] - A[7])) $((B[8] - A[8]))
 }

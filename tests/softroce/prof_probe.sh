@@ -30,15 +30,12 @@ for v in "$W0" "$W"; do
         { echo "prof_probe: RDX_PROF_START and RDX_PROF_WINDOW are seconds > 0, not '$v'" >&2; exit 2; }
 done
 command -v perf >/dev/null || { echo "prof_probe: no perf (apt-get install linux-perf)"; exit 77; }
-if [ ! -e /sys/class/infiniband/rxe0 ] || [ ! -e /sys/class/infiniband/rxe1 ]; then
-    echo "prof_probe: no RDMA device (rxe0, rxe1): run it through tests/softroce/guest-run.sh"
-    exit 77
-fi
+# probe_need_rxe, probe_median, probe_wait_ready (and the counters)
+. "$(dirname "$0")/guest_lib.sh"
+probe_need_rxe prof_probe
 tmp=$(mktemp -d /tmp/rdxprof.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 port=${RDX_PROF_PORT:-19700}
-. "$(dirname "$0")/guest_lib.sh"
-median() { awk '$1 == "8" && NF >= 9 { print $5; exit }' "$1"; }
 echo 0 >/proc/sys/kernel/kptr_restrict 2>/dev/null
 echo -1 >/proc/sys/kernel/perf_event_paranoid 2>/dev/null
 
@@ -76,10 +73,10 @@ one() { # kind round
     wait "$spid"
     [ "$crc" = 0 ] || cat "$tmp/ce"
     echo "round $2 $kind: window inside the run: $inside"
-    median "$tmp/c" >"$tmp/$kind.$2.median"
+    probe_median "$tmp/c" >"$tmp/$kind.$2.median"
     printf 'round %d %-8s median %6s us exit %d\n' "$2" "$kind" "$(cat "$tmp/$kind.$2.median")" "$crc"
     # per round trip (2 x the median): the window's context switches,
-    # perf's own start and exit included (alike for both tools)
+    # perf's own start and exit included (they take most of it: 13-24 s)
     awk -v m="$(cat "$tmp/$kind.$2.median")" -v k="$kind" -v r="$2" '{
         d = $2 - $1; t = $4 - $3
         if (m + 0 > 0) printf "round %d %-8s context switches in the window: %d in %.2f s, %.4f per round trip\n",
