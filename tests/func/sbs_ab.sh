@@ -3,7 +3,8 @@
 # tests/softroce/sbs_ab.py on a side-by-side log written here (no guest):
 # each tool's median over the rounds, the per-round ratio of a pair and how
 # often the first was lower, the runs split by what ran just before (across
-# rows), a rate row read from Mop/s, "-" runs left out; a missing file and
+# rows), each tool by its place in the round and the pairs' ratio at the
+# same place, a rate row read from Mop/s, "-" runs left out; a missing file and
 # wrong arguments exit 2, a log without runs exits 1.
 source "$(dirname "$0")/lib.sh"
 
@@ -44,6 +45,12 @@ want '^  ib_write_lat +after other +n=1 +median +10\.000$' "perftest after anoth
 want '^  ib_write_bw +after rdx-perf +n=2 +median +0\.0061$' "a run that measured nothing still ran before the next"
 want '^write bw \(Mop/s; 3 runs\)$' "the bw row: the run with rate - left out"
 want '^  rdx-perf +n=1 +median +0\.0066 +min +0\.0066 +max +0\.0066$' "the bw row read from Mop/s"
+want '^  ib_write_lat +run 1 of its round +n=2 +median +10\.000$' "perftest first in rounds 1 and 3"
+want '^  rdx-perf +run 2 of its round +n=2 +median +12\.000$' "rdx-perf second in rounds 1 and 3: 11 and 13"
+want '^  ib_write_lat / rdx-perf at the same place in the round: run 1: 0\.833 \(n=2/1\), run 2: 0\.833 \(n=1/2\)$' \
+    "the ratio at each place both took: 10/12 first and second"
+want '^  ib_write_bw / rdx-perf at the same place in the round: run 2: 0\.939 \(n=1/1\)$' \
+    "a run that measured nothing keeps its place; first place has no rdx-perf value, so only the second"
 if grep -q 'after.*n=0' "$TMP/out"; then fail "an empty split printed"; else pass "no empty split"; fi
 
 python3 "$AB" "$TMP/none.log" >/dev/null 2>"$TMP/err1"

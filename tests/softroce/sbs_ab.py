@@ -17,7 +17,12 @@ prints, per row:
   the row: an rdx-perf binary, or another tool (perftest, qperf). A run
   that follows an rdx-perf run can be slower than one that follows perftest
   (doc/perf.md, soft-RoCE, "What the write-lat gap is not"), so a pair
-  compared across different predecessors mixes that effect in.
+  compared across different predecessors mixes that effect in;
+- per tool: its runs split by their place in the round (first, second,
+  ...), and per pair the ratio of their medians at each place both took.
+  The first run of a round can be faster than the second for every tool
+  (doc/perf.md, "Where the write-lat round trip goes, per tool"); this
+  ratio compares the tools with that taken out.
 """
 import re
 import signal
@@ -105,6 +110,26 @@ def main(argv):
             split.setdefault((t, prev), []).append(v)
         for (t, prev), v in sorted(split.items()):
             print(("  %-40s after %-8s n=%-3d median " + f) % (t, prev, len(v), st.median(v)))
+        # place in the round: every run of the row counts (one that
+        # measured nothing still ran), only measured ones give values
+        order, place = {}, {}
+        for r, rnd, t, v in runs:
+            if r != row:
+                continue
+            order.setdefault(rnd, []).append(t)
+            if v is not None:
+                place.setdefault((t, len(order[rnd])), []).append(v)
+        for (t, k), v in sorted(place.items()):
+            print(("  %-40s run %d of its round n=%-3d median " + f) % (t, k, len(v), st.median(v)))
+        for i, a in enumerate(tools):
+            for b in tools[i + 1:]:
+                at = ["run %d: %.3f (n=%d/%d)" % (k, st.median(place[(a, k)]) /
+                                                  st.median(place[(b, k)]),
+                                                  len(place[(a, k)]), len(place[(b, k)]))
+                      for k in sorted({k for (_, k) in place})
+                      if (a, k) in place and (b, k) in place]
+                if at:
+                    print("  %s / %s at the same place in the round: %s" % (a, b, ", ".join(at)))
     return 0
 
 
