@@ -49,9 +49,15 @@ perf_plan_region_len(uint64_t max_size, uint32_t window, uint32_t keys, uint32_t
 }
 
 uint32_t
+perf_plan_slot_cap(uint32_t window, bool pingpong)
+{
+	return RTE_MAX(window, pingpong ? PERF_PINGPONG_SLOTS : 1u);
+}
+
+uint32_t
 perf_plan_max_slots(uint32_t window, bool pingpong)
 {
-	return rte_align32pow2(RTE_MAX(window, pingpong ? PERF_PINGPONG_SLOTS : 1u));
+	return rte_align32pow2(perf_plan_slot_cap(window, pingpong));
 }
 
 uint32_t

@@ -176,8 +176,12 @@ uint32_t perf_plan_rstride(uint64_t max_size, uint32_t head);
 /* Send-buffer slots a ping-pong plans at least: it builds its next message
  * into the other slot while one is in flight (pingpong.c, pp_next). */
 #define PERF_PINGPONG_SLOTS 2u
-/* The most send-buffer slots a run may use (a power of two): the window's,
- * at least PERF_PINGPONG_SLOTS for a ping-pong. */
+/* The send-buffer slots a run plans, before the buffer's room and the
+ * power of two: the window's, at least PERF_PINGPONG_SLOTS for a ping-pong
+ * (perf_run_prepare). */
+uint32_t perf_plan_slot_cap(uint32_t window, bool pingpong);
+/* The most send-buffer slots a run may use (the server's RUN check): that
+ * cap rounded up to a power of two. */
 uint32_t perf_plan_max_slots(uint32_t window, bool pingpong);
 
 /*

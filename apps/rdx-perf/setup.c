@@ -639,9 +639,9 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 		run->stride = a->eng->atomic ? 8 : (uint32_t)align64(size);
 		/* a ping-pong builds its next message in another slot
 		 * (PERF_PINGPONG_SLOTS) */
-		slots = a->region_len / run->stride;
-		slots = RTE_MIN(slots, perf_engine_loop(a->eng, o->mode) == PERF_LOOP_PINGPONG ?
-				RTE_MAX(a->window, PERF_PINGPONG_SLOTS) : a->window);
+		slots = RTE_MIN(a->region_len / run->stride,
+				perf_plan_slot_cap(a->window, perf_engine_loop(a->eng, o->mode) ==
+						   PERF_LOOP_PINGPONG));
 		run->slots = (uint32_t)rte_align64prevpow2(RTE_MAX(slots, 1ull));
 		if (a->eng->atomic) /* 8-byte results: plan() made room for them */
 			run->slots = rte_align32pow2(a->window);

@@ -173,6 +173,9 @@ test_run_slots(void)
 	struct wire_run r = { .size = 8, .req_size = 8, .stride = 64, .slots = 2, .qps = 1 };
 	char err[256] = "";
 
+	CU_ASSERT_EQUAL(perf_plan_slot_cap(1, true), 2);
+	CU_ASSERT_EQUAL(perf_plan_slot_cap(1, false), 1);
+	CU_ASSERT_EQUAL(perf_plan_slot_cap(3, true), 3);
 	CU_ASSERT_EQUAL(perf_plan_max_slots(1, true), 2);
 	CU_ASSERT_EQUAL(perf_plan_max_slots(1, false), 1);
 	CU_ASSERT_EQUAL(perf_plan_max_slots(3, true), 4);
