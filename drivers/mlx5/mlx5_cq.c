@@ -97,6 +97,12 @@ rdx_mlx5_syndrome_to_status(uint8_t syndrome)
 	}
 }
 
+/* Stands in for an empty lookup cache (rdx_mlx5_cq.last_qp is never
+ * NULL): matches no 24-bit QPN, so every test against the cache fails
+ * without a NULL test first. Shared by every CQ and lcore; const, so a
+ * write through the cache while it is empty faults. */
+const struct rdx_mlx5_qp rdx_mlx5_no_qp = { .base.qp_num = UINT32_MAX };
+
 static __rte_noinline struct rdx_mlx5_qp *
 cq_lookup_qp(struct rdx_mlx5_cq *cq, uint32_t qpn)
 {
@@ -205,7 +211,7 @@ cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t s
 	       retired, info);
 	qp->sq_tail = last + 1;
 	NO_STORE_PAIRING();
-	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
+	qp->sq_tail_bb = sig.next_bb;
 	return true;
 }
 
@@ -248,8 +254,7 @@ sq_retire_err(struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, struct rdx_wc *wc)
 	wc->retired = (uint16_t)(last - tail + 1);
 	wc->imm = last; /* retirement cursor for rdx_mlx5_qp_retired_wr_id */
 	qp->sq_tail = last + 1;
-	qp->sq_tail_bb += (uint16_t)(wqe_ctr - (uint16_t)qp->sq_tail_bb) +
-		sq_wqe_nbb(qp, wqe_ctr);
+	qp->sq_tail_bb = (uint16_t)(wqe_ctr + sq_wqe_nbb(qp, wqe_ctr));
 	return true;
 }
 
@@ -369,16 +374,13 @@ cqe_slow(struct rdx_mlx5_cq *cq, volatile struct mlx5_cqe64 *cqe, uint8_t opcode
 	const uint32_t qpn = sop & 0xffffff;
 	struct rdx_mlx5_qp *qp = cq->last_qp;
 
-	if (qp == NULL || qp->base.qp_num != qpn)
+	if (qp->base.qp_num != qpn)
 		qp = cq_lookup_qp(cq, qpn);
 	if (opcode == MLX5_CQE_REQ && qp != NULL && cqe_req_good(qp, cqe, sop, wc))
 		return;
 	cqe_other(cq, qp, cqe, opcode, qpn, wc);
 }
 
-/* Stands in for an empty lookup cache: matches no 24-bit QPN. Shared by
- * every CQ and lcore: never written. */
-static struct rdx_mlx5_qp rdx_mlx5_no_qp = { .base.qp_num = UINT32_MAX };
 
 /* End of a poll burst: hand the consumed CQEs back (once per burst). */
 static __rte_always_inline uint16_t
@@ -413,12 +415,9 @@ cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t 
 	const uint32_t shift = cq->cqe_shift;
 	const uint32_t log_cnt = cq->log_cqe_cnt;
 	struct rdx_wc *const wend = wc + n;
+	/* never NULL (the sentinel matches no 24-bit QPN): one check per CQE */
 	struct rdx_mlx5_qp *qp = cq->last_qp;
 
-	/* The cache as a local that is never NULL (the sentinel matches no
-	 * 24-bit QPN): one check per CQE instead of two. */
-	if (unlikely(qp == NULL))
-		qp = &rdx_mlx5_no_qp;
 	for (; wc != wend; wc++) {
 		volatile struct mlx5_cqe64 *cqe = (volatile struct mlx5_cqe64 *)(void *)
 			(buf + ((size_t)(ci & mask) << shift));
@@ -447,7 +446,7 @@ cq_poll_general(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, uint32_t 
 			continue;
 		}
 		cqe_slow(cq, cqe, op_own >> 4, sop, wc);
-		qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
+		qp = cq->last_qp;
 	}
 	return cq_poll_finish(cq, ci0, ci);
 }
@@ -634,7 +633,7 @@ other:
 static __rte_always_inline uint16_t
 cq_poll(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 {
-	struct rdx_mlx5_qp *const qp = cq->last_qp != NULL ? cq->last_qp : &rdx_mlx5_no_qp;
+	struct rdx_mlx5_qp *const qp = cq->last_qp;
 	uint32_t ci = cq->cons_index;
 	uint32_t k = n;
 
@@ -714,7 +713,7 @@ cq_poll_head(struct rdx_mlx5_cq *cq, uint32_t ci, volatile struct mlx5_cqe64 **c
 	rte_io_rmb();
 	sop = be32toh(cqe->sop_drop_qpn);
 	qp = cq->last_qp;
-	if (unlikely(qp == NULL) || unlikely(qp->base.qp_num != (sop & 0xffffff)))
+	if (unlikely(qp->base.qp_num != (sop & 0xffffff)))
 		return CQ_HEAD_GENERAL;
 	*cqep = cqe;
 	*sopp = sop;
@@ -765,7 +764,7 @@ cq_poll_one(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
 	       sop & 0xffffff, retired, info);
 	qp->sq_tail = last + 1;
 	NO_STORE_PAIRING();
-	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
+	qp->sq_tail_bb = sig.next_bb;
 	return 1;
 general:
 	return cq_poll_general(cq, wc, 1, ci, ci);
@@ -805,8 +804,8 @@ rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 	struct rdx_mlx5_cq *const cq = (struct rdx_mlx5_cq *)bcq;
 	volatile struct mlx5_cqe64 *cqe;
 	struct rdx_mlx5_qp *qp;
-	struct rdx_mlx5_sq_sig sig;
-	uint32_t ci, sop, tail, retired, last, mask, w_op, w_ret;
+	const struct rdx_mlx5_sq_sig *sig;
+	uint32_t ci, sop, tail, retired, last, w_op, w_ret;
 	int head;
 
 	if (unlikely(n != 1))
@@ -825,17 +824,18 @@ rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 	/* cqe_req_good's rule: the signaled WQE at wqe_counter retires every
 	 * WQE up to it; a counter naming none outstanding is the general
 	 * loop's. */
-	mask = qp->sq_mask;
-	sig = qp->sq_sig[be16toh(cqe->wqe_counter) & mask];
+	sig = &qp->sq_sig[be16toh(cqe->wqe_counter) & qp->sq_mask];
 	tail = qp->sq_tail;
-	retired = (uint16_t)(sig.ord - (uint16_t)tail) + 1u;
+	retired = (uint16_t)(sig->ord - (uint16_t)tail) + 1u;
 	if (unlikely(retired > qp->sq_head - tail))
 		goto general;
 	last = tail + retired - 1;
-	qp->sq_tail = last + 1;
+	/* next_bb read where it is stored: one value fewer live */
+	qp->sq_tail_bb = sig->next_bb;
 	NO_STORE_PAIRING();
-	qp->sq_tail_bb += (uint16_t)(sig.next_bb - (uint16_t)qp->sq_tail_bb);
-	wc->wr_id = qp->sq_wrid[last & mask];
+	qp->sq_tail = last + 1;
+	/* the mask read again (after the stores: no register held for it) */
+	wc->wr_id = qp->sq_wrid[last & qp->sq_mask];
 	wc->imm = last;
 	/* [retired, status SUCCESS, opcode] */
 	w_ret = retired | w_op;

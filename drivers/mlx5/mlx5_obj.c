@@ -317,7 +317,7 @@ rdx_mlx5_cq_dp_init(struct rdx_mlx5_cq *cq, const struct mlx5dv_cq *dv,
 	cq->qp_tbl_mask = tbl - 1;
 	cq->nb_qps = 0;
 	cq->max_qps = max_qps;
-	cq->last_qp = NULL;
+	cq->last_qp = RDX_MLX5_NO_QP;
 	cq->buf = dv->buf;
 	cq->dbrec = dv->dbrec;
 	cq->cons_index = 0;
@@ -342,7 +342,7 @@ rdx_mlx5_cq_dp_fini(struct rdx_mlx5_cq *cq)
 	free(cq->qp_tbl);
 	cq->qp_tbl = NULL;
 	cq->nb_qps = 0;
-	cq->last_qp = NULL;
+	cq->last_qp = RDX_MLX5_NO_QP;
 }
 
 static void
@@ -383,7 +383,7 @@ rdx_mlx5_cq_detach(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp)
 	if (cq->qp_tbl == NULL)
 		return;
 	if (cq->last_qp == qp)
-		cq->last_qp = NULL;
+		cq->last_qp = RDX_MLX5_NO_QP;
 	for (h = 0; h < n && cq->qp_tbl[h] != qp; h++)
 		;
 	if (h == n)

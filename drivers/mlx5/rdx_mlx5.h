@@ -110,7 +110,8 @@ struct rdx_mlx5_cq {
 	uint32_t cqe_shift;             /* log2(cqe_size) */
 	uint32_t cqe_off;               /* 0, or 64 for 128-byte CQEs */
 	volatile __be32 *dbrec;         /* [0]: consumer index */
-	struct rdx_mlx5_qp *last_qp;    /* lookup cache */
+	/* lookup cache: never NULL (rdx_mlx5_no_qp when empty) */
+	struct rdx_mlx5_qp *last_qp;
 	/* QPs whose completions land here, by QPN (open addressing). */
 	struct rdx_mlx5_qp **qp_tbl;
 	uint32_t qp_tbl_mask;
@@ -142,7 +143,8 @@ struct rdx_mlx5_qp {
 	uint32_t sq_cur_post;           /* producer counter in WQEBBs */
 	uint32_t sq_head;               /* WQEs posted (ordinal counter) */
 	uint32_t sq_tail;               /* ordinal of the oldest unretired WQE */
-	uint32_t sq_tail_bb;            /* its WQEBB counter */
+	uint16_t sq_tail_bb;            /* its WQEBB counter (low 16 bits:
+	                                   rings are <= MLX5_MAX_SQ_WQEBB) */
 	uint32_t sq_max_post;           /* outstanding WQE limit */
 	uint32_t sq_unsignaled;         /* WQEs since the last signaled one */
 	uint32_t sig_interval;          /* >= 1 */
@@ -178,6 +180,11 @@ struct rdx_mlx5_qp {
 	struct rdx_mlx5_bfreg bf_own;   /* the register when not shared */
 	TAILQ_ENTRY(rdx_mlx5_qp) objs_next;   /* struct rdx_mlx5_objs */
 };
+
+/* The empty lookup cache of every CQ (rdx_mlx5_cq.last_qp): its QPN matches
+ * no 24-bit one. Read-only; RDX_MLX5_NO_QP is the pointer the cache holds. */
+extern const struct rdx_mlx5_qp rdx_mlx5_no_qp;
+#define RDX_MLX5_NO_QP ((struct rdx_mlx5_qp *)(uintptr_t)&rdx_mlx5_no_qp)
 
 /*
  * An address handle: the generic part, then the mlx5 address vector the

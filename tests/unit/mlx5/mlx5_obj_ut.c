@@ -99,7 +99,7 @@ test_cq_qp_table(void)
 		CU_ASSERT(cq_lookup_qp(&c, 3 + 8 * k) == &q[k]);
 	CU_ASSERT(c.last_qp == &q[3]);
 	rdx_mlx5_cq_detach(&c, &q[3]);
-	CU_ASSERT(c.last_qp == NULL);
+	CU_ASSERT(c.last_qp == RDX_MLX5_NO_QP);
 	/* another QP object with a QPN already present */
 	q[4].base.qp_num = 11;
 	CU_ASSERT(rdx_mlx5_cq_attach(&c, &q[4]) == -EEXIST);
