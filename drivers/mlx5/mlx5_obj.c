@@ -185,7 +185,8 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->sq_unsignaled = 0;
 	qp->sig_interval = RTE_MAX((uint32_t)qp->base.conf.sig_interval, 1u);
 	qp->sig_burst_end = qp->base.conf.sig_burst_end;
-	qp->qpn_be8 = htobe32((qpn & 0xffffff) << 8);
+	qp->qpn8 = (qpn & 0xffffff) << 8;
+	qp->w0_wr8 = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 | qp->qpn8 | 3;
 	qp->max_inline = max_inline;
 	qp->max_send_sge = max_send_sge;
 	/* The inline fast paths: RC WRITE and SEND of 8..16 bytes (QPs allowing

@@ -166,7 +166,7 @@ post_general(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16
 	const uint32_t mask = qp->sq_mask;
 	const uint32_t fast_key = qp->fast_key;
 	const uint32_t sig_interval = qp->sig_interval;
-	const uint64_t qpn8 = rte_be_to_cpu_32(qp->qpn_be8);
+	const uint64_t qpn8 = qp->qpn8;
 	const uint64_t w0_write = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 | qpn8;
 	const uint32_t tail = qp->sq_tail;
 	const uint32_t last_slot = tail + qp->sq_max_post - 1;
@@ -451,7 +451,7 @@ post_single_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
 	ds = (uint32_t)(seg - ctrl) / MLX5_DS_SIZE + ((len + 4 + MLX5_DS_SIZE - 1) >> 4);
 	nbb = (ds + 3) >> 2;
 	w0 = (uint64_t)(send ? MLX5_OPCODE_SEND : MLX5_OPCODE_RDMA_WRITE) << 32 |
-		rte_be_to_cpu_32(qp->qpn_be8) | ds;
+		qp->qpn8 | ds;
 	/* post_single's rule */
 	if ((key & WR_KEY_SIGNALED) || unsig + 1 >= qp->sig_interval ||
 	    head - qp->sq_tail == qp->sq_max_post - 1 || qp->sig_burst_end) {
@@ -483,6 +483,7 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 {
 	const uint32_t cur_post = qp->sq_cur_post;
 	struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(qp->sq_buf, cur_post, qp->sq_mask);
+	const struct rdx_sge *sge;
 	uint32_t key, head, unsig, idx;
 	uint64_t w0, w1 = 0;
 
@@ -491,9 +492,20 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 		return 0;
 	}
 	memcpy(&key, &wr->opcode, sizeof(key));
-	/* ctrl word 0 without the QPN (ORed in below) */
-	if (!build_fast((uint8_t *)ctrl, wr, key, qp->fast_key,
-			(uint64_t)MLX5_OPCODE_RDMA_WRITE << 32, &w0)) {
+	sge = wr->sge;
+	if (likely((key & WR_KEY_MASK) == qp->fast_key && sge->length == 8)) {
+		/* build_fast's 8-byte WRITE (RC: fast_key is that shape) with
+		 * the QP's ctrl word 0; the WR read before the WQE stores,
+		 * which may alias it */
+		const uint8_t *const src = (const uint8_t *)(uintptr_t)sge->addr;
+
+		set_raddr_seg((uint8_t *)ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
+		set_inline_8((uint8_t *)ctrl + 2 * MLX5_DS_SIZE, src);
+		w0 = qp->w0_wr8;
+	} else if (build_fast((uint8_t *)ctrl, wr, key, qp->fast_key,
+			      (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32, &w0)) {
+		w0 |= qp->qpn8;
+	} else {
 		if ((key & WR_KEY_MASK) == WR_KEY_WRITE_INL ||
 		    (key & WR_KEY_MASK) == (WR_KEY_WRITE_INL ^ WR_KEY_WRITE_TO_SEND))
 			return post_single_inl(qp, wr, key);
@@ -502,7 +514,6 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 	/* The QP read after the segment stores (which may alias it, so the
 	 * compiler reloads): fewer values live across them, fewer registers
 	 * to save. */
-	w0 |= rte_be_to_cpu_32(qp->qpn_be8);
 	head = qp->sq_head;
 	unsig = qp->sq_unsignaled;
 	/* post_general's rule for one WQE: by flag, the sig_interval-th, the
@@ -549,7 +560,7 @@ post_burst(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n)
 	/* Runs end where the ring or the index's low byte wraps. */
 	const uint32_t run_mask = RTE_MIN(mask, 0xffu);
 	const uint32_t fast_key = qp->fast_key;
-	const uint64_t qpn8 = rte_be_to_cpu_32(qp->qpn_be8);
+	const uint64_t qpn8 = qp->qpn8;
 	/* The one-SGE shapes need a QP that takes one SGE. */
 	const bool sge_ok = qp->max_send_sge != 0;
 	const uint32_t tail = qp->sq_tail;

@@ -95,7 +95,7 @@ post_ud(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t do
 	struct rdx_mlx5_sq_sig *const sig = qp->sq_sig;
 	const uint32_t mask = qp->sq_mask;
 	const uint32_t sig_interval = qp->sig_interval;
-	const uint64_t qpn8 = rte_be_to_cpu_32(qp->qpn_be8);
+	const uint64_t qpn8 = qp->qpn8;
 	const uint32_t tail = qp->sq_tail;
 	const uint32_t last_slot = tail + qp->sq_max_post - 1;
 	const uint32_t head0 = qp->sq_head;
@@ -400,7 +400,7 @@ post_burst_ud(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n)
 	const uint32_t want = qp->fast_key;
 	/* ctrl word 0 of an 8-byte inline UD SEND: DS 1 + 3 + 1 */
 	const uint64_t w0_send = (uint64_t)MLX5_OPCODE_SEND << 32 |
-		rte_be_to_cpu_32(qp->qpn_be8) | 5;
+		qp->qpn8 | 5;
 	const uint32_t tail = qp->sq_tail;
 	const uint32_t head0 = qp->sq_head;
 	const uint32_t room = qp->sq_max_post - (head0 - tail);

@@ -148,7 +148,10 @@ struct rdx_mlx5_qp {
 	uint32_t sq_max_post;           /* outstanding WQE limit */
 	uint32_t sq_unsignaled;         /* WQEs since the last signaled one */
 	uint32_t sig_interval;          /* >= 1 */
-	uint32_t qpn_be8;               /* htobe32(qpn << 8): ctrl qpn_ds base */
+	uint32_t qpn8;                  /* qpn << 8, native: ctrl qpn_ds base */
+	uint64_t w0_wr8;                /* RC: ctrl bytes 0..7 of an 8-byte inline
+	                                   RDMA_WRITE (DS 3) as a native word
+	                                   without the WQE index (set_ctrl) */
 	uint32_t max_inline;
 	uint32_t max_send_sge;
 	uint32_t fast_key;              /* WR shape of the inline fast path
