@@ -19,6 +19,8 @@
  *   bffull the same through rdx_cq_poll_burst (the full completion)
  *   bf32   the same, the poll with room for 32 (n = 32: it also reads the
  *          empty slot after the CQE).
+ *   bfsend bf with an 8-byte inline SEND (ib_send_lat's requester side; no
+ *          receive: the driver's cost only).
  *   send   8-byte inline SEND, bursts of 32 (the SEND fast path).
  *   read   8-byte RDMA_READ into one SGE, bursts of 32 (READ run loop).
  * The matrix rows (doc/perf.md), 32 WRs per iteration each:
@@ -105,6 +107,7 @@ static const struct mode modes[] = {
 	{ "bf", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false, false, 1 },
 	{ "bffull", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false, false, 1 },
 	{ "bf32", RDX_OP_WRITE, true, 8, 1, 1, 1, 28, false, false, BURST },
+	{ "bfsend", RDX_OP_SEND, true, 8, 1, 1, 1, 28, false, false, 1 },
 	{ "send", RDX_OP_SEND, true, 8, 32, 1, 32, 28, false, false, BURST },
 	{ "read", RDX_OP_READ, false, 8, 32, 1, 32, 28, false, false, BURST },
 	{ "w16", RDX_OP_WRITE, true, 16, 32, 1, 32, 28, false, false, BURST },
@@ -309,12 +312,12 @@ main(int argc, char **argv)
 		if (strcmp(argv[1], modes[k].name) == 0)
 			m = &modes[k];
 	if (m == NULL) {
-		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf bffull bf32 send read w16 w24 w64"
+		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf bffull bf32 bfsend send read w16 w24 w64"
 			" sge ssge q8 q16 l1 cas faa ud sr sr1)\n", argv[0]);
 		return 2;
 	}
-	/* row bf: the lean poll of a latency loop (rdx_cq_poll_req_burst) */
-	req_poll = strcmp(m->name, "bf") == 0;
+	/* rows bf, bfsend: the lean poll of a latency loop (rdx_cq_poll_req_burst) */
+	req_poll = strcmp(m->name, "bf") == 0 || strcmp(m->name, "bfsend") == 0;
 	errno = 0;
 	iters = strtoul(argv[2], &end, 10);
 	if (errno != 0 || *end != '\0' || iters == 0 || iters > 100000000ul) {
