@@ -474,48 +474,22 @@ post_single_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
 }
 
 /*
- * A burst of one WR (latency tests; usually the BlueFlame copy): the fast
- * shapes without the run bookkeeping, an inline WRITE or SEND of another
- * length through post_single_inl, anything else through post_general.
+ * The rest of a single post once its segments are written (w0: ctrl word 0
+ * as a native word without the WQE index): post_general's rule for one
+ * WQE, the ctrl segment, the ring state, one doorbell (BlueFlame).
  */
 static __rte_always_inline uint16_t
-post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
+post_single_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl, uint32_t cur_post,
+		   uint32_t key, uint64_t wr_id, uint64_t w0)
 {
-	const uint32_t cur_post = qp->sq_cur_post;
-	struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(qp->sq_buf, cur_post, qp->sq_mask);
-	const struct rdx_sge *sge;
-	uint32_t key, head, unsig, idx;
-	uint64_t w0, w1 = 0;
-
-	if (unlikely(qp->sq_head - qp->sq_tail >= qp->sq_max_post)) {
-		qp->stats.sq_full++;
-		return 0;
-	}
-	memcpy(&key, &wr->opcode, sizeof(key));
-	sge = wr->sge;
-	if (likely((key & WR_KEY_MASK) == qp->fast_key && sge->length == 8)) {
-		/* build_fast's 8-byte WRITE (RC: fast_key is that shape) with
-		 * the QP's ctrl word 0; the WR read before the WQE stores,
-		 * which may alias it */
-		const uint8_t *const src = (const uint8_t *)(uintptr_t)sge->addr;
-
-		set_raddr_seg((uint8_t *)ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
-		set_inline_8((uint8_t *)ctrl + 2 * MLX5_DS_SIZE, src);
-		w0 = qp->w0_wr8;
-	} else if (build_fast((uint8_t *)ctrl, wr, key, qp->fast_key,
-			      (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32, &w0)) {
-		w0 |= qp->qpn8;
-	} else {
-		if ((key & WR_KEY_MASK) == WR_KEY_WRITE_INL ||
-		    (key & WR_KEY_MASK) == (WR_KEY_WRITE_INL ^ WR_KEY_WRITE_TO_SEND))
-			return post_single_inl(qp, wr, key);
-		return post_general(qp, wr, 1, 0, NULL);
-	}
 	/* The QP read after the segment stores (which may alias it, so the
 	 * compiler reloads): fewer values live across them, fewer registers
 	 * to save. */
-	head = qp->sq_head;
-	unsig = qp->sq_unsignaled;
+	uint32_t head = qp->sq_head;
+	uint32_t unsig = qp->sq_unsignaled;
+	uint64_t w1 = 0;
+	uint32_t idx;
+
 	/* post_general's rule for one WQE: by flag, the sig_interval-th, the
 	 * last free slot, or the burst's end. */
 	if ((key & WR_KEY_SIGNALED) || unsig + 1 >= qp->sig_interval ||
@@ -529,13 +503,88 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 		unsig++;
 	}
 	set_ctrl((uint8_t *)ctrl, w0, cur_post, w1);
-	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
+	qp->sq_wrid[head & qp->sq_mask] = wr_id;
 	qp->sq_cur_post = cur_post + 1;
 	qp->sq_head = head + 1;
 	qp->sq_unsignaled = unsig;
 	qp->stats.wqes++;
 	sq_ring(qp, ctrl, cur_post + 1, 1, true, true);
 	return 1;
+}
+
+/*
+ * A burst of one WR that is not an 8-byte inline WRITE (post_single took
+ * the SQ-full test): the other fast shapes (build_fast), an inline WRITE
+ * or SEND of another length through post_single_inl, anything else
+ * through post_general. Out of line, so the latency path's registers are
+ * not this one's.
+ */
+static __rte_noinline uint16_t
+post_single_other(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
+{
+	const uint32_t cur_post = qp->sq_cur_post;
+	struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(qp->sq_buf, cur_post, qp->sq_mask);
+	const uint64_t wr_id = wr->wr_id;
+	uint64_t w0;
+
+	if (!build_fast((uint8_t *)ctrl, wr, key, qp->fast_key,
+			(uint64_t)MLX5_OPCODE_RDMA_WRITE << 32, &w0)) {
+		if ((key & WR_KEY_MASK) == WR_KEY_WRITE_INL ||
+		    (key & WR_KEY_MASK) == (WR_KEY_WRITE_INL ^ WR_KEY_WRITE_TO_SEND))
+			return post_single_inl(qp, wr, key);
+		return post_general(qp, wr, 1, 0, NULL);
+	}
+	return post_single_finish(qp, ctrl, cur_post, key, wr_id, w0 | qp->qpn8);
+}
+
+/*
+ * A burst of one WR (latency tests; usually the BlueFlame copy). The
+ * 8-byte inline WRITE (build_fast's shape; RC: fast_key is it) here, its
+ * ctrl word 0 the QP's (w0_wr8), the WR read before the WQE stores, which
+ * may alias it; any other WR post_single_other.
+ */
+static __rte_always_inline uint16_t
+post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
+{
+	const uint32_t cur_post = qp->sq_cur_post;
+	struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(qp->sq_buf, cur_post, qp->sq_mask);
+	const struct rdx_sge *sge;
+	const uint8_t *src;
+	uint64_t wr_id;
+	uint32_t key;
+
+	if (unlikely(qp->sq_head - qp->sq_tail >= qp->sq_max_post)) {
+		qp->stats.sq_full++;
+		return 0;
+	}
+	memcpy(&key, &wr->opcode, sizeof(key));
+	sge = wr->sge;
+	if (likely((key & WR_KEY_MASK) == qp->fast_key)) {
+		if (unlikely(sge->length != 8))
+			goto inline_other;
+		src = (const uint8_t *)(uintptr_t)sge->addr;
+		wr_id = wr->wr_id;
+		set_raddr_seg((uint8_t *)ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
+		set_inline_8((uint8_t *)ctrl + 2 * MLX5_DS_SIZE, src);
+		return post_single_finish(qp, ctrl, cur_post, key, wr_id, qp->w0_wr8);
+	}
+	if ((key & WR_KEY_MASK) == (qp->fast_key ^ WR_KEY_WRITE_TO_SEND)) {
+		/* build_fast's 8-byte SEND: ctrl + inline, DS 2 */
+		if (unlikely(sge->length != 8))
+			goto inline_other;
+		src = (const uint8_t *)(uintptr_t)sge->addr;
+		wr_id = wr->wr_id;
+		set_inline_8((uint8_t *)ctrl + MLX5_DS_SIZE, src);
+		return post_single_finish(qp, ctrl, cur_post, key, wr_id,
+					  qp->w0_wr8 ^ (W0_WRITE_TO_SEND | (3 ^ 2)));
+	}
+	return post_single_other(qp, wr, key);
+inline_other:
+	/* an inline WRITE or SEND of 9..16 bytes: build_fast's; of any other
+	 * length post_single_inl's (an RPC's request or answer) */
+	if (sge->length - 9 <= 7)
+		return post_single_other(qp, wr, key);
+	return post_single_inl(qp, wr, key);
 }
 
 /*
