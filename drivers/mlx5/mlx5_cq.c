@@ -704,8 +704,12 @@ cq_poll_head(struct rdx_mlx5_cq *cq, uint32_t ci, volatile struct mlx5_cqe64 **c
 	if (unlikely((op_own & (0xf0u | MLX5_CQE_OWNER_MASK)) != own)) {
 		/* Not software-owned (get_sw_cqe): nothing to report. The owner
 		 * bit first: after the first lap an empty slot holds the last
-		 * lap's CQE. */
-		if (((op_own ^ own) & MLX5_CQE_OWNER_MASK) || (op_own >> 4) == MLX5_CQE_INVALID)
+		 * lap's CQE. The byte read again (no register held for it on
+		 * the common path): should it have changed since, the general
+		 * loop tests it once more. */
+		const uint8_t oo = cqe->op_own;
+
+		if (((oo ^ own) & MLX5_CQE_OWNER_MASK) || (oo >> 4) == MLX5_CQE_INVALID)
 			return CQ_HEAD_EMPTY;
 		return CQ_HEAD_GENERAL;
 	}
