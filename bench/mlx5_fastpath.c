@@ -392,7 +392,7 @@ main(int argc, char **argv)
 		ops += m->burst * m->posts;
 	}
 	printf("mode=%s burst=%u ops=%lu doorbells=%lu bf_posts=%lu\n", m->name, m->burst, ops,
-	       (unsigned long)r.qp.stats.doorbells, (unsigned long)r.qp.stats.bf_posts);
+	       (unsigned long)rdx_mlx5_qp_doorbells(&r.qp), (unsigned long)r.qp.stats.bf_posts);
 	if (m->recv == RECV_OWN_CQ)
 		rdx_mlx5_cq_dp_fini(&r.rcq_obj);
 	rdx_mlx5_cq_dp_fini(&r.cq_obj);

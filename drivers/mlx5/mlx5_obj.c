@@ -410,8 +410,11 @@ struct mlx5_xstat_off {
 };
 
 #define QP_XSTAT(f) { "dp_qp_" #f, offsetof(struct rdx_mlx5_qp_stats, f) }
+/* [0] is every ring: rdx_mlx5_objs_xstats adds [1], the BlueFlame ones. */
+#define QP_XSTAT_DOORBELLS 0
+#define QP_XSTAT_BF_POSTS 1
 static const struct mlx5_xstat_off mlx5_qp_xstats[] = {
-	QP_XSTAT(doorbells), QP_XSTAT(bf_posts), QP_XSTAT(wqes), QP_XSTAT(sq_full),
+	{ "dp_qp_doorbells", offsetof(struct rdx_mlx5_qp_stats, db_plain) }, QP_XSTAT(bf_posts), QP_XSTAT(wqes), QP_XSTAT(sq_full),
 	QP_XSTAT(bad_wr), QP_XSTAT(recv_doorbells), QP_XSTAT(recvs),
 };
 #undef QP_XSTAT
@@ -523,6 +526,7 @@ rdx_mlx5_objs_xstats(struct rdx_mlx5_objs *o, struct rdx_dev_xstat *xs, unsigned
 	nb_qps = o->nb_qps;
 	nb_cqs = o->nb_cqs;
 	pthread_mutex_unlock(&o->lock);
+	qs[QP_XSTAT_DOORBELLS] += qs[QP_XSTAT_BF_POSTS];
 	for (i = 0; i < RDX_MLX5_XSTATS_QP; i++)
 		rdx_mlx5_xstat_set(xs, n, k++, mlx5_qp_xstats[i].name, qs[i]);
 	for (i = 0; i < RDX_MLX5_XSTATS_CQ; i++)

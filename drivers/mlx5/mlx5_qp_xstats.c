@@ -4,7 +4,7 @@
  * the software device), read from another thread while the datapath runs.
  * Nothing here is on the fast path, and the fast path keeps nothing for
  * it: the counts come from what the datapath keeps anyway,
- *  - posted, doorbells, BlueFlame copies, full and bad-WR bursts: the
+ *  - posted, doorbells (plain + BlueFlame), BlueFlame copies, full and bad-WR bursts: the
  *    per-burst counters of struct rdx_mlx5_qp_stats (mlx5_sq.h, mlx5_rq.c);
  *  - completed: posted minus outstanding, the distance between the ring's
  *    producer and consumer ordinals (sq_head - sq_tail, rq_head - rq_tail:
@@ -49,7 +49,7 @@ rdx_mlx5_qp_xstats_get(struct rdx_qp *bqp, struct rdx_dev_xstat *xs, unsigned in
 
 	c.send_completed = completed(&qp->sq_tail, &qp->stats.wqes, &qp->sq_head,
 				     &c.send_posted);
-	c.send_doorbells = LOAD(qp->stats.doorbells);
+	c.send_doorbells = rdx_mlx5_qp_doorbells(qp);
 	c.send_error = LOAD(qp->errs.send_error);
 	c.send_flushed = LOAD(qp->errs.send_flushed);
 	c.recv_completed = completed(&qp->rq_tail, &qp->stats.recvs, &qp->rq_head,

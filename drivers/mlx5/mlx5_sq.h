@@ -170,7 +170,6 @@ sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint32_t c
 	qp->dbrec[MLX5_SND_DBR] = htobe32(cur_post & 0xffff);
 	/* mmio_wc_start: dbrec store before the write-combining MMIO. */
 	rte_wmb();
-	qp->stats.doorbells++;
 	reg = bf->reg + bf->offset;
 	/*
 	 * post_send_db copies the WQE when: one WR, a BlueFlame register
@@ -200,6 +199,7 @@ sq_ring(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *last, uint32_t c
 	/* Plain doorbell: ctrl bytes 0..7 of the last WQE, as stored. */
 	memcpy(&db, last, sizeof(db));
 	rte_write64_relaxed(db, reg);
+	qp->stats.db_plain++;
 flush:
 	/* mmio_flush_writes: push the WC buffer out before the next use. */
 	rte_wmb();

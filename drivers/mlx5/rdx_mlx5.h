@@ -73,8 +73,10 @@ struct rdx_mlx5_bfreg {
 
 /* Per-QP datapath counters (control-path readable; bumped once per burst). */
 struct rdx_mlx5_qp_stats {
-	uint64_t doorbells;     /* doorbell rings (one per non-empty burst) */
-	uint64_t bf_posts;      /* of which BlueFlame copies */
+	/* Doorbell rings (one per non-empty burst) are the sum of the two
+	 * (rdx_mlx5_qp_doorbells): each ring bumps one counter. */
+	uint64_t db_plain;      /* rings without a BlueFlame copy (8-byte doorbell) */
+	uint64_t bf_posts;      /* rings with one */
 	uint64_t wqes;          /* WQEs posted */
 	uint64_t sq_full;       /* bursts cut short by a full SQ */
 	uint64_t bad_wr;        /* bursts cut short by an invalid WR */
@@ -183,6 +185,14 @@ struct rdx_mlx5_qp {
 	struct rdx_mlx5_bfreg bf_own;   /* the register when not shared */
 	TAILQ_ENTRY(rdx_mlx5_qp) objs_next;   /* struct rdx_mlx5_objs */
 };
+
+/* Doorbell rings of qp: 8-byte doorbells and BlueFlame copies. */
+static inline uint64_t
+rdx_mlx5_qp_doorbells(const struct rdx_mlx5_qp *qp)
+{
+	return __atomic_load_n(&qp->stats.db_plain, __ATOMIC_RELAXED) +
+		__atomic_load_n(&qp->stats.bf_posts, __ATOMIC_RELAXED);
+}
 
 /* The empty lookup cache of every CQ (rdx_mlx5_cq.last_qp): its QPN matches
  * no 24-bit one. Read-only; RDX_MLX5_NO_QP is the pointer the cache holds. */

@@ -126,12 +126,12 @@ test_ud_refused(void)
 	ud_wr(&wr[0], RDX_OP_SEND, &s8, 5, 0);                /* max_send_sge 4 */
 	CU_ASSERT(post1(&wr[0]) == 0);
 	CU_ASSERT(f->qp.sq_cur_post == 0 && f->qp.sq_head == 0);
-	CU_ASSERT(f->qp.stats.doorbells == 0);
+	CU_ASSERT(rdx_mlx5_qp_doorbells(&f->qp) == 0);
 	/* a good WR then a bad one: one posted, one doorbell */
 	ud_wr(&wr[0], RDX_OP_SEND, &s8, 1, 0);
 	ud_wr(&wr[1], RDX_OP_WRITE, &s8, 1, 0);
 	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 2) == 1);
-	CU_ASSERT(f->qp.stats.doorbells == 1);
+	CU_ASSERT(rdx_mlx5_qp_doorbells(&f->qp) == 1);
 	CU_ASSERT(f->qp.stats.bad_wr == 10);   /* 9 single posts + this burst */
 	fake_teardown();
 }
@@ -213,7 +213,7 @@ test_ud_wrap_and_signal(void)
 	for (k = 0; k < 10; k++)
 		ud_wr(&wr[k], RDX_OP_SEND, &inl, 1, RDX_WR_INLINE);
 	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 10) == 10);
-	CU_ASSERT(f->qp.stats.doorbells == 1 && f->qp.stats.bf_posts == 0);
+	CU_ASSERT(rdx_mlx5_qp_doorbells(&f->qp) == 1 && f->qp.stats.bf_posts == 0);
 	/* 32 WQEBBs / 3 (the largest UD WQE) = 10 WRs: the 10th takes the
 	 * last free slot and is signaled too (no deadlock) */
 	CU_ASSERT(f->qp.sq_max_post == 10);
@@ -285,7 +285,7 @@ check_ud_run_odd(uint16_t n, uint16_t p, enum ud_odd v)
 	}
 	CU_ASSERT_EQUAL(rdx_qp_post_burst(qp(), wr, n), want_n);
 	CU_ASSERT_EQUAL(f->qp.sq_cur_post, 2u * want_n);
-	CU_ASSERT(f->qp.stats.doorbells == (want_n != 0));
+	CU_ASSERT(rdx_mlx5_qp_doorbells(&f->qp) == (want_n != 0));
 	for (k = 0; k < want_n; k++) {
 		const struct rdx_mlx5_ah *ah = (const struct rdx_mlx5_ah *)(const void *)wr[k].ah;
 		uint8_t fm = 0;

@@ -195,7 +195,7 @@ test_golden_opcodes(void)
 	}
 	CU_ASSERT(f->qp.sq_cur_post == bb);
 	CU_ASSERT(be32toh(f->dbrec[MLX5_SND_DBR]) == bb);
-	CU_ASSERT(f->qp.stats.doorbells == 10);
+	CU_ASSERT(rdx_mlx5_qp_doorbells(&f->qp) == 10);
 	CU_ASSERT(f->qp.stats.wqes == 10);
 	fake_teardown();
 }
@@ -505,7 +505,7 @@ test_sq_full_no_overwrite(void)
 	memcpy(snap, f->sq, sizeof(snap));
 	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 1) == 0);
 	CU_ASSERT(memcmp(snap, f->sq, sizeof(snap)) == 0);
-	CU_ASSERT(f->qp.stats.doorbells == 1);
+	CU_ASSERT(rdx_mlx5_qp_doorbells(&f->qp) == 1);
 	CU_ASSERT(f->qp.stats.sq_full == 2);
 	fake_teardown();
 }
@@ -546,7 +546,7 @@ test_invalid_wr_stops_burst(void)
 	CU_ASSERT(rdx_qp_post_burst(qp(), &wr[2], 1) == 0);
 	CU_ASSERT(f->qp.sq_cur_post == 3);
 	CU_ASSERT(f->qp.sq_head == 3);
-	CU_ASSERT(f->qp.stats.doorbells == 2);
+	CU_ASSERT(rdx_mlx5_qp_doorbells(&f->qp) == 2);
 	fake_teardown();
 
 	/* sig_burst_end still signals the last WQE posted before a bad WR */

@@ -51,7 +51,8 @@ dev_init(void)
 	hd.base.ops = &mlx5_hw_ops;
 	rdx_mlx5_objs_init(&hd.objs);
 	for (i = 0; i < RTE_DIM(qps); i++) {
-		qps[i].mqp.stats.doorbells = 10 * (i + 1);
+		qps[i].mqp.stats.db_plain = 10 * (i + 1);
+		qps[i].mqp.stats.bf_posts = i;
 		qps[i].mqp.stats.wqes = 100 * (i + 1);
 		qps[i].mqp.stats.recvs = i;
 		rdx_mlx5_objs_qp_add(&hd.objs, &qps[i].mqp);
@@ -89,7 +90,9 @@ test_sums(void)
 		for (j = 0; j < i; j++)
 			CU_ASSERT(strcmp(xs[i].name, xs[j].name) != 0);
 	}
-	CU_ASSERT_EQUAL(val(xs, n, "dp_qp_doorbells"), 10 + 20 + 30);
+	/* every ring: the 8-byte doorbells and the BlueFlame copies */
+	CU_ASSERT_EQUAL(val(xs, n, "dp_qp_doorbells"), 10 + 20 + 30 + 0 + 1 + 2);
+	CU_ASSERT_EQUAL(val(xs, n, "dp_qp_bf_posts"), 0 + 1 + 2);
 	CU_ASSERT_EQUAL(val(xs, n, "dp_qp_wqes"), 100 + 200 + 300);
 	CU_ASSERT_EQUAL(val(xs, n, "dp_qp_recvs"), 0 + 1 + 2);
 	CU_ASSERT_EQUAL(val(xs, n, "dp_qp_sq_full"), 0);
@@ -114,7 +117,7 @@ test_short_buffer(void)
 	n = hw_xstats_get(&hd.base, xs, 2);
 	CU_ASSERT(n > 2);
 	CU_ASSERT_STRING_EQUAL(xs[0].name, "dp_qp_doorbells");
-	CU_ASSERT_EQUAL(xs[0].value, 60);
+	CU_ASSERT_EQUAL(xs[0].value, 63); /* dp_qp_doorbells: 60 plain + 3 BlueFlame */
 	CU_ASSERT(xs[1].name[0] != '\0');
 	CU_ASSERT(xs[2].name[0] == '\0' && xs[2].value == 0);
 }
@@ -132,6 +135,7 @@ test_destroyed_keep_counting(void)
 	memset(&qps[2], 0xff, sizeof(qps[2]));  /* freed: must not be read */
 	n = hw_xstats_get(&hd.base, xs, RTE_DIM(xs));
 	CU_ASSERT_EQUAL(val(xs, n, "dp_qp_wqes"), 600);
+	CU_ASSERT_EQUAL(val(xs, n, "dp_qp_doorbells"), 63);
 	CU_ASSERT_EQUAL(val(xs, n, "dp_cq_cqes"), 3000);
 	CU_ASSERT_EQUAL(val(xs, n, "qps_open"), 2);
 	CU_ASSERT_EQUAL(val(xs, n, "cqs_open"), 1);
