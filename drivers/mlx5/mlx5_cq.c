@@ -35,26 +35,35 @@
  * as cq.c; everything else 0).
  */
 #define REQ_LEN_FROM_CQE 0xffu
+/* The entries by opcode byte, E(wc, len) each (RI_U4/RI_U16: 4 or 16
+ * unlisted ones): one list, two tables. */
+#define RI_U4(E) E(RDX_WC_UNKNOWN, 0), E(RDX_WC_UNKNOWN, 0), E(RDX_WC_UNKNOWN, 0), \
+	E(RDX_WC_UNKNOWN, 0)
+#define RI_U16(E) RI_U4(E), RI_U4(E), RI_U4(E), RI_U4(E)
+#define REQ_TABLE(E) { \
+	E(RDX_WC_NOP, 0), E(RDX_WC_SEND, 0), E(RDX_WC_UNKNOWN, 0), E(RDX_WC_UNKNOWN, 0), /* 0x00 */ \
+	RI_U4(E), /* 0x04 */ \
+	E(RDX_WC_WRITE, 0), E(RDX_WC_WRITE, 0), E(RDX_WC_SEND, 0), E(RDX_WC_SEND, 0), /* 0x08 */ \
+	RI_U4(E), /* 0x0c */ \
+	E(RDX_WC_READ, REQ_LEN_FROM_CQE), E(RDX_WC_CAS, 8), E(RDX_WC_FAA, 8), \
+	E(RDX_WC_UNKNOWN, 0), /* 0x10 */ \
+	RI_U4(E), RI_U4(E), RI_U4(E), /* 0x14 */ \
+	RI_U16(E), RI_U16(E), RI_U16(E), /* 0x20 */ \
+	RI_U16(E), RI_U16(E), RI_U16(E), RI_U16(E), /* 0x50 */ \
+	RI_U16(E), RI_U16(E), RI_U16(E), RI_U16(E), /* 0x90 */ \
+	RI_U16(E), RI_U16(E), RI_U16(E), /* 0xd0 */ \
+}
 #define RI(wc, len) ((uint32_t)(wc) << 24 | (uint32_t)(len))
-#define RI_UNKNOWN RI(RDX_WC_UNKNOWN, 0)
-#define RI_UNKNOWN_4 RI_UNKNOWN, RI_UNKNOWN, RI_UNKNOWN, RI_UNKNOWN
-#define RI_UNKNOWN_16 RI_UNKNOWN_4, RI_UNKNOWN_4, RI_UNKNOWN_4, RI_UNKNOWN_4
-static const uint32_t rdx_mlx5_req_info[256] = {
-	RI(RDX_WC_NOP, 0), RI(RDX_WC_SEND, 0), RI_UNKNOWN, RI_UNKNOWN, /* 0x00 */
-	RI_UNKNOWN_4, /* 0x04 */
-	RI(RDX_WC_WRITE, 0), RI(RDX_WC_WRITE, 0), RI(RDX_WC_SEND, 0), RI(RDX_WC_SEND, 0), /* 0x08 */
-	RI_UNKNOWN_4, /* 0x0c */
-	RI(RDX_WC_READ, REQ_LEN_FROM_CQE), RI(RDX_WC_CAS, 8), RI(RDX_WC_FAA, 8), RI_UNKNOWN, /* 0x10 */
-	RI_UNKNOWN_4, RI_UNKNOWN_4, RI_UNKNOWN_4, /* 0x14 */
-	RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, /* 0x20 */
-	RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, /* 0x50 */
-	RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, /* 0x90 */
-	RI_UNKNOWN_16, RI_UNKNOWN_16, RI_UNKNOWN_16, /* 0xd0 */
-};
-#undef RI_UNKNOWN_16
-#undef RI_UNKNOWN_4
-#undef RI_UNKNOWN
+#define RI_OP(wc, len) ((uint32_t)(wc) << 24)
+static const uint32_t rdx_mlx5_req_info[256] = REQ_TABLE(RI);
+/* The opcodes alone (bits 31..24): the poll for one ORs its retired count
+ * in without masking the length out first. */
+static const uint32_t rdx_mlx5_req_op[256] = REQ_TABLE(RI_OP);
+#undef RI_OP
 #undef RI
+#undef REQ_TABLE
+#undef RI_U16
+#undef RI_U4
 _Static_assert(RDX_WC_UNKNOWN != 0, "unlisted opcodes must not read as NOP");
 #define REQ_INFO_WC(info) ((uint8_t)((info) >> 24))
 
@@ -824,7 +833,7 @@ rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 	 * stay live (should the CQE be the general loop's after all, that
 	 * writes the whole completion again). */
 	wc->qp_num = sop & 0xffffff;
-	w_op = rdx_mlx5_req_info[(uint8_t)(sop >> 24)] & 0xff000000u;
+	w_op = rdx_mlx5_req_op[(uint8_t)(sop >> 24)];
 	/* cqe_req_good's rule: the signaled WQE at wqe_counter retires every
 	 * WQE up to it; a counter naming none outstanding is the general
 	 * loop's. */
