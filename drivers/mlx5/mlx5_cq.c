@@ -204,10 +204,13 @@ cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t s
 	const uint32_t mask = qp->sq_mask;
 	const struct rdx_mlx5_sq_sig sig = qp->sq_sig[be16toh(cqe->wqe_counter) & mask];
 	const uint32_t tail = qp->sq_tail;
-	const uint32_t retired = (uint16_t)(sig.ord - (uint16_t)tail) + 1u;
+	/* ord - tail: the signaled WQE's place behind the tail, which must
+	 * be outstanding (a stale or repeated entry is behind the tail: it
+	 * wraps to above the outstanding count) */
+	const uint32_t retired = sig.ord - tail + 1u;
 	uint32_t last, blen, info;
 
-	if (unlikely(retired > qp->sq_head - tail))
+	if (unlikely(retired - 1u >= qp->sq_head - tail))
 		return false;
 	last = tail + retired - 1;
 	/* byte_cnt is meaningful for READ only; atomics report 8 (cq.c). */
@@ -762,8 +765,8 @@ cq_poll_one(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
 	 * general loop's. */
 	sig = qp->sq_sig[be16toh(cqe->wqe_counter) & qp->sq_mask];
 	tail = qp->sq_tail;
-	retired = (uint16_t)(sig.ord - (uint16_t)tail) + 1u;
-	if (unlikely(retired > qp->sq_head - tail))
+	retired = sig.ord - tail + 1u;
+	if (unlikely(retired - 1u >= qp->sq_head - tail))
 		goto general;
 	info = rdx_mlx5_req_info[(uint8_t)(sop >> 24)];
 	blen = info & 0xff;
@@ -839,8 +842,8 @@ rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 	 * loop's. */
 	sig = &qp->sq_sig[be16toh(cqe->wqe_counter) & qp->sq_mask];
 	tail = qp->sq_tail;
-	retired = (uint16_t)(sig->ord - (uint16_t)tail) + 1u;
-	if (unlikely(retired > qp->sq_head - tail))
+	retired = sig->ord - tail + 1u;
+	if (unlikely(retired - 1u >= qp->sq_head - tail))
 		goto general;
 	last = tail + retired - 1;
 	/* next_bb read where it is stored: one value fewer live */

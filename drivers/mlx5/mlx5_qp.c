@@ -206,7 +206,7 @@ post_general(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16
 			forced = head + RTE_MIN(sig_interval, last_slot - head);
 			/* Only signaled WQEs get good CQEs: only they need the
 			 * WQEBB -> WQE map (errors/flushes walk the ring). */
-			sig[idx].ord = (uint16_t)head;
+			sig[idx].ord = head;
 			sig[idx].next_bb = (uint16_t)(cur_post + nbb);
 		}
 		set_ctrl(ctrl, w0, cur_post, w1);
@@ -457,7 +457,7 @@ post_single_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
 	    head - qp->sq_tail == qp->sq_max_post - 1 || qp->sig_burst_end) {
 		w1 = W1_CQ_UPDATE;
 		unsig = 0;
-		qp->sq_sig[idx].ord = (uint16_t)head;
+		qp->sq_sig[idx].ord = head;
 		qp->sq_sig[idx].next_bb = (uint16_t)(cur_post + nbb);
 	} else {
 		unsig++;
@@ -497,7 +497,7 @@ post_single_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl, uint3
 		w1 = W1_CQ_UPDATE;
 		unsig = 0;
 		idx = cur_post & qp->sq_mask;
-		qp->sq_sig[idx].ord = (uint16_t)head;
+		qp->sq_sig[idx].ord = head;
 		qp->sq_sig[idx].next_bb = (uint16_t)(cur_post + 1);
 	} else {
 		unsig++;

@@ -136,10 +136,10 @@ post_ud(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t do
 			sig_base = head + 1;
 			forced = head + RTE_MIN(sig_interval, last_slot - head);
 			/* The stand-in NOP's entry names no outstanding WQE (the
-			 * ordinal half the 16-bit space away, outstanding WQEs
+			 * ordinal half the 32-bit space away, outstanding WQEs
 			 * being fewer than 2^15): its CQE leaves cqe_req_good's
 			 * fast path for cqe_other, which reports LOC_LEN_ERR. */
-			sig[idx].ord = (uint16_t)(bad_len ? head + 0x8000u : head);
+			sig[idx].ord = bad_len ? head + 0x80000000u : head;
 			sig[idx].next_bb = (uint16_t)(cur_post + nbb);
 		}
 		set_ctrl(ctrl, w0, cur_post, w1);

@@ -222,7 +222,7 @@ run_signal(struct rdx_mlx5_qp *qp, uint8_t *sq_buf, uint32_t mask, uint32_t cur_
 		const uint32_t sidx = (cur_post - bbs) & mask;
 
 		sq_ctrl(sq_buf, sidx, mask)->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-		qp->sq_sig[sidx].ord = (uint16_t)(head - 1);
+		qp->sq_sig[sidx].ord = head - 1;
 		qp->sq_sig[sidx].next_bb = (uint16_t)cur_post;
 		*sig_base = head;
 		*forced = head - 1 + RTE_MIN(qp->sig_interval, tail + qp->sq_max_post - head);
@@ -243,7 +243,7 @@ post_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *last, uint32_t cur
 		const size_t lidx = (size_t)((uint8_t *)last - qp->sq_buf) >> MLX5_WQEBB_SHIFT;
 
 		last->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
-		qp->sq_sig[lidx].ord = (uint16_t)(head - 1);
+		qp->sq_sig[lidx].ord = head - 1;
 		qp->sq_sig[lidx].next_bb = (uint16_t)cur_post;
 		sig_base = head;
 	}

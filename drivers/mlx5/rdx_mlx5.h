@@ -129,11 +129,14 @@ struct rdx_mlx5_cq {
 
 /*
  * Per WQEBB where a signaled WQE starts (written when it is posted): all a
- * good requester CQE naming it needs, in one 32-bit load.
+ * good requester CQE naming it needs. The whole ordinal, so the retirement
+ * rule is one subtraction (a stale or repeated entry names an ordinal
+ * behind the tail: the range check turns it down).
  */
 struct rdx_mlx5_sq_sig {
-	uint16_t ord;                   /* the WQE's ordinal (low 16 bits) */
+	uint32_t ord;                   /* the WQE's ordinal */
 	uint16_t next_bb;               /* WQEBB counter after it (low 16 bits) */
+	uint16_t rsvd;
 };
 
 struct rdx_mlx5_qp {
