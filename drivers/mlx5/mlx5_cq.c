@@ -703,14 +703,15 @@ static __rte_always_inline int
 cq_poll_head(struct rdx_mlx5_cq *cq, uint32_t ci, volatile struct mlx5_cqe64 **cqep,
 	     uint32_t *sopp, struct rdx_mlx5_qp **qpp)
 {
-	/* the slot by a multiply (rdma-core's get_cqe: n * cqe_sz): the shift
-	 * count's register is the owner test's */
+	/* the slot by a multiply (rdma-core's get_cqe: n * cqe_sz), the
+	 * parity by a test: no shift count to load */
 	volatile struct mlx5_cqe64 *const cqe = (volatile struct mlx5_cqe64 *)(void *)
 		(cq->cqe64 + (size_t)((ci & cq->cqe_mask) * cq->cqe_size));
 	/* op_own read once, through the volatile pointer. */
 	const uint8_t op_own = cqe->op_own;
-	/* The owner bit software owns at ci: the ring's wrap parity. */
-	const uint32_t own = (ci >> cq->log_cqe_cnt) & MLX5_CQE_OWNER_MASK;
+	/* The owner bit software owns at ci: the ring's wrap parity, the
+	 * counter's bit log2(cqe_cnt). */
+	const uint32_t own = (ci & cq->cqe_cnt) != 0;
 	struct rdx_mlx5_qp *qp;
 	uint32_t sop;
 
