@@ -184,6 +184,7 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->sq_tail_bb = 0;
 	qp->sq_unsignaled = 0;
 	qp->sig_interval = RTE_MAX((uint32_t)qp->base.conf.sig_interval, 1u);
+	qp->sig_last = qp->sig_interval - 1;
 	qp->sig_burst_end = qp->base.conf.sig_burst_end;
 	qp->qpn8 = (qpn & 0xffffff) << 8;
 	qp->w0_wr8 = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 | qp->qpn8 | 3;

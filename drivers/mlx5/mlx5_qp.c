@@ -453,7 +453,7 @@ post_single_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
 	w0 = (uint64_t)(send ? MLX5_OPCODE_SEND : MLX5_OPCODE_RDMA_WRITE) << 32 |
 		qp->qpn8 | ds;
 	/* post_single's rule */
-	if ((key & WR_KEY_SIGNALED) || unsig + 1 >= qp->sig_interval ||
+	if ((key & WR_KEY_SIGNALED) || unsig >= qp->sig_last ||
 	    head - qp->sq_tail == qp->sq_max_post - 1 || qp->sig_burst_end) {
 		w1 = W1_CQ_UPDATE;
 		unsig = 0;
@@ -492,7 +492,7 @@ post_single_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl, uint3
 
 	/* post_general's rule for one WQE: by flag, the sig_interval-th, the
 	 * last free slot, or the burst's end. */
-	if ((key & WR_KEY_SIGNALED) || unsig + 1 >= qp->sig_interval ||
+	if ((key & WR_KEY_SIGNALED) || unsig >= qp->sig_last ||
 	    head - qp->sq_tail == qp->sq_max_post - 1 || qp->sig_burst_end) {
 		w1 = W1_CQ_UPDATE;
 		unsig = 0;
