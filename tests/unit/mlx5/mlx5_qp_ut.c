@@ -443,6 +443,63 @@ test_signal_burst_end(void)
 	fake_teardown();
 }
 
+/*
+ * The same rule on the single-post paths (bursts of one): post_single's own
+ * 8-byte inline WRITE and SEND, build_fast's 12-byte WRITE, post_single_inl's
+ * 26-byte SEND. Posted one at a time into an SQ of 8 with a huge interval,
+ * only the eighth (the last free slot) asks for a CQE; a ninth does not fit.
+ */
+static void
+test_signal_sq_nearly_full_single(void)
+{
+	static const struct {
+		uint8_t op;
+		uint32_t len;
+	} shapes[] = {
+		{ RDX_OP_WRITE, 8 }, { RDX_OP_SEND, 8 }, { RDX_OP_WRITE, 12 }, { RDX_OP_SEND, 26 },
+	};
+	struct qp_opts o = default_opts;
+	struct rdx_sge sge;
+	struct rdx_wc wc[4];
+	struct rdx_wr wr;
+	unsigned int s, k;
+
+	init_pay();
+	for (s = 0; s < RTE_DIM(shapes); s++) {
+		o.sig_interval = 1000;
+		o.sq_bb = 8;
+		o.max_inline = 28; /* one WQEBB per WQE */
+		o.max_send_sge = 1;
+		fake_setup(&o);
+		CU_ASSERT_FATAL(f->qp.sq_max_post == 8);
+		memset(&wr, 0, sizeof(wr));
+		sge.addr = (uintptr_t)pay;
+		sge.length = shapes[s].len;
+		sge.lkey = 1;
+		wr.opcode = shapes[s].op;
+		wr.flags = RDX_WR_INLINE;
+		wr.sge = &sge;
+		wr.num_sge = 1;
+		wr.remote_addr = 0x1000;
+		wr.rkey = 7;
+		for (k = 0; k < 8; k++) {
+			wr.wr_id = 2000 + k;
+			CU_ASSERT_FATAL(post1(&wr) == 1);
+		}
+		for (k = 0; k < 8; k++)
+			CU_ASSERT(((fm_of(k) & MLX5_WQE_CTRL_CQ_UPDATE) != 0) == (k == 7));
+		CU_ASSERT(post1(&wr) == 0);
+		/* its completion frees the whole ring */
+		cqe_req(QPN, 7, shapes[s].op == RDX_OP_SEND ? MLX5_OPCODE_SEND :
+			MLX5_OPCODE_RDMA_WRITE, 0);
+		CU_ASSERT(rdx_cq_poll_burst(cq(), wc, 4) == 1);
+		CU_ASSERT(wc[0].status == IBV_WC_SUCCESS && wc[0].retired == 8);
+		CU_ASSERT(wc[0].wr_id == 2007);
+		CU_ASSERT(f->qp.sq_tail == f->qp.sq_head);
+		fake_teardown();
+	}
+}
+
 /* With a huge interval the WQE that fills the SQ is signaled (no deadlock). */
 static void
 test_signal_sq_nearly_full(void)
@@ -578,6 +635,7 @@ main(void)
 		{ "signaling: interval", test_signal_interval },
 		{ "signaling: burst end", test_signal_burst_end },
 		{ "signaling: SQ nearly full", test_signal_sq_nearly_full },
+		{ "signaling: SQ nearly full, single posts", test_signal_sq_nearly_full_single },
 		{ "SQ full: short count, no overwrite", test_sq_full_no_overwrite },
 		{ "invalid WR stops the burst", test_invalid_wr_stops_burst },
 		{ NULL, NULL },
