@@ -178,6 +178,7 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->sq_max_post = wqe_cnt / qp->sq_wqebb_max;
 	if (qp->sq_max_post == 0)
 		return -EINVAL;
+	qp->sq_last_slot = qp->sq_max_post - 1;
 	qp->sq_cur_post = 0;
 	qp->sq_head = 0;
 	qp->sq_tail = 0;

@@ -454,7 +454,7 @@ post_single_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
 		qp->qpn8 | ds;
 	/* post_single's rule */
 	if ((key & WR_KEY_SIGNALED) || unsig >= qp->sig_last ||
-	    head - qp->sq_tail == qp->sq_max_post - 1 || qp->sig_burst_end) {
+	    head - qp->sq_tail == qp->sq_last_slot || qp->sig_burst_end) {
 		w1 = W1_CQ_UPDATE;
 		unsig = 0;
 		qp->sq_sig[idx].ord = head;
@@ -474,13 +474,14 @@ post_single_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
 }
 
 /*
- * The rest of a single post once its segments are written (w0: ctrl word 0
- * as a native word without the WQE index): post_general's rule for one
+ * The rest of a single post once its segments are written (w0_xor: what
+ * turns the QP's 8-byte WRITE ctrl word 0, w0_wr8, into this WQE's, as a
+ * native word without the WQE index): post_general's rule for one
  * WQE, the ctrl segment, the ring state, one doorbell (BlueFlame).
  */
 static __rte_always_inline uint16_t
 post_single_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl, uint32_t cur_post,
-		   uint32_t key, uint64_t wr_id, uint64_t w0)
+		   uint32_t key, uint64_t wr_id, uint64_t w0_xor)
 {
 	/* The QP read after the segment stores (which may alias it, so the
 	 * compiler reloads): fewer values live across them, fewer registers
@@ -493,7 +494,7 @@ post_single_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl, uint3
 	/* post_general's rule for one WQE: by flag, the sig_interval-th, the
 	 * last free slot, or the burst's end. */
 	if ((key & WR_KEY_SIGNALED) || unsig >= qp->sig_last ||
-	    head - qp->sq_tail == qp->sq_max_post - 1 || qp->sig_burst_end) {
+	    head - qp->sq_tail == qp->sq_last_slot || qp->sig_burst_end) {
 		w1 = W1_CQ_UPDATE;
 		unsig = 0;
 		idx = cur_post & qp->sq_mask;
@@ -502,7 +503,9 @@ post_single_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl, uint3
 	} else {
 		unsig++;
 	}
-	set_ctrl((uint8_t *)ctrl, w0, cur_post, w1);
+	/* ctrl word 0: the QP's 8-byte WRITE one, changed by w0_xor, read
+	 * here (after the sq_sig stores), so it holds no register before */
+	set_ctrl((uint8_t *)ctrl, qp->w0_wr8 ^ w0_xor, cur_post, w1);
 	qp->sq_wrid[head & qp->sq_mask] = wr_id;
 	qp->sq_cur_post = cur_post + 1;
 	qp->sq_head = head + 1;
@@ -534,7 +537,7 @@ post_single_other(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
 			return post_single_inl(qp, wr, key);
 		return post_general(qp, wr, 1, 0, NULL);
 	}
-	return post_single_finish(qp, ctrl, cur_post, key, wr_id, w0 | qp->qpn8);
+	return post_single_finish(qp, ctrl, cur_post, key, wr_id, (w0 | qp->qpn8) ^ qp->w0_wr8);
 }
 
 /*
@@ -564,9 +567,9 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 			goto inline_other;
 		src = (const uint8_t *)(uintptr_t)sge->addr;
 		wr_id = wr->wr_id;
-		set_raddr_seg((uint8_t *)ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
+		set_raddr_seg4((uint8_t *)ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
 		set_inline_8((uint8_t *)ctrl + 2 * MLX5_DS_SIZE, src);
-		return post_single_finish(qp, ctrl, cur_post, key, wr_id, qp->w0_wr8);
+		return post_single_finish(qp, ctrl, cur_post, key, wr_id, 0);
 	}
 	if ((key & WR_KEY_MASK) == (qp->fast_key ^ WR_KEY_WRITE_TO_SEND)) {
 		/* build_fast's 8-byte SEND: ctrl + inline, DS 2 */
@@ -576,7 +579,7 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 		wr_id = wr->wr_id;
 		set_inline_8((uint8_t *)ctrl + MLX5_DS_SIZE, src);
 		return post_single_finish(qp, ctrl, cur_post, key, wr_id,
-					  qp->w0_wr8 ^ (W0_WRITE_TO_SEND | (3 ^ 2)));
+					  W0_WRITE_TO_SEND | (3 ^ 2));
 	}
 	return post_single_other(qp, wr, key);
 inline_other:

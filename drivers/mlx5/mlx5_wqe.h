@@ -140,6 +140,19 @@ set_raddr_seg(uint8_t *seg, uint64_t raddr, uint32_t rkey)
 	memcpy(&r->rkey, &rk, sizeof(rk));
 }
 
+/* set_raddr_seg with rkey and the reserved word as two 4-byte stores: no
+ * register for the zero-extended rkey (the single post, short of them). */
+static __rte_always_inline void
+set_raddr_seg4(uint8_t *seg, uint64_t raddr, uint32_t rkey)
+{
+	struct mlx5_wqe_raddr_seg *r = (struct mlx5_wqe_raddr_seg *)(void *)seg;
+
+	r->raddr = htobe64(raddr);
+	NO_STORE_PAIRING();
+	r->rkey = htobe32(rkey);
+	r->reserved = 0;
+}
+
 static __rte_always_inline void
 set_atomic_seg(uint8_t *seg, const struct rdx_wr *wr)
 {

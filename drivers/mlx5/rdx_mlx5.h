@@ -154,6 +154,8 @@ struct rdx_mlx5_qp {
 	uint32_t sq_unsignaled;         /* WQEs since the last signaled one */
 	uint32_t sig_interval;          /* >= 1 */
 	uint32_t sig_last;              /* sig_interval - 1: unsignaled WQEs in a row at most */
+	uint32_t sq_last_slot;          /* sq_max_post - 1: outstanding WQEs when the
+	                                   next takes the last free slot */
 	uint32_t qpn8;                  /* qpn << 8, native: ctrl qpn_ds base */
 	uint64_t w0_wr8;                /* RC: ctrl bytes 0..7 of an 8-byte inline
 	                                   RDMA_WRITE (DS 3) as a native word
