@@ -571,6 +571,9 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 		set_inline_8((uint8_t *)ctrl + 2 * MLX5_DS_SIZE, src);
 		return post_single_finish(qp, ctrl, cur_post, key, wr_id, 0);
 	}
+	/* off the WRITE's path: what it compared is read again here rather
+	 * than held in a register through it */
+	rte_compiler_barrier();
 	if ((key & WR_KEY_MASK) == (qp->fast_key ^ WR_KEY_WRITE_TO_SEND)) {
 		/* build_fast's 8-byte SEND: ctrl + inline, DS 2 */
 		if (unlikely(sge->length != 8))
@@ -584,8 +587,10 @@ post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
 	return post_single_other(qp, wr, key);
 inline_other:
 	/* an inline WRITE or SEND of 9..16 bytes: build_fast's; of any other
-	 * length post_single_inl's (an RPC's request or answer) */
-	if (sge->length - 9 <= 7)
+	 * length post_single_inl's (an RPC's request or answer). The length
+	 * read again (see above). */
+	rte_compiler_barrier();
+	if (wr->sge->length - 9 <= 7)
 		return post_single_other(qp, wr, key);
 	return post_single_inl(qp, wr, key);
 }
