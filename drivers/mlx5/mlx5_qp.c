@@ -516,11 +516,11 @@ post_single_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl, uint3
 }
 
 /*
- * A burst of one WR that is not an 8-byte inline WRITE (post_single took
- * the SQ-full test): the other fast shapes (build_fast), an inline WRITE
- * or SEND of another length through post_single_inl, anything else
- * through post_general. Out of line, so the latency path's registers are
- * not this one's.
+ * A burst of one WR that is not an 8-byte inline WRITE or SEND
+ * (post_single took the SQ-full test): build_fast's 9..16-byte shapes,
+ * an inline WRITE or SEND of another length through post_single_inl,
+ * anything else through post_general. Out of line, so the latency path's
+ * registers are not this one's.
  */
 static __rte_noinline uint16_t
 post_single_other(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
@@ -542,9 +542,12 @@ post_single_other(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
 
 /*
  * A burst of one WR (latency tests; usually the BlueFlame copy). The
- * 8-byte inline WRITE (build_fast's shape; RC: fast_key is it) here, its
- * ctrl word 0 the QP's (w0_wr8), the WR read before the WQE stores, which
- * may alias it; any other WR post_single_other.
+ * 8-byte inline WRITE and SEND (build_fast's shapes; RC: fast_key is the
+ * WRITE) here, their ctrl word 0 the QP's (w0_wr8, the SEND's with its
+ * opcode and DS changed), the WR read before the WQE stores, which may
+ * alias it; an inline WRITE or SEND of another length through
+ * post_single_inl (9..16 bytes: post_single_other), any other WR
+ * post_single_other. Counted in doc/perf.md ("The single-post path").
  */
 static __rte_always_inline uint16_t
 post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
