@@ -110,6 +110,8 @@ struct rdx_mlx5_cq {
 	uint32_t cqe_mask;              /* cqe_cnt - 1 */
 	uint32_t log_cqe_cnt;
 	uint32_t cqe_shift;             /* log2(cqe_size) */
+	uint32_t cqe_cnt;               /* power of two (the poll for one's parity bit) */
+	uint32_t cqe_size;              /* 64 or 128 (the poll for one's stride) */
 	uint32_t cqe_off;               /* 0, or 64 for 128-byte CQEs */
 	volatile __be32 *dbrec;         /* [0]: consumer index */
 	/* lookup cache: never NULL (rdx_mlx5_no_qp when empty) */
@@ -120,8 +122,6 @@ struct rdx_mlx5_cq {
 	uint32_t nb_qps;
 	uint32_t max_qps;
 	/* Cold */
-	uint32_t cqe_cnt;               /* power of two */
-	uint32_t cqe_size;              /* 64 or 128 */
 	uint32_t cqn;
 	struct rdx_mlx5_cq_stats stats;
 	TAILQ_ENTRY(rdx_mlx5_cq) objs_next;   /* struct rdx_mlx5_objs */
