@@ -312,8 +312,8 @@ main(int argc, char **argv)
 		if (strcmp(argv[1], modes[k].name) == 0)
 			m = &modes[k];
 	if (m == NULL) {
-		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf bffull bf32 bfsend send read w16 w24 w64"
-			" sge ssge q8 q16 l1 cas faa ud sr sr1)\n", argv[0]);
+		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf bffull bf32 bfsend send"
+			" read w16 w24 w64 sge ssge q8 q16 l1 cas faa ud sr sr1)\n", argv[0]);
 		return 2;
 	}
 	/* rows bf, bfsend: the lean poll of a latency loop (rdx_cq_poll_req_burst) */

@@ -416,7 +416,8 @@ struct mlx5_xstat_off {
 #define QP_XSTAT_DOORBELLS 0
 #define QP_XSTAT_BF_POSTS 1
 static const struct mlx5_xstat_off mlx5_qp_xstats[] = {
-	{ "dp_qp_doorbells", offsetof(struct rdx_mlx5_qp_stats, db_plain) }, QP_XSTAT(bf_posts), QP_XSTAT(wqes), QP_XSTAT(sq_full),
+	{ "dp_qp_doorbells", offsetof(struct rdx_mlx5_qp_stats, db_plain) },
+	QP_XSTAT(bf_posts), QP_XSTAT(wqes), QP_XSTAT(sq_full),
 	QP_XSTAT(bad_wr), QP_XSTAT(recv_doorbells), QP_XSTAT(recvs),
 };
 #undef QP_XSTAT
