@@ -409,6 +409,18 @@ post_run_shape(uint8_t *ctrl, uint64_t *wid, uint64_t qpn8, uint32_t cur_post,
 }
 
 /*
+ * The signaling rule of a single post (post_general's for one WQE): by
+ * flag, every sig_interval-th (unsig WQEs unsignaled since the last), the
+ * WQE that takes the last free slot, or the burst's end.
+ */
+static __rte_always_inline bool
+single_signals(const struct rdx_mlx5_qp *qp, uint32_t key, uint32_t head, uint32_t unsig)
+{
+	return (key & WR_KEY_SIGNALED) || unsig >= qp->sig_last ||
+		head - qp->sq_tail == qp->sq_last_slot || qp->sig_burst_end;
+}
+
+/*
  * A burst of one inline RDMA_WRITE or SEND from one SGE that build_fast did
  * not take (key: that shape; FENCE, SOLICITED and immediates are not it):
  * an RPC's request or answer. What post_general builds for it (ctrl +
@@ -452,9 +464,7 @@ post_single_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
 	nbb = (ds + 3) >> 2;
 	w0 = (uint64_t)(send ? MLX5_OPCODE_SEND : MLX5_OPCODE_RDMA_WRITE) << 32 |
 		qp->qpn8 | ds;
-	/* post_single's rule */
-	if ((key & WR_KEY_SIGNALED) || unsig >= qp->sig_last ||
-	    head - qp->sq_tail == qp->sq_last_slot || qp->sig_burst_end) {
+	if (single_signals(qp, key, head, unsig)) {
 		w1 = W1_CQ_UPDATE;
 		unsig = 0;
 		qp->sq_sig[idx].ord = head;
@@ -491,10 +501,7 @@ post_single_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl, uint3
 	uint64_t w1 = 0;
 	uint32_t idx;
 
-	/* post_general's rule for one WQE: by flag, the sig_interval-th, the
-	 * last free slot, or the burst's end. */
-	if ((key & WR_KEY_SIGNALED) || unsig >= qp->sig_last ||
-	    head - qp->sq_tail == qp->sq_last_slot || qp->sig_burst_end) {
+	if (single_signals(qp, key, head, unsig)) {
 		w1 = W1_CQ_UPDATE;
 		unsig = 0;
 		idx = cur_post & qp->sq_mask;
