@@ -26,10 +26,11 @@
 # -Q 32 -t 32, loopback on one lcore on the software device, --warmup 0)
 # under callgrind with --toggle-collect=perf_stream_run, split into
 #   model  = inclusive cost of sw_engine_progress (the software device's
-#            inline progress, which its CQ poll op sw_cq_poll_inline runs on
-#            this lcore before the driver's poll)
-#   driver = inclusive rdx_mlx5_post_burst + the poll op (sw_cq_poll_inline,
-#            or rdx_mlx5_poll_burst) - model
+#            inline progress, which its post op sw_post_burst runs after
+#            the doorbell and its CQ poll op sw_cq_poll_inline before the
+#            driver's poll, on this lcore)
+#   driver = inclusive post op (sw_post_burst, or rdx_mlx5_post_burst) +
+#            the poll op (sw_cq_poll_inline, or rdx_mlx5_poll_burst) - model
 #   app    = the rest of perf_stream_run (loop, WR set-up, CQ routing,
 #            histogram)
 # and, as a cross-check, the self cost by source file (apps/ + lib/, drivers/mlx5/*.c,
@@ -156,7 +157,11 @@ incl() { awk -v f=":$1 " '
 # inlined into it (perf_loop.h, rdx_dev.h ...): take the program total
 total=$(awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }' "$tmp/incl.perf")
 model=$(incl sw_engine_progress)
-post=$(incl rdx_mlx5_post_burst)
+# the software device's post op (the model-only doorbell words, the datapath's
+# post, and with inline progress the engine on the doorbell); the datapath's
+# post otherwise
+post=$(incl sw_post_burst)
+[ -n "$post" ] || post=$(incl rdx_mlx5_post_burst)
 # the software device's poll op in inline mode; rdx_mlx5_poll_burst otherwise
 poll=$(incl sw_cq_poll_inline)
 [ -n "$poll" ] || poll=$(incl rdx_mlx5_poll_burst)

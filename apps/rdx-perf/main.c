@@ -463,7 +463,8 @@ main(int argc, char **argv)
 	dc.port = a->o.ib_port;                  /* -i */
 	dc.gid_index = a->o.gid_index;           /* -x */
 	dc.gid_index_set = a->o.gid_index >= 0;
-	dc.devargs = a->o.sw_progress == RDX_SW_PROGRESS_THREAD ? "progress=thread" : NULL;
+	dc.devargs = a->o.sw_progress == RDX_SW_PROGRESS_THREAD ? "progress=thread" :
+		a->o.sw_progress == RDX_SW_PROGRESS_POLL ? "progress=poll" : NULL;
 	a->dev = rdx_dev_open(a->o.dev, &dc);
 	if (a->dev == NULL) {
 		/* rdx_dev_open names unknown devices and drivers itself */
@@ -474,6 +475,10 @@ main(int argc, char **argv)
 		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
 	}
 	a->attr = rdx_dev_attr_get(a->dev);
+	/* the mode in effect (--dev sw:progress=... sets it too), for the
+	 * checks that depend on it and the report */
+	if (a->attr->software && rdx_sw_progress_mode_get(a->dev) >= 0)
+		a->o.sw_progress = (enum rdx_sw_progress)rdx_sw_progress_mode_get(a->dev);
 	if (a->attr->software && a->o.ib_port > 1) {
 		fprintf(stderr, "rdx-perf: bad value '%u' for -i: the software device has one port (1)\n",
 			a->o.ib_port);

@@ -37,7 +37,7 @@ static const char usage_text[] =
 "  --dev NAME           RDMA device or sw                --driver auto|mlx5|verbs\n"
 "  --server | --connect HOST:PORT   -p PORT            --loopback (one process)\n"
 "  --loopback-lcores same|split     server ends on the client's lcore or on the main lcore\n"
-"  --bootstrap-timeout S            --sw-progress inline|thread\n"
+"  --bootstrap-timeout S            --sw-progress inline|poll|thread\n"
 "  --json F --csv F -o F (per-WR log) --report_gbits --label TEXT\n"
 "  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n"
 "  --transport rc|ud    RC QPs (default) or UD datagrams (send, echo; size <= MTU)\n"
@@ -504,10 +504,12 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		case OPT_SW_PROGRESS:
 			if (strcmp(optarg, "inline") == 0)
 				o->sw_progress = RDX_SW_PROGRESS_INLINE;
+			else if (strcmp(optarg, "poll") == 0)
+				o->sw_progress = RDX_SW_PROGRESS_POLL;
 			else if (strcmp(optarg, "thread") == 0)
 				o->sw_progress = RDX_SW_PROGRESS_THREAD;
 			else
-				rc = bad("--sw-progress", optarg, "expected inline or thread");
+				rc = bad("--sw-progress", optarg, "expected inline, poll or thread");
 			break;
 		case OPT_JSON:
 			o->json = optarg;

@@ -108,7 +108,8 @@ perf_report_dev_knobs(const struct perf_app *a)
 			    at->software ? "software device" : "hardware");
 	if (at->software)
 		rdx_report_knob_set(a->rep, "sw_progress", "%s",
-				    a->o.sw_progress == RDX_SW_PROGRESS_THREAD ? "thread" : "inline");
+				    a->o.sw_progress == RDX_SW_PROGRESS_THREAD ? "thread" :
+				    a->o.sw_progress == RDX_SW_PROGRESS_POLL ? "poll" : "inline");
 }
 
 int
@@ -318,7 +319,10 @@ perf_report_head(const struct perf_app *a)
 	}
 	printf(" rdx-perf %s %s | %s | dev %s (%s, driver %s) | %u lcore(s) x %u QP(s)%s | transport %s\n",
 	       o->test, mode_name(o->mode), rdx_op_name(a->eng->op), a->attr->name,
-	       a->attr->software ? "software device" : "hardware", a->attr->driver, a->nb_lcores,
+	       !a->attr->software ? "hardware" :
+	       o->sw_progress == RDX_SW_PROGRESS_THREAD ? "software device, progress thread" :
+	       o->sw_progress == RDX_SW_PROGRESS_POLL ? "software device, progress poll" :
+	       "software device, progress inline", a->attr->driver, a->nb_lcores,
 	       o->sweep_lo, perf_bidir_procs(a) ? ", both processes posting (-b)" :
 	       o->bidir ? ", both ends posting (-b)" : "",
 	       o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");

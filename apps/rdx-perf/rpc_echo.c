@@ -450,7 +450,7 @@ loopback_connect(struct perf_rpc_cli *c, struct perf_rpc_srv *sv)
 static bool
 sw_inline(const struct perf_app *a)
 {
-	return a->attr->software && a->o.sw_progress == RDX_SW_PROGRESS_INLINE;
+	return a->attr->software && a->o.sw_progress != RDX_SW_PROGRESS_THREAD;
 }
 
 bool

@@ -535,7 +535,7 @@ perf_setup(struct perf_app *a)
 		return perf_mpi_boot(a);
 #endif
 	if (a->client && a->responder) {
-		if (o->split && at->software && o->sw_progress == RDX_SW_PROGRESS_INLINE) {
+		if (o->split && at->software && o->sw_progress != RDX_SW_PROGRESS_THREAD) {
 			/* inline progress runs the model from every poller's thread */
 			fprintf(stderr, "rdx-perf: --loopback-lcores split on the software device needs --sw-progress thread\n");
 			return -EINVAL;

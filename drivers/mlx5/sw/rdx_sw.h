@@ -19,12 +19,18 @@ extern "C" {
 #endif
 
 /**
- * How the device's engine runs: the devargs "progress=inline|thread" of
- * rdx_dev_open ("sw:progress=thread", or rdx_dev_conf.devargs).
+ * How the device's engine runs: the devargs "progress=inline|poll|thread"
+ * of rdx_dev_open ("sw:progress=thread", or rdx_dev_conf.devargs).
  */
 enum rdx_sw_progress {
-	RDX_SW_PROGRESS_INLINE = 0, /**< "inline" (default): from the caller's poll (deterministic) */
+	/** "inline" (default): on the caller's thread, from each post that
+	 * rang a doorbell (as a NIC starts on the doorbell) and from polls
+	 * (deterministic) */
+	RDX_SW_PROGRESS_INLINE = 0,
 	RDX_SW_PROGRESS_THREAD,     /**< "thread": on its own thread, like a NIC */
+	/** "poll": on the caller's thread, from polls only: the doorbells of
+	 * several posts wait for the next poll, which takes them together */
+	RDX_SW_PROGRESS_POLL,
 };
 
 /** Device counters (this process's engine, plus CQEs written into this
@@ -85,8 +91,11 @@ bool rdx_sw_dev_is_sw(const struct rdx_dev *dev);
 /** Fill *st. @return 0 or -EINVAL (not a sw device). */
 int rdx_sw_stats_get(const struct rdx_dev *dev, struct rdx_sw_stats *st);
 /** Run the engine once over every QP of dev (what a CQ's poll runs first
- * in inline mode). @return number of WQEs executed or flushed. */
+ * in inline and poll mode). @return number of WQEs executed or flushed. */
 int rdx_sw_progress(struct rdx_dev *dev);
+/** How dev's engine runs (enum rdx_sw_progress, from its devargs), or
+ * -EINVAL (not a sw device). */
+int rdx_sw_progress_mode_get(const struct rdx_dev *dev);
 /** Model state of a QP (enum rdx_sw_qp_state) or -EINVAL. */
 int rdx_sw_qp_state(const struct rdx_qp *qp);
 /** A QP's UD counters (zeros for an RC QP). @return 0 or -EINVAL. */

@@ -341,12 +341,14 @@ sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 	char val[16];
 	int ret;
 
-	/* devargs progress=inline|thread (lib/dev refused other keys) */
+	/* devargs progress=inline|poll|thread (lib/dev refused other keys) */
 	ret = rdx_devargs_get(devargs, "progress", val, sizeof(val));
 	if (ret > 0 && strcmp(val, "thread") == 0) {
 		progress = RDX_SW_PROGRESS_THREAD;
+	} else if (ret > 0 && strcmp(val, "poll") == 0) {
+		progress = RDX_SW_PROGRESS_POLL;
 	} else if (ret != 0 && (ret < 0 || strcmp(val, "inline") != 0)) {
-		fprintf(stderr, "rdx_sw: bad devargs progress=%s: expected inline or thread\n",
+		fprintf(stderr, "rdx_sw: bad devargs progress=%s: expected inline, poll or thread\n",
 			ret > 0 ? val : "(too long)");
 		rte_errno = EINVAL;
 		return NULL;
@@ -457,6 +459,14 @@ rdx_sw_progress(struct rdx_dev *dev)
 	if (!rdx_sw_dev_is_sw(dev))
 		return -EINVAL;
 	return sw_engine_progress(&sw_dev(dev)->eng);
+}
+
+int
+rdx_sw_progress_mode_get(const struct rdx_dev *dev)
+{
+	if (!rdx_sw_dev_is_sw(dev))
+		return -EINVAL;
+	return (int)((const struct sw_dev *)(uintptr_t)dev)->progress;
 }
 
 int

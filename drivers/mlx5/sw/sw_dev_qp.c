@@ -113,7 +113,7 @@ sw_cq_create_op(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 		rte_errno = -ret;
 		return NULL;
 	}
-	if (sd->progress == RDX_SW_PROGRESS_INLINE) {
+	if (sd->progress != RDX_SW_PROGRESS_THREAD) {
 		cq->inline_progress = true;
 		cq->mcq.base.poll_burst = sw_cq_poll_inline;
 	}
@@ -211,6 +211,12 @@ sw_post_burst(struct rdx_qp *rqp, const struct rdx_wr *wr, uint16_t n)
 	/* leave the word to a thread that came in meanwhile */
 	__atomic_compare_exchange_n(&r->writer, &tid, 0, false, __ATOMIC_RELEASE,
 				    __ATOMIC_RELAXED);
+	/* inline progress: the engine takes the doorbell now, as a NIC starts
+	 * on the doorbell, rather than at the caller's next poll (which may
+	 * then skip its idle call: sw_cq_poll_inline). On a latency path the
+	 * request is executed before the post returns to the caller's loop. */
+	if (k != 0 && sw_dev(rqp->dev)->progress == RDX_SW_PROGRESS_INLINE)
+		sw_engine_progress(&sw_dev(rqp->dev)->eng);
 	return k;
 }
 

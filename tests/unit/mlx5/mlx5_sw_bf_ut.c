@@ -10,7 +10,9 @@
  *    its own toggle), seen as a ring in the wrong half or as a doorbell
  *    record that moved with no doorbell;
  * and stays silent on correct runs with many QPs and many rings between two
- * looks of the model (16 and 1024 QPs: no "wrong BlueFlame half").
+ * looks of the model (16 and 1024 QPs: no "wrong BlueFlame half"). The
+ * device runs progress=poll (rings accumulate until a poll); one case opens
+ * a device with the default inline progress (each ring taken at its post).
  * EAL runs with two lcores (no hugepages); without them the test skips.
  */
 #include <errno.h>
@@ -272,6 +274,51 @@ test_shared_register(void)
 }
 
 /*
+ * The same misuse under the default inline progress, where the engine
+ * takes each post's ring right after the post: a ring never waits for the
+ * next one, so the second QP's ring is always found in the wrong half
+ * (never lost), and flagged. Rounds of both QPs, in both orders.
+ */
+static void
+test_own_toggle_flagged_inline(void)
+{
+	struct rdx_dev *const polled = dev;
+	unsigned int wrong = log_count("wrong BlueFlame half");
+	struct rdx_mlx5_bfreg *shared;
+	uint64_t errs;
+	struct rig r;
+	int k;
+
+	CU_ASSERT_FATAL(sw_ut_dev_open(&dev) == 0);
+	CU_ASSERT_EQUAL(rdx_sw_progress_mode_get(dev), RDX_SW_PROGRESS_INLINE);
+	errs = dev_errors();
+	rig_make(&r, 2, RDX_QP_POST_LCORE(rte_lcore_id()));
+	shared = mqp(r.qp[0][0])->bf;
+	mqp(r.qp[0][0])->bf = &mqp(r.qp[0][0])->bf_own;
+	mqp(r.qp[0][1])->bf = &mqp(r.qp[0][1])->bf_own;
+	for (k = 0; k < 4; k++) {
+		CU_ASSERT(post_k(&r, k & 1, 10 + 2 * (uint64_t)k, 1) == 1);
+		CU_ASSERT(post_k(&r, (k & 1) ^ 1, 11 + 2 * (uint64_t)k, 1) == 1);
+	}
+	CU_ASSERT(drain(&r) == 0);
+	CU_ASSERT(dev_errors() > errs);
+	CU_ASSERT(log_count("wrong BlueFlame half") > wrong);
+	/* with the shared toggle the same pattern is clean */
+	mqp(r.qp[0][0])->bf = shared;
+	mqp(r.qp[0][1])->bf = shared;
+	errs = dev_errors();
+	for (k = 0; k < 4; k++) {
+		CU_ASSERT(post_k(&r, k & 1, 20 + 2 * (uint64_t)k, 1) == 1);
+		CU_ASSERT(post_k(&r, (k & 1) ^ 1, 21 + 2 * (uint64_t)k, 1) == 1);
+	}
+	CU_ASSERT(drain(&r) == 0);
+	CU_ASSERT_EQUAL(dev_errors(), errs);
+	rig_free(&r);
+	CU_ASSERT(sw_ut_dev_close(dev) == 0);
+	dev = polled;
+}
+
+/*
  * Regression of finding 2: two QPs of one register, each with its own half
  * toggle (as before the fix), write the same half back to back.
  */
@@ -376,10 +423,13 @@ test_register_of_creator_flagged(void)
 	rig_free(&r);
 }
 
+/* progress=poll: the engine looks at a register at polls only, so the
+ * rings of several posts wait in it together (what these tests are about;
+ * the default inline progress also takes each post's ring right after it) */
 static int
 suite_init(void)
 {
-	return sw_ut_dev_open(&dev);
+	return sw_ut_dev_open_args(&dev, "progress=poll");
 }
 
 static int
@@ -397,6 +447,7 @@ main(int argc, char **argv)
 		{ "1024 QPs on one register: no device error", test_1024_qps_one_register },
 		{ "QPs of one posting lcore share the register", test_shared_register },
 		{ "a toggle per QP on a shared register is flagged", test_own_toggle_flagged },
+		{ "inline progress: a toggle per QP is flagged", test_own_toggle_flagged_inline },
 		{ "a register rung from another lcore is flagged", test_register_of_creator_flagged },
 		{ NULL, NULL },
 	};

@@ -679,7 +679,7 @@ static void
 test_cq_overrun(void)
 {
 	struct rdx_qp_conf qc = qconf;
-	struct rdx_sw_stats st;
+	struct rdx_sw_stats st, st0;
 	struct rdx_wc wc[16];
 	struct rdx_wr w[8];
 	struct pair p;
@@ -690,8 +690,12 @@ test_cq_overrun(void)
 	pair_make_on(dev, &p, &qc, NULL, 4); /* 8 CQEs */
 	for (i = 0; i < 8; i++)
 		w[i] = wr_make((uint64_t)i, RDX_OP_NOP, NULL, 0, 0, 0, RDX_WR_SIGNALED);
+	CU_ASSERT(rdx_sw_stats_get(dev, &st0) == 0);
 	CU_ASSERT_EQUAL(rdx_qp_post_burst(p.qp[0], w, 8), 8);
-	CU_ASSERT_EQUAL(rdx_sw_progress(dev) >= 8, 1);
+	/* executed by the post (inline progress) or by this call */
+	rdx_sw_progress(dev);
+	CU_ASSERT(rdx_sw_stats_get(dev, &st) == 0);
+	CU_ASSERT_EQUAL(st.wqes - st0.wqes, 8);
 	CU_ASSERT_EQUAL(rdx_qp_post_burst(p.qp[0], w, 4), 4);
 	rdx_sw_progress(dev);
 	CU_ASSERT(rdx_sw_cq_overruns(p.cq[0]) >= 1);
@@ -979,6 +983,68 @@ test_thread_mode(void)
 
 /* Two devices in one process: QPs of different segments connect; each
  * device's engine runs its own requesters when its CQ is polled. */
+/*
+ * When the engine runs: inline progress (the default) executes a burst
+ * from the post that rang its doorbell, before any poll; progress=poll
+ * leaves the doorbells in the register until a poll (or rdx_sw_progress)
+ * takes them together; an unknown mode is refused.
+ */
+static void
+test_progress_modes(void)
+{
+	struct rdx_dev_conf dc = { .devargs = "progress=poll" };
+	struct rdx_qp_conf qc = qconf;
+	struct rdx_sw_stats s0, s1;
+	struct rdx_wc wc[8];
+	struct rdx_wr w[4];
+	struct rdx_dev *d2;
+	struct pair p;
+	int i;
+
+	CU_ASSERT_EQUAL(rdx_sw_progress_mode_get(dev), RDX_SW_PROGRESS_INLINE);
+	pair_make(&p, &qc, NULL);
+	for (i = 0; i < 4; i++)
+		w[i] = wr_make(100 + (uint64_t)i, RDX_OP_NOP, NULL, 0, 0, 0, RDX_WR_SIGNALED);
+	CU_ASSERT(rdx_sw_stats_get(dev, &s0) == 0);
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(p.qp[0], w, 4), 4);
+	CU_ASSERT(rdx_sw_stats_get(dev, &s1) == 0);
+	CU_ASSERT_EQUAL(s1.doorbells - s0.doorbells, 1);
+	CU_ASSERT_EQUAL(s1.wqes - s0.wqes, 4);
+	CU_ASSERT_EQUAL(s1.cqes - s0.cqes, 4);
+	CU_ASSERT_EQUAL(rdx_sw_progress(dev), 0); /* nothing left */
+	CU_ASSERT_EQUAL(poll_n(p.cq[0], wc, 4), 4);
+	CU_ASSERT_EQUAL(wc[3].wr_id, 103);
+	CU_ASSERT_EQUAL(poll_extra(p.cq[0]), 0);
+	pair_free(&p);
+
+	d2 = rdx_dev_open("sw", &dc);
+	CU_ASSERT_FATAL(d2 != NULL);
+	CU_ASSERT_EQUAL(rdx_sw_progress_mode_get(d2), RDX_SW_PROGRESS_POLL);
+	pair_make_on(d2, &p, &qc, NULL, 64);
+	CU_ASSERT(rdx_sw_stats_get(d2, &s0) == 0);
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(p.qp[0], w, 4), 4);
+	CU_ASSERT_EQUAL(rdx_qp_post_burst(p.qp[0], w, 4), 4);
+	CU_ASSERT(rdx_sw_stats_get(d2, &s1) == 0);
+	CU_ASSERT_EQUAL(s1.wqes - s0.wqes, 0);
+	CU_ASSERT_EQUAL(s1.doorbells - s0.doorbells, 0);
+	/* one look takes both rings and runs both bursts */
+	CU_ASSERT_EQUAL(rdx_sw_progress(d2), 8);
+	CU_ASSERT(rdx_sw_stats_get(d2, &s1) == 0);
+	CU_ASSERT_EQUAL(s1.doorbells - s0.doorbells, 2);
+	CU_ASSERT_EQUAL(s1.wqes - s0.wqes, 8);
+	CU_ASSERT_EQUAL(s1.device_errors, 0);
+	CU_ASSERT_EQUAL(poll_n(p.cq[0], wc, 8), 8);
+	CU_ASSERT_EQUAL(wc[7].wr_id, 103);
+	CU_ASSERT_EQUAL(poll_extra(p.cq[0]), 0);
+	pair_free(&p);
+	CU_ASSERT(rdx_dev_close(d2) == 0);
+
+	dc.devargs = "progress=later";
+	CU_ASSERT_PTR_NULL(rdx_dev_open("sw", &dc));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	CU_ASSERT_EQUAL(rdx_sw_progress_mode_get(NULL), -EINVAL);
+}
+
 static void
 test_two_devices(void)
 {
@@ -1362,6 +1428,7 @@ main(int argc, char **argv)
 		{ "cq_wait", test_cq_wait },
 		{ "thread_mode", test_thread_mode },
 		{ "two_devices", test_two_devices },
+		{ "progress_modes", test_progress_modes },
 		{ "atomic_threads", test_atomic_threads },
 		{ "many_qps", test_many_qps },
 		{ NULL, NULL },

@@ -2,8 +2,8 @@
 /*
  * The suite set-up shared by the tests that run on one software device
  * opened for the whole suite (sw_dev_ut.c, sw_dev_qp_ut.c, sw_ud_ut.c,
- * ../mlx5/mlx5_sw_bf_ut.c): open "sw" with the default configuration in
- * suite_init, close it in suite_fini. Each test keeps its own suite_init
+ * ../mlx5/mlx5_sw_bf_ut.c): open "sw" in suite_init (the default
+ * configuration, or devargs), close it in suite_fini. Each test keeps its own suite_init
  * and suite_fini around these (lcore set-up, counters printed or checked
  * before the close). And the connected QP pair both sw_dev_ut.c and
  * sw_dev_qp_ut.c build their tests on.
@@ -20,17 +20,26 @@
 
 #include "rdx_dev.h"
 
-/* Opens the "sw" device into *d: 0, or -1 with one line on stderr (the
- * suite does not run). */
+/* Opens the "sw" device into *d, with devargs (NULL: the defaults): 0, or
+ * -1 with one line on stderr (the suite does not run). */
 static inline int
-sw_ut_dev_open(struct rdx_dev **d)
+sw_ut_dev_open_args(struct rdx_dev **d, const char *devargs)
 {
-	*d = rdx_dev_open("sw", NULL);
+	struct rdx_dev_conf dc = { .devargs = devargs };
+
+	*d = rdx_dev_open("sw", devargs != NULL ? &dc : NULL);
 	if (*d == NULL) {
 		fprintf(stderr, "cannot open the sw device: %s\n", rte_strerror(rte_errno));
 		return -1;
 	}
 	return 0;
+}
+
+/* Opens the "sw" device with the default configuration into *d. */
+static inline int
+sw_ut_dev_open(struct rdx_dev **d)
+{
+	return sw_ut_dev_open_args(d, NULL);
 }
 
 /* Closes d when sw_ut_dev_open opened it: rdx_dev_close's result, or 0. */

@@ -58,7 +58,8 @@ static int
 side_open(struct side *s)
 {
 	struct rdx_dev_conf dc = {
-		.devargs = progress_mode == RDX_SW_PROGRESS_THREAD ? "progress=thread" : NULL };
+		.devargs = progress_mode == RDX_SW_PROGRESS_THREAD ? "progress=thread" :
+			progress_mode == RDX_SW_PROGRESS_POLL ? "progress=poll" : NULL };
 	struct rdx_cq_conf cc = { .depth = 64, .events = true };
 	struct rdx_qp_conf qc = {
 		.sq_depth = 32, .rq_depth = 32, .max_send_sge = 2, .max_recv_sge = 2,
@@ -322,6 +323,15 @@ static void
 test_two_processes_thread(void)
 {
 	progress_mode = RDX_SW_PROGRESS_THREAD;
+	test_two_processes_body();
+	progress_mode = RDX_SW_PROGRESS_INLINE;
+}
+
+/* The same with the engines run from polls only (progress=poll). */
+static void
+test_two_processes_poll(void)
+{
+	progress_mode = RDX_SW_PROGRESS_POLL;
 	test_two_processes_body();
 	progress_mode = RDX_SW_PROGRESS_INLINE;
 }
@@ -814,6 +824,7 @@ main(void)
 	static const struct rdx_ut_case cases[] = {
 		{ "two_processes", test_two_processes },
 		{ "two_processes_thread", test_two_processes_thread },
+		{ "two_processes_poll", test_two_processes_poll },
 		{ "peer_closes", test_peer_closes },
 		{ "peer_killed", test_peer_killed },
 		{ "peer_killed_writes", test_peer_killed_writes },
