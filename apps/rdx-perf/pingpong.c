@@ -36,6 +36,7 @@
 #include <rte_per_lcore.h>
 
 #include "rdx_runtime.h"
+#include "rdx_stamp.h"
 
 #include "perf_app.h"
 #include "perf_loop.h"
@@ -336,6 +337,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 				       (uint16_t)(room < PERF_WC_BURST ? room : PERF_WC_BURST));
 		if (nc == 0)
 			return nx != NULL ? pp_serve_idle(lc, ep, nx, resp) : rc;
+		RDX_STAMP(RDX_STAMP_RESP_POLL);
 		for (j = 0; j < nc; j++) {
 			uint64_t seq = ep->recv_done;
 
@@ -368,6 +370,7 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 		if (nx != NULL ? ep->recv_posted - ep->recv_done < 2 : pp_recvs_low(run, ep))
 			perf_post_recvs(ep, ep->rslots);
 	}
+	RDX_STAMP(RDX_STAMP_RESP_POST);
 	k = rdx_qp_post_burst(ep->qp, post, n);
 	ep->posted += k;
 	ep->tx += k;
@@ -414,6 +417,7 @@ rpc_responses(struct perf_lcore *lc, struct perf_ep *ep, uint32_t resp, unsigned
 	if (nc == 0)
 		return 0;
 	now = rdx_tsc();
+	RDX_STAMP_AT(RDX_STAMP_REQ_POLL, now);
 	lc->last_progress = now;
 	for (j = 0; j < nc; j++) {
 		uint64_t seq = ep->completed;
@@ -546,6 +550,7 @@ pingpong_post_next(struct perf_lcore *lc, struct perf_ep *ep, struct pp_next *nx
 		return;
 	pp_build_ahead(lc, ep, nx, ep->posted, req, PERF_SALT_REQ); /* the first op */
 	now = rdx_tsc();
+	RDX_STAMP_AT(RDX_STAMP_REQ_POST, now);
 	if (rdx_qp_post_burst(ep->qp, &nx->wr, 1) != 1)
 		return;
 	perf_posted(lc, ep, ep->posted, now, req);

@@ -29,6 +29,7 @@
 #include <rte_log.h>
 #include <rte_pause.h>
 
+#include "rdx_stamp.h"
 #include "sw_engine_priv.h"
 
 RTE_LOG_REGISTER(rdx_sw_logtype, rdx.drv.sw, NOTICE)
@@ -120,6 +121,8 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	/* release: the body is visible before the owner bit flips */
 	__atomic_store_n(&dst[63], (uint8_t)((uint32_t)opcode << 4 | (se ? 2U : 0U) |
 			 ((pi >> lg) & 1U)), __ATOMIC_RELEASE);
+	if (d != e->self)
+		RDX_STAMP(RDX_STAMP_PEER_CQE); /* bench/echo_path.sh (-Dpath_stamps=true) */
 	cq->pi = pi + 1;
 	cq->cqes++;
 	__atomic_fetch_add(&sw_ctr(e, d)->cqes, 1, __ATOMIC_RELAXED);
