@@ -10,8 +10,9 @@
 # ping-pong measured before and after each round (the host moves the vCPUs:
 # read a round's segments against its own ping-pong).
 #
-#   bench/echo_path.sh [STAMP_BUILD_DIR [ROUNDS]]    # default build-stamps 3
-#   N=100000 RDX_CALIB_CPUS="0 1" bench/echo_path.sh
+#   bench/echo_path.sh [STAMP_BUILD_DIR [ROUNDS [RDX-PERF ARGS...]]]
+#   N=100000 RDX_CALIB_CPUS="0 1" bench/echo_path.sh build-stamps 3 --sw-progress poll
+# (the extra arguments go to both ends' rdx-perf, after its own)
 #
 # The stamp build is its own build directory (configured here when missing);
 # no default build carries a stamp. Each stamp is one rdtsc (~12 ns on these
@@ -25,6 +26,7 @@ rounds=${2:-3}
 case $rounds in
     ''|*[!0-9]*|0) echo "echo_path.sh: ROUNDS must be a positive integer, got '$rounds'" >&2; exit 2 ;;
 esac
+[ $# -ge 2 ] && shift 2 || shift $#
 n=${N:-100000}
 case $n in
     ''|*[!0-9]*|0) echo "echo_path.sh: N must be a positive integer, got '$n'" >&2; exit 2 ;;
@@ -48,17 +50,18 @@ pingpong() {
     "$build/bench/cacheline_pingpong" --cpus "$ca,$cb" | sed -n 's/.*rtt median \([0-9.]*\) ns.*/\1/p'
 }
 
-echo "echo_path: $rounds round(s); CPUs $ca (requester), $cb (responder); echo -n $n --sizes 100 --dev sw; load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "echo_path: $rounds round(s); CPUs $ca (requester), $cb (responder); echo -n $n --sizes 100 --dev sw $*; load $(cut -d' ' -f1-3 /proc/loadavg)"
 r=1
 while [ "$r" -le "$rounds" ]; do
     port=$((20000 + ($$ + r * 89) % 20000))
     pp0=$(pingpong)
     rm -f "$tmp"/req.* "$tmp"/rsp.*
     RDX_STAMPS=$tmp/rsp "$perf" -l "$cb" --file-prefix "rdxpathS$$" --log-level=error -- --test echo \
-        --server -p "$port" --sizes 100 --dev sw >"$tmp/srv" 2>&1 &
+        --server -p "$port" --sizes 100 --dev sw "$@" >"$tmp/srv" 2>&1 &
     srv=$!
     if ! RDX_STAMPS=$tmp/req "$perf" -l "$ca" --file-prefix "rdxpathC$$" --log-level=error -- --test echo \
-        --connect "127.0.0.1:$port" --bootstrap-timeout 20 --sizes 100 -n "$n" --dev sw >"$tmp/cli" 2>&1; then
+        --connect "127.0.0.1:$port" --bootstrap-timeout 20 --sizes 100 -n "$n" --dev sw "$@" \
+        >"$tmp/cli" 2>&1; then
         cat "$tmp/cli" "$tmp/srv" >&2
         exit 1
     fi
