@@ -290,7 +290,7 @@ def gen_dicts():
             '--ib-port', '--gid-index', '--bidirectional', '--rdma_cm', '--output=bandwidth',
             '--output=latency', '--output=message_rate', '--run_infinitely', '--out_json',
             '--out_json_file', '--verbose', '--clusterperf', '--rate', '--rate-sweep', '-C', '-H',
-            '--rate_limit', '20K', '1.5M', '127.0.0.1']
+            '--rate_limit', '20K', '1.5M', '127.0.0.1', 'poll']
     d('perf_opts', [o.encode() + b'\0' for o in opts])
     d('sw_wqe', [struct.pack('>I', k) for k in (K_SHM, K_LOC, K_RO, 0x100)] +
       [struct.pack('>Q', a) for a in (A_SHM, A_LOC, A_RO)] +
