@@ -116,6 +116,10 @@ check "EAL --log-level zzz" "${EAL[@]}" --log-level zzz -- --test write "${S[@]}
 check "EAL --log-level type:zzz" "${EAL[@]}" --log-level lib.eal:zzz -- --test write "${S[@]}"
 check "bad core mask"       --no-huge -c 0xZZ -- --test write "${S[@]}"
 check "split, inline model" "${EAL[@]}" -- --test write --loopback-lcores split "${S[@]}"
+check "split, poll model"   "${EAL[@]}" -- --test write --loopback-lcores split --sw-progress poll "${S[@]}"
+check "split, poll devarg"  "${EAL[@]}" -- --test write --loopback-lcores split --dev sw:progress=poll
+check "unknown progress"    "${EAL[@]}" -- --test write --sw-progress later "${S[@]}"
+check "unknown progress devarg" "${EAL[@]}" -- --test write --dev sw:progress=later
 check "peer unreachable"    "${EAL[@]}" -- --test write --connect 127.0.0.1:1 \
                             --bootstrap-timeout 1 "${S[@]}"
 port=$(free_port)
