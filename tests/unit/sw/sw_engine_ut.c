@@ -69,6 +69,7 @@ test_doorbell_rules(void)
 	struct tqp a, b;
 	struct tcq c;
 	uint8_t bfc[64];
+	uint32_t i;
 
 	cq_make(&c, 64);
 	qp_make(&a, &c, 16, 0, 0);
@@ -102,6 +103,30 @@ test_doorbell_rules(void)
 	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
 	CU_ASSERT(cq_get(&c, &cqe));
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 2);
+	/* an 8-byte ring, and a BlueFlame copy, whose doorbell word (ctrl
+	 * bytes 0..7) differs from the ring's WQE in the opcode byte: the
+	 * word names the QP and a posted WQE, so it is taken and compared */
+	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	a.dv.dbrec[MLX5_SND_DBR] = htobe32(a.pi & 0xffff);
+	memcpy(bfc, (uint8_t *)a.dv.sq.buf + (a.last & (a.dv.sq.wqe_cnt - 1)) * 64, 64);
+	bfc[3] ^= 0x01;
+	memcpy((uint8_t *)a.dv.bf.reg + a.bf, bfc, 8);
+	a.bf ^= a.dv.bf.size;
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 3);
+	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	a.dv.dbrec[MLX5_SND_DBR] = htobe32(a.pi & 0xffff);
+	memcpy(bfc, (uint8_t *)a.dv.sq.buf + (a.last & (a.dv.sq.wqe_cnt - 1)) * 64, 64);
+	bfc[3] ^= 0x01;
+	memcpy((uint8_t *)a.dv.bf.reg + a.bf, bfc, 64);
+	a.bf ^= a.dv.bf.size;
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 4);
+	/* the copy was cleared: the half holds nothing now */
+	for (i = 0; i < 64; i++)
+		CU_ASSERT_EQUAL(((uint8_t *)a.dv.bf.reg + (a.bf ^ a.dv.bf.size))[i], 0);
 	/* bad idx: LOCAL_QP_OP error, then every later WQE flushed */
 	ctrl(&a, MLX5_OPCODE_NOP, 1, 0, 0);
 	put(&a, a.last, 1, "\x77", 1); /* idx high byte */
@@ -109,7 +134,7 @@ test_doorbell_rules(void)
 	ctrl(&a, MLX5_OPCODE_NOP, 1, 0, 0);
 	ring(&a);
 	sw_engine_progress(&eng);
-	CU_ASSERT_EQUAL(eng.device_errors, errs + 3);
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 5);
 	CU_ASSERT_FATAL(cq_get(&c, &cqe));
 	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ_ERR);
 	CU_ASSERT_EQUAL(e->syndrome, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
