@@ -520,8 +520,8 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 			synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	}
 	p->rq_ci = r.cnt + 1;
-	__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 	if (synd != 0) {
+		__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 		sw_qp_set_err(p);
 		/* no room: the peer's flush completes that receive instead */
 		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0, pqpn) != 0)
@@ -559,6 +559,9 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		sw_qp_set_err(p);
 		ret = -1;
 	}
+	/* counted once the CQE is out: the counter's locked add (a line every
+	 * requester of the peer's segment writes) stays off the message's path */
+	__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 	sw_qunlock(&p->lock);
 	if (ret != 0)
 		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
