@@ -36,9 +36,6 @@ req_file "$TMP/req.1"
 python3 "$EP" "$TMP/req.1" "$TMP/rsp.1" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ "$rc" = 0 ] && pass "two stamp files: exit 0" || fail "two stamp files: exit $rc ($(cat "$TMP/err"))"
-want() { # REGEX WHAT
-    if grep -Eq -- "$1" "$TMP/out"; then pass "$2"; else fail "$2: no line matching '$1' in:"; cat "$TMP/out"; fi
-}
 want '^18 requests \(the first 2 left out\)' "the first tenth left out"
 want '^  req post -> peer CQE +100\.0 +100\.0 +100\.0$' "the requester's post to the peer's CQE: 100 ns"
 want '^  peer CQE -> resp poll +40\.0 +40\.0 +40\.0$' "the CQE to the responder's poll: 40 ns"

@@ -21,6 +21,11 @@ finish() {
     if [ "$FAILS" -ne 0 ]; then echo "$FAILS check(s) failed"; exit 1; fi
     echo "all checks passed"; exit 0
 }
+# want REGEX WHAT: a line of $TMP/out matches REGEX (grep -E), else the
+# check fails and $TMP/out is shown (the tests of the analysis scripts)
+want() {
+    if grep -Eq -- "$1" "$TMP/out"; then pass "$2"; else fail "$2: no line matching '$1' in:"; cat "$TMP/out"; fi
+}
 # run NAME TIMEOUT ARGS...: run rdx-perf, keep stdout/stderr in $TMP/NAME.{out,err}
 run() {
     local name=$1 t=$2; shift 2

@@ -32,9 +32,6 @@ cp "$D/rdx-perf.1.txt" "$D/rdx-perf.2.txt"
 python3 "$PD" "$D" 5 >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ "$rc" = 0 ] && pass "two tools' profiles: exit 0" || fail "two tools' profiles: exit $rc ($(cat "$TMP/err"))"
-want() { # REGEX WHAT
-    if grep -Eq -- "$1" "$TMP/out"; then pass "$2"; else fail "$2: no line matching '$1' in:"; cat "$TMP/out"; fi
-}
 want '^  perftest +rounds 1 \(medians 10\.00\): kernel +28\.00 +user +4\.00 +other threads +2\.00 +idle +6\.00$' \
     "perftest per round trip: kernel 0.7 x 40 us, user, ksoftirqd, idle"
 want '^  rdx-perf +rounds 1 \(medians 10\.00\): kernel +20\.00 +user +20\.00 ' "rdx-perf: the inf round left out"

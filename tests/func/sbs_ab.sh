@@ -30,9 +30,6 @@ LOG
 python3 "$AB" "$TMP/log" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ "$rc" = 0 ] && pass "a log of 3 rounds: exit 0" || fail "a log of 3 rounds: exit $rc ($(cat "$TMP/err"))"
-want() { # REGEX WHAT
-    if grep -Eq -- "$1" "$TMP/out"; then pass "$2"; else fail "$2: no line matching '$1' in:"; cat "$TMP/out"; fi
-}
 want '^write lat \(us; 6 runs\)$' "the lat row: 6 runs, in us"
 want '^  ib_write_lat +n=3 +median +10\.000 +min +10\.000 +max +10\.000$' "perftest's median over the rounds"
 want '^  rdx-perf +n=3 +median +12\.000 +min +11\.000 +max +13\.000$' "rdx-perf's median, min and max"

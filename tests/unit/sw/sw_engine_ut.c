@@ -58,8 +58,28 @@ test_wrap_and_owner(void)
 	sw_cq_destroy(&eng, c.slot);
 }
 
-/* No doorbell, no execution; a doorbell in the wrong half, a BlueFlame
- * copy that differs from the ring, and a bad idx are device errors. */
+/* A signaled NOP on a, rung with the first `bytes` of its WQEBB (8: a
+ * doorbell, 64: a BlueFlame copy) with byte `at` flipped by `x`;
+ * executed all the same, its CQE taken. */
+static void
+nop_ring_flipped(struct tqp *a, struct tcq *c, uint32_t bytes, uint32_t at, uint8_t x)
+{
+	struct mlx5_cqe64 cqe;
+	uint8_t bfc[64];
+
+	ctrl(a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	a->dv.dbrec[MLX5_SND_DBR] = htobe32(a->pi & 0xffff);
+	memcpy(bfc, (uint8_t *)a->dv.sq.buf + (a->last & (a->dv.sq.wqe_cnt - 1)) * 64, 64);
+	bfc[at] ^= x;
+	memcpy((uint8_t *)a->dv.bf.reg + a->bf, bfc, bytes);
+	a->bf ^= a->dv.bf.size;
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(c, &cqe));
+}
+
+/* No doorbell, no execution; a doorbell in the wrong half, a doorbell or
+ * BlueFlame copy that differs from the ring, and a bad idx are device
+ * errors. */
 static void
 test_doorbell_rules(void)
 {
@@ -68,7 +88,6 @@ test_doorbell_rules(void)
 	uint64_t errs = eng.device_errors;
 	struct tqp a, b;
 	struct tcq c;
-	uint8_t bfc[64];
 	uint32_t i;
 
 	cq_make(&c, 64);
@@ -93,36 +112,15 @@ test_doorbell_rules(void)
 	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
 	CU_ASSERT(cq_get(&c, &cqe));
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
-	/* a BlueFlame copy that does not match the ring */
-	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	a.dv.dbrec[MLX5_SND_DBR] = htobe32(a.pi & 0xffff);
-	memcpy(bfc, (uint8_t *)a.dv.sq.buf + (a.last & (a.dv.sq.wqe_cnt - 1)) * 64, 64);
-	bfc[11] ^= MLX5_WQE_CTRL_SOLICITED; /* fm_ce_se differs */
-	memcpy((uint8_t *)a.dv.bf.reg + a.bf, bfc, 64);
-	a.bf ^= a.dv.bf.size;
-	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
-	CU_ASSERT(cq_get(&c, &cqe));
+	/* a BlueFlame copy that does not match the ring (fm_ce_se) */
+	nop_ring_flipped(&a, &c, 64, 11, MLX5_WQE_CTRL_SOLICITED);
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 2);
 	/* an 8-byte ring, and a BlueFlame copy, whose doorbell word (ctrl
 	 * bytes 0..7) differs from the ring's WQE in the opcode byte: the
 	 * word names the QP and a posted WQE, so it is taken and compared */
-	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	a.dv.dbrec[MLX5_SND_DBR] = htobe32(a.pi & 0xffff);
-	memcpy(bfc, (uint8_t *)a.dv.sq.buf + (a.last & (a.dv.sq.wqe_cnt - 1)) * 64, 64);
-	bfc[3] ^= 0x01;
-	memcpy((uint8_t *)a.dv.bf.reg + a.bf, bfc, 8);
-	a.bf ^= a.dv.bf.size;
-	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
-	CU_ASSERT(cq_get(&c, &cqe));
+	nop_ring_flipped(&a, &c, 8, 3, 0x01);
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 3);
-	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	a.dv.dbrec[MLX5_SND_DBR] = htobe32(a.pi & 0xffff);
-	memcpy(bfc, (uint8_t *)a.dv.sq.buf + (a.last & (a.dv.sq.wqe_cnt - 1)) * 64, 64);
-	bfc[3] ^= 0x01;
-	memcpy((uint8_t *)a.dv.bf.reg + a.bf, bfc, 64);
-	a.bf ^= a.dv.bf.size;
-	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
-	CU_ASSERT(cq_get(&c, &cqe));
+	nop_ring_flipped(&a, &c, 64, 3, 0x01);
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 4);
 	/* the copy was cleared: the half holds nothing now */
 	for (i = 0; i < 64; i++)
