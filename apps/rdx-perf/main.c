@@ -477,8 +477,12 @@ main(int argc, char **argv)
 	a->attr = rdx_dev_attr_get(a->dev);
 	/* the mode in effect (--dev sw:progress=... sets it too), for the
 	 * checks that depend on it and the report */
-	if (a->attr->software && rdx_sw_progress_mode_get(a->dev) >= 0)
-		a->o.sw_progress = (enum rdx_sw_progress)rdx_sw_progress_mode_get(a->dev);
+	if (a->attr->software) {
+		const int mode = rdx_sw_progress_mode_get(a->dev);
+
+		if (mode >= 0)
+			a->o.sw_progress = (enum rdx_sw_progress)mode;
+	}
 	if (a->attr->software && a->o.ib_port > 1) {
 		fprintf(stderr, "rdx-perf: bad value '%u' for -i: the software device has one port (1)\n",
 			a->o.ib_port);
