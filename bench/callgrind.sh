@@ -42,11 +42,10 @@
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/bench/lib.sh"
 build=${1:-build}
 bursts=${2:-20000}
-case $bursts in
-    ''|*[!0-9]*) echo "callgrind.sh: BURSTS must be a positive integer, got '$bursts'" >&2; exit 2 ;;
-esac
+bench_posint BURSTS "$bursts"
 command -v valgrind >/dev/null 2>&1 || { echo "callgrind.sh: valgrind not installed (apt-get install valgrind)" >&2; exit 2; }
 [ -f "$build/build.ninja" ] || meson setup "$build" "$src" >/dev/null
 ninja -C "$build" bench/mlx5_fastpath apps/rdx-perf/rdx-perf >/dev/null

@@ -19,15 +19,12 @@
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/bench/lib.sh"
 build=${1:-build}
 pairs=${2:-20}
-case $pairs in
-    ''|*[!0-9]*|0) echo "echo_ab.sh: PAIRS must be a positive integer, got '$pairs'" >&2; exit 2 ;;
-esac
+bench_posint PAIRS "$pairs"
 n=${N:-30000}
-case $n in
-    ''|*[!0-9]*|0) echo "echo_ab.sh: N must be a positive integer, got '$n'" >&2; exit 2 ;;
-esac
+bench_posint N "$n"
 a_args=${ECHO_A-}
 b_args=${ECHO_B-}
 build_a=${ECHO_BUILD_A:-$build}
@@ -35,10 +32,7 @@ build_a=${ECHO_BUILD_A:-$build}
     { echo "echo_ab.sh: A and B are the same build with the same arguments ('$a_args'): nothing to compare" >&2; exit 2; }
 [ -x "$build_a/apps/rdx-perf/rdx-perf" ] ||
     { echo "echo_ab.sh: no rdx-perf in ECHO_BUILD_A's $build_a/apps/rdx-perf (build it first)" >&2; exit 2; }
-cpus=${RDX_CALIB_CPUS:-0 1}
-ca=${cpus%% *}
-cb=${cpus##* }
-[ "$ca" != "$cb" ] || { echo "echo_ab.sh: RDX_CALIB_CPUS needs two CPUs, got '$cpus'" >&2; exit 2; }
+bench_cpus RDX_CALIB_CPUS "${RDX_CALIB_CPUS:-0 1}"
 [ -f "$build/build.ninja" ] || meson setup "$build" "$src" >/dev/null
 ninja -C "$build" apps/rdx-perf/rdx-perf >/dev/null
 tmp=$(mktemp -d)

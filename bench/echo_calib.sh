@@ -20,11 +20,10 @@
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/bench/lib.sh"
 build=${1:-build}
 rounds=${2:-3}
-case $rounds in
-    ''|*[!0-9]*|0) echo "echo_calib.sh: ROUNDS must be a positive integer, got '$rounds'" >&2; exit 2 ;;
-esac
+bench_posint ROUNDS "$rounds"
 [ $# -ge 2 ] && shift 2 || shift $#
 dev=
 if [ $# -gt 0 ]; then
@@ -32,13 +31,8 @@ if [ $# -gt 0 ]; then
     dev="--dev $2"
 fi
 n=${N:-200000}
-case $n in
-    ''|*[!0-9]*|0) echo "echo_calib.sh: N must be a positive integer, got '$n'" >&2; exit 2 ;;
-esac
-cpus=${RDX_CALIB_CPUS:-0 1}
-ca=${cpus%% *}
-cb=${cpus##* }
-[ "$ca" != "$cb" ] || { echo "echo_calib.sh: RDX_CALIB_CPUS needs two CPUs, got '$cpus'" >&2; exit 2; }
+bench_posint N "$n"
+bench_cpus RDX_CALIB_CPUS "${RDX_CALIB_CPUS:-0 1}"
 [ -f "$build/build.ninja" ] || meson setup "$build" "$src" >/dev/null
 ninja -C "$build" apps/rdx-perf/rdx-perf bench/cacheline_pingpong bench/tcp_pingpong >/dev/null
 perf=$build/apps/rdx-perf/rdx-perf

@@ -21,20 +21,14 @@
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/bench/lib.sh"
 build=${1:-build-stamps}
 rounds=${2:-3}
-case $rounds in
-    ''|*[!0-9]*|0) echo "echo_path.sh: ROUNDS must be a positive integer, got '$rounds'" >&2; exit 2 ;;
-esac
+bench_posint ROUNDS "$rounds"
 [ $# -ge 2 ] && shift 2 || shift $#
 n=${N:-100000}
-case $n in
-    ''|*[!0-9]*|0) echo "echo_path.sh: N must be a positive integer, got '$n'" >&2; exit 2 ;;
-esac
-cpus=${RDX_CALIB_CPUS:-0 1}
-ca=${cpus%% *}
-cb=${cpus##* }
-[ "$ca" != "$cb" ] || { echo "echo_path.sh: RDX_CALIB_CPUS needs two CPUs, got '$cpus'" >&2; exit 2; }
+bench_posint N "$n"
+bench_cpus RDX_CALIB_CPUS "${RDX_CALIB_CPUS:-0 1}"
 if [ ! -f "$build/build.ninja" ]; then
     meson setup "$build" "$src" -Dpath_stamps=true -Dtests=false >/dev/null
 fi

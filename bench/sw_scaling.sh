@@ -16,17 +16,15 @@
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/bench/lib.sh"
 build=${1:-build}
 reps=${2:-5}
-case $reps in
-    ''|*[!0-9]*|0) echo "sw_scaling.sh: REPEATS must be a positive integer, got '$reps'" >&2; exit 2 ;;
-esac
+bench_posint REPEATS "$reps"
 [ $# -ge 2 ] && shift 2 || shift $#
 [ $# -gt 0 ] || set -- --test write --mode bw -s 8 -t 32 -l 32 -Q 32 -D 0.5
-cpus=${RDX_SCALING_CPUS:-0 1}
-c0=${cpus%% *}
-c1=${cpus##* }
-[ "$c0" != "$c1" ] || { echo "sw_scaling.sh: RDX_SCALING_CPUS needs two CPUs, got '$cpus'" >&2; exit 2; }
+bench_cpus RDX_SCALING_CPUS "${RDX_SCALING_CPUS:-0 1}"
+c0=$ca
+c1=$cb
 perf=$build/apps/rdx-perf/rdx-perf
 [ -x "$perf" ] || { [ -f "$build/build.ninja" ] || meson setup "$build" "$src" >/dev/null; ninja -C "$build" apps/rdx-perf/rdx-perf >/dev/null; }
 tmp=$(mktemp -d)
