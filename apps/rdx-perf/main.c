@@ -375,6 +375,23 @@ rpc_main(struct perf_app *a)
 	return rc < 0 ? 1 : 0;
 }
 
+/* The value of "progress=" among the devargs of a --dev name
+ * ("sw:progress=thread,..."), or NULL. */
+static const char *
+dev_progress_devarg(const char *dev)
+{
+	const char *p = dev != NULL ? strchr(dev, ':') : NULL;
+	const char *v = NULL;
+
+	while (p != NULL) {
+		p++;
+		if (strncmp(p, "progress=", 9) == 0)
+			v = p + 9; /* the last one counts, as the driver reads it */
+		p = strchr(p, ',');
+	}
+	return v;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -386,6 +403,7 @@ main(int argc, char **argv)
 	int app_argc = 0, eal_argc = argc, i, rc;
 	unsigned int ids[RDX_MAX_LCORES], nw;
 	struct rdx_dev_conf dc;
+	char progress_arg[32];
 
 	/* app options after "--"; without "--" every argument is an app option */
 	for (i = 1; i < argc; i++)
@@ -463,8 +481,20 @@ main(int argc, char **argv)
 	dc.port = a->o.ib_port;                  /* -i */
 	dc.gid_index = a->o.gid_index;           /* -x */
 	dc.gid_index_set = a->o.gid_index >= 0;
-	dc.devargs = a->o.sw_progress == RDX_SW_PROGRESS_THREAD ? "progress=thread" :
-		a->o.sw_progress == RDX_SW_PROGRESS_POLL ? "progress=poll" : NULL;
+	if (a->o.sw_progress_given) {
+		const char *name = perf_sw_progress_name(a->o.sw_progress);
+		const char *dv = dev_progress_devarg(a->o.dev);
+
+		/* both say how the engine runs: one must not silently win */
+		if (dv != NULL && (strncmp(dv, name, strlen(name)) != 0 ||
+				   (dv[strlen(name)] != '\0' && dv[strlen(name)] != ','))) {
+			fprintf(stderr, "rdx-perf: --sw-progress %s contradicts --dev %s\n", name, a->o.dev);
+			rdx_runtime_cleanup();
+			return mpi_exit(a, PERF_EXIT_BAD_INPUT);
+		}
+		snprintf(progress_arg, sizeof(progress_arg), "progress=%s", name);
+		dc.devargs = progress_arg;
+	}
 	a->dev = rdx_dev_open(a->o.dev, &dc);
 	if (a->dev == NULL) {
 		/* rdx_dev_open names unknown devices and drivers itself */

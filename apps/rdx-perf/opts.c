@@ -510,6 +510,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 				o->sw_progress = RDX_SW_PROGRESS_THREAD;
 			else
 				rc = bad("--sw-progress", optarg, "expected inline, poll or thread");
+			o->sw_progress_given = true;
 			break;
 		case OPT_JSON:
 			o->json = optarg;

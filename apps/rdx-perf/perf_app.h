@@ -106,6 +106,7 @@ struct perf_opts {
 	double boot_timeout;
 	bool boot_timeout_given; /* else a server waits for its client until Ctrl-C */
 	enum rdx_sw_progress sw_progress;
+	bool sw_progress_given;  /* --sw-progress on the command line */
 	const char *json;
 	const char *csv;
 	const char *wrlog;
@@ -626,6 +627,7 @@ int perf_launch_clients(struct perf_app *a);
 struct rdx_report *perf_report_open(struct perf_app *a, const char *title, const char *kind,
 				    bool mix);
 void perf_report_dev_knobs(const struct perf_app *a);
+const char *perf_sw_progress_name(enum rdx_sw_progress p);
 int perf_report_files(struct perf_app *a);
 int perf_report_init(struct perf_app *a);
 void perf_report_run(struct perf_app *a, bool last);

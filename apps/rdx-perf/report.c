@@ -98,8 +98,8 @@ perf_report_open(struct perf_app *a, const char *title, const char *kind, bool m
 }
 
 /* The software device's progress mode by its devargs name. */
-static const char *
-sw_progress_name(enum rdx_sw_progress p)
+const char *
+perf_sw_progress_name(enum rdx_sw_progress p)
 {
 	return p == RDX_SW_PROGRESS_THREAD ? "thread" : p == RDX_SW_PROGRESS_POLL ? "poll" : "inline";
 }
@@ -114,7 +114,7 @@ perf_report_dev_knobs(const struct perf_app *a)
 	rdx_report_knob_set(a->rep, "device_kind", "%s",
 			    at->software ? "software device" : "hardware");
 	if (at->software)
-		rdx_report_knob_set(a->rep, "sw_progress", "%s", sw_progress_name(a->o.sw_progress));
+		rdx_report_knob_set(a->rep, "sw_progress", "%s", perf_sw_progress_name(a->o.sw_progress));
 }
 
 int
@@ -325,7 +325,7 @@ perf_report_head(const struct perf_app *a)
 	printf(" rdx-perf %s %s | %s | dev %s (%s%s, driver %s) | %u lcore(s) x %u QP(s)%s | transport %s\n",
 	       o->test, mode_name(o->mode), rdx_op_name(a->eng->op), a->attr->name,
 	       a->attr->software ? "software device, progress " : "hardware",
-	       a->attr->software ? sw_progress_name(o->sw_progress) : "", a->attr->driver, a->nb_lcores,
+	       a->attr->software ? perf_sw_progress_name(o->sw_progress) : "", a->attr->driver, a->nb_lcores,
 	       o->sweep_lo, perf_bidir_procs(a) ? ", both processes posting (-b)" :
 	       o->bidir ? ", both ends posting (-b)" : "",
 	       o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");
