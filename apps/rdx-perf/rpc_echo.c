@@ -487,8 +487,9 @@ rpc_check(const struct perf_app *a)
 			o->qps, PERF_RPC_MAX_CLIENTS);
 		return -EINVAL;
 	}
-	if (o->sweep_hi != o->sweep_lo || o->wrlog != NULL || o->events || o->bad_rkey) {
-		fprintf(stderr, "rdx-perf: --qp-sweep, -o, -e and --inject-bad-rkey are not available with --transport %s\n",
+	if (o->sweep_hi != o->sweep_lo || o->wrlog != NULL || o->events || o->bad_rkey ||
+	    o->output != PERF_OUTPUT_TABLE) {
+		fprintf(stderr, "rdx-perf: --qp-sweep, -o, -e, --output and --inject-bad-rkey are not available with --transport %s\n",
 			perf_transport_name(o->transport));
 		return -EINVAL;
 	}

@@ -122,6 +122,7 @@ check "unknown progress"    "${EAL[@]}" -- --test write --sw-progress later "${S
 check "unknown progress devarg" "${EAL[@]}" -- --test write --dev sw:progress=later
 check "progress flag inline, devarg thread" "${EAL[@]}" -- --test write --sw-progress inline --dev sw:progress=thread
 check "progress flag poll, last devarg inline" "${EAL[@]}" -- --test write --sw-progress poll --dev sw:progress=poll,progress=inline
+check "--output with lib/rpc" "${EAL[@]}" -- --test echo --transport infrc --output=latency "${S[@]}"
 check "peer unreachable"    "${EAL[@]}" -- --test write --connect 127.0.0.1:1 \
                             --bootstrap-timeout 1 "${S[@]}"
 port=$(free_port)
