@@ -57,7 +57,12 @@ struct rdx_cq {
  * Post up to n send work requests and ring the doorbell once for all of
  * them.
  *
- * Fast path: one indirect call; no allocation, lock, log or system call.
+ * Fast path: one indirect call; no allocation, lock, log or system call
+ * in the driver. On the software device in inline-progress mode the call
+ * also runs the device model, as a NIC starts on the doorbell: what a
+ * model's step may do then (wake a CQ waiter with a futex, wait up to
+ * SW_LOCK_WAIT_MS for a shared lock a peer process holds, log a device
+ * error) happens inside the post (drivers/mlx5/sw/README.md).
  * Not thread-safe on one QP: one thread posts to a QP at a time (different
  * QPs may be posted from different threads).
  *
@@ -113,9 +118,9 @@ rdx_qp_post_recv_burst(struct rdx_qp *qp, const struct rdx_recv_wr *wr, uint16_t
  * Poll up to n completions, with one CQ doorbell-record update per call.
  *
  * Fast path: one indirect call; no allocation, lock, log or system call
- * (on the software device in inline-progress mode, the call also runs the
- * device model: still no system call). Not thread-safe on one CQ: one
- * poller at a time.
+ * in the driver (on the software device in inline-progress mode the call
+ * also runs the device model, with what that may do: see
+ * rdx_qp_post_burst). Not thread-safe on one CQ: one poller at a time.
  *
  * @param cq
  *   The CQ to poll.

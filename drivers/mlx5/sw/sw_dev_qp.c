@@ -194,6 +194,10 @@ sw_post_burst(struct rdx_qp *rqp, const struct rdx_wr *wr, uint16_t n)
 	const uint32_t prev = __atomic_exchange_n(&r->writer, tid, __ATOMIC_ACQUIRE);
 	uint16_t k;
 
+	/* the thread that rings it: only its own looks may hold the register
+	 * still (sw_engine.c, sw_bf_quiet) */
+	if (unlikely(__atomic_load_n(&r->poster, __ATOMIC_RELAXED) != tid))
+		__atomic_store_n(&r->poster, tid, __ATOMIC_RELAXED);
 	if (unlikely(prev != 0)) {
 		r->bad_tid = prev;
 		__atomic_fetch_add(&r->overlaps, 1, __ATOMIC_RELAXED);

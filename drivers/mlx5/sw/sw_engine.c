@@ -25,6 +25,7 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_atomic.h>
+#include <rte_eal.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
 #include <rte_pause.h>
@@ -318,18 +319,36 @@ sw_bf_writers(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b)
 	}
 }
 
-/* A shared register's poster is quiet (not inside a post) only when we
- * are it; inline mode only. */
+/*
+ * The strict checks of a register's rings (the half each ring uses, a copy
+ * against the ring, a record ahead of every ring) hold only while nobody
+ * rings it during the look: inline or poll mode, and the looker is the
+ * thread that posts on it (its posts are complete). Any other looker (an
+ * lcore that took a QP over, rdx_sw_progress or a CQ wait on a thread that
+ * does not post) may race the poster's rings, and follows thread mode's
+ * rules. The post wrapper notes the poster (sw_dev_qp.c); a register no
+ * wrapper ever rang (the model driven directly, as its unit tests do) is
+ * the looker's.
+ */
 static inline bool
-sw_bf_quiet(const struct sw_engine *e, const struct sw_bfreg *b, uint32_t me)
+sw_bf_quiet(const struct sw_engine *e, const struct sw_bfreg *b)
 {
-	return !e->thread_mode && (b->post_lcore == 0 || me == b->r->lcore);
+	uint32_t p;
+
+	if (e->thread_mode)
+		return false;
+	p = __atomic_load_n(&b->r->poster, __ATOMIC_RELAXED);
+	return p == 0 || p == (uint32_t)rte_gettid();
 }
 
 static void
 sw_bf_consume(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b)
 {
-	const bool strict = !e->thread_mode;
+	const bool quiet = sw_bf_quiet(e, b);
+	/* after a look that raced the poster a half may still hold an older
+	 * ring, or a copy whose tail that look cleared while it was written:
+	 * the next quiet look drains them, checking the doorbell word only */
+	const bool strict = quiet && !b->raced;
 	uint8_t *const h0 = b->r->half[0];
 	uint32_t x = b->half_known ? b->half_next : 0, da, db;
 	struct sw_lqp *qa, *qb;
@@ -344,19 +363,19 @@ sw_bf_consume(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b)
 		/* A ring into x before the one seen would be visible by now. */
 		w[x] = __atomic_load_n((uint64_t *)(void *)(h0 + x * SW_BF_SIZE),
 				       __ATOMIC_ACQUIRE) != 0;
-		if (!w[x] && b->half_known && sw_bf_quiet(e, b, sw_lc_id()))
+		if (!w[x] && b->half_known && strict)
 			sw_device_error(e, self, "doorbell in the wrong BlueFlame half", x ^ 1, x);
 	}
 	if (w[x] != w[x ^ 1]) {
 		/* one ring since the last look (a lost one needs both halves) */
 		x = w[x] ? x : x ^ 1;
-		sw_bf_take(e, self, b, x, strict ? 2 : 0, &da);
+		sw_bf_take(e, self, b, x, strict ? 2 : quiet ? 1 : 0, &da);
 		b->half_next = x ^ 1;
 		b->half_known = true;
 	} else {
 		/* two rings or more: which was last? */
-		qa = sw_bf_take(e, self, b, x, strict ? 1 : 0, &da);
-		qb = sw_bf_take(e, self, b, x ^ 1, strict ? 1 : 0, &db);
+		qa = sw_bf_take(e, self, b, x, quiet ? 1 : 0, &da);
+		qb = sw_bf_take(e, self, b, x ^ 1, quiet ? 1 : 0, &db);
 		if (qa != NULL && qa == qb && da != db && da != UINT32_MAX && db != UINT32_MAX) {
 			b->half_next = (da < db ? x : x ^ 1) ^ 1;
 			b->half_known = true;
@@ -365,6 +384,13 @@ sw_bf_consume(struct sw_engine *e, struct sw_lqp *self, struct sw_bfreg *b)
 		}
 		if (b->post_lcore != 0)
 			sw_bf_sweep(b);
+	}
+	/* a look that may have raced the poster cannot tell the next half,
+	 * nor can the quiet look that drains what it left (every half it
+	 * found rung is empty after it: the next ring teaches the half) */
+	if (!quiet || b->raced) {
+		b->half_known = false;
+		b->raced = !quiet;
 	}
 }
 
@@ -530,9 +556,10 @@ sw_qp_idle(const struct sw_lqp *q, uint64_t mask)
 
 /*
  * A ring of q gone missing: q on a shared register, looked at by the
- * register's posting lcore (its posts are complete: not ringing now) in a
- * full walk that found q idle. If, with the register consumed (busy held:
- * no other look takes a ring meanwhile) and nothing rung or unfolded, q's
+ * thread that posts on it (sw_bf_quiet: its posts are complete, not
+ * ringing now) in a full walk that found q idle. If, with the register
+ * consumed and q not executing (both busy flags held: no other look takes
+ * a ring or runs q meanwhile) and nothing rung or unfolded, q's
  * SQ doorbell record is ahead of what it executed, a ring went missing: a
  * half written twice in a row (two QPs with a toggle each). Flagged, and q
  * armed so the run can end. From the SW_FULL_EVERY-th call's walk, so the
@@ -540,14 +567,20 @@ sw_qp_idle(const struct sw_lqp *q, uint64_t mask)
  * the look at each ring.
  */
 static __rte_noinline void
-sw_bf_stall(struct sw_engine *e, struct sw_lqp *q, uint32_t me)
+sw_bf_stall(struct sw_engine *e, struct sw_lqp *q)
 {
 	struct sw_bfreg *b = q->reg;
 	uint32_t db;
 
-	if (!sw_bf_quiet(e, b, me) ||
+	if (!sw_bf_quiet(e, b) ||
 	    __atomic_exchange_n(&b->busy, 1, __ATOMIC_ACQUIRE) != 0)
 		return;
+	/* and q not being worked on by another caller (whose execution the
+	 * record may be ahead of) */
+	if (__atomic_exchange_n(&q->busy, 1, __ATOMIC_ACQUIRE) != 0) {
+		__atomic_store_n(&b->busy, 0, __ATOMIC_RELEASE);
+		return;
+	}
 	db = be32toh(__atomic_load_n(&q->dbrec[MLX5_SND_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
 	if (__atomic_load_n(&q->s->state, __ATOMIC_ACQUIRE) == RDX_SW_QPS_RTS &&
 	    !__atomic_load_n(&q->armed, __ATOMIC_ACQUIRE) && !sw_bf_pending(q, 0) &&
@@ -557,6 +590,7 @@ sw_bf_stall(struct sw_engine *e, struct sw_lqp *q, uint32_t me)
 		/* execute it anyway, so the run can end */
 		__atomic_fetch_add(&q->arms, 1, __ATOMIC_RELEASE);
 	}
+	__atomic_store_n(&q->busy, 0, __ATOMIC_RELEASE);
 	__atomic_store_n(&b->busy, 0, __ATOMIC_RELEASE);
 }
 
@@ -651,7 +685,7 @@ sw_engine_walk(struct sw_engine *e, struct sw_lc *lc, uint32_t me, uint32_t n, b
 		 * it included: flagged when consumed) */
 		if (sw_qp_idle(q, 0)) {
 			if (stalls && q->reg->post_lcore != 0)
-				sw_bf_stall(e, q, me);
+				sw_bf_stall(e, q);
 			continue;
 		}
 		w = sw_qp_work(e, q) >> 1;

@@ -117,6 +117,7 @@ struct sw_cq_shm {
 struct sw_bf_shm {
 	uint8_t half[2][SW_BF_SIZE];
 	uint32_t writer;          /* model-only: tid inside a post on it, 0: none */
+	uint32_t poster;          /* model-only: tid of the last post on it, 0: none */
 	uint32_t lcore;           /* its posting lcore; UINT32_MAX: none named */
 	uint64_t wrong_lcore;     /* model-only: posts from another lcore */
 	uint64_t overlaps;        /* model-only: posts that met another thread's */
@@ -243,6 +244,7 @@ struct sw_bfreg {
 	uint32_t busy;
 	uint32_t half_next;       /* the half the next ring should use */
 	bool half_known;          /* false after a look that cannot tell */
+	bool raced;               /* the last look may have raced the poster */
 	uint32_t sweep;           /* bumped when a ring may have been lost */
 	uint64_t wrong_seen;      /* r->wrong_lcore already reported */
 	uint64_t overlaps_seen;

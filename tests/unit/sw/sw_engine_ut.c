@@ -151,6 +151,73 @@ test_doorbell_rules(void)
 	sw_cq_destroy(&eng, c.slot);
 }
 
+/* A ring taken by a thread that does not post on the register (an lcore
+ * that took the QP over) may race the poster's rings: its look checks
+ * nothing, and the poster's next look, which drains what it may have left,
+ * only the doorbell word; the look after that is strict again. */
+static void
+test_doorbell_foreign_looker(void)
+{
+	const uint32_t me = (uint32_t)rte_gettid();
+	uint64_t errs = eng.device_errors;
+	struct mlx5_cqe64 cqe;
+	struct sw_bf_shm *r;
+	struct tqp a, b;
+	struct tcq c;
+
+	cq_make(&c, 64);
+	qp_make(&a, &c, 16, 0, 0);
+	qp_make(&b, &c, 16, 0, 0);
+	qp_connect(&a, &b);
+	r = a.q->reg->r;
+	/* the poster's own look: a copy unlike the ring is an error */
+	r->poster = me;
+	nop_ring_flipped(&a, &c, 64, 11, MLX5_WQE_CTRL_SOLICITED);
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
+	/* another thread's look: executed, not compared */
+	r->poster = me + 1;
+	nop_ring_flipped(&a, &c, 64, 11, MLX5_WQE_CTRL_SOLICITED);
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
+	/* the poster's draining look: the copy's tail not compared, the
+	 * doorbell word (here its opcode byte) still is */
+	r->poster = me;
+	nop_ring_flipped(&a, &c, 64, 3, 0x01);
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 2);
+	/* strict again */
+	nop_ring_flipped(&a, &c, 64, 11, MLX5_WQE_CTRL_SOLICITED);
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 3);
+	/* after another thread's look the next half is not known: a ring in
+	 * the half of the ring before is not called wrong by the draining
+	 * look; it is once a ring has taught the half again */
+	r->poster = me + 1;
+	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&a);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(&c, &cqe));
+	r->poster = me;
+	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	a.bf ^= a.dv.bf.size;
+	ring(&a);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 3);
+	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&a);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(&c, &cqe));
+	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	a.bf ^= a.dv.bf.size;
+	ring(&a);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 4);
+	CU_ASSERT_FALSE(cq_get(&c, &cqe));
+	r->poster = 0;
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, c.slot);
+}
+
 /* A two-WQEBB inline WRITE at the producer counter, announced by a
  * BlueFlame copy of both WQEBBs (the ring's end wraps it to the start),
  * byte 64 + 20 of the copy flipped when bad; executed, the CQE taken. */
@@ -674,6 +741,7 @@ main(void)
 	static const struct rdx_ut_case cases[] = {
 		{ "wrap_and_owner", test_wrap_and_owner },
 		{ "doorbell_rules", test_doorbell_rules },
+		{ "doorbell_foreign_looker", test_doorbell_foreign_looker },
 		{ "bf_copy_wrap", test_bf_copy_wrap },
 		{ "hot_set", test_hot_set },
 		{ "lcore_home", test_lcore_home },
