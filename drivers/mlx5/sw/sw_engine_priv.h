@@ -420,7 +420,9 @@ sw_peer_rq_avail(const struct sw_domain *pd, struct sw_peer_rq *r)
 /*
  * The receive WQE in rw as scatter spans in dst (a terminator ends a
  * shorter list, as mlx5_post_recv writes it; a region of another process
- * is not reachable: LOCAL_PROT in *synd). Returns the room.
+ * is not reachable: LOCAL_PROT in *synd; so is a data segment of byte
+ * count 0, which the mlx5 PRM does not define as empty and libmlx5 never
+ * writes: refused like a bad lkey, not skipped). Returns the room.
  * sw_peer_rq_scatter: the same for the next receive WQE, copied once into rw.
  */
 static inline uint64_t
@@ -436,8 +438,10 @@ sw_peer_rq_resolve(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t
 
 		if (be32toh(rw[i].lkey) == MLX5_INVALID_LKEY)
 			break;
-		if (l == 0)
-			continue;
+		if (l == 0) {
+			*synd = MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
+			break;
+		}
 		dst[*nd].p = sw_mr_xlate(pd, be32toh(rw[i].lkey), be64toh(rw[i].addr), l,
 					   IBV_ACCESS_LOCAL_WRITE, pid);
 		if (dst[*nd].p == NULL)

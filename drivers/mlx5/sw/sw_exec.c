@@ -20,9 +20,11 @@
  *   logged, and completed with LOCAL_QP_OP_ERR (0x02).
  * - Misaligned atomic target: REMOTE_ACCESS_ERR (0x13).
  * - Receive buffer too small: responder LOCAL_LENGTH (0x01), requester
- *   REMOTE_INVALID_REQUEST (0x12). Bad receive lkey: responder LOCAL_PROT
- *   (0x04), requester REMOTE_OP (0x14). Responder CQ overrun: responder QP
- *   to error, requester REMOTE_OP (0x14).
+ *   REMOTE_INVALID_REQUEST (0x12). Bad receive lkey, or a receive data
+ *   segment of byte count 0 (not "empty" in the mlx5 PRM; libmlx5 never
+ *   writes one): responder LOCAL_PROT (0x04), requester REMOTE_OP (0x14).
+ *   Responder CQ overrun: responder QP to error, requester REMOTE_OP
+ *   (0x14); recv_wqes counts a receive only once its CQE is written.
  * - Remote errors (0x12, 0x13, 0x14) also move the peer QP to ERR (IBTA: a
  *   responder that NAKs with a fatal error enters the error state); its own
  *   engine then flushes its SQ and RQ.
@@ -521,11 +523,13 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	}
 	p->rq_ci = r.cnt + 1;
 	if (synd != 0) {
-		__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 		sw_qp_set_err(p);
-		/* no room: the peer's flush completes that receive instead */
+		/* no room: the peer's flush completes that receive instead (and
+		 * it was not consumed here: not counted) */
 		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0, pqpn) != 0)
 			p->rq_ci = r.cnt;
+		else
+			__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 		sw_qunlock(&p->lock);
 		return sw_req_fail(e, q, w, synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ?
 				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
@@ -554,14 +558,17 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	c.sop_drop_qpn = htobe32(pqpn & 0xffffff);
 	c.flags_rqpn = htobe32(q->qpn & 0xffffff);
 	if (sw_cq_push(e, pd, pcq, &c, cqe_op, (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0) != 0) {
-		/* the receive stays posted: the peer's flush completes it */
+		/* the receive stays posted: the peer's flush completes it (not
+		 * consumed: not counted in recv_wqes) */
 		p->rq_ci = r.cnt;
 		sw_qp_set_err(p);
 		ret = -1;
+	} else {
+		/* counted once the CQE is out: the counter's locked add (a line
+		 * every requester of the peer's segment writes) stays off the
+		 * message's path */
+		__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 	}
-	/* counted once the CQE is out: the counter's locked add (a line every
-	 * requester of the peer's segment writes) stays off the message's path */
-	__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 	sw_qunlock(&p->lock);
 	if (ret != 0)
 		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);

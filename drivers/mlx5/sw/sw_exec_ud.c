@@ -178,7 +178,6 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 	if (synd == 0 && room < (uint64_t)SW_UD_GRH + k->len)
 		synd = MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
 	p->rq_ci = r.cnt + 1;
-	__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 	if (synd != 0) {
 		sw_qp_set_err(p);
 		if (synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR)
@@ -186,6 +185,8 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0,
 				k->dqpn) != 0)
 			p->rq_ci = r.cnt; /* the receiving QP's flush completes it */
+		else
+			__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 		sw_qunlock(&p->lock);
 		return;
 	}
@@ -219,6 +220,9 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 		p->rq_ci = r.cnt;
 		sw_qp_set_err(p);
 	} else {
+		/* consumed: counted once its CQE is out (a receive left to the
+		 * flush or to the next datagram is not) */
+		__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&p->ud_recv, 1, __ATOMIC_RELAXED);
 	}
 	sw_qunlock(&p->lock);

@@ -7,7 +7,8 @@
  * SL, flow label), the receive CQE's fields, malformed UD WQEs, a message
  * above the MTU, unknown destinations, the route hint falling back to the
  * GID, every byte of GRH area and message stored once in order (checked
- * through a destination that must equal the source).
+ * through a destination that must equal the source), the receiver's
+ * errors (a receive byte count of 0, a receive CQ overrun and recv_wqes).
  */
 #include "../../../drivers/mlx5/sw/sw_obj.c"
 #include "../../../drivers/mlx5/sw/sw_exec.c"
@@ -401,6 +402,110 @@ test_ud_len_and_dest(void)
 	sw_cq_destroy(&eng, c.slot);
 }
 
+/* One signaled 5-byte datagram from a to b's QPN. */
+static void
+ud_send5(struct tqp *a, const struct tqp *b, int route, uint8_t *m, uint32_t key)
+{
+	ctrl(a, MLX5_OPCODE_SEND, 5, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	dgram(a, b->q->qpn, UQKEY, (uint16_t)(route + 1), eng.self->gid, 0, 0, true);
+	dseg(a, a->last, 64, (uintptr_t)m, 5, key);
+	ring(a);
+}
+
+static uint64_t
+recv_wqes_now(void)
+{
+	struct rdx_sw_stats st;
+
+	sw_engine_stats(&eng, &st);
+	return st.recv_wqes;
+}
+
+/*
+ * The receiving side's errors: a receive data segment of byte count 0
+ * (not "empty" on mlx5) is refused with LOCAL_PROT (0x04), nothing
+ * scattered; a receive whose CQE overruns the receive CQ stays posted, is
+ * flushed and is not counted in recv_wqes ("RQ WQEs consumed").
+ */
+static void
+test_ud_recv_errors(void)
+{
+	struct mlx5_cqe64 cqe;
+	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)&cqe;
+	struct mlx5_wqe_data_seg *r;
+	struct tqp a, b;
+	struct tcq ca, cb;
+	uint32_t key, i, ok = 0, flushed = 0;
+	uint64_t recv0;
+	int route;
+	uint8_t *m;
+
+	cq_make(&ca, 16);
+	cq_make(&cb, 16);
+	ud_make(&a, &ca, 7, 0);
+	ud_make(&b, &cb, UQKEY, 0);
+	route = sw_route_get(&eng, eng.self->gid);
+	CU_ASSERT_FATAL(route >= 0);
+	m = mem(16384, IBV_ACCESS_LOCAL_WRITE, &key);
+	memset(m + 4096, 0, 8192);
+	memcpy(m, "hello", 5);
+	/* {byte count 0, valid lkey}, {4096 B}, terminator */
+	r = (struct mlx5_wqe_data_seg *)b.dv.rq.buf;
+	mlx5dv_set_data_seg(&r[0], 0, key, (uintptr_t)m + 4096);
+	mlx5dv_set_data_seg(&r[1], 4096, key, (uintptr_t)m + 8192);
+	mlx5dv_set_data_seg(&r[2], 0, MLX5_INVALID_LKEY, 0);
+	b.dv.dbrec[MLX5_RCV_DBR] = htobe32(1);
+	recv0 = recv_wqes_now();
+	ud_send5(&a, &b, route, m, key);
+	sw_engine_progress(&eng);
+	CU_ASSERT_FATAL(cq_get(&cb, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_RESP_ERR);
+	CU_ASSERT_EQUAL(e->syndrome, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	CU_ASSERT_EQUAL(be16toh(cqe.wqe_counter), 0);
+	CU_ASSERT_EQUAL(b.q->s->state, RDX_SW_QPS_ERR);
+	CU_ASSERT_EQUAL(b.q->s->ud_recv, 0);
+	for (i = 0; i < 8192; i++)
+		if (m[4096 + i] != 0)
+			break;
+	CU_ASSERT_EQUAL(i, 8192); /* no GRH, no payload, in either segment */
+	CU_ASSERT_EQUAL(recv_wqes_now(), recv0 + 1);
+	CU_ASSERT_FATAL(cq_get(&ca, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ); /* UD: the send completes */
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, cb.slot);
+	/* a receive CQ of 2 CQEs, 3 receives, 3 datagrams */
+	cq_make(&cb, 1);
+	CU_ASSERT_FATAL(cb.dv.cqe_cnt == 2);
+	ud_make(&b, &cb, UQKEY, 0);
+	for (i = 0; i < 3; i++)
+		rq_post(&b, i, m + 4096 + 1024 * i, 1024, key);
+	recv0 = recv_wqes_now();
+	for (i = 0; i < 3; i++)
+		ud_send5(&a, &b, route, m, key);
+	for (i = 0; i < 4; i++)
+		sw_engine_progress(&eng);
+	while (cq_get(&cb, &cqe))
+		ok += (cqe.op_own >> 4) == MLX5_CQE_RESP_SEND;
+	CU_ASSERT_EQUAL(ok, 2);
+	CU_ASSERT_EQUAL(b.q->s->ud_recv, 2);
+	CU_ASSERT_EQUAL(b.q->s->state, RDX_SW_QPS_ERR);
+	CU_ASSERT_EQUAL(recv_wqes_now(), recv0 + 2);
+	for (i = 0; i < 4; i++)
+		sw_engine_progress(&eng);
+	while (cq_get(&cb, &cqe))
+		flushed += (cqe.op_own >> 4) == MLX5_CQE_RESP_ERR &&
+			   e->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
+	CU_ASSERT_EQUAL(flushed, 1);
+	CU_ASSERT_EQUAL(recv_wqes_now(), recv0 + 2);
+	while (cq_get(&ca, &cqe))
+		;
+	sw_route_put(&eng, route);
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, ca.slot);
+	sw_cq_destroy(&eng, cb.slot);
+}
+
 /* Routes: one per destination GID, refcounted, freed with the last AH; a
  * GID that names no sw segment is refused. */
 static void
@@ -458,6 +563,7 @@ main(void)
 		{ "ud_send_fields", test_ud_send_fields },
 		{ "ud_malformed", test_ud_malformed },
 		{ "ud_len_and_dest", test_ud_len_and_dest },
+		{ "ud_recv_errors", test_ud_recv_errors },
 		{ "ud_cq_lock_busy", test_ud_cq_lock_busy },
 		{ "ud_send_cq_lock_busy", test_ud_send_cq_lock_busy },
 		{ "routes", test_routes },

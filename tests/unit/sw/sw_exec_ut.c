@@ -2,8 +2,10 @@
 /*
  * Unit tests of WQE execution (drivers/mlx5/sw/sw_exec.c), driven
  * directly with hand-built WQEs: malformed WQEs, SEND and responder CQE
- * fields, each destination byte stored once and in order (store tracer,
- * x86-64), a hostile peer scribbling its tables and ours.
+ * fields, a receive data segment of byte count 0 refused, recv_wqes
+ * after a receive-CQ overrun, each destination byte stored once and in
+ * order (store tracer, x86-64), a hostile peer scribbling its tables and
+ * ours.
  */
 #include "../../../drivers/mlx5/sw/sw_obj.c"
 #include "../../../drivers/mlx5/sw/sw_exec.c"
@@ -247,6 +249,10 @@ test_inline_send(void)
 		memset(m + 64 * i, 0, 64);
 		mlx5dv_set_data_seg(&r[(i & (b.dv.rq.wqe_cnt - 1)) * stride], room, key,
 				    (uintptr_t)(m + 64 * i));
+		/* a terminator, as mlx5_post_recv writes one (a data segment
+		 * of byte count 0 is refused, not skipped) */
+		mlx5dv_set_data_seg(&r[(i & (b.dv.rq.wqe_cnt - 1)) * stride + 1], 0,
+				    MLX5_INVALID_LKEY, 0);
 		b.dv.dbrec[MLX5_RCV_DBR] = htobe32(i + 1);
 		hdr = htobe32(len | MLX5_INLINE_SEG);
 		ctrl(&a, MLX5_OPCODE_SEND, 1 + (4 + len + 15) / 16, MLX5_WQE_CTRL_CQ_UPDATE, 0);
@@ -428,6 +434,165 @@ test_send_fields(void)
 	sw_qp_destroy(&eng, a.q);
 	sw_qp_destroy(&eng, b.q);
 	sw_cq_destroy(&eng, c.slot);
+}
+
+/* RQ WQE i of t (stride 64: 4 receive SGEs): one SGE of len bytes at p,
+ * then a terminator; the RQ doorbell record moved past it. */
+static void
+rq_post1(struct tqp *t, uint32_t i, uint8_t *p, uint32_t len, uint32_t key)
+{
+	struct mlx5_wqe_data_seg *r = (struct mlx5_wqe_data_seg *)(void *)
+		((uint8_t *)t->dv.rq.buf + (size_t)(i & (t->dv.rq.wqe_cnt - 1)) * t->dv.rq.stride);
+
+	mlx5dv_set_data_seg(&r[0], len, key, (uintptr_t)p);
+	mlx5dv_set_data_seg(&r[1], 0, MLX5_INVALID_LKEY, 0);
+	t->dv.dbrec[MLX5_RCV_DBR] = htobe32((i + 1) & 0xffff);
+}
+
+static uint64_t
+recv_wqes_now(void)
+{
+	struct rdx_sw_stats st;
+
+	sw_engine_stats(&eng, &st);
+	return st.recv_wqes;
+}
+
+/*
+ * A receive data segment of byte count 0 is not "empty" on mlx5 (the PRM
+ * does not define it so; libmlx5 and drivers/mlx5/mlx5_rq.c never write
+ * one): the receive is refused like one with a bad lkey (LOCAL_PROT 0x04
+ * on the responder's receive CQ, REMOTE_OP 0x14 at the requester), never
+ * skipped with the payload scattered into the next segment.
+ */
+static void
+test_zero_len_recv_seg(void)
+{
+	struct mlx5_cqe64 cqe;
+	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)&cqe;
+	uint64_t v = 0x1122334455667788ULL, zero = 0, recv0;
+	struct mlx5_wqe_data_seg *r;
+	struct tqp a, b;
+	struct tcq ca, cb;
+	uint32_t key;
+	uint8_t *m;
+
+	cq_make(&ca, 16);
+	cq_make(&cb, 16);
+	qp_make(&a, &ca, 4, 4, 0);
+	qp_make(&b, &cb, 4, 4, 0);          /* 4 receive SGEs: stride 64 */
+	qp_connect(&a, &b);
+	m = mem(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &key);
+	memset(m, 0, 4096);
+	memcpy(m + 2048, &v, 8);
+	/* {byte count 0, valid lkey}, {16 B}, terminator */
+	r = (struct mlx5_wqe_data_seg *)b.dv.rq.buf;
+	mlx5dv_set_data_seg(&r[0], 0, key, (uintptr_t)m);
+	mlx5dv_set_data_seg(&r[1], 16, key, (uintptr_t)(m + 256));
+	mlx5dv_set_data_seg(&r[2], 0, MLX5_INVALID_LKEY, 0);
+	b.dv.dbrec[MLX5_RCV_DBR] = htobe32(1);
+	recv0 = recv_wqes_now();
+	ctrl(&a, MLX5_OPCODE_SEND, 2, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	dseg(&a, a.last, 16, (uintptr_t)m + 2048, 8, key);
+	ring(&a);
+	sw_engine_progress(&eng);
+	/* the responder: LOCAL_PROT for receive 0, its QP in error */
+	CU_ASSERT_FATAL(cq_get(&cb, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_RESP_ERR);
+	CU_ASSERT_EQUAL(e->syndrome, MLX5_CQE_SYNDROME_LOCAL_PROT_ERR);
+	CU_ASSERT_EQUAL(be16toh(cqe.wqe_counter), 0);
+	CU_ASSERT_FALSE(cq_get(&cb, &cqe));
+	CU_ASSERT_EQUAL(b.q->s->state, RDX_SW_QPS_ERR);
+	/* the requester: REMOTE_OP, as for a bad receive lkey */
+	CU_ASSERT_FATAL(cq_get(&ca, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ_ERR);
+	CU_ASSERT_EQUAL(e->syndrome, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
+	CU_ASSERT_FALSE(cq_get(&ca, &cqe));
+	/* nothing scattered: not into the next segment, not at the first */
+	CU_ASSERT(memcmp(m + 256, &zero, 8) == 0);
+	CU_ASSERT(memcmp(m, &zero, 8) == 0);
+	/* consumed (its error CQE written), as a bad-lkey receive is */
+	CU_ASSERT_EQUAL(recv_wqes_now(), recv0 + 1);
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, ca.slot);
+	sw_cq_destroy(&eng, cb.slot);
+}
+
+/*
+ * n signaled 8-byte SENDs from a into n receives of b, whose receive CQ
+ * holds 4 CQEs (depth 3); receive bad (if below n) has a bad lkey; want_ok
+ * receive CQEs succeed. recv_wqes must grow by exactly that many: a
+ * receive whose CQE (success or error) could not be written stays posted
+ * (the flush completes it) and is not consumed.
+ */
+static void
+check_recv_overrun(uint32_t n, uint32_t bad, uint32_t want_ok)
+{
+	struct mlx5_cqe64 cqe;
+	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)&cqe;
+	uint32_t i, ok = 0, req_ok = 0, req_err = 0, flushed = 0;
+	uint64_t recv0;
+	struct tqp a, b;
+	struct tcq ca, cb;
+	uint32_t key;
+	uint8_t *m;
+
+	cq_make(&ca, 16);
+	cq_make(&cb, 3);
+	CU_ASSERT_FATAL(cb.dv.cqe_cnt == 4);
+	qp_make(&a, &ca, 8, 8, 0);
+	qp_make(&b, &cb, 8, 8, 0);
+	qp_connect(&a, &b);
+	m = mem(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &key);
+	memset(m, 0x5a, 8);
+	for (i = 0; i < n; i++)
+		rq_post1(&b, i, m + 1024 + 64 * i, 64, i == bad ? key + 1 : key);
+	recv0 = recv_wqes_now();
+	for (i = 0; i < n; i++) {
+		ctrl(&a, MLX5_OPCODE_SEND, 2, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		dseg(&a, a.last, 16, (uintptr_t)m, 8, key);
+	}
+	ring(&a);
+	for (i = 0; i < 8; i++)
+		sw_engine_progress(&eng);
+	while (cq_get(&cb, &cqe))
+		ok += (cqe.op_own >> 4) == MLX5_CQE_RESP_SEND;
+	CU_ASSERT_EQUAL(ok, want_ok);
+	CU_ASSERT(eng.self->hdr->cqs[cb.slot].overruns >= 1);
+	CU_ASSERT_EQUAL(b.q->s->state, RDX_SW_QPS_ERR);
+	CU_ASSERT_EQUAL(recv_wqes_now(), recv0 + ok);
+	/* the requester: the overrun's WQE REMOTE_OP, the rest flushed */
+	while (cq_get(&ca, &cqe)) {
+		if ((cqe.op_own >> 4) == MLX5_CQE_REQ)
+			req_ok++;
+		else if (e->syndrome == MLX5_CQE_SYNDROME_REMOTE_OP_ERR)
+			req_err++;
+	}
+	CU_ASSERT_EQUAL(req_ok, want_ok);
+	CU_ASSERT_EQUAL(req_err, 1);
+	/* room again: the receives left posted are flushed, not consumed */
+	for (i = 0; i < 8; i++)
+		sw_engine_progress(&eng);
+	while (cq_get(&cb, &cqe))
+		flushed += (cqe.op_own >> 4) == MLX5_CQE_RESP_ERR &&
+			   e->syndrome == MLX5_CQE_SYNDROME_WR_FLUSH_ERR;
+	CU_ASSERT_EQUAL(flushed, n - want_ok);
+	CU_ASSERT_EQUAL(recv_wqes_now(), recv0 + want_ok);
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, ca.slot);
+	sw_cq_destroy(&eng, cb.slot);
+}
+
+/* recv_wqes ("RQ WQEs consumed") after a receive-CQ overrun: the
+ * successful receive CQE that did not fit (6 SENDs, 4 CQEs), and the
+ * error CQE that did not fit (the 5th receive's bad lkey), count nothing. */
+static void
+test_recv_cq_overrun_count(void)
+{
+	check_recv_overrun(6, UINT32_MAX, 4);
+	check_recv_overrun(5, 4, 4);
 }
 
 /*
@@ -1062,6 +1227,8 @@ main(void)
 	static const struct rdx_ut_case cases[] = {
 		{ "malformed", test_malformed },
 		{ "send_fields", test_send_fields },
+		{ "zero_len_recv_seg", test_zero_len_recv_seg },
+		{ "recv_cq_overrun_count", test_recv_cq_overrun_count },
 		{ "inline_write_errors", test_inline_write_errors },
 		{ "inline_send", test_inline_send },
 		{ "recv_line_copies", test_recv_line_copies },
