@@ -307,6 +307,13 @@ client_runs(struct perf_app *a)
 static int
 mpi_exit(struct perf_app *a, int code)
 {
+	/* results that never reached standard output (a full disk, a closed
+	 * pipe) are a failed run, not a quiet exit 0 */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "rdx-perf: cannot write to standard output: %s\n", strerror(errno));
+		if (code == 0)
+			code = 1;
+	}
 #ifdef RDX_PERF_MPI
 	return perf_mpi_fini(a, code);
 #else
@@ -350,6 +357,27 @@ ib_mtu_of(uint32_t bytes)
 	}
 }
 
+/* The software device counts what a NIC would reject of our datapath
+ * (device errors: each logged as it happened): figures from a run that
+ * had any are not clean. -EIO after one line, else 0. */
+static int
+device_errors_check(const struct perf_app *a)
+{
+	struct rdx_dev_xstat xs[128];
+	int n, i;
+
+	if (!a->attr->software)
+		return 0;
+	n = rdx_dev_xstats_get(a->dev, xs, RTE_DIM(xs));
+	for (i = 0; i < n && i < (int)RTE_DIM(xs); i++)
+		if (strcmp(xs[i].name, "sw_device_errors") == 0 && xs[i].value != 0) {
+			fprintf(stderr, "rdx-perf: the software device counted %" PRIu64 " device error(s) (a datapath bug; logged above): the run is not clean\n",
+				xs[i].value);
+			return -EIO;
+		}
+	return 0;
+}
+
 static int
 rpc_main(struct perf_app *a)
 {
@@ -365,6 +393,8 @@ rpc_main(struct perf_app *a)
 	} else if (a->o.verify && rc == 0 && a->client) {
 		fprintf(stderr, "rdx-perf: --verify: every response byte checked: OK\n");
 	}
+	if (rc == 0)
+		rc = device_errors_check(a);
 	rdx_conn_close(a->conn);
 	rdx_conn_close(a->listener);
 	rdx_dev_close(a->dev);
@@ -528,8 +558,11 @@ main(int argc, char **argv)
 		rdx_runtime_cleanup();
 		return PERF_EXIT_BAD_INPUT;
 	}
+	/* READ and atomics send no data and device memory is never inline:
+	 * their QPs get no inline room, and the report says 0 */
 	if (!given.inline_max)
-		a->o.inline_max = RTE_MIN(64u, a->attr->max_inline);
+		a->o.inline_max = a->eng->no_inline || a->o.mem == RDX_MEM_DM ? 0 :
+			RTE_MIN(64u, a->attr->max_inline);
 	a->ib_mtu = ib_mtu_of(a->o.mtu);
 	/* live progress for dpdk-telemetry.py; a failure only loses that */
 	if (perf_telemetry_register(a) != 0)
@@ -538,7 +571,7 @@ main(int argc, char **argv)
 
 	/* echo on lib/rpc: its own endpoints, runs and reports (rpc_echo.c) */
 	if (perf_transport_rpc(a->o.transport))
-		return rpc_main(a);
+		return mpi_exit(a, rpc_main(a));
 
 	rc = perf_setup(a);
 	if (rc < 0) {
@@ -579,6 +612,8 @@ main(int argc, char **argv)
 			a->eng->atomic ? " and key value" : "");
 	}
 	perf_telemetry_state(PERF_TEL_DONE);
+	if (rc == 0)
+		rc = device_errors_check(a);
 	perf_teardown(a);
 	rdx_dev_close(a->dev);
 	rdx_runtime_cleanup();

@@ -141,10 +141,25 @@ perf_usage(FILE *f)
 	fputs(usage_text, f);
 }
 
+/* One line whatever the value holds: control bytes shown as \xNN, and a
+ * value longer than a line cut */
 static int
 bad(const char *opt, const char *val, const char *why)
 {
-	fprintf(stderr, "rdx-perf: bad value '%s' for %s: %s\n", val, opt, why);
+	char shown[200];
+	size_t i, n = 0;
+
+	for (i = 0; val[i] != '\0' && n + 8 < sizeof(shown); i++) {
+		const unsigned char c = (unsigned char)val[i];
+
+		if (c < 0x20 || c == 0x7f)
+			n += (size_t)snprintf(shown + n, sizeof(shown) - n, "\\x%02x", c);
+		else
+			shown[n++] = (char)c;
+	}
+	shown[n] = '\0';
+	fprintf(stderr, "rdx-perf: bad value '%s%s' for %s: %s\n", shown,
+		val[i] != '\0' ? "..." : "", opt, why);
 	return -EINVAL;
 }
 
@@ -300,6 +315,12 @@ check_output(const char *opt, const char *path)
 		fprintf(stderr, "rdx-perf: bad value '' for %s: expected a file name\n", opt);
 		return -EINVAL;
 	}
+	/* "--json --verify" took the next option as the file name */
+	if (path[0] == '-') {
+		fprintf(stderr, "rdx-perf: bad value '%s' for %s: expected a file name, not an option (./%s for a file so named)\n",
+			path, opt, path);
+		return -EINVAL;
+	}
 	existed = stat(path, &st) == 0;
 	if (existed && S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "rdx-perf: cannot write %s %s: it is a directory\n", opt, path);
@@ -313,6 +334,111 @@ check_output(const char *opt, const char *path)
 	close(fd);
 	if (!existed)
 		unlink(path);
+	return 0;
+}
+
+/* --label is one space-separated field of the -o log's header (rdx-flows
+ * and rdx-plot name a flow by it) and a CSV/JSON value: no spaces, '=' or
+ * control characters */
+static int
+label_check(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (n == 0 || n > PERF_LABEL_MAX)
+		return bad("--label", s, "expected 1..64 characters");
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      strchr("._-+:/@", c) != NULL))
+			return bad("--label", s, "letters, digits and ._-+:/@ only (one field of the -o log header)");
+	}
+	return 0;
+}
+
+/*
+ * An option the run would not use is refused rather than ignored (its value
+ * would be printed among the knobs of a run it did not shape). Checked
+ * before perf_opts_defaults, which sets what lat mode and the tests fix.
+ */
+static int
+unused_check(const struct perf_opts *o, const struct perf_opts_given *g)
+{
+	const struct rdx_perf_engine *e = perf_engine_find(o->test);
+	const bool lat = o->mode == PERF_MODE_LAT;
+	const bool echo = strcmp(o->test, "echo") == 0;
+	/* receive WRs: SEND-based tests (echo over RC/UD, send, write_imm) */
+	const bool recvs = echo || e->server_recv;
+
+	/* -t, -Q and -l in --mode lat: accepted as perftest's latency tests
+	 * accept them, and set to what lat mode runs (perf_opts_defaults;
+	 * the header and knobs print the values in effect) */
+	if (g->post_list && lat && echo && o->post_list > o->concurrent) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -l: a post list longer than --concurrent-ops %u\n",
+			o->post_list, o->concurrent);
+		return -EINVAL;
+	}
+	if (!lat && g->post_list && g->window && o->post_list > o->window) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -l: a post list longer than the window (-t %u)\n",
+			o->post_list, o->window);
+		return -EINVAL;
+	}
+	if (g->rx_depth && !recvs) {
+		fprintf(stderr, "rdx-perf: -r applies to tests with receives (send, write_imm, echo): %s posts none\n",
+			o->test);
+		return -EINVAL;
+	}
+	if (g->inline_max && o->inline_max > 0 && e->no_inline) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -I: %s sends no data to inline\n",
+			o->inline_max, o->test);
+		return -EINVAL;
+	}
+	if (g->inline_max && o->inline_max > 0 && o->mem == RDX_MEM_DM) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for -I: with --mem dm the payload is in device memory, never inline\n",
+			o->inline_max);
+		return -EINVAL;
+	}
+	if (g->keys && !e->atomic) {
+		fprintf(stderr, "rdx-perf: --keys applies to the atomics (cas, faa), not %s\n", o->test);
+		return -EINVAL;
+	}
+	if ((g->servers || g->concurrent) && !echo) {
+		fprintf(stderr, "rdx-perf: %s applies to echo, not %s\n",
+			g->servers ? "--servers" : "--concurrent-ops", o->test);
+		return -EINVAL;
+	}
+	if (g->qps && o->sweep_lo != 0 && o->qps != o->sweep_hi) {
+		fprintf(stderr, "rdx-perf: -q %u and --qp-sweep %u-%u disagree (the sweep sets the QPs of each run)\n",
+			o->qps, o->sweep_lo, o->sweep_hi);
+		return -EINVAL;
+	}
+	if (o->nb_mix > 0 && g->sizes) {
+		fprintf(stderr, "rdx-perf: --mix sets the response sizes: -s/--sizes do not apply\n");
+		return -EINVAL;
+	}
+	if (g->port && o->connect != NULL && o->connect != o->connect_buf) {
+		fprintf(stderr, "rdx-perf: -p and the port of --connect HOST:PORT both name the server's port: give one\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Two output options naming one file would overwrite each other. */
+static int
+outputs_distinct(const struct perf_opts *o)
+{
+	const char *names[3] = {"--json", "--csv", "-o"};
+	const char *paths[3] = {o->json, o->csv, o->wrlog};
+	unsigned int i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++)
+			if (paths[i] != NULL && paths[j] != NULL && strcmp(paths[i], paths[j]) == 0) {
+				fprintf(stderr, "rdx-perf: %s and %s name the same file %s\n",
+					names[i], names[j], paths[i]);
+				return -EINVAL;
+			}
 	return 0;
 }
 
@@ -431,6 +557,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			break;
 		case 'l':
 			rc = parse_u32("-l", optarg, 1, RDX_MAX_BURST, &o->post_list);
+			g->post_list = true;
 			break;
 		case 'I':
 			rc = parse_u32("-I", optarg, 0, 65536, &o->inline_max);
@@ -451,6 +578,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			break;
 		case 'r':
 			rc = parse_u32("-r", optarg, 1, 65536, &o->rx_depth);
+			g->rx_depth = true;
 			break;
 		case OPT_MEM:
 			if (rdx_mem_type_parse(optarg) < 0)
@@ -526,6 +654,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			break;
 		case OPT_LABEL:
 			o->label = optarg;
+			rc = label_check(optarg);
 			break;
 		case OPT_CONCURRENT:
 			rc = parse_u32("--concurrent-ops", optarg, 1, 4096, &o->concurrent);
@@ -533,9 +662,11 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			break;
 		case OPT_SERVERS:
 			rc = parse_u32("--servers", optarg, 1, RDX_MAX_QPS_PER_LCORE, &o->servers);
+			g->servers = true;
 			break;
 		case OPT_KEYS:
 			rc = parse_u32("--keys", optarg, 1, PERF_MAX_KEYS, &o->keys);
+			g->keys = true;
 			break;
 		case OPT_TRANSPORT:
 			if (strcmp(optarg, "rc") == 0)
@@ -681,8 +812,26 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		fprintf(stderr, "rdx-perf: -n and -D exclude each other\n");
 		return -EINVAL;
 	}
-	if (check_output("--json", o->json) < 0 || check_output("--csv", o->csv) < 0 ||
-	    check_output("-o", o->wrlog) < 0)
+	/* the server measures nothing but, with -b, its own loop: the client
+	 * writes the results and paces the run */
+	if (o->server && o->wrlog != NULL) {
+		fprintf(stderr, "rdx-perf: -o on --server: the per-WR log is the client's (give -o to --connect)\n");
+		return -EINVAL;
+	}
+	if (o->server && !o->bidir && (o->json != NULL || o->csv != NULL)) {
+		fprintf(stderr, "rdx-perf: %s on --server: without -b the server measures nothing (give it to --connect)\n",
+			o->json != NULL ? "--json" : "--csv");
+		return -EINVAL;
+	}
+	if (o->server && g->rate) {
+		fprintf(stderr, "rdx-perf: --rate/--rate-sweep on --server: the client paces the run (give it to --connect)\n");
+		return -EINVAL;
+	}
+	rc = unused_check(o, g);
+	if (rc < 0)
+		return rc;
+	if (outputs_distinct(o) < 0 || check_output("--json", o->json) < 0 ||
+	    check_output("--csv", o->csv) < 0 || check_output("-o", o->wrlog) < 0)
 		return -EINVAL;
 	return perf_opts_defaults(o, g);
 }
@@ -735,6 +884,12 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 	/* --rate: every op is timed from its intended send time (no -Q) */
 	if (!g->sig_every)
 		o->sig_every = lat || g->rate ? 1 : 16;
+	/* a latency run signals every op and posts one at a time (echo: up
+	 * to --concurrent-ops); a ping-pong signals every message */
+	if (lat || e->loop[o->mode] == PERF_LOOP_PINGPONG)
+		o->sig_every = 1;
+	if (lat && strcmp(o->test, "echo") != 0)
+		o->post_list = 1;
 	if (o->sweep_lo == 0) {
 		o->sweep_lo = o->qps;
 		o->sweep_hi = o->qps;

@@ -25,6 +25,7 @@
 struct rdx_conn;
 
 #define PERF_MAX_SIZES 32
+#define PERF_LABEL_MAX 64   /* --label: characters */
 #define PERF_WC_BURST 32
 #define PERF_ECHO_REQ 30              /* clusterperf echo request bytes */
 #define PERF_REGION_CAP (32u << 20)   /* bytes of slots per buffer */

@@ -24,6 +24,10 @@ struct perf_opts_given {
 	bool version;
 	bool rate;               /* --rate or --rate-sweep */
 	bool host_positional;    /* the server host came as perftest's positional argument */
+	bool post_list;
+	bool rx_depth;
+	bool keys;
+	bool servers;
 };
 
 /* opts_compat.c: perftest's flags rdx-perf refuses, --output, rates */

@@ -697,8 +697,10 @@ perf_wrlog_write(struct perf_app *a)
 				post, done, e->bytes);
 		}
 		a->lost_log += unlogged;
-		if (fclose(f) != 0)
+		if (ferror(f) | fclose(f)) {
+			fprintf(stderr, "rdx-perf: -o: cannot write %s: %s\n", path, strerror(errno));
 			rc = -EIO;
+		}
 	}
 	return rc;
 }

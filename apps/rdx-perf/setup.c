@@ -150,6 +150,10 @@ cqg_put(struct perf_cqg *g)
 static const char *
 mem_hint(const struct perf_app *a)
 {
+	if (rte_errno == ENOMEM && a->o.mem == RDX_MEM_DM)
+		return " (--mem dm: the device memory is shared by every buffer of the"
+			" process and allocated in whole pages on the software device:"
+			" fewer QPs (-q) or --mem host)";
 	if (rte_errno == ENOMEM && a->attr != NULL && a->attr->software)
 		return " (the software device's shared segment holds 2 GiB in all:"
 			" fewer QPs (-q), a smaller window (-t) or smaller messages)";
@@ -453,8 +457,16 @@ perf_setup(struct perf_app *a)
 		return -EINVAL;
 	}
 	if (at->max_qp_wr != 0 && a->sq_depth > at->max_qp_wr) {
-		fprintf(stderr, "rdx-perf: bad value '%u' for -Q: the send queue allows at most %u (signal at least every %u WRs)\n",
-			o->sig_every, at->max_qp_wr, at->max_qp_wr / 2);
+		/* plan(): the send queue holds twice the largest of -t, -l and
+		 * -Q, rounded up to a power of two: name the one that set it */
+		const uint32_t most = rte_align32prevpow2(at->max_qp_wr) / 2;
+		const char *flag = a->window >= o->post_list && a->window >= o->sig_every ? "-t" :
+			o->post_list >= o->sig_every ? "-l" : "-Q";
+		const uint32_t v = flag[1] == 't' ? a->window : flag[1] == 'l' ? o->post_list : o->sig_every;
+
+		fprintf(stderr, "rdx-perf: bad value '%u' for %s: the send queue would need %u WRs (twice it, to a power of two), the device allows %u: at most %u%s\n",
+			v, flag, a->sq_depth, at->max_qp_wr, most,
+			o->inline_max > 0 ? " (fewer with inline data, -I)" : "");
 		return -EINVAL;
 	}
 	if (o->inline_max > at->max_inline) {
@@ -480,6 +492,14 @@ perf_setup(struct perf_app *a)
 					o->sizes[i], at->max_ud_msg,
 					a->eng->req_size != 0 ?
 					"; larger echo responses: --transport basic+infud or homa+infud (lib/rpc)" : "");
+				return -EINVAL;
+			}
+		/* -m: the path MTU chosen, which a datagram must fit too (as
+		 * perftest's UD tests check the size against it) */
+		for (i = 0; i < o->nb_sizes; i++)
+			if (o->mtu != 0 && o->sizes[i] > o->mtu) {
+				fprintf(stderr, "rdx-perf: bad value '%" PRIu64 "' for -s: over --transport ud a message is one datagram of at most the MTU (-m %u)\n",
+					o->sizes[i], o->mtu);
 				return -EINVAL;
 			}
 	}

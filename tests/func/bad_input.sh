@@ -123,6 +123,37 @@ check "unknown progress devarg" "${EAL[@]}" -- --test write --dev sw:progress=la
 check "progress flag inline, devarg thread" "${EAL[@]}" -- --test write --sw-progress inline --dev sw:progress=thread
 check "progress flag poll, last devarg inline" "${EAL[@]}" -- --test write --sw-progress poll --dev sw:progress=poll,progress=inline
 check "--output with lib/rpc" "${EAL[@]}" -- --test echo --transport infrc --output=latency "${S[@]}"
+check "label with a blank"  "${EAL[@]}" -- --test write --label "run A" "${S[@]}"
+check "label with a newline" "${EAL[@]}" -- --test write --label $'a\nb' "${S[@]}"
+check "label too long"      "${EAL[@]}" -- --test write --label "$(printf 'x%.0s' $(seq 65))" "${S[@]}"
+check "--json takes an option" "${EAL[@]}" -- --test write --json --verify "${S[@]}"
+check "--json and --csv one file" "${EAL[@]}" -- --test write --json "$TMP/same" --csv "$TMP/same" "${S[@]}"
+check "--json and -o one file" "${EAL[@]}" -- --test write --json "$TMP/same" -o "$TMP/same" "${S[@]}"
+check "-o on the server"    "${EAL[@]}" -- --test write --server -o "$TMP/srv.log" "${S[@]}"
+check "--json on the server" "${EAL[@]}" -- --test write --server --json "$TMP/srv.json" "${S[@]}"
+check "--rate on the server" "${EAL[@]}" -- --test write --server --rate 1K "${S[@]}"
+check "-r without receives" "${EAL[@]}" -- --test write -r 8 "${S[@]}"
+check "-I with read"        "${EAL[@]}" -- --test read -I 32 "${S[@]}"
+check "-I with --mem dm"    "${EAL[@]}" -- --test write --mem dm -I 32 "${S[@]}"
+check "--keys with write"   "${EAL[@]}" -- --test write --keys 4 "${S[@]}"
+check "--servers with write" "${EAL[@]}" -- --test write --servers 2 "${S[@]}"
+check "--concurrent-ops with read" "${EAL[@]}" -- --test read --concurrent-ops 4 "${S[@]}"
+check "-q against --qp-sweep" "${EAL[@]}" -- --test write --mode bw -q 4 --qp-sweep 1-2 "${S[@]}"
+check "--mix with --sizes"  "${EAL[@]}" -- --test echo --transport infrc --mix 100:1 --sizes 1K "${S[@]}"
+check "-p and HOST:PORT"    "${EAL[@]}" -- --test write --connect 127.0.0.1:1 -p 5000 "${S[@]}"
+check "-l beyond -t"        "${EAL[@]}" -- --test write --mode bw -t 2 -l 8 "${S[@]}"
+check "-l beyond echo's ops" "${EAL[@]}" -- --test echo --concurrent-ops 2 -l 8 "${S[@]}"
+check "UD size beyond -m"   "${EAL[@]}" -- --test send --transport ud -m 256 -s 1024 "${S[@]}"
+check "-t beyond the SQ"    "${EAL[@]}" -- --test write --mode bw -t 5000 "${S[@]}"
+if grep -q -- "for -t:" "$TMP/err"; then pass "-t beyond the SQ names -t"; else fail "-t beyond the SQ: $(cat "$TMP/err")"; fi
+# results that cannot reach standard output: one line, exit 1
+timeout -k 2 30 "$PERF" "${EAL[@]}" -- --test write -n 100 "${S[@]}" >/dev/full 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "standard output" "$TMP/err"; then
+    pass "stdout full: $(cat "$TMP/err")"
+else
+    fail "stdout full: exit $rc: $(head -c 300 "$TMP/err" | tr '\n' '|')"
+fi
 check "peer unreachable"    "${EAL[@]}" -- --test write --connect 127.0.0.1:1 \
                             --bootstrap-timeout 1 "${S[@]}"
 port=$(free_port)
