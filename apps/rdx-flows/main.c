@@ -42,6 +42,19 @@
  * --allow-truncated, which analyses what was logged and flags the flow and
  * every figure that depends on it. A log without capacity= (rdx-perf before
  * it) holding exactly 2^20 WRs is taken as cut too.
+ *
+ * The key=value line is read whole, whatever its length. flow= (rdx-perf's
+ * --label) is the one free-text value: it runs from "flow=" to the blank
+ * before the last " dev=" (rdx-perf writes flow= before dev= and only
+ * single-word values from dev= on), so a label with blanks, or one holding
+ * "key=value" text, is read as the label and never as other fields; without
+ * a dev= after it, flow= is one word. Every other field must be key=value,
+ * each key at most once, and the line must hold no control character
+ * (tab aside): a header that cannot be read exactly is refused, never read
+ * in part. bytes is at most 2^32-1 (rdx-perf writes 32-bit byte counts);
+ * every sum of bytes is checked for overflow. The same file given twice is
+ * refused. Exit status: 2 for bad input, 1 for an I/O failure (stdout or
+ * --csv cannot be written).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -53,27 +66,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "rdx_hist.h"
 
 #define RDX_FLOWS_EXIT_BAD 2
+#define RDX_FLOWS_EXIT_IO 1
 #define RDX_FLOWS_MAX_WINDOWS 1000000u
 #define RDX_FLOWS_MAX_CELLS 10000000u   /* windows x flows */
-#define RDX_FLOWS_LABEL_LEN 64
 #define RDX_FLOWS_OLD_CAP (1u << 20)    /* rdx-perf's log capacity before capacity= */
 
 struct rdx_wr {
 	uint32_t qp;
+	uint32_t bytes;             /* rdx-perf writes %u */
 	uint64_t post_ns;
 	uint64_t complete_ns;
-	uint64_t bytes;
 };
 
 struct rdx_flow {
 	const char *path;
-	char label[RDX_FLOWS_LABEL_LEN];
-	char header[512];           /* the key=value line, for the report */
-	char lat_kind[32];          /* lat_kind=, "-" when the log has none */
+	char *label;                /* flow=, else the file name */
+	char *header;               /* the key=value line as read, for the report */
+	char **keys, **vals;        /* its fields (flow= among them), parsed */
+	size_t nb_kv;
+	const char *lat_kind;       /* lat_kind=, "-" when the log has none */
 	unsigned int lat_div;       /* report_div= (1 or 2): latencies are divided by it */
 	struct rdx_wr *wr;
 	size_t nb_wr;
@@ -105,6 +121,38 @@ die(const char *fmt, ...)
 	exit(RDX_FLOWS_EXIT_BAD);
 }
 
+/* An I/O failure (not bad input): one line, exit 1. */
+static void __attribute__((noreturn, format(printf, 1, 2)))
+die_io(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(RDX_FLOWS_EXIT_IO);
+}
+
+static char *
+xstrndup(const char *s, size_t n)
+{
+	char *d = strndup(s, n);
+
+	if (d == NULL)
+		die("out of memory");
+	return d;
+}
+
+/* *sum += v, refused when it would wrap (a figure from a wrapped sum is wrong). */
+static void
+add_bytes(uint64_t *sum, uint64_t v, const char *what)
+{
+	if (__builtin_add_overflow(*sum, v, sum))
+		die("%s: the byte total overflows 64 bits", what);
+}
+
 static void
 usage(FILE *f)
 {
@@ -122,13 +170,20 @@ usage(FILE *f)
 		"                   analyse logs rdx-perf cut at its capacity (refused\n"
 		"                   otherwise) and flag them: their end is not their finish\n"
 		"  -h, --help       this text\n"
-		"  Bad input: one line on stderr, exit status 2.\n", prog);
+		"  Bad input: one line on stderr, exit status 2 (1: stdout or FILE cannot be\n"
+		"  written).\n", prog);
 }
 
-static void
-trim_eol(char *s)
+/* Drop the line end ("\n" or "\r\n") of a line of n bytes; false when the
+ * line holds a NUL byte (the text after it would be lost). */
+static bool
+trim_eol(char *s, size_t n)
 {
-	s[strcspn(s, "\r\n")] = '\0';
+	if (n > 0 && s[n - 1] == '\n')
+		s[--n] = '\0';
+	if (n > 0 && s[n - 1] == '\r')
+		s[--n] = '\0';
+	return strlen(s) == n;
 }
 
 /* Parse one unsigned decimal field; NULL when it is not one. */
@@ -163,26 +218,89 @@ flow_push(struct rdx_flow *fl, const struct rdx_wr *w)
 	fl->wr[fl->nb_wr++] = *w;
 }
 
-/* The value of key=value in the header line into buf; false when absent. */
 static bool
-header_value(const char *header, const char *key, char *buf, size_t len)
+is_blank(char c)
 {
-	const char *p = header;
-	size_t k = strlen(key), n;
+	return c == ' ' || c == '\t';
+}
 
-	while ((p = strstr(p, key)) != NULL) {
-		if ((p == header || p[-1] == ' ' || p[-1] == '\t') && p[k] == '=') {
-			p += k + 1;
-			n = strcspn(p, " \t");
-			if (n >= len)
-				n = len - 1;
-			memcpy(buf, p, n);
-			buf[n] = '\0';
-			return true;
+static void
+header_add(struct rdx_flow *fl, char *key, char *val)
+{
+	size_t i;
+
+	for (i = 0; i < fl->nb_kv; i++)
+		if (strcmp(fl->keys[i], key) == 0)
+			die("%s:2: %s= is given twice in the header", fl->path, key);
+	fl->keys = realloc(fl->keys, (fl->nb_kv + 1) * sizeof(*fl->keys));
+	fl->vals = realloc(fl->vals, (fl->nb_kv + 1) * sizeof(*fl->vals));
+	if (fl->keys == NULL || fl->vals == NULL)
+		die("out of memory");
+	fl->keys[fl->nb_kv] = key;
+	fl->vals[fl->nb_kv++] = val;
+}
+
+/*
+ * The key=value line (s: after "# "), whole. flow= holds rdx-perf's --label,
+ * the one free-text value: it runs from "flow=" to the blank before the
+ * last " dev=" after it (rdx-perf writes flow= before dev=, and from dev= on
+ * only single words), else it is one word. The other fields are blank-
+ * separated key=value words, each key once.
+ */
+static void
+header_parse(struct rdx_flow *fl, const char *s)
+{
+	const char *fk = NULL, *v0, *v1 = NULL, *p;
+	char *rest, *tok, *save, *eq;
+	size_t n = strlen(s);
+
+	for (p = s; *p != '\0'; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+			die("%s:2: control character 0x%02x in the header", fl->path, (unsigned char)*p);
+	fl->header = xstrndup(s, n);
+	for (p = s; (p = strstr(p, "flow=")) != NULL; p++)
+		if (p == s || is_blank(p[-1])) {
+			fk = p;
+			break;
 		}
-		p += k;
+	if (fk != NULL) {
+		v0 = fk + strlen("flow=");
+		for (p = v0; (p = strstr(p, "dev=")) != NULL; p++)
+			if (p > v0 && is_blank(p[-1]))
+				v1 = p - 1;
+		if (v1 == NULL)
+			v1 = v0 + strcspn(v0, " \t");
+		header_add(fl, xstrndup("flow", 4), xstrndup(v0, (size_t)(v1 - v0)));
+		/* the line without flow=<value> */
+		rest = malloc(n + 2);
+		if (rest == NULL)
+			die("out of memory");
+		memcpy(rest, s, (size_t)(fk - s));
+		rest[fk - s] = ' ';
+		strcpy(rest + (fk - s) + 1, v1);
+	} else {
+		rest = xstrndup(s, n);
 	}
-	return false;
+	for (tok = strtok_r(rest, " \t", &save); tok != NULL; tok = strtok_r(NULL, " \t", &save)) {
+		eq = strchr(tok, '=');
+		if (eq == NULL || eq == tok)
+			die("%s:2: '%s' in the header is not key=value", fl->path, tok);
+		*eq = '\0';
+		header_add(fl, tok, eq + 1);
+	}
+	/* rest stays allocated: keys and values point into it */
+}
+
+/* The value of key= in the header; NULL when absent. */
+static const char *
+header_value(const struct rdx_flow *fl, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < fl->nb_kv; i++)
+		if (strcmp(fl->keys[i], key) == 0)
+			return fl->vals[i];
+	return NULL;
 }
 
 static bool allow_truncated;
@@ -191,18 +309,17 @@ static bool allow_truncated;
 static void
 flow_cut(struct rdx_flow *fl)
 {
-	char v[32];
+	const char *v, *p;
 	uint64_t cap = 0;
-	const char *p;
 
-	if (header_value(fl->header, "capacity", v, sizeof(v))) {
+	if ((v = header_value(fl, "capacity")) != NULL) {
 		p = parse_u64(v, &cap);
 		if (p == NULL || *p != '\0' || cap == 0)
 			die("%s:2: bad value '%s' for capacity (expected a count > 0)", fl->path, v);
 		if (fl->nb_wr > cap)
 			die("%s: %zu work requests in a log of capacity %" PRIu64, fl->path, fl->nb_wr,
 			    cap);
-		if (!header_value(fl->header, "unlogged", v, sizeof(v)))
+		if ((v = header_value(fl, "unlogged")) == NULL)
 			die("%s:2: capacity= without unlogged=", fl->path);
 		p = parse_u64(v, &fl->unlogged);
 		if (p == NULL || *p != '\0')
@@ -227,23 +344,24 @@ flow_cut(struct rdx_flow *fl)
 static void
 flow_label(struct rdx_flow *fl)
 {
-	const char *base;
-	char div[16];
+	const char *base, *v;
 
-	if (!header_value(fl->header, "lat_kind", fl->lat_kind, sizeof(fl->lat_kind)))
-		snprintf(fl->lat_kind, sizeof(fl->lat_kind), "-");
+	fl->lat_kind = header_value(fl, "lat_kind");
+	if (fl->lat_kind == NULL)
+		fl->lat_kind = "-";
 	fl->lat_div = 1;
-	if (header_value(fl->header, "report_div", div, sizeof(div))) {
-		if (strcmp(div, "1") != 0 && strcmp(div, "2") != 0)
-			die("%s:2: bad value '%s' for report_div (expected 1 or 2)", fl->path, div);
-		fl->lat_div = (unsigned int)(div[0] - '0');
+	if ((v = header_value(fl, "report_div")) != NULL) {
+		if (strcmp(v, "1") != 0 && strcmp(v, "2") != 0)
+			die("%s:2: bad value '%s' for report_div (expected 1 or 2)", fl->path, v);
+		fl->lat_div = (unsigned int)(v[0] - '0');
 	}
 	flow_cut(fl);
-	if (header_value(fl->header, "flow", fl->label, sizeof(fl->label)) &&
-	    fl->label[0] != '\0' && strcmp(fl->label, "-") != 0)
-		return;
-	base = strrchr(fl->path, '/');
-	snprintf(fl->label, sizeof(fl->label), "%s", base != NULL ? base + 1 : fl->path);
+	v = header_value(fl, "flow");
+	if (v == NULL || v[0] == '\0' || strcmp(v, "-") == 0) {
+		base = strrchr(fl->path, '/');
+		v = base != NULL ? base + 1 : fl->path;
+	}
+	fl->label = xstrndup(v, strlen(v));
 }
 
 static void
@@ -251,8 +369,9 @@ flow_read(struct rdx_flow *fl)
 {
 	char *line = NULL;
 	size_t len = 0;
+	ssize_t got;
 	unsigned long lineno = 0;
-	uint64_t op, qp, prev_op = 0;
+	uint64_t op, qp, bytes, prev_op = 0;
 	struct rdx_wr w;
 	const char *p;
 	FILE *f;
@@ -260,9 +379,11 @@ flow_read(struct rdx_flow *fl)
 	f = fopen(fl->path, "r");
 	if (f == NULL)
 		die("%s: cannot open: %s", fl->path, strerror(errno));
-	while (getline(&line, &len, f) >= 0) {
+	/* getline: lines of any length, the header's too */
+	while ((got = getline(&line, &len, f)) >= 0) {
 		lineno++;
-		trim_eol(line);
+		if (!trim_eol(line, (size_t)got))
+			die("%s:%lu: NUL byte in the line", fl->path, lineno);
 		if (lineno == 1) {
 			if (strcmp(line, "# rdx-wrlog v1") != 0)
 				die("%s:1: not an rdx-perf work-request log (expected \"# rdx-wrlog v1\")",
@@ -273,7 +394,7 @@ flow_read(struct rdx_flow *fl)
 			if (strncmp(line, "# ", 2) != 0 || strchr(line, '=') == NULL)
 				die("%s:2: expected the \"# key=value ...\" line of the log header",
 				    fl->path);
-			snprintf(fl->header, sizeof(fl->header), "%s", line + 2);
+			header_parse(fl, line + 2);
 			continue;
 		}
 		if (lineno == 3) {
@@ -287,11 +408,17 @@ flow_read(struct rdx_flow *fl)
 		p = p != NULL ? parse_u64(p, &qp) : NULL;
 		p = p != NULL ? parse_u64(p, &w.post_ns) : NULL;
 		p = p != NULL ? parse_u64(p, &w.complete_ns) : NULL;
-		p = p != NULL ? parse_u64(p, &w.bytes) : NULL;
-		if (p == NULL || p[strspn(p, " \t")] != '\0' || qp > UINT32_MAX)
+		p = p != NULL ? parse_u64(p, &bytes) : NULL;
+		if (p == NULL || p[strspn(p, " \t")] != '\0')
 			die("%s:%lu: expected 5 unsigned integers: op qp post_ns complete_ns bytes",
 			    fl->path, lineno);
+		if (qp > UINT32_MAX)
+			die("%s:%lu: qp %" PRIu64 " is over 2^32-1", fl->path, lineno, qp);
+		if (bytes > UINT32_MAX)
+			die("%s:%lu: bytes %" PRIu64 " is over 2^32-1 (rdx-perf logs 32-bit byte counts)",
+			    fl->path, lineno, bytes);
 		w.qp = (uint32_t)qp;
+		w.bytes = (uint32_t)bytes;
 		if (fl->nb_wr > 0 && op <= prev_op)
 			die("%s:%lu: op %" PRIu64 " after op %" PRIu64 ": ops must be in post order",
 			    fl->path, lineno, op, prev_op);
@@ -307,7 +434,7 @@ flow_read(struct rdx_flow *fl)
 	}
 	free(line);
 	if (ferror(f))
-		die("%s: read error", fl->path);
+		die_io("%s: read error: %s", fl->path, strerror(errno));
 	fclose(f);
 	if (lineno < 3)
 		die("%s: truncated header (%lu lines)", fl->path, lineno);
@@ -340,10 +467,10 @@ flow_stats(struct rdx_flow *fl, uint64_t t0, uint64_t t1)
 		rdx_hist_record(&h, (w->complete_ns - w->post_ns) / fl->lat_div);
 		if (w->complete_ns <= t1) {
 			fl->ops_by_t1++;
-			fl->bytes_by_t1 += w->bytes;
+			add_bytes(&fl->bytes_by_t1, w->bytes, fl->path);
 			if (w->complete_ns > t0) {
 				fl->ops_in++;
-				fl->bytes_in += w->bytes;
+				add_bytes(&fl->bytes_in, w->bytes, fl->path);
 			}
 		}
 	}
@@ -386,12 +513,16 @@ split_by_qp(struct rdx_flow *in, unsigned int n_in, unsigned int *n_out)
 
 			memset(f, 0, sizeof(*f));
 			f->path = in[i].path;
-			memcpy(f->header, in[i].header, sizeof(f->header));
-			memcpy(f->lat_kind, in[i].lat_kind, sizeof(f->lat_kind));
+			f->header = in[i].header;
+			f->keys = in[i].keys;
+			f->vals = in[i].vals;
+			f->nb_kv = in[i].nb_kv;
+			f->lat_kind = in[i].lat_kind;
 			f->lat_div = in[i].lat_div;
 			f->truncated = in[i].truncated;
 			f->unlogged = in[i].unlogged;
-			snprintf(f->label, sizeof(f->label), "%.48s.qp%" PRIu32, in[i].label, qps[k]);
+			if (asprintf(&f->label, "%s.qp%" PRIu32, in[i].label, qps[k]) < 0)
+				die("out of memory");
 			for (j = 0; j < in[i].nb_wr; j++) {
 				if (in[i].wr[j].qp != qps[k])
 					continue;
@@ -422,6 +553,8 @@ parse_window(const char *s)
 		die("--window: expected a positive number of milliseconds, got \"%s\"", s);
 	if (v * 1e6 < 1.0)
 		die("--window: %s ms is below a nanosecond", s);
+	if (v * 1e6 > 9e18)
+		die("--window: %s ms is over 2^63 ns", s);
 	return v;
 }
 
@@ -442,11 +575,33 @@ csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* 0, or the errno of a failed write to f (EIO when the failure is past). */
+static int
+out_error(FILE *f)
+{
+	errno = 0;
+	if (fflush(f) != 0)
+		return errno != 0 ? errno : EIO;
+	return ferror(f) ? EIO : 0;
+}
+
+/* Close the --csv file; a write error (disk full) is an I/O failure: exit 1. */
+static void
+csv_close(FILE *f, const char *csv)
+{
+	int err = out_error(f);
+
+	if (fclose(f) != 0 && err == 0)
+		err = errno;
+	if (err != 0)
+		die_io("%s: write error: %s", csv, strerror(err));
+}
+
 static void
 print_windows(struct rdx_flow *fl, unsigned int n, uint64_t tmin, uint64_t tmax, uint64_t t0,
 	      uint64_t t1, double window_ms, const char *csv)
 {
-	uint64_t w_ns = (uint64_t)llround(window_ms * 1e6), nwin, k;
+	uint64_t w_ns = (uint64_t)llround(window_ms * 1e6), nwin, k, span;
 	uint64_t *bytes;
 	unsigned int i;
 	FILE *f = NULL;
@@ -459,6 +614,8 @@ print_windows(struct rdx_flow *fl, unsigned int n, uint64_t tmin, uint64_t tmax,
 	if (nwin * n > RDX_FLOWS_MAX_CELLS)
 		die("--window %g ms: %" PRIu64 " windows x %u flows is too large a table (at most %u"
 		    " cells): use a larger window", window_ms, nwin, n, RDX_FLOWS_MAX_CELLS);
+	if (__builtin_mul_overflow(nwin, w_ns, &span) || span > UINT64_MAX - tmin)
+		die("--window %g ms: the last window ends past 2^64 ns", window_ms);
 	bytes = calloc(nwin * n, sizeof(*bytes));
 	if (bytes == NULL)
 		die("out of memory for %" PRIu64 " windows", nwin);
@@ -469,7 +626,7 @@ print_windows(struct rdx_flow *fl, unsigned int n, uint64_t tmin, uint64_t tmax,
 			if (c == 0)
 				continue;
 			k = c == tmin ? 0 : (c - tmin - 1) / w_ns;
-			bytes[k * n + i] += fl[i].wr[j].bytes;
+			add_bytes(&bytes[k * n + i], fl[i].wr[j].bytes, fl[i].path);
 		}
 	}
 	if (csv != NULL) {
@@ -478,11 +635,13 @@ print_windows(struct rdx_flow *fl, unsigned int n, uint64_t tmin, uint64_t tmax,
 			die("%s: cannot create: %s", csv, strerror(errno));
 		fputs("window,start_ms,end_ms,common", f);
 		for (i = 0; i < n; i++) {
-			char col[RDX_FLOWS_LABEL_LEN + 8];
+			char *col;
 
-			snprintf(col, sizeof(col), "%s_gbps", fl[i].label);
+			if (asprintf(&col, "%s_gbps", fl[i].label) < 0)
+				die("out of memory");
 			fputc(',', f);
 			csv_field(f, col);
+			free(col);
 		}
 		fputs(",total_gbps\n", f);
 	}
@@ -514,8 +673,8 @@ print_windows(struct rdx_flow *fl, unsigned int n, uint64_t tmin, uint64_t tmax,
 			fprintf(f, ",%.6f\n", total);
 	}
 	free(bytes);
-	if (f != NULL && fclose(f) != 0)
-		die("%s: write error", csv);
+	if (f != NULL)
+		csv_close(f, csv);
 }
 
 static void
@@ -540,8 +699,17 @@ write_flow_csv(const struct rdx_flow *fl, unsigned int n, const char *csv, doubl
 			fl[i].mbytes_per_s * 8e-3, 100.0 * fl[i].share, fl[i].lat.p50, fl[i].lat.p99,
 			fl[i].lat.max, fl[i].truncated);
 	}
-	if (fclose(f) != 0)
-		die("%s: write error", csv);
+	csv_close(f, csv);
+}
+
+/* Two paths of one file (the same name, a link, ./name). */
+static bool
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
 }
 
 int
@@ -556,7 +724,7 @@ main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	uint64_t t0 = 0, t1 = UINT64_MAX, tmin = UINT64_MAX, tmax = 0, total_bytes = 0;
-	unsigned int n, i, first = 0, latest = 0, nb_cut = 0;
+	unsigned int n, i, j, first = 0, latest = 0, nb_cut = 0;
 	double window_ms = 0.0, secs, sum = 0.0, sum_sq = 0.0;
 	const char *csv = NULL;
 	struct rdx_flow *fl;
@@ -580,6 +748,9 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			c = out_error(stdout);
+			if (c != 0)
+				die_io("stdout: write error: %s", strerror(c));
 			return 0;
 		case ':':
 			die("option %s needs a value (see %s --help)", argv[optind - 1], prog);
@@ -595,6 +766,14 @@ main(int argc, char **argv)
 		die("out of memory");
 	for (i = 0; i < n; i++) {
 		fl[i].path = argv[optind + (int)i];
+		/* one file twice is not two flows that ran together */
+		for (j = 0; j < i; j++)
+			if (same_file(fl[j].path, fl[i].path))
+				die("%s and %s are the same file: give each flow's log once", fl[j].path,
+				    fl[i].path);
+		/* --csv over a log would destroy it */
+		if (csv != NULL && same_file(csv, fl[i].path))
+			die("--csv %s is the log %s: it would be overwritten", csv, fl[i].path);
 		flow_read(&fl[i]);
 	}
 	if (by_qp) {
@@ -624,7 +803,7 @@ main(int argc, char **argv)
 	secs = (double)(t1 - t0) / 1e9;
 	for (i = 0; i < n; i++) {
 		flow_stats(&fl[i], t0, t1);
-		total_bytes += fl[i].bytes_in;
+		add_bytes(&total_bytes, fl[i].bytes_in, "the flows together");
 		fl[i].mbytes_per_s = (double)fl[i].bytes_in / secs / 1e6;
 		sum += fl[i].mbytes_per_s;
 		sum_sq += fl[i].mbytes_per_s * fl[i].mbytes_per_s;
@@ -681,5 +860,8 @@ main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		free(fl[i].wr);
 	free(fl);
-	return fflush(stdout) == 0 ? 0 : 1;
+	c = out_error(stdout);
+	if (c != 0)
+		die_io("stdout: write error: %s", strerror(c));
+	return 0;
 }

@@ -36,7 +36,15 @@ Every figure names the device(s) and their kind ("software device" or the
 NIC) in its title and in the PNG's text metadata (keys "Title",
 "rdx-kind", "rdx-devices", "rdx-inputs"). Message sizes are printed in
 B/KiB/MiB. Only the rows of the total over all lcores (lcore -1) are drawn
-when a report has them. Bad input: one line on stderr, exit status 2.
+when a report has them. Bad input: one line on stderr, exit status 2; a
+PNG or stdout that cannot be written: one line, exit status 1. Never a
+traceback: an unexpected failure is one line naming the input(s), exit 2.
+
+A -o log's key=value line is read as rdx-flows reads it: flow= (the
+--label) runs to the blank before the last " dev=", every other field is
+one key=value word, each key once; its WR lines are 5 unsigned decimal
+integers (qp and bytes below 2^32, the others below 2^64), ops increasing
+and post_ns not decreasing.
 """
 
 import argparse
@@ -45,6 +53,7 @@ import math
 import os
 import re
 import sys
+import warnings
 
 PROG = "rdx-plot"
 PCTS = [("min", 0.0), ("p50", 0.50), ("p90", 0.90), ("p99", 0.99),
@@ -55,23 +64,64 @@ WRLOG_MAGIC = "# rdx-wrlog v1"
 WRLOG_COLS = "# op qp post_ns complete_ns bytes"
 FLOWS_HEADER = ["window", "start_ms", "end_ms", "common"]
 KNEE_FACTOR = 2.0
+U32 = 1 << 32
+U64 = 1 << 64
+EXIT_BAD = 2        # bad input
+EXIT_IO = 1         # a PNG or stdout that cannot be written
+
+# what is being read or drawn, for the one line of an unexpected failure
+CONTEXT = ["(arguments)"]
 
 
 class BadInput(Exception):
     pass
 
 
-def fail(msg):
-    print("%s: %s" % (PROG, msg), file=sys.stderr)
-    sys.exit(2)
+def one_line(msg):
+    """msg on one line (a message that quotes input may hold line ends)."""
+    msg = " ".join(str(msg).split())
+    return msg if len(msg) <= 400 else msg[:397] + "..."
+
+
+def fail(msg, code=EXIT_BAD):
+    print("%s: %s" % (PROG, one_line(msg)), file=sys.stderr)
+    sys.exit(code)
+
+
+def stdout_gone():
+    """stdout failed: point it at /dev/null so that the interpreter's own
+    flush at exit does not print a second message."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError):
+        pass
 
 
 def num(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    """A finite number below 2^64 in size (a larger int is not a float)."""
+    if not isinstance(v, (int, float)) or isinstance(v, bool):
+        return False
+    try:
+        return math.isfinite(v) and abs(v) < U64
+    except OverflowError:
+        return False
 
 
 def is_int(v):
     return isinstance(v, int) and not isinstance(v, bool)
+
+
+def short(v):
+    """A number for a message: a huge one by its number of digits."""
+    t = str(v)
+    return t if len(t) <= 24 else "of %d digits" % len(t)
+
+
+def int_in(v, lo, hi):
+    """An integer in [lo, hi)."""
+    return is_int(v) and lo <= v < hi
 
 
 def size_name(v):
@@ -116,9 +166,14 @@ def load_report(path):
         raise BadInput("%s: cannot read: %s" % (path, e.strerror or e))
     except (ValueError, UnicodeDecodeError) as e:
         raise BadInput("%s: not JSON: %s" % (path, e))
+    except RecursionError:
+        raise BadInput("%s: not an rdx report (JSON nested too deeply)" % path)
     if not isinstance(doc, dict) or not isinstance(doc.get("results"), list):
         raise BadInput("%s: not an rdx report (no \"results\" array)" % path)
     knobs = doc.get("knobs") if isinstance(doc.get("knobs"), dict) else {}
+    for k in ("dev", "device", "device_kind", "driver", "label"):
+        if knobs.get(k) is not None and not isinstance(knobs[k], str):
+            raise BadInput("%s: knobs.%s: not a string" % (path, k))
     src = Source(path, "report")
     src.device = device_label(knobs)
     if isinstance(knobs.get("label"), str) and knobs["label"]:
@@ -131,23 +186,40 @@ def load_report(path):
         for k in ("test", "mode"):
             if not isinstance(r.get(k), str):
                 raise BadInput("%s.%s: missing or not a string" % (where, k))
-        for k in ("size", "lcore", "qps"):
+        for k in ("lat_kind", "host"):
+            if r.get(k) is not None and not isinstance(r[k], str):
+                raise BadInput("%s.%s: not a string" % (where, k))
+        # the ranges of lib/stats/rdx-report.schema.json
+        for k, lo, hi in (("size", 0, U64), ("lcore", -1, U32), ("qps", 0, U32)):
             if not is_int(r.get(k)):
                 raise BadInput("%s.%s: missing or not an integer" % (where, k))
+            if not int_in(r[k], lo, hi):
+                raise BadInput("%s.%s: %s out of range (%d .. %d)"
+                               % (where, k, short(r[k]), lo, hi - 1))
+        if r.get("rank") is not None and not int_in(r["rank"], -1, U32):
+            raise BadInput("%s.rank: not an integer in -1 .. %d" % (where, U32 - 1))
         for k in ("mops", "mbytes_per_s", "offered_ops_per_s"):
             if r.get(k) is not None and not num(r.get(k)):
-                raise BadInput("%s.%s: not a number" % (where, k))
+                raise BadInput("%s.%s: not a number (or over 2^64)" % (where, k))
         lat = r.get("lat")
         if r.get("has_lat"):
-            if not isinstance(lat, dict) or not all(num(lat.get(k)) or lat.get(k) is None
-                                                    for k, _ in PCTS):
-                raise BadInput("%s.lat: missing or not an object of numbers" % where)
+            if not isinstance(lat, dict):
+                raise BadInput("%s.lat: missing or not an object" % where)
+            for k, _ in PCTS:
+                v = lat.get(k)
+                if v is not None and not (num(v) and v >= 0):
+                    raise BadInput("%s.lat.%s: not a latency (a number of ns, 0 .. 2^64)"
+                                   % (where, k))
             b = lat.get("buckets")
             if b is not None:
                 if not isinstance(b, list) or not all(
                         isinstance(e, list) and len(e) == 3 and num(e[0]) and num(e[1])
-                        and is_int(e[2]) and e[2] >= 0 and e[0] <= e[1] for e in b):
-                    raise BadInput("%s.lat.buckets: not a list of [lo_ns, hi_ns, count]" % where)
+                        and 0 <= e[0] <= e[1] and int_in(e[2], 0, U64) for e in b):
+                    raise BadInput("%s.lat.buckets: not a list of [lo_ns, hi_ns, count] "
+                                   "(0 <= lo_ns <= hi_ns, count 0 .. 2^64-1)" % where)
+                if b and sum(e[2] for e in b) == 0:
+                    raise BadInput("%s.lat.buckets: every count is 0 (no latency to draw)"
+                                   % where)
         rows.append(r)
     totals = [r for r in rows if r["lcore"] == -1]
     src.rows = totals if totals else rows
@@ -155,39 +227,102 @@ def load_report(path):
     return src
 
 
+def wrlog_header(path, s):
+    """The fields of a -o log's key=value line (s: after "# "), as rdx-flows
+    reads them: flow= (rdx-perf's --label, the one free-text value) runs from
+    "flow=" to the blank before the last " dev=" after it (rdx-perf writes
+    flow= before dev= and from dev= on only single words), else it is one
+    word; every other field is a key=value word, each key once."""
+    bad = re.search(r"[\x00-\x08\x0a-\x1f\x7f]", s)
+    if bad:
+        raise BadInput("%s:2: control character 0x%02x in the header" % (path, ord(bad.group())))
+    kv = {}
+    m = re.search(r"(?:^|(?<=[ \t]))flow=", s)
+    rest = s
+    if m:
+        v0 = m.end()
+        ends = [d.start() for d in re.finditer(r"(?<=[ \t])dev=", s) if d.start() > v0]
+        v1 = ends[-1] - 1 if ends else v0 + len(re.match(r"[^ \t]*", s[v0:]).group())
+        kv["flow"] = s[v0:v1]
+        rest = s[:m.start()] + " " + s[v1:]
+    for t in re.split(r"[ \t]+", rest):
+        if not t:
+            continue
+        k, eq, v = t.partition("=")
+        if not eq or not k:
+            raise BadInput("%s:2: '%s' in the header is not key=value" % (path, t))
+        if k in kv:
+            raise BadInput("%s:2: %s= is given twice in the header" % (path, k))
+        kv[k] = v
+    return kv
+
+
+def header_count(path, kv, key, default):
+    v = kv.get(key)
+    if v is None:
+        return default
+    if not re.fullmatch(r"[0-9]+", v) or int(v) >= U64:
+        raise BadInput("%s:2: bad value '%s' for %s (expected a count)" % (path, v, key))
+    return int(v)
+
+
+WR_FIELD = re.compile(r"[0-9]+")
+
+
 def load_wrlog(path):
     """An rdx-perf -o log: per-WR latencies (complete - post) / report_div, ns."""
     src = Source(path, "wrlog")
     try:
-        with open(path, encoding="utf-8") as f:
+        # lines end at "\n" only (a "\r" inside the header is refused, not a line end)
+        with open(path, encoding="utf-8", newline="\n") as f:
             if f.readline().rstrip("\r\n") != WRLOG_MAGIC:
                 raise BadInput("%s:1: not an rdx-perf log (expected \"%s\")" % (path, WRLOG_MAGIC))
-            head = f.readline().rstrip("\r\n")
+            head = f.readline()
+            head = head[:-1] if head.endswith("\n") else head
+            head = head[:-1] if head.endswith("\r") else head
             if not head.startswith("# ") or "=" not in head:
                 raise BadInput("%s:2: expected the \"# key=value ...\" line" % path)
-            kv = dict(t.split("=", 1) for t in head[2:].split() if "=" in t)
+            kv = wrlog_header(path, head[2:])
             if f.readline().rstrip("\r\n") != WRLOG_COLS:
                 raise BadInput("%s:3: expected \"%s\"" % (path, WRLOG_COLS))
-            try:
-                div = int(kv.get("report_div", "1"))
-                unlogged = int(kv.get("unlogged", "0"))
-            except ValueError:
-                raise BadInput("%s:2: report_div/unlogged: not an integer" % path)
-            if div not in (1, 2):
-                raise BadInput("%s:2: report_div %d: expected 1 or 2" % (path, div))
+            div = kv.get("report_div", "1")
+            if div not in ("1", "2"):
+                raise BadInput("%s:2: bad value '%s' for report_div (expected 1 or 2)"
+                               % (path, div))
+            div = int(div)
+            unlogged = header_count(path, kv, "unlogged", 0)
+            capacity = header_count(path, kv, "capacity", None)
+            if capacity == 0:
+                raise BadInput("%s:2: bad value '0' for capacity (expected a count > 0)" % path)
+            if capacity is not None and "unlogged" not in kv:
+                raise BadInput("%s:2: capacity= without unlogged=" % path)
             lats = []
             incomplete = 0
+            nb = 0
+            prev_op = prev_post = None
             for lineno, line in enumerate(f, start=4):
-                if line.startswith("#") or not line.strip():
+                if line.startswith("#") or not line.strip(" \t\r\n"):
                     continue
-                p = line.split()
-                try:
-                    if len(p) != 5:
-                        raise ValueError
-                    post, done = int(p[2]), int(p[3])
-                except ValueError:
-                    raise BadInput("%s:%d: expected 5 integers: op qp post_ns complete_ns bytes"
+                p = [t for t in re.split(r"[ \t]+", line.rstrip("\r\n")) if t]
+                if len(p) != 5 or not all(WR_FIELD.fullmatch(t) for t in p):
+                    raise BadInput("%s:%d: expected 5 unsigned integers: op qp post_ns "
+                                   "complete_ns bytes" % (path, lineno))
+                op, qp, post, done, nbytes = (int(t) for t in p)
+                for name, v, lim, bits in (("op", op, U64, 64), ("qp", qp, U32, 32),
+                                           ("post_ns", post, U64, 64),
+                                           ("complete_ns", done, U64, 64),
+                                           ("bytes", nbytes, U32, 32)):
+                    if v >= lim:
+                        raise BadInput("%s:%d: %s %s is over 2^%d-1"
+                                       % (path, lineno, name, short(v), bits))
+                if prev_op is not None and op <= prev_op:
+                    raise BadInput("%s:%d: op %d after op %d: ops must be in post order"
+                                   % (path, lineno, op, prev_op))
+                if prev_post is not None and post < prev_post:
+                    raise BadInput("%s:%d: post_ns goes back in time: ops must be in post order"
                                    % (path, lineno))
+                prev_op, prev_post = op, post
+                nb += 1
                 if done == 0:
                     incomplete += 1
                 elif done < post:
@@ -198,6 +333,8 @@ def load_wrlog(path):
         raise BadInput("%s: cannot read: %s" % (path, e.strerror or e))
     except UnicodeDecodeError:
         raise BadInput("%s: not text" % path)
+    if capacity is not None and nb > capacity:
+        raise BadInput("%s: %d work requests in a log of capacity %d" % (path, nb, capacity))
     if not lats:
         raise BadInput("%s: no completed work requests in the log" % path)
     knobs = {"dev": kv.get("dev"), "device_kind": kv.get("device_kind")}
@@ -237,8 +374,17 @@ def is_wrlog(path):
 def load_flows_csv(path):
     """rdx-flows --window --csv: window,start_ms,end_ms,common,<flow>_gbps...,total_gbps"""
     import csv
-    with open(path, encoding="utf-8", newline="") as f:
-        rows = list(csv.reader(f))
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            rows = list(csv.reader(f))
+    except OSError as e:
+        raise BadInput("%s: cannot read: %s" % (path, e.strerror or e))
+    except UnicodeDecodeError:
+        raise BadInput("%s: not text" % path)
+    except csv.Error as e:
+        raise BadInput("%s: not an rdx-flows window table: %s" % (path, e))
+    if not rows:
+        raise BadInput("%s: not an rdx-flows window table (empty)" % path)
     head = rows[0]
     if len(head) < 6 or head[-1] != "total_gbps":
         raise BadInput("%s: not an rdx-flows window table (header)" % path)
@@ -248,9 +394,12 @@ def load_flows_csv(path):
         if len(r) != len(head):
             raise BadInput("%s:%d: %d fields, the header has %d" % (path, i, len(r), len(head)))
         try:
-            data.append([float(x) for x in r])
+            vals = [float(x) for x in r]
         except ValueError:
-            raise BadInput("%s:%d: not a number" % (path, i))
+            vals = None
+        if vals is None or not all(num(v) for v in vals):
+            raise BadInput("%s:%d: not a number (or not finite)" % (path, i))
+        data.append(vals)
     if not data:
         raise BadInput("%s: no windows" % path)
     src = Source(path, "flows")
@@ -268,8 +417,9 @@ def cdf_points(row):
     """(latency_us list, fraction list) of a row: its buckets as steps, else its percentiles."""
     lat = row["lat"]
     b = lat.get("buckets")
-    if b:
-        total = float(sum(e[2] for e in b))
+    total = sum(e[2] for e in b) if b else 0
+    if total > 0:      # (load_report refuses buckets that are all 0)
+        total = float(total)
         xs, ys, cum = [], [], 0
         for lo, hi, c in b:
             xs.append(lo / 1e3)
@@ -325,6 +475,7 @@ def main(argv):
     sources = []
     try:
         for p in args.inputs:
+            CONTEXT[0] = p
             if is_flows_csv(p):
                 sources.append(load_flows_csv(p))
             elif is_wrlog(p):
@@ -333,6 +484,7 @@ def main(argv):
                 sources.append(load_report(p))
     except BadInput as e:
         fail(str(e))
+    CONTEXT[0] = " ".join(args.inputs)
     for s, lbl in zip(sources, args.label):
         s.label = lbl
     def groups_of(s):
@@ -363,6 +515,8 @@ def main(argv):
         os.makedirs(args.outdir, exist_ok=True)
     except OSError as e:
         fail("%s: cannot create: %s" % (args.outdir, e.strerror))
+    if not os.path.isdir(args.outdir):
+        fail("%s: not a directory" % args.outdir)
 
     written = []
     plain = FuncFormatter(lambda v, _: "%g" % v)
@@ -378,12 +532,32 @@ def main(argv):
         axis.set_major_formatter(plain)
         axis.set_minor_formatter(FuncFormatter(minor))
 
+    def positive(v):
+        try:
+            f = float(v)
+        except (TypeError, ValueError, OverflowError):
+            return False
+        return math.isfinite(f) and f > 0
+
+    def log_axis(ax, axis, base=10, labels=True):
+        """A log x or y axis when some value drawn on it is positive: matplotlib
+        cannot log-scale an axis without one (a one-WR log's empty tail, latencies
+        of 0 ns); such an axis stays linear. True when it is log."""
+        if not any(positive(v) for ln in ax.get_lines()
+                   for v in (ln.get_xdata() if axis == "x" else ln.get_ydata())):
+            return False
+        (ax.set_xscale if axis == "x" else ax.set_yscale)("log", base=base)
+        if labels:
+            plain_log(ax.xaxis if axis == "x" else ax.yaxis)
+        return True
+
     def size_axis(ax, values, axis="x"):
         """Log-2 size axis in B/KiB/MiB: a tick per size when there are few,
         else at powers of 4; labels slanted so they never collide."""
         a = ax.xaxis if axis == "x" else ax.yaxis
-        (ax.set_xscale if axis == "x" else ax.set_yscale)("log", base=2)
         vals = sorted(set(v for v in values if v > 0))
+        if vals:       # (message sizes of 0 alone: a linear axis)
+            (ax.set_xscale if axis == "x" else ax.set_yscale)("log", base=2)
         if vals and len(vals) <= 10:
             ticks = vals
         elif vals:
@@ -392,7 +566,7 @@ def main(argv):
             step = max(1, (hi - lo + 9) // 10)
             ticks = [2 ** e for e in range(lo, hi + 1, step)]
         else:
-            ticks = []
+            ticks = sorted(set(values))
         (ax.set_xticks if axis == "x" else ax.set_yticks)(ticks)
         a.set_major_formatter(FuncFormatter(lambda v, _: size_name(v)))
         a.set_minor_formatter(NullFormatter())
@@ -410,7 +584,8 @@ def main(argv):
             plain_log(ax.yaxis)
 
     def count_axis(ax, values):
-        ax.set_xscale("log", base=2)
+        if any(v > 0 for v in values):
+            ax.set_xscale("log", base=2)
         vals = sorted(set(values))
         if len(vals) <= 12:
             ax.set_xticks(vals)
@@ -439,8 +614,8 @@ def main(argv):
                                         for s in srcs)}
         try:
             fig.savefig(path, dpi=100, metadata=meta)
-        except OSError as e:
-            fail("%s: cannot write: %s" % (path, e.strerror))
+        except OSError as e:     # an I/O failure (disk full), not bad input
+            fail("%s: cannot write: %s" % (path, e.strerror or e), EXIT_IO)
         plt.close(fig)
         written.append(path)
 
@@ -458,6 +633,7 @@ def main(argv):
     knees = []
 
     for (test, mode), members in sorted(groups.items()):
+        CONTEXT[0] = " ".join(s.path for s, _ in members)
         name = slug("%s_%s" % (test, mode))
         title = "rdx-perf %s %s" % (test, mode)
 
@@ -491,15 +667,14 @@ def main(argv):
                     if tail:
                         ax2.plot([x for x, _ in tail], [y for _, y in tail], **kw)
             for a in (ax, ax2):
-                a.set_xscale("log")
-                plain_log(a.xaxis)
+                log_axis(a, "x")
                 a.set_xlabel(lat_unit)
                 a.grid(True, which="both", alpha=0.3)
             ax.set_ylabel("fraction of operations <= latency")
             ax.set_title("latency CDF%s" % (" (dots: through the percentiles only)"
                                             if from_pcts else " (full histogram)"),
                          fontsize="small")
-            ax2.set_yscale("log")
+            log_axis(ax2, "y", labels=False)
             ax2.set_ylabel("fraction of operations > latency")
             ax2.set_title("tail", fontsize="small")
             ax.legend(fontsize="x-small")
@@ -517,8 +692,7 @@ def main(argv):
                                 marker=m, linestyle=styles[si % len(styles)],
                                 label=lbl(s, k + qn))
             size_axis(ax, [r["size"] for _, rows in lat_of for r in rows])
-            ax.set_yscale("log")
-            plain_log(ax.yaxis)
+            log_axis(ax, "y")
             ax.set_xlabel("message size")
             ax.set_ylabel(lat_unit)
             ax.grid(True, which="both", alpha=0.3)
@@ -610,9 +784,9 @@ def main(argv):
                     ax2.plot(off, ach, marker="o", linestyle=ls, label=lbl(s, sn))
             hi = max(r["offered_ops_per_s"] / 1e6 for _, rows in load_of for r in rows)
             ax2.plot([0, hi], [0, hi], color="grey", alpha=0.5, label="achieved = offered")
-            auto_log_y(ax2, [r["mops"] for _, rows in load_of for r in rows])
-            ax.set_yscale("log")
-            plain_log(ax.yaxis)
+            # (mops may be missing from a row: drawn as a gap)
+            auto_log_y(ax2, [r.get("mops") for _, rows in load_of for r in rows])
+            log_axis(ax, "y")
             ax.set_xlabel("offered load (Mop/s)")
             ax.set_ylabel(lat_unit if lat_of else "latency (us)")
             ax.set_title("latency vs offered load (knee: p99 above %gx its lowest-load value)"
@@ -632,25 +806,29 @@ def main(argv):
         for s in logs:
             by.setdefault((s.test, s.mode), []).append(s)
         for (test, mode), srcs in sorted(by.items()):
+            CONTEXT[0] = " ".join(s.path for s in srcs)
             fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 5))
             for si, s in enumerate(srcs):
                 n = len(s.lats)
                 xs = [v / 1e3 for v in s.lats]
                 ys = [(i + 1) / n for i in range(n)]
                 kw = dict(linestyle=styles[(si // 10) % len(styles)], drawstyle="steps-post",
-                          label="%s (%s B, %d WRs)" % (s.label, s.size, n))
+                          label="%s (%s B, %d WR%s)" % (s.label, s.size, n,
+                                                        "" if n == 1 else "s"),
+                          marker="o" if n == 1 else None)   # one WR: a dot, not a step
                 ax.plot(xs, ys, **kw)
                 ax2.plot(xs[:-1], [1.0 - y for y in ys[:-1]], **kw)
             kl = {s.lat_kind for s in srcs}
             unit = "latency (us%s)" % (", " + kl.pop() if len(kl) == 1 else "")
             for a in (ax, ax2):
-                a.set_xscale("log")
-                plain_log(a.xaxis)
+                log_axis(a, "x")
                 a.set_xlabel(unit)
                 a.grid(True, which="both", alpha=0.3)
             ax.set_ylabel("fraction of WRs <= latency")
             ax.set_title("per-WR latency CDF (every logged WR)", fontsize="small")
-            ax2.set_yscale("log")
+            if not log_axis(ax2, "y", labels=False) and all(len(s.lats) == 1 for s in srcs):
+                ax2.text(0.5, 0.5, "no tail: one WR per log", transform=ax2.transAxes,
+                         ha="center", va="center")
             ax2.set_ylabel("fraction of WRs > latency")
             ax2.set_title("tail", fontsize="small")
             ax.legend(fontsize="x-small")
@@ -660,6 +838,7 @@ def main(argv):
     for s in (x for x in sources if x.kind == "flows"):
         if "flows" not in kinds:
             break
+        CONTEXT[0] = s.path
         fig, ax = plt.subplots(figsize=(9, 5))
         t = [(d[1] + d[2]) / 2e3 for d in s.data]     # window middle, s
         for j, fname in enumerate(s.flows):
@@ -680,6 +859,7 @@ def main(argv):
     for s in (x for x in reports if x.rank_rows):
         if "ranks" not in kinds:
             break
+        CONTEXT[0] = s.path
         group = []
         for r in s.rank_rows:
             if r["rank"] >= 0:
@@ -715,8 +895,7 @@ def main(argv):
                 total = x["rank"] == -1
                 ax2.plot(cx, cy, lw=2.5 if total else 1, color="black" if total else None,
                          label="cluster (merged)" if total else "r%d.%d" % (x["rank"], x["lcore"]))
-            ax2.set_xscale("log")
-            plain_log(ax2.xaxis)
+            log_axis(ax2, "x")
             ax2.set_xlabel("latency (us)")
             ax2.set_ylabel("fraction of operations <= latency")
             ax2.set_title("latency CDF per rank and merged", fontsize="small")
@@ -727,12 +906,48 @@ def main(argv):
 
     if not written:
         fail("nothing to plot (kinds %s) in %s" % (",".join(kinds), " ".join(args.inputs)))
-    for k in knees:
-        print(k)
-    for p in written:
-        print(p)
+    if sys.stdout is None:
+        fail("stdout: cannot write: it is closed (the PNG files are written)", EXIT_IO)
+    try:
+        for k in knees:
+            print(k)
+        for p in written:
+            print(p)
+        sys.stdout.flush()
+    except OSError as e:       # > /dev/full, a closed pipe: the list is lost
+        stdout_gone()
+        fail("stdout: cannot write: %s (the PNG files are written)" % (e.strerror or e), EXIT_IO)
     return 0
 
 
+def one_line_warning(message, category, filename, lineno, file=None, line=None):
+    """A library's warning on one line, not two with a source line."""
+    try:
+        print("%s: warning: %s" % (PROG, one_line(message)), file=sys.stderr)
+    except OSError:
+        pass
+
+
+def run(argv):
+    """main, with every failure one line on stderr: bad input exit 2, an I/O
+    failure exit 1; never a traceback."""
+    warnings.showwarning = one_line_warning
+    try:
+        return main(argv)
+    except BadInput as e:
+        fail(str(e))
+    except KeyboardInterrupt:
+        fail("interrupted", 130)
+    except MemoryError:
+        fail("%s: out of memory" % CONTEXT[0], EXIT_IO)
+    except OSError as e:
+        if e.filename is None and CONTEXT[0] == "(arguments)":   # --help > /dev/full
+            stdout_gone()
+            fail("stdout: cannot write: %s" % (e.strerror or e), EXIT_IO)
+        fail("%s: %s" % (e.filename or CONTEXT[0], e.strerror or e), EXIT_IO)
+    except Exception as e:     # a case the checks above missed: still one line
+        fail("%s: cannot plot: %s: %s" % (CONTEXT[0], type(e).__name__, e))
+
+
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(run(sys.argv[1:]))

@@ -6,7 +6,8 @@
 # figure (both inputs and both legends' sources in it); the latency CDF is
 # drawn from the report's histogram buckets; -o logs plot; rows with
 # offered_ops_per_s give latency-vs-load with the knee found where p99 passes
-# twice its lowest-load value.
+# twice its lowest-load value. A one-WR log plots; bad input is one line,
+# exit 2; stdout on a full disk one line, exit 1.
 source "$(dirname "$0")/lib.sh"
 
 PLOT=$(cd "$(dirname "$PERF")/../rdx-plot" && pwd)/rdx-plot
@@ -178,4 +179,26 @@ bad "completion before post in a log" "$TMP/back.log" -o "$TMP/x"
 bad "bad buckets" "$TMP/badb.json" -o "$TMP/x"
 bad "more labels than inputs" -L a -L b "$TMP/lat1.json" -o "$TMP/x"
 bad "nothing of that kind" --kind mops-qps "$TMP/lat1.json" -o "$TMP/x"
+# qp or bytes that are not numbers in a real log (rdx-flows refuses them too)
+{ cat "$TMP/a.log"; echo "3000 0 1000 2000 zz"; } > "$TMP/zz.log"
+{ cat "$TMP/a.log"; echo "3000 x 1000 2000 8"; } > "$TMP/xq.log"
+bad "log bytes that are no number" "$TMP/zz.log" -o "$TMP/x"
+bad "a log qp that is no number" "$TMP/xq.log" -o "$TMP/x"
+# an I/O failure: one line, exit 1 (no traceback)
+if [ -w /dev/full ]; then
+    err=$("$PLOT" "$TMP/lat1.json" -o "$TMP/full" 2>&1 > /dev/full); rc=$?
+    [ $rc -eq 1 ] && [ "$(wc -l <<< "$err")" -eq 1 ] && pass "stdout on a full disk: exit 1: $err" ||
+        fail "stdout on a full disk: exit $rc: $err"
+fi
+
+# rdx-perf's own log of a single WR is valid input: it is drawn
+if run n1 60 "${EAL[@]}" -- --test write --dev sw -n 1 -o "$TMP/n1.log"; then
+    if "$PLOT" "$TMP/n1.log" -o "$TMP/n1" >"$TMP/n1p.out" 2>"$TMP/n1p.err"; then
+        expect_png "a one-WR -o log" "$TMP/n1/wrlog_cdf_write_lat.png" wrlog-cdf "$SW"
+    else
+        fail "a one-WR -o log: exit $?: $(tr '\n' '|' < "$TMP/n1p.err" | tail -c 300)"
+    fi
+else
+    fail "rdx-perf -n 1 -o: $(tail -n 1 "$TMP/n1.err")"
+fi
 finish

@@ -173,5 +173,81 @@ expect_fail "bad unlogged=" "$T/abadcap.log" "$T/b.log"
 expect_fail "more WRs than capacity=" "$T/aover.log" "$T/b.log"
 expect_fail "unwritable --csv" --csv /nonexistent/dir/x.csv "$T/a.log" "$T/b.log"
 
+# 7. The key=value line is read whole (any length) and flow= (the --label)
+#    runs to the last " dev=": a long label, a label with blanks or holding
+#    key=value text never hides or overrides the fields after it.
+#    A and B below: 100 ops, 1000 ns and 2000 ns each, report_div=2.
+hdr_gen() { # FILE LABEL PERIOD_NS [EXTRA]: a half-rtt log (report_div=2)
+    gen "$1" "$2" 0 "$3" 100 8
+    sed -i "2s/\$/ lat_kind=half-rtt report_div=2${4:-} capacity=1048576 unlogged=0/" "$1"
+}
+long=A$(printf 'x%.0s' $(seq 460))
+hdr_gen "$T/la.log" "$long" 1000
+hdr_gen "$T/lb.log" "B" 2000
+out=$("$FLOWS" "$T/la.log" "$T/lb.log" 2>&1); rc=$?
+[ $rc -eq 0 ] && ok "long label: exit 0" || bad "long label: exit $rc: $out"
+expect_line "long label: read whole" "$out" "^first to finish: flow 0 \\($long\\) at "
+[ "$(grep -c '^    latency columns: (complete_ns - post_ns) / 2, lat_kind half-rtt ' <<< "$out")" -eq 2 ] &&
+    ok "long label: report_div=2 and lat_kind past 511 characters still read" ||
+    { bad "long label: the fields after it"; echo "$out"; }
+expect_line "long label: p50 0.50 us (half of 1000 ns), not 1.00" "$out" '^ +0 A(x)+ .* 0\.50 +0\.50$'
+hdr_gen "$T/sa.log" "run A" 1000
+hdr_gen "$T/sb.log" "run B" 2000
+out=$("$FLOWS" "$T/sb.log" "$T/sa.log" 2>&1)
+expect_line "label with a blank: read whole" "$out" '^first to finish: flow 1 \(run A\) at '
+expect_line "label with a blank: its own row" "$out" '^ +0 run B +100 '
+# a label holding "report_div=1" is the label: the real report_div=2 holds
+hdr_gen "$T/inj.log" "x report_div=1" 1000
+out=$("$FLOWS" "$T/inj.log" "$T/lb.log" 2>&1)
+expect_line "label holding key=value: the label" "$out" '^first to finish: flow 0 \(x report_div=1\) at '
+expect_line "label holding key=value: report_div=2 still applies" "$out" \
+    '^ +0 x report_div=1 +100 .* 0\.50 +0\.50$'
+hdr_gen "$T/dupkey.log" "A" 1000 " report_div=1"
+hdr_gen "$T/word.log" "A" 1000 " stray"
+hdr_gen "$T/cr.log" "A" 1000 $' note=a\rb'
+{ sed -n 1p "$T/la.log"; printf '# test=write flow=A dev=rdx_sw0\000 report_div=2\n'; sed -n '3,$p' "$T/la.log"; } \
+    > "$T/nul.log"
+expect_fail "a key twice in the header" "$T/dupkey.log" "$T/lb.log"
+expect_fail "a header word that is not key=value" "$T/word.log" "$T/lb.log"
+expect_fail "a CR inside the header" "$T/cr.log" "$T/lb.log"
+expect_fail "a NUL byte inside the header" "$T/nul.log" "$T/lb.log"
+
+# 8. bytes: rdx-perf logs 32-bit counts; 2^64-1 used to wrap the totals
+{ head -3 "$T/b.log"; tail -n +4 "$T/b.log" | awk '{ $5 = "18446744073709551615"; print }'; } > "$T/huge.log"
+{ head -3 "$T/b.log"; tail -n +4 "$T/b.log" | awk '{ $5 = "4294967295"; print }'; } > "$T/max32.log"
+expect_fail "bytes over 2^32-1" "$T/huge.log" "$T/a.log"
+out=$("$FLOWS" "$T/max32.log" "$T/a.log"); rc=$?
+[ $rc -eq 0 ] && ok "bytes 2^32-1: accepted" || bad "bytes 2^32-1: exit $rc"
+expect_line "bytes 2^32-1: exact 64-bit totals" "$out" '^ +0 B +200 +200 +858993459000 +200 +858993459000 '
+
+# 9. the same file twice is one flow, not two; --csv onto a log would destroy it
+expect_fail "the same log twice" "$T/a.log" "$T/a.log"
+ln -s a.log "$T/alink.log"
+expect_fail "the same log twice (a symlink)" "$T/a.log" "$T/alink.log"
+expect_fail "the same log twice (./)" "$T/a.log" "$T/./a.log"
+cp "$T/b.log" "$T/bcopy.log"
+expect_fail "--csv onto an input log" --csv "$T/bcopy.log" "$T/a.log" "$T/bcopy.log"
+cmp -s "$T/b.log" "$T/bcopy.log" && ok "--csv onto a log: the log is intact" ||
+    bad "--csv onto a log: the log was overwritten"
+expect_fail "--window beyond 2^63 ns" --window 1e300 "$T/a.log" "$T/b.log"
+
+# 10. I/O failures: one line, exit 1 (a full disk is not bad input)
+expect_io() { # NAME REDIRECT_TO ARGS...
+    local name=$1 to=$2 err rc; shift 2
+    err=$("$FLOWS" "$@" 2>&1 >"$to"); rc=$?
+    if [ $rc -eq 1 ] && [ -n "$err" ] && [ "$(wc -l <<< "$err")" -eq 1 ]; then
+        ok "I/O failure: $name -> exit 1: $err"
+    else
+        bad "I/O failure: $name: exit $rc, stderr: $err"
+    fi
+}
+if [ -w /dev/full ]; then
+    expect_io "stdout on a full disk" /dev/full "$T/a.log" "$T/b.log"
+    expect_io "--csv on a full disk" /dev/null --csv /dev/full "$T/a.log" "$T/b.log"
+    expect_io "--window --csv on a full disk" /dev/null --window 250 --csv /dev/full "$T/a.log" "$T/b.log"
+else
+    ok "SKIP: no /dev/full"
+fi
+
 echo "$fails failure(s)"
 [ $fails -eq 0 ]

@@ -90,5 +90,115 @@ expect_fail "flows table with a short row" "$T/wbad.csv" -o "$T/x"
 expect_fail "no -o" "$T/r.json"
 expect_fail "no report" -o "$T/x"
 
+# Malformed values in a report (each used to end in a Python traceback,
+# exit 1): one line naming the field, exit 2.
+mutate() { # OUT PYTHON-STATEMENTS: r.json with d (the document) changed
+    "$PY" -c "import json, sys
+d = json.load(open(sys.argv[1]))
+rows = d['results']
+lat = [r for r in rows if r.get('lat')]
+$2
+json.dump(d, open(sys.argv[2], 'w'))" "$T/r.json" "$1"
+}
+mutate "$T/zerob.json" "for r in lat: r['lat']['buckets'] = [[1.0, 2.0, 0]]"
+mutate "$T/hugesize.json" "for r in rows: r['size'] = 10**400"
+mutate "$T/hugecount.json" "lat[0]['lat']['buckets'][0][2] = 10**400"
+mutate "$T/hugerate.json" "rows[-1]['mbytes_per_s'] = 1.7e308"
+mutate "$T/kindnum.json" "d['knobs']['device_kind'] = 5"
+mutate "$T/devnum.json" "d['knobs']['device'] = 5"
+mutate "$T/labelnum.json" "d['knobs']['label'] = 5"
+mutate "$T/qps.json" "rows[0]['qps'] = -1"
+mutate "$T/neglat.json" "lat[0]['lat']['p50'] = -5.0"
+"$PY" -c 'import sys; sys.stdout.write("[" * 100000)' > "$T/deep.json"
+expect_fail "every bucket count 0" "$T/zerob.json" -o "$T/x"
+expect_fail "size 10^400" "$T/hugesize.json" -o "$T/x"
+expect_fail "bucket count 10^400" "$T/hugecount.json" -o "$T/x"
+expect_fail "mbytes_per_s 1.7e308" "$T/hugerate.json" -o "$T/x"
+expect_fail "knobs.device_kind a number" "$T/kindnum.json" -o "$T/x"
+expect_fail "knobs.device a number" "$T/devnum.json" -o "$T/x"
+expect_fail "knobs.label a number" "$T/labelnum.json" -o "$T/x"
+expect_fail "qps -1" "$T/qps.json" -o "$T/x"
+expect_fail "a negative latency" "$T/neglat.json" -o "$T/x"
+expect_fail "100000 nested [" "$T/deep.json" -o "$T/x"
+# a latency-vs-load row with offered_ops_per_s but no mops: drawn (a gap)
+mutate "$T/nomops.json" "r = dict(lat[0], offered_ops_per_s=1000.0); del r['mops']; d['results'] = [r]"
+out=$("$PY" "$PLOT" -k latency-vs-load "$T/nomops.json" -o "$T/png5" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ -s "$T/png5/latency_vs_load_echo_lat.png" ] &&
+    ok "latency-vs-load row without mops: drawn" || bad "latency-vs-load without mops: exit $rc: $out"
+
+# -o logs: one WR plots; fields are checked as rdx-flows checks them; the
+# header is read as rdx-flows reads it (flow= runs to the last " dev=").
+wrlog() { # FILE LABEL LINE...: a log of the given WR lines
+    local f=$1 l=$2; shift 2
+    { echo "# rdx-wrlog v1"
+      echo "# test=write mode=lat size=8 lcore=0 qps=1 flow=$l dev=sw tsc_hz=2600000000 lat_kind=completion report_div=1 device_kind=software_device capacity=1048576 unlogged=0"
+      echo "# op qp post_ns complete_ns bytes"
+      printf '%s\n' "$@"; } > "$f"
+}
+wrlog "$T/one.log" A "0 0 1700000000000000000 1700000000000001000 8"
+out=$("$PY" "$PLOT" "$T/one.log" -o "$T/png6" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ -s "$T/png6/wrlog_cdf_write_lat.png" ] &&
+    ok "a log of one WR: drawn" || bad "a log of one WR: exit $rc: $out"
+wrlog "$T/zero.log" A "0 0 1700000000000000000 1700000000000000000 8"
+out=$("$PY" "$PLOT" "$T/zero.log" -o "$T/png7" 2>&1); rc=$?
+[ $rc -eq 0 ] && [ -s "$T/png7/wrlog_cdf_write_lat.png" ] &&
+    ok "a log of one 0-ns WR: drawn (linear axis)" || bad "a log of one 0-ns WR: exit $rc: $out"
+wrlog "$T/blank1.log" "run A" "0 0 1700000000000000000 1700000000000001000 8" \
+    "1 0 1700000000000002000 1700000000000003000 8"
+wrlog "$T/blank2.log" "run B" "0 0 1700000000000000000 1700000000000002000 8" \
+    "1 0 1700000000000002000 1700000000000004000 8"
+"$PY" "$PLOT" "$T/blank1.log" "$T/blank2.log" -o "$T/png8" > /dev/null 2>&1
+grep -aq "run A=blank1.log; run B=blank2.log" "$T/png8/wrlog_cdf_write_lat.png" 2> /dev/null &&
+    ok "labels with a blank: read whole" || bad "labels with a blank: $(ls "$T/png8" 2>&1)"
+big=$("$PY" -c 'print(10**400)')
+good="0 0 1000 3000 8"     # a first WR that is fine: two WRs plotted before
+wrlog "$T/bignum.log" A "$good" "1 0 1 $big 8"
+wrlog "$T/bytes64.log" A "$good" "1 0 1000 2000 18446744073709551615"
+wrlog "$T/qpword.log" A "$good" "1 x 1000 2000 8"
+wrlog "$T/byteword.log" A "$good" "1 0 1000 2000 zz"
+wrlog "$T/plus.log" A "$good" "1 +0 1000 2000 8"
+wrlog "$T/opback.log" A "$good" "0 0 1000 2000 8"
+wrlog "$T/dupkey.log" A "$good" "1 0 1000 2000 8"
+sed -i '2s/$/ report_div=2/' "$T/dupkey.log"
+expect_fail "a log time of 10^400" "$T/bignum.log" -o "$T/x"
+expect_fail "log bytes over 2^32-1" "$T/bytes64.log" -o "$T/x"
+expect_fail "a log qp that is no number" "$T/qpword.log" -o "$T/x"
+expect_fail "log bytes that are no number" "$T/byteword.log" -o "$T/x"
+expect_fail "a log field with a sign" "$T/plus.log" -o "$T/x"
+expect_fail "log ops out of order" "$T/opback.log" -o "$T/x"
+expect_fail "a key twice in a log header" "$T/dupkey.log" -o "$T/x"
+
+# I/O failures: one line, exit 1; never a traceback
+expect_io() { # NAME REDIRECT_TO ARGS...
+    local name=$1 to=$2 err rc; shift 2
+    err=$("$PY" "$PLOT" "$@" 2>&1 >"$to"); rc=$?
+    if [ $rc -eq 1 ] && [ -n "$err" ] && [ "$(wc -l <<< "$err")" -eq 1 ]; then
+        ok "I/O failure: $name -> exit 1: $err"
+    else
+        bad "I/O failure: $name: exit $rc, stderr: $err"
+    fi
+}
+if [ -w /dev/full ]; then
+    expect_io "stdout on a full disk" /dev/full "$T/d1/a.json" -o "$T/png9"
+else
+    ok "SKIP: no /dev/full"
+fi
+mkdir -p "$T/png10/bw_size_write_bw.png"     # the PNG's path is a directory
+expect_io "a PNG that cannot be written" /dev/null "$T/d1/a.json" -o "$T/png10"
+err=$("$PY" "$PLOT" "$T/d1/a.json" -o "$T/png11" 2>&1 >&-); rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <<< "$err")" -eq 1 ] && ok "stdout closed -> exit 1: $err" ||
+    bad "stdout closed: exit $rc: $err"
+
+# Anything else unexpected is still one line (naming the input), exit 2:
+# here a matplotlib that fails in a way rdx-plot does not foresee.
+mkdir -p "$T/fakempl/matplotlib"
+echo 'def use(*a, **k): raise RuntimeError("no backend at all")' > "$T/fakempl/matplotlib/__init__.py"
+err=$(PYTHONPATH=$T/fakempl "$PY" "$PLOT" "$T/d1/a.json" -o "$T/png12" 2>&1 > /dev/null); rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <<< "$err")" -eq 1 ] && grep -q "a.json: .*no backend at all" <<< "$err"; then
+    ok "an unexpected failure -> one line, exit 2: $err"
+else
+    bad "an unexpected failure: exit $rc: $err"
+fi
+
 echo "$fails failure(s)"
 [ $fails -eq 0 ]
