@@ -38,14 +38,21 @@
 #
 # usage: bench/callgrind.sh [BUILD_DIR] [BURSTS]
 #   BUILD_DIR  meson build dir (default: build; set up if missing)
-#   BURSTS     bursts of 32 to run (default 20000; BlueFlame runs 4x as many posts)
+#   BURSTS     bursts of 32 to run (default 20000; BlueFlame runs 4x as many
+#              posts); at most 1000000: the slowest rows (w64, bf) take
+#              ~0.12 ms of callgrind per burst on the 2-core VM, ~2 minutes
+#              a row at the bound (and bench/mlx5_fastpath takes at most
+#              10^8 iterations, 4 x BURSTS in the bf rows)
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/bench/lib.sh"
+usage="bench/callgrind.sh [BUILD_DIR] [BURSTS]"
+bench_usage "$usage" "${1-}"
+bench_maxargs 2 "$usage" "$@"
 build=${1:-build}
 bursts=${2:-20000}
-bench_posint BURSTS "$bursts"
+bench_posint BURSTS "$bursts" 1000000 "about 2 minutes a row under callgrind; default 20000"
 command -v valgrind >/dev/null 2>&1 || { echo "callgrind.sh: valgrind not installed (apt-get install valgrind)" >&2; exit 2; }
 [ -f "$build/build.ninja" ] || meson setup "$build" "$src" >/dev/null
 ninja -C "$build" bench/mlx5_fastpath apps/rdx-perf/rdx-perf >/dev/null

@@ -20,19 +20,23 @@ set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/bench/lib.sh"
+usage="bench/echo_ab.sh [BUILD_DIR [PAIRS]]  (ECHO_A, ECHO_B, ECHO_BUILD_A, N, RDX_CALIB_CPUS in the environment)"
+bench_usage "$usage" "${1-}"
+bench_maxargs 2 "$usage" "$@"
 build=${1:-build}
 pairs=${2:-20}
 bench_posint PAIRS "$pairs"
 n=${N:-30000}
 bench_posint N "$n"
+bench_cpus RDX_CALIB_CPUS "${RDX_CALIB_CPUS:-0 1}"
 a_args=${ECHO_A-}
 b_args=${ECHO_B-}
 build_a=${ECHO_BUILD_A:-$build}
 [ "$a_args" != "$b_args" ] || [ "$build_a" != "$build" ] ||
-    { echo "echo_ab.sh: A and B are the same build with the same arguments ('$a_args'): nothing to compare" >&2; exit 2; }
-[ -x "$build_a/apps/rdx-perf/rdx-perf" ] ||
-    { echo "echo_ab.sh: no rdx-perf in ECHO_BUILD_A's $build_a/apps/rdx-perf (build it first)" >&2; exit 2; }
-bench_cpus RDX_CALIB_CPUS "${RDX_CALIB_CPUS:-0 1}"
+    bench_fail "A and B are the same build with the same arguments ('$a_args'): nothing to compare"
+# B's build is set up and built below; A's, when another, must be there
+[ "$build_a" = "$build" ] || [ -x "$build_a/apps/rdx-perf/rdx-perf" ] ||
+    bench_fail "no rdx-perf in ECHO_BUILD_A's $build_a/apps/rdx-perf (build it first)"
 [ -f "$build/build.ninja" ] || meson setup "$build" "$src" >/dev/null
 ninja -C "$build" apps/rdx-perf/rdx-perf >/dev/null
 tmp=$(mktemp -d)

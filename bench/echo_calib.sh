@@ -21,13 +21,19 @@ set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/bench/lib.sh"
+usage="bench/echo_calib.sh [BUILD_DIR] [ROUNDS] [--dev NAME]"
+bench_usage "$usage" "${1-}"
 build=${1:-build}
 rounds=${2:-3}
 bench_posint ROUNDS "$rounds"
 [ $# -ge 2 ] && shift 2 || shift $#
 dev=
 if [ $# -gt 0 ]; then
-    [ "$1" = --dev ] && [ $# -eq 2 ] || { echo "echo_calib.sh: expected --dev NAME after ROUNDS, got '$*'" >&2; exit 2; }
+    [ "$1" = --dev ] && [ $# -eq 2 ] || bench_fail "expected --dev NAME after ROUNDS, got '$(bench_show "$*")'"
+    # the name is passed on unquoted (one word): no empty name, no blanks
+    case $2 in
+        ''|*[!!-~]*) bench_fail "--dev needs a device name (one word, e.g. sw or mlx5_0), got '$(bench_show "$2")'" ;;
+    esac
     dev="--dev $2"
 fi
 n=${N:-200000}

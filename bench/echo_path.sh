@@ -22,10 +22,13 @@ set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/bench/lib.sh"
+usage="bench/echo_path.sh [STAMP_BUILD_DIR [ROUNDS [RDX-PERF OPTIONS...]]]"
+bench_usage "$usage" "${1-}"
 build=${1:-build-stamps}
 rounds=${2:-3}
 bench_posint ROUNDS "$rounds"
 [ $# -ge 2 ] && shift 2 || shift $#
+bench_extra "rdx-perf options (starting with -)" "$@"
 n=${N:-100000}
 bench_posint N "$n"
 bench_cpus RDX_CALIB_CPUS "${RDX_CALIB_CPUS:-0 1}"

@@ -17,10 +17,13 @@ set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/bench/lib.sh"
+usage="bench/sw_scaling.sh [BUILD_DIR] [REPEATS] [rdx-perf app options...]"
+bench_usage "$usage" "${1-}"
 build=${1:-build}
 reps=${2:-5}
 bench_posint REPEATS "$reps"
 [ $# -ge 2 ] && shift 2 || shift $#
+bench_extra "rdx-perf app options (starting with -)" "$@"
 [ $# -gt 0 ] || set -- --test write --mode bw -s 8 -t 32 -l 32 -Q 32 -D 0.5
 bench_cpus RDX_SCALING_CPUS "${RDX_SCALING_CPUS:-0 1}"
 c0=$ca

@@ -21,17 +21,29 @@
 # --quick: -D 0.02 (every row flagged SHORT: a smoke test, not figures; one
 # calibration round of 20000 echoes, one scaling pair).
 #   scripts/bench.sh [--dev NAME] [--quick]    (EAL options: RDX_EAL="-l 0-3")
+# The device (--dev, or the default) is checked first with one short
+# rdx-perf run (a write, -n 1): a name it refuses stops the script with one
+# line, exit 2, before the rest is built. The reports of this suite's runs
+# left in out/ by an earlier run are removed before the runs start, so the
+# summary shows only this run's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+usage="scripts/bench.sh [--dev NAME] [--quick]  (RDX_EAL, RDX_BUILD, RDX_NO_SETUP in the environment)"
 dev=()
 quick=0
 while [ $# -gt 0 ]; do
     case "$1" in
+    -h|--help) echo "usage: $usage"; exit 0 ;;
     --dev) [ $# -ge 2 ] || { echo "bench.sh: --dev needs a device name" >&2; exit 2; }
+           [ ${#dev[@]} -eq 0 ] || { printf "bench.sh: --dev given twice ('%s', then '%s')\n" "${dev[1]}" "${2//$'\n'/^J}" >&2; exit 2; }
+           case "$2" in
+           ''|*[!!-~]*) printf "bench.sh: --dev needs a device name (one word, e.g. sw or mlx5_0), got '%s'\n" \
+                            "${2//$'\n'/^J}" >&2; exit 2 ;;
+           esac
            dev=(--dev "$2"); shift ;;
     --quick) quick=1 ;;
-    *) echo "bench.sh: unknown option '$1' (expected --dev NAME or --quick)" >&2; exit 2 ;;
+    *) printf "bench.sh: unknown option '%s' (usage: %s)\n" "${1//$'\n'/^J}" "$usage" >&2; exit 2 ;;
     esac
     shift
 done
@@ -39,20 +51,50 @@ done
 [ -n "${RDX_NO_SETUP:-}" ] || bash scripts/setup.sh   # RDX_NO_SETUP=1: skip the package check
 build=${RDX_BUILD:-build}   # another build dir: RDX_BUILD=/tmp/b scripts/bench.sh
 [ -f "$build/build.ninja" ] || meson setup "$build" >/dev/null
-ninja -C "$build" -j "$(nproc)" apps/rdx-perf/rdx-perf bench/cacheline_pingpong bench/tcp_pingpong
+ninja -C "$build" -j "$(nproc)" apps/rdx-perf/rdx-perf
 
 perf=$build/apps/rdx-perf/rdx-perf
 read -r -a eal <<<"${RDX_EAL:--l 0-1}"
+
+# The device check: one write of one WR on the device the suite will use,
+# before the rest is built and before the 16 runs (each would print its
+# own error). rdx-perf's own message (its last line on stderr; the lines
+# before it are notices) is passed on as one line.
+probe=("$perf" "${eal[@]}" -- --test write -n 1 "${dev[@]}")
+probe_err=$(mktemp)
+trap 'rm -f "$probe_err"' EXIT
+probe_rc=0
+timeout -k 5 60 "${probe[@]}" >/dev/null 2>"$probe_err" || probe_rc=$?
+if [ $probe_rc -ne 0 ]; then
+    why=$(sed '/^[[:space:]]*$/d' "$probe_err" | tail -n 1)
+    [ $probe_rc -ne 124 ] || why="no answer in 60 s"
+    if [ $probe_rc -eq 2 ]; then
+        echo "bench.sh: device check refused (${dev[*]:-default device}): ${why:-rdx-perf exit 2} [rdx-perf ${eal[*]} -- --test write -n 1 ${dev[*]}]" >&2
+        exit 2
+    fi
+    echo "bench.sh: device check failed, exit $probe_rc (${dev[*]:-default device}): ${why:-no message} [rdx-perf ${eal[*]} -- --test write -n 1 ${dev[*]}]" >&2
+    exit 1
+fi
+
+ninja -C "$build" -j "$(nproc)" bench/cacheline_pingpong bench/tcp_pingpong
 mkdir -p out
 dur=0.25                               # seconds per row (doc/perf.md)
 dur_1m=1                               # 1 MB rows: >= 1000 ops even at ~1 GB/s
 [ $quick -eq 1 ] && { dur=0.02; dur_1m=0.02; }
 sizes=8,64,512,4K,32K,256K            # and 1M in runs of their own (-D $dur_1m)
 failed=()
+runs=(echo echo-c4 write-lat write-lat-1m write-bw write-bw-1m read-lat read-lat-1m read-bw read-bw-1m
+      cas-1key cas-4kkeys faa-1key faa-4kkeys cas-lat faa-lat)
+# an earlier run's reports are not this run's: removed before the runs (a
+# run that fails writes none), and the summary reads only the runs made here
+for name in "${runs[@]}"; do rm -f "out/$name.json"; done
+ran=()
 start=$(date +%s)
 
-bench() { # name, rdx-perf app options...
+bench() { # name, rdx-perf app options... (name: one of runs, removed above)
     local name=$1; shift
+    [[ " ${runs[*]} " == *" $name "* ]] || { echo "bench.sh: run '$name' is not in the runs list" >&2; exit 1; }
+    ran+=("$name")
     echo
     echo "=== $name: rdx-perf ${eal[*]} -- $* ${dev[*]}"
     if ! "$perf" "${eal[@]}" -- "$@" "${dev[@]}" --json "out/$name.json"; then
@@ -79,29 +121,43 @@ bench faa-lat    --test faa --mode lat --keys 1 -D $dur
 
 echo
 echo "=== summary (total rows, perftest's units: latency in usec of the kind shown, t_typical = median; MiB = 2^20 bytes; MsgRate in 10^6 ops/s; SHORT: < 0.1 s or < 1000 ops)"
-python3 - out/{echo,echo-c4,write-lat,write-lat-1m,write-bw,write-bw-1m,read-lat,read-lat-1m,read-bw,read-bw-1m,cas-1key,cas-4kkeys,faa-1key,faa-4kkeys,cas-lat,faa-lat}.json <<'PY'
+reports=()
+for name in "${ran[@]}"; do reports+=("out/$name.json"); done
+python3 - "${reports[@]}" <<'PY'
 import json, os, sys
 print("%-12s %-9s %-5s %8s %3s %-22s %15s %9s %13s %11s %10s %s" % (
     "run", "test", "mode", "#bytes", "qps", "lat_kind", "t_typical[usec]", "99%[usec]",
     "MsgRate[Mpps]", "BW[MiB/s]", "#iters", "note"))
+dev = None
+missing = []
 for path in sys.argv[1:]:
+    name = os.path.basename(path)[:-5]
+    # removed before the runs: a file here was written by this run
     if not os.path.exists(path):
+        missing.append(name)
         continue
-    rep = json.load(open(path))
-    kind = rep["knobs"].get("device_kind", "?")
-    for r in rep["results"]:
-        if r["lcore"] != -1:
-            continue
-        lat = r["lat"] or {}
-        f = lambda v: "-" if v is None else "%.2f" % (v / 1000.0)
-        bps = r.get("bytes_per_s")
-        if bps is None:
-            bps = (r["mbytes_per_s"] or 0) * 1e6
-        print("%-12s %-9s %-5s %8d %3d %-22s %15s %9s %13.3f %11.1f %10d %s" % (
-            os.path.basename(path)[:-5], r["test"], r["mode"], r["size"], r["qps"],
-            r["lat_kind"], f(lat.get("p50")), f(lat.get("p99")), r["mops"] or 0,
-            bps / 2**20, r["ops"], "SHORT" if r.get("short_run") else ""))
-print("device: %s (%s)" % (rep["knobs"].get("dev", "?"), kind))
+    try:
+        with open(path) as f:
+            rep = json.load(f)
+        knobs = rep["knobs"]
+        dev = "%s (%s)" % (knobs.get("dev", "?"), knobs.get("device_kind", "?"))
+        for r in rep["results"]:
+            if r["lcore"] != -1:
+                continue
+            lat = r["lat"] or {}
+            f = lambda v: "-" if v is None else "%.2f" % (v / 1000.0)
+            bps = r.get("bytes_per_s")
+            if bps is None:
+                bps = (r["mbytes_per_s"] or 0) * 1e6
+            print("%-12s %-9s %-5s %8d %3d %-22s %15s %9s %13.3f %11.1f %10d %s" % (
+                name, r["test"], r["mode"], r["size"], r["qps"],
+                r["lat_kind"], f(lat.get("p50")), f(lat.get("p99")), r["mops"] or 0,
+                bps / 2**20, r["ops"], "SHORT" if r.get("short_run") else ""))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as e:
+        print("%-12s (report unreadable: %s: %s)" % (name, type(e).__name__, e))
+if missing:
+    print("no report from: %s" % " ".join(missing))
+print("device: %s" % (dev or "? (no report written by this run)"))
 PY
 echo
 echo "=== cross-process echo beside a cache-line ping-pong and TCP loopback (bench/echo_calib.sh; doc/perf.md)"

@@ -5,8 +5,26 @@
 # same again under AddressSanitizer + UndefinedBehaviorSanitizer, a short
 # libFuzzer run of every fuzz target (clang), then the soft-RoCE functional
 # suite in a qemu guest.
+#   scripts/test.sh         (no options: README.md's command, and .ci/run's)
+#   scripts/test.sh --help  this usage; any other argument is refused (exit 2)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case $# in
+0) ;;
+*)  case "$1" in
+    -h|--help)
+        [ $# -eq 1 ] || { printf "test.sh: unexpected argument '%s' after %s (usage: scripts/test.sh [--help])\n" "${2//$'\n'/^J}" "$1" >&2; exit 2; }
+        echo "usage: scripts/test.sh [--help]"
+        echo "  Installs what is missing (scripts/setup.sh --softroce --fuzz), builds build/ and runs"
+        echo "  every test this machine can run: meson test in build/ (all but the softroce suite),"
+        echo "  the same under ASan+UBSan in build-asan/, ~15 s of libFuzzer per fuzz target in"
+        echo "  build-fuzz/ (when clang is installed), then the softroce suite (rdma_rxe in a qemu guest)."
+        echo "  It takes no options; one suite alone: meson test -C build --suite NAME"
+        exit 0 ;;
+    *)  printf "test.sh: unknown argument '%s' (it takes none; usage: scripts/test.sh [--help])\n" "${1//$'\n'/^J}" >&2
+        exit 2 ;;
+    esac ;;
+esac
 bash scripts/setup.sh --softroce --fuzz
 
 jobs=$(nproc)
