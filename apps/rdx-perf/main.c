@@ -543,13 +543,6 @@ main(int argc, char **argv)
 		if (mode >= 0)
 			a->o.sw_progress = (enum rdx_sw_progress)mode;
 	}
-	if (a->attr->software && a->o.gid_index > 0) {
-		fprintf(stderr, "rdx-perf: bad value '%d' for -x: the software device has one GID (index 0)\n",
-			a->o.gid_index);
-		rdx_dev_close(a->dev);
-		rdx_runtime_cleanup();
-		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
-	}
 	if (a->attr->software && a->o.ib_port > 1) {
 		fprintf(stderr, "rdx-perf: bad value '%u' for -i: the software device has one port (1)\n",
 			a->o.ib_port);

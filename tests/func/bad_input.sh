@@ -144,7 +144,6 @@ check "-p and HOST:PORT"    "${EAL[@]}" -- --test write --connect 127.0.0.1:1 -p
 check "-l beyond -t"        "${EAL[@]}" -- --test write --mode bw -t 2 -l 8 "${S[@]}"
 check "-l beyond echo's ops" "${EAL[@]}" -- --test echo --concurrent-ops 2 -l 8 "${S[@]}"
 check "UD size beyond -m"   "${EAL[@]}" -- --test send --transport ud -m 256 -s 1024 "${S[@]}"
-check "-x beyond the sw GIDs" "${EAL[@]}" -- --test write -x 3 "${S[@]}"
 check "-t beyond the SQ"    "${EAL[@]}" -- --test write --mode bw -t 5000 "${S[@]}"
 if grep -q -- "for -t:" "$TMP/err"; then pass "-t beyond the SQ names -t"; else fail "-t beyond the SQ: $(cat "$TMP/err")"; fi
 # results that cannot reach standard output: one line, exit 1
