@@ -89,6 +89,10 @@ struct rdx_flow {
 	char *header;               /* the key=value line as read, for the report */
 	char **keys, **vals;        /* its fields (flow= among them), parsed */
 	size_t nb_kv;
+	char *kv_buf;               /* the other fields' text: keys and values point into it */
+	char *flow_val;             /* flow='s value */
+	bool owns_kv;               /* header, keys, vals, kv_buf, flow_val are this flow's
+				     * to free (--by-qp: one flow of each log owns them) */
 	const char *lat_kind;       /* lat_kind=, "-" when the log has none */
 	unsigned int lat_div;       /* report_div= (1 or 2): latencies are divided by it */
 	struct rdx_wr *wr;
@@ -247,6 +251,8 @@ header_add(struct rdx_flow *fl, char *key, char *val)
  * only single words), else it is one word. The other fields are blank-
  * separated key=value words, each key once.
  */
+static char flow_key[] = "flow";
+
 static void
 header_parse(struct rdx_flow *fl, const char *s)
 {
@@ -270,7 +276,8 @@ header_parse(struct rdx_flow *fl, const char *s)
 				v1 = p - 1;
 		if (v1 == NULL)
 			v1 = v0 + strcspn(v0, " \t");
-		header_add(fl, xstrndup("flow", 4), xstrndup(v0, (size_t)(v1 - v0)));
+		fl->flow_val = xstrndup(v0, (size_t)(v1 - v0));
+		header_add(fl, flow_key, fl->flow_val);
 		/* the line without flow=<value> */
 		rest = malloc(n + 2);
 		if (rest == NULL)
@@ -288,7 +295,23 @@ header_parse(struct rdx_flow *fl, const char *s)
 		*eq = '\0';
 		header_add(fl, tok, eq + 1);
 	}
-	/* rest stays allocated: keys and values point into it */
+	/* rest stays allocated while the flow is: keys and values point into it */
+	fl->kv_buf = rest;
+	fl->owns_kv = true;
+}
+
+static void
+flow_free(struct rdx_flow *fl)
+{
+	free(fl->wr);
+	free(fl->label);
+	if (fl->owns_kv) {
+		free(fl->header);
+		free(fl->keys);
+		free(fl->vals);
+		free(fl->kv_buf);
+		free(fl->flow_val);
+	}
 }
 
 /* The value of key= in the header; NULL when absent. */
@@ -517,6 +540,9 @@ split_by_qp(struct rdx_flow *in, unsigned int n_in, unsigned int *n_out)
 			f->keys = in[i].keys;
 			f->vals = in[i].vals;
 			f->nb_kv = in[i].nb_kv;
+			f->kv_buf = in[i].kv_buf;
+			f->flow_val = in[i].flow_val;
+			f->owns_kv = k == 0 && in[i].owns_kv;
 			f->lat_kind = in[i].lat_kind;
 			f->lat_div = in[i].lat_div;
 			f->truncated = in[i].truncated;
@@ -535,6 +561,7 @@ split_by_qp(struct rdx_flow *in, unsigned int n_in, unsigned int *n_out)
 		}
 		free(qps);
 		free(in[i].wr);
+		free(in[i].label);
 	}
 	free(in);
 	*n_out = n;
@@ -858,7 +885,7 @@ main(int argc, char **argv)
 	else if (csv != NULL)
 		write_flow_csv(fl, n, csv, secs);
 	for (i = 0; i < n; i++)
-		free(fl[i].wr);
+		flow_free(&fl[i]);
 	free(fl);
 	c = out_error(stdout);
 	if (c != 0)
