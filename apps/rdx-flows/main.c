@@ -112,31 +112,34 @@ struct rdx_flow {
 
 static const char *prog = "rdx-flows";
 
+/* One line on stderr, then exit with code. */
+static void __attribute__((noreturn, format(printf, 2, 0)))
+vdie(int code, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", prog);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+/* Bad input: exit 2. */
 static void __attribute__((noreturn, format(printf, 1, 2)))
 die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(RDX_FLOWS_EXIT_BAD);
+	vdie(RDX_FLOWS_EXIT_BAD, fmt, ap);
 }
 
-/* An I/O failure (not bad input): one line, exit 1. */
+/* An I/O failure (not bad input): exit 1. */
 static void __attribute__((noreturn, format(printf, 1, 2)))
 die_io(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(RDX_FLOWS_EXIT_IO);
+	vdie(RDX_FLOWS_EXIT_IO, fmt, ap);
 }
 
 static char *

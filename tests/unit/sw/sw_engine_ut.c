@@ -77,6 +77,21 @@ nop_ring_flipped(struct tqp *a, struct tcq *c, uint32_t bytes, uint32_t at, uint
 	CU_ASSERT(cq_get(c, &cqe));
 }
 
+/* A signaled NOP rung with 8 bytes (into the half before the expected
+ * one when wrong_half), executed by one progress call: its CQE. */
+static void
+nop_ring(struct tqp *a, struct tcq *c, bool wrong_half)
+{
+	struct mlx5_cqe64 cqe;
+
+	ctrl(a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	if (wrong_half)
+		a->bf ^= a->dv.bf.size;
+	ring(a);
+	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	CU_ASSERT(cq_get(c, &cqe));
+}
+
 /* No doorbell, no execution; a doorbell in the wrong half, a doorbell or
  * BlueFlame copy that differs from the ring, and a bad idx are device
  * errors. */
@@ -106,11 +121,7 @@ test_doorbell_rules(void)
 	/* the half was cleared after use */
 	CU_ASSERT_EQUAL(((uint8_t *)a.dv.bf.reg)[0], 0);
 	/* wrong half: counted, still executed */
-	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	a.bf ^= a.dv.bf.size;
-	ring(&a);
-	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
-	CU_ASSERT(cq_get(&c, &cqe));
+	nop_ring(&a, &c, true);
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
 	/* a BlueFlame copy that does not match the ring (fm_ce_se) */
 	nop_ring_flipped(&a, &c, 64, 11, MLX5_WQE_CTRL_SOLICITED);
@@ -190,26 +201,12 @@ test_doorbell_foreign_looker(void)
 	 * the half of the ring before is not called wrong by the draining
 	 * look; it is once a ring has taught the half again */
 	r->poster = me + 1;
-	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	ring(&a);
-	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
-	CU_ASSERT(cq_get(&c, &cqe));
+	nop_ring(&a, &c, false);
 	r->poster = me;
-	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	a.bf ^= a.dv.bf.size;
-	ring(&a);
-	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
-	CU_ASSERT(cq_get(&c, &cqe));
+	nop_ring(&a, &c, true);
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 3);
-	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	ring(&a);
-	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
-	CU_ASSERT(cq_get(&c, &cqe));
-	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
-	a.bf ^= a.dv.bf.size;
-	ring(&a);
-	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
-	CU_ASSERT(cq_get(&c, &cqe));
+	nop_ring(&a, &c, false);
+	nop_ring(&a, &c, true);
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 4);
 	CU_ASSERT_FALSE(cq_get(&c, &cqe));
 	r->poster = 0;
