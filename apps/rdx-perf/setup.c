@@ -437,6 +437,23 @@ perf_alloc_lcores(struct perf_app *a)
 	return 0;
 }
 
+/* plan(): the send queue holds twice the largest of -t, -l and -Q, rounded
+ * up to a power of two: the option that set it */
+static const char *
+sq_flag(const struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+
+	return a->window >= o->post_list && a->window >= o->sig_every ? "-t" :
+		o->post_list >= o->sig_every ? "-l" : "-Q";
+}
+
+static uint32_t
+sq_flag_value(const struct perf_app *a, const char *flag)
+{
+	return flag[1] == 't' ? a->window : flag[1] == 'l' ? a->o.post_list : a->o.sig_every;
+}
+
 int
 perf_setup(struct perf_app *a)
 {
@@ -460,12 +477,10 @@ perf_setup(struct perf_app *a)
 		/* plan(): the send queue holds twice the largest of -t, -l and
 		 * -Q, rounded up to a power of two: name the one that set it */
 		const uint32_t most = rte_align32prevpow2(at->max_qp_wr) / 2;
-		const char *flag = a->window >= o->post_list && a->window >= o->sig_every ? "-t" :
-			o->post_list >= o->sig_every ? "-l" : "-Q";
-		const uint32_t v = flag[1] == 't' ? a->window : flag[1] == 'l' ? o->post_list : o->sig_every;
+		const char *flag = sq_flag(a);
 
 		fprintf(stderr, "rdx-perf: bad value '%u' for %s: the send queue would need %u WRs (twice it, to a power of two), the device allows %u: at most %u%s\n",
-			v, flag, a->sq_depth, at->max_qp_wr, most,
+			sq_flag_value(a, flag), flag, a->sq_depth, at->max_qp_wr, most,
 			o->inline_max > 0 ? " (fewer with inline data, -I)" : "");
 		return -EINVAL;
 	}
@@ -473,6 +488,25 @@ perf_setup(struct perf_app *a)
 		fprintf(stderr, "rdx-perf: bad value '%u' for -I: the device allows at most %u inline bytes\n",
 			o->inline_max, at->max_inline);
 		return -EINVAL;
+	}
+	/* A WQE grows with the inline data: the ring may hold fewer of them
+	 * than max_qp_wr (rdx_qp_sq_depth_max); name the option, in one line,
+	 * before rdx_qp_create would refuse the QP. */
+	{
+		const bool ud = o->transport == PERF_TRANSPORT_UD;
+		const uint32_t inl = ud ? RTE_MIN(o->inline_max, at->max_ud_msg) : o->inline_max;
+		const uint32_t deepest = rdx_qp_sq_depth_max(a->dev, ud ? RDX_QP_UD : RDX_QP_RC,
+							     1, inl);
+
+		if (deepest != 0 && a->sq_depth > deepest) {
+			const uint32_t most = rte_align32prevpow2(deepest) / 2;
+			const char *flag = sq_flag(a);
+
+			fprintf(stderr, "rdx-perf: bad value '%u' for %s: the send queue would need %u WRs (twice it, to a power of two), the device allows %u with %u inline bytes (-I): at most %u%s\n",
+				sq_flag_value(a, flag), flag, a->sq_depth, deepest, inl, most,
+				inl > 0 ? ", or fewer inline bytes" : "");
+			return -EINVAL;
+		}
 	}
 	for (i = 0; i < o->nb_sizes; i++)
 		if (at->max_msg_size != 0 && o->sizes[i] > at->max_msg_size) {

@@ -53,6 +53,7 @@ static const struct rdx_dev_ops mlx5_hw_ops = {
 	.cq_destroy = rdx_mlx5_hw_cq_destroy,
 	.cq_wait = rdx_mlx5_hw_cq_wait,
 	.qp_create = rdx_mlx5_hw_qp_create,
+	.qp_sq_depth_max = rdx_mlx5_hw_qp_sq_depth_max,
 	.qp_destroy = rdx_mlx5_hw_qp_destroy,
 	.qp_info = rdx_mlx5_hw_qp_info,
 	.qp_connect = rdx_mlx5_hw_qp_connect,

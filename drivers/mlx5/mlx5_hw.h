@@ -126,6 +126,8 @@ struct rdx_cq *rdx_mlx5_hw_cq_create(struct rdx_dev *dev, const struct rdx_cq_co
 int rdx_mlx5_hw_cq_destroy(struct rdx_cq *cq);
 int rdx_mlx5_hw_cq_wait(struct rdx_cq *cq, int timeout_ms);
 struct rdx_qp *rdx_mlx5_hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf);
+uint32_t rdx_mlx5_hw_qp_sq_depth_max(const struct rdx_dev *dev, uint8_t type,
+				     uint32_t max_send_sge, uint32_t max_inline);
 int rdx_mlx5_hw_qp_destroy(struct rdx_qp *qp);
 int rdx_mlx5_hw_qp_info(struct rdx_qp *qp, struct rdx_qp_info *info);
 int rdx_mlx5_hw_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,

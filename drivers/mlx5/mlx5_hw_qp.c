@@ -255,6 +255,17 @@ rdx_mlx5_hw_qp_destroy(struct rdx_qp *qp)
 	return 0;
 }
 
+/* mlx5_calc_sq_size would refuse a deeper SQ (EINVAL from create). */
+uint32_t
+rdx_mlx5_hw_qp_sq_depth_max(const struct rdx_dev *dev, uint8_t type, uint32_t max_send_sge,
+			    uint32_t max_inline)
+{
+	const struct mlx5_hw_dev *hd = (const struct mlx5_hw_dev *)dev; /* base is first */
+
+	return (type == RDX_QP_UD ? rdx_mlx5_ud_max_send_wr : rdx_mlx5_rc_max_send_wr)
+		(hd->max_send_wqebb, MLX5_HW_MAX_SQ_DESC, RTE_MAX(max_send_sge, 1u), max_inline);
+}
+
 struct rdx_qp *
 rdx_mlx5_hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 {
@@ -274,10 +285,8 @@ rdx_mlx5_hw_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 		rte_errno = ENOTSUP;
 		return NULL;
 	}
-	/* mlx5_calc_sq_size would refuse a deeper SQ (EINVAL from create). */
-	max_wr = (ud ? rdx_mlx5_ud_max_send_wr : rdx_mlx5_rc_max_send_wr)
-		(hd->max_send_wqebb, MLX5_HW_MAX_SQ_DESC, RTE_MAX(conf->max_send_sge, 1u),
-		 conf->max_inline);
+	max_wr = rdx_mlx5_hw_qp_sq_depth_max(dev, conf->type, conf->max_send_sge,
+					     conf->max_inline);
 	if (conf->sq_depth > max_wr) {
 		MLX5_LOG(ERR, "QP sq_depth %u too deep: a%s QP with %u send SGEs and %u "
 			 "inline bytes takes at most %u WRs on %s (libmlx5 sizes each WQE "

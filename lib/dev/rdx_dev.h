@@ -675,6 +675,32 @@ int rdx_cq_wait(struct rdx_cq *cq, int timeout_ms);
 struct rdx_qp *rdx_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf);
 
 /**
+ * The deepest send queue rdx_qp_create grants a QP of this type, send SGEs
+ * and inline size on dev. A send WQE grows with the SGEs and the inline
+ * data while the ring has a fixed number of 64-byte blocks (mlx5: libmlx5
+ * sizes every WQE of the SQ alike), so the limit may be below
+ * attr.max_qp_wr; an application checks its depth against it before
+ * creating the QP, to name its own option in one line.
+ *
+ * Control path.
+ *
+ * @param dev
+ *   An open device.
+ * @param type
+ *   RDX_QP_RC or RDX_QP_UD.
+ * @param max_send_sge
+ *   Send SGEs, 0..attr.max_sge (0 counts as 1).
+ * @param max_inline
+ *   Inline bytes, 0..attr.max_inline.
+ * @return
+ *   The largest sq_depth (at most attr.max_qp_wr; attr.max_qp_wr when the
+ *   driver does not say), or 0 when an argument is out of the device's
+ *   range or the SGEs and the inline data do not fit one WQE.
+ */
+uint32_t rdx_qp_sq_depth_max(const struct rdx_dev *dev, uint8_t type,
+			     uint32_t max_send_sge, uint32_t max_inline);
+
+/**
  * Destroy a QP.
  *
  * Control path. No thread may post to it during or after the call.

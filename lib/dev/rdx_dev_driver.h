@@ -45,6 +45,11 @@ struct rdx_dev_ops {
 	 * RC, or UD only when attr.max_ud_msg != 0. A driver without UD
 	 * leaves max_ud_msg 0 and refuses RDX_QP_UD with ENOTSUP. */
 	struct rdx_qp *(*qp_create)(struct rdx_dev *dev, const struct rdx_qp_conf *conf);
+	/** Optional (NULL: attr.max_qp_wr). rdx_qp_sq_depth_max's contract,
+	 * arguments within attr: the deepest SQ qp_create grants for them,
+	 * 0 when they do not fit one WQE. */
+	uint32_t (*qp_sq_depth_max)(const struct rdx_dev *dev, uint8_t type,
+				    uint32_t max_send_sge, uint32_t max_inline);
 	int (*qp_destroy)(struct rdx_qp *qp);
 	/** info arrives zeroed. */
 	int (*qp_info)(struct rdx_qp *qp, struct rdx_qp_info *info);

@@ -231,6 +231,26 @@ rdx_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	return qp;
 }
 
+uint32_t
+rdx_qp_sq_depth_max(const struct rdx_dev *dev, uint8_t type, uint32_t max_send_sge,
+		    uint32_t max_inline)
+{
+	const struct rdx_dev_attr *a;
+	uint32_t n;
+
+	if (dev == NULL)
+		return 0;
+	a = &dev->attr;
+	if ((type != RDX_QP_RC && type != RDX_QP_UD) || max_send_sge > a->max_sge ||
+	    max_inline > a->max_inline ||
+	    (type == RDX_QP_UD && (a->max_ud_msg == 0 || max_inline > a->max_ud_msg)))
+		return 0;
+	if (dev->ops->qp_sq_depth_max == NULL)
+		return a->max_qp_wr;
+	n = dev->ops->qp_sq_depth_max(dev, type, max_send_sge, max_inline);
+	return RTE_MIN(n, a->max_qp_wr);
+}
+
 int
 rdx_qp_destroy(struct rdx_qp *qp)
 {

@@ -146,6 +146,10 @@ check "-l beyond echo's ops" "${EAL[@]}" -- --test echo --concurrent-ops 2 -l 8 
 check "UD size beyond -m"   "${EAL[@]}" -- --test send --transport ud -m 256 -s 1024 "${S[@]}"
 check "-t beyond the SQ"    "${EAL[@]}" -- --test write --mode bw -t 5000 "${S[@]}"
 if grep -q -- "for -t:" "$TMP/err"; then pass "-t beyond the SQ names -t"; else fail "-t beyond the SQ: $(cat "$TMP/err")"; fi
+# within max_qp_wr but not with 64 inline bytes a WQE (the software device
+# refused the QP in a line of its own before rdx-perf's)
+check "-t beyond the SQ with inline" "${EAL[@]}" -- --test write --mode bw -t 3000 -I 64 "${S[@]}"
+if grep -q -- "for -t:.*inline" "$TMP/err"; then pass "-t beyond the SQ with inline names -t and -I"; else fail "-t beyond the SQ with inline: $(cat "$TMP/err")"; fi
 # results that cannot reach standard output: one line, exit 1
 timeout -k 2 30 "$PERF" "${EAL[@]}" -- --test write -n 100 "${S[@]}" >/dev/full 2>"$TMP/err"
 rc=$?

@@ -313,6 +313,7 @@ static const struct rdx_dev_ops sw_dev_ops = {
 	.cq_destroy = sw_cq_destroy_op,
 	.cq_wait = sw_cq_wait,
 	.qp_create = sw_qp_create_op,
+	.qp_sq_depth_max = sw_qp_sq_depth_max,
 	.qp_destroy = sw_qp_destroy_op,
 	.qp_info = sw_qp_info,
 	.qp_connect = sw_qp_connect_op,

@@ -68,6 +68,8 @@ SW_DEV_HIDDEN struct rdx_cq *sw_cq_create_op(struct rdx_dev *dev, const struct r
 SW_DEV_HIDDEN int sw_cq_destroy_op(struct rdx_cq *rcq);
 SW_DEV_HIDDEN int sw_cq_wait(struct rdx_cq *rcq, int timeout_ms);
 SW_DEV_HIDDEN struct rdx_qp *sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf);
+SW_DEV_HIDDEN uint32_t sw_qp_sq_depth_max(const struct rdx_dev *dev, uint8_t type,
+					 uint32_t max_send_sge, uint32_t max_inline);
 SW_DEV_HIDDEN int sw_qp_destroy_op(struct rdx_qp *rqp);
 SW_DEV_HIDDEN int sw_qp_info(struct rdx_qp *rqp, struct rdx_qp_info *info);
 SW_DEV_HIDDEN int sw_qp_connect_op(struct rdx_qp *rqp, const struct rdx_qp_info *remote,

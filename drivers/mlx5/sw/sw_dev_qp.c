@@ -269,6 +269,24 @@ sw_qp_bfreg_put(struct sw_dev *sd, struct sw_qp *qp)
 	sw_unlock(&sd->eng.lock);
 }
 
+/* libmlx5 mlx5_calc_sq_size: the ring may have max_send_wqebb (here
+ * SW_MAX_QP_WR) WQEBBs of WQEs all sized with the type's overhead, the SGEs
+ * and the inline data; 0 when those do not fit one WQE. */
+uint32_t
+sw_qp_sq_depth_max(const struct rdx_dev *dev, uint8_t type, uint32_t max_send_sge,
+		   uint32_t max_inline)
+{
+	const bool ud = type == RDX_QP_UD;
+	uint32_t wqe_size, inl;
+
+	RTE_SET_USED(dev);
+	if (sw_calc_wqe(ud ? SW_UD_WQE_OVERHEAD : SW_WQE_OVERHEAD, max_send_sge, max_inline,
+			&wqe_size, &inl) != 0)
+		return 0;
+	return (ud ? rdx_mlx5_ud_max_send_wr : rdx_mlx5_rc_max_send_wr)
+		(SW_MAX_QP_WR, SW_MAX_WQE_BYTES, RTE_MAX(max_send_sge, 1u), max_inline);
+}
+
 struct rdx_qp *
 sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 {
@@ -290,11 +308,7 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	/* libmlx5 mlx5_calc_sq_size: the ring may have max_send_wqebb
-	 * (= max_qp_wr) WQEBBs of WQEs sized with the type's overhead. */
-	max_wr = (ud ? rdx_mlx5_ud_max_send_wr : rdx_mlx5_rc_max_send_wr)
-		(SW_MAX_QP_WR, SW_MAX_WQE_BYTES, RTE_MAX(conf->max_send_sge, 1u),
-		 conf->max_inline);
+	max_wr = sw_qp_sq_depth_max(dev, conf->type, conf->max_send_sge, conf->max_inline);
 	if (conf->sq_depth > max_wr) {
 		fprintf(stderr, "rdx_sw: QP not created: sq_depth %u too deep: with %u send SGEs and %u inline bytes at most %u (a WQE takes %u B with the %s overhead; the SQ may have %u WQEBBs)\n",
 			conf->sq_depth, RTE_MAX(conf->max_send_sge, 1u), conf->max_inline, max_wr,

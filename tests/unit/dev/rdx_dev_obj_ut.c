@@ -80,6 +80,52 @@ static const struct rdx_dev_ops stub_qp_ops = {
 	.qp_create = stub_qp_create,
 };
 
+static unsigned int depth_calls;
+
+static uint32_t
+stub_sq_depth_max(const struct rdx_dev *dev, uint8_t type, uint32_t max_send_sge,
+		  uint32_t max_inline)
+{
+	RTE_SET_USED(dev);
+	RTE_SET_USED(type);
+	depth_calls++;
+	return 4096 / (1 + max_send_sge + max_inline / 64);
+}
+
+static const struct rdx_dev_ops stub_depth_ops = {
+	.cq_create = stub_cq_create,
+	.qp_create = stub_qp_create,
+	.qp_sq_depth_max = stub_sq_depth_max,
+};
+
+/* rdx_qp_sq_depth_max: max_qp_wr without the driver's op, the op's
+ * answer capped at max_qp_wr, 0 for arguments out of the device's range
+ * (the op not called for them) */
+static void
+test_sq_depth_max(void)
+{
+	struct rdx_dev plain = { .ops = &stub_qp_ops }, dev = { .ops = &stub_depth_ops };
+
+	plain.attr.max_qp_wr = dev.attr.max_qp_wr = 1024;
+	plain.attr.max_sge = dev.attr.max_sge = 4;
+	plain.attr.max_inline = dev.attr.max_inline = 256;
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(&plain, RDX_QP_RC, 1, 64), 1024);
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(&dev, RDX_QP_RC, 0, 0), 1024);   /* 4096 capped */
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(&dev, RDX_QP_RC, 3, 0), 1024);
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(&dev, RDX_QP_RC, 3, 256), 512);
+	depth_calls = 0;
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(&dev, RDX_QP_RC, 5, 0), 0);      /* > max_sge */
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(&dev, RDX_QP_RC, 1, 257), 0);    /* > max_inline */
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(&dev, 9, 1, 0), 0);              /* no such type */
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(&dev, RDX_QP_UD, 1, 0), 0);      /* no UD here */
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(NULL, RDX_QP_RC, 1, 0), 0);
+	CU_ASSERT_EQUAL(depth_calls, 0);
+	dev.attr.max_ud_msg = 128;
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(&dev, RDX_QP_UD, 1, 200), 0);    /* > max_ud_msg */
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(&dev, RDX_QP_UD, 1, 128), 1024);
+	CU_ASSERT_EQUAL(depth_calls, 1);
+}
+
 static void
 test_wrapper_checks(void)
 {
@@ -499,6 +545,7 @@ main(void)
 		{ "op, opcode and status names", test_names },
 		{ "control-path wrapper checks", test_wrapper_checks },
 		{ "QP configuration checks", test_qp_conf_checks },
+		{ "the deepest SQ for a QP's SGEs and inline size", test_sq_depth_max },
 		{ "connect rejects a peer of another driver", test_connect_rejects_other_driver },
 		{ "UD QP, AH and connect checks", test_ud_checks },
 		{ "WR layout (RC and UD fields)", test_wr_layout },

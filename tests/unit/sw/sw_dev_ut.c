@@ -143,6 +143,31 @@ test_attr(void)
 	qc.sig_interval = 0;
 	qc.max_send_sge = 17;
 	CU_ASSERT(rdx_qp_create(dev, &qc) == NULL);
+	qc.max_send_sge = qconf.max_send_sge;
+	/* rdx_qp_sq_depth_max is the depth create grants: with 64 inline
+	 * bytes an RC WQE takes 320 B (5 WQEBBs), 32768 / 5 = 6553 */
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(dev, RDX_QP_RC, 1, 0), 8192);
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(dev, RDX_QP_RC, 1, 64), 6553);
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(dev, RDX_QP_RC, 1, a->max_inline + 1), 0);
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(dev, RDX_QP_RC, 17, 0), 0);
+	CU_ASSERT_EQUAL(rdx_qp_sq_depth_max(dev, 7, 1, 0), 0);
+	CU_ASSERT(rdx_qp_sq_depth_max(dev, RDX_QP_UD, 1, 64) > 0);
+	qc.max_inline = 64;
+	qc.sq_depth = rdx_qp_sq_depth_max(dev, RDX_QP_RC, 1, 64);
+	qp = rdx_qp_create(dev, &qc);
+	CU_ASSERT(qp != NULL);
+	rdx_qp_destroy(qp);
+	qc.sq_depth++;
+	CU_ASSERT(rdx_qp_create(dev, &qc) == NULL);
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	qc.type = RDX_QP_UD;
+	qc.qkey = 0x11;
+	qc.sq_depth = rdx_qp_sq_depth_max(dev, RDX_QP_UD, 1, 64);
+	qp = rdx_qp_create(dev, &qc);
+	CU_ASSERT(qp != NULL);
+	rdx_qp_destroy(qp);
+	qc.sq_depth++;
+	CU_ASSERT(rdx_qp_create(dev, &qc) == NULL);
 	CU_ASSERT(rdx_cq_destroy(cq) == 0);
 }
 
