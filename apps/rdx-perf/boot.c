@@ -68,6 +68,36 @@ config_compare(const struct wire_config *me, const struct wire_config *peer)
 	return 0;
 }
 
+/* The server follows the client's layout (doc/apps.md): one line naming
+ * what of this process's own -q/-t/--keys/--verify that replaces, so a
+ * server given other values does not run the client's silently. */
+static void
+layout_note(const struct perf_app *a, const struct wire_config *peer)
+{
+	char buf[256];
+	size_t n = 0;
+
+#define NOTE(...) \
+	do { \
+		if (n < sizeof(buf)) \
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, __VA_ARGS__); \
+	} while (0)
+	/* what -q x the worker lcores would give here (a client's total_qps) */
+	if (peer->total_qps != a->max_qps * a->nb_lcores)
+		NOTE(", %u QP(s) (here %u lcore(s) x -q %u)", peer->total_qps, a->nb_lcores,
+		     a->max_qps);
+	if (peer->window != a->window)
+		NOTE(", -t %u (here %u)", peer->window, a->window);
+	if (peer->keys != a->o.keys)
+		NOTE(", --keys %u (here %u)", peer->keys, a->o.keys);
+	if ((peer->verify != 0) != a->o.verify)
+		NOTE(", --verify %s (here %s)", peer->verify ? "on" : "off",
+		     a->o.verify ? "on" : "off");
+#undef NOTE
+	if (n > 0)
+		printf("rdx-perf: the client decides the layout: runs with its%s\n", buf + 1);
+}
+
 /* An endpoint and the peer an EP message describes (boot.c, boot_mpi.c). */
 
 void
@@ -347,6 +377,7 @@ perf_boot_server(struct perf_app *a)
 		fprintf(stderr, "rdx-perf: %s\n", err);
 		return -EPROTO;
 	}
+	layout_note(a, &peer);
 	a->total_qps = peer.total_qps;
 	a->o.keys = peer.keys;
 	a->region_cap = RTE_MIN((uint64_t)PERF_REGION_CAP, PERF_MEM_BUDGET / (4ull * a->total_qps));

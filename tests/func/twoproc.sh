@@ -58,6 +58,25 @@ pair_split sizes --test write -s 64 :: --test write -s 128
 if [ "$CRC" -eq 2 ] && [ "$SRC_RC" -eq 2 ]; then pass "different sizes: $(cat "$TMP/sizes.c.err")"
 else fail "different sizes: client $CRC server $SRC_RC"; fi
 
+# The client decides the layout (doc/apps.md); a server given other -q/-t/
+# --verify says, in one line, which of its own it does not run with (and says
+# nothing when they agree).
+pair_split layout --test write --mode bw -s 1K -n 100 -q 4 -t 16 --verify :: --test write --mode bw \
+    -s 1K -n 100 -q 2 -t 32
+if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] &&
+   grep -q "client decides the layout: runs with its 2 QP(s) (here 1 lcore(s) x -q 4), -t 32 (here 16), --verify off (here on)" "$TMP/layout.s.out"; then
+    pass "server given another layout: $(grep 'decides the layout' "$TMP/layout.s.out")"
+else
+    fail "server given another layout: $CRC/$SRC_RC: $(cat "$TMP/layout.s.out" | tr '\n' '|')"
+fi
+pair_split layout2 --test write --mode bw -s 1K -n 100 -q 2 -t 32 :: --test write --mode bw \
+    -s 1K -n 100 -q 2 -t 32
+if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] && ! grep -q "decides the layout" "$TMP/layout2.s.out"; then
+    pass "server given the client's layout: no note"
+else
+    fail "server given the client's layout: $CRC/$SRC_RC: $(cat "$TMP/layout2.s.out" | tr '\n' '|')"
+fi
+
 # The server dies mid-run: after the client printed its first result (so
 # the bootstrap and a run did happen), the client names the peer's death and
 # exits 1 (a client with no server at all says "cannot reach", exit 2).
