@@ -41,6 +41,16 @@ struct tqp {
 	uint32_t last;    /* position of the last WQE built */
 };
 
+/* the model's "RQ WQEs consumed" counter (rdx_sw_stats.recv_wqes) */
+SW_UT_HELPER uint64_t
+recv_wqes_now(void)
+{
+	struct rdx_sw_stats st;
+
+	sw_engine_stats(&eng, &st);
+	return st.recv_wqes;
+}
+
 SW_UT_HELPER void
 cq_make_e(struct sw_engine *en, struct tcq *c, uint32_t depth)
 {

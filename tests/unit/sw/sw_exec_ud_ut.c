@@ -412,15 +412,6 @@ ud_send5(struct tqp *a, const struct tqp *b, int route, uint8_t *m, uint32_t key
 	ring(a);
 }
 
-static uint64_t
-recv_wqes_now(void)
-{
-	struct rdx_sw_stats st;
-
-	sw_engine_stats(&eng, &st);
-	return st.recv_wqes;
-}
-
 /*
  * The receiving side's errors: a receive data segment of byte count 0
  * (not "empty" on mlx5) is refused with LOCAL_PROT (0x04), nothing

@@ -449,15 +449,6 @@ rq_post1(struct tqp *t, uint32_t i, uint8_t *p, uint32_t len, uint32_t key)
 	t->dv.dbrec[MLX5_RCV_DBR] = htobe32((i + 1) & 0xffff);
 }
 
-static uint64_t
-recv_wqes_now(void)
-{
-	struct rdx_sw_stats st;
-
-	sw_engine_stats(&eng, &st);
-	return st.recv_wqes;
-}
-
 /*
  * A receive data segment of byte count 0 is not "empty" on mlx5 (the PRM
  * does not define it so; libmlx5 and drivers/mlx5/mlx5_rq.c never write
