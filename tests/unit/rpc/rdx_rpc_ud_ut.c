@@ -508,6 +508,63 @@ test_basic_timeout_lines(void)
 	free(resp);
 }
 
+/*
+ * A handler that never answers: the server answers the caller's probes
+ * with BUSY for ever, and the call still ends with -ETIMEDOUT after
+ * call_timeout_us, as on infrc (before, every BUSY counted as progress
+ * and the call never ended).
+ */
+static void
+handler_silent(const char *transport)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 2, .max_sessions = 1,
+				     .rto_us = 1000, .call_timeout_us = 100000 };
+	struct ut_req_hdr h = { .resp_len = 8, .seed = 1 };
+	struct ut_call c = { 0 };
+	struct rdx_rpc_stats sa;
+	uint8_t resp[8];
+	struct ut_pair p;
+	double t0, end;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_LATER, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), 0);
+	t0 = ut_now();
+	end = t0 + 5;
+	while (c.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	rdx_rpc_endpoint_stats_get(p.a, &sa);
+	dump("a", p.a);
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, -ETIMEDOUT);
+	CU_ASSERT(ut_now() - t0 < 4);
+	CU_ASSERT(sa.busy_rcvd > 0);
+	CU_ASSERT_EQUAL(p.srv_b.handled, 1);
+	/* the late response finds no call: dropped, no second continuation */
+	ut_srv_flush(&p.srv_b);
+	for (int i = 0; i < 1000; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.completions, 1);
+	ut_pair_close(&p);
+}
+
+static void
+test_basic_handler_silent(void)
+{
+	handler_silent("basic+infud");
+}
+
+static void
+test_homa_handler_silent(void)
+{
+	handler_silent("homa+infud");
+}
+
 int
 main(void)
 {
@@ -532,6 +589,8 @@ main(void)
 		{ "basic_two_processes", test_basic_two_processes },
 		{ "homa_two_processes", test_homa_two_processes },
 		{ "basic_timeout_lines", test_basic_timeout_lines },
+		{ "basic_handler_silent", test_basic_handler_silent },
+		{ "homa_handler_silent", test_homa_handler_silent },
 		{ NULL, NULL },
 	};
 
