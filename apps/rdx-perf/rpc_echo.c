@@ -292,6 +292,10 @@ lc_phase(struct perf_rpc_lc *lc, uint64_t iters, uint64_t end_tsc, bool measure)
 {
 	const volatile int *stop = rdx_runtime_stop_flag();
 	const struct perf_app *a = lc->a;
+	/* the main lcore of a two-process client watches the server (no other
+	 * thread does: rpc_launch runs lc_main itself) */
+	bool watch = a->conn != NULL && lc->lcore_id == rte_get_main_lcore();
+	uint64_t next_watch = 0;
 	uint32_t i, busy;
 	uint64_t n = 0;
 	bool issuing = true;
@@ -311,6 +315,17 @@ lc_phase(struct perf_rpc_lc *lc, uint64_t iters, uint64_t end_tsc, bool measure)
 			break;
 		lc_poll(lc);
 		if ((++n & 255) == 0) {
+			if (watch && rdx_tsc() >= next_watch) {
+				next_watch = rdx_tsc() + rdx_tsc_hz() / 10;
+				if (rdx_conn_peer_alive(a->conn) < 0) {
+					/* the server is gone: its calls would only
+					 * time out one after the other */
+					snprintf(lc->errmsg, sizeof(lc->errmsg),
+						 "peer closed the bootstrap connection during the run");
+					lc->err = -ECONNRESET;
+					break;
+				}
+			}
 			if (end_tsc != 0 && issuing && rdx_tsc() >= end_tsc) {
 				issuing = false;
 				if (measure)
@@ -602,8 +617,12 @@ rpc_launch(struct perf_app *a)
 
 	bool poll_srv = perf_rpc_lcs[0].nb_srv == 0;
 
-	if (a->nb_lcores == 1 && a->lcore_ids[0] == rte_get_main_lcore())
-		return lc_main(&perf_rpc_lcs[0]);
+	if (a->nb_lcores == 1 && a->lcore_ids[0] == rte_get_main_lcore()) {
+		rc = lc_main(&perf_rpc_lcs[0]);
+		if (rc == -ECONNRESET)
+			a->run.abort = true; /* no RPC_END to a peer that is gone */
+		return rc;
+	}
 	for (l = 0; l < a->nb_lcores; l++)
 		rte_eal_remote_launch(lc_main, &perf_rpc_lcs[l], a->lcore_ids[l]);
 	while (workers_running(a)) {

@@ -470,6 +470,9 @@ rdx_rpc_session_destroy(struct rdx_rpc_session *s)
 	if (s == NULL)
 		return -EINVAL;
 	ep = s->ep;
+	/* before the continuations run: one that calls again on this session
+	 * gets -ENOTCONN, not a call the session's end would never complete */
+	s->connected = false;
 	for (i = 0; i < ep->slots; i++)
 		if (s->cs[i].busy)
 			rpc_call_complete(&s->cs[i], -ECONNABORTED, 0);

@@ -106,6 +106,13 @@ struct rdx_rpc_session {
 
 struct rdx_rpc_endpoint;
 
+/** UD: an address handle of a destroyed session, and the count of sends
+ * retired after which no queued WR names it any more. */
+struct rpc_dead_ah {
+	struct rdx_ah *ah;
+	uint64_t retire_at;
+};
+
 /** A transport: rdx_rpc.c calls these. */
 struct rpc_ops {
 	int (*ep_init)(struct rdx_rpc_endpoint *ep);
@@ -184,7 +191,10 @@ struct rdx_rpc_endpoint {
 	struct rpc_grant_sched gs;
 	struct rpc_grant_ent **gents;
 	struct rpc_grant_ent *gout[64];
-	struct rdx_ah **dead_ah;  /**< AHs of destroyed sessions, kept until the QP goes */
+	/** AHs of destroyed sessions whose sends were still queued: each is
+	 * destroyed once the sends queued before it retired (at the next
+	 * session destroy), else with the QP */
+	struct rpc_dead_ah *dead_ah;
 	uint32_t ndead_ah;
 	TAILQ_ENTRY(rdx_rpc_endpoint) next;
 };

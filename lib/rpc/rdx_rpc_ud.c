@@ -269,7 +269,10 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 		}
 		return;
 	}
-	c->t_progress = now;
+	/* BUSY only says the peer is alive: a handler that never answers
+	 * must not keep the call from timing out (as on infrc) */
+	if (h->kind != RPC_PKT_BUSY)
+		c->t_progress = now;
 	switch (h->kind) {
 	case RPC_PKT_ACK:
 		memcpy(&map, payload, sizeof(map));

@@ -71,7 +71,7 @@ ud_ep_fini(struct rdx_rpc_endpoint *ep)
 	free(ep->gents);
 	/* the QP is gone: no WR names these any more */
 	while (ep->ndead_ah > 0)
-		rdx_ah_destroy(ep->dead_ah[--ep->ndead_ah]);
+		rdx_ah_destroy(ep->dead_ah[--ep->ndead_ah].ah);
 	free(ep->dead_ah);
 	ep->dead_ah = NULL;
 }
@@ -167,20 +167,45 @@ ud_sess_init(struct rdx_rpc_session *s)
 	return 0;
 }
 
+/* Sends retired so far: the posted ones (tx_pkts) less those still out
+ * (tx_out counts the queued nwr as well). The send queue retires in order. */
+static inline uint64_t
+ud_sends_retired(const struct rdx_rpc_endpoint *ep)
+{
+	return ep->stats.tx_pkts - (ep->tx_out - ep->nwr);
+}
+
+/* Destroy the kept AHs that no queued send names any more (they were
+ * kept in the order they died, so those are a prefix). */
+static void
+ud_dead_ah_reap(struct rdx_rpc_endpoint *ep)
+{
+	uint64_t retired = ud_sends_retired(ep);
+	uint32_t n = 0;
+
+	while (n < ep->ndead_ah && ep->dead_ah[n].retire_at <= retired)
+		rdx_ah_destroy(ep->dead_ah[n++].ah);
+	if (n == 0)
+		return;
+	ep->ndead_ah -= n;
+	memmove(ep->dead_ah, ep->dead_ah + n, ep->ndead_ah * sizeof(*ep->dead_ah));
+}
+
 static void
 ud_sess_fini(struct rdx_rpc_session *s)
 {
 	uint32_t i;
 
 	struct rdx_rpc_endpoint *ep = s->ep;
-	struct rdx_ah **d;
+	struct rpc_dead_ah *d;
 
 	for (i = 0; i < ep->slots; i++)
 		rpc_ud_ss_release(ep, &s->ss[i]);
+	ud_dead_ah_reap(ep);
 	if (s->ah == NULL)
 		return;
 	/* Sends naming the AH may still be in the send queue: keep it until
-	 * the endpoint's QP is destroyed (else destroy it at once when the
+	 * every send queued so far retired (else destroy it at once when the
 	 * send queue is empty). */
 	if (ep->tx_out == 0 && ep->nwr == 0) {
 		rdx_ah_destroy(s->ah);
@@ -188,7 +213,9 @@ ud_sess_fini(struct rdx_rpc_session *s)
 		d = realloc(ep->dead_ah, (ep->ndead_ah + 1) * sizeof(*d));
 		if (d != NULL) {
 			ep->dead_ah = d;
-			ep->dead_ah[ep->ndead_ah++] = s->ah;
+			ep->dead_ah[ep->ndead_ah].ah = s->ah;
+			ep->dead_ah[ep->ndead_ah].retire_at = ep->stats.tx_pkts + ep->nwr;
+			ep->ndead_ah++;
 		} else {
 			rpc_log("session %u: address handle kept (no memory to list it)", s->idx);
 		}

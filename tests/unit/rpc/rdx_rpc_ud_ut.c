@@ -508,6 +508,126 @@ test_basic_timeout_lines(void)
 	free(resp);
 }
 
+/*
+ * A handler that never answers: the server answers the caller's probes
+ * with BUSY for ever, and the call still ends with -ETIMEDOUT after
+ * call_timeout_us, as on infrc (before, every BUSY counted as progress
+ * and the call never ended).
+ */
+static void
+handler_silent(const char *transport)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 2, .max_sessions = 1,
+				     .rto_us = 1000, .call_timeout_us = 100000 };
+	struct ut_req_hdr h = { .resp_len = 8, .seed = 1 };
+	struct ut_call c = { 0 };
+	struct rdx_rpc_stats sa;
+	uint8_t resp[8];
+	struct ut_pair p;
+	double t0, end;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_LATER, &h, sizeof(h), resp, sizeof(resp),
+				     ut_cont, &c), 0);
+	t0 = ut_now();
+	end = t0 + 5;
+	while (c.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	rdx_rpc_endpoint_stats_get(p.a, &sa);
+	dump("a", p.a);
+	CU_ASSERT_EQUAL(c.completions, 1);
+	CU_ASSERT_EQUAL(c.status, -ETIMEDOUT);
+	CU_ASSERT(ut_now() - t0 < 4);
+	CU_ASSERT(sa.busy_rcvd > 0);
+	CU_ASSERT_EQUAL(p.srv_b.handled, 1);
+	/* the late response finds no call: dropped, no second continuation */
+	ut_srv_flush(&p.srv_b);
+	for (int i = 0; i < 1000; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(c.completions, 1);
+	ut_pair_close(&p);
+}
+
+static void
+test_basic_handler_silent(void)
+{
+	handler_silent("basic+infud");
+}
+
+static void
+test_homa_handler_silent(void)
+{
+	handler_silent("homa+infud");
+}
+
+/*
+ * Sessions that come and go on a busy endpoint: one destroyed while its
+ * sends are still in the queue keeps its address handle until they
+ * retire, and no longer than that (before, every such handle was kept
+ * until the endpoint was destroyed: one more per session for ever).
+ */
+static void
+session_churn(const char *transport)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 2, .max_sessions = 2 };
+	struct ut_req_hdr h = { .resp_len = 8, .seed = 1 };
+	struct rdx_rpc_session_info ia, ib;
+	struct ut_call c;
+	uint8_t resp[8];
+	struct ut_pair p;
+	uint32_t kept_max = 0;
+	int k, i;
+
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	for (k = 0; k < 50; k++) {
+		struct rdx_rpc_session *s2 = rdx_rpc_session_create(p.a);
+		struct rdx_rpc_session *t2 = rdx_rpc_session_create(p.b);
+
+		CU_ASSERT_FATAL(s2 != NULL && t2 != NULL);
+		CU_ASSERT_FATAL(rdx_rpc_session_info_get(s2, &ia) == 0 &&
+				rdx_rpc_session_info_get(t2, &ib) == 0);
+		CU_ASSERT_FATAL(rdx_rpc_session_connect(s2, &ib) == 0 &&
+				rdx_rpc_session_connect(t2, &ia) == 0);
+		memset(&c, 0, sizeof(c));
+		CU_ASSERT_EQUAL(rdx_rpc_call(s2, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
+					     ut_cont, &c), 0);
+		CU_ASSERT(p.a->tx_out > 0); /* its request is still in the queue */
+		CU_ASSERT_EQUAL(rdx_rpc_session_destroy(s2), 0);
+		CU_ASSERT_EQUAL(c.status, -ECONNABORTED);
+		for (i = 0; i < 200; i++) {
+			rdx_rpc_endpoint_poll(p.a);
+			rdx_rpc_endpoint_poll(p.b);
+		}
+		CU_ASSERT_EQUAL(rdx_rpc_session_destroy(t2), 0);
+		kept_max = RTE_MAX(kept_max, p.a->ndead_ah);
+	}
+	printf("  %s: address handles kept at most %u\n", transport, kept_max);
+	CU_ASSERT(kept_max <= 1);
+	/* the endpoint goes on */
+	memset(&ut_st, 0, sizeof(ut_st));
+	CU_ASSERT_EQUAL(ut_run(p.a, p.b, p.sa, UT_TYPE_ECHO, 10, sizes_small, 1, sizes_small, 1,
+			       2, NULL), 0);
+	CU_ASSERT_EQUAL(ut_st.ok, 10);
+	ut_pair_close(&p);
+}
+
+static void
+test_basic_session_churn(void)
+{
+	session_churn("basic+infud");
+}
+
+static void
+test_homa_session_churn(void)
+{
+	session_churn("homa+infud");
+}
+
 int
 main(void)
 {
@@ -532,6 +652,10 @@ main(void)
 		{ "basic_two_processes", test_basic_two_processes },
 		{ "homa_two_processes", test_homa_two_processes },
 		{ "basic_timeout_lines", test_basic_timeout_lines },
+		{ "basic_handler_silent", test_basic_handler_silent },
+		{ "homa_handler_silent", test_homa_handler_silent },
+		{ "basic_session_churn", test_basic_session_churn },
+		{ "homa_session_churn", test_homa_session_churn },
 		{ NULL, NULL },
 	};
 

@@ -449,6 +449,65 @@ test_bootstrap_poller_telemetry(void)
 	CU_ASSERT_EQUAL(rdx_dev_close(d), 0);
 }
 
+/*
+ * A continuation that calls again when its session is destroyed: the new
+ * call is refused (-ENOTCONN), not accepted into a slot the destroy has
+ * already passed and then freed with no continuation ever run. Every
+ * transport; two slots, so the second re-call wraps to slot 0.
+ */
+static struct {
+	int runs, last_ret, accepted;
+	uint8_t resp[16];
+} recall;
+
+static void
+recall_cont(struct rdx_rpc_session *s, int status, void *resp, uint32_t len, void *arg)
+{
+	static const struct ut_req_hdr h = { .resp_len = 8, .seed = 1 };
+
+	(void)resp;
+	(void)len;
+	(void)arg;
+	recall.runs++;
+	if (status != -ECONNABORTED || recall.runs > 8)
+		return;
+	recall.last_ret = rdx_rpc_call(s, UT_TYPE_LATER, &h, sizeof(h), recall.resp,
+				       sizeof(recall.resp), recall_cont, NULL);
+	recall.accepted += recall.last_ret == 0;
+}
+
+static void
+test_destroy_recall(void)
+{
+	static const char *const transports[] = { "infrc", "basic+infud", "homa+infud" };
+	const struct ut_req_hdr h = { .resp_len = 8, .seed = 1 };
+	size_t t;
+	int i;
+
+	for (t = 0; t < RTE_DIM(transports); t++) {
+		struct rdx_rpc_conf conf = { .transport = transports[t], .slots = 2,
+					     .max_sessions = 2 };
+		struct ut_pair p;
+
+		CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+		memset(&recall, 0, sizeof(recall));
+		CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_LATER, &h, sizeof(h), recall.resp,
+					     sizeof(recall.resp), recall_cont, NULL), 0);
+		for (i = 0; i < 100; i++) {
+			rdx_rpc_endpoint_poll(p.a);
+			rdx_rpc_endpoint_poll(p.b);
+		}
+		CU_ASSERT_EQUAL(rdx_rpc_session_destroy(p.sa), 0);
+		/* one call made, one continuation; every call accepted in a
+		 * continuation would need one more */
+		CU_ASSERT_EQUAL(recall.accepted, 0);
+		CU_ASSERT_EQUAL(recall.runs, 1 + recall.accepted);
+		CU_ASSERT_EQUAL(recall.last_ret, -ENOTCONN);
+		ut_srv_flush(&p.srv_b);
+		ut_pair_close(&p);
+	}
+}
+
 int
 main(void)
 {
@@ -458,6 +517,7 @@ main(void)
 		{ "session_info", test_session_info },
 		{ "handlers", test_handlers },
 		{ "session_epoch", test_session_epoch },
+		{ "destroy_recall", test_destroy_recall },
 		{ "bootstrap_poller_telemetry", test_bootstrap_poller_telemetry },
 		{ NULL, NULL },
 	};
