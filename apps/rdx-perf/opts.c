@@ -808,6 +808,8 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		fprintf(stderr, "rdx-perf: --mix and --rpc need --transport infrc, basic+infud or homa+infud\n");
 		return -EINVAL;
 	}
+	if (perf_rpc_knobs_check(o) < 0)
+		return -EINVAL;
 	if (o->iters != 0 && o->duration != 0) {
 		fprintf(stderr, "rdx-perf: -n and -D exclude each other\n");
 		return -EINVAL;

@@ -59,6 +59,8 @@ int perf_transport_parse(const char *name);
 int perf_mix_parse(const char *s, struct perf_opts *o);
 /* --rpc "rto_us=5000,window=16,.." into o->rpc (0, or -EINVAL after one line) */
 int perf_rpc_knobs_parse(const char *s, struct perf_opts *o);
+/* each --rpc knob given is read by o->transport (0, or -EINVAL after one line) */
+int perf_rpc_knobs_check(const struct perf_opts *o);
 #define PERF_RPC_KNOBS 8
 /* the name and value of knob i (0..PERF_RPC_KNOBS-1) */
 const char *perf_rpc_knob(const struct perf_opts *o, unsigned int i, uint32_t *value);

@@ -111,6 +111,40 @@ perf_rpc_knob(const struct perf_opts *o, unsigned int i, uint32_t *value)
 	return knob_names[i];
 }
 
+/* The transports that read each knob (lib/rpc, struct rdx_rpc_conf):
+ * infrc only call_timeout_us; window is basic's, rtt_bytes and overcommit
+ * homa's; the rest both UD transports'. */
+#define KT(t) (1u << (t))
+#define KT_UD (KT(PERF_TRANSPORT_BASIC_INFUD) | KT(PERF_TRANSPORT_HOMA_INFUD))
+static const uint8_t knob_transports[PERF_RPC_KNOBS] = {
+	KT_UD,                                                          /* rto_us */
+	KT(PERF_TRANSPORT_INFRC) | KT_UD,                               /* call_timeout_us */
+	KT(PERF_TRANSPORT_BASIC_INFUD),                                 /* window */
+	KT(PERF_TRANSPORT_HOMA_INFUD),                                  /* rtt_bytes */
+	KT(PERF_TRANSPORT_HOMA_INFUD),                                  /* overcommit */
+	KT_UD, KT_UD, KT_UD,                                            /* mtu, queue_depth, msg_bufs */
+};
+
+int
+perf_rpc_knobs_check(const struct perf_opts *o)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERF_RPC_KNOBS; i++)
+		if (*knob_ptr((struct perf_opts *)(uintptr_t)o, i) != 0 &&
+		    (o->transport >= 8 || !(knob_transports[i] & KT(o->transport)))) {
+			fprintf(stderr, "rdx-perf: --rpc %s is not used by --transport %s (%s)\n",
+				knob_names[i], perf_transport_name(o->transport),
+				knob_transports[i] == KT(PERF_TRANSPORT_BASIC_INFUD) ? "basic+infud only" :
+				knob_transports[i] == KT(PERF_TRANSPORT_HOMA_INFUD) ? "homa+infud only" :
+				"the UD transports only");
+			return -EINVAL;
+		}
+	return 0;
+}
+#undef KT
+#undef KT_UD
+
 /*
  * "rto_us=5000,window=16": fields of struct rdx_rpc_conf, each 1..2^30
  * (lib/rpc checks its own ranges when the endpoint is made, in one line).

@@ -20,12 +20,31 @@ if [ ! -e /sys/class/infiniband/rxe0 ] || [ ! -e /sys/class/infiniband/rxe1 ]; t
     exit 77
 fi
 OUT=${RDX_XCHG:-$(mktemp -d /tmp/rdxmix.XXXXXX)}
-RPC=()
-[ -n "${RDX_MIX_RPC:-}" ] && RPC=(--rpc "$RDX_MIX_RPC")
+# rpc_for TRANSPORT: the items of RDX_MIX_RPC that transport reads (rdx-perf
+# refuses a --rpc key the transport does not use: infrc reads call_timeout_us
+# only, window is basic's, rtt_bytes and overcommit homa's)
+rpc_for() {
+    local keep=() item
+    IFS=, read -ra items <<<"${RDX_MIX_RPC:-}"
+    for item in "${items[@]}"; do
+        case "$1:${item%%=*}" in
+        infrc:call_timeout_us|basic+infud:*|homa+infud:*) ;;
+        *) continue ;;
+        esac
+        case "$1:${item%%=*}" in
+        basic+infud:rtt_bytes|basic+infud:overcommit|homa+infud:window) continue ;;
+        esac
+        keep+=("$item")
+    done
+    RPC=()
+    [ ${#keep[@]} -gt 0 ] && RPC=(--rpc "$(IFS=,; echo "${keep[*]}")")
+    return 0
+}
 port=19300
 rc=0
 for t in homa+infud basic+infud infrc; do
     port=$((port + 1))
+    rpc_for "$t"
     "$PERF" --no-huge -l 0 -- --server -p "$port" --dev rxe1 --test echo --transport "$t" --mode bw "${RPC[@]}" \
         --bootstrap-timeout 120 >"$OUT/mix-$t.s.out" 2>&1 &
     spid=$!
