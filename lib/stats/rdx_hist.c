@@ -3,11 +3,18 @@
  * Histogram slow path: init, reset, merge, percentiles and moments.
  * Recording is inline in rdx_hist.h.
  *
- * Moments: the histogram keeps sum(x - K) and sum((x - K)^2) with K the
- * first value recorded (the "shifted data" method). The variance is then
- * (Q - S^2 / n) / n: the cancellation that ruins the textbook formula is
- * governed by (mean - K) / stdev instead of mean / stdev, and K, being one
- * of the values, is never far from the mean in units of the spread.
+ * Moments: the histogram keeps sum(x - K) and sum((x - K)^2) (the "shifted
+ * data" method). The variance is then (Q - S^2 / n) / n: the cancellation
+ * that ruins the textbook formula is governed by (mean - K) / stdev instead
+ * of mean / stdev. K starts as the first value recorded; one value can be
+ * far from the mean in units of the spread (the first op after warm-up
+ * stalled for seconds while the rest take microseconds: K - mean ~ 1e7
+ * stdevs, which cost the mean 1% and the stdev 6% over 1e8 records), so K
+ * moves onto the running mean each time the count reaches a power of two
+ * (rdx_hist_rebase). A re-base adds n c^2 + 2 c S to Q with c = K - K': its
+ * rounding is eps * c^2 / var of the variance, and c is the drift of the
+ * mean since the last re-base, small against the spread (after an outlier
+ * x at count 1, c ~ x / n while var ~ x^2 / n).
  */
 #include <math.h>
 #include <string.h>
@@ -33,6 +40,37 @@ rdx_hist_diff(uint64_t a, uint64_t b)
 	return a >= b ? (double)(a - b) : -(double)(b - a);
 }
 
+/* Re-base the moments of h (n values) from shift K to K': x - K' = (x - K) + c,
+ * c = K - K'. */
+static void
+rdx_hist_shift_to(struct rdx_hist *h, uint64_t k)
+{
+	const double c = rdx_hist_diff(h->shift, k), n = (double)h->count;
+
+	h->sum_sq += 2.0 * c * h->sum + n * c * c;
+	h->sum += n * c;
+	h->shift = k;
+}
+
+void
+rdx_hist_rebase(struct rdx_hist *h)
+{
+	double m;
+	uint64_t k;
+
+	if (h->count == 0)
+		return;
+	/* the mean (shift + sum / n), to the nearest integer inside [min, max] */
+	m = h->sum / (double)h->count;
+	if (m >= 0.0)
+		k = m + 0.5 >= (double)(h->max - h->shift) ? h->max :
+			h->shift + (uint64_t)(m + 0.5);
+	else
+		k = -m + 0.5 >= (double)(h->shift - h->min) ? h->min :
+			h->shift - (uint64_t)(-m + 0.5);
+	rdx_hist_shift_to(h, k);
+}
+
 void
 rdx_hist_merge(struct rdx_hist *dst, const struct rdx_hist *src)
 {
@@ -48,6 +86,11 @@ rdx_hist_merge(struct rdx_hist *dst, const struct rdx_hist *src)
 		dst->min = src->min;
 		dst->max = src->max;
 	} else {
+		/* Onto the larger side's shift (near its mean, so near the merged
+		 * one: (mean - K)^2 / var <= n_small / n_large). dst first when
+		 * src has more values. */
+		if (src->count > dst->count)
+			rdx_hist_shift_to(dst, src->shift);
 		/* Re-base src onto dst's shift: x - K1 = (x - K2) + c, c = K2 - K1. */
 		c = rdx_hist_diff(src->shift, dst->shift);
 		n = (double)src->count;

@@ -38,11 +38,15 @@ struct rdx_hist {
 	uint64_t min;
 	uint64_t max;
 	/*
-	 * Moments of the shifted data (x - shift), shift being the first value
-	 * recorded: sum = sum(x - shift), sum_sq = sum((x - shift)^2). Shifting
-	 * by a value near the mean avoids the cancellation of the textbook
-	 * sum-of-squares formula and needs no division per record (Welford
-	 * does); rdx_hist_merge re-bases one side onto the other's shift.
+	 * Moments of the shifted data (x - shift): sum = sum(x - shift),
+	 * sum_sq = sum((x - shift)^2). Shifting by a value near the mean
+	 * avoids the cancellation of the textbook sum-of-squares formula and
+	 * needs no division per record (Welford does). shift is the first
+	 * value recorded, then re-based onto the running mean each time the
+	 * count reaches a power of two (rdx_hist_rebase: log2(n) times in
+	 * all), so a first value far from the rest (a stall right after the
+	 * warm-up) does not stay the reference; rdx_hist_merge re-bases the
+	 * smaller side onto the larger one's shift.
 	 */
 	double sum;
 	double sum_sq;        /* for stdev; see rdx_hist.c for the method */
@@ -76,22 +80,32 @@ rdx_hist_bucket_index(uint64_t v)
 	return shift * RDX_HIST_SUB_COUNT + (unsigned int)(v >> shift);
 }
 
+/**
+ * Move shift onto the mean of what is recorded (count != 0), re-basing the
+ * moments; out of line, called log2(count) times (rdx_hist_record's rule).
+ */
+void rdx_hist_rebase(struct rdx_hist *h);
+
 /** Record one value (cycles). Inline, O(1), no allocation, no division. */
 static inline void
 rdx_hist_record(struct rdx_hist *h, uint64_t cycles)
 {
 	double d;
 
-	if (h->count == 0) {
-		h->shift = cycles;
-		h->min = cycles;
-		h->max = cycles;
-	} else {
-		if (cycles < h->min)
+	/* count 0 (the first value) or a power of two (a re-base): one test */
+	if (__builtin_expect((h->count & (h->count - 1)) == 0, 0)) {
+		if (h->count == 0) {
+			h->shift = cycles;
 			h->min = cycles;
-		if (cycles > h->max)
 			h->max = cycles;
+		} else {
+			rdx_hist_rebase(h);
+		}
 	}
+	if (cycles < h->min)
+		h->min = cycles;
+	if (cycles > h->max)
+		h->max = cycles;
 	h->count++;
 	d = cycles >= h->shift ? (double)(cycles - h->shift) : -(double)(h->shift - cycles);
 	h->sum += d;
@@ -120,6 +134,10 @@ rdx_hist_record_n(struct rdx_hist *h, uint64_t cycles, uint64_t n)
 		h->min = cycles;
 		h->max = cycles;
 	} else {
+		/* the count crosses a power of two (its top bit moves up): re-base
+		 * first, as rdx_hist_record does at each power of two */
+		if (__builtin_expect((h->count ^ (h->count + n)) > h->count, 0))
+			rdx_hist_rebase(h);
 		if (cycles < h->min)
 			h->min = cycles;
 		if (cycles > h->max)

@@ -155,6 +155,81 @@ test_counter_wrap(void)
 	fake_teardown();
 }
 
+/*
+ * The 32-bit counters across 2^32 (a QP of a long run: ~1 h at 1 Mop/s
+ * per 2^32): the SQ producer (WQEBBs), the ordinals (head/tail, sq_sig.ord)
+ * start 40 short of the wrap, the CQ consumer counter 10, every counter
+ * consistent (as if that many had been posted and completed). Posting and
+ * retiring go on across it: selective signaling (interval 4 + a forced
+ * one), the owner bit (the lap parity of ci: 2^32 is an even number of
+ * laps), the CQ doorbell record (24 bits), the SQ one (16 bits), wr_ids.
+ */
+static void
+test_counter_wrap32(void)
+{
+	const uint32_t start = UINT32_MAX - 39;   /* 40 short of the wrap */
+	struct qp_opts o = default_opts;
+	struct rdx_wc wc[8];
+	struct rdx_wr wr[4];
+	uint64_t id = 0, got_id = 0;
+	unsigned int k, j;
+
+	o.sq_bb = 16;
+	o.max_inline = 0;
+	o.max_send_sge = 1;
+	o.sig_interval = 4;
+	o.cqe_cnt = 8;
+	fake_setup(&o);
+	f->qp.sq_cur_post = f->qp.sq_head = f->qp.sq_tail = start;
+	f->qp.sq_tail_bb = (uint16_t)start;
+	/* the CQ 10 CQEs short of it (the run writes ~30) */
+	f->cq_obj.cons_index = f->cq_pi = UINT32_MAX - 9;
+	f->cq_dbrec[0] = htobe32(f->cq_pi & 0xffffff);
+	memset(wr, 0, sizeof(wr));
+	for (k = 0; k < 40; k++) {
+		uint32_t n = 1 + k % 4;
+		uint16_t r = 0;
+
+		for (j = 0; j < n; j++)
+			wr[j].wr_id = ++id;
+		CU_ASSERT_FATAL(rdx_qp_post_burst(qp(), wr, (uint16_t)n) == n);
+		CU_ASSERT_FATAL(be32toh(f->dbrec[MLX5_SND_DBR]) == (f->qp.sq_cur_post & 0xffff));
+		/* a CQE for every signaled WQE posted (the fake device's part) */
+		for (j = 0; j < n; j++) {
+			uint32_t bb = f->qp.sq_cur_post - n + j;
+
+			if (fm_of(bb) & MLX5_WQE_CTRL_CQ_UPDATE)
+				cqe_req(QPN, (uint16_t)bb, MLX5_OPCODE_NOP, 0);
+		}
+		for (;;) {
+			uint16_t g = rdx_cq_poll_burst(cq(), wc, 8), i;
+
+			if (g == 0)
+				break;
+			for (i = 0; i < g; i++) {
+				uint16_t q;
+
+				CU_ASSERT_FATAL(wc[i].status == IBV_WC_SUCCESS);
+				for (q = 0; q < wc[i].retired; q++)
+					CU_ASSERT_FATAL(rdx_mlx5_qp_retired_wr_id(qp(), &wc[i], q) ==
+							++got_id);
+				r = (uint16_t)(r + wc[i].retired);
+			}
+		}
+		CU_ASSERT_FATAL(be32toh(f->cq_dbrec[0]) == (f->cq_obj.cons_index & 0xffffff));
+		CU_ASSERT_FATAL(f->cq_obj.cons_index == f->cq_pi);
+		/* nothing left unsignaled for long: at most sig_interval - 1 */
+		CU_ASSERT_FATAL(f->qp.sq_head - f->qp.sq_tail <= 3);
+	}
+	/* both counters went round 2^32 */
+	CU_ASSERT(f->qp.sq_cur_post < start && f->qp.sq_cur_post > 40);
+	CU_ASSERT(f->cq_obj.cons_index < 100);
+	complete_all();
+	CU_ASSERT(got_id == id);
+	CU_ASSERT(f->qp.sq_tail == f->qp.sq_head);
+	fake_teardown();
+}
+
 static void
 test_cq_responder(void)
 {
@@ -807,6 +882,7 @@ main(void)
 		{ "CQ 128-byte CQEs", test_cq_128b },
 		{ "CQ requester retires a run", test_cq_retire_run },
 		{ "16-bit WQE counter wrap", test_counter_wrap },
+		{ "32-bit counters across 2^32", test_counter_wrap32 },
 		{ "CQ responder CQEs", test_cq_responder },
 		{ "CQ fast loops: random CQE streams vs a model", test_cq_fast_loops_random },
 		{ "CQ poll for one: a stale CQE the retirement rule would take", test_cq_poll_one_stale },
