@@ -162,8 +162,11 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	if (!is_pow2(wqe_cnt) || wqe_cnt > MLX5_MAX_SQ_WQEBB || dv->sq.buf == NULL ||
 	    (dv->sq.stride != 0 && dv->sq.stride != 64) || dv->dbrec == NULL)
 		return -EINVAL;
+	/* the RQ doorbell record holds the producer counter in 16 bits
+	 * (libmlx5 writes head & 0xffff): a ring of 65536 could not tell full
+	 * from empty; rings stay within the SQ's limit */
 	if (dv->rq.wqe_cnt != 0 &&
-	    (!is_pow2(dv->rq.wqe_cnt) || dv->rq.buf == NULL ||
+	    (!is_pow2(dv->rq.wqe_cnt) || dv->rq.wqe_cnt > MLX5_MAX_SQ_WQEBB || dv->rq.buf == NULL ||
 	     dv->rq.stride < rdx_mlx5_rq_stride(max_recv_sge) || !is_pow2(dv->rq.stride)))
 		return -EINVAL;
 	if (dv->bf.size != 0 && (dv->bf.reg == NULL || (dv->bf.size & 63) != 0))

@@ -55,6 +55,15 @@ test_init_rejects(void)
 	CU_ASSERT(rdx_mlx5_qp_dp_init(&q, &dv, 1, 0, 62, 1) == -EINVAL);
 	/* 4 WQEBBs cannot hold one 5-WQEBB WQE */
 	CU_ASSERT(rdx_mlx5_qp_dp_init(&q, &dv, 1, 280, 1, 1) == -EINVAL);
+	/* an RQ of 65536: its 16-bit doorbell counter could not tell full
+	 * from empty */
+	dv.rq.buf = buf;
+	dv.rq.stride = 16;
+	dv.rq.wqe_cnt = 65536;
+	CU_ASSERT(rdx_mlx5_qp_dp_init(&q, &dv, 1, 0, 1, 1) == -EINVAL);
+	dv.rq.wqe_cnt = 0;
+	dv.rq.buf = NULL;
+	dv.rq.stride = 0;
 	CU_ASSERT(rdx_mlx5_qp_dp_init(&q, &dv, 1, 0, 1, 1) == 0);
 	CU_ASSERT(q.base.post_burst == rdx_mlx5_post_burst);
 	CU_ASSERT(q.base.conf.sq_depth == 4);
