@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -52,7 +53,8 @@ struct end_msg {
 	int32_t status;   /* 0 or a negative errno */
 	int32_t rank;     /* the (first) rank that failed, -1: none */
 	int32_t stop;     /* SIGINT/SIGTERM seen: no more runs */
-	int32_t pad;
+	int32_t early;    /* the failing rank left main early (perf_mpi_fini, or
+			   * its options were refused before it reached the EAL) */
 };
 
 bool
@@ -93,15 +95,14 @@ rank_cpu(int local_rank)
 	return 0;
 }
 
-int
-perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
-	      char ***eal_argv)
+/* MPI_Init and the collectives every rank makes before its EAL (the
+ * node-local rank): also a rank whose arguments were refused makes them,
+ * so that its peers never wait in a collective it will not join. */
+static int
+mpi_start(struct perf_mpi *mp, const struct perf_mpi_opts *m)
 {
-	struct perf_mpi *mp = &mpi_state;
-	char **in = *eal_argv, **out;
-	int provided, i, k = 0, n = *eal_argc, dash;
-	bool lcores = false;
 	MPI_Comm local;
+	int provided;
 
 	memset(mp, 0, sizeof(*mp));
 	mp->m = *m;
@@ -111,12 +112,27 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 		fprintf(stderr, "rdx-perf: --pattern: MPI_Init failed (launch with mpirun or srun --mpi=pmix)\n");
 		return -EINVAL;
 	}
-	a->mpi = mp;
 	MPI_Comm_rank(MPI_COMM_WORLD, &mp->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &mp->size);
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, mp->rank, MPI_INFO_NULL, &local);
 	MPI_Comm_rank(local, &mp->local_rank);
 	MPI_Comm_free(&local);
+	return 0;
+}
+
+int
+perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
+	      char ***eal_argv)
+{
+	struct perf_mpi *mp = &mpi_state;
+	char **in = *eal_argv, **out;
+	int i, k = 0, n = *eal_argc, dash;
+	bool lcores = false;
+
+	if (mpi_start(mp, m) < 0)
+		return -EINVAL;
+	a->mpi = mp;
+	mp->expected = true;
 	if (gethostname(mp->host, sizeof(mp->host) - 1) != 0)
 		snprintf(mp->host, sizeof(mp->host), "?");
 	out = calloc((size_t)n + 3, sizeof(*out));
@@ -366,7 +382,7 @@ struct end_state {
 	bool *in;                 /* rank 0: heard from */
 	bool run;                 /* the end of a run: the deadline runs from the
 				   * first client's end, not from this rank's */
-	uint64_t deadline;        /* TSC; 0: none yet */
+	uint64_t deadline;        /* mono_ns(); 0: none yet */
 	bool done;
 };
 
@@ -393,11 +409,23 @@ hang_abort(struct end_state *st)
 	MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
+/* CLOCK_MONOTONIC in ns: also a rank without EAL (the TSC frequency is
+ * the EAL's) keeps time at a sync point (perf_mpi_bad_input) */
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void
 sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, bool run)
 {
 	struct perf_mpi *mp = a->mpi;
-	uint64_t hz = rdx_tsc_hz(), now = rdx_tsc();
+	const double hz = 1e9;
+	uint64_t now = mono_ns();
 	int r;
 
 	memset(st, 0, sizeof(*st));
@@ -407,6 +435,7 @@ sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, b
 	st->mine.status = rc < 0 ? rc : 0;
 	st->mine.rank = mp->rank;
 	st->mine.stop = rdx_runtime_stopping() ? 1 : 0;
+	st->mine.early = mp->early ? 1 : 0;
 	if (mp->rank == 0) {
 		st->got = calloc((size_t)mp->size, sizeof(*st->got));
 		st->reqs = calloc((size_t)mp->size, sizeof(*st->reqs));
@@ -417,7 +446,7 @@ sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, b
 			MPI_Irecv(&st->got[r], (int)sizeof(st->got[r]), MPI_BYTE, r, TAG_DONE,
 				  MPI_COMM_WORLD, &st->reqs[r]);
 		if (!run || a->client)
-			st->deadline = now + (uint64_t)(a->o.boot_timeout * (double)hz);
+			st->deadline = now + (uint64_t)(a->o.boot_timeout * hz);
 	} else {
 		st->reqs = st->two;
 		MPI_Isend(&st->mine, (int)sizeof(st->mine), MPI_BYTE, 0, TAG_DONE, MPI_COMM_WORLD,
@@ -426,10 +455,10 @@ sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, b
 			  MPI_COMM_WORLD, &st->two[1]);
 		/* rank 0 decides first; this covers rank 0 itself hanging */
 		if (!run || a->client)
-			st->deadline = now + (uint64_t)((2 * a->o.boot_timeout + 1) * (double)hz);
+			st->deadline = now + (uint64_t)((2 * a->o.boot_timeout + 1) * hz);
 		else if (a->o.duration != 0)
 			st->deadline = now + (uint64_t)((a->o.duration + a->o.warmup_s +
-							 2 * a->o.boot_timeout + 1) * (double)hz);
+							 2 * a->o.boot_timeout + 1) * hz);
 	}
 }
 
@@ -438,7 +467,8 @@ static bool
 end_step(struct end_state *st)
 {
 	struct perf_mpi *mp = st->a->mpi;
-	uint64_t now = rdx_tsc(), hz = rdx_tsc_hz();
+	uint64_t now = mono_ns();
+	const double hz = 1e9;
 	int r, flag;
 
 	if (st->done)
@@ -463,7 +493,7 @@ end_step(struct end_state *st)
 		st->in[r] = true;
 		/* the end of a run: the deadline runs from the first client's end */
 		if (st->deadline == 0 && perf_mpi_rank_is_client(mp, r))
-			st->deadline = now + (uint64_t)(st->a->o.boot_timeout * (double)hz);
+			st->deadline = now + (uint64_t)(st->a->o.boot_timeout * hz);
 	}
 	for (r = 1; r < mp->size; r++)
 		if (!st->in[r]) {
@@ -473,10 +503,12 @@ end_step(struct end_state *st)
 		}
 	st->verdict = st->mine;
 	st->verdict.rank = st->mine.status < 0 ? 0 : -1;
+	st->verdict.early = st->mine.status < 0 ? st->mine.early : 0;
 	for (r = 1; r < mp->size; r++) {
 		if (st->got[r].status < 0 && st->verdict.status >= 0) {
 			st->verdict.status = st->got[r].status;
 			st->verdict.rank = r;
+			st->verdict.early = st->got[r].early;
 		}
 		st->verdict.stop |= st->got[r].stop;
 	}
@@ -517,9 +549,15 @@ agree(struct perf_app *a, int rc, const char *what)
 		return 0;
 	mp->failed = true;
 	src = st.verdict.rank;
-	if (rc >= 0)
-		fprintf(stderr, "rdx-perf: rank %d: rank %d (%s) failed to %s: stopping (its output says why)\n",
-			mp->rank, src, mp->hosts != NULL ? mp->hosts[src] : "?", what);
+	/* the hosts are known from perf_mpi_roles on */
+	if (rc >= 0 && st.verdict.early)
+		fprintf(stderr, "rdx-perf: rank %d: rank %d%s%s%s left with an error while this rank waited to %s: stopping (its output says why)\n",
+			mp->rank, src, mp->hosts != NULL ? " (" : "",
+			mp->hosts != NULL ? mp->hosts[src] : "", mp->hosts != NULL ? ")" : "", what);
+	else if (rc >= 0)
+		fprintf(stderr, "rdx-perf: rank %d: rank %d%s%s%s failed to %s: stopping (its output says why)\n",
+			mp->rank, src, mp->hosts != NULL ? " (" : "",
+			mp->hosts != NULL ? mp->hosts[src] : "", mp->hosts != NULL ? ")" : "", what);
 	return rc < 0 ? rc : st.verdict.status;
 }
 
@@ -695,20 +733,33 @@ perf_mpi_runs(struct perf_app *a)
 		fprintf(stderr, "rdx-perf: --verify over %d ranks: %" PRIu64 " errors%s\n", mp->size,
 			tot_errs, tot_errs == 0 ? ": OK" : "");
 	rc = perf_cluster_finish(a);
-	return agree(a, rc, "write the report");
+	rc = agree(a, rc, "write the report");
+	/* the others are past their last sync point: an error after this
+	 * (main's own checks) is this rank's exit code only */
+	mp->expected = false;
+	return rc;
 }
 
 int
 perf_mpi_bad_input(const struct perf_mpi_opts *m)
 {
-	int provided;
+	static struct perf_app bad;
+	struct perf_mpi *mp = &mpi_state;
 
 	/* mpirun ends the job at the first rank that exits non-zero: every
-	 * rank says its line before any leaves */
-	if (!m->wanted || MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+	 * rank says its line before any leaves. The ranks whose arguments
+	 * were accepted (another part of an MPMD command line) have started
+	 * their EAL and wait at the first sync point (perf_mpi_roles): this
+	 * rank takes part in it with its failure, so that they all end (exit
+	 * 2) naming it. The options were not read: the default bootstrap
+	 * timeout (10 s) bounds the wait. */
+	if (!m->wanted || mpi_start(mp, m) < 0)
 		return PERF_EXIT_BAD_INPUT;
 	fflush(stderr);
-	MPI_Barrier(MPI_COMM_WORLD);
+	bad.mpi = mp;
+	bad.o.boot_timeout = 10;
+	mp->early = true;
+	(void)agree(&bad, -EINVAL, "start (MPI_Init to EAL)");
 	MPI_Finalize();
 	return PERF_EXIT_BAD_INPUT;
 }
@@ -721,6 +772,14 @@ perf_mpi_fini(struct perf_app *a, int rc)
 
 	if (mp == NULL)
 		return rc;
+	/* leaving with an error where the others wait for this rank's word
+	 * (a device that does not open, an option refused after the EAL):
+	 * give it, so that they stop at once naming this rank instead of
+	 * timing out on it (or, behind rank 0, waiting in MPI_Finalize) */
+	if (rc != 0 && mp->expected && !mp->failed) {
+		mp->early = true;
+		(void)agree(a, rc == PERF_EXIT_BAD_INPUT ? -EINVAL : -EIO, "leave");
+	}
 	perf_cluster_fini(a);
 	MPI_Finalized(&fin);
 	if (!fin)
