@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +182,93 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 
 static int agree(struct perf_app *a, int rc, const char *what);
 
+/* The options every rank must share: they set the runs' number, sizes and
+ * lengths, the wire protocol and the collectives (--pattern,
+ * --flows-start). Each rank opens its own device (--dev, -i, -x, --driver
+ * may differ, as in an MPMD command line over several devices). */
+struct opt_sig {
+	char test[16];
+	int32_t pattern, flows;
+	uint32_t stagger_ms;
+	int32_t mode, transport;
+	uint32_t verify, keys, concurrent, servers, bidir, infinite;
+	uint32_t sweep_lo, sweep_hi, sweep_factor;
+	uint32_t nb_sizes;
+	uint64_t sizes[PERF_MAX_SIZES];
+	uint64_t iters, warmup_iters;
+	double duration, warmup_s;
+};
+
+static const struct {
+	const char *name;
+	size_t off, len;
+} sig_fields[] = {
+#define SIG(f, n) { n, offsetof(struct opt_sig, f), sizeof(((struct opt_sig *)0)->f) }
+	SIG(test, "--test"), SIG(pattern, "--pattern"), SIG(flows, "--flows-start"),
+	SIG(stagger_ms, "--flows-start"), SIG(mode, "--mode"), SIG(transport, "--transport"),
+	SIG(verify, "--verify"), SIG(keys, "--keys"), SIG(concurrent, "--concurrent-ops"),
+	SIG(servers, "--servers"), SIG(bidir, "-b"), SIG(infinite, "--run_infinitely"),
+	SIG(sweep_lo, "--qp-sweep"), SIG(sweep_hi, "--qp-sweep"),
+	SIG(sweep_factor, "--qp-sweep"), SIG(nb_sizes, "-s"), SIG(sizes, "-s"),
+	SIG(iters, "-n"), SIG(warmup_iters, "-w"), SIG(duration, "-D"),
+	SIG(warmup_s, "-w"),
+#undef SIG
+};
+
+static void
+sig_fill(const struct perf_mpi *mp, const struct perf_opts *o, struct opt_sig *g)
+{
+	memset(g, 0, sizeof(*g));
+	snprintf(g->test, sizeof(g->test), "%s", o->test);
+	g->pattern = (int32_t)mp->m.pattern;
+	g->flows = (int32_t)mp->m.flows;
+	g->stagger_ms = mp->m.stagger_ms;
+	g->mode = (int32_t)o->mode;
+	g->transport = (int32_t)o->transport;
+	g->verify = o->verify;
+	g->keys = o->keys;
+	g->concurrent = o->concurrent;
+	g->servers = o->servers;
+	g->bidir = o->bidir;
+	g->infinite = o->infinite;
+	g->sweep_lo = o->sweep_lo;
+	g->sweep_hi = o->sweep_hi;
+	g->sweep_factor = o->sweep_factor;
+	g->nb_sizes = RTE_MIN(o->nb_sizes, (unsigned int)PERF_MAX_SIZES);
+	memcpy(g->sizes, o->sizes, g->nb_sizes * sizeof(g->sizes[0]));
+	g->iters = o->iters;
+	g->warmup_iters = o->warmup_iters;
+	g->duration = o->duration;
+	g->warmup_s = o->warmup_s;
+}
+
+/* 0 when every rank's options match rank 0's, else -EINVAL and the first
+ * option that differs in err (the same on every rank). */
+static int
+sig_check(const struct perf_mpi *mp, const struct perf_opts *o, char *err, size_t len)
+{
+	struct opt_sig me, *all;
+	unsigned int f;
+	int r, rc = 0;
+
+	sig_fill(mp, o, &me);
+	all = calloc((size_t)mp->size, sizeof(*all));
+	if (all == NULL)
+		MPI_Abort(MPI_COMM_WORLD, 1);   /* a collective follows */
+	MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE,
+		      MPI_COMM_WORLD);
+	for (r = 1; r < mp->size && rc == 0; r++)
+		for (f = 0; f < RTE_DIM(sig_fields) && rc == 0; f++)
+			if (memcmp((const char *)&all[0] + sig_fields[f].off,
+				   (const char *)&all[r] + sig_fields[f].off, sig_fields[f].len) != 0) {
+				snprintf(err, len, "ranks differ in %s: rank 0 and rank %d were given other values (every rank needs the same test options; only the device may differ)",
+					 sig_fields[f].name, r);
+				rc = -EINVAL;
+			}
+	free(all);
+	return rc;
+}
+
 int
 perf_mpi_roles(struct perf_app *a)
 {
@@ -215,22 +303,36 @@ perf_mpi_roles(struct perf_app *a)
 			rc = -EINVAL;
 		}
 	free(ts);
-	if (rc == 0 && (o->server || o->connect != NULL || o->loopback)) {
-		snprintf(err, sizeof(err), "--pattern replaces --server, --connect and --loopback");
-		rc = -EINVAL;
+	/* a collective on every rank, whatever came before */
+	{
+		char err2[sizeof(err)];
+
+		if (sig_check(mp, o, rc == 0 ? err : err2, sizeof(err)) < 0 && rc == 0)
+			rc = -EINVAL;
 	}
 	if (rc == 0)
 		rc = perf_topo_check(mp->m.pattern, mp->size, mp->t, err, sizeof(err));
+	/* this rank's own arguments: the others learn it at the sync point below */
+	if (rc == 0 && (o->server || o->connect != NULL || o->loopback || o->rdma_cm)) {
+		snprintf(err, sizeof(err), "--pattern replaces --server, --connect, --loopback and -R (MPI connects the QPs)");
+		rc = -EINVAL;
+	}
+	if (rc == 0 && perf_transport_rpc(o->transport)) {
+		snprintf(err, sizeof(err), "--pattern runs raw QPs: --transport rc or ud, not %s (lib/rpc's echo pairs two processes)",
+			 perf_transport_name(o->transport));
+		rc = -EINVAL;
+	}
 	if (rc == 0 && a->eng->atomic && o->verify && mp->m.pattern != PERF_PATTERN_PAIRS) {
 		snprintf(err, sizeof(err), "--verify of %s needs --pattern pairs (one client per key region)",
 			 o->test);
 		rc = -EINVAL;
 	}
-	if (rc < 0) {
-		/* the same arguments everywhere: every rank says it */
+	if (rc < 0)
 		fprintf(stderr, "rdx-perf: rank %d: %s\n", mp->rank, err);
+	/* refused on some ranks only (MPMD): every rank ends, naming one */
+	rc = agree(a, rc, "accept its options");
+	if (rc < 0)
 		return rc;
-	}
 	perf_topo_counts(mp->m.pattern, mp->size, mp->t, mp->rank, &mp->ncli, &mp->nsrv);
 	a->client = mp->ncli > 0;
 	a->responder = mp->nsrv > 0;

@@ -76,4 +76,25 @@ for r in 0 3; do
         "rank [0-9]: rank $r \([^)]*\) left with an error while this rank waited" 3
 done
 
+# --server on one rank: refused there only; the others timed out on it
+mpmd server1 60 -np 3 "${APP[@]}" "${GOOD[@]}" : -np 1 "${APP[@]}" "${GOOD[@]}" --server
+expect2 server1 "--server on rank 3 only" "rank 3: --pattern replaces --server" 1 \
+    "rank [0-9]: rank 3 \([^)]*\) failed to accept its options" 3
+
+# options that differ between ranks: a write client against read servers
+# failed with a remote access error (exit 1); other sizes or patterns ran
+# or hung on mismatched collectives
+mpmd difftest 60 -np 2 "${APP[@]}" "${GOOD[@]}" : -np 2 "${APP[@]}" "${GOOD[@]/write/read}"
+expect2 difftest "--test write on ranks 0-1, read on 2-3" "ranks differ in --test: rank 0 and rank 2" 4 "its output says why" 0
+mpmd diffsize 60 -np 3 "${APP[@]}" "${GOOD[@]}" : -np 1 "${APP[@]}" "${GOOD[@]/4K/64K}"
+expect2 diffsize "-s 4K on ranks 0-2, 64K on 3" "ranks differ in -s: rank 0 and rank 3" 4 "its output says why" 0
+mpmd diffflows 60 -np 3 "${APP[@]}" "${GOOD[@]}" : -np 1 "${APP[@]}" "${GOOD[@]}" --flows-start together
+expect2 diffflows "--flows-start on rank 3 only" "ranks differ in --flows-start: rank 0 and rank 3" 4 "its output says why" 0
+mpmd diffpat 60 -np 3 "${APP[@]}" "${GOOD[@]}" : -np 1 "${APP[@]}" "${GOOD[@]/pairs/incast}"
+expect2 diffpat "--pattern incast on rank 3 only" "ranks differ in --pattern: rank 0 and rank 3" 4 "its output says why" 0
+
+# an rpc transport: each rank ran its own loopback rpc echo, exit 0
+mpmd rpc 60 -np 4 "${APP[@]}" --test echo -n 100 --transport infrc --pattern pairs
+expect2 rpc "--transport infrc" "--pattern runs raw QPs: --transport rc or ud, not infrc" 4 "its output says why" 0
+
 finish
