@@ -53,7 +53,8 @@ owned(char *s)
 struct end_msg {
 	int32_t status;   /* 0 or a negative errno */
 	int32_t rank;     /* the (first) rank that failed, -1: none */
-	int32_t stop;     /* SIGINT/SIGTERM seen: no more runs */
+	int32_t stop;     /* SIGINT/SIGTERM seen: 1 + the (first) rank that saw
+			   * it, 0: none; no more runs */
 	int32_t early;    /* the failing rank left main early (perf_mpi_fini, or
 			   * its options were refused before it reached the EAL) */
 };
@@ -536,7 +537,7 @@ sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, b
 	st->run = run;
 	st->mine.status = rc < 0 ? rc : 0;
 	st->mine.rank = mp->rank;
-	st->mine.stop = rdx_runtime_stopping() ? 1 : 0;
+	st->mine.stop = rdx_runtime_stopping() ? mp->rank + 1 : 0;
 	st->mine.early = mp->early ? 1 : 0;
 	if (mp->rank == 0) {
 		st->got = calloc((size_t)mp->size, sizeof(*st->got));
@@ -547,7 +548,8 @@ sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, b
 		for (r = 1; r < mp->size; r++)
 			MPI_Irecv(&st->got[r], (int)sizeof(st->got[r]), MPI_BYTE, r, TAG_DONE,
 				  MPI_COMM_WORLD, &st->reqs[r]);
-		if (!run || a->client)
+		/* an interrupted client ended early: its end starts no clock */
+		if (!run || (a->client && st->mine.stop == 0))
 			st->deadline = now + (uint64_t)(a->o.boot_timeout * hz);
 	} else {
 		st->reqs = st->two;
@@ -556,7 +558,7 @@ sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, b
 		MPI_Irecv(&st->verdict, (int)sizeof(st->verdict), MPI_BYTE, 0, TAG_VERDICT,
 			  MPI_COMM_WORLD, &st->two[1]);
 		/* rank 0 decides first; this covers rank 0 itself hanging */
-		if (!run || a->client)
+		if (!run || (a->client && st->mine.stop == 0))
 			st->deadline = now + (uint64_t)((2 * a->o.boot_timeout + 1) * hz);
 		else if (a->o.duration != 0)
 			st->deadline = now + (uint64_t)((a->o.duration + a->o.warmup_s +
@@ -593,8 +595,9 @@ end_step(struct end_state *st)
 		if (!flag)
 			continue;
 		st->in[r] = true;
-		/* the end of a run: the deadline runs from the first client's end */
-		if (st->deadline == 0 && perf_mpi_rank_is_client(mp, r))
+		/* the end of a run: the deadline runs from the first client's end
+		 * (not from one cut short by SIGINT: the others run on) */
+		if (st->deadline == 0 && perf_mpi_rank_is_client(mp, r) && st->got[r].stop == 0)
 			st->deadline = now + (uint64_t)(st->a->o.boot_timeout * hz);
 	}
 	for (r = 1; r < mp->size; r++)
@@ -612,7 +615,8 @@ end_step(struct end_state *st)
 			st->verdict.rank = r;
 			st->verdict.early = st->got[r].early;
 		}
-		st->verdict.stop |= st->got[r].stop;
+		if (st->verdict.stop == 0)
+			st->verdict.stop = st->got[r].stop;
 	}
 	for (r = 1; r < mp->size; r++)
 		MPI_Send(&st->verdict, (int)sizeof(st->verdict), MPI_BYTE, r, TAG_VERDICT,
@@ -746,6 +750,15 @@ end_run(struct perf_app *a, int rc, bool *stop)
 	rc = serve_until_end(&st);
 	sync_end(&st);
 	*stop = st.verdict.stop != 0;
+	if (st.verdict.stop != 0 && st.verdict.status >= 0) {
+		src = st.verdict.stop - 1;
+		if (src == mp->rank)
+			fprintf(stderr, "rdx-perf: rank %d: interrupted (SIGINT/SIGTERM) in run %u: no more runs, this run's figures are partial\n",
+				mp->rank, mp->run_no);
+		else
+			fprintf(stderr, "rdx-perf: rank %d: rank %d (%s) was interrupted (SIGINT/SIGTERM) in run %u: no more runs, this run's figures are partial\n",
+				mp->rank, src, mp->hosts[src], mp->run_no);
+	}
 	if (st.verdict.status < 0) {
 		mp->failed = true;
 		src = st.verdict.rank;
@@ -836,6 +849,10 @@ perf_mpi_runs(struct perf_app *a)
 			tot_errs, tot_errs == 0 ? ": OK" : "");
 	rc = perf_cluster_finish(a);
 	rc = agree(a, rc, "write the report");
+	/* a rank was interrupted: the report has the runs so far, the exit
+	 * says the job did not complete */
+	if (rc == 0 && stop)
+		rc = -EINTR;
 	/* the others are past their last sync point: an error after this
 	 * (main's own checks) is this rank's exit code only */
 	mp->expected = false;

@@ -97,4 +97,39 @@ expect2 diffpat "--pattern incast on rank 3 only" "ranks differ in --pattern: ra
 mpmd rpc 60 -np 4 "${APP[@]}" --test echo -n 100 --transport infrc --pattern pairs
 expect2 rpc "--transport infrc" "--pattern runs raw QPs: --transport rc or ud, not infrc" 4 "its output says why" 0
 
+# SIGINT to client rank 2 of incast 1 s into a 5 s run: rank 0 started the
+# end-of-run clock from rank 2's early end and, 3 s later, named rank 1
+# (still running its -D 5) and aborted the job
+rank_pid() {
+    local p env
+    for p in $(pgrep -f "rdx-perf --no-huge -- --dev sw"); do
+        env=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null)
+        if grep -qx "RDX_MPI_TEST_TAG=$1" <<<"$env" &&
+           grep -qx "OMPI_COMM_WORLD_RANK=$2" <<<"$env"; then
+            echo "$p"; return 0
+        fi
+    done
+    return 1
+}
+RDX_MPI_TEST_TAG=$$.int timeout -k 5 60 "${MPI[@]}" -np 4 "${APP[@]}" --test write --mode bw \
+    -s 4K -D 5 --pattern incast --bootstrap-timeout 3 >"$TMP/int.out" 2>"$TMP/int.err" &
+job=$!
+pid=""
+for _ in $(seq 1 100); do
+    sleep 0.2
+    grep -q "connected through MPI" "$TMP/int.out" 2>/dev/null && pid=$(rank_pid "$$.int" 2) && break
+done
+sleep 1
+[ -n "$pid" ] && kill -INT "$pid"
+wait $job
+rc=$?
+named=$(grep -cE "rank [0-9]: (rank 2 \(.*\) was interrupted|interrupted) \(SIGINT/SIGTERM\) in run 1" "$TMP/int.err")
+if [ -n "$pid" ] && [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$named" -eq 4 ] &&
+   ! grep -q "did not end run" "$TMP/int.err" && ! grep -q "MPI_ABORT" "$TMP/int.err" &&
+   grep -q "cluster incast write bw size 4K: 3 client row" "$TMP/int.err"; then
+    pass "mpirun: SIGINT to rank 2 mid-run: every rank names it, the run is reported, exit $rc"
+else
+    fail "mpirun: SIGINT to rank 2 (pid ${pid:-none}): exit $rc, $named/4 lines naming it: $(grep -v '^EAL' "$TMP/int.err" | grep rdx | head -n 4)"
+fi
+
 finish
