@@ -15,9 +15,11 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <sched.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -51,8 +53,10 @@ owned(char *s)
 struct end_msg {
 	int32_t status;   /* 0 or a negative errno */
 	int32_t rank;     /* the (first) rank that failed, -1: none */
-	int32_t stop;     /* SIGINT/SIGTERM seen: no more runs */
-	int32_t pad;
+	int32_t stop;     /* SIGINT/SIGTERM seen: 1 + the (first) rank that saw
+			   * it, 0: none; no more runs */
+	int32_t early;    /* the failing rank left main early (perf_mpi_fini, or
+			   * its options were refused before it reached the EAL) */
 };
 
 bool
@@ -93,15 +97,14 @@ rank_cpu(int local_rank)
 	return 0;
 }
 
-int
-perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
-	      char ***eal_argv)
+/* MPI_Init and the collectives every rank makes before its EAL (the
+ * node-local rank): also a rank whose arguments were refused makes them,
+ * so that its peers never wait in a collective it will not join. */
+static int
+mpi_start(struct perf_mpi *mp, const struct perf_mpi_opts *m)
 {
-	struct perf_mpi *mp = &mpi_state;
-	char **in = *eal_argv, **out;
-	int provided, i, k = 0, n = *eal_argc, dash;
-	bool lcores = false;
 	MPI_Comm local;
+	int provided;
 
 	memset(mp, 0, sizeof(*mp));
 	mp->m = *m;
@@ -111,12 +114,27 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 		fprintf(stderr, "rdx-perf: --pattern: MPI_Init failed (launch with mpirun or srun --mpi=pmix)\n");
 		return -EINVAL;
 	}
-	a->mpi = mp;
 	MPI_Comm_rank(MPI_COMM_WORLD, &mp->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &mp->size);
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, mp->rank, MPI_INFO_NULL, &local);
 	MPI_Comm_rank(local, &mp->local_rank);
 	MPI_Comm_free(&local);
+	return 0;
+}
+
+int
+perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
+	      char ***eal_argv)
+{
+	struct perf_mpi *mp = &mpi_state;
+	char **in = *eal_argv, **out;
+	int i, k = 0, n = *eal_argc, dash;
+	bool lcores = false;
+
+	if (mpi_start(mp, m) < 0)
+		return -EINVAL;
+	a->mpi = mp;
+	mp->expected = true;
 	if (gethostname(mp->host, sizeof(mp->host) - 1) != 0)
 		snprintf(mp->host, sizeof(mp->host), "?");
 	out = calloc((size_t)n + 3, sizeof(*out));
@@ -165,6 +183,93 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 
 static int agree(struct perf_app *a, int rc, const char *what);
 
+/* The options every rank must share: they set the runs' number, sizes and
+ * lengths, the wire protocol and the collectives (--pattern,
+ * --flows-start). Each rank opens its own device (--dev, -i, -x, --driver
+ * may differ, as in an MPMD command line over several devices). */
+struct opt_sig {
+	char test[16];
+	int32_t pattern, flows;
+	uint32_t stagger_ms;
+	int32_t mode, transport;
+	uint32_t verify, keys, concurrent, servers, bidir, infinite;
+	uint32_t sweep_lo, sweep_hi, sweep_factor;
+	uint32_t nb_sizes;
+	uint64_t sizes[PERF_MAX_SIZES];
+	uint64_t iters, warmup_iters;
+	double duration, warmup_s;
+};
+
+static const struct {
+	const char *name;
+	size_t off, len;
+} sig_fields[] = {
+#define SIG(f, n) { n, offsetof(struct opt_sig, f), sizeof(((struct opt_sig *)0)->f) }
+	SIG(test, "--test"), SIG(pattern, "--pattern"), SIG(flows, "--flows-start"),
+	SIG(stagger_ms, "--flows-start"), SIG(mode, "--mode"), SIG(transport, "--transport"),
+	SIG(verify, "--verify"), SIG(keys, "--keys"), SIG(concurrent, "--concurrent-ops"),
+	SIG(servers, "--servers"), SIG(bidir, "-b"), SIG(infinite, "--run_infinitely"),
+	SIG(sweep_lo, "--qp-sweep"), SIG(sweep_hi, "--qp-sweep"),
+	SIG(sweep_factor, "--qp-sweep"), SIG(nb_sizes, "-s"), SIG(sizes, "-s"),
+	SIG(iters, "-n"), SIG(warmup_iters, "-w"), SIG(duration, "-D"),
+	SIG(warmup_s, "-w"),
+#undef SIG
+};
+
+static void
+sig_fill(const struct perf_mpi *mp, const struct perf_opts *o, struct opt_sig *g)
+{
+	memset(g, 0, sizeof(*g));
+	snprintf(g->test, sizeof(g->test), "%s", o->test);
+	g->pattern = (int32_t)mp->m.pattern;
+	g->flows = (int32_t)mp->m.flows;
+	g->stagger_ms = mp->m.stagger_ms;
+	g->mode = (int32_t)o->mode;
+	g->transport = (int32_t)o->transport;
+	g->verify = o->verify;
+	g->keys = o->keys;
+	g->concurrent = o->concurrent;
+	g->servers = o->servers;
+	g->bidir = o->bidir;
+	g->infinite = o->infinite;
+	g->sweep_lo = o->sweep_lo;
+	g->sweep_hi = o->sweep_hi;
+	g->sweep_factor = o->sweep_factor;
+	g->nb_sizes = RTE_MIN(o->nb_sizes, (unsigned int)PERF_MAX_SIZES);
+	memcpy(g->sizes, o->sizes, g->nb_sizes * sizeof(g->sizes[0]));
+	g->iters = o->iters;
+	g->warmup_iters = o->warmup_iters;
+	g->duration = o->duration;
+	g->warmup_s = o->warmup_s;
+}
+
+/* 0 when every rank's options match rank 0's, else -EINVAL and the first
+ * option that differs in err (the same on every rank). */
+static int
+sig_check(const struct perf_mpi *mp, const struct perf_opts *o, char *err, size_t len)
+{
+	struct opt_sig me, *all;
+	unsigned int f;
+	int r, rc = 0;
+
+	sig_fill(mp, o, &me);
+	all = calloc((size_t)mp->size, sizeof(*all));
+	if (all == NULL)
+		MPI_Abort(MPI_COMM_WORLD, 1);   /* a collective follows */
+	MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE,
+		      MPI_COMM_WORLD);
+	for (r = 1; r < mp->size && rc == 0; r++)
+		for (f = 0; f < RTE_DIM(sig_fields) && rc == 0; f++)
+			if (memcmp((const char *)&all[0] + sig_fields[f].off,
+				   (const char *)&all[r] + sig_fields[f].off, sig_fields[f].len) != 0) {
+				snprintf(err, len, "ranks differ in %s: rank 0 and rank %d were given other values (every rank needs the same test options; only the device may differ)",
+					 sig_fields[f].name, r);
+				rc = -EINVAL;
+			}
+	free(all);
+	return rc;
+}
+
 int
 perf_mpi_roles(struct perf_app *a)
 {
@@ -199,22 +304,36 @@ perf_mpi_roles(struct perf_app *a)
 			rc = -EINVAL;
 		}
 	free(ts);
-	if (rc == 0 && (o->server || o->connect != NULL || o->loopback)) {
-		snprintf(err, sizeof(err), "--pattern replaces --server, --connect and --loopback");
-		rc = -EINVAL;
+	/* a collective on every rank, whatever came before */
+	{
+		char err2[sizeof(err)];
+
+		if (sig_check(mp, o, rc == 0 ? err : err2, sizeof(err)) < 0 && rc == 0)
+			rc = -EINVAL;
 	}
 	if (rc == 0)
 		rc = perf_topo_check(mp->m.pattern, mp->size, mp->t, err, sizeof(err));
+	/* this rank's own arguments: the others learn it at the sync point below */
+	if (rc == 0 && (o->server || o->connect != NULL || o->loopback || o->rdma_cm)) {
+		snprintf(err, sizeof(err), "--pattern replaces --server, --connect, --loopback and -R (MPI connects the QPs)");
+		rc = -EINVAL;
+	}
+	if (rc == 0 && perf_transport_rpc(o->transport)) {
+		snprintf(err, sizeof(err), "--pattern runs raw QPs: --transport rc or ud, not %s (lib/rpc's echo pairs two processes)",
+			 perf_transport_name(o->transport));
+		rc = -EINVAL;
+	}
 	if (rc == 0 && a->eng->atomic && o->verify && mp->m.pattern != PERF_PATTERN_PAIRS) {
 		snprintf(err, sizeof(err), "--verify of %s needs --pattern pairs (one client per key region)",
 			 o->test);
 		rc = -EINVAL;
 	}
-	if (rc < 0) {
-		/* the same arguments everywhere: every rank says it */
+	if (rc < 0)
 		fprintf(stderr, "rdx-perf: rank %d: %s\n", mp->rank, err);
+	/* refused on some ranks only (MPMD): every rank ends, naming one */
+	rc = agree(a, rc, "accept its options");
+	if (rc < 0)
 		return rc;
-	}
 	perf_topo_counts(mp->m.pattern, mp->size, mp->t, mp->rank, &mp->ncli, &mp->nsrv);
 	a->client = mp->ncli > 0;
 	a->responder = mp->nsrv > 0;
@@ -366,7 +485,7 @@ struct end_state {
 	bool *in;                 /* rank 0: heard from */
 	bool run;                 /* the end of a run: the deadline runs from the
 				   * first client's end, not from this rank's */
-	uint64_t deadline;        /* TSC; 0: none yet */
+	uint64_t deadline;        /* mono_ns(); 0: none yet */
 	bool done;
 };
 
@@ -393,11 +512,23 @@ hang_abort(struct end_state *st)
 	MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
+/* CLOCK_MONOTONIC in ns: also a rank without EAL (the TSC frequency is
+ * the EAL's) keeps time at a sync point (perf_mpi_bad_input) */
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 static void
 sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, bool run)
 {
 	struct perf_mpi *mp = a->mpi;
-	uint64_t hz = rdx_tsc_hz(), now = rdx_tsc();
+	const double hz = 1e9;
+	uint64_t now = mono_ns();
 	int r;
 
 	memset(st, 0, sizeof(*st));
@@ -406,7 +537,8 @@ sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, b
 	st->run = run;
 	st->mine.status = rc < 0 ? rc : 0;
 	st->mine.rank = mp->rank;
-	st->mine.stop = rdx_runtime_stopping() ? 1 : 0;
+	st->mine.stop = rdx_runtime_stopping() ? mp->rank + 1 : 0;
+	st->mine.early = mp->early ? 1 : 0;
 	if (mp->rank == 0) {
 		st->got = calloc((size_t)mp->size, sizeof(*st->got));
 		st->reqs = calloc((size_t)mp->size, sizeof(*st->reqs));
@@ -416,8 +548,9 @@ sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, b
 		for (r = 1; r < mp->size; r++)
 			MPI_Irecv(&st->got[r], (int)sizeof(st->got[r]), MPI_BYTE, r, TAG_DONE,
 				  MPI_COMM_WORLD, &st->reqs[r]);
-		if (!run || a->client)
-			st->deadline = now + (uint64_t)(a->o.boot_timeout * (double)hz);
+		/* an interrupted client ended early: its end starts no clock */
+		if (!run || (a->client && st->mine.stop == 0))
+			st->deadline = now + (uint64_t)(a->o.boot_timeout * hz);
 	} else {
 		st->reqs = st->two;
 		MPI_Isend(&st->mine, (int)sizeof(st->mine), MPI_BYTE, 0, TAG_DONE, MPI_COMM_WORLD,
@@ -425,11 +558,11 @@ sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, b
 		MPI_Irecv(&st->verdict, (int)sizeof(st->verdict), MPI_BYTE, 0, TAG_VERDICT,
 			  MPI_COMM_WORLD, &st->two[1]);
 		/* rank 0 decides first; this covers rank 0 itself hanging */
-		if (!run || a->client)
-			st->deadline = now + (uint64_t)((2 * a->o.boot_timeout + 1) * (double)hz);
+		if (!run || (a->client && st->mine.stop == 0))
+			st->deadline = now + (uint64_t)((2 * a->o.boot_timeout + 1) * hz);
 		else if (a->o.duration != 0)
 			st->deadline = now + (uint64_t)((a->o.duration + a->o.warmup_s +
-							 2 * a->o.boot_timeout + 1) * (double)hz);
+							 2 * a->o.boot_timeout + 1) * hz);
 	}
 }
 
@@ -438,7 +571,8 @@ static bool
 end_step(struct end_state *st)
 {
 	struct perf_mpi *mp = st->a->mpi;
-	uint64_t now = rdx_tsc(), hz = rdx_tsc_hz();
+	uint64_t now = mono_ns();
+	const double hz = 1e9;
 	int r, flag;
 
 	if (st->done)
@@ -461,9 +595,10 @@ end_step(struct end_state *st)
 		if (!flag)
 			continue;
 		st->in[r] = true;
-		/* the end of a run: the deadline runs from the first client's end */
-		if (st->deadline == 0 && perf_mpi_rank_is_client(mp, r))
-			st->deadline = now + (uint64_t)(st->a->o.boot_timeout * (double)hz);
+		/* the end of a run: the deadline runs from the first client's end
+		 * (not from one cut short by SIGINT: the others run on) */
+		if (st->deadline == 0 && perf_mpi_rank_is_client(mp, r) && st->got[r].stop == 0)
+			st->deadline = now + (uint64_t)(st->a->o.boot_timeout * hz);
 	}
 	for (r = 1; r < mp->size; r++)
 		if (!st->in[r]) {
@@ -473,12 +608,15 @@ end_step(struct end_state *st)
 		}
 	st->verdict = st->mine;
 	st->verdict.rank = st->mine.status < 0 ? 0 : -1;
+	st->verdict.early = st->mine.status < 0 ? st->mine.early : 0;
 	for (r = 1; r < mp->size; r++) {
 		if (st->got[r].status < 0 && st->verdict.status >= 0) {
 			st->verdict.status = st->got[r].status;
 			st->verdict.rank = r;
+			st->verdict.early = st->got[r].early;
 		}
-		st->verdict.stop |= st->got[r].stop;
+		if (st->verdict.stop == 0)
+			st->verdict.stop = st->got[r].stop;
 	}
 	for (r = 1; r < mp->size; r++)
 		MPI_Send(&st->verdict, (int)sizeof(st->verdict), MPI_BYTE, r, TAG_VERDICT,
@@ -517,9 +655,15 @@ agree(struct perf_app *a, int rc, const char *what)
 		return 0;
 	mp->failed = true;
 	src = st.verdict.rank;
-	if (rc >= 0)
-		fprintf(stderr, "rdx-perf: rank %d: rank %d (%s) failed to %s: stopping (its output says why)\n",
-			mp->rank, src, mp->hosts != NULL ? mp->hosts[src] : "?", what);
+	/* the hosts are known from perf_mpi_roles on */
+	if (rc >= 0 && st.verdict.early)
+		fprintf(stderr, "rdx-perf: rank %d: rank %d%s%s%s left with an error while this rank waited to %s: stopping (its output says why)\n",
+			mp->rank, src, mp->hosts != NULL ? " (" : "",
+			mp->hosts != NULL ? mp->hosts[src] : "", mp->hosts != NULL ? ")" : "", what);
+	else if (rc >= 0)
+		fprintf(stderr, "rdx-perf: rank %d: rank %d%s%s%s failed to %s: stopping (its output says why)\n",
+			mp->rank, src, mp->hosts != NULL ? " (" : "",
+			mp->hosts != NULL ? mp->hosts[src] : "", mp->hosts != NULL ? ")" : "", what);
 	return rc < 0 ? rc : st.verdict.status;
 }
 
@@ -606,6 +750,15 @@ end_run(struct perf_app *a, int rc, bool *stop)
 	rc = serve_until_end(&st);
 	sync_end(&st);
 	*stop = st.verdict.stop != 0;
+	if (st.verdict.stop != 0 && st.verdict.status >= 0) {
+		src = st.verdict.stop - 1;
+		if (src == mp->rank)
+			fprintf(stderr, "rdx-perf: rank %d: interrupted (SIGINT/SIGTERM) in run %u: no more runs, this run's figures are partial\n",
+				mp->rank, mp->run_no);
+		else
+			fprintf(stderr, "rdx-perf: rank %d: rank %d (%s) was interrupted (SIGINT/SIGTERM) in run %u: no more runs, this run's figures are partial\n",
+				mp->rank, src, mp->hosts[src], mp->run_no);
+	}
 	if (st.verdict.status < 0) {
 		mp->failed = true;
 		src = st.verdict.rank;
@@ -695,20 +848,37 @@ perf_mpi_runs(struct perf_app *a)
 		fprintf(stderr, "rdx-perf: --verify over %d ranks: %" PRIu64 " errors%s\n", mp->size,
 			tot_errs, tot_errs == 0 ? ": OK" : "");
 	rc = perf_cluster_finish(a);
-	return agree(a, rc, "write the report");
+	rc = agree(a, rc, "write the report");
+	/* a rank was interrupted: the report has the runs so far, the exit
+	 * says the job did not complete */
+	if (rc == 0 && stop)
+		rc = -EINTR;
+	/* the others are past their last sync point: an error after this
+	 * (main's own checks) is this rank's exit code only */
+	mp->expected = false;
+	return rc;
 }
 
 int
 perf_mpi_bad_input(const struct perf_mpi_opts *m)
 {
-	int provided;
+	static struct perf_app bad;
+	struct perf_mpi *mp = &mpi_state;
 
 	/* mpirun ends the job at the first rank that exits non-zero: every
-	 * rank says its line before any leaves */
-	if (!m->wanted || MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+	 * rank says its line before any leaves. The ranks whose arguments
+	 * were accepted (another part of an MPMD command line) have started
+	 * their EAL and wait at the first sync point (perf_mpi_roles): this
+	 * rank takes part in it with its failure, so that they all end (exit
+	 * 2) naming it. The options were not read: the default bootstrap
+	 * timeout (10 s) bounds the wait. */
+	if (!m->wanted || mpi_start(mp, m) < 0)
 		return PERF_EXIT_BAD_INPUT;
 	fflush(stderr);
-	MPI_Barrier(MPI_COMM_WORLD);
+	bad.mpi = mp;
+	bad.o.boot_timeout = 10;
+	mp->early = true;
+	(void)agree(&bad, -EINVAL, "start (MPI_Init to EAL)");
 	MPI_Finalize();
 	return PERF_EXIT_BAD_INPUT;
 }
@@ -721,6 +891,14 @@ perf_mpi_fini(struct perf_app *a, int rc)
 
 	if (mp == NULL)
 		return rc;
+	/* leaving with an error where the others wait for this rank's word
+	 * (a device that does not open, an option refused after the EAL):
+	 * give it, so that they stop at once naming this rank instead of
+	 * timing out on it (or, behind rank 0, waiting in MPI_Finalize) */
+	if (rc != 0 && mp->expected && !mp->failed) {
+		mp->early = true;
+		(void)agree(a, rc == PERF_EXIT_BAD_INPUT ? -EINVAL : -EIO, "leave");
+	}
 	perf_cluster_fini(a);
 	MPI_Finalized(&fin);
 	if (!fin)

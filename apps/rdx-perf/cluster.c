@@ -185,7 +185,8 @@ struct flow_span {
 	int64_t last;             /* latest completion, ns */
 	uint64_t ops;
 	uint32_t has;
-	uint32_t pad;
+	uint32_t full;            /* a per-WR log of the rank filled: its end is
+				   * the log's, not the flow's */
 };
 struct flow_cut {
 	uint64_t ops_at;          /* completed by T1 */
@@ -212,6 +213,7 @@ flows_run(struct perf_app *a)
 	for (l = 0; l < a->nb_lcores && a->client; l++) {
 		const struct perf_lcore *lc = &a->lcores[l];
 
+		me.full |= lc->log_full;
 		for (i = 0; lc->log != NULL && i < lc->log_n; i++) {
 			if (lc->log[i].done == 0)
 				continue;
@@ -282,6 +284,12 @@ flows_run(struct perf_app *a)
 			}
 			printf("  Jain's fairness index over %d flows: %.4f\n", n,
 			       sq > 0 ? sum * sum / ((double)n * sq) : 0);
+			for (r = 0; r < mp->size; r++)
+				if (all[r].has && all[r].full)
+					printf("  rank %d: its per-WR log filled (%u WRs per lcore): its ops and end are the log's; %s\n",
+					       r, PERF_WRLOG_CAP, r == first ?
+					       "the first to finish is the first log to fill and the interval ends there (shorter -D, larger -s)" :
+					       "the shares over the common interval hold");
 		}
 		fflush(stdout);
 	}

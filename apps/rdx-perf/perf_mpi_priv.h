@@ -26,6 +26,10 @@ struct perf_mpi {
 	char *wrlog_rank;         /* -o FILE.r<rank> */
 	unsigned int run_no;      /* runs started (1-based in messages) */
 	bool failed;              /* a rank failed: no MPI_Finalize handshake needed */
+	bool expected;            /* the other ranks wait for this one at a sync
+				   * point (perf_mpi_init to the end of the runs):
+				   * leaving early it must tell them */
+	bool early;               /* leaving early: the word says so */
 	MPI_Datatype hist_type;   /* one struct rdx_hist as bytes */
 	MPI_Op hist_op;           /* rdx_hist_merge */
 };
