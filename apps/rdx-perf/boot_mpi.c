@@ -771,6 +771,17 @@ end_run(struct perf_app *a, int rc, bool *stop)
 	return rc < 0 ? rc : 0;
 }
 
+/* usleep takes 32 bits of microseconds; a stagger of a minute times many
+ * ranks does not fit (EINTR: SIGINT ends the wait, the run then stops) */
+static void
+sleep_us(uint64_t us)
+{
+	struct timespec ts = { .tv_sec = (time_t)(us / 1000000u),
+			       .tv_nsec = (long)(us % 1000000u) * 1000 };
+
+	nanosleep(&ts, NULL);
+}
+
 int
 perf_mpi_runs(struct perf_app *a)
 {
@@ -801,7 +812,9 @@ perf_mpi_runs(struct perf_app *a)
 				break;
 			if (a->client) {
 				if (mp->m.flows == PERF_FLOWS_STAGGERED && cidx > 0)
-					usleep(cidx * mp->m.stagger_ms * 1000u);
+					/* 64-bit: cidx x 60 s passes 2^32 us
+					 * from the 72nd client rank */
+					sleep_us((uint64_t)cidx * mp->m.stagger_ms * 1000u);
 				rc = perf_launch_clients(a);
 			}
 			rc = end_run(a, rc, &stop);

@@ -361,6 +361,7 @@ perf_cluster_run(struct perf_app *a, bool last)
 		struct rdx_result x, tot;
 		int64_t t0 = INT64_MAX, t1 = INT64_MIN;
 		double busy = 0;
+		unsigned int nbusy = 0;
 		int i;
 
 		row_fill(a, &tot);
@@ -387,11 +388,15 @@ perf_cluster_run(struct perf_app *a, bool last)
 			tot.bytes += c->bytes;
 			t0 = RTE_MIN(t0, c->t0_ns);
 			t1 = RTE_MAX(t1, c->t1_ns);
-			busy += c->busy;
+			/* -1: a row with no polls to measure, not 0 % busy */
+			if (c->busy >= 0) {
+				busy += c->busy;
+				nbusy++;
+			}
 		}
 		/* the cluster's span: first start to last end (CLOCK_REALTIME) */
 		tot.seconds = t1 > t0 ? (double)(t1 - t0) / 1e9 : 0;
-		tot.busy_pct = total > 0 ? busy / total : -1;
+		tot.busy_pct = nbusy > 0 ? busy / nbusy : -1;
 		tot.has_lat = merged->count > 0;
 		if (tot.has_lat)
 			rdx_hist_summarize(merged, mp->same_hz ? hz : 0, &tot.lat);

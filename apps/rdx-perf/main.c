@@ -556,7 +556,7 @@ main(int argc, char **argv)
 			a->attr->software ? " (the software device has no rdma_cm)" : " (give --driver verbs)");
 		rdx_dev_close(a->dev);
 		rdx_runtime_cleanup();
-		return PERF_EXIT_BAD_INPUT;
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
 	}
 	/* READ and atomics send no data and device memory is never inline:
 	 * their QPs get no inline room, and the report says 0 */
