@@ -9,8 +9,12 @@
 # Environment:
 #   RDX_SOAK_SECONDS  total time (default 20: short enough for CI)
 #   RDX_SOAK_RUN      seconds per run, -D of each pair (default 2)
-#   RDX_SOAK_CASES    space-separated cases (default all):
-#                     write:lat send:lat echo:lat write:bw send:bw
+#   RDX_SOAK_CASES    space-separated cases (default all, in this order, so a
+#                     short soak still meets each kind):
+#                     write:lat echo:lat rpc:infrc write:bw ud:bw rpc:homa
+#                     send:lat send:bw rpc:basic
+#                     (ud:bw: SEND datagrams of 512 B; rpc:*: echo on lib/rpc,
+#                     100 B / 100 KB / 10 KB responses, every response checked)
 # Long form (ten 60-s two-process write ping-pongs):
 #   RDX_SOAK_SECONDS=600 RDX_SOAK_RUN=60 RDX_SOAK_CASES=write:lat \
 #       tests/func/soak.sh build/apps/rdx-perf/rdx-perf
@@ -18,7 +22,7 @@ source "$(dirname "$0")/lib.sh"
 
 TOTAL=${RDX_SOAK_SECONDS:-20}
 RUN=${RDX_SOAK_RUN:-2}
-CASES=${RDX_SOAK_CASES:-"write:lat send:lat echo:lat write:bw send:bw"}
+CASES=${RDX_SOAK_CASES:-"write:lat echo:lat rpc:infrc write:bw ud:bw rpc:homa send:lat send:bw rpc:basic"}
 for v in "$TOTAL" "$RUN"; do
     case $v in ''|*[!0-9]*) echo "soak: RDX_SOAK_SECONDS/RDX_SOAK_RUN: not a number: '$v'" >&2; exit 2 ;; esac
 done
@@ -31,6 +35,10 @@ args_of() { # case -> rdx-perf test arguments
     echo:lat) echo "--test echo -s 100" ;;
     write:bw) echo "--test write --mode bw -s 4K" ;;
     send:bw) echo "--test send --mode bw -s 4K" ;;
+    ud:bw) echo "--test send --transport ud --mode bw -s 512" ;;
+    rpc:infrc) echo "--test echo --transport infrc -s 100" ;;
+    rpc:homa) echo "--test echo --transport homa+infud -s 100K" ;;
+    rpc:basic) echo "--test echo --transport basic+infud -s 10K" ;;
     *) return 1 ;;
     esac
 }
