@@ -179,7 +179,7 @@ rdx_report_buckets_of(const struct rdx_hist *h, uint64_t tsc_hz, struct rdx_lat_
 		hi = lo + width;
 		if (lo < h->min)
 			lo = h->min;
-		if (hi > h->max + 1)
+		if (h->max != UINT64_MAX && hi > h->max + 1)
 			hi = h->max + 1;
 		b[n].lo_ns = (double)lo * f;
 		b[n].hi_ns = (double)hi * f;
@@ -187,8 +187,13 @@ rdx_report_buckets_of(const struct rdx_hist *h, uint64_t tsc_hz, struct rdx_lat_
 		n++;
 	}
 	if (h->overflow != 0) {
-		b[n].lo_ns = (double)(UINT64_C(1) << RDX_HIST_MAX_BITS) * f;
-		b[n].hi_ns = (double)(h->max + 1) * f;
+		/* narrowed to [min, max] as the others are (every value
+		 * recorded may lie beyond 2^RDX_HIST_MAX_BITS) */
+		lo = UINT64_C(1) << RDX_HIST_MAX_BITS;
+		if (lo < h->min)
+			lo = h->min;
+		b[n].lo_ns = (double)lo * f;
+		b[n].hi_ns = ((double)h->max + 1.0) * f;
 		b[n].count = h->overflow;
 		n++;
 	}

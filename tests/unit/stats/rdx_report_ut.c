@@ -56,12 +56,43 @@ test_lat_labels(void)
 	CU_ASSERT_STRING_EQUAL(rdx_report_lat_label(""), "");
 }
 
+/* The buckets a report lists, narrowed to [min, max]: the overflow one
+ * (values of 2^RDX_HIST_MAX_BITS cycles and more) too, so a run whose
+ * every value overflowed does not claim values down to 2^40 */
+static void
+test_buckets_narrowed(void)
+{
+	static struct rdx_hist h;
+	struct rdx_lat_bucket *b;
+	const uint64_t big = (UINT64_C(1) << RDX_HIST_MAX_BITS) * 3;
+	unsigned int n;
+
+	rdx_hist_init(&h);
+	rdx_hist_record(&h, big);
+	rdx_hist_record(&h, big + 1000);
+	CU_ASSERT_FATAL(rdx_report_buckets_of(&h, 0, &b, &n) == 0);
+	CU_ASSERT_FATAL(n == 1);
+	CU_ASSERT_EQUAL(b[0].count, 2);
+	CU_ASSERT_DOUBLE_EQUAL(b[0].lo_ns, (double)big, 0.5);          /* was 2^40 */
+	CU_ASSERT_DOUBLE_EQUAL(b[0].hi_ns, (double)(big + 1001), 0.5);
+	free(b);
+	/* an ordinary bucket: [min, max + 1) within it */
+	rdx_hist_init(&h);
+	rdx_hist_record(&h, 1000);
+	CU_ASSERT_FATAL(rdx_report_buckets_of(&h, 0, &b, &n) == 0);
+	CU_ASSERT_FATAL(n == 1);
+	CU_ASSERT_DOUBLE_EQUAL(b[0].lo_ns, 1000.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(b[0].hi_ns, 1001.0, 1e-9);
+	free(b);
+}
+
 int
 main(void)
 {
 	static const struct rdx_ut_case cases[] = {
 		{ "knobs and derived fields", test_knobs_and_derived },
 		{ "latency labels", test_lat_labels },
+		{ "buckets narrowed to [min, max]", test_buckets_narrowed },
 		{ NULL, NULL },
 	};
 
