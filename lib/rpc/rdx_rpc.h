@@ -83,7 +83,7 @@ struct rdx_rpc_conf {
 	const char *name;
 	/** Largest request or response in bytes: RDX_RPC_DEFAULT_MAX_MSG (0)
 	 * .. RDX_RPC_MAX_MAX_MSG. infrc posts receive buffers of this size
-	 * (plus the 32-byte header), 2 * slots per session. */
+	 * (plus the 32-byte header), 3 * slots per session. */
 	uint32_t max_msg_size;
 	/** Sessions the endpoint can hold (default 16). */
 	uint32_t max_sessions;

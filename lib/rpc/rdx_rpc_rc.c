@@ -5,11 +5,25 @@
  * message into a posted receive buffer of 32 + max_msg_size bytes. The QP
  * is reliable and ordered, so there are no retransmissions, acks or
  * duplicates; the ids are still checked. Each session holds, in one
- * registered region: 2 * slots receive buffers (the peer's requests, at
- * most slots, and the responses to our calls, at most slots), slots request
- * buffers and slots response buffers. A handler reads the request in its
- * receive buffer (reposted on rdx_rpc_respond) and writes the response
- * straight into its registered buffer: one copy per call, the request's.
+ * registered region: 3 * slots receive buffers, slots request buffers and
+ * slots response buffers. A handler reads the request in its receive
+ * buffer (reposted on rdx_rpc_respond) and writes the response straight
+ * into its registered buffer: one copy per call, the request's.
+ *
+ * Receive accounting: a receive stays taken past the poll that reads it
+ * only while it holds a request, the one its slot's handler has (at most
+ * slots) or a newer one held until that slot is free (at most one per
+ * slot: a newer one still replaces it and frees its receive). So at most
+ * 2 * slots are held, and slots stay posted for the responses to our calls
+ * (at most slots in flight), whatever the peer's handlers and ours do.
+ * Everything else (responses, duplicates, refused packets, a request that
+ * replaces a held one) is reposted as it is read; more arrivals between
+ * two polls than there are posted receives (late responses of timed-out
+ * calls beside the new ones) wait in RNR until the next poll reposts (the
+ * requester retries for ever, rnr_retry 7). With 2 * slots receives,
+ * a server that held both kinds in every slot left none: the responses to
+ * its own calls on the session met RNR NAKs until it answered (test
+ * mutual_held).
  */
 #include <errno.h>
 #include <string.h>
@@ -27,8 +41,13 @@ rc_bsz(const struct rdx_rpc_endpoint *ep)
 	return RTE_ALIGN_CEIL((size_t)RPC_HDR_LEN + ep->max_msg, 64);
 }
 
-/* Buffer k of a session: receives 0..2S-1, request buffers 2S..3S-1,
- * response buffers 3S..4S-1. */
+/* Buffer k of a session: receives 0..3S-1, request buffers 3S..4S-1,
+ * response buffers 4S..5S-1. */
+#define RC_RECVS(ep) (3 * (ep)->slots)
+#define RC_REQ_BUF(ep, idx) (3 * (ep)->slots + (idx))
+#define RC_RESP_BUF(ep, idx) (4 * (ep)->slots + (idx))
+#define RC_BUFS(ep) (5 * (ep)->slots)
+
 static inline uint8_t *
 rc_buf(const struct rdx_rpc_session *s, uint32_t k)
 {
@@ -80,7 +99,7 @@ rc_send(struct rdx_rpc_session *s, uint32_t k, const struct rpc_hdr *h)
 static int
 rc_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 {
-	uint32_t k = 2 * s->ep->slots + c->idx;
+	uint32_t k = RC_REQ_BUF(s->ep, c->idx);
 	struct rpc_hdr h = {
 		.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = RPC_PKT_DATA,
 		.type = c->type, .dst_session = s->peer_idx, .msg_len = c->req_len,
@@ -124,7 +143,7 @@ rc_respond_now(struct rpc_sslot *ss)
 		.dst_session = s->peer_idx, .msg_len = ss->resp_len, .rpc_id = ss->id,
 		.length = ss->resp_len,
 	};
-	int ret = rc_send(s, 3 * s->ep->slots + ss->idx, &h);
+	int ret = rc_send(s, RC_RESP_BUF(s->ep, ss->idx), &h);
 
 	if (ret == -ENOBUFS)
 		return false;
@@ -159,7 +178,7 @@ rc_take_next(struct rdx_rpc_session *s, struct rpc_sslot *ss)
 	ss->req.type = ss->next_type;
 	ss->req.len = ss->next_len;
 	ss->req.data = rc_buf(s, ss->buf) + RPC_HDR_LEN;
-	ss->req.resp = rc_buf(s, 3 * ep->slots + ss->idx) + RPC_HDR_LEN;
+	ss->req.resp = rc_buf(s, RC_RESP_BUF(ep, ss->idx)) + RPC_HDR_LEN;
 	ss->req.resp_cap = ep->max_msg;
 	rpc_request_dispatch(ss);
 }
@@ -239,7 +258,7 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 		ss->req.type = h.type;
 		ss->req.len = h.msg_len;
 		ss->req.data = buf + RPC_HDR_LEN;
-		ss->req.resp = rc_buf(s, 3 * ep->slots + ss->idx) + RPC_HDR_LEN;
+		ss->req.resp = rc_buf(s, RC_RESP_BUF(ep, ss->idx)) + RPC_HDR_LEN;
 		ss->req.resp_cap = ep->max_msg;
 		rpc_request_dispatch(ss);
 		return;
@@ -325,7 +344,7 @@ rc_poll(struct rdx_rpc_endpoint *ep)
 			}
 			continue;
 		}
-		if (unlikely(wc[i].status != 0 || wc[i].wr_id >= 2 * ep->slots)) {
+		if (unlikely(wc[i].status != 0 || wc[i].wr_id >= RC_RECVS(ep))) {
 			ep->stats.errors++; /* e.g. a flushed receive: the QP is in error */
 			rc_fail(s, "a receive completed in error");
 			continue;
@@ -351,7 +370,7 @@ rc_poll(struct rdx_rpc_endpoint *ep)
 static int
 rc_ep_init(struct rdx_rpc_endpoint *ep)
 {
-	struct rdx_cq_conf cc = { .depth = ep->max_sessions * ep->slots * 4 };
+	struct rdx_cq_conf cc = { .depth = ep->max_sessions * ep->slots * 5 };
 	uint32_t max_cqe = rdx_dev_attr_get(ep->dev)->max_cqe;
 
 	if (cc.depth > max_cqe)
@@ -388,7 +407,7 @@ rc_sess_init(struct rdx_rpc_session *s)
 	struct rdx_rpc_endpoint *ep = s->ep;
 	struct rdx_qp_conf qc = {
 		.send_cq = ep->cq, .recv_cq = ep->cq, .sq_depth = 4 * ep->slots,
-		.rq_depth = 2 * ep->slots, .max_send_sge = 1, .max_recv_sge = 1,
+		.rq_depth = RC_RECVS(ep), .max_send_sge = 1, .max_recv_sge = 1,
 		.sig_interval = (uint16_t)ep->slots, .user_ctx = s,
 		.post_lcore = ep->lcore_id >= 0 && ep->lcore_id < RTE_MAX_LCORE ?
 			      RDX_QP_POST_LCORE(ep->lcore_id) : 0,
@@ -400,7 +419,7 @@ rc_sess_init(struct rdx_rpc_session *s)
 	if (s->qp == NULL)
 		return -rte_errno;
 	s->sq_depth = qc.sq_depth;
-	s->mem = rdx_dev_mem_alloc(ep->dev, 4 * ep->slots * rc_bsz(ep), RDX_MEM_HOST,
+	s->mem = rdx_dev_mem_alloc(ep->dev, RC_BUFS(ep) * rc_bsz(ep), RDX_MEM_HOST,
 				   RDX_ACCESS_LOCAL_WRITE);
 	if (s->mem == NULL) {
 		ret = -rte_errno;
@@ -410,7 +429,7 @@ rc_sess_init(struct rdx_rpc_session *s)
 		s->ss[k].buf = s->ss[k].next_buf = RPC_NONE;
 	/* A device may refuse receives before the QP leaves RESET (verbs on
 	 * rxe does): the rest are posted once it is connected. */
-	for (k = 0; k < 2 * ep->slots && rc_post_recv(s, k) == 0; k++)
+	for (k = 0; k < RC_RECVS(ep) && rc_post_recv(s, k) == 0; k++)
 		;
 	s->rq_posted = k;
 	return 0;
@@ -438,10 +457,10 @@ rc_sess_connect(struct rdx_rpc_session *s, const struct rdx_rpc_session_info *p)
 	ret = rdx_qp_connect(s->qp, &p->qp, NULL);
 	if (ret != 0)
 		return ret;
-	for (k = s->rq_posted; k < 2 * s->ep->slots; k++) {
+	for (k = s->rq_posted; k < RC_RECVS(s->ep); k++) {
 		if (rc_post_recv(s, k) != 0) {
 			rpc_log("session %u: receive %u of %u refused after connect", s->idx, k,
-				2 * s->ep->slots);
+				RC_RECVS(s->ep));
 			return -ENOBUFS;
 		}
 	}

@@ -15,6 +15,7 @@
 
 #include "rpc_ut_harness.h"
 #include "rdx_rpc_priv.h"
+#include "rdx_sw.h"
 #include "rpc_ut_child.h"
 
 static const uint32_t sizes_small[] = { 8 };
@@ -239,6 +240,111 @@ test_late_handler(void)
 	ut_pair_close(&p);
 }
 
+/*
+ * Both ends of one session call each other, and B defers its responses
+ * longer than A's call timeout: A's calls time out and A calls again in
+ * the same slots, so B keeps, per slot, the request its handler holds and
+ * the newer one held until the slot is free (late_handler), 2 * slots
+ * receives. B's own call to A must still find a receive for A's response.
+ * Before, the session had 2 * slots receives in all: none was left, A's
+ * response met RNR NAKs (the software device's requester retries for
+ * ever, rnr_retry 7) and B's call timed out.
+ */
+static void
+test_mutual_held(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 2, .max_sessions = 1,
+				     .call_timeout_us = 200000 };
+	struct ut_req_hdr h = { .resp_len = 64, .seed = 11 }, hb = { .resp_len = 300, .seed = 12 };
+	struct ut_call ca[4], cb = { 0 };
+	static uint8_t resp_a[4][64], resp_b[300];
+	struct rdx_sw_stats wa, wb;
+	struct rdx_rpc_stats st;
+	struct ut_pair p;
+	double end;
+	int i, k;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	memset(ca, 0, sizeof(ca));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	/* A fills B's slots with deferred calls, which time out */
+	for (k = 0; k < 2; k++) {
+		ca[k].resp = resp_a[k];
+		ca[k].resp_len = 64;
+		ca[k].seed = 11;
+		CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_LATER, &h, sizeof(h), resp_a[k], 64,
+					     ut_cont, &ca[k]), 0);
+	}
+	end = ut_now() + 10;
+	while ((ca[0].completions == 0 || ca[1].completions == 0) && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL_FATAL(ca[0].completions + ca[1].completions, 2);
+	CU_ASSERT_EQUAL(ca[0].status, -ETIMEDOUT);
+	CU_ASSERT_EQUAL(ca[1].status, -ETIMEDOUT);
+	CU_ASSERT_EQUAL_FATAL(p.srv_b.nlater, 2);
+	/* from here on no call may time out, however slowly this runs */
+	p.a->call_to *= 150;
+	p.b->call_to *= 150;
+	/* ... and calls again in both slots: B holds the new requests */
+	for (k = 2; k < 4; k++) {
+		ca[k].resp = resp_a[k];
+		ca[k].resp_len = 64;
+		ca[k].seed = 11;
+		CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_LATER, &h, sizeof(h), resp_a[k], 64,
+					     ut_cont, &ca[k]), 0);
+	}
+	for (i = 0; i < 1000; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(p.srv_b.handled, 2);
+	CU_ASSERT(p.sb->ss[0].next_buf != RPC_NONE && p.sb->ss[1].next_buf != RPC_NONE);
+	/* B calls A on the same session; A answers at once */
+	cb.resp = resp_b;
+	cb.resp_len = 300;
+	cb.seed = 12;
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sb, UT_TYPE_ECHO, &hb, sizeof(hb), resp_b, sizeof(resp_b),
+				     ut_cont, &cb), 0);
+	end = ut_now() + 2;
+	while (cb.completions == 0 && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(cb.completions, 1);
+	CU_ASSERT_EQUAL(cb.status, 0);
+	CU_ASSERT_EQUAL(p.srv_a.handled, 1);
+	CU_ASSERT_EQUAL(rdx_sw_stats_get(p.da, &wa), 0);
+	CU_ASSERT_EQUAL(rdx_sw_stats_get(p.db, &wb), 0);
+	CU_ASSERT_EQUAL(wa.rnr_naks + wb.rnr_naks, 0);
+	/* B answers the old requests (late: dropped by A), then the held ones */
+	ut_srv_flush(&p.srv_b);
+	for (i = 0; i < 1000 && p.srv_b.nlater < 2; i++) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(p.srv_b.handled, 4);
+	ut_srv_flush(&p.srv_b);
+	end = ut_now() + 10;
+	while ((ca[2].completions == 0 || ca[3].completions == 0) && ut_now() < end) {
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+	}
+	CU_ASSERT_EQUAL(ca[2].completions + ca[3].completions, 2);
+	CU_ASSERT_EQUAL(ca[2].status, 0);
+	CU_ASSERT_EQUAL(ca[3].status, 0);
+	CU_ASSERT_EQUAL(ut_st.ok, 3); /* B's call, A's two second calls */
+	CU_ASSERT_EQUAL(ut_st.bad_bytes + ut_st.extra + p.srv_a.bad_req + p.srv_b.bad_req, 0);
+	rdx_rpc_endpoint_stats_get(p.a, &st);
+	CU_ASSERT_EQUAL(st.timeouts, 2);
+	CU_ASSERT_EQUAL(st.dup_dropped, 2); /* the first calls' late responses */
+	CU_ASSERT_EQUAL(st.errors, 0);
+	rdx_rpc_endpoint_stats_get(p.b, &st);
+	CU_ASSERT_EQUAL(st.timeouts + st.errors, 0);
+	ut_pair_close(&p);
+}
+
 static void
 test_two_processes(void)
 {
@@ -298,6 +404,7 @@ main(void)
 		{ "peer_gone", test_peer_gone },
 		{ "pending_response", test_pending_response },
 		{ "late_handler", test_late_handler },
+		{ "mutual_held", test_mutual_held },
 		{ "two_processes", test_two_processes },
 		{ NULL, NULL },
 	};
