@@ -224,6 +224,33 @@ ud_msg_check(struct perf_lcore *lc, struct perf_ep *ep, const struct rdx_wc *wc,
 	return perf_mem_check(ep->rbuf, off, len, seq, salt);
 }
 
+/*
+ * UD responder: is the request of op seq one to leave unanswered? The
+ * client keeps at most W ops in flight (run->window; with --verify at most
+ * the buffer slots, as the client limits it) and re-sends only its oldest,
+ * and it can only have posted an op < completed + W, where every op below
+ * completed was answered, so seen here: its op numbers lie in
+ * (ud_hi - W, ud_hi + W], ud_hi the highest op seen. Below: a late or
+ * repeated request of an op the client completed (perhaps in an earlier
+ * run, of another size): it ignores the answer, and building one would
+ * overwrite the buffer slot of a response not sent yet (ops W or more
+ * apart share slots). Above: no op of the client (--verify counts it).
+ */
+static inline bool
+ud_stale(struct perf_lcore *lc, const struct perf_ep *ep, uint64_t seq)
+{
+	const struct perf_run *run = lc->run;
+	uint64_t w = lc->o->verify ? RTE_MIN(run->window, run->slots) : run->window;
+
+	if (seq + w <= ep->ud_hi)
+		return true;
+	if (seq > ep->ud_hi + w) {
+		lc->verify_errors += lc->o->verify;
+		return true;
+	}
+	return false;
+}
+
 static uint64_t
 msg_check(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq, uint32_t len, uint32_t salt)
 {
@@ -344,9 +371,15 @@ perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep)
 			if (wcs[j].status != 0)
 				return perf_wc_error(lc, ep, &wcs[j], "RECV");
 			if (run->ud) {
-				/* answer the request's op number (repeats too) */
+				/* answer the request's op number (repeats too),
+				 * unless the client has that op already */
 				seq = perf_ud_seq(ep->ud_hi, wcs[j].imm);
-				ep->ud_hi = seq;
+				if (ud_stale(lc, ep, seq)) {
+					ep->recv_done++;
+					continue;
+				}
+				if (seq > ep->ud_hi)
+					ep->ud_hi = seq;
 				if (lc->o->verify)
 					lc->verify_errors += ud_msg_check(lc, ep, &wcs[j], seq, req,
 									  PERF_SALT_REQ);
