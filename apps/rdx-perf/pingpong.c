@@ -684,8 +684,15 @@ perf_pingpong_run(struct perf_lcore *lc)
 			}
 			/* Step 3: the responses */
 			if (run->ud) {
+				const uint64_t oldest = ep->completed;
+
+				/* the oldest op's time-out is looked at whenever
+				 * it did not complete, not only on an empty poll:
+				 * datagrams arriving on every pass (repeats, or a
+				 * peer flooding the well-known Q_Key) must not
+				 * keep a lost request from going again */
 				rc = ud_responses(lc, ep, resp, half);
-				if (rc == 0)
+				if (rc >= 0 && ep->completed == oldest)
 					ud_resend(lc, ep, req);
 			} else {
 				rc = rpc_responses(lc, ep, resp, half, NULL);
