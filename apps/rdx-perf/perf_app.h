@@ -222,6 +222,9 @@ struct perf_ep {
 	uint64_t tx;             /* send WRs posted (re-sends included) */
 	uint64_t resent;         /* ping-pong: requests sent again after a timeout */
 	uint64_t ud_hi;          /* responder: highest op number seen (imm) */
+	uint64_t ud_dup;         /* stream responder: datagrams of an op already taken */
+	uint64_t dup_base;       /* ud_dup when the run began */
+	uint64_t *ud_ops;        /* stream responder, UD: the op last taken at op & ring_mask */
 	uint64_t tx_base;        /* tx, recv_done, resent when the run began */
 	uint64_t rx_base;
 	uint64_t resent_base;

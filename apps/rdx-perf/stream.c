@@ -478,17 +478,30 @@ perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep)
 
 		if (wc->status != 0)
 			return perf_wc_error(lc, ep, wc, "RECV");
-		if (lc->o->verify && lc->run->ud) {
-			uint64_t off = (wc->wr_id & (ep->rslots - 1)) * ep->rstride + lc->run->grh;
-			uint64_t len = wc->byte_len - (uint64_t)lc->run->grh;
+		if (lc->run->ud) {
+			/* the op number, near the highest seen (perf_ud_seq) */
+			const uint64_t op = perf_ud_seq(ep->ud_hi, wc->imm);
 
-			ep->ud_hi = perf_ud_seq(ep->ud_hi, wc->imm);
-			if (wc->opcode != RDX_WC_RECV_IMM || wc->byte_len < lc->run->grh ||
-			    !ud_run_size(lc, len))
-				lc->verify_errors++;
+			if (op > ep->ud_hi)
+				ep->ud_hi = op;
+			/* a repeat of an op already taken: arrived, but not a
+			 * new message (perf_ud_counts leaves it out) */
+			if (ep->ud_ops[op & ep->ring_mask] == op)
+				ep->ud_dup++;
 			else
-				lc->verify_errors += perf_mem_check(ep->rbuf, off, len, ep->ud_hi,
-								    PERF_SALT_DATA);
+				ep->ud_ops[op & ep->ring_mask] = op;
+			if (lc->o->verify) {
+				uint64_t off = (wc->wr_id & (ep->rslots - 1)) * ep->rstride +
+					lc->run->grh;
+				uint64_t len = wc->byte_len - (uint64_t)lc->run->grh;
+
+				if (wc->opcode != RDX_WC_RECV_IMM || wc->byte_len < lc->run->grh ||
+				    !ud_run_size(lc, len))
+					lc->verify_errors++;
+				else
+					lc->verify_errors += perf_mem_check(ep->rbuf, off, len, op,
+									    PERF_SALT_DATA);
+			}
 		} else if (lc->o->verify) {
 			if (wc->opcode == RDX_WC_RECV) {
 				uint64_t off = (seq & (ep->rslots - 1)) * ep->rstride;

@@ -44,4 +44,30 @@ for s in 1 2 3; do
     verify_ok $? "lat-$s" "send lat, late requests of earlier runs (seed $s)" || ok=0
 done
 [ $ok -eq 1 ] && pass "send lat --sizes 8,1K,64: late requests of earlier runs are no verify errors"
+
+# Repeated datagrams (ud_dup) are no new messages: a stream counts what
+# arrived once, so the loss beside them still shows (before: 440 sent,
+# 442 arrived at ud_dup=0.1,ud_drop=0.1, and the bandwidth was not scaled).
+arrived_of() { # file -> "sent arrived" of the client->server direction
+    sed -n 's/.*client->server \([0-9]*\) datagrams sent, \([0-9]*\) arrived.*/\1 \2/p' "$1" | head -n 1
+}
+run dup 60 "${EAL[@]}" -- --test send --mode bw --transport ud -s 512 -n 20000 \
+    --dev "sw:ud_dup=0.3,seed=4" --verify
+rc=$?
+read -r sent got <<<"$(arrived_of "$TMP/dup.err")"
+if [ "$rc" -eq 0 ] && [ -n "$sent" ] && [ "$sent" = "$got" ]; then
+    pass "send bw, 30% repeated, none lost: $got of $sent arrived"
+else
+    fail "send bw, repeated datagrams: exit $rc, sent '$sent' arrived '$got'"
+fi
+run dupdrop 60 "${EAL[@]}" -- --test send --mode bw --transport ud -s 512 -n 20000 \
+    --dev "sw:ud_dup=0.1,ud_drop=0.1,seed=3" --verify
+rc=$?
+read -r sent got <<<"$(arrived_of "$TMP/dupdrop.err")"
+if [ "$rc" -eq 0 ] && [ -n "$sent" ] && [ "$got" -lt $((sent * 95 / 100)) ] &&
+   [ "$got" -gt $((sent * 80 / 100)) ]; then
+    pass "send bw, 10% repeated and 10% dropped: $got of $sent arrived (the loss shows)"
+else
+    fail "send bw, repeated and dropped: exit $rc, sent '$sent' arrived '$got'"
+fi
 finish
