@@ -56,6 +56,35 @@ for t in infrc basic+infud homa+infud; do
     fi
 done
 
+# stray connections before the first client (a port scan that connects and
+# closes, a peer that sends bytes that are no hello) are dropped: the
+# server goes on waiting and serves the client that comes next (it exited
+# 1, "no client within 30 s", at the first stray connection)
+port=$(free_port)
+timeout -k 5 60 "$KVS" --no-huge -l 0 -- --dev sw -p "$port" --clients 1 \
+    >"$TMP/s-stray.out" 2>"$TMP/s-stray.err" &
+spid=$!
+wait_listen "$port"
+python3 - "$port" <<'PY'
+import socket, sys
+socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5).close()
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+s.close()
+PY
+sleep 0.5
+timeout -k 5 60 "$KVC" --no-huge -l 1 -- --dev sw --connect "127.0.0.1:$port" --check \
+    >"$TMP/c-stray.out" 2>"$TMP/c-stray.err"
+crc=$?
+wait "$spid"
+src=$?
+if [ $crc -eq 0 ] && grep -q "check OK" "$TMP/c-stray.out" && [ $src -eq 0 ] &&
+   grep -q "kv_server: done: " "$TMP/s-stray.out"; then
+    pass "stray connections before the first client: dropped, the client is served"
+else
+    fail "stray connections: client exit $crc, server exit $src: $(tail -n 2 "$TMP/s-stray.err" | tr '\n' '|') $(tail -n 2 "$TMP/c-stray.err" | tr '\n' '|')"
+fi
+
 # bad flags: one line, exit 2
 bad() {
     local d=$1; shift
