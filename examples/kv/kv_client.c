@@ -4,7 +4,8 @@
  * functional sequence (PUT then GET returns the bytes, an overwrite, DELETE
  * then GET misses); otherwise it generates load: --keys keys PUT once, then
  * -n operations (--get-pct GETs, the rest PUTs) with --concurrent calls in
- * flight, every GET's bytes checked, and latency percentiles per type.
+ * flight (past lib/rpc's 8 slots per session they wait for a free one),
+ * every GET's bytes checked, and latency percentiles per type.
  *
  *   kv_client [EAL options] -- --connect HOST:PORT [--transport T]
  *             [--dev NAME] [--check] [-n OPS] [--keys K] [--value-size B]
@@ -314,7 +315,8 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		goto out;
 	}
-	conf.slots = conc < 8 ? 8 : conc;
+	/* slots: lib/rpc's default, as the server's (both ends equal, or the
+	 * session is refused); calls past them wait for one (-EAGAIN) */
 	kc.ep = rdx_rpc_endpoint_create(dev, &conf);
 	kc.sess = kc.ep != NULL ? rdx_rpc_session_create(kc.ep) : NULL;
 	if (kc.sess == NULL) {
@@ -336,6 +338,9 @@ main(int argc, char **argv)
 		if (brc == -EPROTO || brc == -EINVAL || rdx_runtime_stopping() ||
 		    rdx_tsc() - t0 > 30 * rdx_tsc_hz()) {
 			fprintf(stderr, "kv_client: cannot reach the server at %s: %s\n", connect,
+				conn == NULL ? rdx_conn_strerror(NULL) :
+				brc == -EPROTO || brc == -EINVAL ?
+				"the two sessions do not match (see above)" :
 				rdx_conn_strerror(conn));
 			goto out;
 		}
