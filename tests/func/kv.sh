@@ -86,6 +86,35 @@ else
     fail "stray connections: client exit $crc, server exit $src: $(tail -n 2 "$TMP/s-stray.err" | tr '\n' '|') $(tail -n 2 "$TMP/c-stray.err" | tr '\n' '|')"
 fi
 
+# the server killed under load (homa+infud: no connection to break, the
+# calls only time out): the client notices its bootstrap connection close,
+# stops with one line and exit 1 (it went on issuing calls that timed out
+# 5 s apiece, for hours at -n 10000000)
+port=$(free_port)
+"$KVS" --no-huge -l 0 -- --transport homa+infud --dev sw -p "$port" --clients 1 \
+    >"$TMP/s-kill.out" 2>"$TMP/s-kill.err" &
+spid=$!
+wait_listen "$port"
+timeout -k 5 40 "$KVC" --no-huge -l 1 -- --transport homa+infud --dev sw \
+    --connect "127.0.0.1:$port" -n 10000000 --keys 10 >"$TMP/c-kill.out" 2>"$TMP/c-kill.err" &
+cpid=$!
+for _ in $(seq 100); do
+    grep -q "serving 1 client" "$TMP/s-kill.out" 2>/dev/null && break
+    sleep 0.1
+done
+sleep 1
+kill -KILL "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+t0=$SECONDS
+wait "$cpid"
+crc=$?
+if [ $crc -eq 1 ] && [ $((SECONDS - t0)) -le 15 ] &&
+   grep -q "^kv_client: the server has gone after" "$TMP/c-kill.err"; then
+    pass "server killed under load: the client stops in $((SECONDS - t0)) s: $(grep '^kv_client' "$TMP/c-kill.err")"
+else
+    fail "server killed under load: client exit $crc after $((SECONDS - t0)) s: $(grep '^kv_client' "$TMP/c-kill.err" | tr '\n' '|')"
+fi
+
 # bad flags: one line, exit 2
 bad() {
     local d=$1; shift
