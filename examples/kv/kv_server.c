@@ -32,6 +32,9 @@
 #include "kv_proto.h"
 
 #define KV_MAX_CLIENTS 64
+/* The largest --value-max: a PUT (header, key, value) within lib/rpc's
+ * default max_msg_size, the one kv_client uses (both ends must be equal). */
+#define KV_VALUE_MAX_LIMIT (RDX_RPC_DEFAULT_MAX_MSG - (uint32_t)sizeof(struct kv_req) - KV_KEY_MAX)
 
 enum { SLOT_EMPTY = 0, SLOT_USED, SLOT_GONE };
 
@@ -290,7 +293,7 @@ main(int argc, char **argv)
 		case 'p': if (parse_u32(optarg, 1, 65535, &port) < 0) return usage("bad -p"); break;
 		case 'c': if (parse_u32(optarg, 1, KV_MAX_CLIENTS, &clients) < 0) return usage("bad --clients"); break;
 		case 'n': if (parse_u32(optarg, 1, 1u << 20, &s.cap) < 0) return usage("bad --capacity"); break;
-		case 'v': if (parse_u32(optarg, 1, 1u << 20, &s.value_max) < 0) return usage("bad --value-max"); break;
+		case 'v': if (parse_u32(optarg, 1, KV_VALUE_MAX_LIMIT, &s.value_max) < 0) return usage("bad --value-max"); break;
 		default: return usage("unknown option");
 		}
 	}
@@ -313,9 +316,9 @@ main(int argc, char **argv)
 	}
 	/* 3. the endpoint, 4. its handlers */
 	conf.max_sessions = clients;
-	conf.max_msg_size = (uint32_t)sizeof(struct kv_req) + KV_KEY_MAX + s.value_max;
-	if (conf.max_msg_size < RDX_RPC_DEFAULT_MAX_MSG)
-		conf.max_msg_size = 0; /* the default, 1 MiB */
+	/* max_msg_size: the default, 1 MiB, as kv_client's (a larger one here
+	 * and every client's session would be refused): --value-max fits in it */
+	conf.max_msg_size = 0;
 	ep = rdx_rpc_endpoint_create(dev, &conf);
 	if (ep == NULL) {
 		fprintf(stderr, "kv_server: cannot create the endpoint: %s\n", rte_strerror(rte_errno));

@@ -130,6 +130,26 @@ bad() {
 bad "server transport" "$KVS" --no-huge -l 0 -- --transport tcp
 bad "server -p 0" "$KVS" --no-huge -l 0 -- -p 0
 bad "server --capacity x" "$KVS" --no-huge -l 0 -- --capacity x
+# the largest value a client can still reach the server with (1 MiB less
+# the header and key) ...
+port=$(free_port)
+timeout -k 5 60 "$KVS" --no-huge -l 0 -- --dev sw -p "$port" --clients 1 --capacity 1 \
+    --value-max 1048504 >"$TMP/s-vmax.out" 2>"$TMP/s-vmax.err" &
+spid=$!
+wait_listen "$port"
+timeout -k 5 60 "$KVC" --no-huge -l 1 -- --dev sw --connect "127.0.0.1:$port" --check \
+    >"$TMP/c-vmax.out" 2>"$TMP/c-vmax.err"
+crc=$?
+wait "$spid"
+src=$?
+if [ $crc -eq 0 ] && [ $src -eq 0 ] && grep -q "check OK" "$TMP/c-vmax.out"; then
+    pass "server --value-max 1048504: the client's session is accepted"
+else
+    fail "server --value-max 1048504: client exit $crc, server exit $src: $(tail -n 2 "$TMP/c-vmax.err" | tr '\n' '|')"
+fi
+# ... and one more byte is a bad flag (it was taken, and every client's
+# session was then refused: the server's max_msg_size grew past 1 MiB)
+bad "server --value-max 1048505" "$KVS" --no-huge -l 0 -- --value-max 1048505
 bad "client no --connect" "$KVC" --no-huge -l 0 -- --check
 bad "client --value-size 5000" "$KVC" --no-huge -l 0 -- --connect 127.0.0.1:1 --value-size 5000
 bad "client --get-pct 101" "$KVC" --no-huge -l 0 -- --connect 127.0.0.1:1 --get-pct 101
