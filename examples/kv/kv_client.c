@@ -4,7 +4,8 @@
  * functional sequence (PUT then GET returns the bytes, an overwrite, DELETE
  * then GET misses); otherwise it generates load: --keys keys PUT once, then
  * -n operations (--get-pct GETs, the rest PUTs) with --concurrent calls in
- * flight, every GET's bytes checked, and latency percentiles per type.
+ * flight (past lib/rpc's 8 slots per session they wait for a free one),
+ * every GET's bytes checked, and latency percentiles per type.
  *
  *   kv_client [EAL options] -- --connect HOST:PORT [--transport T]
  *             [--dev NAME] [--check] [-n OPS] [--keys K] [--value-size B]
@@ -47,6 +48,7 @@ struct kv_op {
 struct kv_client {
 	struct rdx_rpc_endpoint *ep;
 	struct rdx_rpc_session *sess;
+	struct rdx_conn *conn;       /* the bootstrap's: open while the server runs */
 	struct kv_op ops[KV_MAX_CONC];
 	uint32_t value_size;
 	uint64_t done, errors, misses, bad_bytes;
@@ -194,13 +196,17 @@ xorshift(uint64_t *s)
 	return *s;
 }
 
-/* --keys PUTs, then n operations with conc in flight. */
+/* --keys PUTs, then n operations with conc in flight; stops when the
+ * server has gone (its bootstrap connection closed: on UD transports the
+ * calls would otherwise time out one after the other, 5 s each). */
 static int
 kv_load(struct kv_client *kc, uint64_t n, uint32_t keys, uint32_t get_pct, uint32_t conc)
 {
-	uint64_t rng = 88172645463325252ull, issued = 0, t0, hz = rdx_tsc_hz();
+	uint64_t rng = 88172645463325252ull, issued = 0, t0, hz = rdx_tsc_hz(), look = 0, now;
+	bool gone = false;
 	double secs;
 	uint32_t k, i;
+	int rc;
 
 	for (k = 0; k < keys; k++)
 		if (kv_sync(kc, KV_PUT, k, 0) != 0) {
@@ -220,11 +226,21 @@ kv_load(struct kv_client *kc, uint64_t n, uint32_t keys, uint32_t get_pct, uint3
 			k = (uint32_t)(xorshift(&rng) % keys);
 			kv_build(op, xorshift(&rng) % 100 < get_pct ? KV_GET : KV_PUT, k,
 				 kc->value_size, 0);
-			if (kv_issue(kc, op) < 0)
+			rc = kv_issue(kc, op);
+			if (rc < 0) {
+				fprintf(stderr, "kv_client: call failed: %s\n", strerror(-rc));
 				return -EIO;
+			}
 			issued++;
 		}
 		rdx_rpc_endpoint_poll(kc->ep);
+		now = rdx_tsc();
+		if (now >= look) {   /* every 10 ms */
+			look = now + hz / 100;
+			gone = rdx_conn_peer_alive(kc->conn) != 0;
+			if (gone)
+				break;
+		}
 	}
 	secs = (double)(rdx_tsc() - t0) / (double)hz;
 	printf("kv_client: %" PRIu64 " ops in %.3f s: %.1f kops/s; GET p50 %.1f us p99 %.1f us (%" PRIu64 "); PUT p50 %.1f us p99 %.1f us (%" PRIu64 "); misses %" PRIu64 ", errors %" PRIu64 ", bad values %" PRIu64 "\n",
@@ -234,6 +250,11 @@ kv_load(struct kv_client *kc, uint64_t n, uint32_t keys, uint32_t get_pct, uint3
 	       rdx_hist_percentile(&kc->hist[1], 50) * 1e6 / (double)hz,
 	       rdx_hist_percentile(&kc->hist[1], 99) * 1e6 / (double)hz, kc->hist[1].count,
 	       kc->misses, kc->errors, kc->bad_bytes);
+	if (gone) {
+		fprintf(stderr, "kv_client: the server has gone after %" PRIu64 " of %" PRIu64 " ops\n",
+			kc->done, n);
+		return -EIO;
+	}
 	return kc->errors == 0 && kc->bad_bytes == 0 && kc->misses == 0 ? 0 : -EIO;
 }
 
@@ -314,7 +335,8 @@ main(int argc, char **argv)
 			rte_strerror(rte_errno));
 		goto out;
 	}
-	conf.slots = conc < 8 ? 8 : conc;
+	/* slots: lib/rpc's default, as the server's (both ends equal, or the
+	 * session is refused); calls past them wait for one (-EAGAIN) */
 	kc.ep = rdx_rpc_endpoint_create(dev, &conf);
 	kc.sess = kc.ep != NULL ? rdx_rpc_session_create(kc.ep) : NULL;
 	if (kc.sess == NULL) {
@@ -336,6 +358,9 @@ main(int argc, char **argv)
 		if (brc == -EPROTO || brc == -EINVAL || rdx_runtime_stopping() ||
 		    rdx_tsc() - t0 > 30 * rdx_tsc_hz()) {
 			fprintf(stderr, "kv_client: cannot reach the server at %s: %s\n", connect,
+				conn == NULL ? rdx_conn_strerror(NULL) :
+				brc == -EPROTO || brc == -EINVAL ?
+				"the two sessions do not match (see above)" :
 				rdx_conn_strerror(conn));
 			goto out;
 		}
@@ -343,6 +368,7 @@ main(int argc, char **argv)
 		conn = NULL;
 		rte_delay_us_sleep(50000);
 	}
+	kc.conn = conn;
 	rc = check ? kv_check(&kc) : kv_load(&kc, n, keys, get_pct, conc);
 out:
 	rdx_rpc_endpoint_destroy(kc.ep);

@@ -440,15 +440,27 @@ rdx_telemetry_qp_xstats(struct rdx_qp *qp, struct rte_tel_data *d)
 	return xstats_fill(d, qp_xstats_get, qp);
 }
 
+/*
+ * DPDK 22.11 writes at most this much JSON per reply (MAX_OUTPUT_LEN, the
+ * greeting's max_output_len) and silently leaves out the dict entries that
+ * do not fit. /rdx/qp_list keeps its own count against it, less room for
+ * the reply's envelope and its "more" entry.
+ */
+#define TEL_REPLY_MAX 16384
+#define TEL_QP_LIST_BUDGET (TEL_REPLY_MAX - 128)
+
 /* The walk of /rdx/qp_list: devices in /rdx/devs order (ids, "#k" names),
- * within each its QPs in creation order, one dict each (at most
- * RTE_TEL_MAX_DICT_ENTRIES in all). */
+ * within each its QPs in creation order, one dict each, as many as fit in
+ * a reply (at most RTE_TEL_MAX_DICT_ENTRIES - 1 and TEL_QP_LIST_BUDGET
+ * bytes); the others are counted in "more". */
 struct qp_lister {
 	struct rte_tel_data *d;
 	struct rdx_dev *only;           /* a device named by the parameter, or NULL */
 	unsigned int id;                /* the current device's id */
 	char dev_name[sizeof(((struct rdx_dev_attr *)0)->name) + 12];
 	unsigned int nb;                /* QPs listed */
+	unsigned int more;              /* QPs left out: no room in the reply */
+	size_t bytes;                   /* JSON of the entries listed */
 	struct dev_lister names;        /* "#k" of duplicate names */
 };
 
@@ -458,32 +470,47 @@ qp_list_qp(struct rdx_qp *qp, void *arg)
 	struct qp_lister *l = arg;
 	struct rte_tel_data *c;
 	int state = rdx_qp_state_get(qp);
+	const char *type = rdx_qp_type_name(qp->conf.type);
+	const char *st = state < 0 ? "?" : rdx_qp_state_name(state);
+	/* the lcore that posts, when the QP was created naming one */
+	int lcore = qp->conf.post_lcore != 0 ? (int)qp->conf.post_lcore - 1 : -1;
 	char key[32];
+	int len;
 
-	if (l->nb == RTE_TEL_MAX_DICT_ENTRIES)
-		return 1;
+	/* "<dev>/<qp_num>", as /rdx/qp_xstats,<dev>,<qp_num> takes them
+	 * (22.11 arrays hold no dicts: a dict of dicts, as /rdx/lcores) */
+	snprintf(key, sizeof(key), "%u/%u", l->id, qp->qp_num);
+	/* the entry as DPDK writes it, a few bytes to spare */
+	len = snprintf(NULL, 0, ",\"%s\":{\"dev\":%u,\"dev_name\":\"%s\",\"qp_num\":%u,"
+		       "\"type\":\"%s\",\"state\":\"%s\",\"lcore\":%d,\"sq_depth\":%u,"
+		       "\"rq_depth\":%u}", key, l->id, l->dev_name, qp->qp_num, type, st,
+		       lcore, qp->conf.sq_depth, qp->conf.rq_depth) + 8;
+	if (l->more != 0 || l->nb == RTE_TEL_MAX_DICT_ENTRIES - 1 ||
+	    l->bytes + (size_t)len > TEL_QP_LIST_BUDGET) {
+		l->more++;
+		return 0;
+	}
 	c = rte_tel_data_alloc();
-	if (c == NULL)
-		return 1;
+	if (c == NULL) {
+		l->more++;
+		return 0;
+	}
 	rte_tel_data_start_dict(c);
 	rte_tel_data_add_dict_int(c, "dev", (int)l->id);
 	rte_tel_data_add_dict_string(c, "dev_name", l->dev_name);
 	rte_tel_data_add_dict_u64(c, "qp_num", qp->qp_num);
-	rte_tel_data_add_dict_string(c, "type", rdx_qp_type_name(qp->conf.type));
-	rte_tel_data_add_dict_string(c, "state", state < 0 ? "?" : rdx_qp_state_name(state));
-	/* the lcore that posts, when the QP was created naming one */
-	rte_tel_data_add_dict_int(c, "lcore", qp->conf.post_lcore != 0 ?
-				  (int)qp->conf.post_lcore - 1 : -1);
+	rte_tel_data_add_dict_string(c, "type", type);
+	rte_tel_data_add_dict_string(c, "state", st);
+	rte_tel_data_add_dict_int(c, "lcore", lcore);
 	rte_tel_data_add_dict_u64(c, "sq_depth", qp->conf.sq_depth);
 	rte_tel_data_add_dict_u64(c, "rq_depth", qp->conf.rq_depth);
-	/* "<dev>/<qp_num>", as /rdx/qp_xstats,<dev>,<qp_num> takes them
-	 * (22.11 arrays hold no dicts: a dict of dicts, as /rdx/lcores) */
-	snprintf(key, sizeof(key), "%u/%u", l->id, qp->qp_num);
 	if (rte_tel_data_add_dict_container(l->d, key, c, 0) != 0) {
 		rte_tel_data_free(c);
-		return 1;
+		l->more++;
+		return 0;
 	}
 	l->nb++;
+	l->bytes += (size_t)len;
 	return 0;
 }
 
@@ -543,6 +570,9 @@ tel_qp_list(const char *cmd, const char *params, struct rte_tel_data *d)
 	l->d = d;
 	rte_tel_data_start_dict(d);
 	rdx_dev_foreach(qp_list_dev, l);
+	/* the QPs that did not fit: ask for one device's (/rdx/qp_list,<dev>) */
+	if (l->more != 0)
+		rte_tel_data_add_dict_u64(d, "more", l->more);
 	free(l);
 	return 0;
 }

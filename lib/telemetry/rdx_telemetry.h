@@ -14,7 +14,8 @@
  *   /rdx/dev_info,<dev>       struct rdx_dev_attr of one of them
  *   /rdx/dev_xstats,<dev>     its counters (rdx_dev_xstats_get), as a dict
  *   /rdx/qp_list[,<dev>]      live QPs (of every device, or of <dev>): device
- *                             id and name, qp_num, type, state, lcore, depths
+ *                             id and name, qp_num, type, state, lcore, depths;
+ *                             "more": the QPs that did not fit in the reply
  *   /rdx/qp_xstats,<dev>,<qpn> one QP's counters (rdx_qp_xstats_get), as a dict
  *   /rdx/lcores               worker lcores and lcores running an
  *                             rdx_lcore_loop, a summary each

@@ -4,8 +4,9 @@
 # device, server and clients in separate processes: PUT then GET returns
 # the bytes, an overwrite returns the new bytes, DELETE then GET misses
 # (kv_client --check); a second client's load with every GET's bytes
-# checked; the server exits 0 once both clients have gone. Bad flags: one
-# line, exit 2.
+# checked, 12 calls in flight (past the session's 8 slots: a client
+# that asked for more slots than the server's was refused); the server
+# exits 0 once both clients have gone. Bad flags: one line, exit 2.
 # Usage: kv.sh PATH/TO/kv_server (kv_client next to it)
 source "$(dirname "$0")/lib.sh"
 KVS=$PERF
@@ -31,7 +32,7 @@ for t in infrc basic+infud homa+infud; do
         --connect "127.0.0.1:$port" --check >"$TMP/c-$n.out" 2>"$TMP/c-$n.err"
     crc=$?
     timeout -k 5 60 "$KVC" --no-huge -l 1 -- --transport "$t" --dev sw \
-        --connect "127.0.0.1:$port" -n 400 --keys 40 --concurrent 4 --value-size 512 \
+        --connect "127.0.0.1:$port" -n 400 --keys 40 --concurrent 12 --value-size 512 \
         >"$TMP/l-$n.out" 2>"$TMP/l-$n.err"
     lrc=$?
     wait "$spid"
@@ -56,6 +57,64 @@ for t in infrc basic+infud homa+infud; do
     fi
 done
 
+# stray connections before the first client (a port scan that connects and
+# closes, a peer that sends bytes that are no hello) are dropped: the
+# server goes on waiting and serves the client that comes next (it exited
+# 1, "no client within 30 s", at the first stray connection)
+port=$(free_port)
+timeout -k 5 60 "$KVS" --no-huge -l 0 -- --dev sw -p "$port" --clients 1 \
+    >"$TMP/s-stray.out" 2>"$TMP/s-stray.err" &
+spid=$!
+wait_listen "$port"
+python3 - "$port" <<'PY'
+import socket, sys
+socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5).close()
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=5)
+s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+s.close()
+PY
+sleep 0.5
+timeout -k 5 60 "$KVC" --no-huge -l 1 -- --dev sw --connect "127.0.0.1:$port" --check \
+    >"$TMP/c-stray.out" 2>"$TMP/c-stray.err"
+crc=$?
+wait "$spid"
+src=$?
+if [ $crc -eq 0 ] && grep -q "check OK" "$TMP/c-stray.out" && [ $src -eq 0 ] &&
+   grep -q "kv_server: done: " "$TMP/s-stray.out"; then
+    pass "stray connections before the first client: dropped, the client is served"
+else
+    fail "stray connections: client exit $crc, server exit $src: $(tail -n 2 "$TMP/s-stray.err" | tr '\n' '|') $(tail -n 2 "$TMP/c-stray.err" | tr '\n' '|')"
+fi
+
+# the server killed under load (homa+infud: no connection to break, the
+# calls only time out): the client notices its bootstrap connection close,
+# stops with one line and exit 1 (it went on issuing calls that timed out
+# 5 s apiece, for hours at -n 10000000)
+port=$(free_port)
+"$KVS" --no-huge -l 0 -- --transport homa+infud --dev sw -p "$port" --clients 1 \
+    >"$TMP/s-kill.out" 2>"$TMP/s-kill.err" &
+spid=$!
+wait_listen "$port"
+timeout -k 5 40 "$KVC" --no-huge -l 1 -- --transport homa+infud --dev sw \
+    --connect "127.0.0.1:$port" -n 10000000 --keys 10 >"$TMP/c-kill.out" 2>"$TMP/c-kill.err" &
+cpid=$!
+for _ in $(seq 100); do
+    grep -q "serving 1 client" "$TMP/s-kill.out" 2>/dev/null && break
+    sleep 0.1
+done
+sleep 1
+kill -KILL "$spid" 2>/dev/null
+wait "$spid" 2>/dev/null
+t0=$SECONDS
+wait "$cpid"
+crc=$?
+if [ $crc -eq 1 ] && [ $((SECONDS - t0)) -le 15 ] &&
+   grep -q "^kv_client: the server has gone after" "$TMP/c-kill.err"; then
+    pass "server killed under load: the client stops in $((SECONDS - t0)) s: $(grep '^kv_client' "$TMP/c-kill.err")"
+else
+    fail "server killed under load: client exit $crc after $((SECONDS - t0)) s: $(grep '^kv_client' "$TMP/c-kill.err" | tr '\n' '|')"
+fi
+
 # bad flags: one line, exit 2
 bad() {
     local d=$1; shift
@@ -71,6 +130,26 @@ bad() {
 bad "server transport" "$KVS" --no-huge -l 0 -- --transport tcp
 bad "server -p 0" "$KVS" --no-huge -l 0 -- -p 0
 bad "server --capacity x" "$KVS" --no-huge -l 0 -- --capacity x
+# the largest value a client can still reach the server with (1 MiB less
+# the header and key) ...
+port=$(free_port)
+timeout -k 5 60 "$KVS" --no-huge -l 0 -- --dev sw -p "$port" --clients 1 --capacity 1 \
+    --value-max 1048504 >"$TMP/s-vmax.out" 2>"$TMP/s-vmax.err" &
+spid=$!
+wait_listen "$port"
+timeout -k 5 60 "$KVC" --no-huge -l 1 -- --dev sw --connect "127.0.0.1:$port" --check \
+    >"$TMP/c-vmax.out" 2>"$TMP/c-vmax.err"
+crc=$?
+wait "$spid"
+src=$?
+if [ $crc -eq 0 ] && [ $src -eq 0 ] && grep -q "check OK" "$TMP/c-vmax.out"; then
+    pass "server --value-max 1048504: the client's session is accepted"
+else
+    fail "server --value-max 1048504: client exit $crc, server exit $src: $(tail -n 2 "$TMP/c-vmax.err" | tr '\n' '|')"
+fi
+# ... and one more byte is a bad flag (it was taken, and every client's
+# session was then refused: the server's max_msg_size grew past 1 MiB)
+bad "server --value-max 1048505" "$KVS" --no-huge -l 0 -- --value-max 1048505
 bad "client no --connect" "$KVC" --no-huge -l 0 -- --check
 bad "client --value-size 5000" "$KVC" --no-huge -l 0 -- --connect 127.0.0.1:1 --value-size 5000
 bad "client --get-pct 101" "$KVC" --no-huge -l 0 -- --connect 127.0.0.1:1 --get-pct 101

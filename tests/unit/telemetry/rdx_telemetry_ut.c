@@ -5,6 +5,7 @@
  * as dpdk-telemetry.py does (AF_UNIX SOCK_SEQPACKET, a JSON greeting, then
  * one JSON reply per command), so what is checked is what users see.
  * Covers every /rdx command, the device names of the registry ("sw#1"),
+ * a QP list longer than one reply (counted in "more", not dropped),
  * bad parameters (null replies), the live QPs and one QP's counters
  * (/rdx/qp_list, /rdx/qp_xstats), and an rdx_lcore_loop running on lcore 1
  * whose counters are read live and vanish when the loop returns.
@@ -380,6 +381,52 @@ test_qps(void)
 	json_decref(r);
 }
 
+/*
+ * More QPs than fit in one reply: DPDK 22.11 writes at most 16 KiB of JSON
+ * per reply and silently leaves out what does not fit. /rdx/qp_list must
+ * say how many QPs it could not list rather than drop them unannounced.
+ */
+#define MANY_QPS 200
+
+static void
+test_qp_list_many(void)
+{
+	struct rdx_dev *d = rdx_dev_open("sw", NULL);
+	struct rdx_cq_conf cc = { .depth = 64 };
+	struct rdx_qp_conf qc = { .sq_depth = 4, .rq_depth = 4, .max_send_sge = 1,
+				  .max_recv_sge = 1, .sig_interval = 1 };
+	static struct rdx_qp *qps[MANY_QPS];
+	struct rdx_cq *cq;
+	size_t listed = 0, i;
+	json_int_t more;
+	json_t *r, *v;
+	const char *k;
+
+	CU_ASSERT_FATAL(d != NULL);
+	cq = rdx_cq_create(d, &cc);
+	CU_ASSERT_FATAL(cq != NULL);
+	qc.send_cq = qc.recv_cq = cq;
+	for (i = 0; i < MANY_QPS; i++) {
+		qps[i] = rdx_qp_create(d, &qc);
+		CU_ASSERT_FATAL(qps[i] != NULL);
+	}
+	r = query("/rdx/qp_list");
+	CU_ASSERT_FATAL(json_is_object(r));
+	json_object_foreach(r, k, v)
+		listed += json_is_object(v);
+	more = jint(r, "more");
+	printf("\n  /rdx/qp_list with %d QPs: %zu listed, \"more\": %lld\n", MANY_QPS, listed,
+	       (long long)more);
+	/* every QP is either listed or counted */
+	CU_ASSERT(listed > 0);
+	CU_ASSERT_EQUAL((json_int_t)listed + (more > 0 ? more : 0), MANY_QPS);
+	json_decref(r);
+	for (i = 0; i < MANY_QPS; i++)
+		CU_ASSERT(rdx_qp_destroy(qps[i]) == 0);
+	CU_ASSERT(rdx_cq_destroy(cq) == 0);
+	CU_ASSERT(rdx_dev_close(d) == 0);
+}
+
 /* A loop on LOOP_LCORE: one poller always busy, one always idle. */
 static int
 poll_busy(void *arg)
@@ -572,6 +619,7 @@ main(int argc, char **argv)
 		{ "info", test_info },
 		{ "devs", test_devs },
 		{ "qps", test_qps },
+		{ "qp_list_many", test_qp_list_many },
 		{ "lcores", test_lcores },
 		{ NULL, NULL },
 	};
