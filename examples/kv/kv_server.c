@@ -11,9 +11,9 @@
  *
  * It serves --clients clients (accepted as they come, while it serves the
  * others) and exits once all of them have come and gone, or on
- * SIGINT/SIGTERM. The store is a fixed
- * open-addressing table with its value slab allocated at start: the
- * handlers allocate nothing.
+ * SIGINT/SIGTERM. The store (kv_store.h) is a fixed open-addressing
+ * table with its value slab allocated at start: the handlers allocate
+ * nothing.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -30,67 +30,12 @@
 #include <rdx_runtime.h>
 
 #include "kv_proto.h"
+#include "kv_store.h"
 
 #define KV_MAX_CLIENTS 64
 /* The largest --value-max: a PUT (header, key, value) within lib/rpc's
  * default max_msg_size, the one kv_client uses (both ends must be equal). */
 #define KV_VALUE_MAX_LIMIT (RDX_RPC_DEFAULT_MAX_MSG - (uint32_t)sizeof(struct kv_req) - KV_KEY_MAX)
-
-enum { SLOT_EMPTY = 0, SLOT_USED, SLOT_GONE };
-
-struct kv_slot {
-	uint8_t state;
-	uint8_t key_len;
-	uint32_t val_len;
-	char key[KV_KEY_MAX];
-};
-
-struct kv_store {
-	struct kv_slot *slots;
-	uint8_t *vals;               /* capacity x value_max */
-	uint32_t cap;                /* a power of two */
-	uint32_t used;
-	uint32_t value_max;
-	uint64_t gets, hits, puts, dels, bad;
-};
-
-static uint64_t
-kv_hash(const char *k, uint32_t n)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	uint32_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ (uint8_t)k[i]) * 1099511628211ull;
-	return h;
-}
-
-/* The slot holding key, or (want_free) the first free slot on its probe
- * path when the key is absent; NULL when neither exists. */
-static struct kv_slot *
-kv_find(struct kv_store *s, const char *key, uint32_t n, bool want_free)
-{
-	struct kv_slot *free_slot = NULL;
-	uint32_t i, mask = s->cap - 1, at = (uint32_t)kv_hash(key, n) & mask;
-
-	for (i = 0; i < s->cap; i++, at = (at + 1) & mask) {
-		struct kv_slot *e = &s->slots[at];
-
-		if (e->state == SLOT_USED && e->key_len == n && memcmp(e->key, key, n) == 0)
-			return e;
-		if (e->state != SLOT_USED && free_slot == NULL)
-			free_slot = e;
-		if (e->state == SLOT_EMPTY)
-			break;
-	}
-	return want_free ? free_slot : NULL;
-}
-
-static uint8_t *
-kv_val(struct kv_store *s, const struct kv_slot *e)
-{
-	return s->vals + (uint64_t)(e - s->slots) * s->value_max;
-}
 
 /* Parse a request (a peer's bytes: every length checked); NULL key on error. */
 static const char *
@@ -149,8 +94,8 @@ kv_handler(struct rdx_rpc_req *req, void *arg)
 			kv_reply(req, -ENOSPC, NULL, 0);
 			return;
 		}
-		if (e->state != SLOT_USED) {
-			e->state = SLOT_USED;
+		if (e->state != KV_SLOT_USED) {
+			e->state = KV_SLOT_USED;
 			e->key_len = (uint8_t)h.key_len;
 			memcpy(e->key, key, h.key_len);
 			s->used++;
@@ -166,8 +111,7 @@ kv_handler(struct rdx_rpc_req *req, void *arg)
 			kv_reply(req, -ENOENT, NULL, 0);
 			return;
 		}
-		e->state = SLOT_GONE;
-		s->used--;
+		kv_remove(s, e);
 		kv_reply(req, 0, NULL, 0);
 		return;
 	}
