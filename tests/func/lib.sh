@@ -56,3 +56,16 @@ pair_split() {
     wait "$spid"
     SRC_RC=$?
 }
+# rank_pid TAG RANK: the pid of that rank of an rdx-perf MPI job (launched
+# with --no-huge -- --dev sw) whose environment has RDX_MPI_TEST_TAG=TAG
+rank_pid() {
+    local p env
+    for p in $(pgrep -f "rdx-perf --no-huge -- --dev sw"); do
+        env=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null)
+        if grep -qx "RDX_MPI_TEST_TAG=$1" <<<"$env" &&
+           grep -qx "OMPI_COMM_WORLD_RANK=$2" <<<"$env"; then
+            echo "$p"; return 0
+        fi
+    done
+    return 1
+}

@@ -134,18 +134,6 @@ else
     fail "mpirun: --flows-start with full logs: $(grep -A6 'flows (' "$TMP/flowsfull.out" | tail -n 4)"
 fi
 
-# rank_pid TAG RANK: the pid of that rank of the job whose environment has TAG
-rank_pid() {
-    local p env
-    for p in $(pgrep -f "rdx-perf --no-huge -- --dev sw"); do
-        env=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null)
-        if grep -qx "RDX_MPI_TEST_TAG=$1" <<<"$env" &&
-           grep -qx "OMPI_COMM_WORLD_RANK=$2" <<<"$env"; then
-            echo "$p"; return 0
-        fi
-    done
-    return 1
-}
 
 # fault NAME SIGNAL SECONDS LIMIT: incast write for SECONDS, rank 2 gets
 # SIGNAL 1 s into the run; the job must fail within LIMIT s of the signal and

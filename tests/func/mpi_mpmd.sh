@@ -100,17 +100,6 @@ expect2 rpc "--transport infrc" "--pattern runs raw QPs: --transport rc or ud, n
 # SIGINT to client rank 2 of incast 1 s into a 5 s run: rank 0 started the
 # end-of-run clock from rank 2's early end and, 3 s later, named rank 1
 # (still running its -D 5) and aborted the job
-rank_pid() {
-    local p env
-    for p in $(pgrep -f "rdx-perf --no-huge -- --dev sw"); do
-        env=$(tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null)
-        if grep -qx "RDX_MPI_TEST_TAG=$1" <<<"$env" &&
-           grep -qx "OMPI_COMM_WORLD_RANK=$2" <<<"$env"; then
-            echo "$p"; return 0
-        fi
-    done
-    return 1
-}
 RDX_MPI_TEST_TAG=$$.int timeout -k 5 60 "${MPI[@]}" -np 4 "${APP[@]}" --test write --mode bw \
     -s 4K -D 5 --pattern incast --bootstrap-timeout 3 >"$TMP/int.out" 2>"$TMP/int.err" &
 job=$!
