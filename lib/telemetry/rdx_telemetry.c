@@ -8,6 +8,8 @@
  *  - lcore loops through rdx_lcore_loop_snapshot (relaxed loads).
  *  - QPs through the registry of live QPs (rdx_qp_foreach, its own lock,
  *    taken inside the devices' walk), their counters by rdx_qp_xstats_get.
+ * The two lists that can outgrow a reply (/rdx/qp_list, /rdx/lcores) are
+ * paged by one helper (struct tel_page): "more" and "next" say what is left.
  * Callbacks run on DPDK's telemetry thread, concurrently with the lcores:
  * they only read, and never touch the fast path.
  */
@@ -62,6 +64,98 @@ parse_id(const char *s, unsigned int *v)
 	if (errno != 0 || *end != '\0' || x > 1000000)
 		return -EINVAL;
 	*v = (unsigned int)x;
+	return 0;
+}
+
+/*
+ * DPDK 22.11 writes at most this much JSON per reply (MAX_OUTPUT_LEN in
+ * lib/telemetry/telemetry.c, the greeting's max_output_len) and silently
+ * leaves out the dict entries that do not fit. The lists that can exceed it
+ * (/rdx/qp_list, /rdx/lcores) are paged: each keeps its own count against
+ * it, less room for the reply's envelope ({"/rdx/qp_list":...}) and its
+ * "more" and "next" entries.
+ */
+#define TEL_REPLY_MAX 16384
+#define TEL_PAGE_BUDGET (TEL_REPLY_MAX - 128)
+
+/*
+ * One page of a list: a dict of entries, the entries from index start on
+ * (in the list's order), as many as fit in a reply: at most
+ * RTE_TEL_MAX_DICT_ENTRIES - 2 (room for "more" and "next") and
+ * TEL_PAGE_BUDGET bytes of JSON by the caller's estimate of each entry.
+ * The caller meets the entries in order and asks tel_page_take for each;
+ * tel_page_end adds "more" (entries after start not listed) and "next"
+ * (the index to pass for the next page) when the page is not the last.
+ */
+struct tel_page {
+	unsigned int start;     /* index of the first entry to list */
+	unsigned int index;     /* entries met so far */
+	unsigned int nb;        /* entries listed */
+	unsigned int more;      /* entries from start on not listed */
+	size_t bytes;           /* JSON of the entries listed (estimate) */
+};
+
+/*
+ * params -> p->start: none (NULL or "") is 0, else a decimal index (digits
+ * only, at most 1000000). -EINVAL for anything else.
+ */
+static int
+tel_page_init(struct tel_page *p, const char *params)
+{
+	memset(p, 0, sizeof(*p));
+	if (params == NULL || params[0] == '\0')
+		return 0;
+	return parse_id(params, &p->start);
+}
+
+/*
+ * The next entry of the list, len bytes of JSON at most: true when it goes
+ * into the page (the caller adds it, then calls tel_page_added or, if
+ * adding failed, tel_page_skip), false when it is before start or counted
+ * in "more". Once an entry did not fit, no later one is listed, so "next"
+ * is always the index of the first entry not listed.
+ */
+static bool
+tel_page_take(struct tel_page *p, size_t len)
+{
+	if (p->index++ < p->start)
+		return false;
+	if (p->more != 0 || p->nb == RTE_TEL_MAX_DICT_ENTRIES - 2 ||
+	    p->bytes + len > TEL_PAGE_BUDGET) {
+		p->more++;
+		return false;
+	}
+	return true;
+}
+
+static void
+tel_page_added(struct tel_page *p, size_t len)
+{
+	p->nb++;
+	p->bytes += len;
+}
+
+/* An entry tel_page_take let in could not be added (no memory): counted. */
+static void
+tel_page_skip(struct tel_page *p)
+{
+	p->more++;
+}
+
+/*
+ * After the walk: -ERANGE when start was past the end of the list (start
+ * equal to the number of entries is an empty last page); else "more" and
+ * "next" into d when entries are left, and 0.
+ */
+static int
+tel_page_end(struct tel_page *p, struct rte_tel_data *d)
+{
+	if (p->start > p->index)
+		return -ERANGE;
+	if (p->more != 0) {
+		rte_tel_data_add_dict_u64(d, "more", p->more);
+		rte_tel_data_add_dict_int(d, "next", (int)(p->start + p->nb));
+	}
 	return 0;
 }
 
@@ -440,27 +534,15 @@ rdx_telemetry_qp_xstats(struct rdx_qp *qp, struct rte_tel_data *d)
 	return xstats_fill(d, qp_xstats_get, qp);
 }
 
-/*
- * DPDK 22.11 writes at most this much JSON per reply (MAX_OUTPUT_LEN, the
- * greeting's max_output_len) and silently leaves out the dict entries that
- * do not fit. /rdx/qp_list keeps its own count against it, less room for
- * the reply's envelope and its "more" entry.
- */
-#define TEL_REPLY_MAX 16384
-#define TEL_QP_LIST_BUDGET (TEL_REPLY_MAX - 128)
-
 /* The walk of /rdx/qp_list: devices in /rdx/devs order (ids, "#k" names),
- * within each its QPs in creation order, one dict each, as many as fit in
- * a reply (at most RTE_TEL_MAX_DICT_ENTRIES - 1 and TEL_QP_LIST_BUDGET
- * bytes); the others are counted in "more". */
+ * within each its QPs in creation order, one dict each: one page of that
+ * list (struct tel_page), the QPs after it counted in "more". */
 struct qp_lister {
 	struct rte_tel_data *d;
 	struct rdx_dev *only;           /* a device named by the parameter, or NULL */
 	unsigned int id;                /* the current device's id */
 	char dev_name[sizeof(((struct rdx_dev_attr *)0)->name) + 12];
-	unsigned int nb;                /* QPs listed */
-	unsigned int more;              /* QPs left out: no room in the reply */
-	size_t bytes;                   /* JSON of the entries listed */
+	struct tel_page page;
 	struct dev_lister names;        /* "#k" of duplicate names */
 };
 
@@ -485,14 +567,11 @@ qp_list_qp(struct rdx_qp *qp, void *arg)
 		       "\"type\":\"%s\",\"state\":\"%s\",\"lcore\":%d,\"sq_depth\":%u,"
 		       "\"rq_depth\":%u}", key, l->id, l->dev_name, qp->qp_num, type, st,
 		       lcore, qp->conf.sq_depth, qp->conf.rq_depth) + 8;
-	if (l->more != 0 || l->nb == RTE_TEL_MAX_DICT_ENTRIES - 1 ||
-	    l->bytes + (size_t)len > TEL_QP_LIST_BUDGET) {
-		l->more++;
+	if (!tel_page_take(&l->page, (size_t)len))
 		return 0;
-	}
 	c = rte_tel_data_alloc();
 	if (c == NULL) {
-		l->more++;
+		tel_page_skip(&l->page);
 		return 0;
 	}
 	rte_tel_data_start_dict(c);
@@ -506,11 +585,10 @@ qp_list_qp(struct rdx_qp *qp, void *arg)
 	rte_tel_data_add_dict_u64(c, "rq_depth", qp->conf.rq_depth);
 	if (rte_tel_data_add_dict_container(l->d, key, c, 0) != 0) {
 		rte_tel_data_free(c);
-		l->more++;
+		tel_page_skip(&l->page);
 		return 0;
 	}
-	l->nb++;
-	l->bytes += (size_t)len;
+	tel_page_added(&l->page, (size_t)len);
 	return 0;
 }
 
@@ -548,33 +626,48 @@ qp_list_pick(struct rdx_dev *dev, struct rte_tel_data *d, void *arg)
 	return 0;
 }
 
+/*
+ * Parameters "[<dev>][,<start>]": every device's QPs or <dev>'s, from the
+ * start-th on (0 when not given). A number alone is a device id, as it was
+ * before pages: from an index on, every device's is ",<start>".
+ */
 static int
 tel_qp_list(const char *cmd, const char *params, struct rte_tel_data *d)
 {
+	char dev[sizeof(((struct rdx_dev_attr *)0)->name) + 12];
+	const char *comma = params != NULL ? strchr(params, ',') : NULL;
+	size_t dlen = params == NULL ? 0 : comma != NULL ? (size_t)(comma - params) :
+		      strlen(params);
 	struct qp_lister *l;
 	int ret;
 
 	RTE_SET_USED(cmd);
+	if (dlen >= sizeof(dev))
+		return -EINVAL;
 	l = calloc(1, sizeof(*l));
 	if (l == NULL)
 		return -ENOMEM;
+	/* ",<start>" needs digits: "sw," is as bad as "sw,x" */
+	ret = comma != NULL && comma[1] == '\0' ? -EINVAL :
+	      tel_page_init(&l->page, comma != NULL ? comma + 1 : NULL);
 	/* a device given: only its QPs (it may close before the walk below,
 	 * which then lists nothing: it only compares the pointer) */
-	if (params != NULL && params[0] != '\0') {
-		ret = with_dev(params, qp_list_pick, &l->only, d);
-		if (ret != 0) {
-			free(l);
-			return ret;
-		}
+	if (ret == 0 && dlen != 0) {
+		memcpy(dev, params, dlen);
+		dev[dlen] = '\0';
+		ret = with_dev(dev, qp_list_pick, &l->only, d);
+	}
+	if (ret != 0) {
+		free(l);
+		return ret;
 	}
 	l->d = d;
 	rte_tel_data_start_dict(d);
 	rdx_dev_foreach(qp_list_dev, l);
-	/* the QPs that did not fit: ask for one device's (/rdx/qp_list,<dev>) */
-	if (l->more != 0)
-		rte_tel_data_add_dict_u64(d, "more", l->more);
+	/* the QPs that did not fit: "more", and "next" to pass for the rest */
+	ret = tel_page_end(&l->page, d);
 	free(l);
-	return 0;
+	return ret;
 }
 
 /* A QP number: decimal, 24 bits. */
@@ -677,12 +770,35 @@ rdx_telemetry_lcore_info_set(rdx_telemetry_lcore_fn_t fn, void *arg)
 }
 
 /*
+ * The JSON lcore_fill writes for lcore id, its own fields (loop: l, or NULL
+ * when none runs), as DPDK writes it: {"lcore":..,"loop":".."}, the longest
+ * "loop" value counted, a few bytes to spare.
+ */
+static size_t
+lcore_json_len(unsigned int id, const char *role, const char *state,
+	       const struct rdx_lcore_loop *l)
+{
+	int n;
+
+	n = snprintf(NULL, 0, "{\"lcore\":%u,\"role\":\"%s\",\"state\":\"%s\","
+		     "\"loop\":\"rdx_lcore_loop\"}", id, role, state);
+	if (l != NULL)
+		n += snprintf(NULL, 0, ",\"iterations\":%" PRIu64 ",\"busy_cycles\":%" PRIu64
+			      ",\"idle_cycles\":%" PRIu64 ",\"busy_pct\":%d,\"pollers\":%d",
+			      l->iterations, l->busy_cycles, l->idle_cycles,
+			      busy_pct(l->busy_cycles, l->idle_cycles), (int)l->nb_pollers);
+	return (size_t)n + 8;
+}
+
+/*
  * Into the dict d: what is known of lcore id: its rdx_lcore_loop (copied
  * into l), whether it is an EAL worker running a function, the app's hook.
- * Returns 1 when any of them says something, 0 when none does.
+ * Returns 1 when any of them says something, 0 when none does. len (NULL:
+ * not wanted): the JSON of d at most, as DPDK writes it, with
+ * RDX_TELEMETRY_LCORE_APP_BYTES for the hook's entries when there is one.
  */
 static int
-lcore_fill(unsigned int id, struct rte_tel_data *d, struct rdx_lcore_loop *l)
+lcore_fill(unsigned int id, struct rte_tel_data *d, struct rdx_lcore_loop *l, size_t *len)
 {
 	rdx_telemetry_lcore_fn_t fn = __atomic_load_n(&lcore_hook_fn, __ATOMIC_ACQUIRE);
 	bool loop = rdx_lcore_loop_snapshot(id, l) == 0;
@@ -690,11 +806,13 @@ lcore_fill(unsigned int id, struct rte_tel_data *d, struct rdx_lcore_loop *l)
 	bool running = worker && rte_eal_get_lcore_state(id) == RUNNING;
 	int listed = loop || running;
 
+	const char *role = id == rte_get_main_lcore() ? "main" : worker ? "worker" : "other";
+	const char *state = running ? "running" : worker ? "waiting" : "-";
+
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_int(d, "lcore", (int)id);
-	rte_tel_data_add_dict_string(d, "role", id == rte_get_main_lcore() ? "main" :
-				     worker ? "worker" : "other");
-	rte_tel_data_add_dict_string(d, "state", running ? "running" : worker ? "waiting" : "-");
+	rte_tel_data_add_dict_string(d, "role", role);
+	rte_tel_data_add_dict_string(d, "state", state);
 	if (loop)
 		loop_totals(d, l);
 	if (fn != NULL && fn(id, d, __atomic_load_n(&lcore_hook_arg, __ATOMIC_ACQUIRE)) > 0)
@@ -702,17 +820,30 @@ lcore_fill(unsigned int id, struct rte_tel_data *d, struct rdx_lcore_loop *l)
 	/* an lcore the app reports on runs the app's loop if not ours */
 	rte_tel_data_add_dict_string(d, "loop", loop ? "rdx_lcore_loop" :
 				     listed ? "app's own" : "none");
+	if (len != NULL)
+		*len = lcore_json_len(id, role, state, loop ? l : NULL) +
+		       (fn != NULL ? RDX_TELEMETRY_LCORE_APP_BYTES : 0);
 	return listed;
 }
 
+/*
+ * The lcores listed, in id order, from the start-th on (params: none or a
+ * decimal index), paged as /rdx/qp_list: "more" and "next" when the rest did
+ * not fit. Each entry is measured from the snapshot it was filled from;
+ * the app's hook gets RDX_TELEMETRY_LCORE_APP_BYTES.
+ */
 static int
 tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 {
 	struct rdx_lcore_loop *l;
+	struct tel_page page;
 	unsigned int id;
+	int ret;
 
 	RTE_SET_USED(cmd);
-	RTE_SET_USED(params);
+	ret = tel_page_init(&page, params);
+	if (ret != 0)
+		return ret;
 	l = malloc(sizeof(*l));
 	if (l == NULL)
 		return -ENOMEM;
@@ -720,22 +851,34 @@ tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
 	for (id = 0; id < RTE_MAX_LCORE; id++) {
 		struct rte_tel_data *c;
 		char key[16];
+		size_t len;
 
 		if (!rte_lcore_is_enabled(id))
 			continue;
 		c = rte_tel_data_alloc();
-		if (c == NULL)
-			break;
-		if (lcore_fill(id, c, l) == 0) {
+		if (c == NULL) {        /* an error reply rather than a cut list */
+			free(l);
+			return -ENOMEM;
+		}
+		if (lcore_fill(id, c, l, &len) == 0) {
 			rte_tel_data_free(c);
 			continue;
 		}
 		snprintf(key, sizeof(key), "%u", id);
-		if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
+		len += strlen(key) + 4;         /* ,"<id>": */
+		if (!tel_page_take(&page, len)) {
 			rte_tel_data_free(c);
+			continue;
+		}
+		if (rte_tel_data_add_dict_container(d, key, c, 0) != 0) {
+			rte_tel_data_free(c);
+			tel_page_skip(&page);
+			continue;
+		}
+		tel_page_added(&page, len);
 	}
 	free(l);
-	return 0;
+	return tel_page_end(&page, d);
 }
 
 static int
@@ -758,7 +901,7 @@ tel_lcore(const char *cmd, const char *params, struct rte_tel_data *d)
 	if (l == NULL)
 		return -ENOMEM;
 	memset(l, 0, sizeof(*l));
-	ret = lcore_fill((unsigned int)id, d, l);
+	ret = lcore_fill((unsigned int)id, d, l, NULL);
 	if (ret == 0) {      /* nothing runs there and the app knows nothing of it */
 		free(l);
 		return -ENOENT;
@@ -803,11 +946,11 @@ RTE_INIT(rdx_telemetry_init)
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_DEV_XSTATS, tel_dev_xstats,
 		"Counters of an open rdx device. Parameters: device id (from /rdx/dev_list) or name (from /rdx/devs).");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_QP_LIST, tel_qp_list,
-		"Live QPs: dev id and name, qp_num, type, state, lcore, depths. Parameters: none, or a device id or name.");
+		"Live QPs: dev id and name, qp_num, type, state, lcore, depths. Parameters: [<dev>][,<start>], <start> from a reply's next.");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_QP_XSTATS, tel_qp_xstats,
 		"Counters of one QP. Parameters: device id (or name), qp_num (decimal, from /rdx/qp_list).");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_LCORES, tel_lcores,
-		"Worker lcores and lcores running an rdx_lcore_loop: loop totals and the app's counters. No parameters.");
+		"Worker lcores and lcores running an rdx_lcore_loop: loop totals and the app's counters. Parameters: none, or a reply's next.");
 	rte_telemetry_register_cmd(RDX_TELEMETRY_CMD_LCORE, tel_lcore,
 		"One lcore: its rdx_lcore_loop's totals and pollers, the app's counters. Parameters: lcore id.");
 }

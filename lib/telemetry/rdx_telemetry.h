@@ -13,20 +13,31 @@
  *                             as /ethdev/list gives port ids
  *   /rdx/dev_info,<dev>       struct rdx_dev_attr of one of them
  *   /rdx/dev_xstats,<dev>     its counters (rdx_dev_xstats_get), as a dict
- *   /rdx/qp_list[,<dev>]      live QPs (of every device, or of <dev>): device
- *                             id and name, qp_num, type, state, lcore, depths;
- *                             "more": the QPs that did not fit in the reply
+ *   /rdx/qp_list[,<dev>][,<start>]
+ *                             live QPs (of every device, or of <dev>), from
+ *                             the start-th on: device id and name, qp_num,
+ *                             type, state, lcore, depths (a page: below)
  *   /rdx/qp_xstats,<dev>,<qpn> one QP's counters (rdx_qp_xstats_get), as a dict
- *   /rdx/lcores               worker lcores and lcores running an
- *                             rdx_lcore_loop, a summary each
+ *   /rdx/lcores[,<start>]     worker lcores and lcores running an
+ *                             rdx_lcore_loop, a summary each (a page)
  *   /rdx/lcore,<id>           one of them: totals and per poller counters
  * <dev> is a name from /rdx/devs or a numeric id from /rdx/dev_list
  * (/rdx/dev_xstats,0 as /ethdev/xstats,0); <qpn> a decimal qp_num from
  * /rdx/qp_list (/rdx/qp_xstats,0,291).
  *
- * A bad parameter (unknown device or QP, bad or idle lcore id) makes the callback
- * return a negative value, which DPDK answers with null. doc/telemetry.md
- * describes every field.
+ * /rdx/qp_list,1 is device 1's QPs: every device's from the 150th on is
+ * /rdx/qp_list,,150 (device 1's: /rdx/qp_list,1,150).
+ *
+ * Pages: a reply holds at most 16 KiB of JSON (DPDK drops what does not
+ * fit), so the two lists stop where the next entry would not fit and then
+ * end with "more" (the entries left) and "next" (the <start> to pass for
+ * them); both are absent from the last page. A list that changes between
+ * two pages may shift: an entry can be skipped or listed twice.
+ *
+ * A bad parameter (unknown device or QP, bad or idle lcore id, a <start>
+ * that is not a decimal number or is past the end of the list) makes the
+ * callback return a negative value, which DPDK answers with null.
+ * doc/telemetry.md describes every field.
  */
 #ifndef RDX_TELEMETRY_H
 #define RDX_TELEMETRY_H
@@ -78,9 +89,19 @@ typedef int (*rdx_telemetry_lcore_fn_t)(unsigned int lcore_id, struct rte_tel_da
 					void *arg);
 
 /**
+ * The JSON /rdx/lcores counts for what a rdx_telemetry_lcore_fn_t adds to
+ * one lcore's entry (keys, values, quotes, ':' and ','): its pages are cut
+ * so that the reply fits in DPDK's 16 KiB with that much per lcore. A hook
+ * that adds more can make DPDK drop lcores from a full page unannounced
+ * (rdx-perf's adds at most about 200 bytes).
+ */
+#define RDX_TELEMETRY_LCORE_APP_BYTES 512
+
+/**
  * Install fn (NULL: remove it): one per process, the last call wins. An
  * lcore is listed by /rdx/lcores when it runs an rdx_lcore_loop, is an EAL
- * worker running a function, or fn adds something for it.
+ * worker running a function, or fn adds something for it. What fn adds to
+ * one lcore must stay within RDX_TELEMETRY_LCORE_APP_BYTES of JSON.
  * Control path; fn must stay valid until removed.
  * @return 0.
  */
