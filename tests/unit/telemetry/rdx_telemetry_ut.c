@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Unit tests of lib/telemetry/rdx_telemetry.c through the real thing: EAL
- * is started once (-l 0-1), and the test talks to its own telemetry socket
+ * is started once (--lcores 0-1,(2-63)@(0-1): lcores 0 and 1 on their CPUs,
+ * 62 more sharing them, enough for /rdx/lcores to need pages), and the
+ * test talks to its own telemetry socket
  * as dpdk-telemetry.py does (AF_UNIX SOCK_SEQPACKET, a JSON greeting, then
  * one JSON reply per command), so what is checked is what users see.
  * Covers every /rdx command, the device names of the registry ("sw#1"),
- * a QP list longer than one reply (counted in "more", not dropped),
+ * a QP list and an lcore list longer than one reply (read page by page
+ * through "next": every entry once, in order, no reply over 16 KiB),
  * bad parameters (null replies), the live QPs and one QP's counters
  * (/rdx/qp_list, /rdx/qp_xstats), and an rdx_lcore_loop running on lcore 1
  * whose counters are read live and vanish when the loop returns.
@@ -38,8 +41,12 @@
 #define EXIT_SKIP 77
 #define LOOP_LCORE 1u
 
+#define NB_LCORES 64u
+#define TEL_REPLY_MAX 16384 /* DPDK 22.11's MAX_OUTPUT_LEN */
+
 static int sock = -1;
 static bool show; /* print the next replies (a real sample for the docs) */
+static size_t reply_len; /* bytes of the last reply */
 
 static int
 tel_connect(void)
@@ -87,6 +94,7 @@ query(const char *cmd)
 	if (n <= 0)
 		return NULL;
 	buf[n] = '\0';
+	reply_len = (size_t)n;
 	if (show)
 		printf("\n  %s -> %s", cmd, buf);
 	root = json_loads(buf, 0, NULL);
@@ -384,9 +392,81 @@ test_qps(void)
 /*
  * More QPs than fit in one reply: DPDK 22.11 writes at most 16 KiB of JSON
  * per reply and silently leaves out what does not fit. /rdx/qp_list must
- * say how many QPs it could not list rather than drop them unannounced.
+ * say how many QPs it could not list and where to go on ("more", "next"):
+ * following "next" reads every QP once, in creation order.
  */
-#define MANY_QPS 200
+#define MANY_QPS 300
+
+/*
+ * Read the list cmd ("/rdx/qp_list,<dev>," or "/rdx/lcores,") page by page
+ * from start 0 (the first page without a parameter: first_cmd), through
+ * "next". keys[i] is what the i-th entry's key must be; nb of them. Every
+ * page must be under the reply limit and say what is left. Returns the
+ * number of pages, 0 on a failed check.
+ */
+static unsigned int
+read_pages(const char *first_cmd, const char *cmd, char (*keys)[16], size_t nb)
+{
+	size_t seen = 0;
+	unsigned int pages = 0;
+	bool last = false;
+
+	while (!last && pages < 100) {
+		char c[96];
+		json_int_t more, next;
+		size_t listed = 0;
+		json_t *r, *v;
+		const char *k;
+
+		if (pages == 0)
+			snprintf(c, sizeof(c), "%s", first_cmd);
+		else
+			snprintf(c, sizeof(c), "%s%zu", cmd, seen);
+		r = query(c);
+		pages++;
+		CU_ASSERT_FATAL(json_is_object(r));
+		CU_ASSERT(reply_len <= TEL_REPLY_MAX);
+		json_object_foreach(r, k, v) {
+			if (!json_is_object(v))
+				continue;
+			/* in order, each once */
+			if (seen + listed >= nb || strcmp(k, keys[seen + listed]) != 0) {
+				printf("\n  %s: entry %zu is %s, not %s\n", c, seen + listed, k,
+				       seen + listed < nb ? keys[seen + listed] : "(none)");
+				json_decref(r);
+				return 0;
+			}
+			listed++;
+		}
+		more = jint(r, "more");
+		next = jint(r, "next");
+		printf("\n  %s: %zu listed, %zu bytes, \"more\": %lld, \"next\": %lld", c, listed,
+		       reply_len, (long long)more, (long long)next);
+		json_decref(r);
+		seen += listed;
+		last = seen == nb;
+		if (listed == 0 ||
+		    (last ? more != -1 || next != -1 :
+		     more != (json_int_t)(nb - seen) || next != (json_int_t)seen)) {
+			printf("\n  %s: \"more\" or \"next\" wrong\n", c);
+			return 0;
+		}
+	}
+	printf("\n");
+	return last ? pages : 0;
+}
+
+/* cmd must be refused (null) */
+static void
+assert_null(const char *cmd)
+{
+	json_t *r = query(cmd);
+
+	if (!json_is_null(r))
+		printf("  %s: not null\n", cmd);
+	CU_ASSERT(json_is_null(r));
+	json_decref(r);
+}
 
 static void
 test_qp_list_many(void)
@@ -396,11 +476,13 @@ test_qp_list_many(void)
 	struct rdx_qp_conf qc = { .sq_depth = 4, .rq_depth = 4, .max_send_sge = 1,
 				  .max_recv_sge = 1, .sig_interval = 1 };
 	static struct rdx_qp *qps[MANY_QPS];
+	static char keys[MANY_QPS][16];
 	struct rdx_cq *cq;
 	size_t listed = 0, i;
 	json_int_t more;
 	json_t *r, *v;
 	const char *k;
+	char cmd[64];
 
 	CU_ASSERT_FATAL(d != NULL);
 	cq = rdx_cq_create(d, &cc);
@@ -409,6 +491,7 @@ test_qp_list_many(void)
 	for (i = 0; i < MANY_QPS; i++) {
 		qps[i] = rdx_qp_create(d, &qc);
 		CU_ASSERT_FATAL(qps[i] != NULL);
+		snprintf(keys[i], sizeof(keys[i]), "0/%u", qps[i]->qp_num);
 	}
 	r = query("/rdx/qp_list");
 	CU_ASSERT_FATAL(json_is_object(r));
@@ -421,10 +504,48 @@ test_qp_list_many(void)
 	CU_ASSERT(listed > 0);
 	CU_ASSERT_EQUAL((json_int_t)listed + (more > 0 ? more : 0), MANY_QPS);
 	json_decref(r);
+
+	/* page by page: every device's (",<start>"), then device 0's by id
+	 * and by name ("<dev>,<start>"): the same QPs here */
+	CU_ASSERT(read_pages("/rdx/qp_list", "/rdx/qp_list,,", keys, MANY_QPS) >= 3);
+	CU_ASSERT(read_pages("/rdx/qp_list,0", "/rdx/qp_list,0,", keys, MANY_QPS) >= 3);
+	CU_ASSERT(read_pages("/rdx/qp_list,sw,0", "/rdx/qp_list,sw,", keys, MANY_QPS) >= 3);
+	/* from an index on; the end of the list is an empty page */
+	r = query("/rdx/qp_list,,299");
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 1 &&
+		  qp_entry(r, 0, qps[299]->qp_num) != NULL);
+	json_decref(r);
+	snprintf(cmd, sizeof(cmd), "/rdx/qp_list,,%d", MANY_QPS);
+	r = query(cmd);
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 0);
+	json_decref(r);
+
+	/* bad starts: not decimal, negative, trailing garbage, past the end */
+	snprintf(cmd, sizeof(cmd), "/rdx/qp_list,,%d", MANY_QPS + 1);
+	assert_null(cmd);
+	snprintf(cmd, sizeof(cmd), "/rdx/qp_list,0,%d", MANY_QPS + 1);
+	assert_null(cmd);
+	{
+		static const char *const bad[] = {
+			"/rdx/qp_list,,", "/rdx/qp_list,0,", "/rdx/qp_list,sw,",
+			"/rdx/qp_list,,x", "/rdx/qp_list,,-1", "/rdx/qp_list,,+1",
+			"/rdx/qp_list,,1x", "/rdx/qp_list,,1 ", "/rdx/qp_list,, 1",
+			"/rdx/qp_list,,0x10", "/rdx/qp_list,,99999999999", "/rdx/qp_list,0,1,2",
+			"/rdx/qp_list,nope,1", "/rdx/qp_list,7,0",
+		};
+
+		for (i = 0; i < RTE_DIM(bad); i++)
+			assert_null(bad[i]);
+	}
 	for (i = 0; i < MANY_QPS; i++)
 		CU_ASSERT(rdx_qp_destroy(qps[i]) == 0);
 	CU_ASSERT(rdx_cq_destroy(cq) == 0);
 	CU_ASSERT(rdx_dev_close(d) == 0);
+	/* no QPs: start 0 is the empty list, 1 is past it */
+	r = query("/rdx/qp_list,,0");
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 0);
+	json_decref(r);
+	assert_null("/rdx/qp_list,,1");
 }
 
 /* A loop on LOOP_LCORE: one poller always busy, one always idle. */
@@ -588,6 +709,74 @@ test_lcores(void)
 	CU_ASSERT_EQUAL(loop.pollers[0].busy_calls, loop.pollers[0].calls);
 }
 
+/*
+ * /rdx/lcores with every lcore listed (NB_LCORES) and an app hook adding
+ * nearly RDX_TELEMETRY_LCORE_APP_BYTES to each: about 34 KiB in all, so
+ * pages; following "next" reads every lcore once, in id order.
+ */
+#define PAD_FIELDS 4
+#define PAD_LEN 100
+
+static int
+wide_hook(unsigned int lcore_id, struct rte_tel_data *d, void *arg)
+{
+	char key[8], val[PAD_LEN + 1];
+	unsigned int i;
+
+	(void)arg;
+	memset(val, 'a' + (int)(lcore_id % 26), PAD_LEN);
+	val[PAD_LEN] = '\0';
+	/* ,"padN":"<PAD_LEN>" each: 4 * 110 bytes, within the allowance */
+	for (i = 0; i < PAD_FIELDS; i++) {
+		snprintf(key, sizeof(key), "pad%u", i);
+		rte_tel_data_add_dict_string(d, key, val);
+	}
+	return 1;
+}
+
+static void
+test_lcores_pages(void)
+{
+	static char keys[RTE_MAX_LCORE][16];
+	unsigned int id, nb = 0;
+	char cmd[64];
+	json_t *r;
+
+	RTE_BUILD_BUG_ON(PAD_FIELDS * (PAD_LEN + 10) > RDX_TELEMETRY_LCORE_APP_BYTES);
+	for (id = 0; id < RTE_MAX_LCORE; id++)
+		if (rte_lcore_is_enabled(id))
+			snprintf(keys[nb++], sizeof(keys[0]), "%u", id);
+	CU_ASSERT_FATAL(nb == NB_LCORES);
+	CU_ASSERT_EQUAL(rdx_telemetry_lcore_info_set(wide_hook, NULL), 0);
+	CU_ASSERT(read_pages("/rdx/lcores", "/rdx/lcores,", keys, nb) >= 2);
+	/* the end of the list: an empty page; past it, bad starts: null */
+	snprintf(cmd, sizeof(cmd), "/rdx/lcores,%u", nb);
+	r = query(cmd);
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 0);
+	json_decref(r);
+	r = query("/rdx/lcores,63");
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 1 &&
+		  json_is_object(json_object_get(r, keys[63])));
+	json_decref(r);
+	snprintf(cmd, sizeof(cmd), "/rdx/lcores,%u", nb + 1);
+	assert_null(cmd);
+	{
+		static const char *const bad[] = {
+			"/rdx/lcores,x", "/rdx/lcores,-1", "/rdx/lcores,1x", "/rdx/lcores,1,2",
+			"/rdx/lcores,99999999999", "/rdx/lcores, 1",
+		};
+
+		for (size_t i = 0; i < RTE_DIM(bad); i++)
+			assert_null(bad[i]);
+	}
+	CU_ASSERT_EQUAL(rdx_telemetry_lcore_info_set(NULL, NULL), 0);
+	/* no lcore listed: start 0 is the empty list */
+	r = query("/rdx/lcores,0");
+	CU_ASSERT(json_is_object(r) && json_object_size(r) == 0);
+	json_decref(r);
+	assert_null("/rdx/lcores,1");
+}
+
 static void
 test_help_lists_commands(void)
 {
@@ -621,16 +810,17 @@ main(int argc, char **argv)
 		{ "qps", test_qps },
 		{ "qp_list_many", test_qp_list_many },
 		{ "lcores", test_lcores },
+		{ "lcores_pages", test_lcores_pages },
 		{ NULL, NULL },
 	};
-	char a0[] = "rdx_telemetry_ut", a1[] = "-l", a2[] = "0-1";
+	char a0[] = "rdx_telemetry_ut", a1[] = "--lcores", a2[] = "0-1,(2-63)@(0-1)";
 	char *eargv[] = { a0, a1, a2, NULL };
 	int ret;
 
 	(void)argc;
 	(void)argv;
 	if (rdx_runtime_init(3, eargv) < 0) {
-		printf("SKIP: EAL does not start here with -l 0-1 (needs 2 cores)\n");
+		printf("SKIP: EAL does not start here with --lcores 0-1,(2-63)@(0-1) (needs 2 cores)\n");
 		return EXIT_SKIP;
 	}
 	if (rte_lcore_is_enabled(LOOP_LCORE) == 0 || rte_get_main_lcore() == LOOP_LCORE) {
