@@ -12,7 +12,9 @@
 # apart, and that /rdx/qp_list names the lcore that posts to each QP (lcore
 # 0); then rdx-perf must exit 0 and remove its runtime directory. A second,
 # 2-second run with --loopback-lcores split (the client on worker lcore 1,
-# the server ends on the main lcore 0) checks /rdx/qp_list's lcores again.
+# the server ends on the main lcore 0) checks /rdx/qp_list's lcores again;
+# a third with 100 QPs per side (200 QPs, more than one 16-KiB reply holds)
+# reads /rdx/qp_list page by page through "next": every QP once, in order.
 # Never hangs: every wait is bounded, the background process is killed on
 # exit.
 source "$(dirname "$0")/lib.sh"
@@ -161,11 +163,22 @@ check(isinstance(qx1, dict) and qx1.get("send_wrs_posted", 0) > 0 and
       "/rdx/qp_xstats,0,<qp0>: %s" % qx1)
 check(q("/rdx/qp_xstats,sw,%d" % c0.get("qp_num", -1)) is not None,
       "/rdx/qp_xstats,sw,<qp0>: by device name too")
+# pages: from an index on (",<start>" for every device, "<dev>,<start>"),
+# the end of a list is an empty page; both lists fit here: no "more"/"next"
+keys = list(ql.keys()) if isinstance(ql, dict) else []
+q1 = q("/rdx/qp_list,,1")
+check(isinstance(q1, dict) and list(q1.keys()) == keys[1:2] and
+      q("/rdx/qp_list,0,0") == q("/rdx/qp_list") and q("/rdx/qp_list,sw,2") == {},
+      "/rdx/qp_list,,1: the second QP only (%s); ,0,0 is the whole list; ,sw,2 empty" % q1)
+lp = q("/rdx/lcores,0")
+check(isinstance(lp, dict) and list(lp.keys()) == ["0"] and q("/rdx/lcores,1") == {},
+      "/rdx/lcores,0: lcore 0, no \"next\"; /rdx/lcores,1: empty: %s" % lp)
 for bad in ("/rdx/dev_xstats,nodev", "/rdx/dev_info,nodev", "/rdx/dev_xstats",
             "/rdx/dev_xstats,1", "/rdx/dev_info,99999999", "/rdx/dev_xstats,-1",
             "/rdx/lcore,abc", "/rdx/lcore,5", "/rdx/qp_xstats", "/rdx/qp_xstats,0",
             "/rdx/qp_xstats,0,abc", "/rdx/qp_xstats,1,%d" % c0.get("qp_num", 0),
-            "/rdx/qp_xstats,0,16777216", "/rdx/qp_list,3"):
+            "/rdx/qp_xstats,0,16777216", "/rdx/qp_list,3", "/rdx/qp_list,,3",
+            "/rdx/qp_list,,x", "/rdx/qp_list,0,-1", "/rdx/lcores,2", "/rdx/lcores,1x"):
     r = q(bad)
     check(r is None, "%s: null (%s)" % (bad, r))
 
@@ -211,6 +224,37 @@ check(len(ents) == 2 and len(cl) == 1 and cl[0].get("lcore") == 1 and
       "/rdx/qp_list: the client's QP on lcore 1, the server end on the main lcore 0: %s" %
       ["%s: lcore %s" % (k, e.get("lcore")) for k, e in sorted(ql.items())]
       if isinstance(ql, dict) else ql)
+done()
+PY
+
+cat >"$TMP/telq_many.py" <<'PY'
+# usage: telq_many.py SOCKET PID VERSION: 100 QPs per side, 200 in all
+import sys
+from telq_common import check, connect, q, measuring, wait_measuring, done
+
+connect(sys.argv[1])
+p = wait_measuring("lcore_0")
+check(measuring(p, "lcore_0"), "/rdx_perf/progress: the measured phase runs")
+pages, listed, start = [], [], 0
+while len(pages) < 10:
+    r = q("/rdx/qp_list,,%d" % start if pages else "/rdx/qp_list")
+    if not isinstance(r, dict):
+        check(False, "/rdx/qp_list page %d: %s" % (len(pages), r))
+        break
+    ents = [k for k, v in r.items() if isinstance(v, dict)]
+    pages.append((len(ents), r.get("more"), r.get("next")))
+    listed += ents
+    if "next" not in r:
+        break
+    check(r.get("next") == start + len(ents) and r.get("more", 0) > 0,
+          "/rdx/qp_list from %d: %d QPs, \"more\": %s, \"next\": %s" %
+          (start, len(ents), r.get("more"), r.get("next")))
+    start = r["next"]
+nums = [int(k.split("/")[1]) for k in listed]
+check(len(pages) >= 2 and len(listed) == 200 and len(set(listed)) == 200 and
+      nums == sorted(nums),
+      "/rdx/qp_list through \"next\": %d pages %s, 200 QPs once each, in order" %
+      (len(pages), pages))
 done()
 PY
 
@@ -264,4 +308,6 @@ tel_run main telq.py --no-huge -l 0 -- --test write --dev sw --loopback -D 4
 # the QPs' lcores (rdx_qp_conf.post_lcore) when client and server ends differ
 tel_run split telq_split.py --no-huge -l 0-1 -- --test write --dev sw --loopback \
     --loopback-lcores split --sw-progress thread -D 2
+# /rdx/qp_list in pages: 200 QPs
+tel_run many telq_many.py --no-huge -l 0 -- --test write --dev sw --loopback -q 100 -D 2
 finish
