@@ -735,6 +735,11 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 		uint64_t ctx, crx, rs;
 
 		perf_ud_counts(a, &ctx, &crx, &e.ud_tx, &e.ud_rx, &rs);
+		/* ENDACK's ud_rx leaves them out; the client is not told */
+		ctx = perf_ud_stale(a);
+		if (ctx > 0)
+			fprintf(stderr, "rdx-perf: UD run %u: %" PRIu64 " stale datagram(s) (of earlier runs, late) not counted\n",
+				a->nb_runs, ctx);
 	}
 	rc = rdx_conn_send(a->conn, MSG_ENDACK, &e, sizeof(e), perf_boot_ms(a));
 	if (rc < 0)

@@ -224,6 +224,9 @@ struct perf_ep {
 	uint64_t ud_hi;          /* responder: highest op number seen (imm) */
 	uint64_t ud_dup;         /* stream responder: datagrams of an op already taken */
 	uint64_t dup_base;       /* ud_dup when the run began */
+	uint64_t ud_stale;       /* stream responder: datagrams of an earlier run
+				  * (perf_ud_stream_imm), late past its end */
+	uint64_t stale_base;     /* ud_stale when the run began */
 	uint64_t *ud_ops;        /* stream responder, UD: the op last taken at op & ring_mask */
 	uint64_t tx_base;        /* tx, recv_done, resent when the run began */
 	uint64_t rx_base;
@@ -263,6 +266,9 @@ struct perf_run {
 	uint32_t grh;            /* bytes before a message in a receive slot:
 				  * RDX_UD_GRH_BYTES over UD, else 0 */
 	bool ud;                 /* --transport ud */
+	uint32_t ud_run;         /* the runs before this one (perf_app.nb_runs: both
+				  * ends count alike); a UD stream's immediates
+				  * carry it (perf_ud_stream_imm) */
 	uint64_t ud_timeout_tsc; /* PERF_UD_TIMEOUT_MS */
 	volatile bool abort;     /* set by main: peer gone */
 	/* open loop (rate.h): total ops/s offered (0: closed loop) and the TSC
@@ -460,6 +466,45 @@ perf_ud_seq(uint64_t near, uint32_t imm_be)
 	return near + (uint64_t)(int64_t)(int32_t)(lo - (uint32_t)near);
 }
 
+/*
+ * UD stream (send --mode bw): the immediate carries the run as well, so
+ * that the responder counts only the datagrams of the current run; one
+ * delayed past the end of its run is stale in the next (perf_serve_recv).
+ * Its top PERF_UD_RUN_BITS bits are the run's number (perf_run.ud_run)
+ * modulo 16, the other 28 the op number's low bits, widened next to `near`
+ * as perf_ud_seq does with 32: an op number 2^27 or more from the highest
+ * seen of the QP, or a datagram 16 runs late, would be mistaken (the op
+ * numbers of a QP go on from run to run: they are not reset).
+ */
+#define PERF_UD_RUN_BITS 4u
+#define PERF_UD_OP_BITS (32u - PERF_UD_RUN_BITS)
+#define PERF_UD_OP_MASK ((UINT32_C(1) << PERF_UD_OP_BITS) - 1)
+
+/* The immediate (host order) of op `op` in run `run`. */
+static inline uint32_t
+perf_ud_stream_imm(uint64_t op, uint32_t run)
+{
+	return ((uint32_t)op & PERF_UD_OP_MASK) | (run << PERF_UD_OP_BITS);
+}
+
+/* Is the datagram of immediate imm (host order) one of run `run`? */
+static inline bool
+perf_ud_stream_run(uint32_t imm, uint32_t run)
+{
+	return imm >> PERF_UD_OP_BITS == (run & ((UINT32_C(1) << PERF_UD_RUN_BITS) - 1));
+}
+
+/* The op number of immediate imm (host order), next to `near`. */
+static inline uint64_t
+perf_ud_stream_op(uint64_t near, uint32_t imm)
+{
+	uint32_t d = (imm - (uint32_t)near) & PERF_UD_OP_MASK;
+
+	if (d & (UINT32_C(1) << (PERF_UD_OP_BITS - 1)))
+		return near - ((UINT64_C(1) << PERF_UD_OP_BITS) - d);
+	return near + d;
+}
+
 /* UD: the WR's destination (after the RC fields it shares bytes with). */
 static inline void
 perf_ud_dest(const struct perf_ep *ep, struct rdx_wr *wr)
@@ -584,6 +629,9 @@ struct perf_app {
  * (client ends in cli_*, server ends in srv_*) */
 void perf_ud_counts(const struct perf_app *a, uint64_t *cli_tx, uint64_t *cli_rx,
 		    uint64_t *srv_tx, uint64_t *srv_rx, uint64_t *resent);
+/* UD stream: the datagrams of earlier runs the server ends took in this one
+ * (left out of srv_rx) */
+uint64_t perf_ud_stale(const struct perf_app *a);
 
 /* setup.c */
 int perf_setup(struct perf_app *a);

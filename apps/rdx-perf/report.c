@@ -416,16 +416,19 @@ perf_report_run(struct perf_app *a, bool last)
 	if (merged == NULL)
 		return;
 	if (ud) {
-		char sz[16];
+		char sz[16], stale[64] = "";
 
 		ud_run_counts(a);
 		/* a stream counts what arrived: the measured ops x arrived/sent */
 		if (stream && a->ud_fwd_tx > 0 && a->ud_fwd_rx < a->ud_fwd_tx)
 			arrived = (double)a->ud_fwd_rx / (double)a->ud_fwd_tx;
 		perf_size_name(a->run.size, sz, sizeof(sz));
-		fprintf(stderr, "rdx-perf: UD %s %s size %s: client->server %" PRIu64 " datagrams sent, %" PRIu64 " arrived; server->client %" PRIu64 " sent, %" PRIu64 " arrived; %" PRIu64 " request(s) sent again after %u ms\n",
+		if (stream && a->conn == NULL) /* the server ends are ours */
+			snprintf(stale, sizeof(stale), "; %" PRIu64 " stale (of earlier runs, late)",
+				 perf_ud_stale(a));
+		fprintf(stderr, "rdx-perf: UD %s %s size %s: client->server %" PRIu64 " datagrams sent, %" PRIu64 " arrived; server->client %" PRIu64 " sent, %" PRIu64 " arrived; %" PRIu64 " request(s) sent again after %u ms%s\n",
 			a->o.test, mode_name(a->o.mode), sz, a->ud_fwd_tx, a->ud_fwd_rx,
-			a->ud_back_tx, a->ud_back_rx, a->ud_resent, PERF_UD_TIMEOUT_MS);
+			a->ud_back_tx, a->ud_back_rx, a->ud_resent, PERF_UD_TIMEOUT_MS, stale);
 	}
 	rdx_hist_init(merged);
 	row_common(a, &tot);

@@ -722,6 +722,9 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 	run->qps = qps;
 	run->ud = o->transport == PERF_TRANSPORT_UD;
 	run->grh = run->ud ? RDX_UD_GRH_BYTES : 0;
+	/* the client's runs and the server's RUNs are counted alike (two
+	 * processes: one RUN per run; MPI ranks run the same list) */
+	run->ud_run = a->nb_runs;
 	run->ud_timeout_tsc = hz / 1000 * PERF_UD_TIMEOUT_MS;
 	run->abort = false;
 	a->ud_back_tx = 0;
@@ -739,6 +742,7 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 			eps[e]->rx_base = eps[e]->recv_done;
 			eps[e]->resent_base = eps[e]->resent;
 			eps[e]->dup_base = eps[e]->ud_dup;
+			eps[e]->stale_base = eps[e]->ud_stale;
 		}
 	}
 	a->serve_lc.nb_srv = 0;
@@ -839,9 +843,23 @@ perf_ud_counts(const struct perf_app *a, uint64_t *cli_tx, uint64_t *cli_rx, uin
 			*srv_tx += a->srv[i].tx - a->srv[i].tx_base;
 			/* the repeats of a datagram already taken (the
 			 * software device's ud_dup) arrived but carry no new op:
-			 * counted, a loss would hide behind them */
+			 * counted, a loss would hide behind them; nor do the
+			 * datagrams of an earlier run, late past its end */
 			*srv_rx += a->srv[i].recv_done - a->srv[i].rx_base -
-				   (a->srv[i].ud_dup - a->srv[i].dup_base);
+				   (a->srv[i].ud_dup - a->srv[i].dup_base) -
+				   (a->srv[i].ud_stale - a->srv[i].stale_base);
 		}
 	}
+}
+
+uint64_t
+perf_ud_stale(const struct perf_app *a)
+{
+	uint64_t n = 0;
+	unsigned int i;
+
+	for (i = 0; a->srv != NULL && i < a->total_qps; i++)
+		if (a->srv[i].qp != NULL)
+			n += a->srv[i].ud_stale - a->srv[i].stale_base;
+	return n;
 }

@@ -43,6 +43,10 @@ struct stream_ops {
 	uint32_t plist;
 	uint32_t size;
 	uint32_t sig_every;
+	/* the immediate of op seq: (seq & imm_mask) | imm_run (UD: the run
+	 * too, perf_ud_stream_imm; else the op number's low 32 bits) */
+	uint32_t imm_mask;
+	uint32_t imm_run;
 };
 
 /*
@@ -198,7 +202,8 @@ stream_build(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep 
 	if (unlikely(so->per_wr)) {
 		for (j = 0; j < n; j++, seq++) {
 			if (so->imm)
-				wrs[j].imm = rte_cpu_to_be_32((uint32_t)seq);
+				wrs[j].imm = rte_cpu_to_be_32(((uint32_t)seq & so->imm_mask) |
+							      so->imm_run);
 			if (so->prep != NULL)
 				so->prep(lc, ep, &wrs[j], seq);
 			else if (so->fill != NULL)
@@ -412,6 +417,8 @@ perf_stream_run(struct perf_lcore *lc)
 		.plist = min_u32(lc->run->post_list, RDX_MAX_BURST),
 		.size = (uint32_t)lc->run->size,
 		.sig_every = lc->o->sig_every,
+		.imm_mask = ud ? PERF_UD_OP_MASK : UINT32_MAX,
+		.imm_run = ud ? perf_ud_stream_imm(0, lc->run->ud_run) : 0,
 	};
 	/* post lists in flight per QP: at most -t (each has an op), and one
 	 * more left by an earlier phase */
@@ -442,29 +449,47 @@ perf_stream_run(struct perf_lcore *lc)
 	return rc;
 }
 
-/*
- * UD, --verify: may a datagram of len bytes come now? This run's size, or
- * the size of another run of the list: a datagram late past the end of its
- * run (delayed or repeated on the way) arrives in a later one, where its
- * bytes are still its own op's pattern of its own length.
- */
-static bool
-ud_run_size(const struct perf_lcore *lc, uint64_t len)
-{
-	unsigned int i;
+/* What a UD stream's datagram is to its responder (ud_take). */
+enum ud_kind {
+	UD_NEW = 0,   /* an op of this run, the first time */
+	UD_DUP,       /* an op of this run already taken (repeated on the way) */
+	UD_STALE,     /* a datagram of an earlier run, late past its end */
+};
 
-	if (len == lc->run->size)
-		return true;
-	for (i = 0; i < lc->o->nb_sizes; i++)
-		if (lc->o->sizes[i] == len)
-			return true;
-	return false;
+/*
+ * UD stream responder: the datagram of immediate imm (host order) arrived
+ * in run `run`. Only this run's ops move the highest op seen (ud_hi) and
+ * are recorded (ud_ops, to know a repeat); each datagram counts in one of
+ * ud_dup, ud_stale or neither (a new op of this run): perf_ud_counts
+ * leaves the first two out. *op: the op number (not set when stale).
+ */
+static inline enum ud_kind
+ud_take(struct perf_ep *ep, uint32_t imm, uint32_t run, uint64_t *op)
+{
+	uint64_t o;
+
+	if (unlikely(!perf_ud_stream_run(imm, run))) {
+		ep->ud_stale++;
+		return UD_STALE;
+	}
+	/* the op number, near the highest seen (perf_ud_stream_op) */
+	o = perf_ud_stream_op(ep->ud_hi, imm);
+	*op = o;
+	if (o > ep->ud_hi)
+		ep->ud_hi = o;
+	if (ep->ud_ops[o & ep->ring_mask] == o) {
+		ep->ud_dup++;
+		return UD_DUP;
+	}
+	ep->ud_ops[o & ep->ring_mask] = o;
+	return UD_NEW;
 }
 
 /* Responder of send and write_imm (server_recv): consume receive
  * completions and keep the receive queue full. Over UD a datagram may be
- * lost: the op number is the immediate (perf_ud_seq), the message follows
- * the GRH area of its slot (the slot is the receive's wr_id). */
+ * lost, repeated or late: the run and the op number are the immediate
+ * (ud_take; a datagram of an earlier run is only counted), the message
+ * follows the GRH area of its slot (the slot is the receive's wr_id). */
 int
 perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep)
 {
@@ -479,27 +504,21 @@ perf_serve_recv(struct perf_lcore *lc, struct perf_ep *ep)
 		if (wc->status != 0)
 			return perf_wc_error(lc, ep, wc, "RECV");
 		if (lc->run->ud) {
-			/* the op number, near the highest seen (perf_ud_seq) */
-			const uint64_t op = perf_ud_seq(ep->ud_hi, wc->imm);
+			uint64_t op = 0;
 
-			if (op > ep->ud_hi)
-				ep->ud_hi = op;
-			/* a repeat of an op already taken: arrived, but not a
-			 * new message (perf_ud_counts leaves it out) */
-			if (ep->ud_ops[op & ep->ring_mask] == op)
-				ep->ud_dup++;
-			else
-				ep->ud_ops[op & ep->ring_mask] = op;
-			if (lc->o->verify) {
+			/* a stale datagram is no message of this run: its
+			 * bytes are another run's (another size) */
+			if (ud_take(ep, rte_be_to_cpu_32(wc->imm), lc->run->ud_run, &op) !=
+			    UD_STALE && lc->o->verify) {
 				uint64_t off = (wc->wr_id & (ep->rslots - 1)) * ep->rstride +
 					lc->run->grh;
-				uint64_t len = wc->byte_len - (uint64_t)lc->run->grh;
 
-				if (wc->opcode != RDX_WC_RECV_IMM || wc->byte_len < lc->run->grh ||
-				    !ud_run_size(lc, len))
+				if (wc->opcode != RDX_WC_RECV_IMM ||
+				    wc->byte_len != lc->run->size + lc->run->grh)
 					lc->verify_errors++;
 				else
-					lc->verify_errors += perf_mem_check(ep->rbuf, off, len, op,
+					lc->verify_errors += perf_mem_check(ep->rbuf, off,
+									    lc->run->size, op,
 									    PERF_SALT_DATA);
 			}
 		} else if (lc->o->verify) {

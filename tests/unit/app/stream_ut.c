@@ -6,9 +6,14 @@
  * the window, the last one), every field of the WRs a post list reuses
  * (stream_build, against WRs built from scratch), and the latency of retired ops timed by post
  * list (stream_retire_runs, stream_retire_skip: against one histogram record
- * per op) over random post lists, windows and retirements. The loop's helpers from
+ * per op) over random post lists, windows and retirements; over UD, the
+ * immediate that carries the run and the op number (perf_ud_stream_imm)
+ * and what the responder makes of a datagram (ud_take: this run's op, a
+ * repeat, or stale: of an earlier run) over runs of dropped, repeated,
+ * reordered and late datagrams. The loop's helpers from
  * common.c are stand-ins that fail the test if called.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -290,7 +295,8 @@ ref_wr(const struct stream_ops *so, const struct perf_run *run, const struct per
 	wr->remote_addr = ep->raddr + off;
 	wr->rkey = ep->rkey;
 	wr->flags = so->may_inline && so->size <= ep->inline_max ? RDX_WR_INLINE : 0;
-	wr->imm = rte_cpu_to_be_32((uint32_t)seq);
+	/* UD: the run rides in the immediate's top bits */
+	wr->imm = rte_cpu_to_be_32(so->ud ? perf_ud_stream_imm(seq, run->ud_run) : (uint32_t)seq);
 	if (so->ud)
 		perf_ud_dest(ep, wr);
 	if (so->prep != NULL)
@@ -326,6 +332,7 @@ test_build_wrs(void)
 		struct perf_run run = {
 			.slots = 1u << (rng_next() % 8),
 			.window = 1 + (uint32_t)(rng_next() % 160),
+			.ud_run = (uint32_t)rng_next(),
 		};
 		struct perf_ep a = { .buf = &fx.mem, .raddr = 0x7000000000ull, .rkey = 0x77,
 				     .inline_max = 64, .ah = ah, .rqpn = 9, .rqkey = 0x1111 };
@@ -335,8 +342,12 @@ test_build_wrs(void)
 		unsigned int step;
 
 		so.per_wr = so.imm || so.prep != NULL;
+		/* as perf_stream_run sets them */
+		so.imm_mask = so.ud ? PERF_UD_OP_MASK : UINT32_MAX;
+		so.imm_run = so.ud ? perf_ud_stream_imm(0, run.ud_run) : 0;
 		run.stride = so.size + 64 * (uint32_t)(rng_next() % 3);
-		a.posted = a.completed = rng_next() % 1000;
+		/* op numbers go on from run to run: past 2^28 and 2^32 too */
+		a.posted = a.completed = rng_next() % 4 == 0 ? rng_next() >> 1 : rng_next() % 1000;
 		a.target = a.posted + 1 + rng_next() % 500;
 		struct perf_ep b = a;
 
@@ -481,6 +492,148 @@ test_retire_runs(void)
 	fx_fini(&fx);
 }
 
+/* The UD stream immediate: the run's number mod 16 and the op number's
+ * low 28 bits, widened back next to the highest op seen within
+ * [-2^27, 2^27) of it, across 2^28 and 2^32 boundaries. */
+static void
+test_ud_imm(void)
+{
+	const int64_t half = INT64_C(1) << (PERF_UD_OP_BITS - 1);
+	unsigned int i, k;
+
+	rng_state = 11;
+	for (i = 0; i < 200000; i++) {
+		uint64_t near = i % 4 == 0 ? rng_next() >> 1 :
+			(uint64_t)(i % 3 + 1) * (UINT64_C(1) << (i % 2 ? 28 : 32)) - 512 +
+			rng_next() % 1024;
+		int64_t delta = i % 5 == 0 ? (i % 10 == 0 ? -half : half - 1) :
+			(int64_t)(rng_next() % (2 * (uint64_t)half)) - half;
+		uint64_t op = near + (uint64_t)delta;
+		uint32_t run = (uint32_t)rng_next();
+		uint32_t imm = perf_ud_stream_imm(op, run);
+
+		CU_ASSERT_EQUAL(imm & PERF_UD_OP_MASK, (uint32_t)op & PERF_UD_OP_MASK);
+		CU_ASSERT(perf_ud_stream_run(imm, run));
+		for (k = 1; k < 16; k++)
+			CU_ASSERT(!perf_ud_stream_run(imm, run + k));
+		CU_ASSERT(perf_ud_stream_run(imm, run + 16));
+		CU_ASSERT_EQUAL(perf_ud_stream_op(near, imm), op);
+	}
+	CU_ASSERT_EQUAL(perf_ud_stream_imm(5, 0), 5u);
+	CU_ASSERT_EQUAL(perf_ud_stream_imm(UINT64_C(0x123456789), 3), 0x33456789u);
+	CU_ASSERT_EQUAL(perf_ud_stream_op(0, 0), 0u);
+}
+
+/* One datagram on its way to the responder: its op and run. */
+struct ut_dgram {
+	uint64_t op;
+	uint32_t run;
+};
+
+/*
+ * A stream's datagrams over runs of random lengths (op numbers go on from
+ * run to run, from just below 2^32), dropped, repeated, reordered within a
+ * run, and some delayed past the end of their run into the next one or the
+ * one after: in each run the responder (ud_take) takes each op of the run
+ * that arrived once, with its op number, counts the repeats in ud_dup and
+ * the datagrams of earlier runs in ud_stale, nothing else; what arrived
+ * less these two (perf_ud_counts) is never more than the run sent.
+ */
+static void
+test_ud_runs(void)
+{
+	enum { RING = 4096, MAXN = 3000, MAXQ = 4 * MAXN };
+	static struct ut_dgram q[MAXQ], due[MAXQ], later[2][MAXQ];
+	static uint64_t ops[RING];
+	static uint8_t got[MAXN];
+	unsigned int nl[2] = { 0, 0 }, run, stale_runs = 0;
+	uint64_t base = (UINT64_C(1) << 32) - 5000, total_stale = 0;
+	struct perf_ep ep;
+
+	rng_state = 12;
+	memset(&ep, 0, sizeof(ep));
+	memset(ops, 0xff, sizeof(ops));
+	ep.ud_ops = ops;
+	ep.ring_mask = RING - 1;
+	ep.ud_hi = base - 1; /* as if earlier runs had taken the ops below */
+	for (run = 0; run < 40; run++) {
+		uint64_t n = 1 + rng_next() % MAXN, op, rx = 0, fresh = 0, want = 0;
+		uint64_t dup0 = ep.ud_dup, stale0 = ep.ud_stale;
+		unsigned int nq = 0, late_in, i, j;
+
+		memset(got, 0, sizeof(got));
+		/* the late ones of the earlier runs due in this one */
+		late_in = nl[0];
+		memcpy(due, later[0], nl[0] * sizeof(due[0]));
+		memcpy(later[0], later[1], nl[1] * sizeof(later[1][0]));
+		nl[0] = nl[1];
+		nl[1] = 0;
+		/* this run's datagrams, as the wire treats them */
+		for (op = base; op < base + n; op++) {
+			unsigned int r = (unsigned int)(rng_next() % 100), copies = 1;
+
+			if (r < 8)
+				continue;             /* lost */
+			if (r < 16)
+				copies = 2;           /* repeated */
+			while (copies-- > 0) {
+				struct ut_dgram d = { op, run };
+
+				if (rng_next() % 100 < 6) {
+					/* late: into the next run, or the one after */
+					unsigned int l = rng_next() % 4 == 0;
+
+					later[l][nl[l]++] = d;
+				} else {
+					q[nq++] = d;
+				}
+			}
+		}
+		/* reordered within the run (64 apart at most) */
+		for (i = 0; i + 1 < nq; i++) {
+			j = i + 1 + (unsigned int)(rng_next() % 64);
+			if (j < nq && rng_next() % 8 == 0) {
+				struct ut_dgram t = q[i];
+
+				q[i] = q[j];
+				q[j] = t;
+			}
+		}
+		/* they come in anywhere */
+		for (i = 0; i < late_in; i++) {
+			j = (unsigned int)(rng_next() % (nq + 1));
+			q[nq] = q[j];
+			q[j] = due[i];
+			nq++;
+		}
+		for (i = 0; i < nq; i++) {
+			uint64_t o = UINT64_MAX;
+			enum ud_kind k = ud_take(&ep, perf_ud_stream_imm(q[i].op, q[i].run), run,
+						 &o);
+
+			rx++;
+			if (q[i].run != run) {
+				CU_ASSERT_EQUAL(k, UD_STALE);
+				continue;
+			}
+			CU_ASSERT_EQUAL(o, q[i].op);
+			CU_ASSERT_EQUAL(k, got[q[i].op - base] ? UD_DUP : UD_NEW);
+			fresh += k == UD_NEW;
+			want += !got[q[i].op - base];
+			got[q[i].op - base] = 1;
+		}
+		CU_ASSERT_EQUAL(ep.ud_stale - stale0, late_in);
+		CU_ASSERT_EQUAL(fresh, want);
+		CU_ASSERT_EQUAL(rx - (ep.ud_dup - dup0) - (ep.ud_stale - stale0), want);
+		CU_ASSERT(want <= n);
+		stale_runs += late_in > 0;
+		total_stale += late_in;
+		base += n;
+	}
+	CU_ASSERT(stale_runs > 30);
+	printf("\n  %" PRIu64 " stale datagrams in %u runs ", total_stale, stale_runs);
+}
+
 int
 main(void)
 {
@@ -488,6 +641,8 @@ main(void)
 		{ "signaled WRs: the per-WR rule", test_signal_rule },
 		{ "WRs: as built from scratch", test_build_wrs },
 		{ "retire by runs: one record per op", test_retire_runs },
+		{ "UD stream immediate: run and op number", test_ud_imm },
+		{ "UD stream responder: this run's datagrams only", test_ud_runs },
 		{ NULL, NULL },
 	};
 
