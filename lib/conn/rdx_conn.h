@@ -43,6 +43,25 @@ uint16_t rdx_conn_port(const struct rdx_conn *listener);
  * magic (an rdx peer of another wire version, not a stray connection).
  */
 struct rdx_conn *rdx_conn_accept(struct rdx_conn *listener, int timeout_ms);
+/**
+ * Non-blocking accept, for a thread that serves other work meanwhile: take
+ * a peer that has connected, if any, and send our hello; the peer's hello
+ * is checked later by rdx_conn_hello_poll (until it has returned 0, every
+ * send and receive on the connection fails with -EINVAL). NULL with
+ * rte_errno EAGAIN when no peer is waiting, or another errno (the reason
+ * in rdx_conn_strerror(listener)).
+ */
+struct rdx_conn *rdx_conn_accept_start(struct rdx_conn *listener);
+/**
+ * Non-blocking: check the hello of a peer taken by rdx_conn_accept_start
+ * once it has all arrived. 0 (checked, or c came from rdx_conn_accept or
+ * rdx_conn_connect), -EAGAIN (not all of it yet: call again; the caller
+ * gives up on a peer silent too long), or as rdx_conn_accept: -EPROTO (a
+ * stray peer's first bytes are refused at once; rdx_conn_peer_version(c)
+ * non-empty for an rdx peer of another wire version), -ECONNRESET (the
+ * peer closed). On an error close c.
+ */
+int rdx_conn_hello_poll(struct rdx_conn *c);
 /** Connect to host:port within timeout_ms and exchange hellos. */
 struct rdx_conn *rdx_conn_connect(const char *host, uint16_t port, int timeout_ms);
 void rdx_conn_close(struct rdx_conn *c);
@@ -59,6 +78,17 @@ int rdx_conn_send(struct rdx_conn *c, uint32_t type, const void *buf, size_t len
 		  int timeout_ms);
 int rdx_conn_recv(struct rdx_conn *c, uint32_t type, void *buf, size_t len,
 		  int timeout_ms);
+/** The largest len of rdx_conn_recv_ready: fits in a socket's receive buffer. */
+#define RDX_CONN_READY_MAX 16384u
+/**
+ * Non-blocking: 0 once the whole message of this type and length has
+ * arrived (rdx_conn_recv(c, type, buf, len, 0) then takes it without
+ * waiting), -EAGAIN while a part of it is still to come, -ECONNRESET when
+ * the peer closed before sending all of it, -EPROTO as soon as its header
+ * shows another type or length (nothing consumed: rdx_conn_recv reports and
+ * drains it), -EINVAL for len > RDX_CONN_READY_MAX. Consumes nothing.
+ */
+int rdx_conn_recv_ready(struct rdx_conn *c, uint32_t type, size_t len);
 /** Non-blocking: 0 while the peer is connected, -ECONNRESET once it is gone. */
 int rdx_conn_peer_alive(struct rdx_conn *c);
 /**

@@ -3,7 +3,8 @@
  * Out-of-band bootstrap over TCP, the framing side: deadlines and waits
  * that end on a stop request, raw stream I/O, typed and length-checked
  * messages (send, receive, both at once), resync after an unexpected
- * message, peer_alive and the one-line reasons. The socket side (listen,
+ * message, the non-blocking look at what has arrived (peek, recv_ready),
+ * peer_alive and the one-line reasons. The socket side (listen,
  * accept, connect, hello) is rdx_conn_sock.c; the wire format is in
  * rdx_conn_priv.h.
  */
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 #include <arpa/inet.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include <rte_common.h>
@@ -216,6 +218,53 @@ rdx_conn_recv_all(struct rdx_conn *c, void *buf, size_t len, int64_t deadline, c
 	return 0;
 }
 
+/*
+ * Without waiting or consuming anything: how many bytes have arrived, the
+ * first len of them in buf. poll() with POLLRDHUP tells a peer that is
+ * still connected (what is missing may come) from one that has closed
+ * after a part of it (it never will).
+ */
+int
+rdx_conn_peek(struct rdx_conn *c, void *buf, size_t len, size_t need, const char *what)
+{
+	struct pollfd pfd = { .fd = c->fd, .events = POLLIN | POLLRDHUP };
+	int ret, avail = 0;
+	ssize_t n;
+
+	do {
+		ret = poll(&pfd, 1, 0);
+	} while (ret < 0 && errno == EINTR);
+	if (ret < 0) {
+		ret = -errno;
+		rdx_conn_err(c, "waiting for %s failed: %s", what, strerror(-ret));
+		return ret;
+	}
+	if (ret == 0)
+		return 0;
+	if (ioctl(c->fd, FIONREAD, &avail) != 0 || avail < 0)
+		avail = 0;
+	if (avail > 0 && len > 0) {
+		n = recv(c->fd, buf, RTE_MIN(len, (size_t)avail), MSG_PEEK | MSG_DONTWAIT);
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+			ret = errno;
+			if (ret == ECONNRESET) {
+				rdx_conn_err(c, "peer %s reset the connection (waiting for %s)",
+					     c->peer, what);
+				return -ECONNRESET;
+			}
+			rdx_conn_err(c, "receiving %s from %s failed: %s", what, c->peer,
+				     strerror(ret));
+			return -ret;
+		}
+	}
+	if ((size_t)avail < need && (pfd.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) {
+		rdx_conn_err(c, "peer %s closed the connection (waiting for %s, got %d of %zu bytes)",
+			     c->peer, what, avail, need);
+		return -ECONNRESET;
+	}
+	return avail;
+}
+
 /* ------------------------------------------------------------- messages */
 
 static int
@@ -225,6 +274,11 @@ check_io_args(struct rdx_conn *c, const void *buf, size_t len)
 		return -EINVAL;
 	if (c->listener) {
 		rdx_conn_err(c, "cannot send or receive on a listening connection");
+		return -EINVAL;
+	}
+	if (c->hello_pending) {
+		rdx_conn_err(c, "the hello of peer %s is not checked yet (rdx_conn_hello_poll)",
+			     c->peer);
 		return -EINVAL;
 	}
 	if ((buf == NULL && len > 0) || len > UINT32_MAX) {
@@ -321,6 +375,33 @@ rdx_conn_recv(struct rdx_conn *c, uint32_t type, void *buf, size_t len, int time
 	if (ret < 0)
 		return ret;
 	return recv_msg(c, type, buf, len, rdx_conn_deadline(timeout_ms));
+}
+
+int
+rdx_conn_recv_ready(struct rdx_conn *c, uint32_t type, size_t len)
+{
+	struct rdx_msg_hdr h;
+	char what[48];
+	int ret = check_io_args(c, NULL, 0);
+
+	if (ret < 0)
+		return ret;
+	if (len > RDX_CONN_READY_MAX) {
+		rdx_conn_err(c, "cannot wait for %zu bytes without blocking (at most %u)", len,
+			     RDX_CONN_READY_MAX);
+		return -EINVAL;
+	}
+	snprintf(what, sizeof(what), "message type %u", type);
+	ret = rdx_conn_peek(c, &h, sizeof(h), sizeof(h) + len, what);
+	if (ret < 0)
+		return ret;
+	if ((size_t)ret < sizeof(h))
+		return -EAGAIN;
+	if (ntohl(h.type) != type || ntohl(h.len) != len) {
+		mismatch_err(c, ntohl(h.type), ntohl(h.len), type, len);
+		return -EPROTO;
+	}
+	return (size_t)ret < sizeof(h) + len ? -EAGAIN : 0;
 }
 
 /*

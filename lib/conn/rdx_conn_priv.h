@@ -48,6 +48,7 @@ struct rdx_msg_hdr {
 struct rdx_conn {
 	int fd;
 	bool listener;
+	bool hello_pending;         /* rdx_conn_accept_start: peer's hello unchecked */
 	uint16_t port;              /* local port */
 	char peer[INET6_ADDRSTRLEN + 8];
 	char peer_version[sizeof(((struct rdx_hello *)0)->version) + 1];
@@ -80,5 +81,13 @@ RDX_CONN_INTERNAL int rdx_conn_send_all(struct rdx_conn *c, const void *buf, siz
 /* Receive exactly len bytes before the deadline. 0 or -errno (reason set). */
 RDX_CONN_INTERNAL int rdx_conn_recv_all(struct rdx_conn *c, void *buf, size_t len,
 					int64_t deadline, const char *what);
+/*
+ * Without waiting or consuming anything: the number of bytes that have
+ * arrived (up to INT32_MAX), the first len of them copied into buf;
+ * -ECONNRESET (reason set, naming what) once the peer has closed or reset
+ * the connection with fewer than need bytes sent; other -errno.
+ */
+RDX_CONN_INTERNAL int rdx_conn_peek(struct rdx_conn *c, void *buf, size_t len, size_t need,
+				    const char *what);
 
 #endif /* RDX_CONN_PRIV_H */

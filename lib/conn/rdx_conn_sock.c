@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Out-of-band bootstrap over TCP, the socket side: listen, accept and
- * connect with a deadline, the peer's address, the hello exchange and its
+ * connect with a deadline, accept without waiting (the peer's hello checked
+ * later, hello_poll), the peer's address, the hello exchange and its
  * wire version check, HOST:PORT parsing. The framing side (waits, stream
  * I/O, messages) is rdx_conn_msg.c; the wire format is in rdx_conn_priv.h.
  */
@@ -112,36 +113,87 @@ hello_fill(struct rdx_hello *h, uint32_t wire_version)
 static uint32_t conn_hello_version = RDX_WIRE_VERSION;
 
 static int
-hello_exchange(struct rdx_conn *c, int64_t deadline)
+hello_send(struct rdx_conn *c, int64_t deadline)
 {
-	struct rdx_hello mine, theirs;
-	uint32_t v;
-	int ret;
+	struct rdx_hello mine;
 
 	hello_fill(&mine, conn_hello_version);
-	ret = rdx_conn_send_all(c, &mine, sizeof(mine), deadline, "the hello");
-	if (ret < 0)
-		return ret;
-	ret = rdx_conn_recv_all(c, &theirs, sizeof(theirs), deadline, "the peer's hello");
-	if (ret < 0)
-		return ret;
-	if (memcmp(theirs.magic, RDX_CONN_MAGIC, sizeof(theirs.magic)) != 0) {
-		rdx_conn_err(c, "peer %s is not an rdx peer (bad hello magic)", c->peer);
-		return -EPROTO;
-	}
-	memcpy(c->peer_version, theirs.version, sizeof(theirs.version));
-	c->peer_version[sizeof(theirs.version)] = '\0';
+	return rdx_conn_send_all(c, &mine, sizeof(mine), deadline, "the hello");
+}
+
+static int
+bad_magic(struct rdx_conn *c)
+{
+	rdx_conn_err(c, "peer %s is not an rdx peer (bad hello magic)", c->peer);
+	return -EPROTO;
+}
+
+/* The peer's hello, received: magic, version string, wire version. */
+static int
+hello_check(struct rdx_conn *c, const struct rdx_hello *theirs)
+{
+	uint32_t v;
+
+	if (memcmp(theirs->magic, RDX_CONN_MAGIC, sizeof(theirs->magic)) != 0)
+		return bad_magic(c);
+	memcpy(c->peer_version, theirs->version, sizeof(theirs->version));
+	c->peer_version[sizeof(theirs->version)] = '\0';
 	/* Peer bytes go into one-line messages and logs: printable ASCII only
 	 * (a newline or escape sequence from the wire must not reach them). */
 	for (char *p = c->peer_version; *p != '\0'; p++)
 		if (*p < 0x20 || *p > 0x7e)
 			*p = '?';
-	v = ntohl(theirs.wire_version);
+	v = ntohl(theirs->wire_version);
 	if (v != RDX_WIRE_VERSION) {
 		rdx_conn_err(c, "peer %s runs wire version %u (rdx %s), we run %u (rdx %s)",
 			     c->peer, v, c->peer_version, RDX_WIRE_VERSION, RDX_VERSION_STR);
 		return -EPROTO;
 	}
+	return 0;
+}
+
+static int
+hello_exchange(struct rdx_conn *c, int64_t deadline)
+{
+	struct rdx_hello theirs;
+	int ret;
+
+	ret = hello_send(c, deadline);
+	if (ret < 0)
+		return ret;
+	ret = rdx_conn_recv_all(c, &theirs, sizeof(theirs), deadline, "the peer's hello");
+	if (ret < 0)
+		return ret;
+	return hello_check(c, &theirs);
+}
+
+int
+rdx_conn_hello_poll(struct rdx_conn *c)
+{
+	struct rdx_hello theirs;
+	int ret;
+
+	if (c == NULL || c->listener)
+		return -EINVAL;
+	if (!c->hello_pending)
+		return 0;
+	ret = rdx_conn_peek(c, &theirs, sizeof(theirs), sizeof(theirs), "the peer's hello");
+	if (ret < 0)
+		return ret;
+	/* a stray peer (a port scan, an HTTP client) shows in its first bytes */
+	if (memcmp(theirs.magic, RDX_CONN_MAGIC, RTE_MIN((size_t)ret, sizeof(theirs.magic))) != 0)
+		return bad_magic(c);
+	if ((size_t)ret < sizeof(theirs))
+		return -EAGAIN;
+	/* all there: taken without waiting */
+	ret = rdx_conn_recv_all(c, &theirs, sizeof(theirs), rdx_conn_now_ms(), "the peer's hello");
+	if (ret == 0)
+		ret = hello_check(c, &theirs);
+	if (ret < 0)
+		return ret;
+	c->hello_pending = false;
+	CONN_LOG(DEBUG, "accepted %s on port %u (peer rdx %s)\n", c->peer, c->port,
+		 c->peer_version);
 	return 0;
 }
 
@@ -234,23 +286,29 @@ rdx_conn_port(const struct rdx_conn *listener)
 	return listener != NULL ? listener->port : 0;
 }
 
-struct rdx_conn *
-rdx_conn_accept(struct rdx_conn *listener, int timeout_ms)
+static bool
+is_listener(struct rdx_conn *listener)
 {
-	int64_t deadline = rdx_conn_deadline(timeout_ms);
+	if (listener != NULL && listener->listener)
+		return true;
+	rdx_conn_err(NULL, "accept needs a listening connection");
+	rte_errno = EINVAL;
+	return false;
+}
+
+/*
+ * Take a peer that has connected, without waiting: its connection (the
+ * peer's address set, hello not exchanged), or NULL with rte_errno EAGAIN
+ * (none waiting) or another errno (reason set on the listener).
+ */
+static struct rdx_conn *
+take_peer(struct rdx_conn *listener)
+{
 	struct sockaddr_storage ss;
 	struct rdx_conn *c;
-	int64_t hello_deadline;
 	socklen_t sl;
-	int fd, ret;
+	int fd;
 
-	rdx_conn_tls_err[0] = '\0';
-	if (listener == NULL || !listener->listener) {
-		rdx_conn_err(NULL, "accept needs a listening connection");
-		rte_errno = EINVAL;
-		return NULL;
-	}
-	listener->peer_version[0] = '\0';
 	for (;;) {
 		sl = sizeof(ss);
 		fd = accept4(listener->fd, (struct sockaddr *)&ss, &sl,
@@ -259,12 +317,40 @@ rdx_conn_accept(struct rdx_conn *listener, int timeout_ms)
 			break;
 		if (errno == EINTR || errno == ECONNABORTED)
 			continue;
-		if (errno != EAGAIN && errno != EWOULDBLOCK) {
-			rte_errno = errno;
+		rte_errno = errno == EWOULDBLOCK ? EAGAIN : errno;
+		if (rte_errno != EAGAIN)
 			rdx_conn_err(listener, "accept on port %u failed: %s", listener->port,
-				     strerror(errno));
+				     strerror(rte_errno));
+		return NULL;
+	}
+	c = conn_new(fd, false);
+	if (c == NULL) {
+		close(fd);
+		rdx_conn_err(listener, "out of memory");
+		rte_errno = ENOMEM;
+		return NULL;
+	}
+	tune_socket(fd);
+	c->port = listener->port;
+	addr_str((struct sockaddr *)&ss, c->peer, sizeof(c->peer));
+	return c;
+}
+
+struct rdx_conn *
+rdx_conn_accept(struct rdx_conn *listener, int timeout_ms)
+{
+	int64_t deadline = rdx_conn_deadline(timeout_ms);
+	struct rdx_conn *c;
+	int64_t hello_deadline;
+	int ret;
+
+	rdx_conn_tls_err[0] = '\0';
+	if (!is_listener(listener))
+		return NULL;
+	listener->peer_version[0] = '\0';
+	while ((c = take_peer(listener)) == NULL) {
+		if (rte_errno != EAGAIN)
 			return NULL;
-		}
 		ret = rdx_conn_wait_fd(listener->fd, POLLIN, deadline, NULL);
 		if (ret <= 0) {
 			rte_errno = ret == 0 ? ETIMEDOUT : -ret;
@@ -277,16 +363,6 @@ rdx_conn_accept(struct rdx_conn *listener, int timeout_ms)
 			return NULL;
 		}
 	}
-	c = conn_new(fd, false);
-	if (c == NULL) {
-		close(fd);
-		rdx_conn_err(listener, "out of memory");
-		rte_errno = ENOMEM;
-		return NULL;
-	}
-	tune_socket(fd);
-	c->port = listener->port;
-	addr_str((struct sockaddr *)&ss, c->peer, sizeof(c->peer));
 	/* a real peer sends its hello as soon as it connects: one that does
 	 * not (a port scan, a stuck client) cannot hold the listener long */
 	hello_deadline = rdx_conn_now_ms() + RDX_CONN_HELLO_MS;
@@ -303,6 +379,31 @@ rdx_conn_accept(struct rdx_conn *listener, int timeout_ms)
 	}
 	CONN_LOG(DEBUG, "accepted %s on port %u (peer rdx %s)\n", c->peer, c->port,
 		 c->peer_version);
+	return c;
+}
+
+struct rdx_conn *
+rdx_conn_accept_start(struct rdx_conn *listener)
+{
+	struct rdx_conn *c;
+	int ret;
+
+	rdx_conn_tls_err[0] = '\0';
+	if (!is_listener(listener))
+		return NULL;
+	listener->peer_version[0] = '\0';
+	c = take_peer(listener);
+	if (c == NULL)
+		return NULL;
+	/* 24 bytes on a new connection: the send buffer takes them at once */
+	ret = hello_send(c, rdx_conn_now_ms());
+	if (ret < 0) {
+		memcpy(listener->err, c->err, sizeof(listener->err));
+		rdx_conn_close(c);
+		rte_errno = -ret;
+		return NULL;
+	}
+	c->hello_pending = true;
 	return c;
 }
 
