@@ -462,6 +462,52 @@ rdx_rpc_session_bootstrap(struct rdx_rpc_session *s, struct rdx_conn *c, int tim
 }
 
 int
+rdx_rpc_session_bootstrap_poll(struct rdx_rpc_endpoint *ep, struct rdx_conn *c,
+			       struct rdx_rpc_session **sessp)
+{
+	struct rdx_rpc_session_info me, peer;
+	struct rdx_rpc_session *s;
+	int ret;
+
+	if (ep == NULL || c == NULL || sessp == NULL)
+		return -EINVAL;
+	*sessp = NULL;
+	ret = rdx_conn_recv_ready(c, RDX_RPC_CONN_MSG, sizeof(peer));
+	if (ret == -EAGAIN)
+		return ret;
+	/* all of it there: taken without waiting (timeout 0) */
+	if (ret == 0)
+		ret = rdx_conn_recv(c, RDX_RPC_CONN_MSG, &peer, sizeof(peer), 0);
+	if (ret != 0) {
+		rpc_log("session info from %s: %s", rdx_conn_peer_name(c), rdx_conn_strerror(c));
+		return ret;
+	}
+	s = rdx_rpc_session_create(ep);
+	if (s == NULL) {
+		ret = -rte_errno;
+		rpc_log("no session for %s: %s", rdx_conn_peer_name(c), rte_strerror(-ret));
+		return ret;
+	}
+	ret = rdx_rpc_session_info_get(s, &me);
+	/* 136 bytes on a connection that has carried only the hello: the
+	 * send buffer takes them at once */
+	if (ret == 0) {
+		ret = rdx_conn_send(c, RDX_RPC_CONN_MSG, &me, sizeof(me), 0);
+		if (ret != 0)
+			rpc_log("session info to %s: %s", rdx_conn_peer_name(c),
+				rdx_conn_strerror(c));
+	}
+	if (ret == 0)
+		ret = rdx_rpc_session_connect(s, &peer);
+	if (ret != 0) {
+		rdx_rpc_session_destroy(s);
+		return ret;
+	}
+	*sessp = s;
+	return 0;
+}
+
+int
 rdx_rpc_session_destroy(struct rdx_rpc_session *s)
 {
 	struct rdx_rpc_endpoint *ep;

@@ -361,7 +361,8 @@ int rdx_rpc_endpoint_conf_get(const struct rdx_rpc_endpoint *ep, struct rdx_rpc_
 /**
  * Create a session (infrc: with its RC QP), not yet connected: get its
  * info, send it to the peer, receive the peer's, then
- * rdx_rpc_session_connect (or do all three with rdx_rpc_session_bootstrap).
+ * rdx_rpc_session_connect (or do all three with rdx_rpc_session_bootstrap;
+ * an accepting side that must not wait: rdx_rpc_session_bootstrap_poll).
  *
  * Control path; the endpoint's thread.
  *
@@ -412,6 +413,30 @@ int rdx_rpc_session_connect(struct rdx_rpc_session *sess,
 #define RDX_RPC_CONN_MSG 0x5250u
 int rdx_rpc_session_bootstrap(struct rdx_rpc_session *sess, struct rdx_conn *c,
 			      int timeout_ms);
+
+/**
+ * The accepting side of rdx_rpc_session_bootstrap without waiting, for an
+ * endpoint thread that serves its other sessions meanwhile: call it again
+ * (e.g. every few ms) while it returns -EAGAIN. Once the peer's info has
+ * all arrived on c (rdx_conn_recv_ready), it creates a session, sends the
+ * session's info, connects it and returns it in *sess. Nothing is
+ * allocated before: a peer that connects and goes silent holds only its
+ * connection (give it a deadline, then close c). The peer calls
+ * rdx_rpc_session_bootstrap; c has its hello checked (rdx_conn_accept, or
+ * rdx_conn_accept_start then rdx_conn_hello_poll).
+ *
+ * Control path; the endpoint's thread; never waits.
+ *
+ * @return
+ *   0 (*sess connected), -EAGAIN (not all of the peer's info yet), -EINVAL
+ *   (NULL argument), the negative errno of rdx_conn_recv_ready or
+ *   rdx_conn_recv (-ECONNRESET, -EPROTO: close c), -rte_errno of
+ *   rdx_rpc_session_create (-ENOSPC, -ENOMEM), or that of rdx_conn_send or
+ *   rdx_rpc_session_connect (the session is destroyed). *sess is NULL
+ *   unless 0.
+ */
+int rdx_rpc_session_bootstrap_poll(struct rdx_rpc_endpoint *ep, struct rdx_conn *c,
+				   struct rdx_rpc_session **sess);
 
 /**
  * Destroy a session: its calls in flight complete with -ECONNABORTED (their
