@@ -10,10 +10,11 @@
  *             [--clients N] [--capacity N] [--value-max BYTES]
  *
  * It serves --clients clients (accepted as they come, while it serves the
- * others) and exits once all of them have come and gone, or on
- * SIGINT/SIGTERM. The store (kv_store.h) is a fixed open-addressing
- * table with its value slab allocated at start: the handlers allocate
- * nothing.
+ * others: their bootstraps progress without waiting, so a peer that
+ * connects and goes silent stalls no one) and exits once all of them have
+ * come and gone, or on SIGINT/SIGTERM. The store (kv_store.h) is a fixed
+ * open-addressing table with its value slab allocated at start: the
+ * handlers allocate nothing.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -117,46 +118,96 @@ kv_handler(struct rdx_rpc_req *req, void *arg)
 	}
 }
 
-/* A poller beside the endpoint's (control path, every 10 ms):
- * accept the next client and bootstrap its session; stop once all the
- * clients expected have come and gone. */
+/* A poller beside the endpoint's (control path, every 10 ms): take the
+ * clients that have connected and move their bootstraps on as far as what
+ * each has sent allows, never waiting for one (a client that connects and
+ * goes silent must not stall the others' calls); stop once all the clients
+ * expected have come and gone. */
+#define KV_WATCH_HZ 100
+/* A client's hello and session info, from its connect: as long as
+ * rdx_rpc_session_bootstrap's wait was. */
+#define KV_BOOT_MS 10000
+/* The first client, from the start. */
+#define KV_FIRST_MS 30000
+
+struct kv_pending {
+	struct rdx_conn *c;
+	uint64_t deadline;           /* TSC */
+};
+
 struct kv_watch {
 	struct rdx_lcore_loop *loop;
 	struct rdx_rpc_endpoint *ep;
 	struct rdx_conn *listener;
 	struct rdx_conn *conns[KV_MAX_CLIENTS];
-	unsigned int nb;             /* clients accepted */
+	struct kv_pending pend[KV_MAX_CLIENTS]; /* bootstraps under way */
+	unsigned int nb;             /* clients bootstrapped */
+	unsigned int npend;
 	unsigned int want;           /* --clients */
 	uint64_t next;               /* TSC of the next look */
+	uint64_t first_deadline;     /* TSC: no client by then, exit 1 */
 	int rc;
 };
 
+/* Take the clients that have connected (our hello sent, theirs to come). */
+static void
+kv_accept(struct kv_watch *w, uint64_t now)
+{
+	struct rdx_conn *c;
+
+	/* a full table: the others wait in the listen backlog */
+	while (w->npend < KV_MAX_CLIENTS && (c = rdx_conn_accept_start(w->listener)) != NULL) {
+		w->pend[w->npend].c = c;
+		w->pend[w->npend++].deadline = now + rdx_tsc_hz() * KV_BOOT_MS / 1000;
+	}
+}
+
+/* One bootstrap under way: 1 done, 0 still pending, -1 dropped. */
 static int
-kv_accept(struct kv_watch *w, int timeout_ms)
+kv_boot_step(struct kv_watch *w, struct kv_pending *p, uint64_t now)
 {
 	struct rdx_rpc_session *sess;
-	struct rdx_conn *c = rdx_conn_accept(w->listener, timeout_ms);
+	int ret = rdx_conn_hello_poll(p->c);
+	bool hello_ok = ret == 0;
 
-	if (c == NULL)
-		return 0; /* none yet (or a stray connection: ignored) */
-	sess = rdx_rpc_session_create(w->ep);
-	if (sess == NULL) {
-		fprintf(stderr, "kv_server: no session for %s: %s\n", rdx_conn_peer_name(c),
-			rte_strerror(rte_errno));
-		rdx_conn_close(c);
-		return -1;
+	if (hello_ok)
+		ret = rdx_rpc_session_bootstrap_poll(w->ep, p->c, &sess);
+	if (ret == 0) {
+		w->conns[w->nb++] = p->c;
+		return 1;
 	}
-	if (rdx_rpc_session_bootstrap(sess, c, 10000) < 0) {
-		/* the client went away (or sent a blob lib/rpc refused, in one
-		 * line): drop it, keep serving the others */
-		fprintf(stderr, "kv_server: session with %s failed: dropped\n",
-			rdx_conn_peer_name(c));
-		rdx_rpc_session_destroy(sess);
-		rdx_conn_close(c);
+	if (ret == -EAGAIN && now < p->deadline)
 		return 0;
+	/* a stray connection (no rdx hello: a port scan, a health check) is
+	 * ignored; a client that went away, stayed silent past its deadline
+	 * or sent a blob lib/rpc refused (in one line) is dropped */
+	if (hello_ok || ret == -EAGAIN)
+		fprintf(stderr, "kv_server: session with %s failed: dropped\n",
+			rdx_conn_peer_name(p->c));
+	rdx_conn_close(p->c);
+	return -1;
+}
+
+static void
+kv_boot_progress(struct kv_watch *w, uint64_t now)
+{
+	unsigned int i = 0;
+
+	while (i < w->npend && w->nb < w->want) {
+		if (kv_boot_step(w, &w->pend[i], now) == 0)
+			i++;
+		else
+			w->pend[i] = w->pend[--w->npend];
 	}
-	w->conns[w->nb++] = c;
-	return 1;
+	if (w->nb < w->want)
+		return;
+	/* all the clients expected are in: the others are not served */
+	for (i = 0; i < w->npend; i++) {
+		fprintf(stderr, "kv_server: %s: %u client(s) served already: dropped\n",
+			rdx_conn_peer_name(w->pend[i].c), w->want);
+		rdx_conn_close(w->pend[i].c);
+	}
+	w->npend = 0;
 }
 
 static int
@@ -164,13 +215,17 @@ kv_watch_poll(void *arg)
 {
 	struct kv_watch *w = arg;
 	unsigned int i, alive = 0;
-
 	uint64_t now = rdx_tsc();
 
 	if (now < w->next)
 		return 0;
-	w->next = now + rdx_tsc_hz() / 100;
-	if (w->nb < w->want && kv_accept(w, 0) < 0) {
+	w->next = now + rdx_tsc_hz() / KV_WATCH_HZ;
+	if (w->nb < w->want) {
+		kv_accept(w, now);
+		kv_boot_progress(w, now);
+	}
+	if (w->nb == 0 && now >= w->first_deadline) {
+		fprintf(stderr, "kv_server: no client within %u s\n", KV_FIRST_MS / 1000);
 		w->rc = -1;
 		rdx_lcore_loop_stop(w->loop);
 		return 0;
@@ -221,7 +276,6 @@ main(int argc, char **argv)
 	struct rdx_dev *dev = NULL;
 	const char *dev_name = "sw";
 	uint32_t port = 18600, clients = 1, i;
-	uint64_t t0;
 	int c, ret, rc = 1;
 
 	/* 1. EAL: the arguments before "--"; ours follow it */
@@ -285,29 +339,20 @@ main(int argc, char **argv)
 	w.loop = &loop;
 	w.ep = ep;
 	w.want = clients;
-	/* the first client, for up to 30 s: a stray connection (a port scan,
-	 * a health check) or a client whose bootstrap fails is dropped, as the
-	 * watch drops them later, and the wait goes on */
-	t0 = rdx_tsc();
-	for (ret = 0; ret == 0 && !rdx_runtime_stopping();) {
-		uint64_t spent_ms = (rdx_tsc() - t0) * 1000 / rdx_tsc_hz();
-
-		if (spent_ms >= 30000)
-			break;
-		ret = kv_accept(&w, (int)(30000 - spent_ms));
-	}
-	if (ret <= 0) {
-		if (ret == 0)
-			fprintf(stderr, "kv_server: %s\n", rdx_runtime_stopping() ?
-				"stopped before a client came" : "no client within 30 s");
-		goto out;
-	}
 	/* 6. run to completion: the endpoint's poller, and the watch that
-	 * accepts the other clients (ends on SIGINT/SIGTERM too) */
+	 * accepts the clients as they come (the first within 30 s) while the
+	 * endpoint serves those in; a stray connection (a port scan, a health
+	 * check) or a client whose bootstrap fails is dropped, and the server
+	 * goes on (ends on SIGINT/SIGTERM too) */
+	w.first_deadline = rdx_tsc() + rdx_tsc_hz() * KV_FIRST_MS / 1000;
 	rdx_lcore_loop_init(&loop);
 	rdx_lcore_loop_add(&loop, "rpc", rdx_rpc_endpoint_poller, ep);
 	rdx_lcore_loop_add(&loop, "watch", kv_watch_poll, &w);
 	rdx_lcore_loop_run(&loop);
+	if (w.rc == 0 && w.nb == 0) {
+		fprintf(stderr, "kv_server: stopped before a client came\n");
+		goto out;
+	}
 	if (w.rc < 0)
 		goto out;
 	printf("kv_server: done: %" PRIu64 " GET (%" PRIu64 " hits), %" PRIu64 " PUT, %" PRIu64 " DELETE, %" PRIu64 " bad, %u keys stored\n",
@@ -317,6 +362,8 @@ out:
 	rdx_rpc_endpoint_destroy(ep);
 	for (i = 0; i < w.nb; i++)
 		rdx_conn_close(w.conns[i]);
+	for (i = 0; i < w.npend; i++)
+		rdx_conn_close(w.pend[i].c);
 	rdx_conn_close(w.listener);
 	if (dev != NULL)
 		rdx_dev_close(dev);

@@ -6,7 +6,9 @@
 # (kv_client --check); a second client's load with every GET's bytes
 # checked, 12 calls in flight (past the session's 8 slots: a client
 # that asked for more slots than the server's was refused); the server
-# exits 0 once both clients have gone. Bad flags: one line, exit 2.
+# exits 0 once both clients have gone. Stray peers (before the first
+# client; silent ones while clients are served) stall no client. Bad
+# flags: one line, exit 2.
 # Usage: kv.sh PATH/TO/kv_server (kv_client next to it)
 source "$(dirname "$0")/lib.sh"
 KVS=$PERF
@@ -84,6 +86,70 @@ if [ $crc -eq 0 ] && grep -q "check OK" "$TMP/c-stray.out" && [ $src -eq 0 ] &&
     pass "stray connections before the first client: dropped, the client is served"
 else
     fail "stray connections: client exit $crc, server exit $src: $(tail -n 2 "$TMP/s-stray.err" | tr '\n' '|') $(tail -n 2 "$TMP/c-stray.err" | tr '\n' '|')"
+fi
+
+# stray peers that connect while clients are served and then go silent:
+# one sends nothing, one a part of a hello, one a whole hello, two a hello
+# and a part of lib/rpc's session info message (a part of its header; the
+# header and a part of the payload). The server bootstraps without waiting
+# on any of them: a client under load meanwhile runs as fast as one alone
+# before (its time at most twice that + 5 s) and a client that connects
+# after them is served at once (the server blocked in the bootstrap's 10-s
+# exchange per stray with a hello, stalling every client's calls: 30 s)
+port=$(free_port)
+wire=$(awk '$2 == "RDX_WIRE_VERSION" { print $3 }' "$SRC/config/rdx_config.h")
+timeout -k 5 120 "$KVS" --no-huge -l 0 -- --dev sw -p "$port" --clients 3 \
+    >"$TMP/s-silent.out" 2>"$TMP/s-silent.err" &
+spid=$!
+wait_listen "$port"
+load=(--no-huge -l 1 -- --dev sw --connect "127.0.0.1:$port" -n 500000 --keys 40)
+load_s() { sed -n 's/^kv_client: 500000 ops in \([0-9.]*\) s: .*errors 0, bad values 0$/\1/p' "$1"; }
+timeout -k 5 60 "$KVC" "${load[@]}" >"$TMP/c-alone.out" 2>"$TMP/c-alone.err"
+c0rc=$?
+timeout -k 5 90 "$KVC" "${load[@]}" >"$TMP/c-under.out" 2>"$TMP/c-under.err" &
+c1pid=$!
+for _ in $(seq 100); do
+    ss -Htn state established "( sport = :$port )" 2>/dev/null | grep -q . && break
+    sleep 0.05
+done
+python3 - "$port" "$wire" >"$TMP/silent.py.err" 2>&1 <<'PY' &
+import socket, struct, sys, time
+port, wire = int(sys.argv[1]), int(sys.argv[2])
+hello = struct.pack(">4sI16s", b"RDX1", wire, b"stray")
+hdr = struct.pack(">II", 0x5250, 136)  # RDX_RPC_CONN_MSG, rdx_rpc_session_info
+peers = []
+for sent in (b"", hello[:10], hello, hello + hdr[:6], hello + hdr + bytes(60)):
+    s = socket.create_connection(("127.0.0.1", port), timeout=5)
+    s.sendall(sent)
+    peers.append(s)
+time.sleep(60)
+PY
+ppid=$!
+sleep 0.3
+t0=$(date +%s%N)
+timeout -k 5 60 "$KVC" --no-huge -l 1 -- --dev sw --connect "127.0.0.1:$port" \
+    -n 2000 --keys 40 >"$TMP/c-after.out" 2>"$TMP/c-after.err"
+c2rc=$?
+c2ms=$((($(date +%s%N) - t0) / 1000000))
+wait "$c1pid"
+c1rc=$?
+wait "$spid"
+src=$?
+kill "$ppid" 2>/dev/null
+wait "$ppid" 2>/dev/null
+alone=$(load_s "$TMP/c-alone.out")
+under=$(load_s "$TMP/c-under.out")
+if [ $c0rc -eq 0 ] && [ $c1rc -eq 0 ] && [ -n "$alone" ] && [ -n "$under" ] &&
+   awk -v a="$alone" -v u="$under" 'BEGIN { exit !(u < 2 * a + 5) }'; then
+    pass "silent stray peers: a client under load meanwhile: 500000 ops in $under s (alone before: $alone s)"
+else
+    fail "silent stray peers: a client under load meanwhile: exit $c1rc, $under s (alone before: exit $c0rc, $alone s; at most twice + 5 s expected): $(tr '\n' '|' <"$TMP/c-under.out") $(tail -n 3 "$TMP/s-silent.err" | tr '\n' '|')"
+fi
+if [ $c2rc -eq 0 ] && grep -q "^kv_client: 2000 ops .*errors 0, bad values 0" "$TMP/c-after.out" &&
+   [ $c2ms -lt 9000 ] && [ $src -eq 0 ] && grep -q "kv_server: done: " "$TMP/s-silent.out"; then
+    pass "silent stray peers: a client that connects after them is served at once ($c2ms ms, with start-up)"
+else
+    fail "silent stray peers: a client after them: exit $c2rc after $c2ms ms (< 9000 expected), server exit $src: $(tr '\n' '|' <"$TMP/c-after.out") $(tail -n 3 "$TMP/s-silent.err" | tr '\n' '|') $(tail -n 2 "$TMP/c-after.err" | tr '\n' '|')"
 fi
 
 # the server killed under load (homa+infud: no connection to break, the
