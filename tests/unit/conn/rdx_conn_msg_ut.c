@@ -3,7 +3,8 @@
  * lib/conn/rdx_conn_msg.c on 127.0.0.1, server and client in two threads:
  * typed exchange (16 MiB both ways without deadlock), message type/length
  * mismatch with resync, receive timeout, peer death, no SIGPIPE, a stop
- * request ending waits. The socket side it uses is compiled in
+ * request ending waits, the non-blocking look at a message in parts
+ * (rdx_conn_recv_ready). The socket side it uses is compiled in
  * (rdx_conn_sock.c; its own tests are rdx_conn_sock_ut.c).
  */
 #include <errno.h>
@@ -232,6 +233,98 @@ test_recv_timeout_and_peer_death(void)
 	server_stop(&s);
 }
 
+/* rdx_conn_recv_ready until it stops saying -EAGAIN (loopback: at once). */
+static int
+ready_wait(struct rdx_conn *c, uint32_t type, size_t len)
+{
+	int i, ret = -EAGAIN;
+
+	for (i = 0; i < 100 && ret == -EAGAIN; i++) {
+		ret = rdx_conn_recv_ready(c, type, len);
+		if (ret == -EAGAIN)
+			usleep(10 * 1000);
+	}
+	return ret;
+}
+
+/* Raw bytes from the client's side (a peer that sends a message in parts). */
+static void
+raw_send(struct rdx_conn *c, const void *buf, size_t len)
+{
+	CU_ASSERT_EQUAL(send(c->fd, buf, len, MSG_NOSIGNAL), (ssize_t)len);
+	usleep(20 * 1000);
+}
+
+static void
+test_recv_ready(void)
+{
+	struct test_cfg cfg = { .test_id = 4, .qpn = 0x44 }, got;
+	struct rdx_msg_hdr h = { .type = htonl(7), .len = htonl(sizeof(cfg)) };
+	struct server s;
+	struct rdx_conn *cl;
+
+	pair(&s, &cl);
+	/* Nothing, a part of the header, the header and a part of the
+	 * payload: -EAGAIN, nothing consumed; then the rest: 0. */
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(s.conn, 7, sizeof(cfg)), -EAGAIN);
+	raw_send(cl, &h, 3);
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(s.conn, 7, sizeof(cfg)), -EAGAIN);
+	raw_send(cl, (uint8_t *)&h + 3, sizeof(h) - 3);
+	raw_send(cl, &cfg, 5);
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(s.conn, 7, sizeof(cfg)), -EAGAIN);
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(s.conn, 7, sizeof(cfg)), -EAGAIN);
+	raw_send(cl, (uint8_t *)&cfg + 5, sizeof(cfg) - 5);
+	CU_ASSERT_EQUAL(ready_wait(s.conn, 7, sizeof(cfg)), 0);
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(s.conn, 7, sizeof(cfg)), 0);
+	/* ... and the receive then takes it without waiting */
+	memset(&got, 0, sizeof(got));
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 7, &got, sizeof(got), 0), 0);
+	CU_ASSERT_EQUAL(memcmp(&got, &cfg, sizeof(got)), 0);
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(s.conn, 7, sizeof(cfg)), -EAGAIN);
+	/* An empty message. */
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 5, NULL, 0, TMO), 0);
+	CU_ASSERT_EQUAL(ready_wait(s.conn, 5, 0), 0);
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 5, NULL, 0, 0), 0);
+
+	/* Another type, another length: -EPROTO from the header alone (the
+	 * payload still to come), nothing consumed: rdx_conn_recv drains it. */
+	h.type = htonl(8);
+	raw_send(cl, &h, sizeof(h));
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(s.conn, 7, sizeof(cfg)), -EPROTO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(s.conn), "message type 8"));
+	raw_send(cl, &cfg, sizeof(cfg));
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 7, &got, sizeof(got), TMO), -EPROTO);
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 7, &cfg, 8, TMO), 0);
+	CU_ASSERT_EQUAL(ready_wait(s.conn, 7, sizeof(cfg)), -EPROTO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(s.conn), "sent 8 bytes"));
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 7, &got, sizeof(got), TMO), -EPROTO);
+	CU_ASSERT_EQUAL(rdx_conn_send(cl, 7, &cfg, sizeof(cfg), TMO), 0);
+	CU_ASSERT_EQUAL(ready_wait(s.conn, 7, sizeof(cfg)), 0);
+	CU_ASSERT_EQUAL(rdx_conn_recv(s.conn, 7, &got, sizeof(got), 0), 0);
+
+	/* Misuse. */
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(s.conn, 7, RDX_CONN_READY_MAX + 1), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(s.listener, 7, 4), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(NULL, 7, 4), -EINVAL);
+
+	/* The peer closes after a part: -ECONNRESET, not -EAGAIN forever. */
+	h.type = htonl(7);
+	raw_send(cl, &h, sizeof(h));
+	raw_send(cl, &cfg, 5);
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(s.conn, 7, sizeof(cfg)), -EAGAIN);
+	rdx_conn_close(cl);
+	CU_ASSERT_EQUAL(ready_wait(s.conn, 7, sizeof(cfg)), -ECONNRESET);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(s.conn), "got 13 of 32 bytes"));
+	server_stop(&s);
+
+	/* ... or before sending anything. */
+	pair(&s, &cl);
+	rdx_conn_close(cl);
+	CU_ASSERT_EQUAL(ready_wait(s.conn, 7, sizeof(cfg)), -ECONNRESET);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(s.conn), "closed the connection"));
+	server_stop(&s);
+}
+
 static void
 test_stop_request_ends_waits(void)
 {
@@ -272,6 +365,7 @@ main(void)
 		{ "16 MiB exchange both ways", test_large_exchange_no_deadlock },
 		{ "recv timeout and peer death", test_recv_timeout_and_peer_death },
 		{ "stop request ends waits", test_stop_request_ends_waits },
+		{ "non-blocking: whole message there (recv_ready)", test_recv_ready },
 		{ NULL, NULL },
 	};
 

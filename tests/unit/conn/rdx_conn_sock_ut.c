@@ -2,7 +2,8 @@
 /*
  * lib/conn/rdx_conn_sock.c on loopback only (127.0.0.1, and ::1 when the
  * host has IPv6): forged hellos on both sides and the wire version test
- * hook, port in use, refused connect, connect and accept timeouts, IPv6,
+ * hook, port in use, refused connect, connect and accept timeouts, the
+ * accept that does not wait for the hello (accept_start, hello_poll), IPv6,
  * HOST:PORT parsing. The framing side it uses is compiled in
  * (rdx_conn_msg.c; its own tests are rdx_conn_msg_ut.c).
  */
@@ -320,6 +321,169 @@ test_accept_timeout(void)
 	rdx_conn_close(l);
 }
 
+struct connector {
+	uint16_t port;
+	struct rdx_conn *c;
+};
+
+static void *
+connector_run(void *arg)
+{
+	struct connector *k = arg;
+
+	k->c = rdx_conn_connect("127.0.0.1", k->port, TMO);
+	return NULL;
+}
+
+/* rdx_conn_accept_start until a peer is taken (loopback: at once). */
+static struct rdx_conn *
+accept_started(struct rdx_conn *l)
+{
+	struct rdx_conn *c = NULL;
+
+	for (int i = 0; i < 100 && c == NULL; i++) {
+		c = rdx_conn_accept_start(l);
+		if (c == NULL) {
+			CU_ASSERT_EQUAL(rte_errno, EAGAIN);
+			usleep(10 * 1000);
+		}
+	}
+	CU_ASSERT_PTR_NOT_NULL(c);
+	return c;
+}
+
+/* rdx_conn_hello_poll until it stops saying -EAGAIN. */
+static int
+hello_wait(struct rdx_conn *c)
+{
+	int i, ret = -EAGAIN;
+
+	for (i = 0; i < 100 && ret == -EAGAIN; i++) {
+		ret = rdx_conn_hello_poll(c);
+		if (ret == -EAGAIN)
+			usleep(10 * 1000);
+	}
+	return ret;
+}
+
+static void
+test_accept_start(void)
+{
+	struct rdx_hello h, ours;
+	struct rdx_conn *l, *c;
+	struct timespec t0;
+	uint32_t v = 0;
+	int fd;
+
+	l = rdx_conn_listen("127.0.0.1", 0);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	/* No peer: at once, EAGAIN. */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CU_ASSERT_PTR_NULL(rdx_conn_accept_start(l));
+	CU_ASSERT_EQUAL(rte_errno, EAGAIN);
+	CU_ASSERT(elapsed_ms(&t0) < 50);
+	CU_ASSERT_PTR_NULL(rdx_conn_accept_start(NULL));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	CU_ASSERT_EQUAL(rdx_conn_hello_poll(NULL), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_conn_hello_poll(l), -EINVAL);
+
+	/* A peer that sends its hello in two parts: our hello is sent at
+	 * once, theirs is -EAGAIN until it has all come, then checked. */
+	fd = raw_connect(rdx_conn_port(l));
+	CU_ASSERT_FATAL(fd >= 0);
+	c = accept_started(l);
+	CU_ASSERT_FATAL(c != NULL);
+	CU_ASSERT_EQUAL(recv(fd, &ours, sizeof(ours), MSG_WAITALL), (ssize_t)sizeof(ours));
+	CU_ASSERT_EQUAL(memcmp(ours.magic, "RDX1", 4), 0);
+	CU_ASSERT_EQUAL(ntohl(ours.wire_version), RDX_WIRE_VERSION);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	CU_ASSERT_EQUAL(rdx_conn_hello_poll(c), -EAGAIN);
+	CU_ASSERT(elapsed_ms(&t0) < 50);
+	/* no message I/O before the hello is checked */
+	CU_ASSERT_EQUAL(rdx_conn_recv(c, 1, &v, sizeof(v), 0), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_conn_recv_ready(c, 1, sizeof(v)), -EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(c), "rdx_conn_hello_poll"));
+	hello_fill(&h, RDX_WIRE_VERSION);
+	snprintf(h.version, sizeof(h.version), "9.9.9");
+	CU_ASSERT_EQUAL(send(fd, &h, 10, MSG_NOSIGNAL), 10);
+	usleep(20 * 1000);
+	CU_ASSERT_EQUAL(rdx_conn_hello_poll(c), -EAGAIN);
+	CU_ASSERT_EQUAL(send(fd, (uint8_t *)&h + 10, sizeof(h) - 10, MSG_NOSIGNAL),
+			(ssize_t)(sizeof(h) - 10));
+	CU_ASSERT_EQUAL(hello_wait(c), 0);
+	CU_ASSERT_EQUAL(rdx_conn_hello_poll(c), 0);
+	CU_ASSERT_STRING_EQUAL(rdx_conn_peer_version(c), "9.9.9");
+	/* then the connection is as rdx_conn_accept's */
+	{
+		struct rdx_msg_hdr mh = { .type = htonl(1), .len = htonl(sizeof(v)) };
+		uint32_t nv = 42;
+
+		CU_ASSERT_EQUAL(send(fd, &mh, sizeof(mh), MSG_NOSIGNAL), (ssize_t)sizeof(mh));
+		CU_ASSERT_EQUAL(send(fd, &nv, sizeof(nv), MSG_NOSIGNAL), (ssize_t)sizeof(nv));
+	}
+	CU_ASSERT_EQUAL(rdx_conn_recv(c, 1, &v, sizeof(v), TMO), 0);
+	CU_ASSERT_EQUAL(v, 42);
+	rdx_conn_close(c);
+	close(fd);
+
+	/* A stray peer: refused on its first bytes, without the rest. */
+	fd = raw_connect(rdx_conn_port(l));
+	CU_ASSERT_FATAL(fd >= 0);
+	c = accept_started(l);
+	CU_ASSERT_FATAL(c != NULL);
+	CU_ASSERT_EQUAL(send(fd, "GET", 3, MSG_NOSIGNAL), 3);
+	CU_ASSERT_EQUAL(hello_wait(c), -EPROTO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(c), "bad hello magic"));
+	CU_ASSERT_STRING_EQUAL(rdx_conn_peer_version(c), "");
+	rdx_conn_close(c);
+	close(fd);
+
+	/* An rdx peer of another wire version: -EPROTO, its version kept. */
+	fd = raw_connect(rdx_conn_port(l));
+	CU_ASSERT_FATAL(fd >= 0);
+	c = accept_started(l);
+	CU_ASSERT_FATAL(c != NULL);
+	h.wire_version = htonl(99);
+	CU_ASSERT_EQUAL(send(fd, &h, sizeof(h), MSG_NOSIGNAL), (ssize_t)sizeof(h));
+	CU_ASSERT_EQUAL(hello_wait(c), -EPROTO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(c), "runs wire version 99"));
+	CU_ASSERT_STRING_EQUAL(rdx_conn_peer_version(c), "9.9.9");
+	rdx_conn_close(c);
+	close(fd);
+
+	/* A peer that closes after a part of its hello: -ECONNRESET. */
+	fd = raw_connect(rdx_conn_port(l));
+	CU_ASSERT_FATAL(fd >= 0);
+	c = accept_started(l);
+	CU_ASSERT_FATAL(c != NULL);
+	CU_ASSERT_EQUAL(send(fd, &h, 6, MSG_NOSIGNAL), 6);
+	close(fd);
+	CU_ASSERT_EQUAL(hello_wait(c), -ECONNRESET);
+	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(c), "got 6 of 24 bytes"));
+	rdx_conn_close(c);
+
+	/* Our own client (in a thread: it waits for our hello). */
+	{
+		struct connector k = { .port = rdx_conn_port(l) };
+		pthread_t th;
+
+		CU_ASSERT_FATAL(pthread_create(&th, NULL, connector_run, &k) == 0);
+		c = accept_started(l);
+		CU_ASSERT_EQUAL(hello_wait(c), 0);
+		pthread_join(th, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(k.c);
+		CU_ASSERT_STRING_EQUAL(rdx_conn_peer_version(c), RDX_VERSION_STR);
+		v = 7;
+		CU_ASSERT_EQUAL(rdx_conn_send(k.c, 2, &v, sizeof(v), TMO), 0);
+		v = 0;
+		CU_ASSERT_EQUAL(rdx_conn_recv(c, 2, &v, sizeof(v), TMO), 0);
+		CU_ASSERT_EQUAL(v, 7);
+		rdx_conn_close(k.c);
+		rdx_conn_close(c);
+	}
+	rdx_conn_close(l);
+}
+
 static void
 test_ipv6_loopback(void)
 {
@@ -384,6 +548,7 @@ main(void)
 		{ "connect to a closed port", test_connect_refused },
 		{ "connect timeout", test_connect_timeout },
 		{ "accept timeout", test_accept_timeout },
+		{ "accept without waiting for the hello", test_accept_start },
 		{ "IPv6 loopback", test_ipv6_loopback },
 		{ "HOST:PORT parsing", test_parse_hostport },
 		{ NULL, NULL },
