@@ -4,7 +4,8 @@
  * started (-l 0) so telemetry answers: transport names; every refused
  * configuration; the session info blob (version, transport and size
  * checks); handler registration; call and respond argument errors; the
- * bootstrap over lib/conn; the poller on an rdx_lcore_loop; the counters
+ * bootstrap over lib/conn, and its accepting side without waiting
+ * (rdx_rpc_session_bootstrap_poll); the poller on an rdx_lcore_loop; the counters
  * on /rdx/rpc/endpoints and /rdx/rpc/stats.
  */
 #include <errno.h>
@@ -449,6 +450,141 @@ test_bootstrap_poller_telemetry(void)
 	CU_ASSERT_EQUAL(rdx_dev_close(d), 0);
 }
 
+/* A connected rdx_conn pair, the server's end from rdx_conn_accept_start. */
+struct nb_pair {
+	uint16_t port;
+	struct rdx_conn *cl, *sv;
+};
+
+static void *
+nb_connect(void *arg)
+{
+	struct nb_pair *p = arg;
+
+	p->cl = rdx_conn_connect("127.0.0.1", p->port, 5000);
+	return NULL;
+}
+
+static void
+nb_pair_open(struct rdx_conn *l, struct nb_pair *p)
+{
+	pthread_t th;
+	int i, ret = -EAGAIN;
+
+	memset(p, 0, sizeof(*p));
+	p->port = rdx_conn_port(l);
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, nb_connect, p) == 0);
+	for (i = 0; i < 500 && p->sv == NULL; i++)
+		if ((p->sv = rdx_conn_accept_start(l)) == NULL)
+			usleep(10000);
+	for (i = 0; i < 500 && p->sv != NULL && ret == -EAGAIN; i++)
+		if ((ret = rdx_conn_hello_poll(p->sv)) == -EAGAIN)
+			usleep(10000);
+	pthread_join(th, NULL);
+	CU_ASSERT_FATAL(p->cl != NULL && p->sv != NULL && ret == 0);
+}
+
+/* rdx_rpc_session_bootstrap_poll until it stops saying -EAGAIN. */
+static int
+nb_boot(struct rdx_rpc_endpoint *ep, struct rdx_conn *c, struct rdx_rpc_session **s)
+{
+	int i, ret = -EAGAIN;
+
+	for (i = 0; i < 500 && ret == -EAGAIN; i++)
+		if ((ret = rdx_rpc_session_bootstrap_poll(ep, c, s)) == -EAGAIN)
+			usleep(10000);
+	return ret;
+}
+
+/*
+ * The accepting side without waiting: -EAGAIN (and no session taken) until
+ * the peer's info is there, then a connected session; a message of another
+ * type, a peer gone, a blob that does not match: errors, no session left.
+ */
+static void
+test_bootstrap_poll(void)
+{
+	struct rdx_rpc_conf ca = { .transport = "infrc", .max_sessions = 1, .slots = 2,
+				   .name = "ut-nb-client" };
+	struct rdx_rpc_conf cb = ca, cc = ca;
+	static const uint32_t sz[] = { 100 };
+	struct rdx_rpc_endpoint *a, *b, *x;
+	struct rdx_rpc_session *sa, *sb = NULL, *tmp;
+	struct rdx_rpc_session_info info, peer;
+	struct rdx_dev *d = rdx_dev_open("sw", NULL);
+	struct ut_srv srv = { 0 };
+	struct rdx_conn *l;
+	struct nb_pair p;
+
+	CU_ASSERT_FATAL(d != NULL);
+	cb.name = "ut-nb-server";
+	cc.name = "ut-nb-other";
+	cc.slots = 4;
+	a = rdx_rpc_endpoint_create(d, &ca);
+	b = rdx_rpc_endpoint_create(d, &cb);
+	x = rdx_rpc_endpoint_create(d, &cc);
+	CU_ASSERT_FATAL(a != NULL && b != NULL && x != NULL);
+	CU_ASSERT_EQUAL(rdx_rpc_handler_register(b, UT_TYPE_ECHO, ut_echo, &srv), 0);
+	l = rdx_conn_listen("127.0.0.1", 0);
+	CU_ASSERT_FATAL(l != NULL);
+	CU_ASSERT_EQUAL(rdx_rpc_session_bootstrap_poll(NULL, NULL, &sb), -EINVAL);
+
+	/* nothing sent yet: -EAGAIN, and b's only session is still free */
+	nb_pair_open(l, &p);
+	CU_ASSERT_EQUAL(rdx_rpc_session_bootstrap_poll(b, p.sv, &sb), -EAGAIN);
+	CU_ASSERT_PTR_NULL(sb);
+	tmp = rdx_rpc_session_create(b);
+	CU_ASSERT_PTR_NOT_NULL(tmp);
+	rdx_rpc_session_destroy(tmp);
+	/* the client's half, by hand: its info, then the server's back */
+	sa = rdx_rpc_session_create(a);
+	CU_ASSERT_FATAL(sa != NULL);
+	CU_ASSERT_EQUAL(rdx_rpc_session_info_get(sa, &info), 0);
+	CU_ASSERT_EQUAL(rdx_conn_send(p.cl, RDX_RPC_CONN_MSG, &info, sizeof(info), 5000), 0);
+	CU_ASSERT_EQUAL(nb_boot(b, p.sv, &sb), 0);
+	CU_ASSERT_FATAL(sb != NULL);
+	CU_ASSERT_EQUAL(rdx_conn_recv(p.cl, RDX_RPC_CONN_MSG, &peer, sizeof(peer), 5000), 0);
+	CU_ASSERT_EQUAL(rdx_rpc_session_connect(sa, &peer), 0);
+	CU_ASSERT_EQUAL(ut_run(a, b, sa, UT_TYPE_ECHO, 4, sz, 1, sz, 1, 2, NULL), 0);
+	rdx_conn_close(p.cl);
+	rdx_conn_close(p.sv);
+	CU_ASSERT_EQUAL(rdx_rpc_session_destroy(sb), 0);
+
+	/* another message type: -EPROTO */
+	nb_pair_open(l, &p);
+	CU_ASSERT_EQUAL(rdx_conn_send(p.cl, RDX_RPC_CONN_MSG + 1, &info, sizeof(info), 5000), 0);
+	CU_ASSERT_EQUAL(nb_boot(b, p.sv, &sb), -EPROTO);
+	CU_ASSERT_PTR_NULL(sb);
+	rdx_conn_close(p.cl);
+	rdx_conn_close(p.sv);
+
+	/* the peer goes after a hello: -ECONNRESET */
+	nb_pair_open(l, &p);
+	rdx_conn_close(p.cl);
+	CU_ASSERT_EQUAL(nb_boot(b, p.sv, &sb), -ECONNRESET);
+	CU_ASSERT_PTR_NULL(sb);
+	rdx_conn_close(p.sv);
+
+	/* a blob that does not match (slots 4, ours 2): -EPROTO, the session
+	 * made for it destroyed (b's only one is free again) */
+	nb_pair_open(l, &p);
+	tmp = rdx_rpc_session_create(x);
+	CU_ASSERT_FATAL(tmp != NULL);
+	CU_ASSERT_EQUAL(rdx_rpc_session_info_get(tmp, &info), 0);
+	CU_ASSERT_EQUAL(rdx_conn_send(p.cl, RDX_RPC_CONN_MSG, &info, sizeof(info), 5000), 0);
+	CU_ASSERT_EQUAL(nb_boot(b, p.sv, &sb), -EPROTO);
+	CU_ASSERT_PTR_NULL(sb);
+	sb = rdx_rpc_session_create(b);
+	CU_ASSERT_PTR_NOT_NULL(sb);
+	rdx_conn_close(p.cl);
+	rdx_conn_close(p.sv);
+	rdx_conn_close(l);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_destroy(x), 0);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_destroy(a), 0);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_destroy(b), 0);
+	CU_ASSERT_EQUAL(rdx_dev_close(d), 0);
+}
+
 /*
  * A continuation that calls again when its session is destroyed: the new
  * call is refused (-ENOTCONN), not accepted into a slot the destroy has
@@ -519,6 +655,7 @@ main(void)
 		{ "session_epoch", test_session_epoch },
 		{ "destroy_recall", test_destroy_recall },
 		{ "bootstrap_poller_telemetry", test_bootstrap_poller_telemetry },
+		{ "bootstrap_poll", test_bootstrap_poll },
 		{ NULL, NULL },
 	};
 	char a0[] = "rdx_rpc_ut", a1[] = "-l", a2[] = "0";
