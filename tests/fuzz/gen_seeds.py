@@ -7,25 +7,47 @@ each fuzz_*.c): hellos and framed messages, rdx-perf command lines, WQEs of
 every opcode for the software device, CQE rings for the mlx5 decoder. The
 files are checked in; run this again after changing an input format:
     python3 tests/fuzz/gen_seeds.py
+`--check` writes them to a scratch directory instead and fails, naming
+them, when a checked-in seed or dictionary differs (the test fuzz_seeds: a
+wire version bump once left every conn seed with a hello the decoder
+refused, so no seed reached the message decoder).
 Layouts are those of rdma-core's mlx5dv.h (struct mlx5_wqe_*_seg,
 struct mlx5_cqe64 / mlx5_err_cqe offsets: imm 36, byte_cnt 44,
 sop_drop_qpn / s_wqe_opcode_qpn 56, syndrome 55, wqe_counter 60, op_own 63).
 """
 import os
+import shutil
 import struct
+import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
+def wire_version():
+    """RDX_WIRE_VERSION of config/rdx_config.h: a hello of another version
+    is refused before any message, so the seeds must carry this one."""
+    with open(os.path.join(HERE, '..', '..', 'config', 'rdx_config.h')) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 3 and w[:2] == ['#define', 'RDX_WIRE_VERSION']:
+                return int(w[2])
+    raise SystemExit('gen_seeds.py: RDX_WIRE_VERSION not found in config/rdx_config.h')
+
+
+WIRE = wire_version()
+OUT = HERE  # where write() and gen_dicts() put the files (--check: a scratch dir)
+
+
 def write(target, name, data):
-    d = os.path.join(HERE, 'corpus', target)
+    d = os.path.join(OUT, 'corpus', target)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, 'seed-' + name), 'wb') as f:
         f.write(data)
 
 
 # ------------------------------------------------------------------ conn
-def hello(wire=1, version=b'0.1.0', magic=b'RDX1'):
+def hello(wire=WIRE, version=b'0.1.0', magic=b'RDX1'):
     return magic + struct.pack('>I', wire) + version.ljust(16, b'\0')[:16]
 
 
@@ -39,7 +61,7 @@ def conn_in(op, mtype, mlen, stream):
 
 def gen_conn():
     write('conn', 'hello', conn_in(0, 0, 0, hello()))
-    write('conn', 'hello-v2', conn_in(0, 0, 0, hello(wire=2, version=b'0.2.0')))
+    write('conn', 'hello-v2', conn_in(0, 0, 0, hello(wire=WIRE + 1, version=b'0.2.0')))
     write('conn', 'hello-bad-magic', conn_in(0, 0, 0, hello(magic=b'HTTP')))
     write('conn', 'hello-short', conn_in(0, 0, 0, hello()[:10]))
     write('conn', 'recv', conn_in(1, 5, 8, hello() + msg(5, b'12345678')))
@@ -51,6 +73,13 @@ def gen_conn():
     write('conn', 'exchange', conn_in(2, 3, 16, hello() + msg(3, bytes(range(16)))))
     write('conn', 'exchange-mismatch', conn_in(2, 3, 16, hello() + msg(4, bytes(300))))
     write('conn', 'resync', conn_in(3, 7, 4, msg(8, b'abcdefgh') + msg(7, b'wxyz')))
+    # op 5, the non-blocking side: chunk size 1 + (type ^ len) % 97
+    write('conn', 'nb-msg', conn_in(5, 5, 8, hello() + msg(5, b'12345678')))
+    write('conn', 'nb-msg-1byte', conn_in(5, 0, 0, hello() + msg(0, b'')))
+    write('conn', 'nb-hello-short', conn_in(5, 3, 16, hello()[:10]))
+    write('conn', 'nb-stray', conn_in(5, 3, 16, b'GET / HTTP/1.0\r\n\r\n'))
+    write('conn', 'nb-msg-wrong-len', conn_in(5, 3, 16, hello() + msg(3, bytes(8))))
+    write('conn', 'nb-msg-truncated', conn_in(5, 3, 136, hello() + msg(3, bytes(136))[:100]))
     for i, s in enumerate([b'127.0.0.1:18515', b'[::1]:80', b'host:65535', b'host:0',
                            b'[fe80::1%eth0]:1', b'a:b:c']):
         write('conn', 'hostport-%d' % i, conn_in(4, 0, 0, s))
@@ -266,14 +295,14 @@ def gen_cqe():
 
 def gen_dicts():
     def d(name, entries):
-        with open(os.path.join(HERE, name + '.dict'), 'w') as f:
+        with open(os.path.join(OUT, name + '.dict'), 'w') as f:
             f.write('# SPDX-License-Identifier: BSD-3-Clause\n')
             f.write('# libFuzzer dictionary for fuzz_%s (written by gen_seeds.py)\n' % name)
             for i, e in enumerate(entries):
                 if isinstance(e, str):
                     e = e.encode()
                 f.write('k%d="%s"\n' % (i, ''.join('\\x%02x' % c for c in e)))
-    d('conn', [b'RDX1', struct.pack('>I', 1), struct.pack('>I', 2), b'0.1.0',
+    d('conn', [b'RDX1', struct.pack('>I', WIRE), struct.pack('>I', WIRE + 1), b'0.1.0',
                struct.pack('>I', 0xffffffff), struct.pack('>I', 1 << 20), struct.pack('>I', 1 << 20 | 1),
                b'[::1]:', b':18515', b'127.0.0.1'])
     opts = ['--test', 'echo', 'write', 'write_imm', 'read', 'send', 'cas', 'faa', '--mode',
@@ -326,10 +355,52 @@ def gen_rpc():
     write('rpc_pkt', 'small-mtu', bytes([0, 0]) + rpc_hdr(1, 0, 1, 2, 100, 1, 64, 36) + bytes(36))
 
 
-if __name__ == '__main__':
+def gen_all():
     gen_conn()
     gen_opts()
     gen_sw()
     gen_cqe()
     gen_rpc()
     gen_dicts()
+
+
+def check():
+    """0 when every file gen_all() writes equals the checked-in one."""
+    global OUT
+    OUT = tempfile.mkdtemp(prefix='rdx-seeds-')
+    try:
+        gen_all()
+        stale = []
+        n = 0
+        for root, _, files in os.walk(OUT):
+            for name in sorted(files):
+                new = os.path.join(root, name)
+                rel = os.path.relpath(new, OUT)
+                n += 1
+                old = os.path.join(HERE, rel)
+                with open(new, 'rb') as f:
+                    want = f.read()
+                try:
+                    with open(old, 'rb') as f:
+                        have = f.read()
+                except OSError:
+                    have = None
+                if have != want:
+                    stale.append(rel)
+    finally:
+        shutil.rmtree(OUT)
+    if stale:
+        print('gen_seeds.py: %d of %d seeds/dictionaries differ from what this script writes '
+              '(run python3 tests/fuzz/gen_seeds.py and commit): %s'
+              % (len(stale), n, ' '.join(sorted(stale))))
+        return 1
+    print('gen_seeds.py: %d seeds and dictionaries as checked in' % n)
+    return 0
+
+
+if __name__ == '__main__':
+    if sys.argv[1:] == ['--check']:
+        sys.exit(check())
+    if sys.argv[1:]:
+        sys.exit('usage: gen_seeds.py [--check]')
+    gen_all()
