@@ -124,15 +124,23 @@ kv_handler(struct rdx_rpc_req *req, void *arg)
  * goes silent must not stall the others' calls); stop once all the clients
  * expected have come and gone. */
 #define KV_WATCH_HZ 100
-/* A client's hello and session info, from its connect: as long as
+/* A client's hello and session info, from when it is taken: as long as
  * rdx_rpc_session_bootstrap's wait was. */
 #define KV_BOOT_MS 10000
-/* The first client, from the start. */
+/* Its hello alone, as rdx_conn_accept allows (a real peer sends it as it
+ * connects): a silent peer does not hold a slot for KV_BOOT_MS. */
+#define KV_HELLO_MS 2000
+/* The first client, from the start (or from the last bootstrap under way
+ * then). */
 #define KV_FIRST_MS 30000
+/* Connections taken per look: a flood of peers that connect and reset
+ * cannot keep the watch from returning. */
+#define KV_ACCEPT_BURST 64
 
 struct kv_pending {
 	struct rdx_conn *c;
-	uint64_t deadline;           /* TSC */
+	uint64_t taken;              /* TSC */
+	bool hello_ok;               /* an rdx peer (its hello checked) */
 };
 
 struct kv_watch {
@@ -149,16 +157,47 @@ struct kv_watch {
 	int rc;
 };
 
+/*
+ * The slot for a new peer in a full table: the oldest peer whose hello is
+ * not checked yet, else the oldest of all (a real client's bootstrap takes
+ * a round trip or two: only peers that connect and stall fill a table, and
+ * they must not keep the next real client waiting for their deadlines).
+ */
+static unsigned int
+kv_evict(struct kv_watch *w)
+{
+	unsigned int i, v = 0;
+
+	for (i = 1; i < w->npend; i++)
+		if (w->pend[i].hello_ok != w->pend[v].hello_ok ? !w->pend[i].hello_ok :
+		    w->pend[i].taken < w->pend[v].taken)
+			v = i;
+	if (w->pend[v].hello_ok)
+		fprintf(stderr, "kv_server: %s: %u bootstraps under way, the oldest: dropped\n",
+			rdx_conn_peer_name(w->pend[v].c), w->npend);
+	rdx_conn_close(w->pend[v].c);
+	return v;
+}
+
 /* Take the clients that have connected (our hello sent, theirs to come). */
 static void
 kv_accept(struct kv_watch *w, uint64_t now)
 {
 	struct rdx_conn *c;
+	unsigned int n, slot;
 
-	/* a full table: the others wait in the listen backlog */
-	while (w->npend < KV_MAX_CLIENTS && (c = rdx_conn_accept_start(w->listener)) != NULL) {
-		w->pend[w->npend].c = c;
-		w->pend[w->npend++].deadline = now + rdx_tsc_hz() * KV_BOOT_MS / 1000;
+	for (n = 0; n < KV_ACCEPT_BURST; n++) {
+		c = rdx_conn_accept_start(w->listener);
+		if (c == NULL) {
+			/* a peer that reset before our hello went: the next one */
+			if (rte_errno == ECONNRESET || rte_errno == EPIPE)
+				continue;
+			break; /* none waiting (EAGAIN), or no fd/memory now */
+		}
+		slot = w->npend < KV_MAX_CLIENTS ? w->npend++ : kv_evict(w);
+		w->pend[slot].c = c;
+		w->pend[slot].taken = now;
+		w->pend[slot].hello_ok = false;
 	}
 }
 
@@ -166,22 +205,25 @@ kv_accept(struct kv_watch *w, uint64_t now)
 static int
 kv_boot_step(struct kv_watch *w, struct kv_pending *p, uint64_t now)
 {
+	const uint64_t ms = rdx_tsc_hz() / 1000;
 	struct rdx_rpc_session *sess;
 	int ret = rdx_conn_hello_poll(p->c);
-	bool hello_ok = ret == 0;
 
-	if (hello_ok)
+	p->hello_ok = ret == 0;
+	if (p->hello_ok)
 		ret = rdx_rpc_session_bootstrap_poll(w->ep, p->c, &sess);
 	if (ret == 0) {
 		w->conns[w->nb++] = p->c;
 		return 1;
 	}
-	if (ret == -EAGAIN && now < p->deadline)
+	if (ret == -EAGAIN &&
+	    now - p->taken < (p->hello_ok ? KV_BOOT_MS : KV_HELLO_MS) * ms)
 		return 0;
-	/* a stray connection (no rdx hello: a port scan, a health check) is
-	 * ignored; a client that went away, stayed silent past its deadline
-	 * or sent a blob lib/rpc refused (in one line) is dropped */
-	if (hello_ok || ret == -EAGAIN)
+	/* a stray connection (no rdx hello within KV_HELLO_MS: a port scan, a
+	 * health check) is ignored; a client that went away, stayed silent
+	 * past its deadline or sent a blob lib/rpc refused (in one line) is
+	 * dropped */
+	if (p->hello_ok)
 		fprintf(stderr, "kv_server: session with %s failed: dropped\n",
 			rdx_conn_peer_name(p->c));
 	rdx_conn_close(p->c);
@@ -224,7 +266,8 @@ kv_watch_poll(void *arg)
 		kv_accept(w, now);
 		kv_boot_progress(w, now);
 	}
-	if (w->nb == 0 && now >= w->first_deadline) {
+	/* a bootstrap under way at the deadline is let finish (it has its own) */
+	if (w->nb == 0 && w->npend == 0 && now >= w->first_deadline) {
 		fprintf(stderr, "kv_server: no client within %u s\n", KV_FIRST_MS / 1000);
 		w->rc = -1;
 		rdx_lcore_loop_stop(w->loop);

@@ -84,8 +84,9 @@ int rdx_conn_recv(struct rdx_conn *c, uint32_t type, void *buf, size_t len,
  * Non-blocking: 0 once the whole message of this type and length has
  * arrived (rdx_conn_recv(c, type, buf, len, 0) then takes it without
  * waiting), -EAGAIN while a part of it is still to come, -ECONNRESET when
- * the peer closed before sending all of it, -EPROTO as soon as its header
- * shows another type or length (nothing consumed: rdx_conn_recv reports and
+ * the peer closed before sending all of it (also when what it sent has
+ * another header), -EPROTO as soon as its header shows another type or
+ * length (nothing consumed: rdx_conn_recv reports and
  * drains it), -EINVAL for len > RDX_CONN_READY_MAX. Consumes nothing.
  */
 int rdx_conn_recv_ready(struct rdx_conn *c, uint32_t type, size_t len);

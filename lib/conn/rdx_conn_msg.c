@@ -220,9 +220,11 @@ rdx_conn_recv_all(struct rdx_conn *c, void *buf, size_t len, int64_t deadline, c
 
 /*
  * Without waiting or consuming anything: how many bytes have arrived, the
- * first len of them in buf. poll() with POLLRDHUP tells a peer that is
- * still connected (what is missing may come) from one that has closed
- * after a part of it (it never will).
+ * first min(len, that) of them in buf. poll() with POLLRDHUP tells a peer
+ * that is still connected (what is missing may come) from one that has
+ * closed after a part of it (it never will). A peek that brought fewer
+ * bytes into buf than FIONREAD counted (interrupted) returns what it
+ * brought: the caller never looks at bytes it did not read.
  */
 int
 rdx_conn_peek(struct rdx_conn *c, void *buf, size_t len, size_t need, const char *what)
@@ -245,7 +247,11 @@ rdx_conn_peek(struct rdx_conn *c, void *buf, size_t len, size_t need, const char
 		avail = 0;
 	if (avail > 0 && len > 0) {
 		n = recv(c->fd, buf, RTE_MIN(len, (size_t)avail), MSG_PEEK | MSG_DONTWAIT);
-		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return 0; /* look again later */
+		if (n >= 0 && (size_t)n < RTE_MIN(len, (size_t)avail))
+			return (int)n;
+		if (n < 0) {
 			ret = errno;
 			if (ret == ECONNRESET) {
 				rdx_conn_err(c, "peer %s reset the connection (waiting for %s)",

@@ -152,6 +152,51 @@ else
     fail "silent stray peers: a client after them: exit $c2rc after $c2ms ms (< 9000 expected), server exit $src: $(tr '\n' '|' <"$TMP/c-after.out") $(tail -n 3 "$TMP/s-silent.err" | tr '\n' '|') $(tail -n 2 "$TMP/c-after.err" | tr '\n' '|')"
 fi
 
+# a flood of stalled peers: more than the server's 64 bootstrap slots, each
+# with a hello and a part of the session info (lib/rpc's 10-s stage). A new
+# peer takes the oldest one's slot, so a real client that connects after
+# them is served at once (without that it waited in the listen backlog until
+# the first stalled peer's 10-s deadline; ~7 s with silent peers)
+port=$(free_port)
+timeout -k 5 90 "$KVS" --no-huge -l 0 -- --dev sw -p "$port" --clients 1 \
+    >"$TMP/s-flood.out" 2>"$TMP/s-flood.err" &
+spid=$!
+wait_listen "$port"
+python3 - "$port" "$wire" "$TMP/flood.ready" >"$TMP/flood.py.err" 2>&1 <<'PY' &
+import socket, struct, sys, time
+port, wire, ready = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+hello = struct.pack(">4sI16s", b"RDX1", wire, b"flood")
+hdr = struct.pack(">II", 0x5250, 136)
+peers = []
+for i in range(80):
+    try:
+        s = socket.create_connection(("127.0.0.1", port), timeout=1)
+        s.sendall(hello + hdr[:6])
+        peers.append(s)
+    except OSError:
+        pass
+    time.sleep(0.005)
+open(ready, "w").write("%d\n" % len(peers))
+time.sleep(60)
+PY
+ppid=$!
+for _ in $(seq 200); do [ -s "$TMP/flood.ready" ] && break; sleep 0.05; done
+t0=$(date +%s%N)
+timeout -k 5 60 "$KVC" --no-huge -l 1 -- --dev sw --connect "127.0.0.1:$port" \
+    -n 2000 --keys 40 >"$TMP/c-flood.out" 2>"$TMP/c-flood.err"
+c3rc=$?
+c3ms=$((($(date +%s%N) - t0) / 1000000))
+wait "$spid"
+src=$?
+kill "$ppid" 2>/dev/null
+wait "$ppid" 2>/dev/null
+if [ $c3rc -eq 0 ] && grep -q "^kv_client: 2000 ops .*errors 0, bad values 0" "$TMP/c-flood.out" &&
+   [ $c3ms -lt 6000 ] && [ $src -eq 0 ] && grep -q "kv_server: done: " "$TMP/s-flood.out"; then
+    pass "a flood of $(cat "$TMP/flood.ready" 2>/dev/null) stalled peers: a client after them served at once ($c3ms ms, with start-up)"
+else
+    fail "a flood of stalled peers ($(cat "$TMP/flood.ready" 2>/dev/null) connected): client exit $c3rc after $c3ms ms (< 6000 expected), server exit $src: $(tr '\n' '|' <"$TMP/c-flood.out") $(tail -n 3 "$TMP/s-flood.err" | tr '\n' '|') $(tail -n 2 "$TMP/c-flood.err" | tr '\n' '|')"
+fi
+
 # the server killed under load (homa+infud: no connection to break, the
 # calls only time out): the client notices its bootstrap connection close,
 # stops with one line and exit 1 (it went on issuing calls that timed out
