@@ -68,6 +68,26 @@ struct perf_topo_ep perf_topo_srv_peer(enum perf_pattern p, int n, uint32_t t, i
 
 struct perf_app;
 
+/* A UD run's datagrams: the client ends' sent, arrived back and requests
+ * sent again, the server ends' sent and arrived (stale ones left out) and
+ * stale (of earlier runs, late). Under --pattern the sum over the ranks
+ * (cluster.c), hence plain uint64_t fields only: MPI_Reduce adds them. */
+struct perf_ud_run {
+	uint64_t cli_tx;
+	uint64_t cli_rx;
+	uint64_t srv_tx;
+	uint64_t srv_rx;
+	uint64_t resent;
+	uint64_t stale;
+};
+#define PERF_UD_RUN_WORDS (sizeof(struct perf_ud_run) / sizeof(uint64_t))
+
+/* report.c: keep a UD run's counts in a->ud_* (and the totals) and print
+ * its line on stderr (with the stale count when `stale`); returns what a
+ * stream's ops and bytes are scaled by: arrived / sent, 1 when none was
+ * lost or the loop is not a stream. */
+double perf_report_ud_run(struct perf_app *a, const struct perf_ud_run *u, bool stale);
+
 #ifdef RDX_PERF_MPI
 /* main.c before rdx_runtime_init: start MPI, choose the lcore of this rank
  * (unless -l/-c/--lcores is given) and a file prefix per rank. The new EAL

@@ -17,6 +17,7 @@
 #include "rdx_runtime.h"
 
 #include "perf_app.h"
+#include "perf_mpi.h"
 #include "perf_opts.h"
 #include "perf_wire.h"
 
@@ -253,23 +254,48 @@ row_common(const struct perf_app *a, struct rdx_result *x)
 	}
 }
 
-/* UD: this run's datagrams (the server's come with ENDACK in two processes). */
-static void
-ud_run_counts(struct perf_app *a)
+double
+perf_report_ud_run(struct perf_app *a, const struct perf_ud_run *u, bool stale)
 {
-	uint64_t ctx, crx, stx, srx, rs;
+	const bool stream = perf_engine_loop(a->eng, a->o.mode) == PERF_LOOP_STREAM;
+	char sz[16], st[64] = "";
 
-	perf_ud_counts(a, &ctx, &crx, &stx, &srx, &rs);
-	a->ud_fwd_tx = ctx;
-	a->ud_back_rx = crx;
-	a->ud_resent = rs;
-	if (a->conn == NULL) {
-		a->ud_back_tx = stx;
-		a->ud_fwd_rx = srx;
-	}
+	a->ud_fwd_tx = u->cli_tx;
+	a->ud_back_rx = u->cli_rx;
+	a->ud_back_tx = u->srv_tx;
+	a->ud_fwd_rx = u->srv_rx;
+	a->ud_resent = u->resent;
 	a->ud_tot_tx += a->ud_fwd_tx + a->ud_back_tx;
 	a->ud_tot_rx += a->ud_fwd_rx + a->ud_back_rx;
 	a->ud_tot_resent += a->ud_resent;
+	perf_size_name(a->run.size, sz, sizeof(sz));
+	if (stale)
+		snprintf(st, sizeof(st), "; %" PRIu64 " stale (of earlier runs, late)", u->stale);
+	fprintf(stderr, "rdx-perf: UD %s %s size %s: client->server %" PRIu64 " datagrams sent, %" PRIu64 " arrived; server->client %" PRIu64 " sent, %" PRIu64 " arrived; %" PRIu64 " request(s) sent again after %u ms%s\n",
+		a->o.test, mode_name(a->o.mode), sz, a->ud_fwd_tx, a->ud_fwd_rx,
+		a->ud_back_tx, a->ud_back_rx, a->ud_resent, PERF_UD_TIMEOUT_MS, st);
+	/* a stream counts what arrived: the measured ops x arrived/sent */
+	if (stream && a->ud_fwd_tx > 0 && a->ud_fwd_rx < a->ud_fwd_tx)
+		return (double)a->ud_fwd_rx / (double)a->ud_fwd_tx;
+	return 1.0;
+}
+
+/* UD: this run's datagrams (the server's come with ENDACK in two processes). */
+static double
+ud_run_counts(struct perf_app *a)
+{
+	struct perf_ud_run u = { 0 };
+
+	perf_ud_counts(a, &u.cli_tx, &u.cli_rx, &u.srv_tx, &u.srv_rx, &u.resent);
+	if (a->conn != NULL) {
+		u.srv_tx = a->ud_back_tx;
+		u.srv_rx = a->ud_fwd_rx;
+	} else {
+		u.stale = perf_ud_stale(a);
+	}
+	/* a stream's stale count when the server ends are ours */
+	return perf_report_ud_run(a, &u, a->conn == NULL &&
+				  perf_engine_loop(a->eng, a->o.mode) == PERF_LOOP_STREAM);
 }
 
 /* The compact table's kind: perftest's latency columns for lat mode and
@@ -404,8 +430,6 @@ perf_report_run(struct perf_app *a, bool last)
 	struct rdx_result x, tot;
 	struct rdx_hist *merged;
 	struct perf_rdx_sum { uint64_t t0, t1; } span = { UINT64_MAX, 0 };
-	const bool ud = a->o.transport == PERF_TRANSPORT_UD;
-	const bool stream = perf_engine_loop(a->eng, a->o.mode) == PERF_LOOP_STREAM;
 	double arrived = 1.0;
 	uint64_t hz = rdx_tsc_hz();
 	unsigned int l, perf_rows = 0;
@@ -415,21 +439,8 @@ perf_report_run(struct perf_app *a, bool last)
 	merged = malloc(sizeof(*merged));
 	if (merged == NULL)
 		return;
-	if (ud) {
-		char sz[16], stale[64] = "";
-
-		ud_run_counts(a);
-		/* a stream counts what arrived: the measured ops x arrived/sent */
-		if (stream && a->ud_fwd_tx > 0 && a->ud_fwd_rx < a->ud_fwd_tx)
-			arrived = (double)a->ud_fwd_rx / (double)a->ud_fwd_tx;
-		perf_size_name(a->run.size, sz, sizeof(sz));
-		if (stream && a->conn == NULL) /* the server ends are ours */
-			snprintf(stale, sizeof(stale), "; %" PRIu64 " stale (of earlier runs, late)",
-				 perf_ud_stale(a));
-		fprintf(stderr, "rdx-perf: UD %s %s size %s: client->server %" PRIu64 " datagrams sent, %" PRIu64 " arrived; server->client %" PRIu64 " sent, %" PRIu64 " arrived; %" PRIu64 " request(s) sent again after %u ms%s\n",
-			a->o.test, mode_name(a->o.mode), sz, a->ud_fwd_tx, a->ud_fwd_rx,
-			a->ud_back_tx, a->ud_back_rx, a->ud_resent, PERF_UD_TIMEOUT_MS, stale);
-	}
+	if (a->o.transport == PERF_TRANSPORT_UD)
+		arrived = ud_run_counts(a);
 	rdx_hist_init(merged);
 	row_common(a, &tot);
 	tot.lcore = RDX_REPORT_LCORE_TOTAL;
