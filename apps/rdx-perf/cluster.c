@@ -298,6 +298,30 @@ flows_run(struct perf_app *a)
 	return 0;
 }
 
+/*
+ * UD: this run's datagrams summed over the ranks on rank 0, each rank's
+ * client ends and server ends alike (a rank of all-to-all has both), read
+ * after the run (every rank is past "serve run": the server ends are
+ * drained). Rank 0 prints the line of the other modes; returns a stream's
+ * arrived / sent there, else 1.
+ */
+static double
+ud_run(struct perf_app *a)
+{
+	struct perf_mpi *mp = a->mpi;
+	struct perf_ud_run mine = { 0 }, all = { 0 };
+
+	perf_ud_counts(a, &mine.cli_tx, &mine.cli_rx, &mine.srv_tx, &mine.srv_rx,
+		       &mine.resent);
+	mine.stale = perf_ud_stale(a);
+	MPI_Reduce(&mine, &all, (int)PERF_UD_RUN_WORDS, MPI_UINT64_T, MPI_SUM, 0,
+		   MPI_COMM_WORLD);
+	if (mp->rank != 0)
+		return 1.0;
+	return perf_report_ud_run(a, &all, perf_engine_loop(a->eng, a->o.mode) ==
+				  PERF_LOOP_STREAM);
+}
+
 int
 perf_cluster_run(struct perf_app *a, bool last)
 {
@@ -306,6 +330,7 @@ perf_cluster_run(struct perf_app *a, bool last)
 	struct rdx_hist *local, *conv, *merged;
 	int *counts = NULL, *displs = NULL, nmine = 0, total = 0, r;
 	uint64_t hz = rdx_tsc_hz();
+	double arrived = 1.0;
 	unsigned int l;
 	int rc = 0;
 
@@ -357,6 +382,8 @@ perf_cluster_run(struct perf_app *a, bool last)
 	}
 	MPI_Gatherv(mine, nmine * (int)sizeof(struct crow), MPI_BYTE, rows, counts, displs,
 		    MPI_BYTE, 0, MPI_COMM_WORLD);
+	if (a->o.transport == PERF_TRANSPORT_UD)
+		arrived = ud_run(a);
 	if (mp->rank == 0 && a->rep != NULL) {
 		struct rdx_result x, tot;
 		int64_t t0 = INT64_MAX, t1 = INT64_MIN;
@@ -376,16 +403,17 @@ perf_cluster_run(struct perf_app *a, bool last)
 			snprintf(x.host, sizeof(x.host), "%s", mp->hosts[c->rank]);
 			x.lcore = c->lcore;
 			x.qps = c->qps;
-			x.ops = c->ops;
-			x.bytes = c->bytes;
+			/* a UD stream: what arrived, the cluster's ratio */
+			x.ops = arrived < 1.0 ? (uint64_t)((double)c->ops * arrived) : c->ops;
+			x.bytes = arrived < 1.0 ? x.ops * a->run.size : c->bytes;
 			x.seconds = c->t1_ns > c->t0_ns ? (double)(c->t1_ns - c->t0_ns) / 1e9 : 0;
 			x.has_lat = c->has_lat != 0;
 			x.lat = c->lat;
 			x.busy_pct = c->busy;
 			rdx_report_add(a->rep, &x);
 			tot.qps += c->qps;
-			tot.ops += c->ops;
-			tot.bytes += c->bytes;
+			tot.ops += x.ops;
+			tot.bytes += x.bytes;
 			t0 = RTE_MIN(t0, c->t0_ns);
 			t1 = RTE_MAX(t1, c->t1_ns);
 			/* -1: a row with no polls to measure, not 0 % busy */

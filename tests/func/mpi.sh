@@ -3,9 +3,10 @@
 # rdx-perf --pattern under mpirun (doc/cluster.md), 4 ranks on this host on
 # the software device: every pattern with --verify (write bw and echo lat),
 # the merged report (rows per rank, a total whose histogram count is the sum
-# of the ranks'), bad --pattern values and counts (exit 2, one line on every
-# rank), --flows-start, a rank killed mid-run and a rank stopped mid-run
-# (the job fails in time and the output names the rank).
+# of the ranks'), --transport ud's datagram counts summed over the ranks
+# (with loss injected and without), bad --pattern values and counts (exit 2,
+# one line on every rank), --flows-start, a rank killed mid-run and a rank
+# stopped mid-run (the job fails in time and the output names the rank).
 # Skipped (77) only when mpirun is absent.
 source "$(dirname "$0")/lib.sh"
 
@@ -83,6 +84,65 @@ if [ $? -eq 0 ] && head -n 1 "$TMP/r.csv" | grep -q ",rank,host" &&
     pass "mpirun: --csv has rank and host columns"
 else
     fail "mpirun: --csv: $(head -c 300 "$TMP/r.csv" 2>/dev/null) $(tail -n 1 "$TMP/csv.err")"
+fi
+
+# --transport ud: rank 0 sums every rank's datagram counts per run (client
+# ends' sent, server ends' arrived) and prints the line of the other modes;
+# a stream's rows and total count what arrived (ops x arrived/sent).
+# check_ud ERR JSON loss|none CLIENT_OPS: one line per size (8, 1K) with the
+# stale count; with loss 0 < arrived < sent and arrived/2 <= the total's ops
+# <= arrived (the measured ops are at most the datagrams sent); without, all
+# arrived and the total is CLIENT_OPS, unscaled; the knobs ud_sent and
+# ud_arrived are the cluster's sums. Before: no UD line under --pattern, the
+# total counted the datagrams sent (2.2M at 10 % loss, 147K arrived).
+check_ud() {
+    python3 - "$@" <<'EOF2'
+import json, re, sys
+err, js, kind, want = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+pat = re.compile(r"rdx-perf: UD send bw size (\S+): client->server (\d+) datagrams sent, "
+                 r"(\d+) arrived; server->client \d+ sent, \d+ arrived; \d+ request\(s\) sent "
+                 r"again after \d+ ms; \d+ stale \(of earlier runs, late\)$")
+runs = [m.groups() for m in map(pat.match, open(err).read().splitlines()) if m]
+assert [x[0] for x in runs] == ["8", "1K"], f"UD lines for sizes {[x[0] for x in runs]}"
+r = json.load(open(js))
+for (size, sent, got), n in zip(runs, (8, 1024)):
+    sent, got = int(sent), int(got)
+    tot = [x for x in r["results"] if x["lcore"] == -1 and x["size"] == n]
+    rows = [x for x in r["results"] if x["lcore"] != -1 and x["size"] == n]
+    assert len(tot) == 1, f"size {size}: {len(tot)} totals"
+    ops = tot[0]["ops"]
+    assert ops == sum(x["ops"] for x in rows), f"size {size}: total {ops} != sum of rows"
+    if kind == "loss":
+        assert 0 < got < sent, f"size {size}: {got} arrived of {sent} sent"
+        assert got / 2 <= ops <= got, f"size {size}: total ops {ops}, {got} arrived of {sent}"
+    else:
+        assert got == sent > 0, f"size {size}: {got} arrived of {sent} sent"
+        assert ops == want, f"size {size}: total ops {ops}, not {want}"
+k = r["knobs"]
+assert int(k["ud_sent"]) == sum(int(x[1]) for x in runs), f"ud_sent {k['ud_sent']}"
+assert int(k["ud_arrived"]) == sum(int(x[2]) for x in runs), f"ud_arrived {k['ud_arrived']}"
+print(" | ".join(f"{x[0]}: {x[2]} of {x[1]}" for x in runs))
+EOF2
+}
+# 10 % of the datagrams dropped by each rank's device (the servers' receive
+# queues, outrun by the streams on 2 shared cores, drop more)
+mrun udloss 120 -- --test send --mode bw --transport ud --sizes 8,1K -D 0.5 --pattern pairs \
+    --dev sw:ud_drop=0.1,seed=1 --json "$TMP/udloss.json"
+rc=$?
+if [ "$rc" -eq 0 ] && out=$(check_ud "$TMP/udloss.err" "$TMP/udloss.json" loss 0 2>&1); then
+    pass "mpirun: --transport ud with 10 % loss: the cluster's datagrams per run ($out), ops as arrived"
+else
+    fail "mpirun: --transport ud with loss: exit $rc: $(echo "$out" | tail -n 1) $(grep -v EAL "$TMP/udloss.err" | tail -n 2)"
+fi
+# no loss: 2000 sends per client (-t 8, 200 warm-up) and 4096 receives
+# posted per server QP: a queue never runs dry, every datagram arrives
+mrun udfull 120 -- --test send --mode bw --transport ud --sizes 8,1K -n 2000 -t 8 -r 4096 \
+    --pattern pairs --json "$TMP/udfull.json"
+rc=$?
+if [ "$rc" -eq 0 ] && out=$(check_ud "$TMP/udfull.err" "$TMP/udfull.json" none 4000 2>&1); then
+    pass "mpirun: --transport ud without loss: every datagram arrived ($out)"
+else
+    fail "mpirun: --transport ud without loss: exit $rc: $(echo "$out" | tail -n 1) $(grep -v EAL "$TMP/udfull.err" | tail -n 2)"
 fi
 
 # rdx-plot: per-rank bars and the merged CDF of an incast report
