@@ -732,14 +732,15 @@ server_one_run(struct perf_app *a, unsigned int main_idx)
 	if (perf_bidir_procs(a) && e.status == 0)
 		bidir_counts(a, &e);
 	if (a->o.transport == PERF_TRANSPORT_UD) {
-		uint64_t ctx, crx, rs;
+		struct perf_ud_run u;
 
-		perf_ud_counts(a, &ctx, &crx, &e.ud_tx, &e.ud_rx, &rs);
+		perf_ud_counts(a, &u);
+		e.ud_tx = u.srv_tx;
+		e.ud_rx = u.srv_rx;
 		/* ENDACK's ud_rx leaves them out; the client is not told */
-		ctx = perf_ud_stale(a);
-		if (ctx > 0)
+		if (u.stale > 0)
 			fprintf(stderr, "rdx-perf: UD run %u: %" PRIu64 " stale datagram(s) (of earlier runs, late) not counted\n",
-				a->nb_runs, ctx);
+				a->nb_runs, u.stale);
 	}
 	rc = rdx_conn_send(a->conn, MSG_ENDACK, &e, sizeof(e), perf_boot_ms(a));
 	if (rc < 0)

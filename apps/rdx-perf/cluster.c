@@ -309,11 +309,9 @@ static double
 ud_run(struct perf_app *a)
 {
 	struct perf_mpi *mp = a->mpi;
-	struct perf_ud_run mine = { 0 }, all = { 0 };
+	struct perf_ud_run mine, all = { 0 };
 
-	perf_ud_counts(a, &mine.cli_tx, &mine.cli_rx, &mine.srv_tx, &mine.srv_rx,
-		       &mine.resent);
-	mine.stale = perf_ud_stale(a);
+	perf_ud_counts(a, &mine);
 	MPI_Reduce(&mine, &all, (int)PERF_UD_RUN_WORDS, MPI_UINT64_T, MPI_SUM, 0,
 		   MPI_COMM_WORLD);
 	if (mp->rank != 0)

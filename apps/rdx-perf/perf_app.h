@@ -625,13 +625,22 @@ struct perf_app {
 	uint64_t peer_ops, peer_bytes, peer_ns;
 	uint32_t peer_qps, peer_lcores;
 };
-/* UD: the datagram counters of this process's endpoints for the run
- * (client ends in cli_*, server ends in srv_*) */
-void perf_ud_counts(const struct perf_app *a, uint64_t *cli_tx, uint64_t *cli_rx,
-		    uint64_t *srv_tx, uint64_t *srv_rx, uint64_t *resent);
-/* UD stream: the datagrams of earlier runs the server ends took in this one
- * (left out of srv_rx) */
-uint64_t perf_ud_stale(const struct perf_app *a);
+/* UD: the datagram counters of this process's endpoints for the run: the
+ * client ends' sent, arrived back and requests sent again, the server ends'
+ * sent and arrived (repeats and stale ones left out) and stale (of earlier
+ * runs, late). Under --pattern the sum over the ranks (cluster.c), hence
+ * plain uint64_t fields only: MPI_Reduce adds them. */
+struct perf_ud_run {
+	uint64_t cli_tx;
+	uint64_t cli_rx;
+	uint64_t srv_tx;
+	uint64_t srv_rx;         /* neither repeats nor stale datagrams */
+	uint64_t resent;
+	uint64_t stale;          /* stream: datagrams of earlier runs the server
+				  * ends took in this one */
+};
+#define PERF_UD_RUN_WORDS (sizeof(struct perf_ud_run) / sizeof(uint64_t))
+void perf_ud_counts(const struct perf_app *a, struct perf_ud_run *u);
 
 /* setup.c */
 int perf_setup(struct perf_app *a);

@@ -68,19 +68,7 @@ struct perf_topo_ep perf_topo_srv_peer(enum perf_pattern p, int n, uint32_t t, i
 
 struct perf_app;
 
-/* A UD run's datagrams: the client ends' sent, arrived back and requests
- * sent again, the server ends' sent and arrived (stale ones left out) and
- * stale (of earlier runs, late). Under --pattern the sum over the ranks
- * (cluster.c), hence plain uint64_t fields only: MPI_Reduce adds them. */
-struct perf_ud_run {
-	uint64_t cli_tx;
-	uint64_t cli_rx;
-	uint64_t srv_tx;
-	uint64_t srv_rx;
-	uint64_t resent;
-	uint64_t stale;
-};
-#define PERF_UD_RUN_WORDS (sizeof(struct perf_ud_run) / sizeof(uint64_t))
+struct perf_ud_run; /* perf_app.h */
 
 /* report.c: keep a UD run's counts in a->ud_* (and the totals) and print
  * its line on stderr (with the stale count when `stale`); returns what a

@@ -284,14 +284,12 @@ perf_report_ud_run(struct perf_app *a, const struct perf_ud_run *u, bool stale)
 static double
 ud_run_counts(struct perf_app *a)
 {
-	struct perf_ud_run u = { 0 };
+	struct perf_ud_run u;
 
-	perf_ud_counts(a, &u.cli_tx, &u.cli_rx, &u.srv_tx, &u.srv_rx, &u.resent);
+	perf_ud_counts(a, &u);
 	if (a->conn != NULL) {
 		u.srv_tx = a->ud_back_tx;
 		u.srv_rx = a->ud_fwd_rx;
-	} else {
-		u.stale = perf_ud_stale(a);
 	}
 	/* a stream's stale count when the server ends are ours */
 	return perf_report_ud_run(a, &u, a->conn == NULL &&

@@ -827,39 +827,28 @@ perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t
 }
 
 void
-perf_ud_counts(const struct perf_app *a, uint64_t *cli_tx, uint64_t *cli_rx, uint64_t *srv_tx,
-	       uint64_t *srv_rx, uint64_t *resent)
+perf_ud_counts(const struct perf_app *a, struct perf_ud_run *u)
 {
 	unsigned int i;
 
-	*cli_tx = *cli_rx = *srv_tx = *srv_rx = *resent = 0;
+	memset(u, 0, sizeof(*u));
 	for (i = 0; i < a->total_qps; i++) {
 		if (a->cli != NULL && a->cli[i].qp != NULL) {
-			*cli_tx += a->cli[i].tx - a->cli[i].tx_base;
-			*cli_rx += a->cli[i].recv_done - a->cli[i].rx_base;
-			*resent += a->cli[i].resent - a->cli[i].resent_base;
+			u->cli_tx += a->cli[i].tx - a->cli[i].tx_base;
+			u->cli_rx += a->cli[i].recv_done - a->cli[i].rx_base;
+			u->resent += a->cli[i].resent - a->cli[i].resent_base;
 		}
 		if (a->srv != NULL && a->srv[i].qp != NULL) {
-			*srv_tx += a->srv[i].tx - a->srv[i].tx_base;
+			const uint64_t stale = a->srv[i].ud_stale - a->srv[i].stale_base;
+
+			u->srv_tx += a->srv[i].tx - a->srv[i].tx_base;
 			/* the repeats of a datagram already taken (the
 			 * software device's ud_dup) arrived but carry no new op:
 			 * counted, a loss would hide behind them; nor do the
 			 * datagrams of an earlier run, late past its end */
-			*srv_rx += a->srv[i].recv_done - a->srv[i].rx_base -
-				   (a->srv[i].ud_dup - a->srv[i].dup_base) -
-				   (a->srv[i].ud_stale - a->srv[i].stale_base);
+			u->srv_rx += a->srv[i].recv_done - a->srv[i].rx_base -
+				     (a->srv[i].ud_dup - a->srv[i].dup_base) - stale;
+			u->stale += stale;
 		}
 	}
-}
-
-uint64_t
-perf_ud_stale(const struct perf_app *a)
-{
-	uint64_t n = 0;
-	unsigned int i;
-
-	for (i = 0; a->srv != NULL && i < a->total_qps; i++)
-		if (a->srv[i].qp != NULL)
-			n += a->srv[i].ud_stale - a->srv[i].stale_base;
-	return n;
 }
