@@ -352,6 +352,19 @@ accept_started(struct rdx_conn *l)
 	return c;
 }
 
+/* A raw peer connected (its socket in *fd) and taken by accept_start. */
+static struct rdx_conn *
+raw_peer_taken(struct rdx_conn *l, int *fd)
+{
+	struct rdx_conn *c;
+
+	*fd = raw_connect(rdx_conn_port(l));
+	CU_ASSERT_FATAL(*fd >= 0);
+	c = accept_started(l);
+	CU_ASSERT_FATAL(c != NULL);
+	return c;
+}
+
 /* rdx_conn_hello_poll until it stops saying -EAGAIN. */
 static int
 hello_wait(struct rdx_conn *c)
@@ -389,10 +402,7 @@ test_accept_start(void)
 
 	/* A peer that sends its hello in two parts: our hello is sent at
 	 * once, theirs is -EAGAIN until it has all come, then checked. */
-	fd = raw_connect(rdx_conn_port(l));
-	CU_ASSERT_FATAL(fd >= 0);
-	c = accept_started(l);
-	CU_ASSERT_FATAL(c != NULL);
+	c = raw_peer_taken(l, &fd);
 	CU_ASSERT_EQUAL(recv(fd, &ours, sizeof(ours), MSG_WAITALL), (ssize_t)sizeof(ours));
 	CU_ASSERT_EQUAL(memcmp(ours.magic, "RDX1", 4), 0);
 	CU_ASSERT_EQUAL(ntohl(ours.wire_version), RDX_WIRE_VERSION);
@@ -427,10 +437,7 @@ test_accept_start(void)
 	close(fd);
 
 	/* A stray peer: refused on its first bytes, without the rest. */
-	fd = raw_connect(rdx_conn_port(l));
-	CU_ASSERT_FATAL(fd >= 0);
-	c = accept_started(l);
-	CU_ASSERT_FATAL(c != NULL);
+	c = raw_peer_taken(l, &fd);
 	CU_ASSERT_EQUAL(send(fd, "GET", 3, MSG_NOSIGNAL), 3);
 	CU_ASSERT_EQUAL(hello_wait(c), -EPROTO);
 	CU_ASSERT_PTR_NOT_NULL(strstr(rdx_conn_strerror(c), "bad hello magic"));
@@ -439,10 +446,7 @@ test_accept_start(void)
 	close(fd);
 
 	/* An rdx peer of another wire version: -EPROTO, its version kept. */
-	fd = raw_connect(rdx_conn_port(l));
-	CU_ASSERT_FATAL(fd >= 0);
-	c = accept_started(l);
-	CU_ASSERT_FATAL(c != NULL);
+	c = raw_peer_taken(l, &fd);
 	h.wire_version = htonl(99);
 	CU_ASSERT_EQUAL(send(fd, &h, sizeof(h), MSG_NOSIGNAL), (ssize_t)sizeof(h));
 	CU_ASSERT_EQUAL(hello_wait(c), -EPROTO);
@@ -452,10 +456,7 @@ test_accept_start(void)
 	close(fd);
 
 	/* A peer that closes after a part of its hello: -ECONNRESET. */
-	fd = raw_connect(rdx_conn_port(l));
-	CU_ASSERT_FATAL(fd >= 0);
-	c = accept_started(l);
-	CU_ASSERT_FATAL(c != NULL);
+	c = raw_peer_taken(l, &fd);
 	CU_ASSERT_EQUAL(send(fd, &h, 6, MSG_NOSIGNAL), 6);
 	close(fd);
 	CU_ASSERT_EQUAL(hello_wait(c), -ECONNRESET);
