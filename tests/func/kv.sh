@@ -103,6 +103,16 @@ timeout -k 5 120 "$KVS" --no-huge -l 0 -- --dev sw -p "$port" --clients 3 \
 spid=$!
 wait_listen "$port"
 load=(--no-huge -l 1 -- --dev sw --connect "127.0.0.1:$port" -n 500000 --keys 40)
+# timed_client NAME: a client of 2000 ops on $port (output in
+# $TMP/c-NAME.out/.err); its exit in crc, its wall time with start-up in cms
+timed_client() {
+    local t0
+    t0=$(date +%s%N)
+    timeout -k 5 60 "$KVC" --no-huge -l 1 -- --dev sw --connect "127.0.0.1:$port" \
+        -n 2000 --keys 40 >"$TMP/c-$1.out" 2>"$TMP/c-$1.err"
+    crc=$?
+    cms=$((($(date +%s%N) - t0) / 1000000))
+}
 load_s() { sed -n 's/^kv_client: 500000 ops in \([0-9.]*\) s: .*errors 0, bad values 0$/\1/p' "$1"; }
 timeout -k 5 60 "$KVC" "${load[@]}" >"$TMP/c-alone.out" 2>"$TMP/c-alone.err"
 c0rc=$?
@@ -126,11 +136,8 @@ time.sleep(60)
 PY
 ppid=$!
 sleep 0.3
-t0=$(date +%s%N)
-timeout -k 5 60 "$KVC" --no-huge -l 1 -- --dev sw --connect "127.0.0.1:$port" \
-    -n 2000 --keys 40 >"$TMP/c-after.out" 2>"$TMP/c-after.err"
-c2rc=$?
-c2ms=$((($(date +%s%N) - t0) / 1000000))
+timed_client after
+c2rc=$crc c2ms=$cms
 wait "$c1pid"
 c1rc=$?
 wait "$spid"
@@ -181,11 +188,8 @@ time.sleep(60)
 PY
 ppid=$!
 for _ in $(seq 200); do [ -s "$TMP/flood.ready" ] && break; sleep 0.05; done
-t0=$(date +%s%N)
-timeout -k 5 60 "$KVC" --no-huge -l 1 -- --dev sw --connect "127.0.0.1:$port" \
-    -n 2000 --keys 40 >"$TMP/c-flood.out" 2>"$TMP/c-flood.err"
-c3rc=$?
-c3ms=$((($(date +%s%N) - t0) / 1000000))
+timed_client flood
+c3rc=$crc c3ms=$cms
 wait "$spid"
 src=$?
 kill "$ppid" 2>/dev/null
