@@ -458,12 +458,21 @@ int perf_pingpong_serve(struct perf_lcore *lc, struct perf_ep *ep);
  * message is a SEND with immediate = the op number's low 32 bits, so a
  * lost, repeated or late datagram is recognised), widened next to `near`.
  */
+/* The number whose low `bits` bits are lo, nearest to `near` (within
+ * +-2^(bits-1)): how both kinds of immediate below are widened. */
+static inline uint64_t
+perf_ud_widen(uint64_t near, uint32_t lo, unsigned int bits)
+{
+	const uint64_t span = UINT64_C(1) << bits;
+	const uint64_t d = ((uint64_t)lo - near) & (span - 1);
+
+	return (d & (span >> 1)) != 0 ? near - (span - d) : near + d;
+}
+
 static inline uint64_t
 perf_ud_seq(uint64_t near, uint32_t imm_be)
 {
-	uint32_t lo = rte_be_to_cpu_32(imm_be);
-
-	return near + (uint64_t)(int64_t)(int32_t)(lo - (uint32_t)near);
+	return perf_ud_widen(near, rte_be_to_cpu_32(imm_be), 32);
 }
 
 /*
@@ -472,9 +481,10 @@ perf_ud_seq(uint64_t near, uint32_t imm_be)
  * delayed past the end of its run is stale in the next (perf_serve_recv).
  * Its top PERF_UD_RUN_BITS bits are the run's number (perf_run.ud_run)
  * modulo 16, the other 28 the op number's low bits, widened next to `near`
- * as perf_ud_seq does with 32: an op number 2^27 or more from the highest
- * seen of the QP, or a datagram 16 runs late, would be mistaken (the op
- * numbers of a QP go on from run to run: they are not reset).
+ * (perf_ud_widen, as perf_ud_seq does with 32): an op number 2^27 or more
+ * from the highest seen of the QP, or a datagram 16 runs late, would be
+ * mistaken (the op numbers of a QP go on from run to run: they are not
+ * reset).
  */
 #define PERF_UD_RUN_BITS 4u
 #define PERF_UD_OP_BITS (32u - PERF_UD_RUN_BITS)
@@ -498,11 +508,7 @@ perf_ud_stream_run(uint32_t imm, uint32_t run)
 static inline uint64_t
 perf_ud_stream_op(uint64_t near, uint32_t imm)
 {
-	uint32_t d = (imm - (uint32_t)near) & PERF_UD_OP_MASK;
-
-	if (d & (UINT32_C(1) << (PERF_UD_OP_BITS - 1)))
-		return near - ((UINT64_C(1) << PERF_UD_OP_BITS) - d);
-	return near + d;
+	return perf_ud_widen(near, imm & PERF_UD_OP_MASK, PERF_UD_OP_BITS);
 }
 
 /* UD: the WR's destination (after the RC fields it shares bytes with). */

@@ -522,6 +522,18 @@ test_ud_imm(void)
 	CU_ASSERT_EQUAL(perf_ud_stream_imm(5, 0), 5u);
 	CU_ASSERT_EQUAL(perf_ud_stream_imm(UINT64_C(0x123456789), 3), 0x33456789u);
 	CU_ASSERT_EQUAL(perf_ud_stream_op(0, 0), 0u);
+	/* the 32-bit immediate of the ping-pongs (perf_ud_seq), the same
+	 * widening: either side of 2^32 and of the +-2^31 window */
+	CU_ASSERT_EQUAL(perf_ud_seq(UINT64_C(0xfffffff0), rte_cpu_to_be_32(5)), UINT64_C(0x100000005));
+	CU_ASSERT_EQUAL(perf_ud_seq(UINT64_C(0x100000005), rte_cpu_to_be_32(0xfffffff0)),
+			UINT64_C(0xfffffff0));
+	CU_ASSERT_EQUAL(perf_ud_seq(UINT64_C(0x280000000), rte_cpu_to_be_32(0x7fffffff)),
+			UINT64_C(0x27fffffff));
+	CU_ASSERT_EQUAL(perf_ud_seq(UINT64_C(0x280000000), rte_cpu_to_be_32(0)),
+			UINT64_C(0x200000000));
+	CU_ASSERT_EQUAL(perf_ud_seq(UINT64_C(0x280000000), rte_cpu_to_be_32(0xffffffff)),
+			UINT64_C(0x2ffffffff));
+	CU_ASSERT_EQUAL(perf_ud_seq(7, rte_cpu_to_be_32(7)), 7u);
 }
 
 /* One datagram on its way to the responder: its op and run. */
