@@ -11,13 +11,14 @@
  *   config lock, and DPDK telemetry stays available at
  *   /var/run/dpdk/rdx-<pid>/dpdk_telemetry.v2 (dpdk-telemetry.py -f rdx-<pid>).
  *   rdx_runtime_cleanup() removes that directory, and rdx_runtime_init()
- *   removes the ones left by rdx processes that died without cleaning up.
+ *   removes the ones left by rdx processes that died without cleaning up,
+ *   only the user's own and never through a link (rdx_rundir.c); a base
+ *   directory that another user owns or may write is refused.
  * - --log-level=error is put FIRST unless the user set a global level, so a
  *   user's per-type level (--log-level=lib.eal:debug) still applies after it.
  * - Core masks and lists are checked (rdx_eal_args.c) before EAL sees them,
  *   so a typo gives one line instead of EAL's usage text.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -38,6 +39,7 @@
 #include <rte_log.h>
 
 #include "rdx_eal_args.h"
+#include "rdx_rundir.h"
 #include "rdx_runtime.h"
 
 RTE_LOG_REGISTER(rdx_runtime_logtype, rdx.runtime, NOTICE)
@@ -60,68 +62,6 @@ static bool rdx_own_prefix;
 static uint64_t rdx_hz;
 static double rdx_tsc_cost_median;
 static double rdx_tsc_cost_min;
-
-/* ----------------------------------------------------- runtime directories */
-
-/* Remove a flat EAL runtime directory (config, fbarrays, sockets). */
-static void
-remove_runtime_dir(const char *path)
-{
-	char file[PATH_MAX];
-	struct dirent *e;
-	DIR *d = opendir(path);
-
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		if (snprintf(file, sizeof(file), "%s/%s", path, e->d_name) < (int)sizeof(file))
-			unlink(file);
-	}
-	closedir(d);
-	rmdir(path);
-}
-
-/* The base EAL puts runtime directories under (eal_create_runtime_dir rule). */
-static const char *
-runtime_base(char *buf, size_t len)
-{
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-
-	if (getuid() == 0)
-		return "/var/run/dpdk";
-	snprintf(buf, len, "%s/dpdk", xdg != NULL ? xdg : "/tmp");
-	return buf;
-}
-
-/* Directories rdx-<pid> whose process is gone are left-overs of a crash. */
-static void
-prune_stale_runtime_dirs(void)
-{
-	char base_buf[PATH_MAX], path[PATH_MAX];
-	const char *base = runtime_base(base_buf, sizeof(base_buf));
-	struct dirent *e;
-	DIR *d = opendir(base);
-
-	if (d == NULL)
-		return;
-	while ((e = readdir(d)) != NULL) {
-		char *end;
-		long pid;
-
-		if (strncmp(e->d_name, RDX_FILE_PREFIX, strlen(RDX_FILE_PREFIX)) != 0)
-			continue;
-		pid = strtol(e->d_name + strlen(RDX_FILE_PREFIX), &end, 10);
-		if (*end != '\0' || pid <= 0 || pid == (long)getpid())
-			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", base, e->d_name) < (int)sizeof(path))
-			remove_runtime_dir(path);
-	}
-	closedir(d);
-}
 
 /* -------------------------------------------------------------- stop, TSC */
 
@@ -351,7 +291,8 @@ rdx_runtime_init(int argc, char **argv)
 {
 	char *eal_argv[RDX_RUNTIME_MAX_EAL_ARGS + 8];
 	char *shown[RDX_RUNTIME_MAX_EAL_ARGS + 8];
-	char err[256], prefix_arg[64], reason[256];
+	char err[PATH_MAX + 128], prefix_arg[64], reason[256], base_buf[PATH_MAX];
+	const char *base;
 	struct rdx_eal_plan plan;
 	struct out_capture cap;
 	int n_eal, eal_argc, ret, i;
@@ -389,8 +330,16 @@ rdx_runtime_init(int argc, char **argv)
 	if (plan.added_no_huge)
 		fprintf(stderr, "rdx: no hugepages configured: running EAL with --no-huge "
 			"(pass -m/--socket-mem or configure hugepages to change)\n");
+	base = rdx_rundir_base(base_buf, sizeof(base_buf));
+	ret = rdx_rundir_base_check(base, err, sizeof(err));
+	if (ret < 0) {
+		/* pre-EAL: rte_log is not set up yet */
+		fprintf(stderr, "rdx: refusing the EAL runtime directory: %s (remove it, or set "
+			"XDG_RUNTIME_DIR to a directory of your own)\n", err);
+		return ret;
+	}
 	if (plan.added_file_prefix)
-		prune_stale_runtime_dirs();
+		rdx_rundir_prune(base, RDX_FILE_PREFIX);
 
 	/* EAL permutes and overwrites the array: keep a copy for messages. */
 	memcpy(shown, eal_argv, sizeof(shown[0]) * (size_t)eal_argc);
@@ -440,16 +389,17 @@ rdx_runtime_init(int argc, char **argv)
 int
 rdx_runtime_cleanup(void)
 {
-	char dir[PATH_MAX];
+	char base_buf[PATH_MAX], name[32];
 	int ret;
 
 	if (!rdx_eal_up)
 		return -EINVAL;
-	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
 	ret = rte_eal_cleanup();
 	rdx_eal_up = false;
-	if (rdx_own_prefix)
-		remove_runtime_dir(dir);
+	if (rdx_own_prefix) {
+		snprintf(name, sizeof(name), RDX_FILE_PREFIX "%ld", (long)getpid());
+		rdx_rundir_remove(rdx_rundir_base(base_buf, sizeof(base_buf)), name);
+	}
 	return ret;
 }
 
