@@ -270,6 +270,27 @@ sig_check(const struct perf_mpi *mp, const struct perf_opts *o, char *err, size_
 	return rc;
 }
 
+/*
+ * one-to-many and all-to-all deal a client's QPs over every other rank:
+ * without -q or --qp-sweep, each rank gets the fewest QPs per lcore that
+ * reach all n - 1 peers (the header prints -q as for any run).
+ */
+static void
+default_qps(struct perf_app *a, const struct perf_mpi *mp)
+{
+	uint32_t need, peers = (uint32_t)mp->size - 1;
+
+	if (!a->o.default_qps || mp->size < 2 || a->nb_lcores == 0 ||
+	    (mp->m.pattern != PERF_PATTERN_ONE_TO_MANY && mp->m.pattern != PERF_PATTERN_ALL_TO_ALL))
+		return;
+	need = (peers + a->nb_lcores - 1) / a->nb_lcores;
+	if (need <= a->o.qps || need > RDX_MAX_QPS_PER_LCORE)
+		return;
+	a->o.qps = need;
+	a->o.sweep_lo = need;
+	a->o.sweep_hi = need;
+}
+
 int
 perf_mpi_roles(struct perf_app *a)
 {
@@ -283,6 +304,7 @@ perf_mpi_roles(struct perf_app *a)
 	/* every rank is up (EAL started): a rank stuck before here is named */
 	if (agree(a, 0, "start (MPI_Init to EAL)") < 0)
 		return -EIO;
+	default_qps(a, mp);
 	mp->t = perf_sweep_last(o) * a->nb_lcores;
 	mp->lcore0 = a->lcore_ids[0];
 	mp->hosts = calloc((size_t)mp->size, sizeof(*mp->hosts));

@@ -849,6 +849,7 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 	o->default_window = !g->window;
 	o->default_sig = !g->sig_every;
 	o->default_size = !g->sizes;
+	o->default_qps = !g->qps && o->sweep_lo == 0;
 	if (!g->sizes) {
 		/* UD: one datagram, within any RoCE MTU */
 		o->sizes[0] = e->atomic ? 8 : lat ? 8 :

@@ -98,6 +98,7 @@ struct perf_opts {
 	bool default_window;     /* -t, -Q, -s were not given (perftest's differ) */
 	bool default_sig;
 	bool default_size;
+	bool default_qps;        /* neither -q nor --qp-sweep given */
 	const char *connect;
 	char connect_buf[300];   /* HOST given without :PORT, joined with -p */
 	uint16_t port;

@@ -181,6 +181,16 @@ bad() { # name, expected text, mpirun args -- app args
 bad badpattern "bad value 'ring' for --pattern" -- --test write --pattern ring
 NP=3 bad oddpairs "needs an even number of ranks" -np 3 -- --test write --pattern pairs
 bad fewqps "needs at least 3 QPs per rank" -- --test write --pattern all-to-all -q 2
+# without -q, one-to-many and all-to-all take the QPs they need (3 of 4 ranks)
+for p in one-to-many all-to-all; do
+    mrun "defq.$p" 120 -- --test write --mode bw -s 4K -n 500 --pattern "$p" --bootstrap-timeout 60
+    rc=$?
+    if [ "$rc" -eq 0 ] && grep -q "1 lcore(s) x 3 QP(s)" "$TMP/defq.$p.out"; then
+        pass "mpirun -np 4 --pattern $p without -q: 3 QPs per rank"
+    else
+        fail "mpirun -np 4 --pattern $p without -q: exit $rc: $(grep -v EAL "$TMP/defq.$p.err" | tail -n 2)"
+    fi
+done
 
 # --flows-start: the share analysis on rank 0
 mrun flows 120 -- --test write --mode bw -s 4K -D 1 --pattern incast --flows-start together
