@@ -219,7 +219,9 @@ main(int argc, char **argv)
 		case 'h':
 			return usage(stdout, 0);
 		default:
-			return usage(stderr, 2);
+			/* getopt named the option */
+			fprintf(stderr, "rdx-selfcheck: try --help\n");
+			return 2;
 		}
 	}
 	if (optind < argc) {
