@@ -439,9 +439,11 @@ sc_wr(struct sc_run *r, struct rdx_wr *wr, struct rdx_sge *sge, uint8_t op, uint
 		sge[0].lkey = c->lkey;
 	} else {
 		wr->num_sge = (uint8_t)n;
+		/* UD: short enough for the message limit (rdx turns a longer
+		 * one into a NOP that completes with a length error) */
 		for (j = 0; j < n; j++) {
 			sge[j].addr = c->laddr + 8u * j;
-			sge[j].length = RTE_MIN(8u * (j + 1), c->payload_len - 8u * j);
+			sge[j].length = r->ud ? j + 1 : RTE_MIN(8u * (j + 1), c->payload_len - 8u * j);
 			sge[j].lkey = c->lkey;
 		}
 	}
