@@ -61,6 +61,7 @@ struct sc_res {
 	uint32_t byte_len, rbyte_len, rimm;
 	uint32_t vendor_err;
 	bool got, rgot;
+	bool atomic_be;            /* FAA added in big-endian order */
 	bool ok;
 	char why[96];
 };
@@ -102,7 +103,10 @@ sc_run_op(struct sc_pair *p, const struct sc_op *o, uint32_t k, struct sc_res *r
 	const bool ud = p->type == RDX_QP_UD;
 	const uint32_t imm = htobe32(0x5c000000u | k);
 	const uint32_t grh = ud ? RDX_UD_GRH_BYTES : 0;
-	const uint64_t old = 0x0123456789abcdefull + k, arg = 0x1000u + k, swap = ~old;
+	/* byte palindromes: the same value whether the device reads memory
+	 * in host or in big-endian order (IBTA leaves atomics' byte order to
+	 * the device: rxe uses host order, ConnectX may use big-endian) */
+	const uint64_t old = 0x1122334444332211ull, swap = 0x5566778888776655ull, arg = 0x10u + k;
 	struct rdx_sge sge;
 	struct rdx_wr wr;
 	struct rdx_wc wc;
@@ -220,7 +224,9 @@ sc_run_op(struct sc_pair *p, const struct sc_op *o, uint32_t k, struct sc_res *r
 	default:
 		memcpy(&word, rm + SC_OFF_ATOM, 8);
 		memcpy(&res, l + SC_OFF_ATOM, 8);
-		if (word != (o->op == RDX_OP_CAS ? swap : old + arg))
+		if (o->op == RDX_OP_FAA && word == __builtin_bswap64(old + arg))
+			r->atomic_be = true;
+		else if (word != (o->op == RDX_OP_CAS ? swap : old + arg))
 			sc_bad(r, "remote word 0x%" PRIx64 " after the atomic, want 0x%" PRIx64, word,
 			       o->op == RDX_OP_CAS ? swap : old + arg);
 		/* the original value comes back as it was in memory (IBTA 9.4.5) */
@@ -278,8 +284,9 @@ sc_cqe_json(const struct sc_cqe_run *run, unsigned int start)
 	for (k = start; k < run->nb; k++) {
 		const struct sc_res *r = &run->res[k];
 
-		json_array_append_new(arr, json_pack("{s:s, s:b, s:s, s:i, s:i, s:I, s:I, s:i, s:i, s:I, s:I}",
-			"op", r->name, "ok", r->ok, "why", r->why, "status", r->status,
+		json_array_append_new(arr, json_pack("{s:s, s:b, s:s, s:b, s:i, s:i, s:I, s:I, s:i, s:i, s:I, s:I}",
+			"op", r->name, "ok", r->ok, "why", r->why, "atomic_be", r->atomic_be,
+			"status", r->status,
 			"opcode", r->opcode, "byte_len", (json_int_t)r->byte_len,
 			"vendor_err", (json_int_t)r->vendor_err, "recv_status", r->rstatus,
 			"recv_opcode", r->ropcode, "recv_byte_len", (json_int_t)r->rbyte_len,
@@ -379,7 +386,8 @@ sc_cqe_check(struct rdx_dev *dev, const char *name, struct sc_dev_report *rep)
 
 		if (x->status != y->status || x->opcode != y->opcode || x->byte_len != y->byte_len ||
 		    x->rstatus != y->rstatus || x->ropcode != y->ropcode ||
-		    x->rbyte_len != y->rbyte_len || x->rimm != y->rimm || x->ok != y->ok)
+		    x->rbyte_len != y->rbyte_len || x->rimm != y->rimm || x->ok != y->ok ||
+		    x->atomic_be != y->atomic_be)
 			break;
 	}
 	if (k == direct.nb && k == verbs.nb) {
