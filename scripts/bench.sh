@@ -23,7 +23,9 @@
 #   scripts/bench.sh [--dev NAME] [--quick]    (EAL options: RDX_EAL="-l 0-3")
 # The device (--dev, or the default) is checked first with one short
 # rdx-perf run (a write, -n 1): a name it refuses stops the script with one
-# line, exit 2, before the rest is built. The reports of this suite's runs
+# line, exit 2, before the rest is built. On an mlx5 NIC rdx-selfcheck then
+# runs on it, and a device that fails it gets no figures (exit 1, the
+# failing rows named; out/selfcheck.json). The reports of this suite's runs
 # left in out/ by an earlier run are removed before the runs start, so the
 # summary shows only this run's.
 set -euo pipefail
@@ -60,9 +62,10 @@ read -r -a eal <<<"${RDX_EAL:--l 0-1}"
 # before the rest is built and before the 16 runs (each would print its
 # own error). rdx-perf's own message (its last line on stderr; the lines
 # before it are notices) is passed on as one line.
-probe=("$perf" "${eal[@]}" -- --test write -n 1 "${dev[@]}")
 probe_err=$(mktemp)
-trap 'rm -f "$probe_err"' EXIT
+probe_json=$(mktemp)
+trap 'rm -f "$probe_err" "$probe_json"' EXIT
+probe=("$perf" "${eal[@]}" -- --test write -n 1 "${dev[@]}" --json "$probe_json")
 probe_rc=0
 timeout -k 5 60 "${probe[@]}" >/dev/null 2>"$probe_err" || probe_rc=$?
 if [ $probe_rc -ne 0 ]; then
@@ -74,6 +77,39 @@ if [ $probe_rc -ne 0 ]; then
     fi
     echo "bench.sh: device check failed, exit $probe_rc (${dev[*]:-default device}): ${why:-no message} [rdx-perf ${eal[*]} -- --test write -n 1 ${dev[*]}]" >&2
     exit 1
+fi
+
+# The self-check gate (doc/getting-started.md, "On a machine with a
+# ConnectX NIC"): when the device check ran on the mlx5 driver (its report's
+# knobs), rdx-selfcheck checks that device first, and a device that fails
+# it gets no figures: its failing rows are named (the JSON report is
+# out/selfcheck.json) and the script stops, exit 1. The software device and
+# the verbs driver are checked in CI instead (tests/func, tests/softroce).
+read -r sc_driver sc_name < <(python3 -c 'import json, sys
+try:
+    k = json.load(open(sys.argv[1]))["knobs"]
+    print(k.get("driver", "-"), k.get("dev", "-"))
+except Exception:
+    print("- -")' "$probe_json")
+if [ "$sc_driver" = mlx5 ]; then
+    sc_dev=${dev[1]:-$sc_name}
+    ninja -C "$build" -j "$(nproc)" apps/rdx-selfcheck/rdx-selfcheck
+    mkdir -p out
+    rm -f out/selfcheck.json
+    echo "=== self-check: rdx-selfcheck ${eal[*]} -- --dev $sc_dev --json out/selfcheck.json"
+    sc_rc=0
+    timeout -k 5 600 "$build/apps/rdx-selfcheck/rdx-selfcheck" "${eal[@]}" -- --dev "$sc_dev" \
+        --json out/selfcheck.json || sc_rc=$?
+    if [ $sc_rc -ne 0 ]; then
+        sc_rows=$(python3 -c 'import json, sys
+try:
+    r = json.load(open(sys.argv[1]))
+    print(" ".join(c["check"] for d in r["devices"] for c in d["checks"] if c["verdict"] == "fail"))
+except Exception:
+    pass' out/selfcheck.json)
+        echo "bench.sh: $sc_dev failed the self-check (${sc_rows:-exit $sc_rc}): no figures for it; send out/selfcheck.json (doc/getting-started.md)" >&2
+        exit 1
+    fi
 fi
 
 ninja -C "$build" -j "$(nproc)" bench/cacheline_pingpong bench/tcp_pingpong

@@ -4,7 +4,10 @@
 # JSON report has the documented fields (doc/getting-started.md), a WQE
 # byte flipped through the test-only --test-wqe-flip hook fails the WQE
 # check naming the field (exit 1), the doorbell check posts from every
-# worker lcore, and bad input is one line and exit 2.
+# worker lcore, and bad input is one line and exit 2. Then scripts/bench.sh's
+# gate, in a copy of the tree with a fake rdx-perf whose device check runs
+# on the mlx5 driver and a fake rdx-selfcheck: a failed self-check stops
+# the suite before any figure, naming the failing rows.
 # Usage: selfcheck.sh PATH/TO/rdx-selfcheck
 source "$(dirname "$0")/lib.sh"
 SC=$PERF
@@ -93,4 +96,65 @@ done
 sc nodev 30 --no-huge -l 0 -- --dev nosuch0
 [ $? -eq 1 ] && grep -Eq '^  open +FAIL +cannot open nosuch0' "$TMP/nodev.out" &&
     pass "an unknown device: open FAIL, exit 1" || fail "unknown device: $(cat "$TMP/nodev.out")"
+# 6. scripts/bench.sh's gate (fakes: no NIC here)
+T=$TMP/tree
+FB=$TMP/fb
+mkdir -p "$T/scripts" "$T/bench" "$T/out" "$FB/apps/rdx-perf" "$FB/apps/rdx-selfcheck" "$TMP/bin"
+cp "$SRC/scripts/bench.sh" "$T/scripts/bench.sh"
+for s in echo_calib sw_scaling callgrind; do printf '#!/bin/sh\nexit 0\n' >"$T/bench/$s.sh"; chmod +x "$T/bench/$s.sh"; done
+printf '#!/bin/sh\nexit 0\n' >"$TMP/bin/ninja"
+chmod +x "$TMP/bin/ninja"
+touch "$FB/build.ninja"
+cat >"$FB/apps/rdx-perf/rdx-perf" <<'FAKE'
+#!/usr/bin/env bash
+# fake rdx-perf: the device check (-n 1) reports FAKE_DRIVER's device; a
+# suite run writes a one-row report
+echo "rdx-perf $*" >>"$FAKE_CALLS"
+args=" $* " json=
+while [ $# -gt 0 ]; do [ "$1" = --json ] && json=$2; shift; done
+case "$args" in
+*" -n 1 "*) echo "{\"knobs\": {\"driver\": \"$FAKE_DRIVER\", \"dev\": \"${FAKE_DRIVER}_0\"}}" >"$json" ;;
+*) echo '{"knobs": {"dev": "mlx5_0", "device_kind": "hardware"}, "results": []}' >"$json" ;;
+esac
+FAKE
+cat >"$FB/apps/rdx-selfcheck/rdx-selfcheck" <<'FAKE'
+#!/usr/bin/env bash
+# fake rdx-selfcheck: its report says FAKE_SC (pass or fail)
+echo "rdx-selfcheck $*" >>"$FAKE_CALLS"
+json=
+while [ $# -gt 0 ]; do [ "$1" = --json ] && json=$2; shift; done
+if [ "$FAKE_SC" = pass ]; then v=pass; rc=0; else v=fail; rc=1; fi
+cat >"$json" <<J
+{"verdict": "$v", "devices": [{"name": "mlx5_0", "checks": [{"check": "card", "verdict": "pass"},
+ {"check": "wqe.rc", "verdict": "$v"}, {"check": "doorbell", "verdict": "$v"}]}]}
+J
+exit $rc
+FAKE
+chmod +x "$FB/apps/rdx-perf/rdx-perf" "$FB/apps/rdx-selfcheck/rdx-selfcheck"
+gate() { # driver selfcheck-verdict
+    : >"$TMP/calls"
+    (cd "$T" && PATH="$TMP/bin:$PATH" RDX_NO_SETUP=1 RDX_BUILD=$FB FAKE_CALLS=$TMP/calls \
+        FAKE_DRIVER=$1 FAKE_SC=$2 timeout -k 5 60 scripts/bench.sh --quick >"$TMP/gate.out" 2>"$TMP/gate.err")
+}
+gate mlx5 fail
+rc=$?
+if [ $rc -eq 1 ] &&
+   grep -q '^bench.sh: mlx5_0 failed the self-check (wqe.rc doorbell): no figures for it; send out/selfcheck.json' "$TMP/gate.err" &&
+   [ "$(grep -c '^rdx-perf ' "$TMP/calls")" -eq 1 ] && ! grep -q '^=== echo' "$TMP/gate.out" &&
+   grep -q '^rdx-selfcheck -l 0-1 -- --dev mlx5_0 --json out/selfcheck.json$' "$TMP/calls"; then
+    pass "bench.sh on mlx5, self-check failed: exit 1, rows named, no run"
+else
+    fail "bench.sh gate (failed self-check): exit $rc"; cat "$TMP/gate.err" "$TMP/calls"
+fi
+gate mlx5 pass
+rc=$?
+grep -q '^rdx-selfcheck ' "$TMP/calls" && grep -q '^=== echo: ' "$TMP/gate.out" &&
+    [ "$(grep -c '^rdx-perf ' "$TMP/calls")" -gt 10 ] &&
+    pass "bench.sh on mlx5, self-check passed: the suite runs (exit $rc)" ||
+    { fail "bench.sh gate (passed self-check): exit $rc"; tail -n 5 "$TMP/gate.err"; }
+gate sw fail
+rc=$?
+! grep -q '^rdx-selfcheck ' "$TMP/calls" && grep -q '^=== echo: ' "$TMP/gate.out" &&
+    pass "bench.sh on the software device: no self-check gate (exit $rc)" ||
+    { fail "bench.sh on sw ran the self-check"; cat "$TMP/calls"; }
 finish
