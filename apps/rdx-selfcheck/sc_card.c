@@ -74,12 +74,13 @@ sc_card_check(struct rdx_dev *dev, struct sc_dev_report *r)
 	if (rdx_mlx5_sc_card_get(dev, &card) == 0) {
 		if (r->card != NULL)
 			sc_json_merge(r->card, json_pack(
-				"{s:s, s:s, s:s, s:s, s:I, s:s, s:I}",
+				"{s:s, s:s, s:s, s:s, s:I, s:s, s:I, s:i, s:i}",
 				"fw_ver", card.fw_ver, "pci", card.pci, "pcie_speed", card.pcie_speed,
 				"pcie_width", card.pcie_width,
 				"vendor_part_id", (json_int_t)card.vendor_part_id,
 				"port_state", ibv_port_state_str((enum ibv_port_state)card.port_state),
-				"max_mtu", (json_int_t)card.max_mtu_bytes));
+				"max_mtu", (json_int_t)card.max_mtu_bytes,
+				"link_width", card.active_width, "link_speed", card.active_speed));
 		sc_row_add(r, "card", card.port_state == IBV_PORT_ACTIVE ? SC_PASS : SC_FAIL,
 			   "%s fw %s, PCIe %s x%s at %s, port %s, MTU %u",
 			   a->name, card.fw_ver, card.pcie_speed[0] ? card.pcie_speed : "?",

@@ -6,7 +6,9 @@
  * opcode, wr_id, byte_len, immediate, the UD sender); a provoked error (a
  * WRITE with a wrong rkey) must complete with IBV_WC_REM_ACCESS_ERR. On an
  * mlx5 NIC the same runs through the verbs driver (libmlx5) too and the
- * two sets of results must agree field by field.
+ * two sets of results must agree field by field (the error's vendor
+ * syndrome included). rdx_wc has no wqe_counter: the CQE's is checked
+ * through what it maps back to, the wr_id and the count it retires.
  */
 #include <endian.h>
 #include <errno.h>
@@ -387,7 +389,7 @@ sc_cqe_check(struct rdx_dev *dev, const char *name, struct sc_dev_report *rep)
 		if (x->status != y->status || x->opcode != y->opcode || x->byte_len != y->byte_len ||
 		    x->rstatus != y->rstatus || x->ropcode != y->ropcode ||
 		    x->rbyte_len != y->rbyte_len || x->rimm != y->rimm || x->ok != y->ok ||
-		    x->atomic_be != y->atomic_be)
+		    x->atomic_be != y->atomic_be || x->vendor_err != y->vendor_err)
 			break;
 	}
 	if (k == direct.nb && k == verbs.nb) {
