@@ -182,7 +182,7 @@ rdx_mlx5_sc_libmlx5_create(struct rdx_dev *dev, uint8_t type, uint32_t max_inlin
 	l->qpx = ibv_qp_to_qp_ex(t->qp);
 	l->sq_buf = dvqp.sq.buf;
 	l->sq_wqe_cnt = dvqp.sq.wqe_cnt;
-	l->ah = ah != NULL ? ((const struct rdx_mlx5_ah *)ah)->drv : NULL;
+	l->ah = ah != NULL ? ((const struct rdx_mlx5_ah *)(const void *)ah)->drv : NULL;
 	l->reset = sc_hw_reset;
 	l->drv = t;
 	return 0;

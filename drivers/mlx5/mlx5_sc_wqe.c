@@ -71,7 +71,7 @@ rdx_mlx5_sc_ref_model(void *ctx, const struct rdx_wr *wr, uint8_t *wqe)
 	if (wr->opcode == RDX_OP_NOP)
 		goto ctrl;
 	if (sc_ref_ud) {
-		const struct rdx_mlx5_ah *ah = (const struct rdx_mlx5_ah *)wr->ah;
+		const struct rdx_mlx5_ah *ah = (const struct rdx_mlx5_ah *)(const void *)wr->ah;
 		struct mlx5_wqe_datagram_seg d;
 
 		/* set_datagram_seg: the AH's AV, then the WR's QPN and Q_Key */
