@@ -23,7 +23,7 @@ int
 rdx_mlx5_sc_ref_libmlx5(void *ctx, const struct rdx_wr *wr, uint8_t *wqe)
 {
 	struct rdx_mlx5_sc_libmlx5 *l = ctx;
-	struct ibv_qp_ex *qpx = l->qpx;
+	struct ibv_qp_ex *qpx;
 	struct ibv_sge sge[RDX_MLX5_SC_MAX_SGE];
 	struct ibv_data_buf buf[RDX_MLX5_SC_MAX_SGE];
 	uint32_t j, start, ring, len, attempt;
@@ -42,6 +42,8 @@ rdx_mlx5_sc_ref_libmlx5(void *ctx, const struct rdx_wr *wr, uint8_t *wqe)
 		buf[j].length = wr->sge[j].length;
 	}
 	for (attempt = 0; attempt < 2; attempt++) {
+		/* a reset may have made a new QP */
+		qpx = l->qpx;
 		ibv_wr_start(qpx);
 		qpx->wr_id = wr->wr_id;
 		qpx->wr_flags = ((wr->flags & RDX_WR_SIGNALED) ? IBV_SEND_SIGNALED : 0) |
@@ -104,19 +106,60 @@ rdx_mlx5_sc_ref_libmlx5(void *ctx, const struct rdx_wr *wr, uint8_t *wqe)
 	return (int)len;
 }
 
-/* The hardware twin: its QP and CQ. */
+/* The hardware twin: its QP, CQ and how it was made (to make it again). */
 struct sc_hw_twin {
+	struct ibv_context *ctx;
 	struct ibv_qp *qp;
 	struct ibv_cq *cq;
+	struct ibv_qp_init_attr_ex a;
 };
 
+/* Create the twin's QP and point l at its send queue: 0 or a negative
+ * errno with err set. */
+static int
+sc_hw_make(struct sc_hw_twin *t, struct rdx_mlx5_sc_libmlx5 *l, char *err, size_t err_len)
+{
+	struct ibv_qp_init_attr_ex a = t->a;
+	struct mlx5dv_qp dvqp;
+	struct mlx5dv_obj o;
+	int rc;
+
+	t->qp = ibv_create_qp_ex(t->ctx, &a);
+	if (t->qp == NULL) {
+		rc = errno != 0 ? -errno : -ENOTSUP;
+		snprintf(err, err_len, "ibv_create_qp_ex (send ops, %s): %s",
+			 t->a.qp_type == IBV_QPT_UD ? "UD" : "RC", strerror(-rc));
+		return rc;
+	}
+	memset(&o, 0, sizeof(o));
+	o.qp.in = t->qp;
+	o.qp.out = &dvqp;
+	if (mlx5dv_init_obj(&o, MLX5DV_OBJ_QP) != 0 || dvqp.sq.stride != 64) {
+		snprintf(err, err_len, "mlx5dv_init_obj(QP) failed or SQ stride not 64");
+		ibv_destroy_qp(t->qp);
+		t->qp = NULL;
+		return -EPROTO;
+	}
+	l->qpx = ibv_qp_to_qp_ex(t->qp);
+	l->sq_buf = dvqp.sq.buf;
+	l->sq_wqe_cnt = dvqp.sq.wqe_cnt;
+	return 0;
+}
+
+/* Back to an empty ring: to RESET (IBTA lets any state go there; libmlx5
+ * then restarts its indices), else a new QP. */
 static int
 sc_hw_reset(struct rdx_mlx5_sc_libmlx5 *l)
 {
 	struct sc_hw_twin *t = l->drv;
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_RESET };
+	char err[128];
 
-	return ibv_modify_qp(t->qp, &a, IBV_QP_STATE) == 0 ? 0 : -EIO;
+	if (ibv_modify_qp(t->qp, &a, IBV_QP_STATE) == 0)
+		return 0;
+	ibv_destroy_qp(t->qp);
+	t->qp = NULL;
+	return sc_hw_make(t, l, err, sizeof(err));
 }
 
 int
@@ -125,9 +168,7 @@ rdx_mlx5_sc_libmlx5_create(struct rdx_dev *dev, uint8_t type, uint32_t max_inlin
 			   struct rdx_mlx5_sc_libmlx5 *l, char *err, size_t err_len)
 {
 	struct mlx5_hw_dev *hd = hw_dev(dev);
-	struct ibv_qp_init_attr_ex a;
-	struct mlx5dv_qp dvqp;
-	struct mlx5dv_obj o;
+	struct ibv_qp_init_attr_ex *a;
 	struct sc_hw_twin *t;
 	int rc;
 
@@ -141,6 +182,7 @@ rdx_mlx5_sc_libmlx5_create(struct rdx_dev *dev, uint8_t type, uint32_t max_inlin
 		snprintf(err, err_len, "no memory");
 		return -ENOMEM;
 	}
+	t->ctx = hd->ctx;
 	t->cq = ibv_create_cq(hd->ctx, 16, NULL, NULL, 0);
 	if (t->cq == NULL) {
 		rc = -errno;
@@ -148,50 +190,32 @@ rdx_mlx5_sc_libmlx5_create(struct rdx_dev *dev, uint8_t type, uint32_t max_inlin
 		free(t);
 		return rc;
 	}
-	memset(&a, 0, sizeof(a));
-	a.qp_type = type == RDX_QP_UD ? IBV_QPT_UD : IBV_QPT_RC;
-	a.send_cq = t->cq;
-	a.recv_cq = t->cq;
-	a.cap.max_send_wr = 64;
-	a.cap.max_recv_wr = 1;
-	a.cap.max_send_sge = max_send_sge;
-	a.cap.max_recv_sge = 1;
-	a.cap.max_inline_data = max_inline;
-	a.pd = hd->pd;
-	a.comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
-	a.send_ops_flags = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
+	a = &t->a;
+	a->qp_type = type == RDX_QP_UD ? IBV_QPT_UD : IBV_QPT_RC;
+	a->send_cq = t->cq;
+	a->recv_cq = t->cq;
+	a->cap.max_send_wr = 64;
+	a->cap.max_recv_wr = 1;
+	a->cap.max_send_sge = max_send_sge;
+	a->cap.max_recv_sge = 1;
+	a->cap.max_inline_data = max_inline;
+	a->pd = hd->pd;
+	a->comp_mask = IBV_QP_INIT_ATTR_PD | IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	a->send_ops_flags = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
 	if (type != RDX_QP_UD)
-		a.send_ops_flags |= IBV_QP_EX_WITH_RDMA_WRITE |
+		a->send_ops_flags |= IBV_QP_EX_WITH_RDMA_WRITE |
 			IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ |
 			IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD;
-	t->qp = ibv_create_qp_ex(hd->ctx, &a);
-	if (t->qp == NULL) {
-		rc = errno != 0 ? -errno : -ENOTSUP;
-		snprintf(err, err_len, "ibv_create_qp_ex (send ops, %s): %s",
-			 type == RDX_QP_UD ? "UD" : "RC", strerror(-rc));
-		goto fail;
+	rc = sc_hw_make(t, l, err, err_len);
+	if (rc < 0) {
+		ibv_destroy_cq(t->cq);
+		free(t);
+		return rc;
 	}
-	memset(&o, 0, sizeof(o));
-	o.qp.in = t->qp;
-	o.qp.out = &dvqp;
-	if (mlx5dv_init_obj(&o, MLX5DV_OBJ_QP) != 0 || dvqp.sq.stride != 64) {
-		rc = -EPROTO;
-		snprintf(err, err_len, "mlx5dv_init_obj(QP) failed or SQ stride not 64");
-		goto fail;
-	}
-	l->qpx = ibv_qp_to_qp_ex(t->qp);
-	l->sq_buf = dvqp.sq.buf;
-	l->sq_wqe_cnt = dvqp.sq.wqe_cnt;
 	l->ah = ah != NULL ? ((const struct rdx_mlx5_ah *)(const void *)ah)->drv : NULL;
 	l->reset = sc_hw_reset;
 	l->drv = t;
 	return 0;
-fail:
-	if (t->qp != NULL)
-		ibv_destroy_qp(t->qp);
-	ibv_destroy_cq(t->cq);
-	free(t);
-	return rc;
 }
 
 void
@@ -201,7 +225,8 @@ rdx_mlx5_sc_libmlx5_destroy(struct rdx_mlx5_sc_libmlx5 *l)
 
 	if (t == NULL)
 		return;
-	ibv_destroy_qp(t->qp);
+	if (t->qp != NULL)
+		ibv_destroy_qp(t->qp);
 	ibv_destroy_cq(t->cq);
 	free(t);
 	l->drv = NULL;

@@ -208,6 +208,25 @@ fl_abort(struct ibv_qp_ex *q)
 	(void)q;
 }
 
+/* A reset that makes a new QP (when RESET is refused): another fake with
+ * its own ring, which the reference must post to from then on. */
+static int
+fl_reset_new(struct rdx_mlx5_sc_libmlx5 *lib)
+{
+	struct fake_lib *old = lib->drv, *n = old == &fl[0] ? &fl[1] : &fl[0];
+
+	memcpy(n, old, sizeof(*n));
+	memset(n->ring, 0, sizeof(n->ring));
+	memset(old->ring, 0xee, sizeof(old->ring));
+	n->cur_post = 0;
+	n->posted = 0;
+	n->resets++;
+	lib->qpx = &n->qpx;
+	lib->sq_buf = n->ring;
+	lib->drv = n;
+	return 0;
+}
+
 static int
 fl_reset(struct rdx_mlx5_sc_libmlx5 *lib)
 {
@@ -449,6 +468,26 @@ test_libmlx5_ud(void)
 	check_libmlx5(true);
 }
 
+/* The same when each reset makes a new QP: the reference follows it. */
+static void
+test_libmlx5_new_qp(void)
+{
+	struct rdx_mlx5_sc_libmlx5 lib;
+	struct rdx_mlx5_sc_wqe_report rep;
+	struct rdx_mlx5_sc_wqe_conf c;
+	struct fake_lib *last;
+
+	sc_setup(false, &c);
+	fl_init(&lib, false, NULL);
+	lib.reset = fl_reset_new;
+	CU_ASSERT_FATAL(rdx_mlx5_sc_wqe_check(qp(), &c, rdx_mlx5_sc_ref_libmlx5, &lib, &rep) == 0);
+	last = lib.drv;
+	CU_ASSERT(rep.failed == 0);
+	CU_ASSERT(rep.passed > 2u * c.max_inline);
+	CU_ASSERT(last->resets > rep.passed / FL_MAX_POST / 2);
+	fake_teardown();
+}
+
 /* A provider that encodes IBV_SEND_FENCE otherwise: only the fenced WQEs
  * fail, on ctrl.fm_ce_se. */
 static void
@@ -495,7 +534,7 @@ test_bad_conf(void)
 static int
 sc_suite_init(void)
 {
-	fl = calloc(1, sizeof(*fl));
+	fl = calloc(2, sizeof(*fl));   /* [1]: the QP a reset may make */
 	return fl == NULL ? -1 : suite_init();
 }
 
@@ -516,6 +555,7 @@ main(void)
 		{ "field names of the comparison", test_cmp_fields },
 		{ "RC WQEs against a fake libmlx5", test_libmlx5_rc },
 		{ "UD WQEs against a fake libmlx5", test_libmlx5_ud },
+		{ "a reset that makes a new libmlx5 QP", test_libmlx5_new_qp },
 		{ "a provider that differs is named", test_libmlx5_differs },
 		{ "bad configurations are refused", test_bad_conf },
 		{ NULL, NULL },
