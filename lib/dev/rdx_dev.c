@@ -23,9 +23,7 @@
 #include "rdx_dev_driver.h"
 #include "rdx_dev_priv.h"
 
-RTE_LOG_REGISTER_DEFAULT(rdx_dev_logtype, NOTICE)
-#define DEV_LOG(level, ...) \
-	rte_log(RTE_LOG_ ## level, rdx_dev_logtype, "rdx_dev: " __VA_ARGS__)
+RTE_LOG_REGISTER(rdx_dev_logtype, rdx.dev, NOTICE)
 
 /*
  * Open devices, in opening order, for telemetry and tools. Control path
@@ -145,6 +143,8 @@ rdx_driver_register(struct rdx_driver *drv)
 
 	if (drv == NULL || drv->name == NULL || drv->open == NULL ||
 	    (drv->probe == NULL) == (drv->match_name == NULL)) {
+		/* Before main (drivers register from constructors): the log
+		 * types may not be registered yet, so stderr directly. */
 		fprintf(stderr, "rdx: driver '%s' not registered: it needs a name, open, and "
 			"either probe (RDMA devices) or match_name (software devices)\n",
 			drv != NULL && drv->name != NULL ? drv->name : "?");
@@ -154,6 +154,7 @@ rdx_driver_register(struct rdx_driver *drv)
 		if (*pp == drv)
 			return;
 		if (strcmp((*pp)->name, drv->name) == 0) {
+			/* before main, as above */
 			fprintf(stderr, "rdx: driver '%s' registered twice: the second one is ignored\n",
 				drv->name);
 			return;
@@ -299,7 +300,7 @@ devargs_check(const struct rdx_driver *drv, const char *devargs)
 		return 0;
 	while ((r = devargs_next(&p, &kp, &kl, &vp, &vl)) != 0) {
 		if (r < 0) {
-			fprintf(stderr, "rdx: bad devargs '%s' for driver %s: expected key=value[,key=value...]\n",
+			DEV_LOG(ERR, "bad devargs '%s' for driver %s: expected key=value[,key=value...]\n",
 				devargs, drv->name);
 			return -EINVAL;
 		}
@@ -307,7 +308,7 @@ devargs_check(const struct rdx_driver *drv, const char *devargs)
 			if (strlen(*k) == kl && strncmp(*k, kp, kl) == 0)
 				break;
 		if (k == NULL || *k == NULL) {
-			fprintf(stderr, "rdx: devargs key '%.*s' not known to driver %s (%s)\n",
+			DEV_LOG(ERR, "devargs key '%.*s' not known to driver %s (%s)\n",
 				(int)kl, kp, drv->name,
 				drv->devargs_keys != NULL ? "see its README" : "it takes none");
 			return -EINVAL;
@@ -346,7 +347,7 @@ open_ibdev(struct ibv_device *ibdev, const struct rdx_driver *forced, const char
 	drv = driver_best(ibdev, &score);
 	if (forced != NULL) {
 		if (forced->probe(ibdev) <= 0) {
-			fprintf(stderr, "rdx: device %s is not a device of driver %s%s%s\n",
+			DEV_LOG(ERR, "device %s is not a device of driver %s%s%s\n",
 				ibv_get_device_name(ibdev), forced->name,
 				drv != NULL ? ": use --driver " : "", drv != NULL ? drv->name : "");
 			rte_errno = ENOTSUP;
@@ -355,7 +356,7 @@ open_ibdev(struct ibv_device *ibdev, const struct rdx_driver *forced, const char
 		drv = forced;
 	}
 	if (drv == NULL) {
-		fprintf(stderr, "rdx: no driver linked into this program takes device %s\n",
+		DEV_LOG(ERR, "no driver linked into this program takes device %s\n",
 			ibv_get_device_name(ibdev));
 		rte_errno = ENODEV;
 		return NULL;
@@ -367,7 +368,7 @@ static struct rdx_dev *
 open_sw(const struct rdx_driver *drv, const char *devargs, const struct rdx_dev_conf *conf)
 {
 	if (drv == NULL) {
-		fprintf(stderr, "rdx: no software device linked into this program\n");
+		DEV_LOG(ERR, "no software device linked into this program\n");
 		rte_errno = ENODEV;
 		return NULL;
 	}
@@ -387,7 +388,7 @@ dev_select(const char *name, const char *devargs, const struct rdx_dev_conf *con
 		forced = driver_find(conf->driver);
 		if (forced == NULL) {
 			driver_names(names, sizeof(names));
-			fprintf(stderr, "rdx: unknown driver '%s' (expected %s)\n", conf->driver,
+			DEV_LOG(ERR, "unknown driver '%s' (expected %s)\n", conf->driver,
 				names);
 			rte_errno = EINVAL;
 			return NULL;
@@ -406,14 +407,14 @@ dev_select(const char *name, const char *devargs, const struct rdx_dev_conf *con
 		if (list != NULL)
 			ibv_free_device_list(list);
 		if (name != NULL && name[0] != '\0') {
-			fprintf(stderr, "rdx: no RDMA device found (asked for '%s'; use --dev sw for the software device)\n",
+			DEV_LOG(ERR, "no RDMA device found (asked for '%s'; use --dev sw for the software device)\n",
 				name);
 			rte_errno = ENODEV;
 			return NULL;
 		}
 		drv = driver_by_sw_name(NULL);
 		if (!conf->quiet && drv != NULL)
-			fprintf(stderr, "rdx: no RDMA device found: using %s (%s)\n",
+			DEV_LOG(NOTICE, "no RDMA device found: using %s (%s)\n",
 				drv->desc != NULL ? drv->desc : drv->name, drv->name);
 		return open_sw(drv, devargs, conf);
 	}
@@ -422,7 +423,7 @@ dev_select(const char *name, const char *devargs, const struct rdx_dev_conf *con
 			if (strcmp(ibv_get_device_name(list[i]), name) == 0)
 				break;
 		if (i == num) {
-			fprintf(stderr, "rdx: no RDMA device named '%s'\n", name);
+			DEV_LOG(ERR, "no RDMA device named '%s'\n", name);
 			rte_errno = ENODEV;
 		} else {
 			dev = open_ibdev(list[i], forced, devargs, conf);
@@ -453,12 +454,12 @@ dev_select(const char *name, const char *devargs, const struct rdx_dev_conf *con
 	} else {
 		drv = driver_by_sw_name(NULL);
 		if (drv == NULL) {
-			fprintf(stderr, "rdx: no driver linked into this program takes the RDMA devices present (%s...)\n",
+			DEV_LOG(ERR, "no driver linked into this program takes the RDMA devices present (%s...)\n",
 				ibv_get_device_name(list[0]));
 			rte_errno = ENODEV;
 		} else {
 			if (!conf->quiet)
-				fprintf(stderr, "rdx: no RDMA device this program has a driver for: using %s (%s)\n",
+				DEV_LOG(NOTICE, "no RDMA device this program has a driver for: using %s (%s)\n",
 					drv->desc != NULL ? drv->desc : drv->name, drv->name);
 			dev = open_sw(drv, devargs, conf);
 		}
