@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include <rte_config.h>
 #include <rte_errno.h>
+#include <rte_kvargs.h>
 #include <rte_log.h>
 
 #include <infiniband/verbs.h>
@@ -241,80 +243,126 @@ driver_best(struct ibv_device *ibdev, int *score)
 }
 
 /* ------------------------------------------------------------------ */
-/* devargs: "key=value[,key=value...]"                                */
+/* devargs: "key=value[,key=value...]", parsed by rte_kvargs            */
 
-/* One pair of devargs at *p: key [kp, kp+kl), value [vp, vp+vl); advances
- * *p past it. 0 at the end, 1 for a pair, -EINVAL for a malformed one. */
-static int
-devargs_next(const char **p, const char **kp, size_t *kl, const char **vp, size_t *vl)
+/*
+ * rte_kvargs splits at commas outside a bracketed list ("k=[a,b]") and
+ * skips empty pairs, but takes a key without '=' (value NULL) and reads
+ * "a=b=c" as key b: here every pair has exactly one '=', after a
+ * non-empty key.
+ */
+static bool
+devargs_well_formed(const char *s)
 {
-	const char *s = *p, *eq, *end;
+	bool in_list = false, key = false, eq = false;
 
-	while (*s == ',')
-		s++;
-	if (*s == '\0')
-		return 0;
-	end = s + strcspn(s, ",");
-	eq = memchr(s, '=', (size_t)(end - s));
-	*p = end;
-	if (eq == NULL || eq == s)
-		return -EINVAL;
-	*kp = s;
-	*kl = (size_t)(eq - s);
-	*vp = eq + 1;
-	*vl = (size_t)(end - eq - 1);
-	return 1;
+	for (;; s++) {
+		switch (*s) {
+		case '[':
+			in_list = true;
+			break;
+		case ']':
+			in_list = false;
+			break;
+		case '=':
+			if (!key || eq)
+				return false;
+			eq = true;
+			break;
+		case ',':
+		case '\0':
+			if (*s == ',' && in_list)
+				break;
+			if (key && !eq)
+				return false;
+			if (*s == '\0')
+				return true;
+			key = eq = false;
+			break;
+		default:
+			key = true;
+			break;
+		}
+	}
+}
+
+/* devargs parsed (NULL and errno EINVAL when malformed or beyond
+ * RTE_KVARGS_MAX pairs); free with rte_kvargs_free. */
+static struct rte_kvargs *
+devargs_parse(const char *devargs)
+{
+	struct rte_kvargs *kv;
+
+	if (!devargs_well_formed(devargs)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	kv = rte_kvargs_parse(devargs, NULL);
+	if (kv == NULL)
+		errno = EINVAL;
+	return kv;
 }
 
 int
 rdx_devargs_get(const char *devargs, const char *key, char *val, size_t len)
 {
-	const char *p = devargs, *kp, *vp;
-	size_t kl, vl;
-	int found = 0, r;
+	const char *found = NULL;
+	struct rte_kvargs *kv;
+	unsigned int i;
+	size_t vl;
+	int ret = 0;
 
 	if (devargs == NULL || key == NULL)
 		return 0;
-	while ((r = devargs_next(&p, &kp, &kl, &vp, &vl)) != 0) {
-		if (r < 0 || kl != strlen(key) || strncmp(kp, key, kl) != 0)
-			continue;
-		if (vl >= len)
-			return -ENOSPC;
-		memcpy(val, vp, vl);
-		val[vl] = '\0';
-		found = 1;
+	kv = devargs_parse(devargs);
+	if (kv == NULL)
+		return -EINVAL;
+	for (i = 0; i < kv->count; i++)
+		if (strcmp(kv->pairs[i].key, key) == 0)
+			found = kv->pairs[i].value;       /* the last one wins */
+	if (found != NULL) {
+		vl = strlen(found);
+		if (vl >= len) {
+			ret = -ENOSPC;
+		} else {
+			memcpy(val, found, vl + 1);
+			ret = 1;
+		}
 	}
-	return found;
+	rte_kvargs_free(kv);
+	return ret;
 }
 
 /* Every pair well formed, every key one drv takes: else one line, -EINVAL. */
 static int
 devargs_check(const struct rdx_driver *drv, const char *devargs)
 {
-	const char *p = devargs, *kp, *vp;
 	const char *const *k;
-	size_t kl, vl;
-	int r;
+	struct rte_kvargs *kv;
+	unsigned int i;
+	int ret = 0;
 
 	if (devargs == NULL)
 		return 0;
-	while ((r = devargs_next(&p, &kp, &kl, &vp, &vl)) != 0) {
-		if (r < 0) {
-			DEV_LOG(ERR, "bad devargs '%s' for driver %s: expected key=value[,key=value...]\n",
-				devargs, drv->name);
-			return -EINVAL;
-		}
+	kv = devargs_parse(devargs);
+	if (kv == NULL) {
+		DEV_LOG(ERR, "bad devargs '%s' for driver %s: expected key=value[,key=value...]\n",
+			devargs, drv->name);
+		return -EINVAL;
+	}
+	for (i = 0; i < kv->count && ret == 0; i++) {
 		for (k = drv->devargs_keys; k != NULL && *k != NULL; k++)
-			if (strlen(*k) == kl && strncmp(*k, kp, kl) == 0)
+			if (strcmp(*k, kv->pairs[i].key) == 0)
 				break;
 		if (k == NULL || *k == NULL) {
-			DEV_LOG(ERR, "devargs key '%.*s' not known to driver %s (%s)\n",
-				(int)kl, kp, drv->name,
+			DEV_LOG(ERR, "devargs key '%s' not known to driver %s (%s)\n",
+				kv->pairs[i].key, drv->name,
 				drv->devargs_keys != NULL ? "see its README" : "it takes none");
-			return -EINVAL;
+			ret = -EINVAL;
 		}
 	}
-	return 0;
+	rte_kvargs_free(kv);
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
