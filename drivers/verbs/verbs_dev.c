@@ -26,6 +26,8 @@
 
 #include "verbs_dev.h"
 
+RTE_LOG_REGISTER(rdx_verbs_logtype, rdx.drv.verbs, NOTICE)
+
 /* ------------------------------------------------------------------ */
 /* CQ                                                                 */
 

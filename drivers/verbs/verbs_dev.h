@@ -16,12 +16,16 @@
 #include <stdlib.h>
 
 #include <infiniband/verbs.h>
+#include <rte_log.h>
 
 #include "rdx_config.h"
 #include "rdx_dev_driver.h"
 #include "verbs_sq.h"
 
-#define VERBS_ERR(...) fprintf(stderr, "rdx_verbs: " __VA_ARGS__)
+/* The verbs driver's errors: log type rdx.drv.verbs (verbs_dev.c). */
+extern int rdx_verbs_logtype;
+#define VERBS_ERR(...) \
+	rte_log(RTE_LOG_ERR, (uint32_t)rdx_verbs_logtype, "rdx_verbs: " __VA_ARGS__)
 #define VERBS_HUGE_SZ (2u << 20)
 #define VERBS_MAX_SQ_DEPTH 32768u /* retired counts fit uint16_t */
 

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 
 #include <rte_config.h>
 #include <rte_errno.h>
+#include <rte_kvargs.h>
 #include <rte_log.h>
 
 #include <infiniband/verbs.h>
@@ -23,9 +25,7 @@
 #include "rdx_dev_driver.h"
 #include "rdx_dev_priv.h"
 
-RTE_LOG_REGISTER_DEFAULT(rdx_dev_logtype, NOTICE)
-#define DEV_LOG(level, ...) \
-	rte_log(RTE_LOG_ ## level, rdx_dev_logtype, "rdx_dev: " __VA_ARGS__)
+RTE_LOG_REGISTER(rdx_dev_logtype, rdx.dev, NOTICE)
 
 /*
  * Open devices, in opening order, for telemetry and tools. Control path
@@ -145,6 +145,8 @@ rdx_driver_register(struct rdx_driver *drv)
 
 	if (drv == NULL || drv->name == NULL || drv->open == NULL ||
 	    (drv->probe == NULL) == (drv->match_name == NULL)) {
+		/* Before main (drivers register from constructors): the log
+		 * types may not be registered yet, so stderr directly. */
 		fprintf(stderr, "rdx: driver '%s' not registered: it needs a name, open, and "
 			"either probe (RDMA devices) or match_name (software devices)\n",
 			drv != NULL && drv->name != NULL ? drv->name : "?");
@@ -154,6 +156,7 @@ rdx_driver_register(struct rdx_driver *drv)
 		if (*pp == drv)
 			return;
 		if (strcmp((*pp)->name, drv->name) == 0) {
+			/* before main, as above */
 			fprintf(stderr, "rdx: driver '%s' registered twice: the second one is ignored\n",
 				drv->name);
 			return;
@@ -240,80 +243,126 @@ driver_best(struct ibv_device *ibdev, int *score)
 }
 
 /* ------------------------------------------------------------------ */
-/* devargs: "key=value[,key=value...]"                                */
+/* devargs: "key=value[,key=value...]", parsed by rte_kvargs            */
 
-/* One pair of devargs at *p: key [kp, kp+kl), value [vp, vp+vl); advances
- * *p past it. 0 at the end, 1 for a pair, -EINVAL for a malformed one. */
-static int
-devargs_next(const char **p, const char **kp, size_t *kl, const char **vp, size_t *vl)
+/*
+ * rte_kvargs splits at commas outside a bracketed list ("k=[a,b]") and
+ * skips empty pairs, but takes a key without '=' (value NULL) and reads
+ * "a=b=c" as key b: here every pair has exactly one '=', after a
+ * non-empty key.
+ */
+static bool
+devargs_well_formed(const char *s)
 {
-	const char *s = *p, *eq, *end;
+	bool in_list = false, key = false, eq = false;
 
-	while (*s == ',')
-		s++;
-	if (*s == '\0')
-		return 0;
-	end = s + strcspn(s, ",");
-	eq = memchr(s, '=', (size_t)(end - s));
-	*p = end;
-	if (eq == NULL || eq == s)
-		return -EINVAL;
-	*kp = s;
-	*kl = (size_t)(eq - s);
-	*vp = eq + 1;
-	*vl = (size_t)(end - eq - 1);
-	return 1;
+	for (;; s++) {
+		switch (*s) {
+		case '[':
+			in_list = true;
+			break;
+		case ']':
+			in_list = false;
+			break;
+		case '=':
+			if (!key || eq)
+				return false;
+			eq = true;
+			break;
+		case ',':
+		case '\0':
+			if (*s == ',' && in_list)
+				break;
+			if (key && !eq)
+				return false;
+			if (*s == '\0')
+				return true;
+			key = eq = false;
+			break;
+		default:
+			key = true;
+			break;
+		}
+	}
+}
+
+/* devargs parsed (NULL and errno EINVAL when malformed or beyond
+ * RTE_KVARGS_MAX pairs); free with rte_kvargs_free. */
+static struct rte_kvargs *
+devargs_parse(const char *devargs)
+{
+	struct rte_kvargs *kv;
+
+	if (!devargs_well_formed(devargs)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	kv = rte_kvargs_parse(devargs, NULL);
+	if (kv == NULL)
+		errno = EINVAL;
+	return kv;
 }
 
 int
 rdx_devargs_get(const char *devargs, const char *key, char *val, size_t len)
 {
-	const char *p = devargs, *kp, *vp;
-	size_t kl, vl;
-	int found = 0, r;
+	const char *found = NULL;
+	struct rte_kvargs *kv;
+	unsigned int i;
+	size_t vl;
+	int ret = 0;
 
 	if (devargs == NULL || key == NULL)
 		return 0;
-	while ((r = devargs_next(&p, &kp, &kl, &vp, &vl)) != 0) {
-		if (r < 0 || kl != strlen(key) || strncmp(kp, key, kl) != 0)
-			continue;
-		if (vl >= len)
-			return -ENOSPC;
-		memcpy(val, vp, vl);
-		val[vl] = '\0';
-		found = 1;
+	kv = devargs_parse(devargs);
+	if (kv == NULL)
+		return -EINVAL;
+	for (i = 0; i < kv->count; i++)
+		if (strcmp(kv->pairs[i].key, key) == 0)
+			found = kv->pairs[i].value;       /* the last one wins */
+	if (found != NULL) {
+		vl = strlen(found);
+		if (vl >= len) {
+			ret = -ENOSPC;
+		} else {
+			memcpy(val, found, vl + 1);
+			ret = 1;
+		}
 	}
-	return found;
+	rte_kvargs_free(kv);
+	return ret;
 }
 
 /* Every pair well formed, every key one drv takes: else one line, -EINVAL. */
 static int
 devargs_check(const struct rdx_driver *drv, const char *devargs)
 {
-	const char *p = devargs, *kp, *vp;
 	const char *const *k;
-	size_t kl, vl;
-	int r;
+	struct rte_kvargs *kv;
+	unsigned int i;
+	int ret = 0;
 
 	if (devargs == NULL)
 		return 0;
-	while ((r = devargs_next(&p, &kp, &kl, &vp, &vl)) != 0) {
-		if (r < 0) {
-			fprintf(stderr, "rdx: bad devargs '%s' for driver %s: expected key=value[,key=value...]\n",
-				devargs, drv->name);
-			return -EINVAL;
-		}
+	kv = devargs_parse(devargs);
+	if (kv == NULL) {
+		DEV_LOG(ERR, "bad devargs '%s' for driver %s: expected key=value[,key=value...]\n",
+			devargs, drv->name);
+		return -EINVAL;
+	}
+	for (i = 0; i < kv->count && ret == 0; i++) {
 		for (k = drv->devargs_keys; k != NULL && *k != NULL; k++)
-			if (strlen(*k) == kl && strncmp(*k, kp, kl) == 0)
+			if (strcmp(*k, kv->pairs[i].key) == 0)
 				break;
 		if (k == NULL || *k == NULL) {
-			fprintf(stderr, "rdx: devargs key '%.*s' not known to driver %s (%s)\n",
-				(int)kl, kp, drv->name,
+			DEV_LOG(ERR, "devargs key '%s' not known to driver %s (%s)\n",
+				kv->pairs[i].key, drv->name,
 				drv->devargs_keys != NULL ? "see its README" : "it takes none");
-			return -EINVAL;
+			ret = -EINVAL;
 		}
 	}
-	return 0;
+	rte_kvargs_free(kv);
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -346,7 +395,7 @@ open_ibdev(struct ibv_device *ibdev, const struct rdx_driver *forced, const char
 	drv = driver_best(ibdev, &score);
 	if (forced != NULL) {
 		if (forced->probe(ibdev) <= 0) {
-			fprintf(stderr, "rdx: device %s is not a device of driver %s%s%s\n",
+			DEV_LOG(ERR, "device %s is not a device of driver %s%s%s\n",
 				ibv_get_device_name(ibdev), forced->name,
 				drv != NULL ? ": use --driver " : "", drv != NULL ? drv->name : "");
 			rte_errno = ENOTSUP;
@@ -355,7 +404,7 @@ open_ibdev(struct ibv_device *ibdev, const struct rdx_driver *forced, const char
 		drv = forced;
 	}
 	if (drv == NULL) {
-		fprintf(stderr, "rdx: no driver linked into this program takes device %s\n",
+		DEV_LOG(ERR, "no driver linked into this program takes device %s\n",
 			ibv_get_device_name(ibdev));
 		rte_errno = ENODEV;
 		return NULL;
@@ -367,7 +416,7 @@ static struct rdx_dev *
 open_sw(const struct rdx_driver *drv, const char *devargs, const struct rdx_dev_conf *conf)
 {
 	if (drv == NULL) {
-		fprintf(stderr, "rdx: no software device linked into this program\n");
+		DEV_LOG(ERR, "no software device linked into this program\n");
 		rte_errno = ENODEV;
 		return NULL;
 	}
@@ -387,7 +436,7 @@ dev_select(const char *name, const char *devargs, const struct rdx_dev_conf *con
 		forced = driver_find(conf->driver);
 		if (forced == NULL) {
 			driver_names(names, sizeof(names));
-			fprintf(stderr, "rdx: unknown driver '%s' (expected %s)\n", conf->driver,
+			DEV_LOG(ERR, "unknown driver '%s' (expected %s)\n", conf->driver,
 				names);
 			rte_errno = EINVAL;
 			return NULL;
@@ -406,14 +455,14 @@ dev_select(const char *name, const char *devargs, const struct rdx_dev_conf *con
 		if (list != NULL)
 			ibv_free_device_list(list);
 		if (name != NULL && name[0] != '\0') {
-			fprintf(stderr, "rdx: no RDMA device found (asked for '%s'; use --dev sw for the software device)\n",
+			DEV_LOG(ERR, "no RDMA device found (asked for '%s'; use --dev sw for the software device)\n",
 				name);
 			rte_errno = ENODEV;
 			return NULL;
 		}
 		drv = driver_by_sw_name(NULL);
 		if (!conf->quiet && drv != NULL)
-			fprintf(stderr, "rdx: no RDMA device found: using %s (%s)\n",
+			DEV_LOG(NOTICE, "no RDMA device found: using %s (%s)\n",
 				drv->desc != NULL ? drv->desc : drv->name, drv->name);
 		return open_sw(drv, devargs, conf);
 	}
@@ -422,7 +471,7 @@ dev_select(const char *name, const char *devargs, const struct rdx_dev_conf *con
 			if (strcmp(ibv_get_device_name(list[i]), name) == 0)
 				break;
 		if (i == num) {
-			fprintf(stderr, "rdx: no RDMA device named '%s'\n", name);
+			DEV_LOG(ERR, "no RDMA device named '%s'\n", name);
 			rte_errno = ENODEV;
 		} else {
 			dev = open_ibdev(list[i], forced, devargs, conf);
@@ -453,12 +502,12 @@ dev_select(const char *name, const char *devargs, const struct rdx_dev_conf *con
 	} else {
 		drv = driver_by_sw_name(NULL);
 		if (drv == NULL) {
-			fprintf(stderr, "rdx: no driver linked into this program takes the RDMA devices present (%s...)\n",
+			DEV_LOG(ERR, "no driver linked into this program takes the RDMA devices present (%s...)\n",
 				ibv_get_device_name(list[0]));
 			rte_errno = ENODEV;
 		} else {
 			if (!conf->quiet)
-				fprintf(stderr, "rdx: no RDMA device this program has a driver for: using %s (%s)\n",
+				DEV_LOG(NOTICE, "no RDMA device this program has a driver for: using %s (%s)\n",
 					drv->desc != NULL ? drv->desc : drv->name, drv->name);
 			dev = open_sw(drv, devargs, conf);
 		}

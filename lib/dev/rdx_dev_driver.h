@@ -168,9 +168,11 @@ void rdx_driver_register(struct rdx_driver *drv);
 	}
 
 /**
- * The value of key in devargs ("k=v,k2=v2"; the last one wins), copied to
- * val (len bytes, NUL included).
- * @return 1 found, 0 absent (val untouched), -ENOSPC when it does not fit.
+ * The value of key in devargs ("k=v,k2=v2", rte_kvargs syntax: a value may
+ * be a bracketed list "k=[a,b]"; the last one wins), copied to val (len
+ * bytes, NUL included).
+ * @return 1 found, 0 absent (val untouched), -ENOSPC when it does not fit,
+ *         -EINVAL when devargs is malformed (a pair without '=', "a=b=c").
  */
 int rdx_devargs_get(const char *devargs, const char *key, char *val, size_t len);
 

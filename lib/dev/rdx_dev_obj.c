@@ -26,7 +26,7 @@ rdx_dev_mem_alloc(struct rdx_dev *dev, size_t len, enum rdx_mem_type type, int a
 {
 	if (len == 0 || (type == RDX_MEM_DM && dev->attr.max_dm_size == 0)) {
 		if (type == RDX_MEM_DM && len != 0)
-			fprintf(stderr, "rdx: device %s has no device memory\n", dev->attr.name);
+			DEV_LOG(ERR, "device %s has no device memory\n", dev->attr.name);
 		rte_errno = len == 0 ? EINVAL : ENOTSUP;
 		return NULL;
 	}
@@ -113,7 +113,7 @@ rdx_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 	}
 	/* max_cqe 0: a device that does not say (a test's stub) */
 	if (conf->depth == 0 || (dev->attr.max_cqe != 0 && conf->depth > dev->attr.max_cqe)) {
-		fprintf(stderr, "rdx: CQ depth %u out of range (1..%u on %s)\n", conf->depth,
+		DEV_LOG(ERR, "CQ depth %u out of range (1..%u on %s)\n", conf->depth,
 			dev->attr.max_cqe, dev->attr.name);
 		rte_errno = EINVAL;
 		return NULL;
@@ -158,7 +158,7 @@ qp_conf_check(const struct rdx_dev *dev, const struct rdx_qp_conf *c)
 
 	if (c->send_cq == NULL || c->recv_cq == NULL ||
 	    c->send_cq->dev != dev || c->recv_cq->dev != dev) {
-		fprintf(stderr, "rdx: QP needs send and receive CQs of %s\n", a->name);
+		DEV_LOG(ERR, "QP needs send and receive CQs of %s\n", a->name);
 		return -EINVAL;
 	}
 #define QP_RANGE(f, l, h) \
@@ -180,19 +180,19 @@ qp_conf_check(const struct rdx_dev *dev, const struct rdx_qp_conf *c)
 		QP_RANGE(qkey, 0, INT32_MAX); /* bit 31: controlled Q_Key (IBTA 10.2.4) */
 #undef QP_RANGE
 	if (field != NULL) {
-		fprintf(stderr, "rdx: QP not created on %s: %s %u out of range (%u..%u)\n",
+		DEV_LOG(ERR, "QP not created on %s: %s %u out of range (%u..%u)\n",
 			a->name, field, val, lo, hi);
 		return -EINVAL;
 	}
 	if (c->type == RDX_QP_UD) {
 		if (a->max_ud_msg == 0) {
-			fprintf(stderr, "rdx: QP not created on %s: type UD not supported by driver %s\n",
+			DEV_LOG(ERR, "QP not created on %s: type UD not supported by driver %s\n",
 				a->name, a->driver);
 			return -ENOTSUP;
 		}
 		/* Inline data is the whole message: no more than max_ud_msg. */
 		if (c->max_inline > a->max_ud_msg) {
-			fprintf(stderr, "rdx: QP not created on %s: UD max_inline %u above the largest UD message %u\n",
+			DEV_LOG(ERR, "QP not created on %s: UD max_inline %u above the largest UD message %u\n",
 				a->name, c->max_inline, a->max_ud_msg);
 			return -EINVAL;
 		}
@@ -211,7 +211,7 @@ rdx_qp_create(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 		return NULL;
 	}
 	if (conf->post_lcore > RTE_MAX_LCORE) {
-		fprintf(stderr, "rdx_dev: QP not created: post_lcore %u names lcore %u, beyond RTE_MAX_LCORE %u\n",
+		DEV_LOG(ERR, "QP not created: post_lcore %u names lcore %u, beyond RTE_MAX_LCORE %u\n",
 			conf->post_lcore, conf->post_lcore - 1, (unsigned int)RTE_MAX_LCORE);
 		rte_errno = EINVAL;
 		return NULL;
@@ -296,7 +296,7 @@ rdx_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 	if (qp->conf.type == RDX_QP_UD) {
 		/* A UD QP has no peer: each WR names its destination. */
 		if (remote != NULL) {
-			fprintf(stderr, "rdx: UD QP %u connects without a remote (pass NULL)\n",
+			DEV_LOG(ERR, "UD QP %u connects without a remote (pass NULL)\n",
 				qp->qp_num);
 			return -EINVAL;
 		}
@@ -304,12 +304,12 @@ rdx_qp_connect(struct rdx_qp *qp, const struct rdx_qp_info *remote,
 		goto out;
 	}
 	if (remote == NULL) {
-		fprintf(stderr, "rdx: RC QP %u needs the peer's rdx_qp_info to connect\n",
+		DEV_LOG(ERR, "RC QP %u needs the peer's rdx_qp_info to connect\n",
 			qp->qp_num);
 		return -EINVAL;
 	}
 	if (strncmp(remote->driver, qp->dev->attr.driver, sizeof(remote->driver)) != 0) {
-		fprintf(stderr, "rdx: cannot connect a %s QP to a %s peer\n",
+		DEV_LOG(ERR, "cannot connect a %s QP to a %s peer\n",
 			qp->dev->attr.driver, remote->driver);
 		return -EPROTO;
 	}
@@ -346,7 +346,7 @@ rdx_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
 		return NULL;
 	}
 	if (dev->ops->ah_create == NULL) {
-		fprintf(stderr, "rdx: address handles (UD) not supported by driver %s\n",
+		DEV_LOG(ERR, "address handles (UD) not supported by driver %s\n",
 			dev->attr.driver);
 		rte_errno = ENOTSUP;
 		return NULL;
@@ -355,7 +355,7 @@ rdx_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
 	if (a.sl > 15 || a.flow_label >= (1u << 20) || a.sgid_index < -1 ||
 	    (!a.is_global && dev->attr.link_layer == IBV_LINK_LAYER_ETHERNET) ||
 	    (!a.is_global && a.lid == 0)) {
-		fprintf(stderr, "rdx: address handle not created on %s: %s\n", dev->attr.name,
+		DEV_LOG(ERR, "address handle not created on %s: %s\n", dev->attr.name,
 			a.sl > 15 ? "sl above 15" :
 			a.flow_label >= (1u << 20) ? "flow_label above 20 bits" :
 			a.sgid_index < -1 ? "sgid_index below -1" :

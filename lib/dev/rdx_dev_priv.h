@@ -6,7 +6,19 @@
 #ifndef RDX_DEV_PRIV_H
 #define RDX_DEV_PRIV_H
 
+#include <rte_log.h>
+
 #include "rdx_dev.h"
+
+/*
+ * lib/dev's messages, log type rdx.dev (registered in rdx_dev.c). Errors
+ * are ERR; a fallback the user should know of (no RDMA device: the
+ * software device) is NOTICE, shown by default (rdx_runtime_init leaves
+ * rdx.* at NOTICE) and silenced by --log-level=rdx.*:error.
+ */
+extern int rdx_dev_logtype;
+#define DEV_LOG(level, ...) \
+	rte_log(RTE_LOG_ ## level, (uint32_t)rdx_dev_logtype, "rdx: " __VA_ARGS__)
 
 /* List qp (just created). 0 or -ENOMEM (the caller then destroys it). */
 int rdx_qp_reg_add(struct rdx_qp *qp);

@@ -19,6 +19,7 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 #include <rte_telemetry.h>
 
 #include "rdx_conn.h"
@@ -35,16 +36,19 @@ static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static TAILQ_HEAD(, rdx_rpc_endpoint) reg_list = TAILQ_HEAD_INITIALIZER(reg_list);
 static unsigned int reg_seq;
 
+RTE_LOG_REGISTER(rdx_rpc_logtype, rdx.rpc, NOTICE)
+
+/* One ERR line of log type rdx.rpc; a longer one is cut at 2 KiB. */
 void
 rpc_log(const char *fmt, ...)
 {
+	char line[2048];
 	va_list ap;
 
-	fputs("rdx rpc: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	rte_log(RTE_LOG_ERR, (uint32_t)rdx_rpc_logtype, "rdx rpc: %s\n", line);
 }
 
 int

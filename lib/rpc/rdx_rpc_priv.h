@@ -229,11 +229,11 @@ rpc_slot_of(const struct rdx_rpc_endpoint *ep, uint64_t id)
 /** Write the state of c's session (c timing out at TSC now) to buf as one
  * line; @return its length. */
 size_t rpc_timeout_describe(const struct rpc_cslot *c, uint64_t now, char *buf, size_t len);
-/** The line above on stderr, for the first RPC_TIMEOUT_LOGS of an endpoint. */
+/** The line above through rpc_log, for the first RPC_TIMEOUT_LOGS of an endpoint. */
 void rpc_timeout_log(struct rpc_cslot *c);
 /** UD: a served call given up after call_timeout_us of silence (same limit). */
 void rpc_served_giveup_log(struct rpc_sslot *ss);
-/** One line on stderr (control path only). */
+/** One ERR line, log type rdx.rpc (control path only). */
 void rpc_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* RDX_RPC_PRIV_H */

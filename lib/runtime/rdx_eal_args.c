@@ -163,7 +163,9 @@ rdx_runtime_eal_args(int argc, char **argv, bool hugepages_available,
 	static char no_huge_arg[] = "--no-huge";
 	static char no_pci_arg[] = "--no-pci";
 	static char no_shconf_arg[] = "--no-shconf";
-	static char log_arg[] = "--log-level=error";
+	/* EAL's and the drivers' chatter off, rdx's notices on (rdx_runtime.h) */
+	static char log_arg[] = "--log-level=*:error";
+	static char log_rdx_arg[] = "--log-level=rdx.*:notice";
 	static char prog[] = "rdx";
 	struct rdx_eal_plan p;
 	int i, n = 0, used, ret;
@@ -224,8 +226,10 @@ rdx_runtime_eal_args(int argc, char **argv, bool hugepages_available,
 
 	out[n++] = argc > 0 ? argv[0] : prog;
 	/* First, so that any --log-level of the user's comes later and wins. */
-	if (p.added_log_level)
+	if (p.added_log_level) {
 		out[n++] = log_arg;
+		out[n++] = log_rdx_arg;
+	}
 	for (i = 1; i < argc; i++) {
 		/*
 		 * DPDK 22.11 refuses --in-memory with --no-huge; without

@@ -298,12 +298,17 @@ rdx_runtime_init(int argc, char **argv)
 	int n_eal, eal_argc, ret, i;
 	bool hugepages;
 
+	/*
+	 * Until rte_eal_init has parsed --log-level, rte_log knows neither the
+	 * user's levels nor EAL's stream: what is said before goes to stderr.
+	 */
 	if (argc < 1 || argv == NULL) {
 		fprintf(stderr, "rdx: no arguments (argv[0] missing)\n");
 		return -EINVAL;
 	}
 	if (rdx_eal_up) {
-		fprintf(stderr, "rdx: runtime already initialised (EAL starts once per process)\n");
+		rte_log(RTE_LOG_ERR, (uint32_t)rdx_runtime_logtype,
+			"rdx: runtime already initialised (EAL starts once per process)\n");
 		return -EALREADY;
 	}
 	for (n_eal = 0; n_eal < argc; n_eal++)
@@ -327,9 +332,6 @@ rdx_runtime_init(int argc, char **argv)
 		fprintf(stderr, "rdx: bad EAL arguments (an option lacks its value)\n");
 		return eal_argc;
 	}
-	if (plan.added_no_huge)
-		fprintf(stderr, "rdx: no hugepages configured: running EAL with --no-huge "
-			"(pass -m/--socket-mem or configure hugepages to change)\n");
 	base = rdx_rundir_base(base_buf, sizeof(base_buf));
 	ret = rdx_rundir_base_check(base, err, sizeof(err));
 	if (ret < 0) {
@@ -358,6 +360,7 @@ rdx_runtime_init(int argc, char **argv)
 			r = reason;
 		}
 
+		/* EAL is not up: stderr, as above */
 		fprintf(stderr, "rdx: EAL initialisation failed: %s%s%s%s (EAL arguments:",
 			r, *r != '\0' ? " (" : "", rte_strerror(e), *r != '\0' ? ")" : "");
 		for (i = 1; i < eal_argc; i++)
@@ -369,10 +372,17 @@ rdx_runtime_init(int argc, char **argv)
 	rdx_eal_up = true;
 	rdx_own_prefix = plan.added_file_prefix;
 	RT_LOG(DEBUG, "EAL up with %d arguments, %u lcores\n", eal_argc, rte_lcore_count());
+	/* Said once EAL is up, so that --log-level=rdx.*:error silences it;
+	 * a failed start lists --no-huge among the EAL arguments instead. */
+	if (plan.added_no_huge)
+		rte_log(RTE_LOG_NOTICE, (uint32_t)rdx_runtime_logtype,
+			"rdx: no hugepages configured: running EAL with --no-huge "
+			"(pass -m/--socket-mem or configure hugepages to change)\n");
 
 	ret = install_signals();
 	if (ret < 0) {
-		fprintf(stderr, "rdx: cannot install signal handlers: %s\n", strerror(-ret));
+		rte_log(RTE_LOG_ERR, (uint32_t)rdx_runtime_logtype,
+			"rdx: cannot install signal handlers: %s\n", strerror(-ret));
 		return ret;
 	}
 	rdx_tsc_calibrate();

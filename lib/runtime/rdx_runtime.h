@@ -34,8 +34,11 @@ struct rdx_eal_plan {
  * Build the argv handed to rte_eal_init from the user's EAL arguments (the
  * ones before "--"): keeps every user option and adds --no-huge (when
  * hugepages_available is false and no -m/--socket-mem/--no-huge was given),
- * --no-pci (unless PCI was asked for), --log-level=error (unless given), and
- * a per-process --file-prefix (unless given) so processes never collide.
+ * --no-pci (unless PCI was asked for), --log-level=*:error and
+ * --log-level=rdx.*:notice first (unless a global level is given: per-type
+ * levels, so a later --log-level=TYPE:LEVEL of the user's still applies,
+ * and rdx's notices are shown while EAL's are not), and a per-process
+ * --file-prefix (unless given) so processes never collide.
  * Pure: no EAL calls, so tests can drive it.
  * @param out  room for argc + 8 pointers; strings point into argv or statics
  *             or `scratch` (at least 64 bytes).

@@ -11,6 +11,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <rte_log.h>
+
+/* lib/runtime's log type (rdx_runtime.c) */
+extern int rdx_runtime_logtype;
+
 uint64_t rdx_stamp_buf[RDX_STAMP_KINDS][RDX_STAMP_MAX];
 uint32_t rdx_stamp_cnt[RDX_STAMP_KINDS];
 
@@ -30,7 +35,8 @@ rdx_stamp_dump(void)
 	snprintf(path, sizeof(path), "%s.%d", pre, (int)getpid());
 	f = fopen(path, "w");
 	if (f == NULL) {
-		fprintf(stderr, "rdx: cannot write path stamps to %s\n", path);
+		rte_log(RTE_LOG_ERR, (uint32_t)rdx_runtime_logtype,
+			"rdx: cannot write path stamps to %s\n", path);
 		return;
 	}
 	fprintf(f, "tsc_hz %" PRIu64 "\n", rdx_tsc_hz());

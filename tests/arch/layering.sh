@@ -5,7 +5,7 @@
 #  1. No file under lib/ includes a header of drivers/ or apps/ (by path or
 #     by the name of any header there), nor <infiniband/mlx5dv.h> (the mlx5
 #     driver's vendor interface).
-#  2. `nm` of each component's static library (BUILD/lib/<c>/librdx_<c>.a)
+#  2. `nm` of each component's static library (BUILD/lib/librdx_<c>.a)
 #     names no driver symbol (rdx_mlx5_*, rdx_sw_*, rdx_verbs_*) and no
 #     mlx5dv_* function.
 # Known exceptions are listed, one per line, in LAYERING_ALLOWLIST below;
@@ -85,13 +85,13 @@ nb_libs=0
 for d in "$src"/lib/*/; do
     c=$(basename "$d")
     [ -f "$d/meson.build" ] || continue
-    a="$build/lib/$c/librdx_$c.a"
+    a="$build/lib/librdx_$c.a"
     if [ ! -f "$a" ]; then
-        echo "FAIL: $a not built (every lib component must be a static library there)"
+        echo "FAIL: $a not built (lib/meson.build builds every lib component there)"
         exit 1
     fi
     nb_libs=$((nb_libs + 1))
-    syms=$(symbol_violations "$a" "lib/$c/librdx_$c.a") || exit 1
+    syms=$(symbol_violations "$a" "lib/librdx_$c.a") || exit 1
     while read -r v; do
         [ -n "$v" ] && found+=("$v")
     done <<<"$syms"

@@ -24,10 +24,13 @@ echo "pkg-config rdx: $cflags $libs" | cut -c1-200
 for h in rdx_dev.h rdx_dev_core.h rdx_dev_stats.h rdx_runtime.h rdx_hist.h rdx_report.h rdx_perf.h rdx_conn.h rdx_config.h; do
     find "$stage" -path "*/include/rdx/$h" | grep -q . || { echo "FAIL: header $h not installed"; exit 1; }
 done
-# The driver interface is internal: drivers/ only, never installed.
-if find "$stage" -name rdx_dev_driver.h | grep -q .; then
-    echo "FAIL: rdx_dev_driver.h is installed (drivers only)"; exit 1
-fi
+# The driver interface, the drivers' own headers and the path stamps are
+# internal: never installed.
+for h in rdx_dev_driver.h rdx_mlx5.h rdx_stamp.h mlx5_hw.h verbs_dev.h; do
+    if find "$stage" -name "$h" | grep -q .; then
+        echo "FAIL: $h is installed (internal to the tree)"; exit 1
+    fi
+done
 
 cat > "$stage/embed.c" <<'C'
 #include <stdio.h>

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # Helpers of the scripts that run inside the soft-RoCE guest
 # (tests/softroce/guest-run.sh): the rxe check, the wait for a server, a
-# client's median, and the counters the probes (sched_probe.sh,
-# lat_modes.sh, after_probe.sh, prof_probe.sh) read. Sourced, not run.
+# client's median, and the counters the probes in bench/softroce
+# (sched_probe.sh, lat_modes.sh, after_probe.sh, prof_probe.sh) read.
+# Sourced, not run.
 
 # Wait until the rdx-perf server whose output goes to FILE is listening (it
 # prints "waiting for a client"): up to TRIES (default 600) tries 0.1 s

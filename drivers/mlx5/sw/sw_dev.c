@@ -349,7 +349,7 @@ sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 	} else if (ret > 0 && strcmp(val, "poll") == 0) {
 		progress = RDX_SW_PROGRESS_POLL;
 	} else if (ret != 0 && (ret < 0 || strcmp(val, "inline") != 0)) {
-		fprintf(stderr, "rdx_sw: bad devargs progress=%s: expected inline, poll or thread\n",
+		SW_LOG(ERR, "bad devargs progress=%s: expected inline, poll or thread\n",
 			ret > 0 ? val : "(too long)");
 		rte_errno = EINVAL;
 		return NULL;
@@ -357,7 +357,7 @@ sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 	for (i = 0; i < RTE_DIM(ud_keys); i++) {
 		ret = rdx_devargs_get(devargs, ud_keys[i], ud_val[i], sizeof(ud_val[i]));
 		if (ret < 0) {
-			fprintf(stderr, "rdx_sw: bad devargs %s: value too long\n", ud_keys[i]);
+			SW_LOG(ERR, "bad devargs %s: value too long\n", ud_keys[i]);
 			rte_errno = EINVAL;
 			return NULL;
 		}

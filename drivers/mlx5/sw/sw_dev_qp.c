@@ -303,14 +303,14 @@ sw_qp_create_op(struct rdx_dev *dev, const struct rdx_qp_conf *conf)
 	 * and the inline data together */
 	if (sw_calc_wqe(ud ? SW_UD_WQE_OVERHEAD : SW_WQE_OVERHEAD, conf->max_send_sge,
 			conf->max_inline, &wqe_size, &inl) != 0) {
-		fprintf(stderr, "rdx_sw: QP not created: %u send SGEs and %u inline bytes do not fit one WQE of %u bytes\n",
+		SW_LOG(ERR, "QP not created: %u send SGEs and %u inline bytes do not fit one WQE of %u bytes\n",
 			conf->max_send_sge, conf->max_inline, (unsigned int)SW_MAX_WQE_BYTES);
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	max_wr = sw_qp_sq_depth_max(dev, conf->type, conf->max_send_sge, conf->max_inline);
 	if (conf->sq_depth > max_wr) {
-		fprintf(stderr, "rdx_sw: QP not created: sq_depth %u too deep: with %u send SGEs and %u inline bytes at most %u (a WQE takes %u B with the %s overhead; the SQ may have %u WQEBBs)\n",
+		SW_LOG(ERR, "QP not created: sq_depth %u too deep: with %u send SGEs and %u inline bytes at most %u (a WQE takes %u B with the %s overhead; the SQ may have %u WQEBBs)\n",
 			conf->sq_depth, RTE_MAX(conf->max_send_sge, 1u), conf->max_inline, max_wr,
 			wqe_size, ud ? "UD" : "RC", SW_MAX_QP_WR);
 		rte_errno = EINVAL;
@@ -408,24 +408,24 @@ sw_qp_connect_op(struct rdx_qp *rqp, const struct rdx_qp_info *remote,
 		RTE_SET_USED(attr);
 		ret = sw_qp_ud_ready(&sd->eng, qp->lqp);
 		if (ret != 0)
-			fprintf(stderr, "rdx_sw: UD QP 0x%x not in RESET: not moved to RTS\n",
+			SW_LOG(ERR, "UD QP 0x%x not in RESET: not moved to RTS\n",
 				rqp->qp_num);
 		return ret;
 	}
 	if (remote->qp_type != RDX_QP_RC) {
-		fprintf(stderr, "rdx_sw: cannot connect RC QP 0x%x to a peer QP of type %u\n",
+		SW_LOG(ERR, "cannot connect RC QP 0x%x to a peer QP of type %u\n",
 			rqp->qp_num, remote->qp_type);
 		return -EPROTO;
 	}
 	if (strncmp(remote->driver, "sw", sizeof(remote->driver)) != 0) {
-		fprintf(stderr, "rdx_sw: cannot connect to a '%.16s' peer\n", remote->driver);
+		SW_LOG(ERR, "cannot connect to a '%.16s' peer\n", remote->driver);
 		return -EPROTO;
 	}
 	/* remote->drv comes from a peer: the segment name must be a string */
 	if (memchr(remote->drv, '\0', sizeof(remote->drv)) == NULL) {
 		memcpy(dom, remote->drv, sizeof(remote->drv));
 		dom[sizeof(remote->drv)] = '\0';
-		fprintf(stderr, "rdx_sw: peer's segment name '%.16s...' (qp_info.drv) has no terminating NUL\n",
+		SW_LOG(ERR, "peer's segment name '%.16s...' (qp_info.drv) has no terminating NUL\n",
 			dom);
 		return -EPROTO;
 	}
@@ -456,19 +456,19 @@ sw_ah_create(struct rdx_dev *dev, const struct rdx_ah_attr *attr)
 	int route;
 
 	if (attr->port != 1) {
-		fprintf(stderr, "rdx_sw: address handle on port %u: the device has port 1 only\n",
+		SW_LOG(ERR, "address handle on port %u: the device has port 1 only\n",
 			attr->port);
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	if (attr->sgid_index > 0) {
-		fprintf(stderr, "rdx_sw: address handle: sgid_index %d out of range (0)\n",
+		SW_LOG(ERR, "address handle: sgid_index %d out of range (0)\n",
 			attr->sgid_index);
 		rte_errno = EINVAL;
 		return NULL;
 	}
 	if (sw_gid_to_name(attr->gid, name, sizeof(name)) != 0) {
-		fprintf(stderr, "rdx_sw: address handle: gid %02x%02x:...:%02x%02x is not a sw device's GID (rdx_qp_info.gid of a sw QP)\n",
+		SW_LOG(ERR, "address handle: gid %02x%02x:...:%02x%02x is not a sw device's GID (rdx_qp_info.gid of a sw QP)\n",
 			attr->gid[0], attr->gid[1], attr->gid[14], attr->gid[15]);
 		rte_errno = EINVAL;
 		return NULL;

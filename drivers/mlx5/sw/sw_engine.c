@@ -940,7 +940,7 @@ sw_ud_prob(const char *key, const char *v, uint64_t *thr)
 	errno = 0;
 	p = strtod(v, &end);
 	if (errno != 0 || end == v || *end != '\0' || !(p >= 0.0 && p <= 1.0)) {
-		fprintf(stderr, "rdx_sw: bad devargs %s=%s: expected a probability 0..1\n", key, v);
+		SW_LOG(ERR, "bad devargs %s=%s: expected a probability 0..1\n", key, v);
 		return -EINVAL;
 	}
 	*thr = (uint64_t)(p * 9007199254740992.0); /* 2^53 */
@@ -958,7 +958,7 @@ sw_ud_uint(const char *key, const char *v, uint64_t max, uint64_t *out)
 	errno = 0;
 	x = strtoull(v, &end, 0);
 	if (errno != 0 || end == v || *end != '\0' || v[0] == '-' || x > max) {
-		fprintf(stderr, "rdx_sw: bad devargs %s=%s: expected an integer 0..%llu\n", key, v,
+		SW_LOG(ERR, "bad devargs %s=%s: expected an integer 0..%llu\n", key, v,
 			(unsigned long long)max);
 		return -EINVAL;
 	}
@@ -981,7 +981,7 @@ sw_ud_inject_conf(struct sw_engine *e, const char *drop, const char *drop_every,
 	    sw_ud_uint("seed", seed, UINT64_MAX, &in.seed) != 0)
 		return -EINVAL;
 	if (delay != NULL && delay_us == NULL) {
-		fprintf(stderr, "rdx_sw: bad devargs ud_delay=%s: needs ud_delay_us\n", delay);
+		SW_LOG(ERR, "bad devargs ud_delay=%s: needs ud_delay_us\n", delay);
 		return -EINVAL;
 	}
 	in.drop_every = (uint32_t)every;

@@ -27,10 +27,6 @@
 
 #define SW_HIDDEN __attribute__((visibility("hidden")))
 
-extern int rdx_sw_logtype; /* RTE_LOG_REGISTER in sw_engine.c */
-#define SW_LOG(level, ...) \
-	rte_log((uint32_t)RTE_LOG_ ## level, (uint32_t)rdx_sw_logtype, "rdx_sw: " __VA_ARGS__)
-
 #define SW_CQE_INVALID 0xf0
 #define SW_DEVERR_LOGS 64 /* device errors logged per engine; the rest counted */
 

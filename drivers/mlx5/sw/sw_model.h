@@ -19,8 +19,14 @@
 
 #include <infiniband/mlx5dv.h>
 #include <rte_config.h>
+#include <rte_log.h>
 
 #include "rdx_sw.h"
+
+/* The software device's messages: log type rdx.drv.sw (sw_engine.c). */
+extern int rdx_sw_logtype;
+#define SW_LOG(level, ...) \
+	rte_log((uint32_t)RTE_LOG_ ## level, (uint32_t)rdx_sw_logtype, "rdx_sw: " __VA_ARGS__)
 
 #define SW_MAGIC         0x72647873772d3035ULL /* "rdxsw-05": 4096 QPs and CQs, UD, lines apart, pid locks */
 /* Shared objects written by different agents (a peer engine, the owner's

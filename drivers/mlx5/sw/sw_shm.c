@@ -496,7 +496,7 @@ sw_shm_alloc(struct sw_domain *d, uint64_t len, bool dm)
 	if (off != 0 && d->fd >= 0 &&
 	    fallocate(d->fd, 0, (off_t)off, (off_t)len) != 0) {
 		/* /dev/shm is full: fail here rather than SIGBUS on first touch */
-		fprintf(stderr, "rdx_sw: cannot reserve %lu bytes in /dev/shm: %s\n",
+		SW_LOG(ERR, "cannot reserve %lu bytes in /dev/shm: %s\n",
 			(unsigned long)len, strerror(errno));
 		for (i = 0; i < SW_MAX_ALLOC; i++)
 			if (h->allocs[i].len != 0 && h->allocs[i].off == off)

@@ -16,6 +16,9 @@
 #include "../../../lib/dev/rdx_dev_obj.c"
 #include "../../../lib/dev/rdx_dev_qp.c"
 
+/* lib/dev's log type lives in rdx_dev.c, which this test does not link. */
+RTE_LOG_REGISTER(rdx_dev_logtype, rdx.dev, NOTICE)
+
 static void
 test_mem_type_names(void)
 {

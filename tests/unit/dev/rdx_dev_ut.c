@@ -8,10 +8,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rte_errno.h>
+#include <rte_log.h>
 
 #include "rdx_ut.h"
 #include "../../../lib/dev/rdx_dev.c"
@@ -171,6 +173,42 @@ test_devargs_get(void)
 	CU_ASSERT_EQUAL(rdx_devargs_get("a=", "a", v, sizeof(v)), 1);
 	CU_ASSERT_STRING_EQUAL(v, "");
 	CU_ASSERT_EQUAL(rdx_devargs_get("a=12345678", "a", v, sizeof(v)), -ENOSPC);
+	/* rte_kvargs syntax: a bracketed list is one value, empty pairs skipped */
+	CU_ASSERT_EQUAL(rdx_devargs_get("a=[1,2],b=3", "a", v, sizeof(v)), 1);
+	CU_ASSERT_STRING_EQUAL(v, "[1,2]");
+	CU_ASSERT_EQUAL(rdx_devargs_get(",,b=3,", "b", v, sizeof(v)), 1);
+	CU_ASSERT_STRING_EQUAL(v, "3");
+	/* malformed: no '=', two of them, an empty key */
+	CU_ASSERT_EQUAL(rdx_devargs_get("a", "a", v, sizeof(v)), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_devargs_get("b=1,a=2=3", "a", v, sizeof(v)), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_devargs_get("=1", "a", v, sizeof(v)), -EINVAL);
+}
+
+/* The refusals' lines go through rte_log: a service can redirect them. */
+static void
+test_devargs_lines(void)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	CU_ASSERT_EQUAL(rte_openlog_stream(f), 0);
+	reset_counts();
+	CU_ASSERT_PTR_NULL(rdx_dev_open("sw:bogus=1", NULL));
+	CU_ASSERT_PTR_NULL(rdx_dev_open("sw:progress", NULL));
+	CU_ASSERT_PTR_NULL(rdx_dev_open("sw:progress=thread=poll", NULL));
+	/* a list value reaches the driver whole */
+	CU_ASSERT_PTR_EQUAL(rdx_dev_open("sw:extra=[1,2]", NULL), &stub_dev);
+	CU_ASSERT_STRING_EQUAL(last_devargs, "extra=[1,2]");
+	CU_ASSERT_EQUAL(sw_opens, 1);
+	rte_openlog_stream(NULL);
+	fclose(f);
+	CU_ASSERT_STRING_EQUAL(text,
+		"rdx: devargs key 'bogus' not known to driver sw (see its README)\n"
+		"rdx: bad devargs 'progress' for driver sw: expected key=value[,key=value...]\n"
+		"rdx: bad devargs 'progress=thread=poll' for driver sw: expected key=value[,key=value...]\n");
+	free(text);
 }
 
 static int
@@ -301,6 +339,7 @@ main(void)
 		{ "open sw by name or driver", test_open_sw_by_name },
 		{ "devargs after the name and in the conf", test_open_devargs },
 		{ "devargs values", test_devargs_get },
+		{ "devargs refusals on the log stream", test_devargs_lines },
 		{ "driver registry", test_driver_registry },
 		{ "default device falls back to sw", test_default_falls_back_to_sw },
 		{ "unknown device and driver", test_unknown_device_and_driver },

@@ -74,7 +74,7 @@ test_defaults_no_hugepages(void)
 	struct built b;
 	char prefix[64];
 
-	CU_ASSERT_EQUAL(build(&b, false, 3, argv), 7);
+	CU_ASSERT_EQUAL(build(&b, false, 3, argv), 8);
 	CU_ASSERT_STRING_EQUAL(b.out[0], "app");
 	CU_ASSERT_TRUE(b.plan.added_no_huge);
 	CU_ASSERT_TRUE(b.plan.added_no_pci);
@@ -83,7 +83,11 @@ test_defaults_no_hugepages(void)
 	CU_ASSERT_TRUE(b.plan.has_core_option);
 	CU_ASSERT_EQUAL(count(&b, "--no-huge"), 1);
 	CU_ASSERT_EQUAL(count(&b, "--no-pci"), 1);
-	CU_ASSERT_EQUAL(count(&b, "--log-level=error"), 1);
+	/* per-type levels (the global one caps every type): EAL quiet, rdx not */
+	CU_ASSERT_EQUAL(count(&b, "--log-level=*:error"), 1);
+	CU_ASSERT_EQUAL(index_of(&b, "--log-level=rdx.*:notice"),
+			index_of(&b, "--log-level=*:error") + 1);
+	CU_ASSERT_EQUAL(count(&b, "--log-level=error"), 0);
 	snprintf(prefix, sizeof(prefix), "--file-prefix=rdx-%ld", (long)getpid());
 	CU_ASSERT_EQUAL(count(&b, prefix), 1);
 	/* The user's options are kept, in order. */
@@ -201,14 +205,16 @@ test_log_level(void)
 
 	CU_ASSERT(build(&b, true, 2, a1) > 0);
 	CU_ASSERT_FALSE(b.plan.added_log_level);
-	CU_ASSERT_EQUAL(count(&b, "--log-level=error"), 0);
+	CU_ASSERT_EQUAL(count(&b, "--log-level=*:error"), 0);
+	CU_ASSERT_EQUAL(count(&b, "--log-level=rdx.*:notice"), 0);
 	CU_ASSERT(build(&b, true, 3, a2) > 0);
 	CU_ASSERT_FALSE(b.plan.added_log_level);
-	/* A per-type level: ours sets the global one, before the user's. */
+	/* A per-type level: ours come first, so the user's wins for its types. */
 	CU_ASSERT(build(&b, true, 2, a3) > 0);
 	CU_ASSERT_TRUE(b.plan.added_log_level);
-	CU_ASSERT(index_of(&b, "--log-level=error") >= 0);
-	CU_ASSERT(index_of(&b, "--log-level=error") < index_of(&b, "--log-level=lib.eal:debug"));
+	CU_ASSERT(index_of(&b, "--log-level=*:error") >= 0);
+	CU_ASSERT(index_of(&b, "--log-level=rdx.*:notice") <
+		  index_of(&b, "--log-level=lib.eal:debug"));
 }
 
 static void

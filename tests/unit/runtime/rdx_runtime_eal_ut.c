@@ -25,6 +25,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_lcore.h>
+#include <rte_log.h>
 #include <rte_pause.h>
 
 #include "rdx_ut.h"
@@ -299,6 +300,10 @@ test_init(void)
 	if (!rdx_runtime_hugepages_available())
 		CU_ASSERT_STRING_EQUAL(text, "rdx: no hugepages configured: running EAL with "
 				       "--no-huge (pass -m/--socket-mem or configure hugepages to change)\n");
+	/* The default levels: rdx's notices shown, EAL's chatter not. */
+	CU_ASSERT_TRUE(rte_log_can_log((uint32_t)rte_log_register("rdx.runtime"), RTE_LOG_NOTICE));
+	CU_ASSERT_FALSE(rte_log_can_log(RTE_LOGTYPE_EAL, RTE_LOG_INFO));
+	CU_ASSERT_TRUE(rte_log_can_log(RTE_LOGTYPE_EAL, RTE_LOG_ERR));
 	CU_ASSERT_EQUAL(rte_lcore_count(), ncores);
 	CU_ASSERT_EQUAL(rdx_tsc_hz(), rte_get_tsc_hz());
 	CU_ASSERT(rdx_tsc_hz() > 0);

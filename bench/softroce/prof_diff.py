@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Where two tools' write-lat round trips differ, symbol by symbol.
 
-Reads what tests/softroce/prof_probe.sh leaves in RDX_PROF_OUT: per tool
+Reads what bench/softroce/prof_probe.sh leaves in RDX_PROF_OUT: per tool
 and round, KIND.I.txt (perf report --sort cpu,comm,sym -t '|': share of
 the window's samples over both vCPUs) and KIND.I.median (the run's median
 half round trip, us). Both vCPUs are busy for the whole window (each

@@ -7,7 +7,7 @@
  *  - 4 KiB WRITEs with a window of 128 and a signal every 100 (ib_write_bw's
  *    defaults), one WR per post.
  * It separates the driver's cost from rdx-perf's. Run it in the guest:
- *   tests/softroce/guest-run.sh "BUILD/tests/softroce/verbs_bench [ITERS]"
+ *   tests/softroce/guest-run.sh "BUILD/bench/verbs_bench [ITERS]"
  * Under TCG only ratios within one boot mean anything.
  */
 #include <inttypes.h>

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 """Paired statistics of a side-by-side log (a measurement aid, not a test).
 
-    tests/softroce/side-by-side.sh ... > LOG; python3 tests/softroce/sbs_ab.py LOG
+    tests/softroce/side-by-side.sh ... > LOG; python3 bench/softroce/sbs_ab.py LOG
 
-side_by_side.py runs the tools of a row one after the other in each round
+tests/softroce/side_by_side.py runs the tools of a row one after the other in each round
 (perftest, rdx-perf, the --rdx-perf-alt binary; the order reversed every
 other round). Its table gives each tool's median over the rounds. This
 prints, per row:

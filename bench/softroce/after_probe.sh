@@ -12,10 +12,10 @@
 #             (EAL, the device model, -n ITERS; no rxe)
 #   rxe-open  an rdx-perf server on rxe1 that opens the device, waits 2 s
 #             for a client that never comes and exits
-#   rxe-pair  an rdx-perf write-lat pair on rxe (as side_by_side.py runs it)
+#   rxe-pair  an rdx-perf write-lat pair on rxe (as tests/softroce/side_by_side.py runs it)
 #   perftest  an ib_write_lat pair on rxe whose figure is not kept
 #
-#   tests/softroce/guest-run.sh "bash tests/softroce/after_probe.sh RDX_PERF [ROUNDS] [ITERS] [STEPS]" 1800
+#   tests/softroce/guest-run.sh "bash bench/softroce/after_probe.sh RDX_PERF [ROUNDS] [ITERS] [STEPS]" 1800
 #
 # Each round runs every step (the order rotates from round to round), each
 # followed by one measured ib_write_lat pair (8 B, -n ITERS, default 20000;
@@ -37,7 +37,7 @@ for s in "${S[@]}"; do
     esac
 done
 # probe_need_rxe, probe_median, probe_wait_ready (and the counters)
-. "$(dirname "$0")/guest_lib.sh"
+. "$(dirname "$0")/../../tests/softroce/guest_lib.sh"
 probe_need_rxe after_probe
 tmp=$(mktemp -d /tmp/rdxafter.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

@@ -4,10 +4,10 @@
 # perftest, inside the soft-RoCE guest (a measurement, not a pass/fail test;
 # doc/perf.md "softirq wait"):
 #
-#   tests/softroce/guest-run.sh "bash tests/softroce/sched_probe.sh RDX_PERF [TEST] [N1 N2]" 1800
+#   tests/softroce/guest-run.sh "bash bench/softroce/sched_probe.sh RDX_PERF [TEST] [N1 N2]" 1800
 #
 # For TEST (write, default; send; read; faa) and each iteration count N1
-# (default 1000) and N2 (default 10000), both tools run as side_by_side.py
+# (default 1000) and N2 (default 10000), both tools run as tests/softroce/side_by_side.py
 # runs them (server on vCPU 1, client on vCPU 0); rdx-perf once more with
 # the EAL flag --no-telemetry. Per run it prints the time each ksoftirqd
 # thread waited runnable (/proc/PID/schedstat, field 2) split at the moment
@@ -42,7 +42,7 @@ trap 'rm -rf "$tmp"' EXIT
 # probe_ksoftirqd (ksoftirqd/0 and /1 waited-runnable ns: "w0 w1"),
 # probe_softirqs (NET_RX and TASKLET of CPU0 CPU1: "rx0 rx1 t0 t1"),
 # probe_wait_ready
-. "$(dirname "$0")/guest_lib.sh"
+. "$(dirname "$0")/../../tests/softroce/guest_lib.sh"
 threads() { # pid label
     echo "  threads of $2 (pid $1):"
     ps -L -o tid=,cls=,rtprio=,ni=,psr=,comm= -p "$1" | while read -r tid cls rt ni psr comm; do

@@ -8,11 +8,11 @@
 # start, default 4, for RDX_PROF_WINDOW s, default 2), then per tool the
 # share of samples by CPU, command and kernel/user symbol.
 #
-#   tests/softroce/guest-run.sh "bash tests/softroce/prof_probe.sh RDX_PERF [ROUNDS] [ITERS] [FREQ]" 1800
+#   tests/softroce/guest-run.sh "bash bench/softroce/prof_probe.sh RDX_PERF [ROUNDS] [ITERS] [FREQ]" 1800
 #
 # ROUNDS (default 2) of one perftest and one rdx-perf run (who goes first
 # alternates), 8 B, -n ITERS (default 300000, ~12 s); servers on vCPU 1, clients
-# on vCPU 0, as side_by_side.py pins them. FREQ: samples per second and
+# on vCPU 0, as tests/softroce/side_by_side.py pins them. FREQ: samples per second and
 # CPU (default 4000). Exit 77 outside the guest.
 set -uo pipefail
 P=${1:?usage: prof_probe.sh RDX_PERF [ROUNDS] [ITERS] [FREQ]}
@@ -31,7 +31,7 @@ for v in "$W0" "$W"; do
 done
 command -v perf >/dev/null || { echo "prof_probe: no perf (apt-get install linux-perf)"; exit 77; }
 # probe_need_rxe, probe_median, probe_wait_ready (and the counters)
-. "$(dirname "$0")/guest_lib.sh"
+. "$(dirname "$0")/../../tests/softroce/guest_lib.sh"
 probe_need_rxe prof_probe
 tmp=$(mktemp -d /tmp/rdxprof.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/softroce/sbs_ab.py on a side-by-side log written here (no guest):
+# bench/softroce/sbs_ab.py on a side-by-side log written here (no guest):
 # each tool's median over the rounds, the per-round ratio of a pair and how
 # often the first was lower, the runs split by what ran just before (across
 # rows), each tool by its place in the round and the pairs' ratio at the
@@ -8,7 +8,7 @@
 # wrong arguments exit 2, a log without runs exits 1.
 source "$(dirname "$0")/lib.sh"
 
-AB=$SRC/tests/softroce/sbs_ab.py
+AB=$SRC/bench/softroce/sbs_ab.py
 cat >"$TMP/log" <<'LOG'
 == round 1/3: write lat (8 B, 20000 iterations)
   server: taskset -c 1 ib_write_lat ...

@@ -3,12 +3,12 @@
 # Where a UD ping-pong's latency tail comes from, inside the soft-RoCE guest
 # (a diagnosis, not a pass/fail test; doc/perf.md "UD rows"):
 #
-#   tests/softroce/guest-run.sh "bash tests/softroce/ud_lat_tail.sh RDX_PERF [ROUNDS] [ITERS]" 1800
+#   tests/softroce/guest-run.sh "bash bench/softroce/ud_lat_tail.sh RDX_PERF [ROUNDS] [ITERS]" 1800
 #
 # Interleaves, ROUNDS times (default 5): rdx-perf --test send --mode lat
 # --transport ud (busy polling), the same with -e (completion events: the
 # client sleeps on its CQ), and ib_send_lat -c UD; same pinning as
-# side_by_side.py (servers on vCPU 1 / rxe1, clients on vCPU 0 / rxe0).
+# tests/softroce/side_by_side.py (servers on vCPU 1 / rxe1, clients on vCPU 0 / rxe0).
 # For each run it prints the median, p99 and max, and, from rdx-perf's
 # per-WR log (-o), how many ops took more than 1 ms, whether those are
 # periodic (a send queue of 64 WRs filling would stall every 64 ops), and
@@ -40,7 +40,7 @@ ksirq_ns() { # run-queue wait of every ksoftirqd thread, summed (ns)
     echo "$t"
 }
 
-. "$(dirname "$0")/guest_lib.sh"   # guest_wait_listen
+. "$(dirname "$0")/../../tests/softroce/guest_lib.sh"   # guest_wait_listen
 
 rdx() { # label, extra rdx-perf options...
     local label=$1 k0 k1; shift

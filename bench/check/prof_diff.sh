@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# tests/softroce/prof_diff.py on profiles written here (no guest): a
+# bench/softroce/prof_diff.py on profiles written here (no guest): a
 # symbol's cost per round trip is its share of the window's samples times
 # 4 x the run's median; the kernel, user, other-thread and idle sums per
 # tool; the symbols ordered by difference, in us and as shares of each
@@ -8,7 +8,7 @@
 # 2, a tool with no usable round exits 1.
 source "$(dirname "$0")/lib.sh"
 
-PD=$SRC/tests/softroce/prof_diff.py
+PD=$SRC/bench/softroce/prof_diff.py
 D=$TMP/prof
 mkdir -p "$D"
 echo 10.00 >"$D/perftest.1.median"

@@ -5,7 +5,7 @@
 # doc/perf.md "Interleaved rounds"):
 #
 #   RDX_SOFTROCE_KEEP=1 tests/softroce/guest-run.sh \
-#       "bash tests/softroce/lat_callgrind.sh RDX_PERF [ITERS] [TEST]" 1800
+#       "bash bench/softroce/lat_callgrind.sh RDX_PERF [ITERS] [TEST]" 1800
 #
 # For TEST (write, default; read; send; faa; cas) the server runs natively on vCPU 1
 # (rxe1) and the client under `valgrind --tool=callgrind` on vCPU 0 (rxe0):
@@ -37,7 +37,7 @@ T=$RDX_XCHG
 port=${RDX_CG_PORT:-19900}
 [[ "$port" =~ ^[0-9]+$ ]] || { echo "lat_callgrind: RDX_CG_PORT is a number" >&2; exit 2; }
 
-. "$(dirname "$0")/guest_lib.sh"   # guest_wait_listen
+. "$(dirname "$0")/../../tests/softroce/guest_lib.sh"   # guest_wait_listen
 
 # RDX_CG_SIDE=server: the server under callgrind (files TAG.TEST.srv.cg and
 # pt.TEST.srv.cg), the client native: the responder's instructions per op

@@ -10,11 +10,11 @@
 # CPU (/proc/softirqs) and context switches (/proc/stat ctxt), counted
 # from the server's readiness to the client's exit.
 #
-#   tests/softroce/guest-run.sh "bash tests/softroce/lat_modes.sh RDX_PERF [TEST] [ROUNDS] [ITERS]" 900
+#   tests/softroce/guest-run.sh "bash bench/softroce/lat_modes.sh RDX_PERF [TEST] [ROUNDS] [ITERS]" 900
 #
 # TEST: write (default), send, read or faa; ROUNDS (default 10) of one
 # perftest run and one rdx-perf run (perftest first in odd rounds), 8 B, -n ITERS (default 1000, as
-# side_by_side.py: a run of ~40 ms); servers on vCPU 1 and
+# tests/softroce/side_by_side.py: a run of ~40 ms); servers on vCPU 1 and
 # clients on vCPU 0 (taskset for perftest, EAL -l for rdx-perf), as
 # tests/softroce/side_by_side.py runs them. Exit 77 outside the guest.
 set -uo pipefail
@@ -27,7 +27,7 @@ case $TEST in write|send|read|faa) ;; *) echo "lat_modes: TEST is write, send, r
 [[ "$R" =~ ^[1-9][0-9]*$ ]] || { echo "lat_modes: ROUNDS is a positive number, not '$R'" >&2; exit 2; }
 [[ "$N" =~ ^[1-9][0-9]*$ ]] || { echo "lat_modes: ITERS is a positive number, not '$N'" >&2; exit 2; }
 # probe_need_rxe, probe_median, probe_wait_ready (and the counters)
-. "$(dirname "$0")/guest_lib.sh"
+. "$(dirname "$0")/../../tests/softroce/guest_lib.sh"
 probe_need_rxe lat_modes
 tmp=$(mktemp -d /tmp/rdxmodes.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
