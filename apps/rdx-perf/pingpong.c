@@ -51,7 +51,7 @@ marker_of(uint64_t seq)
 /* Build one outgoing message (request or response) for op seq: every
  * field of the WR assigned once (no clearing pass), the marker stored
  * straight into host memory. Per op on both sides of a ping-pong, so its
- * instructions count twice per round trip (doc/perf.md, soft-RoCE). */
+ * instructions count twice per round trip. */
 static inline void
 msg_build(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, struct rdx_sge *sge,
 	  uint64_t seq, uint32_t len, uint32_t salt)
@@ -117,7 +117,7 @@ mem_consumed(const struct perf_ep *ep, uint64_t seq, uint32_t len)
 /*
  * One op in flight (lat mode, RC): the round trip's path is "message
  * noticed -> next message posted" on both sides, and under a slow CPU
- * (soft-RoCE in a TCG guest: doc/perf.md) every instruction on it counts.
+ * (soft-RoCE in a TCG guest emulates every instruction) each one counts.
  * On rxe the peer can answer before our own post's system call has even
  * returned, so work done right after a post is on that path as well. So
  * with pp_next the per-op chores (the send queue's reclaim, receives
@@ -263,11 +263,11 @@ msg_check(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq, uint32_t len,
 
 /* Reclaim the send queue. Called only while a send is unretired: a poll of
  * an empty send CQ is a pass's largest cost after the response check on a
- * software NIC (rxe: a locked ibv_poll_cq through three layers, measured in
- * doc/perf.md's soft-RoCE section), and on rxe an RC send completes within
- * its own post, so polling it on every pass of the wait only lengthens the
- * pass that has to notice the response; perftest's *_lat loops poll the
- * send CQ right after the post and then only the response. */
+ * software NIC (rxe: a locked ibv_poll_cq through three layers), and on
+ * rxe an RC send completes within its own post, so polling it on every
+ * pass of the wait only lengthens the pass that has to notice the
+ * response; perftest's *_lat loops poll the send CQ right after the post
+ * and then only the response. */
 static int
 sq_reclaim(struct perf_lcore *lc, struct perf_ep *ep, const char *what)
 {

@@ -88,7 +88,7 @@ ep_rslots(const struct perf_app *a, bool responder)
 		 * so the responder finds them posted a lap ahead; with one, each
 		 * answer meets the receive reposted just before (on the software
 		 * device: the lines of the RQ doorbell record and of the WQE,
-		 * just written by this process; doc/perf.md) */
+		 * just written by this process, which the peer must fetch) */
 		if (!a->eng->poll_memory)
 			n = RTE_MAX(n, (uint32_t)rte_align64prevpow2(RTE_MIN(16ull, cap)));
 	}

@@ -815,7 +815,8 @@ rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
  * n != 1 is rdx_mlx5_poll_burst (its completions meet the contract). In
  * the entry point itself, with no call on the way, and with what comes
  * from sop stored or folded early and the retirement before the wc stores
- * so that one register save is all (doc/perf.md, the latency path).
+ * so that one register save is all: this is the poll of every latency
+ * loop, and each instruction here is paid once per round trip.
  */
 uint16_t
 rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)

@@ -554,7 +554,7 @@ post_single_other(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
  * opcode and DS changed), the WR read before the WQE stores, which may
  * alias it; an inline WRITE or SEND of another length through
  * post_single_inl (9..16 bytes: post_single_other), any other WR
- * post_single_other. Counted in doc/perf.md ("The single-post path").
+ * post_single_other. bench/callgrind.sh counts this path (rows bf, bfsend).
  */
 static __rte_always_inline uint16_t
 post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)

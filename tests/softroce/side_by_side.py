@@ -125,7 +125,7 @@ def rdx_perf(exe, test, mode, size, iters, knobs, ud=False, extra=(), eal=()):
     tmp = tempfile.mkdtemp(prefix="rdxsbs")
     csv_path = os.path.join(tmp, "client.csv")
     # a generous bootstrap window: under TCG a process may take seconds to start
-    common = ["--test", test, "--mode", mode, "-s", str(size), "-n", str(iters), "-p", port,
+    common = ["--test", test, "--mode", mode, "-s", str(size), "-n", str(iters),
               "--bootstrap-timeout", "60"]
     if mode == "bw":
         common += ["-t", str(knobs["tx_depth"]), "-Q", str(knobs["cq_mod"]),
@@ -134,7 +134,8 @@ def rdx_perf(exe, test, mode, size, iters, knobs, ud=False, extra=(), eal=()):
         common += ["--transport", "ud"]
     common += list(extra)
     # EAL -l: each process's poller on its own vCPU, as on two hosts
-    srv = [exe, "-l", "1"] + list(eal) + ["--"] + common + ["--dev", SERVER_DEV, "--server"]
+    # the port: -p for the server, HOST:PORT for the client (rdx-perf refuses both)
+    srv = [exe, "-l", "1"] + list(eal) + ["--"] + common + ["--dev", SERVER_DEV, "--server", "-p", port]
     cli = [exe, "-l", "0"] + list(eal) + ["--"] + common + ["--dev", CLIENT_DEV, "--connect", "%s:%s" % (OOB_HOST, port),
                                   "--csv", csv_path]
     k0 = ksoftirqd_wait_ns()

@@ -619,7 +619,7 @@ sw_hot_add(struct sw_lc *lc, struct sw_lqp *q)
  * ours, or its home slot made no progress call since we last looked (it
  * stopped polling: we take q over). Otherwise q is left to the lcore that
  * runs it, so two lcores polling their own QPs do not take each other's
- * doorbells, rings and CQ lines (per-core scaling, doc/perf.md).
+ * doorbells, rings and CQ lines, and each scales with its own core.
  */
 static bool
 sw_home_ok(struct sw_engine *e, struct sw_lqp *q, uint32_t me)

@@ -31,8 +31,8 @@ extern int rdx_sw_logtype;
 #define SW_MAGIC         0x72647873772d3035ULL /* "rdxsw-05": 4096 QPs and CQs, UD, lines apart, pid locks */
 /* Shared objects written by different agents (a peer engine, the owner's
  * engine, the owner's datapath) keep those writes on cache lines of their
- * own, so a line crosses cores only when its content is news (doc/perf.md,
- * "software device: cache lines per echo"). */
+ * own, so a line crosses cores only when its content is news (what a
+ * peer must read), never because another agent wrote beside it. */
 #define SW_LINE          64
 /* Object tables live in the segment header (about 2 MiB with these, written
  * when the device opens); a QP takes 3 allocations (rings, doorbell record,
