@@ -429,6 +429,9 @@ rpc_main(struct perf_app *a)
 	if (rc == -EINVAL || rc == -EPROTO || rc == -ECONNREFUSED || rc == -EADDRINUSE ||
 	    rc == -ETIMEDOUT)
 		return PERF_EXIT_BAD_INPUT;
+	/* the client's report said interrupted (perf_report_end) */
+	if (a->client && (rc == 0 || rc == -EINTR) && rdx_runtime_stopping())
+		return PERF_EXIT_INTERRUPTED;
 	return rc < 0 ? 1 : 0;
 }
 

@@ -564,6 +564,13 @@ perf_report_end(struct perf_app *a, int rc)
 	char why[PERF_REASON_MAX] = "";
 	unsigned int nb_not_run = 0;
 
+	/* --verify errors fail a run that otherwise ended well */
+	if (rc == 0 && a->verify_errors != 0) {
+		rc = -EIO;
+		if (a->fail_reason[0] == '\0')
+			snprintf(a->fail_reason, sizeof(a->fail_reason), "--verify: %" PRIu64 " errors",
+				 a->verify_errors);
+	}
 	if (rc < 0 && !(rc == -EINTR && rdx_runtime_stopping())) {
 		st = RDX_REPORT_STATUS_FAILED;
 		snprintf(why, sizeof(why), "%s", a->fail_reason[0] != '\0' ? a->fail_reason :
