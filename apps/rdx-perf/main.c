@@ -651,6 +651,9 @@ main(int argc, char **argv)
 			frc = perf_report_files(a);
 		if (rc == 0)
 			rc = frc;
+	} else if (a->mpi != NULL && rc == -EINTR) {
+		/* a rank was interrupted: rank 0's report says which */
+		status = RDX_REPORT_STATUS_INTERRUPTED;
 	}
 	perf_telemetry_state(PERF_TEL_DONE);
 	perf_teardown(a);

@@ -630,6 +630,7 @@ struct perf_app {
 	/* the report's status (perf_report_end): the first error of the runs
 	 * (perf_run_error), the seconds their total rows measured */
 	char fail_reason[PERF_REASON_MAX];
+	char stop_reason[PERF_REASON_MAX]; /* who was interrupted; "": this process */
 	double measured_s;
 	bool run_cut;             /* the run being reported ended before it was done */
 	/* UD datagrams of the last run: client->server and back, and the
@@ -716,9 +717,10 @@ void perf_run_error(struct perf_app *a, const char *fmt, ...) __attribute__((for
 /* List a run not run (test, mode, size, qps per lcore, offered rate) in the report. */
 void perf_report_not_run(struct perf_app *a, uint64_t size, uint32_t qps, double offered);
 /* Close the report's status from rc, the result of the runs: failed (rc < 0
- * but the -EINTR of a stop: the first perf_run_error, else strerror),
- * interrupted (the stop flag), else completed; the same line on stderr
- * when not completed. Returns the status. */
+ * but -EINTR, or --verify errors: the first perf_run_error, else
+ * strerror), interrupted (-EINTR or the stop flag: stop_reason, else
+ * SIGINT/SIGTERM), else completed; the same line on stderr when not
+ * completed. Returns the status. */
 int perf_report_end(struct perf_app *a, int rc);
 
 /* rpc_echo.c: echo on lib/rpc (--transport infrc|basic+infud|homa+infud):

@@ -571,14 +571,15 @@ perf_report_end(struct perf_app *a, int rc)
 			snprintf(a->fail_reason, sizeof(a->fail_reason), "--verify: %" PRIu64 " errors",
 				 a->verify_errors);
 	}
-	if (rc < 0 && !(rc == -EINTR && rdx_runtime_stopping())) {
+	if (rc < 0 && rc != -EINTR) {
 		st = RDX_REPORT_STATUS_FAILED;
 		snprintf(why, sizeof(why), "%s", a->fail_reason[0] != '\0' ? a->fail_reason :
 			 strerror(-rc));
-	} else if (rdx_runtime_stopping()) {
+	} else if (rc == -EINTR || rdx_runtime_stopping()) {
 		/* lib/runtime's handler takes both and does not say which */
 		st = RDX_REPORT_STATUS_INTERRUPTED;
-		snprintf(why, sizeof(why), "SIGINT/SIGTERM");
+		snprintf(why, sizeof(why), "%s", a->stop_reason[0] != '\0' ? a->stop_reason :
+			 "SIGINT/SIGTERM");
 	}
 	if (a->rep != NULL) {
 		rdx_report_status_set(a->rep, st, a->measured_s, why[0] != '\0' ? why : NULL);

@@ -4,8 +4,10 @@
 # "Reports"): SIGINT mid-run is "interrupted" with the seconds measured,
 # exit 130, the cut row marked CUT and the sizes never started listed as
 # not run; a client whose server is killed mid-run is "failed" with the
-# reason, exit 1; a --json file that cannot be written is one line with
-# strerror, exit 1; a normal run is "completed".
+# reason, exit 1; the cluster report of --pattern says which rank was
+# interrupted; rdx-plot notes an interrupted report; a --json file that
+# cannot be written is one line with strerror, exit 1; a normal run is
+# "completed".
 source "$(dirname "$0")/lib.sh"
 
 # sig_after NAME SECONDS ARGS...: rdx-perf in the background, SIGINT to it
@@ -79,6 +81,36 @@ else
     fail "SIGINT: CSV: $(cut -d, -f1-8,35-37 "$TMP/int.csv")"
 fi
 
+# rdx-plot notes it under its figures and in the PNG's "rdx-notes" key
+PLOT=$(cd "$(dirname "$PERF")/../rdx-plot" && pwd)/rdx-plot
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+if "$PY" -c "import matplotlib" 2>/dev/null; then
+    mkdir -p "$TMP/plot"
+    if "$PLOT" --kind bw-size -o "$TMP/plot" "$TMP/int.json" >"$TMP/plot.out" 2>&1 &&
+       python3 - "$TMP/plot/bw_size_write_bw.png" >"$TMP/plot.chk" 2>&1 <<'EOF'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+i, text = 8, {}
+while i + 8 <= len(d):
+    n, t = struct.unpack(">I", d[i:i + 4])[0], d[i + 4:i + 8]
+    if t == b"tEXt":
+        k, v = d[i + 8:i + 8 + n].split(b"\0", 1)
+        text[k.decode("latin-1")] = v.decode("latin-1")
+    i += 12 + n
+note = text.get("rdx-notes", "")
+print(note)
+sys.exit(0 if "interrupted (SIGINT/SIGTERM): 1 row(s) cut short, 2 run(s) not run" in note else 1)
+EOF
+    then
+        pass "rdx-plot notes the interrupted report: $(cat "$TMP/plot.chk")"
+    else
+        fail "rdx-plot: $(cat "$TMP/plot.out" "$TMP/plot.chk" 2>/dev/null | head -n 3; ls "$TMP/plot")"
+    fi
+else
+    echo "skip rdx-plot: matplotlib is missing for $PY"
+fi
+
 # --- a server killed (SIGKILL) 2 s into the client's 10 s run
 port=$(free_port)
 "$PERF" --no-huge -l 0 -- --server -p "$port" --dev sw --test write --mode bw -D 10 --sizes 64,4K \
@@ -100,6 +132,37 @@ if [ "$krc" -ne 0 ] && [ "$krc" -ne 124 ] && [ "$krc" -ne 130 ] &&
     pass "server killed mid-run: client exit $krc, table and JSON say failed: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status_reason"])' "$TMP/ks.json")"
 else
     fail "server killed mid-run: client exit $krc: $(cat "$TMP/ks.chk" 2>/dev/null) $(grep -E 'status|rdx-perf' "$TMP/ks.c.out" "$TMP/ks.c.err" | head -n 4)"
+fi
+
+# --- --pattern under mpirun: SIGINT to client rank 2 of incast 1 s into the
+# first of two 5 s runs: rank 0's cluster report says interrupted, naming
+# rank 2, the 4K row CUT, 64K not run; exit 130
+if command -v mpirun >/dev/null 2>&1 && ! "$PERF" --help | grep -q "not in this build: no MPI"; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    RDX_MPI_TEST_TAG=$$.rs timeout -k 5 60 mpirun --oversubscribe --mca btl self,vader -np 4 \
+        "$PERF" --no-huge -- --dev sw --test write --mode bw --sizes 4K,64K -D 5 --pattern incast \
+        --bootstrap-timeout 3 --json "$TMP/mpi.json" >"$TMP/mpi.out" 2>"$TMP/mpi.err" &
+    job=$!
+    pid=""
+    for _ in $(seq 1 100); do
+        sleep 0.2
+        grep -q "connected through MPI" "$TMP/mpi.out" 2>/dev/null && pid=$(rank_pid "$$.rs" 2) && break
+    done
+    sleep 1
+    [ -n "$pid" ] && kill -INT "$pid"
+    wait $job
+    mrc=$?
+    if [ -n "$pid" ] && [ "$mrc" -eq 130 ] &&
+       grep -qE "^ status: interrupted: SIGINT/SIGTERM on rank 2 \(.*\) in run 1; [0-9.]+ s measured$" "$TMP/mpi.out" &&
+       grep -qE "^ 4096 +[0-9]+ +- +[0-9.]+ +[0-9.]+ +CUT$" "$TMP/mpi.out" &&
+       json_check "$TMP/mpi.json" 'r["status"] == "interrupted" and "rank 2" in r["status_reason"]
+            and all(x["cut_short"] for x in r["results"]) and [n["size"] for n in r["not_run"]] == [65536]' >"$TMP/mpi.chk"; then
+        pass "mpirun: SIGINT to rank 2: exit 130, the cluster report says interrupted on rank 2, 4K CUT, 64K not run"
+    else
+        fail "mpirun: SIGINT to rank 2 (pid ${pid:-none}): exit $mrc: $(cat "$TMP/mpi.chk" 2>/dev/null) $(grep -E 'status|CUT|not run' "$TMP/mpi.out")"
+    fi
+else
+    echo "skip --pattern: no mpirun or no MPI in this build"
 fi
 
 # --- --json /dev/full: one line with strerror, exit 1
