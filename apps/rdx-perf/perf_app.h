@@ -719,8 +719,8 @@ void perf_report_not_run(struct perf_app *a, uint64_t size, uint32_t qps, double
 /* Close the report's status from rc, the result of the runs: failed (rc < 0
  * but -EINTR, or --verify errors: the first perf_run_error, else
  * strerror), interrupted (-EINTR or the stop flag: stop_reason, else
- * SIGINT/SIGTERM), else completed; the same line on stderr when not
- * completed. Returns the status. */
+ * SIGINT/SIGTERM), else completed; a line on stderr when interrupted
+ * (a failure printed its own). Returns the status. */
 int perf_report_end(struct perf_app *a, int rc);
 
 /* rpc_echo.c: echo on lib/rpc (--transport infrc|basic+infud|homa+infud):

@@ -585,9 +585,9 @@ perf_report_end(struct perf_app *a, int rc)
 		rdx_report_status_set(a->rep, st, a->measured_s, why[0] != '\0' ? why : NULL);
 		rdx_report_not_run(a->rep, &nb_not_run);
 	}
-	/* --run_infinitely ends by Ctrl-C alone: no line for its usual end */
-	if (st == RDX_REPORT_STATUS_FAILED ||
-	    (st == RDX_REPORT_STATUS_INTERRUPTED && !a->o.infinite))
+	/* a failure has its line already (the reason); --run_infinitely ends
+	 * by Ctrl-C alone: no line for its usual end */
+	if (st == RDX_REPORT_STATUS_INTERRUPTED && !a->o.infinite)
 		fprintf(stderr, "rdx-perf: the report says %s (%s): %.3f s measured, %u run(s) not run\n",
 			rdx_report_status_name(st), why, a->measured_s, nb_not_run);
 	return (int)st;
