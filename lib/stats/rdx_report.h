@@ -83,7 +83,8 @@ enum rdx_report_status {
 	RDX_REPORT_STATUS_FAILED,        /**< ended by an error (the reason says which) */
 };
 
-/** A run that was asked for and never started (after an interrupt or a failure). */
+/** A run that was asked for and has no row: never started, or stopped
+ * before its first measurement (after an interrupt or a failure). */
 struct rdx_not_run {
 	char test[24];
 	char mode[8];
