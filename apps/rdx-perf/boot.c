@@ -415,12 +415,12 @@ perf_client_run_begin(struct perf_app *a)
 	if (rc == -EINTR && rdx_runtime_stopping())
 		return rc;   /* Ctrl-C: the caller stops without this run */
 	if (rc < 0) {
-		fprintf(stderr, "rdx-perf: server did not start the run: %s\n",
+		perf_run_error(a, "server did not start the run: %s",
 			rdx_conn_strerror(a->conn));
 		return rc;
 	}
 	if (perf_wire_ready_check(&r, &got, err, sizeof(err)) < 0) {
-		fprintf(stderr, "rdx-perf: %s\n", err);
+		perf_run_error(a, "%s", err);
 		return -EPROTO;
 	}
 	return 0;
@@ -446,7 +446,7 @@ perf_boot_run_end(struct perf_app *a, uint32_t end_type, uint32_t ack_type, void
 	if (rc == -EINTR && rdx_runtime_stopping())
 		return rc;
 	if (rc < 0)
-		fprintf(stderr, "rdx-perf: server did not end the run: %s\n",
+		perf_run_error(a, "server did not end the run: %s",
 			rdx_conn_strerror(a->conn));
 	return rc;
 }
@@ -490,7 +490,7 @@ bidir_wait_done(struct perf_app *a)
 		for (l = 0; serve && l < a->nb_lcores; l++) {
 			rc = perf_serve_all(&a->lcores[l]);
 			if (rc < 0) {
-				fprintf(stderr, "rdx-perf: %s\n", a->lcores[l].errmsg);
+				perf_run_error(a, "%s", a->lcores[l].errmsg);
 				return rc;
 			}
 		}
@@ -499,14 +499,14 @@ bidir_wait_done(struct perf_app *a)
 		if (rc == 0)
 			return 0;
 		if (rc == -EPROTO) {
-			fprintf(stderr, "rdx-perf: -b: bad message from the server: %s\n",
+			perf_run_error(a, "-b: bad message from the server: %s",
 				rdx_conn_strerror(a->conn));
 			return rc;
 		}
 		if (rc != -ETIMEDOUT && rc != -EAGAIN)
 			return rc;
 		if (rdx_tsc() - t0 > limit) {
-			fprintf(stderr, "rdx-perf: -b: the server's loop did not end within %.1f s of ours\n",
+			perf_run_error(a, "-b: the server's loop did not end within %.1f s of ours",
 				(double)limit / (double)hz);
 			return -ETIMEDOUT;
 		}
@@ -530,7 +530,7 @@ perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 	if (rc < 0)
 		return rc;
 	if (perf_wire_end_check(&e, &x, err, sizeof(err)) < 0) {
-		fprintf(stderr, "rdx-perf: %s\n", err);
+		perf_run_error(a, "%s", err);
 		return -EPROTO;
 	}
 	*peer_verify_errors = e.verify_errors;
@@ -541,7 +541,12 @@ perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 	a->peer_ns = e.ns;
 	a->peer_qps = e.qps;
 	a->peer_lcores = e.lcores;
-	return perf_boot_ack_status(e.status);
+	rc = perf_boot_ack_status(e.status);
+	/* the reason the report gives (the line above said it) */
+	if (rc < 0 && a->fail_reason[0] == '\0')
+		snprintf(a->fail_reason, sizeof(a->fail_reason), "the server failed the run: %s",
+			 strerror(-e.status));
+	return rc;
 }
 
 int

@@ -774,6 +774,9 @@ end_run(struct perf_app *a, int rc, bool *stop)
 	*stop = st.verdict.stop != 0;
 	if (st.verdict.stop != 0 && st.verdict.status >= 0) {
 		src = st.verdict.stop - 1;
+		/* what rank 0's report says stopped it */
+		snprintf(a->stop_reason, sizeof(a->stop_reason), "SIGINT/SIGTERM on rank %d (%s) in run %u",
+			 src, mp->hosts[src], mp->run_no);
 		if (src == mp->rank)
 			fprintf(stderr, "rdx-perf: rank %d: interrupted (SIGINT/SIGTERM) in run %u: no more runs, this run's figures are partial\n",
 				mp->rank, mp->run_no);
@@ -787,6 +790,9 @@ end_run(struct perf_app *a, int rc, bool *stop)
 		if (src != mp->rank)
 			fprintf(stderr, "rdx-perf: rank %d: run %u failed on rank %d (%s): %s; stopping\n",
 				mp->rank, mp->run_no, src, mp->hosts[src], strerror(-st.verdict.status));
+		if (a->fail_reason[0] == '\0')
+			snprintf(a->fail_reason, sizeof(a->fail_reason), "run %u failed on rank %d (%s): %s",
+				 mp->run_no, src, mp->hosts[src], strerror(-st.verdict.status));
 		return st.verdict.status;
 	}
 	/* a serving error after this rank's word: the next agree() carries it */
@@ -802,6 +808,21 @@ sleep_us(uint64_t us)
 			       .tv_nsec = (long)(us % 1000000u) * 1000 };
 
 	nanosleep(&ts, NULL);
+}
+
+/* The runs of perf_mpi_runs from the first-th on (QPs, then size) have no
+ * row: the report lists them as not run. */
+static void
+mpi_not_run_from(struct perf_app *a, unsigned int first)
+{
+	const struct perf_opts *o = &a->o;
+	unsigned int i = 0, s;
+	uint32_t q;
+
+	for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
+		for (s = 0; s < o->nb_sizes; s++)
+			if (i++ >= first)
+				perf_report_not_run(a, o->sizes[s], q, 0);
 }
 
 int
@@ -840,6 +861,8 @@ perf_mpi_runs(struct perf_app *a)
 				rc = perf_launch_clients(a);
 			}
 			rc = end_run(a, rc, &stop);
+			/* a rank was interrupted: the figures of this run are partial */
+			a->run_cut = stop;
 			if (rc == 0 && o->transport == PERF_TRANSPORT_UD && a->responder)
 				for (l = 0; l < a->nb_lcores; l++)
 					perf_serve_drain(&a->lcores[l]);
@@ -872,8 +895,20 @@ perf_mpi_runs(struct perf_app *a)
 	}
 	if (rc == 0 && o->verify && a->client && a->eng->verify_end != NULL)
 		rc = a->eng->verify_end(a);
-	if (mp->failed)
+	if (mp->rank == 0)
+		mpi_not_run_from(a, a->nb_runs);
+	if (mp->failed) {
+		/* rank 0's report says so (the others are leaving: nothing
+		 * here waits for them) */
+		if (mp->rank == 0 && a->rep != NULL) {
+			perf_report_end(a, rc < 0 ? rc : -EIO);
+			if (a->nb_runs > 0)
+				perf_report_finish(a);
+			else
+				perf_report_files(a);
+		}
 		return rc < 0 ? rc : -EIO;
+	}
 	rc = agree(a, rc, "pass the final checks");
 	if (rc < 0)
 		return rc;
@@ -882,6 +917,8 @@ perf_mpi_runs(struct perf_app *a)
 	if (o->verify && mp->rank == 0)
 		fprintf(stderr, "rdx-perf: --verify over %d ranks: %" PRIu64 " errors%s\n", mp->size,
 			tot_errs, tot_errs == 0 ? ": OK" : "");
+	if (mp->rank == 0)
+		perf_report_end(a, stop ? -EINTR : 0);
 	rc = perf_cluster_finish(a);
 	rc = agree(a, rc, "write the report");
 	/* a rank was interrupted: the report has the runs so far, the exit

@@ -177,6 +177,7 @@ row_fill(const struct perf_app *a, struct rdx_result *x)
 			 o->mode == PERF_MODE_LAT ? "" : " stream");
 	x->size = a->run.size;
 	x->has_rank = true;
+	x->cut_short = a->run_cut;
 }
 
 /* --flows-start: rdx-flows' method over the ranks' logs (flow = rank). */
@@ -427,6 +428,7 @@ perf_cluster_run(struct perf_app *a, bool last)
 		if (tot.has_lat)
 			rdx_hist_summarize(merged, mp->same_hz ? hz : 0, &tot.lat);
 		rdx_report_add(a->rep, &tot);
+		a->measured_s += tot.seconds;
 		{
 			char sz[16];
 

@@ -27,6 +27,7 @@
 #include "rdx_conn.h"
 #include "rdx_hist.h"
 #include "rdx_perf.h"
+#include "rdx_report.h"
 #include "rdx_runtime.h"
 
 #include "perf_app.h"
@@ -133,7 +134,7 @@ serve_split(struct perf_app *a)
 		rdx_lcore_loop_run_once(&loop);
 	if (sp.rc < 0) {
 		a->run.abort = true;
-		fprintf(stderr, "rdx-perf: %s\n", a->serve_lc.errmsg);
+		perf_run_error(a, "%s", a->serve_lc.errmsg);
 		a->serve_lc.nb_srv = 0;
 	}
 	return sp.rc;
@@ -180,7 +181,7 @@ launch_clients(struct perf_app *a)
 	}
 	for (l = 0; l < a->nb_lcores; l++)
 		if (a->lcores[l].err != 0)
-			fprintf(stderr, "rdx-perf: %s\n", a->lcores[l].errmsg);
+			perf_run_error(a, "%s", a->lcores[l].errmsg);
 	return rc;
 }
 
@@ -226,6 +227,9 @@ client_one_run(struct perf_app *a, uint64_t size, uint32_t q, double rate, bool 
 			return rc;
 	}
 	rc = launch_clients(a);
+	/* the loops ended before the run was done: by the stop flag, an
+	 * error, or the peer gone; the row covers what was measured */
+	a->run_cut = rc < 0 || a->run.abort || rdx_runtime_stopping();
 	if (a->conn != NULL && rc == 0 && !a->run.abort) {
 		int erc = perf_client_run_end(a, &peer_errors);
 
@@ -253,8 +257,7 @@ client_one_run(struct perf_app *a, uint64_t size, uint32_t q, double rate, bool 
 		}
 	}
 	if (peer_errors != 0)
-		fprintf(stderr, "rdx-perf: --verify: the server found %" PRIu64 " bad bytes\n",
-			peer_errors);
+		perf_run_error(a, "--verify: the server found %" PRIu64 " bad bytes", peer_errors);
 	a->verify_errors += peer_errors;
 	if (a->eng->teardown != NULL)
 		a->eng->teardown(a);
@@ -265,12 +268,30 @@ client_one_run(struct perf_app *a, uint64_t size, uint32_t q, double rate, bool 
 	return rc;
 }
 
+/* The runs of client_runs from the first-th on (in its order: QPs, size,
+ * rate) never started: the report lists them as not run. */
+static void
+client_not_run_from(struct perf_app *a, unsigned int first)
+{
+	const struct perf_opts *o = &a->o;
+	const unsigned int nb_rates = o->nb_rates != 0 ? o->nb_rates : 1;
+	unsigned int i = 0, s, r;
+	uint32_t q;
+
+	for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
+		for (s = 0; s < o->nb_sizes; s++)
+			for (r = 0; r < nb_rates; r++)
+				if (i++ >= first)
+					perf_report_not_run(a, o->sizes[s], q,
+							    o->nb_rates != 0 ? o->rates[r] : o->rate);
+}
+
 static int
 client_runs(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
 	const unsigned int nb_rates = o->nb_rates != 0 ? o->nb_rates : 1;
-	unsigned int nruns = 0, s, r;
+	unsigned int nruns = 0, s, r, next = 0;
 	uint32_t q;
 	int rc = 0;
 
@@ -280,6 +301,7 @@ client_runs(struct perf_app *a)
 		for (s = 0; s < o->nb_sizes && rc == 0; s++) {
 			for (r = 0; r < nb_rates && rc == 0; r++) {
 				double rate = o->nb_rates != 0 ? o->rates[r] : o->rate;
+				const unsigned int before = a->nb_runs;
 				bool warm = true;
 
 				/* --run_infinitely: a row every -D s until Ctrl-C */
@@ -287,6 +309,9 @@ client_runs(struct perf_app *a)
 					rc = client_one_run(a, o->sizes[s], q, rate, warm, nruns);
 					warm = false;
 				} while (rc == 0 && o->infinite && !rdx_runtime_stopping());
+				/* this one started when it has a row */
+				if (a->nb_runs > before)
+					next++;
 				if (rdx_runtime_stopping())
 					break;
 			}
@@ -296,6 +321,8 @@ client_runs(struct perf_app *a)
 		if (rdx_runtime_stopping())
 			break;
 	}
+	if (next < nruns)
+		client_not_run_from(a, next);
 	if (rc == 0 && o->verify && a->eng->verify_end != NULL)
 		rc = a->eng->verify_end(a);
 	if (a->conn != NULL && rc == 0)
@@ -402,6 +429,9 @@ rpc_main(struct perf_app *a)
 	if (rc == -EINVAL || rc == -EPROTO || rc == -ECONNREFUSED || rc == -EADDRINUSE ||
 	    rc == -ETIMEDOUT)
 		return PERF_EXIT_BAD_INPUT;
+	/* the client's report said interrupted (perf_report_end) */
+	if (a->client && (rc == 0 || rc == -EINTR) && rdx_runtime_stopping())
+		return PERF_EXIT_INTERRUPTED;
 	return rc < 0 ? 1 : 0;
 }
 
@@ -434,6 +464,7 @@ main(int argc, char **argv)
 	unsigned int ids[RDX_MAX_LCORES], nw;
 	struct rdx_dev_conf dc;
 	char progress_arg[32];
+	int status = RDX_REPORT_STATUS_COMPLETED;
 
 	/* app options after "--"; without "--" every argument is an app option */
 	for (i = 1; i < argc; i++)
@@ -596,29 +627,47 @@ main(int argc, char **argv)
 		else
 			rc = perf_server_loop(a);
 	}
-	/* -b across processes: the server prints its own rows too */
-	if ((a->client || a->o.bidir) && a->nb_runs > 0 && a->mpi == NULL) {
-		int frc = perf_report_finish(a);
-
-		if (rc == 0)
-			rc = frc;
-	}
+	/* the checks of the whole run before the report, which says how it went */
 	if (a->verify_errors != 0) {
-		fprintf(stderr, "rdx-perf: --verify: %" PRIu64 " errors\n", a->verify_errors);
+		perf_run_error(a, "--verify: %" PRIu64 " errors", a->verify_errors);
 		if (rc == 0)
 			rc = -EIO;
-	} else if (a->o.verify && rc == 0 && a->client) {
+	} else if (a->o.verify && rc == 0 && a->client && a->nb_runs > 0) {
 		fprintf(stderr, "rdx-perf: --verify: every payload byte%s checked: OK\n",
 			a->eng->atomic ? " and key value" : "");
 	}
-	perf_telemetry_state(PERF_TEL_DONE);
 	if (rc == 0)
 		rc = device_errors_check(a);
+	/* -b across processes: the server prints its own rows too. A client
+	 * that ended before its first row still writes --json / --csv: they
+	 * say it failed or was interrupted, and list every run as not run. */
+	if (a->mpi == NULL && a->rep != NULL && (a->client || a->o.bidir)) {
+		int frc = 0;
+
+		status = perf_report_end(a, rc);
+		if (a->nb_runs > 0)
+			frc = perf_report_finish(a);
+		else if (a->client && status != RDX_REPORT_STATUS_COMPLETED)
+			frc = perf_report_files(a);
+		if (rc == 0)
+			rc = frc;
+	} else if (a->mpi != NULL && rc == -EINTR) {
+		/* a rank was interrupted: rank 0's report says which */
+		status = RDX_REPORT_STATUS_INTERRUPTED;
+	}
+	perf_telemetry_state(PERF_TEL_DONE);
 	perf_teardown(a);
 	rdx_dev_close(a->dev);
 	rdx_runtime_cleanup();
 	/* a peer that broke the protocol is bad input too */
-	return mpi_exit(a, rc == -EPROTO ? PERF_EXIT_BAD_INPUT : rc < 0 ? 1 : 0);
+	if (rc == -EPROTO)
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
+	if (rc < 0 && status != RDX_REPORT_STATUS_INTERRUPTED)
+		return mpi_exit(a, 1);
+	/* --run_infinitely ends by Ctrl-C: that is its way to end (perftest's) */
+	if (status == RDX_REPORT_STATUS_INTERRUPTED && !a->o.infinite)
+		return mpi_exit(a, PERF_EXIT_INTERRUPTED);
+	return mpi_exit(a, rc < 0 ? 1 : 0);
 }
 
 int

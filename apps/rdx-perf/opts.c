@@ -57,7 +57,9 @@ static const char usage_text[] =
 "output: the perftest-style table; --verbose adds every knob and the per-lcore rows,\n"
 "  --clusterperf the clusterperf lines; -o/--wr-log FILE logs every WR\n"
 "open loop: --rate R (total ops/s of the client, split evenly over its QPs; latency\n"
-"  from each op's intended send time) --rate-sweep R1,R2,..  one run per rate\n";
+"  from each op's intended send time) --rate-sweep R1,R2,..  one run per rate\n"
+"exit status: 0 completed, 1 failed (the report says why), 2 bad input,\n"
+"  130 interrupted by SIGINT/SIGTERM (--run_infinitely: 0)\n";
 
 enum {
 	OPT_TEST = 256, OPT_MODE, OPT_SIZES, OPT_WARMUP, OPT_QP_SWEEP, OPT_MEM, OPT_VERIFY,

@@ -33,6 +33,11 @@ struct rdx_conn;
 #define PERF_MAX_KEYS 65536u
 #define PERF_WRLOG_CAP (1u << 20)     /* per-WR log entries per lcore */
 #define PERF_EXIT_BAD_INPUT 2
+/* stopped by SIGINT/SIGTERM before every run asked for was done (the
+ * report says interrupted): 128 + SIGINT, what a shell shows for a
+ * program that Ctrl-C killed, and what perftest's users see of it */
+#define PERF_EXIT_INTERRUPTED 130
+#define PERF_REASON_MAX 256
 
 enum perf_mode { PERF_MODE_LAT = 0, PERF_MODE_BW };
 
@@ -623,6 +628,12 @@ struct perf_app {
 	uint64_t verify_errors;
 	uint64_t lost_log;
 	unsigned int nb_runs;
+	/* the report's status (perf_report_end): the first error of the runs
+	 * (perf_run_error), the seconds their total rows measured */
+	char fail_reason[PERF_REASON_MAX];
+	char stop_reason[PERF_REASON_MAX]; /* who was interrupted; "": this process */
+	double measured_s;
+	bool run_cut;             /* the run being reported ended before it was done */
 	/* UD datagrams of the last run: client->server and back, and the
 	 * client's re-sends (the server's figures come with ENDACK) */
 	uint64_t ud_fwd_tx, ud_fwd_rx, ud_back_tx, ud_back_rx, ud_resent;
@@ -701,6 +712,17 @@ int perf_report_init(struct perf_app *a);
 void perf_report_run(struct perf_app *a, bool last);
 int perf_report_finish(struct perf_app *a);
 int perf_wrlog_write(struct perf_app *a);
+/* An error that ends the runs: "rdx-perf: MSG" on stderr; the first one
+ * is the reason a failed report gives. */
+void perf_run_error(struct perf_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* List a run not run (test, mode, size, qps per lcore, offered rate) in the report. */
+void perf_report_not_run(struct perf_app *a, uint64_t size, uint32_t qps, double offered);
+/* Close the report's status from rc, the result of the runs: failed (rc < 0
+ * but -EINTR, or --verify errors: the first perf_run_error, else
+ * strerror), interrupted (-EINTR or the stop flag: stop_reason, else
+ * SIGINT/SIGTERM), else completed; a line on stderr when interrupted
+ * (a failure printed its own). Returns the status. */
+int perf_report_end(struct perf_app *a, int rc);
 
 /* rpc_echo.c: echo on lib/rpc (--transport infrc|basic+infud|homa+infud):
  * set-up, runs, reports and teardown of its own; 0 or a negative errno

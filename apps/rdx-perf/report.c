@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,12 +125,14 @@ perf_report_files(struct perf_app *a)
 	const struct perf_opts *o = &a->o;
 	int rc = 0;
 
-	if (o->json != NULL && rdx_report_write_json(a->rep, o->json) < 0) {
-		fprintf(stderr, "rdx-perf: cannot write %s\n", o->json);
+	int wrc;
+
+	if (o->json != NULL && (wrc = rdx_report_write_json(a->rep, o->json)) < 0) {
+		fprintf(stderr, "rdx-perf: cannot write %s: %s\n", o->json, strerror(-wrc));
 		rc = -EIO;
 	}
-	if (o->csv != NULL && rdx_report_write_csv(a->rep, o->csv) < 0) {
-		fprintf(stderr, "rdx-perf: cannot write %s\n", o->csv);
+	if (o->csv != NULL && (wrc = rdx_report_write_csv(a->rep, o->csv)) < 0) {
+		fprintf(stderr, "rdx-perf: cannot write %s: %s\n", o->csv, strerror(-wrc));
 		rc = -EIO;
 	}
 	rdx_report_free(a->rep);
@@ -443,6 +446,7 @@ perf_report_run(struct perf_app *a, bool last)
 	row_common(a, &tot);
 	tot.lcore = RDX_REPORT_LCORE_TOTAL;
 	tot.has_perf = false;
+	tot.cut_short = a->run_cut;
 	for (l = 0; l < a->nb_lcores; l++) {
 		struct perf_lcore *lc = &a->lcores[l];
 
@@ -459,6 +463,7 @@ perf_report_run(struct perf_app *a, bool last)
 		if (perf_bidir_procs(a))
 			bidir_side(&x, a->client ? 0 : 1);
 		x.busy_pct = lc->polls > 0 ? 100.0 * (double)lc->busy_polls / (double)lc->polls : -1;
+		x.cut_short = a->run_cut;
 		if (lc->perf_ok && lc->ops > 0) {
 			rdx_perf_per_op(&lc->ps0, &lc->ps1, lc->ops, &x.perf);
 			x.has_perf = true;
@@ -485,6 +490,7 @@ perf_report_run(struct perf_app *a, bool last)
 		bidir_side(&tot, a->client ? 0 : 1);
 	added = rdx_report_add_hist(a->rep, &tot, merged, hz);
 	free(merged);
+	a->measured_s += tot.seconds;
 	if (perf_bidir_procs(a) && a->client && added == 0)
 		bidir_rows(a, &tot);
 	if (a->o.infinite && added == 0) {
@@ -508,15 +514,83 @@ perf_report_run(struct perf_app *a, bool last)
 		char sz[16];
 
 		perf_size_name(a->run.size, sz, sizeof(sz));
-		fprintf(stderr, "rdx-perf: %s %s size %s qps %u: %" PRIu64 " ops in %.3f s, p50 %.2f us (%s), %.3f Mop/s, %.1f MB/s (10^6 B/s)%s\n",
+		fprintf(stderr, "rdx-perf: %s %s size %s qps %u: %" PRIu64 " ops in %.3f s, p50 %.2f us (%s), %.3f Mop/s, %.1f MB/s (10^6 B/s)%s%s\n",
 			a->o.test, mode_name(a->o.mode), sz, a->run.qps * a->nb_lcores, tot.ops,
 			tot.seconds, tot.has_lat ? tot.lat.p50 / 1000 : 0,
 			rdx_report_lat_label(tot.lat_kind),
 			tot.seconds > 0 ? (double)tot.ops / tot.seconds / 1e6 : 0,
 			tot.seconds > 0 ? (double)tot.bytes / tot.seconds / 1e6 : 0,
 			tot.ops > 0 && (tot.seconds < RDX_REPORT_SHORT_S || tot.ops < RDX_REPORT_SHORT_OPS) ?
-			" SHORT run: figures unstable" : "");
+			" SHORT run: figures unstable" : "",
+			a->run_cut ? " CUT: the run ended before it was done" : "");
 	}
+}
+
+void
+perf_run_error(struct perf_app *a, const char *fmt, ...)
+{
+	char msg[PERF_REASON_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "rdx-perf: %s\n", msg);
+	/* the first error is the cause; later ones are its consequences */
+	if (a->fail_reason[0] == '\0')
+		snprintf(a->fail_reason, sizeof(a->fail_reason), "%s", msg);
+}
+
+void
+perf_report_not_run(struct perf_app *a, uint64_t size, uint32_t qps, double offered)
+{
+	struct rdx_not_run n;
+
+	if (a->rep == NULL)
+		return;
+	memset(&n, 0, sizeof(n));
+	snprintf(n.test, sizeof(n.test), "%s", a->o.test);
+	snprintf(n.mode, sizeof(n.mode), "%s", mode_name(a->o.mode));
+	n.size = size;
+	n.qps = qps;
+	n.offered_ops_per_s = offered;
+	rdx_report_not_run_add(a->rep, &n);
+}
+
+int
+perf_report_end(struct perf_app *a, int rc)
+{
+	enum rdx_report_status st = RDX_REPORT_STATUS_COMPLETED;
+	char why[PERF_REASON_MAX] = "";
+	unsigned int nb_not_run = 0;
+
+	/* --verify errors fail a run that otherwise ended well */
+	if (rc == 0 && a->verify_errors != 0) {
+		rc = -EIO;
+		if (a->fail_reason[0] == '\0')
+			snprintf(a->fail_reason, sizeof(a->fail_reason), "--verify: %" PRIu64 " errors",
+				 a->verify_errors);
+	}
+	if (rc < 0 && rc != -EINTR) {
+		st = RDX_REPORT_STATUS_FAILED;
+		snprintf(why, sizeof(why), "%s", a->fail_reason[0] != '\0' ? a->fail_reason :
+			 strerror(-rc));
+	} else if (rc == -EINTR || rdx_runtime_stopping()) {
+		/* lib/runtime's handler takes both and does not say which */
+		st = RDX_REPORT_STATUS_INTERRUPTED;
+		snprintf(why, sizeof(why), "%s", a->stop_reason[0] != '\0' ? a->stop_reason :
+			 "SIGINT/SIGTERM");
+	}
+	if (a->rep != NULL) {
+		rdx_report_status_set(a->rep, st, a->measured_s, why[0] != '\0' ? why : NULL);
+		rdx_report_not_run(a->rep, &nb_not_run);
+	}
+	/* a failure has its line already (the reason); --run_infinitely ends
+	 * by Ctrl-C alone: no line for its usual end */
+	if (st == RDX_REPORT_STATUS_INTERRUPTED && !a->o.infinite)
+		fprintf(stderr, "rdx-perf: the report says %s (%s): %.3f s measured, %u run(s) not run\n",
+			rdx_report_status_name(st), why, a->measured_s, nb_not_run);
+	return (int)st;
 }
 
 /* One line of the compact table (head or row) with `tail` appended. */
@@ -525,7 +599,7 @@ compact_line_with(const struct perf_app *a, const struct rdx_result *x, const ch
 {
 	char *line = NULL;
 	size_t n = 0;
-	bool short_run = false;
+	bool short_run = false, cut = false;
 	FILE *m = open_memstream(&line, &n);
 
 	if (m == NULL)
@@ -537,7 +611,12 @@ compact_line_with(const struct perf_app *a, const struct rdx_result *x, const ch
 	fclose(m);
 	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
 		line[--n] = '\0';
-	/* the side before the row's SHORT mark */
+	/* the side before the row's SHORT and CUT marks */
+	if (n >= 4 && strcmp(line + n - 4, " CUT") == 0) {
+		cut = true;
+		n -= 4;
+		line[n] = '\0';
+	}
 	if (n >= 6 && strcmp(line + n - 6, " SHORT") == 0) {
 		short_run = true;
 		n -= 6;
@@ -545,7 +624,7 @@ compact_line_with(const struct perf_app *a, const struct rdx_result *x, const ch
 		while (n > 0 && line[n - 1] == ' ')
 			line[--n] = '\0';
 	}
-	printf("%s %s%s\n", line, tail, short_run ? " SHORT" : "");
+	printf("%s %s%s%s\n", line, tail, short_run ? " SHORT" : "", cut ? " CUT" : "");
 	free(line);
 }
 
@@ -576,6 +655,7 @@ bidir_compact(const struct perf_app *a)
 	if (nb_short > 0)
 		printf(" SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
 		       nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);
+	rdx_report_print_status(a->rep, stdout, " ");
 }
 
 int
@@ -601,8 +681,11 @@ perf_report_finish(struct perf_app *a)
 				    rdx_perf_source_name(a->lcores[0].perf.source));
 	else
 		rdx_report_knob_set(a->rep, "perf_source", "none");
-	if (o->infinite) {
-		/* the rows went out as they came */
+	if (o->infinite && o->output == PERF_OUTPUT_TABLE) {
+		/* the rows went out as they came: how they ended */
+		rdx_report_print_status(a->rep, stdout, " ");
+	} else if (o->infinite) {
+		/* the figures went out as they came (the status: on stderr) */
 	} else if (o->output != PERF_OUTPUT_TABLE) {
 		unsigned int i;
 

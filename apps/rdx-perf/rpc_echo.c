@@ -674,6 +674,8 @@ rpc_one_run(struct perf_app *a, uint64_t size)
 			return rc;
 	}
 	rc = rpc_launch(a);
+	/* the loops ended before the run was done (the report's CUT) */
+	a->run_cut = rc < 0 || a->run.abort || rdx_runtime_stopping();
 	if (a->conn != NULL && !a->run.abort) {
 		erc = perf_rpc_run_end(a, &peer, &peer_bad);
 		if (erc < 0 && rc == 0)
@@ -686,10 +688,10 @@ rpc_one_run(struct perf_app *a, uint64_t size)
 		a->verify_errors += lc->verify_errors;
 		lc->verify_errors = 0;
 		if (lc->err != 0)
-			fprintf(stderr, "rdx-perf: %s\n", lc->errmsg);
+			perf_run_error(a, "%s", lc->errmsg);
 		if (lc->errors != 0)
-			fprintf(stderr, "rdx-perf: lcore %u: %" PRIu64 " call(s) failed, the first with %s\n",
-				lc->lcore_id, lc->errors, strerror(-lc->first_err));
+			perf_run_error(a, "lcore %u: %" PRIu64 " call(s) failed, the first with %s",
+				       lc->lcore_id, lc->errors, strerror(-lc->first_err));
 	}
 	for (k = 0; k < perf_rpc_nb_clis; k++)
 		perf_rpc_counts_add(&n, clis[k].ep, &clis[k].base);
@@ -742,11 +744,20 @@ perf_rpc_main(struct perf_app *a)
 	}
 	if (a->conn != NULL && rc == 0)
 		perf_rpc_bye(a);
+	/* the sizes after the last that ran (runs go in order) */
+	for (s = a->nb_runs; o->nb_mix == 0 && s < o->nb_sizes; s++)
+		perf_report_not_run(a, o->sizes[s], o->qps, 0);
 	if (a->nb_runs > 0) {
-		int frc = perf_rpc_report_finish(a, &tot_counts);
+		int frc;
 
+		perf_report_end(a, rc);
+		frc = perf_rpc_report_finish(a, &tot_counts);
 		if (rc == 0)
 			rc = frc;
+	} else if (rc < 0 || rdx_runtime_stopping()) {
+		/* no row: --json / --csv still say how it ended */
+		perf_report_end(a, rc);
+		perf_report_files(a);
 	} else {
 		rdx_report_free(a->rep);
 		a->rep = NULL;

@@ -48,6 +48,7 @@ row_fill(const struct perf_app *a, struct rdx_result *x, uint64_t size, bool mix
 		 n->grants_sent);
 	x->size = size;
 	x->busy_pct = -1;
+	x->cut_short = a->run_cut;
 }
 
 static void
@@ -84,6 +85,7 @@ perf_rpc_report_run(struct perf_app *a, uint64_t size, const struct perf_rpc_cou
 		t1 = RTE_MAX(t1, perf_rpc_lcs[l].t_end);
 	}
 	secs = t1 > t0 ? (double)(t1 - t0) / (double)hz : 0;
+	a->measured_s += secs;
 	for (k = 0; k < perf_rpc_run.nb; k++) {
 		uint64_t ops = 0, bytes = 0;
 

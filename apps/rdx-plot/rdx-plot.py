@@ -34,7 +34,10 @@ mode, written as DIR/<kind>_<test>_<mode>.png:
 
 Every figure names the device(s) and their kind ("software device" or the
 NIC) in its title and in the PNG's text metadata (keys "Title",
-"rdx-kind", "rdx-devices", "rdx-inputs"). Message sizes are printed in
+"rdx-kind", "rdx-devices", "rdx-inputs"). A report of a run that did not
+complete ("status" interrupted or failed) gets a note under the figure and
+in the key "rdx-notes": the status, its reason, the rows cut short and the
+runs not run. Message sizes are printed in
 B/KiB/MiB. Only the rows of the total over all lcores (lcore -1) are drawn
 when a report has them. Bad input: one line on stderr, exit status 2; a
 PNG or stdout that cannot be written: one line, exit status 1. Never a
@@ -224,6 +227,17 @@ def load_report(path):
     totals = [r for r in rows if r["lcore"] == -1]
     src.rows = totals if totals else rows
     src.rank_rows = [r for r in rows if is_int(r.get("rank"))]
+    # a run that did not complete: its figures say so (rows cut short by
+    # the interrupt or the failure, runs never started)
+    status = doc.get("status", "completed")
+    if status not in ("completed", "interrupted", "failed"):
+        raise BadInput("%s: status: not one of completed, interrupted, failed" % path)
+    if status != "completed":
+        why = doc.get("status_reason")
+        not_run = doc.get("not_run") if isinstance(doc.get("not_run"), list) else []
+        src.notes.append("%s%s: %d row(s) cut short, %d run(s) not run" % (
+            status, " (%s)" % why if isinstance(why, str) and why else "",
+            sum(1 for r in src.rows if r.get("cut_short") is True), len(not_run)))
     return src
 
 
@@ -612,6 +626,8 @@ def main(argv):
                 "rdx-devices": "; ".join(devs),
                 "rdx-inputs": "; ".join("%s=%s" % (s.label, os.path.basename(s.path))
                                         for s in srcs)}
+        if notes:
+            meta["rdx-notes"] = "; ".join(notes)
         try:
             fig.savefig(path, dpi=100, metadata=meta)
         except OSError as e:     # an I/O failure (disk full), not bad input

@@ -37,6 +37,7 @@ rdx_report_create(const char *title)
 		rte_errno = ENOMEM;
 		return NULL;
 	}
+	r->measured_s = -1.0;
 	return r;
 }
 
@@ -56,6 +57,8 @@ rdx_report_free(struct rdx_report *r)
 		free(r->buckets[i].b);
 	free(r->buckets);
 	free(r->rows);
+	free(r->reason);
+	free(r->not_run);
 	free(r->title);
 	free(r);
 }
@@ -287,4 +290,86 @@ rdx_report_get(const struct rdx_report *r, unsigned int i)
 	if (r == NULL || i >= r->nb_rows)
 		return NULL;
 	return &r->rows[i];
+}
+
+const char *
+rdx_report_status_name(enum rdx_report_status s)
+{
+	switch (s) {
+	case RDX_REPORT_STATUS_COMPLETED: return "completed";
+	case RDX_REPORT_STATUS_INTERRUPTED: return "interrupted";
+	case RDX_REPORT_STATUS_FAILED: return "failed";
+	}
+	return NULL;
+}
+
+int
+rdx_report_status_parse(const char *name, enum rdx_report_status *s)
+{
+	enum rdx_report_status i;
+
+	if (name == NULL || s == NULL)
+		return -EINVAL;
+	for (i = RDX_REPORT_STATUS_COMPLETED; i <= RDX_REPORT_STATUS_FAILED; i++)
+		if (strcmp(name, rdx_report_status_name(i)) == 0) {
+			*s = i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+int
+rdx_report_status_set(struct rdx_report *r, enum rdx_report_status s, double measured_s,
+		      const char *reason)
+{
+	char *copy = NULL;
+
+	if (r == NULL || rdx_report_status_name(s) == NULL)
+		return -EINVAL;
+	if (reason != NULL) {
+		copy = strdup(reason);
+		if (copy == NULL)
+			return -ENOMEM;
+	}
+	free(r->reason);
+	r->reason = copy;
+	r->status = s;
+	r->measured_s = isfinite(measured_s) && measured_s >= 0.0 ? measured_s : -1.0;
+	return 0;
+}
+
+enum rdx_report_status
+rdx_report_status_get(const struct rdx_report *r, double *measured_s, const char **reason)
+{
+	if (measured_s != NULL)
+		*measured_s = r != NULL ? r->measured_s : -1.0;
+	if (reason != NULL)
+		*reason = r != NULL ? r->reason : NULL;
+	return r != NULL ? r->status : RDX_REPORT_STATUS_COMPLETED;
+}
+
+int
+rdx_report_not_run_add(struct rdx_report *r, const struct rdx_not_run *n)
+{
+	if (r == NULL || n == NULL)
+		return -EINVAL;
+	if (r->nb_not_run == r->not_run_cap) {
+		unsigned int cap = r->not_run_cap == 0 ? 8 : r->not_run_cap * 2;
+		struct rdx_not_run *p = realloc(r->not_run, cap * sizeof(*p));
+
+		if (p == NULL)
+			return -ENOMEM;
+		r->not_run = p;
+		r->not_run_cap = cap;
+	}
+	r->not_run[r->nb_not_run++] = *n;
+	return 0;
+}
+
+const struct rdx_not_run *
+rdx_report_not_run(const struct rdx_report *r, unsigned int *n)
+{
+	if (n != NULL)
+		*n = r != NULL ? r->nb_not_run : 0;
+	return r != NULL && r->nb_not_run > 0 ? r->not_run : NULL;
 }

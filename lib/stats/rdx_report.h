@@ -65,6 +65,32 @@ struct rdx_result {
 	bool has_rank;
 	int rank;
 	char host[64];
+	/** the run ended before it was done (interrupted, or failed): the row
+	 * covers only the part measured until then, not a full run. The table
+	 * marks it CUT, the JSON carries "cut_short": true. */
+	bool cut_short;
+};
+
+/**
+ * Whether the benchmark behind a report ran to its end. Every output says
+ * it: the table and clusterperf lines in a status line, the JSON in
+ * "status" (and "status_reason", "measured_s"), the CSV in the run_status
+ * and run_reason columns.
+ */
+enum rdx_report_status {
+	RDX_REPORT_STATUS_COMPLETED = 0, /**< every run asked for ran to its end */
+	RDX_REPORT_STATUS_INTERRUPTED,   /**< stopped by a signal (SIGINT, SIGTERM) */
+	RDX_REPORT_STATUS_FAILED,        /**< ended by an error (the reason says which) */
+};
+
+/** A run that was asked for and has no row: never started, or stopped
+ * before its first measurement (after an interrupt or a failure). */
+struct rdx_not_run {
+	char test[24];
+	char mode[8];
+	uint64_t size;             /**< message size, bytes */
+	uint32_t qps;              /**< QPs per lcore it would have had */
+	double offered_ops_per_s;  /**< open loop rate it would have offered; 0: closed loop */
 };
 
 /**
@@ -118,6 +144,27 @@ const struct rdx_lat_bucket *rdx_report_lat_buckets(const struct rdx_report *r, 
 unsigned int rdx_report_count(const struct rdx_report *r);
 const struct rdx_result *rdx_report_get(const struct rdx_report *r, unsigned int i);
 
+/** "completed", "interrupted" or "failed"; NULL for a value out of the enum. */
+const char *rdx_report_status_name(enum rdx_report_status s);
+/** The status by its name; 0 or -EINVAL. */
+int rdx_report_status_parse(const char *name, enum rdx_report_status *s);
+/**
+ * Say how the benchmark ended. measured_s: the seconds measured over all
+ * its runs (negative: unknown); reason: why it failed or what stopped it,
+ * one line ("SIGINT/SIGTERM", "peer closed the bootstrap connection
+ * during the run"); NULL for none. A report not told is completed.
+ * @return 0, -EINVAL or -ENOMEM.
+ */
+int rdx_report_status_set(struct rdx_report *r, enum rdx_report_status s, double measured_s,
+			  const char *reason);
+/** The status; *measured_s (negative: unknown) and *reason (NULL: none) when not NULL. */
+enum rdx_report_status rdx_report_status_get(const struct rdx_report *r, double *measured_s,
+					     const char **reason);
+/** List a run that was asked for and not run (copied). 0, -EINVAL or -ENOMEM. */
+int rdx_report_not_run_add(struct rdx_report *r, const struct rdx_not_run *n);
+/** The runs not run, in the order added (NULL and *n = 0 when none). */
+const struct rdx_not_run *rdx_report_not_run(const struct rdx_report *r, unsigned int *n);
+
 /** What rdx_report_print_compact shows. */
 enum rdx_report_compact_kind {
 	RDX_REPORT_COMPACT_BW = 0, /**< #bytes #iterations BW peak BW average MsgRate */
@@ -131,6 +178,7 @@ enum rdx_report_compact_kind {
  * usec, t_typical being the median. BW peak is not measured: "-". A #qps
  * column is added when rows differ in QPs, an offered[ops/s] column for
  * open-loop rows. One header line says the device and the latency kind.
+ * Rows cut short end with "CUT"; the status lines (rdx_report_print_status) close it.
  */
 int rdx_report_print_compact(const struct rdx_report *r, FILE *f,
 			     enum rdx_report_compact_kind kind, bool gbits);
@@ -145,12 +193,24 @@ int rdx_report_print_compact_row(const struct rdx_result *x, FILE *f,
 /**
  * A perftest-like table with a header of every knob. gbits: also Gb/s.
  * Units are in the column names (MB = 10^6 bytes, Gb = 10^9 bits, latency
- * in microseconds of the row's lat_kind); short rows end with "SHORT".
+ * in microseconds of the row's lat_kind); short rows end with "SHORT",
+ * rows cut short with "CUT"; then the status lines (rdx_report_print_status).
  */
 int rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits);
+/**
+ * How the benchmark ended, the lines the table and compact table end with
+ * (each line starts with lead; NULL: nothing): "status: completed", or
+ * "status: interrupted: REASON; S s measured" / "status: failed: REASON";
+ * a "CUT:" line when total rows are cut short; a "not run:" line listing
+ * the runs not run.
+ */
+int rdx_report_print_status(const struct rdx_report *r, FILE *f, const char *lead);
 /** clusterperf lines: "echo100.99   5.6 us   send 30B message, receive 100B message 99% (RTT)";
- * the latency kind in parentheses, "[SHORT]" after a short row's lines. */
+ * the latency kind in parentheses, "[SHORT]" after a short row's lines,
+ * "[CUT]" after a cut-short row's; then the status lines (rdx_report_print_status). */
 int rdx_report_print_clusterperf(const struct rdx_report *r, FILE *f);
+/** The JSON report; 0, -EINVAL, -ENOMEM, -ERANGE (a count beyond 2^63) or
+ * the negative errno of the failed open, write or close (-ENOSPC). */
 int rdx_report_write_json(const struct rdx_report *r, const char *path);
 struct rdx_report *rdx_report_read_json(const char *path);
 /**
@@ -162,7 +222,9 @@ struct rdx_report *rdx_report_read_json_msg(const char *path, char *errbuf, size
 /**
  * CSV (RFC 4180 quoting, "\n" line ends): a header line of column names, one line per row;
  * the fixed columns are listed in rdx_report_csv.c, then one column
- * "knob.<name>" per knob. Unknown figures are empty fields.
+ * "knob.<name>" per knob. Unknown figures are empty fields. A run not run
+ * is a line of its own (row_status "not_run", its figures empty).
+ * @return 0, -EINVAL or the negative errno of the failed open, write or close.
  */
 int rdx_report_write_csv(const struct rdx_report *r, const char *path);
 

@@ -31,6 +31,12 @@
  *   perf_{cycles,instructions,cache_misses,branch_misses,task_clock_ns,
  *        ctx_switches,page_faults}    per operation; empty when unmeasured
  *   short_run                         1 when the row is short (RDX_REPORT_SHORT_S/_OPS), else 0
+ *   row_status                        "full"; "cut_short" (the run ended before it was
+ *                                     done); "not_run" (a run asked for and never
+ *                                     started: test, mode, size, lcore and qps
+ *                                     only)
+ *   run_status, run_reason            the report's status (completed, interrupted,
+ *                                     failed) and its reason, on every line
  *   rank, host                        only when a row has them (rdx-perf --pattern);
  *                                     rank -1 for the cluster total
  */
@@ -42,7 +48,7 @@ static const char *const rdx_report_csv_cols[] = {
 	"lat_p999_ns", "lat_p9999_ns", "lat_max_ns", "lat_mean_ns", "lat_stdev_ns",
 	"perf_source", "perf_cycles", "perf_instructions", "perf_cache_misses",
 	"perf_branch_misses", "perf_task_clock_ns", "perf_ctx_switches", "perf_page_faults",
-	"short_run",
+	"short_run", "row_status", "run_status", "run_reason",
 };
 #define RDX_REPORT_CSV_NB_COLS (sizeof(rdx_report_csv_cols) / sizeof(rdx_report_csv_cols[0]))
 
@@ -75,6 +81,25 @@ rdx_csv_num(FILE *f, double v, bool unknown_neg)
 		fputc(',', f);
 	else
 		fprintf(f, ",%.10g", v);
+}
+
+/* run_status, run_reason */
+static void
+rdx_csv_status(const struct rdx_report *r, FILE *f)
+{
+	rdx_csv_str(f, rdx_report_status_name(r->status), false);
+	rdx_csv_str(f, r->reason != NULL ? r->reason : "", false);
+}
+
+/* The knob values and the line's end. */
+static void
+rdx_csv_knobs(const struct rdx_report *r, FILE *f)
+{
+	unsigned int j;
+
+	for (j = 0; j < r->nb_knobs; j++)
+		rdx_csv_str(f, r->knobs[j].value, false);
+	fputs("\n", f);
 }
 
 int
@@ -150,16 +175,35 @@ rdx_report_write_csv(const struct rdx_report *r, const char *path)
 			fputs(",,,,,,,,", f);
 		}
 		fputs(x->short_run ? ",1" : ",0", f);
+		fputs(x->cut_short ? ",cut_short" : ",full", f);
+		rdx_csv_status(r, f);
 		if (ranks) {
 			fprintf(f, ",%d", x->has_rank ? x->rank : -1);
 			rdx_csv_str(f, x->host, false);
 		}
-		for (j = 0; j < r->nb_knobs; j++)
-			rdx_csv_str(f, r->knobs[j].value, false);
-		fputs("\n", f);
+		rdx_csv_knobs(r, f);
 	}
+	for (i = 0; i < r->nb_not_run; i++) {
+		const struct rdx_not_run *n = &r->not_run[i];
+
+		rdx_csv_str(f, n->test, true);
+		rdx_csv_str(f, n->mode, false);
+		/* name .. lat_kind empty; size, lcore, qps; ops .. lat_count
+		 * empty; lat_min_ns .. short_run (18 columns) empty */
+		fprintf(f, ",,,,%" PRIu64 ",total,%" PRIu32 ",,,,,,,,", n->size, n->qps);
+		fputs(",,,,,,,,,,,,,,,,,,", f);
+		fputs(",not_run", f);
+		rdx_csv_status(r, f);
+		if (ranks)
+			fputs(",,", f);
+		rdx_csv_knobs(r, f);
+	}
+	/* a full disk shows at the flush or the close (stdio buffers) */
+	errno = 0;
 	rc = ferror(f) ? -EIO : 0;
+	if (rc == 0 && fflush(f) != 0)
+		rc = errno != 0 ? -errno : -EIO;
 	if (fclose(f) != 0 && rc == 0)
-		rc = -errno;
+		rc = errno != 0 ? -errno : -EIO;
 	return rc;
 }

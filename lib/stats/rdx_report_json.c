@@ -92,6 +92,7 @@ rdx_report_row_to_json(const struct rdx_result *x, const struct rdx_lat_bucket *
 		rc |= rdx_report_jset(o, "offered_ops_per_s", rdx_report_jreal(x->offered_ops_per_s));
 	rc |= rdx_report_jset(o, "busy_pct", rdx_report_jreal(x->busy_pct));
 	rc |= rdx_report_jset(o, "short_run", json_boolean(x->short_run));
+	rc |= rdx_report_jset(o, "cut_short", json_boolean(x->cut_short));
 	if (x->has_rank) {
 		rc |= rdx_report_jset(o, "rank", json_integer(x->rank));
 		rc |= rdx_report_jset(o, "host", json_string(x->host));
@@ -149,6 +150,57 @@ rdx_report_row_to_json(const struct rdx_result *x, const struct rdx_lat_bucket *
 	return o;
 }
 
+/* [{"test", "mode", "size", "qps"[, "offered_ops_per_s"]}, ...] */
+static json_t *
+rdx_report_not_run_to_json(const struct rdx_report *r)
+{
+	json_t *a = json_array(), *e;
+	unsigned int i;
+	int rc = 0;
+
+	if (a == NULL)
+		return NULL;
+	for (i = 0; i < r->nb_not_run && rc == 0; i++) {
+		const struct rdx_not_run *n = &r->not_run[i];
+
+		e = json_pack("{s:s, s:s, s:I, s:I}", "test", n->test, "mode", n->mode,
+			      "size", (json_int_t)n->size, "qps", (json_int_t)n->qps);
+		if (e != NULL && n->offered_ops_per_s > 0)
+			rc |= rdx_report_jset(e, "offered_ops_per_s",
+					      rdx_report_jreal(n->offered_ops_per_s));
+		rc |= e == NULL ? -1 : json_array_append_new(a, e);
+	}
+	if (rc != 0) {
+		json_decref(a);
+		return NULL;
+	}
+	return a;
+}
+
+/*
+ * Write root to path; a full disk shows at the write, the flush or the
+ * close (stdio buffers): each is checked, the first failure's errno
+ * returned (-ENOSPC for /dev/full).
+ */
+static int
+rdx_report_dump(const json_t *root, const char *path)
+{
+	FILE *f = fopen(path, "w");
+	int rc = 0;
+
+	if (f == NULL)
+		return -errno;
+	/* jansson prints reals with 17 significant digits: they read back equal. */
+	errno = 0;
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER) != 0 || ferror(f))
+		rc = errno != 0 ? -errno : -EIO;
+	if (rc == 0 && fflush(f) != 0)
+		rc = errno != 0 ? -errno : -EIO;
+	if (fclose(f) != 0 && rc == 0)
+		rc = errno != 0 ? -errno : -EIO;
+	return rc;
+}
+
 int
 rdx_report_write_json(const struct rdx_report *r, const char *path)
 {
@@ -162,6 +214,9 @@ rdx_report_write_json(const struct rdx_report *r, const char *path)
 		if (r->rows[i].size > INT64_MAX || r->rows[i].ops > INT64_MAX ||
 		    r->rows[i].bytes > INT64_MAX || r->rows[i].lat.count > INT64_MAX)
 			return -ERANGE;
+	for (i = 0; i < r->nb_not_run; i++)
+		if (r->not_run[i].size > INT64_MAX)
+			return -ERANGE;
 	root = json_object();
 	knobs = json_object();
 	results = json_array();
@@ -173,14 +228,21 @@ rdx_report_write_json(const struct rdx_report *r, const char *path)
 	}
 	rc |= rdx_report_jset(root, "rdx_version", json_string(RDX_VERSION_STR));
 	rc |= rdx_report_jset(root, "title", json_string(r->title));
-	rc |= rdx_report_jset(root, "units", json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
+	rc |= rdx_report_jset(root, "status", json_string(rdx_report_status_name(r->status)));
+	if (r->reason != NULL)
+		rc |= rdx_report_jset(root, "status_reason", json_string(r->reason));
+	if (r->measured_s >= 0.0)
+		rc |= rdx_report_jset(root, "measured_s", rdx_report_jreal(r->measured_s));
+	rc |= rdx_report_jset(root, "not_run", rdx_report_not_run_to_json(r));
+	rc |= rdx_report_jset(root, "units", json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
 		"bytes_per_s", "bytes per second (exact)",
 		"mbytes_per_s", "10^6 bytes per second (MB/s; perftest's MiB/s is 2^20)",
 		"gbits_per_s", "10^9 bits per second",
 		"mops", "10^6 operations per second",
 		"lat", "nanoseconds",
 		"offered_ops_per_s", "operations per second offered (open loop)",
-		"seconds", "seconds"));
+		"seconds", "seconds",
+		"measured_s", "seconds"));
 	rc |= rdx_report_jset(root, "knobs", knobs);
 	rc |= rdx_report_jset(root, "results", results);
 	for (i = 0; i < r->nb_knobs; i++)
@@ -196,10 +258,9 @@ rdx_report_write_json(const struct rdx_report *r, const char *path)
 		json_decref(root);
 		return -ENOMEM;
 	}
-	/* jansson prints reals with 17 significant digits: they read back equal. */
-	rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	rc = rdx_report_dump(root, path);
 	json_decref(root);
-	return rc == 0 ? 0 : -EIO;
+	return rc;
 }
 
 struct rdx_json_ctx {
@@ -390,6 +451,11 @@ rdx_json_row_fields(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
 		x->short_run = rdx_report_is_short(x);
 	if (rc != 0)
 		return rc;
+	/* optional (reports before it was added): a full row */
+	if (json_object_get(o, "cut_short") != NULL)
+		rc = rdx_json_bool(c, o, "cut_short", &x->cut_short);
+	if (rc != 0)
+		return rc;
 	/* optional: rows of an MPI run (rdx-perf --pattern) */
 	if (json_object_get(o, "rank") != NULL) {
 		x->has_rank = true;
@@ -457,6 +523,68 @@ rdx_json_row(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
 	return rc;
 }
 
+/* One entry of "not_run". */
+static int
+rdx_json_not_run(struct rdx_json_ctx *c, json_t *o, struct rdx_not_run *n)
+{
+	json_int_t v = 0;
+	int rc = 0;
+
+	memset(n, 0, sizeof(*n));
+	if (!json_is_object(o))
+		return rdx_json_fail(c, "", "not an object");
+	rc = rc ? rc : rdx_json_str(c, o, "test", n->test, sizeof(n->test));
+	rc = rc ? rc : rdx_json_str(c, o, "mode", n->mode, sizeof(n->mode));
+	rc = rc ? rc : rdx_json_u64(c, o, "size", &n->size);
+	rc = rc ? rc : rdx_json_int(c, o, "qps", 0, UINT32_MAX, &v);
+	n->qps = (uint32_t)v;
+	if (rc == 0 && json_object_get(o, "offered_ops_per_s") != NULL)
+		rc = rdx_json_num(c, o, "offered_ops_per_s", &n->offered_ops_per_s);
+	return rc;
+}
+
+/*
+ * "status", "status_reason", "measured_s", "not_run": optional (reports
+ * before them read as completed), refused when present and malformed.
+ */
+static int
+rdx_json_status(struct rdx_json_ctx *c, json_t *root, struct rdx_report *r)
+{
+	json_t *st = json_object_get(root, "status"), *why = json_object_get(root, "status_reason");
+	json_t *secs = json_object_get(root, "measured_s"), *nr = json_object_get(root, "not_run");
+	enum rdx_report_status s = RDX_REPORT_STATUS_COMPLETED;
+	struct rdx_not_run n;
+	double m = -1.0;
+	json_t *e;
+	size_t i;
+	int rc;
+
+	if (st != NULL && (!json_is_string(st) ||
+			   rdx_report_status_parse(json_string_value(st), &s) != 0))
+		return rdx_json_fail(c, "status", "not one of completed, interrupted, failed");
+	if (why != NULL && !json_is_string(why))
+		return rdx_json_fail(c, "status_reason", "not a string");
+	if (secs != NULL && (!json_is_number(secs) || json_number_value(secs) < 0))
+		return rdx_json_fail(c, "measured_s", "not a number >= 0");
+	if (secs != NULL)
+		m = json_number_value(secs);
+	rc = rdx_report_status_set(r, s, m, why != NULL ? json_string_value(why) : NULL);
+	if (rc != 0 || nr == NULL)
+		return rc;
+	if (!json_is_array(nr))
+		return rdx_json_fail(c, "not_run", "not an array");
+	json_array_foreach(nr, i, e) {
+		snprintf(c->where, sizeof(c->where), "not_run[%zu]", i);
+		rc = rdx_json_not_run(c, e, &n);
+		if (rc == 0)
+			rc = rdx_report_not_run_add(r, &n);
+		if (rc != 0)
+			return rc;
+	}
+	c->where[0] = '\0';
+	return 0;
+}
+
 struct rdx_report *
 rdx_report_read_json_msg(const char *path, char *errbuf, size_t errlen)
 {
@@ -510,6 +638,9 @@ rdx_report_read_json_msg(const char *path, char *errbuf, size_t errlen)
 		rc = -ENOMEM;
 		goto out;
 	}
+	rc = rdx_json_status(&c, root, r);
+	if (rc != 0)
+		goto out;
 	json_object_foreach(knobs, key, v) {
 		char *s;
 

@@ -35,6 +35,12 @@ struct rdx_report {
 	struct rdx_row_buckets *buckets;  /* parallel to rows */
 	unsigned int nb_rows;
 	unsigned int rows_cap;
+	enum rdx_report_status status;
+	double measured_s;                /* negative: unknown */
+	char *reason;                     /* NULL: none */
+	struct rdx_not_run *not_run;
+	unsigned int nb_not_run;
+	unsigned int not_run_cap;
 };
 
 /* Set knob name to value (taken over, freed on error); 0 or -ENOMEM. */

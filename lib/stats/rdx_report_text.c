@@ -20,6 +20,44 @@
 #include "rdx_report.h"
 #include "rdx_report_priv.h"
 
+/* ---------------------------------------------------------------- status */
+
+/*
+ * How the benchmark ended, after a table: " status: completed", or
+ * interrupted / failed with the reason and the seconds measured; what CUT
+ * means when rows are cut short; the runs not run. Each line starts with
+ * lead.
+ */
+static void
+rdx_report_status_lines(const struct rdx_report *r, FILE *f, unsigned int nb_cut,
+			const char *lead)
+{
+	unsigned int i;
+
+	fprintf(f, "%sstatus: %s", lead, rdx_report_status_name(r->status));
+	if (r->reason != NULL && r->reason[0] != '\0')
+		fprintf(f, ": %s", r->reason);
+	if (r->status != RDX_REPORT_STATUS_COMPLETED && r->measured_s >= 0.0)
+		fprintf(f, "; %.3f s measured", r->measured_s);
+	fputc('\n', f);
+	if (nb_cut > 0)
+		fprintf(f, "%sCUT: %u row(s) ended by the %s before their run was done: they cover"
+			" the part measured until then, not a full run\n", lead, nb_cut,
+			r->status == RDX_REPORT_STATUS_FAILED ? "failure" : "interrupt");
+	if (r->nb_not_run == 0)
+		return;
+	fprintf(f, "%snot run:", lead);
+	for (i = 0; i < r->nb_not_run; i++) {
+		const struct rdx_not_run *n = &r->not_run[i];
+
+		fprintf(f, "%s %s %s size %" PRIu64 " B, %" PRIu32 " QP(s)", i > 0 ? ";" : "",
+			n->test, n->mode, n->size, n->qps);
+		if (n->offered_ops_per_s > 0)
+			fprintf(f, ", %.0f ops/s offered", n->offered_ops_per_s);
+	}
+	fputc('\n', f);
+}
+
 /* ---------------------------------------------------------------- table */
 
 static void
@@ -58,7 +96,8 @@ rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
 	const char *line = "---------------------------------------------------------------"
 		"---------------------------------------------------------------";
 	size_t w = 0;
-	unsigned int i, nb_short = 0;
+	unsigned int i, nb_short = 0, nb_cut = 0;
+	char note[16];
 
 	if (r == NULL || f == NULL)
 		return -EINVAL;
@@ -111,13 +150,20 @@ rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
 			rdx_report_put_num(f, 9, 1, x->perf.cycles);
 			rdx_report_put_num(f, 9, 1, x->perf.instructions);
 			rdx_report_put_num(f, 9, 3, x->perf.cache_misses);
-			fprintf(f, x->short_run ? " %-8s SHORT\n" : " %s\n",
-				rdx_perf_source_name(x->perf.source));
 		} else {
-			fprintf(f, " %9s %9s %9s %s\n", "-", "-", "-",
-				x->short_run ? "-        SHORT" : "-");
+			fprintf(f, " %9s %9s %9s", "-", "-", "-");
 		}
+		note[0] = '\0';
+		if (x->short_run || x->cut_short)
+			snprintf(note, sizeof(note), "%s%s%s", x->short_run ? "SHORT" : "",
+				 x->short_run && x->cut_short ? " " : "", x->cut_short ? "CUT" : "");
+		if (note[0] != '\0')
+			fprintf(f, " %-8s %s\n", x->has_perf ? rdx_perf_source_name(x->perf.source) :
+				"-", note);
+		else
+			fprintf(f, " %s\n", x->has_perf ? rdx_perf_source_name(x->perf.source) : "-");
 		nb_short += x->short_run;
+		nb_cut += x->cut_short;
 	}
 	fprintf(f, "%s\n", line);
 	{
@@ -131,6 +177,7 @@ rdx_report_print_table(const struct rdx_report *r, FILE *f, bool gbits)
 		fprintf(f, " SHORT: %u row(s) measured over < %g s or < %u ops: one preemption can move"
 			" them several times; run longer (-n / -D)\n", nb_short, RDX_REPORT_SHORT_S,
 			RDX_REPORT_SHORT_OPS);
+	rdx_report_status_lines(r, f, nb_cut, " ");
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -219,7 +266,7 @@ rdx_report_compact_line(FILE *f, const struct rdx_result *x, enum rdx_report_com
 		rdx_report_line_add(&ln, " %-15.0f", x->offered_ops_per_s);
 	if (open_loop && kind == RDX_REPORT_COMPACT_LAT)
 		rdx_report_line_add(&ln, " %-14.6f", x->mops);
-	rdx_report_line_add(&ln, "%s", x->short_run ? " SHORT" : "");
+	rdx_report_line_add(&ln, "%s%s", x->short_run ? " SHORT" : "", x->cut_short ? " CUT" : "");
 	rdx_report_line_put(&ln, f);
 }
 
@@ -251,7 +298,7 @@ rdx_report_print_compact(const struct rdx_report *r, FILE *f,
 		"------------------------------------------------------";
 	bool many_qps = false, open_loop = false;
 	const struct rdx_result *first = NULL;
-	unsigned int i, nb_short = 0;
+	unsigned int i, nb_short = 0, nb_cut = 0;
 
 	if (r == NULL || f == NULL)
 		return -EINVAL;
@@ -275,6 +322,7 @@ rdx_report_print_compact(const struct rdx_report *r, FILE *f,
 			continue;
 		rdx_report_compact_line(f, x, kind, gbits, many_qps, open_loop);
 		nb_short += x->short_run;
+		nb_cut += x->cut_short;
 	}
 	fprintf(f, "%s\n", line);
 	if (first != NULL && kind == RDX_REPORT_COMPACT_LAT)
@@ -286,6 +334,20 @@ rdx_report_print_compact(const struct rdx_report *r, FILE *f,
 	if (nb_short > 0)
 		fprintf(f, " SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
 			nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);
+	rdx_report_status_lines(r, f, nb_cut, " ");
+	return ferror(f) ? -EIO : 0;
+}
+
+int
+rdx_report_print_status(const struct rdx_report *r, FILE *f, const char *lead)
+{
+	unsigned int i, nb_cut = 0;
+
+	if (r == NULL || f == NULL)
+		return -EINVAL;
+	for (i = 0; i < r->nb_rows; i++)
+		nb_cut += r->rows[i].cut_short && r->rows[i].lcore == RDX_REPORT_LCORE_TOTAL;
+	rdx_report_status_lines(r, f, nb_cut, lead != NULL ? lead : "");
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -331,14 +393,14 @@ rdx_report_bw_unit(double bps, double *v, const char **unit)
 
 static void
 rdx_report_cp_line(FILE *f, const char *name, const char *suffix, double v, const char *unit,
-		   const char *desc, const char *what, const char *kind, bool is_short)
+		   const char *desc, const char *what, const char *kind, bool is_short, bool cut)
 {
 	char key[64];
 
 	snprintf(key, sizeof(key), "%s.%s", name, suffix);
-	fprintf(f, "%-24s %8.1f %-4s  %s%s%s%s%s%s%s\n", key, v, unit, desc,
+	fprintf(f, "%-24s %8.1f %-4s  %s%s%s%s%s%s%s%s\n", key, v, unit, desc,
 		desc[0] != '\0' ? " " : "", what, kind[0] != '\0' ? " (" : "", kind,
-		kind[0] != '\0' ? ")" : "", is_short ? " [SHORT]" : "");
+		kind[0] != '\0' ? ")" : "", is_short ? " [SHORT]" : "", cut ? " [CUT]" : "");
 }
 
 int
@@ -357,7 +419,7 @@ rdx_report_print_clusterperf(const struct rdx_report *r, FILE *f)
 		{ "9999", "99.99%", offsetof(struct rdx_hist_summary, p9999) },
 		{ "max", "maximum", offsetof(struct rdx_hist_summary, max) },
 	};
-	unsigned int i, j;
+	unsigned int i, j, nb_cut = 0;
 	const char *unit;
 	double v;
 
@@ -376,14 +438,16 @@ rdx_report_print_clusterperf(const struct rdx_report *r, FILE *f)
 				rdx_report_time_unit(ns, &v, &unit);
 				rdx_report_cp_line(f, x->name, pct[j].suffix, v, unit, x->desc,
 						   pct[j].what, rdx_report_lat_label(x->lat_kind),
-						   x->short_run);
+						   x->short_run, x->cut_short);
 			}
 		}
 		if (x->mbytes_per_s > 0.0) {
 			rdx_report_bw_unit(x->mbytes_per_s * 1e6, &v, &unit);
 			rdx_report_cp_line(f, x->name, "bw", v, unit, x->desc, "bandwidth",
-					   "decimal: 1 MB = 10^6 B", x->short_run);
+					   "decimal: 1 MB = 10^6 B", x->short_run, x->cut_short);
 		}
+		nb_cut += x->cut_short;
 	}
+	rdx_report_status_lines(r, f, nb_cut, "");
 	return ferror(f) ? -EIO : 0;
 }

@@ -35,7 +35,7 @@ wait_listen() { # PORT
 if run lat 60 "${L[@]}" -- "${W[@]}" -d sw -n 2000 &&
    grep -q "#bytes  #iterations t_min\[usec\]  t_max\[usec\]  t_typical\[usec\]  t_avg\[usec\]  t_stdev\[usec\]  99% percentile\[usec\]  99.9% percentile\[usec\]" "$TMP/lat.out" &&
    grep -qE "^ 8 +2000 +[0-9.]+ " "$TMP/lat.out" && grep -q "defaults that differ from perftest's: -s 8 (perftest 2)" "$TMP/lat.out" &&
-   [ "$(wc -l <"$TMP/lat.out")" -le 10 ]; then
+   grep -qx " status: completed" "$TMP/lat.out" && [ "$(wc -l <"$TMP/lat.out")" -le 11 ]; then
     pass "-d sw: latency table in perftest's columns ($(wc -l <"$TMP/lat.out") lines)"
 else
     fail "latency table: $(head -c 800 "$TMP/lat.out")"

@@ -132,7 +132,8 @@ else
     fail "client killed: run started: $started, server exit $src: $(tail -n 2 "$TMP/ckill.err" | tr '\n' '|')"
 fi
 
-# SIGINT: stops cleanly and prints what was measured.
+# SIGINT: stops cleanly and prints what was measured, exit 130 (interrupted,
+# doc/apps.md "Reports").
 timeout -k 5 40 "$PERF" "${EAL[@]}" -- --test write --mode bw -s 1K -D 30 --dev sw \
     --json "$TMP/int.json" >"$TMP/int.out" 2>"$TMP/int.err" &
 ipid=$!
@@ -150,7 +151,7 @@ kill -INT "${child:-$ipid}"
 wait "$ipid"
 irc=$?
 # the compact table's row of the 1 KiB run (#bytes first)
-if [ "$irc" -eq 0 ] && grep -qE "^ 1024 +[0-9]+ +- +[0-9.]+ +[0-9.]+" "$TMP/int.out" && [ -s "$TMP/int.json" ]; then
+if [ "$irc" -eq 130 ] && grep -qE "^ 1024 +[0-9]+ +- +[0-9.]+ +[0-9.]+" "$TMP/int.out" && [ -s "$TMP/int.json" ]; then
     pass "SIGINT prints the results"
 else
     fail "SIGINT: exit $irc: $(tail -n 1 "$TMP/int.err")"

@@ -46,6 +46,7 @@ assert_same_row(const struct rdx_result *a, const struct rdx_result *b)
 	assert_same_double(a->gbits_per_s, b->gbits_per_s);
 	assert_same_double(a->busy_pct, b->busy_pct);
 	CU_ASSERT_EQUAL(a->short_run, b->short_run);
+	CU_ASSERT_EQUAL(a->cut_short, b->cut_short);
 	CU_ASSERT_EQUAL(a->has_rank, b->has_rank);
 	CU_ASSERT_EQUAL(a->rank, b->rank);
 	CU_ASSERT_STRING_EQUAL(a->host, b->host);
@@ -295,9 +296,71 @@ test_json_bad_input(void)
 	CU_ASSERT_FATAL(r != NULL);
 	CU_ASSERT_EQUAL(rdx_report_count(r), 0);
 	/* writers report what fails */
-	CU_ASSERT(rdx_report_write_json(r, "/nonexistent-dir/r.json") < 0);
+	CU_ASSERT_EQUAL(rdx_report_write_json(r, "/nonexistent-dir/r.json"), -ENOENT);
+	/* a full disk shows at the write, flush or close: its errno, not -EIO */
+	CU_ASSERT_EQUAL(rdx_report_write_json(r, "/dev/full"), -ENOSPC);
 	CU_ASSERT_EQUAL(rdx_report_write_json(NULL, path), -EINVAL);
 	rdx_report_free(r);
+}
+
+/* The status, its reason, the seconds measured, the runs not run and the
+ * cut row read back; a report without them reads as completed; a bad
+ * status is refused naming the field. */
+static void
+test_json_status(void)
+{
+	static const char *const doc =
+		"{\"rdx_version\": \"0.1.0\", \"title\": \"t\", \"knobs\": {},"
+		" \"results\": []%s}";
+	struct rdx_report *r = sample_report(), *back;
+	const struct rdx_not_run *nr;
+	char path[128], buf[512], err[256];
+	const char *why;
+	unsigned int nb, i;
+	double secs;
+
+	sample_interrupted(r);
+	tmp_path(path, sizeof(path), "s.json");
+	CU_ASSERT_EQUAL_FATAL(rdx_report_write_json(r, path), 0);
+	back = rdx_report_read_json_msg(path, err, sizeof(err));
+	if (back == NULL)
+		printf("\n  %s\n", err);
+	CU_ASSERT_FATAL(back != NULL);
+	CU_ASSERT_EQUAL(rdx_report_status_get(back, &secs, &why), RDX_REPORT_STATUS_INTERRUPTED);
+	CU_ASSERT_DOUBLE_EQUAL(secs, 3.7, 1e-12);
+	CU_ASSERT_FATAL(why != NULL);
+	CU_ASSERT_STRING_EQUAL(why, "SIGINT/SIGTERM");
+	nr = rdx_report_not_run(back, &nb);
+	CU_ASSERT_EQUAL_FATAL(nb, 1);
+	CU_ASSERT_STRING_EQUAL(nr[0].test, "write");
+	CU_ASSERT_STRING_EQUAL(nr[0].mode, "bw");
+	CU_ASSERT_EQUAL(nr[0].size, 1048576);
+	CU_ASSERT_EQUAL(nr[0].qps, 2);
+	CU_ASSERT_EQUAL_FATAL(rdx_report_count(back), rdx_report_count(r));
+	for (i = 0; i < rdx_report_count(r); i++)
+		assert_same_row(rdx_report_get(r, i), rdx_report_get(back, i));
+	CU_ASSERT(rdx_report_get(back, 2)->cut_short);
+	rdx_report_free(back);
+	rdx_report_free(r);
+
+	snprintf(buf, sizeof(buf), doc, "");
+	write_file(path, buf);
+	back = rdx_report_read_json(path);
+	CU_ASSERT_FATAL(back != NULL);
+	CU_ASSERT_EQUAL(rdx_report_status_get(back, NULL, NULL), RDX_REPORT_STATUS_COMPLETED);
+	rdx_report_free(back);
+	snprintf(buf, sizeof(buf), doc, ", \"status\": \"done\"");
+	write_file(path, buf);
+	CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+	CU_ASSERT(strstr(err, "status: not one of completed, interrupted, failed") != NULL);
+	snprintf(buf, sizeof(buf), doc, ", \"status\": \"failed\", \"measured_s\": -1");
+	write_file(path, buf);
+	CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+	CU_ASSERT(strstr(err, "measured_s") != NULL);
+	snprintf(buf, sizeof(buf), doc, ", \"not_run\": [{\"test\": \"write\", \"mode\": \"bw\"}]");
+	write_file(path, buf);
+	CU_ASSERT_PTR_NULL(rdx_report_read_json_msg(path, err, sizeof(err)));
+	CU_ASSERT(strstr(err, "not_run[0].size") != NULL);
 }
 
 int
@@ -307,6 +370,7 @@ main(void)
 		{ "JSON round trip", test_json_round_trip },
 		{ "JSON bad input", test_json_bad_input },
 		{ "JSON latency buckets", test_json_buckets },
+		{ "JSON status and runs not run", test_json_status },
 		{ NULL, NULL },
 	};
 

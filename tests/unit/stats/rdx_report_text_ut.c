@@ -126,7 +126,8 @@ test_compact(void)
 	CU_ASSERT(strstr(out, "       1\n") == NULL);
 	for (p = out; *p != '\0'; p++)
 		lines += *p == '\n';
-	CU_ASSERT_EQUAL(lines, 8);   /* banner, 2 rules, header, 2 rows, units, SHORT */
+	CU_ASSERT_EQUAL(lines, 9);   /* banner, 2 rules, header, 2 rows, units, SHORT, status */
+	CU_ASSERT(strstr(out, " status: completed\n") != NULL);
 	free(out);
 	out = capture(r, compact_bw_gbits);
 	CU_ASSERT(strstr(out, "BW average[Gb/sec]") != NULL && strstr(out, " 26.21 ") != NULL);
@@ -179,7 +180,8 @@ test_clusterperf(void)
 	}
 	for (; *p != '\0'; p++)
 		lines += *p == '\n';
-	CU_ASSERT_EQUAL(lines, 9);   /* the per-lcore row prints nothing */
+	CU_ASSERT_EQUAL(lines, 10);   /* the per-lcore row prints nothing; the status */
+	CU_ASSERT(strstr(out, "\nstatus: completed\n") != NULL);
 	free(out);
 	rdx_report_free(r);
 }
@@ -200,6 +202,58 @@ test_units(void)
 	CU_ASSERT(v == 2.5 && strcmp(u, "KB/s") == 0);
 }
 
+static int
+table_plain(const struct rdx_report *r, FILE *f)
+{
+	return rdx_report_print_table(r, f, false);
+}
+
+static int
+status_only(const struct rdx_report *r, FILE *f)
+{
+	return rdx_report_print_status(r, f, "# ");
+}
+
+/* An interrupted report: every human output says so, with the seconds
+ * measured; the cut row is marked CUT; the run not run is listed. A
+ * failed one gives its reason. */
+static void
+test_status_lines(void)
+{
+	struct rdx_report *r = sample_report();
+	char *out;
+
+	sample_interrupted(r);
+	out = capture(r, table_plain);
+	printf("\n%s", out);
+	CU_ASSERT(strstr(out, " -        CUT\n") != NULL);           /* the write 64K row */
+	CU_ASSERT(strstr(out, " status: interrupted: SIGINT/SIGTERM; 3.700 s measured\n") != NULL);
+	CU_ASSERT(strstr(out, " CUT: 1 row(s) ended by the interrupt") != NULL);
+	CU_ASSERT(strstr(out, " not run: write bw size 1048576 B, 2 QP(s)\n") != NULL);
+	free(out);
+	out = capture(r, compact_bw);
+	CU_ASSERT(strstr(out, "0.050000       4     CUT\n") != NULL);
+	CU_ASSERT(strstr(out, " status: interrupted: SIGINT/SIGTERM; 3.700 s measured\n") != NULL);
+	CU_ASSERT(strstr(out, " not run: write bw size 1048576 B, 2 QP(s)\n") != NULL);
+	free(out);
+	out = capture(r, rdx_report_print_clusterperf);
+	CU_ASSERT(strstr(out, "(decimal: 1 MB = 10^6 B) [CUT]\n") != NULL);
+	CU_ASSERT(strstr(out, "\nstatus: interrupted: SIGINT/SIGTERM; 3.700 s measured\n") != NULL);
+	free(out);
+	out = capture(r, status_only);
+	CU_ASSERT(strncmp(out, "# status: interrupted", 21) == 0);
+	CU_ASSERT(strstr(out, "\n# not run: ") != NULL);
+	free(out);
+	CU_ASSERT_EQUAL(rdx_report_status_set(r, RDX_REPORT_STATUS_FAILED, 0.25,
+					      "peer closed the bootstrap connection"), 0);
+	out = capture(r, table_plain);
+	CU_ASSERT(strstr(out, " status: failed: peer closed the bootstrap connection; 0.250 s measured\n") != NULL);
+	CU_ASSERT(strstr(out, " CUT: 1 row(s) ended by the failure") != NULL);
+	free(out);
+	CU_ASSERT_EQUAL(rdx_report_print_status(NULL, stdout, ""), -EINVAL);
+	rdx_report_free(r);
+}
+
 int
 main(void)
 {
@@ -208,6 +262,7 @@ main(void)
 		{ "clusterperf lines", test_clusterperf },
 		{ "perftest's compact table", test_compact },
 		{ "units", test_units },
+		{ "status of an interrupted or failed run", test_status_lines },
 		{ NULL, NULL },
 	};
 

@@ -86,6 +86,56 @@ test_buckets_narrowed(void)
 	free(b);
 }
 
+/* A report is completed until told otherwise; the status keeps a copy of
+ * its reason; names parse back; runs not run are kept in order. */
+static void
+test_status(void)
+{
+	struct rdx_report *r = sample_report();
+	enum rdx_report_status s = RDX_REPORT_STATUS_FAILED;
+	const struct rdx_not_run *nr;
+	struct rdx_not_run n;
+	const char *why = "x";
+	char reason[32];
+	unsigned int nb = 7;
+	double secs = 0;
+
+	CU_ASSERT_EQUAL(rdx_report_status_get(r, &secs, &why), RDX_REPORT_STATUS_COMPLETED);
+	CU_ASSERT(secs < 0);
+	CU_ASSERT_PTR_NULL(why);
+	CU_ASSERT_PTR_NULL(rdx_report_not_run(r, &nb));
+	CU_ASSERT_EQUAL(nb, 0);
+	snprintf(reason, sizeof(reason), "peer gone");
+	CU_ASSERT_EQUAL(rdx_report_status_set(r, RDX_REPORT_STATUS_FAILED, 1.5, reason), 0);
+	reason[0] = '\0';       /* copied */
+	CU_ASSERT_EQUAL(rdx_report_status_get(r, &secs, &why), RDX_REPORT_STATUS_FAILED);
+	CU_ASSERT_DOUBLE_EQUAL(secs, 1.5, 1e-12);
+	CU_ASSERT_STRING_EQUAL(why, "peer gone");
+	CU_ASSERT_EQUAL(rdx_report_status_set(r, RDX_REPORT_STATUS_INTERRUPTED, NAN, NULL), 0);
+	CU_ASSERT_EQUAL(rdx_report_status_get(r, &secs, &why), RDX_REPORT_STATUS_INTERRUPTED);
+	CU_ASSERT(secs < 0);     /* not a number: unknown */
+	CU_ASSERT_PTR_NULL(why);
+	CU_ASSERT_EQUAL(rdx_report_status_set(r, (enum rdx_report_status)7, 0, NULL), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_report_status_set(NULL, RDX_REPORT_STATUS_FAILED, 0, NULL), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(rdx_report_status_name(RDX_REPORT_STATUS_COMPLETED), "completed");
+	CU_ASSERT_STRING_EQUAL(rdx_report_status_name(RDX_REPORT_STATUS_INTERRUPTED), "interrupted");
+	CU_ASSERT_STRING_EQUAL(rdx_report_status_name(RDX_REPORT_STATUS_FAILED), "failed");
+	CU_ASSERT_PTR_NULL(rdx_report_status_name((enum rdx_report_status)7));
+	CU_ASSERT_EQUAL(rdx_report_status_parse("interrupted", &s), 0);
+	CU_ASSERT_EQUAL(s, RDX_REPORT_STATUS_INTERRUPTED);
+	CU_ASSERT_EQUAL(rdx_report_status_parse("done", &s), -EINVAL);
+	memset(&n, 0, sizeof(n));
+	for (n.size = 1; n.size <= 1024; n.size *= 2)   /* 11, past the first allocation */
+		CU_ASSERT_EQUAL(rdx_report_not_run_add(r, &n), 0);
+	nr = rdx_report_not_run(r, &nb);
+	CU_ASSERT_FATAL(nr != NULL);
+	CU_ASSERT_EQUAL(nb, 11);
+	CU_ASSERT_EQUAL(nr[0].size, 1);
+	CU_ASSERT_EQUAL(nr[10].size, 1024);
+	CU_ASSERT_EQUAL(rdx_report_not_run_add(r, NULL), -EINVAL);
+	rdx_report_free(r);
+}
+
 int
 main(void)
 {
@@ -93,6 +143,7 @@ main(void)
 		{ "knobs and derived fields", test_knobs_and_derived },
 		{ "latency labels", test_lat_labels },
 		{ "buckets narrowed to [min, max]", test_buckets_narrowed },
+		{ "status and runs not run", test_status },
 		{ NULL, NULL },
 	};
 

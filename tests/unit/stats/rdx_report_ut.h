@@ -108,6 +108,24 @@ sample_report(void)
 	return r;
 }
 
+/* sample_report's last row (write 64K) cut short by an interrupt after
+ * 3.7 s measured, a write bw run of 1M on 2 QPs not run. */
+RDX_REPORT_UT_HELPER void
+sample_interrupted(struct rdx_report *r)
+{
+	struct rdx_not_run n;
+
+	memset(&n, 0, sizeof(n));
+	snprintf(n.test, sizeof(n.test), "write");
+	snprintf(n.mode, sizeof(n.mode), "bw");
+	n.size = 1048576;
+	n.qps = 2;
+	r->rows[r->nb_rows - 1].cut_short = true;
+	CU_ASSERT_EQUAL(rdx_report_not_run_add(r, &n), 0);
+	CU_ASSERT_EQUAL(rdx_report_status_set(r, RDX_REPORT_STATUS_INTERRUPTED, 3.7,
+					      "SIGINT/SIGTERM"), 0);
+}
+
 RDX_REPORT_UT_HELPER int
 suite_init(void)
 {
@@ -117,7 +135,7 @@ suite_init(void)
 RDX_REPORT_UT_HELPER int
 suite_fini(void)
 {
-	static const char *const files[] = { "r.json", "bad.json", "r.csv", "b.json" };
+	static const char *const files[] = { "r.json", "bad.json", "r.csv", "b.json", "s.json", "s.csv" };
 	char path[128];
 	unsigned int i;
 
