@@ -558,6 +558,15 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			g->window = true;
 			break;
 		case 'l':
+			/* after "--", -l is perftest's post list; a core list
+			 * there is EAL's -l given on the wrong side */
+			if (strpbrk(optarg, "-,@") != NULL) {
+				fprintf(stderr, "rdx-perf: bad value '%s' for -l: expected 1..%u (the post "
+					"list); EAL's core list goes before \"--\": rdx-perf -l %s -- ...\n",
+					optarg, RDX_MAX_BURST, optarg);
+				rc = -EINVAL;
+				break;
+			}
 			rc = parse_u32("-l", optarg, 1, RDX_MAX_BURST, &o->post_list);
 			g->post_list = true;
 			break;

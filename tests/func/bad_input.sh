@@ -146,6 +146,9 @@ check "--mix with --sizes"  "${EAL[@]}" -- --test echo --transport infrc --mix 1
 check "-p and HOST:PORT"    "${EAL[@]}" -- --test write --connect 127.0.0.1:1 -p 5000 "${S[@]}"
 check "-l beyond -t"        "${EAL[@]}" -- --test write --mode bw -t 2 -l 8 "${S[@]}"
 check "-l beyond echo's ops" "${EAL[@]}" -- --test echo --concurrent-ops 2 -l 8 "${S[@]}"
+check "EAL's -l after --"    "${EAL[@]}" -- --test write -l 0-1 "${S[@]}"
+if grep -q 'core list goes before "--"' "$TMP/err"; then pass "EAL's -l after --: the hint names --"
+else fail "EAL's -l after --: no hint: $(cat "$TMP/err")"; fi
 check "UD size beyond -m"   "${EAL[@]}" -- --test send --transport ud -m 256 -s 1024 "${S[@]}"
 check "-t beyond the SQ"    "${EAL[@]}" -- --test write --mode bw -t 5000 "${S[@]}"
 if grep -q -- "for -t:" "$TMP/err"; then pass "-t beyond the SQ names -t"; else fail "-t beyond the SQ: $(cat "$TMP/err")"; fi
