@@ -30,6 +30,7 @@ rpc_grant_add(struct rpc_grant_sched *s, struct rpc_grant_ent *e, uint32_t msg_l
 	e->msg_len = msg_len;
 	e->rcvd = 0;
 	e->granted = msg_len < s->rtt_bytes ? msg_len : s->rtt_bytes;
+	e->prev_granted = e->granted;
 	e->pos = GRANT_NONE;
 	if (e->granted >= msg_len)
 		return 0;
@@ -85,6 +86,7 @@ rpc_grant_run(struct rpc_grant_sched *s, struct rpc_grant_ent **out, uint32_t ma
 		if (want > e->msg_len)
 			want = e->msg_len;
 		if (want > e->granted && nout < max) {
+			e->prev_granted = e->granted;
 			e->granted = (uint32_t)want;
 			out[nout++] = e;
 		}
