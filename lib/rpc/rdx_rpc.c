@@ -257,6 +257,14 @@ rdx_rpc_endpoint_poller(void *arg)
 }
 
 int
+rdx_rpc_endpoint_error(const struct rdx_rpc_endpoint *ep)
+{
+	if (ep == NULL)
+		return -EINVAL;
+	return __atomic_load_n(&ep->qp_err, __ATOMIC_RELAXED) ? -EIO : 0;
+}
+
+int
 rdx_rpc_endpoint_stats_get(const struct rdx_rpc_endpoint *ep, struct rdx_rpc_stats *st)
 {
 	const uint64_t *src;

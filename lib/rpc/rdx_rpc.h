@@ -342,6 +342,23 @@ int rdx_rpc_endpoint_poller(void *arg);
 int rdx_rpc_endpoint_stats_get(const struct rdx_rpc_endpoint *ep,
 			       struct rdx_rpc_stats *st);
 
+/**
+ * Whether the endpoint still works. A UD endpoint whose QP went to error
+ * (a completion in error: the device refuses every later work request)
+ * is dead for good: its calls in flight completed with -EIO, new calls
+ * fail with -ENOTCONN and new sessions with -EIO, and nothing reaches its
+ * handlers any more; one line on stderr said so. Its owner destroys it
+ * (and creates another to go on) or stops with an error: polling it
+ * further serves no one. On infrc a QP error fails only its session
+ * (calls -EIO, one line) and this stays 0.
+ *
+ * Any thread.
+ *
+ * @return
+ *   0, -EIO (dead, as above), or -EINVAL for NULL.
+ */
+int rdx_rpc_endpoint_error(const struct rdx_rpc_endpoint *ep);
+
 /** The endpoint's transport. Any thread. */
 enum rdx_rpc_transport rdx_rpc_endpoint_transport(const struct rdx_rpc_endpoint *ep);
 
