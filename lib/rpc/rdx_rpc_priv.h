@@ -23,6 +23,10 @@
  * endpoint's rto_max: rpc_rtt_wait) and starts again at the session's
  * RTO on progress; the count stops at RPC_MAX_BACKOFF. */
 #define RPC_MAX_BACKOFF 24u
+/** A receiver's timer that expires while other packets of the session
+ * still come is put off (the peer is busy sending those), at most this
+ * many times in a row. */
+#define RPC_RX_DEFERS 3u
 #define RPC_NONE UINT32_MAX
 
 /** Client slot: one call in flight (ids idx, idx + slots, ...). */
@@ -48,6 +52,8 @@ struct rpc_cslot {
 	struct rpc_rtt_timing tm;  /**< the exchange our message's packets time */
 	struct rpc_rtt_timing gtm; /**< homa: the grant we time (receiving) */
 	uint64_t t_sent;          /**< TSC of our message's last first-time packet */
+	uint64_t t_resend;        /**< TSC we last answered a RESEND about it */
+	uint8_t rx_defers;        /**< receiving: timeouts put off in a row */
 	uint32_t backoff;         /**< timeouts in a row: the timer waits rto << backoff */
 	uint64_t t_progress;      /**< TSC of the last sign of life */
 	uint64_t t_retx;          /**< TSC the retransmission timer started */
@@ -83,6 +89,8 @@ struct rpc_sslot {
 	struct rpc_rtt_timing tm;  /**< the exchange our message's packets time */
 	struct rpc_rtt_timing gtm; /**< homa: the grant we time (receiving) */
 	uint64_t t_sent;          /**< TSC of our message's last first-time packet */
+	uint64_t t_resend;        /**< TSC we last answered a RESEND about it */
+	uint8_t rx_defers;        /**< receiving: timeouts put off in a row */
 	uint32_t backoff;
 	uint64_t t_progress;
 	uint64_t t_retx;
@@ -103,6 +111,7 @@ struct rdx_rpc_session {
 	uint32_t peer_qpn;
 	uint32_t peer_qkey;
 	struct rpc_rtt rtt;       /**< UD: round trips to the peer, its RTO */
+	uint64_t t_rx;            /**< UD: TSC of the peer's last packet */
 	/* infrc */
 	struct rdx_qp *qp;
 	struct rdx_mem *mem;

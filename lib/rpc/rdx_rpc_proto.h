@@ -301,6 +301,8 @@ struct rpc_grant_sched {
 	uint32_t cap;
 	uint32_t rtt_bytes;
 	uint32_t overcommit;
+	uint32_t budget;      /**< bytes the granted messages may have in flight
+			       * together (0: rtt_bytes each) */
 };
 
 /** ents: room for cap pointers. */
@@ -311,11 +313,20 @@ void rpc_grant_init(struct rpc_grant_sched *s, struct rpc_grant_ent **ents,
  * -ENOSPC. */
 int rpc_grant_add(struct rpc_grant_sched *s, struct rpc_grant_ent *e,
 		  uint32_t msg_len);
+/**
+ * Let the granted messages have `budget` bytes in flight together (the
+ * receive buffers set aside for them): each of the n granted at once may
+ * then run max(rtt_bytes, budget / n) bytes ahead of what arrived, so
+ * fewer grant round trips carry a message when few are granted (a round
+ * trip is long when the peer shares a CPU). 0: rtt_bytes each.
+ */
+void rpc_grant_budget(struct rpc_grant_sched *s, uint32_t budget);
 /** Forget a message (complete, or its RPC ended). */
 void rpc_grant_remove(struct rpc_grant_sched *s, struct rpc_grant_ent *e);
 /**
  * Grant: the overcommit messages with the fewest bytes left to receive get
- * granted = min(msg_len, rcvd + rtt_bytes); no other message gets a grant.
+ * granted = min(msg_len, rcvd + ahead), ahead = rtt_bytes or what the
+ * budget gives each (rpc_grant_budget); no other message gets a grant.
  * Messages fully granted leave the scheduler. The entries whose grant rose
  * are written to out (at most max: pass max >= overcommit, else the
  * grants that do not fit are left for the next run).

@@ -141,6 +141,7 @@ struct rpc_out {
 	struct rpc_tx *tx;
 	struct rpc_rtt_timing *tm;
 	uint64_t *t_sent;
+	uint64_t *t_resend;
 	uint8_t flags;
 	uint16_t type;
 	uint64_t id;
@@ -151,14 +152,14 @@ struct rpc_out {
 static inline struct rpc_out
 out_client(struct rpc_cslot *c)
 {
-	return (struct rpc_out){ c->sess, &c->tx, &c->tm, &c->t_sent, 0, c->type, c->id,
-				 c->req, c->req_len };
+	return (struct rpc_out){ c->sess, &c->tx, &c->tm, &c->t_sent, &c->t_resend, 0,
+				 c->type, c->id, c->req, c->req_len };
 }
 
 static inline struct rpc_out
 out_server(struct rpc_sslot *ss)
 {
-	return (struct rpc_out){ ss->req.sess, &ss->tx, &ss->tm, &ss->t_sent,
+	return (struct rpc_out){ ss->req.sess, &ss->tx, &ss->tm, &ss->t_sent, &ss->t_resend,
 				 (uint8_t)(RPC_F_RESP | ss->flags), ss->req.type, ss->id,
 				 ss->req.resp, ss->resp_len };
 }
@@ -171,17 +172,21 @@ pump_msg(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
 {
 	struct rpc_tx *tx = o->tx;
 	uint32_t n = rpc_tx_sendable(tx);
+	bool room = true;
 
+	if (n == 0)
+		return true;
 	while (n-- > 0) {
 		if (send_data(ep, o->s, o->flags, o->type, o->id, o->msg, o->len, tx->next) != 0) {
 			ep->pump = true;
-			return false;
+			room = false;
+			break;
 		}
 		rpc_rtt_start(o->tm, ep->now, tx->next);
-		*o->t_sent = ep->now;
 		tx->next++;
 	}
-	return true;
+	*o->t_sent = rte_rdtsc(); /* the poll's clock may be well behind by now */
+	return room;
 }
 
 static inline bool
@@ -264,14 +269,21 @@ retx_timeout(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
  * waited in our receive queue while we were not running, beside the GRANT
  * or the request that let us send) was sent before that packet could
  * reach the peer: those packets are on their way, and the peer asks again
- * after its next timeout if not. */
+ * after its next timeout if not. Nor is one within a round trip (SRTT, or
+ * the initial RTO before one was measured) of the last one we answered:
+ * a peer whose timer fired while we were not running has sent a RESEND
+ * per timeout, and they all come at once; the first was answered. */
 static void
 retx_resend(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, const struct rpc_hdr *h)
 {
+	const struct rpc_rtt *rtt = &o->s->rtt;
+	uint64_t srtt = rtt->samples != 0 ? rtt->srtt8 >> 3 : rtt->rto;
+	uint64_t now = rte_rdtsc();
 	struct rpc_tx *tx = o->tx;
 	uint32_t first, end;
 
-	if (*o->t_sent != 0 && ep->now >= *o->t_sent && ep->now - *o->t_sent < ep->rto_min) {
+	if ((*o->t_sent != 0 && now >= *o->t_sent && now - *o->t_sent < ep->rto_min) ||
+	    (*o->t_resend != 0 && now >= *o->t_resend && now - *o->t_resend < srtt)) {
 		/* homa: asking for bytes grants them (the GRANT may be lost) */
 		if (ep->homa && h->length != 0 &&
 		    rpc_tx_grant(tx, (uint32_t)(((uint64_t)h->offset + h->length + ep->mtu - 1) /
@@ -289,6 +301,7 @@ retx_resend(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, const struct r
 		if (ep->homa && rpc_tx_grant(tx, end))
 			ep->pump = true;
 	}
+	*o->t_resend = now;
 	retx_range(ep, o, first, end);
 }
 
@@ -426,6 +439,7 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 	}
 	c->t_retx = now;
 	c->backoff = 0;
+	c->rx_defers = 0;
 	/* homa: a first-time packet past the timed grant's edge answers it */
 	if (c->gtm.t != 0 && !(h->flags & RPC_F_RETX) && h->offset / ep->mtu >= c->gtm.pkt)
 		rpc_rtt_end(&s->rtt, &c->gtm, now);
@@ -511,6 +525,7 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 	}
 	ss->t_retx = now;
 	ss->backoff = 0;
+	ss->rx_defers = 0;
 	if (ss->gtm.t != 0 && !(h->flags & RPC_F_RETX) && h->offset / ep->mtu >= ss->gtm.pkt)
 		rpc_rtt_end(&s->rtt, &ss->gtm, now);
 	if (h->length != 0)
@@ -632,6 +647,7 @@ ud_rx(struct rdx_rpc_endpoint *ep, const uint8_t *pkt, uint32_t len, uint32_t sr
 		return;
 	}
 	ep->stats.rx_pkts++;
+	s->t_rx = now;
 	k = rpc_slot_of(ep, h.rpc_id);
 	to_client = h.kind == RPC_PKT_BUSY ||
 		    (h.kind == RPC_PKT_DATA) == ((h.flags & RPC_F_RESP) != 0);
@@ -690,6 +706,11 @@ homa_rx_timeout(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s,
 	if (granted < ep->rtt_bytes)
 		granted = ep->rtt_bytes < rx->msg_len ? ep->rtt_bytes : rx->msg_len;
 	n = rpc_rx_missing(rx, rpc_npkts(granted, ep->mtu), &first);
+	/* at most rtt_bytes at a time: a grant may run further ahead
+	 * (rpc_grant_budget), and a RESEND that crosses the packets on their
+	 * way has them all sent twice */
+	if (n > rpc_npkts(ep->rtt_bytes, ep->mtu))
+		n = rpc_npkts(ep->rtt_bytes, ep->mtu);
 	if (n > 0) {
 		uint64_t end = (uint64_t)(first + n) * ep->mtu;
 
@@ -710,14 +731,23 @@ static void
 client_timer(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, uint64_t now)
 {
 	struct rdx_rpc_session *s = c->sess;
+	uint64_t wait;
 
 	if (rpc_timer_expired(now, c->t_progress, ep->call_to)) {
 		rpc_call_complete(c, -ETIMEDOUT, 0);
 		return;
 	}
-	if (!rpc_timer_expired(now, c->t_retx, rpc_rtt_wait(&s->rtt, c->backoff)))
+	wait = rpc_rtt_wait(&s->rtt, c->backoff);
+	if (!rpc_timer_expired(now, c->t_retx, wait))
 		return;
 	c->t_retx = now;
+	/* waiting for the response: while the peer's other packets come, it
+	 * is sending those first (or the answer is queued behind them) */
+	if (c->req_done && !rpc_timer_expired(now, s->t_rx, wait) && c->rx_defers < RPC_RX_DEFERS) {
+		c->rx_defers++;
+		return;
+	}
+	c->rx_defers = 0;
 	if (c->backoff < RPC_MAX_BACKOFF)
 		c->backoff++;
 	if (!ep->homa && !c->req_done && !rpc_tx_done(&c->tx)) {
@@ -749,6 +779,13 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 		} else if (ep->homa &&
 			   rpc_timer_expired(now, ss->t_retx, rpc_rtt_wait(&s->rtt, ss->backoff))) {
 			ss->t_retx = now;
+			/* as client_timer: the peer sends its other packets first */
+			if (!rpc_timer_expired(now, s->t_rx, rpc_rtt_wait(&s->rtt, ss->backoff)) &&
+			    ss->rx_defers < RPC_RX_DEFERS) {
+				ss->rx_defers++;
+				return;
+			}
+			ss->rx_defers = 0;
 			if (ss->backoff < RPC_MAX_BACKOFF)
 				ss->backoff++;
 			homa_rx_timeout(ep, s, &ss->rx, &ss->gent, &ss->gtm, 0, ss->req.type, ss->id);
@@ -878,7 +915,11 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 	}
 	ep->last_poll = now;
 	if (ep->pump || now >= ep->next_scan) {
-		bool timers = now >= ep->next_scan;
+		/* A full burst leaves completions in the CQ: the packets a timer
+		 * would miss may be among them. The timers wait for a poll that
+		 * drains it, at most four scan periods. */
+		bool timers = now >= ep->next_scan &&
+			      (n < RPC_BURST || now >= ep->next_scan + 4 * ep->scan_period);
 
 		if (ep->pump)
 			work++;
@@ -913,7 +954,7 @@ rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 	c->backoff = 0;
 	rpc_rtt_cancel(&c->tm);
 	rpc_rtt_cancel(&c->gtm);
-	c->t_sent = 0;
+	c->t_sent = c->t_resend = 0;
 	c->gent.role = RPC_ROLE_CLIENT;
 	pump_client(ep, c);
 	tx_flush(ep);
@@ -937,7 +978,7 @@ rpc_ud_respond(struct rpc_sslot *ss)
 	ep->now = ss->t_progress = ss->t_retx = rte_rdtsc();
 	ss->backoff = 0;
 	rpc_rtt_cancel(&ss->tm);
-	ss->t_sent = 0;
+	ss->t_sent = ss->t_resend = 0;
 	pump_server(ep, ss);
 	tx_flush(ep);
 }
