@@ -27,6 +27,9 @@
  * still come is put off (the peer is busy sending those), at most this
  * many times in a row. */
 #define RPC_RX_DEFERS 3u
+/** homa: RESENDs a receiver's timeout sends at most (one per run of
+ * missing packets). */
+#define RPC_RESEND_RUNS 4u
 #define RPC_NONE UINT32_MAX
 
 /** Client slot: one call in flight (ids idx, idx + slots, ...). */
@@ -53,6 +56,7 @@ struct rpc_cslot {
 	struct rpc_rtt_timing gtm; /**< homa: the grant we time (receiving) */
 	uint64_t t_sent;          /**< TSC of our message's last first-time packet */
 	uint64_t t_resend;        /**< TSC we last answered a RESEND about it */
+	uint32_t resend_off;      /**< the offset that RESEND asked for */
 	uint8_t rx_defers;        /**< receiving: timeouts put off in a row */
 	uint32_t backoff;         /**< timeouts in a row: the timer waits rto << backoff */
 	uint64_t t_progress;      /**< TSC of the last sign of life */
@@ -90,6 +94,7 @@ struct rpc_sslot {
 	struct rpc_rtt_timing gtm; /**< homa: the grant we time (receiving) */
 	uint64_t t_sent;          /**< TSC of our message's last first-time packet */
 	uint64_t t_resend;        /**< TSC we last answered a RESEND about it */
+	uint32_t resend_off;      /**< the offset that RESEND asked for */
 	uint8_t rx_defers;        /**< receiving: timeouts put off in a row */
 	uint32_t backoff;
 	uint64_t t_progress;

@@ -128,10 +128,18 @@ rpc_rx_ack_map(const struct rpc_rx *rx)
 uint32_t
 rpc_rx_missing(const struct rpc_rx *rx, uint32_t limit, uint32_t *first)
 {
-	uint32_t i = rx->cum, n = 0;
+	return rpc_rx_missing_from(rx, rx->cum, limit, first);
+}
+
+uint32_t
+rpc_rx_missing_from(const struct rpc_rx *rx, uint32_t from, uint32_t limit, uint32_t *first)
+{
+	uint32_t i = from > rx->cum ? from : rx->cum, n = 0;
 
 	if (limit > rx->npkts)
 		limit = rx->npkts;
+	while (i < limit && map_test(rx->map, i))
+		i++;
 	if (i >= limit)
 		return 0;
 	*first = i;

@@ -130,6 +130,9 @@ uint64_t rpc_rx_ack_map(const struct rpc_rx *rx);
  * index in *first, its length returned (0: none missing below limit).
  */
 uint32_t rpc_rx_missing(const struct rpc_rx *rx, uint32_t limit, uint32_t *first);
+/** The same, for the first run at or after packet from. */
+uint32_t rpc_rx_missing_from(const struct rpc_rx *rx, uint32_t from, uint32_t limit,
+			     uint32_t *first);
 
 /* ------------------------------------------------------------------ */
 /* Sender: window and acknowledgements (basic), grants (homa).        */

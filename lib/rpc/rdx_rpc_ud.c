@@ -142,6 +142,7 @@ struct rpc_out {
 	struct rpc_rtt_timing *tm;
 	uint64_t *t_sent;
 	uint64_t *t_resend;
+	uint32_t *resend_off;
 	uint8_t flags;
 	uint16_t type;
 	uint64_t id;
@@ -152,16 +153,16 @@ struct rpc_out {
 static inline struct rpc_out
 out_client(struct rpc_cslot *c)
 {
-	return (struct rpc_out){ c->sess, &c->tx, &c->tm, &c->t_sent, &c->t_resend, 0,
-				 c->type, c->id, c->req, c->req_len };
+	return (struct rpc_out){ c->sess, &c->tx, &c->tm, &c->t_sent, &c->t_resend,
+				 &c->resend_off, 0, c->type, c->id, c->req, c->req_len };
 }
 
 static inline struct rpc_out
 out_server(struct rpc_sslot *ss)
 {
 	return (struct rpc_out){ ss->req.sess, &ss->tx, &ss->tm, &ss->t_sent, &ss->t_resend,
-				 (uint8_t)(RPC_F_RESP | ss->flags), ss->req.type, ss->id,
-				 ss->req.resp, ss->resp_len };
+				 &ss->resend_off, (uint8_t)(RPC_F_RESP | ss->flags), ss->req.type,
+				 ss->id, ss->req.resp, ss->resp_len };
 }
 
 /* Send what the window or the grants allow; false when out of room. A
@@ -269,21 +270,22 @@ retx_timeout(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
  * waited in our receive queue while we were not running, beside the GRANT
  * or the request that let us send) was sent before that packet could
  * reach the peer: those packets are on their way, and the peer asks again
- * after its next timeout if not. Nor is one within a round trip (SRTT, or
- * the initial RTO before one was measured) of the last one we answered:
+ * after its next timeout if not. Nor is one for the same offset within a
+ * round trip (SRTT, at least rto_min) of the last one we answered:
  * a peer whose timer fired while we were not running has sent a RESEND
  * per timeout, and they all come at once; the first was answered. */
 static void
 retx_resend(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, const struct rpc_hdr *h)
 {
 	const struct rpc_rtt *rtt = &o->s->rtt;
-	uint64_t srtt = rtt->samples != 0 ? rtt->srtt8 >> 3 : rtt->rto;
+	uint64_t srtt = RTE_MAX(rtt->srtt8 >> 3, ep->rto_min);
 	uint64_t now = rte_rdtsc();
 	struct rpc_tx *tx = o->tx;
 	uint32_t first, end;
 
 	if ((*o->t_sent != 0 && now >= *o->t_sent && now - *o->t_sent < ep->rto_min) ||
-	    (*o->t_resend != 0 && now >= *o->t_resend && now - *o->t_resend < srtt)) {
+	    (*o->t_resend != 0 && h->offset == *o->resend_off && now >= *o->t_resend &&
+	     now - *o->t_resend < srtt)) {
 		/* homa: asking for bytes grants them (the GRANT may be lost) */
 		if (ep->homa && h->length != 0 &&
 		    rpc_tx_grant(tx, (uint32_t)(((uint64_t)h->offset + h->length + ep->mtu - 1) /
@@ -302,6 +304,7 @@ retx_resend(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, const struct r
 			ep->pump = true;
 	}
 	*o->t_resend = now;
+	*o->resend_off = h->offset;
 	retx_range(ep, o, first, end);
 }
 
@@ -387,6 +390,10 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 		return;
 	case RPC_PKT_GRANT:
 		ep->stats.grants_rcvd++;
+		/* the first GRANT follows the arrival of some packet of ours,
+		 * none sent before packet 0 */
+		if (c->tm.t != 0 && c->tm.pkt == 0)
+			rpc_rtt_end(&s->rtt, &c->tm, now);
 		if (rpc_tx_grant(&c->tx, rpc_npkts(h->offset, ep->mtu)))
 			pump_client(ep, c);
 		return;
@@ -584,6 +591,8 @@ server_rx(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, const struct rpc_hd
 	ss->t_progress = now;
 	if (h->kind == RPC_PKT_GRANT) {
 		ep->stats.grants_rcvd++;
+		if (ss->tm.t != 0 && ss->tm.pkt == 0)
+			rpc_rtt_end(&s->rtt, &ss->tm, now);
 		if (rpc_tx_grant(&ss->tx, rpc_npkts(h->offset, ep->mtu)))
 			pump_server(ep, ss);
 		return;
@@ -699,21 +708,27 @@ homa_rx_timeout(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s,
 		struct rpc_rtt_timing *gtm, uint8_t flags, uint16_t type, uint64_t id)
 {
 	uint32_t granted = g->granted != 0 ? g->granted : rx->msg_len;
-	uint32_t first = 0, n;
+	uint32_t first = 0, from = 0, n, k;
 
 	if (granted > rx->msg_len || g->pos == RPC_NONE)
 		granted = rx->msg_len;
 	if (granted < ep->rtt_bytes)
 		granted = ep->rtt_bytes < rx->msg_len ? ep->rtt_bytes : rx->msg_len;
-	n = rpc_rx_missing(rx, rpc_npkts(granted, ep->mtu), &first);
-	/* at most rtt_bytes at a time: a grant may run further ahead
-	 * (rpc_grant_budget), and a RESEND that crosses the packets on their
-	 * way has them all sent twice */
-	if (n > rpc_npkts(ep->rtt_bytes, ep->mtu))
-		n = rpc_npkts(ep->rtt_bytes, ep->mtu);
-	if (n > 0) {
-		uint64_t end = (uint64_t)(first + n) * ep->mtu;
+	/* the first run of missing packets, and up to RPC_RESEND_RUNS - 1
+	 * more that later packets followed (lost, not on their way), each at
+	 * most rtt_bytes (a grant may run further ahead: rpc_grant_budget,
+	 * and a RESEND that crosses the packets on their way has them all
+	 * sent twice): losses are apart, and one RTO per run would add up */
+	for (k = 0; k < RPC_RESEND_RUNS; k++) {
+		uint32_t limit = rpc_npkts(granted, ep->mtu);
+		uint64_t end;
 
+		n = rpc_rx_missing_from(rx, from, limit, &first);
+		if (n == 0 || (k > 0 && first + n >= RTE_MIN(limit, rx->npkts)))
+			break;
+		if (n > rpc_npkts(ep->rtt_bytes, ep->mtu))
+			n = rpc_npkts(ep->rtt_bytes, ep->mtu);
+		end = (uint64_t)(first + n) * ep->mtu;
 		if (end > rx->msg_len)
 			end = rx->msg_len;
 		ep->stats.resends_sent++;
@@ -721,7 +736,9 @@ homa_rx_timeout(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s,
 		rpc_rtt_cancel(gtm);
 		send_ctl(ep, s, RPC_PKT_RESEND, flags, type, id, rx->msg_len, first * ep->mtu,
 			 (uint32_t)(end - first * ep->mtu), 0);
-	} else {
+		from = first + n;
+	}
+	if (k == 0) {
 		ep->stats.grants_sent++;
 		send_ctl(ep, s, RPC_PKT_GRANT, flags, type, id, rx->msg_len, granted, 0, 0);
 	}

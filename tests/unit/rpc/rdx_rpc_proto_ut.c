@@ -148,6 +148,14 @@ test_reassembly(void)
 	CU_ASSERT_EQUAL(rpc_rx_missing(&rx, 11, &first), 2);
 	CU_ASSERT_EQUAL(first, 1);
 	CU_ASSERT_EQUAL(rpc_rx_missing(&rx, 1, &first), 0); /* nothing below the limit */
+	/* from a packet on: the next run after it */
+	CU_ASSERT_EQUAL(rpc_rx_missing_from(&rx, 0, 11, &first), 2);  /* from cum on */
+	CU_ASSERT_EQUAL(first, 1);
+	CU_ASSERT_EQUAL(rpc_rx_missing_from(&rx, 3, 11, &first), 6);  /* 3 arrived: 4..9 */
+	CU_ASSERT_EQUAL(first, 4);
+	CU_ASSERT_EQUAL(rpc_rx_missing_from(&rx, 6, 8, &first), 2);   /* 6, 7 below 8 */
+	CU_ASSERT_EQUAL(first, 6);
+	CU_ASSERT_EQUAL(rpc_rx_missing_from(&rx, 10, 11, &first), 0); /* none after 10 */
 	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 2, MTU), 1);
 	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 1, MTU), 1);
 	CU_ASSERT_EQUAL(rx.cum, 4);
