@@ -117,6 +117,7 @@ struct rdx_rpc_session {
 	uint32_t peer_qkey;
 	struct rpc_rtt rtt;       /**< UD: round trips to the peer, its RTO */
 	uint64_t t_rx;            /**< UD: TSC of the peer's last packet */
+	bool probed;              /**< UD: a timer of this scan sent to a silent peer */
 	/* infrc */
 	struct rdx_qp *qp;
 	struct rdx_mem *mem;

@@ -744,6 +744,22 @@ homa_rx_timeout(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s,
 	}
 }
 
+/* A timer expired after waiting `wait`: whether it may send. While the
+ * peer sent nothing for that long, one timer per session and scan sends
+ * (its answer tells whether the peer is back); the others only back off:
+ * a peer off the CPU would get the same packets again from each of its
+ * messages, then have them all twice. */
+static inline bool
+timer_may_send(struct rdx_rpc_session *s, uint64_t now, uint64_t wait)
+{
+	if (!rpc_timer_expired(now, s->t_rx, wait))
+		return true;
+	if (s->probed)
+		return false;
+	s->probed = true;
+	return true;
+}
+
 static void
 client_timer(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, uint64_t now)
 {
@@ -767,6 +783,8 @@ client_timer(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, uint64_t now)
 	c->rx_defers = 0;
 	if (c->backoff < RPC_MAX_BACKOFF)
 		c->backoff++;
+	if (!timer_may_send(s, now, wait))
+		return;
 	if (!ep->homa && !c->req_done && !rpc_tx_done(&c->tx)) {
 		struct rpc_out o = out_client(c);
 
@@ -805,6 +823,8 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 			ss->rx_defers = 0;
 			if (ss->backoff < RPC_MAX_BACKOFF)
 				ss->backoff++;
+			if (!timer_may_send(s, now, rpc_rtt_wait(&s->rtt, ss->backoff - 1)))
+				return;
 			homa_rx_timeout(ep, s, &ss->rx, &ss->gent, &ss->gtm, 0, ss->req.type, ss->id);
 		}
 	} else if (ss->state == SS_RESP) {
@@ -815,10 +835,13 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 			   rpc_timer_expired(now, ss->t_retx, rpc_rtt_wait(&s->rtt, ss->backoff))) {
 			struct rpc_out o = out_server(ss);
 
+			uint64_t wait = rpc_rtt_wait(&s->rtt, ss->backoff);
+
 			ss->t_retx = now;
 			if (ss->backoff < RPC_MAX_BACKOFF)
 				ss->backoff++;
-			retx_timeout(ep, &o);
+			if (timer_may_send(s, now, wait))
+				retx_timeout(ep, &o);
 		}
 	}
 }
@@ -839,6 +862,7 @@ scan(struct rdx_rpc_endpoint *ep, uint64_t now, bool timers)
 			continue;
 		if (s->rtt.rto < rto_least)
 			rto_least = s->rtt.rto;
+		s->probed = false;
 		for (k = 0; k < ep->slots; k++) {
 			struct rpc_cslot *c = &s->cs[k];
 			struct rpc_sslot *ss = &s->ss[k];
