@@ -26,6 +26,15 @@ build=${1:-build}
 n=${RETRANS_N:-200}
 bench_posint RETRANS_N "$n"
 drop=${RETRANS_DROP:-0.02}
+case $drop in
+    *[!0-9.]*|*.*.*) bench_fail "RETRANS_DROP must be a probability 0.x above 0, got '$(bench_show "$drop")'" ;;
+    0.[0-9]*[1-9]*) ;;
+    *) bench_fail "RETRANS_DROP must be a probability 0.x above 0, got '$(bench_show "$drop")'" ;;
+esac
+case ${RETRANS_LOAD:-0} in
+    0|1) ;;
+    *) bench_fail "RETRANS_LOAD must be 0 or 1, got '$(bench_show "$RETRANS_LOAD")'" ;;
+esac
 perf=${RETRANS_PERF:-$build/apps/rdx-perf/rdx-perf}
 [ -x "$perf" ] || bench_fail "no rdx-perf at '$(bench_show "$perf")' (build first, or set RETRANS_PERF)"
 sizes=100,1K,10K,100K,1M
