@@ -216,19 +216,27 @@ mono_ms(void)
 }
 
 /* Accept until a peer speaks the bootstrap (stray connections get one
- * line each) or the bootstrap timeout. */
+ * line each): until Ctrl-C as the raw --server (and perftest's) does, or
+ * for --bootstrap-timeout seconds when it is given. */
 static int
 accept_client(struct perf_app *a)
 {
-	int64_t deadline = mono_ms() + perf_boot_ms(a);
+	const bool forever = !a->o.boot_timeout_given;
+	int64_t deadline = forever ? INT64_MAX : mono_ms() + perf_boot_ms(a);
 
 	for (;;) {
 		int64_t left = deadline - mono_ms();
 
-		a->conn = rdx_conn_accept(a->listener, (int)RTE_MAX(left, (int64_t)0));
+		a->conn = rdx_conn_accept(a->listener,
+					  forever ? -1 : (int)RTE_MAX(left, (int64_t)0));
 		if (a->conn != NULL)
 			return 0;
-		if (rte_errno == EINTR || mono_ms() >= deadline || rdx_runtime_stopping()) {
+		if (rte_errno == EINTR || rdx_runtime_stopping()) {
+			/* Ctrl-C: what a server waiting until then expects */
+			fprintf(stderr, "rdx-perf: no client on port %u: interrupted\n", a->o.port);
+			return -EINTR;
+		}
+		if (mono_ms() >= deadline) {
 			fprintf(stderr, "rdx-perf: no client within %.1f s on port %u\n",
 				a->o.boot_timeout, a->o.port);
 			return -ETIMEDOUT;
@@ -256,8 +264,12 @@ server_boot(struct perf_app *a)
 			rte_strerror(rte_errno));
 		return -EADDRINUSE;
 	}
-	printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
-	       rdx_conn_port(a->listener), a->o.boot_timeout);
+	if (a->o.boot_timeout_given)
+		printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
+		       rdx_conn_port(a->listener), a->o.boot_timeout);
+	else
+		printf("rdx-perf: waiting for a client on port %u (until Ctrl-C)\n",
+		       rdx_conn_port(a->listener));
 	fflush(stdout);
 	rc = accept_client(a);
 	if (rc < 0)
@@ -366,6 +378,9 @@ perf_rpc_server(struct perf_app *a)
 	int rc;
 
 	rc = server_boot(a);
+	/* stopped by Ctrl-C before any client came: as the raw server, 0 */
+	if (rc == -EINTR && a->conn == NULL)
+		return 0;
 	if (rc < 0)
 		return rc;
 	for (;;) {

@@ -12,7 +12,9 @@
  * It serves --clients clients (accepted as they come, while it serves the
  * others: their bootstraps progress without waiting, so a peer that
  * connects and goes silent stalls no one) and exits once all of them have
- * come and gone, or on SIGINT/SIGTERM. The store (kv_store.h) is a fixed
+ * come and gone, or on SIGINT/SIGTERM: 0 when every queue worked, 1 with
+ * one line after a device error (at once when the endpoint's UD QP went to
+ * error: it can serve no one). The store (kv_store.h) is a fixed
  * open-addressing table with its value slab allocated at start: the
  * handlers allocate nothing.
  */
@@ -262,6 +264,15 @@ kv_watch_poll(void *arg)
 	if (now < w->next)
 		return 0;
 	w->next = now + rdx_tsc_hz() / KV_WATCH_HZ;
+	/* an endpoint whose QP went to error serves no one any more (lib/rpc
+	 * said why in one line): stop, exit 1, never wait there for SIGINT */
+	if (rdx_rpc_endpoint_error(w->ep) != 0) {
+		fprintf(stderr, "kv_server: endpoint %s is dead (its QP went to error): exiting\n",
+			rdx_rpc_endpoint_name(w->ep));
+		w->rc = -1;
+		rdx_lcore_loop_stop(w->loop);
+		return 0;
+	}
 	if (w->nb < w->want) {
 		kv_accept(w, now);
 		kv_boot_progress(w, now);
@@ -314,6 +325,7 @@ main(int argc, char **argv)
 	struct rdx_rpc_conf conf = { .transport = "infrc", .name = "kv" };
 	struct kv_store s = { .cap = 4096, .value_max = KV_VALUE_MAX_DEFAULT };
 	struct rdx_lcore_loop loop;
+	struct rdx_rpc_stats st;
 	static struct kv_watch w;
 	struct rdx_rpc_endpoint *ep = NULL;
 	struct rdx_dev *dev = NULL;
@@ -400,6 +412,13 @@ main(int argc, char **argv)
 		goto out;
 	printf("kv_server: done: %" PRIu64 " GET (%" PRIu64 " hits), %" PRIu64 " PUT, %" PRIu64 " DELETE, %" PRIu64 " bad, %u keys stored\n",
 	       s.gets, s.hits, s.puts, s.dels, s.bad, s.used);
+	/* a device error failed some session's calls (infrc: that session's
+	 * QP went to error): the run was not clean */
+	if (rdx_rpc_endpoint_stats_get(ep, &st) == 0 && st.errors != 0) {
+		fprintf(stderr, "kv_server: %" PRIu64 " device error(s) on the endpoint: exit 1\n",
+			st.errors);
+		goto out;
+	}
 	rc = 0;
 out:
 	rdx_rpc_endpoint_destroy(ep);

@@ -108,7 +108,7 @@ conf_resolve(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_conf *conf)
 	const struct rdx_dev_attr *a = rdx_dev_attr_get(ep->dev);
 	const char *tn = conf->transport != NULL ? conf->transport : "basic+infud";
 	int t = rdx_rpc_transport_parse(tn);
-	uint32_t mtu_max;
+	uint32_t mtu_max, call_us;
 
 	if (t < 0) {
 		rpc_log("unknown transport '%s' (infrc, basic+infud, homa+infud)", tn);
@@ -139,8 +139,16 @@ conf_resolve(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_conf *conf)
 	ep->hz = tsc_hz();
 	ep->rto_us = conf->rto_us != 0 ? conf->rto_us : 1000;
 	ep->rto = ep->rto_us * ep->hz / 1000000u;
-	ep->call_to = (uint64_t)(conf->call_timeout_us != 0 ? conf->call_timeout_us : 5000000u) *
-		      ep->hz / 1000000u;
+	call_us = conf->call_timeout_us != 0 ? conf->call_timeout_us : 5000000u;
+	ep->call_to = (uint64_t)call_us * ep->hz / 1000000u;
+	ep->rto_min_us = conf->rto_min_us != 0 ? conf->rto_min_us : 10;
+	ep->rto_max_us = conf->rto_max_us != 0 ? conf->rto_max_us : RTE_MIN(200000u, call_us);
+	if (range("rto_min_us", ep->rto_min_us, 1, 1000000) ||
+	    range("rto_max_us", ep->rto_max_us, RTE_MIN(ep->rto_min_us, call_us), call_us))
+		return -EINVAL;
+	ep->rto_min = RTE_MAX((uint64_t)ep->rto_min_us * ep->hz / 1000000u, (uint64_t)1);
+	ep->rto_max = (uint64_t)ep->rto_max_us * ep->hz / 1000000u;
+	ep->scan_period = RTE_MAX(ep->rto / 4, (uint64_t)1);
 	ep->lcore_id = conf->lcore_id_set ? conf->lcore_id : -1;
 	if (t == RDX_RPC_TRANSPORT_INFRC) {
 		if ((uint64_t)ep->max_msg + RPC_HDR_LEN > a->max_msg_size) {
@@ -253,6 +261,14 @@ rdx_rpc_endpoint_poller(void *arg)
 }
 
 int
+rdx_rpc_endpoint_error(const struct rdx_rpc_endpoint *ep)
+{
+	if (ep == NULL)
+		return -EINVAL;
+	return __atomic_load_n(&ep->qp_err, __ATOMIC_RELAXED) ? -EIO : 0;
+}
+
+int
 rdx_rpc_endpoint_stats_get(const struct rdx_rpc_endpoint *ep, struct rdx_rpc_stats *st)
 {
 	const uint64_t *src;
@@ -309,6 +325,8 @@ rdx_rpc_endpoint_conf_get(const struct rdx_rpc_endpoint *ep, struct rdx_rpc_conf
 	conf->mtu = ep->mtu;
 	conf->queue_depth = ep->qdepth;
 	conf->rto_us = ep->rto_us;
+	conf->rto_min_us = ep->rto_min_us;
+	conf->rto_max_us = ep->rto_max_us;
 	conf->window = ep->homa ? 0 : ep->window;
 	conf->rtt_bytes = ep->homa ? ep->rtt_bytes : 0;
 	conf->overcommit = ep->homa ? ep->overcommit : 0;
@@ -349,6 +367,7 @@ rdx_rpc_session_create(struct rdx_rpc_endpoint *ep)
 	s->idx = idx;
 	ep->epoch++;
 	s->wire_id = idx | (uint32_t)ep->epoch << 24;
+	rpc_rtt_init(&s->rtt, ep->rto, ep->rto_min, ep->rto_max);
 	for (i = 0; i < ep->slots; i++) {
 		s->cs[i].sess = s;
 		s->cs[i].idx = i;

@@ -101,10 +101,19 @@ struct rdx_rpc_conf {
 	uint32_t mtu;
 	/** UD: send and receive queue depth of the endpoint's QP (default 256). */
 	uint32_t queue_depth;
-	/** Retransmission timeout in microseconds (UD; default 1000): no
-	 * progress for this long and the sender (basic) or receiver (homa)
-	 * acts. */
+	/** UD: the retransmission timeout in microseconds of a session
+	 * before it measured a round trip (default 1000). Each session then
+	 * times its round trips (never those of a packet sent twice: Karn's
+	 * rule) and waits RTO = SRTT + 4 * RTTVAR (RFC 6298) within
+	 * [rto_min_us, rto_max_us]: no progress for that long and the sender
+	 * (basic) or receiver (homa) acts; each timeout in a row doubles the
+	 * wait, up to rto_max_us. */
 	uint32_t rto_us;
+	/** UD: smallest RTO in microseconds (default 10). */
+	uint32_t rto_min_us;
+	/** UD: largest RTO and backed-off wait in microseconds (default
+	 * 200000, at most call_timeout_us). */
+	uint32_t rto_max_us;
 	/** A call with no progress for this long completes with -ETIMEDOUT
 	 * (microseconds, default 5 s); so does a peer gone silent. */
 	uint32_t call_timeout_us;
@@ -333,6 +342,23 @@ int rdx_rpc_endpoint_poller(void *arg);
 int rdx_rpc_endpoint_stats_get(const struct rdx_rpc_endpoint *ep,
 			       struct rdx_rpc_stats *st);
 
+/**
+ * Whether the endpoint still works. A UD endpoint whose QP went to error
+ * (a completion in error: the device refuses every later work request)
+ * is dead for good: its calls in flight completed with -EIO, new calls
+ * fail with -ENOTCONN and new sessions with -EIO, and nothing reaches its
+ * handlers any more; one line on stderr said so. Its owner destroys it
+ * (and creates another to go on) or stops with an error: polling it
+ * further serves no one. On infrc a QP error fails only its session
+ * (calls -EIO, one line) and this stays 0.
+ *
+ * Any thread.
+ *
+ * @return
+ *   0, -EIO (dead, as above), or -EINVAL for NULL.
+ */
+int rdx_rpc_endpoint_error(const struct rdx_rpc_endpoint *ep);
+
 /** The endpoint's transport. Any thread. */
 enum rdx_rpc_transport rdx_rpc_endpoint_transport(const struct rdx_rpc_endpoint *ep);
 
@@ -346,7 +372,8 @@ uint32_t rdx_rpc_endpoint_max_msg(const struct rdx_rpc_endpoint *ep);
  * The configuration in force, every default resolved (to print the knobs
  * with results): transport and name point into the endpoint, valid until
  * it is destroyed; fields a transport does not use are 0 (infrc: mtu,
- * queue_depth, msg_bufs, window, rtt_bytes, overcommit, rto_us).
+ * queue_depth, msg_bufs, window, rtt_bytes, overcommit, rto_us, rto_min_us,
+ * rto_max_us).
  *
  * Any thread.
  *

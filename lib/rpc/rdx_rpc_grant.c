@@ -22,6 +22,13 @@ rpc_grant_init(struct rpc_grant_sched *s, struct rpc_grant_ent **ents,
 	s->cap = cap;
 	s->rtt_bytes = rtt_bytes;
 	s->overcommit = overcommit == 0 ? 1 : overcommit;
+	s->budget = 0;
+}
+
+void
+rpc_grant_budget(struct rpc_grant_sched *s, uint32_t budget)
+{
+	s->budget = budget;
 }
 
 int
@@ -30,6 +37,7 @@ rpc_grant_add(struct rpc_grant_sched *s, struct rpc_grant_ent *e, uint32_t msg_l
 	e->msg_len = msg_len;
 	e->rcvd = 0;
 	e->granted = msg_len < s->rtt_bytes ? msg_len : s->rtt_bytes;
+	e->prev_granted = e->granted;
 	e->pos = GRANT_NONE;
 	if (e->granted >= msg_len)
 		return 0;
@@ -63,7 +71,7 @@ rpc_grant_run(struct rpc_grant_sched *s, struct rpc_grant_ent **out, uint32_t ma
 {
 	struct rpc_grant_ent *top[64];
 	uint32_t k = s->overcommit < 64 ? s->overcommit : 64;
-	uint32_t ntop = 0, i, j, nout = 0;
+	uint32_t ntop = 0, i, j, nout = 0, ahead = s->rtt_bytes;
 
 	/* the k entries with the fewest bytes left, in order (insertion) */
 	for (i = 0; i < s->n; i++) {
@@ -78,13 +86,16 @@ rpc_grant_run(struct rpc_grant_sched *s, struct rpc_grant_ent **out, uint32_t ma
 		}
 		top[j] = e;
 	}
+	if (ntop != 0 && s->budget / ntop > ahead)
+		ahead = s->budget / ntop;
 	for (i = 0; i < ntop; i++) {
 		struct rpc_grant_ent *e = top[i];
-		uint64_t want = (uint64_t)e->rcvd + s->rtt_bytes;
+		uint64_t want = (uint64_t)e->rcvd + ahead;
 
 		if (want > e->msg_len)
 			want = e->msg_len;
 		if (want > e->granted && nout < max) {
+			e->prev_granted = e->granted;
 			e->granted = (uint32_t)want;
 			out[nout++] = e;
 		}

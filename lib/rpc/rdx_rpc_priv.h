@@ -19,9 +19,17 @@
 
 #define RPC_MAX_SLOTS 64u
 #define RPC_BURST 32u
-/** A retransmission timer doubles after each timeout in a row, up to
- * rto << RPC_MAX_BACKOFF, and starts again at rto on progress. */
-#define RPC_MAX_BACKOFF 4u
+/** A retransmission timer doubles after each timeout in a row (up to the
+ * endpoint's rto_max: rpc_rtt_wait) and starts again at the session's
+ * RTO on progress; the count stops at RPC_MAX_BACKOFF. */
+#define RPC_MAX_BACKOFF 24u
+/** A receiver's timer that expires while other packets of the session
+ * still come is put off (the peer is busy sending those), at most this
+ * many times in a row. */
+#define RPC_RX_DEFERS 3u
+/** homa: RESENDs a receiver's timeout sends at most (one per run of
+ * missing packets). */
+#define RPC_RESEND_RUNS 4u
 #define RPC_NONE UINT32_MAX
 
 /** Client slot: one call in flight (ids idx, idx + slots, ...). */
@@ -44,6 +52,12 @@ struct rpc_cslot {
 	struct rpc_rx rx;         /**< the response */
 	struct rpc_grant_ent gent; /**< homa: granting the response */
 	uint32_t acks_due;        /**< basic: new packets since the last ACK */
+	struct rpc_rtt_timing tm;  /**< the exchange our message's packets time */
+	struct rpc_rtt_timing gtm; /**< homa: the grant we time (receiving) */
+	uint64_t t_sent;          /**< TSC of our message's last first-time packet */
+	uint64_t t_resend;        /**< TSC we last answered a RESEND about it */
+	uint32_t resend_off;      /**< the offset that RESEND asked for */
+	uint8_t rx_defers;        /**< receiving: timeouts put off in a row */
 	uint32_t backoff;         /**< timeouts in a row: the timer waits rto << backoff */
 	uint64_t t_progress;      /**< TSC of the last sign of life */
 	uint64_t t_retx;          /**< TSC the retransmission timer started */
@@ -76,6 +90,12 @@ struct rpc_sslot {
 	struct rpc_rx rx;         /**< the request */
 	struct rpc_grant_ent gent; /**< homa: granting the request */
 	uint32_t acks_due;
+	struct rpc_rtt_timing tm;  /**< the exchange our message's packets time */
+	struct rpc_rtt_timing gtm; /**< homa: the grant we time (receiving) */
+	uint64_t t_sent;          /**< TSC of our message's last first-time packet */
+	uint64_t t_resend;        /**< TSC we last answered a RESEND about it */
+	uint32_t resend_off;      /**< the offset that RESEND asked for */
+	uint8_t rx_defers;        /**< receiving: timeouts put off in a row */
 	uint32_t backoff;
 	uint64_t t_progress;
 	uint64_t t_retx;
@@ -95,6 +115,9 @@ struct rdx_rpc_session {
 	struct rdx_ah *ah;
 	uint32_t peer_qpn;
 	uint32_t peer_qkey;
+	struct rpc_rtt rtt;       /**< UD: round trips to the peer, its RTO */
+	uint64_t t_rx;            /**< UD: TSC of the peer's last packet */
+	bool probed;              /**< UD: a timer of this scan sent to a silent peer */
 	/* infrc */
 	struct rdx_qp *qp;
 	struct rdx_mem *mem;
@@ -152,8 +175,14 @@ struct rdx_rpc_endpoint {
 	uint32_t map_words;       /**< per reassembly bitmap */
 	int32_t lcore_id;
 	uint64_t hz;
-	uint64_t rto;             /**< TSC */
+	uint64_t rto;             /**< TSC: a new session's RTO before it measured one */
 	uint32_t rto_us;          /**< as configured */
+	uint64_t rto_min;         /**< TSC: bounds of a session's RTO */
+	uint64_t rto_max;
+	uint32_t rto_min_us;
+	uint32_t rto_max_us;
+	uint64_t scan_period;     /**< TSC: a quarter of the smallest session RTO */
+	uint64_t now;             /**< TSC of this poll (UD) */
 	uint64_t call_to;         /**< TSC */
 	uint64_t next_scan;
 	uint64_t last_poll;       /**< TSC of the last poll (UD) */

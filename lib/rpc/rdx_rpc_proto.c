@@ -128,10 +128,18 @@ rpc_rx_ack_map(const struct rpc_rx *rx)
 uint32_t
 rpc_rx_missing(const struct rpc_rx *rx, uint32_t limit, uint32_t *first)
 {
-	uint32_t i = rx->cum, n = 0;
+	return rpc_rx_missing_from(rx, rx->cum, limit, first);
+}
+
+uint32_t
+rpc_rx_missing_from(const struct rpc_rx *rx, uint32_t from, uint32_t limit, uint32_t *first)
+{
+	uint32_t i = from > rx->cum ? from : rx->cum, n = 0;
 
 	if (limit > rx->npkts)
 		limit = rx->npkts;
+	while (i < limit && map_test(rx->map, i))
+		i++;
 	if (i >= limit)
 		return 0;
 	*first = i;
@@ -151,6 +159,7 @@ rpc_tx_init(struct rpc_tx *tx, uint32_t npkts, uint32_t window, uint32_t unsched
 	tx->sack = 0;
 	tx->window = window > 64 ? 64 : window;
 	tx->limit = unsched > npkts ? npkts : unsched;
+	tx->rexmit = 0;
 }
 
 uint32_t
@@ -227,4 +236,46 @@ rpc_tx_retx(const struct rpc_tx *tx, uint32_t *out, uint32_t max)
 		if (!rpc_tx_acked(tx, i))
 			out[n++] = i;
 	return n;
+}
+
+static inline uint64_t
+rtt_clamp(const struct rpc_rtt *r, uint64_t v)
+{
+	return v < r->min ? r->min : v > r->max ? r->max : v;
+}
+
+void
+rpc_rtt_init(struct rpc_rtt *r, uint64_t initial, uint64_t min, uint64_t max)
+{
+	r->min = min != 0 ? min : 1;
+	r->max = max > r->min ? max : r->min;
+	r->srtt8 = 0;
+	r->rttvar4 = 0;
+	r->samples = 0;
+	r->rto = rtt_clamp(r, initial);
+}
+
+void
+rpc_rtt_sample(struct rpc_rtt *r, uint64_t rtt)
+{
+	uint64_t d, srtt;
+
+	if (rtt == 0)
+		rtt = 1;
+	/* fixed point: srtt8 = 8 SRTT, rttvar4 = 4 RTTVAR, so the gains are
+	 * shifts and small round trips do not round away */
+	if (r->samples++ == 0) {
+		/* RFC 6298 2.2: SRTT = R, RTTVAR = R/2 */
+		r->srtt8 = rtt << 3;
+		r->rttvar4 = rtt << 1;
+	} else {
+		/* 2.3: RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - R|, then
+		 * SRTT = 7/8 SRTT + 1/8 R */
+		srtt = r->srtt8 >> 3;
+		d = srtt > rtt ? srtt - rtt : rtt - srtt;
+		r->rttvar4 = r->rttvar4 - (r->rttvar4 >> 2) + d;
+		r->srtt8 = r->srtt8 - (r->srtt8 >> 3) + rtt;
+	}
+	/* 2.3: RTO = SRTT + 4 RTTVAR, then 2.4/2.5's bounds */
+	r->rto = rtt_clamp(r, (r->srtt8 >> 3) + r->rttvar4);
 }

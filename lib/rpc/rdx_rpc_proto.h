@@ -35,7 +35,10 @@ enum rpc_pkt_kind {
 /** flags */
 #define RPC_F_RESP 0x01   /**< about the response (else the request) */
 #define RPC_F_ERR  0x02   /**< response: no handler for the type */
-#define RPC_F_RETX 0x04   /**< DATA sent again (statistics only) */
+#define RPC_F_RETX 0x04   /**< DATA sent again (statistics, and no round trip is
+			   * timed on it); ACK sent by the receiver's timer: the
+			   * packets it lacks below the highest one it has, or
+			   * its first missing one, are lost */
 #define RPC_F_ALL  0x07
 
 struct rpc_hdr {
@@ -127,6 +130,9 @@ uint64_t rpc_rx_ack_map(const struct rpc_rx *rx);
  * index in *first, its length returned (0: none missing below limit).
  */
 uint32_t rpc_rx_missing(const struct rpc_rx *rx, uint32_t limit, uint32_t *first);
+/** The same, for the first run at or after packet from. */
+uint32_t rpc_rx_missing_from(const struct rpc_rx *rx, uint32_t from, uint32_t limit,
+			     uint32_t *first);
 
 /* ------------------------------------------------------------------ */
 /* Sender: window and acknowledgements (basic), grants (homa).        */
@@ -138,6 +144,7 @@ struct rpc_tx {
 	uint64_t sack;        /**< bit k: packet cum + k acknowledged */
 	uint32_t window;      /**< basic: packets unacknowledged at most */
 	uint32_t limit;       /**< homa: packets granted (may be sent) */
+	uint32_t rexmit;      /**< basic: the lost packets below were sent again */
 };
 
 /** Start a message: basic with window w (1..64), homa with w 0 and
@@ -192,6 +199,92 @@ rpc_timer_expired(uint64_t now, uint64_t last, uint64_t rto)
 }
 
 /* ------------------------------------------------------------------ */
+/* Retransmission timeout from measured round trips (RFC 6298)        */
+
+/**
+ * One peer's round-trip estimate, in clock ticks: the smoothed round trip
+ * (SRTT) and its mean deviation (RTTVAR), gains 1/8 and 1/4, and the
+ * timeout RTO = SRTT + 4 * RTTVAR clamped to [min, max]; before the first
+ * sample RTO is the configured initial value. The caller feeds it only
+ * unambiguous samples (Karn's rule: never the round trip of a packet sent
+ * more than once, nor of an exchange a retransmission or probe took part
+ * in), and backs a timer off by doubling (rpc_rtt_wait).
+ */
+struct rpc_rtt {
+	uint64_t srtt8;       /**< 8 * SRTT */
+	uint64_t rttvar4;     /**< 4 * RTTVAR */
+	uint64_t rto;
+	uint64_t min;
+	uint64_t max;
+	uint64_t samples;     /**< taken so far */
+};
+
+/** Start with timeout initial (clamped to [min, max]); min >= 1, max >= min. */
+void rpc_rtt_init(struct rpc_rtt *r, uint64_t initial, uint64_t min, uint64_t max);
+/** A measured round trip of rtt ticks (0 counts as 1). */
+void rpc_rtt_sample(struct rpc_rtt *r, uint64_t rtt);
+/** The wait of a timer that fired `backoff` times in a row: rto doubled
+ * that many times, at most max. */
+static inline uint64_t
+rpc_rtt_wait(const struct rpc_rtt *r, uint32_t backoff)
+{
+	uint64_t w = r->rto;
+
+	while (backoff-- > 0 && w < r->max)
+		w <<= 1;
+	return w < r->max ? w : r->max;
+}
+
+/**
+ * One exchange being timed (at most one per message direction): started
+ * when a packet is sent for the first time (pkt: its index, or the grant
+ * edge a receiver waits past), cancelled when any packet or probe of the
+ * exchange is sent again (Karn's rule), ended by the answer. t == 0: none.
+ */
+struct rpc_rtt_timing {
+	uint64_t t;
+	uint32_t pkt;
+};
+
+/** Time packet pkt sent at now, unless an exchange is being timed. */
+static inline void
+rpc_rtt_start(struct rpc_rtt_timing *tm, uint64_t now, uint32_t pkt)
+{
+	if (tm->t == 0) {
+		tm->t = now != 0 ? now : 1;
+		tm->pkt = pkt;
+	}
+}
+
+/** A retransmission or probe: the answer would be ambiguous. */
+static inline void
+rpc_rtt_cancel(struct rpc_rtt_timing *tm)
+{
+	tm->t = 0;
+}
+
+/** The answer to the timed exchange arrived at now: one sample into r.
+ * @return 1 when sampled, 0 when nothing was timed. */
+static inline int
+rpc_rtt_end(struct rpc_rtt *r, struct rpc_rtt_timing *tm, uint64_t now)
+{
+	uint64_t t = tm->t;
+
+	tm->t = 0;
+	if (t == 0 || now < t)
+		return 0;
+	rpc_rtt_sample(r, now - t);
+	return 1;
+}
+
+/** One past the highest packet acknowledged (selectively or not). */
+static inline uint32_t
+rpc_tx_acked_end(const struct rpc_tx *tx)
+{
+	return tx->sack != 0 ? tx->cum + 64u - (uint32_t)__builtin_clzll(tx->sack) : tx->cum;
+}
+
+/* ------------------------------------------------------------------ */
 /* Grant scheduler (homa receiver): rdx_rpc_grant.c                   */
 
 /** One incoming scheduled message, embedded in the receiver's slot. */
@@ -199,6 +292,7 @@ struct rpc_grant_ent {
 	uint32_t msg_len;
 	uint32_t rcvd;        /**< bytes received */
 	uint32_t granted;     /**< bytes the sender may send */
+	uint32_t prev_granted; /**< granted before the last rise (rpc_grant_run) */
 	uint32_t pos;         /**< index in the scheduler (UINT32_MAX: none) */
 	void *ctx;            /**< the owner's (the transport's slot) */
 	uint8_t role;         /**< the owner's (which kind of slot) */
@@ -210,6 +304,8 @@ struct rpc_grant_sched {
 	uint32_t cap;
 	uint32_t rtt_bytes;
 	uint32_t overcommit;
+	uint32_t budget;      /**< bytes the granted messages may have in flight
+			       * together (0: rtt_bytes each) */
 };
 
 /** ents: room for cap pointers. */
@@ -220,11 +316,20 @@ void rpc_grant_init(struct rpc_grant_sched *s, struct rpc_grant_ent **ents,
  * -ENOSPC. */
 int rpc_grant_add(struct rpc_grant_sched *s, struct rpc_grant_ent *e,
 		  uint32_t msg_len);
+/**
+ * Let the granted messages have `budget` bytes in flight together (the
+ * receive buffers set aside for them): each of the n granted at once may
+ * then run max(rtt_bytes, budget / n) bytes ahead of what arrived, so
+ * fewer grant round trips carry a message when few are granted (a round
+ * trip is long when the peer shares a CPU). 0: rtt_bytes each.
+ */
+void rpc_grant_budget(struct rpc_grant_sched *s, uint32_t budget);
 /** Forget a message (complete, or its RPC ended). */
 void rpc_grant_remove(struct rpc_grant_sched *s, struct rpc_grant_ent *e);
 /**
  * Grant: the overcommit messages with the fewest bytes left to receive get
- * granted = min(msg_len, rcvd + rtt_bytes); no other message gets a grant.
+ * granted = min(msg_len, rcvd + ahead), ahead = rtt_bytes or what the
+ * budget gives each (rpc_grant_budget); no other message gets a grant.
  * Messages fully granted leave the scheduler. The entries whose grant rose
  * are written to out (at most max: pass max >= overcommit, else the
  * grants that do not fit are left for the next run).

@@ -134,69 +134,165 @@ send_data(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, uint8_t 
 	return 0;
 }
 
-/* Send what the window or the grants allow; false when out of room. */
-static bool
-pump_msg(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_tx *tx,
-	 uint8_t flags, uint16_t type, uint64_t id, const uint8_t *msg, uint32_t len)
-{
-	uint32_t n = rpc_tx_sendable(tx);
+/* One outgoing message of a slot: what the send and retransmission
+ * helpers need (the slot's transmit state, its round-trip timing). */
+struct rpc_out {
+	const struct rdx_rpc_session *s;
+	struct rpc_tx *tx;
+	struct rpc_rtt_timing *tm;
+	uint64_t *t_sent;
+	uint64_t *t_resend;
+	uint32_t *resend_off;
+	uint8_t flags;
+	uint16_t type;
+	uint64_t id;
+	const uint8_t *msg;
+	uint32_t len;
+};
 
+static inline struct rpc_out
+out_client(struct rpc_cslot *c)
+{
+	return (struct rpc_out){ c->sess, &c->tx, &c->tm, &c->t_sent, &c->t_resend,
+				 &c->resend_off, 0, c->type, c->id, c->req, c->req_len };
+}
+
+static inline struct rpc_out
+out_server(struct rpc_sslot *ss)
+{
+	return (struct rpc_out){ ss->req.sess, &ss->tx, &ss->tm, &ss->t_sent, &ss->t_resend,
+				 &ss->resend_off, (uint8_t)(RPC_F_RESP | ss->flags), ss->req.type,
+				 ss->id, ss->req.resp, ss->resp_len };
+}
+
+/* Send what the window or the grants allow; false when out of room. A
+ * packet sent for the first time starts a round-trip timing (when none
+ * runs). */
+static bool
+pump_msg(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
+{
+	struct rpc_tx *tx = o->tx;
+	uint32_t n = rpc_tx_sendable(tx);
+	bool room = true;
+
+	if (n == 0)
+		return true;
 	while (n-- > 0) {
-		if (send_data(ep, s, flags, type, id, msg, len, tx->next) != 0) {
+		if (send_data(ep, o->s, o->flags, o->type, o->id, o->msg, o->len, tx->next) != 0) {
 			ep->pump = true;
-			return false;
+			room = false;
+			break;
 		}
+		rpc_rtt_start(o->tm, ep->now, tx->next);
 		tx->next++;
 	}
-	return true;
+	*o->t_sent = rte_rdtsc(); /* the poll's clock may be well behind by now */
+	return room;
 }
 
 static inline bool
 pump_client(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c)
 {
-	return pump_msg(ep, c->sess, &c->tx, 0, c->type, c->id, c->req, c->req_len);
+	struct rpc_out o = out_client(c);
+
+	return pump_msg(ep, &o);
 }
 
 static inline bool
 pump_server(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss)
 {
-	return pump_msg(ep, ss->req.sess, &ss->tx, RPC_F_RESP | ss->flags, ss->req.type,
-			ss->id, ss->req.resp, ss->resp_len);
+	struct rpc_out o = out_server(ss);
+
+	return pump_msg(ep, &o);
 }
 
-/* Send again the packets of [first, end) already sent and not acked. */
+/* Send again the packets of [first, end) already sent and not acked; the
+ * message's round-trip timing is void (Karn). */
 static void
-retx_range(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_tx *tx,
-	   uint8_t flags, uint16_t type, uint64_t id, const uint8_t *msg, uint32_t len,
-	   uint32_t first, uint32_t end)
+retx_range(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, uint32_t first, uint32_t end)
 {
+	struct rpc_tx *tx = o->tx;
 	uint32_t i;
 
 	if (end > tx->next)
 		end = tx->next;
-	for (i = first; i < end; i++)
-		if (!rpc_tx_acked(tx, i) &&
-		    send_data(ep, s, flags | RPC_F_RETX, type, id, msg, len, i) != 0)
+	for (i = first; i < end; i++) {
+		if (rpc_tx_acked(tx, i))
+			continue;
+		rpc_rtt_cancel(o->tm);
+		if (send_data(ep, o->s, o->flags | RPC_F_RETX, o->type, o->id, o->msg, o->len,
+			      i) != 0)
 			return;
+	}
 }
 
-/* basic: a timeout sends every unacknowledged packet again. */
+/* basic: a packet is taken as lost once RPC_DUPTHRESH packets sent after
+ * it are acknowledged (TCP's duplicate-ACK threshold, RFC 5681 3.2, which
+ * tolerates that much reordering). */
+#define RPC_DUPTHRESH 3u
+
+/* basic, on an acknowledgement: send the packets it shows lost (each once
+ * until the next timeout). */
 static void
-retx_unacked(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_tx *tx,
-	     uint8_t flags, uint16_t type, uint64_t id, const uint8_t *msg, uint32_t len)
+retx_lost(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
 {
-	retx_range(ep, s, tx, flags, type, id, msg, len, tx->cum, tx->next);
+	struct rpc_tx *tx = o->tx;
+	uint32_t end = rpc_tx_acked_end(tx);
+	uint32_t from = RTE_MAX(tx->cum, tx->rexmit);
+
+	if (end < from + RPC_DUPTHRESH + 1)
+		return;
+	end -= RPC_DUPTHRESH;
+	tx->rexmit = end;
+	retx_range(ep, o, from, end);
+}
+
+/* basic, on a timeout: the unacknowledged packets below the highest one
+ * acknowledged (they were lost: later ones arrived), or else only the
+ * oldest unacknowledged one: a timeout says nothing arrived for a while,
+ * which a peer descheduled for that long explains as well as a loss, so
+ * one packet probes and its acknowledgement (selective) tells the rest. */
+static void
+retx_timeout(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
+{
+	struct rpc_tx *tx = o->tx;
+	uint32_t end = rpc_tx_acked_end(tx);
+
+	if (end <= tx->cum)
+		end = tx->cum + 1;
+	tx->rexmit = end;
+	retx_range(ep, o, tx->cum, end);
 }
 
 /* A RESEND: length 0 asks for "what you sent first" (the peer does not
- * know the message yet), else the byte range. */
+ * know the message yet), else the byte range. A RESEND that comes within
+ * rto_min of our last first-time packet (typically in the same poll: it
+ * waited in our receive queue while we were not running, beside the GRANT
+ * or the request that let us send) was sent before that packet could
+ * reach the peer: those packets are on their way, and the peer asks again
+ * after its next timeout if not. Nor is one for the same offset within a
+ * round trip (SRTT, at least rto_min) of the last one we answered:
+ * a peer whose timer fired while we were not running has sent a RESEND
+ * per timeout, and they all come at once; the first was answered. */
 static void
-retx_resend(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_tx *tx,
-	    uint8_t flags, uint16_t type, uint64_t id, const uint8_t *msg, uint32_t len,
-	    const struct rpc_hdr *h)
+retx_resend(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, const struct rpc_hdr *h)
 {
+	const struct rpc_rtt *rtt = &o->s->rtt;
+	uint64_t srtt = RTE_MAX(rtt->srtt8 >> 3, ep->rto_min);
+	uint64_t now = rte_rdtsc();
+	struct rpc_tx *tx = o->tx;
 	uint32_t first, end;
 
+	if ((*o->t_sent != 0 && now >= *o->t_sent && now - *o->t_sent < ep->rto_min) ||
+	    (*o->t_resend != 0 && h->offset == *o->resend_off && now >= *o->t_resend &&
+	     now - *o->t_resend < srtt)) {
+		/* homa: asking for bytes grants them (the GRANT may be lost) */
+		if (ep->homa && h->length != 0 &&
+		    rpc_tx_grant(tx, (uint32_t)(((uint64_t)h->offset + h->length + ep->mtu - 1) /
+						ep->mtu)))
+			ep->pump = true;
+		return;
+	}
 	if (h->length == 0) {
 		first = ep->homa ? 0 : tx->cum;
 		end = ep->homa ? rpc_npkts(ep->rtt_bytes, ep->mtu) : tx->next;
@@ -207,7 +303,9 @@ retx_resend(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct
 		if (ep->homa && rpc_tx_grant(tx, end))
 			ep->pump = true;
 	}
-	retx_range(ep, s, tx, flags, type, id, msg, len, first, end);
+	*o->t_resend = now;
+	*o->resend_off = h->offset;
+	retx_range(ep, o, first, end);
 }
 
 static inline uint32_t
@@ -277,22 +375,35 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 	case RPC_PKT_ACK:
 		memcpy(&map, payload, sizeof(map));
 		if (rpc_tx_ack(&c->tx, h->offset / ep->mtu, rte_le_to_cpu_64(map)) > 0) {
+			struct rpc_out o = out_client(c);
+
+			if (c->tm.t != 0 && rpc_tx_acked(&c->tx, c->tm.pkt))
+				rpc_rtt_end(&s->rtt, &c->tm, now);
 			c->t_retx = now;
 			c->backoff = 0;
 			ep->pump = true;
+			if (!ep->homa)
+				retx_lost(ep, &o);
 		}
 		if (rpc_tx_done(&c->tx))
 			c->req_done = true;
 		return;
 	case RPC_PKT_GRANT:
 		ep->stats.grants_rcvd++;
+		/* the first GRANT follows the arrival of some packet of ours,
+		 * none sent before packet 0 */
+		if (c->tm.t != 0 && c->tm.pkt == 0)
+			rpc_rtt_end(&s->rtt, &c->tm, now);
 		if (rpc_tx_grant(&c->tx, rpc_npkts(h->offset, ep->mtu)))
 			pump_client(ep, c);
 		return;
-	case RPC_PKT_RESEND:
+	case RPC_PKT_RESEND: {
+		struct rpc_out o = out_client(c);
+
 		ep->stats.resends_rcvd++;
-		retx_resend(ep, s, &c->tx, 0, c->type, c->id, c->req, c->req_len, h);
+		retx_resend(ep, &o, h);
 		return;
+	}
 	case RPC_PKT_BUSY:
 		ep->stats.busy_rcvd++;
 		c->req_done = true;
@@ -301,8 +412,11 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 	default:
 		break;
 	}
-	/* DATA of the response */
+	/* DATA of the response: the request arrived whole (the timed packet
+	 * with it) */
 	c->req_done = true;
+	if (c->tm.t != 0)
+		rpc_rtt_end(&s->rtt, &c->tm, now);
 	if (!c->resp_started) {
 		if (h->flags & RPC_F_ERR || h->msg_len > c->resp_cap) {
 			send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, h->rpc_id, h->msg_len,
@@ -332,6 +446,10 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 	}
 	c->t_retx = now;
 	c->backoff = 0;
+	c->rx_defers = 0;
+	/* homa: a first-time packet past the timed grant's edge answers it */
+	if (c->gtm.t != 0 && !(h->flags & RPC_F_RETX) && h->offset / ep->mtu >= c->gtm.pkt)
+		rpc_rtt_end(&s->rtt, &c->gtm, now);
 	if (h->length != 0)
 		memcpy(c->resp + h->offset, payload, h->length);
 	if (rpc_rx_complete(&c->rx)) {
@@ -384,6 +502,9 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 		ss->id = h->rpc_id;
 		ss->used = true;
 		ss->state = SS_RECV;
+		rpc_rtt_cancel(&ss->gtm);
+		rpc_rtt_cancel(&ss->tm);
+		ss->t_sent = 0;
 		ss->flags = 0;
 		ss->acks_due = 0;
 		ss->req.type = h->type;
@@ -411,6 +532,9 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 	}
 	ss->t_retx = now;
 	ss->backoff = 0;
+	ss->rx_defers = 0;
+	if (ss->gtm.t != 0 && !(h->flags & RPC_F_RETX) && h->offset / ep->mtu >= ss->gtm.pkt)
+		rpc_rtt_end(&s->rtt, &ss->gtm, now);
 	if (h->length != 0)
 		memcpy(ss->reqbuf + h->offset, payload, h->length);
 	if (rpc_rx_complete(&ss->rx)) {
@@ -455,9 +579,10 @@ server_rx(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, const struct rpc_hd
 			ep->stats.busy_sent++;
 			send_ctl(ep, s, RPC_PKT_BUSY, RPC_F_RESP, h->type, h->rpc_id, 0, 0, 0, 0);
 		} else if (cls == RPC_ID_CURRENT && ss->state == SS_RESP) {
+			struct rpc_out o = out_server(ss);
+
 			ss->t_progress = now;
-			retx_resend(ep, s, &ss->tx, RPC_F_RESP | ss->flags, ss->req.type, ss->id,
-				    ss->req.resp, ss->resp_len, h);
+			retx_resend(ep, &o, h);
 		}
 		return;
 	}
@@ -466,12 +591,18 @@ server_rx(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, const struct rpc_hd
 	ss->t_progress = now;
 	if (h->kind == RPC_PKT_GRANT) {
 		ep->stats.grants_rcvd++;
+		if (ss->tm.t != 0 && ss->tm.pkt == 0)
+			rpc_rtt_end(&s->rtt, &ss->tm, now);
 		if (rpc_tx_grant(&ss->tx, rpc_npkts(h->offset, ep->mtu)))
 			pump_server(ep, ss);
 		return;
 	}
-	/* ACK of the response */
+	/* ACK of the response: it answers the timed packet when it covers it
+	 * (basic: what our timer waits for; homa's final ACK has no part in
+	 * its reliability) */
 	if (h->offset / ep->mtu >= ss->tx.npkts) {
+		if (ss->tm.t != 0 && !ep->homa)
+			rpc_rtt_end(&s->rtt, &ss->tm, now);
 		rpc_ud_ss_release(ep, ss);
 		return;
 	}
@@ -479,12 +610,26 @@ server_rx(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, const struct rpc_hd
 		return;
 	memcpy(&map, payload, sizeof(map));
 	if (rpc_tx_ack(&ss->tx, h->offset / ep->mtu, rte_le_to_cpu_64(map)) > 0) {
+		struct rpc_out o = out_server(ss);
+
+		if (ss->tm.t != 0 && rpc_tx_acked(&ss->tx, ss->tm.pkt))
+			rpc_rtt_end(&s->rtt, &ss->tm, now);
 		ss->t_retx = now;
 		ss->backoff = 0;
 		ep->pump = true;
+		if (!(h->flags & RPC_F_RETX))
+			retx_lost(ep, &o);
 	}
-	if (rpc_tx_done(&ss->tx))
+	if (rpc_tx_done(&ss->tx)) {
 		rpc_ud_ss_release(ep, ss);
+	} else if (h->flags & RPC_F_RETX) {
+		/* the receiver waited its RTO with no new packet: what it
+		 * lacks below what it has is lost, and so is (or is late) its
+		 * first missing packet; our own timer may wait longer */
+		struct rpc_out o = out_server(ss);
+
+		retx_timeout(ep, &o);
+	}
 }
 
 static void
@@ -511,6 +656,7 @@ ud_rx(struct rdx_rpc_endpoint *ep, const uint8_t *pkt, uint32_t len, uint32_t sr
 		return;
 	}
 	ep->stats.rx_pkts++;
+	s->t_rx = now;
 	k = rpc_slot_of(ep, h.rpc_id);
 	to_client = h.kind == RPC_PKT_BUSY ||
 		    (h.kind == RPC_PKT_DATA) == ((h.flags & RPC_F_RESP) != 0);
@@ -534,16 +680,22 @@ run_grants(struct rdx_rpc_endpoint *ep)
 		struct rpc_grant_ent *e = ep->gout[i];
 
 		ep->stats.grants_sent++;
+		/* the packets from the old grant's edge on can only be sent
+		 * once this grant arrived: the first of them times it */
+		uint32_t edge = rpc_npkts(e->prev_granted, ep->mtu);
+
 		if (e->role == RPC_ROLE_CLIENT) {
 			struct rpc_cslot *c = e->ctx;
 
 			send_ctl(ep, c->sess, RPC_PKT_GRANT, RPC_F_RESP, c->type, c->id,
 				 e->msg_len, e->granted, 0, 0);
+			rpc_rtt_start(&c->gtm, ep->now, edge);
 		} else {
 			struct rpc_sslot *ss = e->ctx;
 
 			send_ctl(ep, ss->req.sess, RPC_PKT_GRANT, 0, ss->req.type, ss->id,
 				 e->msg_len, e->granted, 0, 0);
+			rpc_rtt_start(&ss->gtm, ep->now, edge);
 		}
 	}
 }
@@ -552,55 +704,101 @@ run_grants(struct rdx_rpc_endpoint *ep)
  * or repeat the grant when nothing below it is missing. */
 static void
 homa_rx_timeout(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s,
-		const struct rpc_rx *rx, const struct rpc_grant_ent *g, uint8_t flags,
-		uint16_t type, uint64_t id)
+		const struct rpc_rx *rx, const struct rpc_grant_ent *g,
+		struct rpc_rtt_timing *gtm, uint8_t flags, uint16_t type, uint64_t id)
 {
 	uint32_t granted = g->granted != 0 ? g->granted : rx->msg_len;
-	uint32_t first = 0, n;
+	uint32_t first = 0, from = 0, n, k;
 
 	if (granted > rx->msg_len || g->pos == RPC_NONE)
 		granted = rx->msg_len;
 	if (granted < ep->rtt_bytes)
 		granted = ep->rtt_bytes < rx->msg_len ? ep->rtt_bytes : rx->msg_len;
-	n = rpc_rx_missing(rx, rpc_npkts(granted, ep->mtu), &first);
-	if (n > 0) {
-		uint64_t end = (uint64_t)(first + n) * ep->mtu;
+	/* the first run of missing packets, and up to RPC_RESEND_RUNS - 1
+	 * more that later packets followed (lost, not on their way), each at
+	 * most rtt_bytes (a grant may run further ahead: rpc_grant_budget,
+	 * and a RESEND that crosses the packets on their way has them all
+	 * sent twice): losses are apart, and one RTO per run would add up */
+	for (k = 0; k < RPC_RESEND_RUNS; k++) {
+		uint32_t limit = rpc_npkts(granted, ep->mtu);
+		uint64_t end;
 
+		n = rpc_rx_missing_from(rx, from, limit, &first);
+		if (n == 0 || (k > 0 && first + n >= RTE_MIN(limit, rx->npkts)))
+			break;
+		if (n > rpc_npkts(ep->rtt_bytes, ep->mtu))
+			n = rpc_npkts(ep->rtt_bytes, ep->mtu);
+		end = (uint64_t)(first + n) * ep->mtu;
 		if (end > rx->msg_len)
 			end = rx->msg_len;
 		ep->stats.resends_sent++;
+		/* a RESEND grants too: what follows may answer either */
+		rpc_rtt_cancel(gtm);
 		send_ctl(ep, s, RPC_PKT_RESEND, flags, type, id, rx->msg_len, first * ep->mtu,
 			 (uint32_t)(end - first * ep->mtu), 0);
-	} else {
+		from = first + n;
+	}
+	if (k == 0) {
 		ep->stats.grants_sent++;
 		send_ctl(ep, s, RPC_PKT_GRANT, flags, type, id, rx->msg_len, granted, 0, 0);
 	}
+}
+
+/* A timer expired after waiting `wait`: whether it may send. While the
+ * peer sent nothing for that long, one timer per session and scan sends
+ * (its answer tells whether the peer is back); the others only back off:
+ * a peer off the CPU would get the same packets again from each of its
+ * messages, then have them all twice. */
+static inline bool
+timer_may_send(struct rdx_rpc_session *s, uint64_t now, uint64_t wait)
+{
+	if (!rpc_timer_expired(now, s->t_rx, wait))
+		return true;
+	if (s->probed)
+		return false;
+	s->probed = true;
+	return true;
 }
 
 static void
 client_timer(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, uint64_t now)
 {
 	struct rdx_rpc_session *s = c->sess;
+	uint64_t wait;
 
 	if (rpc_timer_expired(now, c->t_progress, ep->call_to)) {
 		rpc_call_complete(c, -ETIMEDOUT, 0);
 		return;
 	}
-	if (!rpc_timer_expired(now, c->t_retx, ep->rto << c->backoff))
+	wait = rpc_rtt_wait(&s->rtt, c->backoff);
+	if (!rpc_timer_expired(now, c->t_retx, wait))
 		return;
 	c->t_retx = now;
+	/* waiting for the response: while the peer's other packets come, it
+	 * is sending those first (or the answer is queued behind them) */
+	if (c->req_done && !rpc_timer_expired(now, s->t_rx, wait) && c->rx_defers < RPC_RX_DEFERS) {
+		c->rx_defers++;
+		return;
+	}
+	c->rx_defers = 0;
 	if (c->backoff < RPC_MAX_BACKOFF)
 		c->backoff++;
+	if (!timer_may_send(s, now, wait))
+		return;
 	if (!ep->homa && !c->req_done && !rpc_tx_done(&c->tx)) {
-		retx_unacked(ep, s, &c->tx, 0, c->type, c->id, c->req, c->req_len);
+		struct rpc_out o = out_client(c);
+
+		retx_timeout(ep, &o);
 	} else if (!c->resp_started) {
 		ep->stats.resends_sent++;
+		rpc_rtt_cancel(&c->tm);
 		send_ctl(ep, s, RPC_PKT_RESEND, RPC_F_RESP, c->type, c->id, 0, 0, 0, 0);
 	} else if (ep->homa) {
-		homa_rx_timeout(ep, s, &c->rx, &c->gent, RPC_F_RESP, c->type, c->id);
+		homa_rx_timeout(ep, s, &c->rx, &c->gent, &c->gtm, RPC_F_RESP, c->type, c->id);
 	} else {
-		send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, c->type, c->id, c->rx.msg_len,
-			 ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
+		/* basic: our timer's ACK tells the sender what is lost */
+		send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP | RPC_F_RETX, c->type, c->id,
+			 c->rx.msg_len, ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
 	}
 }
 
@@ -613,30 +811,47 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 		if (rpc_timer_expired(now, ss->t_progress, ep->call_to)) {
 			rpc_served_giveup_log(ss);
 			rpc_ud_ss_release(ep, ss); /* the caller gave up; its id stays used */
-		} else if (ep->homa && rpc_timer_expired(now, ss->t_retx, ep->rto << ss->backoff)) {
+		} else if (ep->homa &&
+			   rpc_timer_expired(now, ss->t_retx, rpc_rtt_wait(&s->rtt, ss->backoff))) {
 			ss->t_retx = now;
+			/* as client_timer: the peer sends its other packets first */
+			if (!rpc_timer_expired(now, s->t_rx, rpc_rtt_wait(&s->rtt, ss->backoff)) &&
+			    ss->rx_defers < RPC_RX_DEFERS) {
+				ss->rx_defers++;
+				return;
+			}
+			ss->rx_defers = 0;
 			if (ss->backoff < RPC_MAX_BACKOFF)
 				ss->backoff++;
-			homa_rx_timeout(ep, s, &ss->rx, &ss->gent, 0, ss->req.type, ss->id);
+			if (!timer_may_send(s, now, rpc_rtt_wait(&s->rtt, ss->backoff - 1)))
+				return;
+			homa_rx_timeout(ep, s, &ss->rx, &ss->gent, &ss->gtm, 0, ss->req.type, ss->id);
 		}
 	} else if (ss->state == SS_RESP) {
 		if (rpc_timer_expired(now, ss->t_progress, ep->call_to)) {
 			rpc_served_giveup_log(ss);
 			rpc_ud_ss_release(ep, ss);
 		} else if (!ep->homa && !rpc_tx_done(&ss->tx) &&
-			   rpc_timer_expired(now, ss->t_retx, ep->rto << ss->backoff)) {
+			   rpc_timer_expired(now, ss->t_retx, rpc_rtt_wait(&s->rtt, ss->backoff))) {
+			struct rpc_out o = out_server(ss);
+
+			uint64_t wait = rpc_rtt_wait(&s->rtt, ss->backoff);
+
 			ss->t_retx = now;
 			if (ss->backoff < RPC_MAX_BACKOFF)
 				ss->backoff++;
-			retx_unacked(ep, s, &ss->tx, RPC_F_RESP | ss->flags, ss->req.type, ss->id,
-				     ss->req.resp, ss->resp_len);
+			if (timer_may_send(s, now, wait))
+				retx_timeout(ep, &o);
 		}
 	}
 }
 
+/* Pump what may be sent; with timers, run every slot's timers and take
+ * the next scan's period: a quarter of the smallest session RTO. */
 static void
 scan(struct rdx_rpc_endpoint *ep, uint64_t now, bool timers)
 {
+	uint64_t rto_least = ep->rto;
 	uint32_t i, k;
 
 	ep->pump = false;
@@ -645,6 +860,9 @@ scan(struct rdx_rpc_endpoint *ep, uint64_t now, bool timers)
 
 		if (s == NULL || !s->connected)
 			continue;
+		if (s->rtt.rto < rto_least)
+			rto_least = s->rtt.rto;
+		s->probed = false;
 		for (k = 0; k < ep->slots; k++) {
 			struct rpc_cslot *c = &s->cs[k];
 			struct rpc_sslot *ss = &s->ss[k];
@@ -661,6 +879,8 @@ scan(struct rdx_rpc_endpoint *ep, uint64_t now, bool timers)
 			}
 		}
 	}
+	if (timers)
+		ep->scan_period = rto_least / 4 != 0 ? rto_least / 4 : 1;
 }
 
 int
@@ -671,6 +891,7 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 	uint32_t i, n;
 	int work;
 
+	ep->now = now;
 	n = rdx_cq_poll_burst(ep->cq, wc, RPC_BURST);
 	work = (int)n;
 	for (i = 0; i < n; i++) {
@@ -726,24 +947,28 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		run_grants(ep);
 	/* Back from a pause (this thread was not running): the peer's answers
 	 * may not have been read yet, or not even sent when the peer shares
-	 * the pause. The timers wait a quarter of rto more, once between two
+	 * the pause. The timers wait a scan period more, once between two
 	 * scans (so an endpoint polled less often than that still runs them),
 	 * instead of taking the pause for a loss. */
-	if (unlikely(now - ep->last_poll > ep->rto / 4) && !ep->scan_deferred) {
-		ep->next_scan = now + ep->rto / 4;
+	if (unlikely(now - ep->last_poll > ep->scan_period) && !ep->scan_deferred) {
+		ep->next_scan = now + ep->scan_period;
 		ep->scan_deferred = true;
 	}
 	ep->last_poll = now;
 	if (ep->pump || now >= ep->next_scan) {
-		bool timers = now >= ep->next_scan;
+		/* A full burst leaves completions in the CQ: the packets a timer
+		 * would miss may be among them. The timers wait for a poll that
+		 * drains it, at most four scan periods. */
+		bool timers = now >= ep->next_scan &&
+			      (n < RPC_BURST || now >= ep->next_scan + 4 * ep->scan_period);
 
 		if (ep->pump)
 			work++;
+		scan(ep, now, timers);
 		if (timers) {
-			ep->next_scan = now + (ep->rto / 4 != 0 ? ep->rto / 4 : 1);
+			ep->next_scan = now + ep->scan_period;
 			ep->scan_deferred = false;
 		}
-		scan(ep, now, timers);
 	}
 	tx_flush(ep);
 	return work;
@@ -766,8 +991,11 @@ rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 		rpc_tx_init(&c->tx, npkts, 0, rpc_npkts(ep->rtt_bytes, ep->mtu));
 	else
 		rpc_tx_init(&c->tx, npkts, ep->window, 0);
-	c->t_progress = c->t_retx = rte_rdtsc();
+	ep->now = c->t_progress = c->t_retx = rte_rdtsc();
 	c->backoff = 0;
+	rpc_rtt_cancel(&c->tm);
+	rpc_rtt_cancel(&c->gtm);
+	c->t_sent = c->t_resend = 0;
 	c->gent.role = RPC_ROLE_CLIENT;
 	pump_client(ep, c);
 	tx_flush(ep);
@@ -788,8 +1016,10 @@ rpc_ud_respond(struct rpc_sslot *ss)
 		rpc_tx_init(&ss->tx, npkts, 0, rpc_npkts(ep->rtt_bytes, ep->mtu));
 	else
 		rpc_tx_init(&ss->tx, npkts, ep->window, 0);
-	ss->t_progress = ss->t_retx = rte_rdtsc();
+	ep->now = ss->t_progress = ss->t_retx = rte_rdtsc();
 	ss->backoff = 0;
+	rpc_rtt_cancel(&ss->tm);
+	ss->t_sent = ss->t_resend = 0;
 	pump_server(ep, ss);
 	tx_flush(ep);
 }

@@ -127,6 +127,11 @@ ud_ep_init(struct rdx_rpc_endpoint *ep)
 		ep->pool_free[i] = ep->msg_bufs - 1 - i;
 	ep->pool_nfree = ep->msg_bufs;
 	rpc_grant_init(&ep->gs, ep->gents, gcap, ep->rtt_bytes, ep->overcommit);
+	/* a quarter of the receive queue for the scheduled bytes in flight,
+	 * the rest for unscheduled packets, requests, control packets and
+	 * retransmissions (a full queue drops what comes: more losses) */
+	rpc_grant_budget(&ep->gs, (uint32_t)RTE_MIN((uint64_t)ep->qdepth / 4 * ep->mtu,
+						    (uint64_t)UINT32_MAX));
 	for (i = 0; i < ep->qdepth; i++) {
 		struct rdx_sge sge = {
 			.addr = ep->mem->iova + (uint64_t)(ep->rxb - ep->txb) + (uint64_t)i * ep->rx_size,

@@ -125,6 +125,43 @@ test_drain(void)
 	CU_ASSERT_EQUAL(s.n, 0);
 }
 
+/* A budget: the messages granted at once share it (each at least
+ * rtt_bytes ahead), and one alone gets it all. */
+static void
+test_budget(void)
+{
+	struct rpc_grant_ent *tab[8], *out[8], e[3];
+	struct rpc_grant_sched s;
+	uint32_t n;
+
+	rpc_grant_init(&s, tab, 8, RTT, 2);
+	rpc_grant_budget(&s, 8 * RTT);
+	rpc_grant_add(&s, &e[0], 100 * RTT);
+	n = rpc_grant_run(&s, out, 8);
+	CU_ASSERT_EQUAL(n, 1);
+	CU_ASSERT_EQUAL(e[0].granted, 8 * RTT);     /* alone: the whole budget */
+	CU_ASSERT_EQUAL(e[0].prev_granted, RTT);
+	rpc_grant_add(&s, &e[1], 50 * RTT);
+	rpc_grant_add(&s, &e[2], 60 * RTT);
+	e[0].rcvd = 8 * RTT;
+	n = rpc_grant_run(&s, out, 8);
+	/* the two with the fewest bytes left (overcommit) get 4 * RTT ahead
+	 * each; e[0] (92 RTT left) none */
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_EQUAL(e[1].granted, 4 * RTT);
+	CU_ASSERT_EQUAL(e[2].granted, 4 * RTT);
+	CU_ASSERT_EQUAL(e[0].granted, 8 * RTT);
+	/* a budget below rtt_bytes per message: rtt_bytes */
+	rpc_grant_budget(&s, RTT);
+	e[1].rcvd = 4 * RTT;
+	rpc_grant_run(&s, out, 8);
+	CU_ASSERT_EQUAL(e[1].granted, 5 * RTT);
+	/* never past the message */
+	rpc_grant_budget(&s, 1000 * RTT);
+	rpc_grant_run(&s, out, 8);
+	CU_ASSERT_EQUAL(e[1].granted, 50 * RTT);
+}
+
 int
 main(void)
 {
@@ -132,6 +169,7 @@ main(void)
 		{ "add_remove", test_add_remove },
 		{ "srpt_order_and_bound", test_srpt_order_and_bound },
 		{ "drain", test_drain },
+		{ "budget", test_budget },
 		{ NULL, NULL },
 	};
 

@@ -148,6 +148,14 @@ test_reassembly(void)
 	CU_ASSERT_EQUAL(rpc_rx_missing(&rx, 11, &first), 2);
 	CU_ASSERT_EQUAL(first, 1);
 	CU_ASSERT_EQUAL(rpc_rx_missing(&rx, 1, &first), 0); /* nothing below the limit */
+	/* from a packet on: the next run after it */
+	CU_ASSERT_EQUAL(rpc_rx_missing_from(&rx, 0, 11, &first), 2);  /* from cum on */
+	CU_ASSERT_EQUAL(first, 1);
+	CU_ASSERT_EQUAL(rpc_rx_missing_from(&rx, 3, 11, &first), 6);  /* 3 arrived: 4..9 */
+	CU_ASSERT_EQUAL(first, 4);
+	CU_ASSERT_EQUAL(rpc_rx_missing_from(&rx, 6, 8, &first), 2);   /* 6, 7 below 8 */
+	CU_ASSERT_EQUAL(first, 6);
+	CU_ASSERT_EQUAL(rpc_rx_missing_from(&rx, 10, 11, &first), 0); /* none after 10 */
 	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 2, MTU), 1);
 	CU_ASSERT_EQUAL(rpc_rx_add(&rx, 1, MTU), 1);
 	CU_ASSERT_EQUAL(rx.cum, 4);
@@ -323,6 +331,118 @@ test_basic_loss_patterns(void)
 	CU_ASSERT(r > 0);
 }
 
+/* RFC 6298's estimator: the first sample, convergence, clamps, backoff. */
+static void
+test_rtt_estimator(void)
+{
+	struct rpc_rtt r;
+	int i;
+
+	/* before any sample: the initial timeout, clamped */
+	rpc_rtt_init(&r, 1000, 10, 100000);
+	CU_ASSERT_EQUAL(r.rto, 1000);
+	rpc_rtt_init(&r, 5, 10, 100000);
+	CU_ASSERT_EQUAL(r.rto, 10);
+	rpc_rtt_init(&r, 1000000, 10, 100000);
+	CU_ASSERT_EQUAL(r.rto, 100000);
+	/* first sample: SRTT = R, RTTVAR = R/2, RTO = R + 4 * R/2 */
+	rpc_rtt_init(&r, 1000, 10, 100000);
+	rpc_rtt_sample(&r, 400);
+	CU_ASSERT_EQUAL(r.srtt8 >> 3, 400);
+	CU_ASSERT_EQUAL(r.rttvar4 >> 2, 200);
+	CU_ASSERT_EQUAL(r.rto, 1200);
+	/* second: RTTVAR = 3/4 200 + 1/4 |400 - 800|, SRTT = 7/8 400 + 1/8 800 */
+	rpc_rtt_sample(&r, 800);
+	CU_ASSERT_EQUAL(r.rttvar4 >> 2, 250);
+	CU_ASSERT_EQUAL(r.srtt8 >> 3, 450);
+	CU_ASSERT_EQUAL(r.rto, 1450);
+	CU_ASSERT_EQUAL(r.samples, 2);
+	/* steady round trips: the deviation decays, RTO tends to SRTT */
+	for (i = 0; i < 200; i++)
+		rpc_rtt_sample(&r, 100);
+	CU_ASSERT(r.srtt8 >> 3 >= 100 && r.srtt8 >> 3 <= 110);
+	CU_ASSERT(r.rto >= 100 && r.rto < 200);
+	/* short round trips: RTO stays at min */
+	for (i = 0; i < 200; i++)
+		rpc_rtt_sample(&r, 1);
+	CU_ASSERT_EQUAL(r.rto, 10);
+	rpc_rtt_sample(&r, 0);          /* a zero sample counts as one tick */
+	CU_ASSERT_EQUAL(r.rto, 10);
+	/* one long round trip raises RTO at once (4 * RTTVAR) */
+	rpc_rtt_sample(&r, 4000);
+	CU_ASSERT(r.rto >= 4000);
+	/* huge ones: at most max */
+	rpc_rtt_sample(&r, UINT32_MAX);
+	CU_ASSERT_EQUAL(r.rto, 100000);
+	/* backoff: doubles per timeout in a row, at most max */
+	rpc_rtt_init(&r, 1000, 10, 100000);
+	CU_ASSERT_EQUAL(rpc_rtt_wait(&r, 0), 1000);
+	CU_ASSERT_EQUAL(rpc_rtt_wait(&r, 1), 2000);
+	CU_ASSERT_EQUAL(rpc_rtt_wait(&r, 3), 8000);
+	CU_ASSERT_EQUAL(rpc_rtt_wait(&r, 7), 100000);
+	CU_ASSERT_EQUAL(rpc_rtt_wait(&r, 200), 100000);
+	/* max below min: max is min */
+	rpc_rtt_init(&r, 1000, 50, 20);
+	CU_ASSERT_EQUAL(r.rto, 50);
+	CU_ASSERT_EQUAL(rpc_rtt_wait(&r, 5), 50);
+}
+
+/* Karn's rule: an exchange with a retransmission gives no sample. */
+static void
+test_rtt_karn(void)
+{
+	struct rpc_rtt r;
+	struct rpc_rtt_timing tm = { 0, 0 };
+
+	rpc_rtt_init(&r, 1000, 10, 100000);
+	/* nothing timed: no sample */
+	CU_ASSERT_EQUAL(rpc_rtt_end(&r, &tm, 500), 0);
+	CU_ASSERT_EQUAL(r.samples, 0);
+	/* timed, answered: a sample of the difference */
+	rpc_rtt_start(&tm, 100, 0);
+	rpc_rtt_start(&tm, 150, 1);     /* one exchange at a time: kept */
+	CU_ASSERT_EQUAL(tm.pkt, 0);
+	CU_ASSERT_EQUAL(rpc_rtt_end(&r, &tm, 400), 1);
+	CU_ASSERT_EQUAL(r.samples, 1);
+	CU_ASSERT_EQUAL(r.srtt8 >> 3, 300);
+	/* ended: the same answer again gives nothing */
+	CU_ASSERT_EQUAL(rpc_rtt_end(&r, &tm, 450), 0);
+	/* timed, then sent again: the answer is ambiguous, no sample; the
+	 * estimate (and RTO) stays */
+	rpc_rtt_start(&tm, 1000, 3);
+	rpc_rtt_cancel(&tm);
+	CU_ASSERT_EQUAL(rpc_rtt_end(&r, &tm, 90000), 0);
+	CU_ASSERT_EQUAL(r.samples, 1);
+	CU_ASSERT_EQUAL(r.srtt8 >> 3, 300);
+	CU_ASSERT_EQUAL(r.rto, 900);
+	/* a clock that went back: no sample */
+	rpc_rtt_start(&tm, 5000, 4);
+	CU_ASSERT_EQUAL(rpc_rtt_end(&r, &tm, 4000), 0);
+	CU_ASSERT_EQUAL(r.samples, 1);
+	/* time 0 is still a timing */
+	rpc_rtt_start(&tm, 0, 5);
+	CU_ASSERT(tm.t != 0);
+}
+
+/* The highest packet acknowledged: what lies below it unacknowledged is
+ * lost (the packets after it arrived). */
+static void
+test_tx_acked_end(void)
+{
+	struct rpc_tx tx;
+
+	rpc_tx_init(&tx, 100, 64, 0);
+	tx.next = 40;
+	CU_ASSERT_EQUAL(rpc_tx_acked_end(&tx), 0);
+	rpc_tx_ack(&tx, 3, 0);
+	CU_ASSERT_EQUAL(rpc_tx_acked_end(&tx), 3);
+	/* packets 3 and 5 missing, 4 and 6..9 acknowledged */
+	rpc_tx_ack(&tx, 3, 0x2 | 0x78);
+	CU_ASSERT_EQUAL(tx.cum, 3);
+	CU_ASSERT(!rpc_tx_acked(&tx, 5));
+	CU_ASSERT_EQUAL(rpc_tx_acked_end(&tx), 10);
+}
+
 int
 main(void)
 {
@@ -332,6 +452,9 @@ main(void)
 		{ "window", test_window },
 		{ "ids", test_ids },
 		{ "basic_loss_patterns", test_basic_loss_patterns },
+		{ "rtt_estimator", test_rtt_estimator },
+		{ "rtt_karn", test_rtt_karn },
+		{ "tx_acked_end", test_tx_acked_end },
 		{ NULL, NULL },
 	};
 

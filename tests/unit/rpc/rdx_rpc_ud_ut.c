@@ -305,7 +305,8 @@ test_errors(void)
  * flight fails with -EIO at once, not after call_timeout_us; the flushed
  * receives are not reposted, so the error count stops (it used to grow on
  * every poll, a receive flushed and reposted for ever); new calls are
- * refused; the peer is unharmed.
+ * refused; the endpoint says it is dead (rdx_rpc_endpoint_error), the
+ * peer's does not; the peer is unharmed.
  */
 static void
 qp_error(const char *transport)
@@ -323,6 +324,8 @@ qp_error(const char *transport)
 	memset(&ut_st, 0, sizeof(ut_st));
 	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
 	CU_ASSERT_FATAL(rdx_sw_qp_inject_error(p.a->qp, 1, 0x02) == 0);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_error(p.a), 0);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_error(NULL), -EINVAL);
 	c.resp = resp;
 	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, UT_TYPE_ECHO, &h, sizeof(h), resp, sizeof(resp),
 				     ut_cont, &c), 0);
@@ -333,6 +336,8 @@ qp_error(const char *transport)
 	}
 	CU_ASSERT_EQUAL(c.completions, 1);
 	CU_ASSERT_EQUAL(c.status, -EIO);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_error(p.a), -EIO);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_error(p.b), 0);
 	for (i = 0; i < 20000; i++)
 		rdx_rpc_endpoint_poll(p.a);
 	rdx_rpc_endpoint_stats_get(p.a, &st0);
