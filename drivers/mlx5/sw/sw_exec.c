@@ -45,8 +45,13 @@
  * - Shared memory is untrusted (a peer process maps it read-write): each
  *   shared value is read once and checked against its segment; own QP
  *   geometry and own MR translations come from process-local copies; a
- *   corrupt peer QP or CQ is a device error and REMOTE_OP (0x14); shared
- *   locks are taken with a bound (no ACK / device error when it expires).
+ *   corrupt peer QP or CQ is a device error and REMOTE_OP (0x14).
+ * - A shared lock kept by a live holder (a peer process descheduled or
+ *   stopped inside its update) fails nothing: the WQE that needs it stays
+ *   at the head and is retried (sw_lock_busy), as a NIC's request waits
+ *   for a slow responder without an error. A holder that died inside is
+ *   a device error (sw_cq_lock_dead, sw_qp_lock_dead); UD bounds its wait
+ *   (sw_exec_ud.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -249,10 +254,13 @@ int
 sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	    uint8_t syndrome)
 {
+	int rc;
+
 	sw_qp_set_err(q->s);
 	q->sq_ci = w->pos + w->wqebbs;
 	q->rnr_active = false;
 	q->ack_active = false;
+	q->lock_wait = false;
 	sw_stat(&sw_lc(e)->errors, 1);
 	if (syndrome == MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR ||
 	    syndrome == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR ||
@@ -260,9 +268,14 @@ sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		if (q->peer != NULL && sw_peer_alive(q))
 			sw_qp_set_err(q->peer);
 	}
-	if (sw_push_err(e, e->self, q->scq, MLX5_CQE_REQ_ERR, syndrome, 0, w->pos & 0xffff,
-			w->opcode, q->qpn) != 0)
-		q->sq_ci = w->pos; /* CQ full: the flush completes it later */
+	rc = sw_push_err(e, e->self, q->scq, MLX5_CQE_REQ_ERR, syndrome, 0, w->pos & 0xffff,
+			 w->opcode, q->qpn);
+	if (rc != 0) {
+		/* CQ full or its lock busy: the flush completes it later, with
+		 * this syndrome when only the lock was in the way */
+		q->sq_ci = w->pos;
+		q->owed_synd = rc == -EBUSY ? syndrome : 0;
+	}
 	return SW_FAIL;
 }
 
@@ -367,6 +380,34 @@ sw_no_ack(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 	return SW_WAIT;
 }
 
+/*
+ * The head WQE of q needs a shared lock (the peer QP's, a CQ's) that a
+ * live holder keeps: a peer process descheduled or stopped inside its own
+ * update. That is no fault and costs no retry: the WQE stays at the head
+ * and is tried again after a wait that starts at 1 us and doubles up to
+ * SW_LOCK_RETRY_MAX_NS, so the progress calls in between serve the other
+ * QPs and give the holder the CPU, and a holder that never lets go (a
+ * hostile peer writing a live pid into the word) stalls only the QPs that
+ * need that lock.
+ */
+#define SW_LOCK_RETRY_MAX_NS 1000000ULL
+
+int
+sw_lock_busy(struct sw_engine *e, struct sw_lqp *q)
+{
+	const uint64_t now = sw_now_ns();
+
+	if (!q->lock_wait) {
+		q->lock_wait = true;
+		q->lock_tries = 0;
+		q->lock_since_ns = now;
+	}
+	q->retry_at_ns = now + RTE_MIN(1000ULL << q->lock_tries, SW_LOCK_RETRY_MAX_NS);
+	if (q->lock_tries < 10)
+		q->lock_tries++;
+	return SW_WAIT;
+}
+
 static int
 sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 {
@@ -455,13 +496,8 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	uint8_t cqe_op, synd = 0;
 	int ret = SW_DONE;
 
-	if (sw_qlock(&p->lock, e->pid) != 0) {
-		/* a stopped or hostile peer holds its QP: no answer */
-		if (sw_deverr(e))
-			SW_LOG(ERR, "device error on QP 0x%x: peer QP lock not obtained in %d ms\n",
-			       q->qpn, SW_LOCK_WAIT_MS);
-		return sw_no_ack(e, q, w);
-	}
+	if (sw_qp_lock(e, pd, p) != 0)
+		return sw_lock_busy(e, q); /* its holder is slow: come back */
 	if (!sw_peer_alive(q)) {
 		sw_qunlock(&p->lock);
 		return sw_no_ack(e, q, w);
@@ -507,6 +543,13 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		sw_qunlock(&p->lock);
 		return sw_rnr(e, q, w);
 	}
+	/* the receive CQ's lock before anything is consumed or stored: a
+	 * busy one leaves the request untouched, to be tried again */
+	if (sw_cq_lock(e, pd, pcq) != 0) {
+		sw_qunlock(&p->lock);
+		return sw_lock_busy(e, q);
+	}
+	q->lock_wait = false;
 	q->rnr_active = false;
 	q->ack_active = false;
 	if (!write_imm) {
@@ -526,10 +569,12 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		sw_qp_set_err(p);
 		/* no room: the peer's flush completes that receive instead (and
 		 * it was not consumed here: not counted) */
-		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0, pqpn) != 0)
+		if (sw_push_err_locked(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0,
+				       pqpn) != 0)
 			p->rq_ci = r.cnt;
 		else
 			__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
+		sw_qunlock(&pcq->lock);
 		sw_qunlock(&p->lock);
 		return sw_req_fail(e, q, w, synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ?
 				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
@@ -557,7 +602,8 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		memcpy(&c.imm_inval_pkey, &w->imm_raw, 4);
 	c.sop_drop_qpn = htobe32(pqpn & 0xffffff);
 	c.flags_rqpn = htobe32(q->qpn & 0xffffff);
-	if (sw_cq_push(e, pd, pcq, &c, cqe_op, (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0) != 0) {
+	if (sw_cq_push_locked(e, pd, pcq, &c, cqe_op,
+			      (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0) != 0) {
 		/* the receive stays posted: the peer's flush completes it (not
 		 * consumed: not counted in recv_wqes) */
 		p->rq_ci = r.cnt;
@@ -569,6 +615,7 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		 * message's path */
 		__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 	}
+	sw_qunlock(&pcq->lock);
 	sw_qunlock(&p->lock);
 	if (ret != 0)
 		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
@@ -584,6 +631,7 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 	q->sq_ci = w->pos + w->wqebbs;
 	q->rnr_active = false;
 	q->ack_active = false;
+	q->lock_wait = false;
 	if (!(w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE))
 		return SW_DONE; /* unsignaled: no CQE */
 	memset(&c, 0, sizeof(c));
@@ -591,16 +639,15 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->qpn);
 	c.byte_cnt = htobe32(bytes);
 	rc = sw_cq_push(e, e->self, q->scq, &c, MLX5_CQE_REQ, false);
-	if (rc == -EBUSY && q->type == SW_QPT_UD) {
-		/* UD: the CQ's lock not obtained in SW_LOCK_WAIT_MS (a peer
-		 * process writing receive CQEs into it was descheduled): the
-		 * datagram went, only its CQE waits. The WQE stays at the head,
-		 * marked so that the next attempt writes the CQE without sending
-		 * again. (RC keeps the rule below: QP to error, flush.) */
+	if (rc == -EBUSY) {
+		/* the CQ's lock kept by a live holder (a peer process writing
+		 * receive CQEs into it was descheduled): the WQE was executed,
+		 * only its CQE waits. It stays at the head, marked so that the
+		 * next attempt writes the CQE without executing it again. */
 		q->sq_ci = w->pos;
 		q->cqe_owed = true;
 		q->owed_bytes = bytes;
-		return SW_WAIT;
+		return sw_lock_busy(e, q);
 	}
 	if (rc != 0) {
 		/* overrun (or CQ unusable): the QP goes to error and the WQE
@@ -683,7 +730,7 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 				    ctrl->signature);
 	if (w.wqebbs > 1)
 		sw_ring_read(q, w.pos + 1, w.b + 64, w.ds * 16 - 64);
-	if (!q->rnr_active && !q->ack_active) { /* first attempt, not a retry */
+	if (!q->rnr_active && !q->ack_active && !q->lock_wait) { /* first attempt, not a retry */
 		sw_stat(&sw_lc(e)->wqes, 1);
 		sw_peer_check_pid(e, q);
 		if (q->fail_nth != 0 && --q->fail_nth == 0)
