@@ -391,6 +391,9 @@ sw_no_ack(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
  * need that lock.
  */
 #define SW_LOCK_RETRY_MAX_NS 1000000ULL
+/* A wait this long is logged (NOTICE, once per wait, the first 64 of an
+ * engine): it says the machine is oversubscribed, not that a peer failed. */
+#define SW_LOCK_SLOW_NS 100000000ULL
 
 int
 sw_lock_busy(struct sw_engine *e, struct sw_lqp *q)
@@ -399,8 +402,14 @@ sw_lock_busy(struct sw_engine *e, struct sw_lqp *q)
 
 	if (!q->lock_wait) {
 		q->lock_wait = true;
+		q->lock_logged = false;
 		q->lock_tries = 0;
 		q->lock_since_ns = now;
+	} else if (unlikely(!q->lock_logged && now - q->lock_since_ns >= SW_LOCK_SLOW_NS)) {
+		q->lock_logged = true;
+		if (__atomic_fetch_add(&e->slow_lock_logs, 1, __ATOMIC_RELAXED) < SW_DEVERR_LOGS)
+			SW_LOG(NOTICE, "QP 0x%x waits for a shared lock held by a live process for over %llu ms (slow, not gone): still waiting, no error\n",
+			       q->qpn, SW_LOCK_SLOW_NS / 1000000ULL);
 	}
 	q->retry_at_ns = now + RTE_MIN(1000ULL << q->lock_tries, SW_LOCK_RETRY_MAX_NS);
 	if (q->lock_tries < 10)
@@ -631,9 +640,10 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 	q->sq_ci = w->pos + w->wqebbs;
 	q->rnr_active = false;
 	q->ack_active = false;
-	q->lock_wait = false;
-	if (!(w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE))
+	if (!(w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE)) {
+		q->lock_wait = false;
 		return SW_DONE; /* unsignaled: no CQE */
+	}
 	memset(&c, 0, sizeof(c));
 	c.wqe_counter = htobe16((uint16_t)w->idx);
 	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->qpn);
@@ -649,6 +659,7 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 		q->owed_bytes = bytes;
 		return sw_lock_busy(e, q);
 	}
+	q->lock_wait = false;
 	if (rc != 0) {
 		/* overrun (or CQ unusable): the QP goes to error and the WQE
 		 * stays at the head, so the flush still completes it (0x05)

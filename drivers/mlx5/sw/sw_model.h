@@ -327,6 +327,7 @@ struct sw_lqp {
 	/* head WQE waits for a shared lock a live holder keeps (sw_lock_busy):
 	 * retried at retry_at_ns, the wait doubling up to SW_LOCK_RETRY_MAX_NS */
 	bool lock_wait;
+	bool lock_logged;         /* that wait passed SW_LOCK_SLOW_NS (logged) */
 	uint8_t lock_tries;
 	uint8_t owed_synd;        /* failed head WQE: the syndrome its flush CQE keeps */
 	uint8_t ud_todo;          /* UD head WQE: deliveries left (duplication) */
@@ -445,6 +446,7 @@ struct sw_engine {
 	pthread_t thread;
 	/* counters (atomics; the per-WQE ones are per lcore, in lc[]) */
 	uint64_t device_errors;
+	uint32_t slow_lock_logs;       /* waits past SW_LOCK_SLOW_NS logged */
 	/* UD: routes (control path writes under lock while no progress call
 	 * runs: draining), injection, the delay queue (NULL: no delay knob),
 	 * counters of datagrams whose sender is gone, sums of destroyed QPs */
