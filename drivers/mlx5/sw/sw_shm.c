@@ -59,11 +59,32 @@ sw_lock(pthread_mutex_t *m)
 		pthread_mutex_consistent(m);
 }
 
-/* Is the holder a live process? Values that are no pid count as gone. */
+/*
+ * Is the holder a live process? Values that are no pid count as gone, and
+ * so does a zombie (kill(pid, 0) still succeeds on a process that exited
+ * until its parent reaps it; /proc/<pid>/stat's state after the command
+ * name says Z or X).
+ */
 static bool
 sw_holder_alive(uint32_t pid)
 {
-	return pid > 0 && pid <= INT32_MAX && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+	char path[32], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	if (pid == 0 || pid > INT32_MAX || (kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno != ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p == NULL || p[1] != ' ' || (p[2] != 'Z' && p[2] != 'X');
 }
 
 int

@@ -678,7 +678,9 @@ test_lock_stopped_peer(void)
  * SEND is answered and both CQEs are written, without a hang. A holder
  * that died after writing a CQE but before counting it: that CQE stays
  * and the next one goes after it (before, the next overwrote it: a lost
- * completion). A word that is no pid is taken over; a live holder of
+ * completion). A holder that exited and is not reaped yet (a zombie,
+ * which kill(pid, 0) still finds) is gone too. A word that is no pid is
+ * taken over; a live holder of
  * another process is waited for (SW_LOCK_CTL_MS on the control path, one
  * attempt on the datapath), then -EBUSY.
  */
@@ -728,6 +730,25 @@ dead_after_cqe(struct tcq *c, uint16_t wc)
 	CU_ASSERT_FATAL(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
+/* pid has exited and is not reaped (its /proc state is Z) */
+static bool
+is_zombie(pid_t pid)
+{
+	char path[32], buf[256], *p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p != NULL && p[1] == ' ' && p[2] == 'Z';
+}
+
 static void
 test_lock_dead_holder(void)
 {
@@ -737,7 +758,7 @@ test_lock_dead_holder(void)
 	struct tqp a, b;
 	struct tcq c;
 	uint32_t key, *ql, *cl, dead_word;
-	pid_t dead;
+	pid_t dead, zombie;
 	uint8_t *m;
 	int n = 0;
 
@@ -785,6 +806,20 @@ test_lock_dead_holder(void)
 	CU_ASSERT_EQUAL(be16toh(cqe.wqe_counter), a.last & 0xffff);
 	CU_ASSERT_FALSE(cq_get(&c, &cqe));
 	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
+	/* a holder that exited and is not reaped yet (a zombie): gone too */
+	zombie = fork();
+	CU_ASSERT_FATAL(zombie >= 0);
+	if (zombie == 0)
+		_exit(sw_qlock(cl, getpid()) == 0 ? 0 : 1);
+	for (t0 = now_ms(); now_ms() - t0 < POLL_GUARD_MS && !is_zombie(zombie);)
+		usleep(1000);
+	CU_ASSERT_FATAL(is_zombie(zombie));
+	CU_ASSERT_EQUAL(*cl, (uint32_t)zombie);
+	dead_word = 0;
+	CU_ASSERT_EQUAL(sw_qlock_try(cl, getpid(), &dead_word), 0);
+	CU_ASSERT_EQUAL(dead_word, (uint32_t)zombie);
+	sw_qunlock(cl);
+	CU_ASSERT(waitpid(zombie, NULL, 0) == zombie);
 	/* a word that is no pid: taken over, and said so */
 	*cl = 0xfffffff0u;
 	dead_word = 0;
