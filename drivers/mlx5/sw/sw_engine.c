@@ -511,7 +511,10 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 	uint32_t ci;
 	int n = 0;
 
-	q->cqe_owed = false; /* an owed CQE becomes the flush's */
+	/* a responder CQE owed to the peer is the peer's: written first */
+	if (q->resp_owed && sw_resp_owed_push(e, q) == -EBUSY)
+		return 0;
+	q->cqe_owed = false; /* an owed CQE of ours becomes the flush's */
 	q->lock_wait = false;
 	while ((q->sq_ci & 0xffff) != db) {
 		struct mlx5_wqe_ctrl_seg c;

@@ -376,6 +376,8 @@ SW_HIDDEN int sw_push_err(struct sw_engine *eng, struct sw_domain *d, struct sw_
 SW_HIDDEN int sw_push_err_locked(struct sw_engine *eng, struct sw_domain *d,
 				 struct sw_cq_shm *cq, uint8_t cqe_op, uint8_t syndrome,
 				 uint8_t vendor, uint32_t counter, uint8_t wqe_op, uint32_t qpn);
+/* sw_exec.c: write q's owed responder CQE; 0, -EBUSY (try again) or -EIO. */
+SW_HIDDEN int sw_resp_owed_push(struct sw_engine *e, struct sw_lqp *q);
 /* sw_exec.c: the head WQE of q needs a shared lock that a live holder
  * keeps: it stays at the head, retried later; SW_WAIT. */
 SW_HIDDEN int sw_lock_busy(struct sw_engine *e, struct sw_lqp *q);

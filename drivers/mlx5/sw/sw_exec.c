@@ -390,7 +390,7 @@ sw_no_ack(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
  * hostile peer writing a live pid into the word) stalls only the QPs that
  * need that lock.
  */
-#define SW_LOCK_RETRY_MAX_NS 1000000ULL
+#define SW_LOCK_RETRY_MAX_NS 256000ULL
 /* A wait this long is logged (NOTICE, once per wait, the first 64 of an
  * engine): it says the machine is oversubscribed, not that a peer failed. */
 #define SW_LOCK_SLOW_NS 100000000ULL
@@ -412,7 +412,7 @@ sw_lock_busy(struct sw_engine *e, struct sw_lqp *q)
 			       q->qpn, SW_LOCK_SLOW_NS / 1000000ULL);
 	}
 	q->retry_at_ns = now + RTE_MIN(1000ULL << q->lock_tries, SW_LOCK_RETRY_MAX_NS);
-	if (q->lock_tries < 10)
+	if (q->lock_tries < 8)
 		q->lock_tries++;
 	return SW_WAIT;
 }
@@ -480,6 +480,44 @@ sw_peer_rwqe(struct sw_lqp *q, const struct sw_domain *pd, const struct sw_peer_
 }
 
 /*
+ * Write q's owed responder CQE (sw_responder: a receive of the peer
+ * consumed, its data stored, its CQE met a busy CQ lock) into the peer's
+ * receive CQ. @return 0 (written; or dropped: the peer QP or its device
+ * is gone), -EBUSY (the lock still kept: try again), -EIO (the CQ took no
+ * CQE: overrun or corrupt; the receive is given back to the peer's
+ * flush when its QP's lock can be had, the peer QP goes to ERR).
+ */
+int
+sw_resp_owed_push(struct sw_engine *e, struct sw_lqp *q)
+{
+	struct sw_domain *pd = q->peer_dom;
+	struct sw_qp_shm *p = q->peer;
+	int rc;
+
+	if (p == NULL || pd == NULL || __atomic_load_n(&pd->truncated, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&pd->hdr->closed, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE) != q->peer_gen) {
+		q->resp_owed = false;
+		return 0;
+	}
+	rc = sw_cq_push(e, pd, q->resp_cq, &q->resp_cqe, q->resp_op, q->resp_se);
+	if (rc == -EBUSY)
+		return rc;
+	q->resp_owed = false;
+	if (rc == 0) {
+		__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (sw_qp_lock(e, pd, p) == 0) {
+		if (SW_LOAD(p->rq_ci) == q->resp_rq + 1)
+			p->rq_ci = q->resp_rq;
+		sw_qunlock(&p->lock);
+	}
+	sw_qp_set_err(p);
+	return -EIO;
+}
+
+/*
  * SEND/SEND_IMM/WRITE_IMM at the responder: consume the peer's next RQ WQE
  * (scatter for SENDs; the payload to wdst for WRITE_IMM), write its CQE.
  * Runs under the peer QP's lock. The peer QP's fields, doorbell record and
@@ -504,6 +542,7 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	uint64_t room = 0;
 	uint8_t cqe_op, synd = 0;
 	int ret = SW_DONE;
+	bool se;
 
 	if (sw_qp_lock(e, pd, p) != 0)
 		return sw_lock_busy(e, q); /* its holder is slow: come back */
@@ -552,12 +591,6 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		sw_qunlock(&p->lock);
 		return sw_rnr(e, q, w);
 	}
-	/* the receive CQ's lock before anything is consumed or stored: a
-	 * busy one leaves the request untouched, to be tried again */
-	if (sw_cq_lock(e, pd, pcq) != 0) {
-		sw_qunlock(&p->lock);
-		return sw_lock_busy(e, q);
-	}
 	q->lock_wait = false;
 	q->rnr_active = false;
 	q->ack_active = false;
@@ -578,12 +611,10 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		sw_qp_set_err(p);
 		/* no room: the peer's flush completes that receive instead (and
 		 * it was not consumed here: not counted) */
-		if (sw_push_err_locked(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0,
-				       pqpn) != 0)
+		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0, pqpn) != 0)
 			p->rq_ci = r.cnt;
 		else
 			__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
-		sw_qunlock(&pcq->lock);
 		sw_qunlock(&p->lock);
 		return sw_req_fail(e, q, w, synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR ?
 				   MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR :
@@ -611,8 +642,29 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		memcpy(&c.imm_inval_pkey, &w->imm_raw, 4);
 	c.sop_drop_qpn = htobe32(pqpn & 0xffffff);
 	c.flags_rqpn = htobe32(q->qpn & 0xffffff);
-	if (sw_cq_push_locked(e, pd, pcq, &c, cqe_op,
-			      (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0) != 0) {
+	se = (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0;
+	if (sw_cq_lock(e, pd, pcq) != 0) {
+		/* The CQ's lock kept by a live holder. The data is stored and
+		 * the receive consumed: only its CQE waits, owed by q and written
+		 * before anything else of q (q's next WQE waits behind it, and
+		 * q is the only requester consuming this RQ: the CQEs stay in
+		 * RQ order). The lock is not taken before the copy, so that a
+		 * holder preempted during a long copy does not hold up every
+		 * producer of the CQ. */
+		memcpy(&q->resp_cqe, &c, sizeof(c));
+		q->resp_op = cqe_op;
+		q->resp_se = se;
+		q->resp_cq = pcq;
+		q->resp_rq = r.cnt;
+		q->resp_owed = true;
+		q->cqe_owed = true;
+		q->owed_bytes = (uint32_t)len;
+		sw_qunlock(&p->lock);
+		return sw_lock_busy(e, q);
+	}
+	ret = sw_cq_push_locked(e, pd, pcq, &c, cqe_op, se);
+	sw_qunlock(&pcq->lock);
+	if (ret != 0) {
 		/* the receive stays posted: the peer's flush completes it (not
 		 * consumed: not counted in recv_wqes) */
 		p->rq_ci = r.cnt;
@@ -624,7 +676,6 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		 * message's path */
 		__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 	}
-	sw_qunlock(&pcq->lock);
 	sw_qunlock(&p->lock);
 	if (ret != 0)
 		return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
@@ -721,7 +772,17 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	memcpy(&w.imm_raw, &ctrl->imm, 4);
 	w.wqebbs = w.ds == 0 ? 1 : (w.ds + 3) / 4;
 	if (q->cqe_owed) {
-		/* executed before: only its completion is left to write */
+		/* executed before: only its completions are left to write, the
+		 * responder's first */
+		if (q->resp_owed) {
+			rc = sw_resp_owed_push(e, q);
+			if (rc == -EBUSY)
+				return sw_lock_busy(e, q);
+			if (rc != 0) {
+				q->cqe_owed = false;
+				return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
+			}
+		}
 		q->cqe_owed = false;
 		return sw_req_done(e, q, &w, q->owed_bytes);
 	}

@@ -333,6 +333,14 @@ struct sw_lqp {
 	uint8_t ud_todo;          /* UD head WQE: deliveries left (duplication) */
 	bool ud_todo_delay;       /* ... each through the delay queue */
 	uint64_t lock_since_ns;   /* when that wait began */
+	/* head WQE's responder CQE, owed (its receive consumed at the peer,
+	 * the peer's receive CQ's lock busy): written before anything else */
+	bool resp_owed;
+	bool resp_se;
+	uint8_t resp_op;
+	uint32_t resp_rq;         /* the receive's RQ counter */
+	struct sw_cq_shm *resp_cq;
+	struct mlx5_cqe64 resp_cqe;
 	bool ack_active;          /* head WQE waits for a missing ACK */
 	uint8_t ack_left;
 	uint8_t rnr_left;

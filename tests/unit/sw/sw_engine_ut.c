@@ -643,6 +643,10 @@ test_lock_stopped_peer(void)
 	ring(&a);
 	CU_ASSERT_EQUAL(progress_for(&ca, HOLD_MS), 0);
 	CU_ASSERT_FALSE(cq_get(&cb, &cqe));
+	/* the payload is stored, the receive consumed, its CQE owed */
+	CU_ASSERT(a.q->resp_owed);
+	CU_ASSERT_EQUAL(b.q->s->rq_ci, 1);
+	CU_ASSERT_EQUAL(memcmp(m + 512, m, 100), 0);
 	CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_RTS);
 	CU_ASSERT_EQUAL(b.q->s->state, RDX_SW_QPS_RTS);
 	CU_ASSERT_EQUAL(eng.device_errors, errs);
@@ -657,6 +661,7 @@ test_lock_stopped_peer(void)
 	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_RESP_SEND);
 	CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), 100);
 	CU_ASSERT_EQUAL(memcmp(m + 512, m, 100), 0);
+	CU_ASSERT_FALSE(a.q->resp_owed);
 	CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_RTS);
 	CU_ASSERT_EQUAL(b.q->s->state, RDX_SW_QPS_RTS);
 	CU_ASSERT_EQUAL(retries_now(), retries);
