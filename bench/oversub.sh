@@ -67,7 +67,7 @@ echo "oversub: $runs run(s) per workload, busy loops: $((busy * 2)), timeout ${t
 echo "oversub: load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "$busy" -eq 1 ]; then
     for _i in 1 2; do
-        timeout "$tmo" sh -c 'while :; do :; done' &
+        timeout $((tmo * runs * 3 + 60)) sh -c 'while :; do :; done' &
         busy_pids="$busy_pids $!"
     done
 fi
