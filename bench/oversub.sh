@@ -16,16 +16,21 @@
 # Each run gets --bootstrap-timeout 120 (rdx-perf's 10 s default aborts the
 # job when one rank lags that far behind the others, which busy loops on a
 # 2-CPU machine cause on their own: not what this counts).
-# usage: bench/oversub.sh [BUILD_DIR] [-n RUNS] [-b] [-t SECONDS] [-k]
+# usage: bench/oversub.sh [BUILD_DIR] [-n RUNS] [-b] [-p] [-w WORKLOAD] [-t SECONDS] [-k]
 #   -n RUNS     runs per workload (default 10)
 #   -b          two extra busy loops run meanwhile
+#   -p          preempt: during each run, stop one rank after another
+#               (SIGSTOP for 150 ms, SIGCONT, 50 ms apart), the worst a
+#               scheduler does to a rank, so that a stop lands inside a
+#               shared lock far more often than load alone makes it
+#   -w WORKLOAD only echo-incast, echo-all-to-all or write-incast
 #   -t SECONDS  timeout per run (default 300)
 #   -k          keep the runs' stderr (the directory is printed)
 set -eu
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 . "$src/bench/lib.sh"
-usage="bench/oversub.sh [BUILD_DIR] [-n RUNS] [-b] [-t SECONDS] [-k]"
+usage="bench/oversub.sh [BUILD_DIR] [-n RUNS] [-b] [-p] [-w WORKLOAD] [-t SECONDS] [-k]"
 bench_usage "$usage" "${1-}"
 build=build
 case ${1-} in
@@ -34,6 +39,8 @@ case ${1-} in
 esac
 runs=10
 busy=0
+preempt=0
+only=
 tmo=300
 keep=0
 while [ $# -gt 0 ]; do
@@ -43,6 +50,13 @@ while [ $# -gt 0 ]; do
         -t) [ $# -ge 2 ] || bench_fail "-t needs a value (usage: $usage)"
             bench_posint SECONDS "$2" 86400; tmo=$2; shift 2 ;;
         -b) busy=1; shift ;;
+        -p) preempt=1; shift ;;
+        -w) [ $# -ge 2 ] || bench_fail "-w needs a value (usage: $usage)"
+            case $2 in
+                echo-incast|echo-all-to-all|write-incast) only=$2 ;;
+                *) bench_fail "-w: unknown workload '$(bench_show "$2")' (echo-incast, echo-all-to-all, write-incast)" ;;
+            esac
+            shift 2 ;;
         -k) keep=1; shift ;;
         *) bench_fail "unexpected argument '$(bench_show "$1")' (usage: $usage)" ;;
     esac
@@ -63,7 +77,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM
 
-echo "oversub: $runs run(s) per workload, busy loops: $((busy * 2)), timeout ${tmo} s, $(nproc) CPU(s)"
+echo "oversub: $runs run(s) per workload, busy loops: $((busy * 2)), preempt: $preempt, timeout ${tmo} s, $(nproc) CPU(s)"
 echo "oversub: load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 if [ "$busy" -eq 1 ]; then
     for _i in 1 2; do
@@ -72,10 +86,31 @@ if [ "$busy" -eq 1 ]; then
     done
 fi
 
+# stopper PID: while PID (the timeout wrapping mpirun) lives, stop its
+# ranks (mpirun's children) one after another for 150 ms each; prints the
+# count of stops on exit
+stopper() {
+    n=0
+    sleep 2
+    while kill -0 "$1" 2>/dev/null; do
+        mp=$(ps -o pid= --ppid "$1" 2>/dev/null | head -n 1 | tr -d " ")
+        for r in $(ps -o pid= --ppid "${mp:-0}" 2>/dev/null); do
+            kill -STOP "$r" 2>/dev/null || continue
+            sleep 0.15
+            kill -CONT "$r" 2>/dev/null
+            n=$((n + 1))
+            sleep 0.05
+        done
+        sleep 0.05
+    done
+    echo "$n"
+}
+
 # one WORKLOAD-NAME rdx-perf-app-options...
 one() {
     name=$1
     shift
+    [ -z "$only" ] || [ "$only" = "$name" ] || return 0
     ok=0 errs=0 slow=0 i=0
     while [ "$i" -lt "$runs" ]; do
         i=$((i + 1))
@@ -83,14 +118,25 @@ one() {
         t0=$(date +%s)
         rc=0
         timeout -k 5 "$tmo" mpirun --allow-run-as-root --oversubscribe -np 4 \
-            "$perf" -- "$@" --verify --bootstrap-timeout 120 >"$tmp/$name.$i.out" 2>"$f" || rc=$?
+            "$perf" -- "$@" --verify --bootstrap-timeout 120 >"$tmp/$name.$i.out" 2>"$f" &
+        job=$!
+        stops=
+        if [ "$preempt" -eq 1 ]; then
+            stopper "$job" >"$tmp/$name.$i.stops" &
+            spid=$!
+        fi
+        wait "$job" || rc=$?
+        if [ "$preempt" -eq 1 ]; then
+            wait "$spid" || true
+            stops=$(cat "$tmp/$name.$i.stops")
+        fi
         [ "$rc" -ne 0 ] || ok=$((ok + 1))
         t1=$(date +%s)
         n=$(grep -c "device error" "$f" || true)
         errs=$((errs + n))
         w=$(grep -c "waits for a shared lock" "$f" || true)
         slow=$((slow + w))
-        echo "oversub: $name run $i: exit $rc ($((t1 - t0)) s), device error lines $n, lock waits over 100 ms $w"
+        echo "oversub: $name run $i: exit $rc ($((t1 - t0)) s), device error lines $n, lock waits over 100 ms $w${stops:+, stops $stops}"
         [ "$rc" -eq 0 ] || grep -m 2 -E "device error|failed|rdx-perf:" "$f" | sed 's/^/oversub:   /' || true
     done
     echo "oversub: RESULT $name: completed $ok/$runs, device error lines $errs, lock waits over 100 ms $slow"
