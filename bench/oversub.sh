@@ -8,7 +8,7 @@
 # descheduled peer is no device fault, so both should be N and 0. Also
 # counts the software device's notices of a lock wait past 100 ms (the
 # bound that used to be a device error: how often oversubscription hit
-# it). Prints the load average before and after (the figures depend on
+# it; EAL --log-level notice shows them). Prints the load average before and after (the figures depend on
 # it).
 #   workloads: --test echo --pattern incast
 #              --test echo --pattern all-to-all -q 3
@@ -118,7 +118,7 @@ one() {
         t0=$(date +%s)
         rc=0
         timeout -k 5 "$tmo" mpirun --allow-run-as-root --oversubscribe -np 4 \
-            "$perf" -- "$@" --verify --bootstrap-timeout 120 >"$tmp/$name.$i.out" 2>"$f" &
+            "$perf" --log-level notice -- "$@" --verify --bootstrap-timeout 120 >"$tmp/$name.$i.out" 2>"$f" &
         job=$!
         stops=
         if [ "$preempt" -eq 1 ]; then
@@ -132,7 +132,7 @@ one() {
         fi
         [ "$rc" -ne 0 ] || ok=$((ok + 1))
         t1=$(date +%s)
-        n=$(grep -c "device error" "$f" || true)
+        n=$(grep -c "rdx_sw: device error" "$f" || true)
         errs=$((errs + n))
         w=$(grep -c "waits for a shared lock" "$f" || true)
         slow=$((slow + w))
