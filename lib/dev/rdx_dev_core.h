@@ -60,9 +60,9 @@ struct rdx_cq {
  * Fast path: one indirect call; no allocation, lock, log or system call
  * in the driver. On the software device in inline-progress mode the call
  * also runs the device model, as a NIC starts on the doorbell: what a
- * model's step may do then (wake a CQ waiter with a futex, wait up to
- * SW_LOCK_WAIT_MS for a shared lock a peer process holds, log a device
- * error) happens inside the post (drivers/mlx5/sw/README.md).
+ * model's step may do then (wake a CQ waiter with a futex, try for up to
+ * SW_LOCK_TRY_NS a shared lock a peer process holds, log a device error)
+ * happens inside the post (drivers/mlx5/sw/README.md).
  * Not thread-safe on one QP: one thread posts to a QP at a time (different
  * QPs may be posted from different threads).
  *

@@ -59,37 +59,42 @@ sw_futex_wake(uint32_t *addr)
  * The CQ's fields live in shared memory: each is read once and checked
  * against the segment before use.
  * @return 0, -ENOSPC (overrun, counted and logged once per episode),
- * -EBUSY (lock not obtained in SW_LOCK_WAIT_MS: a device error, counted
- * and logged; the CQE is not written, the caller owes it or drops it), or
- * -EIO (the CQ's fields are not a CQ's: a device error, counted and
- * logged).
+ * -EBUSY (the lock kept by a live holder, a peer process descheduled
+ * inside its own push: no error, nothing written, the caller tries again
+ * later), or -EIO (the CQ's fields are not a CQ's: a device error, counted
+ * and logged).
  */
 int
 sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	   struct mlx5_cqe64 *cqe, uint8_t opcode, bool se)
 {
+	int rc;
+
+	if (sw_cq_lock(e, d, cq) != 0)
+		return -EBUSY;
+	rc = sw_cq_push_locked(e, d, cq, cqe, opcode, se);
+	sw_qunlock(&cq->lock);
+	return rc;
+}
+
+/* sw_cq_push's work, under cq's lock (the caller's). */
+int
+sw_cq_push_locked(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
+		  struct mlx5_cqe64 *cqe, uint8_t opcode, bool se)
+{
 	uint64_t buf, dbo;
 	uint32_t ci, cnt, lg, pi;
 	uint8_t *dst;
 
-	if (sw_qlock(&cq->lock, e->pid) != 0) {
-		if (sw_deverr(e))
-			SW_LOG(ERR, "device error: CQ %u of %s: lock not obtained in %d ms\n",
-			       (unsigned int)(cq - d->hdr->cqs), d->name, SW_LOCK_WAIT_MS);
-		return -EBUSY; /* its holder is slow (descheduled) or dead */
-	}
 	buf = SW_LOAD(cq->buf_off);
-	if (buf == 0) { /* destroyed: nowhere to write */
-		sw_qunlock(&cq->lock);
+	if (buf == 0) /* destroyed: nowhere to write */
 		return -ENOSPC;
-	}
 	dbo = SW_LOAD(cq->dbrec_off);
 	cnt = SW_LOAD(cq->cqe_cnt);
 	lg = SW_LOAD(cq->log_cqe_cnt);
 	pi = SW_LOAD(cq->pi);
 	if (cnt == 0 || cnt > SW_MAX_CQE || (cnt & (cnt - 1)) != 0 || lg != sw_log2(cnt) ||
 	    !sw_in_seg(d, buf, (uint64_t)cnt * 64) || !sw_in_seg(d, dbo, 8)) {
-		sw_qunlock(&cq->lock);
 		if (sw_deverr(e))
 			SW_LOG(ERR, "device error: CQ %u of %s is corrupt (%u CQEs, log %u, buf 0x%"
 			       PRIx64 ", dbrec 0x%" PRIx64 ")\n", (unsigned int)(cq - d->hdr->cqs),
@@ -113,7 +118,6 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 			SW_LOG(ERR, "CQ overrun on %s cq %u (pi %u ci %u, %u CQEs): CQE not written\n",
 			       d->name, (unsigned int)(cq - d->hdr->cqs), pi, ci, cnt);
 		}
-		sw_qunlock(&cq->lock);
 		return -ENOSPC;
 	}
 	cq->full = 0;
@@ -130,8 +134,20 @@ sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 	__atomic_fetch_add(&cq->seq, 1, __ATOMIC_RELEASE);
 	if (__atomic_load_n(&cq->waiters, __ATOMIC_ACQUIRE) != 0)
 		sw_futex_wake(&cq->seq);
-	sw_qunlock(&cq->lock);
 	return 0;
+}
+
+static void
+sw_err_cqe(struct mlx5_cqe64 *c, uint8_t syndrome, uint8_t vendor, uint32_t counter,
+	   uint8_t wqe_op, uint32_t qpn)
+{
+	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)c;
+
+	memset(c, 0, sizeof(*c));
+	e->syndrome = syndrome;
+	e->vendor_err_synd = vendor;
+	e->s_wqe_opcode_qpn = htobe32((uint32_t)wqe_op << 24 | (qpn & 0xffffff));
+	e->wqe_counter = htobe16((uint16_t)counter);
 }
 
 int
@@ -140,14 +156,63 @@ sw_push_err(struct sw_engine *eng, struct sw_domain *d, struct sw_cq_shm *cq, ui
 	    uint32_t qpn)
 {
 	struct mlx5_cqe64 c;
-	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)&c;
 
-	memset(&c, 0, sizeof(c));
-	e->syndrome = syndrome;
-	e->vendor_err_synd = vendor;
-	e->s_wqe_opcode_qpn = htobe32((uint32_t)wqe_op << 24 | (qpn & 0xffffff));
-	e->wqe_counter = htobe16((uint16_t)counter);
+	sw_err_cqe(&c, syndrome, vendor, counter, wqe_op, qpn);
 	return sw_cq_push(eng, d, cq, &c, cqe_op, false);
+}
+
+int
+sw_push_err_locked(struct sw_engine *eng, struct sw_domain *d, struct sw_cq_shm *cq,
+		   uint8_t cqe_op, uint8_t syndrome, uint8_t vendor, uint32_t counter,
+		   uint8_t wqe_op, uint32_t qpn)
+{
+	struct mlx5_cqe64 c;
+
+	sw_err_cqe(&c, syndrome, vendor, counter, wqe_op, qpn);
+	return sw_cq_push_locked(eng, d, cq, &c, cqe_op, false);
+}
+
+/*
+ * A process died holding the lock of CQ cq of segment d (sw_cq_lock took
+ * it over): a real fault, counted and logged. It died inside a push: when
+ * the CQE at the producer counter is of this lap (op_own's owner bit and
+ * a valid opcode, written with the release store), the consumer may have
+ * taken it already, so the counter moves past it -- else the next push
+ * would write over it and that completion would be lost. A CQE it had not
+ * finished (no owner bit yet) is written over by the next push.
+ */
+void
+sw_cq_lock_dead(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
+		uint32_t holder)
+{
+	uint64_t buf = SW_LOAD(cq->buf_off);
+	uint32_t cnt = SW_LOAD(cq->cqe_cnt), lg = SW_LOAD(cq->log_cqe_cnt), pi = SW_LOAD(cq->pi);
+	bool counted = false;
+
+	if (buf != 0 && cnt != 0 && cnt <= SW_MAX_CQE && (cnt & (cnt - 1)) == 0 &&
+	    lg == sw_log2(cnt) && sw_in_seg(d, buf, (uint64_t)cnt * 64)) {
+		uint8_t o = __atomic_load_n(sw_ptr(d, buf) + (size_t)(pi & (cnt - 1)) * 64 + 63,
+					    __ATOMIC_ACQUIRE);
+
+		if ((o >> 4) != MLX5_CQE_INVALID && (o & 1U) == ((pi >> lg) & 1U)) {
+			cq->pi = pi + 1;
+			counted = true;
+		}
+	}
+	if (sw_deverr(e))
+		SW_LOG(ERR, "device error: CQ %u of %s: process %u died holding its lock: taken over%s\n",
+		       (unsigned int)(cq - d->hdr->cqs), d->name, holder,
+		       counted ? " (the CQE it had written is counted)" : "");
+}
+
+/* The same for the responder-side lock of QP p: the receive it was
+ * consuming may be left without a CQE (its RQ state is as it left it). */
+void
+sw_qp_lock_dead(struct sw_engine *e, struct sw_domain *d, struct sw_qp_shm *p, uint32_t holder)
+{
+	if (sw_deverr(e))
+		SW_LOG(ERR, "device error: QP 0x%x of %s: process %u died holding its lock: taken over (its receive queue as that process left it)\n",
+		       SW_LOAD(p->qpn), d->name, holder);
 }
 
 /* ------------------------------------------------------------------ */
@@ -446,7 +511,11 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 	uint32_t ci;
 	int n = 0;
 
-	q->cqe_owed = false; /* an owed CQE becomes the flush's */
+	/* a responder CQE owed to the peer is the peer's: written first */
+	if (q->resp_owed && sw_resp_owed_push(e, q) == -EBUSY)
+		return 0;
+	q->cqe_owed = false; /* an owed CQE of ours becomes the flush's */
+	q->lock_wait = false;
 	while ((q->sq_ci & 0xffff) != db) {
 		struct mlx5_wqe_ctrl_seg c;
 		uint32_t ds, wqebbs, avail = (db - q->sq_ci) & 0xffff;
@@ -460,10 +529,14 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 		sw_ring_read(q, q->sq_ci, &c, sizeof(c));
 		ds = be32toh(c.qpn_ds) & 0x3f;
 		wqebbs = RTE_MIN(RTE_MAX((ds + 3) / 4, 1U), avail);
+		/* the head WQE's own error CQE first, when its CQ's lock was
+		 * busy as it failed (owed_synd) */
 		if (sw_push_err(e, e->self, q->scq, MLX5_CQE_REQ_ERR,
-				MLX5_CQE_SYNDROME_WR_FLUSH_ERR, 0, q->sq_ci & 0xffff,
-				(uint8_t)be32toh(c.opmod_idx_opcode), q->qpn) != 0)
+				q->owed_synd != 0 ? q->owed_synd : MLX5_CQE_SYNDROME_WR_FLUSH_ERR,
+				0, q->sq_ci & 0xffff, (uint8_t)be32toh(c.opmod_idx_opcode),
+				q->qpn) != 0)
 			break;
+		q->owed_synd = 0;
 		q->sq_ci += wqebbs;
 		sw_stat(&sw_lc(e)->flushes, 1);
 		n++;
@@ -471,10 +544,8 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 	q->armed = false;
 	if (q->rq_wqe_cnt == 0)
 		return n;
-	if (sw_qlock(&s->lock, e->pid) != 0) {
-		sw_device_error(e, q, "RQ lock not obtained (flush retried later)", 0, 0);
-		return n;
-	}
+	if (sw_qp_lock(e, e->self, s) != 0)
+		return n; /* a live holder (a peer's responder): the next call goes on */
 	db = be32toh(__atomic_load_n(&q->dbrec[MLX5_RCV_DBR], __ATOMIC_ACQUIRE)) & 0xffff;
 	ci = SW_LOAD(s->rq_ci);
 	if (((db - ci) & 0xffff) > q->rq_wqe_cnt) {
@@ -523,7 +594,8 @@ sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
 				sw_qp_set_err(q->s);
 				break;
 			}
-			if ((q->rnr_active || q->ack_active) && sw_now_ns() < q->retry_at_ns)
+			if ((q->rnr_active || q->ack_active || q->lock_wait) &&
+			    sw_now_ns() < q->retry_at_ns)
 				break;
 			rc = sw_exec(e, q, avail);
 			if (rc == SW_WAIT)

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_lcore.h>
 #include <rte_log.h>
@@ -185,6 +186,40 @@ sw_deverr(struct sw_engine *e)
 	return __atomic_fetch_add(&e->device_errors, 1, __ATOMIC_RELAXED) < SW_DEVERR_LOGS;
 }
 
+/* Cold: a process died holding the lock of CQ cq (QP p) of segment d, now
+ * taken over: a device error, and the CQE it had written counted. */
+SW_HIDDEN void sw_cq_lock_dead(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
+			       uint32_t holder);
+SW_HIDDEN void sw_qp_lock_dead(struct sw_engine *e, struct sw_domain *d, struct sw_qp_shm *p,
+			       uint32_t holder);
+
+/* The datapath's locks of a CQ and of a QP's responder side (sw_qlock_try):
+ * 0, or -EBUSY while a live holder keeps it (the caller comes back later;
+ * never an error). A holder that died inside is reported. */
+static inline int
+sw_cq_lock(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq)
+{
+	uint32_t dead = 0;
+
+	if (sw_qlock_try(&cq->lock, e->pid, &dead) != 0)
+		return -EBUSY;
+	if (unlikely(dead != 0))
+		sw_cq_lock_dead(e, d, cq, dead);
+	return 0;
+}
+
+static inline int
+sw_qp_lock(struct sw_engine *e, struct sw_domain *d, struct sw_qp_shm *p)
+{
+	uint32_t dead = 0;
+
+	if (sw_qlock_try(&p->lock, e->pid, &dead) != 0)
+		return -EBUSY;
+	if (unlikely(dead != 0))
+		sw_qp_lock_dead(e, d, p, dead);
+	return 0;
+}
+
 /* Does [off, off + len) lie inside segment d? (no overflow) */
 static inline bool
 sw_in_seg(const struct sw_domain *d, uint64_t off, uint64_t len)
@@ -322,13 +357,26 @@ struct sw_wqe {
 /* sw_engine.c: count a device error on q, log the first SW_DEVERR_LOGS. */
 SW_HIDDEN void sw_device_error(struct sw_engine *e, const struct sw_lqp *q, const char *what,
 			       uint32_t a, uint32_t b);
-/* sw_engine.c: write one CQE into cq of segment d; 0, -ENOSPC or -EIO. */
+/* sw_engine.c: write one CQE into cq of segment d; 0, -ENOSPC, -EIO or
+ * -EBUSY (its lock kept by a live holder: nothing written, try later). */
 SW_HIDDEN int sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 			 struct mlx5_cqe64 *cqe, uint8_t opcode, bool se);
-/* sw_engine.c: an error CQE (syndrome, wqe_counter, opcode, qpn) into cq. */
+/* The same with cq's lock held by the caller (sw_cq_lock); never -EBUSY. */
+SW_HIDDEN int sw_cq_push_locked(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
+				struct mlx5_cqe64 *cqe, uint8_t opcode, bool se);
+/* sw_engine.c: an error CQE (syndrome, wqe_counter, opcode, qpn) into cq
+ * (locked: the caller holds cq's lock). */
 SW_HIDDEN int sw_push_err(struct sw_engine *eng, struct sw_domain *d, struct sw_cq_shm *cq,
 			  uint8_t cqe_op, uint8_t syndrome, uint8_t vendor, uint32_t counter,
 			  uint8_t wqe_op, uint32_t qpn);
+SW_HIDDEN int sw_push_err_locked(struct sw_engine *eng, struct sw_domain *d,
+				 struct sw_cq_shm *cq, uint8_t cqe_op, uint8_t syndrome,
+				 uint8_t vendor, uint32_t counter, uint8_t wqe_op, uint32_t qpn);
+/* sw_exec.c: write q's owed responder CQE; 0, -EBUSY (try again) or -EIO. */
+SW_HIDDEN int sw_resp_owed_push(struct sw_engine *e, struct sw_lqp *q);
+/* sw_exec.c: the head WQE of q needs a shared lock that a live holder
+ * keeps: it stays at the head, retried later; SW_WAIT. */
+SW_HIDDEN int sw_lock_busy(struct sw_engine *e, struct sw_lqp *q);
 /* sw_exec.c: execute the WQE at q->sq_ci (avail WQEBBs posted from
  * there); enum sw_rc. */
 SW_HIDDEN int sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail);

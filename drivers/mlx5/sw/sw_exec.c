@@ -45,8 +45,13 @@
  * - Shared memory is untrusted (a peer process maps it read-write): each
  *   shared value is read once and checked against its segment; own QP
  *   geometry and own MR translations come from process-local copies; a
- *   corrupt peer QP or CQ is a device error and REMOTE_OP (0x14); shared
- *   locks are taken with a bound (no ACK / device error when it expires).
+ *   corrupt peer QP or CQ is a device error and REMOTE_OP (0x14).
+ * - A shared lock kept by a live holder (a peer process descheduled or
+ *   stopped inside its update) fails nothing: the WQE that needs it stays
+ *   at the head and is retried (sw_lock_busy), as a NIC's request waits
+ *   for a slow responder without an error. A holder that died inside is
+ *   a device error (sw_cq_lock_dead, sw_qp_lock_dead); UD bounds its wait
+ *   (sw_exec_ud.c).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -249,10 +254,13 @@ int
 sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	    uint8_t syndrome)
 {
+	int rc;
+
 	sw_qp_set_err(q->s);
 	q->sq_ci = w->pos + w->wqebbs;
 	q->rnr_active = false;
 	q->ack_active = false;
+	q->lock_wait = false;
 	sw_stat(&sw_lc(e)->errors, 1);
 	if (syndrome == MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR ||
 	    syndrome == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR ||
@@ -260,9 +268,14 @@ sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		if (q->peer != NULL && sw_peer_alive(q))
 			sw_qp_set_err(q->peer);
 	}
-	if (sw_push_err(e, e->self, q->scq, MLX5_CQE_REQ_ERR, syndrome, 0, w->pos & 0xffff,
-			w->opcode, q->qpn) != 0)
-		q->sq_ci = w->pos; /* CQ full: the flush completes it later */
+	rc = sw_push_err(e, e->self, q->scq, MLX5_CQE_REQ_ERR, syndrome, 0, w->pos & 0xffff,
+			 w->opcode, q->qpn);
+	if (rc != 0) {
+		/* CQ full or its lock busy: the flush completes it later, with
+		 * this syndrome when only the lock was in the way */
+		q->sq_ci = w->pos;
+		q->owed_synd = rc == -EBUSY ? syndrome : 0;
+	}
 	return SW_FAIL;
 }
 
@@ -367,6 +380,43 @@ sw_no_ack(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 	return SW_WAIT;
 }
 
+/*
+ * The head WQE of q needs a shared lock (the peer QP's, a CQ's) that a
+ * live holder keeps: a peer process descheduled or stopped inside its own
+ * update. That is no fault and costs no retry: the WQE stays at the head
+ * and is tried again after a wait that starts at 1 us and doubles up to
+ * SW_LOCK_RETRY_MAX_NS, so the progress calls in between serve the other
+ * QPs and give the holder the CPU, and a holder that never lets go (a
+ * hostile peer writing a live pid into the word) stalls only the QPs that
+ * need that lock.
+ */
+#define SW_LOCK_RETRY_MAX_NS 256000ULL
+/* A wait this long is logged (NOTICE, once per wait, the first 64 of an
+ * engine): it says the machine is oversubscribed, not that a peer failed. */
+#define SW_LOCK_SLOW_NS 100000000ULL
+
+int
+sw_lock_busy(struct sw_engine *e, struct sw_lqp *q)
+{
+	const uint64_t now = sw_now_ns();
+
+	if (!q->lock_wait) {
+		q->lock_wait = true;
+		q->lock_logged = false;
+		q->lock_tries = 0;
+		q->lock_since_ns = now;
+	} else if (unlikely(!q->lock_logged && now - q->lock_since_ns >= SW_LOCK_SLOW_NS)) {
+		q->lock_logged = true;
+		if (__atomic_fetch_add(&e->slow_lock_logs, 1, __ATOMIC_RELAXED) < SW_DEVERR_LOGS)
+			SW_LOG(NOTICE, "QP 0x%x waits for a shared lock held by a live process for over %llu ms (slow, not gone): still waiting, no error\n",
+			       q->qpn, SW_LOCK_SLOW_NS / 1000000ULL);
+	}
+	q->retry_at_ns = now + RTE_MIN(1000ULL << q->lock_tries, SW_LOCK_RETRY_MAX_NS);
+	if (q->lock_tries < 8)
+		q->lock_tries++;
+	return SW_WAIT;
+}
+
 static int
 sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 {
@@ -430,6 +480,44 @@ sw_peer_rwqe(struct sw_lqp *q, const struct sw_domain *pd, const struct sw_peer_
 }
 
 /*
+ * Write q's owed responder CQE (sw_responder: a receive of the peer
+ * consumed, its data stored, its CQE met a busy CQ lock) into the peer's
+ * receive CQ. @return 0 (written; or dropped: the peer QP or its device
+ * is gone), -EBUSY (the lock still kept: try again), -EIO (the CQ took no
+ * CQE: overrun or corrupt; the receive is given back to the peer's
+ * flush when its QP's lock can be had, the peer QP goes to ERR).
+ */
+int
+sw_resp_owed_push(struct sw_engine *e, struct sw_lqp *q)
+{
+	struct sw_domain *pd = q->peer_dom;
+	struct sw_qp_shm *p = q->peer;
+	int rc;
+
+	if (p == NULL || pd == NULL || __atomic_load_n(&pd->truncated, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&pd->hdr->closed, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE) != q->peer_gen) {
+		q->resp_owed = false;
+		return 0;
+	}
+	rc = sw_cq_push(e, pd, q->resp_cq, &q->resp_cqe, q->resp_op, q->resp_se);
+	if (rc == -EBUSY)
+		return rc;
+	q->resp_owed = false;
+	if (rc == 0) {
+		__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (sw_qp_lock(e, pd, p) == 0) {
+		if (SW_LOAD(p->rq_ci) == q->resp_rq + 1)
+			p->rq_ci = q->resp_rq;
+		sw_qunlock(&p->lock);
+	}
+	sw_qp_set_err(p);
+	return -EIO;
+}
+
+/*
  * SEND/SEND_IMM/WRITE_IMM at the responder: consume the peer's next RQ WQE
  * (scatter for SENDs; the payload to wdst for WRITE_IMM), write its CQE.
  * Runs under the peer QP's lock. The peer QP's fields, doorbell record and
@@ -454,14 +542,10 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	uint64_t room = 0;
 	uint8_t cqe_op, synd = 0;
 	int ret = SW_DONE;
+	bool se;
 
-	if (sw_qlock(&p->lock, e->pid) != 0) {
-		/* a stopped or hostile peer holds its QP: no answer */
-		if (sw_deverr(e))
-			SW_LOG(ERR, "device error on QP 0x%x: peer QP lock not obtained in %d ms\n",
-			       q->qpn, SW_LOCK_WAIT_MS);
-		return sw_no_ack(e, q, w);
-	}
+	if (sw_qp_lock(e, pd, p) != 0)
+		return sw_lock_busy(e, q); /* its holder is slow: come back */
 	if (!sw_peer_alive(q)) {
 		sw_qunlock(&p->lock);
 		return sw_no_ack(e, q, w);
@@ -507,6 +591,7 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		sw_qunlock(&p->lock);
 		return sw_rnr(e, q, w);
 	}
+	q->lock_wait = false;
 	q->rnr_active = false;
 	q->ack_active = false;
 	if (!write_imm) {
@@ -557,7 +642,29 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 		memcpy(&c.imm_inval_pkey, &w->imm_raw, 4);
 	c.sop_drop_qpn = htobe32(pqpn & 0xffffff);
 	c.flags_rqpn = htobe32(q->qpn & 0xffffff);
-	if (sw_cq_push(e, pd, pcq, &c, cqe_op, (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0) != 0) {
+	se = (w->fm_ce_se & MLX5_WQE_CTRL_SOLICITED) != 0;
+	if (sw_cq_lock(e, pd, pcq) != 0) {
+		/* The CQ's lock kept by a live holder. The data is stored and
+		 * the receive consumed: only its CQE waits, owed by q and written
+		 * before anything else of q (q's next WQE waits behind it, and
+		 * q is the only requester consuming this RQ: the CQEs stay in
+		 * RQ order). The lock is not taken before the copy, so that a
+		 * holder preempted during a long copy does not hold up every
+		 * producer of the CQ. */
+		memcpy(&q->resp_cqe, &c, sizeof(c));
+		q->resp_op = cqe_op;
+		q->resp_se = se;
+		q->resp_cq = pcq;
+		q->resp_rq = r.cnt;
+		q->resp_owed = true;
+		q->cqe_owed = true;
+		q->owed_bytes = (uint32_t)len;
+		sw_qunlock(&p->lock);
+		return sw_lock_busy(e, q);
+	}
+	ret = sw_cq_push_locked(e, pd, pcq, &c, cqe_op, se);
+	sw_qunlock(&pcq->lock);
+	if (ret != 0) {
 		/* the receive stays posted: the peer's flush completes it (not
 		 * consumed: not counted in recv_wqes) */
 		p->rq_ci = r.cnt;
@@ -584,24 +691,26 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 	q->sq_ci = w->pos + w->wqebbs;
 	q->rnr_active = false;
 	q->ack_active = false;
-	if (!(w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE))
+	if (!(w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE)) {
+		q->lock_wait = false;
 		return SW_DONE; /* unsignaled: no CQE */
+	}
 	memset(&c, 0, sizeof(c));
 	c.wqe_counter = htobe16((uint16_t)w->idx);
 	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->qpn);
 	c.byte_cnt = htobe32(bytes);
 	rc = sw_cq_push(e, e->self, q->scq, &c, MLX5_CQE_REQ, false);
-	if (rc == -EBUSY && q->type == SW_QPT_UD) {
-		/* UD: the CQ's lock not obtained in SW_LOCK_WAIT_MS (a peer
-		 * process writing receive CQEs into it was descheduled): the
-		 * datagram went, only its CQE waits. The WQE stays at the head,
-		 * marked so that the next attempt writes the CQE without sending
-		 * again. (RC keeps the rule below: QP to error, flush.) */
+	if (rc == -EBUSY) {
+		/* the CQ's lock kept by a live holder (a peer process writing
+		 * receive CQEs into it was descheduled): the WQE was executed,
+		 * only its CQE waits. It stays at the head, marked so that the
+		 * next attempt writes the CQE without executing it again. */
 		q->sq_ci = w->pos;
 		q->cqe_owed = true;
 		q->owed_bytes = bytes;
-		return SW_WAIT;
+		return sw_lock_busy(e, q);
 	}
+	q->lock_wait = false;
 	if (rc != 0) {
 		/* overrun (or CQ unusable): the QP goes to error and the WQE
 		 * stays at the head, so the flush still completes it (0x05)
@@ -663,7 +772,17 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 	memcpy(&w.imm_raw, &ctrl->imm, 4);
 	w.wqebbs = w.ds == 0 ? 1 : (w.ds + 3) / 4;
 	if (q->cqe_owed) {
-		/* executed before: only its completion is left to write */
+		/* executed before: only its completions are left to write, the
+		 * responder's first */
+		if (q->resp_owed) {
+			rc = sw_resp_owed_push(e, q);
+			if (rc == -EBUSY)
+				return sw_lock_busy(e, q);
+			if (rc != 0) {
+				q->cqe_owed = false;
+				return sw_req_fail(e, q, &w, MLX5_CQE_SYNDROME_REMOTE_OP_ERR);
+			}
+		}
 		q->cqe_owed = false;
 		return sw_req_done(e, q, &w, q->owed_bytes);
 	}
@@ -683,7 +802,7 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 				    ctrl->signature);
 	if (w.wqebbs > 1)
 		sw_ring_read(q, w.pos + 1, w.b + 64, w.ds * 16 - 64);
-	if (!q->rnr_active && !q->ack_active) { /* first attempt, not a retry */
+	if (!q->rnr_active && !q->ack_active && !q->lock_wait) { /* first attempt, not a retry */
 		sw_stat(&sw_lc(e)->wqes, 1);
 		sw_peer_check_pid(e, q);
 		if (q->fail_nth != 0 && --q->fail_nth == 0)

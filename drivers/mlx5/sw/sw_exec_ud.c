@@ -95,21 +95,22 @@ sw_ud_no_dest(struct sw_engine *e, const struct sw_ud_pkt *k)
 
 /*
  * A datagram arrives: the receiver's part, done by the sender's engine
- * (as for RC) under the receiving QP's lock. Unreliable: nothing goes back
- * to the sender. No UD QP ready at the address (no such device or QP, a QP
- * of another type, not in RTR/RTS, its lock not obtained, its fields
- * corrupt), or its CQ's lock not obtained: dropped, counted at the sender
- * (drop_dest). Q_Key mismatch
- * (IBTA 10.2.4: silently dropped) and no receive WQE posted (no RNR on
- * UD): dropped, counted at the receiving QP. Receive buffer smaller than
- * GRH area + message: that receive completes with LOC_LEN (0x01) and the
- * receiving QP goes to ERR; a bad receive lkey: LOC_PROT (0x04), ERR.
+ * (as for RC) under the receiving QP's lock and its receive CQ's, both
+ * taken before anything is consumed or stored. No UD QP ready at the
+ * address (no such device or QP, a QP of another type, not in RTR/RTS,
+ * its fields corrupt): dropped, counted at the sender (drop_dest). Q_Key
+ * mismatch (IBTA 10.2.4: silently dropped) and no receive WQE posted (no
+ * RNR on UD): dropped, counted at the receiving QP. Receive buffer smaller
+ * than GRH area + message: that receive completes with LOC_LEN (0x01) and
+ * the receiving QP goes to ERR; a bad receive lkey: LOC_PROT (0x04), ERR.
  * Otherwise the GRH area and the message are stored (each byte once, in
  * order) and a receive CQE written: byte_cnt = 40 + length, source QPN,
  * SL and the GRH flag in flags_rqpn (libmlx5 cq.c: src_qp bits 0..23, sl
  * bits 24..27, GRH bits 28..29), slid 0 (RoCE).
+ * @return 0 (delivered or dropped), -EBUSY (a lock kept by a live holder:
+ * nothing happened, the caller tries again later).
  */
-static void
+static int
 sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_span *src,
 	      uint32_t ns)
 {
@@ -129,24 +130,22 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 	    __atomic_load_n(&pd->truncated, __ATOMIC_ACQUIRE) ||
 	    __atomic_load_n(&pd->hdr->closed, __ATOMIC_ACQUIRE)) {
 		sw_ud_no_dest(e, k);
-		return;
+		return 0;
 	}
 	p = &pd->hdr->qps[slot];
-	if (sw_qlock(&p->lock, e->pid) != 0) {
-		sw_ud_no_dest(e, k);
-		return;
-	}
+	if (sw_qp_lock(e, pd, p) != 0)
+		return -EBUSY;
 	st = __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
 	if (!SW_LOAD(p->in_use) || SW_LOAD(p->qpn) != k->dqpn || SW_LOAD(p->type) != SW_QPT_UD ||
 	    (st != RDX_SW_QPS_RTR && st != RDX_SW_QPS_RTS) || sw_seg_lost_d(pd)) {
 		sw_qunlock(&p->lock);
 		sw_ud_no_dest(e, k);
-		return;
+		return 0;
 	}
 	if (SW_LOAD(p->qkey) != k->qkey) {
 		__atomic_fetch_add(&p->ud_drop_qkey, 1, __ATOMIC_RELAXED);
 		sw_qunlock(&p->lock);
-		return;
+		return 0;
 	}
 	sw_peer_rq_load(p, &r);
 	if (!sw_peer_rq_sane(pd, &r) || sw_seg_lost_d(pd)) {
@@ -156,7 +155,7 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 			SW_LOG(ERR, "device error: UD QP 0x%x is corrupt (RQ %u x %u B at 0x%" PRIx64 ", dbrec 0x%" PRIx64 ", CQ %u)\n",
 			       k->dqpn, r.rq_cnt, r.stride, r.rq_off, r.dbo, r.rcq);
 		sw_ud_no_dest(e, k);
-		return;
+		return 0;
 	}
 	pcq = &pd->hdr->cqs[r.rcq];
 	if (!sw_peer_rq_avail(pd, &r)) {
@@ -166,13 +165,17 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 			SW_LOG(ERR, "device error on UD QP 0x%x: RQ doorbell record 0x%x beyond the ring (ci 0x%x, %u WQEs)\n",
 			       k->dqpn, r.head, r.cnt & 0xffff, r.rq_cnt);
 		sw_ud_no_dest(e, k);
-		return;
+		return 0;
 	}
 	if (r.avail == 0) {
 		/* no receive posted: UD drops it (no RNR NAK) */
 		__atomic_fetch_add(&p->ud_drop_no_recv, 1, __ATOMIC_RELAXED);
 		sw_qunlock(&p->lock);
-		return;
+		return 0;
+	}
+	if (sw_cq_lock(e, pd, pcq) != 0) {
+		sw_qunlock(&p->lock);
+		return -EBUSY;
 	}
 	room = sw_peer_rq_scatter(pd, &r, e->pid, rw, dst, &nd, &synd);
 	if (synd == 0 && room < (uint64_t)SW_UD_GRH + k->len)
@@ -182,13 +185,14 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 		sw_qp_set_err(p);
 		if (synd == MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR)
 			__atomic_fetch_add(&p->ud_recv_len_err, 1, __ATOMIC_RELAXED);
-		if (sw_push_err(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0,
-				k->dqpn) != 0)
+		if (sw_push_err_locked(e, pd, pcq, MLX5_CQE_RESP_ERR, synd, 0, r.cnt & 0xffff, 0,
+				       k->dqpn) != 0)
 			p->rq_ci = r.cnt; /* the receiving QP's flush completes it */
 		else
 			__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
+		sw_qunlock(&pcq->lock);
 		sw_qunlock(&p->lock);
-		return;
+		return 0;
 	}
 	sw_ud_grh(grh, k, e->self->gid);
 	s2[0].p = grh;
@@ -203,30 +207,34 @@ sw_ud_deliver(struct sw_engine *e, const struct sw_ud_pkt *k, const struct sw_sp
 		memcpy(&c.imm_inval_pkey, &k->imm_raw, 4);
 	c.sop_drop_qpn = htobe32(k->dqpn & 0xffffff);
 	c.flags_rqpn = htobe32(1u << 28 | (uint32_t)(k->sl & 0xf) << 24 | (k->src_qpn & 0xffffff));
-	ret = sw_cq_push(e, pd, pcq, &c, cqe_op, k->se);
-	if (ret == -EBUSY) {
-		/* The CQ's lock not obtained in SW_LOCK_WAIT_MS (its holder
-		 * descheduled, e.g. on a loaded machine): UD is unreliable, so
-		 * the datagram is dropped, like one whose QP lock was not
-		 * obtained, and the receive stays posted for the next; the
-		 * QP does not go to error over a slow peer. */
-		p->rq_ci = r.cnt;
-		sw_qunlock(&p->lock);
-		sw_ud_no_dest(e, k);
-		return;
-	}
+	ret = sw_cq_push_locked(e, pd, pcq, &c, cqe_op, k->se);
 	if (ret != 0) {
 		/* the receive stays posted: the receiving QP's flush completes it */
 		p->rq_ci = r.cnt;
 		sw_qp_set_err(p);
 	} else {
 		/* consumed: counted once its CQE is out (a receive left to the
-		 * flush or to the next datagram is not) */
+		 * flush is not) */
 		__atomic_fetch_add(&sw_ctr(e, pd)->recv_wqes, 1, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&p->ud_recv, 1, __ATOMIC_RELAXED);
 	}
+	sw_qunlock(&pcq->lock);
 	sw_qunlock(&p->lock);
+	return 0;
 }
+
+/*
+ * How long a datagram waits for the receiver's locks (sw_ud_deliver's
+ * -EBUSY), from its first attempt, before it is dropped (drop_dest). RC
+ * waits as long as the holder lives; UD does not, because one sending QP
+ * carries datagrams to every destination in order: a receiver whose
+ * process stays stopped (SIGSTOP, a debugger) while holding its lock would
+ * otherwise hold back everything behind it, to every other destination,
+ * where a loss is what UD allows. A second is hundreds of scheduler time
+ * slices: a descheduled holder, however loaded the machine, gets the CPU
+ * back long before, so oversubscription alone never drops a datagram.
+ */
+#define SW_UD_LOCK_WAIT_NS 1000000000ULL
 
 /* Put a datagram into the delay queue (its payload copied): false when
  * the queue is full (then it goes now). */
@@ -290,7 +298,14 @@ sw_ud_delayed(struct sw_engine *e)
 		}
 		sp.p = dq->buf[h % SW_UD_DELAY_SLOTS];
 		sp.len = k->len;
-		sw_ud_deliver(e, k, &sp, k->len != 0);
+		if (sw_ud_deliver(e, k, &sp, k->len != 0) != 0) {
+			/* a receiver's lock busy: the head waits for the next call
+			 * (the queue stays in order), up to the bound from when it
+			 * was due */
+			if (sw_now_ns() - k->due_ns < SW_UD_LOCK_WAIT_NS)
+				break;
+			sw_ud_no_dest(e, k);
+		}
 		__atomic_store_n(&dq->head, h + 1, __ATOMIC_RELEASE);
 		n++;
 	}
@@ -303,16 +318,16 @@ sw_ud_delayed(struct sw_engine *e)
  * order, drop (every n-th, then with probability ud_drop), duplicate
  * (ud_dup), delay (ud_delay of them by ud_delay_us: later ones overtake
  * them). Each knob that is on draws from q's stream whatever the others
- * decide, so a run is the same for the same seed and the same WQEs.
+ * decide, so a run is the same for the same seed and the same WQEs. The
+ * outcome is q's head WQE's (ud_todo copies, ud_todo_delay), drawn once
+ * however often a busy receiver makes it try again.
  */
 static void
-sw_ud_send_inject(struct sw_engine *e, struct sw_lqp *q, const struct sw_ud_pkt *k,
-		  const struct sw_span *src, uint32_t ns)
+sw_ud_send_inject(struct sw_engine *e, struct sw_lqp *q)
 {
 	const struct sw_ud_inject *in = &e->inj;
 	bool drop = in->drop_every != 0 && q->ud_sent % in->drop_every == 0;
 	bool dup, delay;
-	uint32_t i;
 
 	if (sw_coin(&q->rng, in->drop_thr))
 		drop = true;
@@ -320,15 +335,15 @@ sw_ud_send_inject(struct sw_engine *e, struct sw_lqp *q, const struct sw_ud_pkt 
 	delay = e->delayq != NULL && sw_coin(&q->rng, in->delay_thr);
 	if (drop) {
 		sw_stat(&q->ud_inject_drop, 1);
+		q->ud_todo = 0;
 		return;
 	}
 	if (dup)
 		sw_stat(&q->ud_inject_dup, 1);
 	if (delay)
 		sw_stat(&q->ud_inject_delay, 1);
-	for (i = 0; i <= (uint32_t)dup; i++)
-		if (!delay || !sw_ud_delay_put(e, k, src, ns))
-			sw_ud_deliver(e, k, src, ns);
+	q->ud_todo = dup ? 2 : 1;
+	q->ud_todo_delay = delay;
 }
 
 /*
@@ -390,10 +405,24 @@ sw_ud_send(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w)
 	k.len = (uint32_t)total;
 	memcpy(k.dgid, av->rgid, 16);
 	k.due_ns = 0;
-	sw_stat(&q->ud_sent, 1);
-	if (e->inj.on)
-		sw_ud_send_inject(e, q, &k, loc, nl);
-	else
-		sw_ud_deliver(e, &k, loc, nl);
+	if (!q->lock_wait) {
+		/* the first attempt (not one after a busy receiver) */
+		sw_stat(&q->ud_sent, 1);
+		q->ud_todo = 1;
+		q->ud_todo_delay = false;
+		if (e->inj.on)
+			sw_ud_send_inject(e, q);
+	}
+	while (q->ud_todo != 0) {
+		if (!q->ud_todo_delay || !sw_ud_delay_put(e, &k, loc, nl)) {
+			if (sw_ud_deliver(e, &k, loc, nl) != 0) {
+				if (!q->lock_wait ||
+				    sw_now_ns() - q->lock_since_ns < SW_UD_LOCK_WAIT_NS)
+					return sw_lock_busy(e, q);
+				sw_ud_no_dest(e, &k); /* waited SW_UD_LOCK_WAIT_NS */
+			}
+		}
+		q->ud_todo--;
+	}
 	return sw_req_done(e, q, w, (uint32_t)total);
 }

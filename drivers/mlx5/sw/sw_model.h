@@ -330,6 +330,23 @@ struct sw_lqp {
 	bool rnr_active;          /* head WQE waits after an RNR NAK */
 	bool cqe_owed;            /* head WQE done, its CQE waits for the CQ's lock */
 	uint32_t owed_bytes;      /* that CQE's byte count */
+	/* head WQE waits for a shared lock a live holder keeps (sw_lock_busy):
+	 * retried at retry_at_ns, the wait doubling up to SW_LOCK_RETRY_MAX_NS */
+	bool lock_wait;
+	bool lock_logged;         /* that wait passed SW_LOCK_SLOW_NS (logged) */
+	uint8_t lock_tries;
+	uint8_t owed_synd;        /* failed head WQE: the syndrome its flush CQE keeps */
+	uint8_t ud_todo;          /* UD head WQE: deliveries left (duplication) */
+	bool ud_todo_delay;       /* ... each through the delay queue */
+	uint64_t lock_since_ns;   /* when that wait began */
+	/* head WQE's responder CQE, owed (its receive consumed at the peer,
+	 * the peer's receive CQ's lock busy): written before anything else */
+	bool resp_owed;
+	bool resp_se;
+	uint8_t resp_op;
+	uint32_t resp_rq;         /* the receive's RQ counter */
+	struct sw_cq_shm *resp_cq;
+	struct mlx5_cqe64 resp_cqe;
 	bool ack_active;          /* head WQE waits for a missing ACK */
 	uint8_t ack_left;
 	uint8_t rnr_left;
@@ -443,6 +460,7 @@ struct sw_engine {
 	pthread_t thread;
 	/* counters (atomics; the per-WQE ones are per lcore, in lc[]) */
 	uint64_t device_errors;
+	uint32_t slow_lock_logs;       /* waits past SW_LOCK_SLOW_NS logged */
 	/* UD: routes (control path writes under lock while no progress call
 	 * runs: draining), injection, the delay queue (NULL: no delay knob),
 	 * counters of datagrams whose sender is gone, sums of destroyed QPs */
@@ -468,29 +486,57 @@ int sw_mutex_init_shared(pthread_mutex_t *m);
 void sw_lock(pthread_mutex_t *m);
 void sw_unlock(pthread_mutex_t *m);
 /*
- * Data path: the lock of a QP's responder side or of a CQ's producer side,
- * in a segment that any process connected to it maps: a 32-bit word holding
- * the holder's pid, 0 when free; taken with one compare-and-swap, dropped
- * with one release store (a robust pthread mutex cost ~165 instructions a
- * lock/unlock pair, 4 pairs per echo). Robust like that mutex: a holder
- * whose process is gone (kill(pid, 0) says ESRCH; any value that is no pid
- * counts as gone) is taken over, the protected state as it left it. A live
- * holder (a stopped process, a hostile one writing its pid or a live one's
- * into the word, another thread of this process) is waited for at most
- * SW_LOCK_WAIT_MS, then the caller gives up.
- * @return 0 (locked), -ETIMEDOUT (not locked). */
-#define SW_LOCK_WAIT_MS 100
-int sw_qlock_wait(uint32_t *l, uint32_t pid);
+ * The lock of a QP's responder side or of a CQ's producer side, in a
+ * segment that any process connected to it maps: a 32-bit word holding the
+ * holder's pid, 0 when free; taken with one compare-and-swap, dropped with
+ * one release store (a robust pthread mutex cost ~165 instructions a
+ * lock/unlock pair, 4 pairs per echo).
+ *
+ * A live holder (a descheduled or stopped process, another thread of this
+ * one) is no fault: the waiter spins, then yields the CPU (the holder may
+ * be waiting for it) and looks again, for up to wait_ns; then it returns
+ * -EBUSY and the caller comes back later. Nothing fails because a peer is
+ * slow: a NIC never fails a completion because a process was preempted.
+ * A holder whose process is gone (kill(pid, 0) says ESRCH; any value that
+ * is no pid counts as gone) is taken over, the protected state as it left
+ * it: *dead is then that holder's word, so that the caller reports the
+ * fault (the holder died inside an update). A live pid written into the
+ * word by a hostile peer looks like a stopped holder: the work that needs
+ * that lock waits, nothing else does.
+ * @return 0 (locked), -EBUSY (a live holder kept it for wait_ns).
+ */
+int sw_qlock_wait(uint32_t *l, uint32_t pid, uint64_t wait_ns, uint32_t *dead);
 
+/* The datapath's wait for one attempt: long enough for a holder that runs
+ * (a critical section is well under a microsecond) and for one yield of
+ * the CPU; then the work that needs the lock is retried later. */
+#define SW_LOCK_TRY_NS 20000ULL
+/* The control path's (connect, destroy, UD ready): then it goes ahead
+ * without the lock (destroy, connect: one atomic store each) or fails. */
+#define SW_LOCK_CTL_MS 100
+
+/* Datapath: 0 (locked; *dead: see sw_qlock_wait) or -EBUSY. */
 static inline int
-sw_qlock(uint32_t *l, pid_t pid)
+sw_qlock_try(uint32_t *l, pid_t pid, uint32_t *dead)
 {
 	uint32_t free_ = 0;
 
 	if (__atomic_compare_exchange_n(l, &free_, (uint32_t)pid, false, __ATOMIC_ACQUIRE,
 					__ATOMIC_RELAXED))
 		return 0;
-	return sw_qlock_wait(l, (uint32_t)pid);
+	return sw_qlock_wait(l, (uint32_t)pid, SW_LOCK_TRY_NS, dead);
+}
+
+/* Control path: 0 (locked) or -EBUSY after SW_LOCK_CTL_MS. */
+static inline int
+sw_qlock(uint32_t *l, pid_t pid)
+{
+	uint32_t free_ = 0, dead = 0;
+
+	if (__atomic_compare_exchange_n(l, &free_, (uint32_t)pid, false, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED))
+		return 0;
+	return sw_qlock_wait(l, (uint32_t)pid, SW_LOCK_CTL_MS * 1000000ULL, &dead);
 }
 
 static inline void

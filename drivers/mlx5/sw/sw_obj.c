@@ -469,6 +469,14 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 	sw_bfreg_unlink(q);
 	sw_unlock(&e->lock);
 	__atomic_fetch_sub(&e->draining, 1, __ATOMIC_ACQ_REL);
+	if (q->resp_owed) {
+		/* a receive it consumed at the peer still waits for its CQE:
+		 * the peer's, written before q goes (SW_LOCK_CTL_MS at most) */
+		const uint64_t end = sw_now_ns() + SW_LOCK_CTL_MS * 1000000ULL;
+
+		while (sw_resp_owed_push(e, q) == -EBUSY && sw_now_ns() < end)
+			;
+	}
 	{
 		/* a stopped peer may hold the lock: destroy anyway */
 		bool locked = sw_qlock(&s->lock, e->pid) == 0;

@@ -59,15 +59,36 @@ sw_lock(pthread_mutex_t *m)
 		pthread_mutex_consistent(m);
 }
 
-/* Is the holder a live process? Values that are no pid count as gone. */
+/*
+ * Is the holder a live process? Values that are no pid count as gone, and
+ * so does a zombie (kill(pid, 0) still succeeds on a process that exited
+ * until its parent reaps it; /proc/<pid>/stat's state after the command
+ * name says Z or X).
+ */
 static bool
 sw_holder_alive(uint32_t pid)
 {
-	return pid > 0 && pid <= INT32_MAX && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+	char path[32], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	if (pid == 0 || pid > INT32_MAX || (kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno != ENOENT;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p == NULL || p[1] != ' ' || (p[2] != 'Z' && p[2] != 'X');
 }
 
 int
-sw_qlock_wait(uint32_t *l, uint32_t pid)
+sw_qlock_wait(uint32_t *l, uint32_t pid, uint64_t wait_ns, uint32_t *dead)
 {
 	struct timespec t0, t;
 	uint32_t checked = 0, o;
@@ -76,24 +97,39 @@ sw_qlock_wait(uint32_t *l, uint32_t pid)
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		o = __atomic_load_n(l, __ATOMIC_RELAXED);
-		if (o == 0 || (o != pid && o != checked && !sw_holder_alive(o))) {
-			/* free, or its holder died holding it: take it over */
+		if (o == 0) {
 			if (__atomic_compare_exchange_n(l, &o, pid, false, __ATOMIC_ACQUIRE,
 							__ATOMIC_RELAXED))
 				return 0;
 			continue;
 		}
-		if (o != pid)
-			checked = o; /* alive when looked at: not asked again */
-		if (++spins < 256) {
+		if (spins < 256) {
+			spins++;
 			rte_pause();
 			continue;
 		}
+		/* after the spin: the holder's liveness, once per holder seen
+		 * (again every 1024 turns) */
+		if (o != pid && o != checked) {
+			if (!sw_holder_alive(o)) {
+				/* it died holding the lock: take it over */
+				if (__atomic_compare_exchange_n(l, &o, pid, false,
+								__ATOMIC_ACQUIRE,
+								__ATOMIC_RELAXED)) {
+					*dead = o;
+					return 0;
+				}
+				continue;
+			}
+			checked = o;
+		}
 		sched_yield(); /* the holder may need this CPU */
+		if ((++spins & 1023) == 0)
+			checked = 0;
 		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) >=
-		    SW_LOCK_WAIT_MS * 1000000L)
-			return -ETIMEDOUT;
+		if ((uint64_t)((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec)) >=
+		    wait_ns)
+			return -EBUSY;
 	}
 }
 

@@ -10,6 +10,7 @@
 #include "../../../drivers/mlx5/sw/sw_engine.c"
 #include "sw_engine_ut.h"
 #include <sys/wait.h>
+#include <pthread.h>
 
 static struct tcq shared_cq;
 
@@ -426,12 +427,14 @@ test_lcore_home(void)
 }
 
 /*
- * A peer that stops (SIGSTOP) or misbehaves while holding a lock in shared
- * memory: a thread here holds the lock the way a stopped process would.
- * The peer QP's lock: the SEND is not answered (no ACK), retried, then
- * RETRY_EXC (0x15). Our CQ's lock: the completion cannot be written, the
- * QP goes to error and the WQE is completed by the flush (0x05) once the
- * lock is free -- one CQE, not lost, not doubled.
+ * A peer that is slow (descheduled, stopped) while holding a lock in shared
+ * memory: a thread here holds the lock the way such a process would, for
+ * 300 ms (three times the bound the model once had). Nothing fails: the
+ * peer QP's lock held, the SEND waits (no retry counted, the QPs stay in
+ * RTS) and is answered once the lock is free; our CQ's lock held, the
+ * WRITE executes and its CQE waits, then is written once -- not lost, not
+ * doubled, not a flush. Before, the first was RETRY_EXC (0x15) and the
+ * second a device error, the QP in ERR and a flush CQE (0x05).
  */
 struct holder {
 	uint32_t *m;
@@ -469,20 +472,60 @@ hold_stop(struct holder *h, pthread_t t)
 	pthread_join(t, NULL);
 }
 
+#define HOLD_MS 300
+
+/* Progress calls for ms milliseconds; how many CQEs c got meanwhile. */
+static unsigned int
+progress_for(struct tcq *c, uint64_t ms)
+{
+	const uint64_t end = now_ms() + ms;
+	struct mlx5_cqe64 cqe;
+	unsigned int n = 0;
+
+	while (now_ms() < end) {
+		sw_engine_progress(&eng);
+		while (cq_get(c, &cqe))
+			n++;
+	}
+	return n;
+}
+
+/* Progress until c has a CQE (POLL_GUARD_MS at most): true when it has. */
+static bool
+progress_get(struct tcq *c, struct mlx5_cqe64 *cqe)
+{
+	const uint64_t end = now_ms() + POLL_GUARD_MS;
+
+	while (now_ms() < end) {
+		if (cq_get(c, cqe))
+			return true;
+		sw_engine_progress(&eng);
+	}
+	return cq_get(c, cqe);
+}
+
+static uint64_t
+retries_now(void)
+{
+	struct rdx_sw_stats st;
+
+	sw_engine_stats(&eng, &st);
+	return st.retries;
+}
+
 static void
 test_lock_held(void)
 {
 	struct mlx5_cqe64 cqe;
-	struct mlx5_err_cqe *er = (struct mlx5_err_cqe *)&cqe;
 	struct mlx5_wqe_data_seg *r;
-	uint64_t errs = eng.device_errors, end;
+	uint64_t errs = eng.device_errors, retries = retries_now();
 	struct holder h;
 	struct tqp a, b;
 	struct tcq c;
 	pthread_t t;
 	uint32_t key;
-	bool got = false;
 	uint8_t *m;
+	int resp = 0, req = 0;
 
 	cq_make(&c, 64);
 	qp_make(&a, &c, 16, 0, 0);
@@ -490,29 +533,36 @@ test_lock_held(void)
 	CU_ASSERT_FATAL(sw_qp_connect(&eng, a.q, eng.self->name, b.q->s->qpn, 1, 1, 1, 1) == 0);
 	CU_ASSERT_FATAL(sw_qp_connect(&eng, b.q, eng.self->name, a.q->s->qpn, 1, 1, 1, 1) == 0);
 	m = mem(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &key);
+	memset(m, 0x3c, 64);
 	r = (struct mlx5_wqe_data_seg *)b.dv.rq.buf;
 	mlx5dv_set_data_seg(&r[0], 256, key, (uintptr_t)m + 512);
 	mlx5dv_set_data_seg(&r[1], 0, MLX5_INVALID_LKEY, 0);
 	b.dv.dbrec[MLX5_RCV_DBR] = htobe32(1);
-	/* the peer QP's lock is held: no ACK, then 0x15 */
+	/* the peer QP's lock is held: the SEND waits, then is answered */
 	hold_start(&h, &t, &b.q->s->lock);
 	ctrl(&a, MLX5_OPCODE_SEND, 2, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	dseg(&a, a.last, 16, (uintptr_t)m, 64, key);
 	ring(&a);
-	end = now_ms() + POLL_GUARD_MS;
-	while (!got && now_ms() < end) {
-		sw_engine_progress(&eng);
-		got = cq_get(&c, &cqe);
-	}
-	hold_stop(&h, t);
-	CU_ASSERT_FATAL(got);
-	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ_ERR);
-	CU_ASSERT_EQUAL(er->syndrome, MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR);
-	CU_ASSERT(eng.device_errors > errs);
+	CU_ASSERT_EQUAL(progress_for(&c, HOLD_MS), 0);
+	CU_ASSERT(a.q->lock_wait);
+	CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_RTS);
 	CU_ASSERT_EQUAL(b.q->s->rq_ci, 0); /* the receive was not consumed */
+	hold_stop(&h, t);
+	while ((resp < 1 || req < 1) && progress_get(&c, &cqe)) {
+		resp += cqe.op_own >> 4 == MLX5_CQE_RESP_SEND;
+		req += cqe.op_own >> 4 == MLX5_CQE_REQ;
+	}
+	CU_ASSERT_EQUAL(progress_for(&c, 20), 0);
+	CU_ASSERT_EQUAL(resp, 1);
+	CU_ASSERT_EQUAL(req, 1);
+	CU_ASSERT_EQUAL(b.q->s->rq_ci, 1);
+	CU_ASSERT_EQUAL(memcmp(m + 512, m, 64), 0);
+	CU_ASSERT_FALSE(a.q->lock_wait);
+	CU_ASSERT_EQUAL(retries_now(), retries); /* a slow peer costs no retry */
+	CU_ASSERT_EQUAL(eng.device_errors, errs);
 	sw_qp_destroy(&eng, a.q);
 	sw_qp_destroy(&eng, b.q);
-	/* our CQ's lock is held: WRITE executes, its CQE cannot be written */
+	/* our CQ's lock is held: WRITE executes, its CQE waits */
 	qp_make(&a, &c, 16, 0, 0);
 	qp_make(&b, &c, 16, 0, 0);
 	qp_connect(&a, &b);
@@ -521,17 +571,17 @@ test_lock_held(void)
 	raddr(&a, a.last, (uintptr_t)m + 1024, key);
 	dseg(&a, a.last, 32, (uintptr_t)m, 64, key);
 	ring(&a);
-	sw_engine_progress(&eng);
-	CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_ERR);
-	CU_ASSERT_FALSE(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(progress_for(&c, HOLD_MS), 0);
+	CU_ASSERT_EQUAL(memcmp(m + 1024, m, 64), 0); /* executed */
+	CU_ASSERT(a.q->cqe_owed);
+	CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_RTS);
 	hold_stop(&h, t);
-	sw_engine_progress(&eng);
-	CU_ASSERT_FATAL(cq_get(&c, &cqe));
-	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ_ERR);
-	CU_ASSERT_EQUAL(er->syndrome, MLX5_CQE_SYNDROME_WR_FLUSH_ERR);
-	CU_ASSERT_EQUAL(be16toh(er->wqe_counter), a.last & 0xffff);
-	sw_engine_progress(&eng);
-	CU_ASSERT_FALSE(cq_get(&c, &cqe));
+	CU_ASSERT_FATAL(progress_get(&c, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ);
+	CU_ASSERT_EQUAL(be16toh(cqe.wqe_counter), a.last & 0xffff);
+	CU_ASSERT_EQUAL(progress_for(&c, 20), 0); /* once */
+	CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_RTS);
+	CU_ASSERT_EQUAL(eng.device_errors, errs);
 	/* destroy does not wait forever for a held lock */
 	hold_start(&h, &t, &a.q->s->lock);
 	sw_qp_destroy(&eng, a.q);
@@ -541,11 +591,103 @@ test_lock_held(void)
 }
 
 /*
+ * The same with a peer process: a child takes the receive CQ's lock and is
+ * stopped (SIGSTOP) for HOLD_MS before it runs again (SIGCONT) and drops
+ * it. The SEND into that CQ waits for it and is delivered: both CQEs, the
+ * payload, no device error, both QPs in RTS. Before: after 100 ms "CQ n:
+ * lock not obtained in 100 ms", a device error, the receiving QP in ERR
+ * and the SEND failed with REMOTE_OP (0x14).
+ */
+static void
+test_lock_stopped_peer(void)
+{
+	struct mlx5_cqe64 cqe;
+	struct mlx5_wqe_data_seg *r;
+	uint64_t errs = eng.device_errors, retries = retries_now();
+	int ready[2], go[2], st;
+	struct tqp a, b;
+	struct tcq ca, cb;
+	uint32_t key;
+	uint8_t *m;
+	pid_t pid;
+	char x;
+
+	cq_make(&ca, 16);
+	cq_make(&cb, 16);
+	qp_make(&a, &ca, 16, 0, 0);
+	qp_make(&b, &cb, 16, 16, 0);
+	CU_ASSERT_FATAL(sw_qp_connect(&eng, a.q, eng.self->name, b.q->s->qpn, 1, 1, 1, 1) == 0);
+	CU_ASSERT_FATAL(sw_qp_connect(&eng, b.q, eng.self->name, a.q->s->qpn, 1, 1, 1, 1) == 0);
+	m = mem(4096, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE, &key);
+	memset(m, 0xa7, 100);
+	r = (struct mlx5_wqe_data_seg *)b.dv.rq.buf;
+	mlx5dv_set_data_seg(&r[0], 256, key, (uintptr_t)m + 512);
+	mlx5dv_set_data_seg(&r[1], 0, MLX5_INVALID_LKEY, 0);
+	b.dv.dbrec[MLX5_RCV_DBR] = htobe32(1);
+	CU_ASSERT_FATAL(pipe(ready) == 0 && pipe(go) == 0);
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		/* the segment is MAP_SHARED: the parent's CQ lock */
+		if (sw_qlock(&eng.self->hdr->cqs[cb.slot].lock, getpid()) != 0)
+			_exit(1);
+		if (write(ready[1], "r", 1) != 1 || read(go[0], &x, 1) != 1)
+			_exit(2);
+		sw_qunlock(&eng.self->hdr->cqs[cb.slot].lock);
+		_exit(0);
+	}
+	CU_ASSERT_FATAL(read(ready[0], &x, 1) == 1);
+	CU_ASSERT_FATAL(kill(pid, SIGSTOP) == 0);
+	ctrl(&a, MLX5_OPCODE_SEND, 2, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	dseg(&a, a.last, 16, (uintptr_t)m, 100, key);
+	ring(&a);
+	CU_ASSERT_EQUAL(progress_for(&ca, HOLD_MS), 0);
+	CU_ASSERT_FALSE(cq_get(&cb, &cqe));
+	/* the payload is stored, the receive consumed, its CQE owed */
+	CU_ASSERT(a.q->resp_owed);
+	CU_ASSERT_EQUAL(b.q->s->rq_ci, 1);
+	CU_ASSERT_EQUAL(memcmp(m + 512, m, 100), 0);
+	CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_RTS);
+	CU_ASSERT_EQUAL(b.q->s->state, RDX_SW_QPS_RTS);
+	CU_ASSERT_EQUAL(eng.device_errors, errs);
+	/* it runs again and lets go */
+	CU_ASSERT(write(go[1], "g", 1) == 1);
+	CU_ASSERT(kill(pid, SIGCONT) == 0);
+	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
+	CU_ASSERT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CU_ASSERT_FATAL(progress_get(&ca, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ);
+	CU_ASSERT_FATAL(progress_get(&cb, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_RESP_SEND);
+	CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), 100);
+	CU_ASSERT_EQUAL(memcmp(m + 512, m, 100), 0);
+	CU_ASSERT_FALSE(a.q->resp_owed);
+	CU_ASSERT_EQUAL(a.q->s->state, RDX_SW_QPS_RTS);
+	CU_ASSERT_EQUAL(b.q->s->state, RDX_SW_QPS_RTS);
+	CU_ASSERT_EQUAL(retries_now(), retries);
+	CU_ASSERT_EQUAL(eng.device_errors, errs);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	sw_qp_destroy(&eng, a.q);
+	sw_qp_destroy(&eng, b.q);
+	sw_cq_destroy(&eng, ca.slot);
+	sw_cq_destroy(&eng, cb.slot);
+}
+
+/*
  * A process that dies holding a lock (killed between taking and dropping
- * it): the next engine that needs the lock takes it over (the holder's pid
- * is gone), the SEND is answered and both CQEs are written; a word that is
- * no pid is taken over too; a live holder of another process is waited for
- * SW_LOCK_WAIT_MS, then given up (-ETIMEDOUT).
+ * it): a real fault. The next engine that needs the lock takes it over
+ * (the holder's pid is gone) and reports it, a device error per lock; the
+ * SEND is answered and both CQEs are written, without a hang. A holder
+ * that died after writing a CQE but before counting it: that CQE stays
+ * and the next one goes after it (before, the next overwrote it: a lost
+ * completion). A holder that exited and is not reaped yet (a zombie,
+ * which kill(pid, 0) still finds) is gone too. A word that is no pid is
+ * taken over; a live holder of
+ * another process is waited for (SW_LOCK_CTL_MS on the control path, one
+ * attempt on the datapath), then -EBUSY.
  */
 static pid_t
 dead_pid(uint32_t *l1, uint32_t *l2)
@@ -556,13 +698,60 @@ dead_pid(uint32_t *l1, uint32_t *l2)
 	CU_ASSERT_FATAL(pid >= 0);
 	if (pid == 0) {
 		/* the segment is MAP_SHARED: these are the parent's locks */
-		if (sw_qlock(l1, getpid()) != 0 || sw_qlock(l2, getpid()) != 0)
+		if (sw_qlock(l1, getpid()) != 0 || (l2 != NULL && sw_qlock(l2, getpid()) != 0))
 			_exit(1);
 		_exit(0); /* dies holding both */
 	}
 	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
 	CU_ASSERT_FATAL(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	return pid;
+}
+
+/* A child takes the lock of c, writes a REQ CQE (wqe_counter wc) at the
+ * producer counter as sw_cq_push does, and dies before counting it. */
+static void
+dead_after_cqe(struct tcq *c, uint16_t wc)
+{
+	struct sw_cq_shm *cq = &eng.self->hdr->cqs[c->slot];
+	pid_t pid = fork();
+	int st;
+
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		uint8_t *dst = sw_ptr(eng.self, cq->buf_off) +
+			       (size_t)(cq->pi & (cq->cqe_cnt - 1)) * 64;
+		struct mlx5_cqe64 body;
+
+		if (sw_qlock(&cq->lock, getpid()) != 0)
+			_exit(1);
+		memset(&body, 0, sizeof(body));
+		body.wqe_counter = htobe16(wc);
+		memcpy(dst, &body, 63);
+		__atomic_store_n(&dst[63], (uint8_t)(MLX5_CQE_REQ << 4 |
+				 ((cq->pi >> cq->log_cqe_cnt) & 1U)), __ATOMIC_RELEASE);
+		_exit(0);
+	}
+	CU_ASSERT_FATAL(waitpid(pid, &st, 0) == pid);
+	CU_ASSERT_FATAL(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* pid has exited and is not reaped (its /proc state is Z) */
+static bool
+is_zombie(pid_t pid)
+{
+	char path[32], buf[256], *p;
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p != NULL && p[1] == ' ' && p[2] == 'Z';
 }
 
 static void
@@ -573,8 +762,8 @@ test_lock_dead_holder(void)
 	uint64_t errs = eng.device_errors, t0;
 	struct tqp a, b;
 	struct tcq c;
-	uint32_t key, *ql, *cl;
-	pid_t dead;
+	uint32_t key, *ql, *cl, dead_word;
+	pid_t dead, zombie;
 	uint8_t *m;
 	int n = 0;
 
@@ -606,19 +795,54 @@ test_lock_dead_holder(void)
 	CU_ASSERT_EQUAL(n, 2);
 	CU_ASSERT_EQUAL(b.q->s->rq_ci, 1);
 	CU_ASSERT_EQUAL(memcmp(m + 512, m, 64), 0);
-	CU_ASSERT_EQUAL(eng.device_errors, errs);
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 2); /* the QP's lock and the CQ's */
 	CU_ASSERT_EQUAL(*ql, 0); /* taken over, then dropped */
 	CU_ASSERT_EQUAL(*cl, 0);
-	/* a word that is no pid: taken over */
+	/* died after writing a CQE at pi, before counting it */
+	errs = eng.device_errors;
+	dead_after_cqe(&c, 0x1234);
+	ctrl(&a, MLX5_OPCODE_NOP, 1, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	ring(&a);
+	sw_engine_progress(&eng);
+	CU_ASSERT_FATAL(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(be16toh(cqe.wqe_counter), 0x1234);
+	CU_ASSERT_FATAL(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ);
+	CU_ASSERT_EQUAL(be16toh(cqe.wqe_counter), a.last & 0xffff);
+	CU_ASSERT_FALSE(cq_get(&c, &cqe));
+	CU_ASSERT_EQUAL(eng.device_errors, errs + 1);
+	/* a holder that exited and is not reaped yet (a zombie): gone too */
+	zombie = fork();
+	CU_ASSERT_FATAL(zombie >= 0);
+	if (zombie == 0)
+		_exit(sw_qlock(cl, getpid()) == 0 ? 0 : 1);
+	for (t0 = now_ms(); now_ms() - t0 < POLL_GUARD_MS && !is_zombie(zombie);)
+		usleep(1000);
+	CU_ASSERT_FATAL(is_zombie(zombie));
+	CU_ASSERT_EQUAL(*cl, (uint32_t)zombie);
+	dead_word = 0;
+	CU_ASSERT_EQUAL(sw_qlock_try(cl, getpid(), &dead_word), 0);
+	CU_ASSERT_EQUAL(dead_word, (uint32_t)zombie);
+	sw_qunlock(cl);
+	CU_ASSERT(waitpid(zombie, NULL, 0) == zombie);
+	/* a word that is no pid: taken over, and said so */
 	*cl = 0xfffffff0u;
-	CU_ASSERT_EQUAL(sw_qlock(cl, getpid()), 0);
+	dead_word = 0;
+	CU_ASSERT_EQUAL(sw_qlock_try(cl, getpid(), &dead_word), 0);
+	CU_ASSERT_EQUAL(dead_word, 0xfffffff0u);
 	CU_ASSERT_EQUAL(*cl, (uint32_t)getpid());
 	sw_qunlock(cl);
-	/* a live holder of another process (init): given up after the bound */
+	/* a live holder of another process (init): the control path gives
+	 * up after SW_LOCK_CTL_MS, the datapath after one short attempt */
 	*cl = 1;
 	t0 = now_ms();
-	CU_ASSERT_EQUAL(sw_qlock(cl, getpid()), -ETIMEDOUT);
-	CU_ASSERT(now_ms() - t0 >= SW_LOCK_WAIT_MS - 1);
+	CU_ASSERT_EQUAL(sw_qlock(cl, getpid()), -EBUSY);
+	CU_ASSERT(now_ms() - t0 >= SW_LOCK_CTL_MS - 1);
+	t0 = now_ms();
+	dead_word = 0;
+	CU_ASSERT_EQUAL(sw_qlock_try(cl, getpid(), &dead_word), -EBUSY);
+	CU_ASSERT(now_ms() - t0 < SW_LOCK_CTL_MS);
+	CU_ASSERT_EQUAL(dead_word, 0);
 	CU_ASSERT_EQUAL(*cl, 1);
 	*cl = 0;
 	sw_qp_destroy(&eng, a.q);
@@ -743,6 +967,7 @@ main(void)
 		{ "hot_set", test_hot_set },
 		{ "lcore_home", test_lcore_home },
 		{ "lock_held", test_lock_held },
+		{ "lock_stopped_peer", test_lock_stopped_peer },
 		{ "lock_dead_holder", test_lock_dead_holder },
 		{ "shared_register", test_shared_register },
 		{ NULL, NULL },

@@ -226,17 +226,30 @@ hold_lock(void *arg)
 	return NULL;
 }
 
+/* Progress calls for ms milliseconds. */
+static void
+progress_ms(uint64_t ms)
+{
+	const uint64_t end = now_ms() + ms;
+
+	while (now_ms() < end)
+		sw_engine_progress(&eng);
+}
+
 /*
  * The receiving CQ's lock is held (by a descheduled process, here a
- * thread) for longer than SW_LOCK_WAIT_MS: the datagram is dropped and
- * counted at the sender (drop_dest), the receive stays posted and the
- * receiving QP stays ready; the next datagram lands in that receive.
- * Before, the receiving UD QP went to error (lib/rpc over two processes on
- * a loaded machine: "CQ 0 ... lock not obtained in 100 ms").
+ * thread) for 300 ms: the datagram waits at the head of the sender's SQ
+ * and is delivered once the lock is free -- into the receive posted, the
+ * send completed, nothing dropped, no device error. Before, after 100 ms
+ * the datagram was dropped (drop_dest) although the receiver was only
+ * slow. Held past SW_UD_LOCK_WAIT_NS (a receiver stopped for good): the
+ * datagram is dropped and counted at the sender (drop_dest), the send
+ * completes, the receiving QP stays ready, and the next datagram lands.
  */
 static void
 test_ud_cq_lock_busy(void)
 {
+	const uint64_t errs = eng.device_errors;
 	struct lock_holder h = { 0 };
 	struct mlx5_cqe64 cqe;
 	struct tqp a, b;
@@ -263,15 +276,38 @@ test_ud_cq_lock_busy(void)
 	dgram(&a, b.q->qpn, UQKEY, (uint16_t)(route + 1), eng.self->gid, 0, 0, true);
 	dseg(&a, a.last, 64, (uintptr_t)m, 5, key);
 	ring(&a);
-	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
+	progress_ms(300);
+	CU_ASSERT_FALSE(cq_get(&ca, &cqe));
+	CU_ASSERT_FALSE(cq_get(&cb, &cqe));
+	CU_ASSERT(a.q->lock_wait);
 	__atomic_store_n(&h.state, 2, __ATOMIC_RELEASE);
 	CU_ASSERT_FATAL(pthread_join(th, NULL) == 0);
-	CU_ASSERT_FATAL(cq_get(&ca, &cqe));
-	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_REQ); /* UD: the send completes */
-	CU_ASSERT_FALSE(cq_get(&cb, &cqe));
-	CU_ASSERT_EQUAL(a.q->ud_drop_dest, 1);
+	progress_ms(20);
+	CU_ASSERT(cq_get(&ca, &cqe) && cqe.op_own >> 4 == MLX5_CQE_REQ);
+	CU_ASSERT(cq_get(&cb, &cqe) && cqe.op_own >> 4 == MLX5_CQE_RESP_SEND);
+	CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), 40 + 5);
+	CU_ASSERT(memcmp(m + 8192 + 40, "first", 5) == 0);
+	CU_ASSERT_EQUAL(a.q->ud_drop_dest, 0);
+	CU_ASSERT_EQUAL(a.q->ud_sent, 1);
+	CU_ASSERT_EQUAL(b.q->s->ud_recv, 1);
 	CU_ASSERT_EQUAL(__atomic_load_n(&b.q->s->state, __ATOMIC_RELAXED), RDX_SW_QPS_RTS);
-	/* the next datagram takes the receive still posted */
+	/* held past the UD bound: dropped, the next datagram lands */
+	rq_post(&b, 1, m + 8192, 4096, key);
+	h.state = 0;
+	CU_ASSERT_FATAL(pthread_create(&th, NULL, hold_lock, &h) == 0);
+	while (__atomic_load_n(&h.state, __ATOMIC_ACQUIRE) != 1)
+		usleep(1000);
+	ctrl(&a, MLX5_OPCODE_SEND, 5, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+	dgram(&a, b.q->qpn, UQKEY, (uint16_t)(route + 1), eng.self->gid, 0, 0, true);
+	dseg(&a, a.last, 64, (uintptr_t)m, 5, key);
+	ring(&a);
+	progress_ms(SW_UD_LOCK_WAIT_NS / 1000000 + 100);
+	CU_ASSERT(cq_get(&ca, &cqe) && cqe.op_own >> 4 == MLX5_CQE_REQ); /* UD: it completes */
+	CU_ASSERT_EQUAL(a.q->ud_drop_dest, 1);
+	__atomic_store_n(&h.state, 2, __ATOMIC_RELEASE);
+	CU_ASSERT_FATAL(pthread_join(th, NULL) == 0);
+	CU_ASSERT_FALSE(cq_get(&cb, &cqe));
+	CU_ASSERT_EQUAL(__atomic_load_n(&b.q->s->state, __ATOMIC_RELAXED), RDX_SW_QPS_RTS);
 	ctrl(&a, MLX5_OPCODE_SEND, 5, MLX5_WQE_CTRL_CQ_UPDATE, 0);
 	dgram(&a, b.q->qpn, UQKEY, (uint16_t)(route + 1), eng.self->gid, 0, 0, true);
 	dseg(&a, a.last, 64, (uintptr_t)m + 6, 6, key);
@@ -279,10 +315,11 @@ test_ud_cq_lock_busy(void)
 	CU_ASSERT_EQUAL(sw_engine_progress(&eng), 1);
 	CU_ASSERT_FATAL(cq_get(&cb, &cqe));
 	CU_ASSERT_EQUAL(cqe.op_own >> 4, MLX5_CQE_RESP_SEND);
-	CU_ASSERT_EQUAL(be16toh(cqe.wqe_counter), 0);
+	CU_ASSERT_EQUAL(be16toh(cqe.wqe_counter), 1);
 	CU_ASSERT_EQUAL(be32toh(cqe.byte_cnt), 40 + 6);
 	CU_ASSERT(memcmp(m + 8192 + 40, "second", 6) == 0);
-	CU_ASSERT_EQUAL(b.q->s->ud_recv, 1);
+	CU_ASSERT_EQUAL(b.q->s->ud_recv, 2);
+	CU_ASSERT_EQUAL(eng.device_errors, errs);
 	sw_route_put(&eng, route);
 	sw_qp_destroy(&eng, a.q);
 	sw_qp_destroy(&eng, b.q);
@@ -291,10 +328,9 @@ test_ud_cq_lock_busy(void)
 }
 
 /*
- * The sender's own CQ lock held past SW_LOCK_WAIT_MS (the peer process
- * that writes receive CQEs into it descheduled): the datagram goes once,
- * the send's CQE waits and is written on the next progress call, and the
- * sending QP stays ready. Before, the sending UD QP went to error.
+ * The sender's own CQ lock held (the peer process that writes receive
+ * CQEs into it descheduled): the datagram goes once, the send's CQE waits
+ * and is written once the lock is free, and the sending QP stays ready.
  */
 static void
 test_ud_send_cq_lock_busy(void)

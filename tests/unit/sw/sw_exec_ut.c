@@ -1174,6 +1174,199 @@ test_scribble(void)
 	sw_engine_fini(&peng);
 }
 
+/*
+ * One peer (B) corrupts its own QP's and CQ's records in its segment while
+ * another peer (C) keeps working with us: each round we SEND to both from
+ * QPs that share one CQ. The corruption hurts only what involves B: our QP
+ * to B completes with an error (0x14 for fields that are not a QP's or a
+ * CQ's, 0x15 for an RQ doorbell record beyond the ring, each a device
+ * error, B's QP fenced in ERR), or waits while B's lock word names a live
+ * holder (it keeps its SEND until the word is free again, then completes);
+ * a lock word that is no pid is taken over and reported. Our QP to C
+ * always completes its SEND, C receives the bytes, our CQ and C's QP stay
+ * as they were.
+ */
+static struct sw_engine ceng; /* the honest peer */
+
+struct corrupt {
+	const char *what;
+	uint32_t w;        /* field width */
+	uint64_t v;        /* written */
+	uint8_t synd;      /* our QP to B: its CQE (0: success; 0xff: waits) */
+	bool deverr;       /* a device error counted */
+};
+
+static void *
+corrupt_field(struct tqp *b, struct tcq *bc, uint32_t k)
+{
+	struct sw_qp_shm *ps = b->q->s;
+	struct sw_cq_shm *pc = &peng.self->hdr->cqs[bc->slot];
+
+	switch (k) {
+	case 0: return &ps->rq_wqe_cnt;
+	case 1: return &ps->rq_stride;
+	case 2: return &ps->rq_off;
+	case 3: return &ps->dbrec_off;
+	case 4: return &ps->recv_cq;
+	case 5: return (uint8_t *)&b->dv.dbrec[MLX5_RCV_DBR];
+	case 6: return &pc->buf_off;
+	case 7: return &pc->cqe_cnt;
+	case 8: return &pc->log_cqe_cnt;
+	case 9: return &pc->dbrec_off;
+	case 10: return &ps->lock;
+	case 11: return &pc->lock;
+	default: return &ps->lock;
+	}
+}
+
+static void
+test_corrupt_peer_fenced(void)
+{
+	const struct corrupt cases[] = {
+		{ "QP rq_wqe_cnt", 4, 3, MLX5_CQE_SYNDROME_REMOTE_OP_ERR, true },
+		{ "QP rq_stride", 4, 24, MLX5_CQE_SYNDROME_REMOTE_OP_ERR, true },
+		{ "QP rq_off", 8, UINT64_MAX - 7, MLX5_CQE_SYNDROME_REMOTE_OP_ERR, true },
+		{ "QP dbrec_off", 8, 1ULL << 40, MLX5_CQE_SYNDROME_REMOTE_OP_ERR, true },
+		{ "QP recv_cq", 4, 999999, MLX5_CQE_SYNDROME_REMOTE_OP_ERR, true },
+		{ "RQ doorbell record", 4, htobe32(0x7000),
+		  MLX5_CQE_SYNDROME_TRANSPORT_RETRY_EXC_ERR, true },
+		{ "CQ buf_off", 8, 1ULL << 40, MLX5_CQE_SYNDROME_REMOTE_OP_ERR, true },
+		{ "CQ cqe_cnt", 4, 3, MLX5_CQE_SYNDROME_REMOTE_OP_ERR, true },
+		{ "CQ log_cqe_cnt", 4, 0, MLX5_CQE_SYNDROME_REMOTE_OP_ERR, true },
+		{ "CQ dbrec_off", 8, 0, MLX5_CQE_SYNDROME_REMOTE_OP_ERR, true },
+		{ "QP lock (no pid)", 4, 0xfffffff0u, 0, true },
+		{ "CQ lock (no pid)", 4, 0xfffffff0u, 0, true },
+		{ "QP lock (a live pid)", 4, (uint32_t)getpid(), 0xff, false },
+	};
+	struct mlx5_cqe64 cqe;
+	struct mlx5_err_cqe *er = (struct mlx5_err_cqe *)&cqe;
+	uint32_t ka, kb, kc, k;
+	uint8_t *ma, *mb, *mc;
+	struct tcq ac, bc, cc;
+
+	CU_ASSERT_FATAL(sw_engine_init(&peng) == 0);
+	CU_ASSERT_FATAL(sw_engine_init(&ceng) == 0);
+	cq_make(&ac, 64);
+	cq_make_e(&peng, &bc, 64);
+	cq_make_e(&ceng, &cc, 64);
+	ma = mem(4096, IBV_ACCESS_LOCAL_WRITE, &ka);
+	mb = mem_e(&peng, 4096, IBV_ACCESS_LOCAL_WRITE, &kb);
+	mc = mem_e(&ceng, 4096, IBV_ACCESS_LOCAL_WRITE, &kc);
+	for (k = 0; k < 100; k++)
+		ma[k] = (uint8_t)(k * 7 + 1);
+	for (k = 0; k < RTE_DIM(cases); k++) {
+		const struct corrupt *x = &cases[k];
+		const uint64_t errs = eng.device_errors;
+		struct tqp a1, a2, b, c;
+		struct mlx5_wqe_data_seg *r;
+		uint64_t old = 0, end;
+		bool got1 = false, got2 = false;
+		uint8_t synd1 = 0;
+		void *f;
+
+		qp_make(&a1, &ac, 16, 0, 0);
+		qp_make(&a2, &ac, 16, 0, 0);
+		qp_make_e(&peng, &b, &bc, 16, 16, 0);
+		qp_make_e(&ceng, &c, &cc, 16, 16, 0);
+		CU_ASSERT_FATAL(sw_qp_connect(&eng, a1.q, peng.self->name, b.q->s->qpn,
+					      1, 1, 1, 1) == 0);
+		CU_ASSERT_FATAL(sw_qp_connect(&peng, b.q, eng.self->name, a1.q->s->qpn,
+					      1, 1, 1, 1) == 0);
+		CU_ASSERT_FATAL(sw_qp_connect(&eng, a2.q, ceng.self->name, c.q->s->qpn,
+					      1, 1, 1, 1) == 0);
+		CU_ASSERT_FATAL(sw_qp_connect(&ceng, c.q, eng.self->name, a2.q->s->qpn,
+					      1, 1, 1, 1) == 0);
+		r = (struct mlx5_wqe_data_seg *)b.dv.rq.buf;
+		mlx5dv_set_data_seg(&r[0], 256, kb, (uintptr_t)mb);
+		mlx5dv_set_data_seg(&r[1], 0, MLX5_INVALID_LKEY, 0);
+		b.dv.dbrec[MLX5_RCV_DBR] = htobe32(1);
+		r = (struct mlx5_wqe_data_seg *)c.dv.rq.buf;
+		mlx5dv_set_data_seg(&r[0], 256, kc, (uintptr_t)mc);
+		mlx5dv_set_data_seg(&r[1], 0, MLX5_INVALID_LKEY, 0);
+		c.dv.dbrec[MLX5_RCV_DBR] = htobe32(1);
+		memset(mc, 0, 256);
+		f = corrupt_field(&b, &bc, k);
+		memcpy(&old, f, x->w);
+		memcpy(f, &x->v, x->w);
+		ctrl(&a1, MLX5_OPCODE_SEND, 2, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		dseg(&a1, a1.last, 16, (uintptr_t)ma, 100, ka);
+		ring(&a1);
+		ctrl(&a2, MLX5_OPCODE_SEND, 2, MLX5_WQE_CTRL_CQ_UPDATE, 0);
+		dseg(&a2, a2.last, 16, (uintptr_t)ma, 100, ka);
+		ring(&a2);
+		/* hang guard only (ACK timers are microseconds here); a live
+		 * holder: 50 ms show that a1 waits */
+		end = now_ms() + (x->synd == 0xff ? 50 : 5000);
+		while ((!got2 || (!got1 && x->synd != 0xff)) && now_ms() < end) {
+			sw_engine_progress(&eng);
+			while (cq_get(&ac, &cqe)) {
+				bool req = cqe.op_own >> 4 == MLX5_CQE_REQ;
+				uint32_t qpn = be32toh(req ? cqe.sop_drop_qpn :
+						       er->s_wqe_opcode_qpn) & 0xffffff;
+
+				if (qpn == a2.q->qpn) {
+					CU_ASSERT(req);
+					got2 = true;
+				} else if (qpn == a1.q->qpn && !got1) {
+					got1 = true;
+					synd1 = req ? 0 : er->syndrome;
+				} else {
+					CU_FAIL("an unexpected CQE");
+				}
+			}
+		}
+		if (x->synd == 0xff) {
+			/* a live holder: a1 waits, then completes once it is free */
+			CU_ASSERT_FALSE(got1);
+			CU_ASSERT(a1.q->lock_wait);
+			CU_ASSERT_EQUAL(a1.q->s->state, RDX_SW_QPS_RTS);
+			memcpy(f, &old, x->w);
+			end = now_ms() + 5000;
+			while (!got1 && now_ms() < end) {
+				sw_engine_progress(&eng);
+				if (cq_get(&ac, &cqe)) {
+					got1 = true;
+					synd1 = cqe.op_own >> 4 == MLX5_CQE_REQ ? 0 : er->syndrome;
+				}
+			}
+			CU_ASSERT(got1 && synd1 == 0);
+		} else {
+			memcpy(f, &old, x->w);
+			CU_ASSERT(got1);
+			CU_ASSERT_EQUAL(synd1, x->synd);
+			if (synd1 != x->synd)
+				fprintf(stderr, "corrupt %s: our QP to B: syndrome 0x%x, expected 0x%x\n",
+					x->what, synd1, x->synd);
+			if (x->synd != 0)
+				CU_ASSERT_EQUAL(b.q->s->state, RDX_SW_QPS_ERR); /* B fenced */
+		}
+		CU_ASSERT_EQUAL(eng.device_errors > errs, x->deverr);
+		/* the other pair was not touched */
+		CU_ASSERT(got2);
+		CU_ASSERT_EQUAL(memcmp(mc, ma, 100), 0);
+		CU_ASSERT_EQUAL(a2.q->s->state, RDX_SW_QPS_RTS);
+		CU_ASSERT_EQUAL(c.q->s->state, RDX_SW_QPS_RTS);
+		CU_ASSERT_EQUAL(c.q->s->rq_ci, 1);
+		/* a1 in ERR flushes nothing more (nothing else posted) */
+		for (end = 0; end < 8; end++)
+			sw_engine_progress(&eng);
+		CU_ASSERT_FALSE(cq_get(&ac, &cqe));
+		while (cq_get(&bc, &cqe))
+			;
+		while (cq_get(&cc, &cqe))
+			;
+		sw_qp_destroy(&eng, a1.q);
+		sw_qp_destroy(&eng, a2.q);
+		sw_qp_destroy(&peng, b.q);
+		sw_qp_destroy(&ceng, c.q);
+	}
+	sw_cq_destroy(&eng, ac.slot);
+	sw_cq_destroy(&peng, bc.slot);
+	sw_cq_destroy(&ceng, cc.slot);
+	sw_engine_fini(&peng);
+	sw_engine_fini(&ceng);
+}
+
 /* A peer rewrites our QP's shared geometry: the engine keeps using the
  * values fixed at create (a WRITE still lands, in the right ring slot). */
 static void
@@ -1227,6 +1420,7 @@ main(void)
 		{ "store_once_engine", test_store_once_engine },
 		{ "scribble_peer", test_scribble },
 		{ "scribble_own", test_scribble_own },
+		{ "corrupt_peer_fenced", test_corrupt_peer_fenced },
 		{ NULL, NULL },
 	};
 

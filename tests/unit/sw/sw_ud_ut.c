@@ -868,8 +868,8 @@ child_main(int rfd, int wfd, const char *devname)
 /*
  * The parent's check of the child's XN answers, the got completions
  * polled into wc, `dropped` of them dropped on the way by the device (the
- * child's drop_dest: our CQ's lock not obtained in SW_LOCK_WAIT_MS on a
- * loaded machine; UD is unreliable, sw_exec_ud.c): the count of what is
+ * child's drop_dest: a lock of ours kept past SW_UD_LOCK_WAIT_NS; UD is
+ * unreliable, sw_exec_ud.c): the count of what is
  * wrong, 0 when every answer either came intact, in order, or is one the
  * device counted as dropped. Answer k is 200 + k bytes, so a completion
  * names its answer whatever was dropped before it. Only the completions
@@ -963,7 +963,7 @@ two_processes(const char *devname)
 }
 
 /* Regression: the parent's check after fewer answers than XN (a datagram
- * dropped at a CQ lock not obtained in SW_LOCK_WAIT_MS on a loaded
+ * dropped at a CQ lock the device once waited for only 100 ms on a loaded
  * machine, seen once as a SIGSEGV in two_processes_thread): the unfilled
  * completions (garbage here) are not looked into, and a wr_id naming no
  * slot is counted, never followed. Before the fix the check read all XN
