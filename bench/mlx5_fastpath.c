@@ -49,6 +49,9 @@
  *          requester CQE and the responder CQEs in one ring, one poller).
  *   ud     8-byte inline SEND on a UD QP (ctrl + datagram segment + inline,
  *          two WQEBBs), one address handle, bursts of 32, one signaled per 32
+ * A third argument "scalar" posts through the scalar post loop alone
+ * (rdx_mlx5_post_burst_scalar, _ud_scalar), "vec" (the default) through
+ * the QP's own op: the vector runs, then the scalar loop.
  * The "device" reads each posted WQE's ctrl segment (opcode, DS, CQ_UPDATE)
  * and writes one CQE per WQE that asks for one, as the NIC does.
  */
@@ -312,14 +315,19 @@ main(int argc, char **argv)
 	const struct mode *m = NULL;
 	uint32_t k, p;
 	char *end;
-	bool req_poll;
+	bool req_poll, scalar = false;
 
-	for (k = 0; argc == 3 && k < sizeof(modes) / sizeof(modes[0]); k++)
+	if (argc == 4 && strcmp(argv[3], "scalar") == 0)
+		scalar = true;
+	else if (argc == 4 && strcmp(argv[3], "vec") != 0)
+		argc = 0;
+	for (k = 0; (argc == 3 || argc == 4) && k < sizeof(modes) / sizeof(modes[0]); k++)
 		if (strcmp(argv[1], modes[k].name) == 0)
 			m = &modes[k];
 	if (m == NULL) {
-		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf bffull bf32 bfsend send"
-			" read w16 w24 w64 s30 w220 sge ssge q8 q16 l1 cas faa ud sr sr1)\n", argv[0]);
+		fprintf(stderr, "usage: %s MODE ITERATIONS [vec|scalar] (MODE: burst bf bffull bf32"
+			" bfsend send read w16 w24 w64 s30 w220 sge ssge q8 q16 l1 cas faa ud sr"
+			" sr1)\n", argv[0]);
 		return 2;
 	}
 	/* rows bf, bfsend: the lean poll of a latency loop (rdx_cq_poll_req_burst) */
@@ -335,6 +343,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "mlx5_fastpath: datapath init failed\n");
 		return 1;
 	}
+	/* the scalar post loop alone (the vector runs' reference) */
+	if (scalar)
+		r.qp.base.post_burst = m->ud ? rdx_mlx5_post_burst_ud_scalar :
+			rdx_mlx5_post_burst_scalar;
 	sge.length = m->size;
 	memset(wr, 0, sizeof(wr));
 	for (k = 0; k < BURST; k++) {

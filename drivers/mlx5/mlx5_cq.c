@@ -173,7 +173,6 @@ wc_set(struct rdx_wc *wc, uint64_t wr_id, void *qp_ctx, uint32_t byte_len, uint3
 	wc->wr_id = wr_id;
 	wc->qp_ctx = qp_ctx;
 	memcpy(&wc->byte_len, &w_len, sizeof(w_len));
-	NO_STORE_PAIRING();
 	memcpy(&wc->qp_num, &w_qpn, sizeof(w_qpn));
 	memcpy(&wc->retired, &w_ret, sizeof(w_ret));
 #else
@@ -222,7 +221,6 @@ cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t s
 	wc_set(wc, qp->sq_wrid[last & mask], qp->base.user_ctx, blen, last, sop & 0xffffff,
 	       retired, info);
 	qp->sq_tail = last + 1;
-	NO_STORE_PAIRING();
 	qp->sq_tail_bb = sig.next_bb;
 	return true;
 }
@@ -406,7 +404,6 @@ cq_poll_finish(struct rdx_mlx5_cq *cq, uint32_t ci0, uint32_t ci)
 		rte_io_wmb();
 		cq->dbrec[0] = htobe32(ci & 0xffffff);
 		cq->stats.polls++;
-		NO_STORE_PAIRING();
 		cq->stats.cqes += got;
 	}
 	return got;
@@ -782,7 +779,6 @@ cq_poll_one(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
 	wc_set(wc, qp->sq_wrid[last & qp->sq_mask], qp->base.user_ctx, blen, last,
 	       sop & 0xffffff, retired, info);
 	qp->sq_tail = last + 1;
-	NO_STORE_PAIRING();
 	qp->sq_tail_bb = sig.next_bb;
 	return 1;
 general:
@@ -851,7 +847,6 @@ rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 	last = tail + retired - 1;
 	/* next_bb read where it is stored: one value fewer live */
 	qp->sq_tail_bb = sig->next_bb;
-	NO_STORE_PAIRING();
 	qp->sq_tail = last + 1;
 	/* the mask read again (after the stores: no register held for it) */
 	wc->wr_id = qp->sq_wrid[last & qp->sq_mask];

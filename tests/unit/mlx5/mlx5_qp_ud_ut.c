@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * UD send posting (drivers/mlx5/mlx5_qp_ud.c) on the fake device of
+ * UD send posting (drivers/mlx5/mlx5_qp.c) on the fake device of
  * mlx5_ut_fake.h: golden bytes (ctrl + datagram + inline or data), refused
  * WRs, a message above the MTU, wrapping and signaling, and the UD
  * receive completion.
