@@ -156,6 +156,31 @@ wr_inline(const struct rdx_wr *wr)
 }
 
 /*
+ * The end of a burst of nreq >= 1 WQEs, the last at last: with
+ * sig_burst_end its CQ_UPDATE bit (not rung yet: the device cannot have
+ * read it), the ring state, the counters, one doorbell.
+ */
+static __rte_always_inline uint16_t
+post_send_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *last, uint32_t cur_post,
+		 uint32_t head, uint32_t sig_base, uint32_t nreq, bool inl)
+{
+	if (qp->sig_burst_end && head != sig_base) {
+		const size_t lidx = (size_t)((uint8_t *)last - qp->sq_buf) >> MLX5_WQEBB_SHIFT;
+
+		last->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
+		qp->sq_sig[lidx].ord = head - 1;
+		qp->sq_sig[lidx].next_bb = (uint16_t)cur_post;
+		sig_base = head;
+	}
+	qp->sq_cur_post = cur_post;
+	qp->sq_head = head;
+	qp->sq_unsignaled = head - sig_base;
+	qp->stats.wqes += nreq;
+	post_send_db(qp, last, cur_post, nreq, inl);
+	return (uint16_t)nreq;
+}
+
+/*
  * Post up to n WRs from wr and ring once for them and the done WQEs posted
  * before in this burst (the vector runs; last is the last one's ctrl, inl
  * whether it was inline). Every opcode, inline data of any length up to
@@ -303,40 +328,77 @@ posted:
 	nreq += done;
 	if (unlikely(nreq == 0))
 		return 0;
-	if (qp->sig_burst_end && head != sig_base) {
-		/* Not rung yet: the device cannot have read this WQE. */
-		const size_t lidx = (size_t)((uint8_t *)last - sq_buf) >> MLX5_WQEBB_SHIFT;
+	return post_send_finish(qp, last, cur_post, head, sig_base, nreq, inl);
+}
 
-		last->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
-		qp->sq_sig[lidx].ord = head - 1;
-		qp->sq_sig[lidx].next_bb = (uint16_t)cur_post;
-		sig_base = head;
-	}
-	qp->sq_cur_post = cur_post;
-	qp->sq_head = head;
-	qp->sq_unsignaled = head - sig_base;
-	qp->stats.wqes += nreq;
-	post_send_db(qp, last, cur_post, nreq, inl);
-	return (uint16_t)nreq;
+/* post_send for one WR (post_one's other WRs). */
+static __rte_noinline uint16_t
+post_send_one(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, const bool ud)
+{
+	return post_send(qp, wr, 1, 0, NULL, false, ud);
 }
 
 /*
- * A burst through the vector runs, then post_send for the rest; a burst of
- * one (a latency loop's) straight through post_send, generated for n = 1.
+ * A burst of one (a latency loop's): an inline WRITE or SEND from one SGE
+ * as the vector runs write it (vec_inl_wqe) and post_send's signaling
+ * rule for one WQE; any other WR through post_send.
  */
-static __rte_always_inline uint16_t
-post_burst(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const bool ud)
+static __rte_noinline uint16_t
+post_one(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, const bool ud)
+{
+	const uint32_t shape = wr_key(wr) & WR_KEY_RUN_MASK;
+	const uint32_t head = qp->sq_head;
+	const uint32_t cur_post = qp->sq_cur_post;
+	const uint32_t mask = qp->sq_mask;
+	struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(qp->sq_buf, cur_post, mask);
+	uint32_t nbb, unsig;
+
+	if (ud || (shape != qp->fast_key && shape != (qp->fast_key ^ WR_KEY_WRITE_TO_SEND)) ||
+	    unlikely(head - qp->sq_tail >= qp->sq_max_post))
+		return post_send_one(qp, wr, ud);
+	nbb = vec_inl_wqe((uint8_t *)ctrl, wr, cur_post, qp->qpn8, qp->max_inline,
+			  mask + 1 - (cur_post & mask), shape != qp->fast_key);
+	if (unlikely(nbb == 0))
+		return post_send_one(qp, wr, ud);
+	unsig = qp->sq_unsignaled;
+	if ((wr->flags & RDX_WR_SIGNALED) || unsig == qp->sig_last ||
+	    head - qp->sq_tail == qp->sq_last_slot || qp->sig_burst_end) {
+		ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
+		qp->sq_sig[cur_post & mask].ord = head;
+		qp->sq_sig[cur_post & mask].next_bb = (uint16_t)(cur_post + nbb);
+		unsig = 0;
+	} else {
+		unsig++;
+	}
+	qp->sq_wrid[head & mask] = wr->wr_id;
+	qp->sq_cur_post = cur_post + nbb;
+	qp->sq_head = head + 1;
+	qp->sq_unsignaled = unsig;
+	qp->stats.wqes++;
+	post_send_db(qp, ctrl, cur_post + nbb, 1, true);
+	return 1;
+}
+
+/* A burst through the vector runs, then post_send for the rest. */
+static __rte_noinline uint16_t
+post_many(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const bool ud)
 {
 	struct mlx5_wqe_ctrl_seg *last = NULL;
 	bool inl = false;
-	uint32_t done;
+	uint32_t done, last_bb;
 
-	if (n == 1)
-		return post_send(qp, wr, 1, 0, NULL, false, ud);
-	done = post_runs(qp, wr, n, ud, &inl);
+	done = post_runs(qp, wr, n, ud, &inl, &last_bb);
 	if (done != 0)
-		last = sq_ctrl(qp->sq_buf, qp->sq_cur_post - (ud ? 2 : 1), qp->sq_mask);
+		last = sq_ctrl(qp->sq_buf, last_bb, qp->sq_mask);
 	return post_send(qp, wr + done, (uint16_t)(n - done), (uint16_t)done, last, inl, ud);
+}
+
+static __rte_always_inline uint16_t
+post_burst(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const bool ud)
+{
+	if (n == 1)
+		return post_one(qp, wr, ud);
+	return post_many(qp, wr, n, ud);
 }
 
 uint16_t

@@ -9,15 +9,18 @@
  *
  * The shapes (every flag but SIGNALED zero, one SGE):
  *   RC  8-byte inline WRITE and SEND; WRITE, SEND, READ, CAS, FAA from one
- *       non-empty SGE (atomics: of 8 bytes). One WQEBB per WQE.
+ *       non-empty SGE (atomics: of 8 bytes): one WQEBB per WQE. Inline
+ *       WRITE and SEND of any other length up to max_inline (as many
+ *       WQEBBs as they take; a WQE that would wrap at the SQ end is
+ *       post_send's).
  *   UD  8-byte inline SEND. Two WQEBBs per WQE (ctrl + datagram segment,
  *       then the inline segment).
  * A run goes up to and including the next WQE that must be signaled (the
  * interval, the last free slot, or its SIGNALED flag), which gets its
  * CQ_UPDATE bit after the run: nothing is rung yet, so the device cannot
- * have read it. A run wraps neither the ring nor the wr_id array and does
- * not carry the WQE index's low byte: ctrl bytes 0..7 then step by a
- * constant in their stored (big-endian) form.
+ * have read it. A run wraps neither the ring nor the wr_id array; a run
+ * of one WQE size does not carry the WQE index's low byte either: ctrl
+ * bytes 0..7 then step by a constant in their stored (big-endian) form.
  *
  * On x86-64 the segments are one load, one byte shuffle (SSSE3) and one
  * 16-byte store each; elsewhere the scalar set_*_seg helpers write them.
@@ -346,17 +349,89 @@ vec_run(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
 }
 
 /*
+ * One inline WRITE (send: SEND) WQE of 1..max_inline bytes from one SGE at
+ * WQEBB counter cur_post (ctrl): ctrl + [raddr] + inline, written with
+ * inl_copy, unsignaled. Returns its WQEBBs, or 0 (nothing written) for a
+ * length of 0 or above max_inline, or a WQE of more than room_bb WQEBBs
+ * (it would wrap at the SQ end: post_send's).
+ */
+static __rte_always_inline uint32_t
+vec_inl_wqe(uint8_t *ctrl, const struct rdx_wr *wr, uint32_t cur_post, uint32_t qpn8,
+	    uint32_t max_inline, uint32_t room_bb, const bool send)
+{
+	const struct rdx_sge *const sge = wr->sge;
+	const uint32_t len = sge->length;
+	uint8_t *seg = ctrl + MLX5_DS_SIZE;
+	uint32_t ds, nbb;
+	vec_u64x2 ctrl16;
+
+	if (unlikely(len - 1 >= max_inline))
+		return 0;
+	/* DS: ctrl, [raddr], align16(4 + len) / 16 */
+	ds = (send ? 1 : 2) + ((len + 4 + MLX5_DS_SIZE - 1) >> 4);
+	nbb = (ds + 3) >> 2;
+	if (unlikely(nbb > room_bb))
+		return 0;
+	if (!send) {
+		vec_raddr_seg(seg, wr);
+		seg += MLX5_DS_SIZE;
+	}
+	inl_copy(seg + sizeof(struct mlx5_wqe_inl_data_seg),
+		 (const uint8_t *)(uintptr_t)sge->addr, len);
+	((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count = htobe32(len | MLX5_INLINE_SEG);
+	ctrl16 = (vec_u64x2){ rte_cpu_to_be_64((uint64_t)(uint16_t)cur_post << 40 |
+					       (uint64_t)(send ? MLX5_OPCODE_SEND :
+							  MLX5_OPCODE_RDMA_WRITE) << 32 |
+					       qpn8 | ds), 0 };
+	memcpy(ctrl, &ctrl16, sizeof(ctrl16));
+	return nbb;
+}
+
+/*
+ * A run of up to span inline WRITEs (send: SENDs) of the exact shape key
+ * want, of any length vec_inl_wqe takes, from *cur_post on (advanced past
+ * them; *last_bb: the last one's counter). Returns the WQEs written.
+ */
+static __rte_always_inline uint32_t
+vec_run_inl(const struct rdx_mlx5_qp *qp, uint64_t *wid, uint32_t *cur_post, uint32_t *last_bb,
+	    const struct rdx_wr *wr, const uint32_t span, const uint32_t want, const bool send)
+{
+	uint8_t *const sq_buf = qp->sq_buf;
+	const uint32_t mask = qp->sq_mask;
+	const uint32_t qpn8 = qp->qpn8;
+	const uint32_t max_inline = qp->max_inline;
+	uint32_t bb = *cur_post, i;
+
+	for (i = 0; i < span; i++) {
+		uint32_t nbb;
+
+		if (unlikely((wr_key(&wr[i]) & WR_KEY_EXACT_MASK) != want))
+			break;
+		nbb = vec_inl_wqe((uint8_t *)sq_ctrl(sq_buf, bb, mask), &wr[i], bb, qpn8,
+				  max_inline, mask + 1 - (bb & mask), send);
+		if (unlikely(nbb == 0))
+			break;
+		wid[i] = wr[i].wr_id;
+		*last_bb = bb;
+		bb += nbb;
+	}
+	*cur_post = bb;
+	return i;
+}
+
+/*
  * The runs of a burst: from the first WR on, while the WRs take a run
  * shape (RC: any of them, UD: the 8-byte inline SEND), up to n of them
  * (and the room the SQ has). The ring state (cur_post, head, unsignaled)
  * is written back for post_send, which posts the rest and rings once for
- * the burst; *inl tells whether the last WQE written was inline. Returns
- * the WRs posted.
+ * the burst; *inl tells whether the last WQE written was inline, *last
+ * its WQEBB counter. Returns the WRs posted.
  */
 static __rte_always_inline uint32_t
 post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const bool ud,
-	  bool *inl)
+	  bool *inl, uint32_t *last)
 {
+	uint32_t last_bb = 0;
 	uint8_t *const sq_buf = qp->sq_buf;
 	uint64_t *const wrid = qp->sq_wrid;
 	const uint32_t mask = qp->sq_mask;
@@ -387,46 +462,59 @@ post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const boo
 		const uint32_t key = wr_key(wr);
 		const uint32_t shape = key & WR_KEY_RUN_MASK;
 		const uint32_t want = key & WR_KEY_EXACT_MASK;
-		uint32_t span, k;
+		uint32_t span, fixed, k, bb = cur_post;
 
 		span = RTE_MIN(forced - head + 1, left);
 		if (key & WR_KEY_SIGNALED)
 			span = 1;
-		span = RTE_MIN(span, (run_mask + 1 - (cur_post & run_mask)) / nbb);
 		span = RTE_MIN(span, mask + 1 - (head & mask));
+		/* the runs of one WQE size: before the ring end or the index
+		 * byte carry */
+		fixed = RTE_MIN(span, (run_mask + 1 - (cur_post & run_mask)) / nbb);
+		k = 0;
 		if (ud) {
-			if (shape != fast_key || span == 0)
-				break;
-			k = vec_run(ctrl, wid, qpn8, cur_post, wr, span, want, VEC_UD_SEND_INL8);
+			if (shape == fast_key && fixed != 0)
+				k = vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want,
+					    VEC_UD_SEND_INL8);
 			*inl = true;
-		} else if (likely(shape == fast_key)) {
-			k = vec_run(ctrl, wid, qpn8, cur_post, wr, span, want, VEC_WRITE_INL8);
-			*inl = true;
-		} else if (shape == (fast_key ^ WR_KEY_WRITE_TO_SEND)) {
-			k = vec_run(ctrl, wid, qpn8, cur_post, wr, span, want, VEC_SEND_INL8);
+		} else if (shape == fast_key || shape == (fast_key ^ WR_KEY_WRITE_TO_SEND)) {
+			const bool send = shape != fast_key;
+
+			if (wr->sge->length != 8)
+				k = send ? vec_run_inl(qp, wid, &bb, &last_bb, wr, span, want, true) :
+					vec_run_inl(qp, wid, &bb, &last_bb, wr, span, want, false);
+			else if (send)
+				k = vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want,
+					    VEC_SEND_INL8);
+			else
+				k = vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want,
+					    VEC_WRITE_INL8);
 			*inl = true;
 		} else {
 			*inl = false;
 			if (!sge_ok)
 				break;
 			if (shape == WR_KEY(RDX_OP_READ, 0, 1))
-				k = vec_run(ctrl, wid, qpn8, cur_post, wr, span, want, VEC_READ);
+				k = vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want, VEC_READ);
 			else if (shape == WR_KEY(RDX_OP_WRITE, 0, 1))
-				k = vec_run(ctrl, wid, qpn8, cur_post, wr, span, want,
+				k = vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want,
 					    VEC_WRITE_SGE);
 			else if (shape == WR_KEY(RDX_OP_SEND, 0, 1))
-				k = vec_run(ctrl, wid, qpn8, cur_post, wr, span, want,
+				k = vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want,
 					    VEC_SEND_SGE);
 			else if (shape == WR_KEY(RDX_OP_CAS, 0, 1))
-				k = vec_run(ctrl, wid, qpn8, cur_post, wr, span, want, VEC_CAS);
+				k = vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want, VEC_CAS);
 			else if (shape == WR_KEY(RDX_OP_FAA, 0, 1))
-				k = vec_run(ctrl, wid, qpn8, cur_post, wr, span, want, VEC_FAA);
-			else
-				break;
+				k = vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want, VEC_FAA);
 		}
 		if (unlikely(k == 0))
 			break;
-		cur_post += nbb * k;
+		if (bb == cur_post) {
+			/* a run of one WQE size */
+			last_bb = cur_post + nbb * (k - 1);
+			bb = cur_post + nbb * k;
+		}
+		cur_post = bb;
 		head += k;
 		left -= k;
 		wr += k;
@@ -434,7 +522,7 @@ post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const boo
 		 * ordinal, or a WR asking for it): set its CQ_UPDATE bit and
 		 * record what its CQE retires. */
 		if (head - 1 == forced || (key & WR_KEY_SIGNALED)) {
-			const uint32_t sidx = (cur_post - nbb) & mask;
+			const uint32_t sidx = last_bb & mask;
 
 			sq_ctrl(sq_buf, sidx, mask)->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
 			qp->sq_sig[sidx].ord = head - 1;
@@ -443,6 +531,7 @@ post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const boo
 			forced = head - 1 + RTE_MIN(qp->sig_interval, tail + qp->sq_max_post - head);
 		}
 	}
+	*last = last_bb;
 	qp->sq_cur_post = cur_post;
 	qp->sq_head = head;
 	qp->sq_unsignaled = head - sig_base;
