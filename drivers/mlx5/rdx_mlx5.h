@@ -401,9 +401,9 @@ uint16_t rdx_mlx5_poll_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
  */
 uint16_t rdx_mlx5_poll_req_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
 /*
- * The poll loop for every CQE kind without the fast loop in front: for a
- * backend's own poll_burst op that runs work first (the software device's
- * inline progress), since that work usually leaves several kinds of CQE.
+ * The full poll (rdx_mlx5_poll_burst's loop) for a backend's own
+ * poll_burst op that runs work first (the software device's inline
+ * progress): what it calls after that work.
  */
 uint16_t rdx_mlx5_poll_burst_general(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
 uint64_t rdx_mlx5_qp_retired_wr_id(const struct rdx_qp *qp, const struct rdx_wc *wc,

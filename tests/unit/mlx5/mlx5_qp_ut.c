@@ -444,9 +444,9 @@ test_signal_burst_end(void)
 }
 
 /*
- * The same rule on the single-post paths (bursts of one): post_single's own
- * 8-byte inline WRITE and SEND, build_fast's 12-byte WRITE, post_single_inl's
- * 26-byte SEND. Posted one at a time into an SQ of 8 with a huge interval,
+ * The same rule on bursts of one (post_one: the inline WRITE and SEND of
+ * the vector path, any other WR post_send): 8-byte inline WRITE and SEND,
+ * a 12-byte WRITE, a 26-byte SEND. Posted one at a time into an SQ of 8 with a huge interval,
  * only the eighth (the last free slot) asks for a CQE; a ninth does not fit.
  */
 static void
