@@ -147,6 +147,9 @@ sq_find_ord(const struct rdx_mlx5_qp *qp, uint16_t wqe_ctr, uint32_t *ord)
  * (rdx_cq_poll_req_burst's contract: as rdma-core's ibv_cq_ex, the poller
  * reads only the fields it asks for).
  */
+_Static_assert(offsetof(struct rdx_wc, status) == offsetof(struct rdx_wc, retired) + 2 &&
+	       offsetof(struct rdx_wc, opcode) == offsetof(struct rdx_wc, retired) + 3,
+	       "rdx_wc retired/status/opcode layout");
 static __rte_always_inline void
 wc_set(struct rdx_wc *wc, uint64_t wr_id, void *qp_ctx, uint32_t byte_len, uint32_t imm,
        uint32_t qp_num, uint32_t retired, uint8_t opcode, const bool lean)
@@ -154,9 +157,19 @@ wc_set(struct rdx_wc *wc, uint64_t wr_id, void *qp_ctx, uint32_t byte_len, uint3
 	wc->wr_id = wr_id;
 	wc->imm = imm;
 	wc->qp_num = qp_num;
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	{
+		/* [retired, status, opcode]: 4 adjacent bytes */
+		const uint32_t w = (retired & 0xffff) | (uint32_t)IBV_WC_SUCCESS << 16 |
+			(uint32_t)opcode << 24;
+
+		memcpy(&wc->retired, &w, sizeof(w));
+	}
+#else
 	wc->retired = (uint16_t)retired;
 	wc->status = IBV_WC_SUCCESS;
 	wc->opcode = opcode;
+#endif
 	if (!lean) {
 		wc->qp_ctx = qp_ctx;
 		wc->byte_len = byte_len;
@@ -352,15 +365,19 @@ cqe_other(struct rdx_mlx5_cq *cq, struct rdx_mlx5_qp *qp, volatile struct mlx5_c
 /*
  * Every CQE the poll loop does not finish inline: another QP than the
  * cached one, responder CQEs other than a RESP_SEND with a receive
- * outstanding, errors, REQ CQEs naming nothing outstanding. The full
- * completion.
+ * outstanding, errors, REQ CQEs naming nothing outstanding (the caller
+ * saw it software-owned). The full completion.
  */
-static __rte_noinline void
-cqe_slow(struct rdx_mlx5_cq *cq, volatile struct mlx5_cqe64 *cqe, uint8_t opcode,
-	 uint32_t sop, struct rdx_wc *wc)
+static __rte_cold __rte_noinline void
+cqe_slow(struct rdx_mlx5_cq *cq, volatile struct mlx5_cqe64 *cqe, struct rdx_wc *wc)
 {
-	const uint32_t qpn = sop & 0xffffff;
+	const uint8_t opcode = cqe->op_own >> 4;
+	uint32_t sop, qpn;
 	struct rdx_mlx5_qp *qp = cq->last_qp;
+
+	udma_from_device_barrier();
+	sop = be32toh(cqe->sop_drop_qpn);
+	qpn = sop & 0xffffff;
 
 	if (qp->base.qp_num != qpn)
 		qp = cq_lookup_qp(cq, qpn);
@@ -370,47 +387,85 @@ cqe_slow(struct rdx_mlx5_cq *cq, volatile struct mlx5_cqe64 *cqe, uint8_t opcode
 }
 
 /*
- * Poll up to n CQEs into wc (rdma-core mlx5_poll_one in a loop): the slot
- * at the consumer counter is software's when its owner bit is the ring's
- * wrap parity and its opcode valid (get_sw_cqe); its body is read only
- * after that. Good requester CQEs and RESP_SEND CQEs of the cached QP are
- * finished here, everything else in cqe_slow. lean: the lean completion,
- * good requester CQEs of the cached QP only; the poll ends before any
- * other CQE (the full poll takes it if it is the first). The consumed
- * CQEs go back to the device once per poll.
+ * What a software-owned CQE's op_own reads under CQE_OP_OWN_MASK: its
+ * opcode (bits 7..4) and the owner bit of the lap at consumer counter ci
+ * (the ring's wrap parity: the counter's bit log2(cqe_cnt)).
+ */
+#define CQE_OP_OWN_MASK (0xf0u | MLX5_CQE_OWNER_MASK)
+
+static __rte_always_inline uint8_t
+cqe_op_own_want(uint8_t opcode, uint32_t ci, uint32_t cqe_cnt)
+{
+	return (uint8_t)(opcode << 4 | ((ci & cqe_cnt) != 0));
+}
+
+/*
+ * Is the slot at consumer counter ci software's (get_sw_cqe)? The owner
+ * bit first: after the first lap an empty slot holds the last lap's CQE.
+ * Then a valid opcode.
+ */
+static __rte_always_inline bool
+cqe_owned(volatile struct mlx5_cqe64 *cqe, uint32_t ci, uint32_t cqe_cnt)
+{
+	const uint8_t op_own = cqe->op_own;
+
+	return !((op_own ^ ((ci & cqe_cnt) != 0)) & MLX5_CQE_OWNER_MASK) &&
+		(op_own >> 4) != MLX5_CQE_INVALID;
+}
+
+/*
+ * Poll up to n CQEs into wc (rdma-core mlx5_poll_one in a loop, n and
+ * lean constant in the generated variants). The slot at the consumer
+ * counter is software's when its owner bit is the lap's wrap parity and
+ * its opcode valid (get_sw_cqe); the opcode and the owner bit are tested
+ * together for the two common kinds, a requester CQE and (full poll
+ * only) a RESP_SEND, and the body is read only after that. A good
+ * completion of the cached QP is finished here; any other CQE software
+ * owns goes to cqe_slow, out of line. lean: the lean completion of good
+ * requester CQEs of the cached QP only; the poll ends before any other
+ * CQE (the full poll takes it if it is the first). The consumed CQEs go
+ * back to the device once per poll. wc is restrict: completions are
+ * written only through it, never into the CQ or QP state this reads.
+ * shift: log2 of the CQE size (6 or 7), a constant of each variant.
  */
 static __rte_always_inline uint16_t
-poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, const bool lean)
+poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *restrict wc, const uint16_t n, const bool lean,
+	const uint32_t shift)
 {
-	/* Locals: the wc stores may alias the CQ and would force reloads. */
 	uint8_t *const buf = cq->cqe64;
 	const uint32_t mask = cq->cqe_mask;
-	const uint32_t shift = cq->cqe_shift;
-	const uint32_t log_cnt = cq->log_cqe_cnt;
+	const uint32_t cnt = cq->cqe_cnt;
 	const uint32_t ci0 = cq->cons_index;
 	/* never NULL (the sentinel matches no 24-bit QPN) */
 	struct rdx_mlx5_qp *qp = cq->last_qp;
 	uint32_t ci = ci0;
 	uint16_t got;
 
-	for (got = 0; got < n; got++, wc++) {
+	for (got = 0; got != n; got++, wc++, ci++) {
 		volatile struct mlx5_cqe64 *const cqe = (volatile struct mlx5_cqe64 *)(void *)
 			(buf + ((size_t)(ci & mask) << shift));
 		/* op_own read once: what mlx5dv_get_cqe_opcode()/_owner() return */
-		const uint8_t op_own = cqe->op_own;
-		const uint8_t opcode = op_own >> 4;
+		const uint8_t op_own = cqe->op_own & CQE_OP_OWN_MASK;
 		uint32_t sop;
 
-		/* The owner bit first: after the first lap an empty slot holds
-		 * the last lap's CQE. */
-		if (((op_own ^ (ci >> log_cnt)) & MLX5_CQE_OWNER_MASK) ||
-		    unlikely(opcode == MLX5_CQE_INVALID))
+		if (likely(op_own == cqe_op_own_want(MLX5_CQE_REQ, ci, cnt))) {
+			udma_from_device_barrier();
+			sop = be32toh(cqe->sop_drop_qpn);
+			if (likely(qp->base.qp_num == (sop & 0xffffff)) &&
+			    likely(cqe_req_good(qp, cqe, sop, wc, lean)))
+				continue;
+		} else if (!lean && op_own == cqe_op_own_want(MLX5_CQE_RESP_SEND, ci, cnt)) {
+			udma_from_device_barrier();
+			sop = be32toh(cqe->sop_drop_qpn);
+			if (likely(qp->base.qp_num == (sop & 0xffffff)) &&
+			    likely(qp->rq_tail != qp->rq_head)) {
+				cqe_resp_send(qp, cqe, sop, wc);
+				continue;
+			}
+		} else if (!cqe_owned(cqe, ci, cnt)) {
 			break;
-		udma_from_device_barrier();
-		sop = be32toh(cqe->sop_drop_qpn);
-		if (lean && unlikely(qp->base.qp_num != (sop & 0xffffff) ||
-				     opcode != MLX5_CQE_REQ ||
-				     !cqe_req_good(qp, cqe, sop, wc, true))) {
+		}
+		if (lean) {
 			/* Not a good requester CQE of the cached QP: the full
 			 * completion of it, and of the ones after (nothing of
 			 * this CQE consumed yet). */
@@ -418,18 +473,7 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, const bool lean)
 				return rdx_mlx5_poll_burst(&cq->base, wc, n);
 			break;
 		}
-		ci++;
-		if (lean)
-			continue;
-		if (likely(qp->base.qp_num == (sop & 0xffffff))) {
-			if (likely(opcode == MLX5_CQE_REQ) && cqe_req_good(qp, cqe, sop, wc, lean))
-				continue;
-			if (opcode == MLX5_CQE_RESP_SEND && qp->rq_tail != qp->rq_head) {
-				cqe_resp_send(qp, cqe, sop, wc);
-				continue;
-			}
-		}
-		cqe_slow(cq, cqe, opcode, sop, wc);
+		cqe_slow(cq, cqe, wc);
 		qp = cq->last_qp;
 	}
 	if (likely(got != 0)) {
@@ -443,14 +487,16 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n, const bool lean)
 	return got;
 }
 
-/* A poll for one (perftest's latency loops poll with n = 1) is generated
- * for n = 1. */
+/* The variants by CQE size (64 or 128 bytes: cq->cqe_shift 6 or 7) and,
+ * for the poll for one of perftest's latency loops, n = 1. */
 uint16_t
 rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 {
-	if (n == 1)
-		return poll_cq((struct rdx_mlx5_cq *)bcq, wc, 1, false);
-	return poll_cq((struct rdx_mlx5_cq *)bcq, wc, n, false);
+	struct rdx_mlx5_cq *const cq = (struct rdx_mlx5_cq *)bcq;
+
+	if (likely(cq->cqe_shift == 6))
+		return n == 1 ? poll_cq(cq, wc, 1, false, 6) : poll_cq(cq, wc, n, false, 6);
+	return poll_cq(cq, wc, n, false, 7);
 }
 
 /*
@@ -463,15 +509,19 @@ rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 uint16_t
 rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 {
+	struct rdx_mlx5_cq *const cq = (struct rdx_mlx5_cq *)bcq;
+
 	if (unlikely(n != 1))
 		return rdx_mlx5_poll_burst(bcq, wc, n);
-	return poll_cq((struct rdx_mlx5_cq *)bcq, wc, 1, true);
+	if (likely(cq->cqe_shift == 6))
+		return poll_cq(cq, wc, 1, true, 6);
+	return poll_cq(cq, wc, 1, true, 7);
 }
 
 uint16_t
 rdx_mlx5_poll_burst_general(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 {
-	return poll_cq((struct rdx_mlx5_cq *)bcq, wc, n, false);
+	return rdx_mlx5_poll_burst(bcq, wc, n);
 }
 
 uint64_t
