@@ -109,15 +109,17 @@ bf_copy(const struct rdx_mlx5_qp *qp, volatile uint8_t *dst, const uint8_t *src,
 }
 
 /*
- * Ring once for nreq WQEs, the last at ctrl (rdma-core post_send_db): the
- * doorbell record after the WQEs, the register after the record. A burst
- * of one WQE of more than one DS that fits the register's half, inline or
- * with prefer_bf, is copied whole (BlueFlame); else ctrl bytes 0..7 are
- * the doorbell. The halves of a register alternate.
+ * Ring once for the WQEs up to cur_post, the last at ctrl (rdma-core
+ * post_send_db): the doorbell record after the WQEs, the register after
+ * the record. bf_ds: the DS count of a burst's only WQE when BlueFlame
+ * may take it (a WQE of more than one DS, inline or with prefer_bf; the
+ * caller's rule, bf_ds_of), else 0. Such a WQE that fits the register's
+ * half is copied whole; else ctrl bytes 0..7 are the doorbell. The
+ * halves of a register alternate.
  */
 static __rte_always_inline void
 post_send_db(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *ctrl, uint32_t cur_post,
-	     uint32_t nreq, bool inl)
+	     uint32_t bf_ds)
 {
 	struct rdx_mlx5_bfreg *const bf = qp->bf;
 	volatile uint8_t *const reg = bf->reg + bf->offset;
@@ -126,21 +128,29 @@ post_send_db(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *ctrl, uint3
 	udma_to_device_barrier();
 	qp->dbrec[MLX5_SND_DBR] = htobe32(cur_post & 0xffff);
 	mmio_wc_start();
-	if (nreq == 1) {
-		const uint32_t ds = be32toh(ctrl->qpn_ds) & 0x3f;
-
-		if (ds > 1 && ds * MLX5_DS_SIZE <= bf->copy_max && (inl || bf->prefer_bf)) {
-			bf_copy(qp, reg, (const uint8_t *)ctrl, (ds + 3) >> 2);
-			qp->stats.bf_posts++;
-			goto flush;
-		}
+	if (bf_ds != 0 && bf_ds * MLX5_DS_SIZE <= bf->copy_max) {
+		bf_copy(qp, reg, (const uint8_t *)ctrl, (bf_ds + 3) >> 2);
+		qp->stats.bf_posts++;
+	} else {
+		memcpy(&db, ctrl, sizeof(db));
+		rte_write64_relaxed(db, reg);
+		qp->stats.db_plain++;
 	}
-	memcpy(&db, ctrl, sizeof(db));
-	rte_write64_relaxed(db, reg);
-	qp->stats.db_plain++;
-flush:
 	mmio_flush_writes();
 	bf->offset ^= bf->size;
+}
+
+/* post_send_db's bf_ds for a burst of nreq WQEs, the last at ctrl. */
+static __rte_always_inline uint32_t
+bf_ds_of(const struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *ctrl, uint32_t nreq,
+	 bool inl)
+{
+	uint32_t ds;
+
+	if (nreq != 1 || !(inl || qp->bf->prefer_bf))
+		return 0;
+	ds = be32toh(ctrl->qpn_ds) & 0x3f;
+	return ds > 1 ? ds : 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -176,7 +186,7 @@ post_send_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *last, uint32_
 	qp->sq_head = head;
 	qp->sq_unsignaled = head - sig_base;
 	qp->stats.wqes += nreq;
-	post_send_db(qp, last, cur_post, nreq, inl);
+	post_send_db(qp, last, cur_post, bf_ds_of(qp, last, nreq, inl));
 	return (uint16_t)nreq;
 }
 
@@ -339,44 +349,86 @@ post_send_one(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, const bool ud)
 }
 
 /*
- * A burst of one (a latency loop's): an inline WRITE or SEND from one SGE
- * as the vector runs write it (vec_inl_wqe) and post_send's signaling
- * rule for one WQE; any other WR through post_send.
+ * The rest of a burst of one, its WQE of nbb WQEBBs and ds DS written at
+ * ctrl (WQEBB index idx) unsignaled: post_send's signaling rule for one
+ * WQE (used: the WQEs outstanding before it), the ring state, the
+ * counters, the doorbell (BlueFlame: the WQE is inline).
+ */
+static __rte_always_inline uint16_t
+post_one_finish(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint8_t *ctrl, uint32_t idx,
+		uint32_t used, uint32_t nbb, uint32_t ds)
+{
+	const uint32_t head = qp->sq_head;
+	const uint32_t next = qp->sq_cur_post + nbb;
+	uint32_t unsig = qp->sq_unsignaled + 1;
+
+	if ((wr->flags & RDX_WR_SIGNALED) || unsig > qp->sig_last || used == qp->sq_last_slot ||
+	    qp->sig_burst_end) {
+		ctrl[offsetof(struct mlx5_wqe_ctrl_seg, fm_ce_se)] = MLX5_WQE_CTRL_CQ_UPDATE;
+		qp->sq_sig[idx].ord = head;
+		qp->sq_sig[idx].next_bb = (uint16_t)next;
+		unsig = 0;
+	}
+	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
+	qp->sq_cur_post = next;
+	qp->sq_head = head + 1;
+	qp->sq_unsignaled = unsig;
+	qp->stats.wqes++;
+	post_send_db(qp, (const struct mlx5_wqe_ctrl_seg *)(const void *)ctrl, next, ds);
+	return 1;
+}
+
+/* post_one for an inline WRITE (send: SEND) of any length vec_inl_wqe
+ * takes; any other through post_send. */
+static __rte_noinline uint16_t
+post_one_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t used, const bool send)
+{
+	const uint32_t cur_post = qp->sq_cur_post;
+	const uint32_t mask = qp->sq_mask;
+	const uint32_t idx = cur_post & mask;
+	uint8_t *const ctrl = (uint8_t *)sq_ctrl(qp->sq_buf, idx, 0xffffffffu);
+	const uint32_t nbb = vec_inl_wqe(ctrl, wr, cur_post, qp->qpn8, qp->max_inline,
+					 mask + 1 - idx, send);
+
+	if (unlikely(nbb == 0))
+		return post_send_one(qp, wr, false);
+	return post_one_finish(qp, wr, ctrl, idx, used,  nbb,
+			       be32toh(((struct mlx5_wqe_ctrl_seg *)(void *)ctrl)->qpn_ds) & 0x3f);
+}
+
+/*
+ * A burst of one (a latency loop's): an 8-byte inline WRITE or SEND from
+ * one SGE as the vector runs write it (vec_inline8_seg, one WQEBB), other
+ * inline lengths in post_one_inl, any other WR through post_send.
  */
 static __rte_noinline uint16_t
 post_one(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, const bool ud)
 {
-	const uint32_t shape = wr_key(wr) & WR_KEY_RUN_MASK;
-	const uint32_t head = qp->sq_head;
-	const uint32_t cur_post = qp->sq_cur_post;
-	const uint32_t mask = qp->sq_mask;
-	struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(qp->sq_buf, cur_post, mask);
-	uint32_t nbb, unsig;
+	const uint32_t diff = (wr_key(wr) & WR_KEY_RUN_MASK) ^ qp->fast_key;
+	const uint32_t used = qp->sq_head - qp->sq_tail;
+	const bool send = diff != 0;
+	uint32_t cur_post, idx, ds;
+	uint8_t *ctrl;
+	vec_u64x2 ctrl16;
 
-	if (ud || (shape != qp->fast_key && shape != (qp->fast_key ^ WR_KEY_WRITE_TO_SEND)) ||
-	    unlikely(head - qp->sq_tail >= qp->sq_max_post))
+	/* the inline WRITE shape, or (one opcode bit apart) the SEND one */
+	if (ud || (diff & ~WR_KEY_WRITE_TO_SEND) != 0 || unlikely(used >= qp->sq_max_post))
 		return post_send_one(qp, wr, ud);
-	nbb = vec_inl_wqe((uint8_t *)ctrl, wr, cur_post, qp->qpn8, qp->max_inline,
-			  mask + 1 - (cur_post & mask), shape != qp->fast_key);
-	if (unlikely(nbb == 0))
-		return post_send_one(qp, wr, ud);
-	unsig = qp->sq_unsignaled;
-	if ((wr->flags & RDX_WR_SIGNALED) || unsig == qp->sig_last ||
-	    head - qp->sq_tail == qp->sq_last_slot || qp->sig_burst_end) {
-		ctrl->fm_ce_se = MLX5_WQE_CTRL_CQ_UPDATE;
-		qp->sq_sig[cur_post & mask].ord = head;
-		qp->sq_sig[cur_post & mask].next_bb = (uint16_t)(cur_post + nbb);
-		unsig = 0;
-	} else {
-		unsig++;
-	}
-	qp->sq_wrid[head & mask] = wr->wr_id;
-	qp->sq_cur_post = cur_post + nbb;
-	qp->sq_head = head + 1;
-	qp->sq_unsignaled = unsig;
-	qp->stats.wqes++;
-	post_send_db(qp, ctrl, cur_post + nbb, 1, true);
-	return 1;
+	if (unlikely(wr->sge->length != 8))
+		return send ? post_one_inl(qp, wr, used, true) : post_one_inl(qp, wr, used, false);
+	cur_post = qp->sq_cur_post;
+	idx = cur_post & qp->sq_mask;
+	ctrl = (uint8_t *)sq_ctrl(qp->sq_buf, idx, 0xffffffffu);
+	ds = send ? 2 : 3;
+	if (!send)
+		vec_raddr_seg(ctrl + MLX5_DS_SIZE, wr);
+	vec_inline8_seg(ctrl + (ds - 1) * MLX5_DS_SIZE, wr->sge);
+	ctrl16 = (vec_u64x2){ rte_cpu_to_be_64((uint64_t)(uint16_t)cur_post << 40 |
+					       (uint64_t)(send ? MLX5_OPCODE_SEND :
+							  MLX5_OPCODE_RDMA_WRITE) << 32 |
+					       qp->qpn8 | ds), 0 };
+	memcpy(ctrl, &ctrl16, sizeof(ctrl16));
+	return post_one_finish(qp, wr, ctrl, idx, used, 1, ds);
 }
 
 /* A burst through the vector runs, then post_send for the rest. */
