@@ -32,31 +32,29 @@
 
 /*
  * What a good requester CQE of the WQE opcode op (sop_drop_qpn[31:24])
- * reports (rdma-core cq.c handle_good_req): the rdx_wc opcode; byte_len
- * is the CQE's byte_cnt for a READ, 8 for atomics, else 0.
+ * reports (rdma-core cq.c handle_good_req): the rdx_wc opcode, by the
+ * whole byte. The table holds it XOR RDX_WC_UNKNOWN, so that every opcode
+ * it does not list reads as RDX_WC_UNKNOWN. byte_len is the CQE's
+ * byte_cnt for a READ, 8 for atomics, else 0 (cqe_req_good).
  */
+#define REQ_WC(wc) ((uint8_t)((wc) ^ RDX_WC_UNKNOWN))
+static const uint8_t req_wc_op[256] = {
+	[MLX5_OPCODE_NOP] = REQ_WC(RDX_WC_NOP),
+	[MLX5_OPCODE_SEND] = REQ_WC(RDX_WC_SEND),
+	[MLX5_OPCODE_SEND_IMM] = REQ_WC(RDX_WC_SEND),
+	[MLX5_OPCODE_SEND_INVAL] = REQ_WC(RDX_WC_SEND),
+	[MLX5_OPCODE_RDMA_WRITE] = REQ_WC(RDX_WC_WRITE),
+	[MLX5_OPCODE_RDMA_WRITE_IMM] = REQ_WC(RDX_WC_WRITE),
+	[MLX5_OPCODE_RDMA_READ] = REQ_WC(RDX_WC_READ),
+	[MLX5_OPCODE_ATOMIC_CS] = REQ_WC(RDX_WC_CAS),
+	[MLX5_OPCODE_ATOMIC_FA] = REQ_WC(RDX_WC_FAA),
+};
+#undef REQ_WC
+
 static __rte_always_inline uint8_t
 req_wc_opcode(uint8_t op)
 {
-	switch (op) {
-	case MLX5_OPCODE_NOP:
-		return RDX_WC_NOP;
-	case MLX5_OPCODE_SEND:
-	case MLX5_OPCODE_SEND_IMM:
-	case MLX5_OPCODE_SEND_INVAL:
-		return RDX_WC_SEND;
-	case MLX5_OPCODE_RDMA_WRITE:
-	case MLX5_OPCODE_RDMA_WRITE_IMM:
-		return RDX_WC_WRITE;
-	case MLX5_OPCODE_RDMA_READ:
-		return RDX_WC_READ;
-	case MLX5_OPCODE_ATOMIC_CS:
-		return RDX_WC_CAS;
-	case MLX5_OPCODE_ATOMIC_FA:
-		return RDX_WC_FAA;
-	default:
-		return RDX_WC_UNKNOWN;
-	}
+	return (uint8_t)(req_wc_op[op] ^ RDX_WC_UNKNOWN);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -201,9 +199,9 @@ cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t s
 		return false;
 	last = tail + retired - 1;
 	if (!lean) {
-		if (unlikely(opcode == RDX_WC_READ))
+		if (unlikely(op == MLX5_OPCODE_RDMA_READ))
 			blen = be32toh(cqe->byte_cnt);
-		else if (unlikely(opcode == RDX_WC_CAS || opcode == RDX_WC_FAA))
+		else if (unlikely(op == MLX5_OPCODE_ATOMIC_CS || op == MLX5_OPCODE_ATOMIC_FA))
 			blen = 8;
 	}
 	/* imm: the retirement cursor for rdx_mlx5_qp_retired_wr_id */
@@ -487,16 +485,51 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *restrict wc, const uint16_t n, co
 	return got;
 }
 
-/* The variants by CQE size (64 or 128 bytes: cq->cqe_shift 6 or 7) and,
- * for the poll for one of perftest's latency loops, n = 1. */
+/*
+ * The variants, each a function of its own: by CQE size (64 or 128
+ * bytes: cq->cqe_shift 6 or 7), full or lean, and for the poll for one of
+ * perftest's latency loops n = 1.
+ */
+static __rte_noinline uint16_t
+poll_cq64(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
+{
+	return poll_cq(cq, wc, n, false, 6);
+}
+
+static __rte_noinline uint16_t
+poll_cq64_one(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
+{
+	return poll_cq(cq, wc, 1, false, 6);
+}
+
+static __rte_noinline uint16_t
+poll_cq128(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
+{
+	return poll_cq(cq, wc, n, false, 7);
+}
+
+static __rte_noinline uint16_t
+poll_cq64_lean(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
+{
+	return poll_cq(cq, wc, 1, true, 6);
+}
+
+static __rte_noinline uint16_t
+poll_cq128_lean(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
+{
+	return poll_cq(cq, wc, 1, true, 7);
+}
+
 uint16_t
 rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 {
 	struct rdx_mlx5_cq *const cq = (struct rdx_mlx5_cq *)bcq;
 
-	if (likely(cq->cqe_shift == 6))
-		return n == 1 ? poll_cq(cq, wc, 1, false, 6) : poll_cq(cq, wc, n, false, 6);
-	return poll_cq(cq, wc, n, false, 7);
+	if (unlikely(cq->cqe_shift != 6))
+		return poll_cq128(cq, wc, n);
+	if (n == 1)
+		return poll_cq64_one(cq, wc);
+	return poll_cq64(cq, wc, n);
 }
 
 /*
@@ -513,9 +546,9 @@ rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 
 	if (unlikely(n != 1))
 		return rdx_mlx5_poll_burst(bcq, wc, n);
-	if (likely(cq->cqe_shift == 6))
-		return poll_cq(cq, wc, 1, true, 6);
-	return poll_cq(cq, wc, 1, true, 7);
+	if (unlikely(cq->cqe_shift != 6))
+		return poll_cq128_lean(cq, wc);
+	return poll_cq64_lean(cq, wc);
 }
 
 uint16_t
