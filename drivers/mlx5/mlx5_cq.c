@@ -213,24 +213,103 @@ cqe_req_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t s
 }
 
 /*
- * A RESP_SEND CQE of qp with a receive outstanding (the receive queue
- * completes in order, rdma-core cq.c for a non-SRQ QP): the oldest
- * outstanding receive, byte_cnt, and the sender (handle_responder:
- * flags_rqpn bits 23..0 the source QPN, 29..28 the GRH type, slid).
+ * What a software-owned CQE's op_own reads under CQE_OP_OWN_MASK: its
+ * opcode (bits 7..4) and the owner bit of the lap at consumer counter ci
+ * (the ring's wrap parity: the counter's bit log2(cqe_cnt)).
+ */
+#define CQE_OP_OWN_MASK (0xf0u | MLX5_CQE_OWNER_MASK)
+
+static __rte_always_inline uint8_t
+cqe_op_own_want(uint8_t opcode, uint32_t ci, uint32_t cqe_cnt)
+{
+	return (uint8_t)(opcode << 4 | ((ci & cqe_cnt) != 0));
+}
+
+/*
+ * The completion of a RESP_SEND CQE of the QP numbered qpn: the receive
+ * wr_id, byte_cnt, and the sender (rdma-core cq.c handle_responder:
+ * flags_rqpn bits 23..0 the source QPN, 29..28 the GRH type, slid); imm
+ * and vendor_err 0, retired 1.
  */
 static __rte_always_inline void
-cqe_resp_send(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t sop,
-	      struct rdx_wc *wc)
+wc_set_recv(struct rdx_wc *wc, volatile struct mlx5_cqe64 *cqe, uint64_t wr_id, void *qp_ctx,
+	    uint32_t qpn)
 {
-	const uint32_t tail = qp->rq_tail;
 	const uint32_t fr = be32toh(cqe->flags_rqpn);
+	const uint32_t byte_len = be32toh(cqe->byte_cnt);
+	const uint8_t flags = ((fr >> 28) & 3) != 0 ? RDX_WC_GRH : 0;
 
-	wc_set(wc, qp->rq_wrid[tail & qp->rq_mask], qp->base.user_ctx, be32toh(cqe->byte_cnt),
-	       0, sop & 0xffffff, 1, RDX_WC_RECV, false);
-	qp->rq_tail = tail + 1;
+	wc->wr_id = wr_id;
+	wc->qp_ctx = qp_ctx;
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	{
+		/* [byte_len, imm 0], [qp_num, vendor_err 0], [retired 1,
+		 * status, opcode, src_qp], [slid, wc_flags]: adjacent words */
+		const uint64_t w_len = byte_len;
+		const uint64_t w_qpn = qpn;
+		const uint64_t w_ret = 1u | (uint32_t)IBV_WC_SUCCESS << 16 |
+			(uint32_t)RDX_WC_RECV << 24 | (uint64_t)(fr & 0xffffff) << 32;
+
+		memcpy(&wc->byte_len, &w_len, sizeof(w_len));
+		memcpy(&wc->qp_num, &w_qpn, sizeof(w_qpn));
+		memcpy(&wc->retired, &w_ret, sizeof(w_ret));
+		wc->slid = be16toh(cqe->slid);
+		wc->wc_flags = flags;
+	}
+#else
+	wc->byte_len = byte_len;
+	wc->imm = 0;
+	wc->qp_num = qpn;
+	wc->vendor_err = 0;
+	wc->retired = 1;
+	wc->status = IBV_WC_SUCCESS;
+	wc->opcode = RDX_WC_RECV;
 	wc->src_qp = fr & 0xffffff;
 	wc->slid = be16toh(cqe->slid);
-	wc->wc_flags = ((fr >> 28) & 3) != 0 ? RDX_WC_GRH : 0;
+	wc->wc_flags = flags;
+#endif
+}
+_Static_assert(offsetof(struct rdx_wc, imm) == offsetof(struct rdx_wc, byte_len) + 4 &&
+	       offsetof(struct rdx_wc, vendor_err) == offsetof(struct rdx_wc, qp_num) + 4 &&
+	       offsetof(struct rdx_wc, src_qp) == offsetof(struct rdx_wc, retired) + 4,
+	       "rdx_wc receive fields layout");
+
+/*
+ * A run of RESP_SEND CQEs of qp from consumer counter ci on, into wc: up
+ * to n, up to the receives outstanding (the receive queue completes in
+ * order, rdma-core cq.c for a non-SRQ QP: the oldest outstanding receive
+ * each), and up to the CQ ring's end (so one owner bit is software's for
+ * the whole run). The run ends before the first slot that does not hold
+ * a software-owned RESP_SEND of qp. The QP's values are read once:
+ * nothing in the run writes them but rq_tail, at its end. Returns the
+ * CQEs taken.
+ */
+static __rte_always_inline uint32_t
+cqe_resp_run(struct rdx_mlx5_qp *qp, uint8_t *buf, uint32_t mask, uint32_t cnt, uint32_t ci,
+	     struct rdx_wc *restrict wc, uint32_t n, const uint32_t shift)
+{
+	const uint32_t tail = qp->rq_tail;
+	const uint32_t k = RTE_MIN(RTE_MIN(n, qp->rq_head - tail), cnt - (ci & mask));
+	const uint8_t want = cqe_op_own_want(MLX5_CQE_RESP_SEND, ci, cnt);
+	const uint64_t *const wrid = qp->rq_wrid;
+	const uint32_t rq_mask = qp->rq_mask;
+	void *const ctx = qp->base.user_ctx;
+	const uint32_t qpn = qp->base.qp_num;
+	uint8_t *slot = buf + ((size_t)(ci & mask) << shift);
+	uint32_t i;
+
+	for (i = 0; i < k; i++, slot += (size_t)1 << shift) {
+		volatile struct mlx5_cqe64 *const cqe = (volatile struct mlx5_cqe64 *)(void *)slot;
+
+		if ((cqe->op_own & CQE_OP_OWN_MASK) != want)
+			break;
+		udma_from_device_barrier();
+		if ((be32toh(cqe->sop_drop_qpn) & 0xffffff) != qpn)
+			break;
+		wc_set_recv(&wc[i], cqe, wrid[(tail + i) & rq_mask], ctx, qpn);
+	}
+	qp->rq_tail = tail + i;
+	return i;
 }
 
 /*
@@ -385,19 +464,6 @@ cqe_slow(struct rdx_mlx5_cq *cq, volatile struct mlx5_cqe64 *cqe, struct rdx_wc 
 }
 
 /*
- * What a software-owned CQE's op_own reads under CQE_OP_OWN_MASK: its
- * opcode (bits 7..4) and the owner bit of the lap at consumer counter ci
- * (the ring's wrap parity: the counter's bit log2(cqe_cnt)).
- */
-#define CQE_OP_OWN_MASK (0xf0u | MLX5_CQE_OWNER_MASK)
-
-static __rte_always_inline uint8_t
-cqe_op_own_want(uint8_t opcode, uint32_t ci, uint32_t cqe_cnt)
-{
-	return (uint8_t)(opcode << 4 | ((ci & cqe_cnt) != 0));
-}
-
-/*
  * Is the slot at consumer counter ci software's (get_sw_cqe)? The owner
  * bit first: after the first lap an empty slot holds the last lap's CQE.
  * Then a valid opcode.
@@ -439,7 +505,7 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *restrict wc, const uint16_t n, co
 	uint32_t ci = ci0;
 	uint16_t got;
 
-	for (got = 0; got != n; got++, wc++, ci++) {
+	for (got = 0; got < n; got++, wc++, ci++) {
 		volatile struct mlx5_cqe64 *const cqe = (volatile struct mlx5_cqe64 *)(void *)
 			(buf + ((size_t)(ci & mask) << shift));
 		/* op_own read once: what mlx5dv_get_cqe_opcode()/_owner() return */
@@ -453,11 +519,14 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *restrict wc, const uint16_t n, co
 			    likely(cqe_req_good(qp, cqe, sop, wc, lean)))
 				continue;
 		} else if (!lean && op_own == cqe_op_own_want(MLX5_CQE_RESP_SEND, ci, cnt)) {
-			udma_from_device_barrier();
-			sop = be32toh(cqe->sop_drop_qpn);
-			if (likely(qp->base.qp_num == (sop & 0xffffff)) &&
-			    likely(qp->rq_tail != qp->rq_head)) {
-				cqe_resp_send(qp, cqe, sop, wc);
+			/* the RESP_SEND CQEs of the cached QP from here on */
+			const uint32_t k = cqe_resp_run(qp, buf, mask, cnt, ci, wc, n - got,
+							shift);
+
+			if (likely(k != 0)) {
+				got = (uint16_t)(got + k - 1);
+				wc += k - 1;
+				ci += k - 1;
 				continue;
 			}
 		} else if (!cqe_owned(cqe, ci, cnt)) {
