@@ -308,7 +308,9 @@ cqe_resp_run(struct rdx_mlx5_qp *qp, uint8_t *buf, uint32_t mask, uint32_t cnt, 
 			break;
 		wc_set_recv(&wc[i], cqe, wrid[(tail + i) & rq_mask], ctx, qpn);
 	}
-	qp->rq_tail = tail + i;
+	/* none taken: qp may be the read-only empty cache */
+	if (i != 0)
+		qp->rq_tail = tail + i;
 	return i;
 }
 
