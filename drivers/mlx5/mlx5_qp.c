@@ -204,8 +204,16 @@ static __rte_always_inline uint16_t
 post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t done,
 	  struct mlx5_wqe_ctrl_seg *last, bool inl, const bool ud)
 {
-	uint8_t *const sq_buf = qp->sq_buf;
+	/* The QP's values the loop reads, copied once: the WQE stores may
+	 * alias any of them. */
+	const struct sq_ring ring = sq_ring_of(qp);
+	uint8_t *const sq_buf = ring.buf;
 	const uint32_t mask = qp->sq_mask;
+	const uint32_t qpn8 = qp->qpn8;
+	const uint32_t max_sge = qp->max_send_sge;
+	const uint32_t sig_interval = qp->sig_interval;
+	uint64_t *const sq_wrid = qp->sq_wrid;
+	struct rdx_mlx5_sq_sig *const sq_sig = qp->sq_sig;
 	const uint32_t head0 = qp->sq_head;
 	const uint32_t last_slot = qp->sq_tail + qp->sq_max_post - 1;
 	const struct rdx_wr *const end = wr + RTE_MIN((uint32_t)n, last_slot + 1 - head0);
@@ -215,7 +223,7 @@ post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t 
 	 * be signaled: sig_interval after it, or the one taking the last free
 	 * slot, whichever comes first. */
 	uint32_t sig_base = head - qp->sq_unsignaled;
-	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - qp->sq_unsignaled,
+	uint32_t forced = head + RTE_MIN(sig_interval - 1 - qp->sq_unsignaled,
 					 last_slot - head);
 	uint32_t nreq;
 
@@ -228,7 +236,7 @@ post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t 
 		uint32_t ds = 1, imm = 0, nds, nbb;
 		bool lenerr = false;
 
-		if (!ud && unlikely(wr->num_sge > qp->max_send_sge))
+		if (!ud && unlikely(wr->num_sge > max_sge))
 			goto bad_wr;
 		switch (wr->opcode) {
 		case RDX_OP_NOP:
@@ -242,7 +250,7 @@ post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t 
 			if (ud) {
 				uint32_t total = 0, j;
 
-				if (unlikely(wr->num_sge > qp->max_send_sge || wr->ah == NULL))
+				if (unlikely(wr->num_sge > max_sge || wr->ah == NULL))
 					goto bad_wr;
 				for (j = 0; j < wr->num_sge; j++)
 					total += wr->sge[j].length;
@@ -258,7 +266,7 @@ post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t 
 						 wr->remote_qpn, wr->remote_qkey);
 				/* ctrl + datagram = 64 bytes: the payload starts
 				 * in the next WQEBB */
-				seg = sq_wrap(qp, seg + sizeof(struct mlx5_wqe_datagram_seg));
+				seg = sq_wrap(&ring, seg + sizeof(struct mlx5_wqe_datagram_seg));
 				ds = 4;
 			}
 			break;
@@ -279,7 +287,7 @@ post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t 
 				goto bad_wr;
 			opcode = MLX5_OPCODE_RDMA_READ;
 			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
-			ds = 2 + set_data_ptr_segs(qp, seg + MLX5_DS_SIZE, wr->sge, wr->num_sge);
+			ds = 2 + set_data_ptr_segs(&ring, seg + MLX5_DS_SIZE, wr->sge, wr->num_sge);
 			goto wqe_done;
 		case RDX_OP_CAS:
 		case RDX_OP_FAA:
@@ -299,12 +307,12 @@ post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t 
 		/* SEND / WRITE payload: inline (rdma-core: only with SGEs) or a
 		 * gather list. */
 		if ((wr->flags & RDX_WR_INLINE) && wr->num_sge != 0) {
-			nds = set_inline_seg(qp, seg, wr->sge, wr->num_sge);
+			nds = set_inline_seg(&ring, seg, wr->sge, wr->num_sge);
 			if (unlikely(nds == UINT32_MAX))
 				goto bad_wr;
 			ds += nds;
 		} else {
-			ds += set_data_ptr_segs(qp, seg, wr->sge, wr->num_sge);
+			ds += set_data_ptr_segs(&ring, seg, wr->sge, wr->num_sge);
 		}
 wqe_done:
 		nbb = (ds + 3) >> 2;
@@ -313,14 +321,14 @@ wqe_done:
 			 * WQEBB -> WQE map (errors and flushes walk the ring). */
 			fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
 			sig_base = head + 1;
-			forced = head + RTE_MIN(qp->sig_interval, last_slot - head);
-			qp->sq_sig[idx].ord = lenerr ? head + SQ_SIG_LENERR : head;
-			qp->sq_sig[idx].next_bb = (uint16_t)(cur_post + nbb);
+			forced = head + RTE_MIN(sig_interval, last_slot - head);
+			sq_sig[idx].ord = lenerr ? head + SQ_SIG_LENERR : head;
+			sq_sig[idx].next_bb = (uint16_t)(cur_post + nbb);
 		}
 		if (ud)
 			qp->sq_lenerr[head & mask] = lenerr;
-		set_ctrl_seg(ctrl, cur_post, opcode, qp->qpn8, ds, fm_ce_se, imm);
-		qp->sq_wrid[head & mask] = wr->wr_id;
+		set_ctrl_seg(ctrl, cur_post, opcode, qpn8, ds, fm_ce_se, imm);
+		sq_wrid[head & mask] = wr->wr_id;
 		cur_post += nbb;
 		head++;
 		last = ctrl;

@@ -102,13 +102,31 @@ sq_ctrl(uint8_t *sq_buf, uint32_t bb, uint32_t mask)
 	return (struct mlx5_wqe_ctrl_seg *)(void *)(sq_buf + ((size_t)(bb & mask) << MLX5_WQEBB_SHIFT));
 }
 
+/*
+ * What the segment helpers need of the send queue, copied from the QP
+ * once per burst: the WQE stores (bytes) may alias any QP field, so the
+ * helpers read these from the copy, not through the QP.
+ */
+struct sq_ring {
+	uint8_t *buf;                   /* sq_buf */
+	uint8_t *end;                   /* sq_end */
+	uint32_t max_inline;
+};
+
+static __rte_always_inline struct sq_ring
+sq_ring_of(const struct rdx_mlx5_qp *qp)
+{
+	return (struct sq_ring){ .buf = qp->sq_buf, .end = qp->sq_end,
+				 .max_inline = qp->max_inline };
+}
+
 /* A segment that starts at the SQ end starts at the SQ start instead (a
  * WQE may wrap between WQEBBs; rdma-core's qp.c does the same test). */
 static __rte_always_inline uint8_t *
-sq_wrap(const struct rdx_mlx5_qp *qp, uint8_t *seg)
+sq_wrap(const struct sq_ring *r, uint8_t *seg)
 {
-	if (unlikely(seg == qp->sq_end))
-		return qp->sq_buf;
+	if (unlikely(seg == r->end))
+		return r->buf;
 	return seg;
 }
 
@@ -168,7 +186,7 @@ set_data_ptr_seg(uint8_t *seg, const struct rdx_sge *sge)
  * rdma-core's qp.c skips them), each continuing past the SQ end at its
  * start. Returns the DS count. */
 static __rte_noinline uint32_t
-set_data_ptr_segs_list(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_sge *sge,
+set_data_ptr_segs_list(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge,
 		       uint32_t num_sge)
 {
 	uint32_t ds = 0, j;
@@ -176,7 +194,7 @@ set_data_ptr_segs_list(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct 
 	for (j = 0; j < num_sge; j++) {
 		if (unlikely(sge[j].length == 0))
 			continue;
-		seg = sq_wrap(qp, seg);
+		seg = sq_wrap(r, seg);
 		set_data_ptr_seg(seg, &sge[j]);
 		seg += MLX5_DS_SIZE;
 		ds++;
@@ -187,14 +205,14 @@ set_data_ptr_segs_list(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct 
 /* The same, one non-empty SGE without a call (a segment after ctrl and
  * raddr never starts at the SQ end: the first WQEBB has room for it). */
 static __rte_always_inline uint32_t
-set_data_ptr_segs(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_sge *sge,
+set_data_ptr_segs(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge,
 		  uint32_t num_sge)
 {
-	if (likely(num_sge == 1 && sge->length != 0 && seg != qp->sq_end)) {
+	if (likely(num_sge == 1 && sge->length != 0 && seg != r->end)) {
 		set_data_ptr_seg(seg, sge);
 		return 1;
 	}
-	return set_data_ptr_segs_list(qp, seg, sge, num_sge);
+	return set_data_ptr_segs_list(r, seg, sge, num_sge);
 }
 
 /*
@@ -256,7 +274,7 @@ inl_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
  * posted).
  */
 static __rte_always_inline uint32_t
-inl_copy_sges(const struct rdx_mlx5_qp *qp, uint8_t *dst, const struct rdx_sge *sge,
+inl_copy_sges(const struct sq_ring *r, uint8_t *dst, const struct rdx_sge *sge,
 	      uint32_t num_sge)
 {
 	uint32_t total = 0, j;
@@ -264,16 +282,16 @@ inl_copy_sges(const struct rdx_mlx5_qp *qp, uint8_t *dst, const struct rdx_sge *
 	for (j = 0; j < num_sge; j++) {
 		const uint8_t *src = (const uint8_t *)(uintptr_t)sge[j].addr;
 		uint32_t len = sge[j].length;
-		const uint32_t room = (uint32_t)(qp->sq_end - dst);
+		const uint32_t room = (uint32_t)(r->end - dst);
 
 		total += len;
-		if (unlikely(total > qp->max_inline))
+		if (unlikely(total > r->max_inline))
 			return UINT32_MAX;
 		if (unlikely(len >= room)) {
 			inl_copy(dst, src, room);
 			src += room;
 			len -= room;
-			dst = qp->sq_buf;
+			dst = r->buf;
 		}
 		inl_copy(dst, src, len);
 		dst += len;
@@ -282,10 +300,10 @@ inl_copy_sges(const struct rdx_mlx5_qp *qp, uint8_t *dst, const struct rdx_sge *
 }
 
 static __rte_noinline uint32_t
-inl_copy_sge_list(const struct rdx_mlx5_qp *qp, uint8_t *dst, const struct rdx_sge *sge,
+inl_copy_sge_list(const struct sq_ring *r, uint8_t *dst, const struct rdx_sge *sge,
 		  uint32_t num_sge)
 {
-	return inl_copy_sges(qp, dst, sge, num_sge);
+	return inl_copy_sges(r, dst, sge, num_sge);
 }
 
 /*
@@ -296,12 +314,12 @@ inl_copy_sge_list(const struct rdx_mlx5_qp *qp, uint8_t *dst, const struct rdx_s
  * more than max_inline (nothing posted).
  */
 static __rte_always_inline uint32_t
-set_inline_seg(const struct rdx_mlx5_qp *qp, uint8_t *seg, const struct rdx_sge *sge,
+set_inline_seg(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge,
 	       uint32_t num_sge)
 {
 	uint8_t *const dst = seg + sizeof(struct mlx5_wqe_inl_data_seg);
-	const uint32_t total = likely(num_sge == 1) ? inl_copy_sges(qp, dst, sge, 1) :
-		inl_copy_sge_list(qp, dst, sge, num_sge);
+	const uint32_t total = likely(num_sge == 1) ? inl_copy_sges(r, dst, sge, 1) :
+		inl_copy_sge_list(r, dst, sge, num_sge);
 
 	if (unlikely(total - 1 >= UINT32_MAX - 1))
 		return total;   /* 0 bytes: no segment; UINT32_MAX: too long */
