@@ -231,6 +231,22 @@ vec_dest(const struct rdx_wr *wr)
 	return v;
 }
 
+/* Is the WR's destination the run's (dest, from vec_dest)? */
+static __rte_always_inline bool
+vec_dest_same(const struct rdx_wr *wr, const vec_u64x2 dest)
+{
+#if defined(RTE_ARCH_X86_64) && defined(__SSE4_1__)
+	const __m128i x = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(const void *)&wr->ah),
+					(__m128i)dest);
+
+	return _mm_testz_si128(x, x) != 0;
+#else
+	const vec_u64x2 x = vec_dest(wr) ^ dest;
+
+	return (x[0] | x[1]) == 0;
+#endif
+}
+
 /*
  * One WQE of a run at ctrl, ctrl bytes 0..15 being ctrl16: a WR of the
  * exact shape key want (UD: to the run's destination dest, datagram
@@ -243,7 +259,6 @@ vec_wqe(uint8_t *ctrl, const struct rdx_wr *wr, const vec_u64x2 ctrl16, const ui
 	const enum vec_shape shape, const struct vec_dgram *d, const vec_u64x2 dest)
 {
 	const struct rdx_sge *sge;
-	vec_u64x2 x;
 
 	if (unlikely((wr_key(wr) & WR_KEY_EXACT_MASK) != want))
 		return false;
@@ -281,8 +296,7 @@ vec_wqe(uint8_t *ctrl, const struct rdx_wr *wr, const vec_u64x2 ctrl16, const ui
 		vec_data_seg(ctrl + 3 * MLX5_DS_SIZE, sge);
 		break;
 	case VEC_UD_SEND_INL8:
-		x = vec_dest(wr) ^ dest;
-		if (unlikely((x[0] | x[1]) != 0 || sge->length != 8))
+		if (unlikely(!vec_dest_same(wr, dest) || sge->length != 8))
 			return false;
 		memcpy(ctrl + MLX5_DS_SIZE, &d->v0, 16);
 		memcpy(ctrl + 2 * MLX5_DS_SIZE, &d->v1, 16);
