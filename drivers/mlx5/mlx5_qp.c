@@ -450,6 +450,10 @@ post_many(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const boo
 	done = post_runs(qp, wr, n, ud, &inl, &last_bb);
 	if (done != 0)
 		last = sq_ctrl(qp->sq_buf, last_bb, qp->sq_mask);
+	/* the runs took the whole (non-empty) burst: post_send's end of it */
+	if (likely(done == n && done != 0))
+		return post_send_finish(qp, last, qp->sq_cur_post, qp->sq_head,
+					qp->sq_head - qp->sq_unsignaled, done, inl);
 	return post_send(qp, wr + done, (uint16_t)(n - done), (uint16_t)done, last, inl, ud);
 }
 
