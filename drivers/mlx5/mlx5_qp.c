@@ -409,7 +409,7 @@ post_one_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t used, con
  * one SGE as the vector runs write it (vec_inline8_seg, one WQEBB), other
  * inline lengths in post_one_inl, any other WR through post_send.
  */
-static __rte_noinline uint16_t
+static __rte_always_inline uint16_t
 post_one(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, const bool ud)
 {
 	const uint32_t diff = (wr_key(wr) & WR_KEY_RUN_MASK) ^ qp->fast_key;
