@@ -4,19 +4,19 @@
 # Instructions per operation of the mlx5 fast path, counted by callgrind
 # (deterministic; these VMs have no hardware counters). Only the driver's
 # own functions are counted: --toggle-collect on rdx_mlx5_post_burst,
-# rdx_mlx5_post_burst_ud, rdx_mlx5_post_recv_burst, rdx_mlx5_poll_burst and
-# rdx_mlx5_poll_req_burst (and what they call); the
+# rdx_mlx5_post_burst_ud (and their _scalar twins), rdx_mlx5_post_recv_burst,
+# rdx_mlx5_poll_burst and rdx_mlx5_poll_req_burst (and what they call); the
 # benchmark loop that plays the device (writes the CQEs) is not. The matrix
 # rows after the first four vary one knob each (inline size, SGE, signaling
-# interval -Q, post list -l 1, READ, atomics). In drivers/mlx5/mlx5_qp.c
-# bursts run through run loops, one per exact WR shape (8-byte inline
-# WRITE/SEND; one-SGE WRITE, SEND, READ, CAS, FAA); 9..16-byte inline takes
-# the fast shape builder (build_fast) one WR at a time; 24/64-byte inline
-# the general builder; a burst of one its own short path with the BlueFlame
-# copy (row "bf" polls for one completion, n = 1, as perftest's ib_write_lat
+# interval -Q, post list -l 1, READ, atomics). Every row runs twice: through
+# the QP's own op (drivers/mlx5/mlx5_qp.c: the vector runs of
+# mlx5_qp_vec.h for 8-byte inline WRITE/SEND and one-SGE WRITE, SEND,
+# READ, CAS, FAA, then the scalar post loop for the rest) and, printed as
+# "scalar", through the scalar post loop alone. A burst of one takes the
+# scalar loop with the BlueFlame copy (row "bf" polls for one completion, n = 1, as perftest's ib_write_lat
 # does, with rdx_cq_poll_req_burst, the lean completion of a latency loop;
 # row "bffull" the same with rdx_cq_poll_burst; row "bf32" with room for 32,
-# which also reads the empty next slot). UD (mlx5_qp_ud.c): runs of 8-byte inline SENDs. The SEND + RECV
+# which also reads the empty next slot). UD: runs of 8-byte inline SENDs. The SEND + RECV
 # row counts per pair: the receive post (mlx5_rq.c's run loop) and the
 # responder CQE (mlx5_cq.c's responder loop) too; the requester CQE goes to
 # the send CQ, the responder CQEs to a receive CQ, and the row is split into
@@ -73,30 +73,45 @@ fn_incl() {
         END { printf "%.0f\n", m }' "$1"
 }
 
-# run MODE ITERATIONS LABEL
-run() {
-    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.$1" \
+# count MODE ITERATIONS PATH: callgrind over one row on one path (vec: the
+# QP's own op, vector runs then the scalar loop; scalar: the scalar loop
+# alone); sets ops, total, post, recv, poll (instructions).
+count() {
+    f="$tmp/cg.$1"
+    [ "$3" = vec ] || f="$tmp/cg.$1.$3"
+    valgrind --tool=callgrind --callgrind-out-file="$f" \
         --toggle-collect=rdx_mlx5_post_burst --toggle-collect=rdx_mlx5_post_burst_ud \
+        --toggle-collect=rdx_mlx5_post_burst_scalar --toggle-collect=rdx_mlx5_post_burst_ud_scalar \
         --toggle-collect=rdx_mlx5_post_recv_burst --toggle-collect=rdx_mlx5_poll_burst \
         --toggle-collect=rdx_mlx5_poll_req_burst \
-        "$build/bench/mlx5_fastpath" "$1" "$2" >"$tmp/out.$1" 2>"$tmp/err.$1" || {
+        "$build/bench/mlx5_fastpath" "$1" "$2" "$3" >"$tmp/out.$1" 2>"$tmp/err.$1" || {
         cat "$tmp/err.$1" >&2; exit 1; }
     ops=$(sed -n 's/.* ops=\([0-9]*\).*/\1/p' "$tmp/out.$1")
-    total=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$tmp/cg.$1")
-    callgrind_annotate --inclusive=yes "$tmp/cg.$1" >"$tmp/incl.$1" 2>/dev/null
+    total=$(sed -n 's/^summary: *\([0-9]*\).*/\1/p' "$f")
+    callgrind_annotate --inclusive=yes "$f" >"$tmp/incl.$1" 2>/dev/null
     post=$(( $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst) +
-        $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst_ud) ))
+        $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst_ud) +
+        $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst_scalar) +
+        $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst_ud_scalar) ))
     recv=$(fn_incl "$tmp/incl.$1" rdx_mlx5_post_recv_burst)
     # the lean poll tail-calls rdx_mlx5_poll_burst only for n != 1 (no row)
     poll=$(( $(fn_incl "$tmp/incl.$1" rdx_mlx5_poll_burst) +
         $(fn_incl "$tmp/incl.$1" rdx_mlx5_poll_req_burst) ))
-    awk -v l="$3" -v t="$total" -v o="$ops" -v p="$post" -v r="$recv" -v q="$poll" 'BEGIN {
+    # the split covers every collected function: it must add up
+    [ $((post + recv + poll)) -eq "$total" ] ||
+        echo "  (split does not add up: $post + $recv + $poll != $total)"
+}
+
+# run MODE ITERATIONS LABEL: the row through both paths
+run() {
+    count "$1" "$2" scalar
+    s_total=$total s_post=$post s_ops=$ops
+    count "$1" "$2" vec
+    awk -v l="$3" -v t="$total" -v o="$ops" -v p="$post" -v r="$recv" -v q="$poll" \
+        -v st="$s_total" -v sp="$s_post" -v so="$s_ops" 'BEGIN {
         rs = r != 0 ? sprintf(", recv post %.1f", r / o) : ""
-        printf "%-52s %7.1f instr/op  (post+ring %.1f%s, poll %.1f; %d ops, %d instr)\n",
-            l, t / o, p / o, rs, q / o, o, t
-        # the split covers every collected function: it must add up
-        if (p + r + q != t)
-            printf "  (split does not add up: %d + %d + %d != %d)\n", p, r, q, t }'
+        printf "%-52s %7.1f instr/op  (post+ring %.1f%s, poll %.1f)  scalar %.1f (post+ring %.1f)\n",
+            l, t / o, p / o, rs, q / o, st / so, sp / so }'
 }
 
 echo "mlx5 fast path, callgrind instruction counts (driver functions only)"
@@ -108,9 +123,11 @@ run bfsend $((bursts * 4)) "8B inline SEND, single post (BF), poll_req n=1:"
 run send "$bursts" "8B inline SEND, burst 32, 1 signaled/32:"
 run read "$bursts" "8B READ, burst 32 (READ run loop):"
 echo "matrix (one knob changed per row; 32 WRs per iteration)"
-run w16 "$bursts" "16B inline WRITE, burst 32 (9..16B shape):"
-run w24 "$bursts" "24B inline WRITE, burst 32 (general):"
-run w64 "$bursts" "64B inline WRITE, burst 32 (general, 2 BBs):"
+run w16 "$bursts" "16B inline WRITE, burst 32:"
+run w24 "$bursts" "24B inline WRITE, burst 32:"
+run w64 "$bursts" "64B inline WRITE, burst 32 (2 BBs):"
+run s30 "$bursts" "30B inline SEND, burst 32 (echo request, -I 64):"
+run w220 "$bursts" "220B inline WRITE, burst 32 (-I 220, 4 BBs):"
 run sge "$bursts" "8B WRITE, one SGE (not inline), burst 32:"
 run ssge "$bursts" "8B SEND, one SGE (not inline), burst 32:"
 run q16 "$bursts" "8B inline WRITE, burst 32, -Q 16 (2 CQEs):"

@@ -26,6 +26,10 @@
  * The matrix rows (doc/perf.md), 32 WRs per iteration each:
  *   w16 w24 w64  16/24/64-byte inline RDMA_WRITE, bursts of 32, one signaled
  *          per 32 (w64: max_inline 64, two WQEBBs per WQE)
+ *   s30    30-byte inline SEND (an echo request under rdx-perf's default
+ *          -I 64), max_inline 64, bursts of 32
+ *   w220   220-byte inline RDMA_WRITE (perftest's default -I for writes),
+ *          max_inline 220, four WQEBBs per WQE, bursts of 32
  *   sge    8-byte RDMA_WRITE from one SGE (not inline), bursts of 32
  *   ssge   8-byte SEND from one SGE (not inline), bursts of 32
  *   q8 q16 8-byte inline RDMA_WRITE, bursts of 32, one signaled per 8 / 16
@@ -45,6 +49,9 @@
  *          requester CQE and the responder CQEs in one ring, one poller).
  *   ud     8-byte inline SEND on a UD QP (ctrl + datagram segment + inline,
  *          two WQEBBs), one address handle, bursts of 32, one signaled per 32
+ * A third argument "scalar" posts through the scalar post loop alone
+ * (rdx_mlx5_post_burst_scalar, _ud_scalar), "vec" (the default) through
+ * the QP's own op: the vector runs, then the scalar loop.
  * The "device" reads each posted WQE's ctrl segment (opcode, DS, CQ_UPDATE)
  * and writes one CQE per WQE that asks for one, as the NIC does.
  */
@@ -113,6 +120,8 @@ static const struct mode modes[] = {
 	{ "w16", RDX_OP_WRITE, true, 16, 32, 1, 32, 28, false, false, BURST },
 	{ "w24", RDX_OP_WRITE, true, 24, 32, 1, 32, 28, false, false, BURST },
 	{ "w64", RDX_OP_WRITE, true, 64, 32, 1, 32, 64, false, false, BURST },
+	{ "s30", RDX_OP_SEND, true, 30, 32, 1, 32, 64, false, false, BURST },
+	{ "w220", RDX_OP_WRITE, true, 220, 32, 1, 32, 220, false, false, BURST },
 	{ "sge", RDX_OP_WRITE, false, 8, 32, 1, 32, 28, false, false, BURST },
 	{ "ssge", RDX_OP_SEND, false, 8, 32, 1, 32, 28, false, false, BURST },
 	{ "q8", RDX_OP_WRITE, true, 8, 32, 1, 8, 28, false, false, BURST },
@@ -295,7 +304,7 @@ int
 main(int argc, char **argv)
 {
 	static struct ring r;
-	static uint64_t payload[8] = { 0x0102030405060708ull };
+	static uint64_t payload[32] = { 0x0102030405060708ull };
 	struct rdx_sge sge = { .addr = (uintptr_t)payload, .length = 8, .lkey = 1 };
 	struct rdx_wr wr[BURST];
 	struct rdx_recv_wr rwr[BURST];
@@ -306,14 +315,19 @@ main(int argc, char **argv)
 	const struct mode *m = NULL;
 	uint32_t k, p;
 	char *end;
-	bool req_poll;
+	bool req_poll, scalar = false;
 
-	for (k = 0; argc == 3 && k < sizeof(modes) / sizeof(modes[0]); k++)
+	if (argc == 4 && strcmp(argv[3], "scalar") == 0)
+		scalar = true;
+	else if (argc == 4 && strcmp(argv[3], "vec") != 0)
+		argc = 0;
+	for (k = 0; (argc == 3 || argc == 4) && k < sizeof(modes) / sizeof(modes[0]); k++)
 		if (strcmp(argv[1], modes[k].name) == 0)
 			m = &modes[k];
 	if (m == NULL) {
-		fprintf(stderr, "usage: %s MODE ITERATIONS (MODE: burst bf bffull bf32 bfsend send"
-			" read w16 w24 w64 sge ssge q8 q16 l1 cas faa ud sr sr1)\n", argv[0]);
+		fprintf(stderr, "usage: %s MODE ITERATIONS [vec|scalar] (MODE: burst bf bffull bf32"
+			" bfsend send read w16 w24 w64 s30 w220 sge ssge q8 q16 l1 cas faa ud sr"
+			" sr1)\n", argv[0]);
 		return 2;
 	}
 	/* rows bf, bfsend: the lean poll of a latency loop (rdx_cq_poll_req_burst) */
@@ -329,6 +343,10 @@ main(int argc, char **argv)
 		fprintf(stderr, "mlx5_fastpath: datapath init failed\n");
 		return 1;
 	}
+	/* the scalar post loop alone (the vector runs' reference) */
+	if (scalar)
+		r.qp.base.post_burst = m->ud ? rdx_mlx5_post_burst_ud_scalar :
+			rdx_mlx5_post_burst_scalar;
 	sge.length = m->size;
 	memset(wr, 0, sizeof(wr));
 	for (k = 0; k < BURST; k++) {

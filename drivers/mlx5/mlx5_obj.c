@@ -191,11 +191,10 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->sig_last = qp->sig_interval - 1;
 	qp->sig_burst_end = qp->base.conf.sig_burst_end;
 	qp->qpn8 = (qpn & 0xffffff) << 8;
-	qp->w0_wr8 = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 | qp->qpn8 | 3;
 	qp->max_inline = max_inline;
 	qp->max_send_sge = max_send_sge;
-	/* The inline fast paths: RC WRITE and SEND of 8..16 bytes (QPs allowing
-	 * 16 inline); UD the 8-byte SEND run (QPs allowing 8 inline). */
+	/* The inline vector runs (mlx5_qp_vec.h): RC 8-byte WRITE and SEND
+	 * (QPs allowing 16 inline); UD the 8-byte SEND (QPs allowing 8). */
 	if (ud)
 		qp->fast_key = max_inline >= 8 && max_send_sge >= 1 ?
 			WR_KEY(RDX_OP_SEND, RDX_WR_INLINE, 1) : UINT32_MAX;

@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * mlx5 RC send posting (the datapath's qp.c): build RC WQEs straight into
- * the send queue, ring once per burst (BlueFlame for one small WQE). UD
- * sends are in mlx5_qp_ud.c, receives in mlx5_rq.c; the ring, the
- * BlueFlame copy and the burst end they share are in mlx5_sq.h. Shaped
- * like rdma-core's providers/mlx5 qp.c: set_*_seg helpers (mlx5_wqe.h), checks marked
- * unlikely, always-inline specialisations of the post loop. Formats and
- * rules: doc/mlx5-datapath.md (sections 1-3) and the datapath/device
- * contract.
+ * mlx5 send posting (the datapath's qp.c), RC and UD: one post loop,
+ * post_send, in the shape of rdma-core's providers/mlx5/qp.c
+ * _mlx5_post_send: one pass over the WRs, checks that leave the loop
+ * marked unlikely, a switch on the opcode, the set_*_seg helpers of
+ * mlx5_wqe.h, and post_send_db ringing once per burst (BlueFlame for one
+ * small WQE). post_send handles every WR the API accepts and is the
+ * definition of behaviour; the vector run loops of mlx5_qp_vec.h post
+ * leading runs of the common shapes in front of it and hand it the rest.
+ * Receives are in mlx5_rq.c. Formats and rules: doc/mlx5-datapath.md
+ * (sections 1-3) and doc/ud.md.
  *
  * Fast path: no allocation, locks, syscalls, logging or division; every
  * index is masked.
@@ -17,7 +19,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include <rte_atomic.h>
 #include <rte_branch_prediction.h>
 #include <rte_common.h>
 #include <rte_byteorder.h>
@@ -27,13 +28,136 @@
 #include "rdx_config.h"
 #include "rdx_mlx5.h"
 #include "mlx5_wqe.h"
-#include "mlx5_sq.h"
+#include "mlx5_qp_vec.h"
+
+/* enum rdx_op -> mlx5 WQE opcode (mlx5-datapath.md section 1). */
+static const uint8_t mlx5_ib_opcode[RDX_OP_MAX] = {
+	[RDX_OP_NOP] = MLX5_OPCODE_NOP,
+	[RDX_OP_SEND] = MLX5_OPCODE_SEND,
+	[RDX_OP_SEND_IMM] = MLX5_OPCODE_SEND_IMM,
+	[RDX_OP_WRITE] = MLX5_OPCODE_RDMA_WRITE,
+	[RDX_OP_WRITE_IMM] = MLX5_OPCODE_RDMA_WRITE_IMM,
+	[RDX_OP_READ] = MLX5_OPCODE_RDMA_READ,
+	[RDX_OP_CAS] = MLX5_OPCODE_ATOMIC_CS,
+	[RDX_OP_FAA] = MLX5_OPCODE_ATOMIC_FA,
+};
+
+/*
+ * rdx_wr.flags & 0xf (SIGNALED 1, INLINE 2, FENCE 4, SOLICITED 8) -> ctrl
+ * fm_ce_se, as rdma-core maps IBV_SEND_SIGNALED (CQ_UPDATE), IBV_SEND_FENCE
+ * (MLX5_WQE_CTRL_FENCE, "small and fence") and IBV_SEND_SOLICITED.
+ */
+#define FM(f) ((uint8_t)((((f) & RDX_WR_SIGNALED) ? MLX5_WQE_CTRL_CQ_UPDATE : 0) | \
+			  (((f) & RDX_WR_FENCE) ? MLX5_WQE_CTRL_FENCE : 0) | \
+			  (((f) & RDX_WR_SOLICITED) ? MLX5_WQE_CTRL_SOLICITED : 0)))
+static const uint8_t mlx5_fm_ce_se[16] = {
+	FM(0), FM(1), FM(2), FM(3), FM(4), FM(5), FM(6), FM(7),
+	FM(8), FM(9), FM(10), FM(11), FM(12), FM(13), FM(14), FM(15),
+};
+#undef FM
+
+/* The sq_sig entry of a NOP standing for a UD SEND above the path MTU
+ * names no outstanding WQE (its ordinal half the 32-bit space away;
+ * outstanding WQEs are fewer than 2^15): its CQE leaves the poll's good
+ * path for the error path, which reports IBV_WC_LOC_LEN_ERR (mlx5_cq.c). */
+#define SQ_SIG_LENERR 0x80000000u
+
+/* ---------------------------------------------------------------------- */
+/* Doorbell                                                                */
+
+/*
+ * One 64-byte chunk into the BlueFlame buffer (rdma-core mmio_memcpy_x64):
+ * four 16-byte stores on x86-64, eight 8-byte MMIO writes elsewhere.
+ * Ordered by mmio_wc_start and mmio_flush_writes around it.
+ */
+static __rte_always_inline void
+bf_copy64(volatile uint8_t *dst, const uint8_t *src)
+{
+#if defined(RTE_ARCH_X86_64) && defined(__SSE2__)
+	const __m128i x0 = _mm_loadu_si128((const __m128i *)(const void *)src);
+	const __m128i x1 = _mm_loadu_si128((const __m128i *)(const void *)(src + 16));
+	const __m128i x2 = _mm_loadu_si128((const __m128i *)(const void *)(src + 32));
+	const __m128i x3 = _mm_loadu_si128((const __m128i *)(const void *)(src + 48));
+
+	_mm_storeu_si128((__m128i *)(uintptr_t)dst, x0);
+	_mm_storeu_si128((__m128i *)(uintptr_t)(dst + 16), x1);
+	_mm_storeu_si128((__m128i *)(uintptr_t)(dst + 32), x2);
+	_mm_storeu_si128((__m128i *)(uintptr_t)(dst + 48), x3);
+#else
+	uint64_t w;
+	unsigned int i;
+
+	for (i = 0; i < 64; i += 8) {
+		memcpy(&w, src + i, sizeof(w));
+		rte_write64_relaxed(w, dst + i);
+	}
+#endif
+}
+
+/* The whole WQE of nbb WQEBBs, in 64-byte chunks, wrapping at the SQ end. */
+static __rte_always_inline void
+bf_copy(const struct rdx_mlx5_qp *qp, volatile uint8_t *dst, const uint8_t *src, uint32_t nbb)
+{
+	bf_copy64(dst, src);
+	while (unlikely(--nbb > 0)) {
+		dst += 64;
+		src += 64;
+		if (src == qp->sq_end)
+			src = qp->sq_buf;
+		bf_copy64(dst, src);
+	}
+}
+
+/*
+ * Ring once for the WQEs up to cur_post, the last at ctrl (rdma-core
+ * post_send_db): the doorbell record after the WQEs, the register after
+ * the record. bf_ds: the DS count of a burst's only WQE when BlueFlame
+ * may take it (a WQE of more than one DS, inline or with prefer_bf; the
+ * caller's rule, bf_ds_of), else 0. Such a WQE that fits the register's
+ * half is copied whole; else ctrl bytes 0..7 are the doorbell. The
+ * halves of a register alternate.
+ */
+static __rte_always_inline void
+post_send_db(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *ctrl, uint32_t cur_post,
+	     uint32_t bf_ds)
+{
+	struct rdx_mlx5_bfreg *const bf = qp->bf;
+	volatile uint8_t *const reg = bf->reg + bf->offset;
+	uint64_t db;
+
+	udma_to_device_barrier();
+	qp->dbrec[MLX5_SND_DBR] = htobe32(cur_post & 0xffff);
+	mmio_wc_start();
+	if (bf_ds != 0 && bf_ds * MLX5_DS_SIZE <= bf->copy_max) {
+		bf_copy(qp, reg, (const uint8_t *)ctrl, (bf_ds + 3) >> 2);
+		qp->stats.bf_posts++;
+	} else {
+		memcpy(&db, ctrl, sizeof(db));
+		rte_write64_relaxed(db, reg);
+		qp->stats.db_plain++;
+	}
+	mmio_flush_writes();
+	bf->offset ^= bf->size;
+}
+
+/* post_send_db's bf_ds for a burst of nreq WQEs, the last at ctrl. */
+static __rte_always_inline uint32_t
+bf_ds_of(const struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *ctrl, uint32_t nreq,
+	 bool inl)
+{
+	uint32_t ds;
+
+	if (nreq != 1 || !(inl || qp->bf->prefer_bf))
+		return 0;
+	ds = be32toh(ctrl->qpn_ds) & 0x3f;
+	return ds > 1 ? ds : 0;
+}
 
 /* ---------------------------------------------------------------------- */
 /* Send                                                                    */
 
-/* Was the payload of this posted WR written inline (build_wqe's rule)? */
-static inline bool
+/* Was this WR's payload written inline (post_send's rule)? */
+static __rte_always_inline bool
 wr_inline(const struct rdx_wr *wr)
 {
 	return (wr->flags & RDX_WR_INLINE) && wr->num_sge != 0 &&
@@ -42,684 +166,325 @@ wr_inline(const struct rdx_wr *wr)
 }
 
 /*
- * General WQE builder (every opcode, gather lists, multi-SGE or wrapping
- * inline): writes the segments after ctrl, sets *imm and returns the DS
- * count, or 0 for an invalid WR (nothing is posted for it).
+ * The end of a burst of nreq >= 1 WQEs, the last at last: with
+ * sig_burst_end its CQ_UPDATE bit (not rung yet: the device cannot have
+ * read it), the ring state, the counters, one doorbell.
  */
-static __rte_noinline uint32_t
-build_wqe(const struct rdx_mlx5_qp *qp, uint8_t *ctrl, const struct rdx_wr *wr,
-	  uint32_t *imm)
+static __rte_always_inline uint16_t
+post_send_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *last, uint32_t cur_post,
+		 uint32_t head, uint32_t sig_base, uint32_t nreq, bool inl)
 {
-	uint8_t *seg = ctrl + sizeof(struct mlx5_wqe_ctrl_seg);
-	uint32_t ds = 1, nds;
+	if (qp->sig_burst_end && head != sig_base) {
+		const size_t lidx = (size_t)((uint8_t *)last - qp->sq_buf) >> MLX5_WQEBB_SHIFT;
 
-	*imm = 0;
-	if (unlikely(wr->num_sge > qp->max_send_sge))
-		return 0;
-	switch (wr->opcode) {
-	case RDX_OP_NOP:
-		return 1;
-	case RDX_OP_READ:
-		/* ctrl + raddr + scatter list; INLINE means nothing here */
-		set_raddr_seg(seg, wr->remote_addr, wr->rkey);
-		return 2 + set_data_segs(qp, seg + MLX5_DS_SIZE, wr);
-	case RDX_OP_CAS:
-	case RDX_OP_FAA:
-		/* ctrl + raddr + atomic + data = DS 4: one WQEBB, never wraps */
-		if (wr->num_sge != 1 || wr->sge[0].length != 8)
-			return 0;
-		set_raddr_seg(seg, wr->remote_addr, wr->rkey);
-		set_atomic_seg(seg + MLX5_DS_SIZE, wr);
-		mlx5dv_set_data_seg((struct mlx5_wqe_data_seg *)(void *)(seg + 2 * MLX5_DS_SIZE),
-				    8, wr->sge[0].lkey, (uintptr_t)wr->sge[0].addr);
-		return 4;
-	case RDX_OP_WRITE_IMM:
-		*imm = wr->imm;
-		/* fall through */
-	case RDX_OP_WRITE:
-		set_raddr_seg(seg, wr->remote_addr, wr->rkey);
-		seg += MLX5_DS_SIZE;
-		ds = 2;
-		break;
-	case RDX_OP_SEND_IMM:
-		*imm = wr->imm;
-		break;
-	case RDX_OP_SEND:
-		break;
-	default:
-		return 0;
+		last->fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
+		qp->sq_sig[lidx].ord = head - 1;
+		qp->sq_sig[lidx].next_bb = (uint16_t)cur_post;
+		sig_base = head;
 	}
-	/* SEND / WRITE payload: inline (rdma-core: only with SGEs) or gather list. */
-	if (!(wr->flags & RDX_WR_INLINE) || wr->num_sge == 0)
-		return ds + set_data_segs(qp, seg, wr);
-	nds = set_inline_seg_slow(qp, seg, wr);
-	return nds == UINT32_MAX ? 0 : ds + nds;
+	qp->sq_cur_post = cur_post;
+	qp->sq_head = head;
+	qp->sq_unsignaled = head - sig_base;
+	qp->stats.wqes += nreq;
+	post_send_db(qp, last, cur_post, bf_ds_of(qp, last, nreq, inl));
+	return (uint16_t)nreq;
 }
 
 /*
- * The fast shapes: an inline RDMA_WRITE or SEND of 8..16 bytes from one SGE
- * (the QP's max_inline >= 16, else fast_key never matches; no FENCE or
- * SOLICITED): ctrl + [raddr] + inline = DS 2..4, always inside one WQEBB.
- * Writes the segments after ctrl and sets *w0 to ctrl bytes 0..7 as a
- * native word without the WQE index; false for any other WR (nothing
- * written). The WR is read before the WQE stores, which may alias it.
+ * Post up to n WRs from wr and ring once for them and the done WQEs posted
+ * before in this burst (the vector runs; last is the last one's ctrl, inl
+ * whether it was inline). Every opcode, inline data of any length up to
+ * max_inline, any SGE count; ud: the QP is UD (datagram segment, SEND
+ * only). A WR that is not valid stops the burst (nothing posted for it);
+ * a full SQ cuts it short. Signaled: a WR asking for it, every
+ * sig_interval-th WQE, the WQE that takes the last free slot (a full SQ
+ * always has a CQE coming), with sig_burst_end the last of the burst.
  */
-static __rte_always_inline bool
-build_fast(uint8_t *ctrl, const struct rdx_wr *wr, uint32_t key, uint32_t fast_key,
-	   uint64_t w0_write, uint64_t *w0)
+static __rte_always_inline uint16_t
+post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t done,
+	  struct mlx5_wqe_ctrl_seg *last, bool inl, const bool ud)
 {
-	const uint32_t shape = key & WR_KEY_MASK;
-	const struct rdx_sge *sge;
-	const uint8_t *src;
-	uint32_t len;
-
-	if (likely(shape == fast_key)) {
-		sge = wr->sge;
-		len = sge->length;
-		src = (const uint8_t *)(uintptr_t)sge->addr;
-		if (likely(len == 8)) {
-			set_raddr_seg(ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
-			set_inline_8(ctrl + 2 * MLX5_DS_SIZE, src);
-			*w0 = w0_write | 3;
-			return true;
-		}
-		if (unlikely(len - 9 > 7))
-			return false;
-		set_raddr_seg(ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
-		set_inline_small(ctrl + 2 * MLX5_DS_SIZE, src, len);
-		/* DS = 2 + align16(4 + len) / 16 */
-		*w0 = w0_write | ((len + 4 + 2 * MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
-		return true;
-	}
-	if (shape == (fast_key ^ WR_KEY_WRITE_TO_SEND)) {
-		sge = wr->sge;
-		len = sge->length;
-		src = (const uint8_t *)(uintptr_t)sge->addr;
-		w0_write ^= W0_WRITE_TO_SEND;
-		if (likely(len == 8)) {
-			set_inline_8(ctrl + MLX5_DS_SIZE, src);
-			*w0 = w0_write | 2;
-			return true;
-		}
-		if (unlikely(len - 9 > 7))
-			return false;
-		set_inline_small(ctrl + MLX5_DS_SIZE, src, len);
-		/* DS = 1 + align16(4 + len) / 16 */
-		*w0 = w0_write | ((len + 4 + MLX5_DS_SIZE + MLX5_DS_SIZE - 1) >> 4);
-		return true;
-	}
-	return false;
-}
-
-/*
- * The general post loop (every WR shape). done WRs of this burst are posted
- * already (their state is in qp, last is the last one's ctrl, NULL if
- * none); this posts up to n more and rings once for all of them.
- */
-static __rte_noinline uint16_t
-post_general(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t done,
-	     struct mlx5_wqe_ctrl_seg *last)
-{
-	uint8_t *const sq_buf = qp->sq_buf;
-	uint64_t *const wrid = qp->sq_wrid;
-	struct rdx_mlx5_sq_sig *const sig = qp->sq_sig;
+	/* The QP's values the loop reads, copied once: the WQE stores may
+	 * alias any of them. */
+	const struct sq_ring ring = sq_ring_of(qp);
+	uint8_t *const sq_buf = ring.buf;
 	const uint32_t mask = qp->sq_mask;
-	const uint32_t fast_key = qp->fast_key;
+	const uint32_t qpn8 = qp->qpn8;
+	const uint32_t max_sge = qp->max_send_sge;
 	const uint32_t sig_interval = qp->sig_interval;
-	const uint64_t qpn8 = qp->qpn8;
-	const uint64_t w0_write = (uint64_t)MLX5_OPCODE_RDMA_WRITE << 32 | qpn8;
-	const uint32_t tail = qp->sq_tail;
-	const uint32_t last_slot = tail + qp->sq_max_post - 1;
-	uint32_t head = qp->sq_head;
-	const uint32_t room = qp->sq_max_post - (head - tail);
-	const struct rdx_wr *const end = wr + RTE_MIN((uint32_t)n, room);
+	uint64_t *const sq_wrid = qp->sq_wrid;
+	struct rdx_mlx5_sq_sig *const sq_sig = qp->sq_sig;
+	const uint32_t head0 = qp->sq_head;
+	const uint32_t last_slot = qp->sq_tail + qp->sq_max_post - 1;
+	const struct rdx_wr *const end = wr + RTE_MIN((uint32_t)n, last_slot + 1 - head0);
 	uint32_t cur_post = qp->sq_cur_post;
-	/* Ordinal after the last signaled WQE, and the next one that must be
-	 * signaled: at most sig_interval apart, and the WQE that takes the
-	 * last free slot (so a full SQ always has a CQE coming: no deadlock). */
+	uint32_t head = head0;
+	/* The ordinal after the last signaled WQE, and the next one that must
+	 * be signaled: sig_interval after it, or the one taking the last free
+	 * slot, whichever comes first. */
 	uint32_t sig_base = head - qp->sq_unsignaled;
 	uint32_t forced = head + RTE_MIN(sig_interval - 1 - qp->sq_unsignaled,
 					 last_slot - head);
-	uint16_t nreq, posted;
-	bool inl = true;
+	uint32_t nreq;
 
-	while (wr != end) {
+	for (; wr != end; wr++) {
 		const uint32_t idx = cur_post & mask;
-		uint8_t *const ctrl = sq_buf + ((size_t)idx << MLX5_WQEBB_SHIFT);
-		uint32_t key, nbb = 1;
-		uint64_t w0, w1 = 0;
+		struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(sq_buf, idx, mask);
+		uint8_t *seg = (uint8_t *)ctrl + sizeof(*ctrl);
+		uint8_t fm_ce_se = mlx5_fm_ce_se[wr->flags & 0xf];
+		uint8_t opcode;
+		uint32_t ds = 1, imm = 0, nds, nbb;
+		bool lenerr = false;
 
-		memcpy(&key, &wr->opcode, sizeof(key));
-		if (!build_fast(ctrl, wr, key, fast_key, w0_write, &w0)) {
-			uint32_t imm;
-			const uint32_t ds = build_wqe(qp, ctrl, wr, &imm);
+		if (!ud && unlikely(wr->num_sge > max_sge))
+			goto bad_wr;
+		switch (wr->opcode) {
+		case RDX_OP_NOP:
+			opcode = MLX5_OPCODE_NOP;
+			goto wqe_done;
+		case RDX_OP_SEND_IMM:
+			imm = wr->imm;
+			/* fall through */
+		case RDX_OP_SEND:
+			opcode = mlx5_ib_opcode[wr->opcode];
+			if (ud) {
+				uint32_t total = 0, j;
 
-			if (unlikely(ds == 0))
-				break;
-			w0 = (uint64_t)rdx_mlx5_wqe_opcode[wr->opcode] << 32 | qpn8 | ds;
-			nbb = (ds + 3) >> 2;
-			w1 = W1_IMM(imm) | rdx_mlx5_w1_fm[WR_KEY_FLAGS(key) & 0xf];
+				if (unlikely(wr->num_sge > max_sge || wr->ah == NULL))
+					goto bad_wr;
+				for (j = 0; j < wr->num_sge; j++)
+					total += wr->sge[j].length;
+				/* Above the path MTU: a signaled NOP takes its place,
+				 * its completion reports IBV_WC_LOC_LEN_ERR. */
+				if (unlikely(total > qp->ud_max_msg)) {
+					lenerr = true;
+					opcode = MLX5_OPCODE_NOP;
+					imm = 0;
+					goto wqe_done;
+				}
+				set_datagram_seg(seg, (const struct rdx_mlx5_ah *)(const void *)wr->ah,
+						 wr->remote_qpn, wr->remote_qkey);
+				/* ctrl + datagram = 64 bytes: the payload starts
+				 * in the next WQEBB */
+				seg = sq_wrap(&ring, seg + sizeof(struct mlx5_wqe_datagram_seg));
+				ds = 4;
+			}
+			break;
+		case RDX_OP_WRITE_IMM:
+			imm = wr->imm;
+			/* fall through */
+		case RDX_OP_WRITE:
+			if (ud)
+				goto bad_wr;
+			opcode = mlx5_ib_opcode[wr->opcode];
+			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
+			seg += MLX5_DS_SIZE;
+			ds = 2;
+			break;
+		case RDX_OP_READ:
+			/* ctrl + raddr + scatter list; INLINE means nothing here */
+			if (ud)
+				goto bad_wr;
+			opcode = MLX5_OPCODE_RDMA_READ;
+			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
+			ds = 2 + set_data_ptr_segs(&ring, seg + MLX5_DS_SIZE, wr->sge, wr->num_sge);
+			goto wqe_done;
+		case RDX_OP_CAS:
+		case RDX_OP_FAA:
+			/* ctrl + raddr + atomic + 8-byte result: DS 4, one WQEBB */
+			if (ud || unlikely(wr->num_sge != 1 || wr->sge[0].length != 8))
+				goto bad_wr;
+			opcode = mlx5_ib_opcode[wr->opcode];
+			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
+			set_atomic_seg(seg + MLX5_DS_SIZE, wr->opcode == RDX_OP_CAS, wr->swap,
+				       wr->compare_add);
+			set_data_ptr_seg(seg + 2 * MLX5_DS_SIZE, wr->sge);
+			ds = 4;
+			goto wqe_done;
+		default:
+			goto bad_wr;
 		}
-		if (unlikely((key & WR_KEY_SIGNALED) || head == forced)) {
-			w1 |= W1_CQ_UPDATE;
+		/* SEND / WRITE payload: inline (rdma-core: only with SGEs) or a
+		 * gather list. */
+		if ((wr->flags & RDX_WR_INLINE) && wr->num_sge != 0) {
+			nds = set_inline_seg(&ring, seg, wr->sge, wr->num_sge);
+			if (unlikely(nds == UINT32_MAX))
+				goto bad_wr;
+			ds += nds;
+		} else {
+			ds += set_data_ptr_segs(&ring, seg, wr->sge, wr->num_sge);
+		}
+wqe_done:
+		nbb = (ds + 3) >> 2;
+		if (unlikely((fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE) || head == forced || lenerr)) {
+			/* Only signaled WQEs get good CQEs: only they need the
+			 * WQEBB -> WQE map (errors and flushes walk the ring). */
+			fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
 			sig_base = head + 1;
 			forced = head + RTE_MIN(sig_interval, last_slot - head);
-			/* Only signaled WQEs get good CQEs: only they need the
-			 * WQEBB -> WQE map (errors/flushes walk the ring). */
-			sig[idx].ord = head;
-			sig[idx].next_bb = (uint16_t)(cur_post + nbb);
+			sq_sig[idx].ord = lenerr ? head + SQ_SIG_LENERR : head;
+			sq_sig[idx].next_bb = (uint16_t)(cur_post + nbb);
 		}
-		set_ctrl(ctrl, w0, cur_post, w1);
+		if (ud)
+			qp->sq_lenerr[head & mask] = lenerr;
+		set_ctrl_seg(ctrl, cur_post, opcode, qpn8, ds, fm_ce_se, imm);
+		sq_wrid[head & mask] = wr->wr_id;
 		cur_post += nbb;
-		wrid[head & mask] = wr->wr_id;
 		head++;
-		last = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
-		wr++;
+		last = ctrl;
 	}
-	nreq = (uint16_t)(head - qp->sq_head);   /* one ordinal per WR posted */
-	if (unlikely(nreq < n)) {
-		if (wr < end)
-			qp->stats.bad_wr++;
-		else
-			qp->stats.sq_full++;
-	}
-	posted = nreq;
-	nreq = (uint16_t)(nreq + done);
-	if (unlikely(nreq == 0))
-		return 0;
-	/* BlueFlame needs the one WR's inline flag (post_send_db's inl): the
-	 * caller's fast WR (done) is inline, else it is wr[-1]. */
-	if (nreq == 1 && posted == 1)
+	if (unlikely(head - head0 < n))
+		qp->stats.sq_full++;
+	goto posted;
+bad_wr:
+	qp->stats.bad_wr++;
+posted:
+	nreq = head - head0;
+	/* BlueFlame takes one WR's WQE if it is inline (post_send_db) */
+	if (nreq == 1)
 		inl = wr_inline(wr - 1);
-	return post_finish(qp, last, cur_post, head, sig_base, nreq, false, inl);
-}
-
-/*
- * The WR shapes a run takes (one exact shape per run, every WQE one WQEBB):
- * the 8-byte inline WRITE and SEND, and one-SGE WRITE, SEND, READ, CAS,
- * FAA. Flags other than SIGNALED (FENCE, SOLICITED, INLINE on a READ or an
- * atomic) and zero-length SGEs leave the shape (the general loop).
- */
-enum run_shape {
-	RUN_WRITE_INL8,         /* ctrl + raddr + inline 8: DS 3 */
-	RUN_SEND_INL8,          /* ctrl + inline 8: DS 2 */
-	RUN_WRITE_SGE,          /* ctrl + raddr + data: DS 3 */
-	RUN_SEND_SGE,           /* ctrl + data: DS 2 */
-	RUN_READ,               /* ctrl + raddr + data: DS 3 */
-	RUN_CAS,                /* ctrl + raddr + atomic + data (8 bytes): DS 4 */
-	RUN_FAA,                /* the same */
-};
-
-/* DS count and mlx5 opcode of a run shape. */
-static __rte_always_inline uint32_t
-run_ds(const enum run_shape shape)
-{
-	switch (shape) {
-	case RUN_SEND_INL8:
-	case RUN_SEND_SGE:
-		return 2;
-	case RUN_CAS:
-	case RUN_FAA:
-		return 4;
-	default:
-		return 3;
-	}
-}
-
-static __rte_always_inline uint8_t
-run_opcode(const enum run_shape shape)
-{
-	switch (shape) {
-	case RUN_SEND_INL8:
-	case RUN_SEND_SGE:
-		return MLX5_OPCODE_SEND;
-	case RUN_READ:
-		return MLX5_OPCODE_RDMA_READ;
-	case RUN_CAS:
-		return MLX5_OPCODE_ATOMIC_CS;
-	case RUN_FAA:
-		return MLX5_OPCODE_ATOMIC_FA;
-	default:
-		return MLX5_OPCODE_RDMA_WRITE;
-	}
-}
-
-/*
- * One WQE of a run (post_run): a WR of the exact shape key want at ctrl,
- * ctrl bytes 0..15 being ctrl16. False, nothing written, for a WR of
- * another shape (another key, an inline length other than 8, a zero-length
- * SGE, an atomic not of 8 bytes). Segments come from the set_*_v helpers
- * (mlx5_wqe.h): the raddr segment with its reserved word in one store; an
- * inline header is one 4-byte constant store.
- */
-static __rte_always_inline bool
-run_wqe(uint8_t *ctrl, const struct rdx_wr *wr, const rdx_v2u64 ctrl16, const uint32_t want,
-	const enum run_shape shape)
-{
-	const uint32_t hdr = RTE_BE32(8u | MLX5_INLINE_SEG);
-	const struct rdx_sge *sge;
-	uint64_t payload;
-	uint32_t key;
-
-	memcpy(&key, &wr->opcode, sizeof(key));
-	if (unlikely((key & WR_KEY_EXACT_MASK) != want))
-		return false;
-	sge = wr->sge;
-	switch (shape) {
-	case RUN_WRITE_INL8:
-	case RUN_SEND_INL8:
-		if (unlikely(sge->length != 8))
-			return false;
-		memcpy(&payload, (const uint8_t *)(uintptr_t)sge->addr, sizeof(payload));
-		if (shape == RUN_WRITE_INL8) {
-			set_raddr_seg_v(ctrl + MLX5_DS_SIZE, wr);
-			ctrl += MLX5_DS_SIZE;
-		}
-		memcpy(ctrl + MLX5_DS_SIZE, &hdr, sizeof(hdr));
-		memcpy(ctrl + MLX5_DS_SIZE + 4, &payload, sizeof(payload));
-		if (shape == RUN_WRITE_INL8)
-			ctrl -= MLX5_DS_SIZE;
-		break;
-	case RUN_SEND_SGE:
-		if (unlikely(sge->length == 0))
-			return false;
-		set_data_seg_v(ctrl + MLX5_DS_SIZE, sge);
-		break;
-	case RUN_WRITE_SGE:
-	case RUN_READ:
-		if (unlikely(sge->length == 0))
-			return false;
-		set_raddr_seg_v(ctrl + MLX5_DS_SIZE, wr);
-		set_data_seg_v(ctrl + 2 * MLX5_DS_SIZE, sge);
-		break;
-	case RUN_CAS:
-	case RUN_FAA:
-		if (unlikely(sge->length != 8))
-			return false;
-		set_raddr_seg_v(ctrl + MLX5_DS_SIZE, wr);
-		set_atomic_seg_v(ctrl + 2 * MLX5_DS_SIZE, wr, shape == RUN_CAS);
-		set_data_seg_v(ctrl + 3 * MLX5_DS_SIZE, sge);
-		break;
-	}
-	memcpy(ctrl, &ctrl16, sizeof(ctrl16));
-	return true;
-}
-
-/*
- * A run of WRs of one shape, all of the exact shape key want, into
- * consecutive WQEBBs, unsignaled (the caller sets CQ_UPDATE on the last one
- * afterwards when it must be signaled). The caller bounds the run (span) so
- * that it wraps neither the ring nor the wr_id array and does not carry the
- * WQE index's low byte: ctrl word 0 then steps by a constant in its stored
- * form (no per-WQE swap), word 1 is 0. Stops early at a WR of another
- * shape; returns the number of WQEs written. Two WQEs per turn of the loop
- * (an odd one first), so the loop's own steps are paid once per pair.
- */
-static __rte_always_inline uint32_t
-post_run(uint8_t *ctrl, uint64_t *wid, uint64_t w0be, const struct rdx_wr *wr,
-	 const uint32_t span, const uint32_t want, const enum run_shape shape)
-{
-	uint64_t *const wid_end = wid + span;
-	/* ctrl bytes 0..15 as one vector: word 0 as stored, word 1 zero */
-	rdx_v2u64 ctrl16 = { w0be, 0 };
-	const rdx_v2u64 step = { W0BE_IDX_ONE, 0 };
-	/* Counts up to 0: one register indexes the wr_id slots and ends the loop. */
-	intptr_t i = -(intptr_t)span;
-
-	if (span & 1) {
-		if (unlikely(!run_wqe(ctrl, wr, ctrl16, want, shape)))
-			return 0;
-		wid_end[i] = wr->wr_id;
-		ctrl16 += step;
-		V_STEP_IN_PLACE(ctrl16);
-		ctrl += 1u << MLX5_WQEBB_SHIFT;
-		wr++;
-		i++;
-	}
-	for (; i != 0; i += 2) {
-		if (unlikely(!run_wqe(ctrl, wr, ctrl16, want, shape)))
-			break;
-		wid_end[i] = wr->wr_id;
-		ctrl16 += step;
-		V_STEP_IN_PLACE(ctrl16);
-		if (unlikely(!run_wqe(ctrl + (1u << MLX5_WQEBB_SHIFT), wr + 1, ctrl16, want,
-				      shape))) {
-			i++;
-			break;
-		}
-		wid_end[i + 1] = wr[1].wr_id;
-		ctrl16 += step;
-		V_STEP_IN_PLACE(ctrl16);
-		ctrl += 2u << MLX5_WQEBB_SHIFT;
-		wr += 2;
-	}
-	return (uint32_t)((intptr_t)span + i);
-}
-
-/* A run of shape at ctrl: ctrl word 0 from the shape, the QPN and cur_post. */
-static __rte_always_inline uint32_t
-post_run_shape(uint8_t *ctrl, uint64_t *wid, uint64_t qpn8, uint32_t cur_post,
-	       const struct rdx_wr *wr, const uint32_t span, const uint32_t want,
-	       const enum run_shape shape)
-{
-	const uint64_t w0 = (uint64_t)run_opcode(shape) << 32 | qpn8 | run_ds(shape) |
-		(uint64_t)(uint16_t)cur_post << 40;
-
-	return post_run(ctrl, wid, rte_cpu_to_be_64(w0), wr, span, want, shape);
-}
-
-/*
- * The signaling rule of a single post (post_general's for one WQE): by
- * flag, every sig_interval-th (unsig WQEs unsignaled since the last), the
- * WQE that takes the last free slot, or the burst's end.
- */
-static __rte_always_inline bool
-single_signals(const struct rdx_mlx5_qp *qp, uint32_t key, uint32_t head, uint32_t unsig)
-{
-	return (key & WR_KEY_SIGNALED) || unsig >= qp->sig_last ||
-		head - qp->sq_tail == qp->sq_last_slot || qp->sig_burst_end;
-}
-
-/*
- * A burst of one inline RDMA_WRITE or SEND from one SGE that build_fast did
- * not take (key: that shape; FENCE, SOLICITED and immediates are not it):
- * an RPC's request or answer. What post_general builds for it (ctrl +
- * [raddr] + inline, the payload wrapping at the SQ end as
- * set_inline_seg_slow does), the signaling rule of post_single, the same
- * ring (BlueFlame as post_send_db), without the burst loop. A length of 0
- * or above max_inline goes to post_general (no segment; bad WR).
- */
-static __rte_noinline uint16_t
-post_single_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
-{
-	const bool send = (key & WR_KEY_MASK) != WR_KEY_WRITE_INL;
-	const uint32_t len = wr->sge->length;
-	const uint8_t *const src = (const uint8_t *)(uintptr_t)wr->sge->addr;
-	const uint32_t head = qp->sq_head;
-	const uint32_t cur_post = qp->sq_cur_post;
-	const uint32_t idx = cur_post & qp->sq_mask;
-	uint8_t *const ctrl = (uint8_t *)sq_ctrl(qp->sq_buf, idx, qp->sq_mask);
-	uint8_t *seg = ctrl + sizeof(struct mlx5_wqe_ctrl_seg), *dst;
-	uint32_t ds, nbb, room, unsig = qp->sq_unsignaled;
-	uint64_t w0, w1 = 0;
-
-	if (unlikely(len == 0 || len > qp->max_inline))
-		return post_general(qp, wr, 1, 0, NULL);
-	if (!send) {
-		set_raddr_seg(seg, wr->remote_addr, wr->rkey);
-		seg += MLX5_DS_SIZE;
-	}
-	/* the header lies in the first WQEBB; the payload may wrap */
-	dst = seg + sizeof(struct mlx5_wqe_inl_data_seg);
-	room = (uint32_t)(qp->sq_end - dst);
-	if (len >= room) {
-		memcpy(dst, src, room);
-		memcpy(qp->sq_buf, src + room, len - room);
-	} else {
-		memcpy(dst, src, len);
-	}
-	((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count =
-		htobe32(len | MLX5_INLINE_SEG);
-	ds = (uint32_t)(seg - ctrl) / MLX5_DS_SIZE + ((len + 4 + MLX5_DS_SIZE - 1) >> 4);
-	nbb = (ds + 3) >> 2;
-	w0 = (uint64_t)(send ? MLX5_OPCODE_SEND : MLX5_OPCODE_RDMA_WRITE) << 32 |
-		qp->qpn8 | ds;
-	if (single_signals(qp, key, head, unsig)) {
-		w1 = W1_CQ_UPDATE;
-		unsig = 0;
-		qp->sq_sig[idx].ord = head;
-		qp->sq_sig[idx].next_bb = (uint16_t)(cur_post + nbb);
-	} else {
-		unsig++;
-	}
-	set_ctrl(ctrl, w0, cur_post, w1);
-	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
-	qp->sq_cur_post = cur_post + nbb;
-	qp->sq_head = head + 1;
-	qp->sq_unsignaled = unsig;
-	qp->stats.wqes++;
-	sq_ring(qp, (const struct mlx5_wqe_ctrl_seg *)(const void *)ctrl, cur_post + nbb, 1,
-		false, true);
-	return 1;
-}
-
-/*
- * The rest of a single post once its segments are written (w0_xor: what
- * turns the QP's 8-byte WRITE ctrl word 0, w0_wr8, into this WQE's, as a
- * native word without the WQE index): post_general's rule for one
- * WQE, the ctrl segment, the ring state, one doorbell (BlueFlame).
- */
-static __rte_always_inline uint16_t
-post_single_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *ctrl, uint32_t cur_post,
-		   uint32_t key, uint64_t wr_id, uint64_t w0_xor)
-{
-	/* The QP read after the segment stores (which may alias it, so the
-	 * compiler reloads): fewer values live across them, fewer registers
-	 * to save. */
-	uint32_t head = qp->sq_head;
-	uint32_t unsig = qp->sq_unsignaled;
-	uint64_t w1 = 0;
-	uint32_t idx;
-
-	if (single_signals(qp, key, head, unsig)) {
-		w1 = W1_CQ_UPDATE;
-		unsig = 0;
-		idx = cur_post & qp->sq_mask;
-		qp->sq_sig[idx].ord = head;
-		qp->sq_sig[idx].next_bb = (uint16_t)(cur_post + 1);
-	} else {
-		unsig++;
-	}
-	/* ctrl word 0: the QP's 8-byte WRITE one, changed by w0_xor, read
-	 * here (after the sq_sig stores), so it holds no register before */
-	set_ctrl((uint8_t *)ctrl, qp->w0_wr8 ^ w0_xor, cur_post, w1);
-	qp->sq_wrid[head & qp->sq_mask] = wr_id;
-	qp->sq_cur_post = cur_post + 1;
-	qp->sq_head = head + 1;
-	qp->sq_unsignaled = unsig;
-	qp->stats.wqes++;
-	sq_ring(qp, ctrl, cur_post + 1, 1, true, true);
-	return 1;
-}
-
-/*
- * A burst of one WR that is not an 8-byte inline WRITE or SEND
- * (post_single took the SQ-full test): build_fast's 9..16-byte shapes,
- * an inline WRITE or SEND of another length through post_single_inl,
- * anything else through post_general. Out of line, so the latency path's
- * registers are not this one's.
- */
-static __rte_noinline uint16_t
-post_single_other(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t key)
-{
-	const uint32_t cur_post = qp->sq_cur_post;
-	struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(qp->sq_buf, cur_post, qp->sq_mask);
-	const uint64_t wr_id = wr->wr_id;
-	uint64_t w0;
-
-	if (!build_fast((uint8_t *)ctrl, wr, key, qp->fast_key,
-			(uint64_t)MLX5_OPCODE_RDMA_WRITE << 32, &w0)) {
-		if ((key & WR_KEY_MASK) == WR_KEY_WRITE_INL ||
-		    (key & WR_KEY_MASK) == (WR_KEY_WRITE_INL ^ WR_KEY_WRITE_TO_SEND))
-			return post_single_inl(qp, wr, key);
-		return post_general(qp, wr, 1, 0, NULL);
-	}
-	return post_single_finish(qp, ctrl, cur_post, key, wr_id, (w0 | qp->qpn8) ^ qp->w0_wr8);
-}
-
-/*
- * A burst of one WR (latency tests; usually the BlueFlame copy). The
- * 8-byte inline WRITE and SEND (build_fast's shapes; RC: fast_key is the
- * WRITE) here, their ctrl word 0 the QP's (w0_wr8, the SEND's with its
- * opcode and DS changed), the WR read before the WQE stores, which may
- * alias it; an inline WRITE or SEND of another length through
- * post_single_inl (9..16 bytes: post_single_other), any other WR
- * post_single_other. bench/callgrind.sh counts this path (rows bf, bfsend).
- */
-static __rte_always_inline uint16_t
-post_single(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr)
-{
-	const uint32_t cur_post = qp->sq_cur_post;
-	struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(qp->sq_buf, cur_post, qp->sq_mask);
-	const struct rdx_sge *sge;
-	const uint8_t *src;
-	uint64_t wr_id;
-	uint32_t key;
-
-	if (unlikely(qp->sq_head - qp->sq_tail >= qp->sq_max_post)) {
-		qp->stats.sq_full++;
-		return 0;
-	}
-	memcpy(&key, &wr->opcode, sizeof(key));
-	sge = wr->sge;
-	if (likely((key & WR_KEY_MASK) == qp->fast_key)) {
-		if (unlikely(sge->length != 8))
-			goto inline_other;
-		src = (const uint8_t *)(uintptr_t)sge->addr;
-		wr_id = wr->wr_id;
-		set_raddr_seg4((uint8_t *)ctrl + MLX5_DS_SIZE, wr->remote_addr, wr->rkey);
-		set_inline_8((uint8_t *)ctrl + 2 * MLX5_DS_SIZE, src);
-		return post_single_finish(qp, ctrl, cur_post, key, wr_id, 0);
-	}
-	/* off the WRITE's path: what it compared is read again here rather
-	 * than held in a register through it */
-	rte_compiler_barrier();
-	if ((key & WR_KEY_MASK) == (qp->fast_key ^ WR_KEY_WRITE_TO_SEND)) {
-		/* build_fast's 8-byte SEND: ctrl + inline, DS 2 */
-		if (unlikely(sge->length != 8))
-			goto inline_other;
-		src = (const uint8_t *)(uintptr_t)sge->addr;
-		wr_id = wr->wr_id;
-		set_inline_8((uint8_t *)ctrl + MLX5_DS_SIZE, src);
-		return post_single_finish(qp, ctrl, cur_post, key, wr_id,
-					  W0_WRITE_TO_SEND | (3 ^ 2));
-	}
-	return post_single_other(qp, wr, key);
-inline_other:
-	/* an inline WRITE or SEND of 9..16 bytes: build_fast's; of any other
-	 * length post_single_inl's (an RPC's request or answer). The length
-	 * read again (see above). */
-	rte_compiler_barrier();
-	if (wr->sge->length - 9 <= 7)
-		return post_single_other(qp, wr, key);
-	return post_single_inl(qp, wr, key);
-}
-
-/*
- * The fast path: runs of one WR shape each (post_run: 8-byte inline WRITE
- * or SEND, one-SGE WRITE, SEND, READ, CAS, FAA), each up to and including
- * the next WQE that must be signaled (by the interval or by its SIGNALED
- * flag), which gets its CQ_UPDATE bit after the run: nothing is rung yet,
- * so the device cannot have read it. No calls inside (the first WR no run
- * takes hands the rest of the burst to post_general, which rings once for
- * all), so the state stays in registers.
- */
-static __rte_noinline uint16_t
-post_burst(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n)
-{
-	/*
-	 * The loop works on locals: the WQE stores may alias the QP (char and
-	 * uint32 stores) and would force reloads otherwise.
-	 */
-	uint8_t *const sq_buf = qp->sq_buf;
-	uint64_t *const wrid = qp->sq_wrid;
-	const uint32_t mask = qp->sq_mask;
-	/* Runs end where the ring or the index's low byte wraps. */
-	const uint32_t run_mask = RTE_MIN(mask, 0xffu);
-	const uint32_t fast_key = qp->fast_key;
-	const uint64_t qpn8 = qp->qpn8;
-	/* The one-SGE shapes need a QP that takes one SGE. */
-	const bool sge_ok = qp->max_send_sge != 0;
-	const uint32_t tail = qp->sq_tail;
-	const uint32_t head0 = qp->sq_head;
-	const uint32_t room = qp->sq_max_post - (head0 - tail);
-	const uint32_t unsignaled = qp->sq_unsignaled;
-	uint32_t left = RTE_MIN((uint32_t)n, room);
-	uint32_t cur_post = qp->sq_cur_post;
-	uint32_t head = head0;
-	/* As in post_general: the next ordinal that must be signaled
-	 * (forced >= head while WRs remain). */
-	uint32_t sig_base = head - unsignaled;
-	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - unsignaled, room - 1);
-	uint16_t nreq;
-
-	while (left != 0) {
-		uint8_t *const ctrl = sq_buf + ((size_t)(cur_post & mask) << MLX5_WQEBB_SHIFT);
-		uint64_t *const wid = wrid + (head & mask);
-		uint32_t key, shape, want, span, k;
-
-		memcpy(&key, &wr->opcode, sizeof(key));
-		shape = key & WR_KEY_RUN_MASK;
-		want = key & WR_KEY_EXACT_MASK;
-		span = RTE_MIN(forced - head + 1, left);
-		if (key & WR_KEY_SIGNALED)
-			span = 1;
-		span = RTE_MIN(span, run_mask + 1 - (cur_post & run_mask));
-		span = RTE_MIN(span, mask + 1 - (head & mask));
-		if (likely(shape == fast_key))
-			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want,
-					   RUN_WRITE_INL8);
-		else if (shape == (fast_key ^ WR_KEY_WRITE_TO_SEND))
-			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want,
-					   RUN_SEND_INL8);
-		else if (!sge_ok)
-			break;
-		else if (shape == WR_KEY(RDX_OP_READ, 0, 1))
-			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want, RUN_READ);
-		else if (shape == WR_KEY(RDX_OP_WRITE, 0, 1))
-			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want,
-					   RUN_WRITE_SGE);
-		else if (shape == WR_KEY(RDX_OP_SEND, 0, 1))
-			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want,
-					   RUN_SEND_SGE);
-		else if (shape == WR_KEY(RDX_OP_CAS, 0, 1))
-			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want, RUN_CAS);
-		else if (shape == WR_KEY(RDX_OP_FAA, 0, 1))
-			k = post_run_shape(ctrl, wid, qpn8, cur_post, wr, span, want, RUN_FAA);
-		else
-			break;
-		if (unlikely(k == 0))
-			break;
-		cur_post += k;
-		head += k;
-		left -= k;
-		wr += k;
-		/* The run's last WQE is the one to signal, if any. */
-		run_signal(qp, sq_buf, mask, cur_post, 1, head, tail, (key & WR_KEY_SIGNALED) != 0,
-			   &sig_base, &forced);
-	}
-	nreq = (uint16_t)(head - head0);
-	if (unlikely(left != 0)) {
-		/* A WR the runs do not take: the general loop posts it and the
-		 * rest, and rings once for the whole burst. */
-		qp->sq_cur_post = cur_post;
-		qp->sq_head = head;
-		qp->sq_unsignaled = head - sig_base;
-		return post_general(qp, wr, (uint16_t)(n - nreq), nreq, nreq == 0 ? NULL :
-				    sq_ctrl(sq_buf, cur_post - 1, mask));
-	}
-	if (unlikely(nreq < n))
-		qp->stats.sq_full++;
+	nreq += done;
 	if (unlikely(nreq == 0))
 		return 0;
-	/* Run WQEs are one WQEBB each: the last one is at cur_post - 1. A
-	 * burst of one (a full SQ cut it) takes BlueFlame by post_send_db's
-	 * rule: DS > 1 (always here) and inline or prefer_bf. */
-	return post_finish(qp, sq_ctrl(sq_buf, cur_post - 1, mask), cur_post, head, sig_base,
-			   nreq, false, wr_inline(wr - 1));
+	return post_send_finish(qp, last, cur_post, head, sig_base, nreq, inl);
+}
+
+/* post_send for one WR (post_one's other WRs). */
+static __rte_noinline uint16_t
+post_send_one(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, const bool ud)
+{
+	return post_send(qp, wr, 1, 0, NULL, false, ud);
 }
 
 /*
- * A burst of one takes its own short path (post_single, inlined here, so
- * the latency case sets up nothing of the run loop); longer bursts the
- * run loop (post_burst, a tail call).
+ * The rest of a burst of one, its WQE of nbb WQEBBs and ds DS written at
+ * ctrl (WQEBB index idx) unsignaled: post_send's signaling rule for one
+ * WQE (used: the WQEs outstanding before it), the ring state, the
+ * counters, the doorbell (BlueFlame: the WQE is inline).
  */
+static __rte_always_inline uint16_t
+post_one_finish(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint8_t *ctrl, uint32_t idx,
+		uint32_t used, uint32_t nbb, uint32_t ds)
+{
+	const uint32_t head = qp->sq_head;
+	const uint32_t next = qp->sq_cur_post + nbb;
+	uint32_t unsig = qp->sq_unsignaled + 1;
+
+	if ((wr->flags & RDX_WR_SIGNALED) || unsig > qp->sig_last || used == qp->sq_last_slot ||
+	    qp->sig_burst_end) {
+		ctrl[offsetof(struct mlx5_wqe_ctrl_seg, fm_ce_se)] = MLX5_WQE_CTRL_CQ_UPDATE;
+		qp->sq_sig[idx].ord = head;
+		qp->sq_sig[idx].next_bb = (uint16_t)next;
+		unsig = 0;
+	}
+	qp->sq_wrid[head & qp->sq_mask] = wr->wr_id;
+	qp->sq_cur_post = next;
+	qp->sq_head = head + 1;
+	qp->sq_unsignaled = unsig;
+	qp->stats.wqes++;
+	post_send_db(qp, (const struct mlx5_wqe_ctrl_seg *)(const void *)ctrl, next, ds);
+	return 1;
+}
+
+/* post_one for an inline WRITE (send: SEND) of any length vec_inl_wqe
+ * takes; any other through post_send. */
+static __rte_noinline uint16_t
+post_one_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t used, const bool send)
+{
+	const uint32_t cur_post = qp->sq_cur_post;
+	const uint32_t mask = qp->sq_mask;
+	const uint32_t idx = cur_post & mask;
+	uint8_t *const ctrl = (uint8_t *)sq_ctrl(qp->sq_buf, idx, 0xffffffffu);
+	const uint32_t nbb = vec_inl_wqe(ctrl, wr, cur_post, qp->qpn8, qp->max_inline,
+					 mask + 1 - idx, send);
+
+	if (unlikely(nbb == 0))
+		return post_send_one(qp, wr, false);
+	return post_one_finish(qp, wr, ctrl, idx, used,  nbb,
+			       be32toh(((struct mlx5_wqe_ctrl_seg *)(void *)ctrl)->qpn_ds) & 0x3f);
+}
+
+/*
+ * A burst of one (a latency loop's): an 8-byte inline WRITE or SEND from
+ * one SGE as the vector runs write it (vec_inline8_seg, one WQEBB), other
+ * inline lengths in post_one_inl, any other WR through post_send.
+ */
+static __rte_always_inline uint16_t
+post_one(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, const bool ud)
+{
+	const uint32_t diff = (wr_key(wr) & WR_KEY_RUN_MASK) ^ qp->fast_key;
+	const uint32_t used = qp->sq_head - qp->sq_tail;
+	const bool send = diff != 0;
+	uint32_t cur_post, idx, ds;
+	uint8_t *ctrl;
+	vec_u64x2 ctrl16;
+
+	/* the inline WRITE shape, or (one opcode bit apart) the SEND one */
+	if (ud || (diff & ~WR_KEY_WRITE_TO_SEND) != 0 || unlikely(used >= qp->sq_max_post))
+		return post_send_one(qp, wr, ud);
+	if (unlikely(wr->sge->length != 8))
+		return send ? post_one_inl(qp, wr, used, true) : post_one_inl(qp, wr, used, false);
+	cur_post = qp->sq_cur_post;
+	idx = cur_post & qp->sq_mask;
+	ctrl = (uint8_t *)sq_ctrl(qp->sq_buf, idx, 0xffffffffu);
+	ds = send ? 2 : 3;
+	if (!send)
+		vec_raddr_seg(ctrl + MLX5_DS_SIZE, wr);
+	vec_inline8_seg(ctrl + (ds - 1) * MLX5_DS_SIZE, wr->sge);
+	ctrl16 = (vec_u64x2){ rte_cpu_to_be_64((uint64_t)(uint16_t)cur_post << 40 |
+					       (uint64_t)(send ? MLX5_OPCODE_SEND :
+							  MLX5_OPCODE_RDMA_WRITE) << 32 |
+					       qp->qpn8 | ds), 0 };
+	memcpy(ctrl, &ctrl16, sizeof(ctrl16));
+	return post_one_finish(qp, wr, ctrl, idx, used, 1, ds);
+}
+
+/* A burst through the vector runs, then post_send for the rest. */
+static __rte_noinline uint16_t
+post_many(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const bool ud)
+{
+	struct mlx5_wqe_ctrl_seg *last = NULL;
+	bool inl = false;
+	uint32_t done, last_bb;
+
+	done = post_runs(qp, wr, n, ud, &inl, &last_bb);
+	if (done != 0)
+		last = sq_ctrl(qp->sq_buf, last_bb, qp->sq_mask);
+	/* the runs took the whole (non-empty) burst: post_send's end of it */
+	if (likely(done == n && done != 0))
+		return post_send_finish(qp, last, qp->sq_cur_post, qp->sq_head,
+					qp->sq_head - qp->sq_unsignaled, done, inl);
+	return post_send(qp, wr + done, (uint16_t)(n - done), (uint16_t)done, last, inl, ud);
+}
+
+static __rte_always_inline uint16_t
+post_burst(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const bool ud)
+{
+	if (n == 1)
+		return post_one(qp, wr, ud);
+	return post_many(qp, wr, n, ud);
+}
+
 uint16_t
 rdx_mlx5_post_burst(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
 {
-	struct rdx_mlx5_qp *qp = (struct rdx_mlx5_qp *)bqp;
+	return post_burst((struct rdx_mlx5_qp *)bqp, wr, n, false);
+}
 
-	if (n == 1)
-		return post_single(qp, wr);
-	return post_burst(qp, wr, n);
+uint16_t
+rdx_mlx5_post_burst_ud(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+{
+	return post_burst((struct rdx_mlx5_qp *)bqp, wr, n, true);
+}
+
+uint16_t
+rdx_mlx5_post_burst_scalar(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+{
+	return post_send((struct rdx_mlx5_qp *)bqp, wr, n, 0, NULL, false, false);
+}
+
+uint16_t
+rdx_mlx5_post_burst_ud_scalar(struct rdx_qp *bqp, const struct rdx_wr *wr, uint16_t n)
+{
+	return post_send((struct rdx_mlx5_qp *)bqp, wr, n, 0, NULL, false, true);
 }

@@ -5,7 +5,7 @@
  * Nothing here is on the fast path, and the fast path keeps nothing for
  * it: the counts come from what the datapath keeps anyway,
  *  - posted, doorbells (plain + BlueFlame), BlueFlame copies, full and bad-WR bursts: the
- *    per-burst counters of struct rdx_mlx5_qp_stats (mlx5_sq.h, mlx5_rq.c);
+ *    per-burst counters of struct rdx_mlx5_qp_stats (mlx5_qp.c, mlx5_rq.c);
  *  - completed: posted minus outstanding, the distance between the ring's
  *    producer and consumer ordinals (sq_head - sq_tail, rq_head - rq_tail:
  *    32-bit, never more than a ring apart, so the 64-bit posted count

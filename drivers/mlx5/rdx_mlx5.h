@@ -14,7 +14,7 @@
  * which then calls rdx_mlx5_poll_burst_general: the datapath has no hook.
  *
  * Files: mlx5_wqe.h (WQE encodings, set_*_seg helpers), mlx5_qp.c
- * (posting), mlx5_cq.c (polling), mlx5_obj.c (sizing, dp_init, bind,
+ * (posting; its vector runs in mlx5_qp_vec.h), mlx5_cq.c (polling), mlx5_obj.c (sizing, dp_init, bind,
  * xstats), mlx5_qp_xstats.c (one QP's counters).
  *
  * Sizing (both backends must agree, use the helpers below):
@@ -157,13 +157,11 @@ struct rdx_mlx5_qp {
 	uint32_t sq_last_slot;          /* sq_max_post - 1: outstanding WQEs when the
 	                                   next takes the last free slot */
 	uint32_t qpn8;                  /* qpn << 8, native: ctrl qpn_ds base */
-	uint64_t w0_wr8;                /* RC: ctrl bytes 0..7 of an 8-byte inline
-	                                   RDMA_WRITE (DS 3) as a native word
-	                                   without the WQE index (set_ctrl) */
 	uint32_t max_inline;
 	uint32_t max_send_sge;
-	uint32_t fast_key;              /* WR shape of the inline fast path
-	                                   (RC: 8..16 B WRITE; UD: 8 B SEND) */
+	uint32_t fast_key;              /* WR shape of the inline vector runs
+	                                   (RC: WRITE, QPs taking 16 B inline;
+	                                   UD: SEND, 8 B; mlx5_qp_vec.h) */
 	uint64_t *sq_wrid;              /* by ordinal & sq_mask */
 	struct rdx_mlx5_sq_sig *sq_sig; /* by WQEBB: the signaled WQE there */
 	volatile __be32 *dbrec;         /* [MLX5_RCV_DBR], [MLX5_SND_DBR] */
@@ -383,9 +381,16 @@ int rdx_mlx5_qp_bind(struct rdx_mlx5_objs *o, struct rdx_mlx5_qp *qp, struct rdx
 		     uint32_t max_inline, uint32_t max_send_sge, uint32_t max_recv_sge);
 void rdx_mlx5_qp_unbind(struct rdx_mlx5_objs *o, struct rdx_mlx5_qp *qp);
 
+/*
+ * Send bursts (mlx5_qp.c): RC and UD QPs' (rdx_mlx5_qp_dp_init installs
+ * one by conf.type), vector runs of the common shapes in front of the
+ * scalar post loop; the _scalar ones the scalar loop alone (the same WQEs,
+ * counters and return values: the definition of behaviour).
+ */
 uint16_t rdx_mlx5_post_burst(struct rdx_qp *qp, const struct rdx_wr *wr, uint16_t n);
-/* UD QPs' send burst (rdx_mlx5_qp_dp_init installs it for RDX_QP_UD). */
 uint16_t rdx_mlx5_post_burst_ud(struct rdx_qp *qp, const struct rdx_wr *wr, uint16_t n);
+uint16_t rdx_mlx5_post_burst_scalar(struct rdx_qp *qp, const struct rdx_wr *wr, uint16_t n);
+uint16_t rdx_mlx5_post_burst_ud_scalar(struct rdx_qp *qp, const struct rdx_wr *wr, uint16_t n);
 uint16_t rdx_mlx5_post_recv_burst(struct rdx_qp *qp, const struct rdx_recv_wr *wr,
 				  uint16_t n);
 uint16_t rdx_mlx5_poll_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
@@ -396,9 +401,9 @@ uint16_t rdx_mlx5_poll_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
  */
 uint16_t rdx_mlx5_poll_req_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
 /*
- * The poll loop for every CQE kind without the fast loop in front: for a
- * backend's own poll_burst op that runs work first (the software device's
- * inline progress), since that work usually leaves several kinds of CQE.
+ * The full poll (rdx_mlx5_poll_burst's loop) for a backend's own
+ * poll_burst op that runs work first (the software device's inline
+ * progress): what it calls after that work.
  */
 uint16_t rdx_mlx5_poll_burst_general(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
 uint64_t rdx_mlx5_qp_retired_wr_id(const struct rdx_qp *qp, const struct rdx_wc *wc,

@@ -323,8 +323,8 @@ cqe_resp_from(uint32_t qpn, uint8_t opcode, uint32_t byte_cnt, uint32_t imm, uin
  * (NOP, WRITE, SEND, READ with its byte count, CAS, FAA: the wc opcode and
  * byte_len the table gives), and every WR a send completion retires is
  * checked through rdx_mlx5_qp_retired_wr_id. Each configuration runs three
- * times: polls of 1..10, then polls of exactly one (cq_poll_one, the
- * latency path: every CQE kind meets it, and the empty slot after the last
+ * times: polls of 1..10, then polls of exactly one (poll_cq generated for
+ * n = 1, the latency path: every CQE kind meets it, and the empty slot after the last
  * CQE, which holds the last lap's CQE, is polled with n = 1 too), then the
  * lean requester poll (rdx_mlx5_poll_req_burst, rdx_cq_poll_req_burst's
  * op), mostly with n = 1, now and then 2..4: its good requester completions
@@ -574,7 +574,7 @@ test_cq_fast_loops_random(void)
 }
 
 /*
- * A poll for one (cq_poll_one, or the lean rdx_mlx5_poll_req_burst) meets a
+ * A poll for one (the full poll with n = 1, or the lean rdx_mlx5_poll_req_burst) meets a
  * slot that still holds the last lap's
  * requester CQE whose counter names the WQEBB of a signaled WQE outstanding
  * now (sig_interval 4, 4 CQEs, 16 WQEBBs: the CQ laps every 16 WQEs): the
@@ -618,7 +618,7 @@ poll_one_stale(uint16_t (*poll)(struct rdx_cq *, struct rdx_wc *, uint16_t))
 	fake_teardown();
 }
 
-/* ... through the full poll (cq_poll_one) and the lean one */
+/* ... through the full poll (n = 1) and the lean one */
 static void
 test_cq_poll_one_stale(void)
 {

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Random bursts (drivers/mlx5/mlx5_qp.c, mlx5_qp_ud.c) against an
+ * Random bursts (drivers/mlx5/mlx5_qp.c, mlx5_qp_vec.h) against an
  * independent reference on the fake device of mlx5_ut_fake.h: every WQE
- * the run loops and the general loops write is compared byte for byte
- * with one built here from the WR (split from mlx5_qp_ring_ut.c).
+ * the vector runs and the scalar post loop write is compared byte for
+ * byte with one built here from the WR. Each burst sequence runs twice,
+ * through the QP's own op (vector runs, then the scalar loop) and through
+ * the scalar loop alone.
  */
 #include "mlx5_ut_fake.h"
 
@@ -21,7 +23,7 @@
  * up to the newest signaled WQE and every retired wr_id is checked.
  */
 struct ref_wqe {
-	uint8_t bytes[128];
+	uint8_t bytes[320];
 	uint32_t len;                   /* DS * 16 */
 	uint32_t cmp_len;               /* bytes that matter (inline padding is not written) */
 	uint32_t bb;
@@ -90,6 +92,9 @@ rand_wr(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wqe *
 	} else if (k == 13 && max_inline >= 40) { /* 2 WQEBBs */
 		wr->opcode = RDX_OP_WRITE;
 		sge->length = 40;
+	} else if (k == 19) {           /* any inline length, wrapping */
+		wr->opcode = (xs64(seed) & 1) ? RDX_OP_WRITE : RDX_OP_SEND;
+		sge->length = 1 + (uint32_t)(xs64(seed) % max_inline);
 	} else if (k == 14) {
 		wr->opcode = RDX_OP_WRITE;
 		wr->flags |= RDX_WR_FENCE;
@@ -303,8 +308,9 @@ rand_wr_ud(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wq
 }
 
 static void
-random_bursts(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
-	      uint16_t sig_interval, bool burst_end, uint64_t seed, uint32_t bursts, bool ud)
+random_bursts_path(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
+		   uint16_t sig_interval, bool burst_end, uint64_t seed, uint32_t bursts, bool ud,
+		   bool scalar)
 {
 	struct qp_opts o = default_opts;
 	static struct ref_wqe ref[1024];        /* by ordinal & (sq_bb - 1) */
@@ -323,6 +329,13 @@ random_bursts(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
 	o.cqe_cnt = 64;
 	o.ud = ud;
 	fake_setup(&o);
+	/* the scalar post loop alone, or the QP's own op (vector runs first) */
+	if (scalar)
+		f->qp.base.post_burst = ud ? rdx_mlx5_post_burst_ud_scalar :
+			rdx_mlx5_post_burst_scalar;
+	else
+		CU_ASSERT(f->qp.base.post_burst == (ud ? rdx_mlx5_post_burst_ud :
+						    rdx_mlx5_post_burst));
 	fake_ah(&ud_ahs[0], 1);
 	fake_ah(&ud_ahs[1], 2);
 	max_post = f->qp.sq_max_post;
@@ -432,6 +445,18 @@ random_bursts(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
 	fake_teardown();
 }
 
+/* The same bursts (the same seed) through both paths: each WQE of either
+ * must be the reference's. */
+static void
+random_bursts(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
+	      uint16_t sig_interval, bool burst_end, uint64_t seed, uint32_t bursts, bool ud)
+{
+	random_bursts_path(sq_bb, max_inline, max_send_sge, sig_interval, burst_end, seed, bursts,
+			   ud, false);
+	random_bursts_path(sq_bb, max_inline, max_send_sge, sig_interval, burst_end, seed, bursts,
+			   ud, true);
+}
+
 static void
 test_random_bursts(void)
 {
@@ -443,6 +468,8 @@ test_random_bursts(void)
 	random_bursts(16, 64, 4, 5, true, 0xdeadbeefcafef00dull, 3000, false);
 	random_bursts(64, 28, 1, 1, false, 0x0123456789abcdefull, 3000, false);
 	random_bursts(256, 64, 4, 300, false, 0x5555aaaa3333ccccull, 3000, false);
+	/* perftest's default inline size: 4-WQEBB WQEs */
+	random_bursts(256, 220, 2, 16, false, 0x0f1e2d3c4b5a6978ull, 3000, false);
 }
 
 /* The same against UD WQEs: 1..2-WQEBB WQEs with the datagram segment,

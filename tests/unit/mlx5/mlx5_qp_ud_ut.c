@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * UD send posting (drivers/mlx5/mlx5_qp_ud.c) on the fake device of
+ * UD send posting (drivers/mlx5/mlx5_qp.c) on the fake device of
  * mlx5_ut_fake.h: golden bytes (ctrl + datagram + inline or data), refused
  * WRs, a message above the MTU, wrapping and signaling, and the UD
  * receive completion.
@@ -237,8 +237,8 @@ test_ud_wrap_and_signal(void)
 }
 
 /*
- * Runs of 8-byte inline SENDs to one destination (post_run_ud: four WQEs
- * per test of their keys and destinations, span % 4 first): one WR
+ * Runs of 8-byte inline SENDs to one destination (the UD vector run,
+ * mlx5_qp_vec.h; two WQEs per turn, an odd one first): one WR
  * differs, at every position of bursts of 13 (one WQE before the groups)
  * and 16, in one of its destination fields, its flags, its length or its
  * opcode; every WQE must come out as the reference builds it (or, for a

@@ -444,9 +444,9 @@ test_signal_burst_end(void)
 }
 
 /*
- * The same rule on the single-post paths (bursts of one): post_single's own
- * 8-byte inline WRITE and SEND, build_fast's 12-byte WRITE, post_single_inl's
- * 26-byte SEND. Posted one at a time into an SQ of 8 with a huge interval,
+ * The same rule on bursts of one (post_one: the inline WRITE and SEND of
+ * the vector path, any other WR post_send): 8-byte inline WRITE and SEND,
+ * a 12-byte WRITE, a 26-byte SEND. Posted one at a time into an SQ of 8 with a huge interval,
  * only the eighth (the last free slot) asks for a CQE; a ninth does not fit.
  */
 static void
@@ -567,6 +567,39 @@ test_sq_full_no_overwrite(void)
 	fake_teardown();
 }
 
+/* A burst of none posts nothing and rings nothing, on an empty QP and
+ * after a burst the vector runs took whole. */
+static void
+test_empty_burst(void)
+{
+	struct qp_opts o = default_opts;
+	struct rdx_sge inl = { .addr = (uintptr_t)pay, .length = 8 };
+	struct rdx_wr wr[4];
+	unsigned int k;
+
+	o.sq_bb = 16;
+	o.max_inline = 16;
+	o.max_send_sge = 1;
+	fake_setup(&o);
+	memset(wr, 0, sizeof(wr));
+	for (k = 0; k < 4; k++) {
+		wr[k].opcode = RDX_OP_WRITE;
+		wr[k].sge = &inl;
+		wr[k].num_sge = 1;
+		wr[k].flags = RDX_WR_INLINE;
+	}
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 0) == 0);
+	CU_ASSERT(rdx_mlx5_qp_doorbells(&f->qp) == 0);
+	CU_ASSERT(f->qp.sq_head == 0);
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 4) == 4);
+	CU_ASSERT(rdx_mlx5_qp_doorbells(&f->qp) == 1);
+	CU_ASSERT(rdx_qp_post_burst(qp(), wr, 0) == 0);
+	CU_ASSERT(rdx_mlx5_qp_doorbells(&f->qp) == 1);
+	CU_ASSERT(f->qp.sq_head == 4);
+	CU_ASSERT(f->qp.stats.wqes == 4);
+	fake_teardown();
+}
+
 static void
 test_invalid_wr_stops_burst(void)
 {
@@ -637,6 +670,7 @@ main(void)
 		{ "signaling: SQ nearly full", test_signal_sq_nearly_full },
 		{ "signaling: SQ nearly full, single posts", test_signal_sq_nearly_full_single },
 		{ "SQ full: short count, no overwrite", test_sq_full_no_overwrite },
+		{ "empty burst: nothing posted or rung", test_empty_burst },
 		{ "invalid WR stops the burst", test_invalid_wr_stops_burst },
 		{ NULL, NULL },
 	};

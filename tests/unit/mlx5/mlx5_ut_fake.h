@@ -27,7 +27,6 @@
 #include "rdx_dev_driver.h"
 #include "../../../drivers/mlx5/mlx5_obj.c"
 #include "../../../drivers/mlx5/mlx5_qp.c"
-#include "../../../drivers/mlx5/mlx5_qp_ud.c"
 #include "../../../drivers/mlx5/mlx5_rq.c"
 #include "../../../drivers/mlx5/mlx5_cq.c"
 

@@ -15,7 +15,6 @@
 #include "rdx_ut.h"
 #include "../../../drivers/mlx5/mlx5_obj.c"
 #include "../../../drivers/mlx5/mlx5_qp.c"
-#include "../../../drivers/mlx5/mlx5_qp_ud.c"
 #include "../../../drivers/mlx5/mlx5_rq.c"
 #include "../../../drivers/mlx5/mlx5_cq.c"
 #include "../../../drivers/mlx5/mlx5_qp_xstats.c"
