@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rdx_config.h"
 #include "rdx_hist.h"
@@ -162,5 +163,7 @@ void perf_rpc_counts_line(const struct perf_app *a, const char *what,
 			  const struct perf_rpc_counts *n, uint64_t errors, uint64_t bad_reqs);
 void perf_rpc_counts_sum(struct perf_rpc_counts *t, const struct perf_rpc_counts *n);
 int perf_rpc_report_finish(struct perf_app *a, const struct perf_rpc_counts *t);
+/* the clusterperf report of the runs (clusterperf's names, units, columns) */
+int perf_rpc_print_clusterperf(const struct perf_app *a, FILE *f);
 
 #endif /* RPC_PERF_H */
