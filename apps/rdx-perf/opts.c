@@ -484,7 +484,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		switch (c) {
 		case OPT_TEST:
 			o->test = optarg;
-			if (perf_engine_find(optarg) == NULL) {
+			if (perf_rpc_test_parse(optarg, o) == 0 && perf_engine_find(optarg) == NULL) {
 				char names[256], why[300];
 
 				perf_engine_names(names, sizeof(names), ", ", " or ");

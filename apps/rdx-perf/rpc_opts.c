@@ -38,6 +38,26 @@ perf_transport_parse(const char *name)
 	return -EINVAL;
 }
 
+int
+perf_rpc_test_parse(const char *name, struct perf_opts *o)
+{
+	if (strcmp(name, "basic.read") == 0)
+		o->rpc_kv = PERF_RPC_KV_READ;
+	else if (strcmp(name, "basic.write") == 0)
+		o->rpc_kv = PERF_RPC_KV_WRITE;
+	else
+		return 0;
+	o->test = "echo";
+	return 1;
+}
+
+const char *
+perf_rpc_test_name(const struct perf_opts *o)
+{
+	return o->rpc_kv == PERF_RPC_KV_READ ? "basic.read" :
+		o->rpc_kv == PERF_RPC_KV_WRITE ? "basic.write" : o->test;
+}
+
 static int
 mix_bad(const char *s, const char *why)
 {
@@ -130,6 +150,15 @@ perf_rpc_knobs_check(const struct perf_opts *o)
 {
 	unsigned int i;
 
+	if (o->rpc_kv != 0 && !perf_transport_rpc(o->transport)) {
+		fprintf(stderr, "rdx-perf: --test %s runs on lib/rpc: give --transport infrc, basic+infud or homa+infud\n",
+			perf_rpc_test_name(o));
+		return -EINVAL;
+	}
+	if (o->rpc_kv != 0 && o->nb_mix > 0) {
+		fprintf(stderr, "rdx-perf: --mix applies to echo, not %s\n", perf_rpc_test_name(o));
+		return -EINVAL;
+	}
 	for (i = 0; i < PERF_RPC_KNOBS; i++)
 		if (*knob_ptr((struct perf_opts *)(uintptr_t)o, i) != 0 &&
 		    (o->transport >= 8 || !(knob_transports[i] & KT(o->transport)))) {

@@ -39,13 +39,18 @@ row_fill(const struct perf_app *a, struct rdx_result *x, uint64_t size, bool mix
 
 	memset(x, 0, sizeof(*x));
 	perf_size_name(size, sz, sizeof(sz));
-	snprintf(x->test, sizeof(x->test), "%s", a->o.test);
+	snprintf(x->test, sizeof(x->test), "%s", perf_rpc_test_name(&a->o));
 	snprintf(x->mode, sizeof(x->mode), "%s", a->o.mode == PERF_MODE_LAT ? "lat" : "bw");
 	snprintf(x->lat_kind, sizeof(x->lat_kind), "%s", rpc_lat_kind(a));
-	snprintf(x->name, sizeof(x->name), "%s%s", mix ? "mix" : "echo", sz);
-	snprintf(x->desc, sizeof(x->desc), "send %uB message, receive %sB message | %s retx %" PRIu64 " grants %" PRIu64,
-		 PERF_ECHO_REQ, sz, perf_transport_name(a->o.transport), n->retransmits,
-		 n->grants_sent);
+	snprintf(x->name, sizeof(x->name), "%s%s", mix ? "mix" : perf_rpc_test_name(&a->o), sz);
+	if (a->o.rpc_kv != 0)
+		snprintf(x->desc, sizeof(x->desc), "%s random %sB object (%uB key) | %s retx %" PRIu64 " grants %" PRIu64,
+			 a->o.rpc_kv == PERF_RPC_KV_READ ? "read" : "write", sz, PERF_RPC_KV_KEY,
+			 perf_transport_name(a->o.transport), n->retransmits, n->grants_sent);
+	else
+		snprintf(x->desc, sizeof(x->desc), "send %uB message, receive %sB message | %s retx %" PRIu64 " grants %" PRIu64,
+			 PERF_ECHO_REQ, sz, perf_transport_name(a->o.transport), n->retransmits,
+			 n->grants_sent);
 	x->size = size;
 	x->busy_pct = -1;
 	x->cut_short = a->run_cut;
@@ -153,7 +158,7 @@ perf_rpc_report_init(struct perf_app *a)
 	char buf[64];
 	unsigned int i;
 
-	snprintf(buf, sizeof(buf), "rdx-perf %s %s %s", o->test,
+	snprintf(buf, sizeof(buf), "rdx-perf %s %s %s", perf_rpc_test_name(o),
 		 o->mode == PERF_MODE_LAT ? "lat" : "bw", perf_transport_name(o->transport));
 	r = perf_report_open(a, buf, rpc_lat_kind(a), o->nb_mix > 0);
 	if (r == NULL)
@@ -189,6 +194,10 @@ perf_rpc_report_init(struct perf_app *a)
 			else
 				rdx_report_knob_set(r, key, v != 0 ? "%u" : "default", v);
 		}
+	}
+	if (o->rpc_kv != 0) {
+		rdx_report_knob_set(r, "kv_key_len", "%u", PERF_RPC_KV_KEY);
+		rdx_report_knob_set(r, "kv_server_mem", "%s", o->mem == RDX_MEM_HUGE ? "huge" : "host");
 	}
 	rdx_report_knob_set(r, "verify", "%s", o->verify ? "on" : "off");
 	perf_report_dev_knobs(a);
@@ -324,7 +333,7 @@ int
 perf_rpc_print_clusterperf(const struct perf_app *a, FILE *f)
 {
 	const struct perf_opts *o = &a->o;
-	const struct cp_family *fam = cp_family_of(o->test);
+	const struct cp_family *fam = cp_family_of(perf_rpc_test_name(o));
 	unsigned int i, n = rdx_report_count(a->rep);
 
 	fprintf(f, "%s\n", perf_transport_name(o->transport));

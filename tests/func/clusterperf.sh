@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # rdx-perf --clusterperf on lib/rpc against clusterperf's own format: the
 # names, order, descriptions and columns of tests/func/data/
-# clusterperf_format.txt (clusterperf_check.py), for each transport, with
-# the "concurrentOps N servers S" line when not 1; the checker itself
-# fails on a renamed line.
+# clusterperf_format.txt (clusterperf_check.py) for echo, basic.read and
+# basic.write (--verify) on each transport, with the "concurrentOps N
+# servers S" line when not 1; the checker itself fails on a renamed line.
 source "$(dirname "$0")/lib.sh"
 SAMPLE=$HERE/data/clusterperf_format.txt
 CHECK=$HERE/clusterperf_check.py
@@ -29,6 +29,42 @@ for t in "${TRANSPORTS[@]}"; do
     cp_run "echo-${t%%+*}" echo "$t" 1 1
 done
 cp_run echo-c2s2 echo basic+infud 2 2
+
+# basic.read / basic.write: the KV service's table filled by the client,
+# random objects read (every byte checked) and written, on each transport,
+# one and two servers, one and two calls in flight
+for t in "${TRANSPORTS[@]}"; do
+    for f in read write; do
+        cp_run "$f-${t%%+*}" "basic.$f" "$t" 1 1 --verify
+        cp_run "$f-${t%%+*}-c2s2" "basic.$f" "$t" 2 2 --verify
+    done
+done
+for f in "$TMP"/read-*.err "$TMP"/write-*.err; do
+    grep -q "every response byte checked: OK" "$f" || fail "$(basename "$f" .err): --verify did not check the objects"
+done
+
+# two processes: the --server's endpoints serve the KV table too
+for f in read write; do
+    pair_split "two-$f" --transport homa+infud --test echo :: --transport homa+infud \
+        --test "basic.$f" --sizes "$CP" -n 40 --warmup 5 --verify --concurrent-ops 2 --servers 2 \
+        --clusterperf
+    if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] &&
+       grep -q "every response byte checked: OK" "$TMP/two-$f.c.err" &&
+       python3 "$CHECK" "$SAMPLE" "basic.$f" homa+infud "$TMP/two-$f.c.out" 2 2 >"$TMP/two-$f.chk"; then
+        pass "two processes, basic.$f homa+infud: $(cat "$TMP/two-$f.chk")"
+    else
+        fail "two processes, basic.$f: client $CRC server $SRC_RC: $(head -n 3 "$TMP/two-$f.chk" 2>/dev/null | tr '\n' '|') $(tail -n 2 "$TMP/two-$f.c.err" | tr '\n' '|')"
+    fi
+done
+
+# bad input: one line, exit 2
+run kv-raw 20 "${EAL[@]}" -- --test basic.read --dev sw -n 10
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/kv-raw.err")" -eq 1 ] && grep -q "runs on lib/rpc" "$TMP/kv-raw.err"; then
+    pass "basic.read without an rpc transport: one line, exit 2"
+else
+    fail "basic.read without an rpc transport: exit $rc: $(head -n 3 "$TMP/kv-raw.err" | tr '\n' '|')"
+fi
 
 # the checker is not blind: a renamed line and a moved description fail it
 if [ -s "$TMP/echo-basic.out" ]; then
