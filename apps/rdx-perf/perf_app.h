@@ -157,6 +157,7 @@ struct perf_opts {
 		uint32_t mtu;
 		uint32_t queue_depth;
 		uint32_t msg_bufs;
+		uint32_t signal;
 	} rpc;
 };
 

@@ -66,7 +66,7 @@ int perf_rpc_knobs_check(const struct perf_opts *o);
 int perf_rpc_test_parse(const char *name, struct perf_opts *o);
 /* the test's name as the reports print it: echo, basic.read, basic.write */
 const char *perf_rpc_test_name(const struct perf_opts *o);
-#define PERF_RPC_KNOBS 8
+#define PERF_RPC_KNOBS 9
 /* the name and value of knob i (0..PERF_RPC_KNOBS-1) */
 const char *perf_rpc_knob(const struct perf_opts *o, unsigned int i, uint32_t *value);
 

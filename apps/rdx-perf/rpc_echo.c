@@ -88,6 +88,7 @@ perf_rpc_conf(const struct perf_app *a, struct rdx_rpc_conf *c, const char *name
 	c->mtu = a->o.rpc.mtu;
 	c->queue_depth = a->o.rpc.queue_depth;
 	c->msg_bufs = a->o.rpc.msg_bufs;
+	c->sig_interval = a->o.rpc.signal;
 }
 
 void

@@ -108,7 +108,7 @@ perf_mix_parse(const char *s, struct perf_opts *o)
 
 static const char *const knob_names[PERF_RPC_KNOBS] = {
 	"rto_us", "call_timeout_us", "window", "rtt_bytes", "overcommit", "mtu", "queue_depth",
-	"msg_bufs",
+	"msg_bufs", "signal",
 };
 
 static uint32_t *
@@ -117,6 +117,7 @@ knob_ptr(struct perf_opts *o, unsigned int i)
 	uint32_t *f[PERF_RPC_KNOBS] = {
 		&o->rpc.rto_us, &o->rpc.call_timeout_us, &o->rpc.window, &o->rpc.rtt_bytes,
 		&o->rpc.overcommit, &o->rpc.mtu, &o->rpc.queue_depth, &o->rpc.msg_bufs,
+		&o->rpc.signal,
 	};
 
 	return f[i];
@@ -143,6 +144,7 @@ static const uint8_t knob_transports[PERF_RPC_KNOBS] = {
 	KT(PERF_TRANSPORT_HOMA_INFUD),                                  /* rtt_bytes */
 	KT(PERF_TRANSPORT_HOMA_INFUD),                                  /* overcommit */
 	KT_UD, KT_UD, KT_UD,                                            /* mtu, queue_depth, msg_bufs */
+	KT_UD,                                                          /* signal */
 };
 
 int
@@ -202,7 +204,7 @@ perf_rpc_knobs_parse(const char *s, struct perf_opts *o)
 			if (strcmp(tok, knob_names[i]) == 0)
 				break;
 		if (eq == NULL || i == PERF_RPC_KNOBS) {
-			fprintf(stderr, "rdx-perf: bad value '%s' for --rpc: expected KEY=VALUE items, keys rto_us, call_timeout_us, window, rtt_bytes, overcommit, mtu, queue_depth, msg_bufs\n",
+			fprintf(stderr, "rdx-perf: bad value '%s' for --rpc: expected KEY=VALUE items, keys rto_us, call_timeout_us, window, rtt_bytes, overcommit, mtu, queue_depth, msg_bufs, signal\n",
 				s);
 			return -EINVAL;
 		}

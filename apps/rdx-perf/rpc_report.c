@@ -180,7 +180,7 @@ perf_rpc_report_init(struct perf_app *a)
 		const uint32_t got[PERF_RPC_KNOBS] = {
 			have ? c.rto_us : 0, have ? c.call_timeout_us : 0, have ? c.window : 0,
 			have ? c.rtt_bytes : 0, have ? c.overcommit : 0, have ? c.mtu : 0,
-			have ? c.queue_depth : 0, have ? c.msg_bufs : 0,
+			have ? c.queue_depth : 0, have ? c.msg_bufs : 0, have ? c.sig_interval : 0,
 		};
 
 		for (i = 0; i < PERF_RPC_KNOBS; i++) {
@@ -323,10 +323,33 @@ cp_row(FILE *f, const struct cp_family *fam, const struct rdx_result *x)
 	}
 }
 
+/* The knobs of clusterperf's optimisation list in force, on one "#"
+ * line: the servers' table memory (basic.*), the UD transports' MTU and
+ * signalling interval (lib/rpc's values, defaults resolved). */
+static void
+cp_knobs(const struct perf_app *a, FILE *f)
+{
+	struct rdx_rpc_conf c;
+	char buf[160];
+	int n = 0;
+
+	buf[0] = '\0';
+	if (a->o.rpc_kv != 0)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", server memory %s",
+			      a->o.mem == RDX_MEM_HUGE ? "huge" : "host");
+	if (a->o.transport != PERF_TRANSPORT_INFRC && perf_rpc_nb_clis > 0 &&
+	    perf_rpc_lcs[0].nb_cli > 0 &&
+	    rdx_rpc_endpoint_conf_get(perf_rpc_lcs[0].cli[0].ep, &c) == 0)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", mtu %u, signal %u%s",
+			      c.mtu, c.sig_interval, c.sig_interval == 1 ? " (every packet)" : "");
+	if (n > 2)
+		fprintf(f, "# %s\n", buf + 2);
+}
+
 /*
  * The clusterperf report: a section headed by the transport's name, a
  * "concurrentOps N servers S" line when either is not 1, a "#" line of the
- * knobs the optimisation list varies, then per size (total rows, --mix
+ * knobs the optimisation list varies (cp_knobs), then per size (total rows, --mix
  * classes excluded) the lines of cp_row; the status lines end it.
  */
 int
@@ -339,6 +362,7 @@ perf_rpc_print_clusterperf(const struct perf_app *a, FILE *f)
 	fprintf(f, "%s\n", perf_transport_name(o->transport));
 	if (o->concurrent != 1 || o->servers != 1)
 		fprintf(f, "concurrentOps %u servers %u\n", o->concurrent, o->servers);
+	cp_knobs(a, f);
 	for (i = 0; i < n; i++) {
 		const struct rdx_result *x = rdx_report_get(a->rep, i);
 

@@ -43,6 +43,28 @@ for f in "$TMP"/read-*.err "$TMP"/write-*.err; do
     grep -q "every response byte checked: OK" "$f" || fail "$(basename "$f" .err): --verify did not check the objects"
 done
 
+# the knobs of clusterperf's optimisation list, printed with the results:
+# server memory, the UD MTU and signalling interval (--rpc signal=N)
+cp_run knobs basic.read basic+infud 1 1 --verify --mem huge --rpc signal=1,mtu=2048
+if grep -qx "# server memory huge, mtu 2048, signal 1 (every packet)" "$TMP/knobs.out"; then
+    pass "knob line: server memory huge, mtu 2048, signal 1"
+else
+    fail "knob line: $(grep '^#' "$TMP/knobs.out" | head -n 2 | tr '\n' '|')"
+fi
+cp_run knobs16 echo homa+infud 1 1
+if grep -qx "# mtu [0-9]*, signal 16" "$TMP/knobs16.out"; then
+    pass "knob line: lib/rpc's default signalling interval 16"
+else
+    fail "knob line (defaults): $(grep '^#' "$TMP/knobs16.out" | head -n 2 | tr '\n' '|')"
+fi
+run sig-big 20 "${EAL[@]}" -- --test echo --transport basic+infud --dev sw -n 10 --rpc signal=1000
+rc=$?
+if [ $rc -eq 2 ] && grep -q "sig_interval 1000 out of range" "$TMP/sig-big.err"; then
+    pass "--rpc signal beyond queue_depth / 2: refused in one line"
+else
+    fail "--rpc signal=1000: exit $rc: $(head -n 3 "$TMP/sig-big.err" | tr '\n' '|')"
+fi
+
 # two processes: the --server's endpoints serve the KV table too
 for f in read write; do
     pair_split "two-$f" --transport homa+infud --test echo :: --transport homa+infud \
