@@ -76,8 +76,8 @@ for test in "${tests[@]}"; do
             printf 'clusterperf.sh: [%2d/%d] %-11s %-11s concurrentOps %s servers %s: %.1f s %s\n' \
                 "$k" "$total" "$test" "$t" "$conc" "$srv" "$secs" "$st" >&2
             # the section: from the transport's header to the status line
-            sed -n "/^$(printf '%s' "$t" | sed 's/+/\\+/g')\$/,/^status:/p" "$out/runs/$name.out" \
-                >>"$out/clusterperf.txt"
+            awk -v t="$t" '$0 == t { p = 1 } p { print } p && /^status:/ { exit }' \
+                "$out/runs/$name.out" >>"$out/clusterperf.txt"
             echo >>"$out/clusterperf.txt"
         done
     done
