@@ -360,6 +360,9 @@ perf_rpc_print_clusterperf(const struct perf_app *a, FILE *f)
 	unsigned int i, n = rdx_report_count(a->rep);
 
 	fprintf(f, "%s\n", perf_transport_name(o->transport));
+	/* clusterperf has no mixed workload: rdx's lines, per size and mix */
+	if (o->nb_mix > 0)
+		return rdx_report_print_clusterperf(a->rep, f);
 	if (o->concurrent != 1 || o->servers != 1)
 		fprintf(f, "concurrentOps %u servers %u\n", o->concurrent, o->servers);
 	cp_knobs(a, f);

@@ -43,6 +43,16 @@ for f in "$TMP"/read-*.err "$TMP"/write-*.err; do
     grep -q "every response byte checked: OK" "$f" || fail "$(basename "$f" .err): --verify did not check the objects"
 done
 
+# --mix (no clusterperf test has one): rdx's lines per size and mix
+run mix 60 "${EAL[@]}" -- --test echo --transport homa+infud --dev sw --mix 100:9,100K:1 -n 100 \
+    --clusterperf
+rc=$?
+if [ $rc -eq 0 ] && grep -q "^mix100\.50 " "$TMP/mix.out" && grep -q "^mix100K\.99 " "$TMP/mix.out"; then
+    pass "--mix keeps its per-size lines"
+else
+    fail "--mix: exit $rc: $(sed -n '/^homa+infud$/,$p' "$TMP/mix.out" | head -n 3 | tr '\n' '|')"
+fi
+
 # the knobs of clusterperf's optimisation list, printed with the results:
 # server memory, the UD MTU and signalling interval (--rpc signal=N)
 cp_run knobs basic.read basic+infud 1 1 --verify --mem huge --rpc signal=1,mtu=2048
