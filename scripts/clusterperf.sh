@@ -12,7 +12,9 @@
 #                         value, unit and description, and rdx-perf's report
 # and one progress line per run on stderr. About a minute on the software
 # device at rdx-perf's default counts (2-core VM shared with other builds).
-#   scripts/clusterperf.sh [-o OUT] [--dev NAME] [-- RDX-PERF-OPTIONS...]
+#   scripts/clusterperf.sh [-o OUT] [--dev NAME] [--tests LIST] [--transports LIST]
+#                          [-- RDX-PERF-OPTIONS...]
+# --tests and --transports (comma-separated) run part of the matrix.
 # RDX-PERF-OPTIONS are added to every run, e.g. -- --mem huge (the servers'
 # tables in hugepages) or -- --rpc signal=1,mtu=2048 (UD transports only:
 # the runs over infrc then refuse it in one line). RDX_PERF: the binary
@@ -21,7 +23,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-usage="scripts/clusterperf.sh [-o OUT] [--dev NAME] [-- RDX-PERF-OPTIONS...]"
+usage="scripts/clusterperf.sh [-o OUT] [--dev NAME] [--tests LIST] [--transports LIST] [-- RDX-PERF-OPTIONS...]"
+tests=(echo basic.read basic.write)
+transports=(infrc basic+infud homa+infud)
 out=clusterperf-out
 dev=(--dev sw)
 extra=()
@@ -32,6 +36,19 @@ while [ $# -gt 0 ]; do
         out=$2; shift 2 ;;
     --dev) [ $# -ge 2 ] && [ -n "$2" ] || { echo "clusterperf.sh: --dev needs a device name" >&2; exit 2; }
         dev=(--dev "$2"); shift 2 ;;
+    --tests|--transports)
+        [ $# -ge 2 ] && [ -n "$2" ] || { echo "clusterperf.sh: $1 needs a comma-separated list" >&2; exit 2; }
+        IFS=, read -r -a list <<<"$2"
+        for x in "${list[@]}"; do
+            case "$1:$x" in
+            --tests:echo|--tests:basic.read|--tests:basic.write) ;;
+            --transports:infrc|--transports:basic+infud|--transports:homa+infud) ;;
+            *) echo "clusterperf.sh: bad value '$x' for $1 (tests: echo, basic.read, basic.write; transports: infrc, basic+infud, homa+infud)" >&2
+               exit 2 ;;
+            esac
+        done
+        if [ "$1" = --tests ]; then tests=("${list[@]}"); else transports=("${list[@]}"); fi
+        shift 2 ;;
     --) shift; extra=("$@"); break ;;
     *) echo "clusterperf.sh: unknown argument '$1' (usage: $usage)" >&2; exit 2 ;;
     esac
@@ -45,8 +62,6 @@ read -r -a eal <<<"${RDX_EAL:---no-huge -l 0-1}"
 mkdir -p "$out/runs" || { echo "clusterperf.sh: cannot create $out/runs" >&2; exit 2; }
 rm -f "$out"/runs/*.out "$out"/runs/*.err "$out"/runs/*.json "$out/runs/order"
 
-tests=(echo basic.read basic.write)
-transports=(infrc basic+infud homa+infud)
 configs=("1 1" "2 1" "1 2")  # concurrentOps servers
 total=$(( ${#tests[@]} * ${#transports[@]} * ${#configs[@]} ))
 k=0
