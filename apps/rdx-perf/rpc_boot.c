@@ -400,9 +400,9 @@ perf_rpc_server(struct perf_app *a)
 			       a->nb_runs, perf_transport_name(a->o.transport));
 			return 0;
 		}
-		/* a table of this size for basic.read / basic.write: the layout
-		 * does not say which test runs, and memory the handlers never
-		 * touch stays unbacked (host) */
+		/* basic.read / basic.write: a table of this size, made by the
+		 * run's first KV request (the layout does not say which test
+		 * runs; an echo run allocates nothing) */
 		if (r.size != 0) {
 			struct perf_rpc_srv *sv;
 			uint32_t nb, i;

@@ -154,6 +154,8 @@ echo_handler(struct rdx_rpc_req *req, void *arg)
 	rdx_rpc_respond(req, len);
 }
 
+static void kv_srv_handler(struct rdx_rpc_req *req, void *arg);
+
 int
 perf_rpc_srv_create(struct perf_app *a, struct perf_rpc_srv *sv, uint32_t idx,
 		    uint32_t nb_sess)
@@ -175,9 +177,9 @@ perf_rpc_srv_create(struct perf_app *a, struct perf_rpc_srv *sv, uint32_t idx,
 	}
 	rc = rdx_rpc_handler_register(sv->ep, PERF_RPC_TYPE_ECHO, echo_handler, sv);
 	if (rc == 0)
-		rc = rdx_rpc_handler_register(sv->ep, KV_GET, kv_handler, &sv->store);
+		rc = rdx_rpc_handler_register(sv->ep, KV_GET, kv_srv_handler, sv);
 	if (rc == 0)
-		rc = rdx_rpc_handler_register(sv->ep, KV_PUT, kv_handler, &sv->store);
+		rc = rdx_rpc_handler_register(sv->ep, KV_PUT, kv_srv_handler, sv);
 	if (rc < 0)
 		return rc;
 	sv->sess = calloc(RTE_MAX(nb_sess, 1u), sizeof(*sv->sess));
@@ -206,20 +208,22 @@ kv_store_free(struct perf_rpc_srv *sv)
 	memset(&sv->store, 0, sizeof(sv->store));
 }
 
-/* The table of one size: twice as many slots as objects (a power of two,
- * so that probe runs stay short), the values in host memory or in EAL's
- * hugepages (--mem huge: clusterperf's server memory knob). */
-int
-perf_rpc_kv_store_reset(const struct perf_app *a, struct perf_rpc_srv *sv, uint64_t size)
+/* The table of one size, made by the first KV request of the run (an
+ * echo run allocates nothing): twice as many slots as objects (a power of
+ * two, so that probe runs stay short), the values in host memory or in
+ * EAL's hugepages (--mem huge: clusterperf's server memory knob). On
+ * failure the run's table stays empty: PUTs answer -ENOSPC. */
+static int
+kv_store_alloc(struct perf_rpc_srv *sv)
 {
+	uint64_t size = sv->kv_size;
 	uint32_t cap = 1, n = perf_rpc_kv_objects(size);
 	size_t bytes;
 
-	kv_store_free(sv);
 	while (cap < 2 * n)
 		cap <<= 1;
 	bytes = (size_t)cap * size;
-	sv->store_huge = a->o.mem == RDX_MEM_HUGE;
+	sv->kv_size = 0;
 	sv->store.slots = calloc(cap, sizeof(*sv->store.slots));
 	sv->store.vals = sv->store_huge ? rte_malloc("perf-kv", bytes, 64) : malloc(bytes);
 	if (sv->store.slots == NULL || sv->store.vals == NULL) {
@@ -231,6 +235,28 @@ perf_rpc_kv_store_reset(const struct perf_app *a, struct perf_rpc_srv *sv, uint6
 	sv->store.cap = cap;
 	sv->store.value_max = (uint32_t)size;
 	return 0;
+}
+
+int
+perf_rpc_kv_store_reset(const struct perf_app *a, struct perf_rpc_srv *sv, uint64_t size)
+{
+	kv_store_free(sv);
+	sv->store_huge = a->o.mem == RDX_MEM_HUGE;
+	sv->kv_size = size;
+	return 0;
+}
+
+/* The KV service's handler, on the run's table. */
+static void
+kv_srv_handler(struct rdx_rpc_req *req, void *arg)
+{
+	struct perf_rpc_srv *sv = arg;
+
+	if (sv->store.slots == NULL && sv->kv_size != 0 && kv_store_alloc(sv) < 0) {
+		kv_reply(req, -ENOMEM, NULL, 0);
+		return;
+	}
+	kv_handler(req, &sv->store);
 }
 
 void

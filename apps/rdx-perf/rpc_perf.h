@@ -75,6 +75,7 @@ struct perf_rpc_srv {
 	uint64_t bad_reqs;        /* requests that were not echo requests */
 	struct kv_store store;    /* basic.read / basic.write: the table */
 	bool store_huge;          /* store.vals from rte_malloc (--mem huge) */
+	uint64_t kv_size;         /* the run's object size, until its table is made */
 	struct rdx_rpc_stats base; /* counters when the run began */
 };
 
@@ -99,8 +100,8 @@ void perf_rpc_srvs_set(uint32_t n);
  * by the main lcore (set up by rpc_echo.c, read by the report). */
 bool perf_rpc_srv_same_lcore(const struct perf_app *a);
 
-/* basic.*: the objects of the table at one size; (re)make sv's store
- * for that size (0, or -ENOMEM after one line) */
+/* basic.*: the objects of the table at one size; drop sv's table, the
+ * next one (made by the first KV request) for objects of size bytes (0) */
 uint32_t perf_rpc_kv_objects(uint64_t size);
 int perf_rpc_kv_store_reset(const struct perf_app *a, struct perf_rpc_srv *sv, uint64_t size);
 
