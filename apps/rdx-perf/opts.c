@@ -44,6 +44,7 @@ static const char usage_text[] =
 "  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n"
 "  --transport rc|ud    RC QPs (default) or UD datagrams (send, echo; size <= MTU)\n"
 "  --transport infrc|basic+infud|homa+infud   echo on lib/rpc   --mix SIZE:W,..  mixed responses\n"
+"                       (also --test basic.read|basic.write: the KV service, clusterperf basic)\n"
 "  --rpc rto_us=N,call_timeout_us=N,window=N,rtt_bytes=N,overcommit=N,mtu=N,queue_depth=N,msg_bufs=N,signal=N\n"
 "  --inject-bad-rkey  (tests) target the peer with a wrong rkey: completion errors\n"
 "perftest's flags (same meaning):\n"
