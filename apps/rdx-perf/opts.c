@@ -44,7 +44,8 @@ static const char usage_text[] =
 "  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n"
 "  --transport rc|ud    RC QPs (default) or UD datagrams (send, echo; size <= MTU)\n"
 "  --transport infrc|basic+infud|homa+infud   echo on lib/rpc   --mix SIZE:W,..  mixed responses\n"
-"  --rpc rto_us=N,call_timeout_us=N,window=N,rtt_bytes=N,overcommit=N,mtu=N,queue_depth=N,msg_bufs=N\n"
+"                       (also --test basic.read|basic.write: the KV service, clusterperf basic)\n"
+"  --rpc rto_us=N,call_timeout_us=N,window=N,rtt_bytes=N,overcommit=N,mtu=N,queue_depth=N,msg_bufs=N,signal=N\n"
 "  --inject-bad-rkey  (tests) target the peer with a wrong rkey: completion errors\n"
 "perftest's flags (same meaning):\n"
 "  HOST (positional)    the server to connect to, port -p   -d/--ib-dev NAME  device\n"
@@ -484,7 +485,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		switch (c) {
 		case OPT_TEST:
 			o->test = optarg;
-			if (perf_engine_find(optarg) == NULL) {
+			if (perf_rpc_test_parse(optarg, o) == 0 && perf_engine_find(optarg) == NULL) {
 				char names[256], why[300];
 
 				perf_engine_names(names, sizeof(names), ", ", " or ");

@@ -28,6 +28,8 @@ struct rdx_conn;
 #define PERF_LABEL_MAX 64   /* --label: characters */
 #define PERF_WC_BURST 32
 #define PERF_ECHO_REQ 30              /* clusterperf echo request bytes */
+#define PERF_RPC_KV_READ 1            /* --test basic.read */
+#define PERF_RPC_KV_WRITE 2           /* --test basic.write */
 #define PERF_REGION_CAP (32u << 20)   /* bytes of slots per buffer */
 #define PERF_MEM_BUDGET (1ull << 30)  /* all buffers of a process, when slots allow */
 #define PERF_MAX_KEYS 65536u
@@ -142,6 +144,9 @@ struct perf_opts {
 	uint32_t nb_mix;
 	uint64_t mix_size[PERF_MAX_MIX];
 	uint32_t mix_weight[PERF_MAX_MIX];
+	/* --test basic.read|basic.write: echo on lib/rpc against the KV
+	 * service (rpc_echo.c); 0: echo */
+	uint32_t rpc_kv;
 	/* --rpc KEY=VALUE,..: struct rdx_rpc_conf fields (0: lib/rpc's default) */
 	struct perf_rpc_knobs {
 		uint32_t rto_us;
@@ -152,6 +157,7 @@ struct perf_opts {
 		uint32_t mtu;
 		uint32_t queue_depth;
 		uint32_t msg_bufs;
+		uint32_t signal;
 	} rpc;
 };
 

@@ -61,7 +61,12 @@ int perf_mix_parse(const char *s, struct perf_opts *o);
 int perf_rpc_knobs_parse(const char *s, struct perf_opts *o);
 /* each --rpc knob given is read by o->transport (0, or -EINVAL after one line) */
 int perf_rpc_knobs_check(const struct perf_opts *o);
-#define PERF_RPC_KNOBS 8
+/* 1 when name is basic.read or basic.write (o->rpc_kv set, o->test
+ * becomes echo, the engine that runs it), else 0 */
+int perf_rpc_test_parse(const char *name, struct perf_opts *o);
+/* the test's name as the reports print it: echo, basic.read, basic.write */
+const char *perf_rpc_test_name(const struct perf_opts *o);
+#define PERF_RPC_KNOBS 9
 /* the name and value of knob i (0..PERF_RPC_KNOBS-1) */
 const char *perf_rpc_knob(const struct perf_opts *o, unsigned int i, uint32_t *value);
 

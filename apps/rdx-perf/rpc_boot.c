@@ -400,6 +400,20 @@ perf_rpc_server(struct perf_app *a)
 			       a->nb_runs, perf_transport_name(a->o.transport));
 			return 0;
 		}
+		/* basic.read / basic.write: a table of this size, made by the
+		 * run's first KV request (the layout does not say which test
+		 * runs; an echo run allocates nothing) */
+		if (r.size != 0) {
+			struct perf_rpc_srv *sv;
+			uint32_t nb, i;
+
+			sv = perf_rpc_srvs(&nb);
+			for (i = 0; i < nb; i++) {
+				rc = perf_rpc_kv_store_reset(a, &sv[i], r.size);
+				if (rc < 0)
+					return rc;
+			}
+		}
 		rc = rdx_conn_send(a->conn, PERF_MSG_RPC_READY, &r, sizeof(r), perf_boot_ms(a));
 		if (rc < 0)
 			return -ECONNRESET;

@@ -26,6 +26,7 @@
 #include <rte_errno.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 
 #include "rdx_conn.h"
 #include "rdx_hist.h"
@@ -36,6 +37,8 @@
 #include "perf_app.h"
 #include "perf_opts.h"
 #include "rpc_perf.h"
+/* the KV service basic.read / basic.write measure (examples/kv) */
+#include "../../examples/kv/kv_service.h"
 
 struct perf_rpc_run perf_rpc_run;
 struct perf_rpc_lc perf_rpc_lcs[RDX_MAX_LCORES];
@@ -55,7 +58,8 @@ perf_rpc_max_size(const struct perf_opts *o)
 		m = RTE_MAX(m, o->mix_size[i]);
 	for (i = 0; o->nb_mix == 0 && i < o->nb_sizes; i++)
 		m = RTE_MAX(m, o->sizes[i]);
-	return m;
+	/* basic.*: a PUT carries a header and the key besides the object */
+	return o->rpc_kv != 0 ? m + PERF_RPC_KV_HDR : m;
 }
 
 static uint32_t
@@ -84,6 +88,7 @@ perf_rpc_conf(const struct perf_app *a, struct rdx_rpc_conf *c, const char *name
 	c->mtu = a->o.rpc.mtu;
 	c->queue_depth = a->o.rpc.queue_depth;
 	c->msg_bufs = a->o.rpc.msg_bufs;
+	c->sig_interval = a->o.rpc.signal;
 }
 
 void
@@ -149,6 +154,8 @@ echo_handler(struct rdx_rpc_req *req, void *arg)
 	rdx_rpc_respond(req, len);
 }
 
+static void kv_srv_handler(struct rdx_rpc_req *req, void *arg);
+
 int
 perf_rpc_srv_create(struct perf_app *a, struct perf_rpc_srv *sv, uint32_t idx,
 		    uint32_t nb_sess)
@@ -169,6 +176,10 @@ perf_rpc_srv_create(struct perf_app *a, struct perf_rpc_srv *sv, uint32_t idx,
 		return rte_errno == EINVAL || rte_errno == ENOTSUP ? -EINVAL : -rte_errno;
 	}
 	rc = rdx_rpc_handler_register(sv->ep, PERF_RPC_TYPE_ECHO, echo_handler, sv);
+	if (rc == 0)
+		rc = rdx_rpc_handler_register(sv->ep, KV_GET, kv_srv_handler, sv);
+	if (rc == 0)
+		rc = rdx_rpc_handler_register(sv->ep, KV_PUT, kv_srv_handler, sv);
 	if (rc < 0)
 		return rc;
 	sv->sess = calloc(RTE_MAX(nb_sess, 1u), sizeof(*sv->sess));
@@ -177,11 +188,83 @@ perf_rpc_srv_create(struct perf_app *a, struct perf_rpc_srv *sv, uint32_t idx,
 	return 0;
 }
 
+uint32_t
+perf_rpc_kv_objects(uint64_t size)
+{
+	uint64_t n = PERF_RPC_KV_BYTES / RTE_MAX(size, 1u);
+
+	return (uint32_t)RTE_MIN(RTE_MAX(n, (uint64_t)PERF_RPC_KV_MIN_OBJ),
+				 (uint64_t)PERF_RPC_KV_MAX_OBJ);
+}
+
+static void
+kv_store_free(struct perf_rpc_srv *sv)
+{
+	free(sv->store.slots);
+	if (sv->store_huge)
+		rte_free(sv->store.vals);
+	else
+		free(sv->store.vals);
+	memset(&sv->store, 0, sizeof(sv->store));
+}
+
+/* The table of one size, made by the first KV request of the run (an
+ * echo run allocates nothing): twice as many slots as objects (a power of
+ * two, so that probe runs stay short), the values in host memory or in
+ * EAL's hugepages (--mem huge: clusterperf's server memory knob). On
+ * failure the run's table stays empty: PUTs answer -ENOSPC. */
+static int
+kv_store_alloc(struct perf_rpc_srv *sv)
+{
+	uint64_t size = sv->kv_size;
+	uint32_t cap = 1, n = perf_rpc_kv_objects(size);
+	size_t bytes;
+
+	while (cap < 2 * n)
+		cap <<= 1;
+	bytes = (size_t)cap * size;
+	sv->kv_size = 0;
+	sv->store.slots = calloc(cap, sizeof(*sv->store.slots));
+	sv->store.vals = sv->store_huge ? rte_malloc("perf-kv", bytes, 64) : malloc(bytes);
+	if (sv->store.slots == NULL || sv->store.vals == NULL) {
+		fprintf(stderr, "rdx-perf: no %s memory for a table of %u objects of %" PRIu64 " B\n",
+			sv->store_huge ? "huge" : "host", cap, size);
+		kv_store_free(sv);
+		return -ENOMEM;
+	}
+	sv->store.cap = cap;
+	sv->store.value_max = (uint32_t)size;
+	return 0;
+}
+
+int
+perf_rpc_kv_store_reset(const struct perf_app *a, struct perf_rpc_srv *sv, uint64_t size)
+{
+	kv_store_free(sv);
+	sv->store_huge = a->o.mem == RDX_MEM_HUGE;
+	sv->kv_size = size;
+	return 0;
+}
+
+/* The KV service's handler, on the run's table. */
+static void
+kv_srv_handler(struct rdx_rpc_req *req, void *arg)
+{
+	struct perf_rpc_srv *sv = arg;
+
+	if (sv->store.slots == NULL && sv->kv_size != 0 && kv_store_alloc(sv) < 0) {
+		kv_reply(req, -ENOMEM, NULL, 0);
+		return;
+	}
+	kv_handler(req, &sv->store);
+}
+
 void
 perf_rpc_srv_destroy(struct perf_rpc_srv *sv)
 {
 	if (sv->ep != NULL)
 		rdx_rpc_endpoint_destroy(sv->ep);
+	kv_store_free(sv);
 	free(sv->sess);
 	memset(sv, 0, sizeof(*sv));
 }
@@ -227,6 +310,72 @@ echo_cont(struct rdx_rpc_session *sess, int status, void *buf, uint32_t len, voi
 	}
 }
 
+/* A KV call's answer: a struct kv_resp, then (GET) the object, whose
+ * bytes the table's fill wrote from its key (--verify checks them). */
+static void
+kv_cont(struct rdx_rpc_session *sess, int status, void *buf, uint32_t len, void *arg)
+{
+	struct perf_rpc_call *k = arg;
+	struct perf_rpc_cli *c = k->cli;
+	struct perf_rpc_lc *lc = c->lc;
+	uint64_t now = rdx_tsc();
+	struct kv_resp r = { .status = -EBADMSG };
+	uint32_t want = k->op == KV_GET ? k->size : 0;
+
+	(void)sess;
+	c->inflight--;
+	c->done++;
+	c->free[c->nb_free++] = k->slot;
+	if (status == 0 && len >= sizeof(r))
+		memcpy(&r, buf, sizeof(r));
+	if (status != 0 || r.status != 0 || r.val_len != want || len != sizeof(r) + want) {
+		lc->errors++;
+		if (lc->first_err == 0)
+			lc->first_err = status != 0 ? status : r.status != 0 ? r.status : -EBADMSG;
+		return;
+	}
+	if (lc->a->o.verify && k->op == KV_GET)
+		lc->verify_errors += perf_pattern_check((const uint8_t *)buf + sizeof(r), want,
+							k->key, PERF_SALT_DATA);
+	if (k->measured) {
+		rdx_hist_record(lc->hist[k->cls], now - k->t0);
+		lc->ops[k->cls]++;
+		lc->bytes[k->cls] += k->size;
+	}
+}
+
+/* A KV request in the slot's buffer: GET or PUT of a random object of the
+ * table (the fill: PUT of the next one, its bytes made from its key);
+ * clusterperf's 30-byte key, the object's index then 'x's. */
+static int
+kv_issue(struct perf_rpc_cli *c, struct perf_rpc_call *k, bool verify)
+{
+	uint8_t *p = c->kvreq + (uint64_t)k->slot * c->kvreq_stride;
+	struct kv_req h = { .key_len = PERF_RPC_KV_KEY };
+	uint32_t len;
+
+	if (c->filling) {
+		k->key = c->fill_next++;
+		k->op = KV_PUT;
+	} else {
+		k->key = (uint32_t)(xorshift(&c->rng) % perf_rpc_run.nb_obj);
+		k->op = c->lc->a->o.rpc_kv == PERF_RPC_KV_READ ? KV_GET : KV_PUT;
+	}
+	h.val_len = k->op == KV_PUT ? k->size : 0;
+	memcpy(p, &h, sizeof(h));
+	memset(p + sizeof(h), 'x', PERF_RPC_KV_KEY);
+	memcpy(p + sizeof(h), &k->key, sizeof(k->key));
+	/* the written bytes matter to the reads after the fill and to
+	 * --verify; else a write sends what the slot's buffer holds */
+	if (k->op == KV_PUT && (c->filling || verify))
+		perf_pattern_fill(p + sizeof(h) + PERF_RPC_KV_KEY, k->size, k->key, PERF_SALT_DATA);
+	len = (uint32_t)sizeof(h) + PERF_RPC_KV_KEY + h.val_len;
+	k->t0 = rdx_tsc();
+	return rdx_rpc_call(c->sess, (uint16_t)k->op, p, len,
+			    c->resp + (uint64_t)k->slot * c->resp_stride,
+			    (uint32_t)sizeof(struct kv_resp) + k->size, kv_cont, k);
+}
+
 /* Issue calls up to the window; -1 on an error of rdx_rpc_call. */
 static int
 cli_issue(struct perf_rpc_lc *lc, struct perf_rpc_cli *c, bool measure)
@@ -251,6 +400,16 @@ cli_issue(struct perf_rpc_lc *lc, struct perf_rpc_cli *c, bool measure)
 		k->seq = ((uint64_t)c->id << 40) | c->issued;
 		k->slot = slot;
 		k->measured = measure;
+		if (a->o.rpc_kv != 0) {
+			uint32_t fill_next = c->fill_next;
+
+			rc = kv_issue(c, k, a->o.verify);
+			if (rc == -EAGAIN || rc == -ENOBUFS) {
+				c->fill_next = fill_next;
+				return 0;
+			}
+			goto issued;
+		}
 		memcpy(k->req + PERF_RPC_REQ_OFF_LEN, &k->size, 4);
 		memcpy(k->req + PERF_RPC_REQ_OFF_SEQ, &k->seq, 8);
 		memcpy(k->req + PERF_RPC_REQ_OFF_FLAGS, &flags, 4);
@@ -259,6 +418,7 @@ cli_issue(struct perf_rpc_lc *lc, struct perf_rpc_cli *c, bool measure)
 				  c->resp + (uint64_t)slot * c->resp_stride, k->size, echo_cont, k);
 		if (rc == -EAGAIN || rc == -ENOBUFS)
 			return 0;
+issued:
 		if (rc < 0) {
 			snprintf(lc->errmsg, sizeof(lc->errmsg), "rpc call on client %u failed: %s",
 				 c->id, strerror(-rc));
@@ -358,6 +518,21 @@ lc_main(void *arg)
 		lc->ops[k] = 0;
 		lc->bytes[k] = 0;
 	}
+	/* basic.*: each client fills the table of its server, as clusterperf's
+	 * client does before it measures */
+	if (o->rpc_kv != 0) {
+		uint32_t i;
+
+		for (i = 0; i < lc->nb_cli; i++) {
+			lc->cli[i].filling = true;
+			lc->cli[i].fill_next = 0;
+		}
+		rc = lc_phase(lc, perf_rpc_run.nb_obj, 0, false);
+		for (i = 0; i < lc->nb_cli; i++)
+			lc->cli[i].filling = false;
+		if (rc < 0)
+			return rc;
+	}
 	if (o->warmup_s > 0)
 		rc = lc_phase(lc, 0, rdx_tsc() + (uint64_t)(o->warmup_s * (double)hz), false);
 	else if (o->warmup_iters > 0)
@@ -392,7 +567,12 @@ cli_create(struct perf_app *a, struct perf_rpc_cli *c, uint32_t id, struct perf_
 	c->calls = calloc(conc, sizeof(*c->calls));
 	c->free = calloc(conc, sizeof(*c->free));
 	c->resp = malloc(c->resp_stride * conc);
-	if (c->calls == NULL || c->free == NULL || c->resp == NULL) {
+	if (a->o.rpc_kv != 0) {
+		c->kvreq_stride = c->resp_stride;
+		c->kvreq = malloc(c->kvreq_stride * conc);
+	}
+	if (c->calls == NULL || c->free == NULL || c->resp == NULL ||
+	    (a->o.rpc_kv != 0 && c->kvreq == NULL)) {
 		fprintf(stderr, "rdx-perf: out of memory for %u calls of %" PRIu64 " B\n", conc,
 			maxsz);
 		return -ENOMEM;
@@ -431,6 +611,7 @@ cli_destroy(struct perf_rpc_cli *c)
 	free(c->calls);
 	free(c->free);
 	free(c->resp);
+	free(c->kvreq);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -490,6 +671,15 @@ rpc_check(const struct perf_app *a)
 	if (o->concurrent > PERF_RPC_MAX_SLOTS) {
 		fprintf(stderr, "rdx-perf: bad value '%u' for --concurrent-ops: lib/rpc keeps at most %u calls in flight per session\n",
 			o->concurrent, PERF_RPC_MAX_SLOTS);
+		return -EINVAL;
+	}
+	if (o->rpc_kv != 0 && o->mem != RDX_MEM_HOST && o->mem != RDX_MEM_HUGE) {
+		fprintf(stderr, "rdx-perf: bad value for --mem: %s keeps its table in host or huge memory\n",
+			perf_rpc_test_name(o));
+		return -EINVAL;
+	}
+	if (o->rpc_kv != 0 && (uint64_t)perf_rpc_max_size(o) - PERF_RPC_KV_HDR > UINT32_MAX / 2) {
+		fprintf(stderr, "rdx-perf: bad value for -s: objects too large\n");
 		return -EINVAL;
 	}
 	if (o->servers > PERF_RPC_MAX_SERVERS) {
@@ -667,6 +857,12 @@ rpc_one_run(struct perf_app *a, uint64_t size)
 			perf_rpc_run.cum[k] = perf_rpc_run.wsum;
 		}
 		snprintf(what, sizeof(what), "mix");
+	}
+	perf_rpc_run.nb_obj = perf_rpc_kv_objects(size);
+	for (k = 0; a->o.rpc_kv != 0 && k < nb_srvs; k++) {
+		rc = perf_rpc_kv_store_reset(a, &srvs[k], size);
+		if (rc < 0)
+			return rc;
 	}
 	if (a->conn != NULL) {
 		rc = perf_rpc_run_begin(a, size);

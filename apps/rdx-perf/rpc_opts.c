@@ -38,6 +38,26 @@ perf_transport_parse(const char *name)
 	return -EINVAL;
 }
 
+int
+perf_rpc_test_parse(const char *name, struct perf_opts *o)
+{
+	if (strcmp(name, "basic.read") == 0)
+		o->rpc_kv = PERF_RPC_KV_READ;
+	else if (strcmp(name, "basic.write") == 0)
+		o->rpc_kv = PERF_RPC_KV_WRITE;
+	else
+		return 0;
+	o->test = "echo";
+	return 1;
+}
+
+const char *
+perf_rpc_test_name(const struct perf_opts *o)
+{
+	return o->rpc_kv == PERF_RPC_KV_READ ? "basic.read" :
+		o->rpc_kv == PERF_RPC_KV_WRITE ? "basic.write" : o->test;
+}
+
 static int
 mix_bad(const char *s, const char *why)
 {
@@ -88,7 +108,7 @@ perf_mix_parse(const char *s, struct perf_opts *o)
 
 static const char *const knob_names[PERF_RPC_KNOBS] = {
 	"rto_us", "call_timeout_us", "window", "rtt_bytes", "overcommit", "mtu", "queue_depth",
-	"msg_bufs",
+	"msg_bufs", "signal",
 };
 
 static uint32_t *
@@ -97,6 +117,7 @@ knob_ptr(struct perf_opts *o, unsigned int i)
 	uint32_t *f[PERF_RPC_KNOBS] = {
 		&o->rpc.rto_us, &o->rpc.call_timeout_us, &o->rpc.window, &o->rpc.rtt_bytes,
 		&o->rpc.overcommit, &o->rpc.mtu, &o->rpc.queue_depth, &o->rpc.msg_bufs,
+		&o->rpc.signal,
 	};
 
 	return f[i];
@@ -123,6 +144,7 @@ static const uint8_t knob_transports[PERF_RPC_KNOBS] = {
 	KT(PERF_TRANSPORT_HOMA_INFUD),                                  /* rtt_bytes */
 	KT(PERF_TRANSPORT_HOMA_INFUD),                                  /* overcommit */
 	KT_UD, KT_UD, KT_UD,                                            /* mtu, queue_depth, msg_bufs */
+	KT_UD,                                                          /* signal */
 };
 
 int
@@ -130,6 +152,15 @@ perf_rpc_knobs_check(const struct perf_opts *o)
 {
 	unsigned int i;
 
+	if (o->rpc_kv != 0 && !perf_transport_rpc(o->transport)) {
+		fprintf(stderr, "rdx-perf: --test %s runs on lib/rpc: give --transport infrc, basic+infud or homa+infud\n",
+			perf_rpc_test_name(o));
+		return -EINVAL;
+	}
+	if (o->rpc_kv != 0 && o->nb_mix > 0) {
+		fprintf(stderr, "rdx-perf: --mix applies to echo, not %s\n", perf_rpc_test_name(o));
+		return -EINVAL;
+	}
 	for (i = 0; i < PERF_RPC_KNOBS; i++)
 		if (*knob_ptr((struct perf_opts *)(uintptr_t)o, i) != 0 &&
 		    (o->transport >= 8 || !(knob_transports[i] & KT(o->transport)))) {
@@ -173,7 +204,7 @@ perf_rpc_knobs_parse(const char *s, struct perf_opts *o)
 			if (strcmp(tok, knob_names[i]) == 0)
 				break;
 		if (eq == NULL || i == PERF_RPC_KNOBS) {
-			fprintf(stderr, "rdx-perf: bad value '%s' for --rpc: expected KEY=VALUE items, keys rto_us, call_timeout_us, window, rtt_bytes, overcommit, mtu, queue_depth, msg_bufs\n",
+			fprintf(stderr, "rdx-perf: bad value '%s' for --rpc: expected KEY=VALUE items, keys rto_us, call_timeout_us, window, rtt_bytes, overcommit, mtu, queue_depth, msg_bufs, signal\n",
 				s);
 			return -EINVAL;
 		}

@@ -12,12 +12,15 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "rdx_config.h"
 #include "rdx_hist.h"
 #include "rdx_rpc.h"
 
 #include "perf_app.h"
+/* examples/kv: the store the KV service serves */
+#include "../../examples/kv/kv_store.h"
 
 /* the request type of echo, and its 30 bytes (little-endian host order) */
 #define PERF_RPC_TYPE_ECHO 7
@@ -27,6 +30,16 @@
 #define PERF_RPC_REQ_OFF_LEN 4
 #define PERF_RPC_REQ_OFF_SEQ 8
 #define PERF_RPC_REQ_OFF_FLAGS 16
+
+/* basic.read / basic.write: clusterperf's 30-byte keys, the bytes of a
+ * KV request or response beyond the object (struct kv_req or kv_resp and
+ * the key), and the objects of the table at each size: 16 MiB of them,
+ * 16 .. 2000 */
+#define PERF_RPC_KV_KEY 30
+#define PERF_RPC_KV_HDR 64
+#define PERF_RPC_KV_BYTES (16u << 20)
+#define PERF_RPC_KV_MIN_OBJ 16u
+#define PERF_RPC_KV_MAX_OBJ 2000u
 
 /* lib/rpc's bound on calls in flight per session */
 #define PERF_RPC_MAX_SLOTS 64u
@@ -60,6 +73,9 @@ struct perf_rpc_srv {
 	struct rdx_rpc_session **sess;
 	uint32_t nb_sess;
 	uint64_t bad_reqs;        /* requests that were not echo requests */
+	struct kv_store store;    /* basic.read / basic.write: the table */
+	bool store_huge;          /* store.vals from rte_malloc (--mem huge) */
+	uint64_t kv_size;         /* the run's object size, until its table is made */
 	struct rdx_rpc_stats base; /* counters when the run began */
 };
 
@@ -83,6 +99,11 @@ void perf_rpc_srvs_set(uint32_t n);
 /* One process: the servers are polled by the (only) client lcore, not
  * by the main lcore (set up by rpc_echo.c, read by the report). */
 bool perf_rpc_srv_same_lcore(const struct perf_app *a);
+
+/* basic.*: the objects of the table at one size; drop sv's table, the
+ * next one (made by the first KV request) for objects of size bytes (0) */
+uint32_t perf_rpc_kv_objects(uint64_t size);
+int perf_rpc_kv_store_reset(const struct perf_app *a, struct perf_rpc_srv *sv, uint64_t size);
 
 /* rpc_boot.c: two processes over the existing TCP bootstrap */
 struct perf_rpc_cli;
@@ -108,6 +129,10 @@ struct perf_rpc_cli {
 	struct perf_rpc_call *calls;
 	uint8_t *resp;            /* concurrent x largest response */
 	uint64_t resp_stride;
+	uint8_t *kvreq;           /* basic.*: concurrent x largest KV request */
+	uint64_t kvreq_stride;
+	bool filling;             /* basic.*: the PUTs that fill the table */
+	uint32_t fill_next;
 	struct rdx_rpc_stats base;
 };
 
@@ -118,6 +143,8 @@ struct perf_rpc_call {
 	uint32_t slot;
 	uint32_t cls;             /* index of the size (mix class) */
 	uint32_t size;
+	uint32_t key;             /* basic.*: the object's index */
+	uint32_t op;              /* basic.*: KV_GET or KV_PUT */
 	bool measured;
 	uint8_t req[PERF_ECHO_REQ];
 };
@@ -149,6 +176,7 @@ struct perf_rpc_run {
 	uint64_t cum[PERF_MAX_MIX]; /* cumulative weights (mix) */
 	uint32_t nb;              /* 1: one size; else the mix */
 	uint64_t wsum;
+	uint32_t nb_obj;          /* basic.*: objects in the table */
 };
 
 extern struct perf_rpc_run perf_rpc_run;
@@ -162,5 +190,7 @@ void perf_rpc_counts_line(const struct perf_app *a, const char *what,
 			  const struct perf_rpc_counts *n, uint64_t errors, uint64_t bad_reqs);
 void perf_rpc_counts_sum(struct perf_rpc_counts *t, const struct perf_rpc_counts *n);
 int perf_rpc_report_finish(struct perf_app *a, const struct perf_rpc_counts *t);
+/* the clusterperf report of the runs (clusterperf's names, units, columns) */
+int perf_rpc_print_clusterperf(const struct perf_app *a, FILE *f);
 
 #endif /* RPC_PERF_H */

@@ -39,13 +39,18 @@ row_fill(const struct perf_app *a, struct rdx_result *x, uint64_t size, bool mix
 
 	memset(x, 0, sizeof(*x));
 	perf_size_name(size, sz, sizeof(sz));
-	snprintf(x->test, sizeof(x->test), "%s", a->o.test);
+	snprintf(x->test, sizeof(x->test), "%s", perf_rpc_test_name(&a->o));
 	snprintf(x->mode, sizeof(x->mode), "%s", a->o.mode == PERF_MODE_LAT ? "lat" : "bw");
 	snprintf(x->lat_kind, sizeof(x->lat_kind), "%s", rpc_lat_kind(a));
-	snprintf(x->name, sizeof(x->name), "%s%s", mix ? "mix" : "echo", sz);
-	snprintf(x->desc, sizeof(x->desc), "send %uB message, receive %sB message | %s retx %" PRIu64 " grants %" PRIu64,
-		 PERF_ECHO_REQ, sz, perf_transport_name(a->o.transport), n->retransmits,
-		 n->grants_sent);
+	snprintf(x->name, sizeof(x->name), "%s%s", mix ? "mix" : perf_rpc_test_name(&a->o), sz);
+	if (a->o.rpc_kv != 0)
+		snprintf(x->desc, sizeof(x->desc), "%s random %sB object (%uB key) | %s retx %" PRIu64 " grants %" PRIu64,
+			 a->o.rpc_kv == PERF_RPC_KV_READ ? "read" : "write", sz, PERF_RPC_KV_KEY,
+			 perf_transport_name(a->o.transport), n->retransmits, n->grants_sent);
+	else
+		snprintf(x->desc, sizeof(x->desc), "send %uB message, receive %sB message | %s retx %" PRIu64 " grants %" PRIu64,
+			 PERF_ECHO_REQ, sz, perf_transport_name(a->o.transport), n->retransmits,
+			 n->grants_sent);
 	x->size = size;
 	x->busy_pct = -1;
 	x->cut_short = a->run_cut;
@@ -153,7 +158,7 @@ perf_rpc_report_init(struct perf_app *a)
 	char buf[64];
 	unsigned int i;
 
-	snprintf(buf, sizeof(buf), "rdx-perf %s %s %s", o->test,
+	snprintf(buf, sizeof(buf), "rdx-perf %s %s %s", perf_rpc_test_name(o),
 		 o->mode == PERF_MODE_LAT ? "lat" : "bw", perf_transport_name(o->transport));
 	r = perf_report_open(a, buf, rpc_lat_kind(a), o->nb_mix > 0);
 	if (r == NULL)
@@ -175,7 +180,7 @@ perf_rpc_report_init(struct perf_app *a)
 		const uint32_t got[PERF_RPC_KNOBS] = {
 			have ? c.rto_us : 0, have ? c.call_timeout_us : 0, have ? c.window : 0,
 			have ? c.rtt_bytes : 0, have ? c.overcommit : 0, have ? c.mtu : 0,
-			have ? c.queue_depth : 0, have ? c.msg_bufs : 0,
+			have ? c.queue_depth : 0, have ? c.msg_bufs : 0, have ? c.sig_interval : 0,
 		};
 
 		for (i = 0; i < PERF_RPC_KNOBS; i++) {
@@ -190,6 +195,10 @@ perf_rpc_report_init(struct perf_app *a)
 				rdx_report_knob_set(r, key, v != 0 ? "%u" : "default", v);
 		}
 	}
+	if (o->rpc_kv != 0) {
+		rdx_report_knob_set(r, "kv_key_len", "%u", PERF_RPC_KV_KEY);
+		rdx_report_knob_set(r, "kv_server_mem", "%s", o->mem == RDX_MEM_HUGE ? "huge" : "host");
+	}
 	rdx_report_knob_set(r, "verify", "%s", o->verify ? "on" : "off");
 	perf_report_dev_knobs(a);
 	rdx_report_knob_set(r, "role", "%s", o->connect != NULL ? "client" : "loopback");
@@ -202,6 +211,171 @@ perf_rpc_report_init(struct perf_app *a)
 		rdx_report_knob_set(r, "label", "%s", o->label);
 	rdx_report_knob_set(r, "tsc_hz", "%" PRIu64, rdx_tsc_hz());
 	return 0;
+}
+
+/* clusterperf's names and descriptions of one family (ClusterPerf.cc's
+ * echo_basic and basic): NAME, NAME.min, .9, .99, .999, then the bandwidth
+ * line; %s is the size as rdx names it (100, 1K, ..). */
+struct cp_family {
+	const char *prefix;       /* latency lines: PREFIX<size> */
+	const char *bw_prefix;    /* bandwidth line: BW_PREFIX<size> */
+	const char *desc;         /* latency description, one %s */
+	const char *bw_desc;      /* bandwidth description, one %s */
+};
+
+static const struct cp_family cp_echo = {
+	"echo", "echoBw", "send 30B message, receive %sB message",
+	"bandwidth receiving %sB messages",
+};
+static const struct cp_family cp_read = {
+	"basic.read", "basic.readBw", "read random %sB object (30B key)",
+	"bandwidth reading %sB objects (30B key)",
+};
+static const struct cp_family cp_write = {
+	"basic.write", "basic.writeBw", "write random %sB object (30B key)",
+	"bandwidth writing %sB objects (30B key)",
+};
+
+static const struct cp_family *
+cp_family_of(const char *test)
+{
+	if (strcmp(test, "basic.read") == 0)
+		return &cp_read;
+	if (strcmp(test, "basic.write") == 0)
+		return &cp_write;
+	return &cp_echo;
+}
+
+/* clusterperf's formatTime: "%5.1f" and ns/us/ms/s, after a 20-column name */
+static void
+cp_time(FILE *f, const char *name, double ns, const char *desc, const char *what,
+	const char *mark)
+{
+	const char *unit = "ns";
+	double v = ns;
+
+	if (ns >= 1e9) {
+		v = ns / 1e9;
+		unit = "s ";
+	} else if (ns >= 1e6) {
+		v = ns / 1e6;
+		unit = "ms";
+	} else if (ns >= 1e3) {
+		v = ns / 1e3;
+		unit = "us";
+	}
+	fprintf(f, "%-20s %5.1f %s     %s %s%s\n", name, v, unit, desc, what, mark);
+}
+
+/* clusterperf's printBandwidth: "%5.1f" and B/s, KB/s, MB/s, GB/s (here
+ * decimal units, 1 MB = 10^6 B, as rdx's other reports) */
+static void
+cp_bw(FILE *f, const char *name, double bps, const char *desc, const char *mark)
+{
+	const char *unit = "B/s ";
+	double v = bps;
+
+	if (bps > 1e9) {
+		v = bps / 1e9;
+		unit = "GB/s";
+	} else if (bps > 1e6) {
+		v = bps / 1e6;
+		unit = "MB/s";
+	} else if (bps > 1e3) {
+		v = bps / 1e3;
+		unit = "KB/s";
+	}
+	fprintf(f, "%-20s %5.1f %s   %s%s\n", name, v, unit, desc, mark);
+}
+
+/* The lines of one total row, clusterperf's first, then rdx's extra
+ * percentiles (.9999, .max). */
+static void
+cp_row(FILE *f, const struct cp_family *fam, const struct rdx_result *x)
+{
+	const char *mark = x->cut_short ? " [CUT]" : x->short_run ? " [SHORT]" : "";
+	char sz[16], name[64], desc[96];
+	const struct rdx_hist_summary *l = &x->lat;
+
+	perf_size_name(x->size, sz, sizeof(sz));
+	snprintf(desc, sizeof(desc), fam->desc, sz);
+	if (x->has_lat && l->count > 0) {
+		snprintf(name, sizeof(name), "%s%s", fam->prefix, sz);
+		cp_time(f, name, l->p50, desc, "median", mark);
+		snprintf(name, sizeof(name), "%s%s.min", fam->prefix, sz);
+		cp_time(f, name, l->min, desc, "minimum", mark);
+		snprintf(name, sizeof(name), "%s%s.9", fam->prefix, sz);
+		cp_time(f, name, l->p90, desc, "90%", mark);
+		snprintf(name, sizeof(name), "%s%s.99", fam->prefix, sz);
+		cp_time(f, name, l->p99, desc, "99%", mark);
+		snprintf(name, sizeof(name), "%s%s.999", fam->prefix, sz);
+		cp_time(f, name, l->p999, desc, "99.9%", mark);
+	}
+	snprintf(name, sizeof(name), "%s%s", fam->bw_prefix, sz);
+	snprintf(desc, sizeof(desc), fam->bw_desc, sz);
+	cp_bw(f, name, x->mbytes_per_s * 1e6, desc, mark);
+	if (x->has_lat && l->count > 0) {
+		snprintf(desc, sizeof(desc), fam->desc, sz);
+		snprintf(name, sizeof(name), "%s%s.9999", fam->prefix, sz);
+		cp_time(f, name, l->p9999, desc, "99.99%", mark);
+		snprintf(name, sizeof(name), "%s%s.max", fam->prefix, sz);
+		cp_time(f, name, l->max, desc, "maximum", mark);
+	}
+}
+
+/* The knobs of clusterperf's optimisation list in force, on one "#"
+ * line: the servers' table memory (basic.*), the UD transports' MTU and
+ * signalling interval (lib/rpc's values, defaults resolved). */
+static void
+cp_knobs(const struct perf_app *a, FILE *f)
+{
+	struct rdx_rpc_conf c;
+	char buf[160];
+	int n = 0;
+
+	buf[0] = '\0';
+	if (a->o.rpc_kv != 0)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", server memory %s",
+			      a->o.mem == RDX_MEM_HUGE ? "huge" : "host");
+	if (a->o.transport != PERF_TRANSPORT_INFRC && perf_rpc_nb_clis > 0 &&
+	    perf_rpc_lcs[0].nb_cli > 0 &&
+	    rdx_rpc_endpoint_conf_get(perf_rpc_lcs[0].cli[0].ep, &c) == 0)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", mtu %u, signal %u%s",
+			      c.mtu, c.sig_interval, c.sig_interval == 1 ? " (every packet)" : "");
+	if (n > 2)
+		fprintf(f, "# %s\n", buf + 2);
+}
+
+/*
+ * The clusterperf report: a section headed by the transport's name, a
+ * "concurrentOps N servers S" line when either is not 1, a "#" line of the
+ * knobs the optimisation list varies (cp_knobs), then per size (total rows, --mix
+ * classes excluded) the lines of cp_row; the status lines end it.
+ */
+int
+perf_rpc_print_clusterperf(const struct perf_app *a, FILE *f)
+{
+	const struct perf_opts *o = &a->o;
+	const struct cp_family *fam = cp_family_of(perf_rpc_test_name(o));
+	unsigned int i, n = rdx_report_count(a->rep);
+
+	fprintf(f, "%s\n", perf_transport_name(o->transport));
+	/* clusterperf has no mixed workload: rdx's lines, per size and mix */
+	if (o->nb_mix > 0)
+		return rdx_report_print_clusterperf(a->rep, f);
+	if (o->concurrent != 1 || o->servers != 1)
+		fprintf(f, "concurrentOps %u servers %u\n", o->concurrent, o->servers);
+	cp_knobs(a, f);
+	for (i = 0; i < n; i++) {
+		const struct rdx_result *x = rdx_report_get(a->rep, i);
+
+		if (x == NULL || x->lcore != RDX_REPORT_LCORE_TOTAL ||
+		    strncmp(x->name, "mix", 3) == 0)
+			continue;
+		cp_row(f, fam, x);
+	}
+	rdx_report_print_status(a->rep, f, "");
+	return ferror(f) ? -EIO : 0;
 }
 
 int
@@ -226,7 +400,7 @@ perf_rpc_report_finish(struct perf_app *a, const struct perf_rpc_counts *t)
 	}
 	rdx_report_print_table(a->rep, stdout, o->gbits);
 	printf("\n");
-	rdx_report_print_clusterperf(a->rep, stdout);
+	perf_rpc_print_clusterperf(a, stdout);
 	fflush(stdout);
 	return perf_report_files(a);
 }

@@ -130,6 +130,9 @@ conf_resolve(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_conf *conf)
 	ep->qdepth = conf->queue_depth != 0 ? conf->queue_depth : 256;
 	if (range("queue_depth", ep->qdepth, 2 * RPC_BURST, a->max_qp_wr))
 		return -EINVAL;
+	ep->sig_interval = conf->sig_interval != 0 ? conf->sig_interval : 16;
+	if (range("sig_interval", ep->sig_interval, 1, ep->qdepth / 2))
+		return -EINVAL;
 	ep->window = conf->window != 0 ? conf->window : 32;
 	if (range("window", ep->window, 1, 64))
 		return -EINVAL;
@@ -324,6 +327,7 @@ rdx_rpc_endpoint_conf_get(const struct rdx_rpc_endpoint *ep, struct rdx_rpc_conf
 	conf->msg_bufs = ep->msg_bufs;
 	conf->mtu = ep->mtu;
 	conf->queue_depth = ep->qdepth;
+	conf->sig_interval = ep->sig_interval;
 	conf->rto_us = ep->rto_us;
 	conf->rto_min_us = ep->rto_min_us;
 	conf->rto_max_us = ep->rto_max_us;

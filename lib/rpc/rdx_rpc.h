@@ -126,6 +126,11 @@ struct rdx_rpc_conf {
 	/** homa+infud: messages the receiver grants at once, shortest
 	 * remaining first (default 4). */
 	uint32_t overcommit;
+	/** UD: a send completion is asked for at least every sig_interval
+	 * packets and at the end of each burst (default 16; 1: every packet;
+	 * at most queue_depth / 2, so that the send queue never fills with
+	 * packets whose completion is not asked for). */
+	uint32_t sig_interval;
 	/** The lcore that polls the endpoint, used when lcore_id_set: its
 	 * QPs then share that lcore's doorbell register (rdx_qp_conf
 	 * post_lcore), and only that lcore may poll the endpoint. Otherwise

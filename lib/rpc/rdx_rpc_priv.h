@@ -172,6 +172,7 @@ struct rdx_rpc_endpoint {
 	uint32_t window;
 	uint32_t rtt_bytes;
 	uint32_t overcommit;
+	uint32_t sig_interval;    /**< UD: a signalled send at least every k */
 	uint32_t map_words;       /**< per reassembly bitmap */
 	int32_t lcore_id;
 	uint64_t hz;

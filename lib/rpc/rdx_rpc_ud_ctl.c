@@ -82,7 +82,7 @@ ud_ep_init(struct rdx_rpc_endpoint *ep)
 	struct rdx_cq_conf cc = { .depth = 2 * ep->qdepth };
 	struct rdx_qp_conf qc = {
 		.sq_depth = ep->qdepth, .rq_depth = ep->qdepth, .max_send_sge = 1,
-		.max_recv_sge = 1, .sig_interval = 16, .sig_burst_end = true,
+		.max_recv_sge = 1, .sig_interval = (uint16_t)ep->sig_interval, .sig_burst_end = true,
 		.type = RDX_QP_UD, .qkey = RPC_UD_QKEY,
 		.post_lcore = ep->lcore_id >= 0 && ep->lcore_id < RTE_MAX_LCORE ?
 			      RDX_QP_POST_LCORE(ep->lcore_id) : 0,
