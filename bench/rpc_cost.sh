@@ -60,8 +60,8 @@ row() {
     t=$1 d=$2 s=$3
     out=$tmp/cg.$t.$d.$s
     # 8 slots per session (the default); infrc with 64 sessions: as many
-    # as the depth (each slot holds five max_msg_size (1 MiB) buffers
-    # there: 64 sessions of 8 slots do not fit the device's memory, and
+    # as the depth (each slot holds five max_msg_size (1 MiB) buffers, and
+    # each session four more: 64 sessions of 8 slots do not fit the device's memory, and
     # that row is left out). UD with 64 sessions: queue_depth 2048, room
     # for every packet in flight (the default 256 drops requests at depth
     # 8). -R: an RTO far above a call's time under callgrind, so that no
@@ -71,7 +71,7 @@ row() {
         if [ "$t" = infrc ]; then
             slots=$d
             if [ "$d" -gt 1 ]; then
-                printf "%-12s %5d %8d %8s (64 sessions x 8 slots x 5 MiB: more than the device's memory)\n" \
+                printf "%-12s %5d %8d %8s (64 sessions x 44 buffers of 1 MiB: more than the device's memory)\n" \
                     "$t" "$d" "$s" n/a
                 return 0
             fi

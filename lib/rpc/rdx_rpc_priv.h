@@ -31,6 +31,8 @@
  * missing packets). */
 #define RPC_RESEND_RUNS 4u
 #define RPC_NONE UINT32_MAX
+/** infrc: receives reposted together (rdx_rpc_rc.c) */
+#define RPC_RC_RBATCH 4u
 
 /** Client slot: one call in flight (ids idx, idx + slots, ...). */
 struct rpc_cslot {
@@ -124,6 +126,8 @@ struct rdx_rpc_session {
 	uint32_t sq_out;          /**< send WRs not yet retired */
 	uint32_t sq_depth;
 	uint32_t rq_posted;       /**< receives posted at creation (rest at connect) */
+	uint32_t nrpend;          /**< receives read, waiting for their batch */
+	uint32_t rpend[RPC_RC_RBATCH];
 	bool pending;             /**< a response waits for send room, or a held request its slot */
 };
 
