@@ -60,9 +60,10 @@ row() {
     t=$1 d=$2 s=$3
     out=$tmp/cg.$t.$d.$s
     # 8 slots per session (the default); infrc with 64 sessions: as many
-    # as the depth (each slot holds five max_msg_size (1 MiB) buffers, and
-    # each session four more: 64 sessions of 8 slots do not fit the device's memory, and
-    # that row is left out). UD with 64 sessions: queue_depth 2048, room
+    # as the depth (each slot holds five max_msg_size (1 MiB) buffers and
+    # each session four more: 64 sessions of 8 slots do not fit the
+    # device's memory, and that row is left out). UD with 64 sessions:
+    # queue_depth 2048, room
     # for every packet in flight (the default 256 drops requests at depth
     # 8). -R: an RTO far above a call's time under callgrind, so that no
     # retransmission is counted (the bench prints the count: column retx)

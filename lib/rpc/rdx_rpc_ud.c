@@ -26,6 +26,18 @@
 #include "rdx_rpc_priv.h"
 
 
+/* Receives read wait until this many can be reposted in one post (one
+ * doorbell record update); the queue_depth >= 64 posted ones leave room. */
+#define RPC_UD_RBATCH 8u
+
+static void
+rx_flush(struct rdx_rpc_endpoint *ep)
+{
+	if (rdx_qp_post_recv_burst(ep->qp, ep->rwrs, (uint16_t)ep->nrecv) != ep->nrecv)
+		ep->stats.errors++;
+	ep->nrecv = 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Sending                                                            */
 
@@ -930,7 +942,8 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		ep->rwrs[ep->nrecv].wr_id = w->wr_id;
 		ep->rwrs[ep->nrecv].sge = &ep->rsges[ep->nrecv];
 		ep->rwrs[ep->nrecv].num_sge = 1;
-		ep->nrecv++;
+		if (++ep->nrecv == RPC_BURST)
+			rx_flush(ep);
 	}
 	if (unlikely(ep->qp_err)) {
 		ep->nrecv = 0;
@@ -938,11 +951,8 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		ep->nwr = 0;
 		return work;
 	}
-	if (ep->nrecv != 0) {
-		if (rdx_qp_post_recv_burst(ep->qp, ep->rwrs, (uint16_t)ep->nrecv) != ep->nrecv)
-			ep->stats.errors++;
-		ep->nrecv = 0;
-	}
+	if (ep->nrecv >= RPC_UD_RBATCH)
+		rx_flush(ep);
 	if (ep->grant_dirty)
 		run_grants(ep);
 	/* Back from a pause (this thread was not running): the peer's answers
