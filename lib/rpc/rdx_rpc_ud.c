@@ -202,6 +202,23 @@ pump_msg(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
 	return room;
 }
 
+/* pump_msg for a new message of one packet (its first packet is always
+ * sendable: a window or an unscheduled grant of at least one packet),
+ * without the general walk. */
+static inline void
+pump_first(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_tx *tx,
+	   struct rpc_rtt_timing *tm, uint64_t *t_sent, uint8_t flags, uint16_t type,
+	   uint64_t id, const uint8_t *msg, uint32_t len)
+{
+	if (send_data(ep, s, flags, type, id, msg, len, 0) != 0) {
+		ep->pump = true;
+	} else {
+		rpc_rtt_start(tm, ep->now, 0);
+		tx->next = 1;
+	}
+	*t_sent = rte_rdtsc();
+}
+
 static inline bool
 pump_client(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c)
 {
@@ -1007,7 +1024,10 @@ rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 	rpc_rtt_cancel(&c->gtm);
 	c->t_sent = c->t_resend = 0;
 	c->gent.role = RPC_ROLE_CLIENT;
-	pump_client(ep, c);
+	if (npkts == 1)
+		pump_first(ep, s, &c->tx, &c->tm, &c->t_sent, 0, c->type, c->id, c->req, c->req_len);
+	else
+		pump_client(ep, c);
 	tx_flush(ep);
 	return 0;
 }
@@ -1030,6 +1050,11 @@ rpc_ud_respond(struct rpc_sslot *ss)
 	ss->backoff = 0;
 	rpc_rtt_cancel(&ss->tm);
 	ss->t_sent = ss->t_resend = 0;
-	pump_server(ep, ss);
+	if (npkts == 1)
+		pump_first(ep, ss->req.sess, &ss->tx, &ss->tm, &ss->t_sent,
+			   (uint8_t)(RPC_F_RESP | ss->flags), ss->req.type, ss->id, ss->req.resp,
+			   ss->resp_len);
+	else
+		pump_server(ep, ss);
 	tx_flush(ep);
 }
