@@ -50,6 +50,8 @@ rc_bsz(const struct rdx_rpc_endpoint *ep)
 #define RC_REQ_BUF(ep, idx) (RC_RECVS(ep) + (idx))
 #define RC_RESP_BUF(ep, idx) (RC_RECVS(ep) + (ep)->slots + (idx))
 #define RC_BUFS(ep) (RC_RECVS(ep) + 2 * (ep)->slots)
+/* the least signaling interval of a session's sends */
+#define RC_SIG_MIN 8u
 
 static inline uint8_t *
 rc_buf(const struct rdx_rpc_session *s, uint32_t k)
@@ -430,10 +432,15 @@ static int
 rc_sess_init(struct rdx_rpc_session *s)
 {
 	struct rdx_rpc_endpoint *ep = s->ep;
+	/* One signaled send in sig, at least RC_SIG_MIN (a completion per
+	 * send costs a CQE to write and to read); the send queue holds the
+	 * 2 * slots requests and responses in flight and the sig - 1
+	 * unsignaled ones waiting for the next signaled send. */
+	const uint32_t sig = RTE_MAX(ep->slots, RC_SIG_MIN);
 	struct rdx_qp_conf qc = {
-		.send_cq = ep->cq, .recv_cq = ep->cq, .sq_depth = 4 * ep->slots,
+		.send_cq = ep->cq, .recv_cq = ep->cq, .sq_depth = 4 * sig,
 		.rq_depth = RC_RECVS(ep), .max_send_sge = 1, .max_recv_sge = 1,
-		.sig_interval = (uint16_t)ep->slots, .user_ctx = s,
+		.sig_interval = (uint16_t)sig, .user_ctx = s,
 		.post_lcore = ep->lcore_id >= 0 && ep->lcore_id < RTE_MAX_LCORE ?
 			      RDX_QP_POST_LCORE(ep->lcore_id) : 0,
 	};
