@@ -31,6 +31,10 @@
  * missing packets). */
 #define RPC_RESEND_RUNS 4u
 #define RPC_NONE UINT32_MAX
+/** A packet this short (header included) goes inline in its send WQE
+ * when the device allows: the short path of a small message, one WQE
+ * with no gather entry for the device to read. */
+#define RPC_INLINE 64u
 /** infrc: receives reposted together (rdx_rpc_rc.c) */
 #define RPC_RC_RBATCH 4u
 
@@ -125,6 +129,7 @@ struct rdx_rpc_session {
 	struct rdx_mem *mem;
 	uint32_t sq_out;          /**< send WRs not yet retired */
 	uint32_t sq_depth;
+	uint32_t inline_max;      /**< infrc: inline bytes of the QP (0: none) */
 	uint32_t rq_posted;       /**< receives posted at creation (rest at connect) */
 	uint32_t nrpend;          /**< receives read, waiting for their batch */
 	uint32_t rpend[RPC_RC_RBATCH];

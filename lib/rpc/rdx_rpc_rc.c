@@ -108,11 +108,17 @@ static int
 rc_send(struct rdx_rpc_session *s, uint32_t k, const struct rpc_hdr *h)
 {
 	struct rdx_rpc_endpoint *ep = s->ep;
+	const uint32_t len = RPC_HDR_LEN + h->msg_len;
+	/* the short path: a small message inline in its WQE (an inline SGE
+	 * names the bytes by their host address, as in verbs) */
+	const bool inl = len <= s->inline_max;
 	struct rdx_sge sge = {
-		.addr = rc_iova(s, k), .length = RPC_HDR_LEN + h->msg_len, .lkey = s->mem->lkey,
+		.addr = inl ? (uint64_t)(uintptr_t)rc_buf(s, k) : rc_iova(s, k), .length = len,
+		.lkey = s->mem->lkey,
 	};
 	struct rdx_wr wr = {
 		.wr_id = UINT64_MAX, .sge = &sge, .num_sge = 1, .opcode = RDX_OP_SEND,
+		.flags = inl ? RDX_WR_INLINE : 0,
 	};
 
 	if (unlikely(s->sq_out + 1 >= s->sq_depth))
@@ -440,6 +446,7 @@ rc_sess_init(struct rdx_rpc_session *s)
 	struct rdx_qp_conf qc = {
 		.send_cq = ep->cq, .recv_cq = ep->cq, .sq_depth = 4 * sig,
 		.rq_depth = RC_RECVS(ep), .max_send_sge = 1, .max_recv_sge = 1,
+		.max_inline = RTE_MIN(RPC_INLINE, rdx_dev_attr_get(ep->dev)->max_inline),
 		.sig_interval = (uint16_t)sig, .user_ctx = s,
 		.post_lcore = ep->lcore_id >= 0 && ep->lcore_id < RTE_MAX_LCORE ?
 			      RDX_QP_POST_LCORE(ep->lcore_id) : 0,
@@ -451,6 +458,7 @@ rc_sess_init(struct rdx_rpc_session *s)
 	if (s->qp == NULL)
 		return -rte_errno;
 	s->sq_depth = qc.sq_depth;
+	s->inline_max = qc.max_inline;
 	s->mem = rdx_dev_mem_alloc(ep->dev, RC_BUFS(ep) * rc_bsz(ep), RDX_MEM_HOST,
 				   RDX_ACCESS_LOCAL_WRITE);
 	if (s->mem == NULL) {
