@@ -48,6 +48,10 @@ tx_flush(struct rdx_rpc_endpoint *ep)
 
 	if (ep->nwr == 0)
 		return;
+	/* an address handle of a destroyed session waits for the sends
+	 * before it to retire: the burst's end tells (rdx_rpc_ud_ctl.c) */
+	if (unlikely(ep->ndead_ah != 0))
+		ep->wrs[ep->nwr - 1].flags |= RDX_WR_SIGNALED;
 	n = rdx_qp_post_burst(ep->qp, ep->wrs, (uint16_t)ep->nwr);
 	if (unlikely(n < ep->nwr)) {
 		uint32_t back = ep->nwr - n;
@@ -932,6 +936,8 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 				ep->stats.errors++;
 				rpc_ud_qp_failed(ep, w);
 			}
+			if (unlikely(ep->ndead_ah != 0))
+				rpc_ud_dead_ah_reap(ep);
 			continue;
 		}
 		if (unlikely(w->wr_id >= ep->qdepth)) {
