@@ -182,6 +182,8 @@ struct rdx_rpc_endpoint {
 	uint32_t rtt_bytes;
 	uint32_t overcommit;
 	uint32_t map_words;       /**< per reassembly bitmap */
+	struct rpc_pkt_limits lim; /**< what a packet is checked against (infrc: one
+				    * message is one packet, mtu = max_msg) */
 	int32_t lcore_id;
 	uint64_t hz;
 	uint64_t rto;             /**< TSC: a new session's RTO before it measured one */

@@ -232,15 +232,12 @@ rc_respond(struct rpc_sslot *ss)
 static void
 rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint32_t len)
 {
-	const struct rpc_pkt_limits lim = {
-		.mtu = ep->max_msg, .max_msg = ep->max_msg, .max_types = RDX_RPC_MAX_TYPES,
-	};
 	uint8_t *buf = rc_buf(s, k);
 	struct rpc_hdr h;
 
 	ep->stats.rx_pkts++;
-	/* one message is one packet: an "mtu" of max_msg checks exactly that */
-	if (unlikely(rpc_pkt_parse(buf, len, &lim, &h) != 0 || h.kind != RPC_PKT_DATA ||
+	/* one message is one packet: ep->lim's mtu of max_msg checks exactly that */
+	if (unlikely(rpc_pkt_parse(buf, len, &ep->lim, &h) != 0 || h.kind != RPC_PKT_DATA ||
 		     h.dst_session != s->wire_id)) {
 		ep->stats.bad_pkts++;
 		goto repost;

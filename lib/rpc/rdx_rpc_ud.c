@@ -669,15 +669,12 @@ static void
 ud_rx(struct rdx_rpc_endpoint *ep, const uint8_t *pkt, uint32_t len, uint32_t src_qp,
       uint64_t now)
 {
-	const struct rpc_pkt_limits lim = {
-		.mtu = ep->mtu, .max_msg = ep->max_msg, .max_types = RDX_RPC_MAX_TYPES,
-	};
 	struct rdx_rpc_session *s;
 	struct rpc_hdr h;
 	bool to_client;
 	uint32_t k;
 
-	if (unlikely(rpc_pkt_parse(pkt, len, &lim, &h) != 0 ||
+	if (unlikely(rpc_pkt_parse(pkt, len, &ep->lim, &h) != 0 ||
 		     (h.dst_session & RPC_SESS_IDX_MASK) >= ep->max_sessions)) {
 		ep->stats.bad_pkts++;
 		return;
