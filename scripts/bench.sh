@@ -212,6 +212,11 @@ echo "=== mlx5 datapath cost (callgrind, driver functions only; doc/perf.md)"
 if ! bench/callgrind.sh "$build" $([ $quick -eq 1 ] && echo 2000 || echo 20000); then
     failed+=(callgrind)
 fi
+echo
+echo "=== lib/rpc cost per call (callgrind, 8-byte echo, both ends; doc/perf.md)"
+if ! bench/rpc_cost.sh "$build" $([ $quick -eq 1 ] && echo 500 || echo 5000); then
+    failed+=(rpc_cost)
+fi
 echo "bench.sh: $(( $(date +%s) - start )) s; JSON reports in out/"
 if [ ${#failed[@]} -ne 0 ]; then
     echo "bench.sh: failed: ${failed[*]}" >&2

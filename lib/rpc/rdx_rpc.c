@@ -161,6 +161,7 @@ conf_resolve(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_conf *conf)
 		}
 		ep->mtu = ep->max_msg;
 		ep->rtt_bytes = 0;
+		ep->lim = (struct rpc_pkt_limits){ ep->mtu, ep->max_msg, RDX_RPC_MAX_TYPES };
 		return 0;
 	}
 	if (a->max_ud_msg <= RPC_HDR_LEN) {
@@ -175,6 +176,7 @@ conf_resolve(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_conf *conf)
 	if (range("rtt_bytes", ep->rtt_bytes, ep->mtu, ep->max_msg))
 		return -EINVAL;
 	ep->map_words = (rpc_npkts(ep->max_msg, ep->mtu) + 63) / 64;
+	ep->lim = (struct rpc_pkt_limits){ ep->mtu, ep->max_msg, RDX_RPC_MAX_TYPES };
 	return 0;
 }
 

@@ -31,6 +31,12 @@
  * missing packets). */
 #define RPC_RESEND_RUNS 4u
 #define RPC_NONE UINT32_MAX
+/** A packet this short (header included) goes inline in its send WQE
+ * when the device allows: the short path of a small message, one WQE
+ * with no gather entry for the device to read. */
+#define RPC_INLINE 64u
+/** infrc: receives reposted together (rdx_rpc_rc.c) */
+#define RPC_RC_RBATCH 4u
 
 /** Client slot: one call in flight (ids idx, idx + slots, ...). */
 struct rpc_cslot {
@@ -123,7 +129,10 @@ struct rdx_rpc_session {
 	struct rdx_mem *mem;
 	uint32_t sq_out;          /**< send WRs not yet retired */
 	uint32_t sq_depth;
+	uint32_t inline_max;      /**< infrc: inline bytes of the QP (0: none) */
 	uint32_t rq_posted;       /**< receives posted at creation (rest at connect) */
+	uint32_t nrpend;          /**< receives read, waiting for their batch */
+	uint32_t rpend[RPC_RC_RBATCH];
 	bool pending;             /**< a response waits for send room, or a held request its slot */
 };
 
@@ -174,6 +183,8 @@ struct rdx_rpc_endpoint {
 	uint32_t overcommit;
 	uint32_t sig_interval;    /**< UD: a signalled send at least every k */
 	uint32_t map_words;       /**< per reassembly bitmap */
+	struct rpc_pkt_limits lim; /**< what a packet is checked against (infrc: one
+				    * message is one packet, mtu = max_msg) */
 	int32_t lcore_id;
 	uint64_t hz;
 	uint64_t rto;             /**< TSC: a new session's RTO before it measured one */
@@ -239,6 +250,9 @@ void rpc_ud_respond(struct rpc_sslot *ss);
 /** A completion in error (w): the UD QP is in error; fail the endpoint
  * once (rdx_rpc_ud_ctl.c). */
 void rpc_ud_qp_failed(struct rdx_rpc_endpoint *ep, const struct rdx_wc *w);
+/** Destroy the kept address handles of destroyed sessions that no queued
+ * send names any more (rdx_rpc_ud_ctl.c). */
+void rpc_ud_dead_ah_reap(struct rdx_rpc_endpoint *ep);
 /** Free a server slot's buffers and grant entry; the slot goes idle. */
 void rpc_ud_ss_release(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss);
 

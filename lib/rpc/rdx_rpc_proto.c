@@ -11,20 +11,6 @@
 
 #include "rdx_rpc_proto.h"
 
-void
-rpc_hdr_encode(void *buf, const struct rpc_hdr *h)
-{
-	struct rpc_hdr w = *h;
-
-	w.type = rte_cpu_to_le_16(h->type);
-	w.dst_session = rte_cpu_to_le_32(h->dst_session);
-	w.msg_len = rte_cpu_to_le_32(h->msg_len);
-	w.rpc_id = rte_cpu_to_le_64(h->rpc_id);
-	w.offset = rte_cpu_to_le_32(h->offset);
-	w.length = rte_cpu_to_le_32(h->length);
-	memcpy(buf, &w, sizeof(w));
-}
-
 int
 rpc_pkt_parse(const void *buf, uint32_t len, const struct rpc_pkt_limits *lim,
 	      struct rpc_hdr *h)
@@ -75,42 +61,10 @@ rpc_pkt_parse(const void *buf, uint32_t len, const struct rpc_pkt_limits *lim,
 	return 0;
 }
 
-int
-rpc_rx_init(struct rpc_rx *rx, uint32_t msg_len, uint32_t mtu)
-{
-	uint32_t n = rpc_npkts(msg_len, mtu);
-	uint32_t words = (n + 63) / 64;
-
-	if (words > rx->map_words)
-		return -EMSGSIZE;
-	memset(rx->map, 0, (size_t)words * sizeof(uint64_t));
-	rx->npkts = n;
-	rx->rcvd = 0;
-	rx->cum = 0;
-	rx->msg_len = msg_len;
-	rx->rcvd_bytes = 0;
-	return 0;
-}
-
 static inline bool
 map_test(const uint64_t *map, uint32_t i)
 {
 	return (map[i / 64] >> (i % 64)) & 1;
-}
-
-int
-rpc_rx_add(struct rpc_rx *rx, uint32_t i, uint32_t len)
-{
-	if (i >= rx->npkts)
-		return -ERANGE;
-	if (map_test(rx->map, i))
-		return 0;
-	rx->map[i / 64] |= UINT64_C(1) << (i % 64);
-	rx->rcvd++;
-	rx->rcvd_bytes += len;
-	while (rx->cum < rx->npkts && map_test(rx->map, rx->cum))
-		rx->cum++;
-	return 1;
 }
 
 uint64_t
@@ -150,18 +104,6 @@ rpc_rx_missing_from(const struct rpc_rx *rx, uint32_t from, uint32_t limit, uint
 	return n;
 }
 
-void
-rpc_tx_init(struct rpc_tx *tx, uint32_t npkts, uint32_t window, uint32_t unsched)
-{
-	tx->npkts = npkts;
-	tx->next = 0;
-	tx->cum = 0;
-	tx->sack = 0;
-	tx->window = window > 64 ? 64 : window;
-	tx->limit = unsched > npkts ? npkts : unsched;
-	tx->rexmit = 0;
-}
-
 uint32_t
 rpc_tx_ack(struct rpc_tx *tx, uint32_t cum, uint64_t map)
 {
@@ -199,21 +141,6 @@ rpc_tx_acked(const struct rpc_tx *tx, uint32_t i)
 	if (i - tx->cum >= 64)
 		return false;
 	return (tx->sack >> (i - tx->cum)) & 1;
-}
-
-uint32_t
-rpc_tx_sendable(const struct rpc_tx *tx)
-{
-	uint32_t lim;
-
-	if (tx->window != 0) {
-		lim = tx->cum + tx->window;
-		if (lim > tx->npkts)
-			lim = tx->npkts;
-	} else {
-		lim = tx->limit;
-	}
-	return lim > tx->next ? lim - tx->next : 0;
 }
 
 int

@@ -11,8 +11,12 @@
 #ifndef RDX_RPC_PROTO_H
 #define RDX_RPC_PROTO_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+
+#include <rte_byteorder.h>
 
 /* ------------------------------------------------------------------ */
 /* Packet header (doc/rpc.md "Packet format"): 32 bytes, little-endian. */
@@ -68,7 +72,19 @@ struct rpc_pkt_limits {
 /**
  * Encode h into buf (RPC_HDR_LEN bytes).
  */
-void rpc_hdr_encode(void *buf, const struct rpc_hdr *h);
+static inline void
+rpc_hdr_encode(void *buf, const struct rpc_hdr *h)
+{
+	struct rpc_hdr w = *h;
+
+	w.type = rte_cpu_to_le_16(h->type);
+	w.dst_session = rte_cpu_to_le_32(h->dst_session);
+	w.msg_len = rte_cpu_to_le_32(h->msg_len);
+	w.rpc_id = rte_cpu_to_le_64(h->rpc_id);
+	w.offset = rte_cpu_to_le_32(h->offset);
+	w.length = rte_cpu_to_le_32(h->length);
+	memcpy(buf, &w, sizeof(w));
+}
 
 /**
  * Parse and check a packet of len bytes (the header and its payload).
@@ -115,9 +131,44 @@ struct rpc_rx {
 };
 
 /** Start a message of msg_len bytes. @return 0, -EMSGSIZE (map too small). */
-int rpc_rx_init(struct rpc_rx *rx, uint32_t msg_len, uint32_t mtu);
+static inline int
+rpc_rx_init(struct rpc_rx *rx, uint32_t msg_len, uint32_t mtu)
+{
+	uint32_t n = rpc_npkts(msg_len, mtu);
+	uint32_t words = (n + 63) / 64;
+
+	if (words > rx->map_words)
+		return -EMSGSIZE;
+	memset(rx->map, 0, (size_t)words * sizeof(uint64_t));
+	rx->npkts = n;
+	rx->rcvd = 0;
+	rx->cum = 0;
+	rx->msg_len = msg_len;
+	rx->rcvd_bytes = 0;
+	return 0;
+}
+/** Whether bit i of a reassembly map is set. */
+static inline bool
+rpc_map_test(const uint64_t *map, uint32_t i)
+{
+	return (map[i / 64] >> (i % 64)) & 1;
+}
+
 /** Mark packet i arrived. @return 1 new, 0 duplicate, -ERANGE bad index. */
-int rpc_rx_add(struct rpc_rx *rx, uint32_t i, uint32_t len);
+static inline int
+rpc_rx_add(struct rpc_rx *rx, uint32_t i, uint32_t len)
+{
+	if (i >= rx->npkts)
+		return -ERANGE;
+	if (rpc_map_test(rx->map, i))
+		return 0;
+	rx->map[i / 64] |= UINT64_C(1) << (i % 64);
+	rx->rcvd++;
+	rx->rcvd_bytes += len;
+	while (rx->cum < rx->npkts && rpc_map_test(rx->map, rx->cum))
+		rx->cum++;
+	return 1;
+}
 static inline bool
 rpc_rx_complete(const struct rpc_rx *rx)
 {
@@ -149,15 +200,37 @@ struct rpc_tx {
 
 /** Start a message: basic with window w (1..64), homa with w 0 and
  * unsched packets granted. */
-void rpc_tx_init(struct rpc_tx *tx, uint32_t npkts, uint32_t window,
-		 uint32_t unsched);
+static inline void
+rpc_tx_init(struct rpc_tx *tx, uint32_t npkts, uint32_t window, uint32_t unsched)
+{
+	tx->npkts = npkts;
+	tx->next = 0;
+	tx->cum = 0;
+	tx->sack = 0;
+	tx->window = window > 64 ? 64 : window;
+	tx->limit = unsched > npkts ? npkts : unsched;
+	tx->rexmit = 0;
+}
 /** Apply an ACK (first missing packet cum, map as rpc_rx_ack_map).
  * @return packets newly acknowledged. */
 uint32_t rpc_tx_ack(struct rpc_tx *tx, uint32_t cum, uint64_t map);
 /** Whether packet i is acknowledged. */
 bool rpc_tx_acked(const struct rpc_tx *tx, uint32_t i);
 /** Packets that may be sent for the first time now (window or grant). */
-uint32_t rpc_tx_sendable(const struct rpc_tx *tx);
+static inline uint32_t
+rpc_tx_sendable(const struct rpc_tx *tx)
+{
+	uint32_t lim;
+
+	if (tx->window != 0) {
+		lim = tx->cum + tx->window;
+		if (lim > tx->npkts)
+			lim = tx->npkts;
+	} else {
+		lim = tx->limit;
+	}
+	return lim > tx->next ? lim - tx->next : 0;
+}
 /** Apply a grant of `pkts` packets. @return 1 when it raised the limit. */
 int rpc_tx_grant(struct rpc_tx *tx, uint32_t pkts);
 /** Every packet acknowledged (basic). */

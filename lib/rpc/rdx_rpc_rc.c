@@ -5,7 +5,7 @@
  * message into a posted receive buffer of 32 + max_msg_size bytes. The QP
  * is reliable and ordered, so there are no retransmissions, acks or
  * duplicates; the ids are still checked. Each session holds, in one
- * registered region: 3 * slots receive buffers, slots request buffers and
+ * registered region: 3 * slots + 4 receive buffers, slots request buffers and
  * slots response buffers. A handler reads the request in its receive
  * buffer (reposted on rdx_rpc_respond) and writes the response straight
  * into its registered buffer: one copy per call, the request's.
@@ -41,12 +41,17 @@ rc_bsz(const struct rdx_rpc_endpoint *ep)
 	return RTE_ALIGN_CEIL((size_t)RPC_HDR_LEN + ep->max_msg, 64);
 }
 
-/* Buffer k of a session: receives 0..3S-1, request buffers 3S..4S-1,
- * response buffers 4S..5S-1. */
-#define RC_RECVS(ep) (3 * (ep)->slots)
-#define RC_REQ_BUF(ep, idx) (3 * (ep)->slots + (idx))
-#define RC_RESP_BUF(ep, idx) (4 * (ep)->slots + (idx))
-#define RC_BUFS(ep) (5 * (ep)->slots)
+/* Buffer k of a session: receives 0..R-1 (R = 3S + RPC_RC_RBATCH),
+ * request buffers R..R+S-1, response buffers R+S..R+2S-1. A receive read
+ * is reposted with the next RPC_RC_RBATCH - 1 ones in one post (one
+ * doorbell record update): the RPC_RC_RBATCH receives beyond 3S cover the
+ * ones waiting for their batch, so the accounting above still holds. */
+#define RC_RECVS(ep) (3 * (ep)->slots + RPC_RC_RBATCH)
+#define RC_REQ_BUF(ep, idx) (RC_RECVS(ep) + (idx))
+#define RC_RESP_BUF(ep, idx) (RC_RECVS(ep) + (ep)->slots + (idx))
+#define RC_BUFS(ep) (RC_RECVS(ep) + 2 * (ep)->slots)
+/* the least signaling interval of a session's sends */
+#define RC_SIG_MIN 8u
 
 static inline uint8_t *
 rc_buf(const struct rdx_rpc_session *s, uint32_t k)
@@ -72,16 +77,48 @@ rc_post_recv(struct rdx_rpc_session *s, uint32_t k)
 	return rdx_qp_post_recv_burst(s->qp, &rw, 1) == 1 ? 0 : -ENOBUFS;
 }
 
+/* Receive k was read and its buffer is free: repost it with the batch. */
+static void
+rc_recv_free(struct rdx_rpc_session *s, uint32_t k)
+{
+	struct rdx_rpc_endpoint *ep = s->ep;
+	struct rdx_recv_wr rw[RPC_RC_RBATCH];
+	struct rdx_sge sge[RPC_RC_RBATCH];
+	uint32_t i, n;
+
+	s->rpend[s->nrpend++] = k;
+	if (s->nrpend < RPC_RC_RBATCH)
+		return;
+	for (i = 0; i < RPC_RC_RBATCH; i++) {
+		sge[i].addr = rc_iova(s, s->rpend[i]);
+		sge[i].length = RPC_HDR_LEN + ep->max_msg;
+		sge[i].lkey = s->mem->lkey;
+		rw[i].wr_id = s->rpend[i];
+		rw[i].sge = &sge[i];
+		rw[i].num_sge = 1;
+	}
+	s->nrpend = 0;
+	n = rdx_qp_post_recv_burst(s->qp, rw, RPC_RC_RBATCH);
+	if (unlikely(n != RPC_RC_RBATCH))
+		ep->stats.errors += RPC_RC_RBATCH - n;
+}
+
 /* SEND buffer k with a header and len bytes already in place. */
 static int
 rc_send(struct rdx_rpc_session *s, uint32_t k, const struct rpc_hdr *h)
 {
 	struct rdx_rpc_endpoint *ep = s->ep;
+	const uint32_t len = RPC_HDR_LEN + h->msg_len;
+	/* the short path: a small message inline in its WQE (an inline SGE
+	 * names the bytes by their host address, as in verbs) */
+	const bool inl = len <= s->inline_max;
 	struct rdx_sge sge = {
-		.addr = rc_iova(s, k), .length = RPC_HDR_LEN + h->msg_len, .lkey = s->mem->lkey,
+		.addr = inl ? (uint64_t)(uintptr_t)rc_buf(s, k) : rc_iova(s, k), .length = len,
+		.lkey = s->mem->lkey,
 	};
 	struct rdx_wr wr = {
 		.wr_id = UINT64_MAX, .sge = &sge, .num_sge = 1, .opcode = RDX_OP_SEND,
+		.flags = inl ? RDX_WR_INLINE : 0,
 	};
 
 	if (unlikely(s->sq_out + 1 >= s->sq_depth))
@@ -152,8 +189,7 @@ rc_respond_now(struct rpc_sslot *ss)
 	ss->pending = false;
 	ss->state = SS_IDLE;
 	if (ss->buf != RPC_NONE) {
-		if (rc_post_recv(s, ss->buf) != 0)
-			s->ep->stats.errors++;
+		rc_recv_free(s, ss->buf);
 		ss->buf = RPC_NONE;
 	}
 	if (ss->next_buf != RPC_NONE) {
@@ -196,15 +232,12 @@ rc_respond(struct rpc_sslot *ss)
 static void
 rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint32_t len)
 {
-	const struct rpc_pkt_limits lim = {
-		.mtu = ep->max_msg, .max_msg = ep->max_msg, .max_types = RDX_RPC_MAX_TYPES,
-	};
 	uint8_t *buf = rc_buf(s, k);
 	struct rpc_hdr h;
 
 	ep->stats.rx_pkts++;
-	/* one message is one packet: an "mtu" of max_msg checks exactly that */
-	if (unlikely(rpc_pkt_parse(buf, len, &lim, &h) != 0 || h.kind != RPC_PKT_DATA ||
+	/* one message is one packet: ep->lim's mtu of max_msg checks exactly that */
+	if (unlikely(rpc_pkt_parse(buf, len, &ep->lim, &h) != 0 || h.kind != RPC_PKT_DATA ||
 		     h.dst_session != s->wire_id)) {
 		ep->stats.bad_pkts++;
 		goto repost;
@@ -223,8 +256,7 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 			status = -EMSGSIZE;
 		else if (h.msg_len != 0)
 			memcpy(c->resp, buf + RPC_HDR_LEN, h.msg_len);
-		if (rc_post_recv(s, k) != 0)
-			ep->stats.errors++;
+		rc_recv_free(s, k);
 		rpc_call_complete(c, status, h.msg_len);
 		return;
 	} else {
@@ -242,8 +274,7 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 			 * it as well. */
 			if (ss->next_buf != RPC_NONE) {
 				ep->stats.dup_dropped++;
-				if (rc_post_recv(s, ss->next_buf) != 0)
-					ep->stats.errors++;
+				rc_recv_free(s, ss->next_buf);
 			}
 			ss->next_buf = k;
 			ss->next_id = h.rpc_id;
@@ -264,8 +295,7 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 		return;
 	}
 repost:
-	if (rc_post_recv(s, k) != 0)
-		ep->stats.errors++;
+	rc_recv_free(s, k);
 }
 
 static void
@@ -370,7 +400,7 @@ rc_poll(struct rdx_rpc_endpoint *ep)
 static int
 rc_ep_init(struct rdx_rpc_endpoint *ep)
 {
-	struct rdx_cq_conf cc = { .depth = ep->max_sessions * ep->slots * 5 };
+	struct rdx_cq_conf cc = { .depth = ep->max_sessions * (ep->slots * 5 + RPC_RC_RBATCH) };
 	uint32_t max_cqe = rdx_dev_attr_get(ep->dev)->max_cqe;
 
 	if (cc.depth > max_cqe)
@@ -405,10 +435,16 @@ static int
 rc_sess_init(struct rdx_rpc_session *s)
 {
 	struct rdx_rpc_endpoint *ep = s->ep;
+	/* One signaled send in sig, at least RC_SIG_MIN (a completion per
+	 * send costs a CQE to write and to read); the send queue holds the
+	 * 2 * slots requests and responses in flight and the sig - 1
+	 * unsignaled ones waiting for the next signaled send. */
+	const uint32_t sig = RTE_MAX(ep->slots, RC_SIG_MIN);
 	struct rdx_qp_conf qc = {
-		.send_cq = ep->cq, .recv_cq = ep->cq, .sq_depth = 4 * ep->slots,
+		.send_cq = ep->cq, .recv_cq = ep->cq, .sq_depth = 4 * sig,
 		.rq_depth = RC_RECVS(ep), .max_send_sge = 1, .max_recv_sge = 1,
-		.sig_interval = (uint16_t)ep->slots, .user_ctx = s,
+		.max_inline = RTE_MIN(RPC_INLINE, rdx_dev_attr_get(ep->dev)->max_inline),
+		.sig_interval = (uint16_t)sig, .user_ctx = s,
 		.post_lcore = ep->lcore_id >= 0 && ep->lcore_id < RTE_MAX_LCORE ?
 			      RDX_QP_POST_LCORE(ep->lcore_id) : 0,
 	};
@@ -419,6 +455,7 @@ rc_sess_init(struct rdx_rpc_session *s)
 	if (s->qp == NULL)
 		return -rte_errno;
 	s->sq_depth = qc.sq_depth;
+	s->inline_max = qc.max_inline;
 	s->mem = rdx_dev_mem_alloc(ep->dev, RC_BUFS(ep) * rc_bsz(ep), RDX_MEM_HOST,
 				   RDX_ACCESS_LOCAL_WRITE);
 	if (s->mem == NULL) {

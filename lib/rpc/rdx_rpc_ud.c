@@ -26,6 +26,18 @@
 #include "rdx_rpc_priv.h"
 
 
+/* Receives read wait until this many can be reposted in one post (one
+ * doorbell record update); the queue_depth >= 64 posted ones leave room. */
+#define RPC_UD_RBATCH 8u
+
+static void
+rx_flush(struct rdx_rpc_endpoint *ep)
+{
+	if (rdx_qp_post_recv_burst(ep->qp, ep->rwrs, (uint16_t)ep->nrecv) != ep->nrecv)
+		ep->stats.errors++;
+	ep->nrecv = 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Sending                                                            */
 
@@ -36,6 +48,10 @@ tx_flush(struct rdx_rpc_endpoint *ep)
 
 	if (ep->nwr == 0)
 		return;
+	/* an address handle of a destroyed session waits for the sends
+	 * before it to retire: the burst's end tells (rdx_rpc_ud_ctl.c) */
+	if (unlikely(ep->ndead_ah != 0))
+		ep->wrs[ep->nwr - 1].flags |= RDX_WR_SIGNALED;
 	n = rdx_qp_post_burst(ep->qp, ep->wrs, (uint16_t)ep->nwr);
 	if (unlikely(n < ep->nwr)) {
 		uint32_t back = ep->nwr - n;
@@ -188,6 +204,23 @@ pump_msg(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
 	}
 	*o->t_sent = rte_rdtsc(); /* the poll's clock may be well behind by now */
 	return room;
+}
+
+/* pump_msg for a new message of one packet (its first packet is always
+ * sendable: a window or an unscheduled grant of at least one packet),
+ * without the general walk. */
+static inline void
+pump_first(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_tx *tx,
+	   struct rpc_rtt_timing *tm, uint64_t *t_sent, uint8_t flags, uint16_t type,
+	   uint64_t id, const uint8_t *msg, uint32_t len)
+{
+	if (send_data(ep, s, flags, type, id, msg, len, 0) != 0) {
+		ep->pump = true;
+	} else {
+		rpc_rtt_start(tm, ep->now, 0);
+		tx->next = 1;
+	}
+	*t_sent = rte_rdtsc();
 }
 
 static inline bool
@@ -636,15 +669,12 @@ static void
 ud_rx(struct rdx_rpc_endpoint *ep, const uint8_t *pkt, uint32_t len, uint32_t src_qp,
       uint64_t now)
 {
-	const struct rpc_pkt_limits lim = {
-		.mtu = ep->mtu, .max_msg = ep->max_msg, .max_types = RDX_RPC_MAX_TYPES,
-	};
 	struct rdx_rpc_session *s;
 	struct rpc_hdr h;
 	bool to_client;
 	uint32_t k;
 
-	if (unlikely(rpc_pkt_parse(pkt, len, &lim, &h) != 0 ||
+	if (unlikely(rpc_pkt_parse(pkt, len, &ep->lim, &h) != 0 ||
 		     (h.dst_session & RPC_SESS_IDX_MASK) >= ep->max_sessions)) {
 		ep->stats.bad_pkts++;
 		return;
@@ -903,6 +933,8 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 				ep->stats.errors++;
 				rpc_ud_qp_failed(ep, w);
 			}
+			if (unlikely(ep->ndead_ah != 0))
+				rpc_ud_dead_ah_reap(ep);
 			continue;
 		}
 		if (unlikely(w->wr_id >= ep->qdepth)) {
@@ -930,7 +962,8 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		ep->rwrs[ep->nrecv].wr_id = w->wr_id;
 		ep->rwrs[ep->nrecv].sge = &ep->rsges[ep->nrecv];
 		ep->rwrs[ep->nrecv].num_sge = 1;
-		ep->nrecv++;
+		if (++ep->nrecv == RPC_BURST)
+			rx_flush(ep);
 	}
 	if (unlikely(ep->qp_err)) {
 		ep->nrecv = 0;
@@ -938,11 +971,8 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		ep->nwr = 0;
 		return work;
 	}
-	if (ep->nrecv != 0) {
-		if (rdx_qp_post_recv_burst(ep->qp, ep->rwrs, (uint16_t)ep->nrecv) != ep->nrecv)
-			ep->stats.errors++;
-		ep->nrecv = 0;
-	}
+	if (ep->nrecv >= RPC_UD_RBATCH)
+		rx_flush(ep);
 	if (ep->grant_dirty)
 		run_grants(ep);
 	/* Back from a pause (this thread was not running): the peer's answers
@@ -997,7 +1027,10 @@ rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 	rpc_rtt_cancel(&c->gtm);
 	c->t_sent = c->t_resend = 0;
 	c->gent.role = RPC_ROLE_CLIENT;
-	pump_client(ep, c);
+	if (npkts == 1)
+		pump_first(ep, s, &c->tx, &c->tm, &c->t_sent, 0, c->type, c->id, c->req, c->req_len);
+	else
+		pump_client(ep, c);
 	tx_flush(ep);
 	return 0;
 }
@@ -1020,6 +1053,11 @@ rpc_ud_respond(struct rpc_sslot *ss)
 	ss->backoff = 0;
 	rpc_rtt_cancel(&ss->tm);
 	ss->t_sent = ss->t_resend = 0;
-	pump_server(ep, ss);
+	if (npkts == 1)
+		pump_first(ep, ss->req.sess, &ss->tx, &ss->tm, &ss->t_sent,
+			   (uint8_t)(RPC_F_RESP | ss->flags), ss->req.type, ss->id, ss->req.resp,
+			   ss->resp_len);
+	else
+		pump_server(ep, ss);
 	tx_flush(ep);
 }

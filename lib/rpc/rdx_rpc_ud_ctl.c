@@ -80,9 +80,16 @@ static int
 ud_ep_init(struct rdx_rpc_endpoint *ep)
 {
 	struct rdx_cq_conf cc = { .depth = 2 * ep->qdepth };
+	/* One signaled send in 16, not one per burst: a send completion only
+	 * returns packet buffers (tx_out), and 16 <= queue_depth / 4 leaves the
+	 * ring room while the unsignaled ones wait for the next signaled one.
+	 * A send that fails completes in error, signaled or not (mlx5 PRM: an
+	 * error CQE is always generated). While an address handle of a
+	 * destroyed session waits for the sends before it, every burst's end
+	 * is signaled (tx_flush) and each send completion reaps (rpc_ud_poll). */
 	struct rdx_qp_conf qc = {
 		.sq_depth = ep->qdepth, .rq_depth = ep->qdepth, .max_send_sge = 1,
-		.max_recv_sge = 1, .sig_interval = (uint16_t)ep->sig_interval, .sig_burst_end = true,
+		.max_recv_sge = 1, .sig_interval = (uint16_t)ep->sig_interval, .sig_burst_end = false,
 		.type = RDX_QP_UD, .qkey = RPC_UD_QKEY,
 		.post_lcore = ep->lcore_id >= 0 && ep->lcore_id < RTE_MAX_LCORE ?
 			      RDX_QP_POST_LCORE(ep->lcore_id) : 0,
@@ -182,8 +189,8 @@ ud_sends_retired(const struct rdx_rpc_endpoint *ep)
 
 /* Destroy the kept AHs that no queued send names any more (they were
  * kept in the order they died, so those are a prefix). */
-static void
-ud_dead_ah_reap(struct rdx_rpc_endpoint *ep)
+void
+rpc_ud_dead_ah_reap(struct rdx_rpc_endpoint *ep)
 {
 	uint64_t retired = ud_sends_retired(ep);
 	uint32_t n = 0;
@@ -206,7 +213,7 @@ ud_sess_fini(struct rdx_rpc_session *s)
 
 	for (i = 0; i < ep->slots; i++)
 		rpc_ud_ss_release(ep, &s->ss[i]);
-	ud_dead_ah_reap(ep);
+	rpc_ud_dead_ah_reap(ep);
 	if (s->ah == NULL)
 		return;
 	/* Sends naming the AH may still be in the send queue: keep it until

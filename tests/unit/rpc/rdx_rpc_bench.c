@@ -9,7 +9,12 @@
  *
  *   rdx_rpc_bench [-t infrc|basic+infud|homa+infud] [-n calls] [-q req_bytes]
  *                 [-r resp_bytes] [-d depth] [-s slots] [-D devargs]
- *                 [-R rto_us] [-w window]
+ *                 [-R rto_us] [-w window] [-S sessions] [-Q queue_depth]
+ *
+ * -S opens that many sessions between the two endpoints (one client end
+ * and one server end each) and keeps -d calls in flight on each: -n is the
+ * total over all of them. -Q sets the UD transports' queue_depth (their
+ * one QP's send and receive queues; 0: the default).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -42,12 +47,15 @@ echo(struct rdx_rpc_req *req, void *arg)
 	rdx_rpc_respond(req, n);
 }
 
+#define BENCH_MAX_SESS 64u
+
 struct bcall {
 	unsigned int *left;
 	unsigned int *done;
 };
 
-static struct rdx_rpc_session *g_sess;
+static struct rdx_rpc_session *g_sess[BENCH_MAX_SESS];
+static uint32_t g_nsess = 1;
 static uint8_t *g_req, *g_resp;
 static uint32_t g_req_len, g_resp_cap;
 
@@ -70,15 +78,19 @@ __attribute__((noinline)) static unsigned int
 bench_run(struct rdx_rpc_endpoint *a, struct rdx_rpc_endpoint *b, unsigned int n,
 	  unsigned int depth)
 {
-	static struct bcall calls[64];
-	unsigned int left = n, done = 0, i;
+	static struct bcall calls[BENCH_MAX_SESS * 64];
+	unsigned int left = n, done = 0, i, k;
 
 	for (i = 0; i < depth && left > 0; i++) {
-		calls[i].left = &left;
-		calls[i].done = &done;
-		if (rdx_rpc_call(g_sess, 1, g_req, g_req_len, g_resp, g_resp_cap, bcont,
-				 &calls[i]) == 0)
-			left--;
+		for (k = 0; k < g_nsess && left > 0; k++) {
+			struct bcall *c = &calls[i * g_nsess + k];
+
+			c->left = &left;
+			c->done = &done;
+			if (rdx_rpc_call(g_sess[k], 1, g_req, g_req_len, g_resp, g_resp_cap, bcont,
+					 c) == 0)
+				left--;
+		}
 	}
 	while (done < n - left) {
 		rdx_rpc_endpoint_poll(a);
@@ -91,15 +103,16 @@ int
 main(int argc, char **argv)
 {
 	const char *transport = "basic+infud", *devargs = "sw";
-	uint32_t n = 20000, q = 8, r = 8, depth = 1, slots = 8, rto = 1000, window = 32;
+	uint32_t n = 20000, q = 8, r = 8, depth = 1, slots = 8, rto = 1000, window = 32, qd = 0;
 	struct rdx_rpc_conf conf = { 0 };
 	struct rdx_rpc_stats sa, sb;
 	struct ut_pair p;
 	double t0, t1;
 	unsigned int done;
+	uint32_t j;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:n:q:r:d:s:D:R:w:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:q:r:d:s:D:R:w:S:Q:")) != -1) {
 		switch (opt) {
 		case 't':
 			transport = optarg;
@@ -116,8 +129,10 @@ main(int argc, char **argv)
 		case 'D': devargs = optarg; break;
 		case 'R': rto = num("-R", optarg, 1, 10000000); break;
 		case 'w': window = num("-w", optarg, 1, 64); break;
+		case 'S': g_nsess = num("-S", optarg, 1, BENCH_MAX_SESS); break;
+		case 'Q': qd = num("-Q", optarg, 0, 65536); break;
 		default:
-			fprintf(stderr, "usage: rdx_rpc_bench [-t transport] [-n calls] [-q req] [-r resp] [-d depth] [-s slots] [-D devargs] [-R rto_us] [-w window]\n");
+			fprintf(stderr, "usage: rdx_rpc_bench [-t transport] [-n calls] [-q req] [-r resp] [-d depth] [-s slots] [-D devargs] [-R rto_us] [-w window] [-S sessions] [-Q queue_depth]\n");
 			return 2;
 		}
 	}
@@ -127,15 +142,34 @@ main(int argc, char **argv)
 	}
 	conf.transport = transport;
 	conf.slots = slots;
-	conf.max_sessions = 1;
+	if (depth > slots) {
+		fprintf(stderr, "rdx_rpc_bench: -d %u wants -s %u or more (one slot per call in flight)\n",
+			depth, depth);
+		return 2;
+	}
+	conf.max_sessions = g_nsess;
 	conf.rto_us = rto;
 	conf.window = window;
+	conf.queue_depth = qd;
 	if (ut_pair_open(&p, devargs, devargs, &conf) != 0) {
 		fprintf(stderr, "rdx_rpc_bench: cannot set up two endpoints on '%s'\n", devargs);
 		return 2;
 	}
 	rdx_rpc_handler_register(p.b, 1, echo, &r);
-	g_sess = p.sa;
+	g_sess[0] = p.sa;
+	for (j = 1; j < g_nsess; j++) {
+		struct rdx_rpc_session *ca = rdx_rpc_session_create(p.a);
+		struct rdx_rpc_session *cb = rdx_rpc_session_create(p.b);
+		struct rdx_rpc_session_info ia, ib;
+
+		if (ca == NULL || cb == NULL || rdx_rpc_session_info_get(ca, &ia) != 0 ||
+		    rdx_rpc_session_info_get(cb, &ib) != 0 || rdx_rpc_session_connect(ca, &ib) != 0 ||
+		    rdx_rpc_session_connect(cb, &ia) != 0) {
+			fprintf(stderr, "rdx_rpc_bench: cannot open session %u of %u\n", j + 1, g_nsess);
+			return 2;
+		}
+		g_sess[j] = ca;
+	}
 	g_req_len = q;
 	g_resp_cap = r;
 	g_req = calloc(1, q + 1);
@@ -146,8 +180,8 @@ main(int argc, char **argv)
 	rdx_rpc_endpoint_stats_get(p.a, &sa);
 	rdx_rpc_endpoint_stats_get(p.b, &sb);
 	printf("rdx_rpc_bench (software device, both ends on one core): transport %s device %s "
-	       "calls %u req %u resp %u depth %u slots %u rto_us %u window %u\n",
-	       transport, devargs, n, q, r, depth, slots, rto, window);
+	       "calls %u req %u resp %u depth %u slots %u rto_us %u window %u sessions %u\n",
+	       transport, devargs, n, q, r, depth, slots, rto, window, g_nsess);
 	printf("  completed %u ok %lu failed %lu in %.3f s: %.0f calls/s\n", done,
 	       (unsigned long)sa.calls_ok, (unsigned long)sa.calls_err, t1 - t0,
 	       (double)done / (t1 - t0));
