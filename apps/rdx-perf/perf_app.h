@@ -132,6 +132,7 @@ struct perf_opts {
 	bool infinite;           /* --run_infinitely: a line every -D s until Ctrl-C */
 	bool verbose;            /* --verbose: knobs and per-lcore rows */
 	bool clusterperf;        /* --clusterperf: the clusterperf lines */
+	bool perftest_form;      /* run as ib_write_bw ..: perftest's defaults */
 	bool rdma_cm;            /* -R */
 	const char *source_ip;   /* --source_ip: -R's bind address */
 	/* open loop (rate.h): total ops/s of the client process; 0: closed loop */
