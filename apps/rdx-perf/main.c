@@ -582,6 +582,10 @@ parse:
 		if (mode >= 0)
 			a->o.sw_progress = (enum rdx_sw_progress)mode;
 	}
+	/* -x names a GID: the software device has none (the run goes on) */
+	if (a->attr->software && a->o.gid_index >= 0)
+		fprintf(stderr, "rdx-perf: -x %d is unused: the software device has no GID table\n",
+			a->o.gid_index);
 	if (a->attr->software && a->o.ib_port > 1) {
 		fprintf(stderr, "rdx-perf: bad value '%u' for -i: the software device has one port (1)\n",
 			a->o.ib_port);

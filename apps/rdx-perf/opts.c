@@ -70,7 +70,7 @@ enum {
 	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY, OPT_TRANSPORT,
 	OPT_OUTPUT, OPT_INFINITE, OPT_OUT_JSON, OPT_OUT_JSON_FILE, OPT_VERBOSE, OPT_CLUSTERPERF,
 	OPT_RATE, OPT_RATE_SWEEP, OPT_SOURCE_IP,
-	OPT_MIX, OPT_RPC, OPT_PERFTEST_FORM,
+	OPT_MIX, OPT_RPC, OPT_PERFTEST_FORM, OPT_USE_HUGEPAGES,
 };
 
 static const struct option long_opts[] = {
@@ -123,6 +123,7 @@ static const struct option long_opts[] = {
 	{"clusterperf", no_argument, NULL, OPT_CLUSTERPERF},
 	/* set by perftest_cli.c for ib_write_bw and the others */
 	{"perftest-form", no_argument, NULL, OPT_PERFTEST_FORM},
+	{"use_hugepages", no_argument, NULL, OPT_USE_HUGEPAGES},
 	{"rate", required_argument, NULL, OPT_RATE},
 	{"rate-sweep", required_argument, NULL, OPT_RATE_SWEEP},
 	{"report_gbits", no_argument, NULL, OPT_GBITS},
@@ -751,6 +752,10 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			break;
 		case OPT_VERBOSE:
 			o->verbose = true;
+			break;
+		case OPT_USE_HUGEPAGES:
+			/* perftest's: the buffers in hugepages (--mem huge) */
+			o->mem = RDX_MEM_HUGE;
 			break;
 		case OPT_PERFTEST_FORM:
 			o->perftest_form = true;

@@ -140,6 +140,37 @@ bad() { # WHAT PATTERN ARGS..
         fail "$d: exit $rc: $(head -c 300 "$TMP/err" | tr '\n' '|')"
     fi
 }
+# every perftest flag rdx-perf does not implement: refused by its name
+for f in --cpu_util "-W port_xmit_data" "-L 3" --recv_post_list=4 --mmap=/dev/zero --pkey_index=1 \
+         --wait_destroy=1 --force-link=IB --report-per-port --use_old_post_send --disable_pcie_relaxed \
+         -j --ts "-X 1"; do
+    read -ra fa <<<"$f"
+    n=${fa[0]%%=*}
+    bad "$n" "perftest's .*${n#-}.* is not implemented by rdx-perf" ib_write_bw -d sw "${fa[@]}" 127.0.0.1
+done
+# --use_hugepages is --mem huge: the same run (or the same refusal
+# when the kernel has no hugepages)
+RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_bw -d sw --loopback -n 1000 --use_hugepages \
+    >"$TMP/hp.out" 2>"$TMP/hp.err"
+hrc=$?
+RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_bw -d sw --loopback -n 1000 --mem huge \
+    >"$TMP/mh.out" 2>"$TMP/mh.err"
+mrc=$?
+if [ "$hrc" -eq "$mrc" ] && { [ "$hrc" -eq 0 ] || grep -q "of huge memory" "$TMP/hp.err"; } &&
+   { [ "$hrc" -ne 0 ] || grep -qE "^ 65536 +1000 " "$TMP/hp.out"; }; then
+    pass "--use_hugepages = --mem huge (exit $hrc both)"
+else
+    fail "--use_hugepages: exit $hrc, --mem huge exit $mrc: $(head -c 300 "$TMP/hp.err")"
+fi
+# -x on the software device: run, and said unused in one line
+if RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_lat -d sw --loopback -n 200 -x 3 \
+       >"$TMP/x.out" 2>"$TMP/x.err" && [ "$(wc -l <"$TMP/x.err")" -eq 1 ] &&
+   grep -q "^rdx-perf: -x 3 is unused: the software device has no GID table" "$TMP/x.err" &&
+   grep -qE "^ 2 +200 " "$TMP/x.out"; then
+    pass "-x 3 on sw: $(cat "$TMP/x.err")"
+else
+    fail "-x 3 on sw: $(head -c 300 "$TMP/x.err")"
+fi
 bad "-A on write"   "-A applies to ib_atomic_bw and ib_atomic_lat" ib_write_bw -d sw -A FETCH_AND_ADD
 bad "-A bad value"  "bad value 'ADD' for -A" ib_atomic_bw -d sw -A ADD
 bad "-A no value"   "-A needs a value" ib_atomic_bw -d sw -A
