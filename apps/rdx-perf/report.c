@@ -309,7 +309,8 @@ compact_kind(const struct perf_app *a)
 }
 
 /* --output=bandwidth|latency|message_rate: that one figure of a total row,
- * in the compact table's unit (MiB/s or Gb/s, usec median, Mpps). */
+ * in the compact table's unit (MiB/s or Gb/s, usec median, Mpps), with six
+ * decimals as perftest prints it (printf "%lf": print_report_bw/_lat). */
 static void
 output_figure(const struct perf_app *a, const struct rdx_result *x)
 {
@@ -317,10 +318,10 @@ output_figure(const struct perf_app *a, const struct rdx_result *x)
 
 	switch (a->o.output) {
 	case PERF_OUTPUT_BW:
-		printf("%.2f\n", a->o.gbits ? bw * 8 / 1e9 : bw / (1024.0 * 1024.0));
+		printf("%.6f\n", a->o.gbits ? bw * 8 / 1e9 : bw / (1024.0 * 1024.0));
 		break;
 	case PERF_OUTPUT_LAT:
-		printf("%.2f\n", x->has_lat ? x->lat.p50 / 1e3 : 0.0);
+		printf("%.6f\n", x->has_lat ? x->lat.p50 / 1e3 : 0.0);
 		break;
 	case PERF_OUTPUT_MSG_RATE:
 		printf("%.6f\n", x->mops);

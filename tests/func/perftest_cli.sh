@@ -40,8 +40,10 @@ rows_wanted = int(sys.argv[3]) if len(sys.argv) > 3 else None
 lines = open(path).read().splitlines()
 if kind in ("bandwidth", "latency", "message_rate"):
     # --output: the figure alone
+    # printf "%lf", as perftest's print_report_bw / print_report_lat
     assert len(lines) == 1, lines
     float(lines[0])
+    assert len(lines[0].split(".")[1]) == 6, lines[0]
     sys.exit(0)
 rows = [l.split() for l in lines if l.split() and l.split()[0].isdigit()]
 assert rows, "no result row"
