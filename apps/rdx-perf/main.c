@@ -634,9 +634,10 @@ parse:
 	if (rc == 0) {
 		if (a->mpi != NULL)
 			rc = mpi_runs(a);
-		else if (a->client)
+		else if (a->client) {
+			perf_report_head_first(a);
 			rc = client_runs(a);
-		else
+		} else
 			rc = perf_server_loop(a);
 	}
 	/* the checks of the whole run before the report, which says how it went */

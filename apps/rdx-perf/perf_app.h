@@ -601,6 +601,7 @@ struct perf_app {
 	struct rdx_dev *dev;
 	const struct rdx_dev_attr *attr;
 	bool client;              /* runs client endpoints (loopback or --connect) */
+	bool head_printed;        /* the parameter block is out (report.c) */
 	bool responder;           /* runs server endpoints (loopback or --server) */
 	struct perf_cm *cm;       /* -R: rdma_cm state (rdmacm.c) */
 	unsigned int nb_lcores;
@@ -710,6 +711,8 @@ void perf_report_dev_knobs(const struct perf_app *a);
 const char *perf_sw_progress_name(enum rdx_sw_progress p);
 int perf_report_files(struct perf_app *a);
 int perf_report_init(struct perf_app *a);
+/* the parameter block now (once; the report does not print it again) */
+void perf_report_head_first(struct perf_app *a);
 void perf_report_run(struct perf_app *a, bool last);
 int perf_report_finish(struct perf_app *a);
 int perf_wrlog_write(struct perf_app *a);

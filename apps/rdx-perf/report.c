@@ -338,11 +338,16 @@ output_figure(const struct perf_app *a, const struct rdx_result *x)
  * --output the figure alone goes to stdout: the device kind goes to stderr.
  */
 static void
-perf_report_head(const struct perf_app *a)
+perf_report_head(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
 	char diff[256] = "", mtu[16] = "port", len[48];
 	size_t n = 0;
+
+	/* once: before the first run (perf_report_head_first), else here */
+	if (a->head_printed)
+		return;
+	a->head_printed = true;
 
 	if (o->output != PERF_OUTPUT_TABLE) {
 		if (a->attr->software)
@@ -382,6 +387,17 @@ perf_report_head(const struct perf_app *a)
 			 o->sizes[0]);
 	if (diff[0] != '\0')
 		printf(" defaults that differ from perftest's:%s\n", diff);
+}
+
+/* The parameter block before the first run, as perftest prints its own
+ * before the first result: a long run (-D 60) or one interrupted by
+ * Ctrl-C has it on stdout at once. */
+void
+perf_report_head_first(struct perf_app *a)
+{
+	perf_report_head(a);
+	fflush(stdout);
+	fflush(stderr);
 }
 
 /* -b across processes: which process a row is (JSON/CSV rank and host):

@@ -131,6 +131,27 @@ else
     fail "link ib_read_lat: $(head -c 300 "$TMP/link.err")"
 fi
 
+# the parameter block before the first result: on stdout while a -D 30
+# run is under way, then once, and Ctrl-C still ends with the table
+RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_bw -d sw --loopback -D 30 \
+    >"$TMP/hd.out" 2>"$TMP/hd.err" &
+hpid=$!
+for _ in $(seq 100); do
+    grep -q "^ rdx-perf write bw |" "$TMP/hd.out" && break
+    sleep 0.1
+done
+sleep 0.5
+early=$(grep -c -- "-t 128 -Q 100 .* -D 30 s" "$TMP/hd.out")
+rows_early=$(grep -cE "^ 65536 " "$TMP/hd.out")
+kill -INT "$hpid"
+wait "$hpid"; hrc=$?
+if [ "$early" -eq 1 ] && [ "$rows_early" -eq 0 ] && [ "$hrc" -eq 130 ] &&
+   [ "$(grep -c "^ rdx-perf write bw |" "$TMP/hd.out")" -eq 1 ] && grep -qE "^ 65536 +[0-9]+ " "$TMP/hd.out"; then
+    pass "-D 30: the parameter block on stdout during the run, once; Ctrl-C: the row, exit 130"
+else
+    fail "header first: early $early, rows $rows_early, exit $hrc: $(head -c 400 "$TMP/hd.out")"
+fi
+
 # bad input: one line, exit 2
 bad() { # WHAT PATTERN ARGS..
     local d=$1 pat=$2; shift 2
