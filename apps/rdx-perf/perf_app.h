@@ -20,6 +20,7 @@
 #include "rdx_dev.h"
 #include "rdx_hist.h"
 #include "rdx_perf.h"
+#include "rdx_report.h"     /* the compact table printed as runs end */
 #include "rdx_sw.h"          /* enum rdx_sw_progress: the sw devargs */
 
 struct rdx_conn;
@@ -602,6 +603,7 @@ struct perf_app {
 	const struct rdx_dev_attr *attr;
 	bool client;              /* runs client endpoints (loopback or --connect) */
 	bool head_printed;        /* the parameter block is out (report.c) */
+	struct rdx_report_compact_state compact; /* the table's rows printed so far */
 	bool responder;           /* runs server endpoints (loopback or --server) */
 	struct perf_cm *cm;       /* -R: rdma_cm state (rdmacm.c) */
 	unsigned int nb_lcores;

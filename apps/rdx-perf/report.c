@@ -389,6 +389,16 @@ perf_report_head(struct perf_app *a)
 		printf(" defaults that differ from perftest's:%s\n", diff);
 }
 
+/* The compact table printed row by row as the runs end: the client's
+ * table of one process (-b across processes and MPI ranks print theirs
+ * at the end, --run_infinitely its own way). */
+static bool
+compact_streamed(const struct perf_app *a)
+{
+	return a->o.output == PERF_OUTPUT_TABLE && !a->o.infinite && a->mpi == NULL &&
+	       a->client && !perf_bidir_procs(a);
+}
+
 /* The parameter block before the first run, as perftest prints its own
  * before the first result: a long run (-D 60) or one interrupted by
  * Ctrl-C has it on stdout at once. */
@@ -526,6 +536,19 @@ perf_report_run(struct perf_app *a, bool last)
 			output_figure(a, row);
 		fflush(stdout);
 		return;
+	}
+	/* the table's rows as each run ends (perftest prints each size's row
+	 * when it is measured); the closing lines come with the report */
+	if (compact_streamed(a) && added == 0) {
+		struct rdx_report_compact_state *st = &a->compact;
+
+		if (!st->started) {
+			perf_report_head(a);
+			st->many_qps = a->o.sweep_hi != a->o.sweep_lo;
+			st->open_loop = a->o.rate != 0 || a->o.nb_rates != 0;
+		}
+		rdx_report_print_compact_stream(a->rep, stdout, compact_kind(a), a->o.gbits, st, false);
+		fflush(stdout);
 	}
 	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || !last) {
 		char sz[16];
@@ -718,6 +741,9 @@ perf_report_finish(struct perf_app *a)
 	} else if (perf_bidir_procs(a)) {
 		perf_report_head(a);
 		bidir_compact(a);
+	} else if (a->compact.started) {
+		rdx_report_print_compact_stream(a->rep, stdout, compact_kind(a), o->gbits, &a->compact,
+						true);
 	} else {
 		perf_report_head(a);
 		rdx_report_print_compact(a->rep, stdout, compact_kind(a), o->gbits);

@@ -152,6 +152,24 @@ else
     fail "header first: early $early, rows $rows_early, exit $hrc: $(head -c 400 "$TMP/hd.out")"
 fi
 
+# the table's rows as each size ends: the 2-byte row is out while the
+# 8-byte run is under way; at the end every row and the closing lines once
+RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_lat -d sw --loopback --sizes 2,8 -D 1.5 \
+    >"$TMP/rw.out" 2>"$TMP/rw.err" &
+rpid=$!
+for _ in $(seq 100); do
+    grep -qE "^ 2 +[0-9]+ " "$TMP/rw.out" && break
+    sleep 0.1
+done
+r2=$(grep -cE "^ 2 +[0-9]+ " "$TMP/rw.out"); r8=$(grep -cE "^ 8 +[0-9]+ " "$TMP/rw.out")
+wait "$rpid"; rrc=$?
+if [ "$r2" -eq 1 ] && [ "$r8" -eq 0 ] && [ "$rrc" -eq 0 ] && [ "$(grep -c "#bytes" "$TMP/rw.out")" -eq 1 ] &&
+   [ "$(grep -cE "^ (2|8) +[0-9]+ " "$TMP/rw.out")" -eq 2 ] && [ "$(grep -c "status: completed" "$TMP/rw.out")" -eq 1 ]; then
+    pass "--sizes 2,8 -D 1.5: the 2-byte row before the 8-byte run ended; one header, two rows, one status"
+else
+    fail "rows as they end: early 2B $r2 8B $r8, exit $rrc: $(head -c 600 "$TMP/rw.out")"
+fi
+
 # bad input: one line, exit 2
 bad() { # WHAT PATTERN ARGS..
     local d=$1 pat=$2; shift 2
