@@ -466,7 +466,14 @@ main(int argc, char **argv)
 	char progress_arg[32];
 	int status = RDX_REPORT_STATUS_COMPLETED;
 
-	/* app options after "--"; without "--" every argument is an app option */
+	/* perftest's program names (perftest_cli.c); otherwise app options
+	 * after "--", and without "--" every argument is an app option */
+	rc = perf_perftest_argv(argc, argv, &eal_argc, &eal_argv, &app_argc, app_argv,
+				(int)RTE_DIM(app_argv));
+	if (rc < 0)
+		return PERF_EXIT_BAD_INPUT;
+	if (rc > 0)
+		goto parse;
 	for (i = 1; i < argc; i++)
 		if (strcmp(argv[i], "--") == 0)
 			break;
@@ -483,6 +490,7 @@ main(int argc, char **argv)
 	for (i = i + 1; i < argc; i++)
 		app_argv[app_argc++] = argv[i];
 	app_argv[app_argc] = NULL;
+parse:
 	/* --pattern / --flows-start: ranks launched by MPI (boot_mpi.c) */
 	if (perf_mpi_opts_take(&app_argc, app_argv, &mpo) < 0 ||
 	    perf_opts_parse(app_argc, app_argv, &a->o, &given) < 0)
@@ -574,6 +582,10 @@ main(int argc, char **argv)
 		if (mode >= 0)
 			a->o.sw_progress = (enum rdx_sw_progress)mode;
 	}
+	/* -x names a GID: the software device has none (the run goes on) */
+	if (a->attr->software && a->o.gid_index >= 0)
+		fprintf(stderr, "rdx-perf: -x %d is unused: the software device has no GID table\n",
+			a->o.gid_index);
 	if (a->attr->software && a->o.ib_port > 1) {
 		fprintf(stderr, "rdx-perf: bad value '%u' for -i: the software device has one port (1)\n",
 			a->o.ib_port);
@@ -622,9 +634,10 @@ main(int argc, char **argv)
 	if (rc == 0) {
 		if (a->mpi != NULL)
 			rc = mpi_runs(a);
-		else if (a->client)
+		else if (a->client) {
+			perf_report_head_first(a);
 			rc = client_runs(a);
-		else
+		} else
 			rc = perf_server_loop(a);
 	}
 	/* the checks of the whole run before the report, which says how it went */

@@ -71,7 +71,7 @@ enum {
 	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY, OPT_TRANSPORT,
 	OPT_OUTPUT, OPT_INFINITE, OPT_OUT_JSON, OPT_OUT_JSON_FILE, OPT_VERBOSE, OPT_CLUSTERPERF,
 	OPT_RATE, OPT_RATE_SWEEP, OPT_SOURCE_IP,
-	OPT_MIX, OPT_RPC,
+	OPT_MIX, OPT_RPC, OPT_PERFTEST_FORM, OPT_USE_HUGEPAGES,
 };
 
 static const struct option long_opts[] = {
@@ -122,6 +122,9 @@ static const struct option long_opts[] = {
 	{"out_json_file", required_argument, NULL, OPT_OUT_JSON_FILE},
 	{"verbose", no_argument, NULL, OPT_VERBOSE},
 	{"clusterperf", no_argument, NULL, OPT_CLUSTERPERF},
+	/* set by perftest_cli.c for ib_write_bw and the others */
+	{"perftest-form", no_argument, NULL, OPT_PERFTEST_FORM},
+	{"use_hugepages", no_argument, NULL, OPT_USE_HUGEPAGES},
 	{"rate", required_argument, NULL, OPT_RATE},
 	{"rate-sweep", required_argument, NULL, OPT_RATE_SWEEP},
 	{"report_gbits", no_argument, NULL, OPT_GBITS},
@@ -751,6 +754,13 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		case OPT_VERBOSE:
 			o->verbose = true;
 			break;
+		case OPT_USE_HUGEPAGES:
+			/* perftest's: the buffers in hugepages (--mem huge) */
+			o->mem = RDX_MEM_HUGE;
+			break;
+		case OPT_PERFTEST_FORM:
+			o->perftest_form = true;
+			break;
 		case OPT_CLUSTERPERF:
 			o->clusterperf = true;
 			break;
@@ -789,6 +799,9 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		fprintf(stderr, "rdx-perf: unexpected argument '%s' (see --help)\n", argv[optind]);
 		return -EINVAL;
 	}
+	/* perftest: a server when no host is given */
+	if (o->perftest_form && o->connect == NULL && !o->loopback)
+		o->server = true;
 	rc = perf_opts_compat_check(o, g);
 	if (rc < 0)
 		return rc;
@@ -880,7 +893,13 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 				return -EINVAL;
 			}
 	}
-	if (o->iters == 0 && o->duration == 0)
+	/* perftest's programs: -s 2 for latency; -n 5000 for ib_write_bw,
+	 * 1000 for the others; -t 128 -Q 100 for bandwidth */
+	if (o->perftest_form && lat && !g->sizes && !e->atomic)
+		o->sizes[0] = 2;
+	if (o->iters == 0 && o->duration == 0 && o->perftest_form)
+		o->iters = !lat && strcmp(o->test, "write") == 0 ? 5000 : 1000;
+	else if (o->iters == 0 && o->duration == 0)
 		o->iters = lat ? 1000 : 5000;
 	/* excluded warm-up: a tenth of -n up to 1000 ops; with -D 1000 ops too
 	 * (the first ops of a run take tens of us: cold caches and TLB) */
@@ -891,7 +910,7 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 	if (lat)
 		o->window = 1;
 	else if (!g->window)
-		o->window = 64;
+		o->window = o->perftest_form ? 128 : 64;
 	/* what the engine sets differently (echo: sizes, window, QPs) */
 	if (e->defaults != NULL) {
 		rc = e->defaults(o, g);
@@ -900,7 +919,7 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 	}
 	/* --rate: every op is timed from its intended send time (no -Q) */
 	if (!g->sig_every)
-		o->sig_every = lat || g->rate ? 1 : 16;
+		o->sig_every = lat || g->rate ? 1 : o->perftest_form ? 100 : 16;
 	/* a latency run signals every op and posts one at a time (echo: up
 	 * to --concurrent-ops); a ping-pong signals every message */
 	if (lat || e->loop[o->mode] == PERF_LOOP_PINGPONG)

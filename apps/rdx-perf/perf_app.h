@@ -20,6 +20,7 @@
 #include "rdx_dev.h"
 #include "rdx_hist.h"
 #include "rdx_perf.h"
+#include "rdx_report.h"     /* the compact table printed as runs end */
 #include "rdx_sw.h"          /* enum rdx_sw_progress: the sw devargs */
 
 struct rdx_conn;
@@ -134,6 +135,7 @@ struct perf_opts {
 	bool infinite;           /* --run_infinitely: a line every -D s until Ctrl-C */
 	bool verbose;            /* --verbose: knobs and per-lcore rows */
 	bool clusterperf;        /* --clusterperf: the clusterperf lines */
+	bool perftest_form;      /* run as ib_write_bw ..: perftest's defaults */
 	bool rdma_cm;            /* -R */
 	const char *source_ip;   /* --source_ip: -R's bind address */
 	/* open loop (rate.h): total ops/s of the client process; 0: closed loop */
@@ -606,6 +608,8 @@ struct perf_app {
 	struct rdx_dev *dev;
 	const struct rdx_dev_attr *attr;
 	bool client;              /* runs client endpoints (loopback or --connect) */
+	bool head_printed;        /* the parameter block is out (report.c) */
+	struct rdx_report_compact_state compact; /* the table's rows printed so far */
 	bool responder;           /* runs server endpoints (loopback or --server) */
 	struct perf_cm *cm;       /* -R: rdma_cm state (rdmacm.c) */
 	unsigned int nb_lcores;
@@ -715,6 +719,8 @@ void perf_report_dev_knobs(const struct perf_app *a);
 const char *perf_sw_progress_name(enum rdx_sw_progress p);
 int perf_report_files(struct perf_app *a);
 int perf_report_init(struct perf_app *a);
+/* the parameter block now (once; the report does not print it again) */
+void perf_report_head_first(struct perf_app *a);
 void perf_report_run(struct perf_app *a, bool last);
 int perf_report_finish(struct perf_app *a);
 int perf_wrlog_write(struct perf_app *a);

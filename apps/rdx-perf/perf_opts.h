@@ -43,6 +43,13 @@ int perf_parse_rates(const char *s, double *rates, unsigned int *n);
  * without :PORT takes -p, -R / -b / --rate combinations. 0 or -EINVAL. */
 int perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g);
 
+/* perftest_cli.c: argv[0]'s basename or argv[1] a perftest program
+ * (ib_write_bw ..): the EAL's words from RDX_EAL and the app's from the
+ * name and perftest's arguments. 1 done, 0 not that form, -EINVAL after
+ * one line. */
+int perf_perftest_argv(int argc, char **argv, int *eal_argc, char ***eal_argv, int *app_argc,
+		       char **app_argv, int cap);
+
 void perf_usage(FILE *f);
 int perf_parse_size(const char *s, uint64_t *out);
 int perf_size_name(uint64_t size, char *buf, size_t len);

@@ -309,7 +309,8 @@ compact_kind(const struct perf_app *a)
 }
 
 /* --output=bandwidth|latency|message_rate: that one figure of a total row,
- * in the compact table's unit (MiB/s or Gb/s, usec median, Mpps). */
+ * in the compact table's unit (MiB/s or Gb/s, usec median, Mpps), with six
+ * decimals as perftest prints it (printf "%lf": print_report_bw/_lat). */
 static void
 output_figure(const struct perf_app *a, const struct rdx_result *x)
 {
@@ -317,10 +318,10 @@ output_figure(const struct perf_app *a, const struct rdx_result *x)
 
 	switch (a->o.output) {
 	case PERF_OUTPUT_BW:
-		printf("%.2f\n", a->o.gbits ? bw * 8 / 1e9 : bw / (1024.0 * 1024.0));
+		printf("%.6f\n", a->o.gbits ? bw * 8 / 1e9 : bw / (1024.0 * 1024.0));
 		break;
 	case PERF_OUTPUT_LAT:
-		printf("%.2f\n", x->has_lat ? x->lat.p50 / 1e3 : 0.0);
+		printf("%.6f\n", x->has_lat ? x->lat.p50 / 1e3 : 0.0);
 		break;
 	case PERF_OUTPUT_MSG_RATE:
 		printf("%.6f\n", x->mops);
@@ -337,11 +338,16 @@ output_figure(const struct perf_app *a, const struct rdx_result *x)
  * --output the figure alone goes to stdout: the device kind goes to stderr.
  */
 static void
-perf_report_head(const struct perf_app *a)
+perf_report_head(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
 	char diff[256] = "", mtu[16] = "port", len[48];
 	size_t n = 0;
+
+	/* once: before the first run (perf_report_head_first), else here */
+	if (a->head_printed)
+		return;
+	a->head_printed = true;
 
 	if (o->output != PERF_OUTPUT_TABLE) {
 		if (a->attr->software)
@@ -381,6 +387,27 @@ perf_report_head(const struct perf_app *a)
 			 o->sizes[0]);
 	if (diff[0] != '\0')
 		printf(" defaults that differ from perftest's:%s\n", diff);
+}
+
+/* The compact table printed row by row as the runs end: the client's
+ * table of one process (-b across processes and MPI ranks print theirs
+ * at the end, --run_infinitely its own way). */
+static bool
+compact_streamed(const struct perf_app *a)
+{
+	return a->o.output == PERF_OUTPUT_TABLE && !a->o.infinite && a->mpi == NULL &&
+	       a->client && !perf_bidir_procs(a);
+}
+
+/* The parameter block before the first run, as perftest prints its own
+ * before the first result: a long run (-D 60) or one interrupted by
+ * Ctrl-C has it on stdout at once. */
+void
+perf_report_head_first(struct perf_app *a)
+{
+	perf_report_head(a);
+	fflush(stdout);
+	fflush(stderr);
 }
 
 /* -b across processes: which process a row is (JSON/CSV rank and host):
@@ -509,6 +536,19 @@ perf_report_run(struct perf_app *a, bool last)
 			output_figure(a, row);
 		fflush(stdout);
 		return;
+	}
+	/* the table's rows as each run ends (perftest prints each size's row
+	 * when it is measured); the closing lines come with the report */
+	if (compact_streamed(a) && added == 0) {
+		struct rdx_report_compact_state *st = &a->compact;
+
+		if (!st->started) {
+			perf_report_head(a);
+			st->many_qps = a->o.sweep_hi != a->o.sweep_lo;
+			st->open_loop = a->o.rate != 0 || a->o.nb_rates != 0;
+		}
+		rdx_report_print_compact_stream(a->rep, stdout, compact_kind(a), a->o.gbits, st, false);
+		fflush(stdout);
 	}
 	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || !last) {
 		char sz[16];
@@ -701,6 +741,9 @@ perf_report_finish(struct perf_app *a)
 	} else if (perf_bidir_procs(a)) {
 		perf_report_head(a);
 		bidir_compact(a);
+	} else if (a->compact.started) {
+		rdx_report_print_compact_stream(a->rep, stdout, compact_kind(a), o->gbits, &a->compact,
+						true);
 	} else {
 		perf_report_head(a);
 		rdx_report_print_compact(a->rep, stdout, compact_kind(a), o->gbits);

@@ -182,6 +182,22 @@ enum rdx_report_compact_kind {
  */
 int rdx_report_print_compact(const struct rdx_report *r, FILE *f,
 			     enum rdx_report_compact_kind kind, bool gbits);
+/** rdx_report_print_compact's table printed as its rows come. */
+struct rdx_report_compact_state {
+	bool started;      /**< the banner and the column header are out */
+	bool many_qps;     /**< set before the first call: a #qps column */
+	bool open_loop;    /**< set before the first call: an offered[ops/s] column */
+	unsigned int next; /**< the first row not printed yet */
+};
+
+/**
+ * The compact table in parts: the first call prints the banner and the
+ * column header; each call the total rows added since the last; with end,
+ * the closing lines (units, SHORT, status). 0, -EINVAL, or -EIO.
+ */
+int rdx_report_print_compact_stream(const struct rdx_report *r, FILE *f,
+				    enum rdx_report_compact_kind kind, bool gbits,
+				    struct rdx_report_compact_state *st, bool end);
 /** The compact table's column header alone (no #qps column; offered[ops/s]
  * when open_loop), for a caller that prints rows as they come. */
 int rdx_report_print_compact_head(FILE *f, enum rdx_report_compact_kind kind, bool gbits,

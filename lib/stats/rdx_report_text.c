@@ -291,14 +291,63 @@ rdx_report_print_compact_row(const struct rdx_result *x, FILE *f,
 }
 
 int
-rdx_report_print_compact(const struct rdx_report *r, FILE *f,
-			 enum rdx_report_compact_kind kind, bool gbits)
+rdx_report_print_compact_stream(const struct rdx_report *r, FILE *f,
+				enum rdx_report_compact_kind kind, bool gbits,
+				struct rdx_report_compact_state *st, bool end)
 {
 	const char *line = "---------------------------------------------------------------"
 		"------------------------------------------------------";
-	bool many_qps = false, open_loop = false;
 	const struct rdx_result *first = NULL;
 	unsigned int i, nb_short = 0, nb_cut = 0;
+
+	if (r == NULL || f == NULL || st == NULL)
+		return -EINVAL;
+	if (!st->started) {
+		rdx_report_banner(r, f);
+		fprintf(f, "%s\n", line);
+		rdx_report_compact_head(f, kind, gbits, st->many_qps, st->open_loop);
+		st->started = true;
+	}
+	for (i = st->next; i < r->nb_rows; i++) {
+		const struct rdx_result *x = &r->rows[i];
+
+		if (x->lcore == RDX_REPORT_LCORE_TOTAL)
+			rdx_report_compact_line(f, x, kind, gbits, st->many_qps, st->open_loop);
+	}
+	st->next = r->nb_rows;
+	if (!end)
+		return ferror(f) ? -EIO : 0;
+	for (i = 0; i < r->nb_rows; i++) {
+		const struct rdx_result *x = &r->rows[i];
+
+		if (x->lcore != RDX_REPORT_LCORE_TOTAL)
+			continue;
+		if (first == NULL)
+			first = x;
+		nb_short += x->short_run;
+		nb_cut += x->cut_short;
+	}
+	fprintf(f, "%s\n", line);
+	if (first != NULL && kind == RDX_REPORT_COMPACT_LAT)
+		fprintf(f, " latency: %s%s\n", rdx_report_lat_label(first->lat_kind),
+			st->open_loop ? ", from each op's intended send time (open loop)" : "");
+	if (kind == RDX_REPORT_COMPACT_BW)
+		fprintf(f, " %s; MsgRate: 10^6 ops/s; BW peak: not measured (-)\n",
+			gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes");
+	if (nb_short > 0)
+		fprintf(f, " SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
+			nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);
+	rdx_report_status_lines(r, f, nb_cut, " ");
+	return ferror(f) ? -EIO : 0;
+}
+
+int
+rdx_report_print_compact(const struct rdx_report *r, FILE *f,
+			 enum rdx_report_compact_kind kind, bool gbits)
+{
+	struct rdx_report_compact_state st = { 0 };
+	const struct rdx_result *first = NULL;
+	unsigned int i;
 
 	if (r == NULL || f == NULL)
 		return -EINVAL;
@@ -309,33 +358,10 @@ rdx_report_print_compact(const struct rdx_report *r, FILE *f,
 			continue;
 		if (first == NULL)
 			first = x;
-		many_qps |= x->qps != first->qps;
-		open_loop |= x->offered_ops_per_s > 0;
+		st.many_qps |= x->qps != first->qps;
+		st.open_loop |= x->offered_ops_per_s > 0;
 	}
-	rdx_report_banner(r, f);
-	fprintf(f, "%s\n", line);
-	rdx_report_compact_head(f, kind, gbits, many_qps, open_loop);
-	for (i = 0; i < r->nb_rows; i++) {
-		const struct rdx_result *x = &r->rows[i];
-
-		if (x->lcore != RDX_REPORT_LCORE_TOTAL)
-			continue;
-		rdx_report_compact_line(f, x, kind, gbits, many_qps, open_loop);
-		nb_short += x->short_run;
-		nb_cut += x->cut_short;
-	}
-	fprintf(f, "%s\n", line);
-	if (first != NULL && kind == RDX_REPORT_COMPACT_LAT)
-		fprintf(f, " latency: %s%s\n", rdx_report_lat_label(first->lat_kind),
-			open_loop ? ", from each op's intended send time (open loop)" : "");
-	if (kind == RDX_REPORT_COMPACT_BW)
-		fprintf(f, " %s; MsgRate: 10^6 ops/s; BW peak: not measured (-)\n",
-			gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes");
-	if (nb_short > 0)
-		fprintf(f, " SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
-			nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);
-	rdx_report_status_lines(r, f, nb_cut, " ");
-	return ferror(f) ? -EIO : 0;
+	return rdx_report_print_compact_stream(r, f, kind, gbits, &st, true);
 }
 
 int

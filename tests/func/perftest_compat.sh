@@ -83,14 +83,14 @@ mkdir -p "$TMP/cwd"
 ( cd "$TMP/cwd" && timeout -k 5 60 "$PERFA" "${L[@]}" -- "${W[@]}" --mode bw -n 20000 --output=bandwidth ) \
     >"$TMP/ob.out" 2>"$TMP/ob.err"
 orc=$?
-if [ "$orc" -eq 0 ] && [ "$(wc -l <"$TMP/ob.out")" -eq 1 ] && grep -qE '^[0-9]+\.[0-9]{2}$' "$TMP/ob.out" &&
+if [ "$orc" -eq 0 ] && [ "$(wc -l <"$TMP/ob.out")" -eq 1 ] && grep -qE '^[0-9]+\.[0-9]{6}$' "$TMP/ob.out" &&
    [ -z "$(ls -A "$TMP/cwd")" ] && grep -q "SOFTWARE mlx5 device" "$TMP/ob.err"; then
     pass "--output=bandwidth: '$(cat "$TMP/ob.out")' alone, no file written, device kind on stderr"
 else
     fail "--output=bandwidth: exit $orc, out '$(head -c 200 "$TMP/ob.out")', files: $(ls -A "$TMP/cwd")"
 fi
 if run ol 60 "${L[@]}" -- "${W[@]}" --sizes 2,8 -n 2000 --output=latency &&
-   [ "$(grep -cE '^[0-9]+\.[0-9]{2}$' "$TMP/ol.out")" -eq 2 ] && [ "$(wc -l <"$TMP/ol.out")" -eq 2 ]; then
+   [ "$(grep -cE '^[0-9]+\.[0-9]{6}$' "$TMP/ol.out")" -eq 2 ] && [ "$(wc -l <"$TMP/ol.out")" -eq 2 ]; then
     pass "--output=latency: one figure per size ($(tr '\n' ' ' <"$TMP/ol.out"))"
 else
     fail "--output=latency: $(head -c 200 "$TMP/ol.out")"

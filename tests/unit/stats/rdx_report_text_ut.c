@@ -106,6 +106,35 @@ compact_lat(const struct rdx_report *r, FILE *f)
 	return rdx_report_print_compact(r, f, RDX_REPORT_COMPACT_LAT, false);
 }
 
+/* the same table in parts: header and rows, rows again (none new), end */
+static int
+compact_bw_parts(const struct rdx_report *r, FILE *f)
+{
+	struct rdx_report_compact_state st = { .many_qps = true };
+
+	if (rdx_report_print_compact_stream(r, f, RDX_REPORT_COMPACT_BW, false, &st, false) != 0 ||
+	    rdx_report_print_compact_stream(r, f, RDX_REPORT_COMPACT_BW, false, &st, false) != 0)
+		return -1;
+	return rdx_report_print_compact_stream(r, f, RDX_REPORT_COMPACT_BW, false, &st, true);
+}
+
+static void
+test_compact_stream(void)
+{
+	struct rdx_report *r = sample_report();
+	char *whole = capture(r, compact_bw), *parts = capture(r, compact_bw_parts);
+	struct rdx_report_compact_state st = { 0 };
+
+	CU_ASSERT_STRING_EQUAL(parts, whole);
+	CU_ASSERT_EQUAL(rdx_report_print_compact_stream(r, NULL, RDX_REPORT_COMPACT_BW, false, &st,
+							true), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_report_print_compact_stream(r, stdout, RDX_REPORT_COMPACT_BW, false, NULL,
+							true), -EINVAL);
+	free(whole);
+	free(parts);
+	rdx_report_free(r);
+}
+
 /* perftest's columns and units, total rows only */
 static void
 test_compact(void)
@@ -261,6 +290,7 @@ main(void)
 		{ "table", test_table },
 		{ "clusterperf lines", test_clusterperf },
 		{ "perftest's compact table", test_compact },
+		{ "the compact table printed as rows come", test_compact_stream },
 		{ "units", test_units },
 		{ "status of an interrupted or failed run", test_status_lines },
 		{ NULL, NULL },

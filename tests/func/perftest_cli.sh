@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# perftest's command lines run unchanged through "rdx-perf ib_write_bw ..."
+# (apps/rdx-perf/perftest_cli.c) on the software device: each line once as
+# a server (no host) and once as its client (host 127.0.0.1), the client's
+# output parsed as perftest's scripts parse perftest's own (a result row is
+# the line whose first field is the size; bandwidth and latency columns are
+# numbers), and perftest's defaults checked in the header.
+source "$(dirname "$0")/lib.sh"
+
+wait_listen() { # PORT PID: until PORT listens, PID exits, or 20 s
+    for _ in $(seq 200); do
+        ss -Hltn "sport = :$1" 2>/dev/null | grep -q . && return 0
+        kill -0 "$2" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+# pair NAME PROG ARGS..: "PROG ARGS" as a server and "PROG ARGS 127.0.0.1"
+# as its client, each on an lcore of its own; outputs in $TMP/NAME.{s,c}.*
+pair() {
+    local name=$1 prog=$2 port; shift 2
+    port=$(free_port)
+    RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" "$prog" "$@" -p "$port" \
+        >"$TMP/$name.s.out" 2>"$TMP/$name.s.err" &
+    local spid=$!
+    wait_listen "$port" "$spid"
+    RDX_EAL="--no-huge -l 1" timeout -k 5 60 "$PERF" "$prog" "$@" -p "$port" 127.0.0.1 \
+        >"$TMP/$name.c.out" 2>"$TMP/$name.c.err"
+    CRC=$?
+    wait "$spid"
+    SRC_RC=$?
+}
+# parse FILE KIND [ROWS]: perftest's column rules on the client's output
+parse() {
+    python3 - "$@" <<'PY'
+import sys
+path, kind = sys.argv[1], sys.argv[2]
+rows_wanted = int(sys.argv[3]) if len(sys.argv) > 3 else None
+lines = open(path).read().splitlines()
+if kind in ("bandwidth", "latency", "message_rate"):
+    # --output: the figure alone
+    # printf "%lf", as perftest's print_report_bw / print_report_lat
+    assert len(lines) == 1, lines
+    float(lines[0])
+    assert len(lines[0].split(".")[1]) == 6, lines[0]
+    sys.exit(0)
+rows = [l.split() for l in lines if l.split() and l.split()[0].isdigit()]
+assert rows, "no result row"
+head = [l for l in lines if l.lstrip().startswith("#bytes")]
+assert len(head) == 1, head
+for r in rows:
+    int(r[0]); int(r[1])
+    if kind == "bw":
+        # #bytes #iterations BW peak BW average MsgRate
+        float(r[3]); float(r[4])
+    else:
+        # #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
+        for v in r[2:9]:
+            float(v)
+if rows_wanted is not None:
+    assert len(rows) == rows_wanted, (len(rows), rows_wanted)
+print(len(rows))
+PY
+}
+
+# NAME | KIND | ROWS | the command line (perftest's README and man pages)
+cases=(
+"wbw|bw|1|ib_write_bw -d sw"
+"wbw8|bw|1|ib_write_bw -d sw -s 8 -n 100000"
+"wbwa|bw|23|ib_write_bw -d sw -a -n 100"
+"wbwq|bw|1|ib_write_bw -d sw -q 2"
+"wbwD|bw|1|ib_write_bw -d sw -D 1"
+"wbwb|bw|3|ib_write_bw -d sw -b"
+"wbwg|bw|1|ib_write_bw -d sw --report_gbits"
+"wbwo|bandwidth||ib_write_bw -d sw --output=bandwidth"
+"wbwm|message_rate||ib_write_bw -d sw -s 8 --output=message_rate"
+"wbwt|bw|1|ib_write_bw -d sw -t 64 -Q 16 -l 4"
+"wlat|lat|1|ib_write_lat -d sw"
+"wlata|lat|23|ib_write_lat -d sw -a -n 100"
+"wlats|lat|1|ib_write_lat -d sw -s 64 -n 5000"
+"wlato|latency||ib_write_lat -d sw --output=latency"
+"rbw|bw|1|ib_read_bw -d sw"
+"rbwq|bw|1|ib_read_bw -d sw -s 4096 -q 4"
+"rbwD|bw|1|ib_read_bw -d sw -D 1 --report_gbits"
+"rlat|lat|1|ib_read_lat -d sw"
+"rlata|lat|23|ib_read_lat -d sw -a -n 100"
+"sbw|bw|1|ib_send_bw -d sw"
+"sbwq|bw|1|ib_send_bw -d sw -q 2"
+"sbwb|bw|3|ib_send_bw -d sw -b -s 1024"
+"slat|lat|1|ib_send_lat -d sw"
+"slats|lat|1|ib_send_lat -d sw -s 1024 -n 2000"
+"abw|bw|1|ib_atomic_bw -d sw"
+"abwf|bw|1|ib_atomic_bw -d sw -A FETCH_AND_ADD"
+"abwc|bw|1|ib_atomic_bw -d sw -A CMP_AND_SWAP -q 2"
+"alat|lat|1|ib_atomic_lat -d sw"
+"alatc|lat|1|ib_atomic_lat -d sw -A CMP_AND_SWAP"
+"slato|latency||ib_send_lat -d sw --output=latency"
+)
+for c in "${cases[@]}"; do
+    IFS='|' read -r name kind rows line <<<"$c"
+    read -ra argv <<<"$line"
+    pair "$name" "${argv[@]}"
+    if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] &&
+       got=$(parse "$TMP/$name.c.out" "$kind" $rows 2>"$TMP/$name.parse"); then
+        pass "$line: server and client exit 0, ${got:-the figure} parsed"
+    else
+        fail "$line: client $CRC server $SRC_RC: $(head -c 300 "$TMP/$name.c.err" "$TMP/$name.s.err" "$TMP/$name.parse" | tr '\n' '|') $(head -c 600 "$TMP/$name.c.out")"
+    fi
+done
+
+# perftest's defaults, from the names (perftest_parameters.c: DEF_TX_BW 128,
+# DEF_CQ_MOD 100, DEF_SIZE_LAT 2, DEF_ITERS_WB 5000 for ib_write_bw only)
+hdr() { grep -q -- "$2" "$TMP/$1.c.out" && grep -qE -- "$3" "$TMP/$1.c.out"; }
+if hdr wbw "-t 128 -Q 100 .* -n 5000 per QP" "^ 65536 +5000 " && hdr rbw "-n 1000 per QP" "^ 65536 +1000 " &&
+   hdr wlat "write lat" "^ 2 +1000 " && hdr rlat "read lat" "^ 2 +1000 " && hdr slat "send lat" "^ 2 +1000 " &&
+   hdr abw "faa bw" "^ 8 +1000 " && hdr abwc "cas bw" "^ 8 +" && hdr alatc "cas lat" "^ 8 +1000 " &&
+   ! grep -q "defaults that differ from perftest's" "$TMP"/*.c.out; then
+    pass "perftest's defaults: -t 128 -Q 100, -n 5000 (ib_write_bw) / 1000, lat -s 2, -A FETCH_AND_ADD"
+else
+    fail "perftest's defaults: $(head -n 2 "$TMP/wbw.c.out" "$TMP/abw.c.out" | tr '\n' '|')"
+fi
+
+# a link named as the program (meson installs them in libexec/rdx/perftest)
+mkdir -p "$TMP/bin"
+ln -s "$(cd "$(dirname "$PERF")" && pwd)/$(basename "$PERF")" "$TMP/bin/ib_read_lat"
+if RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$TMP/bin/ib_read_lat" -d sw --loopback -n 500 >"$TMP/link.out" 2>"$TMP/link.err" &&
+   grep -qE "^ 2 +500 " "$TMP/link.out" && grep -q "read lat" "$TMP/link.out"; then
+    pass "a link named ib_read_lat runs ib_read_lat"
+else
+    fail "link ib_read_lat: $(head -c 300 "$TMP/link.err")"
+fi
+
+# the parameter block before the first result: on stdout while a -D 30
+# run is under way, then once, and Ctrl-C still ends with the table
+RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_bw -d sw --loopback -D 30 \
+    >"$TMP/hd.out" 2>"$TMP/hd.err" &
+hpid=$!
+for _ in $(seq 100); do
+    grep -q "^ rdx-perf write bw |" "$TMP/hd.out" && break
+    sleep 0.1
+done
+sleep 0.5
+early=$(grep -c -- "-t 128 -Q 100 .* -D 30 s" "$TMP/hd.out")
+rows_early=$(grep -cE "^ 65536 " "$TMP/hd.out")
+kill -INT "$hpid"
+wait "$hpid"; hrc=$?
+if [ "$early" -eq 1 ] && [ "$rows_early" -eq 0 ] && [ "$hrc" -eq 130 ] &&
+   [ "$(grep -c "^ rdx-perf write bw |" "$TMP/hd.out")" -eq 1 ] && grep -qE "^ 65536 +[0-9]+ " "$TMP/hd.out"; then
+    pass "-D 30: the parameter block on stdout during the run, once; Ctrl-C: the row, exit 130"
+else
+    fail "header first: early $early, rows $rows_early, exit $hrc: $(head -c 400 "$TMP/hd.out")"
+fi
+
+# the table's rows as each size ends: the 2-byte row is out while the
+# 8-byte run is under way; at the end every row and the closing lines once
+RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_lat -d sw --loopback --sizes 2,8 -D 1.5 \
+    >"$TMP/rw.out" 2>"$TMP/rw.err" &
+rpid=$!
+for _ in $(seq 100); do
+    grep -qE "^ 2 +[0-9]+ " "$TMP/rw.out" && break
+    sleep 0.1
+done
+r2=$(grep -cE "^ 2 +[0-9]+ " "$TMP/rw.out"); r8=$(grep -cE "^ 8 +[0-9]+ " "$TMP/rw.out")
+wait "$rpid"; rrc=$?
+if [ "$r2" -eq 1 ] && [ "$r8" -eq 0 ] && [ "$rrc" -eq 0 ] && [ "$(grep -c "#bytes" "$TMP/rw.out")" -eq 1 ] &&
+   [ "$(grep -cE "^ (2|8) +[0-9]+ " "$TMP/rw.out")" -eq 2 ] && [ "$(grep -c "status: completed" "$TMP/rw.out")" -eq 1 ]; then
+    pass "--sizes 2,8 -D 1.5: the 2-byte row before the 8-byte run ended; one header, two rows, one status"
+else
+    fail "rows as they end: early 2B $r2 8B $r8, exit $rrc: $(head -c 600 "$TMP/rw.out")"
+fi
+
+# bad input: one line, exit 2
+bad() { # WHAT PATTERN ARGS..
+    local d=$1 pat=$2; shift 2
+    RDX_EAL="--no-huge -l 0" timeout -k 2 30 "$PERF" "$@" >/dev/null 2>"$TMP/err"
+    local rc=$?
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q -- "$pat" "$TMP/err"; then
+        pass "$d: $(cat "$TMP/err")"
+    else
+        fail "$d: exit $rc: $(head -c 300 "$TMP/err" | tr '\n' '|')"
+    fi
+}
+# every perftest flag rdx-perf does not implement: refused by its name
+for f in --cpu_util "-W port_xmit_data" "-L 3" --recv_post_list=4 --mmap=/dev/zero --pkey_index=1 \
+         --wait_destroy=1 --force-link=IB --report-per-port --use_old_post_send --disable_pcie_relaxed \
+         -j --ts "-X 1"; do
+    read -ra fa <<<"$f"
+    n=${fa[0]%%=*}
+    bad "$n" "perftest's .*${n#-}.* is not implemented by rdx-perf" ib_write_bw -d sw "${fa[@]}" 127.0.0.1
+done
+# --use_hugepages is --mem huge: the same run (or the same refusal
+# when the kernel has no hugepages)
+RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_bw -d sw --loopback -n 1000 --use_hugepages \
+    >"$TMP/hp.out" 2>"$TMP/hp.err"
+hrc=$?
+RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_bw -d sw --loopback -n 1000 --mem huge \
+    >"$TMP/mh.out" 2>"$TMP/mh.err"
+mrc=$?
+if [ "$hrc" -eq "$mrc" ] && { [ "$hrc" -eq 0 ] || grep -q "of huge memory" "$TMP/hp.err"; } &&
+   { [ "$hrc" -ne 0 ] || grep -qE "^ 65536 +1000 " "$TMP/hp.out"; }; then
+    pass "--use_hugepages = --mem huge (exit $hrc both)"
+else
+    fail "--use_hugepages: exit $hrc, --mem huge exit $mrc: $(head -c 300 "$TMP/hp.err")"
+fi
+# -x on the software device: run, and said unused in one line
+if RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_lat -d sw --loopback -n 200 -x 3 \
+       >"$TMP/x.out" 2>"$TMP/x.err" && [ "$(wc -l <"$TMP/x.err")" -eq 1 ] &&
+   grep -q "^rdx-perf: -x 3 is unused: the software device has no GID table" "$TMP/x.err" &&
+   grep -qE "^ 2 +200 " "$TMP/x.out"; then
+    pass "-x 3 on sw: $(cat "$TMP/x.err")"
+else
+    fail "-x 3 on sw: $(head -c 300 "$TMP/x.err")"
+fi
+bad "-A on write"   "-A applies to ib_atomic_bw and ib_atomic_lat" ib_write_bw -d sw -A FETCH_AND_ADD
+bad "-A bad value"  "bad value 'ADD' for -A" ib_atomic_bw -d sw -A ADD
+bad "-A no value"   "-A needs a value" ib_atomic_bw -d sw -A
+bad "-- among them" "no '--' (EAL options go in RDX_EAL)" ib_write_bw -- -d sw
+finish
