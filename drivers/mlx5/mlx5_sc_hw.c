@@ -253,7 +253,9 @@ sc_sysfs(const char *dir, const char *file, char *out, size_t len)
 static uint16_t
 sc_mtu_bytes(enum ibv_mtu m)
 {
-	return m >= IBV_MTU_256 && m <= IBV_MTU_4096 ? (uint16_t)(128u << m) : 0;
+	if (m < IBV_MTU_256 || m > IBV_MTU_4096)
+		return 0;
+	return (uint16_t)(128u << m);
 }
 
 int
