@@ -166,12 +166,10 @@ rdx_rundir_prune(const char *base, const char *prefix)
 	int bfd, fd, removed = 0;
 	DIR *d;
 
-	if (rdx_rundir_base_check(base, err, sizeof(err)) < 0)
-		return -EPERM;
 	bfd = open_dir_nofollow(AT_FDCWD, base);
 	if (bfd < 0)
-		return errno == ENOENT ? 0 : -errno;
-	/* the base opened must still be a private directory */
+		return errno == ENOENT ? 0 : -EPERM; /* absent, or a link / not a directory */
+	/* the base checked is the one opened (rdx_rundir_base_check's rules) */
 	if (fstat(bfd, &st) != 0 || dir_is_private(&st, err, sizeof(err), base) < 0) {
 		close(bfd);
 		return -EPERM;

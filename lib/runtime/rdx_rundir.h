@@ -38,7 +38,8 @@ int rdx_rundir_remove(const char *base, const char *name);
 
 /*
  * Remove every base/<prefix><pid> whose process is gone (rdx_rundir_remove
- * rules; base is checked first with rdx_rundir_base_check).
+ * rules; base must pass rdx_rundir_base_check's rules, checked on the
+ * descriptor it is read through: else -EPERM).
  * @return the number removed, or a negative errno.
  */
 int rdx_rundir_prune(const char *base, const char *prefix);
