@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -67,16 +68,37 @@ static double rdx_tsc_cost_min;
 
 /*
  * First SIGINT/SIGTERM: ask everyone to stop. A second one while the flag
- * is still set: the app is stuck, so die the default way. Only
- * async-signal-safe calls here.
+ * is still set: the app is stuck, so die the default way -- unless it
+ * comes within RDX_STOP_REPEAT_NS of the first, which is the same stop
+ * delivered twice: timeout(1), for one, signals both its child and its
+ * process group, and a terminal's Ctrl-C reaches every process of the
+ * foreground group. Only async-signal-safe calls here (clock_gettime is).
  */
+#define RDX_STOP_REPEAT_NS (200 * 1000 * 1000LL)
+static int64_t rdx_stop_first_ns;
+
+static int64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 static void
 rdx_signal_handler(int sig)
 {
-	if (__atomic_exchange_n(&rdx_stop_flag, 1, __ATOMIC_RELAXED) != 0) {
-		signal(sig, SIG_DFL);
-		raise(sig);
+	int64_t now = mono_ns();
+
+	if (__atomic_exchange_n(&rdx_stop_flag, 1, __ATOMIC_RELAXED) == 0) {
+		__atomic_store_n(&rdx_stop_first_ns, now, __ATOMIC_RELAXED);
+		return;
 	}
+	if (now - __atomic_load_n(&rdx_stop_first_ns, __ATOMIC_RELAXED) < RDX_STOP_REPEAT_NS)
+		return;
+	signal(sig, SIG_DFL);
+	raise(sig);
 }
 
 static int

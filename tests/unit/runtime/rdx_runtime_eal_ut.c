@@ -455,6 +455,37 @@ test_sigint_sets_stop(void)
 	rdx_runtime_stop_reset();
 }
 
+/* One stop delivered twice at once (timeout(1) signals its child and its
+ * group) is one stop; a second Ctrl-C later means "stuck": die by it. */
+static void
+test_sigint_twice(void)
+{
+	int status = 0;
+	pid_t pid;
+
+	if (!eal_ok)
+		CU_FAIL_FATAL("EAL not initialised");
+	rdx_runtime_stop_reset();
+	CU_ASSERT_EQUAL(raise(SIGINT), 0);
+	CU_ASSERT_EQUAL(raise(SIGINT), 0);
+	CU_ASSERT_EQUAL(raise(SIGTERM), 0);
+	CU_ASSERT_TRUE(rdx_runtime_stopping());
+	rdx_runtime_stop_reset();
+
+	pid = fork();
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0) {
+		struct timespec half = { 0, 500 * 1000 * 1000 };
+
+		raise(SIGINT);
+		nanosleep(&half, NULL);
+		raise(SIGINT);
+		_exit(0);
+	}
+	CU_ASSERT_EQUAL(waitpid(pid, &status, 0), pid);
+	CU_ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
+}
+
 static void
 test_cleanup(void)
 {
@@ -480,6 +511,7 @@ main(void)
 		{ "launch pinned on lcores", test_launch_pinned },
 		{ "poller loop on a worker", test_loop_on_worker },
 		{ "SIGINT sets the stop flag", test_sigint_sets_stop },
+		{ "SIGINT twice: at once one stop, later fatal", test_sigint_twice },
 		{ "cleanup", test_cleanup },
 		{ NULL, NULL },
 	};
