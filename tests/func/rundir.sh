@@ -28,6 +28,16 @@ fi
 cat >"$TMP/scenario.sh" <<'EOF'
 set -u
 PERF=$1 KV=$2 ATT=$3 VIC=$4
+# a build tree under /tmp stays reachable through a bind mount (private to
+# this namespace) made before the tmpfs hides it
+case "$PERF$KV" in
+*/tmp/*)
+    REAL=$(mktemp -d /run/rdx-rundir-tmp.XXXXXX) && mount --bind /tmp "$REAL" ||
+        { echo "FAIL cannot keep the build tree under /tmp reachable"; exit 1; }
+    case $PERF in /tmp/*) PERF=$REAL/${PERF#/tmp/} ;; esac
+    case $KV in /tmp/*) KV=$REAL/${KV#/tmp/} ;; esac
+    ;;
+esac
 mount -t tmpfs -o mode=1777 tmpfs /tmp || { echo "FAIL cannot mount a private /tmp"; exit 1; }
 as() { local u=$1; shift; setpriv --reuid="$u" --regid="$u" --clear-groups env -i PATH="$PATH" HOME=/tmp "$@"; }
 dead_pid() { sh -c 'echo $$'; } # a pid that has exited
@@ -99,6 +109,7 @@ n=$(find /tmp/dpdk -mindepth 1 -maxdepth 1 | wc -l)
 EOF
 
 unshare -m bash "$TMP/scenario.sh" "$PERF" "$KV" $ATT $VIC >"$TMP/out" 2>&1
+rmdir /run/rdx-rundir-tmp.* 2>/dev/null
 cat "$TMP/out"
 FAILS=$(grep -c '^FAIL' "$TMP/out")
 [ "$(grep -c '^ok' "$TMP/out")" -ge 10 ] || fail "the scenario stopped early"
