@@ -116,7 +116,8 @@ int rdx_sw_qp_inject_error(struct rdx_qp *qp, uint32_t nth, uint8_t syndrome);
  */
 int rdx_sw_qp_peer_vanish(struct rdx_qp *qp, bool vanish);
 
-/** Remove segments /dev/shm/rdx-sw-<pid>-* left behind by dead processes.
+/** Remove segments /dev/shm/rdx-sw-<pid>-* left behind by dead processes
+ * of this effective uid (regular files only; another user's are kept).
  * @return how many were removed. */
 int rdx_sw_cleanup_stale(void);
 

@@ -5,8 +5,8 @@
  *
  * A segment is a POSIX shm object /rdx-sw-<pid>-<n> (mode 0600), sized
  * SW_DEFAULT_SHM but sparse (tmpfs allocates pages on first touch). It is
- * unlinked when the device closes; segments of dead pids are removed by
- * rdx_sw_cleanup_stale() (called at every open).
+ * unlinked when the device closes; our own segments of dead pids are
+ * removed by rdx_sw_cleanup_stale() (called at every open).
  */
 #include <dirent.h>
 #include <endian.h>
@@ -151,6 +151,7 @@ rdx_sw_cleanup_stale(void)
 		return 0;
 	while ((de = readdir(dir)) != NULL) {
 		char path[300];
+		struct stat st;
 		long pid;
 		char *end;
 
@@ -160,6 +161,11 @@ rdx_sw_cleanup_stale(void)
 		if (end == de->d_name + 7 || *end != '-' || pid <= 0)
 			continue;
 		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		/* ours only: as root, another user's segment whose pid is gone
+		 * here may belong to a process of another pid namespace */
+		if (fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
 			continue;
 		snprintf(path, sizeof(path), "/%s", de->d_name);
 		if (shm_unlink(path) == 0)

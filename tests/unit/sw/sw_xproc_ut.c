@@ -373,6 +373,21 @@ test_stale_cleanup(void)
 	CU_ASSERT_EQUAL(stat(path, &st), 0);
 	CU_ASSERT(rdx_sw_cleanup_stale() >= 1);
 	CU_ASSERT_NOT_EQUAL(stat(path, &st), 0);
+	if (geteuid() == 0) {
+		/* as root: another user's segment of a dead pid stays (it may
+		 * be a process of another pid namespace) */
+		char other[128];
+		int fd;
+
+		snprintf(other, sizeof(other), "/dev/shm/rdx-sw-%d-0", (int)pid);
+		fd = open(other, O_CREAT | O_EXCL | O_RDWR, 0600);
+		CU_ASSERT_FATAL(fd >= 0);
+		CU_ASSERT_EQUAL(fchown(fd, 4711, 4711), 0);
+		close(fd);
+		rdx_sw_cleanup_stale();
+		CU_ASSERT_EQUAL(stat(other, &st), 0);
+		unlink(other);
+	}
 	{
 		/* a live process's segment is never removed */
 		struct rdx_dev *d = rdx_dev_open("sw", NULL);
