@@ -218,10 +218,18 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			return usage(stdout, 0);
-		default:
-			/* getopt named the option */
-			fprintf(stderr, "rdx-selfcheck: try --help\n");
+		default: {
+			/* getopt named the option; an EAL one is on the wrong side */
+			char shortopt[3] = { '-', (char)optopt, '\0' };
+			const char *bad = optopt != 0 ? shortopt : argv[optind - 1];
+
+			if (rdx_runtime_is_eal_option(bad))
+				fprintf(stderr, "rdx-selfcheck: EAL options go before \"--\": "
+					"rdx-selfcheck %s ... -- [options]\n", bad);
+			else
+				fprintf(stderr, "rdx-selfcheck: try --help\n");
 			return 2;
+		}
 		}
 	}
 	if (optind < argc) {

@@ -653,3 +653,21 @@ rdx_runtime_eal_unknown_option(int argc, char **argv)
 	}
 	return NULL;
 }
+
+bool
+rdx_runtime_is_eal_option(const char *arg)
+{
+	char *argv[3] = { (char *)"app", (char *)arg, (char *)"x" };
+	enum opt_kind kind;
+	const char *value, *name;
+	int used;
+
+	if (arg == NULL || arg[0] != '-' || strcmp(arg, "--") == 0)
+		return false;
+	if (opt_match(3, argv, 1, &kind, &value, &name, &used) < 0)
+		return false;
+	for (size_t k = 0; k < RTE_DIM(eal_opts); k++)
+		if (name == eal_opts[k].name)
+			return true;
+	return false;
+}

@@ -70,6 +70,13 @@ int rdx_runtime_check_cores(const char *opt, const char *value, char *err, size_
 int rdx_runtime_check_eal_args(int argc, char **argv, char *err, size_t err_len);
 
 /**
+ * Whether an argument names an EAL option ("-l", "-l0-1", "--no-huge",
+ * "--file-prefix=x"...): for an app's "EAL options go before --" hint when
+ * its own parser does not know one.
+ */
+bool rdx_runtime_is_eal_option(const char *arg);
+
+/**
  * Initialise EAL from argv (up to and excluding "--"). On bad input prints
  * one line ("rdx: bad core mask '0xZZ': ...") and returns -EINVAL: callers
  * exit 2. Prints a one-line notice when --no-huge was added. EAL's own

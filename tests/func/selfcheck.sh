@@ -93,6 +93,15 @@ for a in "--db-wrs 0" "--test-wqe-flip x" "--bogus" "stray"; do
         fail "'$a': exit $rc, $lines lines"; cat "$TMP/bad.err"
     fi
 done
+for a in "-l 0" "--no-huge"; do
+    sc eal 30 -- $a
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q "^rdx-selfcheck: EAL options go before \"--\": rdx-selfcheck ${a%% *} " "$TMP/eal.err"; then
+        pass "EAL's '$a' after '--': exit 2, $(grep 'EAL options' "$TMP/eal.err")"
+    else
+        fail "EAL's '$a' after '--': exit $rc: $(tr '\n' '|' <"$TMP/eal.err")"
+    fi
+done
 sc nodev 30 --no-huge -l 0 -- --dev nosuch0
 [ $? -eq 1 ] && grep -Eq '^  open +FAIL +cannot open nosuch0' "$TMP/nodev.out" &&
     pass "an unknown device: open FAIL, exit 1" || fail "unknown device: $(cat "$TMP/nodev.out")"

@@ -387,6 +387,21 @@ test_unknown_option_named(void)
 	CU_ASSERT_STRING_EQUAL(rdx_runtime_eal_unknown_option(2, (char **)(uintptr_t)a4), "--no-hugeX");
 }
 
+static void
+test_is_eal_option(void)
+{
+	CU_ASSERT_TRUE(rdx_runtime_is_eal_option("-l"));
+	CU_ASSERT_TRUE(rdx_runtime_is_eal_option("-l0-1"));
+	CU_ASSERT_TRUE(rdx_runtime_is_eal_option("--no-huge"));
+	CU_ASSERT_TRUE(rdx_runtime_is_eal_option("--file-prefix=x"));
+	CU_ASSERT_TRUE(rdx_runtime_is_eal_option("--lcores"));
+	CU_ASSERT_FALSE(rdx_runtime_is_eal_option("--no-hugeX"));
+	CU_ASSERT_FALSE(rdx_runtime_is_eal_option("--bogus"));
+	CU_ASSERT_FALSE(rdx_runtime_is_eal_option("--"));
+	CU_ASSERT_FALSE(rdx_runtime_is_eal_option("0"));
+	CU_ASSERT_FALSE(rdx_runtime_is_eal_option(NULL));
+}
+
 /* ------------------------------------------------------ hugepage probe */
 
 /* One "Name:   value" line of /proc/meminfo; -1 when absent. */
@@ -523,6 +538,7 @@ main(void)
 		{ "lcores and main lcore", test_lcores_and_main },
 		{ "core option combinations", test_eal_core_combinations },
 		{ "unknown option named", test_unknown_option_named },
+		{ "an argument named as an EAL option", test_is_eal_option },
 		{ "hugepage probe agrees with the kernel", test_hugepage_probe },
 		{ NULL, NULL },
 	};
