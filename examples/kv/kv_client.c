@@ -9,7 +9,10 @@
  *
  *   kv_client [EAL options] -- --connect HOST:PORT [--transport T]
  *             [--dev NAME] [--check] [-n OPS] [--keys K] [--value-size B]
- *             [--get-pct P] [--concurrent C]
+ *             [--get-pct P] [--concurrent C] [--key-base N]
+ *
+ * --key-base N: the keys are key-N ... key-(N+K-1) (clients that share a
+ * server and must not see each other's values use disjoint ranges).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -200,7 +203,8 @@ xorshift(uint64_t *s)
  * server has gone (its bootstrap connection closed: on UD transports the
  * calls would otherwise time out one after the other, 5 s each). */
 static int
-kv_load(struct kv_client *kc, uint64_t n, uint32_t keys, uint32_t get_pct, uint32_t conc)
+kv_load(struct kv_client *kc, uint64_t n, uint32_t base, uint32_t keys, uint32_t get_pct,
+	uint32_t conc)
 {
 	uint64_t rng = 88172645463325252ull, issued = 0, t0, hz = rdx_tsc_hz(), look = 0, now;
 	bool gone = false;
@@ -209,8 +213,8 @@ kv_load(struct kv_client *kc, uint64_t n, uint32_t keys, uint32_t get_pct, uint3
 	int rc;
 
 	for (k = 0; k < keys; k++)
-		if (kv_sync(kc, KV_PUT, k, 0) != 0) {
-			fprintf(stderr, "kv_client: PUT of key-%u failed\n", k);
+		if (kv_sync(kc, KV_PUT, base + k, 0) != 0) {
+			fprintf(stderr, "kv_client: PUT of key-%u failed\n", base + k);
 			return -EIO;
 		}
 	rdx_hist_reset(&kc->hist[0]);
@@ -223,7 +227,7 @@ kv_load(struct kv_client *kc, uint64_t n, uint32_t keys, uint32_t get_pct, uint3
 
 			if (op->busy)
 				continue;
-			k = (uint32_t)(xorshift(&rng) % keys);
+			k = base + (uint32_t)(xorshift(&rng) % keys);
 			kv_build(op, xorshift(&rng) % 100 < get_pct ? KV_GET : KV_PUT, k,
 				 kc->value_size, 0);
 			rc = kv_issue(kc, op);
@@ -261,7 +265,7 @@ kv_load(struct kv_client *kc, uint64_t n, uint32_t keys, uint32_t get_pct, uint3
 static int
 usage(const char *why)
 {
-	fprintf(stderr, "kv_client: %s (usage: kv_client [EAL options] -- --connect HOST:PORT [--transport T] [--dev NAME] [--check] [-n OPS] [--keys K] [--value-size B] [--get-pct P] [--concurrent C])\n",
+	fprintf(stderr, "kv_client: %s (usage: kv_client [EAL options] -- --connect HOST:PORT [--transport T] [--dev NAME] [--check] [-n OPS] [--keys K] [--value-size B] [--get-pct P] [--concurrent C] [--key-base N])\n",
 		why);
 	return 2;
 }
@@ -288,6 +292,7 @@ main(int argc, char **argv)
 		{"dev", required_argument, NULL, 'd'}, {"check", no_argument, NULL, 'k'},
 		{"keys", required_argument, NULL, 'K'}, {"value-size", required_argument, NULL, 'v'},
 		{"get-pct", required_argument, NULL, 'g'}, {"concurrent", required_argument, NULL, 'c'},
+		{"key-base", required_argument, NULL, 'b'},
 		{NULL, 0, NULL, 0},
 	};
 	static struct kv_client kc;
@@ -295,7 +300,7 @@ main(int argc, char **argv)
 	const char *connect = NULL, *dev_name = "sw";
 	struct rdx_dev *dev = NULL;
 	struct rdx_conn *conn = NULL;
-	uint32_t n = 10000, keys = 100, get_pct = 90, conc = 8;
+	uint32_t n = 10000, keys = 100, get_pct = 90, conc = 8, base = 0;
 	bool check = false;
 	char host[256];
 	uint16_t port;
@@ -319,6 +324,7 @@ main(int argc, char **argv)
 		case 'v': if (parse_u32(optarg, 1, KV_VALUE_MAX_DEFAULT, &kc.value_size) < 0) return usage("bad --value-size"); break;
 		case 'g': if (parse_u32(optarg, 0, 100, &get_pct) < 0) return usage("bad --get-pct"); break;
 		case 'c': if (parse_u32(optarg, 1, KV_MAX_CONC, &conc) < 0) return usage("bad --concurrent"); break;
+		case 'b': if (parse_u32(optarg, 0, 1u << 30, &base) < 0) return usage("bad --key-base"); break;
 		default: return usage("unknown option");
 		}
 	}
@@ -369,7 +375,7 @@ main(int argc, char **argv)
 		rte_delay_us_sleep(50000);
 	}
 	kc.conn = conn;
-	rc = check ? kv_check(&kc) : kv_load(&kc, n, keys, get_pct, conc);
+	rc = check ? kv_check(&kc) : kv_load(&kc, n, base, keys, get_pct, conc);
 out:
 	rdx_rpc_endpoint_destroy(kc.ep);
 	rdx_conn_close(conn);
