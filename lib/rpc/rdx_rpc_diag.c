@@ -2,8 +2,9 @@
 /*
  * lib/rpc diagnostics (slow path): the library's log line (rpc_log, log
  * type rdx.rpc; every file of lib/rpc logs through it, it calls none of
- * them), and when a call times out, one line with its session's state, so that a soak that sees timeouts
- * says which side held what (doc/rpc.md "Failures"). The first
+ * them), and when a call times out, one line with its session's state,
+ * so that a soak that sees timeouts says which side held what (doc/rpc.md
+ * "Failures"). The first
  * RPC_TIMEOUT_LOGS timeouts of an endpoint are logged; the counters count
  * them all.
  */

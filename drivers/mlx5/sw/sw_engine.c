@@ -4,8 +4,9 @@
  * at (hot set, full walk), doorbells (BlueFlame halves of the doorbell
  * registers, checked against the rings), the flush of a QP in ERR, and
  * thread mode. One WQE's execution is sw_exec.c's (RC) or sw_exec_ud.c's
- * (UD), chosen here; CQE writing is sw_cq.c's; the objects are sw_obj.c's. The rules the model follows where the hardware's are
- * not public are listed at the top of sw_exec.c.
+ * (UD), chosen here; CQE writing is sw_cq.c's; the objects are sw_obj.c's.
+ * The rules the model follows where the hardware's are not public are
+ * listed at the top of sw_exec.c.
  */
 #include <errno.h>
 #include <inttypes.h>
