@@ -36,21 +36,6 @@ static pthread_mutex_t reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static TAILQ_HEAD(, rdx_rpc_endpoint) reg_list = TAILQ_HEAD_INITIALIZER(reg_list);
 static unsigned int reg_seq;
 
-RTE_LOG_REGISTER(rdx_rpc_logtype, rdx.rpc, NOTICE)
-
-/* One ERR line of log type rdx.rpc; a longer one is cut at 2 KiB. */
-void
-rpc_log(const char *fmt, ...)
-{
-	char line[2048];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	rte_log(RTE_LOG_ERR, (uint32_t)rdx_rpc_logtype, "rdx rpc: %s\n", line);
-}
-
 int
 rdx_rpc_transport_parse(const char *name)
 {

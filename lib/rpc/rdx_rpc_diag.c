@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * lib/rpc diagnostics (slow path): when a call times out, one line on
- * stderr with its session's state, so that a soak that sees timeouts
- * says which side held what (doc/rpc.md "Failures"). The first
+ * lib/rpc diagnostics (slow path): the library's log line (rpc_log, log
+ * type rdx.rpc; every file of lib/rpc logs through it, it calls none of
+ * them), and when a call times out, one line with its session's state,
+ * so that a soak that sees timeouts says which side held what (doc/rpc.md
+ * "Failures"). The first
  * RPC_TIMEOUT_LOGS timeouts of an endpoint are logged; the counters count
  * them all.
  */
@@ -12,8 +14,24 @@
 
 #include <rte_common.h>
 #include <rte_cycles.h>
+#include <rte_log.h>
 
 #include "rdx_rpc_priv.h"
+
+RTE_LOG_REGISTER(rdx_rpc_logtype, rdx.rpc, NOTICE)
+
+/* One ERR line of log type rdx.rpc; a longer one is cut at 2 KiB. */
+void
+rpc_log(const char *fmt, ...)
+{
+	char line[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	rte_log(RTE_LOG_ERR, (uint32_t)rdx_rpc_logtype, "rdx rpc: %s\n", line);
+}
 
 /* Append to buf[*off..len): snprintf that never runs past the end. */
 static void __attribute__((format(printf, 4, 5)))

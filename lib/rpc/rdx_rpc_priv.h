@@ -248,10 +248,10 @@ int rpc_ud_poll(struct rdx_rpc_endpoint *ep);
 int rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c);
 void rpc_ud_respond(struct rpc_sslot *ss);
 /** A completion in error (w): the UD QP is in error; fail the endpoint
- * once (rdx_rpc_ud_ctl.c). */
+ * once (rdx_rpc_ud.c, cold). */
 void rpc_ud_qp_failed(struct rdx_rpc_endpoint *ep, const struct rdx_wc *w);
 /** Destroy the kept address handles of destroyed sessions that no queued
- * send names any more (rdx_rpc_ud_ctl.c). */
+ * send names any more (rdx_rpc_ud.c). */
 void rpc_ud_dead_ah_reap(struct rdx_rpc_endpoint *ep);
 /** Free a server slot's buffers and grant entry; the slot goes idle. */
 void rpc_ud_ss_release(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss);

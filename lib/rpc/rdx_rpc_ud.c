@@ -11,7 +11,9 @@
  * Fast path: packet buffers are a ring of queue_depth slots in one
  * registered region, requests land in a pool of buffer pairs mapped at
  * creation (rdx_rpc_ud_ctl.c); no allocation, lock, system call or log
- * here.
+ * here (but the QP's failure, cold, logged once). This file receives,
+ * runs timers and grants and starts calls and responses; sending, pumping
+ * and retransmission are rdx_rpc_ud_tx.c's (rdx_rpc_ud_priv.h).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,7 +25,7 @@
 #include <rte_errno.h>
 #include <rte_lcore.h>
 
-#include "rdx_rpc_priv.h"
+#include "rdx_rpc_ud_priv.h"
 
 
 /* Receives read wait until this many can be reposted in one post (one
@@ -36,346 +38,6 @@ rx_flush(struct rdx_rpc_endpoint *ep)
 	if (rdx_qp_post_recv_burst(ep->qp, ep->rwrs, (uint16_t)ep->nrecv) != ep->nrecv)
 		ep->stats.errors++;
 	ep->nrecv = 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* Sending                                                            */
-
-static void
-tx_flush(struct rdx_rpc_endpoint *ep)
-{
-	uint32_t n;
-
-	if (ep->nwr == 0)
-		return;
-	/* an address handle of a destroyed session waits for the sends
-	 * before it to retire: the burst's end tells (rdx_rpc_ud_ctl.c) */
-	if (unlikely(ep->ndead_ah != 0))
-		ep->wrs[ep->nwr - 1].flags |= RDX_WR_SIGNALED;
-	n = rdx_qp_post_burst(ep->qp, ep->wrs, (uint16_t)ep->nwr);
-	if (unlikely(n < ep->nwr)) {
-		uint32_t back = ep->nwr - n;
-
-		ep->stats.errors += back;
-		ep->tx_out -= back;
-		/* the refused WRs' buffers are the last taken: give them back
-		 * to the ring, else it hands out a buffer still in flight */
-		ep->tx_head = (ep->tx_head + ep->qdepth - back) % ep->qdepth;
-	}
-	ep->stats.tx_pkts += n;
-	ep->nwr = 0;
-}
-
-/* A packet buffer, or NULL when the send queue is full (try later). */
-static inline uint8_t *
-tx_get(struct rdx_rpc_endpoint *ep)
-{
-	if (unlikely(ep->tx_out + 1 >= ep->qdepth))
-		return NULL;
-	return ep->txb + (size_t)ep->tx_head * ep->pkt_size;
-}
-
-static inline void
-tx_queue(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, uint8_t *buf,
-	 uint32_t len)
-{
-	struct rdx_wr *wr = &ep->wrs[ep->nwr];
-	struct rdx_sge *sge = &ep->sges[ep->nwr];
-
-	sge->addr = ep->mem->iova + (uint64_t)(buf - (uint8_t *)ep->mem->addr);
-	sge->length = len;
-	sge->lkey = ep->mem->lkey;
-	memset(wr, 0, sizeof(*wr));
-	wr->wr_id = UINT64_MAX; /* receives are numbered 0..qdepth-1 */
-	wr->sge = sge;
-	wr->num_sge = 1;
-	wr->opcode = RDX_OP_SEND;
-	wr->ah = s->ah;
-	wr->remote_qpn = s->peer_qpn;
-	wr->remote_qkey = s->peer_qkey;
-	ep->nwr++;
-	ep->tx_out++;
-	ep->tx_head = ep->tx_head + 1 == ep->qdepth ? 0 : ep->tx_head + 1;
-	if (ep->nwr == RPC_BURST)
-		tx_flush(ep);
-}
-
-/* A header-only packet (ACK carries its 8-byte map). */
-static void
-send_ctl(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, uint8_t kind,
-	 uint8_t flags, uint16_t type, uint64_t id, uint32_t msg_len, uint32_t off,
-	 uint32_t length, uint64_t map)
-{
-	struct rpc_hdr h = {
-		.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = kind,
-		.flags = flags, .type = type, .dst_session = s->peer_idx,
-		.msg_len = msg_len, .rpc_id = id, .offset = off, .length = length,
-	};
-	uint8_t *buf = tx_get(ep);
-	uint32_t len = RPC_HDR_LEN;
-
-	if (buf == NULL)
-		return; /* a control packet is only a hint: the timers repeat it */
-	rpc_hdr_encode(buf, &h);
-	if (kind == RPC_PKT_ACK) {
-		map = rte_cpu_to_le_64(map);
-		memcpy(buf + RPC_HDR_LEN, &map, sizeof(map));
-		len += RPC_ACK_PAYLOAD;
-		ep->stats.acks_sent++;
-	}
-	tx_queue(ep, s, buf, len);
-}
-
-/* Data packet i of a message; -ENOBUFS when the send queue is full. */
-static int
-send_data(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, uint8_t flags,
-	  uint16_t type, uint64_t id, const uint8_t *msg, uint32_t msg_len, uint32_t i)
-{
-	struct rpc_hdr h = {
-		.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = RPC_PKT_DATA,
-		.flags = flags, .type = type, .dst_session = s->peer_idx,
-		.msg_len = msg_len, .rpc_id = id, .offset = i * ep->mtu,
-		.length = rpc_pkt_len(msg_len, ep->mtu, i),
-	};
-	uint8_t *buf = tx_get(ep);
-
-	if (buf == NULL)
-		return -ENOBUFS;
-	rpc_hdr_encode(buf, &h);
-	if (h.length != 0)
-		memcpy(buf + RPC_HDR_LEN, msg + h.offset, h.length);
-	if (flags & RPC_F_RETX)
-		ep->stats.retransmits++;
-	tx_queue(ep, s, buf, RPC_HDR_LEN + h.length);
-	return 0;
-}
-
-/* One outgoing message of a slot: what the send and retransmission
- * helpers need (the slot's transmit state, its round-trip timing). */
-struct rpc_out {
-	const struct rdx_rpc_session *s;
-	struct rpc_tx *tx;
-	struct rpc_rtt_timing *tm;
-	uint64_t *t_sent;
-	uint64_t *t_resend;
-	uint32_t *resend_off;
-	uint8_t flags;
-	uint16_t type;
-	uint64_t id;
-	const uint8_t *msg;
-	uint32_t len;
-};
-
-static inline struct rpc_out
-out_client(struct rpc_cslot *c)
-{
-	return (struct rpc_out){ c->sess, &c->tx, &c->tm, &c->t_sent, &c->t_resend,
-				 &c->resend_off, 0, c->type, c->id, c->req, c->req_len };
-}
-
-static inline struct rpc_out
-out_server(struct rpc_sslot *ss)
-{
-	return (struct rpc_out){ ss->req.sess, &ss->tx, &ss->tm, &ss->t_sent, &ss->t_resend,
-				 &ss->resend_off, (uint8_t)(RPC_F_RESP | ss->flags), ss->req.type,
-				 ss->id, ss->req.resp, ss->resp_len };
-}
-
-/* Send what the window or the grants allow; false when out of room. A
- * packet sent for the first time starts a round-trip timing (when none
- * runs). */
-static bool
-pump_msg(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
-{
-	struct rpc_tx *tx = o->tx;
-	uint32_t n = rpc_tx_sendable(tx);
-	bool room = true;
-
-	if (n == 0)
-		return true;
-	while (n-- > 0) {
-		if (send_data(ep, o->s, o->flags, o->type, o->id, o->msg, o->len, tx->next) != 0) {
-			ep->pump = true;
-			room = false;
-			break;
-		}
-		rpc_rtt_start(o->tm, ep->now, tx->next);
-		tx->next++;
-	}
-	*o->t_sent = rte_rdtsc(); /* the poll's clock may be well behind by now */
-	return room;
-}
-
-/* pump_msg for a new message of one packet (its first packet is always
- * sendable: a window or an unscheduled grant of at least one packet),
- * without the general walk. */
-static inline void
-pump_first(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_tx *tx,
-	   struct rpc_rtt_timing *tm, uint64_t *t_sent, uint8_t flags, uint16_t type,
-	   uint64_t id, const uint8_t *msg, uint32_t len)
-{
-	if (send_data(ep, s, flags, type, id, msg, len, 0) != 0) {
-		ep->pump = true;
-	} else {
-		rpc_rtt_start(tm, ep->now, 0);
-		tx->next = 1;
-	}
-	*t_sent = rte_rdtsc();
-}
-
-static inline bool
-pump_client(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c)
-{
-	struct rpc_out o = out_client(c);
-
-	return pump_msg(ep, &o);
-}
-
-static inline bool
-pump_server(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss)
-{
-	struct rpc_out o = out_server(ss);
-
-	return pump_msg(ep, &o);
-}
-
-/* Send again the packets of [first, end) already sent and not acked; the
- * message's round-trip timing is void (Karn). */
-static void
-retx_range(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, uint32_t first, uint32_t end)
-{
-	struct rpc_tx *tx = o->tx;
-	uint32_t i;
-
-	if (end > tx->next)
-		end = tx->next;
-	for (i = first; i < end; i++) {
-		if (rpc_tx_acked(tx, i))
-			continue;
-		rpc_rtt_cancel(o->tm);
-		if (send_data(ep, o->s, o->flags | RPC_F_RETX, o->type, o->id, o->msg, o->len,
-			      i) != 0)
-			return;
-	}
-}
-
-/* basic: a packet is taken as lost once RPC_DUPTHRESH packets sent after
- * it are acknowledged (TCP's duplicate-ACK threshold, RFC 5681 3.2, which
- * tolerates that much reordering). */
-#define RPC_DUPTHRESH 3u
-
-/* basic, on an acknowledgement: send the packets it shows lost (each once
- * until the next timeout). */
-static void
-retx_lost(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
-{
-	struct rpc_tx *tx = o->tx;
-	uint32_t end = rpc_tx_acked_end(tx);
-	uint32_t from = RTE_MAX(tx->cum, tx->rexmit);
-
-	if (end < from + RPC_DUPTHRESH + 1)
-		return;
-	end -= RPC_DUPTHRESH;
-	tx->rexmit = end;
-	retx_range(ep, o, from, end);
-}
-
-/* basic, on a timeout: the unacknowledged packets below the highest one
- * acknowledged (they were lost: later ones arrived), or else only the
- * oldest unacknowledged one: a timeout says nothing arrived for a while,
- * which a peer descheduled for that long explains as well as a loss, so
- * one packet probes and its acknowledgement (selective) tells the rest. */
-static void
-retx_timeout(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
-{
-	struct rpc_tx *tx = o->tx;
-	uint32_t end = rpc_tx_acked_end(tx);
-
-	if (end <= tx->cum)
-		end = tx->cum + 1;
-	tx->rexmit = end;
-	retx_range(ep, o, tx->cum, end);
-}
-
-/* A RESEND: length 0 asks for "what you sent first" (the peer does not
- * know the message yet), else the byte range. A RESEND that comes within
- * rto_min of our last first-time packet (typically in the same poll: it
- * waited in our receive queue while we were not running, beside the GRANT
- * or the request that let us send) was sent before that packet could
- * reach the peer: those packets are on their way, and the peer asks again
- * after its next timeout if not. Nor is one for the same offset within a
- * round trip (SRTT, at least rto_min) of the last one we answered:
- * a peer whose timer fired while we were not running has sent a RESEND
- * per timeout, and they all come at once; the first was answered. */
-static void
-retx_resend(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, const struct rpc_hdr *h)
-{
-	const struct rpc_rtt *rtt = &o->s->rtt;
-	uint64_t srtt = RTE_MAX(rtt->srtt8 >> 3, ep->rto_min);
-	uint64_t now = rte_rdtsc();
-	struct rpc_tx *tx = o->tx;
-	uint32_t first, end;
-
-	if ((*o->t_sent != 0 && now >= *o->t_sent && now - *o->t_sent < ep->rto_min) ||
-	    (*o->t_resend != 0 && h->offset == *o->resend_off && now >= *o->t_resend &&
-	     now - *o->t_resend < srtt)) {
-		/* homa: asking for bytes grants them (the GRANT may be lost) */
-		if (ep->homa && h->length != 0 &&
-		    rpc_tx_grant(tx, (uint32_t)(((uint64_t)h->offset + h->length + ep->mtu - 1) /
-						ep->mtu)))
-			ep->pump = true;
-		return;
-	}
-	if (h->length == 0) {
-		first = ep->homa ? 0 : tx->cum;
-		end = ep->homa ? rpc_npkts(ep->rtt_bytes, ep->mtu) : tx->next;
-	} else {
-		first = h->offset / ep->mtu;
-		end = (uint32_t)(((uint64_t)h->offset + h->length + ep->mtu - 1) / ep->mtu);
-		/* homa: asking for bytes grants them (the GRANT may be lost) */
-		if (ep->homa && rpc_tx_grant(tx, end))
-			ep->pump = true;
-	}
-	*o->t_resend = now;
-	*o->resend_off = h->offset;
-	retx_range(ep, o, first, end);
-}
-
-static inline uint32_t
-ack_off(const struct rdx_rpc_endpoint *ep, const struct rpc_rx *rx)
-{
-	return rx->cum * ep->mtu;
-}
-
-/* ------------------------------------------------------------------ */
-/* Pool of request/response buffer pairs                              */
-
-static inline bool
-pool_get(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss)
-{
-	uint8_t *p;
-
-	if (unlikely(ep->pool_nfree == 0))
-		return false;
-	ss->buf = ep->pool_free[--ep->pool_nfree];
-	p = ep->pool + (size_t)ss->buf * 2 * ep->max_msg;
-	ss->reqbuf = p;
-	ss->req.data = p;
-	ss->req.resp = p + ep->max_msg;
-	ss->req.resp_cap = ep->max_msg;
-	return true;
-}
-
-void
-rpc_ud_ss_release(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss)
-{
-	if (ss->gent.pos != RPC_NONE)
-		rpc_grant_remove(&ep->gs, &ss->gent);
-	if (ss->buf != RPC_NONE) {
-		ep->pool_free[ep->pool_nfree++] = ss->buf;
-		ss->buf = RPC_NONE;
-	}
-	ss->state = SS_IDLE;
 }
 
 /* ------------------------------------------------------------------ */
@@ -395,7 +57,7 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 			ep->stats.dup_dropped++;
 			/* the response of our last call again: its ACK was lost */
 			if (c->used && h->rpc_id == c->id)
-				send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, h->rpc_id,
+				rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, h->rpc_id,
 					 h->msg_len, rpc_npkts(h->msg_len, ep->mtu) * ep->mtu, 0, 0);
 		}
 		return;
@@ -408,7 +70,7 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 	case RPC_PKT_ACK:
 		memcpy(&map, payload, sizeof(map));
 		if (rpc_tx_ack(&c->tx, h->offset / ep->mtu, rte_le_to_cpu_64(map)) > 0) {
-			struct rpc_out o = out_client(c);
+			struct rpc_out o = rpc_ud_out_client(c);
 
 			if (c->tm.t != 0 && rpc_tx_acked(&c->tx, c->tm.pkt))
 				rpc_rtt_end(&s->rtt, &c->tm, now);
@@ -416,7 +78,7 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 			c->backoff = 0;
 			ep->pump = true;
 			if (!ep->homa)
-				retx_lost(ep, &o);
+				rpc_ud_retx_lost(ep, &o);
 		}
 		if (rpc_tx_done(&c->tx))
 			c->req_done = true;
@@ -428,13 +90,13 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 		if (c->tm.t != 0 && c->tm.pkt == 0)
 			rpc_rtt_end(&s->rtt, &c->tm, now);
 		if (rpc_tx_grant(&c->tx, rpc_npkts(h->offset, ep->mtu)))
-			pump_client(ep, c);
+			rpc_ud_pump_client(ep, c);
 		return;
 	case RPC_PKT_RESEND: {
-		struct rpc_out o = out_client(c);
+		struct rpc_out o = rpc_ud_out_client(c);
 
 		ep->stats.resends_rcvd++;
-		retx_resend(ep, &o, h);
+		rpc_ud_retx_resend(ep, &o, h);
 		return;
 	}
 	case RPC_PKT_BUSY:
@@ -452,7 +114,7 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 		rpc_rtt_end(&s->rtt, &c->tm, now);
 	if (!c->resp_started) {
 		if (h->flags & RPC_F_ERR || h->msg_len > c->resp_cap) {
-			send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, h->rpc_id, h->msg_len,
+			rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, h->rpc_id, h->msg_len,
 				 rpc_npkts(h->msg_len, ep->mtu) * ep->mtu, 0, 0);
 			rpc_call_complete(c, h->flags & RPC_F_ERR ? -ENOENT : -EMSGSIZE,
 					  h->msg_len);
@@ -473,8 +135,8 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 	if (r <= 0) {
 		ep->stats.dup_dropped++;
 		if (!ep->homa)
-			send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
-				 ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
+			rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
+				 rpc_ud_ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
 		return;
 	}
 	c->t_retx = now;
@@ -486,8 +148,8 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 	if (h->length != 0)
 		memcpy(c->resp + h->offset, payload, h->length);
 	if (rpc_rx_complete(&c->rx)) {
-		send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
-			 ack_off(ep, &c->rx), 0, 0);
+		rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
+			 rpc_ud_ack_off(ep, &c->rx), 0, 0);
 		rpc_call_complete(c, 0, c->rx.msg_len);
 		return;
 	}
@@ -496,8 +158,8 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 		ep->grant_dirty = true;
 	} else if (++c->acks_due >= (ep->window + 1) / 2) {
 		c->acks_due = 0;
-		send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
-			 ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
+		rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
+			 rpc_ud_ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
 	}
 }
 
@@ -523,7 +185,7 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 			return;
 		}
 		rpc_ud_ss_release(ep, ss);
-		if (!pool_get(ep, ss)) {
+		if (!rpc_ud_pool_get(ep, ss)) {
 			ep->stats.no_buf++;
 			return;
 		}
@@ -547,7 +209,7 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 	} else if (ss->state != SS_RECV) {
 		ep->stats.dup_dropped++;
 		if (!ep->homa && ss->state != SS_RESP)
-			send_ctl(ep, s, RPC_PKT_ACK, 0, h->type, h->rpc_id, h->msg_len,
+			rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, 0, h->type, h->rpc_id, h->msg_len,
 				 rpc_npkts(h->msg_len, ep->mtu) * ep->mtu, 0, 0);
 		return;
 	} else if (h->msg_len != ss->rx.msg_len || h->type != ss->req.type) {
@@ -559,8 +221,8 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 	if (r <= 0) {
 		ep->stats.dup_dropped++;
 		if (!ep->homa)
-			send_ctl(ep, s, RPC_PKT_ACK, 0, h->type, ss->id, ss->rx.msg_len,
-				 ack_off(ep, &ss->rx), 0, rpc_rx_ack_map(&ss->rx));
+			rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, 0, h->type, ss->id, ss->rx.msg_len,
+				 rpc_ud_ack_off(ep, &ss->rx), 0, rpc_rx_ack_map(&ss->rx));
 		return;
 	}
 	ss->t_retx = now;
@@ -576,8 +238,8 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 		rpc_request_dispatch(ss);
 		/* a response sent at once acknowledges the request itself */
 		if (!ep->homa && ss->state == SS_HANDLER)
-			send_ctl(ep, s, RPC_PKT_ACK, 0, ss->req.type, ss->id, ss->rx.msg_len,
-				 ack_off(ep, &ss->rx), 0, 0);
+			rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, 0, ss->req.type, ss->id, ss->rx.msg_len,
+				 rpc_ud_ack_off(ep, &ss->rx), 0, 0);
 		return;
 	}
 	if (ep->homa) {
@@ -585,8 +247,8 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 		ep->grant_dirty = true;
 	} else if (++ss->acks_due >= (ep->window + 1) / 2) {
 		ss->acks_due = 0;
-		send_ctl(ep, s, RPC_PKT_ACK, 0, h->type, ss->id, ss->rx.msg_len,
-			 ack_off(ep, &ss->rx), 0, rpc_rx_ack_map(&ss->rx));
+		rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, 0, h->type, ss->id, ss->rx.msg_len,
+			 rpc_ud_ack_off(ep, &ss->rx), 0, rpc_rx_ack_map(&ss->rx));
 	}
 }
 
@@ -607,15 +269,15 @@ server_rx(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, const struct rpc_hd
 		if (cls == RPC_ID_NEW) {
 			/* we never saw this request: ask for its start */
 			ep->stats.resends_sent++;
-			send_ctl(ep, s, RPC_PKT_RESEND, 0, h->type, h->rpc_id, 0, 0, 0, 0);
+			rpc_ud_send_ctl(ep, s, RPC_PKT_RESEND, 0, h->type, h->rpc_id, 0, 0, 0, 0);
 		} else if (cls == RPC_ID_CURRENT && (ss->state == SS_RECV || ss->state == SS_HANDLER)) {
 			ep->stats.busy_sent++;
-			send_ctl(ep, s, RPC_PKT_BUSY, RPC_F_RESP, h->type, h->rpc_id, 0, 0, 0, 0);
+			rpc_ud_send_ctl(ep, s, RPC_PKT_BUSY, RPC_F_RESP, h->type, h->rpc_id, 0, 0, 0, 0);
 		} else if (cls == RPC_ID_CURRENT && ss->state == SS_RESP) {
-			struct rpc_out o = out_server(ss);
+			struct rpc_out o = rpc_ud_out_server(ss);
 
 			ss->t_progress = now;
-			retx_resend(ep, &o, h);
+			rpc_ud_retx_resend(ep, &o, h);
 		}
 		return;
 	}
@@ -627,7 +289,7 @@ server_rx(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, const struct rpc_hd
 		if (ss->tm.t != 0 && ss->tm.pkt == 0)
 			rpc_rtt_end(&s->rtt, &ss->tm, now);
 		if (rpc_tx_grant(&ss->tx, rpc_npkts(h->offset, ep->mtu)))
-			pump_server(ep, ss);
+			rpc_ud_pump_server(ep, ss);
 		return;
 	}
 	/* ACK of the response: it answers the timed packet when it covers it
@@ -643,7 +305,7 @@ server_rx(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, const struct rpc_hd
 		return;
 	memcpy(&map, payload, sizeof(map));
 	if (rpc_tx_ack(&ss->tx, h->offset / ep->mtu, rte_le_to_cpu_64(map)) > 0) {
-		struct rpc_out o = out_server(ss);
+		struct rpc_out o = rpc_ud_out_server(ss);
 
 		if (ss->tm.t != 0 && rpc_tx_acked(&ss->tx, ss->tm.pkt))
 			rpc_rtt_end(&s->rtt, &ss->tm, now);
@@ -651,7 +313,7 @@ server_rx(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, const struct rpc_hd
 		ss->backoff = 0;
 		ep->pump = true;
 		if (!(h->flags & RPC_F_RETX))
-			retx_lost(ep, &o);
+			rpc_ud_retx_lost(ep, &o);
 	}
 	if (rpc_tx_done(&ss->tx)) {
 		rpc_ud_ss_release(ep, ss);
@@ -659,9 +321,9 @@ server_rx(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, const struct rpc_hd
 		/* the receiver waited its RTO with no new packet: what it
 		 * lacks below what it has is lost, and so is (or is late) its
 		 * first missing packet; our own timer may wait longer */
-		struct rpc_out o = out_server(ss);
+		struct rpc_out o = rpc_ud_out_server(ss);
 
-		retx_timeout(ep, &o);
+		rpc_ud_retx_timeout(ep, &o);
 	}
 }
 
@@ -697,6 +359,68 @@ ud_rx(struct rdx_rpc_endpoint *ep, const uint8_t *pkt, uint32_t len, uint32_t sr
 }
 
 /* ------------------------------------------------------------------ */
+/* Failures and retired address handles (cold)                        */
+
+/*
+ * A completion in error: the UD QP is in the error state for good (a
+ * device refuses every later WR with a flush). Once: one log line, every
+ * call in flight fails with -EIO, the server slots are released and the
+ * sessions refuse new calls (-ENOTCONN); the receives are not reposted, so
+ * the flushes end (destroy the endpoint and create another to go on).
+ */
+void __rte_noinline __rte_cold
+rpc_ud_qp_failed(struct rdx_rpc_endpoint *ep, const struct rdx_wc *w)
+{
+	uint32_t i, k;
+
+	if (ep->qp_err)
+		return;
+	ep->qp_err = true;
+	rpc_log("endpoint %s: its UD QP went to error (%s completion, status %u, vendor error 0x%x):"
+		" calls fail with -EIO, new ones are refused", ep->name,
+		w->wr_id == UINT64_MAX ? "send" : "receive", w->status, w->vendor_err);
+	for (i = 0; i < ep->max_sessions; i++) {
+		for (k = 0; ep->sess[i] != NULL && k < ep->slots; k++) {
+			struct rdx_rpc_session *s = ep->sess[i];
+
+			s->connected = false;
+			/* a deferred handler's slot goes on its rdx_rpc_respond */
+			if (s->ss[k].state != SS_HANDLER)
+				rpc_ud_ss_release(ep, &s->ss[k]);
+			if (s->cs[k].busy)
+				rpc_call_complete(&s->cs[k], -EIO, 0);
+		}
+	}
+	ep->tx_out -= ep->nwr;
+	ep->nwr = 0;
+	ep->nrecv = 0;
+}
+
+/* Sends retired so far: the posted ones (tx_pkts) less those still out
+ * (tx_out counts the queued nwr as well). The send queue retires in order. */
+static inline uint64_t
+ud_sends_retired(const struct rdx_rpc_endpoint *ep)
+{
+	return ep->stats.tx_pkts - (ep->tx_out - ep->nwr);
+}
+
+/* Destroy the kept AHs that no queued send names any more (they were
+ * kept in the order they died, so those are a prefix). */
+void
+rpc_ud_dead_ah_reap(struct rdx_rpc_endpoint *ep)
+{
+	uint64_t retired = ud_sends_retired(ep);
+	uint32_t n = 0;
+
+	while (n < ep->ndead_ah && ep->dead_ah[n].retire_at <= retired)
+		rdx_ah_destroy(ep->dead_ah[n++].ah);
+	if (n == 0)
+		return;
+	ep->ndead_ah -= n;
+	memmove(ep->dead_ah, ep->dead_ah + n, ep->ndead_ah * sizeof(*ep->dead_ah));
+}
+
+/* ------------------------------------------------------------------ */
 /* Progress: grants, pumping, timers                                  */
 
 static void
@@ -717,13 +441,13 @@ run_grants(struct rdx_rpc_endpoint *ep)
 		if (e->role == RPC_ROLE_CLIENT) {
 			struct rpc_cslot *c = e->ctx;
 
-			send_ctl(ep, c->sess, RPC_PKT_GRANT, RPC_F_RESP, c->type, c->id,
+			rpc_ud_send_ctl(ep, c->sess, RPC_PKT_GRANT, RPC_F_RESP, c->type, c->id,
 				 e->msg_len, e->granted, 0, 0);
 			rpc_rtt_start(&c->gtm, ep->now, edge);
 		} else {
 			struct rpc_sslot *ss = e->ctx;
 
-			send_ctl(ep, ss->req.sess, RPC_PKT_GRANT, 0, ss->req.type, ss->id,
+			rpc_ud_send_ctl(ep, ss->req.sess, RPC_PKT_GRANT, 0, ss->req.type, ss->id,
 				 e->msg_len, e->granted, 0, 0);
 			rpc_rtt_start(&ss->gtm, ep->now, edge);
 		}
@@ -764,13 +488,13 @@ homa_rx_timeout(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s,
 		ep->stats.resends_sent++;
 		/* a RESEND grants too: what follows may answer either */
 		rpc_rtt_cancel(gtm);
-		send_ctl(ep, s, RPC_PKT_RESEND, flags, type, id, rx->msg_len, first * ep->mtu,
+		rpc_ud_send_ctl(ep, s, RPC_PKT_RESEND, flags, type, id, rx->msg_len, first * ep->mtu,
 			 (uint32_t)(end - first * ep->mtu), 0);
 		from = first + n;
 	}
 	if (k == 0) {
 		ep->stats.grants_sent++;
-		send_ctl(ep, s, RPC_PKT_GRANT, flags, type, id, rx->msg_len, granted, 0, 0);
+		rpc_ud_send_ctl(ep, s, RPC_PKT_GRANT, flags, type, id, rx->msg_len, granted, 0, 0);
 	}
 }
 
@@ -816,19 +540,19 @@ client_timer(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, uint64_t now)
 	if (!timer_may_send(s, now, wait))
 		return;
 	if (!ep->homa && !c->req_done && !rpc_tx_done(&c->tx)) {
-		struct rpc_out o = out_client(c);
+		struct rpc_out o = rpc_ud_out_client(c);
 
-		retx_timeout(ep, &o);
+		rpc_ud_retx_timeout(ep, &o);
 	} else if (!c->resp_started) {
 		ep->stats.resends_sent++;
 		rpc_rtt_cancel(&c->tm);
-		send_ctl(ep, s, RPC_PKT_RESEND, RPC_F_RESP, c->type, c->id, 0, 0, 0, 0);
+		rpc_ud_send_ctl(ep, s, RPC_PKT_RESEND, RPC_F_RESP, c->type, c->id, 0, 0, 0, 0);
 	} else if (ep->homa) {
 		homa_rx_timeout(ep, s, &c->rx, &c->gent, &c->gtm, RPC_F_RESP, c->type, c->id);
 	} else {
 		/* basic: our timer's ACK tells the sender what is lost */
-		send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP | RPC_F_RETX, c->type, c->id,
-			 c->rx.msg_len, ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
+		rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP | RPC_F_RETX, c->type, c->id,
+			 c->rx.msg_len, rpc_ud_ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
 	}
 }
 
@@ -863,7 +587,7 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 			rpc_ud_ss_release(ep, ss);
 		} else if (!ep->homa && !rpc_tx_done(&ss->tx) &&
 			   rpc_timer_expired(now, ss->t_retx, rpc_rtt_wait(&s->rtt, ss->backoff))) {
-			struct rpc_out o = out_server(ss);
+			struct rpc_out o = rpc_ud_out_server(ss);
 
 			uint64_t wait = rpc_rtt_wait(&s->rtt, ss->backoff);
 
@@ -871,7 +595,7 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 			if (ss->backoff < RPC_MAX_BACKOFF)
 				ss->backoff++;
 			if (timer_may_send(s, now, wait))
-				retx_timeout(ep, &o);
+				rpc_ud_retx_timeout(ep, &o);
 		}
 	}
 }
@@ -898,9 +622,9 @@ scan(struct rdx_rpc_endpoint *ep, uint64_t now, bool timers)
 			struct rpc_sslot *ss = &s->ss[k];
 
 			if (c->busy && rpc_tx_sendable(&c->tx) > 0)
-				pump_client(ep, c);
+				rpc_ud_pump_client(ep, c);
 			if (ss->state == SS_RESP && rpc_tx_sendable(&ss->tx) > 0)
-				pump_server(ep, ss);
+				rpc_ud_pump_server(ep, ss);
 			if (timers) {
 				if (c->busy)
 					client_timer(ep, c, now);
@@ -1000,7 +724,7 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 			ep->scan_deferred = false;
 		}
 	}
-	tx_flush(ep);
+	rpc_ud_tx_flush(ep);
 	return work;
 }
 
@@ -1015,7 +739,7 @@ rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 
 	if (unlikely(ep->qp_err))
 		return -EIO;
-	if (unlikely(tx_get(ep) == NULL))
+	if (unlikely(rpc_ud_tx_get(ep) == NULL))
 		return -ENOBUFS;
 	if (ep->homa)
 		rpc_tx_init(&c->tx, npkts, 0, rpc_npkts(ep->rtt_bytes, ep->mtu));
@@ -1028,10 +752,10 @@ rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 	c->t_sent = c->t_resend = 0;
 	c->gent.role = RPC_ROLE_CLIENT;
 	if (npkts == 1)
-		pump_first(ep, s, &c->tx, &c->tm, &c->t_sent, 0, c->type, c->id, c->req, c->req_len);
+		rpc_ud_pump_first(ep, s, &c->tx, &c->tm, &c->t_sent, 0, c->type, c->id, c->req, c->req_len);
 	else
-		pump_client(ep, c);
-	tx_flush(ep);
+		rpc_ud_pump_client(ep, c);
+	rpc_ud_tx_flush(ep);
 	return 0;
 }
 
@@ -1054,10 +778,10 @@ rpc_ud_respond(struct rpc_sslot *ss)
 	rpc_rtt_cancel(&ss->tm);
 	ss->t_sent = ss->t_resend = 0;
 	if (npkts == 1)
-		pump_first(ep, ss->req.sess, &ss->tx, &ss->tm, &ss->t_sent,
+		rpc_ud_pump_first(ep, ss->req.sess, &ss->tx, &ss->tm, &ss->t_sent,
 			   (uint8_t)(RPC_F_RESP | ss->flags), ss->req.type, ss->id, ss->req.resp,
 			   ss->resp_len);
 	else
-		pump_server(ep, ss);
-	tx_flush(ep);
+		rpc_ud_pump_server(ep, ss);
+	rpc_ud_tx_flush(ep);
 }

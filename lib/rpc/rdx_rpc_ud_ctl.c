@@ -4,7 +4,8 @@
  * and receive buffers (one registered region), the pool of request/
  * response buffer pairs (mapped once, touched when used), the grant
  * scheduler's table; sessions are address handles. The datapath is
- * rdx_rpc_ud.c.
+ * rdx_rpc_ud.c, which it calls (the ops table) and which calls nothing
+ * here.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,41 +21,6 @@
 
 /* ------------------------------------------------------------------ */
 /* Control path                                                       */
-
-/*
- * A completion in error: the UD QP is in the error state for good (a
- * device refuses every later WR with a flush). Once: one log line, every
- * call in flight fails with -EIO, the server slots are released and the
- * sessions refuse new calls (-ENOTCONN); the receives are not reposted, so
- * the flushes end (destroy the endpoint and create another to go on).
- */
-void __rte_noinline __rte_cold
-rpc_ud_qp_failed(struct rdx_rpc_endpoint *ep, const struct rdx_wc *w)
-{
-	uint32_t i, k;
-
-	if (ep->qp_err)
-		return;
-	ep->qp_err = true;
-	rpc_log("endpoint %s: its UD QP went to error (%s completion, status %u, vendor error 0x%x):"
-		" calls fail with -EIO, new ones are refused", ep->name,
-		w->wr_id == UINT64_MAX ? "send" : "receive", w->status, w->vendor_err);
-	for (i = 0; i < ep->max_sessions; i++) {
-		for (k = 0; ep->sess[i] != NULL && k < ep->slots; k++) {
-			struct rdx_rpc_session *s = ep->sess[i];
-
-			s->connected = false;
-			/* a deferred handler's slot goes on its rdx_rpc_respond */
-			if (s->ss[k].state != SS_HANDLER)
-				rpc_ud_ss_release(ep, &s->ss[k]);
-			if (s->cs[k].busy)
-				rpc_call_complete(&s->cs[k], -EIO, 0);
-		}
-	}
-	ep->tx_out -= ep->nwr;
-	ep->nwr = 0;
-	ep->nrecv = 0;
-}
 
 static void
 ud_ep_fini(struct rdx_rpc_endpoint *ep)
@@ -177,30 +143,6 @@ ud_sess_init(struct rdx_rpc_session *s)
 		s->ss[i].gent.role = RPC_ROLE_SERVER;
 	}
 	return 0;
-}
-
-/* Sends retired so far: the posted ones (tx_pkts) less those still out
- * (tx_out counts the queued nwr as well). The send queue retires in order. */
-static inline uint64_t
-ud_sends_retired(const struct rdx_rpc_endpoint *ep)
-{
-	return ep->stats.tx_pkts - (ep->tx_out - ep->nwr);
-}
-
-/* Destroy the kept AHs that no queued send names any more (they were
- * kept in the order they died, so those are a prefix). */
-void
-rpc_ud_dead_ah_reap(struct rdx_rpc_endpoint *ep)
-{
-	uint64_t retired = ud_sends_retired(ep);
-	uint32_t n = 0;
-
-	while (n < ep->ndead_ah && ep->dead_ah[n].retire_at <= retired)
-		rdx_ah_destroy(ep->dead_ah[n++].ah);
-	if (n == 0)
-		return;
-	ep->ndead_ah -= n;
-	memmove(ep->dead_ah, ep->dead_ah + n, ep->ndead_ah * sizeof(*ep->dead_ah));
 }
 
 static void

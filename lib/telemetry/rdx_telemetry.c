@@ -5,11 +5,13 @@
  * DPDK's own libraries do) and fills rte_tel_data from rdx state:
  *  - devices through the registry in lib/dev (rdx_dev_foreach holds its
  *    lock, so a device cannot be closed while a callback reads it);
- *  - lcore loops through rdx_lcore_loop_snapshot (relaxed loads).
+ *  - lcore loops through rdx_lcore_loop_snapshot (relaxed loads), in
+ *    rdx_telemetry_lcore.c;
  *  - QPs through the registry of live QPs (rdx_qp_foreach, its own lock,
  *    taken inside the devices' walk), their counters by rdx_qp_xstats_get.
  * The two lists that can outgrow a reply (/rdx/qp_list, /rdx/lcores) are
- * paged by one helper (struct tel_page): "more" and "next" say what is left.
+ * paged by one helper (struct tel_page, rdx_telemetry_page.c): "more" and
+ * "next" say what is left.
  * Callbacks run on DPDK's telemetry thread, concurrently with the lcores:
  * they only read, and never touch the fast path.
  */
@@ -30,134 +32,7 @@
 #include "rdx_dev.h"
 #include "rdx_runtime.h"
 #include "rdx_telemetry.h"
-
-/* ------------------------------------------------------------------ */
-/* Helpers                                                            */
-
-/* Dict keys may hold only [A-Za-z0-9_/]: anything else becomes '_'. */
-static void
-tel_key(char *dst, size_t len, const char *src)
-{
-	size_t i;
-
-	for (i = 0; i + 1 < len && src[i] != '\0'; i++) {
-		char c = src[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '_' || c == '/';
-
-		dst[i] = ok ? c : '_';
-	}
-	dst[i] = '\0';
-}
-
-/* A decimal id of at most 6 digits (parameters: device ids, "#k"). */
-static int
-parse_id(const char *s, unsigned int *v)
-{
-	unsigned long x;
-	char *end;
-
-	if (s[0] < '0' || s[0] > '9')
-		return -EINVAL;
-	errno = 0;
-	x = strtoul(s, &end, 10);
-	if (errno != 0 || *end != '\0' || x > 1000000)
-		return -EINVAL;
-	*v = (unsigned int)x;
-	return 0;
-}
-
-/*
- * DPDK 22.11 writes at most this much JSON per reply (MAX_OUTPUT_LEN in
- * lib/telemetry/telemetry.c, the greeting's max_output_len) and silently
- * leaves out the dict entries that do not fit. The lists that can exceed it
- * (/rdx/qp_list, /rdx/lcores) are paged: each keeps its own count against
- * it, less room for the reply's envelope ({"/rdx/qp_list":...}) and its
- * "more" and "next" entries.
- */
-#define TEL_REPLY_MAX 16384
-#define TEL_PAGE_BUDGET (TEL_REPLY_MAX - 128)
-
-/*
- * One page of a list: a dict of entries, the entries from index start on
- * (in the list's order), as many as fit in a reply: at most
- * RTE_TEL_MAX_DICT_ENTRIES - 2 (room for "more" and "next") and
- * TEL_PAGE_BUDGET bytes of JSON by the caller's estimate of each entry.
- * The caller meets the entries in order and asks tel_page_take for each;
- * tel_page_end adds "more" (entries after start not listed) and "next"
- * (the index to pass for the next page) when the page is not the last.
- */
-struct tel_page {
-	unsigned int start;     /* index of the first entry to list */
-	unsigned int index;     /* entries met so far */
-	unsigned int nb;        /* entries listed */
-	unsigned int more;      /* entries from start on not listed */
-	size_t bytes;           /* JSON of the entries listed (estimate) */
-};
-
-/*
- * params -> p->start: none (NULL or "") is 0, else a decimal index (digits
- * only, at most 1000000). -EINVAL for anything else.
- */
-static int
-tel_page_init(struct tel_page *p, const char *params)
-{
-	memset(p, 0, sizeof(*p));
-	if (params == NULL || params[0] == '\0')
-		return 0;
-	return parse_id(params, &p->start);
-}
-
-/*
- * The next entry of the list, len bytes of JSON at most: true when it goes
- * into the page (the caller adds it, then calls tel_page_added or, if
- * adding failed, tel_page_skip), false when it is before start or counted
- * in "more". Once an entry did not fit, no later one is listed, so "next"
- * is always the index of the first entry not listed.
- */
-static bool
-tel_page_take(struct tel_page *p, size_t len)
-{
-	if (p->index++ < p->start)
-		return false;
-	if (p->more != 0 || p->nb == RTE_TEL_MAX_DICT_ENTRIES - 2 ||
-	    p->bytes + len > TEL_PAGE_BUDGET) {
-		p->more++;
-		return false;
-	}
-	return true;
-}
-
-static void
-tel_page_added(struct tel_page *p, size_t len)
-{
-	p->nb++;
-	p->bytes += len;
-}
-
-/* An entry tel_page_take let in could not be added (no memory): counted. */
-static void
-tel_page_skip(struct tel_page *p)
-{
-	p->more++;
-}
-
-/*
- * After the walk: -ERANGE when start was past the end of the list (start
- * equal to the number of entries is an empty last page); else "more" and
- * "next" into d when entries are left, and 0.
- */
-static int
-tel_page_end(struct tel_page *p, struct rte_tel_data *d)
-{
-	if (p->start > p->index)
-		return -ERANGE;
-	if (p->more != 0) {
-		rte_tel_data_add_dict_u64(d, "more", p->more);
-		rte_tel_data_add_dict_int(d, "next", (int)(p->start + p->nb));
-	}
-	return 0;
-}
+#include "rdx_telemetry_priv.h"
 
 /*
  * "name" or "name#k" -> name and k (0 for the first device of that name);
@@ -176,7 +51,7 @@ parse_dev_param(const char *params, char *name, size_t len, unsigned int *k, int
 	if (params == NULL || params[0] == '\0')
 		return -EINVAL;
 	if (params[strspn(params, "0123456789")] == '\0') {
-		if (parse_id(params, &v) != 0)
+		if (tel_parse_id(params, &v) != 0)
 			return -EINVAL;
 		*id = (int)v;
 		name[0] = '\0';
@@ -190,7 +65,7 @@ parse_dev_param(const char *params, char *name, size_t len, unsigned int *k, int
 	memcpy(name, params, nlen);
 	name[nlen] = '\0';
 	*k = 0;
-	if (hash != NULL && parse_id(hash + 1, k) != 0)
+	if (hash != NULL && tel_parse_id(hash + 1, k) != 0)
 		return -EINVAL;
 	return 0;
 }
@@ -731,204 +606,6 @@ tel_qp_xstats(const char *cmd, const char *params, struct rte_tel_data *d)
 	memcpy(dev, params, (size_t)(comma - params));
 	dev[comma - params] = '\0';
 	return with_dev(dev, qp_xstats_dev, &f, d);
-}
-
-/* ------------------------------------------------------------------ */
-/* /rdx/lcores, /rdx/lcore                                            */
-
-static int
-busy_pct(uint64_t busy, uint64_t idle)
-{
-	uint64_t total = busy + idle;
-
-	/* rounded to the nearest percent; raw cycles are there too */
-	return total == 0 ? 0 : (int)((200 * (double)busy / (double)total + 1) / 2);
-}
-
-static void
-loop_totals(struct rte_tel_data *d, const struct rdx_lcore_loop *l)
-{
-	rte_tel_data_add_dict_u64(d, "iterations", l->iterations);
-	rte_tel_data_add_dict_u64(d, "busy_cycles", l->busy_cycles);
-	rte_tel_data_add_dict_u64(d, "idle_cycles", l->idle_cycles);
-	rte_tel_data_add_dict_int(d, "busy_pct", busy_pct(l->busy_cycles, l->idle_cycles));
-	rte_tel_data_add_dict_int(d, "pollers", (int)l->nb_pollers);
-}
-
-/* The app's lcore hook (rdx_telemetry_lcore_info_set): fn is published
- * after arg, and read before it. */
-static void *lcore_hook_arg;
-static rdx_telemetry_lcore_fn_t lcore_hook_fn;
-
-int
-rdx_telemetry_lcore_info_set(rdx_telemetry_lcore_fn_t fn, void *arg)
-{
-	__atomic_store_n(&lcore_hook_fn, NULL, __ATOMIC_RELEASE);
-	__atomic_store_n(&lcore_hook_arg, arg, __ATOMIC_RELEASE);
-	__atomic_store_n(&lcore_hook_fn, fn, __ATOMIC_RELEASE);
-	return 0;
-}
-
-/*
- * The JSON lcore_fill writes for lcore id, its own fields (loop: l, or NULL
- * when none runs), as DPDK writes it: {"lcore":..,"loop":".."}, the longest
- * "loop" value counted, a few bytes to spare.
- */
-static size_t
-lcore_json_len(unsigned int id, const char *role, const char *state,
-	       const struct rdx_lcore_loop *l)
-{
-	int n;
-
-	n = snprintf(NULL, 0, "{\"lcore\":%u,\"role\":\"%s\",\"state\":\"%s\","
-		     "\"loop\":\"rdx_lcore_loop\"}", id, role, state);
-	if (l != NULL)
-		n += snprintf(NULL, 0, ",\"iterations\":%" PRIu64 ",\"busy_cycles\":%" PRIu64
-			      ",\"idle_cycles\":%" PRIu64 ",\"busy_pct\":%d,\"pollers\":%d",
-			      l->iterations, l->busy_cycles, l->idle_cycles,
-			      busy_pct(l->busy_cycles, l->idle_cycles), (int)l->nb_pollers);
-	return (size_t)n + 8;
-}
-
-/*
- * Into the dict d: what is known of lcore id: its rdx_lcore_loop (copied
- * into l), whether it is an EAL worker running a function, the app's hook.
- * Returns 1 when any of them says something, 0 when none does. len (NULL:
- * not wanted): the JSON of d at most, as DPDK writes it, with
- * RDX_TELEMETRY_LCORE_APP_BYTES for the hook's entries when there is one.
- */
-static int
-lcore_fill(unsigned int id, struct rte_tel_data *d, struct rdx_lcore_loop *l, size_t *len)
-{
-	rdx_telemetry_lcore_fn_t fn = __atomic_load_n(&lcore_hook_fn, __ATOMIC_ACQUIRE);
-	bool loop = rdx_lcore_loop_snapshot(id, l) == 0;
-	bool worker = id < RTE_MAX_LCORE && id != rte_get_main_lcore() && rte_lcore_is_enabled(id);
-	bool running = worker && rte_eal_get_lcore_state(id) == RUNNING;
-	int listed = loop || running;
-
-	const char *role = id == rte_get_main_lcore() ? "main" : worker ? "worker" : "other";
-	const char *state = running ? "running" : worker ? "waiting" : "-";
-
-	rte_tel_data_start_dict(d);
-	rte_tel_data_add_dict_int(d, "lcore", (int)id);
-	rte_tel_data_add_dict_string(d, "role", role);
-	rte_tel_data_add_dict_string(d, "state", state);
-	if (loop)
-		loop_totals(d, l);
-	if (fn != NULL && fn(id, d, __atomic_load_n(&lcore_hook_arg, __ATOMIC_ACQUIRE)) > 0)
-		listed = 1;
-	/* an lcore the app reports on runs the app's loop if not ours */
-	rte_tel_data_add_dict_string(d, "loop", loop ? "rdx_lcore_loop" :
-				     listed ? "app's own" : "none");
-	if (len != NULL)
-		*len = lcore_json_len(id, role, state, loop ? l : NULL) +
-		       (fn != NULL ? RDX_TELEMETRY_LCORE_APP_BYTES : 0);
-	return listed;
-}
-
-/*
- * The lcores listed, in id order, from the start-th on (params: none or a
- * decimal index), paged as /rdx/qp_list: "more" and "next" when the rest did
- * not fit. Each entry is measured from the snapshot it was filled from;
- * the app's hook gets RDX_TELEMETRY_LCORE_APP_BYTES.
- */
-static int
-tel_lcores(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	struct rdx_lcore_loop *l;
-	struct tel_page page;
-	unsigned int id;
-	int ret;
-
-	RTE_SET_USED(cmd);
-	ret = tel_page_init(&page, params);
-	if (ret != 0)
-		return ret;
-	l = malloc(sizeof(*l));
-	if (l == NULL)
-		return -ENOMEM;
-	rte_tel_data_start_dict(d);
-	for (id = 0; id < RTE_MAX_LCORE; id++) {
-		struct rte_tel_data *c;
-		char key[16];
-		size_t len;
-
-		if (!rte_lcore_is_enabled(id))
-			continue;
-		c = rte_tel_data_alloc();
-		if (c == NULL) {        /* an error reply rather than a cut list */
-			free(l);
-			return -ENOMEM;
-		}
-		if (lcore_fill(id, c, l, &len) == 0) {
-			rte_tel_data_free(c);
-			continue;
-		}
-		snprintf(key, sizeof(key), "%u", id);
-		len += strlen(key) + 4;         /* ,"<id>": */
-		if (!tel_page_take(&page, len)) {
-			rte_tel_data_free(c);
-			continue;
-		}
-		if (rte_tel_data_add_dict_container(d, key, c, 0) != 0) {
-			rte_tel_data_free(c);
-			tel_page_skip(&page);
-			continue;
-		}
-		tel_page_added(&page, len);
-	}
-	free(l);
-	return tel_page_end(&page, d);
-}
-
-static int
-tel_lcore(const char *cmd, const char *params, struct rte_tel_data *d)
-{
-	struct rdx_lcore_loop *l;
-	unsigned long id;
-	unsigned int i;
-	char *end;
-	int ret;
-
-	RTE_SET_USED(cmd);
-	if (params == NULL || params[0] < '0' || params[0] > '9')
-		return -EINVAL;
-	errno = 0;
-	id = strtoul(params, &end, 10);
-	if (errno != 0 || *end != '\0' || id >= RTE_MAX_LCORE)
-		return -EINVAL;
-	l = malloc(sizeof(*l));
-	if (l == NULL)
-		return -ENOMEM;
-	memset(l, 0, sizeof(*l));
-	ret = lcore_fill((unsigned int)id, d, l, NULL);
-	if (ret == 0) {      /* nothing runs there and the app knows nothing of it */
-		free(l);
-		return -ENOENT;
-	}
-	for (i = 0; i < l->nb_pollers; i++) {
-		const struct rdx_poller *p = &l->pollers[i];
-		struct rte_tel_data *c = rte_tel_data_alloc();
-		char key[80], name[48];
-
-		if (c == NULL)
-			break;
-		rte_tel_data_start_dict(c);
-		rte_tel_data_add_dict_string(c, "name", p->name != NULL ? p->name : "");
-		rte_tel_data_add_dict_u64(c, "calls", p->calls);
-		rte_tel_data_add_dict_u64(c, "busy_calls", p->busy_calls);
-		rte_tel_data_add_dict_u64(c, "busy_cycles", p->busy_cycles);
-		rte_tel_data_add_dict_u64(c, "idle_cycles", p->idle_cycles);
-		rte_tel_data_add_dict_int(c, "busy_pct", busy_pct(p->busy_cycles,
-								  p->idle_cycles));
-		/* keys are unique (index first) and telemetry-safe */
-		tel_key(name, sizeof(name), p->name != NULL ? p->name : "poller");
-		snprintf(key, sizeof(key), "poller%u_%s", i, name);
-		if (rte_tel_data_add_dict_container(d, key, c, 0) != 0)
-			rte_tel_data_free(c);
-	}
-	free(l);
-	return 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -8,6 +8,13 @@
 #  2. `nm` of each component's static library (BUILD/lib/librdx_<c>.a)
 #     names no driver symbol (rdx_mlx5_*, rdx_sw_*, rdx_verbs_*) and no
 #     mlx5dv_* function.
+#  3. Within one folder of lib/, drivers/ or apps/, no two source files call
+#     each other: from `nm` of each file's object (BUILD/compile_commands.json
+#     names it), a pair where each references a function (T/W) the other
+#     defines fails, named with one function each way. Data (log types, ops
+#     tables) is not a call and is not counted. Known pairs are listed in
+#     CIRCLE_KNOWN below and printed on every run; a new pair fails, and so
+#     does a listed pair that is gone (remove it from the list).
 # Known exceptions are listed, one per line, in LAYERING_ALLOWLIST below;
 # an entry that no longer matches anything fails the test too, so the list
 # only ever shrinks (remove the entry with the code that needed it).
@@ -18,6 +25,24 @@ set -euo pipefail
 # Empty since driver registration (drivers register themselves; lib/dev
 # names none). Keep it empty: fix the dependency instead of listing it.
 LAYERING_ALLOWLIST=""
+
+# Pairs of apps/ that still call each other (issue 28: rdx-perf becomes
+# thin, rdx-selfcheck's checks report through a table passed down).
+CIRCLE_KNOWN="apps/rdx-perf/boot.c <-> apps/rdx-perf/main.c
+apps/rdx-perf/boot.c <-> apps/rdx-perf/report.c
+apps/rdx-perf/boot.c <-> apps/rdx-perf/setup.c
+apps/rdx-perf/boot_mpi.c <-> apps/rdx-perf/main.c
+apps/rdx-perf/boot_mpi.c <-> apps/rdx-perf/setup.c
+apps/rdx-perf/common.c <-> apps/rdx-perf/pingpong.c
+apps/rdx-perf/common.c <-> apps/rdx-perf/stream.c
+apps/rdx-perf/opts.c <-> apps/rdx-perf/rpc_opts.c
+apps/rdx-perf/rdmacm.c <-> apps/rdx-perf/setup.c
+apps/rdx-perf/rpc_boot.c <-> apps/rdx-perf/rpc_echo.c
+apps/rdx-perf/rpc_echo.c <-> apps/rdx-perf/rpc_report.c
+apps/rdx-selfcheck/main.c <-> apps/rdx-selfcheck/sc_card.c
+apps/rdx-selfcheck/main.c <-> apps/rdx-selfcheck/sc_cqe.c
+apps/rdx-selfcheck/main.c <-> apps/rdx-selfcheck/sc_db.c
+apps/rdx-selfcheck/main.c <-> apps/rdx-selfcheck/sc_wqe.c"
 
 [ $# -eq 2 ] || { echo "usage: layering.sh SOURCE_DIR BUILD_DIR" >&2; exit 2; }
 src=$1
@@ -57,6 +82,58 @@ symbol_violations() {
         sed "s|^|$2:|" || true
 }
 
+# objects SRC BUILD: "source<TAB>object" for each source of lib/, drivers/
+# and apps/ (its first object outside tests/, from compile_commands.json).
+objects() {
+    local src=$1 build=$2 s
+    s=$(cd "$src" && pwd -P)
+    # meson writes one "key": "value" per line, "file" before "output"
+    awk -F'"' '$2 == "file" { f = $4 }
+        $2 == "output" && f != "" && $4 !~ /^tests\// { print f "\t" $4; f = "" }' \
+        "$build/compile_commands.json" |
+    while IFS=$'\t' read -r f o; do
+        case "$f" in /*) ;; *) f="$build/$f" ;; esac
+        f=$(realpath -m "$f")
+        f=${f#"$s"/}
+        case "$f" in lib/*|drivers/*|apps/*) printf '%s\t%s\n' "$f" "$build/$o" ;; esac
+    done | awk -F'\t' '!seen[$1]++'
+}
+
+# symbol_table: reads "source<TAB>object", prints "source D|U symbol" for the
+# global symbols each object defines or references.
+symbol_table() {
+    local f o
+    while IFS=$'\t' read -r f o; do
+        "$nm" -P "$o" | awk -v f="$f" '
+            $2 == "U" { print f, "U", $1; next }
+            $2 == "T" || $2 == "W" { print f, "D", $1 }'
+    done
+}
+
+# circle_pairs: reads "source D|U symbol"; prints one line per pair of
+# sources of one folder where each references a symbol the other defines.
+circle_pairs() {
+    awk '
+    function dir(p) { sub(/\/[^\/]*$/, "", p); return p }
+    $2 == "D" { def[$3] = $1; next }
+    $2 == "U" { ref[++n] = $1 SUBSEP $3 }
+    END {
+        for (i = 1; i <= n; i++) {
+            split(ref[i], r, SUBSEP)
+            g = def[r[2]]
+            if (g == "" || g == r[1] || dir(g) != dir(r[1])) continue
+            if (!((r[1], g) in calls) || r[2] < calls[r[1], g])
+                calls[r[1], g] = r[2]
+        }
+        for (k in calls) {
+            split(k, p, SUBSEP)
+            if (p[1] < p[2] && ((p[2], p[1]) in calls))
+                printf "%s <-> %s (%s calls %s, %s calls %s)\n", p[1], p[2],
+                    p[1], calls[p[1], p[2]], p[2], calls[p[2], p[1]]
+        }
+    }' | sort
+}
+
 allowed() {
     grep -qxF "$1" <<<"$LAYERING_ALLOWLIST"
 }
@@ -72,6 +149,16 @@ self=$(include_violations "$tmp/lib" | sort)
 expect=$(printf 'lib/x/bad.c:rdx_mlx5.h\nlib/x/bad2.h:../../drivers/verbs/anything.h')
 if [ "$self" != "$expect" ]; then
     echo "FAIL: self-check: planted includes not found as expected; got:"
+    echo "$self"
+    exit 1
+fi
+
+# The same for the circle check, on a planted symbol table: x/a.c and x/b.c
+# call each other, x/c.c only calls down, y/d.c is in another folder.
+self=$(printf '%s\n' 'x/a.c D fa' 'x/a.c U fb' 'x/b.c D fb' 'x/b.c U fa' \
+    'x/c.c D fc' 'x/c.c U fa' 'y/d.c D fd' 'y/d.c U fa' 'x/a.c U fd' | circle_pairs)
+if [ "$self" != "x/a.c <-> x/b.c (x/a.c calls fb, x/b.c calls fa)" ]; then
+    echo "FAIL: self-check: planted circle not found as expected; got:"
     echo "$self"
     exit 1
 fi
@@ -122,4 +209,35 @@ while read -r e; do
     fi
 done <<<"$LAYERING_ALLOWLIST"
 [ "$rc" -eq 0 ] && echo "PASS: $nb_libs lib components, no dependency on drivers/ or apps/ beyond the allowlist"
+
+# 3. Circles within one folder.
+if [ ! -f "$build/compile_commands.json" ]; then
+    echo "FAIL: $build/compile_commands.json missing (meson writes it)"
+    exit 1
+fi
+objs=$(objects "$src" "$build")
+nb_objs=$(grep -c . <<<"$objs" || true)
+for o in $(cut -f2 <<<"$objs"); do
+    [ -f "$o" ] || { echo "FAIL: object $o not built"; exit 1; }
+done
+pairs=$(symbol_table <<<"$objs" | circle_pairs)
+crc=0
+while read -r p; do
+    [ -z "$p" ] && continue
+    if grep -qxF "${p%% (*}" <<<"$CIRCLE_KNOWN"; then
+        echo "known: $p (issue 28)"
+    else
+        echo "FAIL: files call each other: $p"
+        crc=1
+    fi
+done <<<"$pairs"
+while read -r k; do
+    [ -z "$k" ] && continue
+    if ! grep -qF "$k (" <<<"$pairs"; then
+        echo "FAIL: known pair no longer calls both ways, remove it from CIRCLE_KNOWN: $k"
+        crc=1
+    fi
+done <<<"$CIRCLE_KNOWN"
+[ "$crc" -eq 0 ] && echo "PASS: $nb_objs objects, no two files of one folder call each other beyond the known pairs"
+[ "$crc" -eq 0 ] || rc=1
 exit $rc

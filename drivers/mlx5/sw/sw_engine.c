@@ -2,11 +2,11 @@
 /*
  * Software mlx5 device: the engine's loop. Which QPs a progress call looks
  * at (hot set, full walk), doorbells (BlueFlame halves of the doorbell
- * registers, checked against the rings), CQE writing (requester and
- * responder CQEs, error and flush CQEs, overruns), the flush of a QP in
- * ERR, and thread mode. One WQE's execution is sw_exec.c's; the objects
- * are sw_obj.c's. The rules the model follows where the hardware's are
- * not public are listed at the top of sw_exec.c.
+ * registers, checked against the rings), the flush of a QP in ERR, and
+ * thread mode. One WQE's execution is sw_exec.c's (RC) or sw_exec_ud.c's
+ * (UD), chosen here; CQE writing is sw_cq.c's; the objects are sw_obj.c's.
+ * The rules the model follows where the hardware's are not public are
+ * listed at the top of sw_exec.c.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -41,194 +41,7 @@ _Static_assert(offsetof(struct sw_shm_hdr, peer_ctr) % SW_LINE == 0 &&
 	       offsetof(struct sw_shm_hdr, allocs) % SW_LINE == 0,
 	       "the peers' counters have a line of their own");
 
-/* ------------------------------------------------------------------ */
-/* CQE production                                                      */
-
-static void
-sw_futex_wake(uint32_t *addr)
-{
-	syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-}
-
-/*
- * Write one CQE into cq (of segment d). Serialized per CQ by its shared
- * lock since requesters of several engines (processes) may complete into
- * the same CQ. Body first, release barrier, then op_own with the owner bit
- * of this lap (cq.c get_sw_cqe rule). Never overwrites a CQE the consumer
- * has not released: pi - ci (dbrec[0], 24 bits) >= cqe_cnt is an overrun.
- * The CQ's fields live in shared memory: each is read once and checked
- * against the segment before use.
- * @return 0, -ENOSPC (overrun, counted and logged once per episode),
- * -EBUSY (the lock kept by a live holder, a peer process descheduled
- * inside its own push: no error, nothing written, the caller tries again
- * later), or -EIO (the CQ's fields are not a CQ's: a device error, counted
- * and logged).
- */
-int
-sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
-	   struct mlx5_cqe64 *cqe, uint8_t opcode, bool se)
-{
-	int rc;
-
-	if (sw_cq_lock(e, d, cq) != 0)
-		return -EBUSY;
-	rc = sw_cq_push_locked(e, d, cq, cqe, opcode, se);
-	sw_qunlock(&cq->lock);
-	return rc;
-}
-
-/* sw_cq_push's work, under cq's lock (the caller's). */
-int
-sw_cq_push_locked(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
-		  struct mlx5_cqe64 *cqe, uint8_t opcode, bool se)
-{
-	uint64_t buf, dbo;
-	uint32_t ci, cnt, lg, pi;
-	uint8_t *dst;
-
-	buf = SW_LOAD(cq->buf_off);
-	if (buf == 0) /* destroyed: nowhere to write */
-		return -ENOSPC;
-	dbo = SW_LOAD(cq->dbrec_off);
-	cnt = SW_LOAD(cq->cqe_cnt);
-	lg = SW_LOAD(cq->log_cqe_cnt);
-	pi = SW_LOAD(cq->pi);
-	if (cnt == 0 || cnt > SW_MAX_CQE || (cnt & (cnt - 1)) != 0 || lg != sw_log2(cnt) ||
-	    !sw_in_seg(d, buf, (uint64_t)cnt * 64) || !sw_in_seg(d, dbo, 8)) {
-		if (sw_deverr(e))
-			SW_LOG(ERR, "device error: CQ %u of %s is corrupt (%u CQEs, log %u, buf 0x%"
-			       PRIx64 ", dbrec 0x%" PRIx64 ")\n", (unsigned int)(cq - d->hdr->cqs),
-			       d->name, cnt, lg, buf, dbo);
-		return -EIO;
-	}
-	/* The consumer counter only grows: while the one last read leaves
-	 * room, there is room, and the doorbell record (a line the consumer
-	 * writes) is not read again. */
-	ci = SW_LOAD(cq->ci_seen);
-	if (((pi - ci) & 0xffffff) >= cnt) {
-		ci = be32toh(__atomic_load_n((const __be32 *)(const void *)sw_ptr(d, dbo),
-					     __ATOMIC_ACQUIRE)) & 0xffffff;
-		cq->ci_seen = ci;
-	}
-	if (((pi - ci) & 0xffffff) >= cnt) {
-		if (!cq->full) {
-			cq->full = 1;
-			cq->overruns++;
-			__atomic_fetch_add(&sw_ctr(e, d)->cq_overruns, 1, __ATOMIC_RELAXED);
-			SW_LOG(ERR, "CQ overrun on %s cq %u (pi %u ci %u, %u CQEs): CQE not written\n",
-			       d->name, (unsigned int)(cq - d->hdr->cqs), pi, ci, cnt);
-		}
-		return -ENOSPC;
-	}
-	cq->full = 0;
-	dst = sw_ptr(d, buf) + (size_t)(pi & (cnt - 1)) * 64;
-	sw_store_once63(dst, (const uint8_t *)cqe);
-	/* release: the body is visible before the owner bit flips */
-	__atomic_store_n(&dst[63], (uint8_t)((uint32_t)opcode << 4 | (se ? 2U : 0U) |
-			 ((pi >> lg) & 1U)), __ATOMIC_RELEASE);
-	if (d != e->self)
-		RDX_STAMP(RDX_STAMP_PEER_CQE); /* bench/echo_path.sh (-Dpath_stamps=true) */
-	cq->pi = pi + 1;
-	cq->cqes++;
-	__atomic_fetch_add(&sw_ctr(e, d)->cqes, 1, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&cq->seq, 1, __ATOMIC_RELEASE);
-	if (__atomic_load_n(&cq->waiters, __ATOMIC_ACQUIRE) != 0)
-		sw_futex_wake(&cq->seq);
-	return 0;
-}
-
-static void
-sw_err_cqe(struct mlx5_cqe64 *c, uint8_t syndrome, uint8_t vendor, uint32_t counter,
-	   uint8_t wqe_op, uint32_t qpn)
-{
-	struct mlx5_err_cqe *e = (struct mlx5_err_cqe *)c;
-
-	memset(c, 0, sizeof(*c));
-	e->syndrome = syndrome;
-	e->vendor_err_synd = vendor;
-	e->s_wqe_opcode_qpn = htobe32((uint32_t)wqe_op << 24 | (qpn & 0xffffff));
-	e->wqe_counter = htobe16((uint16_t)counter);
-}
-
-int
-sw_push_err(struct sw_engine *eng, struct sw_domain *d, struct sw_cq_shm *cq, uint8_t cqe_op,
-	    uint8_t syndrome, uint8_t vendor, uint32_t counter, uint8_t wqe_op,
-	    uint32_t qpn)
-{
-	struct mlx5_cqe64 c;
-
-	sw_err_cqe(&c, syndrome, vendor, counter, wqe_op, qpn);
-	return sw_cq_push(eng, d, cq, &c, cqe_op, false);
-}
-
-int
-sw_push_err_locked(struct sw_engine *eng, struct sw_domain *d, struct sw_cq_shm *cq,
-		   uint8_t cqe_op, uint8_t syndrome, uint8_t vendor, uint32_t counter,
-		   uint8_t wqe_op, uint32_t qpn)
-{
-	struct mlx5_cqe64 c;
-
-	sw_err_cqe(&c, syndrome, vendor, counter, wqe_op, qpn);
-	return sw_cq_push_locked(eng, d, cq, &c, cqe_op, false);
-}
-
-/*
- * A process died holding the lock of CQ cq of segment d (sw_cq_lock took
- * it over): a real fault, counted and logged. It died inside a push: when
- * the CQE at the producer counter is of this lap (op_own's owner bit and
- * a valid opcode, written with the release store), the consumer may have
- * taken it already, so the counter moves past it -- else the next push
- * would write over it and that completion would be lost. A CQE it had not
- * finished (no owner bit yet) is written over by the next push.
- */
-void
-sw_cq_lock_dead(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
-		uint32_t holder)
-{
-	uint64_t buf = SW_LOAD(cq->buf_off);
-	uint32_t cnt = SW_LOAD(cq->cqe_cnt), lg = SW_LOAD(cq->log_cqe_cnt), pi = SW_LOAD(cq->pi);
-	bool counted = false;
-
-	if (buf != 0 && cnt != 0 && cnt <= SW_MAX_CQE && (cnt & (cnt - 1)) == 0 &&
-	    lg == sw_log2(cnt) && sw_in_seg(d, buf, (uint64_t)cnt * 64)) {
-		uint8_t o = __atomic_load_n(sw_ptr(d, buf) + (size_t)(pi & (cnt - 1)) * 64 + 63,
-					    __ATOMIC_ACQUIRE);
-
-		if ((o >> 4) != MLX5_CQE_INVALID && (o & 1U) == ((pi >> lg) & 1U)) {
-			cq->pi = pi + 1;
-			counted = true;
-		}
-	}
-	if (sw_deverr(e))
-		SW_LOG(ERR, "device error: CQ %u of %s: process %u died holding its lock: taken over%s\n",
-		       (unsigned int)(cq - d->hdr->cqs), d->name, holder,
-		       counted ? " (the CQE it had written is counted)" : "");
-}
-
-/* The same for the responder-side lock of QP p: the receive it was
- * consuming may be left without a CQE (its RQ state is as it left it). */
-void
-sw_qp_lock_dead(struct sw_engine *e, struct sw_domain *d, struct sw_qp_shm *p, uint32_t holder)
-{
-	if (sw_deverr(e))
-		SW_LOG(ERR, "device error: QP 0x%x of %s: process %u died holding its lock: taken over (its receive queue as that process left it)\n",
-		       SW_LOAD(p->qpn), d->name, holder);
-}
-
-/* ------------------------------------------------------------------ */
 /* The engine                                                          */
-
-void
-sw_device_error(struct sw_engine *e, const struct sw_lqp *q, const char *what,
-		uint32_t a, uint32_t b)
-{
-	uint64_t n = __atomic_fetch_add(&e->device_errors, 1, __ATOMIC_RELAXED);
-
-	/* one line each, but a peer scribbling in a loop must not flood the log */
-	if (n < SW_DEVERR_LOGS)
-		SW_LOG(ERR, "device error on QP 0x%x: %s (0x%x vs 0x%x)%s\n", q->qpn, what, a, b,
-		       n + 1 == SW_DEVERR_LOGS ? " (further device errors are counted only)" : "");
-}
 
 /*
  * Consume the doorbells waiting in the halves of a register. The doorbell
@@ -597,7 +410,7 @@ sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
 			if ((q->rnr_active || q->ack_active || q->lock_wait) &&
 			    sw_now_ns() < q->retry_at_ns)
 				break;
-			rc = sw_exec(e, q, avail);
+			rc = q->type == SW_QPT_UD ? sw_ud_exec(e, q, avail) : sw_exec(e, q, avail);
 			if (rc == SW_WAIT)
 				break;
 			n++;

@@ -2,11 +2,17 @@
 /*
  * Internal to the software device's engine files; what they share:
  *   sw_obj.c     CQ/QP objects, doorbell registers, peer segments (control path)
- *   sw_exec.c    WQE decode and execution, memory translation, RC requester
- *                and responder, atomics, errors
+ *   sw_engine.c  doorbells, progress, flush, thread mode; runs a WQE with
+ *                sw_exec (RC) or sw_ud_exec (UD)
+ *   sw_exec.c    RC execution: requester and responder, atomics, RNR and
+ *                ACK retries
  *   sw_exec_ud.c UD datagrams: routing, delivery, loss/reorder injection,
  *                the delayed datagrams
- *   sw_engine.c  doorbells, progress, CQE writing, flush, thread mode
+ *   sw_mem.c     memory translation, payload spans, copies
+ *   sw_cq.c      CQE writing, error CQEs, the requester's completions
+ * Calls go down that list's dependency order only: engine -> executors ->
+ * sw_mem.c -> sw_cq.c (tests/arch/layering.sh checks no two files call
+ * each other).
  * Helpers the engine calls per WQE are static inline here, so the split
  * along those seams costs no call; the few functions called across files
  * are hidden (direct calls, no PLT, even in PIC objects).
@@ -297,7 +303,7 @@ sw_ud_stats_add(struct rdx_sw_ud_stats *st, const struct sw_lqp *q)
 
 /*
  * Check key/bounds/access of [addr, addr + len) in segment d and translate
- * (sw_mr_resolve, sw_exec.c, documents the rules); inline for the hot
+ * (sw_mr_resolve, sw_mem.c, documents the rules); inline for the hot
  * WRITE path, out of line everywhere else.
  */
 static inline __attribute__((always_inline)) uint8_t *
@@ -351,20 +357,40 @@ struct sw_wqe {
 	uint32_t imm_raw;  /* ctrl imm bytes as-is */
 };
 
+/* An RC peer that would ACK a request (alive, same generation, RTR/RTS). */
+static __rte_always_inline bool
+sw_peer_alive(const struct sw_lqp *q)
+{
+	const struct sw_qp_shm *p = q->peer;
+	uint32_t st;
+
+	if (p == NULL || q->peer_vanished ||
+	    __atomic_load_n(&q->peer_dom->truncated, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&q->peer_dom->hdr->closed, __ATOMIC_ACQUIRE) ||
+	    __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE) != q->peer_gen)
+		return false;
+	/* an RC request to a QP of another type finds no RC responder */
+	if (SW_LOAD(p->type) != SW_QPT_RC)
+		return false;
+	st = __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
+	/* a responder in ERR/RESET drops requests: no ACK */
+	return st == RDX_SW_QPS_RTR || st == RDX_SW_QPS_RTS;
+}
+
 /* ------------------------------------------------------------------ */
 /* Called across the engine's files                                    */
 
-/* sw_engine.c: count a device error on q, log the first SW_DEVERR_LOGS. */
+/* sw_cq.c: count a device error on q, log the first SW_DEVERR_LOGS. */
 SW_HIDDEN void sw_device_error(struct sw_engine *e, const struct sw_lqp *q, const char *what,
 			       uint32_t a, uint32_t b);
-/* sw_engine.c: write one CQE into cq of segment d; 0, -ENOSPC, -EIO or
+/* sw_cq.c: write one CQE into cq of segment d; 0, -ENOSPC, -EIO or
  * -EBUSY (its lock kept by a live holder: nothing written, try later). */
 SW_HIDDEN int sw_cq_push(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 			 struct mlx5_cqe64 *cqe, uint8_t opcode, bool se);
 /* The same with cq's lock held by the caller (sw_cq_lock); never -EBUSY. */
 SW_HIDDEN int sw_cq_push_locked(struct sw_engine *e, struct sw_domain *d, struct sw_cq_shm *cq,
 				struct mlx5_cqe64 *cqe, uint8_t opcode, bool se);
-/* sw_engine.c: an error CQE (syndrome, wqe_counter, opcode, qpn) into cq
+/* sw_cq.c: an error CQE (syndrome, wqe_counter, opcode, qpn) into cq
  * (locked: the caller holds cq's lock). */
 SW_HIDDEN int sw_push_err(struct sw_engine *eng, struct sw_domain *d, struct sw_cq_shm *cq,
 			  uint8_t cqe_op, uint8_t syndrome, uint8_t vendor, uint32_t counter,
@@ -374,32 +400,33 @@ SW_HIDDEN int sw_push_err_locked(struct sw_engine *eng, struct sw_domain *d,
 				 uint8_t vendor, uint32_t counter, uint8_t wqe_op, uint32_t qpn);
 /* sw_exec.c: write q's owed responder CQE; 0, -EBUSY (try again) or -EIO. */
 SW_HIDDEN int sw_resp_owed_push(struct sw_engine *e, struct sw_lqp *q);
-/* sw_exec.c: the head WQE of q needs a shared lock that a live holder
+/* sw_cq.c: the head WQE of q needs a shared lock that a live holder
  * keeps: it stays at the head, retried later; SW_WAIT. */
 SW_HIDDEN int sw_lock_busy(struct sw_engine *e, struct sw_lqp *q);
-/* sw_exec.c: execute the WQE at q->sq_ci (avail WQEBBs posted from
- * there); enum sw_rc. */
+/* sw_exec.c: execute the RC WQE at q->sq_ci (avail WQEBBs posted from
+ * there); enum sw_rc. sw_exec_ud.c: sw_ud_exec, the same for a UD QP. */
 SW_HIDDEN int sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail);
-/* sw_exec.c: check key/bounds/access of [addr, addr + len) and translate;
+SW_HIDDEN int sw_ud_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail);
+/* sw_mem.c: check key/bounds/access of [addr, addr + len) and translate;
  * NULL when a check fails. */
 SW_HIDDEN uint8_t *sw_mr_resolve(const struct sw_domain *d, uint32_t key, uint64_t addr,
 				 uint64_t len, uint32_t need, pid_t pid);
-/* sw_exec.c: stream len bytes from the src spans into the dst spans, each
+/* sw_mem.c: stream len bytes from the src spans into the dst spans, each
  * byte stored once, in order, the final unit last. */
 SW_HIDDEN void sw_copy(const struct sw_span *dst, uint32_t nd, const struct sw_span *src,
 		       uint32_t ns, uint64_t len);
-/* sw_exec.c: requester-side failure of w: error CQE, QP to ERR; SW_FAIL. */
+/* sw_cq.c: requester-side failure of w: error CQE, QP to ERR; SW_FAIL. */
 SW_HIDDEN int sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 			  uint8_t syndrome);
-/* sw_exec.c: a malformed WQE: device error, then LOCAL_QP_OP_ERR (0x02). */
+/* sw_cq.c: a malformed WQE: device error, then LOCAL_QP_OP_ERR (0x02). */
 SW_HIDDEN int sw_malformed(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 			   const char *what, uint32_t a, uint32_t b);
-/* sw_exec.c: the payload spans of w from byte off (inline or data
+/* sw_mem.c: the payload spans of w from byte off (inline or data
  * segments); 0 or a syndrome (0x02 with *what set). */
 SW_HIDDEN uint8_t sw_payload(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w,
 			     uint32_t off, bool scatter, struct sw_span *sp, uint32_t *nsp,
 			     uint64_t *total, const char **what);
-/* sw_exec.c: w completed: its CQE when signaled; enum sw_rc. */
+/* sw_cq.c: w completed: its CQE when signaled; enum sw_rc. */
 SW_HIDDEN int sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 			  uint32_t bytes);
 /* sw_exec_ud.c: a UD SEND / SEND_IMM (w's datagram segment names the
@@ -504,6 +531,60 @@ sw_peer_rq_scatter(const struct sw_domain *pd, const struct sw_peer_rq *r, pid_t
 	memcpy(rw, sw_ptr(pd, r->rq_off) + (size_t)(r->cnt & (r->rq_cnt - 1)) * r->stride,
 	       (size_t)r->nsge * 16);
 	return sw_peer_rq_resolve(pd, r, pid, rw, dst, nd, synd);
+}
+
+/* ------------------------------------------------------------------ */
+/* WQE fetch (RC and UD; inline: once per WQE)                        */
+
+/* Read the WQE at q->sq_ci's first WQEBB into w, decode its control
+ * segment. */
+static inline void
+sw_wqe_read(const struct sw_lqp *q, struct sw_wqe *w)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const struct mlx5_wqe_ctrl_seg *)(void *)w->b;
+	uint32_t v;
+
+	w->pos = q->sq_ci;
+	/* the first WQEBB, read once as one 64-byte copy (a WQEBB never
+	 * wraps); the rest of a longer WQE in sw_wqe_check, once its DS is
+	 * checked */
+	memcpy(w->b, q->sq_buf + (size_t)(w->pos & (q->sq_wqe_cnt - 1)) * 64, 64);
+	v = be32toh(ctrl->opmod_idx_opcode);
+	w->opcode = (uint8_t)v;
+	w->idx = (v >> 8) & 0xffff;
+	w->opmod = (uint8_t)(v >> 24);
+	v = be32toh(ctrl->qpn_ds);
+	w->ds = v & 0x3f;
+	w->qpn = v >> 8;
+	w->fm_ce_se = ctrl->fm_ce_se;
+	memcpy(&w->imm_raw, &ctrl->imm, 4);
+	w->wqebbs = w->ds == 0 ? 1 : (w->ds + 3) / 4;
+}
+
+/* Check w's control segment against q (DS, idx, qpn, opmod), then read
+ * the rest of w; 0, or SW_FAIL (malformed: completed as such). */
+static inline int
+sw_wqe_check(struct sw_engine *e, struct sw_lqp *q, uint32_t avail, struct sw_wqe *w)
+{
+	const struct mlx5_wqe_ctrl_seg *ctrl = (const struct mlx5_wqe_ctrl_seg *)(void *)w->b;
+
+	if (w->ds == 0 || w->wqebbs > q->max_wqebbs || w->wqebbs > avail) {
+		w->wqebbs = 1;
+		return sw_malformed(e, q, w, "DS out of range", w->ds, q->max_wqebbs * 4);
+	}
+	if (w->idx != (w->pos & 0xffff))
+		return sw_malformed(e, q, w, "idx is not the producer counter", w->idx,
+				    w->pos & 0xffff);
+	if (w->qpn != q->qpn)
+		return sw_malformed(e, q, w, "qpn", w->qpn, q->qpn);
+	/* opmod is only used by masked atomics and UMR, which RC here never
+	 * posts; the signature byte is 0 without MLX5_QP_SIGNATURE */
+	if (w->opmod != 0 || ctrl->signature != 0)
+		return sw_malformed(e, q, w, "opmod/signature not 0", w->opmod,
+				    ctrl->signature);
+	if (w->wqebbs > 1)
+		sw_ring_read(q, w->pos + 1, w->b + 64, w->ds * 16 - 64);
+	return 0;
 }
 
 #endif /* SW_ENGINE_PRIV_H */

@@ -3,8 +3,10 @@
  * Software mlx5 device: execution of one send WQE (decode, checks, memory
  * translation and copies, the responder's receive, atomics, requester
  * errors, RNR and ACK retries), strictly following doc/mlx5-datapath.md
- * (§8) and the datapath contract. Doorbells, progress and CQE writing are
- * in sw_engine.c, the objects in sw_obj.c (see sw_engine_priv.h).
+ * (§8) and the datapath contract: sw_exec, which the engine runs for an RC
+ * QP's WQE. Doorbells and progress are in sw_engine.c, the WQE fetch,
+ * translation and copies in sw_mem.c, CQE writing and the requester's
+ * completions in sw_cq.c, the objects in sw_obj.c (see sw_engine_priv.h).
  *
  * Choices where the hardware rule is not public (documented here once):
  * - A doorbell is any non-zero 8 bytes in a half of a doorbell register
@@ -83,113 +85,6 @@ static const uint32_t sw_rnr_10us[32] = {
 };
 
 /* ------------------------------------------------------------------ */
-/* Memory                                                              */
-
-/*
- * Check key/bounds/access and translate: NULL when any check fails, or the
- * region is process memory of another process (not reachable from here).
- * A segment this process owns is translated with its process-local MR
- * table (d->shadow); another process's table is untrusted: each field is
- * read once and the result must lie inside its segment. Process memory
- * (SW_MR_LOCAL) is reachable only through a trusted table, so a forged
- * entry can never make the engine write to an address of its choice.
- */
-uint8_t *
-sw_mr_resolve(const struct sw_domain *d, uint32_t key, uint64_t addr, uint64_t len,
-	      uint32_t need, pid_t pid)
-{
-	return sw_mr_xlate(d, key, addr, len, need, pid);
-}
-
-/*
- * Stream len bytes from the src spans into the dst spans (gather/scatter):
- * every destination byte stored exactly once, in stream order, and the
- * final unit last after a release fence: the last 8 bytes as one 8-byte
- * store when len >= 8 and they lie in one destination span, else the last
- * byte. The source is read once. Zero-length spans are skipped; the spans
- * must cover len (the callers check).
- */
-void
-sw_copy(const struct sw_span *dst, uint32_t nd, const struct sw_span *src,
-	uint32_t ns, uint64_t len)
-{
-	uint64_t doff = 0, soff = 0, body, i;
-	uint32_t di = 0, si = 0, tail;
-	uint8_t t[8];
-
-	if (len == 0)
-		return;
-	tail = len >= 8 ? 8 : 1;
-	body = len - tail;
-	if (nd == 1 && ns == 1 && dst[0].len >= len && src[0].len >= len) {
-		/* one span each (inline payloads, one SGE) */
-		sw_copy1(dst[0].p, src[0].p, len);
-		return;
-	}
-	while (body > 0 && di < nd && si < ns) {
-		uint64_t n = RTE_MIN(dst[di].len - doff, src[si].len - soff);
-
-		n = RTE_MIN(n, body);
-		sw_store_once(dst[di].p + doff, src[si].p + soff, n);
-		doff += n;
-		soff += n;
-		body -= n;
-		if (doff == dst[di].len) {
-			di++;
-			doff = 0;
-		}
-		if (soff == src[si].len) {
-			si++;
-			soff = 0;
-		}
-	}
-	/* the tail's source bytes, read once (one load when contiguous) */
-	while (si < ns && soff == src[si].len) {
-		si++;
-		soff = 0;
-	}
-	if (tail == 8 && si < ns && src[si].len - soff >= 8) {
-		memcpy(t, src[si].p + soff, 8);
-		i = 8;
-	} else {
-		i = 0;
-	}
-	for (; i < tail && si < ns; i++) {
-		while (si < ns && soff == src[si].len) {
-			si++;
-			soff = 0;
-		}
-		if (si == ns)
-			return;
-		t[i] = src[si].p[soff++];
-	}
-	while (di < nd && doff == dst[di].len) {
-		di++;
-		doff = 0;
-	}
-	if (di == nd)
-		return;
-	if (tail == 8 && dst[di].len - doff >= 8) {
-		__atomic_thread_fence(__ATOMIC_RELEASE);
-		sw_store_once(dst[di].p + doff, t, 8);
-		return;
-	}
-	/* the tail spans destination segments: byte by byte, last one last */
-	for (i = 0; i < tail; i++) {
-		while (di < nd && doff == dst[di].len) {
-			di++;
-			doff = 0;
-		}
-		if (di == nd)
-			return;
-		if (i == tail - 1)
-			__atomic_thread_fence(__ATOMIC_RELEASE);
-		sw_store_once(dst[di].p + doff, &t[i], 1);
-		doff++;
-	}
-}
-
-/* ------------------------------------------------------------------ */
 /* Requests                                                            */
 
 /* The owner of segment d is alive (pid read once; not a pid: dead). */
@@ -222,24 +117,6 @@ sw_peer_check_pid(struct sw_engine *e, struct sw_lqp *q)
 		q->peer_vanished = true;
 }
 
-static __rte_always_inline bool
-sw_peer_alive(const struct sw_lqp *q)
-{
-	const struct sw_qp_shm *p = q->peer;
-	uint32_t st;
-
-	if (p == NULL || q->peer_vanished ||
-	    __atomic_load_n(&q->peer_dom->truncated, __ATOMIC_ACQUIRE) ||
-	    __atomic_load_n(&q->peer_dom->hdr->closed, __ATOMIC_ACQUIRE) ||
-	    __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE) != q->peer_gen)
-		return false;
-	/* an RC request to a QP of another type finds no RC responder */
-	if (SW_LOAD(p->type) != SW_QPT_RC)
-		return false;
-	st = __atomic_load_n(&p->state, __ATOMIC_ACQUIRE);
-	/* a responder in ERR/RESET drops requests: no ACK */
-	return st == RDX_SW_QPS_RTR || st == RDX_SW_QPS_RTS;
-}
 
 /* The peer's segment was truncated (by the peer: see sw_shm.c's SIGBUS
  * guard); what the request touched there is lost: it is not ACKed. */
@@ -249,111 +126,7 @@ sw_seg_lost(const struct sw_lqp *q)
 	return __atomic_load_n(&q->peer_dom->truncated, __ATOMIC_ACQUIRE) != 0;
 }
 
-/* Requester-side failure of w: error CQE, QP to ERR. */
-int
-sw_req_fail(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
-	    uint8_t syndrome)
-{
-	int rc;
 
-	sw_qp_set_err(q->s);
-	q->sq_ci = w->pos + w->wqebbs;
-	q->rnr_active = false;
-	q->ack_active = false;
-	q->lock_wait = false;
-	sw_stat(&sw_lc(e)->errors, 1);
-	if (syndrome == MLX5_CQE_SYNDROME_REMOTE_INVAL_REQ_ERR ||
-	    syndrome == MLX5_CQE_SYNDROME_REMOTE_ACCESS_ERR ||
-	    syndrome == MLX5_CQE_SYNDROME_REMOTE_OP_ERR) {
-		if (q->peer != NULL && sw_peer_alive(q))
-			sw_qp_set_err(q->peer);
-	}
-	rc = sw_push_err(e, e->self, q->scq, MLX5_CQE_REQ_ERR, syndrome, 0, w->pos & 0xffff,
-			 w->opcode, q->qpn);
-	if (rc != 0) {
-		/* CQ full or its lock busy: the flush completes it later, with
-		 * this syndrome when only the lock was in the way */
-		q->sq_ci = w->pos;
-		q->owed_synd = rc == -EBUSY ? syndrome : 0;
-	}
-	return SW_FAIL;
-}
-
-int
-sw_malformed(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
-	     const char *what, uint32_t a, uint32_t b)
-{
-	sw_device_error(e, q, what, a, b);
-	return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
-}
-
-/*
- * Payload of a SEND/WRITE (gather) or READ (scatter) starting at byte off
- * of the WQE: an inline segment or data segments. Fills spans; returns 0,
- * or a syndrome (0x04 bad lkey), or 0x02 (malformed) with *what set.
- */
-uint8_t
-sw_payload(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w, uint32_t off,
-	   bool scatter, struct sw_span *sp, uint32_t *nsp, uint64_t *total,
-	   const char **what)
-{
-	uint32_t n, i, hdr;
-
-	*nsp = 0;
-	*total = 0;
-	if (off == w->ds * 16)
-		return 0;
-	memcpy(&hdr, w->b + off, 4);
-	hdr = be32toh(hdr);
-	if (hdr & MLX5_INLINE_SEG) {
-		uint32_t len = hdr & ~(uint32_t)MLX5_INLINE_SEG;
-
-		if (scatter) {
-			*what = "inline segment in a READ";
-			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-		}
-		if (len > q->max_inline) {
-			*what = "inline length above max_inline";
-			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-		}
-		if (off / 16 + RTE_ALIGN_CEIL(4 + len, 16U) / 16 != w->ds) {
-			*what = "DS does not match the inline length";
-			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-		}
-		sp[0].p = w->b + off + 4;
-		sp[0].len = len;
-		*nsp = len != 0;
-		*total = len;
-		return 0;
-	}
-	n = w->ds - off / 16;
-	if (n > q->max_send_sge) {
-		*what = "more data segments than max_send_sge";
-		return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-	}
-	for (i = 0; i < n; i++) {
-		const struct mlx5_wqe_data_seg *ds =
-			(const struct mlx5_wqe_data_seg *)(void *)(w->b + off + 16 * i);
-		uint32_t len = be32toh(ds->byte_count);
-		uint64_t addr = be64toh(ds->addr);
-
-		if (len == 0 || (len & MLX5_INLINE_SEG)) {
-			*what = "zero-length or inline-flagged data segment";
-			return MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR;
-		}
-		/* local gather needs no access flag; scatter needs LOCAL_WRITE */
-		sp[i].p = sw_mr_resolve(e->self, be32toh(ds->lkey), addr, len,
-					scatter ? IBV_ACCESS_LOCAL_WRITE : 0, e->pid);
-		if (sp[i].p == NULL)
-			return MLX5_CQE_SYNDROME_LOCAL_PROT_ERR;
-		sp[i].len = len;
-		*total += len;
-	}
-	*nsp = n;
-	if (*total > SW_MAX_MSG)
-		return MLX5_CQE_SYNDROME_LOCAL_LENGTH_ERR;
-	return 0;
-}
 
 /*
  * A request needs the peer: vanished/dead/ERR peers never ACK. Like a
@@ -380,42 +153,6 @@ sw_no_ack(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
 	return SW_WAIT;
 }
 
-/*
- * The head WQE of q needs a shared lock (the peer QP's, a CQ's) that a
- * live holder keeps: a peer process descheduled or stopped inside its own
- * update. That is no fault and costs no retry: the WQE stays at the head
- * and is tried again after a wait that starts at 1 us and doubles up to
- * SW_LOCK_RETRY_MAX_NS, so the progress calls in between serve the other
- * QPs and give the holder the CPU, and a holder that never lets go (a
- * hostile peer writing a live pid into the word) stalls only the QPs that
- * need that lock.
- */
-#define SW_LOCK_RETRY_MAX_NS 256000ULL
-/* A wait this long is logged (NOTICE, once per wait, the first 64 of an
- * engine): it says the machine is oversubscribed, not that a peer failed. */
-#define SW_LOCK_SLOW_NS 100000000ULL
-
-int
-sw_lock_busy(struct sw_engine *e, struct sw_lqp *q)
-{
-	const uint64_t now = sw_now_ns();
-
-	if (!q->lock_wait) {
-		q->lock_wait = true;
-		q->lock_logged = false;
-		q->lock_tries = 0;
-		q->lock_since_ns = now;
-	} else if (unlikely(!q->lock_logged && now - q->lock_since_ns >= SW_LOCK_SLOW_NS)) {
-		q->lock_logged = true;
-		if (__atomic_fetch_add(&e->slow_lock_logs, 1, __ATOMIC_RELAXED) < SW_DEVERR_LOGS)
-			SW_LOG(NOTICE, "QP 0x%x waits for a shared lock held by a live process for over %llu ms (slow, not gone): still waiting, no error\n",
-			       q->qpn, SW_LOCK_SLOW_NS / 1000000ULL);
-	}
-	q->retry_at_ns = now + RTE_MIN(1000ULL << q->lock_tries, SW_LOCK_RETRY_MAX_NS);
-	if (q->lock_tries < 8)
-		q->lock_tries++;
-	return SW_WAIT;
-}
 
 static int
 sw_rnr(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w)
@@ -682,46 +419,6 @@ sw_responder(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	return SW_DONE;
 }
 
-int
-sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint32_t bytes)
-{
-	struct mlx5_cqe64 c;
-	int rc;
-
-	q->sq_ci = w->pos + w->wqebbs;
-	q->rnr_active = false;
-	q->ack_active = false;
-	if (!(w->fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE)) {
-		q->lock_wait = false;
-		return SW_DONE; /* unsignaled: no CQE */
-	}
-	memset(&c, 0, sizeof(c));
-	c.wqe_counter = htobe16((uint16_t)w->idx);
-	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->qpn);
-	c.byte_cnt = htobe32(bytes);
-	rc = sw_cq_push(e, e->self, q->scq, &c, MLX5_CQE_REQ, false);
-	if (rc == -EBUSY) {
-		/* the CQ's lock kept by a live holder (a peer process writing
-		 * receive CQEs into it was descheduled): the WQE was executed,
-		 * only its CQE waits. It stays at the head, marked so that the
-		 * next attempt writes the CQE without executing it again. */
-		q->sq_ci = w->pos;
-		q->cqe_owed = true;
-		q->owed_bytes = bytes;
-		return sw_lock_busy(e, q);
-	}
-	q->lock_wait = false;
-	if (rc != 0) {
-		/* overrun (or CQ unusable): the QP goes to error and the WQE
-		 * stays at the head, so the flush still completes it (0x05)
-		 * once the CQ has room -- never a lost completion */
-		q->sq_ci = w->pos;
-		sw_qp_set_err(q->s);
-		sw_stat(&sw_lc(e)->errors, 1);
-		return SW_FAIL;
-	}
-	return SW_DONE;
-}
 
 /*
  * The hot shapes' inline check (sw_exec): true when the segment at byte off
@@ -742,35 +439,21 @@ sw_fast_inline(const struct sw_lqp *q, const struct sw_wqe *w, uint32_t off, uin
 		off / 16 + RTE_ALIGN_CEIL(4 + *len, 16U) / 16 == w->ds;
 }
 
-/* Execute the WQE at q->sq_ci; avail = WQEBBs posted from there. */
+/* Execute the RC WQE at q->sq_ci; avail = WQEBBs posted from there. */
 int
 sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 {
 	struct sw_span loc[SW_MAX_SGE], rem;
 	struct sw_wqe w;
-	const struct mlx5_wqe_ctrl_seg *ctrl = (const struct mlx5_wqe_ctrl_seg *)(void *)w.b;
 	const struct mlx5_wqe_raddr_seg *ra =
 		(const struct mlx5_wqe_raddr_seg *)(void *)(w.b + 16);
 	const char *what = "malformed WQE";
-	uint32_t v, nl, need, rkey;
+	uint32_t nl, need, rkey;
 	uint64_t total, raddr;
 	uint8_t synd;
 	int rc;
 
-	w.pos = q->sq_ci;
-	/* the first WQEBB, read once as one 64-byte copy (a WQEBB never
-	 * wraps); the rest of a longer WQE below, once its DS is checked */
-	memcpy(w.b, q->sq_buf + (size_t)(w.pos & (q->sq_wqe_cnt - 1)) * 64, 64);
-	v = be32toh(ctrl->opmod_idx_opcode);
-	w.opcode = (uint8_t)v;
-	w.idx = (v >> 8) & 0xffff;
-	w.opmod = (uint8_t)(v >> 24);
-	v = be32toh(ctrl->qpn_ds);
-	w.ds = v & 0x3f;
-	w.qpn = v >> 8;
-	w.fm_ce_se = ctrl->fm_ce_se;
-	memcpy(&w.imm_raw, &ctrl->imm, 4);
-	w.wqebbs = w.ds == 0 ? 1 : (w.ds + 3) / 4;
+	sw_wqe_read(q, &w);
 	if (q->cqe_owed) {
 		/* executed before: only its completions are left to write, the
 		 * responder's first */
@@ -786,22 +469,9 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 		q->cqe_owed = false;
 		return sw_req_done(e, q, &w, q->owed_bytes);
 	}
-	if (w.ds == 0 || w.wqebbs > q->max_wqebbs || w.wqebbs > avail) {
-		w.wqebbs = 1;
-		return sw_malformed(e, q, &w, "DS out of range", w.ds, q->max_wqebbs * 4);
-	}
-	if (w.idx != (w.pos & 0xffff))
-		return sw_malformed(e, q, &w, "idx is not the producer counter", w.idx,
-				    w.pos & 0xffff);
-	if (w.qpn != q->qpn)
-		return sw_malformed(e, q, &w, "qpn", w.qpn, q->qpn);
-	/* opmod is only used by masked atomics and UMR, which RC here never
-	 * posts; the signature byte is 0 without MLX5_QP_SIGNATURE */
-	if (w.opmod != 0 || ctrl->signature != 0)
-		return sw_malformed(e, q, &w, "opmod/signature not 0", w.opmod,
-				    ctrl->signature);
-	if (w.wqebbs > 1)
-		sw_ring_read(q, w.pos + 1, w.b + 64, w.ds * 16 - 64);
+	rc = sw_wqe_check(e, q, avail, &w);
+	if (rc != 0)
+		return rc;
 	if (!q->rnr_active && !q->ack_active && !q->lock_wait) { /* first attempt, not a retry */
 		sw_stat(&sw_lc(e)->wqes, 1);
 		sw_peer_check_pid(e, q);
@@ -848,14 +518,6 @@ sw_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
 				return rc;
 			return sw_req_done(e, q, &w, len);
 		}
-	}
-	if (q->type == SW_QPT_UD) {
-		/* UD takes NOP, SEND and SEND_IMM (IBTA 9.8.1: no RDMA, no
-		 * atomics on UD) */
-		if (w.opcode == MLX5_OPCODE_SEND || w.opcode == MLX5_OPCODE_SEND_IMM)
-			return sw_ud_send(e, q, &w);
-		if (w.opcode != MLX5_OPCODE_NOP)
-			return sw_malformed(e, q, &w, "opcode not valid on a UD QP", w.opcode, 0);
 	}
 	switch (w.opcode) {
 	case MLX5_OPCODE_NOP:

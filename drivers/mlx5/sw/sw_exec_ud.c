@@ -4,8 +4,9 @@
  * decode (the datagram segment), the route to the destination device, the
  * receiver's part (done by the sender's engine, as for RC), and the
  * injection of loss, duplication and delay (reordering) with its queue of
- * delayed datagrams. The WQE's payload, key translation, copies and the
- * requester's completion are sw_exec.c's; the rules the model chose where
+ * delayed datagrams, and sw_ud_exec, which the engine runs for a UD QP's
+ * WQE. The WQE's fetch, payload, key translation and copies are sw_mem.c's,
+ * the requester's completion sw_cq.c's; the rules the model chose where
  * hardware's are not public are listed at the top of sw_exec.c.
  */
 #include <errno.h>
@@ -425,4 +426,41 @@ sw_ud_send(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w)
 		q->ud_todo--;
 	}
 	return sw_req_done(e, q, w, (uint32_t)total);
+}
+
+/* Execute the UD WQE at q->sq_ci; avail = WQEBBs posted from there. */
+int
+sw_ud_exec(struct sw_engine *e, struct sw_lqp *q, uint32_t avail)
+{
+	struct sw_wqe w;
+	int rc;
+
+	sw_wqe_read(q, &w);
+	if (q->cqe_owed) {
+		/* executed before: only its CQE is left to write (a UD QP owes
+		 * no responder CQE: the receiver's is written at delivery) */
+		q->cqe_owed = false;
+		return sw_req_done(e, q, &w, q->owed_bytes);
+	}
+	rc = sw_wqe_check(e, q, avail, &w);
+	if (rc != 0)
+		return rc;
+	if (!q->rnr_active && !q->ack_active && !q->lock_wait) { /* first attempt, not a retry */
+		sw_stat(&sw_lc(e)->wqes, 1);
+		if (q->fail_nth != 0 && --q->fail_nth == 0)
+			return sw_req_fail(e, q, &w, q->fail_syndrome);
+	}
+	/* UD takes NOP, SEND and SEND_IMM (IBTA 9.8.1: no RDMA, no atomics
+	 * on UD) */
+	switch (w.opcode) {
+	case MLX5_OPCODE_SEND:
+	case MLX5_OPCODE_SEND_IMM:
+		return sw_ud_send(e, q, &w);
+	case MLX5_OPCODE_NOP:
+		if (w.ds != 1)
+			return sw_malformed(e, q, &w, "NOP with DS != 1", w.ds, 1);
+		return sw_req_done(e, q, &w, 0);
+	default:
+		return sw_malformed(e, q, &w, "opcode not valid on a UD QP", w.opcode, 0);
+	}
 }

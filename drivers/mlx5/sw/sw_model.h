@@ -15,6 +15,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include <infiniband/mlx5dv.h>
@@ -596,7 +597,25 @@ int sw_qp_connect(struct sw_engine *e, struct sw_lqp *q, const char *peer_domain
 /* UD QP: RESET -> RTS (no peer). */
 int sw_qp_ud_ready(struct sw_engine *e, struct sw_lqp *q);
 void sw_engine_stats(struct sw_engine *e, struct rdx_sw_stats *st);
-void sw_qp_ud_stats(const struct sw_lqp *q, struct rdx_sw_ud_stats *st);
+/* One UD QP's datagram counters (zeros for another type); inline: the
+ * engine and the driver read them, neither owns them. */
+static inline void
+sw_qp_ud_stats(const struct sw_lqp *q, struct rdx_sw_ud_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (q->type != SW_QPT_UD)
+		return;
+	st->sent = __atomic_load_n(&q->ud_sent, __ATOMIC_RELAXED);
+	st->too_long = __atomic_load_n(&q->ud_too_long, __ATOMIC_RELAXED);
+	st->drop_dest = __atomic_load_n(&q->ud_drop_dest, __ATOMIC_RELAXED);
+	st->inject_drop = __atomic_load_n(&q->ud_inject_drop, __ATOMIC_RELAXED);
+	st->inject_dup = __atomic_load_n(&q->ud_inject_dup, __ATOMIC_RELAXED);
+	st->inject_delay = __atomic_load_n(&q->ud_inject_delay, __ATOMIC_RELAXED);
+	st->recv = __atomic_load_n(&q->s->ud_recv, __ATOMIC_RELAXED);
+	st->drop_no_recv = __atomic_load_n(&q->s->ud_drop_no_recv, __ATOMIC_RELAXED);
+	st->drop_qkey = __atomic_load_n(&q->s->ud_drop_qkey, __ATOMIC_RELAXED);
+	st->recv_len_err = __atomic_load_n(&q->s->ud_recv_len_err, __ATOMIC_RELAXED);
+}
 
 /* UD addressing. A sw device's GID: fe80::/64 (link-local), then the
  * segment owner's pid and sequence number (big endian): the segment

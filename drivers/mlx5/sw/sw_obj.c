@@ -669,21 +669,3 @@ sw_route_put(struct sw_engine *e, int slot)
 	sw_unlock(&e->lock);
 	__atomic_fetch_sub(&e->draining, 1, __ATOMIC_ACQ_REL);
 }
-
-void
-sw_qp_ud_stats(const struct sw_lqp *q, struct rdx_sw_ud_stats *st)
-{
-	memset(st, 0, sizeof(*st));
-	if (q->type != SW_QPT_UD)
-		return;
-	st->sent = __atomic_load_n(&q->ud_sent, __ATOMIC_RELAXED);
-	st->too_long = __atomic_load_n(&q->ud_too_long, __ATOMIC_RELAXED);
-	st->drop_dest = __atomic_load_n(&q->ud_drop_dest, __ATOMIC_RELAXED);
-	st->inject_drop = __atomic_load_n(&q->ud_inject_drop, __ATOMIC_RELAXED);
-	st->inject_dup = __atomic_load_n(&q->ud_inject_dup, __ATOMIC_RELAXED);
-	st->inject_delay = __atomic_load_n(&q->ud_inject_delay, __ATOMIC_RELAXED);
-	st->recv = __atomic_load_n(&q->s->ud_recv, __ATOMIC_RELAXED);
-	st->drop_no_recv = __atomic_load_n(&q->s->ud_drop_no_recv, __ATOMIC_RELAXED);
-	st->drop_qkey = __atomic_load_n(&q->s->ud_drop_qkey, __ATOMIC_RELAXED);
-	st->recv_len_err = __atomic_load_n(&q->s->ud_recv_len_err, __ATOMIC_RELAXED);
-}

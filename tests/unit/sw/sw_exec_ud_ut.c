@@ -11,6 +11,8 @@
  * errors (a receive byte count of 0, a receive CQ overrun and recv_wqes).
  */
 #include "../../../drivers/mlx5/sw/sw_obj.c"
+#include "../../../drivers/mlx5/sw/sw_cq.c"
+#include "../../../drivers/mlx5/sw/sw_mem.c"
 #include "../../../drivers/mlx5/sw/sw_exec.c"
 #include "../../../drivers/mlx5/sw/sw_exec_ud.c"
 #include "../../../drivers/mlx5/sw/sw_engine.c"

@@ -8,6 +8,8 @@
  * ours.
  */
 #include "../../../drivers/mlx5/sw/sw_obj.c"
+#include "../../../drivers/mlx5/sw/sw_cq.c"
+#include "../../../drivers/mlx5/sw/sw_mem.c"
 #include "../../../drivers/mlx5/sw/sw_exec.c"
 #include "../../../drivers/mlx5/sw/sw_exec_ud.c"
 #include "../../../drivers/mlx5/sw/sw_engine.c"

@@ -4,6 +4,8 @@
  * QP sizing as rdma-core's mlx5_calc_send_wqe.
  */
 #include "../../../drivers/mlx5/sw/sw_obj.c"
+#include "../../../drivers/mlx5/sw/sw_cq.c"
+#include "../../../drivers/mlx5/sw/sw_mem.c"
 #include "../../../drivers/mlx5/sw/sw_exec.c"
 #include "../../../drivers/mlx5/sw/sw_exec_ud.c"
 #include "../../../drivers/mlx5/sw/sw_engine.c"
