@@ -220,6 +220,12 @@ struct perf_ep {
 	uint32_t peer_rstride;
 	struct perf_ep *peer;    /* loopback: the endpoint at the other end */
 	uint32_t cm_rqpn;        /* -R: the peer's QP as rdma_cm connected it */
+	struct {                 /* the peer's QP as its EP message gave it */
+		uint32_t qpn, psn;
+		uint16_t lid;
+		bool has_gid;
+		uint8_t gid[16];
+	} peer_id;
 	/* send-side progress, in op sequence numbers (never reset) */
 	uint64_t posted;
 	uint64_t completed;
@@ -609,6 +615,7 @@ struct perf_app {
 	const struct rdx_dev_attr *attr;
 	bool client;              /* runs client endpoints (loopback or --connect) */
 	bool head_printed;        /* the parameter block is out (report.c) */
+	bool pt_head_printed;     /* perftest's block is out (perftest_head.c) */
 	struct rdx_report_compact_state compact; /* the table's rows printed so far */
 	bool responder;           /* runs server endpoints (loopback or --server) */
 	struct perf_cm *cm;       /* -R: rdma_cm state (rdmacm.c) */
@@ -721,6 +728,11 @@ int perf_report_files(struct perf_app *a);
 int perf_report_init(struct perf_app *a);
 /* the parameter block now (once; the report does not print it again) */
 void perf_report_head_first(struct perf_app *a);
+/* perftest_head.c: perftest's parameter block and address lines (the
+ * perftest form), from the connected endpoints */
+void perf_perftest_head(struct perf_app *a);
+/* READ / atomic responder resources: rdx_qp_conn_attr's default */
+#define PERF_PT_OUT_READS 16u
 void perf_report_run(struct perf_app *a, bool last);
 int perf_report_finish(struct perf_app *a);
 int perf_wrlog_write(struct perf_app *a);

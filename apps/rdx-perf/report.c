@@ -348,6 +348,7 @@ perf_report_head(struct perf_app *a)
 	if (a->head_printed)
 		return;
 	a->head_printed = true;
+	perf_perftest_head(a);
 
 	if (o->output != PERF_OUTPUT_TABLE) {
 		if (a->attr->software)
