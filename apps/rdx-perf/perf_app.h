@@ -297,6 +297,35 @@ struct perf_run {
 	double rate_period;
 };
 
+/*
+ * perftest's BW peak (stream.c): the shortest time per op from the post of
+ * an op to the completion that retires it and those after it, i.e. the
+ * smallest (completion tsc - post tsc) / ops between, taken at every reap.
+ * perftest takes every post of the run; this takes the run's first post,
+ * the last PERF_PEAK_RING post lists (the short windows, where a peak is)
+ * and PERF_PEAK_RING posts at least PERF_PEAK_STRIDE ops (and 4 windows)
+ * apart (the long ones, which approach the average; the first post gives
+ * the whole run, so the peak is never below the average). Op numbers
+ * count the lcore's ops in completion order over all its QPs, as
+ * perftest's one counter.
+ */
+#define PERF_PEAK_RING 32u
+#define PERF_PEAK_STRIDE 1024u
+struct perf_peak_ring {
+	uint32_t next;           /* posts recorded */
+	uint64_t seq[PERF_PEAK_RING]; /* the op number of a list's first op */
+	uint64_t tsc[PERF_PEAK_RING];
+};
+struct perf_peak {
+	uint64_t inflight;       /* ops posted and not retired, all QPs */
+	uint64_t done;           /* measured ops retired */
+	bool started;            /* first_* hold the run's first post */
+	uint64_t first_tsc;      /* its op number is 0 */
+	struct perf_peak_ring recent, far;
+	uint64_t best_dt;        /* tsc cycles over best_n ops; best_n 0: none */
+	uint64_t best_n;
+};
+
 struct perf_lcore {
 	unsigned int lcore_id;
 	unsigned int idx;
@@ -327,6 +356,7 @@ struct perf_lcore {
 	uint64_t *key_adds;      /* atomics: increments per key (all phases) */
 	uint64_t verify_errors;
 	uint64_t op_seq;         /* per-lcore op numbering for the log */
+	struct perf_peak peak;   /* bandwidth runs (stream.c) */
 	struct rdx_conn *watch;  /* main lcore running a client: watch the peer */
 	uint64_t next_watch;
 	int err;

@@ -309,8 +309,9 @@ compact_kind(const struct perf_app *a)
 }
 
 /* --output=bandwidth|latency|message_rate: that one figure of a total row,
- * in the compact table's unit (MiB/s or Gb/s, usec median, Mpps), with six
- * decimals as perftest prints it (printf "%lf": print_report_bw/_lat). */
+ * in the compact table's unit (MiB/s or Gb/s, usec, Mpps), with six
+ * decimals as perftest prints it (printf "%lf": print_report_bw/_lat);
+ * the latency is the mean (t_avg), as perftest's. */
 static void
 output_figure(const struct perf_app *a, const struct rdx_result *x)
 {
@@ -321,7 +322,7 @@ output_figure(const struct perf_app *a, const struct rdx_result *x)
 		printf("%.6f\n", a->o.gbits ? bw * 8 / 1e9 : bw / (1024.0 * 1024.0));
 		break;
 	case PERF_OUTPUT_LAT:
-		printf("%.6f\n", x->has_lat ? x->lat.p50 / 1e3 : 0.0);
+		printf("%.6f\n", x->has_lat ? x->lat.mean / 1e3 : 0.0);
 		break;
 	case PERF_OUTPUT_MSG_RATE:
 		printf("%.6f\n", x->mops);
@@ -437,6 +438,7 @@ bidir_rows(struct perf_app *a, const struct rdx_result *cli)
 	srv.has_lat = false;     /* the server's latencies stay on its side */
 	srv.has_perf = false;
 	srv.busy_pct = -1;
+	srv.peak_bytes_per_s = 0; /* the server's is not sent: "-" */
 	bidir_side(&srv, 1);
 	rdx_report_add(a->rep, &srv);
 	sum = srv;
@@ -491,6 +493,11 @@ perf_report_run(struct perf_app *a, bool last)
 		if (perf_bidir_procs(a))
 			bidir_side(&x, a->client ? 0 : 1);
 		x.busy_pct = lc->polls > 0 ? 100.0 * (double)lc->busy_polls / (double)lc->polls : -1;
+		/* perftest's BW peak (struct perf_peak); the total adds the lcores' */
+		if (lc->peak.best_n != 0 && lc->peak.best_dt != 0)
+			x.peak_bytes_per_s = (double)a->run.size * (double)lc->peak.best_n *
+				(double)hz / (double)lc->peak.best_dt;
+		tot.peak_bytes_per_s += x.peak_bytes_per_s;
 		x.cut_short = a->run_cut;
 		if (lc->perf_ok && lc->ops > 0) {
 			rdx_perf_per_op(&lc->ps0, &lc->ps1, lc->ops, &x.perf);
@@ -689,7 +696,7 @@ bidir_compact(const struct perf_app *a)
 				  "server (this process)");
 		nb_short += x->short_run;
 	}
-	printf(" %s; MsgRate: 10^6 ops/s; BW peak: not measured (-)\n",
+	printf(" %s; MsgRate: 10^6 ops/s; BW peak: the client's (-: the server's and the sum's, not measured)\n",
 	       a->o.gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes");
 	if (a->client)
 		printf(" -b: both processes posted; the sum adds the client's and the server's bandwidth\n");

@@ -52,7 +52,11 @@ assert len(head) == 1, head
 for r in rows:
     int(r[0]); int(r[1])
     if kind == "bw":
-        # #bytes #iterations BW peak BW average MsgRate
+        # #bytes #iterations BW peak BW average MsgRate; the peak a
+        # number (perftest's), at least the average (its windows include
+        # the whole run), except the -b rows of the server and the sum
+        if "server" not in r and "(-b)" not in r:
+            assert float(r[2]) >= float(r[3]) * 0.999 > 0, r
         float(r[3]); float(r[4])
     else:
         # #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
