@@ -758,6 +758,13 @@ int perf_report_files(struct perf_app *a);
 int perf_report_init(struct perf_app *a);
 /* the parameter block now (once; the report does not print it again) */
 void perf_report_head_first(struct perf_app *a);
+/* dev_kind.c: what the device is (NIC, kernel software RDMA device such
+ * as rdma_rxe/siw, rdx's software model), under a sysfs class directory */
+enum perf_dev_kind { PERF_DEV_KIND_NIC = 0, PERF_DEV_KIND_SOFT_RDMA, PERF_DEV_KIND_MODEL };
+enum perf_dev_kind perf_dev_kind_at(const char *sysfs_ib, const struct rdx_dev_attr *at);
+enum perf_dev_kind perf_dev_kind(const struct rdx_dev_attr *at);
+const char *perf_dev_kind_label(enum perf_dev_kind k);
+const char *perf_dev_kind_json(enum perf_dev_kind k);
 /* perftest_head.c: perftest's parameter block and address lines (the
  * perftest form), from the connected endpoints */
 void perf_perftest_head(struct perf_app *a);

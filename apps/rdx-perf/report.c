@@ -113,8 +113,7 @@ perf_report_dev_knobs(const struct perf_app *a)
 
 	rdx_report_knob_set(a->rep, "dev", "%s", at->name);
 	rdx_report_knob_set(a->rep, "driver", "%s", at->driver);
-	rdx_report_knob_set(a->rep, "device_kind", "%s",
-			    at->software ? "software device" : "hardware");
+	rdx_report_knob_set(a->rep, "device_kind", "%s", perf_dev_kind_json(perf_dev_kind(at)));
 	if (at->software)
 		rdx_report_knob_set(a->rep, "sw_progress", "%s", perf_sw_progress_name(a->o.sw_progress));
 }
@@ -342,7 +341,8 @@ static void
 perf_report_head(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
-	char diff[256] = "", mtu[16] = "port", len[48];
+	char diff[256] = "", mtu[16] = "port", len[48], qps[48];
+	enum perf_dev_kind kind = perf_dev_kind(a->attr);
 	size_t n = 0;
 
 	/* once: before the first run (perf_report_head_first), else here */
@@ -357,11 +357,18 @@ perf_report_head(struct perf_app *a)
 				a->attr->name);
 		return;
 	}
-	printf(" rdx-perf %s %s | %s | dev %s (%s%s, driver %s) | %u lcore(s) x %u QP(s)%s | transport %s\n",
+	/* --qp-sweep: the QPs per lcore of the sweep, as the option gave them */
+	if (o->sweep_hi != o->sweep_lo && o->sweep_factor != 0)
+		snprintf(qps, sizeof(qps), "%u-%u*%u (--qp-sweep)", o->sweep_lo, o->sweep_hi, o->sweep_factor);
+	else if (o->sweep_hi != o->sweep_lo)
+		snprintf(qps, sizeof(qps), "%u-%u (--qp-sweep)", o->sweep_lo, o->sweep_hi);
+	else
+		snprintf(qps, sizeof(qps), "%u", o->sweep_lo);
+	printf(" rdx-perf %s %s | %s | dev %s (%s%s, driver %s) | %u lcore(s) x %s QP(s)%s | transport %s\n",
 	       o->test, mode_name(o->mode), rdx_op_name(a->eng->op), a->attr->name,
-	       a->attr->software ? "software device, progress " : "hardware",
-	       a->attr->software ? perf_sw_progress_name(o->sw_progress) : "", a->attr->driver, a->nb_lcores,
-	       o->sweep_lo, perf_bidir_procs(a) ? ", both processes posting (-b)" :
+	       kind == PERF_DEV_KIND_MODEL ? "software device, progress " : perf_dev_kind_label(kind),
+	       kind == PERF_DEV_KIND_MODEL ? perf_sw_progress_name(o->sw_progress) : "", a->attr->driver,
+	       a->nb_lcores, qps, perf_bidir_procs(a) ? ", both processes posting (-b)" :
 	       o->bidir ? ", both ends posting (-b)" : "",
 	       o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");
 	if (o->mtu != 0)
@@ -680,10 +687,13 @@ compact_line_with(const struct perf_app *a, const struct rdx_result *x, const ch
 static void
 bidir_compact(const struct perf_app *a)
 {
+	enum perf_dev_kind kind = perf_dev_kind(a->attr);
 	unsigned int i, nb_short = 0;
 
-	printf("%s%s\n", a->attr->software ?
+	printf("%s%s\n", kind == PERF_DEV_KIND_MODEL ?
 	       "*** results on the SOFTWARE mlx5 device (a model, not a NIC): " :
+	       kind == PERF_DEV_KIND_SOFT_RDMA ?
+	       "*** results on a SOFTWARE RDMA device of the kernel (rdma_rxe/siw, not a NIC): " :
 	       "*** results on HARDWARE: ", a->attr->name);
 	compact_line_with(a, NULL, "side");
 	for (i = 0; i < rdx_report_count(a->rep); i++) {
@@ -832,7 +842,9 @@ perf_wrlog_write(struct perf_app *a)
 			o->test, mode_name(o->mode), a->run.size, lc->lcore_id, lc->nb_eps,
 			o->label[0] != '\0' ? o->label : "-", a->attr->name, hz,
 			kind, lat_halved(a) ? 2u : 1u,
-			a->attr->software ? "software_device" : "hardware", PERF_WRLOG_CAP, unlogged);
+			a->attr->software ? "software_device" :
+			perf_dev_kind(a->attr) == PERF_DEV_KIND_SOFT_RDMA ? "software_rdma_device" : "hardware",
+			PERF_WRLOG_CAP, unlogged);
 		fprintf(f, "# op qp post_ns complete_ns bytes\n");
 		for (i = 0; i < lc->log_n; i++) {
 			const struct perf_wrlog_ent *e = &lc->log[i];

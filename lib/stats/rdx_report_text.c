@@ -86,6 +86,9 @@ rdx_report_banner(const struct rdx_report *r, FILE *f)
 	else if (strcmp(kind, "hardware") == 0)
 		fprintf(f, "*** results on HARDWARE%s%s ***\n",
 			dev != NULL ? ": " : "", dev != NULL ? dev : "");
+	else if (strcmp(kind, "software RDMA device") == 0)
+		fprintf(f, "*** results on a SOFTWARE RDMA device of the kernel (rdma_rxe/siw, not a NIC)%s%s ***\n",
+			dev != NULL ? ": " : "", dev != NULL ? dev : "");
 	else
 		fprintf(f, "*** results on: %s ***\n", kind);
 }

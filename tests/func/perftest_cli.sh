@@ -235,6 +235,20 @@ else
     fail "rows as they end: early 2B $r2 8B $r8, exit $rrc: $(head -c 600 "$TMP/rw.out")"
 fi
 
+# the header says the sweep, not its first step; the device kind in the
+# header and the JSON (dev_kind.c: NIC, software RDMA device, the model)
+timeout -k 5 60 "$PERF" --no-huge -l 0 -- --test write --mode bw --dev sw -n 500 --qp-sweep '1-4*2' \
+    --json "$TMP/sw.json" >"$TMP/sw.out" 2>"$TMP/sw.err"
+src=$?
+if [ "$src" -eq 0 ] && grep -q "| 1 lcore(s) x 1-4\*2 (--qp-sweep) QP(s) |" "$TMP/sw.out" &&
+   grep -q "dev sw (software device, progress inline, driver sw)" "$TMP/sw.out" &&
+   [ "$(grep -cE "^ 65536 +[0-9]+ " "$TMP/sw.out")" -eq 3 ] &&
+   python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["knobs"]; assert k["device_kind"] == "software device", k' "$TMP/sw.json"; then
+    pass "--qp-sweep 1-4*2: the header says 1-4*2 QP(s), three rows; device_kind 'software device'"
+else
+    fail "--qp-sweep header: exit $src: $(head -c 400 "$TMP/sw.out") $(head -c 200 "$TMP/sw.err")"
+fi
+
 # bad input: one line, exit 2
 bad() { # WHAT PATTERN ARGS..
     local d=$1 pat=$2; shift 2
