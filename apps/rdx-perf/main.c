@@ -636,6 +636,7 @@ parse:
 			rc = mpi_runs(a);
 		else if (a->client) {
 			perf_report_head_first(a);
+			perf_progress_init(a);
 			rc = client_runs(a);
 		} else {
 			/* perftest's server prints its block too */

@@ -758,6 +758,10 @@ int perf_report_files(struct perf_app *a);
 int perf_report_init(struct perf_app *a);
 /* the parameter block now (once; the report does not print it again) */
 void perf_report_head_first(struct perf_app *a);
+/* progress.c: a line on stderr once a second during a long run, when
+ * stderr is a terminal (perf_check_slow calls the tick) */
+void perf_progress_init(const struct perf_app *a);
+void perf_progress_tick(const struct perf_lcore *lc, uint64_t now);
 /* dev_kind.c: what the device is (NIC, kernel software RDMA device such
  * as rdma_rxe/siw, rdx's software model), under a sysfs class directory */
 enum perf_dev_kind { PERF_DEV_KIND_NIC = 0, PERF_DEV_KIND_SOFT_RDMA, PERF_DEV_KIND_MODEL };

@@ -249,6 +249,26 @@ else
     fail "--qp-sweep header: exit $src: $(head -c 400 "$TMP/sw.out") $(head -c 200 "$TMP/sw.err")"
 fi
 
+# the progress line: on stderr once a second during a long run when stderr
+# is a terminal (script(1) gives it one), never into a pipe or a file
+if command -v script >/dev/null; then
+    RDX_EAL="--no-huge -l 0" timeout -k 5 60 script -qec \
+        "'$PERF' ib_write_bw -d sw --loopback -D 3" /dev/null >"$TMP/tty.out" 2>&1
+    trc=$?
+    RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_bw -d sw --loopback -D 3 \
+        >"$TMP/notty.out" 2>"$TMP/notty.err"
+    nrc=$?
+    tl=$(grep -cE "^rdx-perf: progress: write bw size 65536 B: [0-9]+ s, [0-9]+ ops, [0-9.]+ MiB/s" "$TMP/tty.out")
+    if [ "$trc" -eq 0 ] && [ "$nrc" -eq 0 ] && [ "$tl" -ge 1 ] && [ "$tl" -le 4 ] &&
+       ! grep -q "progress:" "$TMP/notty.out" "$TMP/notty.err"; then
+        pass "-D 3: $tl progress line(s) on a terminal, none into a file"
+    else
+        fail "progress line: tty exit $trc ($tl lines), file exit $nrc: $(grep progress "$TMP/tty.out" "$TMP/notty.err" | head -c 300)"
+    fi
+else
+    fail "script(1) (util-linux) is missing: the progress line's terminal case cannot run"
+fi
+
 # bad input: one line, exit 2
 bad() { # WHAT PATTERN ARGS..
     local d=$1 pat=$2; shift 2
