@@ -121,6 +121,12 @@ perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w)
 void
 perf_ep_remote_set(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
 {
+	ep->peer_id.qpn = w->qp.qp_num;
+	ep->peer_id.psn = w->qp.psn;
+	ep->peer_id.lid = w->qp.lid;
+	memcpy(ep->peer_id.gid, w->qp.gid, sizeof(ep->peer_id.gid));
+	ep->peer_id.has_gid = w->qp.gid_index >= 0 &&
+		memcmp(w->qp.gid, (const uint8_t[16]){ 0 }, sizeof(w->qp.gid)) != 0;
 	ep->raddr = w->addr;
 	ep->rlen = w->len;
 	ep->rkey = w->rkey;

@@ -170,6 +170,7 @@ perf_check_slow(struct perf_lcore *lc, uint64_t now)
 	}
 	if (rdx_runtime_stopping())
 		return 1;
+	perf_progress_tick(lc, now);
 	if (lc->run->timeout_tsc != 0 && now - lc->last_progress > lc->run->timeout_tsc) {
 		perf_lcore_fail(lc, ETIMEDOUT, "no completion on lcore %u for %.1f s (peer gone?)",
 				lc->lcore_id,

@@ -636,9 +636,14 @@ parse:
 			rc = mpi_runs(a);
 		else if (a->client) {
 			perf_report_head_first(a);
+			perf_progress_init(a);
 			rc = client_runs(a);
-		} else
+		} else {
+			/* perftest's server prints its block too */
+			perf_perftest_head(a);
+			fflush(stdout);
 			rc = perf_server_loop(a);
+		}
 	}
 	/* the checks of the whole run before the report, which says how it went */
 	if (a->verify_errors != 0) {

@@ -220,6 +220,12 @@ struct perf_ep {
 	uint32_t peer_rstride;
 	struct perf_ep *peer;    /* loopback: the endpoint at the other end */
 	uint32_t cm_rqpn;        /* -R: the peer's QP as rdma_cm connected it */
+	struct {                 /* the peer's QP as its EP message gave it */
+		uint32_t qpn, psn;
+		uint16_t lid;
+		bool has_gid;
+		uint8_t gid[16];
+	} peer_id;
 	/* send-side progress, in op sequence numbers (never reset) */
 	uint64_t posted;
 	uint64_t completed;
@@ -291,6 +297,35 @@ struct perf_run {
 	double rate_period;
 };
 
+/*
+ * perftest's BW peak (stream.c): the shortest time per op from the post of
+ * an op to the completion that retires it and those after it, i.e. the
+ * smallest (completion tsc - post tsc) / ops between, taken at every reap.
+ * perftest takes every post of the run; this takes the run's first post,
+ * the last PERF_PEAK_RING post lists (the short windows, where a peak is)
+ * and PERF_PEAK_RING posts at least PERF_PEAK_STRIDE ops (and 4 windows)
+ * apart (the long ones, which approach the average; the first post gives
+ * the whole run, so the peak is never below the average). Op numbers
+ * count the lcore's ops in completion order over all its QPs, as
+ * perftest's one counter.
+ */
+#define PERF_PEAK_RING 32u
+#define PERF_PEAK_STRIDE 1024u
+struct perf_peak_ring {
+	uint32_t next;           /* posts recorded */
+	uint64_t seq[PERF_PEAK_RING]; /* the op number of a list's first op */
+	uint64_t tsc[PERF_PEAK_RING];
+};
+struct perf_peak {
+	uint64_t inflight;       /* ops posted and not retired, all QPs */
+	uint64_t done;           /* measured ops retired */
+	bool started;            /* first_* hold the run's first post */
+	uint64_t first_tsc;      /* its op number is 0 */
+	struct perf_peak_ring recent, far;
+	uint64_t best_dt;        /* tsc cycles over best_n ops; best_n 0: none */
+	uint64_t best_n;
+};
+
 struct perf_lcore {
 	unsigned int lcore_id;
 	unsigned int idx;
@@ -321,6 +356,7 @@ struct perf_lcore {
 	uint64_t *key_adds;      /* atomics: increments per key (all phases) */
 	uint64_t verify_errors;
 	uint64_t op_seq;         /* per-lcore op numbering for the log */
+	struct perf_peak peak;   /* bandwidth runs (stream.c) */
 	struct rdx_conn *watch;  /* main lcore running a client: watch the peer */
 	uint64_t next_watch;
 	int err;
@@ -609,6 +645,7 @@ struct perf_app {
 	const struct rdx_dev_attr *attr;
 	bool client;              /* runs client endpoints (loopback or --connect) */
 	bool head_printed;        /* the parameter block is out (report.c) */
+	bool pt_head_printed;     /* perftest's block is out (perftest_head.c) */
 	struct rdx_report_compact_state compact; /* the table's rows printed so far */
 	bool responder;           /* runs server endpoints (loopback or --server) */
 	struct perf_cm *cm;       /* -R: rdma_cm state (rdmacm.c) */
@@ -721,6 +758,22 @@ int perf_report_files(struct perf_app *a);
 int perf_report_init(struct perf_app *a);
 /* the parameter block now (once; the report does not print it again) */
 void perf_report_head_first(struct perf_app *a);
+/* progress.c: a line on stderr once a second during a long run, when
+ * stderr is a terminal (perf_check_slow calls the tick) */
+void perf_progress_init(const struct perf_app *a);
+void perf_progress_tick(const struct perf_lcore *lc, uint64_t now);
+/* dev_kind.c: what the device is (NIC, kernel software RDMA device such
+ * as rdma_rxe/siw, rdx's software model), under a sysfs class directory */
+enum perf_dev_kind { PERF_DEV_KIND_NIC = 0, PERF_DEV_KIND_SOFT_RDMA, PERF_DEV_KIND_MODEL };
+enum perf_dev_kind perf_dev_kind_at(const char *sysfs_ib, const struct rdx_dev_attr *at);
+enum perf_dev_kind perf_dev_kind(const struct rdx_dev_attr *at);
+const char *perf_dev_kind_label(enum perf_dev_kind k);
+const char *perf_dev_kind_json(enum perf_dev_kind k);
+/* perftest_head.c: perftest's parameter block and address lines (the
+ * perftest form), from the connected endpoints */
+void perf_perftest_head(struct perf_app *a);
+/* READ / atomic responder resources: rdx_qp_conn_attr's default */
+#define PERF_PT_OUT_READS 16u
 void perf_report_run(struct perf_app *a, bool last);
 int perf_report_finish(struct perf_app *a);
 int perf_wrlog_write(struct perf_app *a);

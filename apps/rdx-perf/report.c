@@ -113,8 +113,7 @@ perf_report_dev_knobs(const struct perf_app *a)
 
 	rdx_report_knob_set(a->rep, "dev", "%s", at->name);
 	rdx_report_knob_set(a->rep, "driver", "%s", at->driver);
-	rdx_report_knob_set(a->rep, "device_kind", "%s",
-			    at->software ? "software device" : "hardware");
+	rdx_report_knob_set(a->rep, "device_kind", "%s", perf_dev_kind_json(perf_dev_kind(at)));
 	if (at->software)
 		rdx_report_knob_set(a->rep, "sw_progress", "%s", perf_sw_progress_name(a->o.sw_progress));
 }
@@ -309,8 +308,9 @@ compact_kind(const struct perf_app *a)
 }
 
 /* --output=bandwidth|latency|message_rate: that one figure of a total row,
- * in the compact table's unit (MiB/s or Gb/s, usec median, Mpps), with six
- * decimals as perftest prints it (printf "%lf": print_report_bw/_lat). */
+ * in the compact table's unit (MiB/s or Gb/s, usec, Mpps), with six
+ * decimals as perftest prints it (printf "%lf": print_report_bw/_lat);
+ * the latency is the mean (t_avg), as perftest's. */
 static void
 output_figure(const struct perf_app *a, const struct rdx_result *x)
 {
@@ -321,7 +321,7 @@ output_figure(const struct perf_app *a, const struct rdx_result *x)
 		printf("%.6f\n", a->o.gbits ? bw * 8 / 1e9 : bw / (1024.0 * 1024.0));
 		break;
 	case PERF_OUTPUT_LAT:
-		printf("%.6f\n", x->has_lat ? x->lat.p50 / 1e3 : 0.0);
+		printf("%.6f\n", x->has_lat ? x->lat.mean / 1e3 : 0.0);
 		break;
 	case PERF_OUTPUT_MSG_RATE:
 		printf("%.6f\n", x->mops);
@@ -341,13 +341,15 @@ static void
 perf_report_head(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
-	char diff[256] = "", mtu[16] = "port", len[48];
+	char diff[256] = "", mtu[16] = "port", len[48], qps[48];
+	enum perf_dev_kind kind = perf_dev_kind(a->attr);
 	size_t n = 0;
 
 	/* once: before the first run (perf_report_head_first), else here */
 	if (a->head_printed)
 		return;
 	a->head_printed = true;
+	perf_perftest_head(a);
 
 	if (o->output != PERF_OUTPUT_TABLE) {
 		if (a->attr->software)
@@ -355,11 +357,18 @@ perf_report_head(struct perf_app *a)
 				a->attr->name);
 		return;
 	}
-	printf(" rdx-perf %s %s | %s | dev %s (%s%s, driver %s) | %u lcore(s) x %u QP(s)%s | transport %s\n",
+	/* --qp-sweep: the QPs per lcore of the sweep, as the option gave them */
+	if (o->sweep_hi != o->sweep_lo && o->sweep_factor != 0)
+		snprintf(qps, sizeof(qps), "%u-%u*%u (--qp-sweep)", o->sweep_lo, o->sweep_hi, o->sweep_factor);
+	else if (o->sweep_hi != o->sweep_lo)
+		snprintf(qps, sizeof(qps), "%u-%u (--qp-sweep)", o->sweep_lo, o->sweep_hi);
+	else
+		snprintf(qps, sizeof(qps), "%u", o->sweep_lo);
+	printf(" rdx-perf %s %s | %s | dev %s (%s%s, driver %s) | %u lcore(s) x %s QP(s)%s | transport %s\n",
 	       o->test, mode_name(o->mode), rdx_op_name(a->eng->op), a->attr->name,
-	       a->attr->software ? "software device, progress " : "hardware",
-	       a->attr->software ? perf_sw_progress_name(o->sw_progress) : "", a->attr->driver, a->nb_lcores,
-	       o->sweep_lo, perf_bidir_procs(a) ? ", both processes posting (-b)" :
+	       kind == PERF_DEV_KIND_MODEL ? "software device, progress " : perf_dev_kind_label(kind),
+	       kind == PERF_DEV_KIND_MODEL ? perf_sw_progress_name(o->sw_progress) : "", a->attr->driver,
+	       a->nb_lcores, qps, perf_bidir_procs(a) ? ", both processes posting (-b)" :
 	       o->bidir ? ", both ends posting (-b)" : "",
 	       o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");
 	if (o->mtu != 0)
@@ -436,6 +445,7 @@ bidir_rows(struct perf_app *a, const struct rdx_result *cli)
 	srv.has_lat = false;     /* the server's latencies stay on its side */
 	srv.has_perf = false;
 	srv.busy_pct = -1;
+	srv.peak_bytes_per_s = 0; /* the server's is not sent: "-" */
 	bidir_side(&srv, 1);
 	rdx_report_add(a->rep, &srv);
 	sum = srv;
@@ -490,6 +500,11 @@ perf_report_run(struct perf_app *a, bool last)
 		if (perf_bidir_procs(a))
 			bidir_side(&x, a->client ? 0 : 1);
 		x.busy_pct = lc->polls > 0 ? 100.0 * (double)lc->busy_polls / (double)lc->polls : -1;
+		/* perftest's BW peak (struct perf_peak); the total adds the lcores' */
+		if (lc->peak.best_n != 0 && lc->peak.best_dt != 0)
+			x.peak_bytes_per_s = (double)a->run.size * (double)lc->peak.best_n *
+				(double)hz / (double)lc->peak.best_dt;
+		tot.peak_bytes_per_s += x.peak_bytes_per_s;
 		x.cut_short = a->run_cut;
 		if (lc->perf_ok && lc->ops > 0) {
 			rdx_perf_per_op(&lc->ps0, &lc->ps1, lc->ops, &x.perf);
@@ -672,10 +687,13 @@ compact_line_with(const struct perf_app *a, const struct rdx_result *x, const ch
 static void
 bidir_compact(const struct perf_app *a)
 {
+	enum perf_dev_kind kind = perf_dev_kind(a->attr);
 	unsigned int i, nb_short = 0;
 
-	printf("%s%s\n", a->attr->software ?
+	printf("%s%s\n", kind == PERF_DEV_KIND_MODEL ?
 	       "*** results on the SOFTWARE mlx5 device (a model, not a NIC): " :
+	       kind == PERF_DEV_KIND_SOFT_RDMA ?
+	       "*** results on a SOFTWARE RDMA device of the kernel (rdma_rxe/siw, not a NIC): " :
 	       "*** results on HARDWARE: ", a->attr->name);
 	compact_line_with(a, NULL, "side");
 	for (i = 0; i < rdx_report_count(a->rep); i++) {
@@ -688,7 +706,7 @@ bidir_compact(const struct perf_app *a)
 				  "server (this process)");
 		nb_short += x->short_run;
 	}
-	printf(" %s; MsgRate: 10^6 ops/s; BW peak: not measured (-)\n",
+	printf(" %s; MsgRate: 10^6 ops/s; BW peak: the client's (-: the server's and the sum's, not measured)\n",
 	       a->o.gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes");
 	if (a->client)
 		printf(" -b: both processes posted; the sum adds the client's and the server's bandwidth\n");
@@ -824,7 +842,9 @@ perf_wrlog_write(struct perf_app *a)
 			o->test, mode_name(o->mode), a->run.size, lc->lcore_id, lc->nb_eps,
 			o->label[0] != '\0' ? o->label : "-", a->attr->name, hz,
 			kind, lat_halved(a) ? 2u : 1u,
-			a->attr->software ? "software_device" : "hardware", PERF_WRLOG_CAP, unlogged);
+			a->attr->software ? "software_device" :
+			perf_dev_kind(a->attr) == PERF_DEV_KIND_SOFT_RDMA ? "software_rdma_device" : "hardware",
+			PERF_WRLOG_CAP, unlogged);
 		fprintf(f, "# op qp post_ns complete_ns bytes\n");
 		for (i = 0; i < lc->log_n; i++) {
 			const struct perf_wrlog_ent *e = &lc->log[i];

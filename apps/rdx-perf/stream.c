@@ -37,6 +37,7 @@ struct stream_ops {
 	bool rate;               /* --rate: open loop (rate.h) */
 	bool imm;                /* the opcode carries an immediate (the op's number) */
 	bool per_wr;             /* a per-WR step besides the addresses (imm, prep, fill) */
+	bool peak;               /* BW peak (struct perf_peak): closed-loop bandwidth */
 	bool batch;              /* ops are timed by post list (struct stream_tmpl) and
 				  * retired in runs (stream_retire_runs): no per-op
 				  * hook, no --rate, no -o log */
@@ -212,6 +213,70 @@ stream_build(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep 
 	}
 }
 
+/* BW peak: a post list of k ops posted at now */
+static inline void
+stream_peak_post(struct perf_lcore *lc, uint32_t k, uint64_t now)
+{
+	struct perf_peak *pk = &lc->peak;
+	uint64_t seq = pk->done + pk->inflight;
+	struct perf_peak_ring *f = &pk->far;
+
+	if (lc->measure) {
+		uint32_t s = pk->recent.next++ & (PERF_PEAK_RING - 1);
+
+		pk->recent.seq[s] = seq;
+		pk->recent.tsc[s] = now;
+		if (!pk->started) {
+			pk->started = true;
+			pk->first_tsc = now;
+		}
+		if (f->next == 0 || seq - f->seq[(f->next - 1) & (PERF_PEAK_RING - 1)] >=
+		    RTE_MAX((uint64_t)PERF_PEAK_STRIDE, 4 * pk->inflight)) {
+			s = f->next++ & (PERF_PEAK_RING - 1);
+			f->seq[s] = seq;
+			f->tsc[s] = now;
+		}
+	}
+	pk->inflight += k;
+}
+
+/* BW peak: the window from the post at tsc of op seq to done ops at now */
+static inline void
+stream_peak_try(struct perf_peak *pk, uint64_t seq, uint64_t tsc, uint64_t now)
+{
+	uint64_t ops, dt;
+
+	if (seq >= pk->done)
+		return;
+	ops = pk->done - seq;
+	dt = now - tsc;
+	if (pk->best_n == 0 || (double)dt * (double)pk->best_n < (double)pk->best_dt * (double)ops) {
+		pk->best_dt = dt;
+		pk->best_n = ops;
+	}
+}
+
+/* BW peak: r ops retired at now; each recorded post whose first op is
+ * among the retired ones gives a time per op */
+static inline void
+stream_peak_done(struct perf_lcore *lc, uint64_t r, uint64_t now)
+{
+	struct perf_peak *pk = &lc->peak;
+	uint32_t k, n;
+
+	pk->inflight -= RTE_MIN(r, pk->inflight);
+	if (!lc->measure || !pk->started)
+		return;
+	pk->done += r;
+	stream_peak_try(pk, 0, pk->first_tsc, now);
+	n = RTE_MIN(pk->recent.next, PERF_PEAK_RING);
+	for (k = 0; k < n; k++)
+		stream_peak_try(pk, pk->recent.seq[k], pk->recent.tsc[k], now);
+	n = RTE_MIN(pk->far.next, PERF_PEAK_RING);
+	for (k = 0; k < n; k++)
+		stream_peak_try(pk, pk->far.seq[k], pk->far.tsc[k], now);
+}
+
 /* Step 1: fill the QP's window, -l WRs per doorbell. Returns the WRs posted. */
 static inline __attribute__((always_inline)) uint16_t
 stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *ep,
@@ -239,6 +304,8 @@ stream_post(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 	stream_build(lc, so, ep, t, n, n == left || n == run->window - inflight);
 	now = rdx_tsc();
 	k = rdx_qp_post_burst(ep->qp, wrs, (uint16_t)n);
+	if (so->peak && k > 0)
+		stream_peak_post(lc, k, now);
 	if (likely(so->batch)) {
 		/* one time for the post list: every op of it gets it */
 		if (k > 0) {
@@ -313,7 +380,7 @@ static inline __attribute__((always_inline)) int
 stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *ep,
 	    struct stream_tmpl *t, struct rdx_wc *wcs)
 {
-	uint64_t now;
+	uint64_t now, peak_r = 0;
 	uint16_t nc, j;
 	int rc;
 
@@ -330,6 +397,8 @@ stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 
 		if (wcs[j].status != 0)
 			return perf_wc_error(lc, ep, &wcs[j], rdx_op_name(lc->eng->op));
+		if (so->peak)
+			peak_r += r;
 		if (likely(so->batch)) {
 			if (lc->measure)
 				stream_retire_runs(lc, ep, t, r, now);
@@ -352,6 +421,8 @@ stream_reap(struct perf_lcore *lc, const struct stream_ops *so, struct perf_ep *
 			ep->completed++;
 		}
 	}
+	if (peak_r != 0)
+		stream_peak_done(lc, peak_r, now);
 	return nc;
 }
 
@@ -365,6 +436,18 @@ stream_loop(struct perf_lcore *lc, const struct stream_ops *so, struct stream_tm
 
 	for (i = 0; i < lc->nb_eps; i++)
 		stream_tmpl_init(so, lc->eps[i], &tmpl[i]);
+	/* BW peak: what an earlier phase left in flight retires first */
+	lc->peak.inflight = 0;
+	for (i = 0; i < lc->nb_eps; i++)
+		lc->peak.inflight += lc->eps[i]->posted - lc->eps[i]->completed;
+	if (lc->measure) {
+		lc->peak.done = 0;
+		lc->peak.started = false;
+		lc->peak.recent.next = 0;
+		lc->peak.far.next = 0;
+		lc->peak.best_dt = 0;
+		lc->peak.best_n = 0;
+	}
 	perf_phase_begin(lc, &ph, 0);
 	for (;;) {
 		unsigned int active = 0;
@@ -412,6 +495,7 @@ perf_stream_run(struct perf_lcore *lc)
 		.rate = rate,
 		.imm = imm,
 		.per_wr = imm || eng->prep != NULL || (verify && eng->fill != NULL),
+		.peak = lc->o->mode != PERF_MODE_LAT && !rate,
 		.batch = !rate && eng->done == NULL && !(verify && eng->check != NULL) &&
 			 !(lc->log != NULL && lc->measure),
 		.plist = min_u32(lc->run->post_list, RDX_MAX_BURST),

@@ -136,12 +136,15 @@ def size_name(v):
 
 
 def device_label(knobs):
-    """'software device (sw)' or 'NIC mlx5_0 (mlx5)' from a report's knobs."""
+    """'software device (sw)', 'software RDMA device rxe0 (verbs)' or 'NIC
+    mlx5_0 (mlx5)' from a report's knobs."""
     dev = knobs.get("dev") or knobs.get("device") or "?"
     kind = (knobs.get("device_kind") or "").replace("_", " ")
     drv = knobs.get("driver")
     if kind == "software device":
         return "software device (%s)" % dev
+    if kind.lower() == "software rdma device":  # rdma_rxe, siw: the kernel's, not a NIC
+        return "software RDMA device %s%s" % (dev, " (%s)" % drv if drv else "")
     if kind:
         return "NIC %s%s" % (dev, " (%s)" % drv if drv else "")
     return "device %s (kind not recorded)" % dev

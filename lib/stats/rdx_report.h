@@ -50,6 +50,10 @@ struct rdx_result {
 	double mops;               /**< derived: ops / seconds / 1e6 */
 	double mbytes_per_s;       /**< derived: bytes / seconds / 1e6 (MB/s) */
 	double gbits_per_s;        /**< derived */
+	/** perftest's BW peak: size over the shortest time per op of any run
+	 * of ops from one post to a later completion, in bytes/s (rdx-perf's
+	 * bandwidth runs); 0: not measured (the table prints "-") */
+	double peak_bytes_per_s;
 	bool has_lat;
 	struct rdx_hist_summary lat; /**< ns */
 	bool has_perf;
@@ -175,7 +179,8 @@ enum rdx_report_compact_kind {
  * perftest's table: total rows only (lcore RDX_REPORT_LCORE_TOTAL), in
  * perftest's columns and units: bandwidth in MiB/s (2^20 B/s), or Gb/s
  * (10^9 bit/s) when gbits; message rate in Mpps (10^6 ops/s); latency in
- * usec, t_typical being the median. BW peak is not measured: "-". A #qps
+ * usec, t_typical being the median. BW peak from peak_bytes_per_s, "-"
+ * when a row has none. A #qps
  * column is added when rows differ in QPs, an offered[ops/s] column for
  * open-loop rows. One header line says the device and the latency kind.
  * Rows cut short end with "CUT"; the status lines (rdx_report_print_status) close it.

@@ -90,6 +90,8 @@ rdx_report_row_to_json(const struct rdx_result *x, const struct rdx_lat_bucket *
 						(double)x->bytes / x->seconds : 0.0));
 	if (x->offered_ops_per_s > 0)
 		rc |= rdx_report_jset(o, "offered_ops_per_s", rdx_report_jreal(x->offered_ops_per_s));
+	if (x->peak_bytes_per_s > 0)
+		rc |= rdx_report_jset(o, "peak_bytes_per_s", rdx_report_jreal(x->peak_bytes_per_s));
 	rc |= rdx_report_jset(o, "busy_pct", rdx_report_jreal(x->busy_pct));
 	rc |= rdx_report_jset(o, "short_run", json_boolean(x->short_run));
 	rc |= rdx_report_jset(o, "cut_short", json_boolean(x->cut_short));
@@ -234,8 +236,9 @@ rdx_report_write_json(const struct rdx_report *r, const char *path)
 	if (r->measured_s >= 0.0)
 		rc |= rdx_report_jset(root, "measured_s", rdx_report_jreal(r->measured_s));
 	rc |= rdx_report_jset(root, "not_run", rdx_report_not_run_to_json(r));
-	rc |= rdx_report_jset(root, "units", json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
+	rc |= rdx_report_jset(root, "units", json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}",
 		"bytes_per_s", "bytes per second (exact)",
+		"peak_bytes_per_s", "bytes per second (perftest's BW peak)",
 		"mbytes_per_s", "10^6 bytes per second (MB/s; perftest's MiB/s is 2^20)",
 		"gbits_per_s", "10^9 bits per second",
 		"mops", "10^6 operations per second",
@@ -442,6 +445,8 @@ rdx_json_row_fields(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
 		return rc;
 	if (json_object_get(o, "offered_ops_per_s") != NULL)
 		rc = rdx_json_num(c, o, "offered_ops_per_s", &x->offered_ops_per_s);
+	if (rc == 0 && json_object_get(o, "peak_bytes_per_s") != NULL)
+		rc = rdx_json_num(c, o, "peak_bytes_per_s", &x->peak_bytes_per_s);
 	if (rc != 0)
 		return rc;
 	/* optional (reports before it was added): derived as rdx_report_add does */

@@ -86,6 +86,9 @@ rdx_report_banner(const struct rdx_report *r, FILE *f)
 	else if (strcmp(kind, "hardware") == 0)
 		fprintf(f, "*** results on HARDWARE%s%s ***\n",
 			dev != NULL ? ": " : "", dev != NULL ? dev : "");
+	else if (strcmp(kind, "software RDMA device") == 0)
+		fprintf(f, "*** results on a SOFTWARE RDMA device of the kernel (rdma_rxe/siw, not a NIC)%s%s ***\n",
+			dev != NULL ? ": " : "", dev != NULL ? dev : "");
 	else
 		fprintf(f, "*** results on: %s ***\n", kind);
 }
@@ -248,9 +251,13 @@ rdx_report_compact_line(FILE *f, const struct rdx_result *x, enum rdx_report_com
 
 	if (kind == RDX_REPORT_COMPACT_BW) {
 		double bw = x->seconds > 0 ? (double)x->bytes / x->seconds : 0;
+		double pk = x->peak_bytes_per_s;
+		char peak[32] = "-";
 
+		if (pk > 0)
+			snprintf(peak, sizeof(peak), "%.2f", gbits ? pk * 8 / 1e9 : pk / RDX_MIB);
 		rdx_report_line_add(&ln, " %-10" PRIu64 " %-14" PRIu64 " %-20s %-22.2f %-14.6f",
-				    x->size, x->ops, "-", gbits ? bw * 8 / 1e9 : bw / RDX_MIB, x->mops);
+				    x->size, x->ops, peak, gbits ? bw * 8 / 1e9 : bw / RDX_MIB, x->mops);
 	} else if (x->has_lat) {
 		rdx_report_line_add(&ln, " %-7" PRIu64 " %-11" PRIu64 " %-12.2f %-12.2f %-16.2f %-12.2f %-14.2f %-21.2f %-23.2f",
 				    x->size, x->ops, x->lat.min / 1e3, x->lat.max / 1e3,
@@ -298,7 +305,7 @@ rdx_report_print_compact_stream(const struct rdx_report *r, FILE *f,
 	const char *line = "---------------------------------------------------------------"
 		"------------------------------------------------------";
 	const struct rdx_result *first = NULL;
-	unsigned int i, nb_short = 0, nb_cut = 0;
+	unsigned int i, nb_short = 0, nb_cut = 0, nb_nopeak = 0;
 
 	if (r == NULL || f == NULL || st == NULL)
 		return -EINVAL;
@@ -326,14 +333,15 @@ rdx_report_print_compact_stream(const struct rdx_report *r, FILE *f,
 			first = x;
 		nb_short += x->short_run;
 		nb_cut += x->cut_short;
+		nb_nopeak += x->peak_bytes_per_s <= 0;
 	}
 	fprintf(f, "%s\n", line);
 	if (first != NULL && kind == RDX_REPORT_COMPACT_LAT)
 		fprintf(f, " latency: %s%s\n", rdx_report_lat_label(first->lat_kind),
 			st->open_loop ? ", from each op's intended send time (open loop)" : "");
 	if (kind == RDX_REPORT_COMPACT_BW)
-		fprintf(f, " %s; MsgRate: 10^6 ops/s; BW peak: not measured (-)\n",
-			gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes");
+		fprintf(f, " %s; MsgRate: 10^6 ops/s; BW peak: size / the shortest time per op from a post to a later completion%s\n",
+			gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes", nb_nopeak ? " (-: not measured)" : "");
 	if (nb_short > 0)
 		fprintf(f, " SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
 			nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);

@@ -22,10 +22,13 @@ cout, cjson, sout, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 def table(path):
     rows = {}
     for l in open(path):
-        m = re.match(r"^ (\d+) +(\d+) +- +([0-9.]+) +([0-9.]+) +(.+?)( SHORT)?$", l.rstrip())
+        # BW peak: this process's own row has one; the peer's and the sum "-"
+        m = re.match(r"^ (\d+) +(\d+) +(-|[0-9.]+) +([0-9.]+) +([0-9.]+) +(.+?)( SHORT)?$", l.rstrip())
         if m:
-            rows[m.group(5)] = (int(m.group(2)), float(m.group(3)), float(m.group(4)))
+            rows[m.group(6)] = (int(m.group(2)), float(m.group(4)), float(m.group(5)))
+            peaks[(path, m.group(6))] = m.group(3)
     return rows
+peaks = {}
 c = table(cout)
 assert set(c) == {"client (this process)", "server", "sum (-b)"}, c
 cl, sv, sm = c["client (this process)"], c["server"], c["sum (-b)"]
@@ -34,6 +37,8 @@ for r in (cl, sv, sm):
 if n > 0:
     assert cl[0] == n and sv[0] == n and sm[0] == 2 * n, c
 assert sm[0] == cl[0] + sv[0], c
+assert float(peaks[(cout, "client (this process)")]) > 0, peaks
+assert peaks[(cout, "server")] == "-" and peaks[(cout, "sum (-b)")] == "-", peaks
 # MiB/s and Mpps are printed with 2 and 6 decimals
 assert abs(sm[1] - (cl[1] + sv[1])) <= 0.011, c
 assert abs(sm[2] - (cl[2] + sv[2])) <= 0.0000011, c

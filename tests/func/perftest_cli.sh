@@ -52,7 +52,11 @@ assert len(head) == 1, head
 for r in rows:
     int(r[0]); int(r[1])
     if kind == "bw":
-        # #bytes #iterations BW peak BW average MsgRate
+        # #bytes #iterations BW peak BW average MsgRate; the peak a
+        # number (perftest's), at least the average (its windows include
+        # the whole run), except the -b rows of the server and the sum
+        if "server" not in r and "(-b)" not in r:
+            assert float(r[2]) >= float(r[3]) * 0.999 > 0, r
         float(r[3]); float(r[4])
     else:
         # #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
@@ -121,6 +125,66 @@ else
     fail "perftest's defaults: $(head -n 2 "$TMP/wbw.c.out" "$TMP/abw.c.out" | tr '\n' '|')"
 fi
 
+# perftest's parameter block and address lines, parsed as a perftest
+# script reads them: before the first result row, the test name in the
+# frame, "key : value" fields, one local and one remote address line per
+# QP; the client's local QPs are the server's remote ones and back
+ptblock() { # CLIENT_OUT SERVER_OUT TITLE QPS VERB
+    python3 - "$@" <<'PY'
+import re, sys
+cli, srv, title, qps, verb = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+def block(path, client):
+    lines = open(path).read().splitlines()
+    first = next((i for i, l in enumerate(lines) if l.split() and l.split()[0].isdigit()), len(lines))
+    head = lines[:first]
+    dash = [i for i, l in enumerate(head) if re.fullmatch(r"-{80,}", l)]
+    assert len(dash) >= 3, ("frame", dash)
+    assert head[dash[0] + 1].strip() == title, head[dash[0] + 1]
+    kv = {}
+    for l in head[dash[0] + 2:dash[1]]:
+        for part in l.split("\t\t"):
+            k, _, v = part.partition(":")
+            kv[k.strip()] = v.strip()
+    assert kv["Number of qps"] == str(qps), kv
+    assert kv["Connection type"] == "RC" and kv["Device"] == "sw", kv
+    assert int(kv["Mtu"].rstrip("[B]")) in (256, 512, 1024, 2048, 4096), kv
+    assert kv["Link type"] in ("IB", "Ethernet"), kv
+    if client:
+        assert kv["TX depth"] == ("128" if title.endswith("BW Test") else "1"), kv
+    if title.endswith("BW Test"):
+        assert kv["CQ Moderation"] == "100", kv
+    if verb in ("read", "atomic"):
+        assert int(kv["Outstand reads"]) > 0, kv
+    else:
+        int(kv["Max inline data"].rstrip("[B]"))
+    rx = r" (local|remote) address: LID (0x[0-9a-f]+|0+) QPN (0x[0-9a-f]+|0+) PSN (0x[0-9a-f]+|0+)"
+    if verb == "read":
+        rx += r" OUT 0x[0-9a-f]+"
+    if verb in ("read", "write"):
+        rx += r" RKey (0x[0-9a-f]+|0+) VAddr (0x[0-9a-f]+)"
+    addr = {"local": [], "remote": []}
+    for l in head[dash[1] + 1:dash[2]]:
+        m = re.fullmatch(rx, l)
+        assert m, ("address line", l, rx)
+        assert int(m.group(2), 16) == 0, ("sw LID is 0 as on RoCE", l)
+        addr[m.group(1)].append(int(m.group(3), 16))
+    assert len(addr["local"]) == qps and len(addr["remote"]) == qps, addr
+    return addr
+c, s = block(cli, True), block(srv, False)
+assert c["local"] == s["remote"] and c["remote"] == s["local"], (c, s)
+print("%d+%d address lines" % (len(c["local"]), len(c["remote"])))
+PY
+}
+for b in "wbw|RDMA_Write BW Test|1|write" "wbwq|RDMA_Write BW Test|2|write" "rbwq|RDMA_Read BW Test|4|read" \
+         "sbw|Send BW Test|1|send" "wlat|RDMA_Write Latency Test|1|write" "abwc|Atomic CMP_AND_SWAP BW Test|2|atomic"; do
+    IFS='|' read -r name title qps verb <<<"$b"
+    if got=$(ptblock "$TMP/$name.c.out" "$TMP/$name.s.out" "$title" "$qps" "$verb" 2>"$TMP/$name.pt"); then
+        pass "$name: perftest's block before the first row, '$title', $got, client and server agree"
+    else
+        fail "$name: perftest's block: $(tail -c 400 "$TMP/$name.pt" | tr '\n' '|')"
+    fi
+done
+
 # a link named as the program (meson installs them in libexec/rdx/perftest)
 mkdir -p "$TMP/bin"
 ln -s "$(cd "$(dirname "$PERF")" && pwd)/$(basename "$PERF")" "$TMP/bin/ib_read_lat"
@@ -142,14 +206,15 @@ for _ in $(seq 100); do
 done
 sleep 0.5
 early=$(grep -c -- "-t 128 -Q 100 .* -D 30 s" "$TMP/hd.out")
+pt_early=$(grep -cE "^( +RDMA_Write BW Test$| local address: LID 0000 QPN )" "$TMP/hd.out")
 rows_early=$(grep -cE "^ 65536 " "$TMP/hd.out")
 kill -INT "$hpid"
 wait "$hpid"; hrc=$?
-if [ "$early" -eq 1 ] && [ "$rows_early" -eq 0 ] && [ "$hrc" -eq 130 ] &&
+if [ "$early" -eq 1 ] && [ "$pt_early" -eq 2 ] && [ "$rows_early" -eq 0 ] && [ "$hrc" -eq 130 ] &&
    [ "$(grep -c "^ rdx-perf write bw |" "$TMP/hd.out")" -eq 1 ] && grep -qE "^ 65536 +[0-9]+ " "$TMP/hd.out"; then
-    pass "-D 30: the parameter block on stdout during the run, once; Ctrl-C: the row, exit 130"
+    pass "-D 30: perftest's block and the parameter line on stdout during the run, once; Ctrl-C: the row, exit 130"
 else
-    fail "header first: early $early, rows $rows_early, exit $hrc: $(head -c 400 "$TMP/hd.out")"
+    fail "header first: early $early, perftest's $pt_early, rows $rows_early, exit $hrc: $(head -c 400 "$TMP/hd.out")"
 fi
 
 # the table's rows as each size ends: the 2-byte row is out while the
@@ -168,6 +233,40 @@ if [ "$r2" -eq 1 ] && [ "$r8" -eq 0 ] && [ "$rrc" -eq 0 ] && [ "$(grep -c "#byte
     pass "--sizes 2,8 -D 1.5: the 2-byte row before the 8-byte run ended; one header, two rows, one status"
 else
     fail "rows as they end: early 2B $r2 8B $r8, exit $rrc: $(head -c 600 "$TMP/rw.out")"
+fi
+
+# the header says the sweep, not its first step; the device kind in the
+# header and the JSON (dev_kind.c: NIC, software RDMA device, the model)
+timeout -k 5 60 "$PERF" --no-huge -l 0 -- --test write --mode bw --dev sw -n 500 --qp-sweep '1-4*2' \
+    --json "$TMP/sw.json" >"$TMP/sw.out" 2>"$TMP/sw.err"
+src=$?
+if [ "$src" -eq 0 ] && grep -q "| 1 lcore(s) x 1-4\*2 (--qp-sweep) QP(s) |" "$TMP/sw.out" &&
+   grep -q "dev sw (software device, progress inline, driver sw)" "$TMP/sw.out" &&
+   [ "$(grep -cE "^ 65536 +[0-9]+ " "$TMP/sw.out")" -eq 3 ] &&
+   python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["knobs"]; assert k["device_kind"] == "software device", k' "$TMP/sw.json"; then
+    pass "--qp-sweep 1-4*2: the header says 1-4*2 QP(s), three rows; device_kind 'software device'"
+else
+    fail "--qp-sweep header: exit $src: $(head -c 400 "$TMP/sw.out") $(head -c 200 "$TMP/sw.err")"
+fi
+
+# the progress line: on stderr once a second during a long run when stderr
+# is a terminal (script(1) gives it one), never into a pipe or a file
+if command -v script >/dev/null; then
+    RDX_EAL="--no-huge -l 0" timeout -k 5 60 script -qec \
+        "'$PERF' ib_write_bw -d sw --loopback -D 3" /dev/null >"$TMP/tty.out" 2>&1
+    trc=$?
+    RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_bw -d sw --loopback -D 3 \
+        >"$TMP/notty.out" 2>"$TMP/notty.err"
+    nrc=$?
+    tl=$(grep -cE "^rdx-perf: progress: write bw size 65536 B: [0-9]+ s, [0-9]+ ops, [0-9.]+ MiB/s" "$TMP/tty.out")
+    if [ "$trc" -eq 0 ] && [ "$nrc" -eq 0 ] && [ "$tl" -ge 1 ] && [ "$tl" -le 4 ] &&
+       ! grep -q "progress:" "$TMP/notty.out" "$TMP/notty.err"; then
+        pass "-D 3: $tl progress line(s) on a terminal, none into a file"
+    else
+        fail "progress line: tty exit $trc ($tl lines), file exit $nrc: $(grep progress "$TMP/tty.out" "$TMP/notty.err" | head -c 300)"
+    fi
+else
+    fail "script(1) (util-linux) is missing: the progress line's terminal case cannot run"
 fi
 
 # bad input: one line, exit 2

@@ -58,7 +58,7 @@ else
 fi
 if grep -qE "^ status: interrupted: SIGINT/SIGTERM; [0-9.]+ s measured$" "$TMP/int.out" &&
    grep -qE "^status: interrupted: SIGINT/SIGTERM; [0-9.]+ s measured$" "$TMP/int.out" &&
-   grep -qE "^ 64 +[0-9]+ +- +[0-9.]+ +[0-9.]+ +CUT$" "$TMP/int.out" &&
+   grep -qE "^ 64 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +CUT$" "$TMP/int.out" &&
    grep -qE "^ not run: .*size 4096 B.*size 65536 B" "$TMP/int.out"; then
     pass "SIGINT: the table and clusterperf lines say interrupted, the 64 B row is CUT, 4K and 64K not run"
 else
@@ -158,7 +158,7 @@ if command -v mpirun >/dev/null 2>&1 && ! "$PERF" --help | grep -q "not in this 
     mrc=$?
     if [ -n "$pid" ] && [ "$mrc" -eq 130 ] &&
        grep -qE "^ status: interrupted: SIGINT/SIGTERM on rank 2 \(.*\) in run 1; [0-9.]+ s measured$" "$TMP/mpi.out" &&
-       grep -qE "^ 4096 +[0-9]+ +- +[0-9.]+ +[0-9.]+ +CUT$" "$TMP/mpi.out" &&
+       grep -qE "^ 4096 +[0-9]+ +(-|[0-9.]+) +[0-9.]+ +[0-9.]+ +CUT$" "$TMP/mpi.out" &&
        json_check "$TMP/mpi.json" 'r["status"] == "interrupted" and "rank 2" in r["status_reason"]
             and all(x["cut_short"] for x in r["results"]) and [n["size"] for n in r["not_run"]] == [65536]' >"$TMP/mpi.chk"; then
         pass "mpirun: SIGINT to rank 2: exit 130, the cluster report says interrupted on rank 2, 4K CUT, 64K not run"

@@ -151,7 +151,7 @@ kill -INT "${child:-$ipid}"
 wait "$ipid"
 irc=$?
 # the compact table's row of the 1 KiB run (#bytes first)
-if [ "$irc" -eq 130 ] && grep -qE "^ 1024 +[0-9]+ +- +[0-9.]+ +[0-9.]+" "$TMP/int.out" && [ -s "$TMP/int.json" ]; then
+if [ "$irc" -eq 130 ] && grep -qE "^ 1024 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+" "$TMP/int.out" && [ -s "$TMP/int.json" ]; then
     pass "SIGINT prints the results"
 else
     fail "SIGINT: exit $irc: $(tail -n 1 "$TMP/int.err")"

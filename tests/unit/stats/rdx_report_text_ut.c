@@ -283,6 +283,43 @@ test_status_lines(void)
 	rdx_report_free(r);
 }
 
+/* BW peak: the row's peak_bytes_per_s in the table's unit; "-" without */
+static void
+test_compact_peak(void)
+{
+	struct rdx_report *r = rdx_report_create("rdx-perf write bw");
+	struct rdx_result x;
+	char *out;
+
+	CU_ASSERT_FATAL(r != NULL);
+	memset(&x, 0, sizeof(x));
+	snprintf(x.test, sizeof(x.test), "write");
+	snprintf(x.mode, sizeof(x.mode), "bw");
+	x.size = 65536;
+	x.lcore = RDX_REPORT_LCORE_TOTAL;
+	x.qps = 1;
+	x.ops = 100000;
+	x.bytes = 6553600000ull;
+	x.seconds = 2.0;
+	x.peak_bytes_per_s = 4096.0 * RDX_MIB;  /* 4096.00 MiB/s, 34.36 Gb/s */
+	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
+	out = capture(r, compact_bw);
+	printf("\n%s", out);
+	CU_ASSERT(strstr(out, " 65536      100000         4096.00              3125.00") != NULL);
+	CU_ASSERT(strstr(out, "BW peak: size / the shortest time per op") != NULL);
+	CU_ASSERT(strstr(out, "not measured") == NULL);
+	free(out);
+	out = capture(r, compact_bw_gbits);
+	CU_ASSERT(strstr(out, " 34.36 ") != NULL);
+	free(out);
+	rdx_report_free(r);
+	r = sample_report();
+	out = capture(r, compact_bw);
+	CU_ASSERT(strstr(out, "(-: not measured)") != NULL);
+	free(out);
+	rdx_report_free(r);
+}
+
 int
 main(void)
 {
@@ -290,6 +327,7 @@ main(void)
 		{ "table", test_table },
 		{ "clusterperf lines", test_clusterperf },
 		{ "perftest's compact table", test_compact },
+		{ "BW peak in the compact table", test_compact_peak },
 		{ "the compact table printed as rows come", test_compact_stream },
 		{ "units", test_units },
 		{ "status of an interrupted or failed run", test_status_lines },
