@@ -482,11 +482,12 @@ vec_run_inl_len(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
 	return i;
 }
 
-/* vec_run_inl_len with the copy class of len as a constant. */
-static __rte_always_inline uint32_t
-vec_run_inl_cls(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
-		const struct rdx_wr *wr, const uint32_t span, const uint32_t want, uint32_t len,
-		const bool send)
+/* vec_run_inl_len for 9..64 bytes, with the copy class of len as a
+ * constant (out of line: one call a run). */
+static __rte_noinline uint32_t
+vec_run_inl_small(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
+		  const struct rdx_wr *wr, const uint32_t span, const uint32_t want, uint32_t len,
+		  const bool send)
 {
 	switch (inl_cls_of(len)) {
 	case INL_16:
@@ -495,13 +496,21 @@ vec_run_inl_cls(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
 	case INL_32:
 		return vec_run_inl_len(ctrl, wid, qpn8, cur_post, wr, span, want, len, INL_32,
 				       send);
-	case INL_64:
+	default:
 		return vec_run_inl_len(ctrl, wid, qpn8, cur_post, wr, span, want, len, INL_64,
 				       send);
-	default:
-		return vec_run_inl_len(ctrl, wid, qpn8, cur_post, wr, span, want, len, INL_BIG,
-				       send);
 	}
+}
+
+/* vec_run_inl_len for any length of 9..max_inline bytes. */
+static __rte_always_inline uint32_t
+vec_run_inl_cls(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
+		const struct rdx_wr *wr, const uint32_t span, const uint32_t want, uint32_t len,
+		const bool send)
+{
+	if (len <= 64)
+		return vec_run_inl_small(ctrl, wid, qpn8, cur_post, wr, span, want, len, send);
+	return vec_run_inl_len(ctrl, wid, qpn8, cur_post, wr, span, want, len, INL_BIG, send);
 }
 
 /*
