@@ -12,7 +12,8 @@
  *       non-empty SGE (atomics: of 8 bytes): one WQEBB per WQE. Inline
  *       WRITE and SEND of any other length up to max_inline (as many
  *       WQEBBs as they take; a WQE that would wrap at the SQ end is
- *       post_send's).
+ *       post_send's): runs of one length as one WQE shape
+ *       (vec_run_inl_len), mixed lengths one WR at a time (vec_run_inl).
  *   UD  8-byte inline SEND. Two WQEBBs per WQE (ctrl + datagram segment,
  *       then the inline segment).
  * A run goes up to and including the next WQE that must be signaled (the
