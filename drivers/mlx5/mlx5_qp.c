@@ -395,8 +395,10 @@ post_one_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t used, con
 	const uint32_t mask = qp->sq_mask;
 	const uint32_t idx = cur_post & mask;
 	uint8_t *const ctrl = (uint8_t *)sq_ctrl(qp->sq_buf, idx, 0xffffffffu);
-	const uint32_t nbb = vec_inl_wqe(ctrl, wr, cur_post, qp->qpn8, qp->max_inline,
-					 mask + 1 - idx, send);
+	const uint32_t nbb = vec_inl_wqe(ctrl, wr, cur_post,
+					 ctrl_word_base(send ? MLX5_OPCODE_SEND :
+							MLX5_OPCODE_RDMA_WRITE, qp->qpn8),
+					 qp->max_inline, mask + 1 - idx, send);
 
 	if (unlikely(nbb == 0))
 		return post_send_one(qp, wr, false);

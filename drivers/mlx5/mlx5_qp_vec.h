@@ -12,7 +12,8 @@
  *       non-empty SGE (atomics: of 8 bytes): one WQEBB per WQE. Inline
  *       WRITE and SEND of any other length up to max_inline (as many
  *       WQEBBs as they take; a WQE that would wrap at the SQ end is
- *       post_send's).
+ *       post_send's): runs of one length as one WQE shape
+ *       (vec_run_inl_len), mixed lengths one WR at a time (vec_run_inl).
  *   UD  8-byte inline SEND. Two WQEBBs per WQE (ctrl + datagram segment,
  *       then the inline segment).
  * A run goes up to and including the next WQE that must be signaled (the
@@ -364,13 +365,14 @@ vec_run(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
 
 /*
  * One inline WRITE (send: SEND) WQE of 1..max_inline bytes from one SGE at
- * WQEBB counter cur_post (ctrl): ctrl + [raddr] + inline, written with
- * inl_copy, unsignaled. Returns its WQEBBs, or 0 (nothing written) for a
- * length of 0 or above max_inline, or a WQE of more than room_bb WQEBBs
- * (it would wrap at the SQ end: post_send's).
+ * WQEBB counter bb (ctrl): ctrl + [raddr] + inline, written with
+ * inl_copy, unsignaled; w0base is ctrl_word_base of its opcode. Returns
+ * its WQEBBs, or 0 (nothing written) for a length of 0 or above
+ * max_inline, or a WQE of more than room_bb WQEBBs (it would wrap at the
+ * SQ end: post_send's).
  */
 static __rte_always_inline uint32_t
-vec_inl_wqe(uint8_t *ctrl, const struct rdx_wr *wr, uint32_t cur_post, uint32_t qpn8,
+vec_inl_wqe(uint8_t *ctrl, const struct rdx_wr *wr, uint32_t bb, uint64_t w0base,
 	    uint32_t max_inline, uint32_t room_bb, const bool send)
 {
 	const struct rdx_sge *const sge = wr->sge;
@@ -393,10 +395,7 @@ vec_inl_wqe(uint8_t *ctrl, const struct rdx_wr *wr, uint32_t cur_post, uint32_t 
 	inl_copy(seg + sizeof(struct mlx5_wqe_inl_data_seg),
 		 (const uint8_t *)(uintptr_t)sge->addr, len);
 	((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count = htobe32(len | MLX5_INLINE_SEG);
-	ctrl16 = (vec_u64x2){ rte_cpu_to_be_64((uint64_t)(uint16_t)cur_post << 40 |
-					       (uint64_t)(send ? MLX5_OPCODE_SEND :
-							  MLX5_OPCODE_RDMA_WRITE) << 32 |
-					       qpn8 | ds), 0 };
+	ctrl16 = (vec_u64x2){ ctrl_word(w0base, bb, ds), 0 };
 	memcpy(ctrl, &ctrl16, sizeof(ctrl16));
 	return nbb;
 }
@@ -404,33 +403,115 @@ vec_inl_wqe(uint8_t *ctrl, const struct rdx_wr *wr, uint32_t cur_post, uint32_t 
 /*
  * A run of up to span inline WRITEs (send: SENDs) of the exact shape key
  * want, of any length vec_inl_wqe takes, from *cur_post on (advanced past
- * them; *last_bb: the last one's counter). Returns the WQEs written.
+ * them; *last_bb: the last one's counter). The WQEs follow each other up
+ * to the SQ end (room: the WQEBBs left before it). Returns the WQEs
+ * written.
  */
 static __rte_always_inline uint32_t
 vec_run_inl(const struct rdx_mlx5_qp *qp, uint64_t *wid, uint32_t *cur_post, uint32_t *last_bb,
 	    const struct rdx_wr *wr, const uint32_t span, const uint32_t want, const bool send)
 {
-	uint8_t *const sq_buf = qp->sq_buf;
 	const uint32_t mask = qp->sq_mask;
-	const uint32_t qpn8 = qp->qpn8;
 	const uint32_t max_inline = qp->max_inline;
-	uint32_t bb = *cur_post, i;
+	const uint64_t w0base = ctrl_word_base(send ? MLX5_OPCODE_SEND : MLX5_OPCODE_RDMA_WRITE,
+					       qp->qpn8);
+	uint32_t bb = *cur_post, lbb = *last_bb, i;
+	uint8_t *ctrl = (uint8_t *)sq_ctrl(qp->sq_buf, bb, mask);
+	uint32_t room = mask + 1 - (bb & mask);
 
 	for (i = 0; i < span; i++) {
 		uint32_t nbb;
 
 		if (unlikely((wr_key(&wr[i]) & WR_KEY_EXACT_MASK) != want))
 			break;
-		nbb = vec_inl_wqe((uint8_t *)sq_ctrl(sq_buf, bb, mask), &wr[i], bb, qpn8,
-				  max_inline, mask + 1 - (bb & mask), send);
+		nbb = vec_inl_wqe(ctrl, &wr[i], bb, w0base, max_inline, room, send);
 		if (unlikely(nbb == 0))
 			break;
 		wid[i] = wr[i].wr_id;
-		*last_bb = bb;
+		lbb = bb;
 		bb += nbb;
+		room -= nbb;
+		ctrl += nbb << MLX5_WQEBB_SHIFT;
 	}
+	*last_bb = lbb;
 	*cur_post = bb;
 	return i;
+}
+
+/*
+ * A run of up to span inline WRITEs (send: SENDs) of the exact shape key
+ * want, every one of len bytes (8..max_inline, of copy class cls), from
+ * WQEBB counter cur_post at ctrl, each nbb WQEBBs: the segment header,
+ * the DS count and the ctrl word's step are the run's, so each WQE is
+ * [raddr], the copy, the header and ctrl bytes 0..15 (the caller keeps
+ * the run before the ring end and the index byte carry, as vec_run's).
+ * Returns the WQEs written.
+ */
+static __rte_always_inline uint32_t
+vec_run_inl_len(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
+		const struct rdx_wr *wr, const uint32_t span, const uint32_t want, uint32_t len,
+		const enum inl_cls cls, const bool send)
+{
+	const uint32_t ds = (send ? 1 : 2) + ((len + 4 + MLX5_DS_SIZE - 1) >> 4);
+	const uint32_t nbb = (ds + 3) >> 2;
+	const uint32_t hdr = htobe32(len | MLX5_INLINE_SEG);
+	const size_t off = send ? MLX5_DS_SIZE : 2 * MLX5_DS_SIZE;
+	const vec_u64x2 step = { nbb * VEC_IDX_ONE, 0 };
+	vec_u64x2 ctrl16 = { ctrl_word(ctrl_word_base(send ? MLX5_OPCODE_SEND :
+						      MLX5_OPCODE_RDMA_WRITE, qpn8),
+				       cur_post, ds), 0 };
+	uint32_t i;
+
+	for (i = 0; i < span; i++) {
+		const struct rdx_sge *sge;
+
+		if (unlikely((wr_key(&wr[i]) & WR_KEY_EXACT_MASK) != want))
+			break;
+		sge = wr[i].sge;
+		if (unlikely(sge->length != len))
+			break;
+		if (!send)
+			vec_raddr_seg(ctrl + MLX5_DS_SIZE, &wr[i]);
+		inl_copy_cls(ctrl + off + sizeof(struct mlx5_wqe_inl_data_seg),
+			     (const uint8_t *)(uintptr_t)sge->addr, len, cls);
+		memcpy(ctrl + off, &hdr, sizeof(hdr));
+		memcpy(ctrl, &ctrl16, sizeof(ctrl16));
+		wid[i] = wr[i].wr_id;
+		ctrl16 += step;
+		ctrl += nbb << MLX5_WQEBB_SHIFT;
+	}
+	return i;
+}
+
+/* vec_run_inl_len for 9..64 bytes, with the copy class of len as a
+ * constant (out of line: one call a run). */
+static __rte_noinline uint32_t
+vec_run_inl_small(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
+		  const struct rdx_wr *wr, const uint32_t span, const uint32_t want, uint32_t len,
+		  const bool send)
+{
+	switch (inl_cls_of(len)) {
+	case INL_16:
+		return vec_run_inl_len(ctrl, wid, qpn8, cur_post, wr, span, want, len, INL_16,
+				       send);
+	case INL_32:
+		return vec_run_inl_len(ctrl, wid, qpn8, cur_post, wr, span, want, len, INL_32,
+				       send);
+	default:
+		return vec_run_inl_len(ctrl, wid, qpn8, cur_post, wr, span, want, len, INL_64,
+				       send);
+	}
+}
+
+/* vec_run_inl_len for any length of 9..max_inline bytes. */
+static __rte_always_inline uint32_t
+vec_run_inl_cls(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
+		const struct rdx_wr *wr, const uint32_t span, const uint32_t want, uint32_t len,
+		const bool send)
+{
+	if (len <= 64)
+		return vec_run_inl_small(ctrl, wid, qpn8, cur_post, wr, span, want, len, send);
+	return vec_run_inl_len(ctrl, wid, qpn8, cur_post, wr, span, want, len, INL_BIG, send);
 }
 
 /*
@@ -494,15 +575,36 @@ post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const boo
 		} else if (shape == fast_key || shape == (fast_key ^ WR_KEY_WRITE_TO_SEND)) {
 			const bool send = shape != fast_key;
 
-			if (wr->sge->length != 8)
+			const uint32_t len = wr->sge->length;
+
+			if (len == 8) {
+				k = send ? vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want,
+						   VEC_SEND_INL8) :
+					vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want,
+						VEC_WRITE_INL8);
+			} else if (len > 8 && len <= qp->max_inline && span >= 2 &&
+				   (wr_key(&wr[1]) & WR_KEY_EXACT_MASK) == want &&
+				   wr[1].sge->length == len) {
+				/* a run of one length: as many WQEs as fit before
+				 * the ring end or the index byte carry */
+				const uint32_t lnbb = ((send ? 1 : 2) * MLX5_DS_SIZE + 4 + len +
+						       63) >> MLX5_WQEBB_SHIFT;
+				const uint32_t lfixed = RTE_MIN(span, (run_mask + 1 -
+								       (cur_post & run_mask)) / lnbb);
+
+				if (lfixed >= 2)
+					k = send ? vec_run_inl_cls(ctrl, wid, qpn8, cur_post, wr,
+								   lfixed, want, len, true) :
+						vec_run_inl_cls(ctrl, wid, qpn8, cur_post, wr,
+								lfixed, want, len, false);
+				if (k != 0) {
+					last_bb = cur_post + lnbb * (k - 1);
+					bb = cur_post + lnbb * k;
+				}
+			}
+			if (k == 0 && len != 8)
 				k = send ? vec_run_inl(qp, wid, &bb, &last_bb, wr, span, want, true) :
 					vec_run_inl(qp, wid, &bb, &last_bb, wr, span, want, false);
-			else if (send)
-				k = vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want,
-					    VEC_SEND_INL8);
-			else
-				k = vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want,
-					    VEC_WRITE_INL8);
 			*inl = true;
 		} else {
 			*inl = false;

@@ -152,6 +152,28 @@ set_ctrl_seg(struct mlx5_wqe_ctrl_seg *ctrl, uint32_t idx, uint8_t opcode, uint3
 	memcpy((uint8_t *)ctrl + 8, &w1, sizeof(w1));
 }
 
+/*
+ * ctrl bytes 0..7 as stored (big-endian [opmod 0, WQE index(2), opcode]
+ * [QPN(3), DS]) read as one native word, in two parts: ctrl_word_base, the
+ * opcode and QPN (qpn8: the QPN shifted up 8), fixed for a QP and an
+ * opcode; ctrl_word, that base with one WQE's index and DS count ORed in.
+ */
+static __rte_always_inline uint64_t
+ctrl_word_base(uint8_t opcode, uint32_t qpn8)
+{
+	return rte_cpu_to_be_64((uint64_t)opcode << 32 | qpn8);
+}
+
+static __rte_always_inline uint64_t
+ctrl_word(uint64_t base, uint32_t idx, uint32_t ds)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return base | (uint64_t)rte_bswap16((uint16_t)idx) << 8 | (uint64_t)ds << 56;
+#else
+	return base | (uint64_t)(uint16_t)idx << 40 | ds;
+#endif
+}
+
 /* Remote address segment (RDMA and atomics): 1 DS. */
 static __rte_always_inline void
 set_raddr_seg(uint8_t *seg, uint64_t raddr, uint32_t rkey)
@@ -264,6 +286,49 @@ inl_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
 	} else {
 		while (len-- != 0)
 			*dst++ = *src++;
+	}
+}
+
+/* Inline lengths by the copy they take (inl_copy_cls): 8..16, 17..32,
+ * 33..64 bytes, and above. */
+enum inl_cls {
+	INL_16,
+	INL_32,
+	INL_64,
+	INL_BIG,
+};
+
+static __rte_always_inline enum inl_cls
+inl_cls_of(uint32_t len)
+{
+	return len <= 16 ? INL_16 : len <= 32 ? INL_32 : len <= 64 ? INL_64 : INL_BIG;
+}
+
+/* inl_copy for a length of class cls (at least 8 bytes): the same two
+ * overlapping copies, chosen once for a run of one length. */
+static __rte_always_inline void
+inl_copy_cls(uint8_t *dst, const uint8_t *src, uint32_t len, const enum inl_cls cls)
+{
+	uint64_t a, b;
+
+	switch (cls) {
+	case INL_16:
+		memcpy(&a, src, 8);
+		memcpy(&b, src + len - 8, 8);
+		memcpy(dst, &a, 8);
+		memcpy(dst + len - 8, &b, 8);
+		break;
+	case INL_32:
+		memcpy(dst, src, 16);
+		memcpy(dst + len - 16, src + len - 16, 16);
+		break;
+	case INL_64:
+		memcpy(dst, src, 32);
+		memcpy(dst + len - 32, src + len - 32, 32);
+		break;
+	case INL_BIG:
+		memcpy(dst, src, len);
+		break;
 	}
 }
 

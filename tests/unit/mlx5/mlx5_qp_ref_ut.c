@@ -14,6 +14,7 @@
  * (8-byte inline WRITE/SEND; one-SGE WRITE, SEND, READ, CAS, FAA; signaled
  * or not) mixed with ones they hand to the general loop (9..16 and 40-byte
  * inline, FENCE, SEND_IMM, zero-length SGEs, two SGEs, INLINE on a READ),
+ * bursts made mostly of inline WRs of one length (the one-length runs),
  * on rings large enough for runs to cross the WQE index's low byte (256)
  * and small ones that wrap often; 2-WQEBB WQEs shift the wr_id slots
  * (by ordinal) against the ring slots (by WQEBB). After every burst each
@@ -61,12 +62,18 @@ exp_gather(uint8_t *w, const struct rdx_wr *wr)
 	return n;
 }
 
-/* A random WR (shape k) and its expected WQE at WQEBB bb (without fm_ce_se). */
+/*
+ * A random WR (shape k) and its expected WQE at WQEBB bb (without fm_ce_se).
+ * fix, when not 0, makes three WRs in four inline ones of one length and
+ * opcode (fix & 0xffff bytes; a SEND when bit 16 is set): runs of one
+ * length.
+ */
 static void
 rand_wr(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wqe *r,
-	uint32_t bb, uint32_t max_inline, uint32_t max_send_sge)
+	uint32_t bb, uint32_t max_inline, uint32_t max_send_sge, uint32_t fix)
 {
-	const uint32_t k = (uint32_t)(xs64(seed) % 26);
+	const bool fixed = fix != 0 && xs64(seed) % 4 != 0;
+	const uint32_t k = fixed ? 19 : (uint32_t)(xs64(seed) % 26);
 	const uint32_t off = (uint32_t)(xs64(seed) % 256);
 	uint32_t len, ds;
 	uint8_t op;
@@ -92,6 +99,9 @@ rand_wr(uint64_t *seed, struct rdx_wr *wr, struct rdx_sge *sge, struct ref_wqe *
 	} else if (k == 13 && max_inline >= 40) { /* 2 WQEBBs */
 		wr->opcode = RDX_OP_WRITE;
 		sge->length = 40;
+	} else if (k == 19 && fixed) {  /* a run of one length */
+		wr->opcode = (fix >> 16) ? RDX_OP_SEND : RDX_OP_WRITE;
+		sge->length = fix & 0xffff;
 	} else if (k == 19) {           /* any inline length, wrapping */
 		wr->opcode = (xs64(seed) & 1) ? RDX_OP_WRITE : RDX_OP_SEND;
 		sge->length = 1 + (uint32_t)(xs64(seed) % max_inline);
@@ -343,6 +353,10 @@ random_bursts_path(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
 		const uint32_t n = 1 + (uint32_t)(xs64(&seed) % 40);
 		const uint32_t room = max_post - (head - tail);
 		const uint32_t want = RTE_MIN(n, room);
+		/* one burst in three: runs of one inline length */
+		const uint32_t fix = xs64(&seed) % 3 != 0 ? 0 :
+			(1 + (uint32_t)(xs64(&seed) % max_inline)) |
+			(uint32_t)(xs64(&seed) & 1) << 16;
 		uint32_t got, pbb = bb;
 
 		for (i = 0; i < n; i++) {
@@ -350,7 +364,8 @@ random_bursts_path(uint32_t sq_bb, uint32_t max_inline, uint32_t max_send_sge,
 				rand_wr_ud(&seed, &wr[i], sge[i], &rw[i], pbb, max_inline,
 					   max_send_sge);
 			else
-				rand_wr(&seed, &wr[i], sge[i], &rw[i], pbb, max_inline, max_send_sge);
+				rand_wr(&seed, &wr[i], sge[i], &rw[i], pbb, max_inline, max_send_sge,
+					fix);
 			pbb += ref_nbb(&rw[i]);
 		}
 		got = rdx_qp_post_burst(qp(), wr, (uint16_t)n);
