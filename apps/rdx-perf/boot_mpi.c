@@ -14,7 +14,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +63,8 @@ perf_mpi_rank_is_client(const struct perf_mpi *mp, int r)
 {
 	uint32_t c, s;
 
+	if (mp->m.pattern == PERF_PATTERN_CLUSTERPERF)
+		return (uint32_t)r >= mp->rpc_servers;
 	perf_topo_counts(mp->m.pattern, mp->size, mp->t, r, &c, &s);
 	return c > 0;
 }
@@ -77,24 +78,6 @@ str_printf(const char *fmt, const char *s, int v)
 	if (p != NULL)
 		snprintf(p, n, fmt, s, v);
 	return p;
-}
-
-/* The CPU of this rank: the local_rank-th of those it may run on (mpirun
- * may have bound it to one already). */
-static int
-rank_cpu(int local_rank)
-{
-	cpu_set_t set;
-	size_t cpu;
-	int n = 0, want;
-
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return 0;
-	want = local_rank % RTE_MAX(CPU_COUNT(&set), 1);
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set) && n++ == want)
-			return (int)cpu;
-	return 0;
 }
 
 /* MPI_Init and the collectives every rank makes before its EAL (the
@@ -165,7 +148,7 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 	if (!lcores) {
 		char cpu[16];
 
-		snprintf(cpu, sizeof(cpu), "%d", rank_cpu(mp->local_rank));
+		snprintf(cpu, sizeof(cpu), "%d", perf_mpi_rank_cpu(mp->local_rank));
 		out[k++] = owned(strdup("-l"));
 		out[k++] = owned(strdup(cpu));
 	}
@@ -181,116 +164,6 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 	return 0;
 }
 
-static int agree(struct perf_app *a, int rc, const char *what);
-
-/* The options every rank must share: they set the runs' number, sizes and
- * lengths, the wire protocol and the collectives (--pattern,
- * --flows-start). Each rank opens its own device (--dev, -i, -x, --driver
- * may differ, as in an MPMD command line over several devices). */
-struct opt_sig {
-	char test[16];
-	int32_t pattern, flows;
-	uint32_t stagger_ms;
-	int32_t mode, transport;
-	uint32_t verify, keys, concurrent, servers, bidir, infinite;
-	uint32_t sweep_lo, sweep_hi, sweep_factor;
-	uint32_t nb_sizes;
-	uint64_t sizes[PERF_MAX_SIZES];
-	uint64_t iters, warmup_iters;
-	double duration, warmup_s;
-};
-
-static const struct {
-	const char *name;
-	size_t off, len;
-} sig_fields[] = {
-#define SIG(f, n) { n, offsetof(struct opt_sig, f), sizeof(((struct opt_sig *)0)->f) }
-	SIG(test, "--test"), SIG(pattern, "--pattern"), SIG(flows, "--flows-start"),
-	SIG(stagger_ms, "--flows-start"), SIG(mode, "--mode"), SIG(transport, "--transport"),
-	SIG(verify, "--verify"), SIG(keys, "--keys"), SIG(concurrent, "--concurrent-ops"),
-	SIG(servers, "--servers"), SIG(bidir, "-b"), SIG(infinite, "--run_infinitely"),
-	SIG(sweep_lo, "--qp-sweep"), SIG(sweep_hi, "--qp-sweep"),
-	SIG(sweep_factor, "--qp-sweep"), SIG(nb_sizes, "-s"), SIG(sizes, "-s"),
-	SIG(iters, "-n"), SIG(warmup_iters, "-w"), SIG(duration, "-D"),
-	SIG(warmup_s, "-w"),
-#undef SIG
-};
-
-static void
-sig_fill(const struct perf_mpi *mp, const struct perf_opts *o, struct opt_sig *g)
-{
-	memset(g, 0, sizeof(*g));
-	snprintf(g->test, sizeof(g->test), "%s", o->test);
-	g->pattern = (int32_t)mp->m.pattern;
-	g->flows = (int32_t)mp->m.flows;
-	g->stagger_ms = mp->m.stagger_ms;
-	g->mode = (int32_t)o->mode;
-	g->transport = (int32_t)o->transport;
-	g->verify = o->verify;
-	g->keys = o->keys;
-	g->concurrent = o->concurrent;
-	g->servers = o->servers;
-	g->bidir = o->bidir;
-	g->infinite = o->infinite;
-	g->sweep_lo = o->sweep_lo;
-	g->sweep_hi = o->sweep_hi;
-	g->sweep_factor = o->sweep_factor;
-	g->nb_sizes = RTE_MIN(o->nb_sizes, (unsigned int)PERF_MAX_SIZES);
-	memcpy(g->sizes, o->sizes, g->nb_sizes * sizeof(g->sizes[0]));
-	g->iters = o->iters;
-	g->warmup_iters = o->warmup_iters;
-	g->duration = o->duration;
-	g->warmup_s = o->warmup_s;
-}
-
-/* 0 when every rank's options match rank 0's, else -EINVAL and the first
- * option that differs in err (the same on every rank). */
-static int
-sig_check(const struct perf_mpi *mp, const struct perf_opts *o, char *err, size_t len)
-{
-	struct opt_sig me, *all;
-	unsigned int f;
-	int r, rc = 0;
-
-	sig_fill(mp, o, &me);
-	all = calloc((size_t)mp->size, sizeof(*all));
-	if (all == NULL)
-		MPI_Abort(MPI_COMM_WORLD, 1);   /* a collective follows */
-	MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE,
-		      MPI_COMM_WORLD);
-	for (r = 1; r < mp->size && rc == 0; r++)
-		for (f = 0; f < RTE_DIM(sig_fields) && rc == 0; f++)
-			if (memcmp((const char *)&all[0] + sig_fields[f].off,
-				   (const char *)&all[r] + sig_fields[f].off, sig_fields[f].len) != 0) {
-				snprintf(err, len, "ranks differ in %s: rank 0 and rank %d were given other values (every rank needs the same test options; only the device may differ)",
-					 sig_fields[f].name, r);
-				rc = -EINVAL;
-			}
-	free(all);
-	return rc;
-}
-
-/*
- * one-to-many and all-to-all deal a client's QPs over every other rank:
- * without -q or --qp-sweep, each rank gets the fewest QPs per lcore that
- * reach all n - 1 peers (the header prints -q as for any run).
- */
-static void
-default_qps(struct perf_app *a, const struct perf_mpi *mp)
-{
-	uint32_t need, peers = (uint32_t)mp->size - 1;
-
-	if (!a->o.default_qps || mp->size < 2 || a->nb_lcores == 0 ||
-	    (mp->m.pattern != PERF_PATTERN_ONE_TO_MANY && mp->m.pattern != PERF_PATTERN_ALL_TO_ALL))
-		return;
-	need = (peers + a->nb_lcores - 1) / a->nb_lcores;
-	if (need <= a->o.qps || need > RDX_MAX_QPS_PER_LCORE)
-		return;
-	a->o.qps = need;
-	a->o.sweep_lo = need;
-	a->o.sweep_hi = need;
-}
-
 int
 perf_mpi_roles(struct perf_app *a)
 {
@@ -302,9 +175,9 @@ perf_mpi_roles(struct perf_app *a)
 	int r, rc = 0;
 
 	/* every rank is up (EAL started): a rank stuck before here is named */
-	if (agree(a, 0, "start (MPI_Init to EAL)") < 0)
+	if (perf_mpi_agree(a, 0, "start (MPI_Init to EAL)") < 0)
 		return -EIO;
-	default_qps(a, mp);
+	perf_mpi_default_qps(a, mp);
 	mp->t = perf_sweep_last(o) * a->nb_lcores;
 	mp->lcore0 = a->lcore_ids[0];
 	mp->hosts = calloc((size_t)mp->size, sizeof(*mp->hosts));
@@ -330,7 +203,7 @@ perf_mpi_roles(struct perf_app *a)
 	{
 		char err2[sizeof(err)];
 
-		if (sig_check(mp, o, rc == 0 ? err : err2, sizeof(err)) < 0 && rc == 0)
+		if (perf_mpi_sig_check(mp, o, rc == 0 ? err : err2, sizeof(err)) < 0 && rc == 0)
 			rc = -EINVAL;
 	}
 	if (rc == 0)
@@ -340,9 +213,16 @@ perf_mpi_roles(struct perf_app *a)
 		snprintf(err, sizeof(err), "--pattern replaces --server, --connect, --loopback and -R (MPI connects the QPs)");
 		rc = -EINVAL;
 	}
-	if (rc == 0 && perf_transport_rpc(o->transport)) {
-		snprintf(err, sizeof(err), "--pattern runs raw QPs: --transport rc or ud, not %s (lib/rpc's echo pairs two processes)",
+	if (rc == 0 && perf_transport_rpc(o->transport) != (mp->m.pattern == PERF_PATTERN_CLUSTERPERF)) {
+		snprintf(err, sizeof(err), mp->m.pattern == PERF_PATTERN_CLUSTERPERF ?
+			 "--pattern clusterperf runs lib/rpc: --transport infrc, basic+infud or homa+infud, not %s" :
+			 "--pattern runs raw QPs: --transport rc or ud, not %s (lib/rpc's benchmarks: --pattern clusterperf)",
 			 perf_transport_name(o->transport));
+		rc = -EINVAL;
+	}
+	if (rc == 0 && mp->m.pattern == PERF_PATTERN_CLUSTERPERF && o->servers >= (uint32_t)mp->size) {
+		snprintf(err, sizeof(err), "--pattern clusterperf --servers %u needs at least one client rank: mpirun started %d ranks",
+			 o->servers, mp->size);
 		rc = -EINVAL;
 	}
 	if (rc == 0 && a->eng->atomic && o->verify && mp->m.pattern != PERF_PATTERN_PAIRS) {
@@ -353,10 +233,16 @@ perf_mpi_roles(struct perf_app *a)
 	if (rc < 0)
 		fprintf(stderr, "rdx-perf: rank %d: %s\n", mp->rank, err);
 	/* refused on some ranks only (MPMD): every rank ends, naming one */
-	rc = agree(a, rc, "accept its options");
+	rc = perf_mpi_agree(a, rc, "accept its options");
 	if (rc < 0)
 		return rc;
 	perf_topo_counts(mp->m.pattern, mp->size, mp->t, mp->rank, &mp->ncli, &mp->nsrv);
+	if (mp->m.pattern == PERF_PATTERN_CLUSTERPERF) {
+		/* ranks 0 .. S-1 serve (one rpc endpoint each), the others call */
+		mp->rpc_servers = o->servers;
+		mp->ncli = (uint32_t)mp->rank >= o->servers ? mp->t : 0;
+		mp->nsrv = mp->ncli == 0;
+	}
 	a->client = mp->ncli > 0;
 	a->responder = mp->nsrv > 0;
 	if (o->wrlog != NULL) {
@@ -436,7 +322,7 @@ perf_mpi_boot(struct perf_app *a)
 			if (a->lcores[l].log == NULL)
 				rc = -ENOMEM;
 		}
-	rc = agree(a, rc, "make its QPs");
+	rc = perf_mpi_agree(a, rc, "make its QPs");
 	if (rc < 0)
 		return rc;
 	rc = -ENOMEM;
@@ -461,13 +347,13 @@ perf_mpi_boot(struct perf_app *a)
 			perf_ep_wire_fill(&a->srv[i], &mine[mp->ncli + i]);
 		rc = 0;
 	}
-	rc = agree(a, rc, "describe its QPs");
+	rc = perf_mpi_agree(a, rc, "describe its QPs");
 	if (rc == 0) {
 		MPI_Allgatherv(mine, counts[mp->rank], MPI_BYTE, all, counts, displs, MPI_BYTE,
 			       MPI_COMM_WORLD);
 		(void)rank_base(mp, mp->rank, &nc);
 		rc = connect_all(a, all);
-		rc = agree(a, rc, "connect its QPs");
+		rc = perf_mpi_agree(a, rc, "connect its QPs");
 	}
 	free(mine);
 	free(all);
@@ -662,8 +548,8 @@ sync_end(struct end_state *st)
 /* Every rank's rc: the first failing rank's (and a line naming it on the
  * ranks that did not fail), or 0. Every rank must call it; one that does
  * not within the bootstrap timeout ends the job. */
-static int
-agree(struct perf_app *a, int rc, const char *what)
+int
+perf_mpi_agree(struct perf_app *a, int rc, const char *what)
 {
 	struct perf_mpi *mp = a->mpi;
 	struct end_state st;
@@ -736,6 +622,8 @@ serve_until_end(struct end_state *st)
 				perf_serve_poll(&on_main->sp);
 			if (on_main->sp.rc != 0)
 				usleep(1000);
+		} else if (a->mpi->idle != NULL) {
+			a->mpi->idle(a);
 		} else {
 			usleep(500);
 		}
@@ -759,8 +647,8 @@ serve_until_end(struct end_state *st)
  * until every rank has ended, learn the verdict. Returns the verdict's
  * status (< 0: a rank failed); *stop: no more runs.
  */
-static int
-end_run(struct perf_app *a, int rc, bool *stop)
+int
+perf_mpi_end_run(struct perf_app *a, int rc, bool *stop)
 {
 	struct perf_mpi *mp = a->mpi;
 	struct end_state st;
@@ -841,7 +729,7 @@ perf_mpi_runs(struct perf_app *a)
 		cidx += perf_mpi_rank_is_client(mp, r);
 	for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
 		nruns += o->nb_sizes;
-	rc = agree(a, perf_cluster_init(a), "start its report");
+	rc = perf_mpi_agree(a, perf_cluster_init(a), "start its report");
 	for (q = o->sweep_lo; q <= o->sweep_hi && rc == 0 && !stop; q = perf_sweep_next(o, q)) {
 		for (s = 0; s < o->nb_sizes && rc == 0 && !stop; s++) {
 			mp->run_no++;
@@ -850,7 +738,7 @@ perf_mpi_runs(struct perf_app *a)
 				rc = a->eng->setup(a);
 			snprintf(what, sizeof(what), "prepare run %u", mp->run_no);
 			/* also the barrier: every receive is posted before any send */
-			rc = agree(a, rc, what);
+			rc = perf_mpi_agree(a, rc, what);
 			if (rc < 0)
 				break;
 			if (a->client) {
@@ -860,7 +748,7 @@ perf_mpi_runs(struct perf_app *a)
 					sleep_us((uint64_t)cidx * mp->m.stagger_ms * 1000u);
 				rc = perf_launch_clients(a);
 			}
-			rc = end_run(a, rc, &stop);
+			rc = perf_mpi_end_run(a, rc, &stop);
 			/* a rank was interrupted: the figures of this run are partial */
 			a->run_cut = stop;
 			if (rc == 0 && o->transport == PERF_TRANSPORT_UD && a->responder)
@@ -882,7 +770,7 @@ perf_mpi_runs(struct perf_app *a)
 			if (mp->failed)
 				break;
 			snprintf(what, sizeof(what), "serve run %u", mp->run_no);
-			rc = agree(a, rc, what);
+			rc = perf_mpi_agree(a, rc, what);
 			if (rc < 0)
 				break;
 			a->nb_runs++;
@@ -890,7 +778,7 @@ perf_mpi_runs(struct perf_app *a)
 			if (rc == 0 && o->wrlog != NULL && a->client)
 				rc = perf_wrlog_write(a);
 			snprintf(what, sizeof(what), "report run %u", mp->run_no);
-			rc = agree(a, rc, what);
+			rc = perf_mpi_agree(a, rc, what);
 		}
 	}
 	if (rc == 0 && o->verify && a->client && a->eng->verify_end != NULL)
@@ -909,7 +797,7 @@ perf_mpi_runs(struct perf_app *a)
 		}
 		return rc < 0 ? rc : -EIO;
 	}
-	rc = agree(a, rc, "pass the final checks");
+	rc = perf_mpi_agree(a, rc, "pass the final checks");
 	if (rc < 0)
 		return rc;
 	errs = a->verify_errors;
@@ -920,7 +808,7 @@ perf_mpi_runs(struct perf_app *a)
 	if (mp->rank == 0)
 		perf_report_end(a, stop ? -EINTR : 0);
 	rc = perf_cluster_finish(a);
-	rc = agree(a, rc, "write the report");
+	rc = perf_mpi_agree(a, rc, "write the report");
 	/* a rank was interrupted: the report has the runs so far, the exit
 	 * says the job did not complete */
 	if (rc == 0 && stop)
@@ -950,7 +838,7 @@ perf_mpi_bad_input(const struct perf_mpi_opts *m)
 	bad.mpi = mp;
 	bad.o.boot_timeout = 10;
 	mp->early = true;
-	(void)agree(&bad, -EINVAL, "start (MPI_Init to EAL)");
+	(void)perf_mpi_agree(&bad, -EINVAL, "start (MPI_Init to EAL)");
 	MPI_Finalize();
 	return PERF_EXIT_BAD_INPUT;
 }
@@ -969,7 +857,7 @@ perf_mpi_fini(struct perf_app *a, int rc)
 	 * timing out on it (or, behind rank 0, waiting in MPI_Finalize) */
 	if (rc != 0 && mp->expected && !mp->failed) {
 		mp->early = true;
-		(void)agree(a, rc == PERF_EXIT_BAD_INPUT ? -EINVAL : -EIO, "leave");
+		(void)perf_mpi_agree(a, rc == PERF_EXIT_BAD_INPUT ? -EINVAL : -EIO, "leave");
 	}
 	perf_cluster_fini(a);
 	MPI_Finalized(&fin);

@@ -52,8 +52,8 @@ perf_cluster_tsc_ns(uint64_t tsc)
 	return rt_ns0 + (int64_t)((double)(tsc - rt_tsc0) * 1e9 / (double)hz);
 }
 
-static void
-clock_sample(void)
+void
+perf_cluster_clock_sample(void)
 {
 	struct timespec ts;
 
@@ -78,8 +78,8 @@ hist_merge_op(void *in, void *inout, int *len, MPI_Datatype *dt)
 /* Hosts with other TSC frequencies: the histogram in ns, each bucket's
  * count moved to the bucket of its midpoint (within a bucket's width,
  * 1/128 of the value); count, min, max and moments carried exactly. */
-static void
-hist_to_ns(struct rdx_hist *dst, const struct rdx_hist *src, uint64_t hz)
+void
+perf_cluster_hist_to_ns(struct rdx_hist *dst, const struct rdx_hist *src, uint64_t hz)
 {
 	const double k = 1e9 / (double)hz;
 	double d;
@@ -334,7 +334,7 @@ perf_cluster_run(struct perf_app *a, bool last)
 	int rc = 0;
 
 	(void)last;
-	clock_sample();
+	perf_cluster_clock_sample();
 	local = calloc(1, sizeof(*local));
 	conv = calloc(1, sizeof(*conv));
 	merged = calloc(1, sizeof(*merged));
@@ -364,7 +364,7 @@ perf_cluster_run(struct perf_app *a, bool last)
 		rdx_hist_merge(local, lc->hist);
 	}
 	if (!mp->same_hz) {
-		hist_to_ns(conv, local, hz);
+		perf_cluster_hist_to_ns(conv, local, hz);
 		memcpy(local, conv, sizeof(*local));
 	}
 	MPI_Reduce(local, merged, 1, mp->hist_type, mp->hist_op, 0, MPI_COMM_WORLD);

@@ -17,6 +17,7 @@ static const char *const pattern_names[] = {
 	[PERF_PATTERN_INCAST] = "incast",
 	[PERF_PATTERN_ONE_TO_MANY] = "one-to-many",
 	[PERF_PATTERN_ALL_TO_ALL] = "all-to-all",
+	[PERF_PATTERN_CLUSTERPERF] = "clusterperf",
 };
 
 const char *
@@ -31,12 +32,12 @@ parse_pattern(const char *v, struct perf_mpi_opts *m)
 {
 	unsigned int p;
 
-	for (p = PERF_PATTERN_PAIRS; p <= PERF_PATTERN_ALL_TO_ALL; p++)
+	for (p = PERF_PATTERN_PAIRS; p <= PERF_PATTERN_CLUSTERPERF; p++)
 		if (strcmp(v, pattern_names[p]) == 0) {
 			m->pattern = (enum perf_pattern)p;
 			return 0;
 		}
-	fprintf(stderr, "rdx-perf: bad value '%s' for --pattern: expected pairs, incast, one-to-many or all-to-all\n",
+	fprintf(stderr, "rdx-perf: bad value '%s' for --pattern: expected pairs, incast, one-to-many, all-to-all or clusterperf\n",
 		v);
 	return -EINVAL;
 }
@@ -74,6 +75,7 @@ void
 perf_mpi_usage(FILE *f)
 {
 	fprintf(f, "  --pattern pairs|incast|one-to-many|all-to-all   ranks launched by mpirun / srun --mpi=pmix%s\n"
+		"  --pattern clusterperf                           lib/rpc's echo, basic.read/write: ranks 0..S-1 serve (--servers S)\n"
 		"  --flows-start together|staggered[:MS]           competing flows: shares, Jain's index (doc/cluster.md)\n",
 #ifdef RDX_PERF_MPI
 		""

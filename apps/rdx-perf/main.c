@@ -411,7 +411,14 @@ rpc_main(struct perf_app *a)
 	int rc;
 
 	perf_telemetry_state(PERF_TEL_RUNNING);
-	rc = perf_rpc_main(a);
+#ifdef RDX_PERF_MPI
+	/* --pattern clusterperf: server and client ranks (rpc_mpi.c) */
+	if (a->mpi != NULL) {
+		a->responder = false;   /* no raw-QP serving at the sync points */
+		rc = perf_rpc_mpi_main(a);
+	} else
+#endif
+		rc = perf_rpc_main(a);
 	perf_telemetry_state(PERF_TEL_DONE);
 	if (a->verify_errors != 0) {
 		fprintf(stderr, "rdx-perf: --verify: %" PRIu64 " errors\n", a->verify_errors);
@@ -430,7 +437,8 @@ rpc_main(struct perf_app *a)
 	    rc == -ETIMEDOUT)
 		return PERF_EXIT_BAD_INPUT;
 	/* the client's report said interrupted (perf_report_end) */
-	if (a->client && (rc == 0 || rc == -EINTR) && rdx_runtime_stopping())
+	if ((a->client && (rc == 0 || rc == -EINTR) && rdx_runtime_stopping()) ||
+	    (a->mpi != NULL && rc == -EINTR))
 		return PERF_EXIT_INTERRUPTED;
 	return rc < 0 ? 1 : 0;
 }

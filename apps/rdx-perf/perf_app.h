@@ -793,6 +793,8 @@ int perf_report_end(struct perf_app *a, int rc);
  * set-up, runs, reports and teardown of its own; 0 or a negative errno
  * (-EINVAL, -EPROTO: bad input, exit 2) */
 int perf_rpc_main(struct perf_app *a);
+/* rpc_mpi.c: the same under mpirun, --pattern clusterperf (MPI builds only) */
+int perf_rpc_mpi_main(struct perf_app *a);
 /* --transport's name ("rc", "ud", "infrc", ...) */
 const char *perf_transport_name(unsigned int t);
 

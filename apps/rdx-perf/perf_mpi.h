@@ -22,6 +22,7 @@ enum perf_pattern {
 	PERF_PATTERN_INCAST,     /* ranks 1..N-1 clients of rank 0 */
 	PERF_PATTERN_ONE_TO_MANY,/* rank 0 client of ranks 1..N-1 */
 	PERF_PATTERN_ALL_TO_ALL, /* every rank client of every other */
+	PERF_PATTERN_CLUSTERPERF,/* lib/rpc: ranks 0..S-1 serve (--servers S), the rest call */
 };
 
 enum perf_flows_start {

@@ -3,6 +3,8 @@
 #ifndef PERF_MPI_PRIV_H
 #define PERF_MPI_PRIV_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <mpi.h>
@@ -32,7 +34,25 @@ struct perf_mpi {
 	bool early;               /* leaving early: the word says so */
 	MPI_Datatype hist_type;   /* one struct rdx_hist as bytes */
 	MPI_Op hist_op;           /* rdx_hist_merge */
+	uint32_t rpc_servers;     /* --pattern clusterperf: ranks 0 .. S-1 serve */
+	void (*idle)(struct perf_app *a); /* polled while a rank waits at the end of a run */
 };
+
+struct perf_opts;
+struct rdx_hist;
+
+/* boot_mpi.c: a sync point every rank calls (the first failing rank's rc,
+ * or 0); the end of a run (serving meanwhile; *stop: no more runs) */
+int perf_mpi_agree(struct perf_app *a, int rc, const char *what);
+int perf_mpi_end_run(struct perf_app *a, int rc, bool *stop);
+/* boot_mpi_sig.c: 0 when every rank's test options match rank 0's */
+int perf_mpi_sig_check(const struct perf_mpi *mp, const struct perf_opts *o, char *err,
+		       size_t len);
+/* without -q: enough QPs per lcore to reach every peer (one-to-many,
+ * all-to-all) or every server rank (clusterperf) */
+void perf_mpi_default_qps(struct perf_app *a, const struct perf_mpi *mp);
+/* the CPU of a rank: the local_rank-th of those it may run on */
+int perf_mpi_rank_cpu(int local_rank);
 
 /* cluster.c: collective; call on every rank after every run */
 int perf_cluster_init(struct perf_app *a);
@@ -41,6 +61,10 @@ int perf_cluster_finish(struct perf_app *a);
 void perf_cluster_fini(struct perf_app *a);
 /* realtime ns of a TSC stamp of this process */
 int64_t perf_cluster_tsc_ns(uint64_t tsc);
+/* sample CLOCK_REALTIME and the TSC together (for perf_cluster_tsc_ns) */
+void perf_cluster_clock_sample(void);
+/* a histogram of TSC cycles of this host in ns (hosts of other TSC rates) */
+void perf_cluster_hist_to_ns(struct rdx_hist *dst, const struct rdx_hist *src, uint64_t hz);
 /* does rank r run client endpoints in this pattern */
 bool perf_mpi_rank_is_client(const struct perf_mpi *mp, int r);
 

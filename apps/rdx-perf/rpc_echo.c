@@ -652,13 +652,13 @@ sw_inline(const struct perf_app *a)
 bool
 perf_rpc_srv_same_lcore(const struct perf_app *a)
 {
-	return a->o.connect == NULL && a->nb_lcores == 1 &&
+	return a->o.connect == NULL && a->mpi == NULL && a->nb_lcores == 1 &&
 		(sw_inline(a) || a->lcore_ids[0] == rte_get_main_lcore());
 }
 
 /* Input checks that need the device or the transport; one line, -EINVAL. */
-static int
-rpc_check(const struct perf_app *a)
+int
+perf_rpc_check(const struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
 	uint64_t m = perf_rpc_max_size(o);
@@ -711,8 +711,8 @@ rpc_check(const struct perf_app *a)
 	return 0;
 }
 
-static int
-rpc_setup(struct perf_app *a)
+int
+perf_rpc_setup(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
 	uint32_t l, i, id = 0;
@@ -741,8 +741,8 @@ rpc_setup(struct perf_app *a)
 				return rc;
 		}
 	}
-	if (a->conn != NULL || o->connect != NULL)
-		return perf_rpc_boot_client(a, clis, perf_rpc_nb_clis);
+	if (a->mpi != NULL || a->conn != NULL || o->connect != NULL) /* MPI: rpc_mpi.c */
+		return a->mpi != NULL ? 0 : perf_rpc_boot_client(a, clis, perf_rpc_nb_clis);
 	nb_srvs = o->servers;
 	for (i = 0; i < nb_srvs; i++) {
 		rc = perf_rpc_srv_create(a, &srvs[i], i, (perf_rpc_nb_clis + nb_srvs - 1 - i) / nb_srvs);
@@ -762,8 +762,8 @@ rpc_setup(struct perf_app *a)
 	return 0;
 }
 
-static void
-rpc_teardown(struct perf_app *a)
+void
+perf_rpc_teardown(struct perf_app *a)
 {
 	uint32_t i, l;
 
@@ -799,12 +799,11 @@ workers_running(const struct perf_app *a)
 
 /* Launch the client lcores; the main lcore polls the servers (one
  * process) or watches the peer (two) until they are done. */
-static int
-rpc_launch(struct perf_app *a)
+int
+perf_rpc_launch(struct perf_app *a)
 {
 	unsigned int l, n = 0;
 	int rc = 0, lrc;
-
 	bool poll_srv = perf_rpc_lcs[0].nb_srv == 0;
 
 	if (a->nb_lcores == 1 && a->lcore_ids[0] == rte_get_main_lcore()) {
@@ -869,7 +868,7 @@ rpc_one_run(struct perf_app *a, uint64_t size)
 		if (rc < 0)
 			return rc;
 	}
-	rc = rpc_launch(a);
+	rc = perf_rpc_launch(a);
 	/* the loops ended before the run was done (the report's CUT) */
 	a->run_cut = rc < 0 || a->run.abort || rdx_runtime_stopping();
 	if (a->conn != NULL && !a->run.abort) {
@@ -914,7 +913,7 @@ perf_rpc_main(struct perf_app *a)
 	unsigned int s;
 	int rc;
 
-	rc = rpc_check(a);
+	rc = perf_rpc_check(a);
 	if (rc < 0)
 		return rc;
 	if (o->server) {
@@ -924,11 +923,11 @@ perf_rpc_main(struct perf_app *a)
 		nb_srvs = 0;
 		return rc;
 	}
-	rc = rpc_setup(a);
+	rc = perf_rpc_setup(a);
 	if (rc == 0)
 		rc = perf_rpc_report_init(a);
 	if (rc < 0) {
-		rpc_teardown(a);
+		perf_rpc_teardown(a);
 		return rc;
 	}
 	if (o->nb_mix > 0)
@@ -958,7 +957,7 @@ perf_rpc_main(struct perf_app *a)
 		rdx_report_free(a->rep);
 		a->rep = NULL;
 	}
-	rpc_teardown(a);
+	perf_rpc_teardown(a);
 	return rc;
 }
 

@@ -183,7 +183,18 @@ extern struct perf_rpc_run perf_rpc_run;
 extern struct perf_rpc_lc perf_rpc_lcs[RDX_MAX_LCORES];
 extern uint32_t perf_rpc_nb_clis;
 
+/* rpc_echo.c, for rpc_mpi.c (ranks under mpirun): the checks, the client
+ * endpoints (not connected when a->mpi is set), one run's client lcores,
+ * every endpoint's end */
+int perf_rpc_check(const struct perf_app *a);
+int perf_rpc_setup(struct perf_app *a);
+int perf_rpc_launch(struct perf_app *a);
+void perf_rpc_teardown(struct perf_app *a);
+
 /* rpc_report.c: the report of echo on lib/rpc */
+struct rdx_result;
+void perf_rpc_row_fill(const struct perf_app *a, struct rdx_result *x, uint64_t size, bool mix,
+		       const struct perf_rpc_counts *n);
 int perf_rpc_report_init(struct perf_app *a);
 void perf_rpc_report_run(struct perf_app *a, uint64_t size, const struct perf_rpc_counts *n);
 void perf_rpc_counts_line(const struct perf_app *a, const char *what,

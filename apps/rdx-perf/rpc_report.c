@@ -25,14 +25,27 @@
 #include "rpc_perf.h"
 
 
+/* the endpoint whose lib/rpc fields the report shows: the first client's,
+ * else (a server rank under MPI) the first server's */
+static const struct rdx_rpc_endpoint *
+conf_ep(void)
+{
+	uint32_t n;
+	struct perf_rpc_srv *sv = perf_rpc_srvs(&n);
+
+	if (perf_rpc_nb_clis > 0 && perf_rpc_lcs[0].nb_cli > 0)
+		return perf_rpc_lcs[0].cli[0].ep;
+	return n > 0 ? sv[0].ep : NULL;
+}
+
 static const char *
 rpc_lat_kind(const struct perf_app *a)
 {
 	return perf_rpc_srv_same_lcore(a) ? "rtt (one lcore)" : "rtt";
 }
 
-static void
-row_fill(const struct perf_app *a, struct rdx_result *x, uint64_t size, bool mix,
+void
+perf_rpc_row_fill(const struct perf_app *a, struct rdx_result *x, uint64_t size, bool mix,
 	 const struct perf_rpc_counts *n)
 {
 	char sz[16];
@@ -99,7 +112,7 @@ perf_rpc_report_run(struct perf_app *a, uint64_t size, const struct perf_rpc_cou
 			struct perf_rpc_lc *lc = &perf_rpc_lcs[l];
 
 			if (perf_rpc_run.nb == 1) {
-				row_fill(a, &x, perf_rpc_run.sizes[k], false, n);
+				perf_rpc_row_fill(a, &x, perf_rpc_run.sizes[k], false, n);
 				row_add(a, &x, (int)lc->lcore_id, lc->nb_cli, lc->hist[k],
 					lc->ops[k], lc->bytes[k],
 					lc->t_end > lc->t_start ?
@@ -112,11 +125,11 @@ perf_rpc_report_run(struct perf_app *a, uint64_t size, const struct perf_rpc_cou
 		rdx_hist_merge(all, m);
 		ops_all += ops;
 		bytes_all += bytes;
-		row_fill(a, &x, perf_rpc_run.sizes[k], perf_rpc_run.nb > 1, n);
+		perf_rpc_row_fill(a, &x, perf_rpc_run.sizes[k], perf_rpc_run.nb > 1, n);
 		row_add(a, &x, RDX_REPORT_LCORE_TOTAL, perf_rpc_nb_clis, m, ops, bytes, secs);
 	}
 	if (perf_rpc_run.nb > 1) {
-		row_fill(a, &x, size, true, n);
+		perf_rpc_row_fill(a, &x, size, true, n);
 		snprintf(x.name, sizeof(x.name), "mix");
 		snprintf(x.desc, sizeof(x.desc), "send %uB message, receive --mix %s | %s retx %" PRIu64 " grants %" PRIu64,
 			 PERF_ECHO_REQ, rdx_report_knob_get(a->rep, "mix"),
@@ -175,8 +188,7 @@ perf_rpc_report_init(struct perf_app *a)
 	/* lib/rpc's fields in force (defaults resolved), in --rpc's order */
 	{
 		struct rdx_rpc_conf c;
-		bool have = perf_rpc_nb_clis > 0 && perf_rpc_lcs[0].nb_cli > 0 &&
-			rdx_rpc_endpoint_conf_get(perf_rpc_lcs[0].cli[0].ep, &c) == 0;
+		bool have = conf_ep() != NULL && rdx_rpc_endpoint_conf_get(conf_ep(), &c) == 0;
 		const uint32_t got[PERF_RPC_KNOBS] = {
 			have ? c.rto_us : 0, have ? c.call_timeout_us : 0, have ? c.window : 0,
 			have ? c.rtt_bytes : 0, have ? c.overcommit : 0, have ? c.mtu : 0,
@@ -330,16 +342,20 @@ static void
 cp_knobs(const struct perf_app *a, FILE *f)
 {
 	struct rdx_rpc_conf c;
-	char buf[160];
+	char buf[256];
 	int n = 0;
 
 	buf[0] = '\0';
+	if (rdx_report_knob_get(a->rep, "client_ranks") != NULL)
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", mpirun: %s server rank(s), %s client rank(s), %s clients",
+			      rdx_report_knob_get(a->rep, "server_ranks"),
+			      rdx_report_knob_get(a->rep, "client_ranks"),
+			      rdx_report_knob_get(a->rep, "clients"));
 	if (a->o.rpc_kv != 0)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", server memory %s",
 			      a->o.mem == RDX_MEM_HUGE ? "huge" : "host");
-	if (a->o.transport != PERF_TRANSPORT_INFRC && perf_rpc_nb_clis > 0 &&
-	    perf_rpc_lcs[0].nb_cli > 0 &&
-	    rdx_rpc_endpoint_conf_get(perf_rpc_lcs[0].cli[0].ep, &c) == 0)
+	if (a->o.transport != PERF_TRANSPORT_INFRC && conf_ep() != NULL &&
+	    rdx_rpc_endpoint_conf_get(conf_ep(), &c) == 0)
 		n += snprintf(buf + n, sizeof(buf) - (size_t)n, ", mtu %u, signal %u%s",
 			      c.mtu, c.sig_interval, c.sig_interval == 1 ? " (every packet)" : "");
 	if (n > 2)
