@@ -4,7 +4,8 @@
 # names, order, descriptions and columns of tests/func/data/
 # clusterperf_format.txt (clusterperf_check.py) for echo, basic.read and
 # basic.write (--verify) on each transport, with the "concurrentOps N
-# servers S" line when not 1; the checker itself fails on a renamed line.
+# servers S" line when not 1, and for the raw-QP echo (rc, ud); the
+# checker itself fails on a renamed line.
 source "$(dirname "$0")/lib.sh"
 SAMPLE=$HERE/data/clusterperf_format.txt
 CHECK=$HERE/clusterperf_check.py
@@ -29,6 +30,29 @@ for t in "${TRANSPORTS[@]}"; do
     cp_run "echo-${t%%+*}" echo "$t" 1 1
 done
 cp_run echo-c2s2 echo basic+infud 2 2
+
+# the raw-QP echo (no lib/rpc) prints the same lines under its
+# transport's name: rc against the sample; ud (one datagram: up to 1K here)
+# by its names
+run raw-rc 120 "${EAL[@]}" -- --test echo --transport rc --dev sw --sizes "$CP" \
+    -n 40 --warmup 5 --clusterperf
+rc=$?
+if [ $rc -eq 0 ] && python3 "$CHECK" "$SAMPLE" echo rc "$TMP/raw-rc.out" >"$TMP/raw-rc.chk" 2>&1; then
+    pass "raw-QP echo over rc: $(cat "$TMP/raw-rc.chk")"
+else
+    fail "raw-QP echo over rc: exit $rc: $(head -n 4 "$TMP/raw-rc.chk" | tr '\n' '|') $(tail -n 2 "$TMP/raw-rc.err" | tr '\n' '|')"
+fi
+run raw-ud 60 "${EAL[@]}" -- --test echo --transport ud --dev sw --sizes 100,1K -n 40 --warmup 5 \
+    --clusterperf
+rc=$?
+if [ $rc -eq 0 ] && grep -qx ud "$TMP/raw-ud.out" && grep -Eq "^echo100 .* median( \[SHORT\])?$" "$TMP/raw-ud.out" &&
+   grep -Eq "^echo1K\.999 .* 99\.9%( \[SHORT\])?$" "$TMP/raw-ud.out" &&
+   grep -Eq "^echoBw1K .* bandwidth receiving 1KB messages( \[SHORT\])?$" "$TMP/raw-ud.out" &&
+   ! grep -q "^echo100\.50 " "$TMP/raw-ud.out"; then
+    pass "raw-QP echo over ud: clusterperf's names under 'ud'"
+else
+    fail "raw-QP echo over ud: exit $rc: $(sed -n '/^ud$/,$p' "$TMP/raw-ud.out" | head -n 4 | tr '\n' '|')"
+fi
 
 # basic.read / basic.write: the KV service's table filled by the client,
 # random objects read (every byte checked) and written, on each transport,

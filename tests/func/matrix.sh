@@ -205,7 +205,8 @@ else
     fail "compact table and CSV: $(head -c 600 "$TMP/tables.out")"
 fi
 if run tables2 60 "${EAL[@]}" -- --test echo --sizes 100 -n 100 --dev sw --verbose --clusterperf &&
-   grep -q "echo100.99 " "$TMP/tables2.out" && grep -q " sq_depth " "$TMP/tables2.out" &&
+   grep -q "^echo100.99 " "$TMP/tables2.out" && grep -q "^echoBw100 " "$TMP/tables2.out" &&
+   grep -q " sq_depth " "$TMP/tables2.out" &&
    grep -q "MB/s(1e6)" "$TMP/tables2.out"; then
     pass "--verbose table and --clusterperf lines"
 else
