@@ -3,7 +3,8 @@
 # lib/rpc's benchmarks under mpirun, --pattern clusterperf (doc/rpc.md):
 # 4 ranks on the software device, ranks 0..1 serve (--servers 2), ranks 2..3
 # call (2 clients each, one per server). echo (100 B) and basic.read
-# (100 KB) on infrc, basic+infud and homa+infud with --verify: exit 0, rank
+# (100 KB) on infrc, basic+infud and homa+infud, basic.write (100 KB) on
+# homa+infud, with --verify: exit 0, rank
 # 0's report has one
 # row per client rank and a total that sums them, the clusterperf section
 # (names, servers/clients header), the cluster calls count (2 ranks x 2
@@ -33,7 +34,9 @@ mrun() {
 
 N=50
 for tr in infrc basic+infud homa+infud; do
-    for t in echo basic.read; do
+    ts="echo basic.read"
+    [ "$tr" = homa+infud ] && ts="$ts basic.write"
+    for t in $ts; do
         name="$t.${tr//+/_}"
         # basic.read: 100-KB objects, a table of 167 for the clients to fill
         # first (of 100-B objects it holds 2000: 20 s at these latencies)
@@ -41,7 +44,7 @@ for tr in infrc basic+infud homa+infud; do
         mrun "$name" 90 --test "$t" --transport "$tr" --servers 2 --clusterperf --verify \
             -n "$N" -s "$sz"
         out=$TMP/$name.out err=$TMP/$name.err
-        if [ "$t" = echo ]; then lat=echo$sz bw=echoBw$sz; else lat=basic.read$sz bw=basic.readBw$sz; fi
+        if [ "$t" = echo ]; then lat=echo$sz bw=echoBw$sz; else lat=$t$sz bw=${t}Bw$sz; fi
         names=$(sed -n "/^$tr\$/,/^status:/p" "$out" | awk '{print $1}' | tr '\n' ' ')
         want="$tr concurrentOps # $lat $lat.min $lat.9 $lat.99 $lat.999 $bw $lat.9999 $lat.max status: "
         rows=$(grep -cE "^ $t +lat +$b +[23]\.0 +2 +$((2 * N)) " "$out")
