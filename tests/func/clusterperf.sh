@@ -100,17 +100,20 @@ else
 fi
 
 # two processes: the --server's endpoints serve the KV table too
-for f in read write; do
-    pair_split "two-$f" --transport homa+infud --test echo :: --transport homa+infud \
-        --test "basic.$f" --sizes "$CP" -n 40 --warmup 5 --verify --concurrent-ops 2 --servers 2 \
-        --clusterperf
-    if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] &&
-       grep -q "every response byte checked: OK" "$TMP/two-$f.c.err" &&
-       python3 "$CHECK" "$SAMPLE" "basic.$f" homa+infud "$TMP/two-$f.c.out" 2 2 >"$TMP/two-$f.chk"; then
-        pass "two processes, basic.$f homa+infud: $(cat "$TMP/two-$f.chk")"
-    else
-        fail "two processes, basic.$f: client $CRC server $SRC_RC: $(head -n 3 "$TMP/two-$f.chk" 2>/dev/null | tr '\n' '|') $(tail -n 2 "$TMP/two-$f.c.err" | tr '\n' '|')"
-    fi
+for t in "${TRANSPORTS[@]}"; do
+    for f in read write; do
+        n="two-$f-${t%%+*}"
+        pair_split "$n" --transport "$t" --test echo :: --transport "$t" \
+            --test "basic.$f" --sizes "$CP" -n 40 --warmup 5 --verify --concurrent-ops 2 --servers 2 \
+            --clusterperf
+        if [ "$CRC" -eq 0 ] && [ "$SRC_RC" -eq 0 ] &&
+           grep -q "every response byte checked: OK" "$TMP/$n.c.err" &&
+           python3 "$CHECK" "$SAMPLE" "basic.$f" "$t" "$TMP/$n.c.out" 2 2 >"$TMP/$n.chk"; then
+            pass "two processes, basic.$f $t: $(cat "$TMP/$n.chk")"
+        else
+            fail "two processes, basic.$f $t: client $CRC server $SRC_RC: $(head -n 3 "$TMP/$n.chk" 2>/dev/null | tr '\n' '|') $(tail -n 2 "$TMP/$n.c.err" | tr '\n' '|')"
+        fi
+    done
 done
 
 # bad input: one line, exit 2

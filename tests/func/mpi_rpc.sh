@@ -3,8 +3,8 @@
 # lib/rpc's benchmarks under mpirun, --pattern clusterperf (doc/rpc.md):
 # 4 ranks on the software device, ranks 0..1 serve (--servers 2), ranks 2..3
 # call (2 clients each, one per server). echo (100 B) and basic.read
-# (100 KB) on infrc, basic+infud and homa+infud, basic.write (100 KB) on
-# homa+infud, with --verify: exit 0, rank
+# and basic.write (100 KB) on infrc, basic+infud and homa+infud, with
+# --verify: exit 0, rank
 # 0's report has one
 # row per client rank and a total that sums them, the clusterperf section
 # (names, servers/clients header), the cluster calls count (2 ranks x 2
@@ -34,9 +34,7 @@ mrun() {
 
 N=50
 for tr in infrc basic+infud homa+infud; do
-    ts="echo basic.read"
-    [ "$tr" = homa+infud ] && ts="$ts basic.write"
-    for t in $ts; do
+    for t in echo basic.read basic.write; do
         name="$t.${tr//+/_}"
         # basic.read: 100-KB objects, a table of 167 for the clients to fill
         # first (of 100-B objects it holds 2000: 20 s at these latencies)
