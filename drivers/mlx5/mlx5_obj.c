@@ -191,6 +191,7 @@ rdx_mlx5_qp_dp_init(struct rdx_mlx5_qp *qp, const struct mlx5dv_qp *dv,
 	qp->sig_last = qp->sig_interval - 1;
 	qp->sig_burst_end = qp->base.conf.sig_burst_end;
 	qp->qpn8 = (qpn & 0xffffff) << 8;
+	sq_ctrl_op_init(qp->sq_ctrl_op, qp->qpn8);
 	qp->max_inline = max_inline;
 	qp->max_send_sge = max_send_sge;
 	/* The inline vector runs (mlx5_qp_vec.h): RC 8-byte WRITE and SEND

@@ -30,18 +30,6 @@
 #include "mlx5_wqe.h"
 #include "mlx5_qp_vec.h"
 
-/* enum rdx_op -> mlx5 WQE opcode (mlx5-datapath.md section 1). */
-static const uint8_t mlx5_ib_opcode[RDX_OP_MAX] = {
-	[RDX_OP_NOP] = MLX5_OPCODE_NOP,
-	[RDX_OP_SEND] = MLX5_OPCODE_SEND,
-	[RDX_OP_SEND_IMM] = MLX5_OPCODE_SEND_IMM,
-	[RDX_OP_WRITE] = MLX5_OPCODE_RDMA_WRITE,
-	[RDX_OP_WRITE_IMM] = MLX5_OPCODE_RDMA_WRITE_IMM,
-	[RDX_OP_READ] = MLX5_OPCODE_RDMA_READ,
-	[RDX_OP_CAS] = MLX5_OPCODE_ATOMIC_CS,
-	[RDX_OP_FAA] = MLX5_OPCODE_ATOMIC_FA,
-};
-
 /*
  * rdx_wr.flags & 0xf (SIGNALED 1, INLINE 2, FENCE 4, SOLICITED 8) -> ctrl
  * fm_ce_se, as rdma-core maps IBV_SEND_SIGNALED (CQ_UPDATE), IBV_SEND_FENCE
@@ -204,16 +192,14 @@ static __rte_always_inline uint16_t
 post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t done,
 	  struct mlx5_wqe_ctrl_seg *last, bool inl, const bool ud)
 {
-	/* The QP's values the loop reads, copied once: the WQE stores may
-	 * alias any of them. */
+	/* Per burst: the QP's values the loop reads, copied once (the WQE
+	 * stores may alias any of them), and how far the burst may go. */
 	const struct sq_ring ring = sq_ring_of(qp);
-	uint8_t *const sq_buf = ring.buf;
 	const uint32_t mask = qp->sq_mask;
-	const uint32_t qpn8 = qp->qpn8;
 	const uint32_t max_sge = qp->max_send_sge;
 	const uint32_t sig_interval = qp->sig_interval;
+	const uint64_t *const ctrl_op = qp->sq_ctrl_op;
 	uint64_t *const sq_wrid = qp->sq_wrid;
-	struct rdx_mlx5_sq_sig *const sq_sig = qp->sq_sig;
 	const uint32_t head0 = qp->sq_head;
 	const uint32_t last_slot = qp->sq_tail + qp->sq_max_post - 1;
 	const struct rdx_wr *const end = wr + RTE_MIN((uint32_t)n, last_slot + 1 - head0);
@@ -229,36 +215,36 @@ post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t 
 
 	for (; wr != end; wr++) {
 		const uint32_t idx = cur_post & mask;
-		struct mlx5_wqe_ctrl_seg *const ctrl = sq_ctrl(sq_buf, idx, mask);
-		uint8_t *seg = (uint8_t *)ctrl + sizeof(*ctrl);
+		uint8_t *const ctrl = ring.buf + ((size_t)idx << MLX5_WQEBB_SHIFT);
+		uint8_t *seg = ctrl + sizeof(struct mlx5_wqe_ctrl_seg);
+		const uint32_t num_sge = wr->num_sge;
 		uint8_t fm_ce_se = mlx5_fm_ce_se[wr->flags & 0xf];
-		uint8_t opcode;
+		unsigned int op = wr->opcode;
 		uint32_t ds = 1, imm = 0, nds, nbb;
 		bool lenerr = false;
 
-		if (!ud && unlikely(wr->num_sge > max_sge))
+		if (!ud && unlikely(num_sge > max_sge))
 			goto bad_wr;
-		switch (wr->opcode) {
+		/* The segments the opcode adds between ctrl and the data. */
+		switch (op) {
 		case RDX_OP_NOP:
-			opcode = MLX5_OPCODE_NOP;
 			goto wqe_done;
 		case RDX_OP_SEND_IMM:
 			imm = wr->imm;
 			/* fall through */
 		case RDX_OP_SEND:
-			opcode = mlx5_ib_opcode[wr->opcode];
 			if (ud) {
 				uint32_t total = 0, j;
 
-				if (unlikely(wr->num_sge > max_sge || wr->ah == NULL))
+				if (unlikely(num_sge > max_sge || wr->ah == NULL))
 					goto bad_wr;
-				for (j = 0; j < wr->num_sge; j++)
+				for (j = 0; j < num_sge; j++)
 					total += wr->sge[j].length;
 				/* Above the path MTU: a signaled NOP takes its place,
 				 * its completion reports IBV_WC_LOC_LEN_ERR. */
 				if (unlikely(total > qp->ud_max_msg)) {
 					lenerr = true;
-					opcode = MLX5_OPCODE_NOP;
+					op = RDX_OP_NOP;
 					imm = 0;
 					goto wqe_done;
 				}
@@ -276,7 +262,6 @@ post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t 
 		case RDX_OP_WRITE:
 			if (ud)
 				goto bad_wr;
-			opcode = mlx5_ib_opcode[wr->opcode];
 			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
 			seg += MLX5_DS_SIZE;
 			ds = 2;
@@ -285,18 +270,16 @@ post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t 
 			/* ctrl + raddr + scatter list; INLINE means nothing here */
 			if (ud)
 				goto bad_wr;
-			opcode = MLX5_OPCODE_RDMA_READ;
 			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
-			ds = 2 + set_data_ptr_segs(&ring, seg + MLX5_DS_SIZE, wr->sge, wr->num_sge);
+			ds = 2 + set_data_ptr_segs(&ring, seg + MLX5_DS_SIZE, wr->sge, num_sge);
 			goto wqe_done;
 		case RDX_OP_CAS:
 		case RDX_OP_FAA:
 			/* ctrl + raddr + atomic + 8-byte result: DS 4, one WQEBB */
-			if (ud || unlikely(wr->num_sge != 1 || wr->sge[0].length != 8))
+			if (ud || unlikely(num_sge != 1 || wr->sge[0].length != 8))
 				goto bad_wr;
-			opcode = mlx5_ib_opcode[wr->opcode];
 			set_raddr_seg(seg, wr->remote_addr, wr->rkey);
-			set_atomic_seg(seg + MLX5_DS_SIZE, wr->opcode == RDX_OP_CAS, wr->swap,
+			set_atomic_seg(seg + MLX5_DS_SIZE, op == RDX_OP_CAS, wr->swap,
 				       wr->compare_add);
 			set_data_ptr_seg(seg + 2 * MLX5_DS_SIZE, wr->sge);
 			ds = 4;
@@ -306,14 +289,14 @@ post_send(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, uint16_t 
 		}
 		/* SEND / WRITE payload: inline (rdma-core: only with SGEs) or a
 		 * gather list. */
-		if ((wr->flags & RDX_WR_INLINE) && wr->num_sge != 0) {
-			nds = set_inline_seg(&ring, seg, wr->sge, wr->num_sge);
+		if ((wr->flags & RDX_WR_INLINE) && num_sge != 0) {
+			nds = set_data_inl_seg(&ring, seg, wr->sge, num_sge);
 			if (unlikely(nds == UINT32_MAX))
 				goto bad_wr;
-			ds += nds;
 		} else {
-			ds += set_data_ptr_segs(&ring, seg, wr->sge, wr->num_sge);
+			nds = set_data_ptr_segs(&ring, seg, wr->sge, num_sge);
 		}
+		ds += nds;
 wqe_done:
 		nbb = (ds + 3) >> 2;
 		if (unlikely((fm_ce_se & MLX5_WQE_CTRL_CQ_UPDATE) || head == forced || lenerr)) {
@@ -322,16 +305,16 @@ wqe_done:
 			fm_ce_se |= MLX5_WQE_CTRL_CQ_UPDATE;
 			sig_base = head + 1;
 			forced = head + RTE_MIN(sig_interval, last_slot - head);
-			sq_sig[idx].ord = lenerr ? head + SQ_SIG_LENERR : head;
-			sq_sig[idx].next_bb = (uint16_t)(cur_post + nbb);
+			qp->sq_sig[idx].ord = lenerr ? head + SQ_SIG_LENERR : head;
+			qp->sq_sig[idx].next_bb = (uint16_t)(cur_post + nbb);
 		}
 		if (ud)
 			qp->sq_lenerr[head & mask] = lenerr;
-		set_ctrl_seg(ctrl, cur_post, opcode, qpn8, ds, fm_ce_se, imm);
+		set_ctrl_seg(ctrl, ctrl_word(ctrl_op[op], cur_post, ds), fm_ce_se, imm);
 		sq_wrid[head & mask] = wr->wr_id;
 		cur_post += nbb;
 		head++;
-		last = ctrl;
+		last = (struct mlx5_wqe_ctrl_seg *)(void *)ctrl;
 	}
 	if (unlikely(head - head0 < n))
 		qp->stats.sq_full++;

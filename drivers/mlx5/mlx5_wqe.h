@@ -131,28 +131,6 @@ sq_wrap(const struct sq_ring *r, uint8_t *seg)
 }
 
 /*
- * The ctrl segment (the bytes mlx5dv_set_ctrl_seg writes): [opmod 0, WQE
- * index(2), opcode][QPN(3), DS] big-endian, then signature 0, dci 0,
- * fm_ce_se and imm (as given: network order), written as two 8-byte
- * words. qpn8 is the QPN shifted up 8.
- */
-static __rte_always_inline void
-set_ctrl_seg(struct mlx5_wqe_ctrl_seg *ctrl, uint32_t idx, uint8_t opcode, uint32_t qpn8,
-	     uint32_t ds, uint8_t fm_ce_se, uint32_t imm)
-{
-	const uint64_t w0 = htobe64((uint64_t)(idx & 0xffff) << 40 | (uint64_t)opcode << 32 |
-				    qpn8 | ds);
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	const uint64_t w1 = (uint64_t)fm_ce_se << 24 | (uint64_t)imm << 32;
-#else
-	const uint64_t w1 = (uint64_t)fm_ce_se << 32 | imm;
-#endif
-
-	memcpy(ctrl, &w0, sizeof(w0));
-	memcpy((uint8_t *)ctrl + 8, &w1, sizeof(w1));
-}
-
-/*
  * ctrl bytes 0..7 as stored (big-endian [opmod 0, WQE index(2), opcode]
  * [QPN(3), DS]) read as one native word, in two parts: ctrl_word_base, the
  * opcode and QPN (qpn8: the QPN shifted up 8), fixed for a QP and an
@@ -172,6 +150,61 @@ ctrl_word(uint64_t base, uint32_t idx, uint32_t ds)
 #else
 	return base | (uint64_t)(uint16_t)idx << 40 | ds;
 #endif
+}
+
+/*
+ * The ctrl segment (the bytes mlx5dv_set_ctrl_seg writes): w0, bytes 0..7
+ * ([opmod 0, WQE index(2), opcode][QPN(3), DS] big-endian, as ctrl_word
+ * builds it), then signature 0, dci 0, fm_ce_se and imm (as given:
+ * network order), written as two 8-byte words.
+ */
+static __rte_always_inline void
+set_ctrl_seg(uint8_t *ctrl, uint64_t w0, uint8_t fm_ce_se, uint32_t imm)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	const uint64_t w1 = (uint64_t)fm_ce_se << 24 | (uint64_t)imm << 32;
+#else
+	const uint64_t w1 = (uint64_t)fm_ce_se << 32 | imm;
+#endif
+
+	memcpy(ctrl, &w0, sizeof(w0));
+	memcpy(ctrl + 8, &w1, sizeof(w1));
+}
+
+/* enum rdx_op -> mlx5 WQE opcode (mlx5-datapath.md section 1). */
+static __rte_always_inline uint8_t
+mlx5_opcode_of(unsigned int op)
+{
+	switch (op) {
+	case RDX_OP_SEND:
+		return MLX5_OPCODE_SEND;
+	case RDX_OP_SEND_IMM:
+		return MLX5_OPCODE_SEND_IMM;
+	case RDX_OP_WRITE:
+		return MLX5_OPCODE_RDMA_WRITE;
+	case RDX_OP_WRITE_IMM:
+		return MLX5_OPCODE_RDMA_WRITE_IMM;
+	case RDX_OP_READ:
+		return MLX5_OPCODE_RDMA_READ;
+	case RDX_OP_CAS:
+		return MLX5_OPCODE_ATOMIC_CS;
+	case RDX_OP_FAA:
+		return MLX5_OPCODE_ATOMIC_FA;
+	default:
+		return MLX5_OPCODE_NOP;
+	}
+}
+
+/* The QP's ctrl words by rdx_op (ctrl_word_base of its opcode and the
+ * QPN), set once at QP creation: a WQE's ctrl bytes 0..7 are its entry
+ * with the index and DS count ORed in (ctrl_word). */
+static inline void
+sq_ctrl_op_init(uint64_t tbl[RDX_OP_MAX], uint32_t qpn8)
+{
+	unsigned int op;
+
+	for (op = 0; op < RDX_OP_MAX; op++)
+		tbl[op] = ctrl_word_base(mlx5_opcode_of(op), qpn8);
 }
 
 /* Remote address segment (RDMA and atomics): 1 DS. */
@@ -392,6 +425,34 @@ set_inline_seg(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge,
 		htobe32(total | MLX5_INLINE_SEG);
 	/* align16(4 + total) / 16 */
 	return (total + (uint32_t)sizeof(struct mlx5_wqe_inl_data_seg) + MLX5_DS_SIZE - 1) >> 4;
+}
+
+/*
+ * set_inline_seg with the common case first: one SGE of 1..max_inline
+ * bytes that end before the SQ end, one copy and the header; any other
+ * list through set_inline_seg out of line. The same bytes and return.
+ */
+static __rte_noinline uint32_t
+set_inline_seg_list(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge,
+		    uint32_t num_sge)
+{
+	return set_inline_seg(r, seg, sge, num_sge);
+}
+
+static __rte_always_inline uint32_t
+set_data_inl_seg(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge,
+		 uint32_t num_sge)
+{
+	uint8_t *const dst = seg + sizeof(struct mlx5_wqe_inl_data_seg);
+	const uint32_t len = sge->length;
+
+	if (likely(num_sge == 1 && len - 1 < r->max_inline && len < (uint32_t)(r->end - dst))) {
+		inl_copy(dst, (const uint8_t *)(uintptr_t)sge->addr, len);
+		((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count =
+			htobe32(len | MLX5_INLINE_SEG);
+		return (len + (uint32_t)sizeof(struct mlx5_wqe_inl_data_seg) + MLX5_DS_SIZE - 1) >> 4;
+	}
+	return set_inline_seg_list(r, seg, sge, num_sge);
 }
 
 /* WQEBBs of the WQE at counter bb, from its ctrl DS (the ring keeps every

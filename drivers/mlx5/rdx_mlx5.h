@@ -171,6 +171,8 @@ struct rdx_mlx5_qp {
 	uint32_t ud_max_msg;            /* UD: largest message (path MTU) */
 	uint8_t *sq_lenerr;             /* UD, by ordinal & sq_mask: 1 = a NOP
 	                                   standing for a message above the MTU */
+	uint64_t sq_ctrl_op[RDX_OP_MAX]; /* by rdx_op: ctrl bytes 0..7 of its WQE
+	                                   without index and DS (sq_ctrl_op_init) */
 	/* Receive queue */
 	uint8_t *rq_buf;
 	uint32_t rq_wqe_cnt;
