@@ -425,7 +425,7 @@ post_one(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, const bool ud)
 }
 
 /* A burst through the vector runs, then post_send for the rest. */
-static __rte_noinline uint16_t
+static __rte_always_inline uint16_t
 post_many(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const bool ud)
 {
 	struct mlx5_wqe_ctrl_seg *last = NULL;
@@ -442,12 +442,25 @@ post_many(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const boo
 	return post_send(qp, wr + done, (uint16_t)(n - done), (uint16_t)done, last, inl, ud);
 }
 
+/* post_many of each QP type, out of line (a burst of one stays lean). */
+static __rte_noinline uint16_t
+post_many_rc(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n)
+{
+	return post_many(qp, wr, n, false);
+}
+
+static __rte_noinline uint16_t
+post_many_ud(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n)
+{
+	return post_many(qp, wr, n, true);
+}
+
 static __rte_always_inline uint16_t
 post_burst(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const bool ud)
 {
 	if (n == 1)
 		return post_one(qp, wr, ud);
-	return post_many(qp, wr, n, ud);
+	return ud ? post_many_ud(qp, wr, n) : post_many_rc(qp, wr, n);
 }
 
 uint16_t

@@ -325,9 +325,10 @@ vec_run(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
 					     vec_ds(shape) | (uint64_t)(uint16_t)cur_post << 40);
 	const vec_u64x2 step = { nbb * VEC_IDX_ONE, 0 };
 	vec_u64x2 ctrl16 = { w0, 0 };
+	const struct rdx_wr *const wr0 = wr;
+	const struct rdx_wr *const end = wr + span;
 	struct vec_dgram d;
 	vec_u64x2 dest = { 0, 0 };
-	uint32_t i = 0;
 
 	if (shape == VEC_UD_SEND_INL8) {
 		uint64_t qq;
@@ -341,26 +342,26 @@ vec_run(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
 	if (span & 1) {
 		if (unlikely(!vec_wqe(ctrl, wr, ctrl16, want, shape, &d, dest)))
 			return 0;
-		wid[0] = wr->wr_id;
+		*wid++ = wr->wr_id;
 		ctrl16 += step;
 		ctrl += nbb << MLX5_WQEBB_SHIFT;
-		i = 1;
+		wr++;
 	}
-	for (; i != span; i += 2) {
-		if (unlikely(!vec_wqe(ctrl, &wr[i], ctrl16, want, shape, &d, dest)))
+	for (; wr != end; wr += 2, wid += 2) {
+		if (unlikely(!vec_wqe(ctrl, wr, ctrl16, want, shape, &d, dest)))
 			break;
-		wid[i] = wr[i].wr_id;
+		wid[0] = wr->wr_id;
 		ctrl16 += step;
-		if (unlikely(!vec_wqe(ctrl + (nbb << MLX5_WQEBB_SHIFT), &wr[i + 1], ctrl16, want,
+		if (unlikely(!vec_wqe(ctrl + (nbb << MLX5_WQEBB_SHIFT), wr + 1, ctrl16, want,
 				      shape, &d, dest))) {
-			i++;
+			wr++;
 			break;
 		}
-		wid[i + 1] = wr[i + 1].wr_id;
+		wid[1] = wr[1].wr_id;
 		ctrl16 += step;
 		ctrl += (2 * nbb) << MLX5_WQEBB_SHIFT;
 	}
-	return i;
+	return (uint32_t)(wr - wr0);
 }
 
 /*
