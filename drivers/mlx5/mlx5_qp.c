@@ -429,17 +429,20 @@ static __rte_always_inline uint16_t
 post_many(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const bool ud)
 {
 	struct mlx5_wqe_ctrl_seg *last = NULL;
-	bool inl = false;
-	uint32_t done, last_bb;
+	struct sq_runs_end e;
+	uint32_t done;
 
-	done = post_runs(qp, wr, n, ud, &inl, &last_bb);
-	if (done != 0)
-		last = sq_ctrl(qp->sq_buf, last_bb, qp->sq_mask);
-	/* the runs took the whole (non-empty) burst: post_send's end of it */
-	if (likely(done == n && done != 0))
-		return post_send_finish(qp, last, qp->sq_cur_post, qp->sq_head,
-					qp->sq_head - qp->sq_unsignaled, done, inl);
-	return post_send(qp, wr + done, (uint16_t)(n - done), (uint16_t)done, last, inl, ud);
+	done = post_runs(qp, wr, n, ud, &e);
+	if (unlikely(done == 0))
+		return post_send(qp, wr, n, 0, NULL, false, ud);
+	last = sq_ctrl(qp->sq_buf, e.last_bb, qp->sq_mask);
+	/* the runs took the whole burst: post_send's end of it */
+	if (likely(done == n))
+		return post_send_finish(qp, last, e.cur_post, e.head, e.sig_base, done, e.inl);
+	qp->sq_cur_post = e.cur_post;
+	qp->sq_head = e.head;
+	qp->sq_unsignaled = e.head - e.sig_base;
+	return post_send(qp, wr + done, (uint16_t)(n - done), (uint16_t)done, last, e.inl, ud);
 }
 
 /* post_many of each QP type, out of line (a burst of one stays lean). */

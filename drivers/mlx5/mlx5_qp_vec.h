@@ -516,17 +516,47 @@ vec_run_inl_cls(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
 }
 
 /*
+ * How many WQEs of nbb WQEBBs fit in room WQEBBs (room <= 256, a run's
+ * bound), without a division: room * (2^16 / nbb + 1) >> 16 is
+ * room / nbb exactly for room <= 256 and nbb <= 16 (the error term stays
+ * below 1/256, less than the gap 1/nbb to the next integer). 0 for a
+ * WQE above 16 WQEBBs (the kernel's cap): such a WQE takes no run of one
+ * length.
+ */
+static __rte_always_inline uint32_t
+wqes_in(uint32_t room, uint32_t nbb)
+{
+	static const uint32_t recip[17] = {
+		0, 65537, 32769, 21846, 16385, 13108, 10923, 9363, 8193,
+		7282, 6554, 5958, 5462, 5042, 4682, 4370, 4097,
+	};
+
+	return nbb <= 16 ? (room * recip[nbb]) >> 16 : 0;
+}
+
+/* Where the runs left the send queue (post_runs): the ring state
+ * post_send or the end of the burst takes over, the last WQE's WQEBB
+ * counter and whether it was inline. */
+struct sq_runs_end {
+	uint32_t cur_post;
+	uint32_t head;
+	uint32_t sig_base;      /* the ordinal after the last signaled WQE */
+	uint32_t last_bb;
+	bool inl;
+};
+
+/*
  * The runs of a burst: from the first WR on, while the WRs take a run
  * shape (RC: any of them, UD: the 8-byte inline SEND), up to n of them
- * (and the room the SQ has). The ring state (cur_post, head, unsignaled)
- * is written back for post_send, which posts the rest and rings once for
- * the burst; *inl tells whether the last WQE written was inline, *last
- * its WQEBB counter. Returns the WRs posted.
+ * (and the room the SQ has). The ring state goes to *e, not to the QP:
+ * the caller ends the burst or hands the rest to post_send. Returns the
+ * WRs posted.
  */
 static __rte_always_inline uint32_t
 post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const bool ud,
-	  bool *inl, uint32_t *last)
+	  struct sq_runs_end *e)
 {
+	bool inl = false;
 	uint32_t last_bb = 0;
 	uint8_t *const sq_buf = qp->sq_buf;
 	uint64_t *const wrid = qp->sq_wrid;
@@ -572,7 +602,7 @@ post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const boo
 			if (shape == fast_key && fixed != 0)
 				k = vec_run(ctrl, wid, qpn8, cur_post, wr, fixed, want,
 					    VEC_UD_SEND_INL8);
-			*inl = true;
+			inl = true;
 		} else if (shape == fast_key || shape == (fast_key ^ WR_KEY_WRITE_TO_SEND)) {
 			const bool send = shape != fast_key;
 
@@ -590,8 +620,8 @@ post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const boo
 				 * the ring end or the index byte carry */
 				const uint32_t lnbb = ((send ? 1 : 2) * MLX5_DS_SIZE + 4 + len +
 						       63) >> MLX5_WQEBB_SHIFT;
-				const uint32_t lfixed = RTE_MIN(span, (run_mask + 1 -
-								       (cur_post & run_mask)) / lnbb);
+				const uint32_t lfixed = RTE_MIN(span, wqes_in(run_mask + 1 -
+								      (cur_post & run_mask), lnbb));
 
 				if (lfixed >= 2)
 					k = send ? vec_run_inl_cls(ctrl, wid, qpn8, cur_post, wr,
@@ -606,9 +636,9 @@ post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const boo
 			if (k == 0 && len != 8)
 				k = send ? vec_run_inl(qp, wid, &bb, &last_bb, wr, span, want, true) :
 					vec_run_inl(qp, wid, &bb, &last_bb, wr, span, want, false);
-			*inl = true;
+			inl = true;
 		} else {
-			*inl = false;
+			inl = false;
 			if (!sge_ok)
 				break;
 			if (shape == WR_KEY(RDX_OP_READ, 0, 1))
@@ -648,10 +678,11 @@ post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const boo
 			forced = head - 1 + RTE_MIN(qp->sig_interval, tail + qp->sq_max_post - head);
 		}
 	}
-	*last = last_bb;
-	qp->sq_cur_post = cur_post;
-	qp->sq_head = head;
-	qp->sq_unsignaled = head - sig_base;
+	e->cur_post = cur_post;
+	e->head = head;
+	e->sig_base = sig_base;
+	e->last_bb = last_bb;
+	e->inl = inl;
 	return head - head0;
 }
 
