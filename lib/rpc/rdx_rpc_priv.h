@@ -132,7 +132,16 @@ struct rdx_rpc_session {
 	uint32_t inline_max;      /**< infrc: inline bytes of the QP (0: none) */
 	uint32_t rq_posted;       /**< receives posted at creation (rest at connect) */
 	uint32_t nrpend;          /**< receives read, waiting for their batch */
-	uint32_t rpend[RPC_RC_RBATCH];
+	uint8_t *base;            /**< infrc: s->mem's buffers, bsz bytes apart */
+	uint64_t iova;
+	uint32_t bsz;
+	uint32_t req0;            /**< infrc: the first request buffer */
+	/* infrc: the send WR and the receive batch, their constant fields
+	 * filled once (rc_sess_init): a post sets only what changes */
+	struct rdx_wr swr;
+	struct rdx_sge ssge;
+	struct rdx_recv_wr rwr[RPC_RC_RBATCH];
+	struct rdx_sge rsge[RPC_RC_RBATCH];
 	bool pending;             /**< a response waits for send room, or a held request its slot */
 };
 

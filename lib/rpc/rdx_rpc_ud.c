@@ -336,7 +336,8 @@ ud_rx(struct rdx_rpc_endpoint *ep, const uint8_t *pkt, uint32_t len, uint32_t sr
 	bool to_client;
 	uint32_t k;
 
-	if (unlikely(rpc_pkt_parse(pkt, len, &ep->lim, &h) != 0 ||
+	if (unlikely((!rpc_pkt_parse_short(pkt, len, &ep->lim, &h) &&
+		      rpc_pkt_parse(pkt, len, &ep->lim, &h) != 0) ||
 		     (h.dst_session & RPC_SESS_IDX_MASK) >= ep->max_sessions)) {
 		ep->stats.bad_pkts++;
 		return;
@@ -681,11 +682,7 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		/* repost the buffer */
 		ep->rsges[ep->nrecv].addr = ep->mem->iova +
 			(uint64_t)(ep->rxb - (uint8_t *)ep->mem->addr) + w->wr_id * ep->rx_size;
-		ep->rsges[ep->nrecv].length = ep->rx_size;
-		ep->rsges[ep->nrecv].lkey = ep->mem->lkey;
-		ep->rwrs[ep->nrecv].wr_id = w->wr_id;
-		ep->rwrs[ep->nrecv].sge = &ep->rsges[ep->nrecv];
-		ep->rwrs[ep->nrecv].num_sge = 1;
+		ep->rwrs[ep->nrecv].wr_id = w->wr_id; /* the rest is filled once: ud_ep_init */
 		if (++ep->nrecv == RPC_BURST)
 			rx_flush(ep);
 	}
