@@ -222,6 +222,9 @@ struct rdx_rpc_endpoint {
 	struct rdx_mem *mem;
 	uint8_t *txb;             /**< qdepth packet buffers */
 	uint8_t *rxb;             /**< qdepth receive buffers */
+	uint64_t tx_iova;         /**< txb's device address */
+	uint64_t rx_iova;         /**< rxb's */
+	uint32_t in_poll;         /**< UD: inside rpc_ud_poll: sends wait for its end */
 	uint32_t pkt_size;        /**< header + mtu */
 	uint32_t rx_size;         /**< GRH area + header + mtu */
 	uint32_t tx_head;

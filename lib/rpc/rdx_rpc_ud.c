@@ -647,6 +647,9 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 	int work;
 
 	ep->now = now;
+	/* What handlers and continuations send is queued and posted at the
+	 * end, one burst per poll (rpc_ud_call, rpc_ud_respond) */
+	ep->in_poll++;
 	n = rdx_cq_poll_burst(ep->cq, wc, RPC_BURST);
 	work = (int)n;
 	for (i = 0; i < n; i++) {
@@ -680,8 +683,7 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		else
 			ep->stats.errors++;
 		/* repost the buffer */
-		ep->rsges[ep->nrecv].addr = ep->mem->iova +
-			(uint64_t)(ep->rxb - (uint8_t *)ep->mem->addr) + w->wr_id * ep->rx_size;
+		ep->rsges[ep->nrecv].addr = ep->rx_iova + w->wr_id * ep->rx_size;
 		ep->rwrs[ep->nrecv].wr_id = w->wr_id; /* the rest is filled once: ud_ep_init */
 		if (++ep->nrecv == RPC_BURST)
 			rx_flush(ep);
@@ -690,6 +692,7 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		ep->nrecv = 0;
 		ep->tx_out -= ep->nwr;
 		ep->nwr = 0;
+		ep->in_poll--;
 		return work;
 	}
 	if (ep->nrecv >= RPC_UD_RBATCH)
@@ -721,6 +724,7 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 			ep->scan_deferred = false;
 		}
 	}
+	ep->in_poll--;
 	rpc_ud_tx_flush(ep);
 	return work;
 }
@@ -752,7 +756,8 @@ rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 		rpc_ud_pump_first(ep, s, &c->tx, &c->tm, &c->t_sent, 0, c->type, c->id, c->req, c->req_len);
 	else
 		rpc_ud_pump_client(ep, c);
-	rpc_ud_tx_flush(ep);
+	if (ep->in_poll == 0)
+		rpc_ud_tx_flush(ep);
 	return 0;
 }
 
@@ -780,5 +785,6 @@ rpc_ud_respond(struct rpc_sslot *ss)
 			   ss->resp_len);
 	else
 		rpc_ud_pump_server(ep, ss);
-	rpc_ud_tx_flush(ep);
+	if (ep->in_poll == 0)
+		rpc_ud_tx_flush(ep);
 }

@@ -81,6 +81,8 @@ ud_ep_init(struct rdx_rpc_endpoint *ep)
 		goto err_errno;
 	ep->txb = ep->mem->addr;
 	ep->rxb = ep->txb + (size_t)ep->qdepth * ep->pkt_size;
+	ep->tx_iova = ep->mem->iova;
+	ep->rx_iova = ep->mem->iova + (uint64_t)(ep->rxb - ep->txb);
 	/* the send burst's WRs: what every packet shares, filled once */
 	for (i = 0; i < RPC_BURST; i++) {
 		ep->sges[i].lkey = ep->mem->lkey;

@@ -54,7 +54,7 @@ tx_queue(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, uint8_t *
 
 	/* the rest of wr and sge was filled once (ud_ep_init); flags are
 	 * reset: a flush may have signaled the WR */
-	sge->addr = ep->mem->iova + (uint64_t)(buf - (uint8_t *)ep->mem->addr);
+	sge->addr = ep->tx_iova + (uint64_t)(buf - ep->txb);
 	sge->length = len;
 	wr->flags = 0;
 	wr->ah = s->ah;
