@@ -156,7 +156,7 @@ rpc_pkt_parse_short(const void *buf, uint32_t len, const struct rpc_pkt_limits *
 static inline uint32_t
 rpc_npkts(uint32_t len, uint32_t mtu)
 {
-	return len == 0 ? 1 : (uint32_t)(((uint64_t)len + mtu - 1) / mtu);
+	return len <= mtu ? 1 : (uint32_t)(((uint64_t)len + mtu - 1) / mtu);
 }
 
 /** Length of packet i of a message. */

@@ -135,7 +135,7 @@ rc_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 	if (unlikely(s->sq_out + 1 >= s->sq_depth))
 		return -ENOBUFS;
 	if (c->req_len != 0)
-		memcpy(rc_buf(s, k) + RPC_HDR_LEN, c->req, c->req_len);
+		rpc_copy(rc_buf(s, k) + RPC_HDR_LEN, c->req, c->req_len);
 	c->t_progress = rte_rdtsc();
 	return rc_send(s, k, 0, c->type, c->req_len, c->id);
 }
@@ -240,7 +240,7 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 		else if (h.msg_len > c->resp_cap)
 			status = -EMSGSIZE;
 		else if (h.msg_len != 0)
-			memcpy(c->resp, buf + RPC_HDR_LEN, h.msg_len);
+			rpc_copy(c->resp, buf + RPC_HDR_LEN, h.msg_len);
 		rc_recv_free(s, k);
 		rpc_call_complete(c, status, h.msg_len);
 		return;

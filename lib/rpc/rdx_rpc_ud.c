@@ -146,7 +146,7 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 	if (c->gtm.t != 0 && !(h->flags & RPC_F_RETX) && h->offset / ep->mtu >= c->gtm.pkt)
 		rpc_rtt_end(&s->rtt, &c->gtm, now);
 	if (h->length != 0)
-		memcpy(c->resp + h->offset, payload, h->length);
+		rpc_copy(c->resp + h->offset, payload, h->length);
 	if (rpc_rx_complete(&c->rx)) {
 		rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
 			 rpc_ud_ack_off(ep, &c->rx), 0, 0);
@@ -231,7 +231,7 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 	if (ss->gtm.t != 0 && !(h->flags & RPC_F_RETX) && h->offset / ep->mtu >= ss->gtm.pkt)
 		rpc_rtt_end(&s->rtt, &ss->gtm, now);
 	if (h->length != 0)
-		memcpy(ss->reqbuf + h->offset, payload, h->length);
+		rpc_copy(ss->reqbuf + h->offset, payload, h->length);
 	if (rpc_rx_complete(&ss->rx)) {
 		if (ss->gent.pos != RPC_NONE)
 			rpc_grant_remove(&ep->gs, &ss->gent);

@@ -121,7 +121,7 @@ send_data(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, uint8_t 
 		rpc_hdr_encode(buf, &h);
 	}
 	if (len != 0)
-		memcpy(buf + RPC_HDR_LEN, msg + off, len);
+		rpc_copy(buf + RPC_HDR_LEN, msg + off, len);
 	if (flags & RPC_F_RETX)
 		ep->stats.retransmits++;
 	tx_queue(ep, s, buf, RPC_HDR_LEN + len);
