@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <sys/queue.h>
 
@@ -132,7 +133,16 @@ struct rdx_rpc_session {
 	uint32_t inline_max;      /**< infrc: inline bytes of the QP (0: none) */
 	uint32_t rq_posted;       /**< receives posted at creation (rest at connect) */
 	uint32_t nrpend;          /**< receives read, waiting for their batch */
-	uint32_t rpend[RPC_RC_RBATCH];
+	uint8_t *base;            /**< infrc: s->mem's buffers, bsz bytes apart */
+	uint64_t iova;
+	uint32_t bsz;
+	uint32_t req0;            /**< infrc: the first request buffer */
+	/* infrc: the send WR and the receive batch, their constant fields
+	 * filled once (rc_sess_init): a post sets only what changes */
+	struct rdx_wr swr;
+	struct rdx_sge ssge;
+	struct rdx_recv_wr rwr[RPC_RC_RBATCH];
+	struct rdx_sge rsge[RPC_RC_RBATCH];
 	bool pending;             /**< a response waits for send room, or a held request its slot */
 };
 
@@ -213,6 +223,9 @@ struct rdx_rpc_endpoint {
 	struct rdx_mem *mem;
 	uint8_t *txb;             /**< qdepth packet buffers */
 	uint8_t *rxb;             /**< qdepth receive buffers */
+	uint64_t tx_iova;         /**< txb's device address */
+	uint64_t rx_iova;         /**< rxb's */
+	uint32_t in_poll;         /**< UD: inside rpc_ud_poll: sends wait for its end */
 	uint32_t pkt_size;        /**< header + mtu */
 	uint32_t rx_size;         /**< GRH area + header + mtu */
 	uint32_t tx_head;
@@ -255,6 +268,31 @@ void rpc_ud_qp_failed(struct rdx_rpc_endpoint *ep, const struct rdx_wc *w);
 void rpc_ud_dead_ah_reap(struct rdx_rpc_endpoint *ep);
 /** Free a server slot's buffers and grant entry; the slot goes idle. */
 void rpc_ud_ss_release(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss);
+
+/** Copy a message's bytes: up to 16 inline with two overlapping loads and
+ * stores (a small call's payload, no libc call), else memcpy. */
+static inline void
+rpc_copy(void *dst, const void *src, uint32_t n)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+	uint64_t a, b;
+	uint32_t x, y;
+
+	if (n >= 8 && n <= 16) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + n - 8, 8);
+		memcpy(d, &a, 8);
+		memcpy(d + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(&x, s, 4);
+		memcpy(&y, s + n - 4, 4);
+		memcpy(d, &x, 4);
+		memcpy(d + n - 4, &y, 4);
+	} else {
+		memcpy(d, s, n);
+	}
+}
 
 /* rdx_rpc.c, for the transports */
 /** Finish a call: run its continuation once, free the slot. */

@@ -56,13 +56,13 @@ rc_bsz(const struct rdx_rpc_endpoint *ep)
 static inline uint8_t *
 rc_buf(const struct rdx_rpc_session *s, uint32_t k)
 {
-	return (uint8_t *)s->mem->addr + (size_t)k * rc_bsz(s->ep);
+	return s->base + (size_t)k * s->bsz;
 }
 
 static inline uint64_t
 rc_iova(const struct rdx_rpc_session *s, uint32_t k)
 {
-	return s->mem->iova + (uint64_t)k * rc_bsz(s->ep);
+	return s->iova + (uint64_t)k * s->bsz;
 }
 
 static int
@@ -77,78 +77,67 @@ rc_post_recv(struct rdx_rpc_session *s, uint32_t k)
 	return rdx_qp_post_recv_burst(s->qp, &rw, 1) == 1 ? 0 : -ENOBUFS;
 }
 
-/* Receive k was read and its buffer is free: repost it with the batch. */
-static void
+/* Receive k was read and its buffer is free: repost it with the batch
+ * (the batch's WRs are filled but for the buffer: rc_sess_init). */
+static inline void
 rc_recv_free(struct rdx_rpc_session *s, uint32_t k)
 {
-	struct rdx_rpc_endpoint *ep = s->ep;
-	struct rdx_recv_wr rw[RPC_RC_RBATCH];
-	struct rdx_sge sge[RPC_RC_RBATCH];
-	uint32_t i, n;
+	uint32_t n, i = s->nrpend;
 
-	s->rpend[s->nrpend++] = k;
-	if (s->nrpend < RPC_RC_RBATCH)
+	s->rwr[i].wr_id = k;
+	s->rsge[i].addr = rc_iova(s, k);
+	if (++i < RPC_RC_RBATCH) {
+		s->nrpend = i;
 		return;
-	for (i = 0; i < RPC_RC_RBATCH; i++) {
-		sge[i].addr = rc_iova(s, s->rpend[i]);
-		sge[i].length = RPC_HDR_LEN + ep->max_msg;
-		sge[i].lkey = s->mem->lkey;
-		rw[i].wr_id = s->rpend[i];
-		rw[i].sge = &sge[i];
-		rw[i].num_sge = 1;
 	}
 	s->nrpend = 0;
-	n = rdx_qp_post_recv_burst(s->qp, rw, RPC_RC_RBATCH);
+	n = rdx_qp_post_recv_burst(s->qp, s->rwr, RPC_RC_RBATCH);
 	if (unlikely(n != RPC_RC_RBATCH))
-		ep->stats.errors += RPC_RC_RBATCH - n;
+		s->ep->stats.errors += RPC_RC_RBATCH - n;
 }
 
-/* SEND buffer k with a header and len bytes already in place. */
-static int
-rc_send(struct rdx_rpc_session *s, uint32_t k, const struct rpc_hdr *h)
+/* SEND buffer k, its message of msg_len bytes in place after the header
+ * room: the header is written here (one packet: rpc_hdr_encode_short). */
+static inline int
+rc_send(struct rdx_rpc_session *s, uint32_t k, uint8_t flags, uint16_t type, uint32_t msg_len,
+	uint64_t id)
 {
-	struct rdx_rpc_endpoint *ep = s->ep;
-	const uint32_t len = RPC_HDR_LEN + h->msg_len;
-	/* the short path: a small message inline in its WQE (an inline SGE
-	 * names the bytes by their host address, as in verbs) */
-	const bool inl = len <= s->inline_max;
-	struct rdx_sge sge = {
-		.addr = inl ? (uint64_t)(uintptr_t)rc_buf(s, k) : rc_iova(s, k), .length = len,
-		.lkey = s->mem->lkey,
-	};
-	struct rdx_wr wr = {
-		.wr_id = UINT64_MAX, .sge = &sge, .num_sge = 1, .opcode = RDX_OP_SEND,
-		.flags = inl ? RDX_WR_INLINE : 0,
-	};
+	const uint32_t len = RPC_HDR_LEN + msg_len;
+	uint8_t *buf = rc_buf(s, k);
 
 	if (unlikely(s->sq_out + 1 >= s->sq_depth))
 		return -ENOBUFS;
-	rpc_hdr_encode(rc_buf(s, k), h);
-	if (unlikely(rdx_qp_post_burst(s->qp, &wr, 1) != 1)) {
-		ep->stats.errors++;
+	rpc_hdr_encode_short(buf, flags, type, s->peer_idx, msg_len, id);
+	/* the short path: a small message inline in its WQE (an inline SGE
+	 * names the bytes by their host address, as in verbs) */
+	if (likely(len <= s->inline_max)) {
+		s->ssge.addr = (uint64_t)(uintptr_t)buf;
+		s->swr.flags = RDX_WR_INLINE;
+	} else {
+		s->ssge.addr = rc_iova(s, k);
+		s->swr.flags = 0;
+	}
+	s->ssge.length = len;
+	if (unlikely(rdx_qp_post_burst(s->qp, &s->swr, 1) != 1)) {
+		s->ep->stats.errors++;
 		return -EIO;
 	}
 	s->sq_out++;
-	ep->stats.tx_pkts++;
+	s->ep->stats.tx_pkts++;
 	return 0;
 }
 
 static int
 rc_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 {
-	uint32_t k = RC_REQ_BUF(s->ep, c->idx);
-	struct rpc_hdr h = {
-		.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = RPC_PKT_DATA,
-		.type = c->type, .dst_session = s->peer_idx, .msg_len = c->req_len,
-		.rpc_id = c->id, .length = c->req_len,
-	};
+	uint32_t k = s->req0 + c->idx;
 
 	if (unlikely(s->sq_out + 1 >= s->sq_depth))
 		return -ENOBUFS;
 	if (c->req_len != 0)
-		memcpy(rc_buf(s, k) + RPC_HDR_LEN, c->req, c->req_len);
+		rpc_copy(rc_buf(s, k) + RPC_HDR_LEN, c->req, c->req_len);
 	c->t_progress = rte_rdtsc();
-	return rc_send(s, k, &h);
+	return rc_send(s, k, 0, c->type, c->req_len, c->id);
 }
 
 /* The session's QP reported an error (or refused a WR): it is in the
@@ -174,13 +163,8 @@ static bool
 rc_respond_now(struct rpc_sslot *ss)
 {
 	struct rdx_rpc_session *s = ss->req.sess;
-	struct rpc_hdr h = {
-		.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = RPC_PKT_DATA,
-		.flags = RPC_F_RESP | ss->flags, .type = ss->req.type,
-		.dst_session = s->peer_idx, .msg_len = ss->resp_len, .rpc_id = ss->id,
-		.length = ss->resp_len,
-	};
-	int ret = rc_send(s, RC_RESP_BUF(s->ep, ss->idx), &h);
+	int ret = rc_send(s, s->req0 + s->ep->slots + ss->idx, (uint8_t)(RPC_F_RESP | ss->flags),
+			  ss->req.type, ss->resp_len, ss->id);
 
 	if (ret == -ENOBUFS)
 		return false;
@@ -214,7 +198,7 @@ rc_take_next(struct rdx_rpc_session *s, struct rpc_sslot *ss)
 	ss->req.type = ss->next_type;
 	ss->req.len = ss->next_len;
 	ss->req.data = rc_buf(s, ss->buf) + RPC_HDR_LEN;
-	ss->req.resp = rc_buf(s, RC_RESP_BUF(ep, ss->idx)) + RPC_HDR_LEN;
+	ss->req.resp = rc_buf(s, s->req0 + ep->slots + ss->idx) + RPC_HDR_LEN;
 	ss->req.resp_cap = ep->max_msg;
 	rpc_request_dispatch(ss);
 }
@@ -237,7 +221,8 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 
 	ep->stats.rx_pkts++;
 	/* one message is one packet: ep->lim's mtu of max_msg checks exactly that */
-	if (unlikely(rpc_pkt_parse(buf, len, &ep->lim, &h) != 0 || h.kind != RPC_PKT_DATA ||
+	if (unlikely((!rpc_pkt_parse_short(buf, len, &ep->lim, &h) &&
+		      (rpc_pkt_parse(buf, len, &ep->lim, &h) != 0 || h.kind != RPC_PKT_DATA)) ||
 		     h.dst_session != s->wire_id)) {
 		ep->stats.bad_pkts++;
 		goto repost;
@@ -255,7 +240,7 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 		else if (h.msg_len > c->resp_cap)
 			status = -EMSGSIZE;
 		else if (h.msg_len != 0)
-			memcpy(c->resp, buf + RPC_HDR_LEN, h.msg_len);
+			rpc_copy(c->resp, buf + RPC_HDR_LEN, h.msg_len);
 		rc_recv_free(s, k);
 		rpc_call_complete(c, status, h.msg_len);
 		return;
@@ -289,7 +274,7 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 		ss->req.type = h.type;
 		ss->req.len = h.msg_len;
 		ss->req.data = buf + RPC_HDR_LEN;
-		ss->req.resp = rc_buf(s, RC_RESP_BUF(ep, ss->idx)) + RPC_HDR_LEN;
+		ss->req.resp = rc_buf(s, s->req0 + ep->slots + ss->idx) + RPC_HDR_LEN;
 		ss->req.resp_cap = ep->max_msg;
 		rpc_request_dispatch(ss);
 		return;
@@ -461,6 +446,20 @@ rc_sess_init(struct rdx_rpc_session *s)
 	if (s->mem == NULL) {
 		ret = -rte_errno;
 		goto err;
+	}
+	s->base = s->mem->addr;
+	s->iova = s->mem->iova;
+	s->bsz = (uint32_t)rc_bsz(ep);
+	s->req0 = RC_REQ_BUF(ep, 0);
+	s->ssge.lkey = s->mem->lkey;
+	s->swr = (struct rdx_wr){
+		.wr_id = UINT64_MAX, .sge = &s->ssge, .num_sge = 1, .opcode = RDX_OP_SEND,
+	};
+	for (k = 0; k < RPC_RC_RBATCH; k++) {
+		s->rsge[k].length = RPC_HDR_LEN + ep->max_msg;
+		s->rsge[k].lkey = s->mem->lkey;
+		s->rwr[k].sge = &s->rsge[k];
+		s->rwr[k].num_sge = 1;
 	}
 	for (k = 0; k < ep->slots; k++)
 		s->ss[k].buf = s->ss[k].next_buf = RPC_NONE;

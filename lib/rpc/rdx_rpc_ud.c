@@ -146,7 +146,7 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 	if (c->gtm.t != 0 && !(h->flags & RPC_F_RETX) && h->offset / ep->mtu >= c->gtm.pkt)
 		rpc_rtt_end(&s->rtt, &c->gtm, now);
 	if (h->length != 0)
-		memcpy(c->resp + h->offset, payload, h->length);
+		rpc_copy(c->resp + h->offset, payload, h->length);
 	if (rpc_rx_complete(&c->rx)) {
 		rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
 			 rpc_ud_ack_off(ep, &c->rx), 0, 0);
@@ -231,7 +231,7 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 	if (ss->gtm.t != 0 && !(h->flags & RPC_F_RETX) && h->offset / ep->mtu >= ss->gtm.pkt)
 		rpc_rtt_end(&s->rtt, &ss->gtm, now);
 	if (h->length != 0)
-		memcpy(ss->reqbuf + h->offset, payload, h->length);
+		rpc_copy(ss->reqbuf + h->offset, payload, h->length);
 	if (rpc_rx_complete(&ss->rx)) {
 		if (ss->gent.pos != RPC_NONE)
 			rpc_grant_remove(&ep->gs, &ss->gent);
@@ -336,7 +336,8 @@ ud_rx(struct rdx_rpc_endpoint *ep, const uint8_t *pkt, uint32_t len, uint32_t sr
 	bool to_client;
 	uint32_t k;
 
-	if (unlikely(rpc_pkt_parse(pkt, len, &ep->lim, &h) != 0 ||
+	if (unlikely((!rpc_pkt_parse_short(pkt, len, &ep->lim, &h) &&
+		      rpc_pkt_parse(pkt, len, &ep->lim, &h) != 0) ||
 		     (h.dst_session & RPC_SESS_IDX_MASK) >= ep->max_sessions)) {
 		ep->stats.bad_pkts++;
 		return;
@@ -646,6 +647,9 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 	int work;
 
 	ep->now = now;
+	/* What handlers and continuations send is queued and posted at the
+	 * end, one burst per poll (rpc_ud_call, rpc_ud_respond) */
+	ep->in_poll++;
 	n = rdx_cq_poll_burst(ep->cq, wc, RPC_BURST);
 	work = (int)n;
 	for (i = 0; i < n; i++) {
@@ -679,13 +683,8 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		else
 			ep->stats.errors++;
 		/* repost the buffer */
-		ep->rsges[ep->nrecv].addr = ep->mem->iova +
-			(uint64_t)(ep->rxb - (uint8_t *)ep->mem->addr) + w->wr_id * ep->rx_size;
-		ep->rsges[ep->nrecv].length = ep->rx_size;
-		ep->rsges[ep->nrecv].lkey = ep->mem->lkey;
-		ep->rwrs[ep->nrecv].wr_id = w->wr_id;
-		ep->rwrs[ep->nrecv].sge = &ep->rsges[ep->nrecv];
-		ep->rwrs[ep->nrecv].num_sge = 1;
+		ep->rsges[ep->nrecv].addr = ep->rx_iova + w->wr_id * ep->rx_size;
+		ep->rwrs[ep->nrecv].wr_id = w->wr_id; /* the rest is filled once: ud_ep_init */
 		if (++ep->nrecv == RPC_BURST)
 			rx_flush(ep);
 	}
@@ -693,6 +692,7 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 		ep->nrecv = 0;
 		ep->tx_out -= ep->nwr;
 		ep->nwr = 0;
+		ep->in_poll--;
 		return work;
 	}
 	if (ep->nrecv >= RPC_UD_RBATCH)
@@ -724,6 +724,7 @@ rpc_ud_poll(struct rdx_rpc_endpoint *ep)
 			ep->scan_deferred = false;
 		}
 	}
+	ep->in_poll--;
 	rpc_ud_tx_flush(ep);
 	return work;
 }
@@ -755,7 +756,8 @@ rpc_ud_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 		rpc_ud_pump_first(ep, s, &c->tx, &c->tm, &c->t_sent, 0, c->type, c->id, c->req, c->req_len);
 	else
 		rpc_ud_pump_client(ep, c);
-	rpc_ud_tx_flush(ep);
+	if (ep->in_poll == 0)
+		rpc_ud_tx_flush(ep);
 	return 0;
 }
 
@@ -783,5 +785,6 @@ rpc_ud_respond(struct rpc_sslot *ss)
 			   ss->resp_len);
 	else
 		rpc_ud_pump_server(ep, ss);
-	rpc_ud_tx_flush(ep);
+	if (ep->in_poll == 0)
+		rpc_ud_tx_flush(ep);
 }

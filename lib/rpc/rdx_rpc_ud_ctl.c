@@ -81,6 +81,20 @@ ud_ep_init(struct rdx_rpc_endpoint *ep)
 		goto err_errno;
 	ep->txb = ep->mem->addr;
 	ep->rxb = ep->txb + (size_t)ep->qdepth * ep->pkt_size;
+	ep->tx_iova = ep->mem->iova;
+	ep->rx_iova = ep->mem->iova + (uint64_t)(ep->rxb - ep->txb);
+	/* the send burst's WRs: what every packet shares, filled once */
+	for (i = 0; i < RPC_BURST; i++) {
+		ep->sges[i].lkey = ep->mem->lkey;
+		ep->wrs[i] = (struct rdx_wr){
+			.wr_id = UINT64_MAX, /* receives are numbered 0..qdepth-1 */
+			.sge = &ep->sges[i], .num_sge = 1, .opcode = RDX_OP_SEND,
+		};
+		ep->rsges[i].length = ep->rx_size;
+		ep->rsges[i].lkey = ep->mem->lkey;
+		ep->rwrs[i].sge = &ep->rsges[i];
+		ep->rwrs[i].num_sge = 1;
+	}
 	/* request/response pairs: mapped now, touched only when used */
 	ep->pool_len = (size_t)ep->msg_bufs * 2 * ep->max_msg;
 	ep->pool = mmap(NULL, ep->pool_len, PROT_READ | PROT_WRITE,

@@ -52,14 +52,11 @@ tx_queue(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, uint8_t *
 	struct rdx_wr *wr = &ep->wrs[ep->nwr];
 	struct rdx_sge *sge = &ep->sges[ep->nwr];
 
-	sge->addr = ep->mem->iova + (uint64_t)(buf - (uint8_t *)ep->mem->addr);
+	/* the rest of wr and sge was filled once (ud_ep_init); flags are
+	 * reset: a flush may have signaled the WR */
+	sge->addr = ep->tx_iova + (uint64_t)(buf - ep->txb);
 	sge->length = len;
-	sge->lkey = ep->mem->lkey;
-	memset(wr, 0, sizeof(*wr));
-	wr->wr_id = UINT64_MAX; /* receives are numbered 0..qdepth-1 */
-	wr->sge = sge;
-	wr->num_sge = 1;
-	wr->opcode = RDX_OP_SEND;
+	wr->flags = 0;
 	wr->ah = s->ah;
 	wr->remote_qpn = s->peer_qpn;
 	wr->remote_qkey = s->peer_qkey;
@@ -101,22 +98,33 @@ static int
 send_data(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, uint8_t flags,
 	  uint16_t type, uint64_t id, const uint8_t *msg, uint32_t msg_len, uint32_t i)
 {
-	struct rpc_hdr h = {
-		.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = RPC_PKT_DATA,
-		.flags = flags, .type = type, .dst_session = s->peer_idx,
-		.msg_len = msg_len, .rpc_id = id, .offset = i * ep->mtu,
-		.length = rpc_pkt_len(msg_len, ep->mtu, i),
-	};
 	uint8_t *buf = rpc_ud_tx_get(ep);
+	uint32_t off, len;
 
 	if (buf == NULL)
 		return -ENOBUFS;
-	rpc_hdr_encode(buf, &h);
-	if (h.length != 0)
-		memcpy(buf + RPC_HDR_LEN, msg + h.offset, h.length);
+	if (i == 0 && msg_len <= ep->mtu) {
+		/* the message's only packet: the short path */
+		off = 0;
+		len = msg_len;
+		rpc_hdr_encode_short(buf, flags, type, s->peer_idx, msg_len, id);
+	} else {
+		struct rpc_hdr h = {
+			.magic = RPC_PKT_MAGIC, .version = RPC_PKT_VERSION, .kind = RPC_PKT_DATA,
+			.flags = flags, .type = type, .dst_session = s->peer_idx,
+			.msg_len = msg_len, .rpc_id = id, .offset = i * ep->mtu,
+			.length = rpc_pkt_len(msg_len, ep->mtu, i),
+		};
+
+		off = h.offset;
+		len = h.length;
+		rpc_hdr_encode(buf, &h);
+	}
+	if (len != 0)
+		rpc_copy(buf + RPC_HDR_LEN, msg + off, len);
 	if (flags & RPC_F_RETX)
 		ep->stats.retransmits++;
-	tx_queue(ep, s, buf, RPC_HDR_LEN + h.length);
+	tx_queue(ep, s, buf, RPC_HDR_LEN + len);
 	return 0;
 }
 

@@ -119,6 +119,57 @@ test_header(void)
 	CU_ASSERT_EQUAL(rpc_pkt_parse(buf, RPC_HDR_LEN, &lim, &o), 0);
 }
 
+/* The short path: rpc_hdr_encode_short writes rpc_hdr_encode's bytes, and
+ * rpc_pkt_parse_short accepts a message's only DATA packet and nothing
+ * rpc_pkt_parse refuses or reads otherwise: every byte of a good header
+ * set to each of a few values, at every length around the right one. */
+static void
+test_header_short(void)
+{
+	static const uint8_t vals[] = { 0, 1, 2, 3, 4, 5, 7, 8, 50, 99, 100, 101, 0x80, 0xA7, 0xff };
+	static const uint32_t lens[] = { 0, 1, 8, 99, 100 };
+	uint8_t a[RPC_HDR_LEN + MTU + 8], b[RPC_HDR_LEN + MTU + 8];
+	struct rpc_hdr h, o, p;
+	uint32_t li, pos, vi, len, fast = 0;
+
+	memset(a, 0, sizeof(a));
+	memset(b, 0, sizeof(b));
+	for (li = 0; li < (sizeof(lens) / sizeof(lens[0])); li++) {
+		h = data_hdr(lens[li], 0);
+		rpc_hdr_encode(a, &h);
+		rpc_hdr_encode_short(b, h.flags, h.type, h.dst_session, h.msg_len, h.rpc_id);
+		CU_ASSERT(memcmp(a, b, RPC_HDR_LEN) == 0);
+		CU_ASSERT(rpc_pkt_parse_short(b, RPC_HDR_LEN + lens[li], &lim, &o));
+		CU_ASSERT(memcmp(&o, &h, sizeof(h)) == 0);
+		for (pos = 0; pos < RPC_HDR_LEN; pos++) {
+			for (vi = 0; vi < (sizeof(vals) / sizeof(vals[0])); vi++) {
+				memcpy(a, b, RPC_HDR_LEN);
+				a[pos] = vals[vi];
+				for (len = RPC_HDR_LEN - 1; len <= RPC_HDR_LEN + MTU + 1; len++) {
+					if (!rpc_pkt_parse_short(a, len, &lim, &o))
+						continue;
+					fast++;
+					CU_ASSERT_EQUAL_FATAL(rpc_pkt_parse(a, len, &lim, &p), 0);
+					CU_ASSERT(memcmp(&o, &p, sizeof(o)) == 0);
+					CU_ASSERT_EQUAL(o.offset, 0);
+					CU_ASSERT_EQUAL(o.length, o.msg_len);
+				}
+			}
+		}
+	}
+	CU_ASSERT(fast > (sizeof(lens) / sizeof(lens[0]))); /* some mutations stay good ones */
+	/* not the short path: a message of two packets, an ACK */
+	h = data_hdr(150, 0);
+	rpc_hdr_encode(a, &h);
+	CU_ASSERT(!rpc_pkt_parse_short(a, RPC_HDR_LEN + MTU, &lim, &o));
+	CU_ASSERT_EQUAL(rpc_pkt_parse(a, RPC_HDR_LEN + MTU, &lim, &o), 0);
+	h.kind = RPC_PKT_ACK;
+	h.offset = 0;
+	h.length = 0;
+	rpc_hdr_encode(a, &h);
+	CU_ASSERT(!rpc_pkt_parse_short(a, RPC_HDR_LEN + 8, &lim, &o));
+}
+
 static void
 test_reassembly(void)
 {
@@ -448,6 +499,7 @@ main(void)
 {
 	static const struct rdx_ut_case cases[] = {
 		{ "header", test_header },
+		{ "header_short", test_header_short },
 		{ "reassembly", test_reassembly },
 		{ "window", test_window },
 		{ "ids", test_ids },
