@@ -38,6 +38,7 @@ struct sw_tm_shared {
 	uint32_t lock;
 	uint64_t epoch;               /* clock ticks at open */
 	uint64_t unheld;
+	uint64_t first, last;         /* clock ticks: first and last scheduling */
 	struct sw_tm_nic nic;
 };
 
@@ -124,8 +125,13 @@ sw_timing_name(const struct sw_timing *t)
 
 void
 sw_timing_stats(const struct sw_timing *t, uint64_t *wqes, uint64_t *busy_ns, uint64_t *late,
-		uint64_t *unheld)
+		uint64_t *unheld, uint64_t *span_ns)
 {
+	const uint64_t first = __atomic_load_n(&t->sh->first, __ATOMIC_RELAXED);
+	const uint64_t last = __atomic_load_n(&t->sh->last, __ATOMIC_RELAXED);
+
+	*span_ns = first == 0 || last < first ? 0 :
+		(uint64_t)((double)(last - first) * t->ps_per_tick / SW_TM_PS_PER_NS);
 	*wqes = __atomic_load_n(&t->sh->nic.wqes, __ATOMIC_RELAXED);
 	*busy_ns = __atomic_load_n(&t->sh->nic.busy_ps, __ATOMIC_RELAXED) / SW_TM_PS_PER_NS;
 	*late = __atomic_load_n(&t->late, __ATOMIC_RELAXED);
@@ -242,6 +248,9 @@ tm_schedule(struct sw_timing *t, const struct sw_lqp *q, struct sw_tm_qp *tq, ui
 		}
 		rte_pause();
 	}
+	if (t->sh->first == 0)
+		t->sh->first = now;
+	t->sh->last = now;
 	while (tq->sched != db) {
 		uint32_t nbb = tm_parse(q, tq->sched, &w);
 		uint32_t left = (db - tq->sched) & 0xffff;
