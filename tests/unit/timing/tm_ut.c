@@ -153,27 +153,30 @@ test_atomic_unit(void)
 	static struct sw_tm_atomic u;
 	uint64_t t, last = 0;
 	unsigned int i;
+	bool serial = false;
 
 	/* one address: serialised, op_ps apart */
 	sw_tm_atomic_init(&u, 16);
 	for (i = 0; i < 10; i++)
-		last = sw_tm_atomic_op(&u, 0x1000, 0, 300, 20);
+		last = sw_tm_atomic_op(&u, 0x1000, 0, 300, 20, NULL);
 	CU_ASSERT_EQUAL(last, 3000);
 	/* the same 8 bytes, another byte offset: the same address */
-	CU_ASSERT_EQUAL(sw_tm_atomic_op(&u, 0x1004, 0, 300, 20), 3300);
+	CU_ASSERT_EQUAL(sw_tm_atomic_op(&u, 0x1004, 0, 300, 20, &serial), 3300);
+	CU_ASSERT_TRUE(serial);
 	/* distinct addresses: pipelined, issue_ps apart */
 	sw_tm_atomic_init(&u, 16);
 	for (i = 0; i < 10; i++)
-		last = sw_tm_atomic_op(&u, 0x1000 + 8 * i, 0, 300, 20);
+		last = sw_tm_atomic_op(&u, 0x1000 + 8 * i, 0, 300, 20, NULL);
 	CU_ASSERT_EQUAL(last, 9 * 20 + 300);
 	/* more addresses than units: the slot that frees first */
 	sw_tm_atomic_init(&u, 2);
-	CU_ASSERT_EQUAL(sw_tm_atomic_op(&u, 0, 0, 300, 20), 300);
-	CU_ASSERT_EQUAL(sw_tm_atomic_op(&u, 8, 0, 300, 20), 320);
-	t = sw_tm_atomic_op(&u, 16, 0, 300, 20);
+	CU_ASSERT_EQUAL(sw_tm_atomic_op(&u, 0, 0, 300, 20, NULL), 300);
+	CU_ASSERT_EQUAL(sw_tm_atomic_op(&u, 8, 0, 300, 20, NULL), 320);
+	t = sw_tm_atomic_op(&u, 16, 0, 300, 20, NULL);
 	CU_ASSERT_EQUAL(t, 600);
 	/* later, idle again: no wait */
-	CU_ASSERT_EQUAL(sw_tm_atomic_op(&u, 0, 10000, 300, 20), 10300);
+	CU_ASSERT_EQUAL(sw_tm_atomic_op(&u, 0, 10000, 300, 20, &serial), 10300);
+	CU_ASSERT_FALSE(serial);
 }
 
 static const char good[] =
@@ -277,6 +280,8 @@ test_nic_wqe(void)
 		w.raddr = 0x1000;
 		sw_tm_nic_wqe(&n, &prof, &w, 0, &t);
 	}
+	/* the busy time: one key, a whole operation each */
+	CU_ASSERT(n.busy_ps >= 99ULL * prof.atomic_ns * 1000);
 	sw_tm_nic_init(&n, &prof);
 	for (i = 0; i < 100; i++) {
 		w.raddr = 0x1000 + 8 * i;
@@ -284,6 +289,8 @@ test_nic_wqe(void)
 	}
 	CU_ASSERT(t.cqe_ps > 100ULL * prof.atomic_ns * 1000);
 	CU_ASSERT(t2.cqe_ps < t.cqe_ps / 4);
+	/* the busy time: many keys, an issue slot each */
+	CU_ASSERT(n.busy_ps < 100ULL * prof.atomic_ns * 1000 / 4);
 	/* READ: the completion comes with the data */
 	sw_tm_nic_init(&n, &prof);
 	w.op = SW_TM_READ;

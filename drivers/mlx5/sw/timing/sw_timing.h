@@ -138,9 +138,10 @@ struct sw_tm_atomic {
 void sw_tm_atomic_init(struct sw_tm_atomic *u, uint32_t units);
 /* An atomic on the 8 bytes at addr arriving at now_ps: when its result
  * is ready. One address: one at a time (op_ps each); other addresses:
- * one accepted every issue_ps, up to units in flight. */
+ * one accepted every issue_ps, up to units in flight. *serial (may be
+ * NULL): it waited for an operation on the same address. */
 uint64_t sw_tm_atomic_op(struct sw_tm_atomic *u, uint64_t addr, uint64_t now_ps, uint64_t op_ps,
-			 uint64_t issue_ps);
+			 uint64_t issue_ps, bool *serial);
 
 /* ------------------------------------------------------------------ */
 /* one WQE through the NIC                                            */

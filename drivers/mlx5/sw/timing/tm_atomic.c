@@ -19,7 +19,7 @@ sw_tm_atomic_init(struct sw_tm_atomic *u, uint32_t units)
 
 uint64_t
 sw_tm_atomic_op(struct sw_tm_atomic *u, uint64_t addr, uint64_t now_ps, uint64_t op_ps,
-		uint64_t issue_ps)
+		uint64_t issue_ps, bool *serial)
 {
 	uint64_t start;
 	uint32_t i, pick = 0;
@@ -31,6 +31,8 @@ sw_tm_atomic_op(struct sw_tm_atomic *u, uint64_t addr, uint64_t now_ps, uint64_t
 		if (u->busy_ps[i] < u->busy_ps[pick])
 			pick = i;
 	}
+	if (serial != NULL)
+		*serial = i < u->units;
 	if (i < u->units) {
 		/* the same address in flight: after it */
 		pick = i;

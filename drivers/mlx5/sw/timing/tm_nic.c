@@ -44,6 +44,7 @@ sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct s
 	const uint64_t msg_ps = 1000000000ULL / p->msg_rate_kops;
 	const uint64_t ack_ser = sw_tm_link_ser_ps(p->pkt_hdr + p->ack_bytes, p->link_mbps);
 	uint64_t ready, start, ser, last, arrive, busy = msg_ps, done;
+	bool serial;
 
 	ready = now_ps + sw_tm_pcie_wqe_ps(p, w->wqe_bytes, w->bf);
 	if (!sw_tm_cache_touch(&n->qpc, w->qp_key))
@@ -89,9 +90,11 @@ sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct s
 		last = sw_tm_port_send(&n->port.tx_free_ps, ready,
 				       sw_tm_link_ser_ps(p->pkt_hdr + p->atomic_hdr, p->link_mbps));
 		arrive = last + prop + pipe;
-		busy = tm_max(busy, p->atomic_issue_ns * SW_TM_PS_PER_NS);
 		arrive = sw_tm_atomic_op(&n->atom, w->raddr, arrive, p->atomic_ns * SW_TM_PS_PER_NS,
-					 p->atomic_issue_ns * SW_TM_PS_PER_NS);
+					 p->atomic_issue_ns * SW_TM_PS_PER_NS, &serial);
+		/* the unit's occupancy: a whole operation behind one on the
+		 * same address, an issue slot otherwise */
+		busy = tm_max(busy, (serial ? p->atomic_ns : p->atomic_issue_ns) * SW_TM_PS_PER_NS);
 		last = sw_tm_port_send(&n->port.rx_free_ps, arrive,
 				       sw_tm_link_ser_ps(p->pkt_hdr + p->ack_bytes + 8, p->link_mbps));
 		t->data_ps = last + prop + pipe + sw_tm_pcie_write_ps(p, 8);
