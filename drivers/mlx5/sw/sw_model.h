@@ -380,6 +380,7 @@ struct sw_lqp {
 	uint32_t qpn;
 	uint32_t sq_wqe_cnt;
 	uint32_t rq_wqe_cnt;
+	uint32_t path_mtu;        /* RC: bytes, from connect (0: the port's); timing only */
 	uint32_t max_inline;
 	uint32_t max_send_sge;
 	uint32_t max_wqebbs;

@@ -156,6 +156,7 @@ tm_parse(const struct sw_lqp *q, uint32_t pos, struct sw_tm_wqe *w)
 	w->wqe_bytes = RTE_ALIGN_CEIL(ds * 16, 64U);
 	w->signaled = (b[11] & MLX5_WQE_CTRL_CQ_UPDATE) != 0;
 	w->qp_key = q->slot;
+	w->mtu = q->type == SW_QPT_UD ? 0 : q->path_mtu;
 	/* assumed: the datapath rings a descriptor this small with a copy */
 	w->bf = true;
 	off = q->type == SW_QPT_UD ? 64 : 16;

@@ -255,6 +255,16 @@ test_nic_wqe(void)
 				prof.link_mbps);
 	gap = t2.data_ps - t.data_ps;
 	CU_ASSERT(gap >= ser && gap <= ser + 1000);
+	/* the QP's path MTU: 256-B packets carry 16 x the headers */
+	sw_tm_nic_init(&n, &prof);
+	w.mtu = 256;
+	sw_tm_nic_wqe(&n, &prof, &w, 0, &t);
+	sw_tm_nic_wqe(&n, &prof, &w, 0, &t2);
+	CU_ASSERT(t2.data_ps - t.data_ps >=
+		  sw_tm_link_ser_ps(sw_tm_link_wire_bytes(65536, 256, prof.pkt_hdr, prof.reth),
+				    prof.link_mbps));
+	CU_ASSERT(t2.data_ps - t.data_ps > gap + gap / 4);
+	w.mtu = 0;
 	/* 8-byte inline writes: the message rate, not the link; the first on
 	 * an idle NIC is the minimum one-way time */
 	min = sw_tm_nic_min_write_ps(&prof);

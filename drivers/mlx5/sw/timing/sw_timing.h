@@ -154,6 +154,7 @@ struct sw_tm_wqe {
 	enum sw_tm_op op;
 	uint64_t len;           /* payload bytes */
 	uint32_t wqe_bytes;     /* the descriptor */
+	uint32_t mtu;           /* the QP's path MTU (0: the profile's; at most it) */
 	bool inl;               /* payload inline in the WQE */
 	bool bf;                /* rung with a BlueFlame copy */
 	bool signaled;

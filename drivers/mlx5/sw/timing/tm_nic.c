@@ -43,6 +43,7 @@ sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct s
 	const uint64_t prop = p->prop_ns * SW_TM_PS_PER_NS;
 	const uint64_t msg_ps = 1000000000ULL / p->msg_rate_kops;
 	const uint64_t ack_ser = sw_tm_link_ser_ps(p->pkt_hdr + p->ack_bytes, p->link_mbps);
+	const uint32_t mtu = w->mtu != 0 && w->mtu < p->mtu ? w->mtu : p->mtu;
 	uint64_t ready, start, ser, last, arrive, busy = msg_ps, done;
 	bool serial;
 
@@ -55,7 +56,7 @@ sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct s
 	switch (w->op) {
 	case SW_TM_WRITE:
 	case SW_TM_SEND:
-		ser = sw_tm_link_ser_ps(sw_tm_link_wire_bytes(w->len, p->mtu, p->pkt_hdr,
+		ser = sw_tm_link_ser_ps(sw_tm_link_wire_bytes(w->len, mtu, p->pkt_hdr,
 							      w->op == SW_TM_WRITE ? p->reth : 0),
 					p->link_mbps);
 		busy = tm_max(busy, ser);
@@ -77,7 +78,7 @@ sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct s
 		last = sw_tm_port_send(&n->port.tx_free_ps, ready,
 				       sw_tm_link_ser_ps(p->pkt_hdr + p->reth, p->link_mbps));
 		arrive = last + prop + pipe + p->pcie_rd_ns * SW_TM_PS_PER_NS;
-		ser = sw_tm_link_ser_ps(sw_tm_link_wire_bytes(w->len, p->mtu, p->pkt_hdr,
+		ser = sw_tm_link_ser_ps(sw_tm_link_wire_bytes(w->len, mtu, p->pkt_hdr,
 							      p->ack_bytes), p->link_mbps);
 		busy = tm_max(busy, ser);
 		ser = tm_max(ser, sw_tm_pcie_xfer_ps(p, w->len, p->mrrs));
