@@ -50,6 +50,7 @@ struct sw_tm_profile {
 	uint32_t pipe_ns;       /* one pass through a send or receive pipeline */
 	uint32_t qpc_entries;   /* QP-context cache entries */
 	uint32_t qpc_bytes;     /* QP context read on a miss */
+	uint32_t qpc_miss_par;  /* context reads in flight: a miss holds the pipeline 1/par of its read */
 	uint32_t atomic_ns;     /* atomic unit: one read-modify-write of one address */
 	uint32_t atomic_issue_ns; /* ... a new address accepted every */
 	uint32_t atomic_units;  /* addresses in flight */

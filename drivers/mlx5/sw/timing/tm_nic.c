@@ -44,14 +44,19 @@ sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct s
 	const uint64_t msg_ps = 1000000000ULL / p->msg_rate_kops;
 	const uint64_t ack_ser = sw_tm_link_ser_ps(p->pkt_hdr + p->ack_bytes, p->link_mbps);
 	const uint32_t mtu = w->mtu != 0 && w->mtu < p->mtu ? w->mtu : p->mtu;
-	uint64_t ready, start, ser, last, arrive, busy = msg_ps, done;
+	uint64_t ready, start, ser, last, arrive, busy = msg_ps, done, miss = 0;
 	bool serial;
 
 	ready = now_ps + sw_tm_pcie_wqe_ps(p, w->wqe_bytes, w->bf);
-	if (!sw_tm_cache_touch(&n->qpc, w->qp_key))
-		ready += sw_tm_pcie_read_ps(p, p->qpc_bytes);
+	if (!sw_tm_cache_touch(&n->qpc, w->qp_key)) {
+		/* the context is read before the message goes on; the
+		 * pipeline overlaps qpc_miss_par such reads */
+		miss = sw_tm_pcie_read_ps(p, p->qpc_bytes);
+		ready += miss;
+		miss /= p->qpc_miss_par;
+	}
 	start = tm_max(ready, n->pipe_free_ps);
-	n->pipe_free_ps = start + msg_ps;
+	n->pipe_free_ps = start + msg_ps + miss;
 	ready = start + pipe;
 	switch (w->op) {
 	case SW_TM_WRITE:
@@ -112,7 +117,7 @@ sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct s
 	if (t->cqe_ps < t->data_ps)
 		t->cqe_ps = t->data_ps;
 	n->wqes++;
-	n->busy_ps += busy;
+	n->busy_ps += tm_max(busy, msg_ps + miss);
 }
 
 uint64_t

@@ -39,6 +39,7 @@ static const struct {
 	TM_KEY(pipe_ns, 0, 100000, 4),
 	TM_KEY(qpc_entries, 0, SW_TM_CACHE_KEYS, 4),
 	TM_KEY(qpc_bytes, 0, 4096, 4),
+	TM_KEY(qpc_miss_par, 1, 1024, 4),
 	TM_KEY(atomic_ns, 0, 100000, 4),
 	TM_KEY(atomic_issue_ns, 0, 100000, 4),
 	TM_KEY(atomic_units, 1, SW_TM_ATOMIC_SLOTS, 4),
