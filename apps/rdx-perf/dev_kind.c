@@ -55,3 +55,46 @@ perf_dev_kind_json(enum perf_dev_kind k)
 	return k == PERF_DEV_KIND_MODEL ? "software device" :
 		k == PERF_DEV_KIND_SOFT_RDMA ? "software RDMA device" : "hardware";
 }
+
+/* xstat name of the device, 0 when it has none */
+static uint64_t
+dev_xstat(struct rdx_dev *dev, const char *name)
+{
+	struct rdx_dev_xstat xs[128];
+	int n = rdx_dev_xstats_get(dev, xs, RTE_DIM(xs)), i;
+
+	for (i = 0; i < n && i < (int)RTE_DIM(xs); i++)
+		if (strcmp(xs[i].name, name) == 0)
+			return xs[i].value;
+	return 0;
+}
+
+/*
+ * With a timing profile, over the whole run (every size, warm-up
+ * included): the WQEs the device modelled, the modelled NIC's busy time
+ * for them (its bottleneck's: message rate, link or atomic unit) and the
+ * span from the first to the last. A NIC busy under 90% of the span in a
+ * bandwidth run was waiting for the host: the figures are the host's
+ * running the model, not the profile's ("model-bound").
+ */
+void
+perf_dev_model_footer(const struct perf_app *a, FILE *f)
+{
+	uint64_t wqes, busy, span;
+
+	if (a->attr->model[0] == '\0' || a->o.mode != PERF_MODE_BW)
+		return;
+	wqes = dev_xstat(a->dev, "sw_tm_wqes");
+	busy = dev_xstat(a->dev, "sw_tm_busy_ns");
+	span = dev_xstat(a->dev, "sw_tm_span_ns");
+	if (wqes == 0 || busy == 0 || span == 0)
+		return;
+	if (busy * 10 < span * 9)
+		fprintf(f, " model-bound (%s): this host ran the model at %.3f Mop/s; the modelled NIC would do %.3f Mop/s for these WQEs (busy %.0f%% of the run)\n",
+			a->attr->model, (double)wqes * 1e3 / (double)span,
+			(double)wqes * 1e3 / (double)busy, 100.0 * (double)busy / (double)span);
+	else
+		fprintf(f, " %s: the modelled NIC was busy %.0f%% of the run (%.3f Mop/s): the profile's figures\n",
+			a->attr->model, 100.0 * (double)RTE_MIN(busy, span) / (double)span,
+			(double)wqes * 1e3 / (double)span);
+}

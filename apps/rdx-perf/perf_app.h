@@ -769,6 +769,9 @@ enum perf_dev_kind perf_dev_kind_at(const char *sysfs_ib, const struct rdx_dev_a
 enum perf_dev_kind perf_dev_kind(const struct rdx_dev_attr *at);
 const char *perf_dev_kind_label(enum perf_dev_kind k);
 const char *perf_dev_kind_json(enum perf_dev_kind k);
+/* The software device's timing layer after a bandwidth run: whether the
+ * host kept up with the modelled NIC ("model-bound" with both rates). */
+void perf_dev_model_footer(const struct perf_app *a, FILE *f);
 /* perftest_head.c: perftest's parameter block and address lines (the
  * perftest form), from the connected endpoints */
 void perf_perftest_head(struct perf_app *a);

@@ -117,6 +117,8 @@ perf_report_dev_knobs(const struct perf_app *a)
 	rdx_report_knob_set(a->rep, "device_kind", "%s", perf_dev_kind_json(perf_dev_kind(at)));
 	if (at->software)
 		rdx_report_knob_set(a->rep, "sw_progress", "%s", perf_sw_progress_name(a->o.sw_progress));
+	if (at->model[0] != '\0')
+		rdx_report_knob_set(a->rep, "device_model", "%s", at->model);
 }
 
 int
@@ -354,8 +356,8 @@ perf_report_head(struct perf_app *a)
 
 	if (o->output != PERF_OUTPUT_TABLE) {
 		if (a->attr->software)
-			fprintf(stderr, "rdx-perf: figures from the SOFTWARE mlx5 device (a model, not a NIC): %s\n",
-				a->attr->name);
+			fprintf(stderr, "rdx-perf: figures from the SOFTWARE mlx5 device (a model, not a NIC): %s%s%s\n",
+				a->attr->name, a->attr->model[0] != '\0' ? ", " : "", a->attr->model);
 		return;
 	}
 	/* --qp-sweep: the QPs per lcore of the sweep, as the option gave them */
@@ -365,9 +367,11 @@ perf_report_head(struct perf_app *a)
 		snprintf(qps, sizeof(qps), "%u-%u (--qp-sweep)", o->sweep_lo, o->sweep_hi);
 	else
 		snprintf(qps, sizeof(qps), "%u", o->sweep_lo);
-	printf(" rdx-perf %s %s | %s | dev %s (%s%s, driver %s) | %u lcore(s) x %s QP(s)%s | transport %s\n",
+	printf(" rdx-perf %s %s | %s | dev %s (%s%s%s%s%s, driver %s) | %u lcore(s) x %s QP(s)%s | transport %s\n",
 	       o->test, mode_name(o->mode), rdx_op_name(a->eng->op), a->attr->name,
-	       kind == PERF_DEV_KIND_MODEL ? "software device, progress " : perf_dev_kind_label(kind),
+	       kind == PERF_DEV_KIND_MODEL ? "software device, " : perf_dev_kind_label(kind),
+	       a->attr->model, a->attr->model[0] != '\0' ? ", " : "",
+	       kind == PERF_DEV_KIND_MODEL ? "progress " : "",
 	       kind == PERF_DEV_KIND_MODEL ? perf_sw_progress_name(o->sw_progress) : "", a->attr->driver,
 	       a->nb_lcores, qps, perf_bidir_procs(a) ? ", both processes posting (-b)" :
 	       o->bidir ? ", both ends posting (-b)" : "",
@@ -767,6 +771,8 @@ perf_report_finish(struct perf_app *a)
 		perf_report_head(a);
 		rdx_report_print_compact(a->rep, stdout, compact_kind(a), o->gbits);
 	}
+	if (o->output == PERF_OUTPUT_TABLE)
+		perf_dev_model_footer(a, stdout);
 	if (o->verbose) {
 		printf("\n");
 		rdx_report_print_table(a->rep, stdout, o->gbits);

@@ -230,6 +230,10 @@ struct rdx_dev_attr {
 	 * complete it with IBV_WC_LOC_LEN_ERR; the verbs driver refuses it at
 	 * post time (short count), since a provider may send it (doc/ud.md). */
 	uint32_t max_ud_msg;
+	/** The software device: what its figures model besides the device's
+	 * behaviour, "timing <profile> (modelled)" with devargs timing=; ""
+	 * when nothing (labels then say "software device" alone). */
+	char model[64];
 };
 
 /** CQ options. */

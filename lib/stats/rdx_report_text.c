@@ -74,6 +74,7 @@ rdx_report_banner(const struct rdx_report *r, FILE *f)
 {
 	const char *kind = rdx_report_knob_get(r, "device_kind");
 	const char *dev = rdx_report_knob_get(r, "device");
+	const char *model = rdx_report_knob_get(r, "device_model");
 
 	if (dev == NULL)
 		dev = rdx_report_knob_get(r, "dev");
@@ -81,8 +82,9 @@ rdx_report_banner(const struct rdx_report *r, FILE *f)
 	if (kind == NULL)
 		return;
 	if (strcmp(kind, "software device") == 0)
-		fprintf(f, "*** results on the SOFTWARE mlx5 device (a model, not a NIC)%s%s ***\n",
-			dev != NULL ? ": " : "", dev != NULL ? dev : "");
+		fprintf(f, "*** results on the SOFTWARE mlx5 device (a model, not a NIC)%s%s%s%s ***\n",
+			dev != NULL ? ": " : "", dev != NULL ? dev : "", model != NULL ? ", " : "",
+			model != NULL ? model : "");
 	else if (strcmp(kind, "hardware") == 0)
 		fprintf(f, "*** results on HARDWARE%s%s ***\n",
 			dev != NULL ? ": " : "", dev != NULL ? dev : "");

@@ -300,6 +300,14 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 		q->lock_wait = false;
 		return SW_DONE; /* unsignaled: no CQE */
 	}
+	if (unlikely(e->timing != NULL) && sw_timing_cqe_hold(e->timing, q)) {
+		/* executed at its modelled data time; the modelled NIC's
+		 * completion comes later: owed, written at that time */
+		q->sq_ci = w->pos;
+		q->cqe_owed = true;
+		q->owed_bytes = bytes;
+		return SW_WAIT;
+	}
 	memset(&c, 0, sizeof(c));
 	c.wqe_counter = htobe16((uint16_t)w->idx);
 	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->qpn);

@@ -45,6 +45,10 @@ sw_close(struct rdx_dev *dev)
 {
 	struct sw_dev *sd = sw_dev(dev);
 
+	/* no engine runs the timing hook past here */
+	sw_engine_stop_thread(&sd->eng);
+	sw_timing_close(&sd->eng, sd->eng.timing);
+	sd->eng.timing = NULL;
 	sw_engine_fini(&sd->eng);
 	rdx_mlx5_objs_fini(&sd->objs);
 	free(sd);
@@ -299,6 +303,20 @@ sw_xstats_get(struct rdx_dev *dev, struct rdx_dev_xstat *xs, unsigned int n)
 	for (i = 0; i < RTE_DIM(sw_model_xstats); i++)
 		rdx_mlx5_xstat_set(xs, n, i, sw_model_xstats[i].name,
 				   *(const uint64_t *)RTE_PTR_ADD(&st, sw_model_xstats[i].off));
+	if (sd->eng.timing != NULL) {
+		/* the timing layer: WQEs modelled, the NIC's busy time for
+		 * them (wqes / busy: its ceiling for that mix), WQEs executed
+		 * over 1 us after their time, WQEs not held, first to last
+		 * doorbell seen */
+		uint64_t v[5];
+
+		sw_timing_stats(sd->eng.timing, &v[0], &v[1], &v[2], &v[3], &v[4]);
+		rdx_mlx5_xstat_set(xs, n, i++, "sw_tm_wqes", v[0]);
+		rdx_mlx5_xstat_set(xs, n, i++, "sw_tm_busy_ns", v[1]);
+		rdx_mlx5_xstat_set(xs, n, i++, "sw_tm_late", v[2]);
+		rdx_mlx5_xstat_set(xs, n, i++, "sw_tm_unheld", v[3]);
+		rdx_mlx5_xstat_set(xs, n, i++, "sw_tm_span_ns", v[4]);
+	}
 	return (int)rdx_mlx5_objs_xstats(&sd->objs, xs, n, i);
 }
 
@@ -339,8 +357,8 @@ sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 	unsigned int i;
 	struct sw_dev *sd;
 	uint32_t wqe, inl;
-	char val[16];
-	int ret;
+	char val[16], timing[256];
+	int ret, has_timing;
 
 	/* devargs progress=inline|poll|thread (lib/dev refused other keys) */
 	ret = rdx_devargs_get(devargs, "progress", val, sizeof(val));
@@ -351,6 +369,14 @@ sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 	} else if (ret != 0 && (ret < 0 || strcmp(val, "inline") != 0)) {
 		SW_LOG(ERR, "bad devargs progress=%s: expected inline, poll or thread\n",
 			ret > 0 ? val : "(too long)");
+		rte_errno = EINVAL;
+		return NULL;
+	}
+	/* devargs timing=<profile name or path> (sw_timing.c) */
+	has_timing = rdx_devargs_get(devargs, "timing", timing, sizeof(timing));
+	if (has_timing < 0 || (has_timing > 0 && timing[0] == '\0')) {
+		SW_LOG(ERR, "bad devargs timing: %s\n", has_timing < 0 ? "value too long" :
+		       "expected a profile name (config/timing) or a path");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -383,6 +409,15 @@ sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 		rte_errno = -ret;
 		return NULL;
 	}
+	if (has_timing > 0) {
+		ret = sw_timing_open(&sd->eng, timing, &sd->eng.timing);
+		if (ret != 0) {
+			sw_engine_fini(&sd->eng);
+			free(sd);
+			rte_errno = -ret;
+			return NULL;
+		}
+	}
 	sd->base.ops = &sw_dev_ops;
 	rdx_mlx5_objs_init(&sd->objs);
 	if (conf != NULL)
@@ -392,6 +427,9 @@ sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 	snprintf(a->name, sizeof(a->name), "sw");
 	snprintf(a->driver, sizeof(a->driver), "sw");
 	a->software = true;
+	if (sd->eng.timing != NULL)
+		snprintf(a->model, sizeof(a->model), "timing %s (modelled)",
+			 sw_timing_name(sd->eng.timing));
 	a->max_msg_size = SW_MAX_MSG;
 	/* the depth of the smallest RC WQE (one SGE, no inline: 256 B), as
 	 * libmlx5 would allow; sw_qp_create_op checks each shape's own */
@@ -411,6 +449,7 @@ sw_open(struct ibv_device *ibdev, const char *devargs, const struct rdx_dev_conf
 	if (sd->progress == RDX_SW_PROGRESS_THREAD) {
 		ret = sw_engine_start_thread(&sd->eng);
 		if (ret != 0) {
+			sw_timing_close(&sd->eng, sd->eng.timing);
 			sw_engine_fini(&sd->eng);
 			rdx_mlx5_objs_fini(&sd->objs);
 			free(sd);
@@ -429,7 +468,8 @@ sw_match_name(const char *name)
 }
 
 static const char *const sw_devargs_keys[] = {
-	"progress", "ud_drop", "ud_drop_every", "ud_delay_us", "ud_delay", "ud_dup", "seed", NULL,
+	"progress", "ud_drop", "ud_drop_every", "ud_delay_us", "ud_delay", "ud_dup", "seed", "timing",
+	NULL,
 };
 
 static struct rdx_driver sw_driver = {

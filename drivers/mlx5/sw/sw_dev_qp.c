@@ -431,6 +431,10 @@ sw_qp_connect_op(struct rdx_qp *rqp, const struct rdx_qp_info *remote,
 	}
 	memcpy(dom, remote->drv, sizeof(remote->drv));
 	dom[sizeof(remote->drv)] = '\0';
+	/* the path MTU (enum ibv_mtu, 256 << (mtu - 1)): the timing layer
+	 * packetises at it; execution does not depend on it */
+	qp->lqp->path_mtu = attr->mtu >= IBV_MTU_256 && attr->mtu <= IBV_MTU_4096 ?
+		128u << attr->mtu : 0;
 	return sw_qp_connect(&sd->eng, qp->lqp, dom, remote->qp_num, attr->rnr_retry,
 			     attr->min_rnr_timer, attr->retry_cnt, attr->timeout);
 }

@@ -410,6 +410,8 @@ sw_qp_work(struct sw_engine *e, struct sw_lqp *q)
 			if ((q->rnr_active || q->ack_active || q->lock_wait) &&
 			    sw_now_ns() < q->retry_at_ns)
 				break;
+			if (unlikely(e->timing != NULL) && sw_timing_hold(e->timing, q, db))
+				break;
 			rc = q->type == SW_QPT_UD ? sw_ud_exec(e, q, avail) : sw_exec(e, q, avail);
 			if (rc == SW_WAIT)
 				break;

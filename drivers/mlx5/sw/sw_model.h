@@ -380,6 +380,7 @@ struct sw_lqp {
 	uint32_t qpn;
 	uint32_t sq_wqe_cnt;
 	uint32_t rq_wqe_cnt;
+	uint32_t path_mtu;        /* RC: bytes, from connect (0: the port's); timing only */
 	uint32_t max_inline;
 	uint32_t max_send_sge;
 	uint32_t max_wqebbs;
@@ -480,7 +481,23 @@ struct sw_engine {
 	 * by progress calls (relaxed pointer stores), cleared of a QP by its
 	 * destroy while no progress call runs. */
 	struct sw_lc lc[SW_LC_SLOTS];
+	/* devargs timing=<profile> (sw_timing.c); NULL: off, the hot path's
+	 * only look at it is one predictable branch per WQE */
+	struct sw_timing *timing;
 };
+
+/* sw_timing.c: the timing layer (timing/sw_timing.h). */
+struct sw_timing;
+int sw_timing_open(struct sw_engine *e, const char *name, struct sw_timing **out);
+void sw_timing_close(struct sw_engine *e, struct sw_timing *t);
+const char *sw_timing_name(const struct sw_timing *t);
+void sw_timing_stats(const struct sw_timing *t, uint64_t *wqes, uint64_t *busy_ns, uint64_t *late,
+		     uint64_t *unheld, uint64_t *span_ns);
+/* q's head WQE (SQ doorbell record db) waits for its modelled time: its
+ * data time, or its CQE time once executed with the CQE owed. */
+bool sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db);
+/* The head WQE's requester CQE is not due yet (sw_req_done owes it). */
+bool sw_timing_cqe_hold(struct sw_timing *t, const struct sw_lqp *q);
 
 /* Robust process-shared mutexes in the segment. */
 int sw_mutex_init_shared(pthread_mutex_t *m);

@@ -1070,6 +1070,91 @@ test_progress_modes(void)
 	CU_ASSERT_EQUAL(rdx_sw_progress_mode_get(NULL), -EINVAL);
 }
 
+static uint64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * devargs timing=<profile> (doc/timing.md): the label, a bad profile, and
+ * completions never earlier than the modelled NIC's: an 8-byte inline
+ * WRITE's CQE not before two posted PCIe writes and the propagation of
+ * cx6-200g (2 x 250 + 300 ns; the model's whole one-way time is ~1 us);
+ * 64 x 4 KiB WRITEs not before their serialisation at 200 Gb/s. Lower
+ * bounds of the model only: a slow host can only make them longer.
+ */
+static void
+test_timing(void)
+{
+	struct rdx_dev_conf dc = { .devargs = "timing=cx6-200g" };
+	struct rdx_qp_conf qc = qconf;
+	const uint64_t v = 0x1122334455667788ULL;
+	struct rdx_sge sg;
+	struct rdx_wc wc[8];
+	struct rdx_wr w[64];
+	struct rdx_dev *d2;
+	struct rdx_mem *m;
+	struct pair p;
+	uint64_t t0, t1;
+	int i;
+
+	CU_ASSERT_STRING_EQUAL(rdx_dev_attr_get(dev)->model, "");
+	d2 = rdx_dev_open("sw", &dc);
+	CU_ASSERT_FATAL(d2 != NULL);
+	CU_ASSERT_STRING_EQUAL(rdx_dev_attr_get(d2)->model, "timing cx6-200g (modelled)");
+	m = rdx_dev_mem_alloc(d2, 1 << 20, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	CU_ASSERT_FATAL(m != NULL);
+	memset(m->addr, 0, 1 << 20);
+	pair_make_on(d2, &p, &qc, NULL, 64);
+	for (i = 0; i < 5; i++) {
+		sg = (struct rdx_sge){ (uint64_t)(uintptr_t)&v, 8, 0 };
+		w[0] = wr_make(1, RDX_OP_WRITE, &sg, 1, m->iova + 8 * (uint64_t)i, m->rkey,
+			       RDX_WR_SIGNALED | RDX_WR_INLINE);
+		t0 = mono_ns();
+		CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(p.qp[0], w, 1), 1);
+		CU_ASSERT_EQUAL_FATAL(poll_n(p.cq[0], wc, 1), 1);
+		t1 = mono_ns();
+		CU_ASSERT_EQUAL(wc[0].status, IBV_WC_SUCCESS);
+		CU_ASSERT(t1 - t0 >= 800);
+		CU_ASSERT_EQUAL(memcmp((uint8_t *)m->addr + 8 * i, &v, 8), 0);
+	}
+	/* 64 x 4 KiB, the last signaled: 64 x (4096 + 82 + 16) B at 200 Gb/s */
+	for (i = 0; i < 64; i++) {
+		sg = (struct rdx_sge){ m->iova + 4096 * (uint64_t)i, 4096, m->lkey };
+		w[i] = wr_make((uint64_t)i, RDX_OP_WRITE, &sg, 1, m->iova + 524288 + 4096 * (uint64_t)i,
+			       m->rkey, i == 63 ? RDX_WR_SIGNALED : 0);
+	}
+	/* the WRs share the SGE slot: post one at a time */
+	t0 = mono_ns();
+	for (i = 0; i < 64; i++) {
+		sg = (struct rdx_sge){ m->iova + 4096 * (uint64_t)i, 4096, m->lkey };
+		CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(p.qp[0], &w[i], 1), 1);
+	}
+	CU_ASSERT_EQUAL_FATAL(poll_n(p.cq[0], wc, 1), 1);
+	t1 = mono_ns();
+	CU_ASSERT_EQUAL(wc[0].status, IBV_WC_SUCCESS);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 63);
+	CU_ASSERT(t1 - t0 >= 64ULL * (4096 + 82 + 16) * 8 / 200);
+	CU_ASSERT_EQUAL(poll_extra(p.cq[0]), 0);
+	pair_free(&p);
+	CU_ASSERT(rdx_dev_mem_free(m) == 0);
+	CU_ASSERT(rdx_dev_close(d2) == 0);
+	/* bad profiles: the open fails, EINVAL */
+	dc.devargs = "timing=nope";
+	CU_ASSERT_PTR_NULL(rdx_dev_open("sw", &dc));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	dc.devargs = "timing=";
+	CU_ASSERT_PTR_NULL(rdx_dev_open("sw", &dc));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+	dc.devargs = "timing=/dev/null";
+	CU_ASSERT_PTR_NULL(rdx_dev_open("sw", &dc));
+	CU_ASSERT_EQUAL(rte_errno, EINVAL);
+}
+
 static void
 test_two_devices(void)
 {
@@ -1454,6 +1539,7 @@ main(int argc, char **argv)
 		{ "thread_mode", test_thread_mode },
 		{ "two_devices", test_two_devices },
 		{ "progress_modes", test_progress_modes },
+		{ "timing", test_timing },
 		{ "atomic_threads", test_atomic_threads },
 		{ "many_qps", test_many_qps },
 		{ NULL, NULL },
