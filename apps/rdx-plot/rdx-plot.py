@@ -170,7 +170,7 @@ def main(argv):
             draw_flows(cv, s)
     if "ranks" in kinds:
         for s in (x for x in reports if x.rank_rows):
-            draw_ranks(cv, s)
+            draw_ranks(cv, s, args.report_gbits)
 
     if not written:
         fail("nothing to plot (kinds %s) in %s" % (",".join(kinds), " ".join(args.inputs)))

@@ -6,6 +6,7 @@ import os
 
 from .base import CONTEXT, cdf_points, size_name, slug
 from .figure import MARKERS, STYLES
+from .reports import GBITS_ON, bandwidth, bw_label
 
 
 def draw_wrlogs(cv, logs):
@@ -69,10 +70,12 @@ def rank_name(x, host=True):
     return n + ("\n%s" % x["host"] if host and x.get("host") else "")
 
 
-def draw_ranks(cv, s):
+def draw_ranks(cv, s, gbits):
     """rdx-perf --pattern: a run's rank rows come first, then its cluster
-    total (rank -1); one figure per run."""
+    total (rank -1); one figure per run. Bandwidth in the table's unit."""
     CONTEXT[0] = s.path
+    gbits = gbits or s.knobs.get("report_gbits") in GBITS_ON
+    unit = "Gb/s" if gbits else "MiB/s"
     group = []
     for r in s.rank_rows:
         if r["rank"] >= 0:
@@ -85,17 +88,17 @@ def draw_ranks(cv, s):
         test, mode, size = tot["test"], tot["mode"], tot["size"]
         fig, (ax, ax2) = cv.plt.subplots(1, 2, figsize=(12, 5))
         xs = list(range(len(ranks)))
-        ax.bar(xs, [x.get("mbytes_per_s") or 0 for x in ranks], color="tab:blue")
+        ax.bar(xs, [bandwidth(x, gbits) or 0 for x in ranks], color="tab:blue")
         ax.set_xticks(xs)
         ax.set_xticklabels([rank_name(x) for x in ranks], fontsize="x-small")
-        ax.set_ylabel("bandwidth (MB/s, 10^6 B/s)")
+        ax.set_ylabel(bw_label(gbits))
         axm = ax.twinx()
         axm.plot(xs, [x.get("mops") or 0 for x in ranks], "o", color="tab:orange",
                  label="Mop/s")
         axm.set_ylim(bottom=0)
         axm.set_ylabel("Mop/s")
         axm.legend(fontsize="small", loc="upper right")
-        ax.set_title("per rank (cluster %.1f MB/s)" % (tot.get("mbytes_per_s") or 0),
+        ax.set_title("per rank (cluster %.1f %s)" % (bandwidth(tot, gbits) or 0, unit),
                      fontsize="small")
         ax.grid(True, axis="y", alpha=0.3)
         from_pcts = False
@@ -116,7 +119,8 @@ def draw_ranks(cv, s):
         ax2.set_xlabel("latency (us)")
         ax2.set_ylabel("fraction of operations <= latency")
         ax2.set_title("latency CDF per rank and merged%s" % (
-            "; dots: through the percentiles only" if from_pcts else ""), fontsize="small")
+            ";\nlines through the 7 percentiles only (the report has no histogram)"
+            if from_pcts else ""), fontsize="small")
         ax2.grid(True, which="both", alpha=0.3)
         ax2.legend(fontsize="x-small")
         cv.save(fig, "ranks_%s_%d_q%d.png" % (slug("%s_%s" % (test, mode)), size, tot["qps"]),

@@ -20,6 +20,11 @@ def bandwidth(r, gbits):
     return r["mbytes_per_s"] * 1e6 / 2 ** 20 if num(r.get("mbytes_per_s")) else None
 
 
+def bw_label(gbits):
+    return ("bandwidth (Gb/s, 10^9 bit/s: the table with --report_gbits)" if gbits else
+            "bandwidth (MiB/s, 2^20 B/s: as rdx-perf's table)")
+
+
 def cdf_pick(sizes, want):
     """The sizes lat-cdf draws: those asked for (--cdf-sizes), else all when
     they are few, else CDF_MAX_SIZES spread evenly (log) from the smallest
@@ -37,8 +42,6 @@ def draw_reports(cv, reports, kinds, opts, knees):
     """Every figure of the reports' rows, grouped by (test, mode)."""
     plt = cv.plt
     gbits = opts.report_gbits or any(s.knobs.get("report_gbits") in GBITS_ON for s in reports)
-    bw_label = ("bandwidth (Gb/s, 10^9 bit/s: the table with --report_gbits)" if gbits else
-                "bandwidth (MiB/s, 2^20 B/s: as rdx-perf's table)")
     groups = {}      # (test, mode) -> [(source, rows)]
     for s in reports:
         by = {}
@@ -111,7 +114,7 @@ def draw_reports(cv, reports, kinds, opts, knees):
                                   (ax2, [r["mops"] for r in sel])):
                         ln, = a.plot(xs, ys, **kw)
                         shorts |= cv.mark_short(a, ln, sel, xs, ys)
-            for a, yl, f in ((ax, bw_label, lambda r: bandwidth(r, gbits)),
+            for a, yl, f in ((ax, bw_label(gbits), lambda r: bandwidth(r, gbits)),
                              (ax2, "Mop/s (10^6 operations/s)", lambda r: r["mops"])):
                 if shorts:
                     cv.short_legend(a)
