@@ -6,8 +6,11 @@
 # figure (both inputs and both legends' sources in it); the latency CDF is
 # drawn from the report's histogram buckets; -o logs plot; rows with
 # offered_ops_per_s give latency-vs-load with the knee found where p99 passes
-# twice its lowest-load value. A one-WR log plots; bad input is one line,
-# exit 2; stdout on a full disk one line, exit 1.
+# twice its lowest-load value; the flows figure (rdx-flows --json) names the
+# logs' device; an -a run gives the default set (lat-size, bw-size, a
+# lat-cdf of 5 sizes) in MiB/s (Gb/s with --report_gbits), and a report
+# without buckets says its CDF is drawn through percentiles. A one-WR log
+# plots; bad input is one line, exit 2; stdout on a full disk one line, exit 1.
 source "$(dirname "$0")/lib.sh"
 
 PLOT=$(cd "$(dirname "$PERF")/../rdx-plot" && pwd)/rdx-plot
