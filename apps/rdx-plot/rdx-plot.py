@@ -164,7 +164,7 @@ def main(argv):
     draw_reports(cv, reports, kinds, args, knees)
     logs = [s for s in sources if s.kind == "wrlog"]
     if "wrlog-cdf" in kinds and logs:
-        draw_wrlogs(cv, logs)
+        draw_wrlogs(cv, logs, args.cdf_sizes)
     if "flows" in kinds:
         for s in (x for x in sources if x.kind == "flows"):
             draw_flows(cv, s)

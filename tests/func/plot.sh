@@ -166,7 +166,8 @@ fi
 # 4. An -a run: the default set is latency and bandwidth against size, and
 #    a latency CDF of at most 5 sizes (smallest to largest); bandwidth in
 #    the table's MiB/s (Gb/s with --report_gbits); SHORT rows marked
-if run alat 120 "${EAL[@]}" -- --test write --mode lat -a -n 100 --dev sw --json "$TMP/alat.json" &&
+if run alat 120 "${EAL[@]}" -- --test write --mode lat -a -n 100 --dev sw --json "$TMP/alat.json" \
+        -o "$TMP/alog" &&
    "$PLOT" "$TMP/alat.json" -o "$TMP/k-a" >"$TMP/k-a.out" 2>"$TMP/k-a.err"; then
     got=$(cd "$TMP/k-a" && ls | tr '\n' ' ')
     [ "$got" = "bw_size_write_lat.png lat_cdf_write_lat.png lat_size_write_lat.png " ] &&
@@ -186,6 +187,11 @@ PY
     "$PLOT" --report_gbits --kind bw-size "$TMP/alat.json" -o "$TMP/k-g" >/dev/null 2>&1
     grep -aq "rdx-bw-unit.Gb/s" "$TMP/k-g/bw_size_write_lat.png" && pass "--report_gbits: Gb/s" ||
         fail "--report_gbits: no Gb/s"
+    # its 23 -o logs (alog.s<size>): a per-WR CDF of the same 5 sizes
+    "$PLOT" "$TMP"/alog.s* -o "$TMP/k-al" >/dev/null 2>"$TMP/k-al.err"
+    grep -aq "rdx-cdf-sizes.2,128,4096,262144,8388608" "$TMP/k-al/wrlog_cdf_write_lat.png" 2>/dev/null &&
+        pass "-a -o: wrlog-cdf of 5 of the 23 logs" ||
+        fail "-a -o: wrlog-cdf: $(ls "$TMP"/alog.* | wc -l) logs, $(tail -n 1 "$TMP/k-al.err")"
     # a report without buckets: the CDF says it is drawn through percentiles
     "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]))
 for r in d["results"]: r["lat"].pop("buckets", None)

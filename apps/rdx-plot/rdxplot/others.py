@@ -6,16 +6,22 @@ import os
 
 from .base import CONTEXT, cdf_points, size_name, slug
 from .figure import MARKERS, STYLES
-from .reports import GBITS_ON, bandwidth, bw_label
+from .reports import GBITS_ON, bandwidth, bw_label, cdf_pick
 
 
-def draw_wrlogs(cv, logs):
-    """The exact CDF of every log's per-WR latencies, one figure per test and mode."""
+def draw_wrlogs(cv, logs, want=None):
+    """The exact CDF of every log's per-WR latencies, one figure per test and
+    mode; of logs of many sizes (rdx-perf -a -o), a handful as lat-cdf."""
     by = {}
     for s in logs:
         by.setdefault((s.test, s.mode), []).append(s)
     for (test, mode), srcs in sorted(by.items()):
         CONTEXT[0] = " ".join(s.path for s in srcs)
+        sizes = sorted({int(s.size) for s in srcs if str(s.size).isdigit()})
+        picked = cdf_pick(sizes, want) or sizes[:1]
+        shown = "" if picked == sizes else "; %d of %d sizes" % (len(picked), len(sizes))
+        srcs = sorted((s for s in srcs if not str(s.size).isdigit() or int(s.size) in picked),
+                      key=lambda s: int(s.size) if str(s.size).isdigit() else -1)
         fig, (ax, ax2) = cv.plt.subplots(1, 2, figsize=(12, 5))
         for si, s in enumerate(srcs):
             n = len(s.lats)
@@ -23,7 +29,9 @@ def draw_wrlogs(cv, logs):
             ys = [(i + 1) / n for i in range(n)]
             kw = dict(color=cv.colours(si % 10), linestyle=STYLES[(si // 10) % len(STYLES)],
                       drawstyle="steps-post",
-                      label="%s (%s B, %d WR%s)" % (s.label, s.size, n, "" if n == 1 else "s"),
+                      label="%s (%s, %d WR%s)" % (s.label, size_name(int(s.size)) if
+                                                  str(s.size).isdigit() else s.size + " B", n,
+                                                  "" if n == 1 else "s"),
                       marker="o" if n == 1 else None)   # one WR: a dot, not a step
             ax.plot(xs, ys, **kw)
             ax2.plot(xs[:-1], [1.0 - y for y in ys[:-1]], **kw)
@@ -34,7 +42,7 @@ def draw_wrlogs(cv, logs):
             a.set_xlabel(unit)
             a.grid(True, which="both", alpha=0.3)
         ax.set_ylabel("fraction of WRs <= latency")
-        ax.set_title("per-WR latency CDF (every logged WR)", fontsize="small")
+        ax.set_title("per-WR latency CDF (every logged WR%s)" % shown, fontsize="small")
         if not cv.log_axis(ax2, "y", labels=False) and all(len(s.lats) == 1 for s in srcs):
             ax2.text(0.5, 0.5, "no tail: one WR per log", transform=ax2.transAxes,
                      ha="center", va="center")
@@ -42,7 +50,8 @@ def draw_wrlogs(cv, logs):
         ax2.set_title("tail", fontsize="small")
         ax.legend(fontsize="x-small")
         cv.save(fig, "wrlog_cdf_%s.png" % slug("%s_%s" % (test, mode)), "wrlog-cdf",
-                "rdx-perf -o log %s %s: latency CDF" % (test, mode), srcs)
+                "rdx-perf -o log %s %s: latency CDF" % (test, mode), srcs,
+                {"rdx-cdf-sizes": ",".join(str(z) for z in picked)})
 
 
 def draw_flows(cv, s):
