@@ -230,17 +230,18 @@ make_flows(struct rdx_wrlog **logs, unsigned int nb_logs, bool by_qp, unsigned i
 	for (i = 0; i < nb_logs; i++) {
 		const struct rdx_wrlog *l = logs[i];
 
-		qps = malloc(l->nb_wr * sizeof(*qps));
+		qps = malloc((by_qp ? l->nb_wr : 1) * sizeof(*qps));
 		if (qps == NULL)
 			die("out of memory");
-		for (j = 0; j < l->nb_wr; j++)
+		for (j = 0; by_qp && j < l->nb_wr; j++)
 			qps[j] = l->wr[j].qp;
-		qsort(qps, l->nb_wr, sizeof(*qps), cmp_u32);
-		for (j = 0, nq = 0; j < l->nb_wr; j++)
+		if (by_qp)
+			qsort(qps, l->nb_wr, sizeof(*qps), cmp_u32);
+		for (j = 0, nq = 0; by_qp && j < l->nb_wr; j++)
 			if (j == 0 || qps[j] != qps[nq - 1])
 				qps[nq++] = qps[j];
 		if (!by_qp)
-			nq = 1;
+			nq = 1;   /* the log is the flow */
 		out = realloc(out, (n + nq) * sizeof(*out));
 		if (out == NULL)
 			die("out of memory");
