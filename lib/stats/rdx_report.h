@@ -248,6 +248,13 @@ struct rdx_report *rdx_report_read_json_msg(const char *path, char *errbuf, size
  * @return 0, -EINVAL or the negative errno of the failed open, write or close.
  */
 int rdx_report_write_csv(const struct rdx_report *r, const char *path);
+/**
+ * One CSV field as rdx_report_write_csv writes it (no separator): quoted
+ * (RFC 4180, '"' doubled) when it holds a comma, a quote, CR or LF, or
+ * starts or ends with a space (which a CSV reader may strip); else as is.
+ * Every CSV of rdx's tools goes through it.
+ */
+void rdx_report_csv_field(FILE *f, const char *s);
 
 #ifdef __cplusplus
 }

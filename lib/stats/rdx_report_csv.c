@@ -54,11 +54,9 @@ static const char *const rdx_report_csv_cols[] = {
 
 /* ------------------------------------------------------------------ CSV */
 
-static void
-rdx_csv_str(FILE *f, const char *s, bool first)
+void
+rdx_report_csv_field(FILE *f, const char *s)
 {
-	if (!first)
-		fputc(',', f);
 	if (strpbrk(s, ",\"\r\n") == NULL && s[0] != ' ' &&
 	    (s[0] == '\0' || s[strlen(s) - 1] != ' ')) {
 		fputs(s, f);
@@ -71,6 +69,14 @@ rdx_csv_str(FILE *f, const char *s, bool first)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+static void
+rdx_csv_str(FILE *f, const char *s, bool first)
+{
+	if (!first)
+		fputc(',', f);
+	rdx_report_csv_field(f, s);
 }
 
 /* A figure; empty when unknown (negative or not finite) and unknown_neg. */

@@ -6,8 +6,11 @@
 # figure (both inputs and both legends' sources in it); the latency CDF is
 # drawn from the report's histogram buckets; -o logs plot; rows with
 # offered_ops_per_s give latency-vs-load with the knee found where p99 passes
-# twice its lowest-load value. A one-WR log plots; bad input is one line,
-# exit 2; stdout on a full disk one line, exit 1.
+# twice its lowest-load value; the flows figure (rdx-flows --json) names the
+# logs' device; an -a run gives the default set (lat-size, bw-size, a
+# lat-cdf of 5 sizes) in MiB/s (Gb/s with --report_gbits), and a report
+# without buckets says its CDF is drawn through percentiles. A one-WR log
+# plots; bad input is one line, exit 2; stdout on a full disk one line, exit 1.
 source "$(dirname "$0")/lib.sh"
 
 PLOT=$(cd "$(dirname "$PERF")/../rdx-plot" && pwd)/rdx-plot
@@ -148,13 +151,58 @@ if run sweep 120 "${EAL[@]}" -- --test write --mode bw -s 64 --dev sw \
 else
     fail "--rate-sweep + latency-vs-load: $(tail -n 3 "$TMP"/sweep.err "$TMP/k-sweep.err" 2>/dev/null | tr '\n' '|')"
 fi
-# the flows window table of two logs (rdx-flows --window --csv)
+# the flows window table of two QPs (rdx-flows --window --json): the
+# device line names the logs' device
 FLOWS=$(dirname "$PERF")/../rdx-flows/rdx-flows
-if "$FLOWS" --by-qp --window 0.5 --csv "$TMP/w.csv" "$TMP/q.log" >"$TMP/flows.out" 2>&1; then
-    "$PLOT" --kind flows "$TMP/w.csv" -o "$TMP/k-flows" >/dev/null 2>"$TMP/k-flows.err"
-    expect_png "flows" "$TMP/k-flows/flows_w.png" flows "not in the table"
+if "$FLOWS" --by-qp --window 0.5 --json "$TMP/w.json" "$TMP/q.log" >"$TMP/flows.out" 2>&1; then
+    "$PLOT" --kind flows "$TMP/w.json" -o "$TMP/k-flows" >/dev/null 2>"$TMP/k-flows.err"
+    expect_png "flows" "$TMP/k-flows/flows_w.png" flows "$SW"
+    grep -aq "not in the table" "$TMP/k-flows/flows_w.png" && fail "flows: devices not named" ||
+        pass "flows: the device line names the device"
 else
     fail "rdx-flows --by-qp on a 2-QP log: $(tail -n 1 "$TMP/flows.out")"
+fi
+
+# 4. An -a run: the default set is latency and bandwidth against size, and
+#    a latency CDF of at most 5 sizes (smallest to largest); bandwidth in
+#    the table's MiB/s (Gb/s with --report_gbits); SHORT rows marked
+if run alat 120 "${EAL[@]}" -- --test write --mode lat -a -n 100 --dev sw --json "$TMP/alat.json" \
+        -o "$TMP/alog" &&
+   "$PLOT" "$TMP/alat.json" -o "$TMP/k-a" >"$TMP/k-a.out" 2>"$TMP/k-a.err"; then
+    got=$(cd "$TMP/k-a" && ls | tr '\n' ' ')
+    [ "$got" = "bw_size_write_lat.png lat_cdf_write_lat.png lat_size_write_lat.png " ] &&
+        pass "-a: the default set: $got" || fail "-a: PNGs '$got'"
+    for k in lat-size bw-size lat-cdf; do
+        expect_png "-a $k" "$TMP/k-a/${k/-/_}_write_lat.png" $k "$SW"
+    done
+    if "$PY" - "$TMP/k-a/lat_cdf_write_lat.png" "$TMP/k-a/bw_size_write_lat.png" <<'PY'
+import sys
+cdf, bw = (open(p, "rb").read() for p in sys.argv[1:3])
+assert b"rdx-cdf-sizes\x002,128,4096,262144,8388608" in cdf, "CDF sizes"
+assert b"rdx-cdf-from\x00histogram" in cdf
+assert b"rdx-bw-unit\x00MiB/s" in bw
+PY
+    then pass "-a: CDF of 2 B, 128 B, 4 KiB, 256 KiB, 8 MiB; bandwidth in MiB/s"
+    else fail "-a: CDF sizes or bandwidth unit"; fi
+    "$PLOT" --report_gbits --kind bw-size "$TMP/alat.json" -o "$TMP/k-g" >/dev/null 2>&1
+    grep -aq "rdx-bw-unit.Gb/s" "$TMP/k-g/bw_size_write_lat.png" && pass "--report_gbits: Gb/s" ||
+        fail "--report_gbits: no Gb/s"
+    # its 23 -o logs (alog.s<size>): a per-WR CDF of the same 5 sizes
+    "$PLOT" "$TMP"/alog.s* -o "$TMP/k-al" >/dev/null 2>"$TMP/k-al.err"
+    grep -aq "rdx-cdf-sizes.2,128,4096,262144,8388608" "$TMP/k-al/wrlog_cdf_write_lat.png" 2>/dev/null &&
+        pass "-a -o: wrlog-cdf of 5 of the 23 logs" ||
+        fail "-a -o: wrlog-cdf: $(ls "$TMP"/alog.* | wc -l) logs, $(tail -n 1 "$TMP/k-al.err")"
+    # a report without buckets: the CDF says it is drawn through percentiles
+    "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1]))
+for r in d["results"]: r["lat"].pop("buckets", None)
+json.dump(d, open(sys.argv[2], "w"))' "$TMP/alat.json" "$TMP/pct.json"
+    "$PLOT" --kind lat-cdf --cdf-sizes 8,4K "$TMP/pct.json" -o "$TMP/k-p" >/dev/null 2>&1
+    grep -aq "rdx-cdf-from.percentiles" "$TMP/k-p/lat_cdf_write_lat.png" &&
+        grep -aq "rdx-cdf-sizes.8,4096" "$TMP/k-p/lat_cdf_write_lat.png" &&
+        pass "no buckets: the CDF says percentiles; --cdf-sizes 8,4K" ||
+        fail "no buckets / --cdf-sizes"
+else
+    fail "-a run or its plots: $(tail -n 2 "$TMP/alat.err" "$TMP/k-a.err" 2>/dev/null | tr '\n' '|')"
 fi
 
 # a device other than the software device is named as a NIC

@@ -4,6 +4,8 @@
 # usage: flows_test.sh PATH/TO/rdx-flows
 set -u
 FLOWS=$1
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
 T=$(mktemp -d /tmp/rdx-flows-test.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 fails=0
@@ -247,6 +249,73 @@ if [ -w /dev/full ]; then
     expect_io "--window --csv on a full disk" /dev/null --window 250 --csv /dev/full "$T/a.log" "$T/b.log"
 else
     ok "SKIP: no /dev/full"
+fi
+
+# 11. The logs' device: one warning line (stderr; the figures still computed)
+#     when they did not share one, none when they did.
+warn_of() { "$FLOWS" "$@" 2>&1 >/dev/null; }
+for f in a b; do sed '2s/dev=rdx_sw0/dev=mlx5_0 device_kind=hardware/' "$T/$f.log" > "$T/hw_$f.log"; done
+sed '2s/dev=rdx_sw0/dev=rxe0 device_kind=software_rdma_device/' "$T/b.log" > "$T/rxe_b.log"
+for f in a b; do sed '2s/dev=rdx_sw0/dev=sw device_kind=software_device/' "$T/$f.log" > "$T/sw_$f.log"; done
+sed '2s/$/ host=h1/' "$T/hw_a.log" > "$T/h1_a.log"; sed '2s/$/ host=h2/' "$T/hw_b.log" > "$T/h2_b.log"
+sed '2s/$/ host=h1/' "$T/hw_b.log" > "$T/h1_b.log"
+err=$(warn_of "$T/hw_a.log" "$T/hw_b.log")
+[ -z "$err" ] && ok "one NIC (mlx5_0) for both logs: no warning" || bad "shared NIC warned: $err"
+err=$(warn_of "$T/h1_a.log" "$T/h1_b.log")
+[ -z "$err" ] && ok "one NIC on one host: no warning" || bad "shared NIC, one host, warned: $err"
+err=$(warn_of "$T/hw_a.log" "$T/rxe_b.log")
+[ "$(wc -l <<< "$err")" -eq 1 ] && grep -q "^rdx-flows: warning: the logs ran on different devices (.*hw_a.log: dev mlx5_0, .*rxe_b.log: dev rxe0)" <<< "$err" &&
+    ok "two devices: one warning line: $err" || bad "two devices: '$err'"
+out=$("$FLOWS" "$T/hw_a.log" "$T/rxe_b.log" 2>/dev/null)
+expect_line "two devices: still computed, flagged" "$out" \
+    "^Jain's fairness index: 0\.900000 .*\[the logs need not have shared a device"
+err=$(warn_of "$T/h1_a.log" "$T/h2_b.log")
+grep -q "^rdx-flows: warning: the logs ran on different hosts" <<< "$err" &&
+    ok "two hosts: warned" || bad "two hosts: '$err'"
+err=$(warn_of "$T/sw_a.log" "$T/sw_b.log")
+grep -q "^rdx-flows: warning: 2 logs on the software device (dev sw): each rdx-perf process has a model of its own" <<< "$err" &&
+    ok "two software-device logs: warned (a model per process)" || bad "two sw logs: '$err'"
+sed '2s/dev=rdx_sw0/dev=sw device_kind=software_device/' "$T/qps.log" > "$T/sw_qps.log"
+err=$(warn_of --by-qp "$T/sw_qps.log")
+[ -z "$err" ] && ok "--by-qp on one log (one process, one model): no warning" || bad "--by-qp one log warned: $err"
+
+# 12. CSV through lib/stats' writer: a field with a comma, a quote, or a
+#     leading or trailing blank is quoted, '"' doubled.
+gen "$T/q1.log" 'x' 0 10000000 200 1000000
+gen "$T/q2.log" 'y' 0 5000000 200 1000000
+sed -i '2s/flow=x /flow=trail  /' "$T/q1.log"                # label "trail "
+sed -i '2s/flow=y /flow= lead,"q" /' "$T/q2.log"             # label ' lead,"q"'
+"$FLOWS" --csv "$T/q.csv" "$T/q1.log" "$T/q2.log" > /dev/null 2>&1
+if grep -q '^0,"trail ",' "$T/q.csv" && grep -q '^1," lead,""q""",' "$T/q.csv"; then
+    ok "CSV quoting as lib/stats' (leading/trailing blanks, comma, quote)"
+else bad "CSV quoting: $(cat "$T/q.csv")"; fi
+
+# 13. --json: the logs as read and the analysis; --parse-only: one log, no analysis
+if "$FLOWS" --window 250 --json "$T/f.json" "$T/a.log" "$T/b.log" > /dev/null &&
+   "$PY" - "$T/f.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+a, b = d["logs"]
+assert a["label"] == "A" and a["wrs"] == 200 and len(a["wr_ns"]) == 200, a["label"]
+assert set(a["wr_ns"]) == {10000000}, "A: every WR 10 ms"
+assert a["fields"]["dev"] == "rdx_sw0" and a["report_div"] == 1
+an = d["analysis"]
+assert abs(an["jain"] - 0.9) < 1e-9 and an["first_to_finish"] == 1, an
+assert [f["bytes_in_interval"] for f in an["flows"]] == [100000000, 200000000]
+w = d["windows"]
+assert len(w["rows"]) == 8 and w["rows"][0] == [0, 0.0, 250.0, 1, 0.8, 1.6], w["rows"][0]
+assert d["shared_device"] is True
+PY
+then ok "--json: logs, per-WR latencies, analysis, windows"; else bad "--json: $(head -c 300 "$T/f.json")"; fi
+if "$FLOWS" --parse-only --json "$T/p.json" "$T/acut.log" > "$T/p.out" 2>&1 && [ ! -s "$T/p.out" ] &&
+   "$PY" -c 'import json,sys; l=json.load(open(sys.argv[1]))["logs"]; assert len(l)==1 and l[0]["truncated"] and l[0]["unlogged"]==200 and len(l[0]["wr_ns"])==100' "$T/p.json"; then
+    ok "--parse-only: one (cut) log, flagged, nothing on stdout"
+else bad "--parse-only: $(cat "$T/p.out")"; fi
+expect_fail "--parse-only without --json" --parse-only "$T/a.log"
+expect_fail "--parse-only with --window" --parse-only --json "$T/x.json" --window 5 "$T/a.log"
+expect_fail "--json onto an input log" --json "$T/bcopy.log" "$T/a.log" "$T/bcopy.log"
+if [ -w /dev/full ]; then
+    expect_io "--json on a full disk" /dev/null --parse-only --json /dev/full "$T/a.log"
 fi
 
 echo "$fails failure(s)"

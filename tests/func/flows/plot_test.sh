@@ -56,17 +56,25 @@ tiny "$T/d1/a.json" one; tiny "$T/d2/b.json" two; tiny "$T/d2/a.json" three
 grep -aq "1: a=a.json; 2: a=a.json" "$T/png3/bw_size_write_bw.png" &&
     ok "same file names -> numbered" || bad "same file names: $(ls "$T/png3")"
 
-# An rdx-flows window table (rdx-flows --window MS --csv FILE): bandwidth over time.
-cat > "$T/w.csv" <<'CSV'
-window,start_ms,end_ms,common,A_gbps,B_gbps,total_gbps
-0,0.000000,250.000000,1,0.800000,1.600000,2.400000
-1,250.000000,500.000000,1,0.800000,1.600000,2.400000
-2,500.000000,750.000000,0,0.800000,0.000000,0.800000
-CSV
-"$PY" "$PLOT" "$T/w.csv" -o "$T/png4" > /dev/null 2>&1
-[ "$(head -c 8 "$T/png4/flows_w.png" 2> /dev/null | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] &&
-    ok "flows window table -> flows_w.png" || bad "flows window table: $(ls "$T/png4")"
-{ head -2 "$T/w.csv"; echo "2,500.0,750.0,0,0.8"; } > "$T/wbad.csv"
+# rdx-flows --window MS --json FILE: bandwidth over time, the devices of
+# its logs in the title; its CSV (no devices) is refused in one line.
+cat > "$T/w.json" <<'JSON'
+{"rdx_flows": 1, "logs": [
+  {"path": "a.log", "label": "A", "device_kind": "hardware", "fields": {"dev": "mlx5_0"}},
+  {"path": "b.log", "label": "B", "device_kind": "software_rdma_device", "fields": {"dev": "rxe0"}}],
+ "shared_device": false, "not_shared_reason": "the logs ran on different devices",
+ "analysis": {"flows": [{"label": "A"}, {"label": "B"}]},
+ "windows": {"window_ms": 250, "rows": [[0, 0.0, 250.0, 1, 0.8, 1.6], [1, 250.0, 500.0, 1, 0.8, 1.6],
+   [2, 500.0, 750.0, 0, 0.8, 0.0]]}}
+JSON
+"$PY" "$PLOT" "$T/w.json" -o "$T/png4" > /dev/null 2>&1
+if [ "$(head -c 8 "$T/png4/flows_w.png" 2> /dev/null | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] &&
+   grep -aq "NIC mlx5_0; software RDMA device rxe0" "$T/png4/flows_w.png" &&
+   grep -aq "the logs ran on different devices" "$T/png4/flows_w.png"; then
+    ok "rdx-flows JSON -> flows_w.png naming both devices and the warning"
+else bad "rdx-flows JSON: $(ls "$T/png4")"; fi
+sed 's/\[2, 500.0, 750.0, 0, 0.8, 0.0\]/[2, 500.0, 750.0, 0, 0.8]/' "$T/w.json" > "$T/wbad.json"
+printf 'window,start_ms,end_ms,common,A_gbps,total_gbps\n0,0,1,1,1,1\n' > "$T/w.csv"
 
 expect_fail() { # NAME ARGS...
     local name=$1 err rc; shift
@@ -86,7 +94,8 @@ expect_fail "truncated JSON" "$T/trunc.json" -o "$T/x"
 expect_fail "not a report" "$T/array.json" -o "$T/x"
 expect_fail "wrong field type" "$T/type.json" -o "$T/x"
 expect_fail "no rows" "$T/norows.json" -o "$T/x"
-expect_fail "flows table with a short row" "$T/wbad.csv" -o "$T/x"
+expect_fail "flows JSON with a short row" "$T/wbad.json" -o "$T/x"
+expect_fail "an rdx-flows CSV (no devices)" "$T/w.csv" -o "$T/x"
 expect_fail "no -o" "$T/r.json"
 expect_fail "no report" -o "$T/x"
 
