@@ -226,7 +226,9 @@ client_one_run(struct perf_app *a, uint64_t size, uint32_t q, double rate, bool 
 		if (rc < 0)
 			return rc;
 	}
+	perf_host_stats_begin();
 	rc = launch_clients(a);
+	perf_host_stats_end();
 	/* the loops ended before the run was done: by the stop flag, an
 	 * error, or the peer gone; the row covers what was measured */
 	a->run_cut = rc < 0 || a->run.abort || rdx_runtime_stopping();
@@ -597,6 +599,12 @@ parse:
 	if (a->attr->software && a->o.ib_port > 1) {
 		fprintf(stderr, "rdx-perf: bad value '%u' for -i: the software device has one port (1)\n",
 			a->o.ib_port);
+		rdx_dev_close(a->dev);
+		rdx_runtime_cleanup();
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
+	}
+	/* --cpu_util, -W: a counter that cannot be read is bad input */
+	if (perf_host_stats_init(a) < 0) {
 		rdx_dev_close(a->dev);
 		rdx_runtime_cleanup();
 		return mpi_exit(a, PERF_EXIT_BAD_INPUT);

@@ -62,8 +62,6 @@ static const struct perf_compat_flag {
 	{ "dont_xchg_versions", 0, false, NULL },
 	{ "payload_file_path", 0, true, NULL },
 	{ "vector", 'X', true, NULL },
-	{ "cpu_util", 0, false, "rdx-perf's lcores busy-poll (100% each); the run's lcores are in the header" },
-	{ "report-counters", 'W', true, "read /sys/class/infiniband/DEV/ports/PORT/counters before and after the run" },
 	{ "hop_limit", 'L', true, "raw Ethernet QPs are not implemented" },
 	{ "recv_post_list", 0, true, "receives are reposted as they complete" },
 	{ "mmap", 0, true, "use --mem host, huge or dm" },

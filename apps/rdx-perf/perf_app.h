@@ -137,6 +137,8 @@ struct perf_opts {
 	bool clusterperf;        /* --clusterperf: the clusterperf lines */
 	bool perftest_form;      /* run as ib_write_bw ..: perftest's defaults */
 	bool rdma_cm;            /* -R */
+	bool cpu_util;           /* --cpu_util: CPU_Util[%] of the lcores' CPUs */
+	const char *counters;    /* -W NAME,..: sysfs port counters (host_stats.c) */
 	const char *source_ip;   /* --source_ip: -R's bind address */
 	/* open loop (rate.h): total ops/s of the client process; 0: closed loop */
 	double rate;
@@ -769,6 +771,15 @@ enum perf_dev_kind perf_dev_kind_at(const char *sysfs_ib, const struct rdx_dev_a
 enum perf_dev_kind perf_dev_kind(const struct rdx_dev_attr *at);
 const char *perf_dev_kind_label(enum perf_dev_kind k);
 const char *perf_dev_kind_json(enum perf_dev_kind k);
+/* host_stats.c: --cpu_util and -W around each client run (init after the
+ * device is open: 0, or -EINVAL after one line); the last run's CPU
+ * utilisation (< 0: none), its counters' lines, all runs' as knobs */
+int perf_host_stats_init(const struct perf_app *a);
+void perf_host_stats_begin(void);
+void perf_host_stats_end(void);
+double perf_host_cpu_util(void);
+void perf_host_counters_print(FILE *f);
+void perf_host_counters_knobs(struct rdx_report *r);
 /* perftest_head.c: perftest's parameter block and address lines (the
  * perftest form), from the connected endpoints */
 void perf_perftest_head(struct perf_app *a);

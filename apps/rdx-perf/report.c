@@ -23,6 +23,9 @@
 #include "perf_opts.h"
 #include "perf_wire.h"
 
+static void compact_line_with(const struct perf_app *a, const struct rdx_result *x,
+			      enum rdx_report_compact_kind kind, const char *tail);
+
 static const char *
 mode_name(enum perf_mode m)
 {
@@ -527,6 +530,9 @@ perf_report_run(struct perf_app *a, bool last)
 	if (tot.has_lat)
 		rdx_hist_summarize(merged, hz, &tot.lat);
 	tot.busy_pct = a->nb_lcores > 0 ? busy_sum / a->nb_lcores : -1;
+	/* --cpu_util: the lcores' CPUs over the run (host_stats.c) */
+	tot.cpu_util_pct = perf_host_cpu_util();
+	tot.has_cpu_util = a->o.cpu_util;
 	/* per-op counters of the total: only meaningful for one lcore */
 	tot.has_perf = perf_rows == 1 && a->nb_lcores == 1;
 	if (perf_bidir_procs(a))
@@ -542,9 +548,10 @@ perf_report_run(struct perf_app *a, bool last)
 
 		if (a->nb_runs == 1) {
 			perf_report_head(a);
+			/* the head with --cpu_util's column (the rows have it) */
 			if (a->o.output == PERF_OUTPUT_TABLE)
-				rdx_report_print_compact_head(stdout, compact_kind(a), a->o.gbits,
-							      a->run.offered > 0);
+				compact_line_with(a, NULL, compact_kind(a),
+						  a->o.cpu_util ? "CPU_Util[%]" : "");
 		}
 		if (row != NULL && a->o.output == PERF_OUTPUT_TABLE)
 			rdx_report_print_compact_row(row, stdout, compact_kind(a), a->o.gbits);
@@ -562,8 +569,11 @@ perf_report_run(struct perf_app *a, bool last)
 			perf_report_head(a);
 			st->many_qps = a->o.sweep_hi != a->o.sweep_lo;
 			st->open_loop = a->o.rate != 0 || a->o.nb_rates != 0;
+			st->cpu_util = a->o.cpu_util;
 		}
 		rdx_report_print_compact_stream(a->rep, stdout, compact_kind(a), a->o.gbits, st, false);
+		/* -W: the run's counter changes under its row, as perftest */
+		perf_host_counters_print(stdout);
 		fflush(stdout);
 	}
 	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || !last) {
@@ -651,7 +661,8 @@ perf_report_end(struct perf_app *a, int rc)
 
 /* One line of the compact table (head or row) with `tail` appended. */
 static void
-compact_line_with(const struct perf_app *a, const struct rdx_result *x, const char *tail)
+compact_line_with(const struct perf_app *a, const struct rdx_result *x,
+		  enum rdx_report_compact_kind kind, const char *tail)
 {
 	char *line = NULL;
 	size_t n = 0;
@@ -661,9 +672,9 @@ compact_line_with(const struct perf_app *a, const struct rdx_result *x, const ch
 	if (m == NULL)
 		return;
 	if (x != NULL)
-		rdx_report_print_compact_row(x, m, RDX_REPORT_COMPACT_BW, a->o.gbits);
+		rdx_report_print_compact_row(x, m, kind, a->o.gbits);
 	else
-		rdx_report_print_compact_head(m, RDX_REPORT_COMPACT_BW, a->o.gbits, false);
+		rdx_report_print_compact_head(m, kind, a->o.gbits, a->run.offered > 0);
 	fclose(m);
 	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
 		line[--n] = '\0';
@@ -680,7 +691,8 @@ compact_line_with(const struct perf_app *a, const struct rdx_result *x, const ch
 		while (n > 0 && line[n - 1] == ' ')
 			line[--n] = '\0';
 	}
-	printf("%s %s%s%s\n", line, tail, short_run ? " SHORT" : "", cut ? " CUT" : "");
+	printf("%s%s%s%s%s\n", line, tail[0] != '\0' ? " " : "", tail, short_run ? " SHORT" : "",
+	       cut ? " CUT" : "");
 	free(line);
 }
 
@@ -696,13 +708,13 @@ bidir_compact(const struct perf_app *a)
 	       kind == PERF_DEV_KIND_SOFT_RDMA ?
 	       "*** results on a SOFTWARE RDMA device of the kernel (rdma_rxe/siw, not a NIC): " :
 	       "*** results on HARDWARE: ", a->attr->name);
-	compact_line_with(a, NULL, "side");
+	compact_line_with(a, NULL, RDX_REPORT_COMPACT_BW, a->o.cpu_util ? "CPU_Util[%] side" : "side");
 	for (i = 0; i < rdx_report_count(a->rep); i++) {
 		const struct rdx_result *x = rdx_report_get(a->rep, i);
 
 		if (x->lcore != RDX_REPORT_LCORE_TOTAL)
 			continue;
-		compact_line_with(a, x, x->rank == 0 ? "client (this process)" :
+		compact_line_with(a, x, RDX_REPORT_COMPACT_BW, x->rank == 0 ? "client (this process)" :
 				  x->rank == -1 ? "sum (-b)" : a->client ? "server" :
 				  "server (this process)");
 		nb_short += x->short_run;
@@ -735,6 +747,7 @@ perf_report_finish(struct perf_app *a)
 			if (strncmp(xs[i].name, "sw_ud_", 6) == 0)
 				rdx_report_knob_set(a->rep, xs[i].name, "%" PRIu64, xs[i].value);
 	}
+	perf_host_counters_knobs(a->rep);
 	if (a->lcores[0].perf_ok)
 		rdx_report_knob_set(a->rep, "perf_source", "%s",
 				    rdx_perf_source_name(a->lcores[0].perf.source));

@@ -100,6 +100,8 @@ cases=(
 "alat|lat|1|ib_atomic_lat -d sw"
 "alatc|lat|1|ib_atomic_lat -d sw -A CMP_AND_SWAP"
 "slato|latency||ib_send_lat -d sw --output=latency"
+"wbwc|bw|1|ib_write_bw -d sw -D 1 --cpu_util"
+"rlatc|lat|1|ib_read_lat -d sw -D 1 --cpu_util"
 )
 for c in "${cases[@]}"; do
     IFS='|' read -r name kind rows line <<<"$c"
@@ -281,7 +283,7 @@ bad() { # WHAT PATTERN ARGS..
     fi
 }
 # every perftest flag rdx-perf does not implement: refused by its name
-for f in --cpu_util "-W port_xmit_data" "-L 3" --recv_post_list=4 --mmap=/dev/zero --pkey_index=1 \
+for f in "-L 3" --recv_post_list=4 --mmap=/dev/zero --pkey_index=1 \
          --wait_destroy=1 --force-link=IB --report-per-port --use_old_post_send --disable_pcie_relaxed \
          -j --ts "-X 1"; do
     read -ra fa <<<"$f"
