@@ -321,7 +321,7 @@ unused_check(const struct perf_opts *o, const struct perf_opts_given *g)
 int
 perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_given *g)
 {
-	struct option all_opts[RTE_DIM(long_opts) + 64];
+	struct option all_opts[RTE_DIM(long_opts) + 160];
 	char shorts[128];
 	size_t n_long;
 	uint32_t mtu;
@@ -350,7 +350,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 	n_long = RTE_DIM(long_opts) - 1;
 	n_long += perf_compat_long_opts(all_opts + n_long, RTE_DIM(all_opts) - 1 - n_long);
 	memset(&all_opts[n_long], 0, sizeof(all_opts[n_long]));
-	snprintf(shorts, sizeof(shorts), ":s:an:D:q:t:l:I:Q:em:r:p:o:hd:i:x:c:FbRVW:");
+	snprintf(shorts, sizeof(shorts), ":s:an:D:q:t:l:I:Q:em:r:p:o:hd:i:x:c:FbRVW:Z");
 	perf_compat_short_opts(shorts + strlen(shorts), sizeof(shorts) - strlen(shorts));
 	while ((c = getopt_long(argc, argv, shorts, all_opts, NULL)) != -1) {
 		switch (c) {
@@ -487,6 +487,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			o->driver = optarg;
 			break;
 		case OPT_SERVER:
+		case 'Z':   /* perftest's -Z/--server */
 			o->server = true;
 			break;
 		case OPT_CONNECT:
@@ -631,6 +632,9 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			o->cpu_util = true;
 			break;
 		case 'W':
+			/* "-W --next-option" took the option as the list */
+			if (optarg[0] == '-' || optarg[0] == '\0')
+				rc = bad("-W", optarg, "expected counter names, e.g. counters/port_xmit_data");
 			o->counters = optarg;
 			break;
 		case OPT_PERFTEST_FORM:
