@@ -3,7 +3,8 @@
  * Atomic engines: cas and faa, 8 bytes, spread over --keys keys (1: every
  * QP of every lcore hits one key). Every QP targets the same key region at
  * the responder. faa adds 1; cas swaps compare -> compare + 1, with compare
- * the last value this QP saw for the key, so it fails under contention.
+ * the last value this QP saw for the key, so it fails under contention
+ * (the measured swaps that took effect and failed are in every report).
  * Each lcore counts the increments that took effect per key; after the run
  * atomic_verify_keys checks that every key holds exactly the sum (--verify).
  * The returned old value lands in our buffer in host order (mlx5 with
@@ -63,8 +64,10 @@ cas_done(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq)
 	if (old == ep->aux[i]) {
 		lc->key_adds[key]++;
 		ep->cas_next[key] = old + 1;
+		lc->cas_ok += lc->measure;
 	} else {
 		ep->cas_next[key] = old;
+		lc->cas_fail += lc->measure;
 	}
 	return 0;
 }

@@ -54,6 +54,8 @@ lcore_client(void *arg)
 
 	lc->ops = 0;
 	lc->bytes = 0;
+	lc->cas_ok = 0;
+	lc->cas_fail = 0;
 	lc->polls = 0;
 	lc->busy_polls = 0;
 	lc->log_n = 0;

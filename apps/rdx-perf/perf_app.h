@@ -356,6 +356,7 @@ struct perf_lcore {
 	uint64_t log_n;
 	bool log_full;
 	uint64_t *key_adds;      /* atomics: increments per key (all phases) */
+	uint64_t cas_ok, cas_fail; /* cas: measured swaps done / compare stale */
 	uint64_t verify_errors;
 	uint64_t op_seq;         /* per-lcore op numbering for the log */
 	struct perf_peak peak;   /* bandwidth runs (stream.c) */

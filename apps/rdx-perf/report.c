@@ -510,6 +510,13 @@ perf_report_run(struct perf_app *a, bool last)
 				(double)hz / (double)lc->peak.best_dt;
 		tot.peak_bytes_per_s += x.peak_bytes_per_s;
 		x.cut_short = a->run_cut;
+		/* cas: the swaps that took effect and those that found the key changed */
+		x.has_cas = a->eng->op == RDX_OP_CAS;
+		x.cas_ok = lc->cas_ok;
+		x.cas_fail = lc->cas_fail;
+		tot.has_cas = x.has_cas;
+		tot.cas_ok += x.cas_ok;
+		tot.cas_fail += x.cas_fail;
 		if (lc->perf_ok && lc->ops > 0) {
 			rdx_perf_per_op(&lc->ps0, &lc->ps1, lc->ops, &x.perf);
 			x.has_perf = true;

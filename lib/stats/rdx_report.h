@@ -66,6 +66,13 @@ struct rdx_result {
 	 * ticks): the table prints 0.00 as perftest does, the JSON nothing */
 	bool has_cpu_util;
 	double cpu_util_pct;
+	/** compare-and-swap rows: the swaps that took effect (the key held
+	 * the compare value) and those that failed (another QP had changed
+	 * it); the compact table's footer sums them, the JSON carries
+	 * "cas_swapped" and "cas_failed" */
+	bool has_cas;
+	uint64_t cas_ok;
+	uint64_t cas_fail;
 	bool short_run;            /**< derived: seconds < RDX_REPORT_SHORT_S or ops < RDX_REPORT_SHORT_OPS */
 	/** open loop: the offered rate in ops/s (latency then counts from each
 	 * op's intended send time); 0: closed loop */

@@ -311,7 +311,8 @@ rdx_report_print_compact_stream(const struct rdx_report *r, FILE *f,
 	const char *line = "---------------------------------------------------------------"
 		"------------------------------------------------------";
 	const struct rdx_result *first = NULL;
-	unsigned int i, nb_short = 0, nb_cut = 0, nb_nopeak = 0, nb_cpu = 0, nb_nocpu = 0;
+	unsigned int i, nb_short = 0, nb_cut = 0, nb_nopeak = 0, nb_cpu = 0, nb_nocpu = 0, nb_cas = 0;
+	uint64_t cas_ok = 0, cas_fail = 0;
 
 	if (r == NULL || f == NULL || st == NULL)
 		return -EINVAL;
@@ -342,6 +343,9 @@ rdx_report_print_compact_stream(const struct rdx_report *r, FILE *f,
 		nb_nopeak += x->peak_bytes_per_s <= 0;
 		nb_cpu += x->has_cpu_util;
 		nb_nocpu += x->has_cpu_util && x->cpu_util_pct < 0;
+		nb_cas += x->has_cas;
+		cas_ok += x->has_cas ? x->cas_ok : 0;
+		cas_fail += x->has_cas ? x->cas_fail : 0;
 	}
 	fprintf(f, "%s\n", line);
 	if (first != NULL && kind == RDX_REPORT_COMPACT_LAT)
@@ -353,6 +357,9 @@ rdx_report_print_compact_stream(const struct rdx_report *r, FILE *f,
 	if (nb_cpu > 0)
 		fprintf(f, " CPU_Util: user / (user + idle) time of the measuring lcores' CPUs (/proc/stat)%s\n",
 			nb_nocpu > 0 ? "; 0.00: the run was too short for the kernel's clock ticks (run with -D)" : "");
+	if (nb_cas > 0)
+		fprintf(f, " CAS: %" PRIu64 " swapped, %" PRIu64 " failed (the key no longer held the compare value)%s\n",
+			cas_ok, cas_fail, nb_cas > 1 ? ", all rows" : "");
 	if (nb_short > 0)
 		fprintf(f, " SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
 			nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);

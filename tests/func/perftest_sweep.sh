@@ -4,7 +4,8 @@
 # software device (apps/rdx-perf/host_stats.c; lib/stats rdx_cpu.c and
 # lib/dev rdx_dev_sysfs.c are unit-tested): the CPU_Util[%] column parsed
 # as perftest's scripts parse it, the JSON figure, the table and JSON
-# agreeing, and -W's one line on the software device.
+# agreeing, -W's one line on the software device, and the CAS swaps
+# that took effect and failed in every CAS report.
 source "$(dirname "$0")/lib.sh"
 export RDX_EAL="--no-huge -l 0"
 
@@ -77,5 +78,41 @@ elif run wnic 60 ib_write_bw -d "$ibdev" --driver verbs --loopback -n 2000 -W co
     pass "-W on $ibdev: $(grep port_xmit_data= "$TMP/wnic.out")"
 else
     fail "-W on $ibdev: $(head -c 300 "$TMP/wnic.err")"
+fi
+# CAS: every report counts the swaps that took effect and those that
+# failed (the key had changed); they add up to the measured ops. One QP
+# with one op in flight always finds its own last value: none fails.
+cas_check() { # NAME WANT_FAIL_ZERO
+    python3 - "$TMP/$1.out" "$TMP/$1.json" "$2" <<'PY'
+import json, re, sys
+out, js, zero = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), sys.argv[3] == "1"
+m = re.search(r"^ CAS: (\d+) swapped, (\d+) failed \(the key no longer held the compare value\)$", out, re.M)
+assert m, out[-600:]
+tot = [r for r in js["results"] if r["lcore"] == -1][0]
+ok, bad = int(m.group(1)), int(m.group(2))
+assert (ok, bad) == (tot["cas_swapped"], tot["cas_failed"]), (ok, bad, tot)
+assert ok + bad == tot["ops"] and ok > 0, (ok, bad, tot["ops"])
+if zero:
+    assert bad == 0, bad
+print("%d swapped, %d failed" % (ok, bad))
+PY
+}
+if run caslat 60 ib_atomic_lat -d sw --loopback -A CMP_AND_SWAP -n 2000 --out_json_file "$TMP/caslat.json" &&
+   got=$(cas_check caslat 1 2>"$TMP/caslat.py"); then
+    pass "ib_atomic_lat -A CMP_AND_SWAP: CAS $got (footer and JSON agree, sum = ops)"
+else
+    fail "CAS counts, lat: $(tail -c 300 "$TMP/caslat.py") $(head -c 300 "$TMP/caslat.err")"
+fi
+if run casbw 60 ib_atomic_bw -d sw --loopback -A CMP_AND_SWAP -q 4 -n 2000 --out_json_file "$TMP/casbw.json" &&
+   got=$(cas_check casbw 0 2>"$TMP/casbw.py"); then
+    pass "ib_atomic_bw -A CMP_AND_SWAP -q 4: CAS $got (footer and JSON agree, sum = ops)"
+else
+    fail "CAS counts, bw: $(tail -c 300 "$TMP/casbw.py") $(head -c 300 "$TMP/casbw.err")"
+fi
+if run faa 60 ib_atomic_bw -d sw --loopback -n 2000 --out_json_file "$TMP/faa.json" &&
+   ! grep -q "^ CAS:" "$TMP/faa.out" && ! grep -q cas_swapped "$TMP/faa.json"; then
+    pass "ib_atomic_bw (FETCH_AND_ADD): no CAS counts"
+else
+    fail "faa: CAS counts where there is no CAS: $(grep CAS "$TMP/faa.out")"
 fi
 finish
