@@ -29,7 +29,7 @@ atomic_target(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, uint
 
 	if (++ep->next_key == lc->o->keys)
 		ep->next_key = 0;
-	wr->remote_addr = ep->raddr + (uint64_t)key * 8;
+	wr->remote_addr = ep->raddr + (uint64_t)key * perf_key_stride(lc->o, 8);
 	((struct rdx_sge *)(uintptr_t)wr->sge)->addr = ep->buf->iova + loff;
 	((struct rdx_sge *)(uintptr_t)wr->sge)->length = 8;
 	ep->aux32[i] = key;
@@ -84,20 +84,26 @@ static int
 atomic_verify_keys(struct perf_app *a)
 {
 	uint32_t k, keys = a->o.keys;
+	const uint64_t stride = perf_key_stride(&a->o, 8);
 	uint64_t *actual;
 	int rc = 0;
 
 	actual = calloc(keys, sizeof(uint64_t));
 	if (actual == NULL)
 		return -ENOMEM;
-	if (a->shared != NULL) {
-		rc = rdx_dev_mem_copy_from(a->shared, 0, actual, (size_t)keys * 8);
-	} else {
-		struct perf_lcore *lc = &a->lcores[0];
+	/* key k is at k * --key-stride: one read when they are contiguous */
+	for (k = 0; k < keys && rc == 0; k += stride == 8 ? keys : 1) {
+		const uint32_t len = stride == 8 ? keys * 8 : 8;
 
-		rc = perf_read_remote(lc, lc->eps[0], 0, 0, keys * 8);
-		if (rc == 0)
-			rc = rdx_dev_mem_copy_from(lc->eps[0]->buf, 0, actual, (size_t)keys * 8);
+		if (a->shared != NULL) {
+			rc = rdx_dev_mem_copy_from(a->shared, k * stride, &actual[k], len);
+		} else {
+			struct perf_lcore *lc = &a->lcores[0];
+
+			rc = perf_read_remote(lc, lc->eps[0], k * stride, 0, len);
+			if (rc == 0)
+				rc = rdx_dev_mem_copy_from(lc->eps[0]->buf, 0, &actual[k], len);
+		}
 	}
 	if (rc < 0) {
 		fprintf(stderr, "rdx-perf: --verify: cannot read the keys back\n");

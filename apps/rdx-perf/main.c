@@ -334,6 +334,29 @@ client_runs(struct perf_app *a)
 	return rc;
 }
 
+/* --keys / --key-stride against a --server: its buffers, planned from
+ * the sizes, -t and --keys alone, hold every key: 0 or -EINVAL after one line */
+static int
+keys_fit(const struct perf_app *a)
+{
+	uint64_t maxsz = 0, span;
+	unsigned int i;
+
+	if (a->conn == NULL || !a->client || (a->o.keys <= 1 && a->o.key_stride == 0))
+		return 0;
+	for (i = 0; i < a->o.nb_sizes; i++)
+		maxsz = RTE_MAX(maxsz, a->o.sizes[i]);
+	span = perf_key_span(&a->o, a->eng->atomic ? 8 : maxsz);
+	for (i = 0; i < a->total_qps; i++)
+		if (a->cli[i].rlen < span) {
+			fprintf(stderr, "rdx-perf: --keys %u --key-stride %" PRIu64 " span %" PRIu64 " bytes; the server's buffer holds %" PRIu64 " (across two processes: fewer keys, a smaller stride, or --loopback)\n",
+				a->o.keys, perf_key_stride(&a->o, a->eng->atomic ? 8 : maxsz), span,
+				a->cli[i].rlen);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 /* --pattern: MPI_Finalize on the way out (no-ops without MPI). */
 static int
 mpi_exit(struct perf_app *a, int code)
@@ -646,6 +669,12 @@ parse:
 		if (rc == -EINTR && a->o.server)
 			return mpi_exit(a, 0);
 		return mpi_exit(a, bad ? PERF_EXIT_BAD_INPUT : 1);
+	}
+	if (keys_fit(a) < 0) {
+		perf_teardown(a);
+		rdx_dev_close(a->dev);
+		rdx_runtime_cleanup();
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
 	}
 	rc = perf_report_init(a);
 	perf_telemetry_state(PERF_TEL_RUNNING);

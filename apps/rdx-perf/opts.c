@@ -41,7 +41,7 @@ static const char usage_text[] =
 "                       raw or lib/rpc, waits for its client until Ctrl-C without it)\n"
 "  --sw-progress inline|poll|thread\n"
 "  --json F --csv F -o F (per-WR log) --report_gbits --label TEXT\n"
-"  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n"
+"  --concurrent-ops N --servers N (echo)   --keys N [--key-stride B] (atomics, read, write bw)\n"
 "  --transport rc|ud    RC QPs (default) or UD datagrams (send, echo; size <= MTU)\n"
 "  --transport infrc|basic+infud|homa+infud   echo on lib/rpc   --mix SIZE:W,..  mixed responses\n"
 "                       (also --test basic.read|basic.write: the KV service, clusterperf basic)\n"
@@ -73,7 +73,7 @@ enum {
 	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY, OPT_TRANSPORT,
 	OPT_OUTPUT, OPT_INFINITE, OPT_OUT_JSON, OPT_OUT_JSON_FILE, OPT_VERBOSE, OPT_CLUSTERPERF,
 	OPT_RATE, OPT_RATE_SWEEP, OPT_SOURCE_IP,
-	OPT_MIX, OPT_RPC, OPT_PERFTEST_FORM, OPT_USE_HUGEPAGES, OPT_CPU_UTIL,
+	OPT_MIX, OPT_RPC, OPT_PERFTEST_FORM, OPT_USE_HUGEPAGES, OPT_CPU_UTIL, OPT_KEY_STRIDE,
 };
 
 static const struct option long_opts[] = {
@@ -136,6 +136,7 @@ static const struct option long_opts[] = {
 	{"concurrent-ops", required_argument, NULL, OPT_CONCURRENT},
 	{"servers", required_argument, NULL, OPT_SERVERS},
 	{"keys", required_argument, NULL, OPT_KEYS},
+	{"key-stride", required_argument, NULL, OPT_KEY_STRIDE},
 	{"transport", required_argument, NULL, OPT_TRANSPORT},
 	{"mix", required_argument, NULL, OPT_MIX},
 	{"rpc", required_argument, NULL, OPT_RPC},
@@ -293,8 +294,20 @@ unused_check(const struct perf_opts *o, const struct perf_opts_given *g)
 			o->inline_max);
 		return -EINVAL;
 	}
-	if (g->keys && !e->atomic) {
-		fprintf(stderr, "rdx-perf: --keys applies to the atomics (cas, faa), not %s\n", o->test);
+	if (g->keys && !e->atomic && !((e->op == RDX_OP_WRITE || e->op == RDX_OP_READ) &&
+					perf_engine_loop(e, o->mode) == PERF_LOOP_STREAM)) {
+		fprintf(stderr, "rdx-perf: --keys and --key-stride apply to the atomics (cas, faa), read and write --mode bw, not %s --mode %s\n",
+			o->test, lat ? "lat" : "bw");
+		return -EINVAL;
+	}
+	if (g->keys && !e->atomic && o->verify) {
+		fprintf(stderr, "rdx-perf: --verify with --keys on %s: ops to one key overwrite each other's bytes (verify without --keys)\n",
+			o->test);
+		return -EINVAL;
+	}
+	if (e->atomic && o->key_stride % 8 != 0) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for --key-stride: atomics need 8-byte aligned keys (a multiple of 8)\n",
+			o->key_stride);
 		return -EINVAL;
 	}
 	if ((g->servers || g->concurrent) && !echo) {
@@ -555,6 +568,10 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			rc = parse_u32("--keys", optarg, 1, PERF_MAX_KEYS, &o->keys);
 			g->keys = true;
 			break;
+		case OPT_KEY_STRIDE:
+			rc = parse_u32("--key-stride", optarg, 1, 1u << 24, &o->key_stride);
+			g->keys = true;
+			break;
 		case OPT_TRANSPORT:
 			if (strcmp(optarg, "rc") == 0)
 				o->transport = PERF_TRANSPORT_RC;
@@ -809,5 +826,13 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 		o->sweep_lo = o->qps;
 		o->sweep_hi = o->qps;
 	}
+	/* --keys x --key-stride within one buffer of the plan's cap */
+	for (unsigned int i = 0; i < o->nb_sizes; i++)
+		if (perf_key_span(o, e->atomic ? 8 : o->sizes[i]) > PERF_REGION_CAP) {
+			fprintf(stderr, "rdx-perf: --keys %u x --key-stride %" PRIu64 " spans %" PRIu64 " bytes at size %" PRIu64 ": at most %u (fewer keys or a smaller stride)\n",
+				o->keys, perf_key_stride(o, o->sizes[i]),
+				perf_key_span(o, e->atomic ? 8 : o->sizes[i]), o->sizes[i], PERF_REGION_CAP);
+			return -EINVAL;
+		}
 	return 0;
 }

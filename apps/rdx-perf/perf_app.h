@@ -124,7 +124,9 @@ struct perf_opts {
 	const char *label;
 	uint32_t concurrent;     /* echo: outstanding RPCs per client QP */
 	uint32_t servers;        /* echo: server QPs answering one client */
-	uint32_t keys;           /* atomics */
+	uint32_t keys;           /* atomics; write (bw) and read: remote addresses */
+	uint32_t key_stride;     /* --key-stride bytes between keys (0: atomics 8,
+				  * write/read the run's message size) */
 	enum perf_transport transport; /* --transport */
 	/* perftest compatibility (opts.c) */
 	uint8_t ib_port;         /* -i: device port (0: the device's) */
@@ -611,6 +613,20 @@ perf_completed(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq, uint64_t
 	lc->bytes += bytes;
 	if (lc->log != NULL && ep->log_idx[i] != UINT32_MAX)
 		lc->log[ep->log_idx[i]].done = now;
+}
+
+/* --keys: bytes between two keys in a run of `size` (--key-stride) */
+static inline uint64_t
+perf_key_stride(const struct perf_opts *o, uint64_t size)
+{
+	return o->key_stride != 0 ? o->key_stride : RTE_MAX(size, (uint64_t)8);
+}
+
+/* --keys: the bytes of the peer's buffer the keys of a run of `size` span */
+static inline uint64_t
+perf_key_span(const struct perf_opts *o, uint64_t size)
+{
+	return (uint64_t)(o->keys - 1) * perf_key_stride(o, size) + RTE_MAX(size, (uint64_t)8);
 }
 
 /* --qp-sweep: the QP count after q (beyond sweep_hi: the sweep is over). */

@@ -197,8 +197,12 @@ perf_report_init(struct perf_app *a)
 		rdx_report_knob_set(r, "label", "%s", o->label);
 	if (a->eng->report_knobs != NULL)
 		a->eng->report_knobs(a, r);
-	if (a->eng->atomic)
+	if (a->eng->atomic || o->keys > 1 || o->key_stride != 0) {
 		rdx_report_knob_set(r, "keys", "%u", o->keys);
+		/* 0 on write/read: each run's message size */
+		rdx_report_knob_set(r, "key_stride", "%" PRIu64,
+				    a->eng->atomic ? perf_key_stride(o, 8) : (uint64_t)o->key_stride);
+	}
 	if (o->rate != 0)
 		rdx_report_knob_set(r, "rate_ops_per_s", "%.0f", o->rate);
 	if (o->nb_rates != 0)

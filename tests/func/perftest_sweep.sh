@@ -5,7 +5,8 @@
 # lib/dev rdx_dev_sysfs.c are unit-tested): the CPU_Util[%] column parsed
 # as perftest's scripts parse it, the JSON figure, the table and JSON
 # agreeing, -W's one line on the software device, and the CAS swaps
-# that took effect and failed in every CAS report.
+# that took effect and failed in every CAS report, --keys/--key-stride on
+# the atomics, write and read.
 source "$(dirname "$0")/lib.sh"
 export RDX_EAL="--no-huge -l 0"
 
@@ -115,4 +116,70 @@ if run faa 60 ib_atomic_bw -d sw --loopback -n 2000 --out_json_file "$TMP/faa.js
 else
     fail "faa: CAS counts where there is no CAS: $(grep CAS "$TMP/faa.out")"
 fi
+# --keys and --key-stride: faa over 4 keys 64 bytes apart, each key then
+# read back at its offset (--verify): a stride not applied fails it
+if run fk 60 ib_atomic_bw -d sw --loopback -n 4000 -q 2 --keys 4 --key-stride 64 --verify \
+       --out_json_file "$TMP/fk.json" &&
+   grep -q "every payload byte and key value checked: OK" "$TMP/fk.err" &&
+   python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["knobs"]; assert (k["keys"], k["key_stride"]) == ("4", "64"), k' "$TMP/fk.json"; then
+    pass "faa --keys 4 --key-stride 64 --verify: every key right at its offset; knobs keys 4, key_stride 64"
+else
+    fail "faa --key-stride: $(head -c 300 "$TMP/fk.err")"
+fi
+# write and read: many addresses (--keys 64, one message apart) and one
+# address (--keys 1 --key-stride 8); the table's row as usual
+for kc in "write|ib_write_bw|--keys 64" "write1|ib_write_bw|--keys 1 --key-stride 8" "read|ib_read_bw|--keys 16 --key-stride 4096"; do
+    IFS='|' read -r kn prog ka <<<"$kc"
+    read -ra kargs <<<"$ka"
+    if run "k$kn" 60 "$prog" -d sw --loopback -s 64 -n 5000 "${kargs[@]}" &&
+       grep -qE "^ 64 +5000 +[0-9.]+ +[0-9.]+ +[0-9.]+" "$TMP/k$kn.out"; then
+        pass "$prog -s 64 $ka: runs, one row"
+    else
+        fail "$prog $ka: $(head -c 300 "$TMP/k$kn.err")"
+    fi
+done
+# across two processes the keys must fit the server's buffer (planned
+# from -s, -t and --keys): 64 keys one message apart run, 64 keys 64 KiB
+# apart are refused
+kp=$(free_port)
+timeout -k 5 60 "$PERF" ib_write_bw -d sw -p "$kp" -s 64 >"$TMP/ks.out" 2>"$TMP/ks.err" &
+kspid=$!
+for _ in $(seq 200); do ss -Hltn "sport = :$kp" | grep -q . && break; sleep 0.1; done
+RDX_EAL="--no-huge -l 1" timeout -k 5 60 "$PERF" ib_write_bw -d sw -p "$kp" -s 64 -n 2000 --keys 64 \
+    127.0.0.1 >"$TMP/kc.out" 2>"$TMP/kc.err"
+kcrc=$?
+wait "$kspid"; ksrc=$?
+kp=$(free_port)
+timeout -k 5 60 "$PERF" ib_write_bw -d sw -p "$kp" -s 64 >"$TMP/ks2.out" 2>"$TMP/ks2.err" &
+kspid=$!
+for _ in $(seq 200); do ss -Hltn "sport = :$kp" | grep -q . && break; sleep 0.1; done
+RDX_EAL="--no-huge -l 1" timeout -k 5 60 "$PERF" ib_write_bw -d sw -p "$kp" -s 64 -n 2000 --keys 64 \
+    --key-stride 65536 127.0.0.1 >"$TMP/kc2.out" 2>"$TMP/kc2.err"
+kc2rc=$?
+wait "$kspid"
+if [ "$kcrc" -eq 0 ] && [ "$ksrc" -eq 0 ] && grep -qE "^ 64 +2000 " "$TMP/kc.out" && [ "$kc2rc" -eq 2 ] &&
+   grep -q "span 4128832 bytes; the server's buffer holds [0-9]* (across two processes" "$TMP/kc2.err"; then
+    pass "--keys across processes: 64 keys 64 B apart run; 64 KiB apart: $(cat "$TMP/kc2.err")"
+else
+    fail "--keys across processes: client $kcrc server $ksrc, mismatch $kc2rc: $(head -c 300 "$TMP/kc.err" "$TMP/kc2.err")"
+fi
+kbad() { # WHAT PATTERN ARGS..
+    local d=$1 pat=$2; shift 2
+    timeout -k 2 30 "$PERF" "$@" >/dev/null 2>"$TMP/kb.err"
+    local rc=$?
+    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$TMP/kb.err")" -eq 1 ] && grep -q -- "$pat" "$TMP/kb.err"; then
+        pass "$d: $(cat "$TMP/kb.err")"
+    else
+        fail "$d: exit $rc: $(head -c 300 "$TMP/kb.err" | tr '\n' '|')"
+    fi
+}
+kbad "--keys on write lat" "apply to the atomics (cas, faa), read and write --mode bw, not write --mode lat" \
+    ib_write_lat -d sw --loopback --keys 4
+kbad "--keys on send" "not send --mode bw" ib_send_bw -d sw --loopback --keys 4
+kbad "--keys --verify on write" "ops to one key overwrite each other's bytes" \
+    ib_write_bw -d sw --loopback --keys 4 --verify
+kbad "--key-stride 12 on faa" "atomics need 8-byte aligned keys" ib_atomic_bw -d sw --loopback --key-stride 12
+kbad "--keys x --key-stride too large" "spans 1099494916096 bytes at size 65536: at most 33554432" \
+    ib_write_bw -d sw --loopback --keys 65536 --key-stride 16M
+kbad "--key-stride 0" "bad value '0' for --key-stride" ib_write_bw -d sw --loopback --key-stride 0
 finish
