@@ -275,32 +275,34 @@ client_one_run(struct perf_app *a, uint64_t size, uint32_t q, double rate, bool 
 /* The runs of client_runs from the first-th on (in its order: QPs, size,
  * rate) never started: the report lists them as not run. */
 static void
-client_not_run_from(struct perf_app *a, unsigned int first)
+client_not_run_from(struct perf_app *a, unsigned int first, uint32_t klo, uint32_t khi)
 {
 	const struct perf_opts *o = &a->o;
 	const unsigned int nb_rates = o->nb_rates != 0 ? o->nb_rates : 1;
 	unsigned int i = 0, s, r;
-	uint32_t q;
+	uint32_t q, k;
 
-	for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
-		for (s = 0; s < o->nb_sizes; s++)
-			for (r = 0; r < nb_rates; r++)
-				if (i++ >= first)
-					perf_report_not_run(a, o->sizes[s], q,
-							    o->nb_rates != 0 ? o->rates[r] : o->rate);
+	for (k = klo; k <= khi; k = perf_lsweep_next(o, k))
+		for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
+			for (s = 0; s < o->nb_sizes; s++)
+				for (r = 0; r < nb_rates; r++)
+					if (i++ >= first)
+						perf_report_not_run(a, o->sizes[s], q,
+								    o->nb_rates != 0 ? o->rates[r] :
+								    o->rate);
 }
 
+/* The runs of one --lcore-sweep step (all runs without one): QP counts,
+ * sizes, rates; *next counts the runs that started. */
 static int
-client_runs(struct perf_app *a)
+client_step_runs(struct perf_app *a, unsigned int nruns, unsigned int *next)
 {
 	const struct perf_opts *o = &a->o;
 	const unsigned int nb_rates = o->nb_rates != 0 ? o->nb_rates : 1;
-	unsigned int nruns = 0, s, r, next = 0;
+	unsigned int s, r;
 	uint32_t q;
 	int rc = 0;
 
-	for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
-		nruns += o->nb_sizes * nb_rates;
 	for (q = o->sweep_lo; q <= o->sweep_hi && rc == 0; q = perf_sweep_next(o, q)) {
 		for (s = 0; s < o->nb_sizes && rc == 0; s++) {
 			for (r = 0; r < nb_rates && rc == 0; r++) {
@@ -315,18 +317,39 @@ client_runs(struct perf_app *a)
 				} while (rc == 0 && o->infinite && !rdx_runtime_stopping());
 				/* this one started when it has a row */
 				if (a->nb_runs > before)
-					next++;
+					(*next)++;
 				if (rdx_runtime_stopping())
-					break;
+					return rc;
 			}
-			if (rdx_runtime_stopping())
-				break;
 		}
-		if (rdx_runtime_stopping())
-			break;
 	}
+	return rc;
+}
+
+static int
+client_runs(struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	const unsigned int nb_rates = o->nb_rates != 0 ? o->nb_rates : 1;
+	/* --lcore-sweep: the runs of each step on the first k worker lcores
+	 * (the others idle); else every run on all of them */
+	const unsigned int all = a->nb_lcores;
+	const uint32_t klo = o->lsweep_lo != 0 ? o->lsweep_lo : all;
+	const uint32_t khi = o->lsweep_lo != 0 ? o->lsweep_hi : all;
+	unsigned int nruns = 0, next = 0;
+	uint32_t q, k;
+	int rc = 0;
+
+	for (k = klo; k <= khi; k = perf_lsweep_next(o, k))
+		for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
+			nruns += o->nb_sizes * nb_rates;
+	for (k = klo; k <= khi && rc == 0 && !rdx_runtime_stopping(); k = perf_lsweep_next(o, k)) {
+		a->nb_lcores = k;
+		rc = client_step_runs(a, nruns, &next);
+	}
+	a->nb_lcores = all;
 	if (next < nruns)
-		client_not_run_from(a, next);
+		client_not_run_from(a, next, klo, khi);
 	if (rc == 0 && o->verify && a->eng->verify_end != NULL)
 		rc = a->eng->verify_end(a);
 	if (a->conn != NULL && rc == 0)
@@ -567,6 +590,16 @@ parse:
 	}
 #endif
 
+	/* --lcore-sweep: steps of the worker lcores there are, one process */
+	if (a->o.lsweep_hi > a->nb_lcores || (a->o.lsweep_lo != 0 && a->mpi != NULL)) {
+		if (a->mpi != NULL)
+			fprintf(stderr, "rdx-perf: --lcore-sweep with --pattern is not implemented\n");
+		else
+			fprintf(stderr, "rdx-perf: bad value '%u-%u' for --lcore-sweep: %u worker lcore(s) (EAL -l)\n",
+				a->o.lsweep_lo, a->o.lsweep_hi, a->nb_lcores);
+		rdx_runtime_cleanup();
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
+	}
 	/* --rate: each QP at >= 1 op/s (slower ones would trip the no-progress
 	 * timeout between two ops) */
 	{

@@ -29,6 +29,7 @@ static const char usage_text[] =
 "  -a                   sweep 2 B .. 8 MB                -n N  iterations per QP\n"
 "  -D SECONDS           run for a duration               --warmup N|Ts  excluded warm-up\n"
 "  -q N                 QPs per lcore                    --qp-sweep A-B[*F]  repeat per QP count\n"
+"  --lcore-sweep A-B[*F]  repeat on the first A, .., B worker lcores (-q QPs each)\n"
 "  -t N                 window (tx depth) per QP         -l N  post list (WRs per doorbell)\n"
 "  -I BYTES             inline threshold                 -Q K  signal every K WRs\n"
 "  -e                   completion events                -m MTU  256..4096\n"
@@ -73,7 +74,7 @@ enum {
 	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY, OPT_TRANSPORT,
 	OPT_OUTPUT, OPT_INFINITE, OPT_OUT_JSON, OPT_OUT_JSON_FILE, OPT_VERBOSE, OPT_CLUSTERPERF,
 	OPT_RATE, OPT_RATE_SWEEP, OPT_SOURCE_IP,
-	OPT_MIX, OPT_RPC, OPT_PERFTEST_FORM, OPT_USE_HUGEPAGES, OPT_CPU_UTIL, OPT_KEY_STRIDE,
+	OPT_MIX, OPT_RPC, OPT_PERFTEST_FORM, OPT_USE_HUGEPAGES, OPT_CPU_UTIL, OPT_KEY_STRIDE, OPT_LCORE_SWEEP,
 };
 
 static const struct option long_opts[] = {
@@ -87,6 +88,7 @@ static const struct option long_opts[] = {
 	{"warmup", required_argument, NULL, OPT_WARMUP},
 	{"qp", required_argument, NULL, 'q'},
 	{"qp-sweep", required_argument, NULL, OPT_QP_SWEEP},
+	{"lcore-sweep", required_argument, NULL, OPT_LCORE_SWEEP},
 	{"tx-depth", required_argument, NULL, 't'},
 	{"post_list", required_argument, NULL, 'l'},
 	{"inline_size", required_argument, NULL, 'I'},
@@ -440,6 +442,10 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		case OPT_QP_SWEEP:
 			rc = perf_parse_sweep("--qp-sweep", optarg, RDX_MAX_QPS_PER_LCORE, &o->sweep_lo,
 					      &o->sweep_hi, &o->sweep_factor);
+			break;
+		case OPT_LCORE_SWEEP:
+			rc = perf_parse_sweep("--lcore-sweep", optarg, RDX_MAX_LCORES, &o->lsweep_lo,
+					      &o->lsweep_hi, &o->lsweep_factor);
 			break;
 		case 't':
 			rc = parse_u32("-t", optarg, 1, 65536, &o->window);

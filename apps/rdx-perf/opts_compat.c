@@ -384,6 +384,16 @@ perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
 		fprintf(stderr, "rdx-perf: --rate over --transport ud is not implemented (RC only)\n");
 		return -EINVAL;
 	}
+	if (o->lsweep_lo != 0) {
+		const char *why = o->sweep_lo != o->sweep_hi ? "--qp-sweep (one sweep at a time)" :
+			o->bidir && (o->server || o->connect != NULL) ? "-b across two processes" :
+			o->server ? "--server (the client's lcores are swept)" : o->infinite ? "--run_infinitely" : NULL;
+
+		if (why != NULL) {
+			fprintf(stderr, "rdx-perf: --lcore-sweep with %s is not implemented\n", why);
+			return -EINVAL;
+		}
+	}
 	if (o->infinite) {
 		if (o->iters != 0) {
 			fprintf(stderr, "rdx-perf: --run_infinitely prints a line every -D seconds: -n does not apply\n");

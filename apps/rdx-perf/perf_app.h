@@ -91,6 +91,7 @@ struct perf_opts {
 	uint32_t qps;            /* -q per lcore */
 	uint32_t sweep_lo, sweep_hi;
 	uint32_t sweep_factor;   /* 0: every count lo..hi; F: lo, lo*F, .. <= hi */
+	uint32_t lsweep_lo, lsweep_hi, lsweep_factor; /* --lcore-sweep (0: none) */
 	uint32_t window;         /* -t */
 	uint32_t post_list;      /* -l */
 	uint32_t inline_max;     /* -I */
@@ -634,6 +635,13 @@ static inline uint32_t
 perf_sweep_next(const struct perf_opts *o, uint32_t q)
 {
 	return o->sweep_factor != 0 ? q * o->sweep_factor : q + 1;
+}
+
+/* --lcore-sweep: the lcore count after k */
+static inline uint32_t
+perf_lsweep_next(const struct perf_opts *o, uint32_t k)
+{
+	return o->lsweep_factor != 0 ? k * o->lsweep_factor : k + 1;
 }
 
 /* --qp-sweep: the largest QP count a run uses (endpoints are made for it). */

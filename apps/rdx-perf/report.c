@@ -349,7 +349,7 @@ static void
 perf_report_head(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
-	char diff[256] = "", mtu[16] = "port", len[48], qps[48];
+	char diff[256] = "", mtu[16] = "port", len[48], qps[48], lcores[48];
 	enum perf_dev_kind kind = perf_dev_kind(a->attr);
 	size_t n = 0;
 
@@ -372,11 +372,17 @@ perf_report_head(struct perf_app *a)
 		snprintf(qps, sizeof(qps), "%u-%u (--qp-sweep)", o->sweep_lo, o->sweep_hi);
 	else
 		snprintf(qps, sizeof(qps), "%u", o->sweep_lo);
-	printf(" rdx-perf %s %s | %s | dev %s (%s%s, driver %s) | %u lcore(s) x %s QP(s)%s | transport %s\n",
+	/* --lcore-sweep: the worker lcores of the steps */
+	if (o->lsweep_lo != 0)
+		snprintf(lcores, sizeof(lcores), "%u-%u%s%.0u (--lcore-sweep)", o->lsweep_lo, o->lsweep_hi,
+			 o->lsweep_factor != 0 ? "*" : "", o->lsweep_factor);
+	else
+		snprintf(lcores, sizeof(lcores), "%u", a->nb_lcores);
+	printf(" rdx-perf %s %s | %s | dev %s (%s%s, driver %s) | %s lcore(s) x %s QP(s)%s | transport %s\n",
 	       o->test, mode_name(o->mode), rdx_op_name(a->eng->op), a->attr->name,
 	       kind == PERF_DEV_KIND_MODEL ? "software device, progress " : perf_dev_kind_label(kind),
 	       kind == PERF_DEV_KIND_MODEL ? perf_sw_progress_name(o->sw_progress) : "", a->attr->driver,
-	       a->nb_lcores, qps, perf_bidir_procs(a) ? ", both processes posting (-b)" :
+	       lcores, qps, perf_bidir_procs(a) ? ", both processes posting (-b)" :
 	       o->bidir ? ", both ends posting (-b)" : "",
 	       o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");
 	if (o->mtu != 0)
@@ -578,7 +584,7 @@ perf_report_run(struct perf_app *a, bool last)
 
 		if (!st->started) {
 			perf_report_head(a);
-			st->many_qps = a->o.sweep_hi != a->o.sweep_lo;
+			st->many_qps = a->o.sweep_hi != a->o.sweep_lo || a->o.lsweep_lo != 0;
 			st->open_loop = a->o.rate != 0 || a->o.nb_rates != 0;
 			st->cpu_util = a->o.cpu_util;
 		}
@@ -587,7 +593,7 @@ perf_report_run(struct perf_app *a, bool last)
 		perf_host_counters_print(stdout);
 		fflush(stdout);
 	}
-	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || !last) {
+	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || a->o.lsweep_lo != 0 || !last) {
 		char sz[16];
 
 		perf_size_name(a->run.size, sz, sizeof(sz));

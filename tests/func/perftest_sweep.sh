@@ -6,7 +6,7 @@
 # as perftest's scripts parse it, the JSON figure, the table and JSON
 # agreeing, -W's one line on the software device, and the CAS swaps
 # that took effect and failed in every CAS report, --keys/--key-stride on
-# the atomics, write and read.
+# the atomics, write and read, and --lcore-sweep.
 source "$(dirname "$0")/lib.sh"
 export RDX_EAL="--no-huge -l 0"
 
@@ -182,4 +182,36 @@ kbad "--key-stride 12 on faa" "atomics need 8-byte aligned keys" ib_atomic_bw -d
 kbad "--keys x --key-stride too large" "spans 1099494916096 bytes at size 65536: at most 33554432" \
     ib_write_bw -d sw --loopback --keys 65536 --key-stride 16M
 kbad "--key-stride 0" "bad value '0' for --key-stride" ib_write_bw -d sw --loopback --key-stride 0
+# --lcore-sweep: one QP per lcore per step, the ConnectX-6 QP-bottleneck
+# experiment's shape; two worker lcores on two CPUs (EAL --lcores), a row
+# per step with #qps 1 then 2, the header naming the sweep; the JSON has
+# one lcore row in the first step and two in the second
+if run lsw 120 --no-huge --lcores 0@0,1@1,2@0 -- --test write --mode bw --dev sw --loopback -n 20000 \
+       --lcore-sweep 1-2 --json "$TMP/lsw.json" &&
+   grep -q "| 1-2 (--lcore-sweep) lcore(s) x 1 QP(s) |" "$TMP/lsw.out" &&
+   got=$(python3 - "$TMP/lsw.out" "$TMP/lsw.json" <<'PY' 2>"$TMP/lsw.py"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+head = [l.split() for l in lines if l.lstrip().startswith("#bytes")]
+assert len(head) == 1 and head[0][-1] == "#qps", head
+rows = [l.split() for l in lines if l.split() and l.split()[0].isdigit()]
+assert [r[5] for r in rows] == ["1", "2"], rows
+res = json.load(open(sys.argv[2]))["results"]
+per = [r for r in res if r["lcore"] != -1]
+tot = [r for r in res if r["lcore"] == -1]
+assert [t["qps"] for t in tot] == [1, 2] and len(per) == 3, (tot, per)
+assert tot[1]["ops"] == 2 * tot[0]["ops"] == 40000, tot
+print("rows #qps 1, 2; %d lcore rows" % len(per))
+PY
+); then
+    pass "--lcore-sweep 1-2: header says the sweep, $got"
+else
+    fail "--lcore-sweep: $(tail -c 300 "$TMP/lsw.py") $(head -c 300 "$TMP/lsw.err") $(grep -E "lcore|^ 65536" "$TMP/lsw.out" | head -c 400)"
+fi
+kbad "--lcore-sweep beyond the lcores" "bad value '1-3' for --lcore-sweep: 2 worker lcore(s) (EAL -l)" \
+    --no-huge --lcores 0@0,1@1,2@0 -- --test write --mode bw --dev sw --loopback --lcore-sweep 1-3
+kbad "--lcore-sweep with --qp-sweep" "--lcore-sweep with --qp-sweep (one sweep at a time) is not implemented" \
+    --no-huge -l 0 -- --test write --mode bw --dev sw --loopback --lcore-sweep 1-2 --qp-sweep 1-2
+kbad "--lcore-sweep bad range" "bad value '2-1' for --lcore-sweep" \
+    --no-huge -l 0 -- --test write --mode bw --dev sw --loopback --lcore-sweep 2-1
 finish
