@@ -3,7 +3,8 @@
  * Atomic engines: cas and faa, 8 bytes, spread over --keys keys (1: every
  * QP of every lcore hits one key). Every QP targets the same key region at
  * the responder. faa adds 1; cas swaps compare -> compare + 1, with compare
- * the last value this QP saw for the key, so it fails under contention.
+ * the last value this QP saw for the key, so it fails under contention
+ * (the measured swaps that took effect and failed are in every report).
  * Each lcore counts the increments that took effect per key; after the run
  * atomic_verify_keys checks that every key holds exactly the sum (--verify).
  * The returned old value lands in our buffer in host order (mlx5 with
@@ -28,7 +29,7 @@ atomic_target(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, uint
 
 	if (++ep->next_key == lc->o->keys)
 		ep->next_key = 0;
-	wr->remote_addr = ep->raddr + (uint64_t)key * 8;
+	wr->remote_addr = ep->raddr + (uint64_t)key * perf_key_stride(lc->o, 8);
 	((struct rdx_sge *)(uintptr_t)wr->sge)->addr = ep->buf->iova + loff;
 	((struct rdx_sge *)(uintptr_t)wr->sge)->length = 8;
 	ep->aux32[i] = key;
@@ -63,8 +64,10 @@ cas_done(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq)
 	if (old == ep->aux[i]) {
 		lc->key_adds[key]++;
 		ep->cas_next[key] = old + 1;
+		lc->cas_ok += lc->measure;
 	} else {
 		ep->cas_next[key] = old;
+		lc->cas_fail += lc->measure;
 	}
 	return 0;
 }
@@ -81,20 +84,26 @@ static int
 atomic_verify_keys(struct perf_app *a)
 {
 	uint32_t k, keys = a->o.keys;
+	const uint64_t stride = perf_key_stride(&a->o, 8);
 	uint64_t *actual;
 	int rc = 0;
 
 	actual = calloc(keys, sizeof(uint64_t));
 	if (actual == NULL)
 		return -ENOMEM;
-	if (a->shared != NULL) {
-		rc = rdx_dev_mem_copy_from(a->shared, 0, actual, (size_t)keys * 8);
-	} else {
-		struct perf_lcore *lc = &a->lcores[0];
+	/* key k is at k * --key-stride: one read when they are contiguous */
+	for (k = 0; k < keys && rc == 0; k += stride == 8 ? keys : 1) {
+		const uint32_t len = stride == 8 ? keys * 8 : 8;
 
-		rc = perf_read_remote(lc, lc->eps[0], 0, 0, keys * 8);
-		if (rc == 0)
-			rc = rdx_dev_mem_copy_from(lc->eps[0]->buf, 0, actual, (size_t)keys * 8);
+		if (a->shared != NULL) {
+			rc = rdx_dev_mem_copy_from(a->shared, k * stride, &actual[k], len);
+		} else {
+			struct perf_lcore *lc = &a->lcores[0];
+
+			rc = perf_read_remote(lc, lc->eps[0], k * stride, 0, len);
+			if (rc == 0)
+				rc = rdx_dev_mem_copy_from(lc->eps[0]->buf, 0, &actual[k], len);
+		}
 	}
 	if (rc < 0) {
 		fprintf(stderr, "rdx-perf: --verify: cannot read the keys back\n");

@@ -54,6 +54,8 @@ lcore_client(void *arg)
 
 	lc->ops = 0;
 	lc->bytes = 0;
+	lc->cas_ok = 0;
+	lc->cas_fail = 0;
 	lc->polls = 0;
 	lc->busy_polls = 0;
 	lc->log_n = 0;
@@ -226,7 +228,9 @@ client_one_run(struct perf_app *a, uint64_t size, uint32_t q, double rate, bool 
 		if (rc < 0)
 			return rc;
 	}
+	perf_host_stats_begin();
 	rc = launch_clients(a);
+	perf_host_stats_end();
 	/* the loops ended before the run was done: by the stop flag, an
 	 * error, or the peer gone; the row covers what was measured */
 	a->run_cut = rc < 0 || a->run.abort || rdx_runtime_stopping();
@@ -271,32 +275,34 @@ client_one_run(struct perf_app *a, uint64_t size, uint32_t q, double rate, bool 
 /* The runs of client_runs from the first-th on (in its order: QPs, size,
  * rate) never started: the report lists them as not run. */
 static void
-client_not_run_from(struct perf_app *a, unsigned int first)
+client_not_run_from(struct perf_app *a, unsigned int first, uint32_t klo, uint32_t khi)
 {
 	const struct perf_opts *o = &a->o;
 	const unsigned int nb_rates = o->nb_rates != 0 ? o->nb_rates : 1;
 	unsigned int i = 0, s, r;
-	uint32_t q;
+	uint32_t q, k;
 
-	for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
-		for (s = 0; s < o->nb_sizes; s++)
-			for (r = 0; r < nb_rates; r++)
-				if (i++ >= first)
-					perf_report_not_run(a, o->sizes[s], q,
-							    o->nb_rates != 0 ? o->rates[r] : o->rate);
+	for (k = klo; k <= khi; k = perf_lsweep_next(o, k))
+		for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
+			for (s = 0; s < o->nb_sizes; s++)
+				for (r = 0; r < nb_rates; r++)
+					if (i++ >= first)
+						perf_report_not_run(a, o->sizes[s], q,
+								    o->nb_rates != 0 ? o->rates[r] :
+								    o->rate);
 }
 
+/* The runs of one --lcore-sweep step (all runs without one): QP counts,
+ * sizes, rates; *next counts the runs that started. */
 static int
-client_runs(struct perf_app *a)
+client_step_runs(struct perf_app *a, unsigned int nruns, unsigned int *next)
 {
 	const struct perf_opts *o = &a->o;
 	const unsigned int nb_rates = o->nb_rates != 0 ? o->nb_rates : 1;
-	unsigned int nruns = 0, s, r, next = 0;
+	unsigned int s, r;
 	uint32_t q;
 	int rc = 0;
 
-	for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
-		nruns += o->nb_sizes * nb_rates;
 	for (q = o->sweep_lo; q <= o->sweep_hi && rc == 0; q = perf_sweep_next(o, q)) {
 		for (s = 0; s < o->nb_sizes && rc == 0; s++) {
 			for (r = 0; r < nb_rates && rc == 0; r++) {
@@ -311,23 +317,67 @@ client_runs(struct perf_app *a)
 				} while (rc == 0 && o->infinite && !rdx_runtime_stopping());
 				/* this one started when it has a row */
 				if (a->nb_runs > before)
-					next++;
+					(*next)++;
 				if (rdx_runtime_stopping())
-					break;
+					return rc;
 			}
-			if (rdx_runtime_stopping())
-				break;
 		}
-		if (rdx_runtime_stopping())
-			break;
 	}
+	return rc;
+}
+
+static int
+client_runs(struct perf_app *a)
+{
+	const struct perf_opts *o = &a->o;
+	const unsigned int nb_rates = o->nb_rates != 0 ? o->nb_rates : 1;
+	/* --lcore-sweep: the runs of each step on the first k worker lcores
+	 * (the others idle); else every run on all of them */
+	const unsigned int all = a->nb_lcores;
+	const uint32_t klo = o->lsweep_lo != 0 ? o->lsweep_lo : all;
+	const uint32_t khi = o->lsweep_lo != 0 ? o->lsweep_hi : all;
+	unsigned int nruns = 0, next = 0;
+	uint32_t q, k;
+	int rc = 0;
+
+	for (k = klo; k <= khi; k = perf_lsweep_next(o, k))
+		for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
+			nruns += o->nb_sizes * nb_rates;
+	for (k = klo; k <= khi && rc == 0 && !rdx_runtime_stopping(); k = perf_lsweep_next(o, k)) {
+		a->nb_lcores = k;
+		rc = client_step_runs(a, nruns, &next);
+	}
+	a->nb_lcores = all;
 	if (next < nruns)
-		client_not_run_from(a, next);
+		client_not_run_from(a, next, klo, khi);
 	if (rc == 0 && o->verify && a->eng->verify_end != NULL)
 		rc = a->eng->verify_end(a);
 	if (a->conn != NULL && rc == 0)
 		perf_client_bye(a);
 	return rc;
+}
+
+/* --keys / --key-stride against a --server: its buffers, planned from
+ * the sizes, -t and --keys alone, hold every key: 0 or -EINVAL after one line */
+static int
+keys_fit(const struct perf_app *a)
+{
+	uint64_t maxsz = 0, span;
+	unsigned int i;
+
+	if (a->conn == NULL || !a->client || (a->o.keys <= 1 && a->o.key_stride == 0))
+		return 0;
+	for (i = 0; i < a->o.nb_sizes; i++)
+		maxsz = RTE_MAX(maxsz, a->o.sizes[i]);
+	span = perf_key_span(&a->o, a->eng->atomic ? 8 : maxsz);
+	for (i = 0; i < a->total_qps; i++)
+		if (a->cli[i].rlen < span) {
+			fprintf(stderr, "rdx-perf: --keys %u --key-stride %" PRIu64 " span %" PRIu64 " bytes; the server's buffer holds %" PRIu64 " (across two processes: fewer keys, a smaller stride, or --loopback)\n",
+				a->o.keys, perf_key_stride(&a->o, a->eng->atomic ? 8 : maxsz), span,
+				a->cli[i].rlen);
+			return -EINVAL;
+		}
+	return 0;
 }
 
 /* --pattern: MPI_Finalize on the way out (no-ops without MPI). */
@@ -540,6 +590,16 @@ parse:
 	}
 #endif
 
+	/* --lcore-sweep: steps of the worker lcores there are, one process */
+	if (a->o.lsweep_hi > a->nb_lcores || (a->o.lsweep_lo != 0 && a->mpi != NULL)) {
+		if (a->mpi != NULL)
+			fprintf(stderr, "rdx-perf: --lcore-sweep with --pattern is not implemented\n");
+		else
+			fprintf(stderr, "rdx-perf: bad value '%u-%u' for --lcore-sweep: %u worker lcore(s) (EAL -l)\n",
+				a->o.lsweep_lo, a->o.lsweep_hi, a->nb_lcores);
+		rdx_runtime_cleanup();
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
+	}
 	/* --rate: each QP at >= 1 op/s (slower ones would trip the no-progress
 	 * timeout between two ops) */
 	{
@@ -601,6 +661,12 @@ parse:
 		rdx_runtime_cleanup();
 		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
 	}
+	/* --cpu_util, -W: a counter that cannot be read is bad input */
+	if (perf_host_stats_init(a) < 0) {
+		rdx_dev_close(a->dev);
+		rdx_runtime_cleanup();
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
+	}
 	if (a->o.rdma_cm && strcmp(a->attr->driver, "verbs") != 0) {
 		fprintf(stderr, "rdx-perf: -R (rdma_cm) needs the verbs driver: device %s runs driver %s%s\n",
 			a->attr->name, a->attr->driver,
@@ -636,6 +702,12 @@ parse:
 		if (rc == -EINTR && a->o.server)
 			return mpi_exit(a, 0);
 		return mpi_exit(a, bad ? PERF_EXIT_BAD_INPUT : 1);
+	}
+	if (keys_fit(a) < 0) {
+		perf_teardown(a);
+		rdx_dev_close(a->dev);
+		rdx_runtime_cleanup();
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
 	}
 	rc = perf_report_init(a);
 	perf_telemetry_state(PERF_TEL_RUNNING);

@@ -29,6 +29,7 @@ static const char usage_text[] =
 "  -a                   sweep 2 B .. 8 MB                -n N  iterations per QP\n"
 "  -D SECONDS           run for a duration               --warmup N|Ts  excluded warm-up\n"
 "  -q N                 QPs per lcore                    --qp-sweep A-B[*F]  repeat per QP count\n"
+"  --lcore-sweep A-B[*F]  repeat on the first A, .., B worker lcores (-q QPs each)\n"
 "  -t N                 window (tx depth) per QP         -l N  post list (WRs per doorbell)\n"
 "  -I BYTES             inline threshold                 -Q K  signal every K WRs\n"
 "  -e                   completion events                -m MTU  256..4096\n"
@@ -41,7 +42,7 @@ static const char usage_text[] =
 "                       raw or lib/rpc, waits for its client until Ctrl-C without it)\n"
 "  --sw-progress inline|poll|thread\n"
 "  --json F --csv F -o F (per-WR log) --report_gbits --label TEXT\n"
-"  --concurrent-ops N --servers N (echo)   --keys N (atomics)\n"
+"  --concurrent-ops N --servers N (echo)   --keys N [--key-stride B] (atomics, read, write bw)\n"
 "  --transport rc|ud    RC QPs (default) or UD datagrams (send, echo; size <= MTU)\n"
 "  --transport infrc|basic+infud|homa+infud   echo on lib/rpc   --mix SIZE:W,..  mixed responses\n"
 "                       (also --test basic.read|basic.write: the KV service, clusterperf basic)\n"
@@ -57,6 +58,8 @@ static const char usage_text[] =
 "  --out_json [--out_json_file F]   the JSON report (default file rdx-perf.json)\n"
 "  -R/--rdma_cm         connect the QPs through rdma_cm (verbs driver; two processes)\n"
 "  --source_ip ADDR     -R: the client's source address, the server's listening address\n"
+"  --cpu_util           CPU_Util[%] column: user / (user + idle) of the lcores' CPUs\n"
+"  -W/--report-counters NAME,..  port counters (sysfs, e.g. counters/port_xmit_data) per run\n"
 "output: the perftest-style table; --verbose adds every knob and the per-lcore rows,\n"
 "  --clusterperf the clusterperf lines; -o/--wr-log FILE logs every WR\n"
 "open loop: --rate R (total ops/s of the client, split evenly over its QPs; latency\n"
@@ -71,7 +74,7 @@ enum {
 	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY, OPT_TRANSPORT,
 	OPT_OUTPUT, OPT_INFINITE, OPT_OUT_JSON, OPT_OUT_JSON_FILE, OPT_VERBOSE, OPT_CLUSTERPERF,
 	OPT_RATE, OPT_RATE_SWEEP, OPT_SOURCE_IP,
-	OPT_MIX, OPT_RPC, OPT_PERFTEST_FORM, OPT_USE_HUGEPAGES,
+	OPT_MIX, OPT_RPC, OPT_PERFTEST_FORM, OPT_USE_HUGEPAGES, OPT_CPU_UTIL, OPT_KEY_STRIDE, OPT_LCORE_SWEEP,
 };
 
 static const struct option long_opts[] = {
@@ -85,6 +88,7 @@ static const struct option long_opts[] = {
 	{"warmup", required_argument, NULL, OPT_WARMUP},
 	{"qp", required_argument, NULL, 'q'},
 	{"qp-sweep", required_argument, NULL, OPT_QP_SWEEP},
+	{"lcore-sweep", required_argument, NULL, OPT_LCORE_SWEEP},
 	{"tx-depth", required_argument, NULL, 't'},
 	{"post_list", required_argument, NULL, 'l'},
 	{"inline_size", required_argument, NULL, 'I'},
@@ -125,6 +129,8 @@ static const struct option long_opts[] = {
 	/* set by perftest_cli.c for ib_write_bw and the others */
 	{"perftest-form", no_argument, NULL, OPT_PERFTEST_FORM},
 	{"use_hugepages", no_argument, NULL, OPT_USE_HUGEPAGES},
+	{"cpu_util", no_argument, NULL, OPT_CPU_UTIL},
+	{"report-counters", required_argument, NULL, 'W'},
 	{"rate", required_argument, NULL, OPT_RATE},
 	{"rate-sweep", required_argument, NULL, OPT_RATE_SWEEP},
 	{"report_gbits", no_argument, NULL, OPT_GBITS},
@@ -132,6 +138,7 @@ static const struct option long_opts[] = {
 	{"concurrent-ops", required_argument, NULL, OPT_CONCURRENT},
 	{"servers", required_argument, NULL, OPT_SERVERS},
 	{"keys", required_argument, NULL, OPT_KEYS},
+	{"key-stride", required_argument, NULL, OPT_KEY_STRIDE},
 	{"transport", required_argument, NULL, OPT_TRANSPORT},
 	{"mix", required_argument, NULL, OPT_MIX},
 	{"rpc", required_argument, NULL, OPT_RPC},
@@ -149,27 +156,8 @@ perf_usage(FILE *f)
 	fputs(usage_text, f);
 }
 
-/* One line whatever the value holds: control bytes shown as \xNN, and a
- * value longer than a line cut */
-static int
-bad(const char *opt, const char *val, const char *why)
-{
-	char shown[200];
-	size_t i, n = 0;
-
-	for (i = 0; val[i] != '\0' && n + 8 < sizeof(shown); i++) {
-		const unsigned char c = (unsigned char)val[i];
-
-		if (c < 0x20 || c == 0x7f)
-			n += (size_t)snprintf(shown + n, sizeof(shown) - n, "\\x%02x", c);
-		else
-			shown[n++] = (char)c;
-	}
-	shown[n] = '\0';
-	fprintf(stderr, "rdx-perf: bad value '%s%s' for %s: %s\n", shown,
-		val[i] != '\0' ? "..." : "", opt, why);
-	return -EINVAL;
-}
+/* the one-line refusal of a value (opts_files.c) */
+#define bad perf_opt_bad
 
 /* Unsigned with optional K/M/G (powers of 1024). */
 int
@@ -266,105 +254,6 @@ parse_sizes(const char *s, struct perf_opts *o)
 	return 0;
 }
 
-/* Decimal digits only, no sign or space, no wrap: 0 or -EINVAL. */
-static int
-parse_dec(const char *s, const char **end, uint64_t max, uint64_t *out)
-{
-	uint64_t v = 0;
-	const char *p = s;
-
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (v > (max - (uint64_t)(*p - '0')) / 10)
-			return -EINVAL;
-		v = v * 10 + (uint64_t)(*p - '0');
-	}
-	*end = p;
-	*out = v;
-	return 0;
-}
-
-/* --qp-sweep A-B: every count A..B; A-B*F: A, A*F, A*F^2.. <= B */
-static int
-parse_qp_sweep(const char *s, struct perf_opts *o)
-{
-	uint64_t lo, hi, f = 0;
-	const char *p;
-
-	if (parse_dec(s, &p, RDX_MAX_QPS_PER_LCORE, &lo) < 0 || *p++ != '-' ||
-	    parse_dec(p, &p, RDX_MAX_QPS_PER_LCORE, &hi) < 0 ||
-	    (*p == '*' && (parse_dec(p + 1, &p, 1024, &f) < 0 || f < 2)) || *p != '\0' ||
-	    lo == 0 || hi < lo)
-		return bad("--qp-sweep", s,
-			   "expected A-B or A-B*F with 1 <= A <= B <= 1024, 2 <= F <= 1024");
-	o->sweep_lo = (uint32_t)lo;
-	o->sweep_hi = (uint32_t)hi;
-	o->sweep_factor = (uint32_t)f;
-	return 0;
-}
-
-/*
- * An output file must be writable before the run starts, not after it:
- * create it (or open an existing one for append, leaving it as it is) and
- * remove it again if this made it. -o files get suffixes; they go to the
- * same directory.
- */
-static int
-check_output(const char *opt, const char *path)
-{
-	struct stat st;
-	bool existed;
-	int fd;
-
-	if (path == NULL)
-		return 0;
-	if (path[0] == '\0') {
-		fprintf(stderr, "rdx-perf: bad value '' for %s: expected a file name\n", opt);
-		return -EINVAL;
-	}
-	/* "--json --verify" took the next option as the file name */
-	if (path[0] == '-') {
-		fprintf(stderr, "rdx-perf: bad value '%s' for %s: expected a file name, not an option (./%s for a file so named)\n",
-			path, opt, path);
-		return -EINVAL;
-	}
-	existed = stat(path, &st) == 0;
-	if (existed && S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "rdx-perf: cannot write %s %s: it is a directory\n", opt, path);
-		return -EINVAL;
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		fprintf(stderr, "rdx-perf: cannot write %s %s: %s\n", opt, path, strerror(errno));
-		return -EINVAL;
-	}
-	close(fd);
-	if (!existed)
-		unlink(path);
-	return 0;
-}
-
-/* --label is one space-separated field of the -o log's header (rdx-flows
- * and rdx-plot name a flow by it) and a CSV/JSON value: no spaces, '=' or
- * control characters */
-static int
-label_check(const char *s)
-{
-	size_t i, n = strlen(s);
-
-	if (n == 0 || n > PERF_LABEL_MAX)
-		return bad("--label", s, "expected 1..64 characters");
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		      strchr("._-+:/@", c) != NULL))
-			return bad("--label", s, "letters, digits and ._-+:/@ only (one field of the -o log header)");
-	}
-	return 0;
-}
-
 /*
  * An option the run would not use is refused rather than ignored (its value
  * would be printed among the knobs of a run it did not shape). Checked
@@ -407,8 +296,20 @@ unused_check(const struct perf_opts *o, const struct perf_opts_given *g)
 			o->inline_max);
 		return -EINVAL;
 	}
-	if (g->keys && !e->atomic) {
-		fprintf(stderr, "rdx-perf: --keys applies to the atomics (cas, faa), not %s\n", o->test);
+	if (g->keys && !e->atomic && !((e->op == RDX_OP_WRITE || e->op == RDX_OP_READ) &&
+					perf_engine_loop(e, o->mode) == PERF_LOOP_STREAM)) {
+		fprintf(stderr, "rdx-perf: --keys and --key-stride apply to the atomics (cas, faa), read and write --mode bw, not %s --mode %s\n",
+			o->test, lat ? "lat" : "bw");
+		return -EINVAL;
+	}
+	if (g->keys && !e->atomic && o->verify) {
+		fprintf(stderr, "rdx-perf: --verify with --keys on %s: ops to one key overwrite each other's bytes (verify without --keys)\n",
+			o->test);
+		return -EINVAL;
+	}
+	if (e->atomic && o->key_stride % 8 != 0) {
+		fprintf(stderr, "rdx-perf: bad value '%u' for --key-stride: atomics need 8-byte aligned keys (a multiple of 8)\n",
+			o->key_stride);
 		return -EINVAL;
 	}
 	if ((g->servers || g->concurrent) && !echo) {
@@ -432,28 +333,10 @@ unused_check(const struct perf_opts *o, const struct perf_opts_given *g)
 	return 0;
 }
 
-/* Two output options naming one file would overwrite each other. */
-static int
-outputs_distinct(const struct perf_opts *o)
-{
-	const char *names[3] = {"--json", "--csv", "-o"};
-	const char *paths[3] = {o->json, o->csv, o->wrlog};
-	unsigned int i, j;
-
-	for (i = 0; i < 3; i++)
-		for (j = i + 1; j < 3; j++)
-			if (paths[i] != NULL && paths[j] != NULL && strcmp(paths[i], paths[j]) == 0) {
-				fprintf(stderr, "rdx-perf: %s and %s name the same file %s\n",
-					names[i], names[j], paths[i]);
-				return -EINVAL;
-			}
-	return 0;
-}
-
 int
 perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_given *g)
 {
-	struct option all_opts[RTE_DIM(long_opts) + 64];
+	struct option all_opts[RTE_DIM(long_opts) + 160];
 	char shorts[128];
 	size_t n_long;
 	uint32_t mtu;
@@ -482,7 +365,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 	n_long = RTE_DIM(long_opts) - 1;
 	n_long += perf_compat_long_opts(all_opts + n_long, RTE_DIM(all_opts) - 1 - n_long);
 	memset(&all_opts[n_long], 0, sizeof(all_opts[n_long]));
-	snprintf(shorts, sizeof(shorts), ":s:an:D:q:t:l:I:Q:em:r:p:o:hd:i:x:c:FbRV");
+	snprintf(shorts, sizeof(shorts), ":s:an:D:q:t:l:I:Q:em:r:p:o:hd:i:x:c:FbRVW:Z");
 	perf_compat_short_opts(shorts + strlen(shorts), sizeof(shorts) - strlen(shorts));
 	while ((c = getopt_long(argc, argv, shorts, all_opts, NULL)) != -1) {
 		switch (c) {
@@ -557,7 +440,12 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			g->qps = true;
 			break;
 		case OPT_QP_SWEEP:
-			rc = parse_qp_sweep(optarg, o);
+			rc = perf_parse_sweep("--qp-sweep", optarg, RDX_MAX_QPS_PER_LCORE, &o->sweep_lo,
+					      &o->sweep_hi, &o->sweep_factor);
+			break;
+		case OPT_LCORE_SWEEP:
+			rc = perf_parse_sweep("--lcore-sweep", optarg, RDX_MAX_LCORES, &o->lsweep_lo,
+					      &o->lsweep_hi, &o->lsweep_factor);
 			break;
 		case 't':
 			rc = parse_u32("-t", optarg, 1, 65536, &o->window);
@@ -618,6 +506,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			o->driver = optarg;
 			break;
 		case OPT_SERVER:
+		case 'Z':   /* perftest's -Z/--server */
 			o->server = true;
 			break;
 		case OPT_CONNECT:
@@ -671,7 +560,7 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			break;
 		case OPT_LABEL:
 			o->label = optarg;
-			rc = label_check(optarg);
+			rc = perf_label_check(optarg);
 			break;
 		case OPT_CONCURRENT:
 			rc = parse_u32("--concurrent-ops", optarg, 1, 4096, &o->concurrent);
@@ -683,6 +572,10 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			break;
 		case OPT_KEYS:
 			rc = parse_u32("--keys", optarg, 1, PERF_MAX_KEYS, &o->keys);
+			g->keys = true;
+			break;
+		case OPT_KEY_STRIDE:
+			rc = parse_u32("--key-stride", optarg, 1, 1u << 24, &o->key_stride);
 			g->keys = true;
 			break;
 		case OPT_TRANSPORT:
@@ -757,6 +650,15 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 		case OPT_USE_HUGEPAGES:
 			/* perftest's: the buffers in hugepages (--mem huge) */
 			o->mem = RDX_MEM_HUGE;
+			break;
+		case OPT_CPU_UTIL:
+			o->cpu_util = true;
+			break;
+		case 'W':
+			/* "-W --next-option" took the option as the list */
+			if (optarg[0] == '-' || optarg[0] == '\0')
+				rc = bad("-W", optarg, "expected counter names, e.g. counters/port_xmit_data");
+			o->counters = optarg;
 			break;
 		case OPT_PERFTEST_FORM:
 			o->perftest_form = true;
@@ -859,8 +761,8 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 	rc = unused_check(o, g);
 	if (rc < 0)
 		return rc;
-	if (outputs_distinct(o) < 0 || check_output("--json", o->json) < 0 ||
-	    check_output("--csv", o->csv) < 0 || check_output("-o", o->wrlog) < 0)
+	if (perf_outputs_distinct(o) < 0 || perf_output_check("--json", o->json) < 0 ||
+	    perf_output_check("--csv", o->csv) < 0 || perf_output_check("-o", o->wrlog) < 0)
 		return -EINVAL;
 	return perf_opts_defaults(o, g);
 }
@@ -930,5 +832,13 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 		o->sweep_lo = o->qps;
 		o->sweep_hi = o->qps;
 	}
+	/* --keys x --key-stride within one buffer of the plan's cap */
+	for (unsigned int i = 0; i < o->nb_sizes; i++)
+		if (perf_key_span(o, e->atomic ? 8 : o->sizes[i]) > PERF_REGION_CAP) {
+			fprintf(stderr, "rdx-perf: --keys %u x --key-stride %" PRIu64 " spans %" PRIu64 " bytes at size %" PRIu64 ": at most %u (fewer keys or a smaller stride)\n",
+				o->keys, perf_key_stride(o, o->sizes[i]),
+				perf_key_span(o, e->atomic ? 8 : o->sizes[i]), o->sizes[i], PERF_REGION_CAP);
+			return -EINVAL;
+		}
 	return 0;
 }

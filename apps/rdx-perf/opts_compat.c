@@ -37,7 +37,7 @@ static const struct perf_compat_flag {
 	{ "report-unsorted", 'U', false, "use -o FILE (every WR's times, in post order)" },
 	{ "limit_bw", 'w', true, "use --rate (open-loop ops/s)" },
 	{ "limit_msgrate", 'y', true, "use --rate (open-loop ops/s)" },
-	{ "com_rdma_cm", 'z', false, "the bootstrap is rdx's TCP connection" },
+	{ "comm_rdma_cm", 'z', false, "the bootstrap is rdx's TCP connection (-R connects the QPs through rdma_cm)" },
 	{ "rate_limit", 0, true, "use --rate (open-loop ops/s)" },
 	{ "rate_units", 0, true, "--rate is in ops/s" },
 	{ "rate_limit_type", 0, true, "--rate paces in software" },
@@ -62,8 +62,6 @@ static const struct perf_compat_flag {
 	{ "dont_xchg_versions", 0, false, NULL },
 	{ "payload_file_path", 0, true, NULL },
 	{ "vector", 'X', true, NULL },
-	{ "cpu_util", 0, false, "rdx-perf's lcores busy-poll (100% each); the run's lcores are in the header" },
-	{ "report-counters", 'W', true, "read /sys/class/infiniband/DEV/ports/PORT/counters before and after the run" },
 	{ "hop_limit", 'L', true, "raw Ethernet QPs are not implemented" },
 	{ "recv_post_list", 0, true, "receives are reposted as they complete" },
 	{ "mmap", 0, true, "use --mem host, huge or dm" },
@@ -80,6 +78,81 @@ static const struct perf_compat_flag {
 	{ "aes_xts", 0, false, NULL },
 	{ "ts", 0, false, "use -o FILE (every WR's post and completion times)" },
 	{ "jitter", 'j', false, "use -o FILE (every WR's times) or --json (percentiles)" },
+	/* perftest's other long options (perftest_parameters.c) */
+	{ "source_mac", 'B', true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "dest_mac", 'E', true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "dest_ip", 'J', true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "dest_port", 'K', true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "source_port", 'k', true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "ethertype", 0, true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "use_rss", 'G', false, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "local_ip", 0, true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "remote_ip", 0, true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "local_mac", 0, true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "remote_mac", 0, true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "local_port", 0, true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "remote_port", 0, true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "mac_fwd", 'v', false, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "promiscuous", 0, false, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "sniffer", 0, false, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "raw_ipv6", 0, false, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "raw_mcast", 0, false, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "vlan_en", 0, false, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "vlan_pcp", 0, true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "flows_burst", 0, true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "flow_label", 0, true, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "ipv6-addr", 0, false, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "tcp", 0, false, "raw Ethernet QPs (perftest's raw_ethernet_* tests) are not implemented" },
+	{ "use_cuda_bus_id", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_cuda_dmabuf", 0, false, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_cuda_pcie_mapping", 0, false, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "cuda_mem_type", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "gpu_touch", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_rocm_dmabuf", 0, false, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_mlu", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_mlu_dmabuf", 0, false, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_musa", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_musa_bus_id", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_musa_dmabuf", 0, false, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_musa_pcie_mapping", 0, false, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_neuron", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_neuron_dmabuf", 0, false, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_opencl", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "opencl_platform_id", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_hl", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "use_ib_dm_dmabuf", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "tph_mem", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "ph", 0, true, "accelerator memory is not implemented (--mem host, huge or dm)" },
+	{ "aes_block_size", 0, true, "encryption and signature offloads are not implemented" },
+	{ "data_enc_key_app_path", 0, true, "encryption and signature offloads are not implemented" },
+	{ "data_enc_keys_number", 0, true, "encryption and signature offloads are not implemented" },
+	{ "kek_path", 0, true, "encryption and signature offloads are not implemented" },
+	{ "credentials_path", 0, true, "encryption and signature offloads are not implemented" },
+	{ "encrypt_on_tx", 0, false, "encryption and signature offloads are not implemented" },
+	{ "sig_offload", 0, false, "encryption and signature offloads are not implemented" },
+	{ "sig_before", 0, false, "encryption and signature offloads are not implemented" },
+	{ "client", 'P', false, "the client is the process given the server's host (or --connect HOST:PORT)" },
+	{ "cpu_id", 0, true, "the lcores are EAL's -l (RDX_EAL for the ib_* programs)" },
+	{ "pin_cores", 0, true, "the lcores are EAL's -l (RDX_EAL for the ib_* programs)" },
+	{ "disable_numa", 0, false, "buffers come from the lcores' NUMA node (EAL)" },
+	{ "numa_node", 0, true, "buffers come from the lcores' NUMA node (EAL)" },
+	{ "no_lock", 0, false, "the data path takes no locks" },
+	{ "data_validation", 0, false, "use --verify (every payload byte checked)" },
+	{ "data_validation_debug", 0, false, "use --verify (every payload byte checked)" },
+	{ "write_with_imm", 0, false, "use rdx-perf --test write_imm" },
+	{ "send_with_imm", 0, false, NULL },
+	{ "bind_source_ip", 0, true, "use --source_ip with -R" },
+	{ "report-histogrm", 0, false, "use -o FILE (every WR's times) or --json (percentiles)" },
+	{ "no_enhanced_reorder", 0, false, "memory is registered with the device's default ordering" },
+	{ "reply_every", 0, true, NULL },
+	{ "use-null-mr", 0, false, NULL },
+	{ "use_ooo", 0, false, NULL },
+	{ "use_data_direct", 0, false, NULL },
+	{ "unsolicited_write", 0, false, NULL },
+	{ "connectionless", 0, false, NULL },
+	{ "cqe_poll", 0, true, NULL },
+	{ "congest_type", 0, true, NULL },
+	{ "disable_dynamic_polling", 0, false, "rdx-perf always busy-polls (-e: completion events)" },
 };
 
 #define NB_REFUSED (sizeof(refused) / sizeof(refused[0]))
@@ -310,6 +383,16 @@ perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
 	if (g->rate && o->transport == PERF_TRANSPORT_UD) {
 		fprintf(stderr, "rdx-perf: --rate over --transport ud is not implemented (RC only)\n");
 		return -EINVAL;
+	}
+	if (o->lsweep_lo != 0) {
+		const char *why = o->sweep_lo != o->sweep_hi ? "--qp-sweep (one sweep at a time)" :
+			o->bidir && (o->server || o->connect != NULL) ? "-b across two processes" :
+			o->server ? "--server (the client's lcores are swept)" : o->infinite ? "--run_infinitely" : NULL;
+
+		if (why != NULL) {
+			fprintf(stderr, "rdx-perf: --lcore-sweep with %s is not implemented\n", why);
+			return -EINVAL;
+		}
 	}
 	if (o->infinite) {
 		if (o->iters != 0) {

@@ -91,6 +91,7 @@ struct perf_opts {
 	uint32_t qps;            /* -q per lcore */
 	uint32_t sweep_lo, sweep_hi;
 	uint32_t sweep_factor;   /* 0: every count lo..hi; F: lo, lo*F, .. <= hi */
+	uint32_t lsweep_lo, lsweep_hi, lsweep_factor; /* --lcore-sweep (0: none) */
 	uint32_t window;         /* -t */
 	uint32_t post_list;      /* -l */
 	uint32_t inline_max;     /* -I */
@@ -124,7 +125,9 @@ struct perf_opts {
 	const char *label;
 	uint32_t concurrent;     /* echo: outstanding RPCs per client QP */
 	uint32_t servers;        /* echo: server QPs answering one client */
-	uint32_t keys;           /* atomics */
+	uint32_t keys;           /* atomics; write (bw) and read: remote addresses */
+	uint32_t key_stride;     /* --key-stride bytes between keys (0: atomics 8,
+				  * write/read the run's message size) */
 	enum perf_transport transport; /* --transport */
 	/* perftest compatibility (opts.c) */
 	uint8_t ib_port;         /* -i: device port (0: the device's) */
@@ -137,6 +140,8 @@ struct perf_opts {
 	bool clusterperf;        /* --clusterperf: the clusterperf lines */
 	bool perftest_form;      /* run as ib_write_bw ..: perftest's defaults */
 	bool rdma_cm;            /* -R */
+	bool cpu_util;           /* --cpu_util: CPU_Util[%] of the lcores' CPUs */
+	const char *counters;    /* -W NAME,..: sysfs port counters (host_stats.c) */
 	const char *source_ip;   /* --source_ip: -R's bind address */
 	/* open loop (rate.h): total ops/s of the client process; 0: closed loop */
 	double rate;
@@ -354,6 +359,7 @@ struct perf_lcore {
 	uint64_t log_n;
 	bool log_full;
 	uint64_t *key_adds;      /* atomics: increments per key (all phases) */
+	uint64_t cas_ok, cas_fail; /* cas: measured swaps done / compare stale */
 	uint64_t verify_errors;
 	uint64_t op_seq;         /* per-lcore op numbering for the log */
 	struct perf_peak peak;   /* bandwidth runs (stream.c) */
@@ -610,11 +616,32 @@ perf_completed(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq, uint64_t
 		lc->log[ep->log_idx[i]].done = now;
 }
 
+/* --keys: bytes between two keys in a run of `size` (--key-stride) */
+static inline uint64_t
+perf_key_stride(const struct perf_opts *o, uint64_t size)
+{
+	return o->key_stride != 0 ? o->key_stride : RTE_MAX(size, (uint64_t)8);
+}
+
+/* --keys: the bytes of the peer's buffer the keys of a run of `size` span */
+static inline uint64_t
+perf_key_span(const struct perf_opts *o, uint64_t size)
+{
+	return (uint64_t)(o->keys - 1) * perf_key_stride(o, size) + RTE_MAX(size, (uint64_t)8);
+}
+
 /* --qp-sweep: the QP count after q (beyond sweep_hi: the sweep is over). */
 static inline uint32_t
 perf_sweep_next(const struct perf_opts *o, uint32_t q)
 {
 	return o->sweep_factor != 0 ? q * o->sweep_factor : q + 1;
+}
+
+/* --lcore-sweep: the lcore count after k */
+static inline uint32_t
+perf_lsweep_next(const struct perf_opts *o, uint32_t k)
+{
+	return o->lsweep_factor != 0 ? k * o->lsweep_factor : k + 1;
 }
 
 /* --qp-sweep: the largest QP count a run uses (endpoints are made for it). */
@@ -772,6 +799,15 @@ const char *perf_dev_kind_json(enum perf_dev_kind k);
 /* The software device's timing layer after a bandwidth run: whether the
  * host kept up with the modelled NIC ("model-bound" with both rates). */
 void perf_dev_model_footer(const struct perf_app *a, FILE *f);
+/* host_stats.c: --cpu_util and -W around each client run (init after the
+ * device is open: 0, or -EINVAL after one line); the last run's CPU
+ * utilisation (< 0: none), its counters' lines, all runs' as knobs */
+int perf_host_stats_init(const struct perf_app *a);
+void perf_host_stats_begin(void);
+void perf_host_stats_end(void);
+double perf_host_cpu_util(void);
+void perf_host_counters_print(FILE *f);
+void perf_host_counters_knobs(struct rdx_report *r);
 /* perftest_head.c: perftest's parameter block and address lines (the
  * perftest form), from the connected endpoints */
 void perf_perftest_head(struct perf_app *a);

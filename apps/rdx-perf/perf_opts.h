@@ -50,6 +50,16 @@ int perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
 int perf_perftest_argv(int argc, char **argv, int *eal_argc, char ***eal_argv, int *app_argc,
 		       char **app_argv, int cap);
 
+/* opts_files.c: "rdx-perf: bad value 'VAL' for OPT: WHY" (-EINVAL); an
+ * output file writable now; -o, --json, --csv distinct; --label's form */
+int perf_opt_bad(const char *opt, const char *val, const char *why);
+int perf_output_check(const char *opt, const char *path);
+int perf_outputs_distinct(const struct perf_opts *o);
+int perf_label_check(const char *s);
+/* opts_sweep.c: A-B or A-B*F, 1 <= A <= B <= max (0 or -EINVAL after one line) */
+int perf_parse_sweep(const char *opt, const char *s, uint32_t max, uint32_t *lo, uint32_t *hi,
+		     uint32_t *f);
+
 void perf_usage(FILE *f);
 int perf_parse_size(const char *s, uint64_t *out);
 int perf_size_name(uint64_t size, char *buf, size_t len);

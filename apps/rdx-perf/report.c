@@ -23,6 +23,9 @@
 #include "perf_opts.h"
 #include "perf_wire.h"
 
+static void compact_line_with(const struct perf_app *a, const struct rdx_result *x,
+			      enum rdx_report_compact_kind kind, const char *tail);
+
 static const char *
 mode_name(enum perf_mode m)
 {
@@ -196,8 +199,12 @@ perf_report_init(struct perf_app *a)
 		rdx_report_knob_set(r, "label", "%s", o->label);
 	if (a->eng->report_knobs != NULL)
 		a->eng->report_knobs(a, r);
-	if (a->eng->atomic)
+	if (a->eng->atomic || o->keys > 1 || o->key_stride != 0) {
 		rdx_report_knob_set(r, "keys", "%u", o->keys);
+		/* 0 on write/read: each run's message size */
+		rdx_report_knob_set(r, "key_stride", "%" PRIu64,
+				    a->eng->atomic ? perf_key_stride(o, 8) : (uint64_t)o->key_stride);
+	}
 	if (o->rate != 0)
 		rdx_report_knob_set(r, "rate_ops_per_s", "%.0f", o->rate);
 	if (o->nb_rates != 0)
@@ -344,7 +351,7 @@ static void
 perf_report_head(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
-	char diff[256] = "", mtu[16] = "port", len[48], qps[48];
+	char diff[256] = "", mtu[16] = "port", len[48], qps[48], lcores[48];
 	enum perf_dev_kind kind = perf_dev_kind(a->attr);
 	size_t n = 0;
 
@@ -367,13 +374,19 @@ perf_report_head(struct perf_app *a)
 		snprintf(qps, sizeof(qps), "%u-%u (--qp-sweep)", o->sweep_lo, o->sweep_hi);
 	else
 		snprintf(qps, sizeof(qps), "%u", o->sweep_lo);
-	printf(" rdx-perf %s %s | %s | dev %s (%s%s%s%s%s, driver %s) | %u lcore(s) x %s QP(s)%s | transport %s\n",
+	/* --lcore-sweep: the worker lcores of the steps */
+	if (o->lsweep_lo != 0)
+		snprintf(lcores, sizeof(lcores), "%u-%u%s%.0u (--lcore-sweep)", o->lsweep_lo, o->lsweep_hi,
+			 o->lsweep_factor != 0 ? "*" : "", o->lsweep_factor);
+	else
+		snprintf(lcores, sizeof(lcores), "%u", a->nb_lcores);
+	printf(" rdx-perf %s %s | %s | dev %s (%s%s%s%s%s, driver %s) | %s lcore(s) x %s QP(s)%s | transport %s\n",
 	       o->test, mode_name(o->mode), rdx_op_name(a->eng->op), a->attr->name,
 	       kind == PERF_DEV_KIND_MODEL ? "software device, " : perf_dev_kind_label(kind),
 	       a->attr->model, a->attr->model[0] != '\0' ? ", " : "",
 	       kind == PERF_DEV_KIND_MODEL ? "progress " : "",
 	       kind == PERF_DEV_KIND_MODEL ? perf_sw_progress_name(o->sw_progress) : "", a->attr->driver,
-	       a->nb_lcores, qps, perf_bidir_procs(a) ? ", both processes posting (-b)" :
+	       lcores, qps, perf_bidir_procs(a) ? ", both processes posting (-b)" :
 	       o->bidir ? ", both ends posting (-b)" : "",
 	       o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");
 	if (o->mtu != 0)
@@ -511,6 +524,13 @@ perf_report_run(struct perf_app *a, bool last)
 				(double)hz / (double)lc->peak.best_dt;
 		tot.peak_bytes_per_s += x.peak_bytes_per_s;
 		x.cut_short = a->run_cut;
+		/* cas: the swaps that took effect and those that found the key changed */
+		x.has_cas = a->eng->op == RDX_OP_CAS;
+		x.cas_ok = lc->cas_ok;
+		x.cas_fail = lc->cas_fail;
+		tot.has_cas = x.has_cas;
+		tot.cas_ok += x.cas_ok;
+		tot.cas_fail += x.cas_fail;
 		if (lc->perf_ok && lc->ops > 0) {
 			rdx_perf_per_op(&lc->ps0, &lc->ps1, lc->ops, &x.perf);
 			x.has_perf = true;
@@ -531,6 +551,9 @@ perf_report_run(struct perf_app *a, bool last)
 	if (tot.has_lat)
 		rdx_hist_summarize(merged, hz, &tot.lat);
 	tot.busy_pct = a->nb_lcores > 0 ? busy_sum / a->nb_lcores : -1;
+	/* --cpu_util: the lcores' CPUs over the run (host_stats.c) */
+	tot.cpu_util_pct = perf_host_cpu_util();
+	tot.has_cpu_util = a->o.cpu_util;
 	/* per-op counters of the total: only meaningful for one lcore */
 	tot.has_perf = perf_rows == 1 && a->nb_lcores == 1;
 	if (perf_bidir_procs(a))
@@ -546,9 +569,10 @@ perf_report_run(struct perf_app *a, bool last)
 
 		if (a->nb_runs == 1) {
 			perf_report_head(a);
+			/* the head with --cpu_util's column (the rows have it) */
 			if (a->o.output == PERF_OUTPUT_TABLE)
-				rdx_report_print_compact_head(stdout, compact_kind(a), a->o.gbits,
-							      a->run.offered > 0);
+				compact_line_with(a, NULL, compact_kind(a),
+						  a->o.cpu_util ? "CPU_Util[%]" : "");
 		}
 		if (row != NULL && a->o.output == PERF_OUTPUT_TABLE)
 			rdx_report_print_compact_row(row, stdout, compact_kind(a), a->o.gbits);
@@ -564,13 +588,16 @@ perf_report_run(struct perf_app *a, bool last)
 
 		if (!st->started) {
 			perf_report_head(a);
-			st->many_qps = a->o.sweep_hi != a->o.sweep_lo;
+			st->many_qps = a->o.sweep_hi != a->o.sweep_lo || a->o.lsweep_lo != 0;
 			st->open_loop = a->o.rate != 0 || a->o.nb_rates != 0;
+			st->cpu_util = a->o.cpu_util;
 		}
 		rdx_report_print_compact_stream(a->rep, stdout, compact_kind(a), a->o.gbits, st, false);
+		/* -W: the run's counter changes under its row, as perftest */
+		perf_host_counters_print(stdout);
 		fflush(stdout);
 	}
-	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || !last) {
+	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || a->o.lsweep_lo != 0 || !last) {
 		char sz[16];
 
 		perf_size_name(a->run.size, sz, sizeof(sz));
@@ -655,7 +682,8 @@ perf_report_end(struct perf_app *a, int rc)
 
 /* One line of the compact table (head or row) with `tail` appended. */
 static void
-compact_line_with(const struct perf_app *a, const struct rdx_result *x, const char *tail)
+compact_line_with(const struct perf_app *a, const struct rdx_result *x,
+		  enum rdx_report_compact_kind kind, const char *tail)
 {
 	char *line = NULL;
 	size_t n = 0;
@@ -665,9 +693,9 @@ compact_line_with(const struct perf_app *a, const struct rdx_result *x, const ch
 	if (m == NULL)
 		return;
 	if (x != NULL)
-		rdx_report_print_compact_row(x, m, RDX_REPORT_COMPACT_BW, a->o.gbits);
+		rdx_report_print_compact_row(x, m, kind, a->o.gbits);
 	else
-		rdx_report_print_compact_head(m, RDX_REPORT_COMPACT_BW, a->o.gbits, false);
+		rdx_report_print_compact_head(m, kind, a->o.gbits, a->run.offered > 0);
 	fclose(m);
 	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
 		line[--n] = '\0';
@@ -684,7 +712,8 @@ compact_line_with(const struct perf_app *a, const struct rdx_result *x, const ch
 		while (n > 0 && line[n - 1] == ' ')
 			line[--n] = '\0';
 	}
-	printf("%s %s%s%s\n", line, tail, short_run ? " SHORT" : "", cut ? " CUT" : "");
+	printf("%s%s%s%s%s\n", line, tail[0] != '\0' ? " " : "", tail, short_run ? " SHORT" : "",
+	       cut ? " CUT" : "");
 	free(line);
 }
 
@@ -700,13 +729,13 @@ bidir_compact(const struct perf_app *a)
 	       kind == PERF_DEV_KIND_SOFT_RDMA ?
 	       "*** results on a SOFTWARE RDMA device of the kernel (rdma_rxe/siw, not a NIC): " :
 	       "*** results on HARDWARE: ", a->attr->name);
-	compact_line_with(a, NULL, "side");
+	compact_line_with(a, NULL, RDX_REPORT_COMPACT_BW, a->o.cpu_util ? "CPU_Util[%] side" : "side");
 	for (i = 0; i < rdx_report_count(a->rep); i++) {
 		const struct rdx_result *x = rdx_report_get(a->rep, i);
 
 		if (x->lcore != RDX_REPORT_LCORE_TOTAL)
 			continue;
-		compact_line_with(a, x, x->rank == 0 ? "client (this process)" :
+		compact_line_with(a, x, RDX_REPORT_COMPACT_BW, x->rank == 0 ? "client (this process)" :
 				  x->rank == -1 ? "sum (-b)" : a->client ? "server" :
 				  "server (this process)");
 		nb_short += x->short_run;
@@ -739,6 +768,7 @@ perf_report_finish(struct perf_app *a)
 			if (strncmp(xs[i].name, "sw_ud_", 6) == 0)
 				rdx_report_knob_set(a->rep, xs[i].name, "%" PRIu64, xs[i].value);
 	}
+	perf_host_counters_knobs(a->rep);
 	if (a->lcores[0].perf_ok)
 		rdx_report_knob_set(a->rep, "perf_source", "%s",
 				    rdx_perf_source_name(a->lcores[0].perf.source));

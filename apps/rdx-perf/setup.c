@@ -331,7 +331,14 @@ plan(struct perf_app *a)
 	a->region_cap = PERF_MEM_BUDGET / (4ull * a->max_qps_plan);
 	a->region_cap = RTE_MIN(a->region_cap, (uint64_t)PERF_REGION_CAP);
 	/* the server checks a client's plan with the same functions (perf_wire.c) */
-	a->region_len = perf_plan_region_len(maxsz, a->window, o->keys, a->max_qps_plan);
+	/* --keys / --key-stride in one process: the buffer holds every key
+	 * (the keys term of the plan is in 8-byte units); across two the
+	 * server checks the plan of --keys alone (main.c says when the keys
+	 * do not fit it) */
+	a->region_len = perf_plan_region_len(maxsz, a->window,
+					     o->server || o->connect != NULL ? o->keys :
+					     (uint32_t)((perf_key_span(o, maxsz) + 7) / 8),
+					     a->max_qps_plan);
 	a->rstride = perf_plan_rstride(maxsz, o->transport == PERF_TRANSPORT_UD ?
 				       RDX_UD_GRH_BYTES : 0);
 	a->sq_depth = rte_align32pow2(RTE_MAX(RTE_MAX(a->window, o->post_list) * 2,

@@ -475,16 +475,33 @@ stream_loop(struct perf_lcore *lc, const struct stream_ops *so, struct stream_tm
 	}
 }
 
+/* --keys N on write and read: op seq's remote address is the next of N
+ * keys --key-stride apart, round-robin per QP (the slots stay local) */
+static void
+stream_key_prep(struct perf_lcore *lc, struct perf_ep *ep, struct rdx_wr *wr, uint64_t seq)
+{
+	const uint32_t key = ep->next_key;
+
+	RTE_SET_USED(seq);
+	if (++ep->next_key == lc->o->keys)
+		ep->next_key = 0;
+	wr->remote_addr = ep->raddr + (uint64_t)key * perf_key_stride(lc->o, lc->run->size);
+}
+
 int
 perf_stream_run(struct perf_lcore *lc)
 {
 	const struct rdx_perf_engine *eng = lc->eng;
+	/* write/read with --keys: the keyed addresses (atomics have their own) */
+	void (*const prep)(struct perf_lcore *, struct perf_ep *, struct rdx_wr *, uint64_t) =
+		eng->prep != NULL ? eng->prep : lc->o->keys > 1 || lc->o->key_stride != 0 ?
+		stream_key_prep : NULL;
 	const bool verify = lc->o->verify;
 	const bool ud = lc->run->ud;
 	const bool rate = lc->run->rate_period != 0;
 	const bool imm = ud || eng->op == RDX_OP_WRITE_IMM || eng->op == RDX_OP_SEND_IMM;
 	const struct stream_ops so = {
-		.prep = eng->prep,
+		.prep = prep,
 		.fill = verify ? eng->fill : NULL,
 		.done = eng->done,
 		.check = verify ? eng->check : NULL,
@@ -494,7 +511,7 @@ perf_stream_run(struct perf_lcore *lc)
 		.ud = ud,
 		.rate = rate,
 		.imm = imm,
-		.per_wr = imm || eng->prep != NULL || (verify && eng->fill != NULL),
+		.per_wr = imm || prep != NULL || (verify && eng->fill != NULL),
 		.peak = lc->o->mode != PERF_MODE_LAT && !rate,
 		.batch = !rate && eng->done == NULL && !(verify && eng->check != NULL) &&
 			 !(lc->log != NULL && lc->measure),

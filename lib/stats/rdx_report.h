@@ -59,6 +59,20 @@ struct rdx_result {
 	bool has_perf;
 	struct rdx_perf_per_op perf;
 	double busy_pct;           /**< lcore utilisation; < 0 when unknown */
+	/** perftest's --cpu_util: the CPUs of the measuring lcores over the
+	 * run, user / (user + idle) time of /proc/stat in percent (rdx_cpu.h);
+	 * the compact table adds a CPU_Util[%] column, the JSON "cpu_util_pct";
+	 * negative: asked for, not measurable (a run shorter than the clock
+	 * ticks): the table prints 0.00 as perftest does, the JSON nothing */
+	bool has_cpu_util;
+	double cpu_util_pct;
+	/** compare-and-swap rows: the swaps that took effect (the key held
+	 * the compare value) and those that failed (another QP had changed
+	 * it); the compact table's footer sums them, the JSON carries
+	 * "cas_swapped" and "cas_failed" */
+	bool has_cas;
+	uint64_t cas_ok;
+	uint64_t cas_fail;
 	bool short_run;            /**< derived: seconds < RDX_REPORT_SHORT_S or ops < RDX_REPORT_SHORT_OPS */
 	/** open loop: the offered rate in ops/s (latency then counts from each
 	 * op's intended send time); 0: closed loop */
@@ -192,6 +206,7 @@ struct rdx_report_compact_state {
 	bool started;      /**< the banner and the column header are out */
 	bool many_qps;     /**< set before the first call: a #qps column */
 	bool open_loop;    /**< set before the first call: an offered[ops/s] column */
+	bool cpu_util;     /**< set before the first call: a CPU_Util[%] column */
 	unsigned int next; /**< the first row not printed yet */
 };
 

@@ -93,6 +93,12 @@ rdx_report_row_to_json(const struct rdx_result *x, const struct rdx_lat_bucket *
 	if (x->peak_bytes_per_s > 0)
 		rc |= rdx_report_jset(o, "peak_bytes_per_s", rdx_report_jreal(x->peak_bytes_per_s));
 	rc |= rdx_report_jset(o, "busy_pct", rdx_report_jreal(x->busy_pct));
+	if (x->has_cas) {
+		rc |= rdx_report_jset(o, "cas_swapped", json_integer((json_int_t)x->cas_ok));
+		rc |= rdx_report_jset(o, "cas_failed", json_integer((json_int_t)x->cas_fail));
+	}
+	if (x->has_cpu_util && x->cpu_util_pct >= 0)
+		rc |= rdx_report_jset(o, "cpu_util_pct", rdx_report_jreal(x->cpu_util_pct));
 	rc |= rdx_report_jset(o, "short_run", json_boolean(x->short_run));
 	rc |= rdx_report_jset(o, "cut_short", json_boolean(x->cut_short));
 	if (x->has_rank) {
@@ -447,6 +453,15 @@ rdx_json_row_fields(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
 		rc = rdx_json_num(c, o, "offered_ops_per_s", &x->offered_ops_per_s);
 	if (rc == 0 && json_object_get(o, "peak_bytes_per_s") != NULL)
 		rc = rdx_json_num(c, o, "peak_bytes_per_s", &x->peak_bytes_per_s);
+	if (rc == 0 && json_object_get(o, "cas_swapped") != NULL) {
+		rc = rdx_json_u64(c, o, "cas_swapped", &x->cas_ok);
+		rc = rc ? rc : rdx_json_u64(c, o, "cas_failed", &x->cas_fail);
+		x->has_cas = rc == 0;
+	}
+	if (rc == 0 && json_object_get(o, "cpu_util_pct") != NULL) {
+		rc = rdx_json_num(c, o, "cpu_util_pct", &x->cpu_util_pct);
+		x->has_cpu_util = rc == 0;
+	}
 	if (rc != 0)
 		return rc;
 	/* optional (reports before it was added): derived as rdx_report_add does */

@@ -222,7 +222,7 @@ rdx_report_line_put(struct rdx_report_line *l, FILE *f)
 
 static void
 rdx_report_compact_head(FILE *f, enum rdx_report_compact_kind kind, bool gbits, bool many_qps,
-			bool open_loop)
+			bool open_loop, bool cpu_util)
 {
 	struct rdx_report_line ln = { .len = 0 };
 
@@ -242,6 +242,9 @@ rdx_report_compact_head(FILE *f, enum rdx_report_compact_kind kind, bool gbits, 
 		rdx_report_line_add(&ln, " %-15s", "offered[ops/s]");
 	if (open_loop && kind == RDX_REPORT_COMPACT_LAT)
 		rdx_report_line_add(&ln, " %-14s", "MsgRate[Mpps]");
+	/* perftest's --cpu_util column, last as in its table */
+	if (cpu_util)
+		rdx_report_line_add(&ln, " %-12s", "CPU_Util[%]");
 	rdx_report_line_put(&ln, f);
 }
 
@@ -275,6 +278,9 @@ rdx_report_compact_line(FILE *f, const struct rdx_result *x, enum rdx_report_com
 		rdx_report_line_add(&ln, " %-15.0f", x->offered_ops_per_s);
 	if (open_loop && kind == RDX_REPORT_COMPACT_LAT)
 		rdx_report_line_add(&ln, " %-14.6f", x->mops);
+	/* unmeasured (< 0): 0.00 as perftest prints it; the footer says so */
+	if (x->has_cpu_util)
+		rdx_report_line_add(&ln, " %-12.2f", x->cpu_util_pct >= 0 ? x->cpu_util_pct : 0.0);
 	rdx_report_line_add(&ln, "%s%s", x->short_run ? " SHORT" : "", x->cut_short ? " CUT" : "");
 	rdx_report_line_put(&ln, f);
 }
@@ -285,7 +291,7 @@ rdx_report_print_compact_head(FILE *f, enum rdx_report_compact_kind kind, bool g
 {
 	if (f == NULL)
 		return -EINVAL;
-	rdx_report_compact_head(f, kind, gbits, false, open_loop);
+	rdx_report_compact_head(f, kind, gbits, false, open_loop, false);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -307,14 +313,15 @@ rdx_report_print_compact_stream(const struct rdx_report *r, FILE *f,
 	const char *line = "---------------------------------------------------------------"
 		"------------------------------------------------------";
 	const struct rdx_result *first = NULL;
-	unsigned int i, nb_short = 0, nb_cut = 0, nb_nopeak = 0;
+	unsigned int i, nb_short = 0, nb_cut = 0, nb_nopeak = 0, nb_cpu = 0, nb_nocpu = 0, nb_cas = 0;
+	uint64_t cas_ok = 0, cas_fail = 0;
 
 	if (r == NULL || f == NULL || st == NULL)
 		return -EINVAL;
 	if (!st->started) {
 		rdx_report_banner(r, f);
 		fprintf(f, "%s\n", line);
-		rdx_report_compact_head(f, kind, gbits, st->many_qps, st->open_loop);
+		rdx_report_compact_head(f, kind, gbits, st->many_qps, st->open_loop, st->cpu_util);
 		st->started = true;
 	}
 	for (i = st->next; i < r->nb_rows; i++) {
@@ -336,6 +343,11 @@ rdx_report_print_compact_stream(const struct rdx_report *r, FILE *f,
 		nb_short += x->short_run;
 		nb_cut += x->cut_short;
 		nb_nopeak += x->peak_bytes_per_s <= 0;
+		nb_cpu += x->has_cpu_util;
+		nb_nocpu += x->has_cpu_util && x->cpu_util_pct < 0;
+		nb_cas += x->has_cas;
+		cas_ok += x->has_cas ? x->cas_ok : 0;
+		cas_fail += x->has_cas ? x->cas_fail : 0;
 	}
 	fprintf(f, "%s\n", line);
 	if (first != NULL && kind == RDX_REPORT_COMPACT_LAT)
@@ -344,6 +356,12 @@ rdx_report_print_compact_stream(const struct rdx_report *r, FILE *f,
 	if (kind == RDX_REPORT_COMPACT_BW)
 		fprintf(f, " %s; MsgRate: 10^6 ops/s; BW peak: size / the shortest time per op from a post to a later completion%s\n",
 			gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes", nb_nopeak ? " (-: not measured)" : "");
+	if (nb_cpu > 0)
+		fprintf(f, " CPU_Util: user / (user + idle) time of the measuring lcores' CPUs (/proc/stat)%s\n",
+			nb_nocpu > 0 ? "; 0.00: the run was too short for the kernel's clock ticks (run with -D)" : "");
+	if (nb_cas > 0)
+		fprintf(f, " CAS: %" PRIu64 " swapped, %" PRIu64 " failed (the key no longer held the compare value)%s\n",
+			cas_ok, cas_fail, nb_cas > 1 ? ", all rows" : "");
 	if (nb_short > 0)
 		fprintf(f, " SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
 			nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);
@@ -370,6 +388,7 @@ rdx_report_print_compact(const struct rdx_report *r, FILE *f,
 			first = x;
 		st.many_qps |= x->qps != first->qps;
 		st.open_loop |= x->offered_ops_per_s > 0;
+		st.cpu_util |= x->has_cpu_util;
 	}
 	return rdx_report_print_compact_stream(r, f, kind, gbits, &st, true);
 }

@@ -100,6 +100,8 @@ cases=(
 "alat|lat|1|ib_atomic_lat -d sw"
 "alatc|lat|1|ib_atomic_lat -d sw -A CMP_AND_SWAP"
 "slato|latency||ib_send_lat -d sw --output=latency"
+"wbwc|bw|1|ib_write_bw -d sw -D 1 --cpu_util"
+"rlatc|lat|1|ib_read_lat -d sw -D 1 --cpu_util"
 )
 for c in "${cases[@]}"; do
     IFS='|' read -r name kind rows line <<<"$c"
@@ -281,13 +283,63 @@ bad() { # WHAT PATTERN ARGS..
     fi
 }
 # every perftest flag rdx-perf does not implement: refused by its name
-for f in --cpu_util "-W port_xmit_data" "-L 3" --recv_post_list=4 --mmap=/dev/zero --pkey_index=1 \
+for f in "-L 3" --recv_post_list=4 --mmap=/dev/zero --pkey_index=1 \
          --wait_destroy=1 --force-link=IB --report-per-port --use_old_post_send --disable_pcie_relaxed \
-         -j --ts "-X 1"; do
+         -j --ts "-X 1" --tcp "-B 00:11:22:33:44:55" --use_cuda_dmabuf --cpu_id=1 -P --data_validation \
+         --comm_rdma_cm --write_with_imm; do
     read -ra fa <<<"$f"
     n=${fa[0]%%=*}
     bad "$n" "perftest's .*${n#-}.* is not implemented by rdx-perf" ib_write_bw -d sw "${fa[@]}" 127.0.0.1
 done
+# every long option of perftest (perftest_parameters.c's long_options) is
+# rdx-perf's or refused by its name: never "unknown option" (an option
+# after it that is unknown ends the parse before anything runs)
+pt_long=(
+    CPU-freq MGID aes_block_size aes_xts all atomic_type bidirectional bind_source_ip burst_size client
+    comm_rdma_cm congest_type connection connectionless cpu_id cpu_util cq-mod cqe_poll credentials_path
+    cuda_mem_type data_enc_key_app_path data_enc_keys_number data_validation data_validation_debug
+    dest_ip dest_mac dest_port disable_dynamic_polling disable_numa disable_pcie_relaxed dlid
+    dont_xchg_versions dualport duration encrypt_on_tx ethertype events flow_label flows flows_burst
+    force-link gid-index gpu_touch help hop_limit ib-dev ib-port inline_size ipv6 ipv6-addr iters
+    kek_path latency_gap limit_bw limit_msgrate local_ip local_mac local_port log_active_dci_streams
+    log_dci_streams mac_fwd margin mcg mmap mmap-offset mr_per_qp mtu noPeak no_enhanced_reorder no_lock
+    numa_node odp opencl_platform_id out_json out_json_file output outs payload_file_path
+    perform_warm_up ph pin_cores pkey_index port post_list promiscuous qp qp-timeout rate_limit
+    rate_limit_type rate_units raw_ipv6 raw_mcast rdma_cm recv_post_list remote_ip remote_mac
+    remote_port reply_every report-both report-counters report-cycles report-histogrm report-per-port
+    report-unsorted report_gbits retry_count reversed run_infinitely rx-depth send_with_imm server
+    sig_before sig_offload size sl sniffer source_ip source_mac source_port tclass tcp tos tph_mem
+    tx-depth typical_pkt_size unsolicited_write use-null-mr use-srq use_cuda use_cuda_bus_id
+    use_cuda_dmabuf use_cuda_pcie_mapping use_data_direct use_hl use_hugepages use_ib_dm_dmabuf use_mlu
+    use_mlu_dmabuf use_musa use_musa_bus_id use_musa_dmabuf use_musa_pcie_mapping use_neuron
+    use_neuron_dmabuf use_old_post_send use_ooo use_opencl use_rocm use_rocm_dmabuf use_rss vector
+    version vlan_en vlan_pcp wait_destroy write_with_imm
+)
+unknown=()
+for n in "${pt_long[@]}"; do
+    RDX_EAL="--no-huge -l 0" timeout -k 2 10 "$PERF" ib_write_bw -d sw "--$n" --no-such-rdx-option \
+        >/dev/null 2>"$TMP/lo.err"
+    rc=$?
+    # --help and --version print and exit 0
+    if { [ "$rc" -ne 2 ] && ! { [ "$rc" -eq 0 ] && [[ $n == help || $n == version ]]; }; } ||
+       grep -q "unknown option '--$n" "$TMP/lo.err"; then
+        unknown+=("--$n (exit $rc: $(head -c 120 "$TMP/lo.err"))")
+    fi
+done
+if [ "${#unknown[@]}" -eq 0 ] && [ "${#pt_long[@]}" -ge 150 ]; then
+    pass "all ${#pt_long[@]} perftest long options are rdx-perf's or refused by name"
+else
+    fail "perftest options unknown to rdx-perf: ${unknown[*]}"
+fi
+# perftest's -Z/--server: the server (waits for a client on -p)
+zp=$(free_port)
+RDX_EAL="--no-huge -l 0" timeout -k 2 3 "$PERF" ib_write_bw -d sw -Z -p "$zp" >"$TMP/z.out" 2>"$TMP/z.err"
+zrc=$?
+if [ "$zrc" -eq 124 ] && grep -q "waiting for a client on port $zp" "$TMP/z.out"; then
+    pass "-Z: a server that waits for its client"
+else
+    fail "-Z: exit $zrc: $(head -c 300 "$TMP/z.err")"
+fi
 # --use_hugepages is --mem huge: the same run (or the same refusal
 # when the kernel has no hugepages)
 RDX_EAL="--no-huge -l 0" timeout -k 5 60 "$PERF" ib_write_bw -d sw --loopback -n 1000 --use_hugepages \

@@ -47,6 +47,12 @@ assert_same_row(const struct rdx_result *a, const struct rdx_result *b)
 	assert_same_double(a->busy_pct, b->busy_pct);
 	CU_ASSERT_EQUAL(a->short_run, b->short_run);
 	CU_ASSERT_EQUAL(a->cut_short, b->cut_short);
+	CU_ASSERT_EQUAL(a->has_cas, b->has_cas);
+	CU_ASSERT_EQUAL(a->cas_ok, b->cas_ok);
+	CU_ASSERT_EQUAL(a->cas_fail, b->cas_fail);
+	CU_ASSERT_EQUAL(a->has_cpu_util, b->has_cpu_util);
+	if (a->has_cpu_util && b->has_cpu_util)
+		assert_same_double(a->cpu_util_pct, b->cpu_util_pct);
 	CU_ASSERT_EQUAL(a->has_rank, b->has_rank);
 	CU_ASSERT_EQUAL(a->rank, b->rank);
 	CU_ASSERT_STRING_EQUAL(a->host, b->host);
@@ -101,6 +107,13 @@ test_json_round_trip(void)
 	snprintf(x.host, sizeof(x.host), "node-7");
 	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
 	x.rank = -1;
+	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
+	/* a CAS row's swaps and failures, --cpu_util's figure */
+	x.has_cas = true;
+	x.cas_ok = 12;
+	x.cas_fail = 34;
+	x.has_cpu_util = true;
+	x.cpu_util_pct = 87.5;
 	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
 	tmp_path(path, sizeof(path), "r.json");
 	CU_ASSERT_EQUAL_FATAL(rdx_report_write_json(r, path), 0);
