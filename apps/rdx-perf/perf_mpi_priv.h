@@ -18,7 +18,7 @@ struct perf_mpi {
 	int rank;
 	int size;
 	int local_rank;
-	char host[PERF_MPI_HOST_LEN];
+	struct rdx_boot *boot;    /* lib/boot's "mpi": MPI itself, the sync points */
 	char (*hosts)[PERF_MPI_HOST_LEN]; /* every rank's, index = rank */
 	uint32_t t;               /* client endpoints of a client rank */
 	uint32_t ncli, nsrv;      /* this rank's endpoints */
@@ -39,6 +39,7 @@ struct perf_mpi {
 };
 
 struct perf_opts;
+struct rdx_boot;
 struct rdx_hist;
 
 /* boot_mpi.c: a sync point every rank calls (the first failing rank's rc,

@@ -201,11 +201,30 @@ rdx_boot_bye(struct rdx_boot *b, uint32_t type, const void *msg, size_t len)
 }
 
 int
+rdx_boot_sync(struct rdx_boot *b, struct rdx_boot_sync *s)
+{
+	if (b->ops->sync == NULL) {
+		s->status = s->rc < 0 ? s->rc : 0;
+		s->rank = s->rc < 0 ? b->rank : -1;
+		s->stop = 0;
+		s->left = s->rc < 0 && s->early;
+		return s->rc < 0 ? s->rc : 0;
+	}
+	return b->ops->sync(b, s);
+}
+
+int
 rdx_boot_agree(struct rdx_boot *b, int rc, const char *what)
 {
-	if (b->ops->agree == NULL)
-		return rc;
-	return b->ops->agree(b, rc, what);
+	struct rdx_boot_sync s = { .what = what, .rc = rc };
+
+	return rdx_boot_sync(b, &s);
+}
+
+const char *
+rdx_boot_host(const struct rdx_boot *b, int rank)
+{
+	return b->ops->host != NULL ? b->ops->host(b, rank) : NULL;
 }
 
 void

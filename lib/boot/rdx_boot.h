@@ -8,8 +8,12 @@
  * - "tcp": two processes, a server (conf.peer NULL) listening on a port
  *   and a client connecting to it, over lib/conn's versioned framing
  *   (rdx_conn.h). The server is rank 0, the client rank 1.
- * - "mpi": the ranks of an MPI job (mpirun, srun --mpi=pmix); built when
- *   Open MPI's development files are present (see the configure summary).
+ * - "mpi": the ranks of an MPI job (mpirun, srun --mpi=pmix): its own
+ *   archive outside librdx, built when Open MPI's development files are
+ *   present (the configure summary says so); a program links it whole
+ *   (meson: rdx_boot_mpi_dep). Its sync points (rdx_boot_agree,
+ *   rdx_boot_sync) are bounded: rank 0 names a rank not heard from within
+ *   the timeout and ends the job (MPI_Abort).
  *
  * A provider is one file of lib/boot that fills a struct rdx_boot_ops and
  * registers it (rdx_boot_provider.h, not installed). rdx_boot_open looks it
@@ -55,6 +59,9 @@ struct rdx_boot_conf {
 	/** tcp server: timeout_ms bounds the wait for a client too; false:
 	 * wait until Ctrl-C, as perftest's server does */
 	bool timeout_given;
+	/** the option that sets timeout_ms, named in the lines that say it
+	 * ran out ("--bootstrap-timeout"); NULL: none */
+	const char *timeout_opt;
 };
 
 /**
@@ -145,6 +152,47 @@ int rdx_boot_bye(struct rdx_boot *b, uint32_t type, const void *msg, size_t len)
  * carry the peer's status.
  */
 int rdx_boot_agree(struct rdx_boot *b, int rc, const char *what);
+
+/** A sync point in full (rdx_boot_sync); rdx_boot_agree is one with only
+ * what and rc set. */
+struct rdx_boot_sync {
+	/* in */
+	const char *what;        /**< the step, for the lines ("make its QPs") */
+	int rc;                  /**< this rank's status: 0 or a negative errno */
+	bool early;              /**< this rank leaves with that error */
+	/** the end of a run: rank 0's clock starts at its own word when it
+	 * ran clients, else at the first word of a client rank (is_client),
+	 * not one cut short by SIGINT; no line for a failed verdict (the
+	 * caller's, which knows the run) */
+	bool run_end;
+	bool client;             /**< run_end: this rank ran clients */
+	/** run_end, a rank other than 0 that ran no clients: its wait is
+	 * bounded by the run's length (ms) plus twice the timeout; 0: not
+	 * bounded (a run of a fixed count has no known length) */
+	uint64_t run_ms;
+	bool (*is_client)(int rank, void *arg);   /**< run_end, rank 0 */
+	/** called between looks at the other ranks (serve the endpoints);
+	 * NULL: sleep 200 us */
+	void (*idle)(void *arg);
+	void *arg;
+	/* out */
+	int status;              /**< the verdict: the first failing rank's rc, or 0 */
+	int rank;                /**< that rank, -1: none */
+	int stop;                /**< 1 + the first rank that saw SIGINT/SIGTERM; 0: none */
+	bool left;               /**< the failing rank was leaving (its early) */
+};
+
+/**
+ * Every rank's word (mpi): each rank sends rank 0 its rc, rank 0 answers
+ * with the verdict once it has heard every rank. Returns rc when this
+ * rank failed, else s->status; outside run_end the ranks that did not
+ * fail say which rank did and where. A rank not heard from in time:
+ * one line naming it, MPI_Abort. With one peer (tcp): s->rc.
+ */
+int rdx_boot_sync(struct rdx_boot *b, struct rdx_boot_sync *s);
+
+/** mpi, after rdx_boot_connect: the host name of rank r; else NULL. */
+const char *rdx_boot_host(const struct rdx_boot *b, int rank);
 
 /** Close the connections (mpi: MPI_Finalize). NULL is a no-op. */
 void rdx_boot_close(struct rdx_boot *b);

@@ -32,13 +32,14 @@ struct rdx_boot_ops {
 	int (*exchange)(struct rdx_boot *b, uint32_t type, const void *mine, void *theirs,
 			size_t len);
 	void (*close)(struct rdx_boot *b);
-	/* optional: NULL is -ENOTSUP (agree: returns rc) */
+	/* optional: NULL is -ENOTSUP (sync: the rc; host: NULL) */
 	int (*run_begin)(struct rdx_boot *b, uint32_t req_type, const void *req,
 			 uint32_t ack_type, void *ack, size_t len);
 	int (*run_end)(struct rdx_boot *b, uint32_t end_type, uint32_t ack_type, void *ack,
 		       size_t len, int (*wait)(void *arg), void *arg);
 	int (*bye)(struct rdx_boot *b, uint32_t type, const void *msg, size_t len);
-	int (*agree)(struct rdx_boot *b, int rc, const char *what);
+	int (*sync)(struct rdx_boot *b, struct rdx_boot_sync *s);
+	const char *(*host)(const struct rdx_boot *b, int rank);
 	const char *(*strerror)(const struct rdx_boot *b);
 	struct rdx_conn *(*conn)(const struct rdx_boot *b);
 	uint16_t (*port)(const struct rdx_boot *b);

@@ -131,6 +131,20 @@ test_open_close(void)
 	/* one peer's agreement is its own rc */
 	CU_ASSERT_EQUAL(rdx_boot_agree(b, -EPIPE, "x"), -EPIPE);
 	CU_ASSERT_EQUAL(rdx_boot_agree(b, 0, "x"), 0);
+	{
+		struct rdx_boot_sync sy = { .what = "x", .rc = -EIO, .early = true };
+
+		CU_ASSERT_EQUAL(rdx_boot_sync(b, &sy), -EIO);
+		CU_ASSERT_EQUAL(sy.status, -EIO);
+		CU_ASSERT_EQUAL(sy.rank, 3);
+		CU_ASSERT_EQUAL(sy.stop, 0);
+		CU_ASSERT_TRUE(sy.left);
+		sy.rc = 0;
+		CU_ASSERT_EQUAL(rdx_boot_sync(b, &sy), 0);
+		CU_ASSERT_EQUAL(sy.rank, -1);
+		CU_ASSERT_FALSE(sy.left);
+	}
+	CU_ASSERT_PTR_NULL(rdx_boot_host(b, 0));
 	CU_ASSERT_EQUAL(rdx_boot_ack_status(b, 0), 0);
 	CU_ASSERT_EQUAL(rdx_boot_ack_status(b, -EIO), -EIO);
 	CU_ASSERT_EQUAL(rdx_boot_ack_status(b, -ENOMEM), -EIO);
