@@ -522,6 +522,94 @@ perf_mpi_end_run(struct perf_app *a, int rc, bool *stop)
 	return rc < 0 ? rc : 0;
 }
 
+/*
+ * The end of run mp->run_no on every rank, for the raw-QP runs and the
+ * lib/rpc runs (rpc_mpi.c) alike: the end-of-run sync point (serving
+ * meanwhile), this rank's tally of the run (r->tally, unless NULL), then,
+ * unless a rank failed there, "serve run N", the run's rows (r->report)
+ * and "report run N". rc: this rank's run; *stop: no more runs. 0, or
+ * the first failing rank's error (a->mpi->failed set when it was not this
+ * rank's own report).
+ */
+int
+perf_mpi_run_over(struct perf_app *a, int rc, bool *stop, const struct perf_mpi_run *r)
+{
+	struct perf_mpi *mp = a->mpi;
+	char what[48];
+
+	rc = perf_mpi_end_run(a, rc, stop);
+	if (r->tally != NULL)
+		r->tally(a, rc, *stop);
+	if (mp->failed)
+		return rc < 0 ? rc : -EIO;
+	snprintf(what, sizeof(what), "serve run %u", mp->run_no);
+	rc = perf_mpi_agree(a, rc, what);
+	if (rc < 0)
+		return rc;
+	a->nb_runs++;
+	rc = r->report(a, r->arg);
+	snprintf(what, sizeof(what), "report run %u", mp->run_no);
+	return perf_mpi_agree(a, rc, what);
+}
+
+/*
+ * The last sync point of the runs (both benchmarks): every rank passed its
+ * checks, then the --verify errors summed over the ranks (rank 0 says so).
+ */
+int
+perf_mpi_final_checks(struct perf_app *a, int rc)
+{
+	struct perf_mpi *mp = a->mpi;
+	uint64_t errs = a->verify_errors, tot_errs = 0;
+
+	rc = perf_mpi_agree(a, rc, "pass the final checks");
+	if (rc < 0)
+		return rc;
+	MPI_Reduce(&errs, &tot_errs, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	if (a->o.verify && mp->rank == 0)
+		fprintf(stderr, "rdx-perf: --verify over %d ranks: %" PRIu64 " errors%s\n", mp->size,
+			tot_errs, tot_errs == 0 ? ": OK" : "");
+	return 0;
+}
+
+/* perf_mpi_runs: this rank's share of a raw-QP run */
+static void
+raw_tally(struct perf_app *a, int rc, bool stop)
+{
+	const struct perf_opts *o = &a->o;
+	unsigned int l, k;
+
+	/* a rank was interrupted: the figures of this run are partial */
+	a->run_cut = stop;
+	if (rc == 0 && o->transport == PERF_TRANSPORT_UD && a->responder)
+		for (l = 0; l < a->nb_lcores; l++)
+			perf_serve_drain(&a->lcores[l]);
+	for (l = 0; l < a->nb_lcores; l++) {
+		a->verify_errors += a->lcores[l].verify_errors;
+		a->lcores[l].verify_errors = 0;
+		if (a->lcores[l].err != 0 && !a->client)
+			fprintf(stderr, "rdx-perf: rank %d: %s\n", a->mpi->rank,
+				a->lcores[l].errmsg);
+		for (k = 0; k < o->keys; k++) {
+			a->key_total[k] += a->lcores[l].key_adds[k];
+			a->lcores[l].key_adds[k] = 0;
+		}
+	}
+	if (a->client && a->eng->teardown != NULL)
+		a->eng->teardown(a);
+}
+
+static int
+raw_report(struct perf_app *a, void *arg)
+{
+	const unsigned int *nruns = arg;
+	int rc = perf_cluster_run(a, a->nb_runs == *nruns);
+
+	if (rc == 0 && a->o.wrlog != NULL && a->client)
+		rc = perf_wrlog_write(a);
+	return rc;
+}
+
 /* usleep takes 32 bits of microseconds; a stagger of a minute times many
  * ranks does not fit (EINTR: SIGINT ends the wait, the run then stops) */
 static void
@@ -553,8 +641,8 @@ perf_mpi_runs(struct perf_app *a)
 {
 	struct perf_mpi *mp = a->mpi;
 	const struct perf_opts *o = &a->o;
-	unsigned int nruns = 0, s, l, k, cidx = 0;
-	uint64_t errs, tot_errs = 0;
+	unsigned int nruns = 0, s, cidx = 0;
+	const struct perf_mpi_run run = { .tally = raw_tally, .report = raw_report, .arg = &nruns };
 	char what[64];
 	bool stop = false;
 	uint32_t q;
@@ -583,37 +671,7 @@ perf_mpi_runs(struct perf_app *a)
 					sleep_us((uint64_t)cidx * mp->m.stagger_ms * 1000u);
 				rc = perf_launch_clients(a);
 			}
-			rc = perf_mpi_end_run(a, rc, &stop);
-			/* a rank was interrupted: the figures of this run are partial */
-			a->run_cut = stop;
-			if (rc == 0 && o->transport == PERF_TRANSPORT_UD && a->responder)
-				for (l = 0; l < a->nb_lcores; l++)
-					perf_serve_drain(&a->lcores[l]);
-			for (l = 0; l < a->nb_lcores; l++) {
-				a->verify_errors += a->lcores[l].verify_errors;
-				a->lcores[l].verify_errors = 0;
-				if (a->lcores[l].err != 0 && !a->client)
-					fprintf(stderr, "rdx-perf: rank %d: %s\n", mp->rank,
-						a->lcores[l].errmsg);
-				for (k = 0; k < o->keys; k++) {
-					a->key_total[k] += a->lcores[l].key_adds[k];
-					a->lcores[l].key_adds[k] = 0;
-				}
-			}
-			if (a->client && a->eng->teardown != NULL)
-				a->eng->teardown(a);
-			if (mp->failed)
-				break;
-			snprintf(what, sizeof(what), "serve run %u", mp->run_no);
-			rc = perf_mpi_agree(a, rc, what);
-			if (rc < 0)
-				break;
-			a->nb_runs++;
-			rc = perf_cluster_run(a, a->nb_runs == nruns);
-			if (rc == 0 && o->wrlog != NULL && a->client)
-				rc = perf_wrlog_write(a);
-			snprintf(what, sizeof(what), "report run %u", mp->run_no);
-			rc = perf_mpi_agree(a, rc, what);
+			rc = perf_mpi_run_over(a, rc, &stop, &run);
 		}
 	}
 	if (rc == 0 && o->verify && a->client && a->eng->verify_end != NULL)
@@ -632,14 +690,9 @@ perf_mpi_runs(struct perf_app *a)
 		}
 		return rc < 0 ? rc : -EIO;
 	}
-	rc = perf_mpi_agree(a, rc, "pass the final checks");
+	rc = perf_mpi_final_checks(a, rc);
 	if (rc < 0)
 		return rc;
-	errs = a->verify_errors;
-	MPI_Reduce(&errs, &tot_errs, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-	if (o->verify && mp->rank == 0)
-		fprintf(stderr, "rdx-perf: --verify over %d ranks: %" PRIu64 " errors%s\n", mp->size,
-			tot_errs, tot_errs == 0 ? ": OK" : "");
 	if (mp->rank == 0)
 		perf_report_end(a, stop ? -EINTR : 0);
 	rc = perf_cluster_finish(a);
