@@ -255,8 +255,9 @@ perf_boot_tcp(struct perf_app *a, int (*before_wait)(struct perf_app *a))
 		fflush(stdout);
 	}
 	rc = rdx_boot_connect(a->boot);
+	/* a server that cannot accept ends as one that had no client (exit 2) */
 	if (rc < 0)
-		return rc;
+		return rc == -EIO ? -ETIMEDOUT : rc;
 	a->conn = rdx_boot_conn(a->boot);
 	return 0;
 }
@@ -311,7 +312,7 @@ perf_boot_server(struct perf_app *a)
 
 	rc = perf_boot_tcp(a, a->o.rdma_cm ? cm_listen : NULL);
 	if (rc < 0)
-		return rc == -EIO && !a->o.rdma_cm ? -ETIMEDOUT : rc;
+		return rc;
 	config_fill(a, &me);
 	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), perf_boot_ms(a));
 	if (rc < 0) {
