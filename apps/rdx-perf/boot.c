@@ -10,14 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <rte_errno.h>
 #include <rte_common.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "rdx_boot.h"
 #include "rdx_config.h"
 #include "rdx_conn.h"
 #include "rdx_runtime.h"
@@ -214,6 +213,55 @@ exchange_eps(struct perf_app *a, struct perf_ep *eps)
 	return 0;
 }
 
+/*
+ * Open the TCP bootstrap (lib/boot) and find the peer: a client connects
+ * (retrying until --bootstrap-timeout); a server listens on -p, runs
+ * before_wait (-R's listener) unless NULL, says it waits and accepts.
+ * Used by the raw tests and by echo on lib/rpc (rpc_boot.c). 0, or a
+ * negative errno after one line (none for a server's Ctrl-C: -EINTR).
+ */
+int
+perf_boot_tcp(struct perf_app *a, int (*before_wait)(struct perf_app *a))
+{
+	const struct rdx_boot_conf conf = {
+		.name = "rdx-perf", .peer = a->o.connect, .port = a->o.port,
+		.timeout_ms = perf_boot_ms(a), .timeout_given = a->o.boot_timeout_given,
+	};
+	char host[256];
+	uint16_t port;
+	int rc;
+
+	if (a->o.connect != NULL &&
+	    rdx_conn_parse_hostport(a->o.connect, host, sizeof(host), &port) < 0) {
+		fprintf(stderr, "rdx-perf: bad value '%s' for --connect: expected HOST:PORT\n",
+			a->o.connect);
+		return -EINVAL;
+	}
+	a->boot = rdx_boot_open("tcp", &conf);
+	if (a->boot == NULL)
+		return rte_errno == EADDRINUSE ? -EADDRINUSE : -rte_errno;
+	if (a->o.connect == NULL) {
+		if (before_wait != NULL) {
+			rc = before_wait(a);
+			if (rc < 0)
+				return rc;
+		}
+		if (a->o.boot_timeout_given)
+			printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
+			       rdx_boot_port(a->boot), a->o.boot_timeout);
+		else
+			printf("rdx-perf: waiting for a client on port %u (until Ctrl-C)\n",
+			       rdx_boot_port(a->boot));
+		fflush(stdout);
+	}
+	rc = rdx_boot_connect(a->boot);
+	/* a server that cannot accept ends as one that had no client (exit 2) */
+	if (rc < 0)
+		return rc == -EIO ? -ETIMEDOUT : rc;
+	a->conn = rdx_boot_conn(a->boot);
+	return 0;
+}
+
 int
 perf_boot_client(struct perf_app *a)
 {
@@ -222,39 +270,10 @@ perf_boot_client(struct perf_app *a)
 	uint16_t port;
 	int rc;
 
-	if (rdx_conn_parse_hostport(a->o.connect, host, sizeof(host), &port) < 0) {
-		fprintf(stderr, "rdx-perf: bad value '%s' for --connect: expected HOST:PORT\n",
-			a->o.connect);
-		return -EINVAL;
-	}
-	/* the server may still be starting: retry a refused connection
-	 * until the bootstrap timeout */
-	{
-		uint64_t hz = rdx_tsc_hz(), t0 = rdx_tsc();
-		uint64_t limit = (uint64_t)(a->o.boot_timeout * (double)hz);
-
-		for (;;) {
-			uint64_t spent = rdx_tsc() - t0;
-			int left = (int)((double)(limit > spent ? limit - spent : 0) * 1000.0 / (double)hz);
-
-			a->conn = rdx_conn_connect(host, port, left > 1 ? left : 1);
-			if (a->conn != NULL || rte_errno != ECONNREFUSED ||
-			    rdx_tsc() - t0 + hz / 10 >= limit || rdx_runtime_stopping())
-				break;
-			usleep(100000);
-		}
-	}
-	if (a->conn == NULL && rte_errno == EPROTO) {
-		/* an rdx peer of another version, or not an rdx peer at all */
-		fprintf(stderr, "rdx-perf: bootstrap with %s:%u failed: %s\n", host, port,
-			rdx_conn_strerror(NULL));
-		return -EPROTO;
-	}
-	if (a->conn == NULL) {
-		fprintf(stderr, "rdx-perf: cannot reach %s:%u within %.1f s: %s\n", host, port,
-			a->o.boot_timeout, rdx_conn_strerror(NULL));
-		return -ECONNREFUSED;
-	}
+	rc = perf_boot_tcp(a, NULL);
+	if (rc < 0)
+		return rc;
+	rdx_conn_parse_hostport(a->o.connect, host, sizeof(host), &port);
 	config_fill(a, &me);
 	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), perf_boot_ms(a));
 	if (rc < 0) {
@@ -275,66 +294,13 @@ perf_boot_client(struct perf_app *a)
 	return exchange_eps(a, a->cli);
 }
 
-/*
- * Accept until a peer speaks the bootstrap or the bootstrap timeout: a stray
- * connection (a port scan, a peer that sends garbage or closes) gets one
- * line and the server keeps waiting; an rdx peer of another wire version
- * ends it (rte_errno EPROTO) with the line naming the peer's version.
- */
-static int64_t
-mono_ms(void)
+/* -R: the rdma_cm listener exists before a client can reach us */
+static int
+cm_listen(struct perf_app *a)
 {
-	struct timespec ts;
+	int rc = perf_cm_listen(a);
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static struct rdx_conn *
-accept_client(struct perf_app *a)
-{
-	/* the clock lib/conn's deadlines use: its timeout means ours is over;
-	 * without --bootstrap-timeout, as perftest's server: until Ctrl-C */
-	const bool forever = !a->o.boot_timeout_given;
-	int64_t deadline = forever ? INT64_MAX : mono_ms() + perf_boot_ms(a);
-	struct rdx_conn *c;
-
-	for (;;) {
-		int64_t left = deadline - mono_ms();
-
-		c = rdx_conn_accept(a->listener, forever ? -1 : (int)RTE_MAX(left, (int64_t)0));
-		if (c != NULL)
-			return c;
-		/* a peer that connected and sent no hello times out sooner
-		 * (lib/conn caps the hello): only the deadline ends the wait */
-		if (rte_errno == EINTR || mono_ms() >= deadline || rdx_runtime_stopping()) {
-			if (rte_errno == EINTR || rdx_runtime_stopping()) {
-				/* Ctrl-C: what a server waiting until then expects */
-				fprintf(stderr, "rdx-perf: no client on port %u: %s\n", a->o.port,
-					rdx_conn_strerror(a->listener));
-				rte_errno = EINTR;
-				return NULL;
-			}
-			fprintf(stderr, "rdx-perf: no client within %.1f s on port %u\n",
-				a->o.boot_timeout, a->o.port);
-			rte_errno = ETIMEDOUT;
-			return NULL;
-		}
-		if (rte_errno == EPROTO && rdx_conn_peer_version(a->listener)[0] != '\0') {
-			fprintf(stderr, "rdx-perf: %s\n", rdx_conn_strerror(a->listener));
-			rte_errno = EPROTO;
-			return NULL;
-		}
-		if (rte_errno != EPROTO && rte_errno != ECONNRESET && rte_errno != ETIMEDOUT &&
-		    rte_errno != ECONNABORTED && rte_errno != EPIPE && rte_errno != ENOTCONN) {
-			fprintf(stderr, "rdx-perf: cannot accept a client on port %u: %s\n",
-				a->o.port, rdx_conn_strerror(a->listener));
-			rte_errno = EIO;
-			return NULL;
-		}
-		fprintf(stderr, "rdx-perf: ignored a connection: %s\n",
-			rdx_conn_strerror(a->listener));
-	}
+	return rc < 0 ? (rc == -EIO ? -EIO : -EADDRINUSE) : 0;
 }
 
 int
@@ -344,31 +310,9 @@ perf_boot_server(struct perf_app *a)
 	char err[256];
 	int rc;
 
-	a->listener = rdx_conn_listen(NULL, a->o.port);
-	if (a->listener == NULL) {
-		if (rte_errno == EADDRINUSE)
-			fprintf(stderr, "rdx-perf: port %u is in use\n", a->o.port);
-		else
-			fprintf(stderr, "rdx-perf: cannot listen on port %u: %s\n", a->o.port,
-				rte_strerror(rte_errno));
-		return -EADDRINUSE;
-	}
-	/* -R: the rdma_cm listener exists before a client can reach us */
-	if (a->o.rdma_cm) {
-		rc = perf_cm_listen(a);
-		if (rc < 0)
-			return rc == -EIO ? -EIO : -EADDRINUSE;
-	}
-	if (a->o.boot_timeout_given)
-		printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
-		       rdx_conn_port(a->listener), a->o.boot_timeout);
-	else
-		printf("rdx-perf: waiting for a client on port %u (until Ctrl-C)\n",
-		       rdx_conn_port(a->listener));
-	fflush(stdout);
-	a->conn = accept_client(a);
-	if (a->conn == NULL)
-		return rte_errno == EPROTO ? -EPROTO : rte_errno == EINTR ? -EINTR : -ETIMEDOUT;
+	rc = perf_boot_tcp(a, a->o.rdma_cm ? cm_listen : NULL);
+	if (rc < 0)
+		return rc;
 	config_fill(a, &me);
 	rc = rdx_conn_exchange(a->conn, MSG_CONFIG, &me, &peer, sizeof(me), perf_boot_ms(a));
 	if (rc < 0) {
@@ -415,14 +359,11 @@ perf_client_run_begin(struct perf_app *a)
 	r.stride = a->run.stride;
 	r.slots = a->run.slots;
 	r.qps = a->run.qps;
-	rc = rdx_conn_send(a->conn, MSG_RUN, &r, sizeof(r), perf_boot_ms(a));
-	if (rc == 0)
-		rc = rdx_conn_recv(a->conn, MSG_READY, &got, sizeof(got), perf_boot_ms(a));
+	rc = rdx_boot_run_begin(a->boot, MSG_RUN, &r, MSG_READY, &got, sizeof(r));
 	if (rc == -EINTR && rdx_runtime_stopping())
 		return rc;   /* Ctrl-C: the caller stops without this run */
 	if (rc < 0) {
-		perf_run_error(a, "server did not start the run: %s",
-			rdx_conn_strerror(a->conn));
+		perf_run_error(a, "server did not start the run: %s", rdx_boot_strerror(a->boot));
 		return rc;
 	}
 	if (perf_wire_ready_check(&r, &got, err, sizeof(err)) < 0) {
@@ -432,46 +373,51 @@ perf_client_run_begin(struct perf_app *a)
 	return 0;
 }
 
-int
-perf_boot_run_end(struct perf_app *a, uint32_t end_type, uint32_t ack_type, void *ack,
-		  size_t len, int (*wait)(struct perf_app *a))
-{
-	/* END has no payload: the server polls for it with a zero timeout, and a
-	 * lone 8-byte header cannot be caught half-received. */
-	int rc = rdx_conn_send(a->conn, end_type, NULL, 0, perf_boot_ms(a));
+/* rdx_boot_run_end's wait: the app's own (perf_wire.h), which says why it
+ * failed with -EPROTO or -ETIMEDOUT */
+struct run_end_wait {
+	struct perf_app *a;
+	int (*wait)(struct perf_app *a);
+	bool said;
+};
 
-	if (rc == 0 && wait != NULL) {
-		rc = wait(a);
-		if (rc == -EPROTO || rc == -ETIMEDOUT)
-			return rc;   /* wait() said why */
-	}
-	if (rc == 0)
-		rc = rdx_conn_recv(a->conn, ack_type, ack, len, perf_boot_ms(a));
-	/* Ctrl-C (--run_infinitely ends so): lib/conn stops waiting; the
-	 * caller reports what was measured */
-	if (rc == -EINTR && rdx_runtime_stopping())
-		return rc;
-	if (rc < 0)
-		perf_run_error(a, "server did not end the run: %s",
-			rdx_conn_strerror(a->conn));
+static int
+run_end_wait(void *arg)
+{
+	struct run_end_wait *w = arg;
+	int rc = w->wait(w->a);
+
+	w->said = rc == -EPROTO || rc == -ETIMEDOUT;
 	return rc;
 }
 
 int
-perf_boot_ack_status(int32_t status)
+perf_boot_run_end(struct perf_app *a, uint32_t end_type, uint32_t ack_type, void *ack,
+		  size_t len, int (*wait)(struct perf_app *a))
 {
-	if (status >= 0)
-		return 0;
-	/* the server printed the details on its side */
-	fprintf(stderr, "rdx-perf: the server failed the run: %s (see its output)\n",
-		strerror(-status));
-	return -EIO;
+	struct run_end_wait w = { .a = a, .wait = wait, .said = false };
+	int rc = rdx_boot_run_end(a->boot, end_type, ack_type, ack, len,
+				  wait != NULL ? run_end_wait : NULL, &w);
+
+	/* Ctrl-C (--run_infinitely ends so): lib/conn stops waiting; the
+	 * caller reports what was measured */
+	if (w.said || (rc == -EINTR && rdx_runtime_stopping()))
+		return rc;
+	if (rc < 0)
+		perf_run_error(a, "server did not end the run: %s", rdx_boot_strerror(a->boot));
+	return rc;
+}
+
+int
+perf_boot_ack_status(struct perf_app *a, int32_t status)
+{
+	return rdx_boot_ack_status(a->boot, status);
 }
 
 int
 perf_boot_bye(struct perf_app *a, uint32_t run_type, const void *msg, size_t len)
 {
-	return rdx_conn_send(a->conn, run_type, msg, len, perf_boot_ms(a));
+	return rdx_boot_bye(a->boot, run_type, msg, len);
 }
 
 /*
@@ -547,7 +493,7 @@ perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 	a->peer_ns = e.ns;
 	a->peer_qps = e.qps;
 	a->peer_lcores = e.lcores;
-	rc = perf_boot_ack_status(e.status);
+	rc = perf_boot_ack_status(a, e.status);
 	/* the reason the report gives (the line above said it) */
 	if (rc < 0 && a->fail_reason[0] == '\0')
 		snprintf(a->fail_reason, sizeof(a->fail_reason), "the server failed the run: %s",

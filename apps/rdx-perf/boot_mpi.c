@@ -25,15 +25,13 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "rdx_boot.h"
 #include "rdx_runtime.h"
 
 #include "perf_app.h"
 #include "perf_mpi_priv.h"
 #include "perf_opts.h"
 #include "perf_wire.h"
-
-#define TAG_DONE 0x5244
-#define TAG_VERDICT 0x5245
 
 static struct perf_mpi mpi_state;
 static char **mpi_eal_argv;
@@ -47,16 +45,6 @@ owned(char *s)
 		mpi_owned[mpi_nb_owned++] = s;
 	return s;
 }
-
-/* A rank's word at the end of a run, and rank 0's answer. */
-struct end_msg {
-	int32_t status;   /* 0 or a negative errno */
-	int32_t rank;     /* the (first) rank that failed, -1: none */
-	int32_t stop;     /* SIGINT/SIGTERM seen: 1 + the (first) rank that saw
-			   * it, 0: none; no more runs */
-	int32_t early;    /* the failing rank left main early (perf_mpi_fini, or
-			   * its options were refused before it reached the EAL) */
-};
 
 bool
 perf_mpi_rank_is_client(const struct perf_mpi *mp, int r)
@@ -84,21 +72,22 @@ str_printf(const char *fmt, const char *s, int v)
  * node-local rank): also a rank whose arguments were refused makes them,
  * so that its peers never wait in a collective it will not join. */
 static int
-mpi_start(struct perf_mpi *mp, const struct perf_mpi_opts *m)
+mpi_start(struct perf_mpi *mp, const struct perf_mpi_opts *m, double timeout_s)
 {
 	MPI_Comm local;
-	int provided;
 
 	memset(mp, 0, sizeof(*mp));
 	mp->m = *m;
 	mp->hist_type = MPI_DATATYPE_NULL;
 	mp->hist_op = MPI_OP_NULL;
-	if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-		fprintf(stderr, "rdx-perf: --pattern: MPI_Init failed (launch with mpirun or srun --mpi=pmix)\n");
+	/* lib/boot's mpi provider starts MPI and keeps the sync points */
+	mp->boot = rdx_boot_open("mpi", &(struct rdx_boot_conf){
+		.name = "rdx-perf", .timeout_ms = (int)(timeout_s * 1000),
+		.timeout_opt = "--bootstrap-timeout" });
+	if (mp->boot == NULL)
 		return -EINVAL;
-	}
-	MPI_Comm_rank(MPI_COMM_WORLD, &mp->rank);
-	MPI_Comm_size(MPI_COMM_WORLD, &mp->size);
+	mp->rank = rdx_boot_rank(mp->boot);
+	mp->size = rdx_boot_size(mp->boot);
 	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, mp->rank, MPI_INFO_NULL, &local);
 	MPI_Comm_rank(local, &mp->local_rank);
 	MPI_Comm_free(&local);
@@ -114,12 +103,10 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 	int i, k = 0, n = *eal_argc, dash;
 	bool lcores = false;
 
-	if (mpi_start(mp, m) < 0)
+	if (mpi_start(mp, m, a->o.boot_timeout) < 0)
 		return -EINVAL;
 	a->mpi = mp;
 	mp->expected = true;
-	if (gethostname(mp->host, sizeof(mp->host) - 1) != 0)
-		snprintf(mp->host, sizeof(mp->host), "?");
 	out = calloc((size_t)n + 3, sizeof(*out));
 	if (out == NULL)
 		return -ENOMEM;
@@ -185,8 +172,10 @@ perf_mpi_roles(struct perf_app *a)
 	ts = calloc((size_t)mp->size, sizeof(*ts));
 	if (mp->hosts == NULL || mp->hz == NULL || ts == NULL)
 		return -ENOMEM;
-	MPI_Allgather(mp->host, PERF_MPI_HOST_LEN, MPI_CHAR, mp->hosts, PERF_MPI_HOST_LEN,
-		      MPI_CHAR, MPI_COMM_WORLD);
+	if (rdx_boot_connect(mp->boot) < 0)
+		return -ENOMEM;
+	for (r = 0; r < mp->size; r++)
+		snprintf(mp->hosts[r], sizeof(mp->hosts[r]), "%s", rdx_boot_host(mp->boot, r));
 	MPI_Allgather(&hz, 1, MPI_UINT64_T, mp->hz, 1, MPI_UINT64_T, MPI_COMM_WORLD);
 	MPI_Allgather(&mp->t, 1, MPI_UINT32_T, ts, 1, MPI_UINT32_T, MPI_COMM_WORLD);
 	mp->same_hz = true;
@@ -374,176 +363,7 @@ perf_mpi_boot(struct perf_app *a)
 	return rc;
 }
 
-/* ---- every rank's word, bounded in time ---- */
-
-/*
- * A sync point: each rank sends rank 0 its status, rank 0 answers with the
- * verdict (the first failing rank) once it has heard every rank; meanwhile
- * a rank may serve its endpoints. Nothing blocks: a rank that is not heard
- * from in time is named by rank 0, which aborts the job (MPI_Abort).
- */
-struct end_state {
-	struct perf_app *a;
-	const char *what;         /* the sync point, for the abort line */
-	struct end_msg mine;
-	struct end_msg verdict;
-	struct end_msg *got;      /* rank 0: every rank's word */
-	MPI_Request *reqs;        /* rank 0: one receive per rank; else [0] send, [1] receive */
-	MPI_Request two[2];
-	bool *in;                 /* rank 0: heard from */
-	bool run;                 /* the end of a run: the deadline runs from the
-				   * first client's end, not from this rank's */
-	uint64_t deadline;        /* mono_ns(); 0: none yet */
-	bool done;
-};
-
-static void
-hang_abort(struct end_state *st)
-{
-	struct perf_app *a = st->a;
-	struct perf_mpi *mp = a->mpi;
-	int r;
-
-	if (mp->rank == 0) {
-		for (r = 1; r < mp->size; r++)
-			if (!st->in[r]) {
-				fprintf(stderr, "rdx-perf: rank 0: rank %d (%s) did not %s within %.1f s (--bootstrap-timeout)%s: aborting every rank\n",
-					r, mp->hosts != NULL ? mp->hosts[r] : "?", st->what,
-					a->o.boot_timeout, st->run ? " of the first client" : "");
-				break;
-			}
-	} else {
-		fprintf(stderr, "rdx-perf: rank %d: rank 0 (%s) did not %s in time: aborting every rank\n",
-			mp->rank, mp->hosts != NULL ? mp->hosts[0] : "?", st->what);
-	}
-	fflush(stderr);
-	MPI_Abort(MPI_COMM_WORLD, 1);
-}
-
-/* CLOCK_MONOTONIC in ns: also a rank without EAL (the TSC frequency is
- * the EAL's) keeps time at a sync point (perf_mpi_bad_input) */
-static uint64_t
-mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static void
-sync_begin(struct perf_app *a, struct end_state *st, int rc, const char *what, bool run)
-{
-	struct perf_mpi *mp = a->mpi;
-	const double hz = 1e9;
-	uint64_t now = mono_ns();
-	int r;
-
-	memset(st, 0, sizeof(*st));
-	st->a = a;
-	st->what = what;
-	st->run = run;
-	st->mine.status = rc < 0 ? rc : 0;
-	st->mine.rank = mp->rank;
-	st->mine.stop = rdx_runtime_stopping() ? mp->rank + 1 : 0;
-	st->mine.early = mp->early ? 1 : 0;
-	if (mp->rank == 0) {
-		st->got = calloc((size_t)mp->size, sizeof(*st->got));
-		st->reqs = calloc((size_t)mp->size, sizeof(*st->reqs));
-		st->in = calloc((size_t)mp->size, sizeof(*st->in));
-		if (st->got == NULL || st->reqs == NULL || st->in == NULL)
-			MPI_Abort(MPI_COMM_WORLD, 1);
-		for (r = 1; r < mp->size; r++)
-			MPI_Irecv(&st->got[r], (int)sizeof(st->got[r]), MPI_BYTE, r, TAG_DONE,
-				  MPI_COMM_WORLD, &st->reqs[r]);
-		/* an interrupted client ended early: its end starts no clock */
-		if (!run || (a->client && st->mine.stop == 0))
-			st->deadline = now + (uint64_t)(a->o.boot_timeout * hz);
-	} else {
-		st->reqs = st->two;
-		MPI_Isend(&st->mine, (int)sizeof(st->mine), MPI_BYTE, 0, TAG_DONE, MPI_COMM_WORLD,
-			  &st->two[0]);
-		MPI_Irecv(&st->verdict, (int)sizeof(st->verdict), MPI_BYTE, 0, TAG_VERDICT,
-			  MPI_COMM_WORLD, &st->two[1]);
-		/* rank 0 decides first; this covers rank 0 itself hanging */
-		if (!run || (a->client && st->mine.stop == 0))
-			st->deadline = now + (uint64_t)((2 * a->o.boot_timeout + 1) * hz);
-		else if (a->o.duration != 0)
-			st->deadline = now + (uint64_t)((a->o.duration + a->o.warmup_s +
-							 2 * a->o.boot_timeout + 1) * hz);
-	}
-}
-
-/* One look at the messages; true when every rank has been heard. */
-static bool
-end_step(struct end_state *st)
-{
-	struct perf_mpi *mp = st->a->mpi;
-	uint64_t now = mono_ns();
-	const double hz = 1e9;
-	int r, flag;
-
-	if (st->done)
-		return true;
-	if (mp->rank != 0) {
-		MPI_Test(&st->reqs[1], &flag, MPI_STATUS_IGNORE);
-		if (flag) {
-			MPI_Wait(&st->reqs[0], MPI_STATUS_IGNORE);
-			st->done = true;
-			return true;
-		}
-		if (st->deadline != 0 && now > st->deadline)
-			hang_abort(st);
-		return false;
-	}
-	for (r = 1; r < mp->size; r++) {
-		if (st->in[r])
-			continue;
-		MPI_Test(&st->reqs[r], &flag, MPI_STATUS_IGNORE);
-		if (!flag)
-			continue;
-		st->in[r] = true;
-		/* the end of a run: the deadline runs from the first client's end
-		 * (not from one cut short by SIGINT: the others run on) */
-		if (st->deadline == 0 && perf_mpi_rank_is_client(mp, r) && st->got[r].stop == 0)
-			st->deadline = now + (uint64_t)(st->a->o.boot_timeout * hz);
-	}
-	for (r = 1; r < mp->size; r++)
-		if (!st->in[r]) {
-			if (st->deadline != 0 && now > st->deadline)
-				hang_abort(st);
-			return false;
-		}
-	st->verdict = st->mine;
-	st->verdict.rank = st->mine.status < 0 ? 0 : -1;
-	st->verdict.early = st->mine.status < 0 ? st->mine.early : 0;
-	for (r = 1; r < mp->size; r++) {
-		if (st->got[r].status < 0 && st->verdict.status >= 0) {
-			st->verdict.status = st->got[r].status;
-			st->verdict.rank = r;
-			st->verdict.early = st->got[r].early;
-		}
-		if (st->verdict.stop == 0)
-			st->verdict.stop = st->got[r].stop;
-	}
-	for (r = 1; r < mp->size; r++)
-		MPI_Send(&st->verdict, (int)sizeof(st->verdict), MPI_BYTE, r, TAG_VERDICT,
-			 MPI_COMM_WORLD);
-	st->done = true;
-	return true;
-}
-
-static void
-sync_end(struct end_state *st)
-{
-	if (st->a->mpi->rank == 0) {
-		free(st->got);
-		free(st->reqs);
-		free(st->in);
-	}
-	st->got = NULL;
-	st->in = NULL;
-}
+/* ---- every rank's word, bounded in time (lib/boot's mpi provider) ---- */
 
 /* Every rank's rc: the first failing rank's (and a line naming it on the
  * ranks that did not fail), or 0. Every rank must call it; one that does
@@ -552,27 +372,12 @@ int
 perf_mpi_agree(struct perf_app *a, int rc, const char *what)
 {
 	struct perf_mpi *mp = a->mpi;
-	struct end_state st;
-	int src;
+	struct rdx_boot_sync s = { .what = what, .rc = rc, .early = mp->early };
 
-	sync_begin(a, &st, rc, what, false);
-	while (!end_step(&st))
-		usleep(200);
-	sync_end(&st);
-	if (st.verdict.status >= 0)
-		return 0;
-	mp->failed = true;
-	src = st.verdict.rank;
-	/* the hosts are known from perf_mpi_roles on */
-	if (rc >= 0 && st.verdict.early)
-		fprintf(stderr, "rdx-perf: rank %d: rank %d%s%s%s left with an error while this rank waited to %s: stopping (its output says why)\n",
-			mp->rank, src, mp->hosts != NULL ? " (" : "",
-			mp->hosts != NULL ? mp->hosts[src] : "", mp->hosts != NULL ? ")" : "", what);
-	else if (rc >= 0)
-		fprintf(stderr, "rdx-perf: rank %d: rank %d%s%s%s failed to %s: stopping (its output says why)\n",
-			mp->rank, src, mp->hosts != NULL ? " (" : "",
-			mp->hosts != NULL ? mp->hosts[src] : "", mp->hosts != NULL ? ")" : "", what);
-	return rc < 0 ? rc : st.verdict.status;
+	rc = rdx_boot_sync(mp->boot, &s);
+	if (s.status < 0)
+		mp->failed = true;
+	return rc;
 }
 
 /* The responder of this rank until the run is over everywhere: the
@@ -593,11 +398,47 @@ mpi_serve_main(void *arg)
 	return s->sp.rc;
 }
 
-static int
-serve_until_end(struct end_state *st)
+/* between looks at MPI at the end of a run */
+struct serve_idle {
+	struct perf_app *a;
+	struct mpi_serve *on_main;
+};
+
+static void
+serve_idle(void *arg)
 {
-	struct perf_app *a = st->a;
-	unsigned int main_lcore = rte_get_main_lcore(), l, n = 0;
+	struct serve_idle *w = arg;
+	struct mpi_serve *on_main = w->on_main;
+	unsigned int n;
+
+	if (on_main != NULL) {
+		/* a look at MPI every 1024 passes */
+		for (n = 0; n < 1024 && on_main->sp.rc == 0; n++)
+			perf_serve_poll(&on_main->sp);
+		if (on_main->sp.rc != 0)
+			usleep(1000);
+	} else if (w->a->mpi->idle != NULL) {
+		w->a->mpi->idle(w->a);
+	} else {
+		usleep(500);
+	}
+}
+
+static bool
+rank_is_client(int r, void *arg)
+{
+	const struct serve_idle *w = arg;
+
+	return perf_mpi_rank_is_client(w->a->mpi, r);
+}
+
+/* The end-of-run sync point (s) with this rank's endpoints served meanwhile;
+ * the serving's own failure, or 0. */
+static int
+serve_until_end(struct perf_app *a, struct rdx_boot_sync *sync)
+{
+	unsigned int main_lcore = rte_get_main_lcore(), l;
+	struct serve_idle w = { .a = a };
 	struct mpi_serve *on_main = NULL;
 	const bool serves = a->responder && perf_engine_serves(a->eng, a->o.mode);
 	int rc = 0, lrc;
@@ -615,19 +456,11 @@ serve_until_end(struct end_state *st)
 		else
 			rte_eal_remote_launch(mpi_serve_main, s, a->lcore_ids[l]);
 	}
-	while (!end_step(st)) {
-		if (on_main != NULL) {
-			/* a look at MPI every 1024 passes */
-			for (n = 0; n < 1024 && on_main->sp.rc == 0; n++)
-				perf_serve_poll(&on_main->sp);
-			if (on_main->sp.rc != 0)
-				usleep(1000);
-		} else if (a->mpi->idle != NULL) {
-			a->mpi->idle(a);
-		} else {
-			usleep(500);
-		}
-	}
+	w.on_main = on_main;
+	sync->idle = serve_idle;
+	sync->is_client = rank_is_client;
+	sync->arg = &w;
+	(void)rdx_boot_sync(a->mpi->boot, sync);
 	for (l = 0; l < a->nb_lcores && serves; l++)
 		if (&mpi_serves[l] != on_main)
 			rdx_lcore_loop_stop(&mpi_serves[l].loop);
@@ -651,17 +484,19 @@ int
 perf_mpi_end_run(struct perf_app *a, int rc, bool *stop)
 {
 	struct perf_mpi *mp = a->mpi;
-	struct end_state st;
 	char what[48];
+	struct rdx_boot_sync st = {
+		.what = what, .rc = rc, .early = mp->early, .run_end = true, .client = a->client,
+		.run_ms = a->o.duration != 0 ?
+			(uint64_t)((a->o.duration + a->o.warmup_s) * 1000.0) : 0,
+	};
 	int src;
 
 	snprintf(what, sizeof(what), "end run %u", mp->run_no);
-	sync_begin(a, &st, rc, what, true);
-	rc = serve_until_end(&st);
-	sync_end(&st);
-	*stop = st.verdict.stop != 0;
-	if (st.verdict.stop != 0 && st.verdict.status >= 0) {
-		src = st.verdict.stop - 1;
+	rc = serve_until_end(a, &st);
+	*stop = st.stop != 0;
+	if (st.stop != 0 && st.status >= 0) {
+		src = st.stop - 1;
 		/* what rank 0's report says stopped it */
 		snprintf(a->stop_reason, sizeof(a->stop_reason), "SIGINT/SIGTERM on rank %d (%s) in run %u",
 			 src, mp->hosts[src], mp->run_no);
@@ -672,19 +507,107 @@ perf_mpi_end_run(struct perf_app *a, int rc, bool *stop)
 			fprintf(stderr, "rdx-perf: rank %d: rank %d (%s) was interrupted (SIGINT/SIGTERM) in run %u: no more runs, this run's figures are partial\n",
 				mp->rank, src, mp->hosts[src], mp->run_no);
 	}
-	if (st.verdict.status < 0) {
+	if (st.status < 0) {
 		mp->failed = true;
-		src = st.verdict.rank;
+		src = st.rank;
 		if (src != mp->rank)
 			fprintf(stderr, "rdx-perf: rank %d: run %u failed on rank %d (%s): %s; stopping\n",
-				mp->rank, mp->run_no, src, mp->hosts[src], strerror(-st.verdict.status));
+				mp->rank, mp->run_no, src, mp->hosts[src], strerror(-st.status));
 		if (a->fail_reason[0] == '\0')
 			snprintf(a->fail_reason, sizeof(a->fail_reason), "run %u failed on rank %d (%s): %s",
-				 mp->run_no, src, mp->hosts[src], strerror(-st.verdict.status));
-		return st.verdict.status;
+				 mp->run_no, src, mp->hosts[src], strerror(-st.status));
+		return st.status;
 	}
 	/* a serving error after this rank's word: the next agree() carries it */
 	return rc < 0 ? rc : 0;
+}
+
+/*
+ * The end of run mp->run_no on every rank, for the raw-QP runs and the
+ * lib/rpc runs (rpc_mpi.c) alike: the end-of-run sync point (serving
+ * meanwhile), this rank's tally of the run (r->tally, unless NULL), then,
+ * unless a rank failed there, "serve run N", the run's rows (r->report)
+ * and "report run N". rc: this rank's run; *stop: no more runs. 0, or
+ * the first failing rank's error (a->mpi->failed set when it was not this
+ * rank's own report).
+ */
+int
+perf_mpi_run_over(struct perf_app *a, int rc, bool *stop, const struct perf_mpi_run *r)
+{
+	struct perf_mpi *mp = a->mpi;
+	char what[48];
+
+	rc = perf_mpi_end_run(a, rc, stop);
+	if (r->tally != NULL)
+		r->tally(a, rc, *stop);
+	if (mp->failed)
+		return rc < 0 ? rc : -EIO;
+	snprintf(what, sizeof(what), "serve run %u", mp->run_no);
+	rc = perf_mpi_agree(a, rc, what);
+	if (rc < 0)
+		return rc;
+	a->nb_runs++;
+	rc = r->report(a, r->arg);
+	snprintf(what, sizeof(what), "report run %u", mp->run_no);
+	return perf_mpi_agree(a, rc, what);
+}
+
+/*
+ * The last sync point of the runs (both benchmarks): every rank passed its
+ * checks, then the --verify errors summed over the ranks (rank 0 says so).
+ */
+int
+perf_mpi_final_checks(struct perf_app *a, int rc)
+{
+	struct perf_mpi *mp = a->mpi;
+	uint64_t errs = a->verify_errors, tot_errs = 0;
+
+	rc = perf_mpi_agree(a, rc, "pass the final checks");
+	if (rc < 0)
+		return rc;
+	MPI_Reduce(&errs, &tot_errs, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
+	if (a->o.verify && mp->rank == 0)
+		fprintf(stderr, "rdx-perf: --verify over %d ranks: %" PRIu64 " errors%s\n", mp->size,
+			tot_errs, tot_errs == 0 ? ": OK" : "");
+	return 0;
+}
+
+/* perf_mpi_runs: this rank's share of a raw-QP run */
+static void
+raw_tally(struct perf_app *a, int rc, bool stop)
+{
+	const struct perf_opts *o = &a->o;
+	unsigned int l, k;
+
+	/* a rank was interrupted: the figures of this run are partial */
+	a->run_cut = stop;
+	if (rc == 0 && o->transport == PERF_TRANSPORT_UD && a->responder)
+		for (l = 0; l < a->nb_lcores; l++)
+			perf_serve_drain(&a->lcores[l]);
+	for (l = 0; l < a->nb_lcores; l++) {
+		a->verify_errors += a->lcores[l].verify_errors;
+		a->lcores[l].verify_errors = 0;
+		if (a->lcores[l].err != 0 && !a->client)
+			fprintf(stderr, "rdx-perf: rank %d: %s\n", a->mpi->rank,
+				a->lcores[l].errmsg);
+		for (k = 0; k < o->keys; k++) {
+			a->key_total[k] += a->lcores[l].key_adds[k];
+			a->lcores[l].key_adds[k] = 0;
+		}
+	}
+	if (a->client && a->eng->teardown != NULL)
+		a->eng->teardown(a);
+}
+
+static int
+raw_report(struct perf_app *a, void *arg)
+{
+	const unsigned int *nruns = arg;
+	int rc = perf_cluster_run(a, a->nb_runs == *nruns);
+
+	if (rc == 0 && a->o.wrlog != NULL && a->client)
+		rc = perf_wrlog_write(a);
+	return rc;
 }
 
 /* usleep takes 32 bits of microseconds; a stagger of a minute times many
@@ -718,8 +641,8 @@ perf_mpi_runs(struct perf_app *a)
 {
 	struct perf_mpi *mp = a->mpi;
 	const struct perf_opts *o = &a->o;
-	unsigned int nruns = 0, s, l, k, cidx = 0;
-	uint64_t errs, tot_errs = 0;
+	unsigned int nruns = 0, s, cidx = 0;
+	const struct perf_mpi_run run = { .tally = raw_tally, .report = raw_report, .arg = &nruns };
 	char what[64];
 	bool stop = false;
 	uint32_t q;
@@ -748,37 +671,7 @@ perf_mpi_runs(struct perf_app *a)
 					sleep_us((uint64_t)cidx * mp->m.stagger_ms * 1000u);
 				rc = perf_launch_clients(a);
 			}
-			rc = perf_mpi_end_run(a, rc, &stop);
-			/* a rank was interrupted: the figures of this run are partial */
-			a->run_cut = stop;
-			if (rc == 0 && o->transport == PERF_TRANSPORT_UD && a->responder)
-				for (l = 0; l < a->nb_lcores; l++)
-					perf_serve_drain(&a->lcores[l]);
-			for (l = 0; l < a->nb_lcores; l++) {
-				a->verify_errors += a->lcores[l].verify_errors;
-				a->lcores[l].verify_errors = 0;
-				if (a->lcores[l].err != 0 && !a->client)
-					fprintf(stderr, "rdx-perf: rank %d: %s\n", mp->rank,
-						a->lcores[l].errmsg);
-				for (k = 0; k < o->keys; k++) {
-					a->key_total[k] += a->lcores[l].key_adds[k];
-					a->lcores[l].key_adds[k] = 0;
-				}
-			}
-			if (a->client && a->eng->teardown != NULL)
-				a->eng->teardown(a);
-			if (mp->failed)
-				break;
-			snprintf(what, sizeof(what), "serve run %u", mp->run_no);
-			rc = perf_mpi_agree(a, rc, what);
-			if (rc < 0)
-				break;
-			a->nb_runs++;
-			rc = perf_cluster_run(a, a->nb_runs == nruns);
-			if (rc == 0 && o->wrlog != NULL && a->client)
-				rc = perf_wrlog_write(a);
-			snprintf(what, sizeof(what), "report run %u", mp->run_no);
-			rc = perf_mpi_agree(a, rc, what);
+			rc = perf_mpi_run_over(a, rc, &stop, &run);
 		}
 	}
 	if (rc == 0 && o->verify && a->client && a->eng->verify_end != NULL)
@@ -797,14 +690,9 @@ perf_mpi_runs(struct perf_app *a)
 		}
 		return rc < 0 ? rc : -EIO;
 	}
-	rc = perf_mpi_agree(a, rc, "pass the final checks");
+	rc = perf_mpi_final_checks(a, rc);
 	if (rc < 0)
 		return rc;
-	errs = a->verify_errors;
-	MPI_Reduce(&errs, &tot_errs, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-	if (o->verify && mp->rank == 0)
-		fprintf(stderr, "rdx-perf: --verify over %d ranks: %" PRIu64 " errors%s\n", mp->size,
-			tot_errs, tot_errs == 0 ? ": OK" : "");
 	if (mp->rank == 0)
 		perf_report_end(a, stop ? -EINTR : 0);
 	rc = perf_cluster_finish(a);
@@ -832,14 +720,15 @@ perf_mpi_bad_input(const struct perf_mpi_opts *m)
 	 * rank takes part in it with its failure, so that they all end (exit
 	 * 2) naming it. The options were not read: the default bootstrap
 	 * timeout (10 s) bounds the wait. */
-	if (!m->wanted || mpi_start(mp, m) < 0)
+	if (!m->wanted || mpi_start(mp, m, 10) < 0)
 		return PERF_EXIT_BAD_INPUT;
 	fflush(stderr);
 	bad.mpi = mp;
 	bad.o.boot_timeout = 10;
 	mp->early = true;
 	(void)perf_mpi_agree(&bad, -EINVAL, "start (MPI_Init to EAL)");
-	MPI_Finalize();
+	rdx_boot_close(mp->boot);
+	mp->boot = NULL;
 	return PERF_EXIT_BAD_INPUT;
 }
 
@@ -847,7 +736,6 @@ int
 perf_mpi_fini(struct perf_app *a, int rc)
 {
 	struct perf_mpi *mp = a->mpi;
-	int fin = 0;
 
 	if (mp == NULL)
 		return rc;
@@ -860,9 +748,8 @@ perf_mpi_fini(struct perf_app *a, int rc)
 		(void)perf_mpi_agree(a, rc == PERF_EXIT_BAD_INPUT ? -EINVAL : -EIO, "leave");
 	}
 	perf_cluster_fini(a);
-	MPI_Finalized(&fin);
-	if (!fin)
-		MPI_Finalize();
+	rdx_boot_close(mp->boot);
+	mp->boot = NULL;
 	free(mp->hosts);
 	free(mp->hz);
 	free(mp->wrlog_rank);

@@ -23,6 +23,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "rdx_boot.h"
 #include "rdx_config.h"
 #include "rdx_conn.h"
 #include "rdx_hist.h"
@@ -479,8 +480,9 @@ rpc_main(struct perf_app *a)
 	}
 	if (rc == 0)
 		rc = device_errors_check(a);
-	rdx_conn_close(a->conn);
-	rdx_conn_close(a->listener);
+	rdx_boot_close(a->boot);
+	a->boot = NULL;
+	a->conn = NULL;
 	rdx_dev_close(a->dev);
 	rdx_runtime_cleanup();
 	if (rc == -EINVAL || rc == -EPROTO || rc == -ECONNREFUSED || rc == -EADDRINUSE ||

@@ -24,6 +24,7 @@
 #include "rdx_sw.h"          /* enum rdx_sw_progress: the sw devargs */
 
 struct rdx_conn;
+struct rdx_boot;
 
 #define PERF_MAX_SIZES 32
 #define PERF_LABEL_MAX 64   /* --label: characters */
@@ -694,8 +695,8 @@ struct perf_app {
 	uint32_t sq_depth;
 	uint32_t window;
 	uint8_t ib_mtu;
-	struct rdx_conn *listener;
-	struct rdx_conn *conn;
+	struct rdx_boot *boot;    /* the two-process bootstrap (lib/boot "tcp") */
+	struct rdx_conn *conn;    /* its connection (rdx_boot_conn) */
 	struct perf_run run;
 	struct rdx_report *rep;
 	uint64_t *key_total;      /* atomics: increments that took effect, per key */

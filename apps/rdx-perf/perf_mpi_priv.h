@@ -18,7 +18,7 @@ struct perf_mpi {
 	int rank;
 	int size;
 	int local_rank;
-	char host[PERF_MPI_HOST_LEN];
+	struct rdx_boot *boot;    /* lib/boot's "mpi": MPI itself, the sync points */
 	char (*hosts)[PERF_MPI_HOST_LEN]; /* every rank's, index = rank */
 	uint32_t t;               /* client endpoints of a client rank */
 	uint32_t ncli, nsrv;      /* this rank's endpoints */
@@ -39,12 +39,25 @@ struct perf_mpi {
 };
 
 struct perf_opts;
+struct rdx_boot;
 struct rdx_hist;
 
 /* boot_mpi.c: a sync point every rank calls (the first failing rank's rc,
  * or 0); the end of a run (serving meanwhile; *stop: no more runs) */
 int perf_mpi_agree(struct perf_app *a, int rc, const char *what);
 int perf_mpi_end_run(struct perf_app *a, int rc, bool *stop);
+/* What differs between the benchmarks at the end of a run: this rank's
+ * tally (after the end-of-run sync; NULL: none) and its rows (between
+ * "serve run N" and "report run N"). */
+struct perf_mpi_run {
+	void (*tally)(struct perf_app *a, int rc, bool stop);
+	int (*report)(struct perf_app *a, void *arg);
+	void *arg;
+};
+/* boot_mpi.c: the end of run mp->run_no, every step of it (both
+ * benchmarks); the last sync point and the summed --verify errors */
+int perf_mpi_run_over(struct perf_app *a, int rc, bool *stop, const struct perf_mpi_run *r);
+int perf_mpi_final_checks(struct perf_app *a, int rc);
 /* boot_mpi_sig.c: 0 when every rank's test options match rank 0's */
 int perf_mpi_sig_check(const struct perf_mpi *mp, const struct perf_opts *o, char *err,
 		       size_t len);

@@ -13,12 +13,11 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <rte_common.h>
 #include <rte_errno.h>
 
+#include "rdx_boot.h"
 #include "rdx_config.h"
 #include "rdx_conn.h"
 #include "rdx_rpc.h"
@@ -88,34 +87,12 @@ int
 perf_rpc_boot_client(struct perf_app *a, struct perf_rpc_cli *cli, uint32_t nb_cli)
 {
 	struct wire_rpc got;
-	char host[256];
-	uint16_t port;
-	uint64_t hz = rdx_tsc_hz(), t0 = rdx_tsc();
-	uint64_t limit = (uint64_t)(a->o.boot_timeout * (double)hz);
 	uint32_t i;
 	int rc;
 
-	if (rdx_conn_parse_hostport(a->o.connect, host, sizeof(host), &port) < 0) {
-		fprintf(stderr, "rdx-perf: bad value '%s' for --connect: expected HOST:PORT\n",
-			a->o.connect);
-		return -EINVAL;
-	}
-	/* the server may still be starting: retry until the bootstrap timeout */
-	for (;;) {
-		uint64_t spent = rdx_tsc() - t0;
-		int left = (int)((double)(limit > spent ? limit - spent : 0) * 1000.0 / (double)hz);
-
-		a->conn = rdx_conn_connect(host, port, left > 1 ? left : 1);
-		if (a->conn != NULL || rte_errno != ECONNREFUSED ||
-		    rdx_tsc() - t0 + hz / 10 >= limit || rdx_runtime_stopping())
-			break;
-		usleep(100000);
-	}
-	if (a->conn == NULL) {
-		fprintf(stderr, "rdx-perf: cannot bootstrap with %s:%u: %s\n", host, port,
-			rdx_conn_strerror(NULL));
-		return rte_errno == EPROTO ? -EPROTO : -ECONNREFUSED;
-	}
+	rc = perf_boot_tcp(a, NULL);
+	if (rc < 0)
+		return rc;
 	rc = exchange_config(a, nb_cli);
 	if (rc < 0)
 		return rc;
@@ -158,12 +135,11 @@ perf_rpc_run_begin(struct perf_app *a, uint64_t size)
 
 	memset(&r, 0, sizeof(r));
 	r.size = size;
-	rc = rdx_conn_send(a->conn, PERF_MSG_RPC_RUN, &r, sizeof(r), perf_boot_ms(a));
-	if (rc == 0)
-		rc = rdx_conn_recv(a->conn, PERF_MSG_RPC_READY, &got, sizeof(got), perf_boot_ms(a));
+	rc = rdx_boot_run_begin(a->boot, PERF_MSG_RPC_RUN, &r, PERF_MSG_RPC_READY, &got,
+				sizeof(r));
 	if (rc < 0) {
 		fprintf(stderr, "rdx-perf: server did not start the run: %s\n",
-			rdx_conn_strerror(a->conn));
+			rdx_boot_strerror(a->boot));
 		return rc == -EPROTO ? -EPROTO : -ECONNRESET;
 	}
 	if (memcmp(&r, &got, sizeof(r)) != 0) {
@@ -191,7 +167,7 @@ perf_rpc_run_end(struct perf_app *a, struct perf_rpc_counts *peer, uint64_t *pee
 	}
 	memcpy(peer, e.counts, sizeof(*peer));
 	*peer_bad = e.bad_reqs;
-	return perf_boot_ack_status(e.status);
+	return perf_boot_ack_status(a, e.status);
 }
 
 int
@@ -206,50 +182,6 @@ perf_rpc_bye(struct perf_app *a)
 
 /* ---- server ---------------------------------------------------------- */
 
-static int64_t
-mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* Accept until a peer speaks the bootstrap (stray connections get one
- * line each): until Ctrl-C as the raw --server (and perftest's) does, or
- * for --bootstrap-timeout seconds when it is given. */
-static int
-accept_client(struct perf_app *a)
-{
-	const bool forever = !a->o.boot_timeout_given;
-	int64_t deadline = forever ? INT64_MAX : mono_ms() + perf_boot_ms(a);
-
-	for (;;) {
-		int64_t left = deadline - mono_ms();
-
-		a->conn = rdx_conn_accept(a->listener,
-					  forever ? -1 : (int)RTE_MAX(left, (int64_t)0));
-		if (a->conn != NULL)
-			return 0;
-		if (rte_errno == EINTR || rdx_runtime_stopping()) {
-			/* Ctrl-C: what a server waiting until then expects */
-			fprintf(stderr, "rdx-perf: no client on port %u: interrupted\n", a->o.port);
-			return -EINTR;
-		}
-		if (mono_ms() >= deadline) {
-			fprintf(stderr, "rdx-perf: no client within %.1f s on port %u\n",
-				a->o.boot_timeout, a->o.port);
-			return -ETIMEDOUT;
-		}
-		if (rte_errno == EPROTO && rdx_conn_peer_version(a->listener)[0] != '\0') {
-			fprintf(stderr, "rdx-perf: %s\n", rdx_conn_strerror(a->listener));
-			return -EPROTO;
-		}
-		fprintf(stderr, "rdx-perf: ignored a connection: %s\n",
-			rdx_conn_strerror(a->listener));
-	}
-}
-
 static int
 server_boot(struct perf_app *a)
 {
@@ -258,20 +190,7 @@ server_boot(struct perf_app *a)
 	char err[256];
 	int rc;
 
-	a->listener = rdx_conn_listen(NULL, a->o.port);
-	if (a->listener == NULL) {
-		fprintf(stderr, "rdx-perf: cannot listen on port %u: %s\n", a->o.port,
-			rte_strerror(rte_errno));
-		return -EADDRINUSE;
-	}
-	if (a->o.boot_timeout_given)
-		printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
-		       rdx_conn_port(a->listener), a->o.boot_timeout);
-	else
-		printf("rdx-perf: waiting for a client on port %u (until Ctrl-C)\n",
-		       rdx_conn_port(a->listener));
-	fflush(stdout);
-	rc = accept_client(a);
+	rc = perf_boot_tcp(a, NULL);
 	if (rc < 0)
 		return rc;
 	rc = exchange_config(a, 0);

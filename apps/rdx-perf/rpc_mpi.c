@@ -346,12 +346,33 @@ rpc_mpi_report_init(struct perf_app *a)
 	return 0;
 }
 
+/* perf_mpi_run_over: the run's cut (a rank interrupted, or this rank's
+ * calls failed) and its rows */
+static void
+rpc_tally(struct perf_app *a, int rc, bool stop)
+{
+	a->run_cut = stop || rc < 0;
+}
+
+static int
+rpc_report(struct perf_app *a, void *arg)
+{
+	int rc = rpc_mpi_report_run(a, *(const uint64_t *)arg);
+
+	if (rc < 0 && a->mpi->rank == 0)
+		perf_run_error(a, "run %u: calls failed or bad requests (the counters above)",
+			       a->mpi->run_no);
+	return rc;
+}
+
 /* The runs, one per size, each ended at boot_mpi.c's sync points. */
 static int
 rpc_mpi_runs(struct perf_app *a, bool *stop)
 {
 	struct perf_mpi *mp = a->mpi;
 	const struct perf_opts *o = &a->o;
+	uint64_t size = 0;
+	const struct perf_mpi_run run = { .tally = rpc_tally, .report = rpc_report, .arg = &size };
 	char what[48];
 	unsigned int s;
 	uint32_t nb, i;
@@ -372,21 +393,8 @@ rpc_mpi_runs(struct perf_app *a, bool *stop)
 			break;
 		if (a->client)
 			rc = perf_rpc_launch(a);
-		rc = perf_mpi_end_run(a, rc, stop);
-		a->run_cut = *stop || rc < 0;
-		if (mp->failed)
-			break;
-		snprintf(what, sizeof(what), "serve run %u", mp->run_no);
-		rc = perf_mpi_agree(a, rc, what);
-		if (rc < 0)
-			break;
-		a->nb_runs++;
-		rc = rpc_mpi_report_run(a, o->sizes[s]);
-		if (rc < 0 && mp->rank == 0)
-			perf_run_error(a, "run %u: calls failed or bad requests (the counters above)",
-				       mp->run_no);
-		snprintf(what, sizeof(what), "report run %u", mp->run_no);
-		rc = perf_mpi_agree(a, rc, what);
+		size = o->sizes[s];
+		rc = perf_mpi_run_over(a, rc, stop, &run);
 	}
 	return rc;
 }
@@ -396,7 +404,6 @@ perf_rpc_mpi_main(struct perf_app *a)
 {
 	struct perf_mpi *mp = a->mpi;
 	const struct perf_opts *o = &a->o;
-	uint64_t errs, tot_errs = 0;
 	bool stop = false;
 	unsigned int s;
 	int rc;
@@ -436,13 +443,8 @@ perf_rpc_mpi_main(struct perf_app *a)
 		perf_rpc_teardown(a);
 		return rc < 0 ? rc : -EIO;
 	}
-	rc = perf_mpi_agree(a, rc, "pass the final checks");
+	rc = perf_mpi_final_checks(a, rc);
 	if (rc == 0) {
-		errs = a->verify_errors;
-		MPI_Reduce(&errs, &tot_errs, 1, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
-		if (o->verify && mp->rank == 0)
-			fprintf(stderr, "rdx-perf: --verify over %d ranks: %" PRIu64 " errors%s\n",
-				mp->size, tot_errs, tot_errs == 0 ? ": OK" : "");
 		if (mp->rank == 0) {
 			perf_report_end(a, stop ? -EINTR : 0);
 			rc = perf_rpc_report_finish(a, &rpc_total);

@@ -18,6 +18,7 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
+#include "rdx_boot.h"
 #include "rdx_config.h"
 #include "rdx_conn.h"
 #include "rdx_report.h"
@@ -679,10 +680,9 @@ perf_teardown(struct perf_app *a)
 		rdx_report_free(a->rep);
 	a->rep = NULL;
 	perf_cm_close(a);
-	if (a->conn != NULL)
-		rdx_conn_close(a->conn);
-	if (a->listener != NULL)
-		rdx_conn_close(a->listener);
+	rdx_boot_close(a->boot);
+	a->boot = NULL;
+	a->conn = NULL;
 }
 
 /* Slot layout and lcore assignment of one run. */

@@ -24,12 +24,14 @@
 #include <rte_cycles.h>
 #include <rte_errno.h>
 
+#include <rdx_boot.h>
 #include <rdx_conn.h>
 #include <rdx_dev.h>
 #include <rdx_hist.h>
 #include <rdx_rpc.h>
 #include <rdx_runtime.h>
 
+#include "kv_boot.h"
 #include "kv_proto.h"
 
 #define KV_MAX_CONC 64
@@ -241,7 +243,8 @@ kv_load(struct kv_client *kc, uint64_t n, uint32_t base, uint32_t keys, uint32_t
 		now = rdx_tsc();
 		if (now >= look) {   /* every 10 ms */
 			look = now + hz / 100;
-			gone = rdx_conn_peer_alive(kc->conn) != 0;
+			/* --boot mpi: no connection; the end's sync point tells */
+			gone = kc->conn != NULL && rdx_conn_peer_alive(kc->conn) != 0;
 			if (gone)
 				break;
 		}
@@ -265,7 +268,7 @@ kv_load(struct kv_client *kc, uint64_t n, uint32_t base, uint32_t keys, uint32_t
 static int
 usage(const char *why)
 {
-	fprintf(stderr, "kv_client: %s (usage: kv_client [EAL options] -- --connect HOST:PORT [--transport T] [--dev NAME] [--check] [-n OPS] [--keys K] [--value-size B] [--get-pct P] [--concurrent C] [--key-base N])\n",
+	fprintf(stderr, "kv_client: %s (usage: kv_client [EAL options] -- --connect HOST:PORT | --boot mpi [--transport T] [--dev NAME] [--check] [-n OPS] [--keys K] [--value-size B] [--get-pct P] [--concurrent C] [--key-base N])\n",
 		why);
 	return 2;
 }
@@ -292,12 +295,13 @@ main(int argc, char **argv)
 		{"dev", required_argument, NULL, 'd'}, {"check", no_argument, NULL, 'k'},
 		{"keys", required_argument, NULL, 'K'}, {"value-size", required_argument, NULL, 'v'},
 		{"get-pct", required_argument, NULL, 'g'}, {"concurrent", required_argument, NULL, 'c'},
-		{"key-base", required_argument, NULL, 'b'},
+		{"key-base", required_argument, NULL, 'b'}, {"boot", required_argument, NULL, 'B'},
 		{NULL, 0, NULL, 0},
 	};
 	static struct kv_client kc;
 	struct rdx_rpc_conf conf = { .transport = "infrc", .name = "kv-client", .max_sessions = 1 };
-	const char *connect = NULL, *dev_name = "sw";
+	const char *connect = NULL, *dev_name = "sw", *boot = "tcp";
+	struct rdx_boot *b = NULL;
 	struct rdx_dev *dev = NULL;
 	struct rdx_conn *conn = NULL;
 	uint32_t n = 10000, keys = 100, get_pct = 90, conc = 8, base = 0;
@@ -325,11 +329,16 @@ main(int argc, char **argv)
 		case 'g': if (parse_u32(optarg, 0, 100, &get_pct) < 0) return usage("bad --get-pct"); break;
 		case 'c': if (parse_u32(optarg, 1, KV_MAX_CONC, &conc) < 0) return usage("bad --concurrent"); break;
 		case 'b': if (parse_u32(optarg, 0, 1u << 30, &base) < 0) return usage("bad --key-base"); break;
+		case 'B': boot = optarg; break;
 		default: return usage("unknown option");
 		}
 	}
-	if (optind < argc || connect == NULL ||
-	    rdx_conn_parse_hostport(connect, host, sizeof(host), &port) < 0)
+	if (strcmp(boot, "tcp") != 0 && strcmp(boot, "mpi") != 0)
+		return usage("bad --boot");
+	if (strcmp(boot, "mpi") == 0 && connect != NULL)
+		return usage("--boot mpi replaces --connect");
+	if (optind < argc || (strcmp(boot, "tcp") == 0 && (connect == NULL ||
+	    rdx_conn_parse_hostport(connect, host, sizeof(host), &port) < 0)))
 		return usage("--connect HOST:PORT is required");
 	if (rdx_rpc_transport_parse(conf.transport) < 0)
 		return usage("unknown transport");
@@ -347,6 +356,25 @@ main(int argc, char **argv)
 	kc.sess = kc.ep != NULL ? rdx_rpc_session_create(kc.ep) : NULL;
 	if (kc.sess == NULL) {
 		fprintf(stderr, "kv_client: cannot create the endpoint: %s\n", rte_strerror(rte_errno));
+		goto out;
+	}
+	/* --boot mpi: the sessions go round through MPI; the end is every
+	 * rank's word (the server serves until then) */
+	if (strcmp(boot, "mpi") == 0) {
+		b = kv_boot_open("kv_client");
+		if (b == NULL)
+			goto out;
+		if (rdx_boot_rank(b) == 0) {
+			fprintf(stderr, "kv_client: --boot mpi: rank 0 is the server's\n");
+			(void)rdx_boot_agree(b, -EINVAL, "start");
+			goto out;
+		}
+		/* a failure there is every rank's (they all leave) */
+		rc = kv_boot_sessions(b, &kc.sess, "kv_client");
+		if (rc < 0)
+			goto out;
+		rc = check ? kv_check(&kc) : kv_load(&kc, n, base, keys, get_pct, conc);
+		rc = kv_boot_end(b, kc.ep, rc);
 		goto out;
 	}
 	/* the server accepts between serving its other clients and may drop a
@@ -381,6 +409,7 @@ out:
 	rdx_conn_close(conn);
 	if (dev != NULL)
 		rdx_dev_close(dev);
+	rdx_boot_close(b);
 	rdx_runtime_cleanup();
 	return rc == 0 ? 0 : 1;
 }

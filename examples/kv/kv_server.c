@@ -27,11 +27,13 @@
 
 #include <rte_errno.h>
 
+#include <rdx_boot.h>
 #include <rdx_conn.h>
 #include <rdx_dev.h>
 #include <rdx_rpc.h>
 #include <rdx_runtime.h>
 
+#include "kv_boot.h"
 #include "kv_proto.h"
 #include "kv_service.h"
 #include "kv_store.h"
@@ -215,7 +217,7 @@ kv_watch_poll(void *arg)
 static int
 usage(const char *why)
 {
-	fprintf(stderr, "kv_server: %s (usage: kv_server [EAL options] -- [--transport infrc|basic+infud|homa+infud] [--dev NAME] [-p PORT] [--clients N] [--capacity N] [--value-max BYTES])\n",
+	fprintf(stderr, "kv_server: %s (usage: kv_server [EAL options] -- [--transport infrc|basic+infud|homa+infud] [--dev NAME] [-p PORT] [--clients N] [--boot tcp|mpi] [--capacity N] [--value-max BYTES])\n",
 		why);
 	return 2;
 }
@@ -241,6 +243,7 @@ main(int argc, char **argv)
 		{"transport", required_argument, NULL, 't'}, {"dev", required_argument, NULL, 'd'},
 		{"port", required_argument, NULL, 'p'}, {"clients", required_argument, NULL, 'c'},
 		{"capacity", required_argument, NULL, 'n'}, {"value-max", required_argument, NULL, 'v'},
+		{"boot", required_argument, NULL, 'B'},
 		{NULL, 0, NULL, 0},
 	};
 	struct rdx_rpc_conf conf = { .transport = "infrc", .name = "kv" };
@@ -250,7 +253,9 @@ main(int argc, char **argv)
 	static struct kv_watch w;
 	struct rdx_rpc_endpoint *ep = NULL;
 	struct rdx_dev *dev = NULL;
-	const char *dev_name = "sw";
+	const char *dev_name = "sw", *boot = "tcp";
+	struct rdx_rpc_session *sess[KV_MAX_CLIENTS];
+	struct rdx_boot *b = NULL;
 	uint32_t port = 18600, clients = 1, i;
 	int c, ret, rc = 1;
 
@@ -268,11 +273,27 @@ main(int argc, char **argv)
 		case 'c': if (parse_u32(optarg, 1, KV_MAX_CLIENTS, &clients) < 0) return usage("bad --clients"); break;
 		case 'n': if (parse_u32(optarg, 1, 1u << 20, &s.cap) < 0) return usage("bad --capacity"); break;
 		case 'v': if (parse_u32(optarg, 1, KV_VALUE_MAX_LIMIT, &s.value_max) < 0) return usage("bad --value-max"); break;
+		case 'B': boot = optarg; break;
 		default: return usage("unknown option");
 		}
 	}
 	if (optind < argc || rdx_rpc_transport_parse(conf.transport) < 0)
 		return usage(optind < argc ? "unexpected argument" : "unknown transport");
+	if (strcmp(boot, "tcp") != 0 && strcmp(boot, "mpi") != 0)
+		return usage("bad --boot");
+	/* --boot mpi: rank 0 of an mpirun, every other rank a client */
+	if (strcmp(boot, "mpi") == 0) {
+		b = kv_boot_open("kv_server");
+		if (b == NULL)
+			goto out;
+		if (rdx_boot_rank(b) != 0 || rdx_boot_size(b) - 1 > KV_MAX_CLIENTS) {
+			fprintf(stderr, "kv_server: --boot mpi: the server is rank 0 of at most %u + 1 (it is rank %d of %d)\n",
+				KV_MAX_CLIENTS, rdx_boot_rank(b), rdx_boot_size(b));
+			(void)rdx_boot_agree(b, -EINVAL, "start");
+			goto out;
+		}
+		clients = (uint32_t)rdx_boot_size(b) - 1;
+	}
 	while (s.cap & (s.cap - 1))
 		s.cap++;
 	s.slots = calloc(s.cap, sizeof(*s.slots));
@@ -302,6 +323,29 @@ main(int argc, char **argv)
 	    rdx_rpc_handler_register(ep, KV_PUT, kv_handler, &s) < 0 ||
 	    rdx_rpc_handler_register(ep, KV_DEL, kv_handler, &s) < 0)
 		goto out;
+	/* 5. sessions: one per client, its info exchanged over MPI (lib/boot) */
+	if (b != NULL) {
+		for (i = 0; i < clients; i++) {
+			sess[i] = rdx_rpc_session_create(ep);
+			if (sess[i] == NULL) {
+				fprintf(stderr, "kv_server: cannot create session %u: %s\n", i,
+					rte_strerror(rte_errno));
+				break;
+			}
+		}
+		if (kv_boot_sessions(b, sess, "kv_server") < 0 || i < clients)
+			goto out;
+		printf("kv_server: %s on %s, serving %u client rank(s) through MPI\n",
+		       conf.transport, dev_name, clients);
+		fflush(stdout);
+		/* 6. serve until every client rank has given its word */
+		if (kv_boot_end(b, ep, 0) < 0) {
+			fprintf(stderr, "kv_server: a client rank failed (its output says why)\n");
+			goto out;
+		}
+		w.nb = 0;
+		goto done;
+	}
 	/* 5. sessions: one per client, its info exchanged over TCP (lib/conn) */
 	w.listener = rdx_conn_listen(NULL, (uint16_t)port);
 	if (w.listener == NULL) {
@@ -331,6 +375,7 @@ main(int argc, char **argv)
 	}
 	if (w.rc < 0)
 		goto out;
+done:
 	printf("kv_server: done: %" PRIu64 " GET (%" PRIu64 " hits), %" PRIu64 " PUT, %" PRIu64 " DELETE, %" PRIu64 " bad, %u keys stored\n",
 	       s.gets, s.hits, s.puts, s.dels, s.bad, s.used);
 	/* a device error failed some session's calls (infrc: that session's
@@ -350,6 +395,7 @@ out:
 	rdx_conn_close(w.listener);
 	if (dev != NULL)
 		rdx_dev_close(dev);
+	rdx_boot_close(b);
 	free(s.slots);
 	free(s.vals);
 	rdx_runtime_cleanup();

@@ -37,6 +37,7 @@ block=$(sed -n '/kv-out-of-tree:begin/,/kv-out-of-tree:end/p' "$src/doc/embeddin
 [ -n "$block" ] || { echo "FAIL: no kv-out-of-tree block in doc/embedding.md"; exit 1; }
 mkdir "$stage/kv"
 cp "$src/examples/kv/kv_proto.h" "$src/examples/kv/kv_store.h" "$src/examples/kv/kv_service.h" \
+    "$src/examples/kv/kv_boot.h" \
     "$src/examples/kv/kv_server.c" "$src/examples/kv/kv_client.c" \
     "$stage/kv/"
 echo "running the documented commands in $stage/kv:"

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * What a bootstrap provider implements (not installed): one file of
+ * lib/boot fills a struct rdx_boot_ops and registers it from a constructor
+ * with RDX_BOOT_PROVIDER_REGISTER. rdx_boot.c calls the ops only through
+ * the table, so no provider file and rdx_boot.c call each other back.
+ */
+#ifndef RDX_BOOT_PROVIDER_H
+#define RDX_BOOT_PROVIDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_common.h>
+#include <rte_log.h>
+
+#include "rdx_boot.h"
+
+extern int rdx_boot_logtype;
+
+/* One line of the bootstrap: "<conf.name>: ..." through rte_log. */
+#define RDX_BOOT_LOG(b, level, fmt, ...) \
+	rte_log(RTE_LOG_ ## level, (uint32_t)rdx_boot_logtype, "%s: " fmt "\n", \
+		(b)->conf.name, ##__VA_ARGS__)
+
+struct rdx_boot_ops {
+	const char *name;
+	size_t priv_size;        /* bytes of b->priv (zeroed) */
+	/* required */
+	int (*open)(struct rdx_boot *b);
+	int (*connect)(struct rdx_boot *b);
+	int (*exchange)(struct rdx_boot *b, uint32_t type, const void *mine, void *theirs,
+			size_t len);
+	void (*close)(struct rdx_boot *b);
+	/* optional: NULL is -ENOTSUP (sync: the rc; host: NULL) */
+	int (*run_begin)(struct rdx_boot *b, uint32_t req_type, const void *req,
+			 uint32_t ack_type, void *ack, size_t len);
+	int (*run_end)(struct rdx_boot *b, uint32_t end_type, uint32_t ack_type, void *ack,
+		       size_t len, int (*wait)(void *arg), void *arg);
+	int (*bye)(struct rdx_boot *b, uint32_t type, const void *msg, size_t len);
+	int (*sync)(struct rdx_boot *b, struct rdx_boot_sync *s);
+	const char *(*host)(const struct rdx_boot *b, int rank);
+	const char *(*strerror)(const struct rdx_boot *b);
+	struct rdx_conn *(*conn)(const struct rdx_boot *b);
+	uint16_t (*port)(const struct rdx_boot *b);
+};
+
+struct rdx_boot {
+	const struct rdx_boot_ops *ops;
+	struct rdx_boot_conf conf;   /* defaults filled in; name copied */
+	char name[32];
+	int rank;
+	int size;
+	char err[256];               /* providers without strerror */
+	void *priv;
+};
+
+/* Record the reason of a failure (rdx_boot_strerror). */
+void rdx_boot_err_set(struct rdx_boot *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+void rdx_boot_provider_register(const struct rdx_boot_ops *ops);
+
+#define RDX_BOOT_PROVIDER_REGISTER(ops) \
+	RTE_INIT(rdx_boot_register_ ## ops) \
+	{ \
+		rdx_boot_provider_register(&(ops)); \
+	}
+
+#endif /* RDX_BOOT_PROVIDER_H */

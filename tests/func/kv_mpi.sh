@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The KV example with --boot mpi (lib/boot's mpi provider) under mpirun on
+# the software device: rank 0 kv_server, the other ranks kv_client, one
+# MPMD command line. --check over infrc (PUT then GET returns the bytes);
+# a load from two client ranks over basic+infud (every GET's bytes
+# checked, the server's counts are both clients'); a client rank whose
+# session does not match the server's (another transport): every rank
+# ends non-zero, each saying its session cannot connect; --boot bogus:
+# one line, exit 2. Skipped (77) only when mpirun is absent.
+# Usage: kv_mpi.sh PATH/TO/kv_server (kv_client next to it)
+source "$(dirname "$0")/lib.sh"
+KVS=$PERF
+KVC=$(dirname "$KVS")/kv_client
+[ -x "$KVC" ] || { echo "no kv_client next to $KVS" >&2; exit 1; }
+
+if ! command -v mpirun >/dev/null 2>&1; then
+    echo "SKIP: mpirun not found (scripts/setup.sh installs openmpi-bin)"
+    exit 77
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
+
+# kvrun NAME NCLIENTS SERVER-ARGS... -- CLIENT-ARGS...
+kvrun() {
+    local name=$1 nc=$2; shift 2
+    local sargs=()
+    while [ "$1" != "--" ]; do sargs+=("$1"); shift; done
+    shift
+    timeout -k 5 120 "${MPI[@]}" -np 1 "$KVS" --no-huge -l 0 -- --dev sw --boot mpi "${sargs[@]}" \
+        : -np "$nc" "$KVC" --no-huge -l 1 -- --dev sw --boot mpi "$@" \
+        >"$TMP/$name.out" 2>"$TMP/$name.err"
+}
+
+kvrun check 1 --transport infrc -- --transport infrc --check
+rc=$?
+if [ $rc -eq 0 ] && grep -q "PUT then GET key-7: the 1000 bytes came back" "$TMP/check.out" &&
+   grep -q "DELETE then GET key-7: miss" "$TMP/check.out" && grep -q "check OK" "$TMP/check.out" &&
+   grep -q "^kv_server: infrc on sw, serving 1 client rank(s) through MPI" "$TMP/check.out" &&
+   grep -q "^kv_server: done: 3 GET (2 hits), 2 PUT, 2 DELETE, 0 bad" "$TMP/check.out"; then
+    pass "infrc --check through MPI: PUT then GET returns the bytes, the server done"
+else
+    fail "infrc --check: exit $rc: $(tr '\n' '|' <"$TMP/check.out") $(tail -n 3 "$TMP/check.err" | tr '\n' '|')"
+fi
+
+kvrun load 2 --transport basic+infud -- --transport basic+infud -n 300 --keys 30 --value-size 256
+rc=$?
+if [ $rc -eq 0 ] && [ "$(grep -c "^kv_client: 300 ops.*misses 0, errors 0, bad values 0" "$TMP/load.out")" -eq 2 ] &&
+   grep -q "serving 2 client rank(s) through MPI" "$TMP/load.out" &&
+   grep -q "^kv_server: done: .*, 0 bad, 30 keys stored" "$TMP/load.out"; then
+    pass "basic+infud load from 2 client ranks: $(grep '^kv_server: done' "$TMP/load.out")"
+else
+    fail "load: exit $rc: $(tr '\n' '|' <"$TMP/load.out") $(tail -n 3 "$TMP/load.err" | tr '\n' '|')"
+fi
+
+kvrun mismatch 1 --transport infrc -- --transport basic+infud --check
+rc=$?
+if [ $rc -ne 0 ] && grep -q "kv_server: rank 0: cannot connect session 0" "$TMP/mismatch.err" &&
+   grep -q "kv_client: rank 1: cannot connect session 0" "$TMP/mismatch.err" &&
+   ! grep -q "check OK" "$TMP/mismatch.out"; then
+    pass "sessions of two transports: both ranks say so, exit $rc"
+else
+    fail "mismatch: exit $rc: $(tr '\n' '|' <"$TMP/mismatch.out") $(tail -n 3 "$TMP/mismatch.err" | tr '\n' '|')"
+fi
+
+timeout -k 5 30 "$KVS" --no-huge -l 0 -- --dev sw --boot bogus >"$TMP/bad.out" 2>"$TMP/bad.err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/bad.err")" -eq 1 ] && grep -q "bad --boot" "$TMP/bad.err"; then
+    pass "--boot bogus: one line, exit 2"
+else
+    fail "--boot bogus: exit $rc: $(tr '\n' '|' <"$TMP/bad.err")"
+fi
+finish
