@@ -496,6 +496,8 @@ void sw_timing_stats(const struct sw_timing *t, uint64_t *wqes, uint64_t *busy_n
 /* q's head WQE (SQ doorbell record db) waits for its modelled time: its
  * data time, or its CQE time once executed with the CQE owed. */
 bool sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db);
+/* q is destroyed (no progress call runs): drop its deadlines. */
+void sw_timing_qp_forget(struct sw_timing *t, const struct sw_lqp *q);
 /* The head WQE's requester CQE is not due yet (sw_req_done owes it). */
 bool sw_timing_cqe_hold(struct sw_timing *t, const struct sw_lqp *q);
 

@@ -467,6 +467,8 @@ sw_qp_destroy(struct sw_engine *e, struct sw_lqp *q)
 		}
 	}
 	sw_bfreg_unlink(q);
+	if (e->timing != NULL)
+		sw_timing_qp_forget(e->timing, q); /* its deadlines go with it */
 	sw_unlock(&e->lock);
 	__atomic_fetch_sub(&e->draining, 1, __ATOMIC_ACQ_REL);
 	if (q->resp_owed) {

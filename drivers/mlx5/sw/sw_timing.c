@@ -301,3 +301,10 @@ sw_timing_cqe_hold(struct sw_timing *t, const struct sw_lqp *q)
 		return false;
 	return tm_now(t) < tq->due_cqe[q->sq_ci & (tq->cnt - 1)];
 }
+
+void
+sw_timing_qp_forget(struct sw_timing *t, const struct sw_lqp *q)
+{
+	free(t->qp[q->slot]);
+	t->qp[q->slot] = NULL;
+}

@@ -1141,6 +1141,19 @@ test_timing(void)
 	CU_ASSERT(t1 - t0 >= 64ULL * (4096 + 82 + 16) * 8 / 200);
 	CU_ASSERT_EQUAL(poll_extra(p.cq[0]), 0);
 	pair_free(&p);
+	/* QPs made again in the same slots: no deadline of the old ones */
+	for (i = 0; i < 3; i++) {
+		pair_make_on(d2, &p, &qc, NULL, 64);
+		sg = (struct rdx_sge){ (uint64_t)(uintptr_t)&v, 8, 0 };
+		w[0] = wr_make(1, RDX_OP_WRITE, &sg, 1, m->iova, m->rkey,
+			       RDX_WR_SIGNALED | RDX_WR_INLINE);
+		t0 = mono_ns();
+		CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(p.qp[0], w, 1), 1);
+		CU_ASSERT_EQUAL_FATAL(poll_n(p.cq[0], wc, 1), 1);
+		t1 = mono_ns();
+		CU_ASSERT(t1 - t0 >= 800);
+		pair_free(&p);
+	}
 	CU_ASSERT(rdx_dev_mem_free(m) == 0);
 	CU_ASSERT(rdx_dev_close(d2) == 0);
 	/* bad profiles: the open fails, EINVAL */
