@@ -435,7 +435,7 @@ post_many(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const boo
 	done = post_runs(qp, wr, n, ud, &e);
 	if (unlikely(done == 0))
 		return post_send(qp, wr, n, 0, NULL, false, ud);
-	last = sq_ctrl(qp->sq_buf, e.last_bb, qp->sq_mask);
+	last = e.last;
 	/* the runs took the whole burst: post_send's end of it */
 	if (likely(done == n))
 		return post_send_finish(qp, last, e.cur_post, e.head, e.sig_base, done, e.inl);

@@ -325,7 +325,7 @@ vec_run(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
 					     vec_ds(shape) | (uint64_t)(uint16_t)cur_post << 40);
 	const vec_u64x2 step = { nbb * VEC_IDX_ONE, 0 };
 	vec_u64x2 ctrl16 = { w0, 0 };
-	const struct rdx_wr *const wr0 = wr;
+	const uint64_t *const wid0 = wid;
 	const struct rdx_wr *const end = wr + span;
 	struct vec_dgram d;
 	vec_u64x2 dest = { 0, 0 };
@@ -354,14 +354,14 @@ vec_run(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
 		ctrl16 += step;
 		if (unlikely(!vec_wqe(ctrl + (nbb << MLX5_WQEBB_SHIFT), wr + 1, ctrl16, want,
 				      shape, &d, dest))) {
-			wr++;
+			wid++;
 			break;
 		}
 		wid[1] = wr[1].wr_id;
 		ctrl16 += step;
 		ctrl += (2 * nbb) << MLX5_WQEBB_SHIFT;
 	}
-	return (uint32_t)(wr - wr0);
+	return (uint32_t)(wid - wid0);
 }
 
 /*
@@ -535,13 +535,13 @@ wqes_in(uint32_t room, uint32_t nbb)
 }
 
 /* Where the runs left the send queue (post_runs): the ring state
- * post_send or the end of the burst takes over, the last WQE's WQEBB
- * counter and whether it was inline. */
+ * post_send or the end of the burst takes over, the last WQE and whether
+ * it was inline. */
 struct sq_runs_end {
 	uint32_t cur_post;
 	uint32_t head;
 	uint32_t sig_base;      /* the ordinal after the last signaled WQE */
-	uint32_t last_bb;
+	struct mlx5_wqe_ctrl_seg *last; /* the last WQE's ctrl */
 	bool inl;
 };
 
@@ -564,11 +564,6 @@ post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const boo
 	const uint32_t nbb = ud ? 2 : 1;
 	/* Runs end where the ring or the WQE index's low byte wraps. */
 	const uint32_t run_mask = RTE_MIN(mask, 0xffu);
-	/* The inline shapes need a QP that takes 8 inline bytes (RC: 16, the
-	 * QP's fast_key; mlx5_obj.c), the one-SGE shapes one SGE. */
-	const uint32_t fast_key = qp->fast_key;
-	const bool sge_ok = qp->max_send_sge != 0;
-	const uint32_t qpn8 = qp->qpn8;
 	const uint32_t tail = qp->sq_tail;
 	const uint32_t head0 = qp->sq_head;
 	const uint32_t room = qp->sq_max_post - (head0 - tail);
@@ -583,6 +578,12 @@ post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const boo
 	uint32_t forced = head + RTE_MIN(qp->sig_interval - 1 - unsignaled, room - 1);
 
 	while (left != 0) {
+		/* The inline shapes need a QP that takes 8 inline bytes (RC:
+		 * 16, the QP's fast_key; mlx5_obj.c), the one-SGE shapes one
+		 * SGE. Read once a run. */
+		const uint32_t fast_key = qp->fast_key;
+		const bool sge_ok = qp->max_send_sge != 0;
+		const uint32_t qpn8 = qp->qpn8;
 		uint8_t *const ctrl = sq_buf + ((size_t)(cur_post & mask) << MLX5_WQEBB_SHIFT);
 		uint64_t *const wid = wrid + (head & mask);
 		const uint32_t key = wr_key(wr);
@@ -681,7 +682,7 @@ post_runs(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t n, const boo
 	e->cur_post = cur_post;
 	e->head = head;
 	e->sig_base = sig_base;
-	e->last_bb = last_bb;
+	e->last = sq_ctrl(sq_buf, last_bb, mask);
 	e->inl = inl;
 	return head - head0;
 }

@@ -500,12 +500,29 @@ test_random_bursts_ud(void)
 	random_bursts(256, 60, 4, 300, false, 0x5555aaaa3333ccccull, 3000, true);
 }
 
+/* The one-length runs' WQE count (wqes_in, mlx5_qp_vec.h) is room / nbb
+ * for every room a run may have (0..256 WQEBBs) and every WQE size up to
+ * 16 WQEBBs, and 0 above: the random bursts reach 4-WQEBB WQEs only. */
+static void
+test_wqes_in(void)
+{
+	uint32_t room, nbb, bad = 0;
+
+	for (nbb = 1; nbb <= 16; nbb++)
+		for (room = 0; room <= 256; room++)
+			bad += wqes_in(room, nbb) != room / nbb;
+	CU_ASSERT_EQUAL(bad, 0);
+	CU_ASSERT_EQUAL(wqes_in(256, 17), 0);
+	CU_ASSERT_EQUAL(wqes_in(256, 63), 0);
+}
+
 int
 main(void)
 {
 	static const struct rdx_ut_case cases[] = {
 		{ "random bursts vs an independent reference", test_random_bursts },
 		{ "random UD bursts vs an independent reference", test_random_bursts_ud },
+		{ "one-length run count without a division", test_wqes_in },
 		{ NULL, NULL },
 	};
 
