@@ -34,17 +34,6 @@
 #include "perf_wire.h"
 
 static struct perf_mpi mpi_state;
-static char **mpi_eal_argv;
-static char *mpi_owned[4];       /* the strings of mpi_eal_argv made here */
-static unsigned int mpi_nb_owned;
-
-static char *
-owned(char *s)
-{
-	if (s != NULL && mpi_nb_owned < RTE_DIM(mpi_owned))
-		mpi_owned[mpi_nb_owned++] = s;
-	return s;
-}
 
 bool
 perf_mpi_rank_is_client(const struct perf_mpi *mp, int r)
@@ -68,14 +57,12 @@ str_printf(const char *fmt, const char *s, int v)
 	return p;
 }
 
-/* MPI_Init and the collectives every rank makes before its EAL (the
- * node-local rank): also a rank whose arguments were refused makes them,
- * so that its peers never wait in a collective it will not join. */
+/* MPI_Init and the collectives every rank makes before its EAL (lib/boot's
+ * open): also a rank whose arguments were refused makes them, so that its
+ * peers never wait in a collective it will not join. */
 static int
 mpi_start(struct perf_mpi *mp, const struct perf_mpi_opts *m, double timeout_s)
 {
-	MPI_Comm local;
-
 	memset(mp, 0, sizeof(*mp));
 	mp->m = *m;
 	mp->hist_type = MPI_DATATYPE_NULL;
@@ -88,9 +75,6 @@ mpi_start(struct perf_mpi *mp, const struct perf_mpi_opts *m, double timeout_s)
 		return -EINVAL;
 	mp->rank = rdx_boot_rank(mp->boot);
 	mp->size = rdx_boot_size(mp->boot);
-	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, mp->rank, MPI_INFO_NULL, &local);
-	MPI_Comm_rank(local, &mp->local_rank);
-	MPI_Comm_free(&local);
 	return 0;
 }
 
@@ -99,55 +83,13 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 	      char ***eal_argv)
 {
 	struct perf_mpi *mp = &mpi_state;
-	char **in = *eal_argv, **out;
-	int i, k = 0, n = *eal_argc, dash;
-	bool lcores = false;
 
 	if (mpi_start(mp, m, a->o.boot_timeout) < 0)
 		return -EINVAL;
 	a->mpi = mp;
 	mp->expected = true;
-	out = calloc((size_t)n + 3, sizeof(*out));
-	if (out == NULL)
-		return -ENOMEM;
-	/* EAL's arguments end at "--" (the app's follow) */
-	for (dash = 1; dash < n && strcmp(in[dash], "--") != 0; dash++)
-		;
-	for (i = 0; i < dash; i++) {
-		const char *s = in[i];
-
-		if (i > 0 && (strncmp(s, "-l", 2) == 0 || strncmp(s, "-c", 2) == 0 ||
-			      strncmp(s, "--lcores", 8) == 0))
-			lcores = true;
-		/* one EAL file prefix per rank (without one the runtime makes
-		 * rdx-<pid>, which differs already) */
-		if (strcmp(s, "--file-prefix") == 0 && i + 1 < n) {
-			out[k++] = in[i++];
-			out[k++] = owned(str_printf("%s-r%d", in[i], mp->rank));
-			continue;
-		}
-		if (strncmp(s, "--file-prefix=", 14) == 0) {
-			out[k++] = owned(str_printf("%s-r%d", s, mp->rank));
-			continue;
-		}
-		out[k++] = in[i];
-	}
-	if (!lcores) {
-		char cpu[16];
-
-		snprintf(cpu, sizeof(cpu), "%d", perf_mpi_rank_cpu(mp->local_rank));
-		out[k++] = owned(strdup("-l"));
-		out[k++] = owned(strdup(cpu));
-	}
-	for (i = dash; i < n; i++)
-		out[k++] = in[i];
-	for (i = 0; i < k; i++)
-		if (out[i] == NULL)
-			return -ENOMEM;
-	out[k] = NULL;
-	mpi_eal_argv = out;
-	*eal_argc = k;
-	*eal_argv = out;
+	/* a file prefix per rank, and this rank's CPU unless -l/-c/--lcores */
+	return rdx_boot_eal_args(mp->boot, *eal_argc, *eal_argv, eal_argc, eal_argv);
 	return 0;
 }
 
@@ -753,13 +695,6 @@ perf_mpi_fini(struct perf_app *a, int rc)
 	free(mp->hosts);
 	free(mp->hz);
 	free(mp->wrlog_rank);
-	if (mpi_eal_argv != NULL) {
-		/* only the strings made here are ours: leave argv's */
-		free(mpi_eal_argv);
-		mpi_eal_argv = NULL;
-	}
-	while (mpi_nb_owned > 0)
-		free(mpi_owned[--mpi_nb_owned]);
 	a->mpi = NULL;
 	return rc;
 }

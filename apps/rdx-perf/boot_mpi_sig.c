@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * rdx-perf under MPI, a rank's options: the CPU of its lcore, the default
- * -q of the patterns that deal QPs over every peer, and the options every
- * rank must share, compared across the ranks with one MPI_Allgather
- * (boot_mpi.c's perf_mpi_init and perf_mpi_roles).
+ * rdx-perf under MPI, a rank's options: the default -q of the patterns
+ * that deal QPs over every peer, and the options every rank must share,
+ * compared across the ranks with one MPI_Allgather (boot_mpi.c's
+ * perf_mpi_roles). lib/boot's mpi provider chooses each rank's CPU.
  */
 #include <errno.h>
-#include <sched.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,24 +16,6 @@
 #include "perf_app.h"
 #include "perf_mpi_priv.h"
 #include "perf_opts.h"
-
-/* The CPU of this rank: the local_rank-th of those it may run on (mpirun
- * may have bound it to one already). */
-int
-perf_mpi_rank_cpu(int local_rank)
-{
-	cpu_set_t set;
-	size_t cpu;
-	int n = 0, want;
-
-	if (sched_getaffinity(0, sizeof(set), &set) != 0)
-		return 0;
-	want = local_rank % RTE_MAX(CPU_COUNT(&set), 1);
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &set) && n++ == want)
-			return (int)cpu;
-	return 0;
-}
 
 /*
  * one-to-many and all-to-all deal a client's QPs over every other rank:

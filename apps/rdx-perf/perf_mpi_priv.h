@@ -17,7 +17,6 @@ struct perf_mpi {
 	struct perf_mpi_opts m;
 	int rank;
 	int size;
-	int local_rank;
 	struct rdx_boot *boot;    /* lib/boot's "mpi": MPI itself, the sync points */
 	char (*hosts)[PERF_MPI_HOST_LEN]; /* every rank's, index = rank */
 	uint32_t t;               /* client endpoints of a client rank */
@@ -64,8 +63,6 @@ int perf_mpi_sig_check(const struct perf_mpi *mp, const struct perf_opts *o, cha
 /* without -q: enough QPs per lcore to reach every peer (one-to-many,
  * all-to-all) or every server rank (clusterperf) */
 void perf_mpi_default_qps(struct perf_app *a, const struct perf_mpi *mp);
-/* the CPU of a rank: the local_rank-th of those it may run on */
-int perf_mpi_rank_cpu(int local_rank);
 
 /* cluster.c: collective; call on every rank after every run */
 int perf_cluster_init(struct perf_app *a);

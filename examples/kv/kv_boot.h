@@ -23,14 +23,50 @@
 #define KV_BOOT_MSG 0x4b56u   /* "KV": the session blobs */
 #define KV_BOOT_TIMEOUT_MS 30000
 
-/* Open the mpi bootstrap (after rdx_runtime_init) or NULL after one line. */
+/*
+ * Before rdx_runtime_init: with --boot mpi among the app's arguments (after
+ * "--"), open the mpi bootstrap and let it give the EAL a file prefix and,
+ * unless -l/-c/--lcores is given, a CPU per rank (rdx_boot_eal_args: *argc
+ * and *argv replaced). NULL without --boot mpi; NULL and *failed after one
+ * line when MPI does not start.
+ */
 static inline struct rdx_boot *
-kv_boot_open(const char *who)
+kv_boot_pre(const char *who, int *argc, char ***argv, bool *failed)
 {
 	const struct rdx_boot_conf conf = { .name = who, .timeout_ms = KV_BOOT_TIMEOUT_MS };
-	struct rdx_boot *b = rdx_boot_open("mpi", &conf);
+	struct rdx_boot *b;
+	int i, dash;
+	bool mpi = false;
 
-	if (b != NULL && rdx_boot_connect(b) < 0) {
+	for (dash = 1; dash < *argc && strcmp((*argv)[dash], "--") != 0; dash++)
+		;
+	for (i = dash + 1; i < *argc; i++)
+		mpi = mpi || strcmp((*argv)[i], "--boot=mpi") == 0 ||
+		      (strcmp((*argv)[i], "--boot") == 0 && i + 1 < *argc &&
+		       strcmp((*argv)[i + 1], "mpi") == 0);
+	*failed = false;
+	if (!mpi)
+		return NULL;
+	b = rdx_boot_open("mpi", &conf);
+	if (b != NULL && rdx_boot_eal_args(b, *argc, *argv, argc, argv) < 0) {
+		fprintf(stderr, "%s: no memory for the EAL arguments\n", who);
+		rdx_boot_close(b);
+		b = NULL;
+	}
+	*failed = b == NULL;
+	return b;
+}
+
+/* After rdx_runtime_init: find the other ranks (b from kv_boot_pre), or
+ * NULL after one line (b closed). */
+static inline struct rdx_boot *
+kv_boot_open(struct rdx_boot *b, const char *who)
+{
+	if (b == NULL) {
+		fprintf(stderr, "%s: --boot mpi belongs after \"--\" (with the app's options)\n", who);
+		return NULL;
+	}
+	if (rdx_boot_connect(b) < 0) {
 		rdx_boot_close(b);
 		b = NULL;
 	}

@@ -302,6 +302,7 @@ main(int argc, char **argv)
 	struct rdx_rpc_conf conf = { .transport = "infrc", .name = "kv-client", .max_sessions = 1 };
 	const char *connect = NULL, *dev_name = "sw", *boot = "tcp";
 	struct rdx_boot *b = NULL;
+	bool boot_failed;
 	struct rdx_dev *dev = NULL;
 	struct rdx_conn *conn = NULL;
 	uint32_t n = 10000, keys = 100, get_pct = 90, conc = 8, base = 0;
@@ -311,6 +312,10 @@ main(int argc, char **argv)
 	uint64_t t0;
 	int c, ret, rc = -EIO;
 
+	/* --boot mpi: MPI starts first, for the EAL's file prefix and CPU */
+	b = kv_boot_pre("kv_client", &argc, &argv, &boot_failed);
+	if (boot_failed)
+		return 1;
 	ret = rdx_runtime_init(argc, argv);
 	if (ret < 0)
 		return ret == -EINVAL ? 2 : 1;
@@ -361,7 +366,7 @@ main(int argc, char **argv)
 	/* --boot mpi: the sessions go round through MPI; the end is every
 	 * rank's word (the server serves until then) */
 	if (strcmp(boot, "mpi") == 0) {
-		b = kv_boot_open("kv_client");
+		b = kv_boot_open(b, "kv_client");
 		if (b == NULL)
 			goto out;
 		if (rdx_boot_rank(b) == 0) {

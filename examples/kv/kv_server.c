@@ -256,10 +256,15 @@ main(int argc, char **argv)
 	const char *dev_name = "sw", *boot = "tcp";
 	struct rdx_rpc_session *sess[KV_MAX_CLIENTS];
 	struct rdx_boot *b = NULL;
+	bool boot_failed;
 	uint32_t port = 18600, clients = 1, i;
 	int c, ret, rc = 1;
 
-	/* 1. EAL: the arguments before "--"; ours follow it */
+	/* 1. EAL: the arguments before "--"; ours follow it (--boot mpi:
+	 * MPI starts first and gives each rank its EAL file prefix and CPU) */
+	b = kv_boot_pre("kv_server", &argc, &argv, &boot_failed);
+	if (boot_failed)
+		return 1;
 	ret = rdx_runtime_init(argc, argv);
 	if (ret < 0)
 		return ret == -EINVAL ? 2 : 1;
@@ -283,7 +288,7 @@ main(int argc, char **argv)
 		return usage("bad --boot");
 	/* --boot mpi: rank 0 of an mpirun, every other rank a client */
 	if (strcmp(boot, "mpi") == 0) {
-		b = kv_boot_open("kv_server");
+		b = kv_boot_open(b, "kv_server");
 		if (b == NULL)
 			goto out;
 		if (rdx_boot_rank(b) != 0 || rdx_boot_size(b) - 1 > KV_MAX_CLIENTS) {

@@ -221,6 +221,17 @@ rdx_boot_agree(struct rdx_boot *b, int rc, const char *what)
 	return rdx_boot_sync(b, &s);
 }
 
+int
+rdx_boot_eal_args(struct rdx_boot *b, int argc, char **argv, int *out_argc, char ***out_argv)
+{
+	if (b->ops->eal_args == NULL) {
+		*out_argc = argc;
+		*out_argv = argv;
+		return 0;
+	}
+	return b->ops->eal_args(b, argc, argv, out_argc, out_argv);
+}
+
 const char *
 rdx_boot_host(const struct rdx_boot *b, int rank)
 {

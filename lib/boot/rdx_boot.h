@@ -89,6 +89,17 @@ struct rdx_boot *rdx_boot_open(const char *name, const struct rdx_boot_conf *con
  */
 int rdx_boot_connect(struct rdx_boot *b);
 
+/**
+ * The EAL arguments this process should start with (call before
+ * rdx_runtime_init; argv as main's, EAL's up to "--", the app's after).
+ * mpi: several ranks share a host, so "--file-prefix P" becomes "P-r<rank>"
+ * and, unless -l, -c or --lcores is given, "-l CPU" is added: the
+ * node-local rank's CPU among those this process may run on. tcp: argv
+ * as it is. *out_argv stays valid until rdx_boot_close. 0 or -ENOMEM.
+ */
+int rdx_boot_eal_args(struct rdx_boot *b, int argc, char **argv, int *out_argc,
+		      char ***out_argv);
+
 /** This process's rank (tcp: server 0, client 1) and the number of ranks. */
 int rdx_boot_rank(const struct rdx_boot *b);
 int rdx_boot_size(const struct rdx_boot *b);

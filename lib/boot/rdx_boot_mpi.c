@@ -10,6 +10,7 @@
  * its own archive (lib/meson.build), so librdx does not need MPI.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -30,7 +31,11 @@
 
 struct mpi_boot {
 	bool started;            /* MPI_Init was ours: close finalizes */
+	int local_rank;          /* among the ranks of this host */
 	char (*hosts)[HOST_LEN]; /* every rank's, after connect */
+	char **argv;             /* rdx_boot_eal_args' */
+	char *owned[4];          /* the strings of argv made here */
+	unsigned int nb_owned;
 };
 
 /* A rank's word at a sync point, and rank 0's answer. */
@@ -63,6 +68,7 @@ mpi(const struct rdx_boot *b)
 static int
 mpi_open(struct rdx_boot *b)
 {
+	MPI_Comm local;
 	int provided, up = 0;
 
 	MPI_Initialized(&up);
@@ -75,6 +81,102 @@ mpi_open(struct rdx_boot *b)
 	}
 	MPI_Comm_rank(MPI_COMM_WORLD, &b->rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &b->size);
+	/* collective: every rank makes it here, also one whose arguments the
+	 * program will refuse, so that its peers never wait in it */
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, b->rank, MPI_INFO_NULL, &local);
+	MPI_Comm_rank(local, &mpi(b)->local_rank);
+	MPI_Comm_free(&local);
+	return 0;
+}
+
+/* The CPU of this rank: the local_rank-th of those it may run on (mpirun
+ * may have bound it to one already). */
+static int
+rank_cpu(int local_rank)
+{
+	cpu_set_t set;
+	size_t cpu;
+	int n = 0, want;
+
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 0;
+	want = local_rank % RTE_MAX(CPU_COUNT(&set), 1);
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set) && n++ == want)
+			return (int)cpu;
+	return 0;
+}
+
+static char *
+owned(struct mpi_boot *m, char *s)
+{
+	if (s != NULL && m->nb_owned < RTE_DIM(m->owned))
+		m->owned[m->nb_owned++] = s;
+	return s;
+}
+
+static char *
+with_rank(const char *s, int rank)
+{
+	size_t n = strlen(s) + 16;
+	char *p = malloc(n);
+
+	if (p != NULL)
+		snprintf(p, n, "%s-r%d", s, rank);
+	return p;
+}
+
+static int
+mpi_eal_args(struct rdx_boot *b, int argc, char **argv, int *out_argc, char ***out_argv)
+{
+	struct mpi_boot *m = mpi(b);
+	int i, k = 0, dash;
+	bool lcores = false;
+	char **out;
+
+	if (m->argv != NULL)
+		return -EBUSY;
+	out = calloc((size_t)argc + 3, sizeof(*out));
+	if (out == NULL)
+		return -ENOMEM;
+	m->argv = out;
+	/* EAL's arguments end at "--" (the app's follow) */
+	for (dash = 1; dash < argc && strcmp(argv[dash], "--") != 0; dash++)
+		;
+	for (i = 0; i < dash; i++) {
+		const char *s = argv[i];
+
+		if (i > 0 && (strncmp(s, "-l", 2) == 0 || strncmp(s, "-c", 2) == 0 ||
+			      strncmp(s, "--lcores", 8) == 0))
+			lcores = true;
+		/* one EAL file prefix per rank (without one the runtime makes
+		 * rdx-<pid>, which differs already) */
+		if (strcmp(s, "--file-prefix") == 0 && i + 1 < argc) {
+			out[k++] = argv[i++];
+			out[k++] = owned(m, with_rank(argv[i], b->rank));
+			continue;
+		}
+		if (strncmp(s, "--file-prefix=", 14) == 0) {
+			out[k++] = owned(m, with_rank(s, b->rank));
+			continue;
+		}
+		out[k++] = argv[i];
+	}
+	if (!lcores) {
+		char cpu[16];
+
+		snprintf(cpu, sizeof(cpu), "%d", rank_cpu(m->local_rank));
+		out[k++] = owned(m, strdup("-l"));
+		out[k++] = owned(m, strdup(cpu));
+	}
+	for (i = dash; i < argc; i++)
+		out[k++] = argv[i];
+	for (i = 0; i < k; i++)
+		if (out[i] == NULL)
+			return -ENOMEM;
+	out[k] = NULL;
+	*out_argc = k;
+	*out_argv = out;
 	return 0;
 }
 
@@ -304,6 +406,11 @@ mpi_close(struct rdx_boot *b)
 
 	free(mpi(b)->hosts);
 	mpi(b)->hosts = NULL;
+	/* only the strings made here are ours: leave argv's */
+	free(mpi(b)->argv);
+	mpi(b)->argv = NULL;
+	while (mpi(b)->nb_owned > 0)
+		free(mpi(b)->owned[--mpi(b)->nb_owned]);
 	MPI_Finalized(&fin);
 	if (mpi(b)->started && !fin)
 		MPI_Finalize();
@@ -318,6 +425,7 @@ static const struct rdx_boot_ops mpi_ops = {
 	.close = mpi_close,
 	.sync = mpi_sync,
 	.host = mpi_host,
+	.eal_args = mpi_eal_args,
 };
 
 RDX_BOOT_PROVIDER_REGISTER(mpi_ops)

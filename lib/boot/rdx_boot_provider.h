@@ -40,6 +40,8 @@ struct rdx_boot_ops {
 	int (*bye)(struct rdx_boot *b, uint32_t type, const void *msg, size_t len);
 	int (*sync)(struct rdx_boot *b, struct rdx_boot_sync *s);
 	const char *(*host)(const struct rdx_boot *b, int rank);
+	int (*eal_args)(struct rdx_boot *b, int argc, char **argv, int *out_argc,
+			char ***out_argv);
 	const char *(*strerror)(const struct rdx_boot *b);
 	struct rdx_conn *(*conn)(const struct rdx_boot *b);
 	uint16_t (*port)(const struct rdx_boot *b);

@@ -4,7 +4,8 @@
 # the software device: rank 0 kv_server, the other ranks kv_client, one
 # MPMD command line. --check over infrc (PUT then GET returns the bytes);
 # a load from two client ranks over basic+infud (every GET's bytes
-# checked, the server's counts are both clients'); a client rank whose
+# checked, the server's counts are both clients'; no -l, each rank's CPU
+# and EAL file prefix from lib/boot's rdx_boot_eal_args); a client rank whose
 # session does not match the server's (another transport): every rank
 # ends non-zero, each saying its session cannot connect; --boot bogus:
 # one line, exit 2. Skipped (77) only when mpirun is absent.
@@ -22,14 +23,15 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
 
-# kvrun NAME NCLIENTS SERVER-ARGS... -- CLIENT-ARGS...
+# kvrun NAME NCLIENTS SERVER-ARGS... -- CLIENT-ARGS... (EAL: $EAL_S, $EAL_C)
+EAL_S=(-l 0) EAL_C=(-l 1)
 kvrun() {
     local name=$1 nc=$2; shift 2
     local sargs=()
     while [ "$1" != "--" ]; do sargs+=("$1"); shift; done
     shift
-    timeout -k 5 120 "${MPI[@]}" -np 1 "$KVS" --no-huge -l 0 -- --dev sw --boot mpi "${sargs[@]}" \
-        : -np "$nc" "$KVC" --no-huge -l 1 -- --dev sw --boot mpi "$@" \
+    timeout -k 5 120 "${MPI[@]}" -np 1 "$KVS" --no-huge "${EAL_S[@]}" -- --dev sw --boot mpi "${sargs[@]}" \
+        : -np "$nc" "$KVC" --no-huge "${EAL_C[@]}" -- --dev sw --boot mpi "$@" \
         >"$TMP/$name.out" 2>"$TMP/$name.err"
 }
 
@@ -44,8 +46,11 @@ else
     fail "infrc --check: exit $rc: $(tr '\n' '|' <"$TMP/check.out") $(tail -n 3 "$TMP/check.err" | tr '\n' '|')"
 fi
 
+# no -l: each rank's CPU from lib/boot (rdx_boot_eal_args), a file prefix each
+EAL_S=(--file-prefix kvmpi) EAL_C=(--file-prefix kvmpi)
 kvrun load 2 --transport basic+infud -- --transport basic+infud -n 300 --keys 30 --value-size 256
 rc=$?
+EAL_S=(-l 0) EAL_C=(-l 1)
 if [ $rc -eq 0 ] && [ "$(grep -c "^kv_client: 300 ops.*misses 0, errors 0, bad values 0" "$TMP/load.out")" -eq 2 ] &&
    grep -q "serving 2 client rank(s) through MPI" "$TMP/load.out" &&
    grep -q "^kv_server: done: .*, 0 bad, 30 keys stored" "$TMP/load.out"; then

@@ -145,6 +145,15 @@ test_open_close(void)
 		CU_ASSERT_FALSE(sy.left);
 	}
 	CU_ASSERT_PTR_NULL(rdx_boot_host(b, 0));
+	{
+		char *eal_in[] = { "prog", "--no-huge", "--", "-x", NULL }, **eal_out = NULL;
+		int argc = 0;
+
+		/* a provider without its own: the EAL arguments as they are */
+		CU_ASSERT_EQUAL(rdx_boot_eal_args(b, 4, eal_in, &argc, &eal_out), 0);
+		CU_ASSERT_EQUAL(argc, 4);
+		CU_ASSERT_PTR_EQUAL(eal_out, eal_in);
+	}
 	CU_ASSERT_EQUAL(rdx_boot_ack_status(b, 0), 0);
 	CU_ASSERT_EQUAL(rdx_boot_ack_status(b, -EIO), -EIO);
 	CU_ASSERT_EQUAL(rdx_boot_ack_status(b, -ENOMEM), -EIO);
