@@ -384,6 +384,24 @@ perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
 		fprintf(stderr, "rdx-perf: --rate over --transport ud is not implemented (RC only)\n");
 		return -EINVAL;
 	}
+	if (o->tsweep_lo != 0) {
+		const char *why = o->mode != PERF_MODE_BW ? "--mode lat (one op in flight)" :
+			o->sweep_lo != o->sweep_hi || o->lsweep_lo != 0 ? "another sweep (one at a time)" :
+			g->window ? "-t (the sweep sets it)" :
+			o->bidir && (o->server || o->connect != NULL) ? "-b across two processes" :
+			o->server ? "--server (the client's -t is swept)" : o->infinite ? "--run_infinitely" :
+			g->rate ? "--rate (open loop)" : NULL;
+
+		if (why != NULL) {
+			fprintf(stderr, "rdx-perf: --tx-depth-sweep with %s is not implemented\n", why);
+			return -EINVAL;
+		}
+		if (o->post_list > o->tsweep_lo) {
+			fprintf(stderr, "rdx-perf: bad value '%u' for -l: a post list longer than the sweep's first -t %u\n",
+				o->post_list, o->tsweep_lo);
+			return -EINVAL;
+		}
+	}
 	if (o->lsweep_lo != 0) {
 		const char *why = o->sweep_lo != o->sweep_hi ? "--qp-sweep (one sweep at a time)" :
 			o->bidir && (o->server || o->connect != NULL) ? "-b across two processes" :

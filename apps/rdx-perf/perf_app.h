@@ -92,6 +92,7 @@ struct perf_opts {
 	uint32_t sweep_lo, sweep_hi;
 	uint32_t sweep_factor;   /* 0: every count lo..hi; F: lo, lo*F, .. <= hi */
 	uint32_t lsweep_lo, lsweep_hi, lsweep_factor; /* --lcore-sweep (0: none) */
+	uint32_t tsweep_lo, tsweep_hi, tsweep_factor; /* --tx-depth-sweep (0: none) */
 	uint32_t window;         /* -t */
 	uint32_t post_list;      /* -l */
 	uint32_t inline_max;     /* -I */
@@ -708,6 +709,7 @@ struct perf_app {
 	char stop_reason[PERF_REASON_MAX]; /* who was interrupted; "": this process */
 	double measured_s;
 	bool run_cut;             /* the run being reported ended before it was done */
+	uint32_t tx_step;         /* --tx-depth-sweep: this step's -t (0: none) */
 	/* UD datagrams of the last run: client->server and back, and the
 	 * client's re-sends (the server's figures come with ENDACK) */
 	uint64_t ud_fwd_tx, ud_fwd_rx, ud_back_tx, ud_back_rx, ud_resent;

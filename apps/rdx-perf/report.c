@@ -349,7 +349,7 @@ static void
 perf_report_head(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
-	char diff[256] = "", mtu[16] = "port", len[48], qps[48], lcores[48];
+	char diff[256] = "", mtu[16] = "port", len[48], qps[48], lcores[48], tx[48];
 	enum perf_dev_kind kind = perf_dev_kind(a->attr);
 	size_t n = 0;
 
@@ -391,7 +391,12 @@ perf_report_head(struct perf_app *a)
 		snprintf(len, sizeof(len), "-D %g s", o->duration);
 	else
 		snprintf(len, sizeof(len), "-n %" PRIu64 " per QP", o->iters);
-	printf(" -t %u -Q %u -l %u -I %u -m %s | %s | latency: %s\n", a->window, o->sig_every,
+	if (o->tsweep_lo != 0)
+		snprintf(tx, sizeof(tx), "%u-%u%s%.0u (--tx-depth-sweep)", o->tsweep_lo, o->tsweep_hi,
+			 o->tsweep_factor != 0 ? "*" : "", o->tsweep_factor);
+	else
+		snprintf(tx, sizeof(tx), "%u", a->window);
+	printf(" -t %s -Q %u -l %u -I %u -m %s | %s | latency: %s\n", tx, o->sig_every,
 	       o->post_list, o->inline_max, mtu, len, rdx_report_lat_label(lat_kind(a)));
 	/* echo (a request size of its own) and atomics have no such perftest default */
 	const bool like = a->eng->req_size == 0;
@@ -498,10 +503,13 @@ perf_report_run(struct perf_app *a, bool last)
 	tot.lcore = RDX_REPORT_LCORE_TOTAL;
 	tot.has_perf = false;
 	tot.cut_short = a->run_cut;
+	/* --tx-depth-sweep: the step's ops in flight per QP on every row */
+	tot.tx_depth = a->tx_step != 0 ? a->run.window : 0;
 	for (l = 0; l < a->nb_lcores; l++) {
 		struct perf_lcore *lc = &a->lcores[l];
 
 		row_common(a, &x);
+		x.tx_depth = tot.tx_depth;
 		x.lcore = (int)lc->lcore_id;
 		x.qps = lc->nb_eps;
 		x.ops = arrived < 1.0 ? (uint64_t)((double)lc->ops * arrived) : lc->ops;
@@ -587,13 +595,15 @@ perf_report_run(struct perf_app *a, bool last)
 			st->many_qps = a->o.sweep_hi != a->o.sweep_lo || a->o.lsweep_lo != 0;
 			st->open_loop = a->o.rate != 0 || a->o.nb_rates != 0;
 			st->cpu_util = a->o.cpu_util;
+			st->many_tx_depth = a->o.tsweep_lo != 0;
 		}
 		rdx_report_print_compact_stream(a->rep, stdout, compact_kind(a), a->o.gbits, st, false);
 		/* -W: the run's counter changes under its row, as perftest */
 		perf_host_counters_print(stdout);
 		fflush(stdout);
 	}
-	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || a->o.lsweep_lo != 0 || !last) {
+	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || a->o.lsweep_lo != 0 ||
+	    a->o.tsweep_lo != 0 || !last) {
 		char sz[16];
 
 		perf_size_name(a->run.size, sz, sizeof(sz));
