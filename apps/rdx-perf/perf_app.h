@@ -813,6 +813,15 @@ void perf_perftest_head(struct perf_app *a);
 /* READ / atomic responder resources: rdx_qp_conn_attr's default */
 #define PERF_PT_OUT_READS 16u
 void perf_report_run(struct perf_app *a, bool last);
+/* report_tail.c: -b across processes, the side of a row (rank 0 the
+ * client, 1 the server, -1 the sum), the server's row and the sum, the
+ * table with its side column; a compact head (x NULL) or row with `tail` */
+struct rdx_result;
+void perf_bidir_side(struct rdx_result *x, int rank);
+void perf_bidir_rows(struct perf_app *a, const struct rdx_result *cli);
+void perf_bidir_compact(const struct perf_app *a);
+void perf_compact_line_with(const struct perf_app *a, const struct rdx_result *x,
+			    enum rdx_report_compact_kind kind, const char *tail);
 int perf_report_finish(struct perf_app *a);
 int perf_wrlog_write(struct perf_app *a);
 /* An error that ends the runs: "rdx-perf: MSG" on stderr; the first one

@@ -23,9 +23,6 @@
 #include "perf_opts.h"
 #include "perf_wire.h"
 
-static void compact_line_with(const struct perf_app *a, const struct rdx_result *x,
-			      enum rdx_report_compact_kind kind, const char *tail);
-
 static const char *
 mode_name(enum perf_mode m)
 {
@@ -438,47 +435,7 @@ perf_report_head_first(struct perf_app *a)
 	fflush(stderr);
 }
 
-/* -b across processes: which process a row is (JSON/CSV rank and host):
- * 0 the client, 1 the server, -1 the sum of both. */
-static void
-bidir_side(struct rdx_result *x, int rank)
-{
-	x->has_rank = true;
-	x->rank = rank;
-	snprintf(x->host, sizeof(x->host), "%s", rank == 0 ? "client" : rank == 1 ? "server" :
-		 "client+server");
-}
 
-/* -b across processes, client: the server's row (its ENDACK) and the sum. */
-static void
-bidir_rows(struct perf_app *a, const struct rdx_result *cli)
-{
-	struct rdx_result srv, sum;
-	double bc, bs;
-
-	srv = *cli;
-	srv.qps = a->peer_qps;
-	srv.ops = a->peer_ops;
-	srv.bytes = a->peer_bytes;
-	srv.seconds = (double)a->peer_ns / 1e9;
-	srv.has_lat = false;     /* the server's latencies stay on its side */
-	srv.has_perf = false;
-	srv.busy_pct = -1;
-	srv.peak_bytes_per_s = 0; /* the server's is not sent: "-" */
-	bidir_side(&srv, 1);
-	rdx_report_add(a->rep, &srv);
-	sum = srv;
-	sum.qps = cli->qps + srv.qps;
-	sum.ops = cli->ops + srv.ops;
-	sum.bytes = cli->bytes + srv.bytes;
-	/* perftest's -b figure: the two bandwidths added; the row keeps exact
-	 * bytes and a time that gives that rate */
-	bc = cli->seconds > 0 ? (double)cli->bytes / cli->seconds : 0;
-	bs = srv.seconds > 0 ? (double)srv.bytes / srv.seconds : 0;
-	sum.seconds = bc + bs > 0 ? (double)sum.bytes / (bc + bs) : 0;
-	bidir_side(&sum, -1);
-	rdx_report_add(a->rep, &sum);
-}
 
 /* One row per lcore and a total; the progress line for this run. */
 void
@@ -520,7 +477,7 @@ perf_report_run(struct perf_app *a, bool last)
 		if (x.has_lat)
 			rdx_hist_summarize(lc->hist, hz, &x.lat);
 		if (perf_bidir_procs(a))
-			bidir_side(&x, a->client ? 0 : 1);
+			perf_bidir_side(&x, a->client ? 0 : 1);
 		x.busy_pct = lc->polls > 0 ? 100.0 * (double)lc->busy_polls / (double)lc->polls : -1;
 		/* perftest's BW peak (struct perf_peak); the total adds the lcores' */
 		if (lc->peak.best_n != 0 && lc->peak.best_dt != 0)
@@ -561,12 +518,12 @@ perf_report_run(struct perf_app *a, bool last)
 	/* per-op counters of the total: only meaningful for one lcore */
 	tot.has_perf = perf_rows == 1 && a->nb_lcores == 1;
 	if (perf_bidir_procs(a))
-		bidir_side(&tot, a->client ? 0 : 1);
+		perf_bidir_side(&tot, a->client ? 0 : 1);
 	added = rdx_report_add_hist(a->rep, &tot, merged, hz);
 	free(merged);
 	a->measured_s += tot.seconds;
 	if (perf_bidir_procs(a) && a->client && added == 0)
-		bidir_rows(a, &tot);
+		perf_bidir_rows(a, &tot);
 	if (a->o.infinite && added == 0) {
 		/* --run_infinitely: this interval's row now (the header once) */
 		const struct rdx_result *row = rdx_report_get(a->rep, rdx_report_count(a->rep) - 1);
@@ -575,7 +532,7 @@ perf_report_run(struct perf_app *a, bool last)
 			perf_report_head(a);
 			/* the head with --cpu_util's column (the rows have it) */
 			if (a->o.output == PERF_OUTPUT_TABLE)
-				compact_line_with(a, NULL, compact_kind(a),
+				perf_compact_line_with(a, NULL, compact_kind(a),
 						  a->o.cpu_util ? "CPU_Util[%]" : "");
 		}
 		if (row != NULL && a->o.output == PERF_OUTPUT_TABLE)
@@ -686,75 +643,7 @@ perf_report_end(struct perf_app *a, int rc)
 	return (int)st;
 }
 
-/* One line of the compact table (head or row) with `tail` appended. */
-static void
-compact_line_with(const struct perf_app *a, const struct rdx_result *x,
-		  enum rdx_report_compact_kind kind, const char *tail)
-{
-	char *line = NULL;
-	size_t n = 0;
-	bool short_run = false, cut = false;
-	FILE *m = open_memstream(&line, &n);
 
-	if (m == NULL)
-		return;
-	if (x != NULL)
-		rdx_report_print_compact_row(x, m, kind, a->o.gbits);
-	else
-		rdx_report_print_compact_head(m, kind, a->o.gbits, a->run.offered > 0);
-	fclose(m);
-	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
-		line[--n] = '\0';
-	/* the side before the row's SHORT and CUT marks */
-	if (n >= 4 && strcmp(line + n - 4, " CUT") == 0) {
-		cut = true;
-		n -= 4;
-		line[n] = '\0';
-	}
-	if (n >= 6 && strcmp(line + n - 6, " SHORT") == 0) {
-		short_run = true;
-		n -= 6;
-		line[n] = '\0';
-		while (n > 0 && line[n - 1] == ' ')
-			line[--n] = '\0';
-	}
-	printf("%s%s%s%s%s\n", line, tail[0] != '\0' ? " " : "", tail, short_run ? " SHORT" : "",
-	       cut ? " CUT" : "");
-	free(line);
-}
-
-/* -b across processes: perftest's table with a column saying whose row it is. */
-static void
-bidir_compact(const struct perf_app *a)
-{
-	enum perf_dev_kind kind = perf_dev_kind(a->attr);
-	unsigned int i, nb_short = 0;
-
-	printf("%s%s\n", kind == PERF_DEV_KIND_MODEL ?
-	       "*** results on the SOFTWARE mlx5 device (a model, not a NIC): " :
-	       kind == PERF_DEV_KIND_SOFT_RDMA ?
-	       "*** results on a SOFTWARE RDMA device of the kernel (rdma_rxe/siw, not a NIC): " :
-	       "*** results on HARDWARE: ", a->attr->name);
-	compact_line_with(a, NULL, RDX_REPORT_COMPACT_BW, a->o.cpu_util ? "CPU_Util[%] side" : "side");
-	for (i = 0; i < rdx_report_count(a->rep); i++) {
-		const struct rdx_result *x = rdx_report_get(a->rep, i);
-
-		if (x->lcore != RDX_REPORT_LCORE_TOTAL)
-			continue;
-		compact_line_with(a, x, RDX_REPORT_COMPACT_BW, x->rank == 0 ? "client (this process)" :
-				  x->rank == -1 ? "sum (-b)" : a->client ? "server" :
-				  "server (this process)");
-		nb_short += x->short_run;
-	}
-	printf(" %s; MsgRate: 10^6 ops/s; BW peak: the client's (-: the server's and the sum's, not measured)\n",
-	       a->o.gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes");
-	if (a->client)
-		printf(" -b: both processes posted; the sum adds the client's and the server's bandwidth\n");
-	if (nb_short > 0)
-		printf(" SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
-		       nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);
-	rdx_report_print_status(a->rep, stdout, " ");
-}
 
 int
 perf_report_finish(struct perf_app *a)
@@ -799,7 +688,7 @@ perf_report_finish(struct perf_app *a)
 		}
 	} else if (perf_bidir_procs(a)) {
 		perf_report_head(a);
-		bidir_compact(a);
+		perf_bidir_compact(a);
 	} else if (a->compact.started) {
 		rdx_report_print_compact_stream(a->rep, stdout, compact_kind(a), o->gbits, &a->compact,
 						true);
