@@ -781,7 +781,7 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 	bool lat = o->mode == PERF_MODE_LAT;
 	int rc;
 
-	o->default_window = !g->window;
+	o->default_window = !g->window && o->tsweep_lo == 0;
 	o->default_sig = !g->sig_every;
 	o->default_size = !g->sizes;
 	o->default_qps = !g->qps && o->sweep_lo == 0;

@@ -159,6 +159,13 @@ perf_report_init(struct perf_app *a)
 	else if (o->sweep_hi != o->sweep_lo)
 		rdx_report_knob_set(r, "qp_sweep", "%u-%u", o->sweep_lo, o->sweep_hi);
 	rdx_report_knob_set(r, "lcores", "%u", a->nb_lcores);
+	/* the other sweeps, as the options gave them (the rows carry each step) */
+	if (o->lsweep_lo != 0)
+		rdx_report_knob_set(r, "lcore_sweep", "%u-%u%s%.0u", o->lsweep_lo, o->lsweep_hi,
+				    o->lsweep_factor != 0 ? "*" : "", o->lsweep_factor);
+	if (o->tsweep_lo != 0)
+		rdx_report_knob_set(r, "tx_depth_sweep", "%u-%u%s%.0u", o->tsweep_lo, o->tsweep_hi,
+				    o->tsweep_factor != 0 ? "*" : "", o->tsweep_factor);
 	rdx_report_knob_set(r, "window", "%u", a->window);
 	rdx_report_knob_set(r, "post_list", "%u", o->post_list);
 	rdx_report_knob_set(r, "inline", "%u", o->inline_max);

@@ -201,6 +201,7 @@ per = [r for r in res if r["lcore"] != -1]
 tot = [r for r in res if r["lcore"] == -1]
 assert [t["qps"] for t in tot] == [1, 2] and len(per) == 3, (tot, per)
 assert tot[1]["ops"] == 2 * tot[0]["ops"] == 40000, tot
+assert json.load(open(sys.argv[2]))["knobs"]["lcore_sweep"] == "1-2"
 print("rows #qps 1, 2; %d lcore rows" % len(per))
 PY
 ); then
@@ -227,6 +228,8 @@ rows = [l.split() for l in lines if l.split() and l.split()[0].isdigit()]
 assert [r[5] for r in rows] == ["1", "4", "16"], rows
 tot = [r for r in json.load(open(sys.argv[2]))["results"] if r["lcore"] == -1]
 assert [t["tx_depth"] for t in tot] == [1, 4, 16], tot
+assert json.load(open(sys.argv[2]))["knobs"]["tx_depth_sweep"] == "1-16*4"
+assert not any("defaults that differ" in l for l in lines), "the sweep sets -t"
 assert all(t["ops"] == 3000 for t in tot), tot
 print("rows -t 1, 4, 16")
 PY
