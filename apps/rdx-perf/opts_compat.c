@@ -26,7 +26,7 @@ static const struct perf_compat_flag {
 	{ "atomic_type", 'A', true, "use --test cas or --test faa" },
 	{ "report-cycles", 'C', false, "figures are in usec (the TSC is read and converted)" },
 	{ "margin", 'f', true, NULL },
-	{ "mcg", 'g', false, NULL },
+	{ "mcg", 'g', false, "multicast is not implemented (ibv_rc_pingpong's -g GID index is -x/--gid-index)" },
 	{ "report-histogram", 'H', false, "use -o FILE (every WR's times) or --json (percentiles)" },
 	{ "MGID", 'M', true, NULL },
 	{ "noPeak", 'N', false, "BW peak is not computed (printed as -)" },
