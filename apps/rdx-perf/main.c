@@ -612,6 +612,15 @@ parse:
 	}
 #endif
 
+	/* --cpu_util, -W: around the runs of the raw-QP loops of one process */
+	if ((a->o.cpu_util || a->o.counters != NULL) &&
+	    (a->mpi != NULL || perf_transport_rpc(a->o.transport))) {
+		fprintf(stderr, "rdx-perf: %s with %s is not implemented\n",
+			a->o.cpu_util ? "--cpu_util" : "-W", a->mpi != NULL ? "--pattern" :
+			"echo on lib/rpc (--transport infrc|basic+infud|homa+infud)");
+		rdx_runtime_cleanup();
+		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
+	}
 	/* --lcore-sweep: steps of the worker lcores there are, one process */
 	if (a->o.lsweep_hi > a->nb_lcores || (a->o.lsweep_lo != 0 && a->mpi != NULL)) {
 		if (a->mpi != NULL)

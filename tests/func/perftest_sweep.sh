@@ -173,6 +173,10 @@ kbad() { # WHAT PATTERN ARGS..
         fail "$d: exit $rc: $(head -c 300 "$TMP/kb.err" | tr '\n' '|')"
     fi
 }
+kbad "--cpu_util on lib/rpc" "--cpu_util with echo on lib/rpc (--transport infrc|basic+infud|homa+infud) is not implemented" \
+    --no-huge -l 0 -- --test echo --transport infrc --dev sw --loopback --cpu_util
+kbad "-W on lib/rpc" "-W with echo on lib/rpc" \
+    --no-huge -l 0 -- --test echo --transport infrc --dev sw --loopback -W counters/port_xmit_data
 kbad "--keys on write lat" "apply to the atomics (cas, faa), read and write --mode bw, not write --mode lat" \
     ib_write_lat -d sw --loopback --keys 4
 kbad "--keys on send" "not send --mode bw" ib_send_bw -d sw --loopback --keys 4
