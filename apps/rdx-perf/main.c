@@ -584,6 +584,16 @@ parse:
 		printf("rdx-perf %s\n", RDX_VERSION_STR);
 		return 0;
 	}
+	/* --cpu_util, -W, --lcore-sweep: around the runs of the raw-QP
+	 * client loop of one process (not --pattern, not lib/rpc) */
+	if ((a->o.cpu_util || a->o.counters != NULL || a->o.lsweep_lo != 0) &&
+	    (mpo.pattern != PERF_PATTERN_NONE || perf_transport_rpc(a->o.transport))) {
+		fprintf(stderr, "rdx-perf: %s with %s is not implemented\n",
+			a->o.cpu_util ? "--cpu_util" : a->o.counters != NULL ? "-W" : "--lcore-sweep",
+			mpo.pattern != PERF_PATTERN_NONE ? "--pattern" :
+			"echo on lib/rpc (--transport infrc|basic+infud|homa+infud)");
+		return mpi_bad_input(&mpo);
+	}
 	a->eng = perf_engine_find(a->o.test);
 	a->client = !a->o.server;
 	a->responder = a->o.connect == NULL;
@@ -612,22 +622,10 @@ parse:
 	}
 #endif
 
-	/* --cpu_util, -W: around the runs of the raw-QP loops of one process */
-	if ((a->o.cpu_util || a->o.counters != NULL) &&
-	    (a->mpi != NULL || perf_transport_rpc(a->o.transport))) {
-		fprintf(stderr, "rdx-perf: %s with %s is not implemented\n",
-			a->o.cpu_util ? "--cpu_util" : "-W", a->mpi != NULL ? "--pattern" :
-			"echo on lib/rpc (--transport infrc|basic+infud|homa+infud)");
-		rdx_runtime_cleanup();
-		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
-	}
-	/* --lcore-sweep: steps of the worker lcores there are, one process */
-	if (a->o.lsweep_hi > a->nb_lcores || (a->o.lsweep_lo != 0 && a->mpi != NULL)) {
-		if (a->mpi != NULL)
-			fprintf(stderr, "rdx-perf: --lcore-sweep with --pattern is not implemented\n");
-		else
-			fprintf(stderr, "rdx-perf: bad value '%u-%u' for --lcore-sweep: %u worker lcore(s) (EAL -l)\n",
-				a->o.lsweep_lo, a->o.lsweep_hi, a->nb_lcores);
+	/* --lcore-sweep: steps of the worker lcores there are */
+	if (a->o.lsweep_hi > a->nb_lcores) {
+		fprintf(stderr, "rdx-perf: bad value '%u-%u' for --lcore-sweep: %u worker lcore(s) (EAL -l)\n",
+			a->o.lsweep_lo, a->o.lsweep_hi, a->nb_lcores);
 		rdx_runtime_cleanup();
 		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
 	}
