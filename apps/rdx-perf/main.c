@@ -211,6 +211,9 @@ client_one_run(struct perf_app *a, uint64_t size, uint32_t q, double rate, bool 
 	int rc;
 
 	perf_run_prepare(a, size, q, NULL);
+	/* --tx-depth-sweep: this step's ops in flight (the queues fit the largest) */
+	if (a->tx_step != 0)
+		a->run.window = RTE_MIN(a->tx_step, a->run.window);
 	run_rate_set(a, rate);
 	if (!warm) {
 		/* --run_infinitely: only the first interval warms up */
@@ -293,6 +296,13 @@ client_not_run_from(struct perf_app *a, unsigned int first, uint32_t klo, uint32
 								    o->rate);
 }
 
+/* --tx-depth-sweep: the step after t (none: 0 ends after one step) */
+static uint32_t
+tsweep_next(const struct perf_opts *o, uint32_t t)
+{
+	return o->tsweep_lo == 0 ? 1 : o->tsweep_factor != 0 ? t * o->tsweep_factor : t + 1;
+}
+
 /* The runs of one --lcore-sweep step (all runs without one): QP counts,
  * sizes, rates; *next counts the runs that started. */
 static int
@@ -337,20 +347,32 @@ client_runs(struct perf_app *a)
 	const unsigned int all = a->nb_lcores;
 	const uint32_t klo = o->lsweep_lo != 0 ? o->lsweep_lo : all;
 	const uint32_t khi = o->lsweep_lo != 0 ? o->lsweep_hi : all;
-	unsigned int nruns = 0, next = 0;
-	uint32_t q, k;
+	/* --tx-depth-sweep: its steps (without one: a step of 0, the -t in force) */
+	const uint32_t tlo = o->tsweep_lo, thi = o->tsweep_hi;
+	unsigned int nruns = 0, next = 0, nsteps = 0, j;
+	uint32_t q, k, t;
 	int rc = 0;
 
+	for (t = tlo; t <= thi; t = tsweep_next(o, t))
+		nsteps++;
 	for (k = klo; k <= khi; k = perf_lsweep_next(o, k))
 		for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
-			nruns += o->nb_sizes * nb_rates;
-	for (k = klo; k <= khi && rc == 0 && !rdx_runtime_stopping(); k = perf_lsweep_next(o, k)) {
-		a->nb_lcores = k;
-		rc = client_step_runs(a, nruns, &next);
+			nruns += o->nb_sizes * nb_rates * nsteps;
+	for (t = tlo; t <= thi && rc == 0 && !rdx_runtime_stopping(); t = tsweep_next(o, t)) {
+		a->tx_step = t;
+		for (k = klo; k <= khi && rc == 0 && !rdx_runtime_stopping();
+		     k = perf_lsweep_next(o, k)) {
+			a->nb_lcores = k;
+			rc = client_step_runs(a, nruns, &next);
+		}
 	}
 	a->nb_lcores = all;
-	if (next < nruns)
-		client_not_run_from(a, next, klo, khi);
+	a->tx_step = 0;
+	/* the runs not started, step by step (each step: nruns / nsteps) */
+	for (t = tlo, j = 0; t <= thi; t = tsweep_next(o, t), j++)
+		if (next < (j + 1) * (nruns / nsteps))
+			client_not_run_from(a, next > j * (nruns / nsteps) ? next - j * (nruns / nsteps) : 0,
+					    klo, khi);
 	if (rc == 0 && o->verify && a->eng->verify_end != NULL)
 		rc = a->eng->verify_end(a);
 	if (a->conn != NULL && rc == 0)
@@ -564,6 +586,16 @@ parse:
 		printf("rdx-perf %s\n", RDX_VERSION_STR);
 		return 0;
 	}
+	/* --cpu_util, -W, --lcore-sweep: around the runs of the raw-QP
+	 * client loop of one process (not --pattern, not lib/rpc) */
+	if ((a->o.cpu_util || a->o.counters != NULL || a->o.lsweep_lo != 0) &&
+	    (mpo.pattern != PERF_PATTERN_NONE || perf_transport_rpc(a->o.transport))) {
+		fprintf(stderr, "rdx-perf: %s with %s is not implemented\n",
+			a->o.cpu_util ? "--cpu_util" : a->o.counters != NULL ? "-W" : "--lcore-sweep",
+			mpo.pattern != PERF_PATTERN_NONE ? "--pattern" :
+			"echo on lib/rpc (--transport infrc|basic+infud|homa+infud)");
+		return mpi_bad_input(&mpo);
+	}
 	a->eng = perf_engine_find(a->o.test);
 	a->client = !a->o.server;
 	a->responder = a->o.connect == NULL;
@@ -592,13 +624,10 @@ parse:
 	}
 #endif
 
-	/* --lcore-sweep: steps of the worker lcores there are, one process */
-	if (a->o.lsweep_hi > a->nb_lcores || (a->o.lsweep_lo != 0 && a->mpi != NULL)) {
-		if (a->mpi != NULL)
-			fprintf(stderr, "rdx-perf: --lcore-sweep with --pattern is not implemented\n");
-		else
-			fprintf(stderr, "rdx-perf: bad value '%u-%u' for --lcore-sweep: %u worker lcore(s) (EAL -l)\n",
-				a->o.lsweep_lo, a->o.lsweep_hi, a->nb_lcores);
+	/* --lcore-sweep: steps of the worker lcores there are */
+	if (a->o.lsweep_hi > a->nb_lcores) {
+		fprintf(stderr, "rdx-perf: bad value '%u-%u' for --lcore-sweep: %u worker lcore(s) (EAL -l)\n",
+			a->o.lsweep_lo, a->o.lsweep_hi, a->nb_lcores);
 		rdx_runtime_cleanup();
 		return mpi_exit(a, PERF_EXIT_BAD_INPUT);
 	}

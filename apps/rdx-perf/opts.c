@@ -30,6 +30,7 @@ static const char usage_text[] =
 "  -D SECONDS           run for a duration               --warmup N|Ts  excluded warm-up\n"
 "  -q N                 QPs per lcore                    --qp-sweep A-B[*F]  repeat per QP count\n"
 "  --lcore-sweep A-B[*F]  repeat on the first A, .., B worker lcores (-q QPs each)\n"
+"  --tx-depth-sweep A-B[*F]  repeat with A, .., B ops in flight per QP (-t; bw)\n"
 "  -t N                 window (tx depth) per QP         -l N  post list (WRs per doorbell)\n"
 "  -I BYTES             inline threshold                 -Q K  signal every K WRs\n"
 "  -e                   completion events                -m MTU  256..4096\n"
@@ -74,7 +75,7 @@ enum {
 	OPT_SERVERS, OPT_KEYS, OPT_HELP, OPT_LB_LCORES, OPT_BAD_RKEY, OPT_TRANSPORT,
 	OPT_OUTPUT, OPT_INFINITE, OPT_OUT_JSON, OPT_OUT_JSON_FILE, OPT_VERBOSE, OPT_CLUSTERPERF,
 	OPT_RATE, OPT_RATE_SWEEP, OPT_SOURCE_IP,
-	OPT_MIX, OPT_RPC, OPT_PERFTEST_FORM, OPT_USE_HUGEPAGES, OPT_CPU_UTIL, OPT_KEY_STRIDE, OPT_LCORE_SWEEP,
+	OPT_MIX, OPT_RPC, OPT_PERFTEST_FORM, OPT_USE_HUGEPAGES, OPT_CPU_UTIL, OPT_KEY_STRIDE, OPT_LCORE_SWEEP, OPT_TX_SWEEP,
 };
 
 static const struct option long_opts[] = {
@@ -89,6 +90,7 @@ static const struct option long_opts[] = {
 	{"qp", required_argument, NULL, 'q'},
 	{"qp-sweep", required_argument, NULL, OPT_QP_SWEEP},
 	{"lcore-sweep", required_argument, NULL, OPT_LCORE_SWEEP},
+	{"tx-depth-sweep", required_argument, NULL, OPT_TX_SWEEP},
 	{"tx-depth", required_argument, NULL, 't'},
 	{"post_list", required_argument, NULL, 'l'},
 	{"inline_size", required_argument, NULL, 'I'},
@@ -447,6 +449,10 @@ perf_opts_parse(int argc, char **argv, struct perf_opts *o, struct perf_opts_giv
 			rc = perf_parse_sweep("--lcore-sweep", optarg, RDX_MAX_LCORES, &o->lsweep_lo,
 					      &o->lsweep_hi, &o->lsweep_factor);
 			break;
+		case OPT_TX_SWEEP:
+			rc = perf_parse_sweep("--tx-depth-sweep", optarg, 65536, &o->tsweep_lo,
+					      &o->tsweep_hi, &o->tsweep_factor);
+			break;
 		case 't':
 			rc = parse_u32("-t", optarg, 1, 65536, &o->window);
 			g->window = true;
@@ -775,7 +781,7 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 	bool lat = o->mode == PERF_MODE_LAT;
 	int rc;
 
-	o->default_window = !g->window;
+	o->default_window = !g->window && o->tsweep_lo == 0;
 	o->default_sig = !g->sig_every;
 	o->default_size = !g->sizes;
 	o->default_qps = !g->qps && o->sweep_lo == 0;
@@ -811,6 +817,8 @@ perf_opts_defaults(struct perf_opts *o, const struct perf_opts_given *g)
 		o->warmup_iters = 1000;
 	if (lat)
 		o->window = 1;
+	else if (o->tsweep_lo != 0)
+		o->window = o->tsweep_hi;   /* queues and slots for the largest step */
 	else if (!g->window)
 		o->window = o->perftest_form ? 128 : 64;
 	/* what the engine sets differently (echo: sizes, window, QPs) */

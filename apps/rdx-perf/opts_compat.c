@@ -26,7 +26,7 @@ static const struct perf_compat_flag {
 	{ "atomic_type", 'A', true, "use --test cas or --test faa" },
 	{ "report-cycles", 'C', false, "figures are in usec (the TSC is read and converted)" },
 	{ "margin", 'f', true, NULL },
-	{ "mcg", 'g', false, NULL },
+	{ "mcg", 'g', false, "multicast is not implemented (ibv_rc_pingpong's -g GID index is -x/--gid-index)" },
 	{ "report-histogram", 'H', false, "use -o FILE (every WR's times) or --json (percentiles)" },
 	{ "MGID", 'M', true, NULL },
 	{ "noPeak", 'N', false, "BW peak is not computed (printed as -)" },
@@ -383,6 +383,24 @@ perf_opts_compat_check(struct perf_opts *o, const struct perf_opts_given *g)
 	if (g->rate && o->transport == PERF_TRANSPORT_UD) {
 		fprintf(stderr, "rdx-perf: --rate over --transport ud is not implemented (RC only)\n");
 		return -EINVAL;
+	}
+	if (o->tsweep_lo != 0) {
+		const char *why = o->mode != PERF_MODE_BW ? "--mode lat (one op in flight)" :
+			o->sweep_lo != o->sweep_hi || o->lsweep_lo != 0 ? "another sweep (one at a time)" :
+			g->window ? "-t (the sweep sets it)" :
+			o->bidir && (o->server || o->connect != NULL) ? "-b across two processes" :
+			o->server ? "--server (the client's -t is swept)" : o->infinite ? "--run_infinitely" :
+			g->rate ? "--rate (open loop)" : NULL;
+
+		if (why != NULL) {
+			fprintf(stderr, "rdx-perf: --tx-depth-sweep with %s is not implemented\n", why);
+			return -EINVAL;
+		}
+		if (o->post_list > o->tsweep_lo) {
+			fprintf(stderr, "rdx-perf: bad value '%u' for -l: a post list longer than the sweep's first -t %u\n",
+				o->post_list, o->tsweep_lo);
+			return -EINVAL;
+		}
 	}
 	if (o->lsweep_lo != 0) {
 		const char *why = o->sweep_lo != o->sweep_hi ? "--qp-sweep (one sweep at a time)" :

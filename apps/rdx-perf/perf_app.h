@@ -93,6 +93,7 @@ struct perf_opts {
 	uint32_t sweep_lo, sweep_hi;
 	uint32_t sweep_factor;   /* 0: every count lo..hi; F: lo, lo*F, .. <= hi */
 	uint32_t lsweep_lo, lsweep_hi, lsweep_factor; /* --lcore-sweep (0: none) */
+	uint32_t tsweep_lo, tsweep_hi, tsweep_factor; /* --tx-depth-sweep (0: none) */
 	uint32_t window;         /* -t */
 	uint32_t post_list;      /* -l */
 	uint32_t inline_max;     /* -I */
@@ -709,6 +710,7 @@ struct perf_app {
 	char stop_reason[PERF_REASON_MAX]; /* who was interrupted; "": this process */
 	double measured_s;
 	bool run_cut;             /* the run being reported ended before it was done */
+	uint32_t tx_step;         /* --tx-depth-sweep: this step's -t (0: none) */
 	/* UD datagrams of the last run: client->server and back, and the
 	 * client's re-sends (the server's figures come with ENDACK) */
 	uint64_t ud_fwd_tx, ud_fwd_rx, ud_back_tx, ud_back_rx, ud_resent;
@@ -815,6 +817,15 @@ void perf_perftest_head(struct perf_app *a);
 /* READ / atomic responder resources: rdx_qp_conn_attr's default */
 #define PERF_PT_OUT_READS 16u
 void perf_report_run(struct perf_app *a, bool last);
+/* report_tail.c: -b across processes, the side of a row (rank 0 the
+ * client, 1 the server, -1 the sum), the server's row and the sum, the
+ * table with its side column; a compact head (x NULL) or row with `tail` */
+struct rdx_result;
+void perf_bidir_side(struct rdx_result *x, int rank);
+void perf_bidir_rows(struct perf_app *a, const struct rdx_result *cli);
+void perf_bidir_compact(const struct perf_app *a);
+void perf_compact_line_with(const struct perf_app *a, const struct rdx_result *x,
+			    enum rdx_report_compact_kind kind, const char *tail);
 int perf_report_finish(struct perf_app *a);
 int perf_wrlog_write(struct perf_app *a);
 /* An error that ends the runs: "rdx-perf: MSG" on stderr; the first one

@@ -23,9 +23,6 @@
 #include "perf_opts.h"
 #include "perf_wire.h"
 
-static void compact_line_with(const struct perf_app *a, const struct rdx_result *x,
-			      enum rdx_report_compact_kind kind, const char *tail);
-
 static const char *
 mode_name(enum perf_mode m)
 {
@@ -164,6 +161,13 @@ perf_report_init(struct perf_app *a)
 	else if (o->sweep_hi != o->sweep_lo)
 		rdx_report_knob_set(r, "qp_sweep", "%u-%u", o->sweep_lo, o->sweep_hi);
 	rdx_report_knob_set(r, "lcores", "%u", a->nb_lcores);
+	/* the other sweeps, as the options gave them (the rows carry each step) */
+	if (o->lsweep_lo != 0)
+		rdx_report_knob_set(r, "lcore_sweep", "%u-%u%s%.0u", o->lsweep_lo, o->lsweep_hi,
+				    o->lsweep_factor != 0 ? "*" : "", o->lsweep_factor);
+	if (o->tsweep_lo != 0)
+		rdx_report_knob_set(r, "tx_depth_sweep", "%u-%u%s%.0u", o->tsweep_lo, o->tsweep_hi,
+				    o->tsweep_factor != 0 ? "*" : "", o->tsweep_factor);
 	rdx_report_knob_set(r, "window", "%u", a->window);
 	rdx_report_knob_set(r, "post_list", "%u", o->post_list);
 	rdx_report_knob_set(r, "inline", "%u", o->inline_max);
@@ -351,7 +355,7 @@ static void
 perf_report_head(struct perf_app *a)
 {
 	const struct perf_opts *o = &a->o;
-	char diff[256] = "", mtu[16] = "port", len[48], qps[48], lcores[48];
+	char diff[256] = "", mtu[16] = "port", len[48], qps[48], lcores[48], tx[48];
 	enum perf_dev_kind kind = perf_dev_kind(a->attr);
 	size_t n = 0;
 
@@ -395,7 +399,12 @@ perf_report_head(struct perf_app *a)
 		snprintf(len, sizeof(len), "-D %g s", o->duration);
 	else
 		snprintf(len, sizeof(len), "-n %" PRIu64 " per QP", o->iters);
-	printf(" -t %u -Q %u -l %u -I %u -m %s | %s | latency: %s\n", a->window, o->sig_every,
+	if (o->tsweep_lo != 0)
+		snprintf(tx, sizeof(tx), "%u-%u%s%.0u (--tx-depth-sweep)", o->tsweep_lo, o->tsweep_hi,
+			 o->tsweep_factor != 0 ? "*" : "", o->tsweep_factor);
+	else
+		snprintf(tx, sizeof(tx), "%u", a->window);
+	printf(" -t %s -Q %u -l %u -I %u -m %s | %s | latency: %s\n", tx, o->sig_every,
 	       o->post_list, o->inline_max, mtu, len, rdx_report_lat_label(lat_kind(a)));
 	/* echo (a request size of its own) and atomics have no such perftest default */
 	const bool like = a->eng->req_size == 0;
@@ -437,47 +446,7 @@ perf_report_head_first(struct perf_app *a)
 	fflush(stderr);
 }
 
-/* -b across processes: which process a row is (JSON/CSV rank and host):
- * 0 the client, 1 the server, -1 the sum of both. */
-static void
-bidir_side(struct rdx_result *x, int rank)
-{
-	x->has_rank = true;
-	x->rank = rank;
-	snprintf(x->host, sizeof(x->host), "%s", rank == 0 ? "client" : rank == 1 ? "server" :
-		 "client+server");
-}
 
-/* -b across processes, client: the server's row (its ENDACK) and the sum. */
-static void
-bidir_rows(struct perf_app *a, const struct rdx_result *cli)
-{
-	struct rdx_result srv, sum;
-	double bc, bs;
-
-	srv = *cli;
-	srv.qps = a->peer_qps;
-	srv.ops = a->peer_ops;
-	srv.bytes = a->peer_bytes;
-	srv.seconds = (double)a->peer_ns / 1e9;
-	srv.has_lat = false;     /* the server's latencies stay on its side */
-	srv.has_perf = false;
-	srv.busy_pct = -1;
-	srv.peak_bytes_per_s = 0; /* the server's is not sent: "-" */
-	bidir_side(&srv, 1);
-	rdx_report_add(a->rep, &srv);
-	sum = srv;
-	sum.qps = cli->qps + srv.qps;
-	sum.ops = cli->ops + srv.ops;
-	sum.bytes = cli->bytes + srv.bytes;
-	/* perftest's -b figure: the two bandwidths added; the row keeps exact
-	 * bytes and a time that gives that rate */
-	bc = cli->seconds > 0 ? (double)cli->bytes / cli->seconds : 0;
-	bs = srv.seconds > 0 ? (double)srv.bytes / srv.seconds : 0;
-	sum.seconds = bc + bs > 0 ? (double)sum.bytes / (bc + bs) : 0;
-	bidir_side(&sum, -1);
-	rdx_report_add(a->rep, &sum);
-}
 
 /* One row per lcore and a total; the progress line for this run. */
 void
@@ -502,10 +471,13 @@ perf_report_run(struct perf_app *a, bool last)
 	tot.lcore = RDX_REPORT_LCORE_TOTAL;
 	tot.has_perf = false;
 	tot.cut_short = a->run_cut;
+	/* --tx-depth-sweep: the step's ops in flight per QP on every row */
+	tot.tx_depth = a->tx_step != 0 ? a->run.window : 0;
 	for (l = 0; l < a->nb_lcores; l++) {
 		struct perf_lcore *lc = &a->lcores[l];
 
 		row_common(a, &x);
+		x.tx_depth = tot.tx_depth;
 		x.lcore = (int)lc->lcore_id;
 		x.qps = lc->nb_eps;
 		x.ops = arrived < 1.0 ? (uint64_t)((double)lc->ops * arrived) : lc->ops;
@@ -516,7 +488,7 @@ perf_report_run(struct perf_app *a, bool last)
 		if (x.has_lat)
 			rdx_hist_summarize(lc->hist, hz, &x.lat);
 		if (perf_bidir_procs(a))
-			bidir_side(&x, a->client ? 0 : 1);
+			perf_bidir_side(&x, a->client ? 0 : 1);
 		x.busy_pct = lc->polls > 0 ? 100.0 * (double)lc->busy_polls / (double)lc->polls : -1;
 		/* perftest's BW peak (struct perf_peak); the total adds the lcores' */
 		if (lc->peak.best_n != 0 && lc->peak.best_dt != 0)
@@ -557,12 +529,12 @@ perf_report_run(struct perf_app *a, bool last)
 	/* per-op counters of the total: only meaningful for one lcore */
 	tot.has_perf = perf_rows == 1 && a->nb_lcores == 1;
 	if (perf_bidir_procs(a))
-		bidir_side(&tot, a->client ? 0 : 1);
+		perf_bidir_side(&tot, a->client ? 0 : 1);
 	added = rdx_report_add_hist(a->rep, &tot, merged, hz);
 	free(merged);
 	a->measured_s += tot.seconds;
 	if (perf_bidir_procs(a) && a->client && added == 0)
-		bidir_rows(a, &tot);
+		perf_bidir_rows(a, &tot);
 	if (a->o.infinite && added == 0) {
 		/* --run_infinitely: this interval's row now (the header once) */
 		const struct rdx_result *row = rdx_report_get(a->rep, rdx_report_count(a->rep) - 1);
@@ -571,7 +543,7 @@ perf_report_run(struct perf_app *a, bool last)
 			perf_report_head(a);
 			/* the head with --cpu_util's column (the rows have it) */
 			if (a->o.output == PERF_OUTPUT_TABLE)
-				compact_line_with(a, NULL, compact_kind(a),
+				perf_compact_line_with(a, NULL, compact_kind(a),
 						  a->o.cpu_util ? "CPU_Util[%]" : "");
 		}
 		if (row != NULL && a->o.output == PERF_OUTPUT_TABLE)
@@ -591,13 +563,15 @@ perf_report_run(struct perf_app *a, bool last)
 			st->many_qps = a->o.sweep_hi != a->o.sweep_lo || a->o.lsweep_lo != 0;
 			st->open_loop = a->o.rate != 0 || a->o.nb_rates != 0;
 			st->cpu_util = a->o.cpu_util;
+			st->many_tx_depth = a->o.tsweep_lo != 0;
 		}
 		rdx_report_print_compact_stream(a->rep, stdout, compact_kind(a), a->o.gbits, st, false);
 		/* -W: the run's counter changes under its row, as perftest */
 		perf_host_counters_print(stdout);
 		fflush(stdout);
 	}
-	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || a->o.lsweep_lo != 0 || !last) {
+	if (a->o.nb_sizes > 1 || a->o.sweep_hi != a->o.sweep_lo || a->o.lsweep_lo != 0 ||
+	    a->o.tsweep_lo != 0 || !last) {
 		char sz[16];
 
 		perf_size_name(a->run.size, sz, sizeof(sz));
@@ -680,75 +654,7 @@ perf_report_end(struct perf_app *a, int rc)
 	return (int)st;
 }
 
-/* One line of the compact table (head or row) with `tail` appended. */
-static void
-compact_line_with(const struct perf_app *a, const struct rdx_result *x,
-		  enum rdx_report_compact_kind kind, const char *tail)
-{
-	char *line = NULL;
-	size_t n = 0;
-	bool short_run = false, cut = false;
-	FILE *m = open_memstream(&line, &n);
 
-	if (m == NULL)
-		return;
-	if (x != NULL)
-		rdx_report_print_compact_row(x, m, kind, a->o.gbits);
-	else
-		rdx_report_print_compact_head(m, kind, a->o.gbits, a->run.offered > 0);
-	fclose(m);
-	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' '))
-		line[--n] = '\0';
-	/* the side before the row's SHORT and CUT marks */
-	if (n >= 4 && strcmp(line + n - 4, " CUT") == 0) {
-		cut = true;
-		n -= 4;
-		line[n] = '\0';
-	}
-	if (n >= 6 && strcmp(line + n - 6, " SHORT") == 0) {
-		short_run = true;
-		n -= 6;
-		line[n] = '\0';
-		while (n > 0 && line[n - 1] == ' ')
-			line[--n] = '\0';
-	}
-	printf("%s%s%s%s%s\n", line, tail[0] != '\0' ? " " : "", tail, short_run ? " SHORT" : "",
-	       cut ? " CUT" : "");
-	free(line);
-}
-
-/* -b across processes: perftest's table with a column saying whose row it is. */
-static void
-bidir_compact(const struct perf_app *a)
-{
-	enum perf_dev_kind kind = perf_dev_kind(a->attr);
-	unsigned int i, nb_short = 0;
-
-	printf("%s%s\n", kind == PERF_DEV_KIND_MODEL ?
-	       "*** results on the SOFTWARE mlx5 device (a model, not a NIC): " :
-	       kind == PERF_DEV_KIND_SOFT_RDMA ?
-	       "*** results on a SOFTWARE RDMA device of the kernel (rdma_rxe/siw, not a NIC): " :
-	       "*** results on HARDWARE: ", a->attr->name);
-	compact_line_with(a, NULL, RDX_REPORT_COMPACT_BW, a->o.cpu_util ? "CPU_Util[%] side" : "side");
-	for (i = 0; i < rdx_report_count(a->rep); i++) {
-		const struct rdx_result *x = rdx_report_get(a->rep, i);
-
-		if (x->lcore != RDX_REPORT_LCORE_TOTAL)
-			continue;
-		compact_line_with(a, x, RDX_REPORT_COMPACT_BW, x->rank == 0 ? "client (this process)" :
-				  x->rank == -1 ? "sum (-b)" : a->client ? "server" :
-				  "server (this process)");
-		nb_short += x->short_run;
-	}
-	printf(" %s; MsgRate: 10^6 ops/s; BW peak: the client's (-: the server's and the sum's, not measured)\n",
-	       a->o.gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes");
-	if (a->client)
-		printf(" -b: both processes posted; the sum adds the client's and the server's bandwidth\n");
-	if (nb_short > 0)
-		printf(" SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
-		       nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);
-	rdx_report_print_status(a->rep, stdout, " ");
-}
 
 int
 perf_report_finish(struct perf_app *a)
@@ -793,7 +699,7 @@ perf_report_finish(struct perf_app *a)
 		}
 	} else if (perf_bidir_procs(a)) {
 		perf_report_head(a);
-		bidir_compact(a);
+		perf_bidir_compact(a);
 	} else if (a->compact.started) {
 		rdx_report_print_compact_stream(a->rep, stdout, compact_kind(a), o->gbits, &a->compact,
 						true);

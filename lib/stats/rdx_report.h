@@ -73,6 +73,9 @@ struct rdx_result {
 	bool has_cas;
 	uint64_t cas_ok;
 	uint64_t cas_fail;
+	/** ops in flight per QP of the row (perftest's -t; rdx-perf
+	 * --tx-depth-sweep); 0: not said. JSON "tx_depth" when set */
+	uint32_t tx_depth;
 	bool short_run;            /**< derived: seconds < RDX_REPORT_SHORT_S or ops < RDX_REPORT_SHORT_OPS */
 	/** open loop: the offered rate in ops/s (latency then counts from each
 	 * op's intended send time); 0: closed loop */
@@ -207,6 +210,7 @@ struct rdx_report_compact_state {
 	bool many_qps;     /**< set before the first call: a #qps column */
 	bool open_loop;    /**< set before the first call: an offered[ops/s] column */
 	bool cpu_util;     /**< set before the first call: a CPU_Util[%] column */
+	bool many_tx_depth; /**< set before the first call: a #tx_depth column */
 	unsigned int next; /**< the first row not printed yet */
 };
 

@@ -93,6 +93,8 @@ rdx_report_row_to_json(const struct rdx_result *x, const struct rdx_lat_bucket *
 	if (x->peak_bytes_per_s > 0)
 		rc |= rdx_report_jset(o, "peak_bytes_per_s", rdx_report_jreal(x->peak_bytes_per_s));
 	rc |= rdx_report_jset(o, "busy_pct", rdx_report_jreal(x->busy_pct));
+	if (x->tx_depth != 0)
+		rc |= rdx_report_jset(o, "tx_depth", json_integer(x->tx_depth));
 	if (x->has_cas) {
 		rc |= rdx_report_jset(o, "cas_swapped", json_integer((json_int_t)x->cas_ok));
 		rc |= rdx_report_jset(o, "cas_failed", json_integer((json_int_t)x->cas_fail));
@@ -453,6 +455,14 @@ rdx_json_row_fields(struct rdx_json_ctx *c, json_t *o, struct rdx_result *x,
 		rc = rdx_json_num(c, o, "offered_ops_per_s", &x->offered_ops_per_s);
 	if (rc == 0 && json_object_get(o, "peak_bytes_per_s") != NULL)
 		rc = rdx_json_num(c, o, "peak_bytes_per_s", &x->peak_bytes_per_s);
+	if (rc == 0 && json_object_get(o, "tx_depth") != NULL) {
+		uint64_t depth = 0;
+
+		rc = rdx_json_u64(c, o, "tx_depth", &depth);
+		if (rc == 0 && depth > UINT32_MAX)
+			rc = -EINVAL;
+		x->tx_depth = (uint32_t)depth;
+	}
 	if (rc == 0 && json_object_get(o, "cas_swapped") != NULL) {
 		rc = rdx_json_u64(c, o, "cas_swapped", &x->cas_ok);
 		rc = rc ? rc : rdx_json_u64(c, o, "cas_failed", &x->cas_fail);

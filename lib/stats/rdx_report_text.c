@@ -222,7 +222,7 @@ rdx_report_line_put(struct rdx_report_line *l, FILE *f)
 
 static void
 rdx_report_compact_head(FILE *f, enum rdx_report_compact_kind kind, bool gbits, bool many_qps,
-			bool open_loop, bool cpu_util)
+			bool many_tx, bool open_loop, bool cpu_util)
 {
 	struct rdx_report_line ln = { .len = 0 };
 
@@ -238,6 +238,8 @@ rdx_report_compact_head(FILE *f, enum rdx_report_compact_kind kind, bool gbits, 
 				    "99% percentile[usec]", "99.9% percentile[usec]");
 	if (many_qps)
 		rdx_report_line_add(&ln, " %-5s", "#qps");
+	if (many_tx)
+		rdx_report_line_add(&ln, " %-9s", "#tx_depth");
 	if (open_loop)
 		rdx_report_line_add(&ln, " %-15s", "offered[ops/s]");
 	if (open_loop && kind == RDX_REPORT_COMPACT_LAT)
@@ -250,7 +252,7 @@ rdx_report_compact_head(FILE *f, enum rdx_report_compact_kind kind, bool gbits, 
 
 static void
 rdx_report_compact_line(FILE *f, const struct rdx_result *x, enum rdx_report_compact_kind kind,
-			bool gbits, bool many_qps, bool open_loop)
+			bool gbits, bool many_qps, bool many_tx, bool open_loop)
 {
 	struct rdx_report_line ln = { .len = 0 };
 
@@ -274,6 +276,8 @@ rdx_report_compact_line(FILE *f, const struct rdx_result *x, enum rdx_report_com
 	}
 	if (many_qps)
 		rdx_report_line_add(&ln, " %-5" PRIu32, x->qps);
+	if (many_tx)
+		rdx_report_line_add(&ln, " %-9" PRIu32, x->tx_depth);
 	if (open_loop)
 		rdx_report_line_add(&ln, " %-15.0f", x->offered_ops_per_s);
 	if (open_loop && kind == RDX_REPORT_COMPACT_LAT)
@@ -291,7 +295,7 @@ rdx_report_print_compact_head(FILE *f, enum rdx_report_compact_kind kind, bool g
 {
 	if (f == NULL)
 		return -EINVAL;
-	rdx_report_compact_head(f, kind, gbits, false, open_loop, false);
+	rdx_report_compact_head(f, kind, gbits, false, false, open_loop, false);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -301,7 +305,7 @@ rdx_report_print_compact_row(const struct rdx_result *x, FILE *f,
 {
 	if (x == NULL || f == NULL)
 		return -EINVAL;
-	rdx_report_compact_line(f, x, kind, gbits, false, x->offered_ops_per_s > 0);
+	rdx_report_compact_line(f, x, kind, gbits, false, false, x->offered_ops_per_s > 0);
 	return ferror(f) ? -EIO : 0;
 }
 
@@ -321,14 +325,16 @@ rdx_report_print_compact_stream(const struct rdx_report *r, FILE *f,
 	if (!st->started) {
 		rdx_report_banner(r, f);
 		fprintf(f, "%s\n", line);
-		rdx_report_compact_head(f, kind, gbits, st->many_qps, st->open_loop, st->cpu_util);
+		rdx_report_compact_head(f, kind, gbits, st->many_qps, st->many_tx_depth, st->open_loop,
+					st->cpu_util);
 		st->started = true;
 	}
 	for (i = st->next; i < r->nb_rows; i++) {
 		const struct rdx_result *x = &r->rows[i];
 
 		if (x->lcore == RDX_REPORT_LCORE_TOTAL)
-			rdx_report_compact_line(f, x, kind, gbits, st->many_qps, st->open_loop);
+			rdx_report_compact_line(f, x, kind, gbits, st->many_qps, st->many_tx_depth,
+						st->open_loop);
 	}
 	st->next = r->nb_rows;
 	if (!end)
@@ -389,6 +395,7 @@ rdx_report_print_compact(const struct rdx_report *r, FILE *f,
 		st.many_qps |= x->qps != first->qps;
 		st.open_loop |= x->offered_ops_per_s > 0;
 		st.cpu_util |= x->has_cpu_util;
+		st.many_tx_depth |= x->tx_depth != first->tx_depth;
 	}
 	return rdx_report_print_compact_stream(r, f, kind, gbits, &st, true);
 }

@@ -367,4 +367,6 @@ bad "-A on write"   "-A applies to ib_atomic_bw and ib_atomic_lat" ib_write_bw -
 bad "-A bad value"  "bad value 'ADD' for -A" ib_atomic_bw -d sw -A ADD
 bad "-A no value"   "-A needs a value" ib_atomic_bw -d sw -A
 bad "-- among them" "no '--' (EAL options go in RDX_EAL)" ib_write_bw -- -d sw
+bad "-g (pingpong's GID index)" "perftest's -g/--mcg is not implemented by rdx-perf: multicast is not implemented (ibv_rc_pingpong's -g GID index is -x/--gid-index)" \
+    ib_write_bw -d sw -g 1
 finish

@@ -6,7 +6,7 @@
 # as perftest's scripts parse it, the JSON figure, the table and JSON
 # agreeing, -W's one line on the software device, and the CAS swaps
 # that took effect and failed in every CAS report, --keys/--key-stride on
-# the atomics, write and read, and --lcore-sweep.
+# the atomics, write and read, --lcore-sweep and --tx-depth-sweep.
 source "$(dirname "$0")/lib.sh"
 export RDX_EAL="--no-huge -l 0"
 
@@ -173,6 +173,10 @@ kbad() { # WHAT PATTERN ARGS..
         fail "$d: exit $rc: $(head -c 300 "$TMP/kb.err" | tr '\n' '|')"
     fi
 }
+kbad "--cpu_util on lib/rpc" "--cpu_util with echo on lib/rpc (--transport infrc|basic+infud|homa+infud) is not implemented" \
+    --no-huge -l 0 -- --test echo --transport infrc --dev sw --loopback --cpu_util
+kbad "-W on lib/rpc" "-W with echo on lib/rpc" \
+    --no-huge -l 0 -- --test echo --transport infrc --dev sw --loopback -W counters/port_xmit_data
 kbad "--keys on write lat" "apply to the atomics (cas, faa), read and write --mode bw, not write --mode lat" \
     ib_write_lat -d sw --loopback --keys 4
 kbad "--keys on send" "not send --mode bw" ib_send_bw -d sw --loopback --keys 4
@@ -201,6 +205,7 @@ per = [r for r in res if r["lcore"] != -1]
 tot = [r for r in res if r["lcore"] == -1]
 assert [t["qps"] for t in tot] == [1, 2] and len(per) == 3, (tot, per)
 assert tot[1]["ops"] == 2 * tot[0]["ops"] == 40000, tot
+assert json.load(open(sys.argv[2]))["knobs"]["lcore_sweep"] == "1-2"
 print("rows #qps 1, 2; %d lcore rows" % len(per))
 PY
 ); then
@@ -214,4 +219,33 @@ kbad "--lcore-sweep with --qp-sweep" "--lcore-sweep with --qp-sweep (one sweep a
     --no-huge -l 0 -- --test write --mode bw --dev sw --loopback --lcore-sweep 1-2 --qp-sweep 1-2
 kbad "--lcore-sweep bad range" "bad value '2-1' for --lcore-sweep" \
     --no-huge -l 0 -- --test write --mode bw --dev sw --loopback --lcore-sweep 2-1
+# --tx-depth-sweep: one row per -t step with a #tx_depth column (JSON
+# tx_depth), the header saying the sweep, every step its -n ops
+if run tsw 120 ib_write_bw -d sw --loopback -n 3000 --tx-depth-sweep '1-16*4' --out_json_file "$TMP/tsw.json" &&
+   grep -q -- "^ -t 1-16\*4 (--tx-depth-sweep) -Q 100 " "$TMP/tsw.out" &&
+   got=$(python3 - "$TMP/tsw.out" "$TMP/tsw.json" <<'PY' 2>"$TMP/tsw.py"
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+head = [l.split() for l in lines if l.lstrip().startswith("#bytes")]
+assert len(head) == 1 and head[0][-1] == "#tx_depth", head
+rows = [l.split() for l in lines if l.split() and l.split()[0].isdigit()]
+assert [r[5] for r in rows] == ["1", "4", "16"], rows
+tot = [r for r in json.load(open(sys.argv[2]))["results"] if r["lcore"] == -1]
+assert [t["tx_depth"] for t in tot] == [1, 4, 16], tot
+assert json.load(open(sys.argv[2]))["knobs"]["tx_depth_sweep"] == "1-16*4"
+assert not any("defaults that differ" in l for l in lines), "the sweep sets -t"
+assert all(t["ops"] == 3000 for t in tot), tot
+print("rows -t 1, 4, 16")
+PY
+); then
+    pass "--tx-depth-sweep 1-16*4: header says the sweep, $got, JSON tx_depth"
+else
+    fail "--tx-depth-sweep: $(tail -c 300 "$TMP/tsw.py") $(head -c 300 "$TMP/tsw.err") $(grep -E "^ -t|^ 65536" "$TMP/tsw.out" | head -c 400)"
+fi
+kbad "--tx-depth-sweep with -t" "--tx-depth-sweep with -t (the sweep sets it) is not implemented" \
+    ib_write_bw -d sw --loopback --tx-depth-sweep 1-8 -t 8
+kbad "--tx-depth-sweep in lat" "--tx-depth-sweep with --mode lat (one op in flight) is not implemented" \
+    ib_write_lat -d sw --loopback --tx-depth-sweep 1-8
+kbad "--tx-depth-sweep and -l" "bad value '4' for -l: a post list longer than the sweep's first -t 1" \
+    ib_write_bw -d sw --loopback --tx-depth-sweep 1-8 -l 4
 finish

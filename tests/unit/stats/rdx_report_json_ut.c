@@ -47,6 +47,7 @@ assert_same_row(const struct rdx_result *a, const struct rdx_result *b)
 	assert_same_double(a->busy_pct, b->busy_pct);
 	CU_ASSERT_EQUAL(a->short_run, b->short_run);
 	CU_ASSERT_EQUAL(a->cut_short, b->cut_short);
+	CU_ASSERT_EQUAL(a->tx_depth, b->tx_depth);
 	CU_ASSERT_EQUAL(a->has_cas, b->has_cas);
 	CU_ASSERT_EQUAL(a->cas_ok, b->cas_ok);
 	CU_ASSERT_EQUAL(a->cas_fail, b->cas_fail);
@@ -114,6 +115,7 @@ test_json_round_trip(void)
 	x.cas_fail = 34;
 	x.has_cpu_util = true;
 	x.cpu_util_pct = 87.5;
+	x.tx_depth = 16;
 	CU_ASSERT_EQUAL(rdx_report_add(r, &x), 0);
 	tmp_path(path, sizeof(path), "r.json");
 	CU_ASSERT_EQUAL_FATAL(rdx_report_write_json(r, path), 0);
