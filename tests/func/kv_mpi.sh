@@ -13,18 +13,11 @@
 # refusal printed once; --boot bogus: one line, exit 2. Skipped (77) only
 # when mpirun is absent.
 # Usage: kv_mpi.sh PATH/TO/kv_server (kv_client next to it)
-source "$(dirname "$0")/lib.sh"
+# the skip, Open MPI's environment and the mpirun line: mpi_lib.sh
+source "$(dirname "$0")/mpi_lib.sh"
 KVS=$PERF
 KVC=$(dirname "$KVS")/kv_client
 [ -x "$KVC" ] || { echo "no kv_client next to $KVS" >&2; exit 1; }
-
-if ! command -v mpirun >/dev/null 2>&1; then
-    echo "SKIP: mpirun not found (scripts/setup.sh installs openmpi-bin)"
-    exit 77
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
 
 # kvrun NAME NCLIENTS SERVER-ARGS... -- CLIENT-ARGS... (EAL: $EAL_S, $EAL_C)
 EAL_S=(-l 0) EAL_C=(-l 1)
