@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * echo on lib/rpc (--transport infrc|basic+infud|homa+infud): the state
- * rpc_echo.c (endpoints, runs, reports) and rpc_boot.c (two processes)
- * share. Unlike the raw-QP engines, nothing here goes through setup.c or
+ * rpc_echo.c (checks, runs), rpc_cli.c (clients), rpc_srv.c (servers),
+ * rpc_kv.c (the KV glue), rpc_report.c (reports) and rpc_boot.c (two
+ * processes) share. Unlike the raw-QP engines, nothing here goes through setup.c or
  * the loops: a client is an rdx_rpc endpoint with one session to a server
  * endpoint, calls carry a 30-byte request naming the response size, and
  * the server endpoints' handler answers with that many bytes.
@@ -79,7 +80,7 @@ struct perf_rpc_srv {
 	struct rdx_rpc_stats base; /* counters when the run began */
 };
 
-/* rpc_echo.c: the server side, used by both modes */
+/* rpc_srv.c: the server side, used by both modes */
 int perf_rpc_srv_create(struct perf_app *a, struct perf_rpc_srv *sv, uint32_t idx,
 			uint32_t nb_sess);
 void perf_rpc_srv_destroy(struct perf_rpc_srv *sv);
@@ -99,11 +100,30 @@ void perf_rpc_srvs_set(uint32_t n);
 /* One process: the servers are polled by the (only) client lcore, not
  * by the main lcore (set up by rpc_echo.c, read by the report). */
 bool perf_rpc_srv_same_lcore(const struct perf_app *a);
+/* The software device runs its model on the polling thread (rpc_srv.c). */
+bool perf_rpc_sw_inline(const struct perf_app *a);
 
-/* basic.*: the objects of the table at one size; drop sv's table, the
- * next one (made by the first KV request) for objects of size bytes (0) */
+/* rpc_kv.c, basic.*: the objects of the table at one size; drop sv's
+ * table, the next one (made by the first KV request) for objects of size
+ * bytes (0); free it; the KV service's handler on it (arg: the server) */
 uint32_t perf_rpc_kv_objects(uint64_t size);
 int perf_rpc_kv_store_reset(const struct perf_app *a, struct perf_rpc_srv *sv, uint64_t size);
+void perf_rpc_kv_store_free(struct perf_rpc_srv *sv);
+struct rdx_rpc_req;
+void perf_rpc_kv_handler(struct rdx_rpc_req *req, void *arg);
+
+/* The clients' random numbers (mix classes, KV keys). */
+static inline uint64_t
+perf_rpc_xorshift(uint64_t *s)
+{
+	uint64_t x = *s;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	*s = x;
+	return x;
+}
 
 /* rpc_boot.c: two processes over the existing TCP bootstrap */
 struct perf_rpc_cli;
@@ -113,7 +133,7 @@ int perf_rpc_run_end(struct perf_app *a, struct perf_rpc_counts *peer, uint64_t 
 int perf_rpc_bye(struct perf_app *a);
 int perf_rpc_server(struct perf_app *a);
 
-/* the client endpoint: rpc_echo.c owns it; rpc_boot.c connects its session */
+/* the client endpoint: rpc_cli.c makes it; rpc_boot.c connects its session */
 struct perf_rpc_cli {
 	struct rdx_rpc_endpoint *ep;
 	struct rdx_rpc_session *sess;
@@ -183,12 +203,22 @@ extern struct perf_rpc_run perf_rpc_run;
 extern struct perf_rpc_lc perf_rpc_lcs[RDX_MAX_LCORES];
 extern uint32_t perf_rpc_nb_clis;
 
+/* rpc_kv.c: issue one KV call of client c in call slot k; the result of
+ * rdx_rpc_call */
+int perf_rpc_kv_issue(struct perf_rpc_cli *c, struct perf_rpc_call *k, bool verify);
+
+/* rpc_cli.c: one client endpoint with its call slots and session, and its
+ * end; one run's client lcores (the main lcore polls the servers or
+ * watches the peer) */
+int perf_rpc_cli_create(struct perf_app *a, struct perf_rpc_cli *c, uint32_t id,
+			struct perf_rpc_lc *lc);
+void perf_rpc_cli_destroy(struct perf_rpc_cli *c);
+int perf_rpc_launch(struct perf_app *a);
+
 /* rpc_echo.c, for rpc_mpi.c (ranks under mpirun): the checks, the client
- * endpoints (not connected when a->mpi is set), one run's client lcores,
- * every endpoint's end */
+ * endpoints (not connected when a->mpi is set), every endpoint's end */
 int perf_rpc_check(const struct perf_app *a);
 int perf_rpc_setup(struct perf_app *a);
-int perf_rpc_launch(struct perf_app *a);
 void perf_rpc_teardown(struct perf_app *a);
 
 /* rpc_report.c: the report of echo on lib/rpc */

@@ -57,6 +57,39 @@ kv_boot_pre(const char *who, int *argc, char ***argv, bool *failed)
 	return b;
 }
 
+/*
+ * After the app's options, with --boot mpi (*b from kv_boot_pre): every
+ * rank gives its word on its own options at one quiet sync point, so that
+ * options refused on any rank end every rank at once, rather than the
+ * others at their timeout (or, without MPI_Finalize, at mpirun's). rc: 0
+ * (this rank's are good) or -EINVAL. Returns true when this rank is to
+ * print its refusal: without MPI, or when it is the first rank that
+ * refused (the ranks of one program see the same options: one line, not
+ * one per rank). After a refusal anywhere, *b is closed (MPI_Finalize)
+ * and *agreed false; else *agreed true and *b stays open.
+ */
+static inline bool
+kv_boot_opts(struct rdx_boot **b, int rc, bool *agreed)
+{
+	struct rdx_boot_sync s = {
+		.what = "take its options", .rc = rc, .run_end = true, .client = true,
+	};
+	bool say;
+
+	*agreed = rc == 0;
+	if (*b == NULL)
+		return rc != 0;
+	/* run_end: no line on the ranks that did not refuse */
+	(void)rdx_boot_sync(*b, &s);
+	say = rc != 0 && s.rank == rdx_boot_rank(*b);
+	if (s.status < 0) {
+		*agreed = false;
+		rdx_boot_close(*b);
+		*b = NULL;
+	}
+	return say;
+}
+
 /* After rdx_runtime_init: find the other ranks (b from kv_boot_pre), or
  * NULL after one line (b closed). */
 static inline struct rdx_boot *

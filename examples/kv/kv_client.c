@@ -265,9 +265,15 @@ kv_load(struct kv_client *kc, uint64_t n, uint32_t base, uint32_t keys, uint32_t
 	return kc->errors == 0 && kc->bad_bytes == 0 && kc->misses == 0 ? 0 : -EIO;
 }
 
+/* One line and exit 2; with --boot mpi, once for the whole job and on
+ * every rank (kv_boot_opts) */
 static int
-usage(const char *why)
+usage(struct rdx_boot **b, const char *why)
 {
+	bool agreed;
+
+	if (!kv_boot_opts(b, -EINVAL, &agreed))
+		return 2;
 	fprintf(stderr, "kv_client: %s (usage: kv_client [EAL options] -- --connect HOST:PORT | --boot mpi [--transport T] [--dev NAME] [--check] [-n OPS] [--keys K] [--value-size B] [--get-pct P] [--concurrent C] [--key-base N])\n",
 		why);
 	return 2;
@@ -302,7 +308,7 @@ main(int argc, char **argv)
 	struct rdx_rpc_conf conf = { .transport = "infrc", .name = "kv-client", .max_sessions = 1 };
 	const char *connect = NULL, *dev_name = "sw", *boot = "tcp";
 	struct rdx_boot *b = NULL;
-	bool boot_failed;
+	bool boot_failed, agreed;
 	struct rdx_dev *dev = NULL;
 	struct rdx_conn *conn = NULL;
 	uint32_t n = 10000, keys = 100, get_pct = 90, conc = 8, base = 0;
@@ -322,31 +328,37 @@ main(int argc, char **argv)
 	argc -= ret;
 	argv += ret;
 	kc.value_size = 1000;
+	/* --boot mpi: our line only, once for the job (usage) */
+	opterr = b == NULL;
 	while ((c = getopt_long(argc, argv, "n:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'C': connect = optarg; break;
 		case 't': conf.transport = optarg; break;
 		case 'd': dev_name = optarg; break;
 		case 'k': check = true; break;
-		case 'n': if (parse_u32(optarg, 1, 1u << 30, &n) < 0) return usage("bad -n"); break;
-		case 'K': if (parse_u32(optarg, 1, 1u << 20, &keys) < 0) return usage("bad --keys"); break;
-		case 'v': if (parse_u32(optarg, 1, KV_VALUE_MAX_DEFAULT, &kc.value_size) < 0) return usage("bad --value-size"); break;
-		case 'g': if (parse_u32(optarg, 0, 100, &get_pct) < 0) return usage("bad --get-pct"); break;
-		case 'c': if (parse_u32(optarg, 1, KV_MAX_CONC, &conc) < 0) return usage("bad --concurrent"); break;
-		case 'b': if (parse_u32(optarg, 0, 1u << 30, &base) < 0) return usage("bad --key-base"); break;
+		case 'n': if (parse_u32(optarg, 1, 1u << 30, &n) < 0) return usage(&b, "bad -n"); break;
+		case 'K': if (parse_u32(optarg, 1, 1u << 20, &keys) < 0) return usage(&b, "bad --keys"); break;
+		case 'v': if (parse_u32(optarg, 1, KV_VALUE_MAX_DEFAULT, &kc.value_size) < 0) return usage(&b, "bad --value-size"); break;
+		case 'g': if (parse_u32(optarg, 0, 100, &get_pct) < 0) return usage(&b, "bad --get-pct"); break;
+		case 'c': if (parse_u32(optarg, 1, KV_MAX_CONC, &conc) < 0) return usage(&b, "bad --concurrent"); break;
+		case 'b': if (parse_u32(optarg, 0, 1u << 30, &base) < 0) return usage(&b, "bad --key-base"); break;
 		case 'B': boot = optarg; break;
-		default: return usage("unknown option");
+		default: return usage(&b, "unknown option");
 		}
 	}
 	if (strcmp(boot, "tcp") != 0 && strcmp(boot, "mpi") != 0)
-		return usage("bad --boot");
+		return usage(&b, "bad --boot");
 	if (strcmp(boot, "mpi") == 0 && connect != NULL)
-		return usage("--boot mpi replaces --connect");
+		return usage(&b, "--boot mpi replaces --connect");
 	if (optind < argc || (strcmp(boot, "tcp") == 0 && (connect == NULL ||
 	    rdx_conn_parse_hostport(connect, host, sizeof(host), &port) < 0)))
-		return usage("--connect HOST:PORT is required");
+		return usage(&b, "--connect HOST:PORT is required");
 	if (rdx_rpc_transport_parse(conf.transport) < 0)
-		return usage("unknown transport");
+		return usage(&b, "unknown transport");
+	/* --boot mpi: every rank's options were good, or every rank leaves */
+	(void)kv_boot_opts(&b, 0, &agreed);
+	if (!agreed)
+		return 2;
 	rdx_hist_init(&kc.hist[0]);
 	rdx_hist_init(&kc.hist[1]);
 	dev = rdx_dev_open(dev_name, NULL);

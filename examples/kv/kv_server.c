@@ -214,9 +214,15 @@ kv_watch_poll(void *arg)
 	return 0;
 }
 
+/* One line and exit 2; with --boot mpi, once for the whole job and on
+ * every rank (kv_boot_opts) */
 static int
-usage(const char *why)
+usage(struct rdx_boot **b, const char *why)
 {
+	bool agreed;
+
+	if (!kv_boot_opts(b, -EINVAL, &agreed))
+		return 2;
 	fprintf(stderr, "kv_server: %s (usage: kv_server [EAL options] -- [--transport infrc|basic+infud|homa+infud] [--dev NAME] [-p PORT] [--clients N] [--boot tcp|mpi] [--capacity N] [--value-max BYTES])\n",
 		why);
 	return 2;
@@ -256,7 +262,7 @@ main(int argc, char **argv)
 	const char *dev_name = "sw", *boot = "tcp";
 	struct rdx_rpc_session *sess[KV_MAX_CLIENTS];
 	struct rdx_boot *b = NULL;
-	bool boot_failed;
+	bool boot_failed, agreed;
 	uint32_t port = 18600, clients = 1, i;
 	int c, ret, rc = 1;
 
@@ -270,22 +276,28 @@ main(int argc, char **argv)
 		return ret == -EINVAL ? 2 : 1;
 	argc -= ret;
 	argv += ret;
+	/* --boot mpi: our line only, once for the job (usage) */
+	opterr = b == NULL;
 	while ((c = getopt_long(argc, argv, "p:", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': conf.transport = optarg; break;
 		case 'd': dev_name = optarg; break;
-		case 'p': if (parse_u32(optarg, 1, 65535, &port) < 0) return usage("bad -p"); break;
-		case 'c': if (parse_u32(optarg, 1, KV_MAX_CLIENTS, &clients) < 0) return usage("bad --clients"); break;
-		case 'n': if (parse_u32(optarg, 1, 1u << 20, &s.cap) < 0) return usage("bad --capacity"); break;
-		case 'v': if (parse_u32(optarg, 1, KV_VALUE_MAX_LIMIT, &s.value_max) < 0) return usage("bad --value-max"); break;
+		case 'p': if (parse_u32(optarg, 1, 65535, &port) < 0) return usage(&b, "bad -p"); break;
+		case 'c': if (parse_u32(optarg, 1, KV_MAX_CLIENTS, &clients) < 0) return usage(&b, "bad --clients"); break;
+		case 'n': if (parse_u32(optarg, 1, 1u << 20, &s.cap) < 0) return usage(&b, "bad --capacity"); break;
+		case 'v': if (parse_u32(optarg, 1, KV_VALUE_MAX_LIMIT, &s.value_max) < 0) return usage(&b, "bad --value-max"); break;
 		case 'B': boot = optarg; break;
-		default: return usage("unknown option");
+		default: return usage(&b, "unknown option");
 		}
 	}
 	if (optind < argc || rdx_rpc_transport_parse(conf.transport) < 0)
-		return usage(optind < argc ? "unexpected argument" : "unknown transport");
+		return usage(&b, optind < argc ? "unexpected argument" : "unknown transport");
 	if (strcmp(boot, "tcp") != 0 && strcmp(boot, "mpi") != 0)
-		return usage("bad --boot");
+		return usage(&b, "bad --boot");
+	/* --boot mpi: every rank's options were good, or every rank leaves */
+	(void)kv_boot_opts(&b, 0, &agreed);
+	if (!agreed)
+		return 2;
 	/* --boot mpi: rank 0 of an mpirun, every other rank a client */
 	if (strcmp(boot, "mpi") == 0) {
 		b = kv_boot_open(b, "kv_server");

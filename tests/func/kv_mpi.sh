@@ -7,21 +7,17 @@
 # checked, the server's counts are both clients'; no -l, each rank's CPU
 # and EAL file prefix from lib/boot's rdx_boot_eal_args); a client rank whose
 # session does not match the server's (another transport): every rank
-# ends non-zero, each saying its session cannot connect; --boot bogus:
-# one line, exit 2. Skipped (77) only when mpirun is absent.
+# ends non-zero, each saying its session cannot connect; a kv option
+# refused after MPI started (on the client ranks, on the server): the
+# whole job ends non-zero well before the bootstrap's 30 s timeout, the
+# refusal printed once; --boot bogus: one line, exit 2. Skipped (77) only
+# when mpirun is absent.
 # Usage: kv_mpi.sh PATH/TO/kv_server (kv_client next to it)
-source "$(dirname "$0")/lib.sh"
+# the skip, Open MPI's environment and the mpirun line: mpi_lib.sh
+source "$(dirname "$0")/mpi_lib.sh"
 KVS=$PERF
 KVC=$(dirname "$KVS")/kv_client
 [ -x "$KVC" ] || { echo "no kv_client next to $KVS" >&2; exit 1; }
-
-if ! command -v mpirun >/dev/null 2>&1; then
-    echo "SKIP: mpirun not found (scripts/setup.sh installs openmpi-bin)"
-    exit 77
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-MPI=(mpirun --allow-run-as-root --oversubscribe --mca btl self,vader)
 
 # kvrun NAME NCLIENTS SERVER-ARGS... -- CLIENT-ARGS... (EAL: $EAL_S, $EAL_C)
 EAL_S=(-l 0) EAL_C=(-l 1)
@@ -68,6 +64,32 @@ if [ $rc -ne 0 ] && grep -q "kv_server: rank 0: cannot connect session 0" "$TMP/
 else
     fail "mismatch: exit $rc: $(tr '\n' '|' <"$TMP/mismatch.out") $(tail -n 3 "$TMP/mismatch.err" | tr '\n' '|')"
 fi
+
+# kvbad NAME NCLIENTS SERVER-ARGS... -- CLIENT-ARGS...: kvrun, RC and TOOK
+kvbad() {
+    local t0=$SECONDS
+    kvrun "$@"
+    RC=$?
+    TOOK=$((SECONDS - t0))
+}
+# expect_refused NAME WHAT LINE: exit non-zero in less than the bootstrap's
+# 30 s (no rank waited for it), LINE on stderr exactly once, no rank aborted
+expect_refused() {
+    local name=$1 what=$2 line=$3 n
+    n=$(grep -cF -- "$line" "$TMP/$name.err")
+    if [ "$RC" -ne 0 ] && [ "$TOOK" -lt 20 ] && [ "$n" -eq 1 ] &&
+       ! grep -q "aborting every rank" "$TMP/$name.err" && ! grep -q "kv_server: done" "$TMP/$name.out"; then
+        pass "$what: the job exits $RC in ${TOOK} s, '$line' once"
+    else
+        fail "$what: exit $RC after ${TOOK} s, $n x '$line': $(grep -v '^EAL' "$TMP/$name.err" | head -n 4 | tr '\n' '|')"
+    fi
+}
+EAL_S=(--file-prefix kvbad) EAL_C=(--file-prefix kvbad)
+kvbad badcli 2 --transport infrc -- --transport infrc --keys 0
+EAL_S=(-l 0) EAL_C=(-l 1)
+expect_refused badcli "--keys 0 on both client ranks" "kv_client: bad --keys"
+kvbad badsrv 1 --transport infrc --capacity 0 -- --transport infrc --check
+expect_refused badsrv "--capacity 0 on the server rank" "kv_server: bad --capacity"
 
 timeout -k 5 30 "$KVS" --no-huge -l 0 -- --dev sw --boot bogus >"$TMP/bad.out" 2>"$TMP/bad.err"
 rc=$?

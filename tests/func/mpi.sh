@@ -8,19 +8,9 @@
 # one line on every rank), --flows-start, a rank killed mid-run and a rank
 # stopped mid-run (the job fails in time and the output names the rank).
 # Skipped (77) only when mpirun is absent.
-source "$(dirname "$0")/lib.sh"
-
-if ! command -v mpirun >/dev/null 2>&1; then
-    echo "SKIP: mpirun not found (scripts/setup.sh installs openmpi-bin)"
-    exit 77
-fi
-# as root Open MPI wants both variables; one host: shared memory + self only
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# an ASan build: LeakSanitizer reports Open MPI's own allocations (MPI_Init
-# and MPI_Finalize alone show them), and 4 ranks' leak checks at exit have
-# stalled this VM for minutes: leak checking off for the ranks
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-MPI=(mpirun --oversubscribe --mca btl self,vader -np 4)
+# the skip, Open MPI's environment and the mpirun line: mpi_lib.sh
+source "$(dirname "$0")/mpi_lib.sh"
+MPI+=(-np 4)
 
 # mrun NAME TIMEOUT MPIRUN-ARGS... -- APP-ARGS...
 mrun() {

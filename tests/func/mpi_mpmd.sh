@@ -8,15 +8,8 @@
 # the job after the run with a line on every rank naming it (exit non-zero,
 # never an innocent rank named by the bootstrap timeout).
 # Skipped (77) only when mpirun is absent.
-source "$(dirname "$0")/lib.sh"
-
-if ! command -v mpirun >/dev/null 2>&1; then
-    echo "SKIP: mpirun not found (scripts/setup.sh installs openmpi-bin)"
-    exit 77
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-MPI=(mpirun --oversubscribe --mca btl self,vader)
+# the skip, Open MPI's environment and the mpirun line: mpi_lib.sh
+source "$(dirname "$0")/mpi_lib.sh"
 APP=("$PERF" --no-huge -- --dev sw)
 # the good ranks: a short pairs write with a 3 s bootstrap timeout
 GOOD=(--test write --mode bw -s 4K -n 1000 --pattern pairs --bootstrap-timeout 3)

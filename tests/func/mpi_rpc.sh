@@ -12,15 +12,9 @@
 # needed, a client rank is needed: exit 2); SIGINT to a client rank mid-run
 # (every rank names it, the report says interrupted, exit 130).
 # Skipped (77) only when mpirun is absent.
-source "$(dirname "$0")/lib.sh"
-
-if ! command -v mpirun >/dev/null 2>&1; then
-    echo "SKIP: mpirun not found (scripts/setup.sh installs openmpi-bin)"
-    exit 77
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-MPI=(mpirun --oversubscribe --mca btl self,vader -np 4)
+# the skip, Open MPI's environment and the mpirun line: mpi_lib.sh
+source "$(dirname "$0")/mpi_lib.sh"
+MPI+=(-np 4)
 export RDX_MPI_TEST_TAG=none
 
 # mrun NAME TIMEOUT APP-ARGS...: RC is mpirun's exit
