@@ -453,6 +453,10 @@ test_fair(void)
 		x[f] = 32.0 * 65536 / (double)end[f];
 	}
 	jain = (x[0] + x[1]) * (x[0] + x[1]) / (2 * (x[0] * x[0] + x[1] * x[1]));
+	printf("\n    fair (%s, modelled): QP 1 done at %.1f us, %.1f Gb/s; QP 2 at %.1f us, "
+	       "%.1f Gb/s; Jain %.3f (in arrival order QP 1 at %.1f us)\n", prof.name,
+	       (double)end[0] / 1e6, x[0] * 8000, (double)end[1] / 1e6, x[1] * 8000, jain,
+	       (double)first_end / 1e6);
 	CU_ASSERT(jain >= 0.99);
 	/* in arrival order QP 1 would have had the port alone first */
 	CU_ASSERT(end[0] > first_end + first_end / 2);
@@ -497,6 +501,10 @@ test_mouse(void)
 	/* on a fresh NIC at the same time, its own time */
 	sw_tm_nic_init(&n, &prof);
 	sw_tm_nic_wqe(&n, &prof, &mo, at, &alone);
+	printf("\n    mouse (%s, modelled): rung to CQE %.2f us behind 1 MiB, %.2f us alone; "
+	       "the megabyte's last bit %.2f us after the mouse was rung\n", prof.name,
+	       (double)(tm.cqe_ps - at) / 1e6, (double)(alone.cqe_ps - at) / 1e6,
+	       (double)(te.wire_ps - at) / 1e6);
 	CU_ASSERT(tm.cqe_ps <= alone.cqe_ps + 2 * pkt);
 	CU_ASSERT(tm.cqe_ps >= alone.cqe_ps);
 	/* and the elephant is moved on by the mouse's packet, no more */
