@@ -154,6 +154,24 @@ test_arbiter(void)
 	CU_ASSERT_EQUAL(sw_tm_arb_send(&a, 1, 40, 10, 1, &p1), 60);
 	CU_ASSERT_EQUAL(a.n, 2);
 	CU_ASSERT_EQUAL(sw_tm_arb_finish(&a, 2, p2), 70);
+	/* more QPs queued than SW_TM_ARB_EXACT: bounded, never earlier; the
+	 * schedule's time when the others all have more than it */
+	sw_tm_arb_init(&a);
+	for (i = 0; i < 100; i++)
+		(void)sw_tm_arb_send(&a, i, 0, 100, 10, &pos);
+	CU_ASSERT(a.n > SW_TM_ARB_EXACT);
+	CU_ASSERT_EQUAL(sw_tm_arb_send(&a, 200, 0, 30, 3, &p1), 100 * 30 + 30);
+	sw_tm_arb_init(&a);
+	for (i = 0; i < 100; i++)
+		(void)sw_tm_arb_send(&a, i, 0, i < 50 ? 10 : 1000, i < 50 ? 1 : 100, &pos);
+	t1 = sw_tm_arb_send(&a, 200, 0, 50, 5, &p1);
+	CU_ASSERT(t1 >= 50 * 10 + 50 * 50 + 50);
+	CU_ASSERT(t1 <= 50 * 10 + 50 * 1000 + 50);
+	/* the sums the bound uses follow the queue */
+	sw_tm_arb_advance(&a, 1000000);
+	CU_ASSERT_EQUAL(a.n, 0);
+	CU_ASSERT_EQUAL(a.sum_rem, 0);
+	CU_ASSERT_EQUAL(a.sum_pkt, 0);
 }
 
 static void

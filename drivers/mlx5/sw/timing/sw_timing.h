@@ -89,9 +89,13 @@ uint64_t sw_tm_rr_finish_ps(const uint64_t *pkts, unsigned int n, unsigned int q
  * Times are on one clock; the port has served everything before clock_ps
  * (a packet in service is finished: the link is not preempted). */
 #define SW_TM_ARB_KEYS 4096u
+/* With more QPs queued than this a finish time is bounded, not walked:
+ * O(1), never earlier than the schedule's (tm_link.c). */
+#define SW_TM_ARB_EXACT 64u
 
 struct sw_tm_arb {
 	uint64_t clock_ps;            /* served up to */
+	uint64_t sum_rem, sum_pkt;    /* over the QPs queued */
 	uint32_t gen;                 /* messages queued so far */
 	uint32_t n;                   /* QPs with data queued */
 	uint16_t head, tail;

@@ -89,6 +89,7 @@ arb_push(struct sw_tm_arb *a, uint16_t k)
 		a->next[a->tail] = k;
 	a->tail = k;
 	a->n++;
+	a->sum_pkt += a->pkt_ps[k];
 }
 
 static uint16_t
@@ -99,6 +100,7 @@ arb_pop(struct sw_tm_arb *a)
 	a->head = a->next[k];
 	if (--a->n == 0)
 		a->head = a->tail = SW_TM_ARB_NIL;
+	a->sum_pkt -= a->pkt_ps[k];
 	return k;
 }
 
@@ -106,16 +108,16 @@ void
 sw_tm_arb_advance(struct sw_tm_arb *a, uint64_t now_ps)
 {
 	while (a->n > 0 && a->clock_ps < now_ps) {
-		uint64_t round = 0, full = UINT64_MAX, r;
+		const uint64_t round = a->sum_pkt;
+		uint64_t full = UINT64_MAX, r = (now_ps - a->clock_ps) / round;
 		uint16_t k;
 
 		/* whole rounds while every QP has a full packet left: all
 		 * move on together, O(QPs queued) per step */
-		for (k = a->head; k != SW_TM_ARB_NIL; k = a->next[k]) {
-			round += a->pkt_ps[k];
-			full = tm_min(full, a->rem_ps[k] / a->pkt_ps[k]);
-		}
-		r = tm_min(full, (now_ps - a->clock_ps) / round);
+		if (r > 0)
+			for (k = a->head; k != SW_TM_ARB_NIL; k = a->next[k])
+				full = tm_min(full, a->rem_ps[k] / a->pkt_ps[k]);
+		r = tm_min(full, r);
 		if (r > 0) {
 			uint16_t prev = SW_TM_ARB_NIL, nx;
 
@@ -134,19 +136,26 @@ sw_tm_arb_advance(struct sw_tm_arb *a, uint64_t now_ps)
 				if (a->tail == k)
 					a->tail = prev;
 				a->n--;
+				a->sum_pkt -= a->pkt_ps[k];
 			}
 			if (a->n == 0)
 				a->head = a->tail = SW_TM_ARB_NIL;
+			a->sum_rem -= r * round;
 			a->clock_ps += r * round;
 			continue;
 		}
-		/* else one packet from the head */
-		k = arb_pop(a);
-		r = tm_min(a->rem_ps[k], a->pkt_ps[k]);
-		a->rem_ps[k] -= r;
-		a->clock_ps += r;
-		if (a->rem_ps[k] > 0)
-			arb_push(a, k);
+		/* else packet by packet, at most one round (n packets) */
+		for (r = a->n; r > 0 && a->n > 0 && a->clock_ps < now_ps; r--) {
+			uint64_t s;
+
+			k = arb_pop(a);
+			s = tm_min(a->rem_ps[k], a->pkt_ps[k]);
+			a->rem_ps[k] -= s;
+			a->sum_rem -= s;
+			a->clock_ps += s;
+			if (a->rem_ps[k] > 0)
+				arb_push(a, k);
+		}
 	}
 	if (a->n == 0 && a->clock_ps < now_ps)
 		a->clock_ps = now_ps;
@@ -163,10 +172,16 @@ sw_tm_arb_send(struct sw_tm_arb *a, uint32_t key, uint64_t ready_ps, uint64_t se
 	if (ser_ps == 0)
 		ser_ps = 1;
 	pkt = pkts == 0 ? ser_ps : (ser_ps + pkts - 1) / pkts;
-	a->pkt_ps[k] = (uint32_t)tm_min(tm_min(pkt, ser_ps), UINT32_MAX);
-	if (a->rem_ps[k] == 0)
+	pkt = tm_min(tm_min(pkt, ser_ps), UINT32_MAX);
+	if (a->rem_ps[k] == 0) {
+		a->pkt_ps[k] = (uint32_t)pkt;
 		arb_push(a, k);
+	} else {
+		a->sum_pkt = a->sum_pkt - a->pkt_ps[k] + pkt;
+		a->pkt_ps[k] = (uint32_t)pkt;
+	}
 	a->rem_ps[k] += ser_ps;
+	a->sum_rem += ser_ps;
 	a->enq_ps[k] += ser_ps;
 	a->gen++;
 	*pos = a->enq_ps[k];
@@ -196,6 +211,13 @@ sw_tm_arb_finish(const struct sw_tm_arb *a, uint32_t key, uint64_t pos)
 	need = pos - sent;
 	rounds = (need + a->pkt_ps[k] - 1) / a->pkt_ps[k];
 	t = a->clock_ps + need;
+	if (a->n > SW_TM_ARB_EXACT) {
+		/* many QPs: the others' data, at most a packet each a round
+		 * (>= the walk's sum: never earlier than the schedule) */
+		const uint64_t others = a->sum_pkt - a->pkt_ps[k];
+
+		return t + (others == 0 ? 0 : arb_upto(a->sum_rem - a->rem_ps[k], others, rounds));
+	}
 	for (j = a->head; j != SW_TM_ARB_NIL; j = a->next[j]) {
 		if (j == k)
 			before = false;
