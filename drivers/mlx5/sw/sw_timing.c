@@ -5,11 +5,11 @@
  * whether its modelled time has come. WQEs are scheduled when the engine
  * first sees them rung (timing/tm_nic.c gives each its responder data time
  * and its requester CQE time) and each QP keeps the deadlines of its rung
- * WQEs in a ring indexed like its SQ; while a WQE waits, messages other
- * QPs queue on the port later may come in front of its packets (per-packet
- * round-robin) and move its deadlines on (tm_moved). A WQE is executed (data, receive
- * CQE) no earlier than its data time; its requester CQE, if signaled, is
- * owed until its CQE time (sw_req_done: the CQE waits at the head as when
+ * WQEs in a ring indexed like its SQ. Messages other QPs queue on the
+ * port later may come in front of a WQE's packets (per-packet round-robin):
+ * when its time comes, that moves its deadlines on (tm_moved). A WQE is
+ * executed (data, receive CQE) no earlier than its data time; its
+ * requester CQE, if signaled, is owed until its CQE time (sw_req_done: the CQE waits at the head as when
  * the CQ's lock is busy; the QP's next WQEs wait behind it). A held WQE is
  * not an error: it stays at the head and the QP stays armed, as an RNR
  * wait does.
@@ -247,9 +247,9 @@ tm_gen(const struct sw_timing *t, const struct sw_tm_times *tt)
 }
 
 /* Messages of other QPs queued on the port since sl was scheduled may
- * come in front of its packets (round-robin): move its times on. Only
- * when the port has had new messages, and only when its lock is free at
- * once (else later). True when they moved. */
+ * come in front of its packets (round-robin): move its times on. Asked
+ * when its time has come; only when the port has had new messages, and
+ * only when its lock is free at once (else not moved). True when moved. */
 static bool
 tm_moved(struct sw_timing *t, struct sw_tm_slot *sl)
 {
@@ -326,7 +326,8 @@ sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db)
 		tm_schedule(t, q, tq, db, now);
 	sl = &tq->s[ci & (tq->cnt - 1)];
 	due = q->cqe_owed ? sl->due_cqe : sl->due;
-	if (now < due && tm_moved(t, sl))
+	/* its time has come: unless the port moved it on since */
+	if (now >= due && tm_moved(t, sl))
 		due = q->cqe_owed ? sl->due_cqe : sl->due;
 	if (now < due)
 		return true;
@@ -341,11 +342,17 @@ sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db)
 bool
 sw_timing_cqe_hold(struct sw_timing *t, const struct sw_lqp *q)
 {
-	const struct sw_tm_qp *tq = t->qp[q->slot];
+	struct sw_tm_qp *tq = t->qp[q->slot];
+	struct sw_tm_slot *sl;
+	uint64_t now;
 
 	if (tq == NULL || tq->owner != q)
 		return false;
-	return tm_now(t) < tq->s[q->sq_ci & (tq->cnt - 1)].due_cqe;
+	sl = &tq->s[q->sq_ci & (tq->cnt - 1)];
+	now = tm_now(t);
+	if (now < sl->due_cqe)
+		return true;
+	return tm_moved(t, sl) && now < sl->due_cqe;
 }
 
 void
