@@ -7,6 +7,8 @@
 #    (modelled)", the average and the peak bandwidth at most the profile's
 #    link goodput (payload over payload + headers, from the profile's keys),
 #    and a footer saying whether the host kept up (model-bound or not);
+#  - the same with two QPs (-q 2): they share the one port, together at
+#    most its goodput, and the run completes (round-robin deadlines);
 #  - write lat 8 B: t_min at least the profile's least one-way time (two
 #    posted PCIe writes, two pipeline passes, the propagation);
 #  - a profile given by path is named by its file;
@@ -63,6 +65,18 @@ if grep -Eq "^ (model-bound \(timing cx6-200g \(modelled\)\): this host ran the 
     pass "write bw: footer: $(grep -E 'model-bound|modelled NIC was busy' "$TMP/bw.out")"
 else
     fail "write bw: no model-bound footer:"; cat "$TMP/bw.out"
+fi
+
+# --- two QPs share one port: together at most the link's goodput -----
+run bw2 120 "${EAL[@]}" --log-level=error -- --test write --mode bw --sizes 64K -n 4000 -q 2 \
+    --dev sw:timing=cx6-200g --loopback
+rc=$?
+row=$(awk '$1 == 65536 { print $3, $4 }' "$TMP/bw2.out")
+if [ $rc -eq 0 ] && [ -n "$row" ] && grep -q "status: completed" "$TMP/bw2.out" &&
+   awk -v g="$GOOD" -v r="$row" 'BEGIN { split(r, x, " "); exit !(x[1] <= g * 1.01 && x[2] <= g) }'; then
+    pass "write bw 64K, 2 QPs on one port: peak/average $row MiB/s <= link goodput $GOOD MiB/s"
+else
+    fail "write bw 64K, 2 QPs: rc $rc, row '$row' vs goodput $GOOD:"; cat "$TMP/bw2.out" "$TMP/bw2.err"
 fi
 
 # --- latency: not below the profile's least one-way time -------------

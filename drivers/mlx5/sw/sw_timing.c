@@ -5,9 +5,11 @@
  * whether its modelled time has come. WQEs are scheduled when the engine
  * first sees them rung (timing/tm_nic.c gives each its responder data time
  * and its requester CQE time) and each QP keeps the deadlines of its rung
- * WQEs in a ring indexed like its SQ. A WQE is executed (data, receive
- * CQE) no earlier than its data time; its requester CQE, if signaled, is
- * owed until its CQE time (sw_req_done: the CQE waits at the head as when
+ * WQEs in a ring indexed like its SQ. Messages other QPs queue on the
+ * port later may come in front of a WQE's packets (per-packet round-robin):
+ * when its time comes, that moves its deadlines on (tm_moved). A WQE is
+ * executed (data, receive CQE) no earlier than its data time; its
+ * requester CQE, if signaled, is owed until its CQE time (sw_req_done: the CQE waits at the head as when
  * the CQ's lock is busy; the QP's next WQEs wait behind it). A held WQE is
  * not an error: it stays at the head and the QP stays armed, as an RNR
  * wait does.
@@ -42,13 +44,20 @@ struct sw_tm_shared {
 	struct sw_tm_nic nic;
 };
 
+/* per WQEBB of a QP's SQ: the times of the WQE starting there */
+struct sw_tm_slot {
+	uint64_t due;                 /* clock ticks: data */
+	uint64_t due_cqe;             /* clock ticks: the requester CQE */
+	struct sw_tm_times tt;        /* the model's, to move on (round-robin) */
+	uint32_t gen;                 /* port's messages queued when last moved */
+};
+
 struct sw_tm_qp {
 	const struct sw_lqp *owner;
 	uint32_t qpn, cnt;
 	uint32_t sched;               /* next WQEBB (16 bits) to schedule */
 	uint32_t late_ci;             /* head counted late (no twice) */
-	uint64_t *due_cqe;            /* per WQEBB: the CQE's */
-	uint64_t due[];               /* per WQEBB: clock ticks, data; then due_cqe */
+	struct sw_tm_slot s[];
 };
 
 struct sw_timing {
@@ -214,11 +223,10 @@ tm_qp(struct sw_timing *t, const struct sw_lqp *q)
 	if (tq != NULL && tq->owner == q && tq->qpn == q->qpn && tq->cnt == q->sq_wqe_cnt)
 		return tq;
 	free(tq);
-	tq = calloc(1, sizeof(*tq) + 2 * (size_t)q->sq_wqe_cnt * sizeof(tq->due[0]));
+	tq = calloc(1, sizeof(*tq) + (size_t)q->sq_wqe_cnt * sizeof(tq->s[0]));
 	t->qp[q->slot] = tq;
 	if (tq == NULL)
 		return NULL;
-	tq->due_cqe = tq->due + q->sq_wqe_cnt;
 	tq->owner = q;
 	tq->qpn = q->qpn;
 	tq->cnt = q->sq_wqe_cnt;
@@ -227,23 +235,56 @@ tm_qp(struct sw_timing *t, const struct sw_lqp *q)
 	return tq;
 }
 
+/* The port direction's messages queued so far (of the WQE's last pass). */
+static uint32_t
+tm_gen(const struct sw_timing *t, const struct sw_tm_times *tt)
+{
+	const struct sw_tm_nic *n = &t->sh->nic;
+
+	if (tt->dir == 0)
+		return 0;
+	return __atomic_load_n(tt->dir == 1 ? &n->tx.gen : &n->rx.gen, __ATOMIC_RELAXED);
+}
+
+/* Messages of other QPs queued on the port since sl was scheduled may
+ * come in front of its packets (round-robin): move its times on. Asked
+ * when its time has come; only when the port has had new messages, and
+ * only when its lock is free at once (else not moved). True when moved. */
+static bool
+tm_moved(struct sw_timing *t, struct sw_tm_slot *sl)
+{
+	const uint32_t gen = tm_gen(t, &sl->tt);
+	uint64_t d;
+
+	if (gen == sl->gen)
+		return false;
+	if (__atomic_exchange_n(&t->sh->lock, 1, __ATOMIC_ACQUIRE) != 0)
+		return false;
+	sl->gen = tm_gen(t, &sl->tt);
+	d = sw_tm_nic_delay(&t->sh->nic, &sl->tt);
+	__atomic_store_n(&t->sh->lock, 0, __ATOMIC_RELEASE);
+	if (d == 0)
+		return false;
+	d = (uint64_t)((double)d * t->tick_per_ps);
+	sl->due += d;
+	sl->due_cqe += d;
+	return true;
+}
+
 /* Deadlines for the WQEs rung from tq->sched up to db, seen at now. */
 static void
 tm_schedule(struct sw_timing *t, const struct sw_lqp *q, struct sw_tm_qp *tq, uint32_t db,
 	    uint64_t now)
 {
 	const uint64_t now_ps = (uint64_t)((double)(now - t->sh->epoch) * t->ps_per_tick);
-	struct sw_tm_times tt;
 	struct sw_tm_wqe w;
 	unsigned int spins = 0;
 
 	while (__atomic_exchange_n(&t->sh->lock, 1, __ATOMIC_ACQUIRE) != 0) {
 		if (++spins == SW_TM_LOCK_SPINS) {
 			/* not held: never wait on another process's scheduling */
-			for (; tq->sched != db; tq->sched = (tq->sched + 1) & 0xffff) {
-				tq->due[tq->sched & (tq->cnt - 1)] = 0;
-				tq->due_cqe[tq->sched & (tq->cnt - 1)] = 0;
-			}
+			for (; tq->sched != db; tq->sched = (tq->sched + 1) & 0xffff)
+				memset(&tq->s[tq->sched & (tq->cnt - 1)], 0, sizeof(tq->s[0]));
 			__atomic_fetch_add(&t->sh->unheld, 1, __ATOMIC_RELAXED);
 			return;
 		}
@@ -255,11 +296,12 @@ tm_schedule(struct sw_timing *t, const struct sw_lqp *q, struct sw_tm_qp *tq, ui
 	while (tq->sched != db) {
 		uint32_t nbb = tm_parse(q, tq->sched, &w);
 		uint32_t left = (db - tq->sched) & 0xffff;
-		const uint32_t i = tq->sched & (tq->cnt - 1);
+		struct sw_tm_slot *sl = &tq->s[tq->sched & (tq->cnt - 1)];
 
-		sw_tm_nic_wqe(&t->sh->nic, &t->prof, &w, now_ps, &tt);
-		tq->due[i] = t->sh->epoch + (uint64_t)((double)tt.data_ps * t->tick_per_ps);
-		tq->due_cqe[i] = t->sh->epoch + (uint64_t)((double)tt.cqe_ps * t->tick_per_ps);
+		sw_tm_nic_wqe(&t->sh->nic, &t->prof, &w, now_ps, &sl->tt);
+		sl->gen = tm_gen(t, &sl->tt);
+		sl->due = t->sh->epoch + (uint64_t)((double)sl->tt.data_ps * t->tick_per_ps);
+		sl->due_cqe = t->sh->epoch + (uint64_t)((double)sl->tt.cqe_ps * t->tick_per_ps);
 		tq->sched = (tq->sched + RTE_MIN(nbb, left)) & 0xffff;
 	}
 	__atomic_store_n(&t->sh->lock, 0, __ATOMIC_RELEASE);
@@ -270,6 +312,7 @@ sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db)
 {
 	struct sw_tm_qp *tq = tm_qp(t, q);
 	const uint32_t ci = q->sq_ci & 0xffff;
+	struct sw_tm_slot *sl;
 	uint64_t now, due;
 
 	if (tq == NULL)
@@ -281,7 +324,11 @@ sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db)
 	now = tm_now(t);
 	if (tq->sched != db)
 		tm_schedule(t, q, tq, db, now);
-	due = (q->cqe_owed ? tq->due_cqe : tq->due)[ci & (tq->cnt - 1)];
+	sl = &tq->s[ci & (tq->cnt - 1)];
+	due = q->cqe_owed ? sl->due_cqe : sl->due;
+	/* its time has come: unless the port moved it on since */
+	if (now >= due && tm_moved(t, sl))
+		due = q->cqe_owed ? sl->due_cqe : sl->due;
 	if (now < due)
 		return true;
 	if (tq->late_ci != ci &&
@@ -295,11 +342,17 @@ sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db)
 bool
 sw_timing_cqe_hold(struct sw_timing *t, const struct sw_lqp *q)
 {
-	const struct sw_tm_qp *tq = t->qp[q->slot];
+	struct sw_tm_qp *tq = t->qp[q->slot];
+	struct sw_tm_slot *sl;
+	uint64_t now;
 
 	if (tq == NULL || tq->owner != q)
 		return false;
-	return tm_now(t) < tq->due_cqe[q->sq_ci & (tq->cnt - 1)];
+	sl = &tq->s[q->sq_ci & (tq->cnt - 1)];
+	now = tm_now(t);
+	if (now < sl->due_cqe)
+		return true;
+	return tm_moved(t, sl) && now < sl->due_cqe;
 }
 
 void

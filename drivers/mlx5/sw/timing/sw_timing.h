@@ -7,7 +7,7 @@
  *
  *   tm_link.c     packetisation at the path MTU, per-packet header
  *                 overhead, serialisation, the port (one per device, shared
- *                 by its QPs), per-packet round-robin between QPs
+ *                 by its QPs: per-packet round-robin between QPs)
  *   tm_pcie.c     doorbell vs BlueFlame, WQE fetch, payload DMA (TLPs of
  *                 MaxReadReq / MaxPayloadSize)
  *   tm_cache.c    an LRU cache of N entries (the QP-context cache)
@@ -82,14 +82,40 @@ uint64_t sw_tm_link_goodput_mbps(uint64_t len, uint32_t mtu, uint32_t pkt_hdr, u
  * pkt_ps each, served from QP 0 on: when QP q's last packet has left. */
 uint64_t sw_tm_rr_finish_ps(const uint64_t *pkts, unsigned int n, unsigned int q, uint64_t pkt_ps);
 
-/* One port of a device: each direction a server in arrival order. */
-struct sw_tm_port {
-	uint64_t tx_free_ps;    /* our transmit direction busy until */
-	uint64_t rx_free_ps;    /* our receive direction (READ/atomic responses) */
+/* One direction of a device's port, shared by its QPs (keys: QP slots
+ * modulo SW_TM_ARB_KEYS): per-packet round-robin between the QPs with data
+ * queued. A QP with data is in the queue once; the head sends one packet
+ * and goes to the tail while it has more. A QP's messages go out in order.
+ * Times are on one clock; the port has served everything before clock_ps
+ * (a packet in service is finished: the link is not preempted). */
+#define SW_TM_ARB_KEYS 4096u
+/* With more QPs queued than this a finish time is bounded, not walked:
+ * O(1), never earlier than the schedule's (tm_link.c). */
+#define SW_TM_ARB_EXACT 64u
+
+struct sw_tm_arb {
+	uint64_t clock_ps;            /* served up to */
+	uint64_t sum_rem, sum_pkt;    /* over the QPs queued */
+	uint32_t gen;                 /* messages queued so far */
+	uint32_t n;                   /* QPs with data queued */
+	uint16_t head, tail;
+	uint16_t next[SW_TM_ARB_KEYS];
+	uint32_t pkt_ps[SW_TM_ARB_KEYS];  /* a full packet of its last message */
+	uint64_t rem_ps[SW_TM_ARB_KEYS];  /* queued, not yet sent */
+	uint64_t enq_ps[SW_TM_ARB_KEYS];  /* ever queued: positions in its stream */
 };
-/* A transfer of ser_ps ready at ready_ps on a direction free at *free_ps:
- * when its last bit has left; *free_ps moves there. */
-uint64_t sw_tm_port_send(uint64_t *free_ps, uint64_t ready_ps, uint64_t ser_ps);
+
+void sw_tm_arb_init(struct sw_tm_arb *a);
+/* Serve packets up to now_ps (the one in service at now_ps finishes). */
+void sw_tm_arb_advance(struct sw_tm_arb *a, uint64_t now_ps);
+/* A message of ser_ps in pkts packets from key, ready at ready_ps (not
+ * before the port's clock): its end in key's stream in *pos; returns when
+ * its last bit leaves if no other message is queued after it. */
+uint64_t sw_tm_arb_send(struct sw_tm_arb *a, uint32_t key, uint64_t ready_ps, uint64_t ser_ps,
+			uint64_t pkts, uint64_t *pos);
+/* When key's stream reaches pos (its last bit leaves) with what is queued
+ * now; 0 once it has been sent. */
+uint64_t sw_tm_arb_finish(const struct sw_tm_arb *a, uint32_t key, uint64_t pos);
 
 /* ------------------------------------------------------------------ */
 /* PCIe                                                               */
@@ -166,7 +192,8 @@ struct sw_tm_wqe {
 /* The device's NIC: all its shared resources (plain data: it may live in
  * shared memory). */
 struct sw_tm_nic {
-	struct sw_tm_port port;
+	struct sw_tm_arb tx;        /* our transmit direction */
+	struct sw_tm_arb rx;        /* our receive direction (READ/atomic responses) */
 	uint64_t pipe_free_ps;  /* send pipeline accepts the next message */
 	struct sw_tm_cache qpc;
 	struct sw_tm_atomic atom;
@@ -177,12 +204,22 @@ struct sw_tm_nic {
 struct sw_tm_times {
 	uint64_t data_ps;       /* responder: data placed (and receive CQE) */
 	uint64_t cqe_ps;        /* requester: completion visible */
+	/* the WQE's last pass over the port, which later messages of other
+	 * QPs can delay (round-robin): which direction (0: none), the QP's
+	 * key, its end in that QP's stream, when its last bit left */
+	uint8_t dir;
+	uint32_t key;
+	uint64_t pos;
+	uint64_t wire_ps;
 };
 
 void sw_tm_nic_init(struct sw_tm_nic *n, const struct sw_tm_profile *p);
 /* w posted at now_ps: its times; the NIC's resources move on. */
 void sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct sw_tm_wqe *w,
 		   uint64_t now_ps, struct sw_tm_times *t);
+/* t's times moved on by what was queued on the port since (a packet of
+ * each QP that came in front of it): 0 when unchanged. */
+uint64_t sw_tm_nic_delay(const struct sw_tm_nic *n, struct sw_tm_times *t);
 /* An 8-byte inline WRITE on an idle NIC: its one-way time (data placed);
  * what a latency test cannot go below. */
 uint64_t sw_tm_nic_min_write_ps(const struct sw_tm_profile *p);

@@ -6,7 +6,7 @@
  *   a miss reads qpc_bytes over PCIe), the send pipeline (one message per
  *   1/msg_rate, pipe_ns through it), payload DMA read (non-inline), the
  *   link (tm_link.c: packets, headers, serialisation on the port's transmit
- *   direction), propagation, the responder's pipeline, its payload DMA
+ *   direction, round-robin by packet with the other QPs' data), propagation, the responder's pipeline, its payload DMA
  *   write (and receive CQE for a SEND), or its READ response / atomic
  *   unit (tm_atomic.c) back on our receive direction, the ACK, and the
  *   requester's CQE (signaled WQEs only: cqe_ns and a 64-byte DMA write).
@@ -31,8 +31,19 @@ void
 sw_tm_nic_init(struct sw_tm_nic *n, const struct sw_tm_profile *p)
 {
 	memset(n, 0, sizeof(*n));
+	sw_tm_arb_init(&n->tx);
+	sw_tm_arb_init(&n->rx);
 	sw_tm_cache_init(&n->qpc, p->qpc_entries);
 	sw_tm_atomic_init(&n->atom, p->atomic_units);
+}
+
+static void
+tm_stage(struct sw_tm_times *t, uint8_t dir, uint32_t key, uint64_t pos, uint64_t wire_ps)
+{
+	t->dir = dir;
+	t->key = key;
+	t->pos = pos;
+	t->wire_ps = wire_ps;
 }
 
 void
@@ -44,9 +55,11 @@ sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct s
 	const uint64_t msg_ps = 1000000000ULL / p->msg_rate_kops;
 	const uint64_t ack_ser = sw_tm_link_ser_ps(p->pkt_hdr + p->ack_bytes, p->link_mbps);
 	const uint32_t mtu = w->mtu != 0 && w->mtu < p->mtu ? w->mtu : p->mtu;
-	uint64_t ready, start, ser, last, arrive, busy = msg_ps, done, miss = 0;
+	uint64_t ready, start, ser, last, arrive, busy = msg_ps, done, miss = 0, pkts;
+	uint64_t pos;
 	bool serial;
 
+	tm_stage(t, 0, 0, 0, 0);
 	ready = now_ps + sw_tm_pcie_wqe_ps(p, w->wqe_bytes, w->bf);
 	if (!sw_tm_cache_touch(&n->qpc, w->qp_key)) {
 		/* the context is read before the message goes on; the
@@ -71,7 +84,9 @@ sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct s
 			ready += p->pcie_rd_ns * SW_TM_PS_PER_NS;
 			ser = tm_max(ser, sw_tm_pcie_xfer_ps(p, w->len, p->mrrs));
 		}
-		last = sw_tm_port_send(&n->port.tx_free_ps, ready, ser);
+		last = sw_tm_arb_send(&n->tx, w->qp_key, ready, ser, sw_tm_link_packets(w->len, mtu),
+				      &pos);
+		tm_stage(t, 1, w->qp_key, pos, last);
 		arrive = last + prop;
 		t->data_ps = arrive + pipe + sw_tm_pcie_write_ps(p, w->len < p->mps ? w->len : p->mps);
 		if (w->op == SW_TM_SEND)
@@ -80,29 +95,34 @@ sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct s
 		done = arrive + pipe + ack_ser + prop;
 		break;
 	case SW_TM_READ:
-		last = sw_tm_port_send(&n->port.tx_free_ps, ready,
-				       sw_tm_link_ser_ps(p->pkt_hdr + p->reth, p->link_mbps));
+		last = sw_tm_arb_send(&n->tx, w->qp_key, ready,
+				      sw_tm_link_ser_ps(p->pkt_hdr + p->reth, p->link_mbps), 1, &pos);
 		arrive = last + prop + pipe + p->pcie_rd_ns * SW_TM_PS_PER_NS;
 		ser = sw_tm_link_ser_ps(sw_tm_link_wire_bytes(w->len, mtu, p->pkt_hdr,
 							      p->ack_bytes), p->link_mbps);
 		busy = tm_max(busy, ser);
 		ser = tm_max(ser, sw_tm_pcie_xfer_ps(p, w->len, p->mrrs));
-		last = sw_tm_port_send(&n->port.rx_free_ps, arrive, ser);
+		pkts = sw_tm_link_packets(w->len, mtu);
+		last = sw_tm_arb_send(&n->rx, w->qp_key, arrive, ser, pkts, &pos);
+		tm_stage(t, 2, w->qp_key, pos, last);
 		t->data_ps = last + prop + pipe +
 			sw_tm_pcie_write_ps(p, w->len < p->mps ? w->len : p->mps);
 		done = t->data_ps;
 		break;
 	case SW_TM_ATOMIC:
-		last = sw_tm_port_send(&n->port.tx_free_ps, ready,
-				       sw_tm_link_ser_ps(p->pkt_hdr + p->atomic_hdr, p->link_mbps));
+		last = sw_tm_arb_send(&n->tx, w->qp_key, ready,
+				      sw_tm_link_ser_ps(p->pkt_hdr + p->atomic_hdr, p->link_mbps), 1,
+				      &pos);
 		arrive = last + prop + pipe;
 		arrive = sw_tm_atomic_op(&n->atom, w->raddr, arrive, p->atomic_ns * SW_TM_PS_PER_NS,
 					 p->atomic_issue_ns * SW_TM_PS_PER_NS, &serial);
 		/* the unit's occupancy: a whole operation behind one on the
 		 * same address, an issue slot otherwise */
 		busy = tm_max(busy, (serial ? p->atomic_ns : p->atomic_issue_ns) * SW_TM_PS_PER_NS);
-		last = sw_tm_port_send(&n->port.rx_free_ps, arrive,
-				       sw_tm_link_ser_ps(p->pkt_hdr + p->ack_bytes + 8, p->link_mbps));
+		last = sw_tm_arb_send(&n->rx, w->qp_key, arrive,
+				      sw_tm_link_ser_ps(p->pkt_hdr + p->ack_bytes + 8, p->link_mbps), 1,
+				      &pos);
+		tm_stage(t, 2, w->qp_key, pos, last);
 		t->data_ps = last + prop + pipe + sw_tm_pcie_write_ps(p, 8);
 		done = t->data_ps;
 		break;
@@ -118,6 +138,23 @@ sw_tm_nic_wqe(struct sw_tm_nic *n, const struct sw_tm_profile *p, const struct s
 		t->cqe_ps = t->data_ps;
 	n->wqes++;
 	n->busy_ps += tm_max(busy, msg_ps + miss);
+}
+
+uint64_t
+sw_tm_nic_delay(const struct sw_tm_nic *n, struct sw_tm_times *t)
+{
+	uint64_t last, d;
+
+	if (t->dir == 0)
+		return 0;
+	last = sw_tm_arb_finish(t->dir == 1 ? &n->tx : &n->rx, t->key, t->pos);
+	if (last <= t->wire_ps)
+		return 0;   /* sent, or nothing came in front of it */
+	d = last - t->wire_ps;
+	t->wire_ps = last;
+	t->data_ps += d;
+	t->cqe_ps += d;
+	return d;
 }
 
 uint64_t
