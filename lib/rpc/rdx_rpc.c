@@ -137,6 +137,8 @@ conf_resolve(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_conf *conf)
 	ep->rto_min = RTE_MAX((uint64_t)ep->rto_min_us * ep->hz / 1000000u, (uint64_t)1);
 	ep->rto_max = (uint64_t)ep->rto_max_us * ep->hz / 1000000u;
 	ep->scan_period = RTE_MAX(ep->rto / 4, (uint64_t)1);
+	ep->rto_least = ep->rto;
+	ep->rto_least_sess = RPC_NONE;
 	ep->lcore_id = conf->lcore_id_set ? conf->lcore_id : -1;
 	if (t == RDX_RPC_TRANSPORT_INFRC) {
 		if ((uint64_t)ep->max_msg + RPC_HDR_LEN > a->max_msg_size) {
@@ -184,12 +186,14 @@ rdx_rpc_endpoint_create(struct rdx_dev *dev, const struct rdx_rpc_conf *conf)
 	ret = conf_resolve(ep, conf);
 	if (ret == 0) {
 		ep->sess = calloc(ep->max_sessions, sizeof(*ep->sess));
-		if (ep->sess == NULL)
+		ep->active = calloc((ep->max_sessions + 63u) / 64u, sizeof(*ep->active));
+		if (ep->sess == NULL || ep->active == NULL)
 			ret = -ENOMEM;
 	}
 	if (ret == 0)
 		ret = ep->ops->ep_init(ep);
 	if (ret != 0) {
+		free(ep->active);
 		free(ep->sess);
 		free(ep);
 		rte_errno = -ret;
@@ -220,6 +224,7 @@ rdx_rpc_endpoint_destroy(struct rdx_rpc_endpoint *ep)
 		if (ep->sess[i] != NULL)
 			rdx_rpc_session_destroy(ep->sess[i]);
 	ep->ops->ep_fini(ep);
+	free(ep->active);
 	free(ep->sess);
 	free(ep);
 	return 0;
@@ -356,6 +361,8 @@ rdx_rpc_session_create(struct rdx_rpc_endpoint *ep)
 		goto nomem;
 	s->ep = ep;
 	s->idx = idx;
+	s->act_word = &ep->active[idx / 64u];
+	s->act_bit = UINT64_C(1) << (idx % 64u);
 	ep->epoch++;
 	s->wire_id = idx | (uint32_t)ep->epoch << 24;
 	rpc_rtt_init(&s->rtt, ep->rto, ep->rto_min, ep->rto_max);
@@ -453,6 +460,7 @@ rdx_rpc_session_connect(struct rdx_rpc_session *s, const struct rdx_rpc_session_
 		return ret;
 	s->peer_idx = p->session_id;
 	s->connected = true;
+	rpc_rto_least_note(s->ep, s);
 	return 0;
 }
 
@@ -533,10 +541,12 @@ rdx_rpc_session_destroy(struct rdx_rpc_session *s)
 	/* before the continuations run: one that calls again on this session
 	 * gets -ENOTCONN, not a call the session's end would never complete */
 	s->connected = false;
+	rpc_rto_least_drop(ep, s);
 	for (i = 0; i < ep->slots; i++)
 		if (s->cs[i].busy)
 			rpc_call_complete(&s->cs[i], -ECONNABORTED, 0);
 	ep->ops->sess_fini(s);
+	*s->act_word &= ~s->act_bit; /* nothing left for the scan */
 	ep->sess[s->idx] = NULL;
 	ep->nsess--;
 	free(s->cs[0].rx.map);
@@ -609,7 +619,7 @@ rdx_rpc_call(struct rdx_rpc_session *s, uint16_t type, const void *req, uint32_t
 		return ret;
 	}
 	c->used = true;
-	c->busy = true;
+	rpc_cs_busy_on(c);
 	s->inflight++;
 	s->next_slot = c->idx + 1 == ep->slots ? 0 : c->idx + 1;
 	ep->stats.calls++;
@@ -627,7 +637,7 @@ rpc_call_complete(struct rpc_cslot *c, int status, uint32_t resp_len)
 		rpc_timeout_log(c); /* before the slot changes */
 	if (c->gent.pos != RPC_NONE)
 		rpc_grant_remove(&ep->gs, &c->gent);
-	c->busy = false;
+	rpc_cs_busy_off(c);
 	s->inflight--;
 	if (status == 0) {
 		ep->stats.calls_ok++;

@@ -116,6 +116,10 @@ struct rdx_rpc_session {
 	bool connected;
 	uint32_t inflight;
 	uint32_t next_slot;       /**< where the search for a free slot starts */
+	uint64_t cbusy;           /**< bit k: client slot k has a call in flight */
+	uint64_t sbusy;           /**< UD: bit k: server slot k is not idle */
+	uint64_t *act_word;       /**< the word of ep->active that holds our bit */
+	uint64_t act_bit;
 	struct rpc_cslot *cs;
 	struct rpc_sslot *ss;
 	/* UD */
@@ -204,6 +208,12 @@ struct rdx_rpc_endpoint {
 	uint32_t rto_min_us;
 	uint32_t rto_max_us;
 	uint64_t scan_period;     /**< TSC: a quarter of the smallest session RTO */
+	uint64_t rto_least;       /**< TSC: min(rto, every connected session's RTO) */
+	uint32_t rto_least_sess;  /**< a session whose RTO is rto_least (RPC_NONE: rto) */
+	bool rto_dirty;           /**< that session's RTO rose or it went: find it again */
+	uint64_t *active;         /**< bit i: session i had a busy slot since the last timer scan */
+	uint64_t scans;           /**< UD scans run (a test reads these two) */
+	uint64_t scan_visits;     /**< sessions they visited */
 	uint64_t now;             /**< TSC of this poll (UD) */
 	uint64_t call_to;         /**< TSC */
 	uint64_t next_scan;
@@ -292,6 +302,67 @@ rpc_copy(void *dst, const void *src, uint32_t n)
 	} else {
 		memcpy(d, s, n);
 	}
+}
+
+/* The slots with something outstanding (s->cbusy, s->sbusy), kept where a
+ * slot turns busy or idle, and the sessions that had one since the last
+ * timer scan (ep->active: set with the slot's bit, cleared by the UD timer
+ * scan once it finds the session idle): the UD scans visit only those
+ * (rdx_rpc_ud.c). */
+static inline void
+rpc_cs_busy_on(struct rpc_cslot *c)
+{
+	struct rdx_rpc_session *s = c->sess;
+
+	c->busy = true;
+	s->cbusy |= UINT64_C(1) << c->idx;
+	*s->act_word |= s->act_bit;
+}
+
+static inline void
+rpc_cs_busy_off(struct rpc_cslot *c)
+{
+	c->busy = false;
+	c->sess->cbusy &= ~(UINT64_C(1) << c->idx);
+}
+
+/** UD: a server slot leaves SS_IDLE (state: SS_RECV) or returns to it. */
+static inline void
+rpc_ss_busy_on(struct rpc_sslot *ss, uint8_t state)
+{
+	struct rdx_rpc_session *s = ss->req.sess;
+
+	ss->state = state;
+	s->sbusy |= UINT64_C(1) << ss->idx;
+	*s->act_word |= s->act_bit;
+}
+
+static inline void
+rpc_ss_busy_off(struct rpc_sslot *ss)
+{
+	ss->state = SS_IDLE;
+	ss->req.sess->sbusy &= ~(UINT64_C(1) << ss->idx);
+}
+
+/** s connected, or a timer scan visits it (its RTO may have moved): keep
+ * ep->rto_least. */
+static inline void
+rpc_rto_least_note(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s)
+{
+	if (s->rtt.rto <= ep->rto_least) {
+		ep->rto_least = s->rtt.rto;
+		ep->rto_least_sess = s->idx;
+	} else if (ep->rto_least_sess == s->idx) {
+		ep->rto_dirty = true;
+	}
+}
+
+/** Session s no longer counts towards ep->rto_least (disconnected). */
+static inline void
+rpc_rto_least_drop(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s)
+{
+	if (ep->rto_least_sess == s->idx)
+		ep->rto_dirty = true;
 }
 
 /* rdx_rpc.c, for the transports */

@@ -196,7 +196,7 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 		}
 		ss->id = h->rpc_id;
 		ss->used = true;
-		ss->state = SS_RECV;
+		rpc_ss_busy_on(ss, SS_RECV);
 		rpc_rtt_cancel(&ss->gtm);
 		rpc_rtt_cancel(&ss->tm);
 		ss->t_sent = 0;
@@ -385,6 +385,7 @@ rpc_ud_qp_failed(struct rdx_rpc_endpoint *ep, const struct rdx_wc *w)
 			struct rdx_rpc_session *s = ep->sess[i];
 
 			s->connected = false;
+			rpc_rto_least_drop(ep, s);
 			/* a deferred handler's slot goes on its rdx_rpc_respond */
 			if (s->ss[k].state != SS_HANDLER)
 				rpc_ud_ss_release(ep, &s->ss[k]);
@@ -601,41 +602,91 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 	}
 }
 
-/* Pump what may be sent; with timers, run every slot's timers and take
- * the next scan's period: a quarter of the smallest session RTO. */
+/* The least RTO again, over every connected session (the one that had
+ * it rose or went). A session's RTO moves only with a sample, taken while
+ * one of its slots is busy: the timer scan that follows visits it and
+ * notes its RTO (rpc_rto_least_note), so the others' are as last noted. */
+static void
+rto_least_find(struct rdx_rpc_endpoint *ep)
+{
+	uint32_t i;
+
+	ep->rto_least = ep->rto;
+	ep->rto_least_sess = RPC_NONE;
+	ep->rto_dirty = false;
+	for (i = 0; i < ep->max_sessions; i++) {
+		const struct rdx_rpc_session *s = ep->sess[i];
+
+		if (s != NULL && s->connected && s->rtt.rto < ep->rto_least) {
+			ep->rto_least = s->rtt.rto;
+			ep->rto_least_sess = i;
+		}
+	}
+}
+
+/* Pump what may be sent; with timers, run every busy slot's timers and
+ * take the next scan's period: a quarter of the smallest session RTO.
+ * Only the sessions that had a busy slot since the last timer scan are
+ * visited (ep->active; one that timer scan finds idle leaves it), and in
+ * them only the busy slots
+ * (cbusy | sbusy), in the order of their index; after a slot's timers
+ * (which may free slots and run continuations that call) the masks are
+ * read again, so that a slot made busy further on is visited in this scan
+ * too. */
 static void
 scan(struct rdx_rpc_endpoint *ep, uint64_t now, bool timers)
 {
-	uint64_t rto_least = ep->rto;
-	uint32_t i, k;
+	uint32_t w, nw = (ep->max_sessions + 63u) / 64u;
 
 	ep->pump = false;
-	for (i = 0; i < ep->max_sessions; i++) {
-		struct rdx_rpc_session *s = ep->sess[i];
+	ep->scans++;
+	for (w = 0; w < nw; w++) {
+		uint64_t sm = ep->active[w];
 
-		if (s == NULL || !s->connected)
-			continue;
-		if (s->rtt.rto < rto_least)
-			rto_least = s->rtt.rto;
-		s->probed = false;
-		for (k = 0; k < ep->slots; k++) {
-			struct rpc_cslot *c = &s->cs[k];
-			struct rpc_sslot *ss = &s->ss[k];
+		while (sm != 0) {
+			uint32_t b = (uint32_t)__builtin_ctzll(sm);
+			struct rdx_rpc_session *s = ep->sess[w * 64u + b];
+			uint64_t m;
 
-			if (c->busy && rpc_tx_sendable(&c->tx) > 0)
-				rpc_ud_pump_client(ep, c);
-			if (ss->state == SS_RESP && rpc_tx_sendable(&ss->tx) > 0)
-				rpc_ud_pump_server(ep, ss);
-			if (timers) {
+			sm = ep->active[w] & (~UINT64_C(1) << b);
+			if (s == NULL || !s->connected)
+				continue;
+			ep->scan_visits++;
+			if (timers)
+				rpc_rto_least_note(ep, s);
+			if ((s->cbusy | s->sbusy) == 0) {
+				if (timers) /* idle since: its RTO is in rto_least */
+					ep->active[w] &= ~(UINT64_C(1) << b);
+				continue;
+			}
+			s->probed = false;
+			for (m = s->cbusy | s->sbusy; m != 0;) {
+				uint32_t k = (uint32_t)__builtin_ctzll(m);
+				struct rpc_cslot *c = &s->cs[k];
+				struct rpc_sslot *ss = &s->ss[k];
+
+				if (c->busy && rpc_tx_sendable(&c->tx) > 0)
+					rpc_ud_pump_client(ep, c);
+				if (ss->state == SS_RESP && rpc_tx_sendable(&ss->tx) > 0)
+					rpc_ud_pump_server(ep, ss);
+				if (!timers) {
+					m &= m - 1; /* pumping frees no slot, starts no call */
+					continue;
+				}
 				if (c->busy)
 					client_timer(ep, c, now);
 				if (ss->state != SS_IDLE)
 					server_timer(ep, ss, now);
+				m = (s->cbusy | s->sbusy) & (~UINT64_C(1) << k);
 			}
+			sm = ep->active[w] & (~UINT64_C(1) << b);
 		}
 	}
-	if (timers)
-		ep->scan_period = rto_least / 4 != 0 ? rto_least / 4 : 1;
+	if (timers) {
+		if (ep->rto_dirty)
+			rto_least_find(ep);
+		ep->scan_period = ep->rto_least / 4 != 0 ? ep->rto_least / 4 : 1;
+	}
 }
 
 int

@@ -303,5 +303,5 @@ rpc_ud_ss_release(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss)
 		ep->pool_free[ep->pool_nfree++] = ss->buf;
 		ss->buf = RPC_NONE;
 	}
-	ss->state = SS_IDLE;
+	rpc_ss_busy_off(ss);
 }

@@ -7,9 +7,14 @@
  * fields the transport then uses must be in bounds: a DATA packet's bytes
  * inside the message and the datagram, a packet index inside the
  * reassembly bitmap, an ACK with its map, a RESEND inside the message; a
- * re-encoded header must read back the same. Anything else aborts (a
- * finding). Accepted DATA packets also go through a reassembly bitmap.
+ * re-encoded header must read back the same. The short path of a small
+ * call (rpc_pkt_parse_short, rdx_rpc_proto.h) accepts only what the full
+ * parser accepts, with the same header, and accepts every one-packet DATA
+ * message the full parser does (else a small call would take the slow
+ * path). Anything else aborts (a finding). Accepted DATA packets also go
+ * through a reassembly bitmap.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,9 +38,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static uint64_t map[256];
 	struct rpc_rx rx = { .map = map, .map_words = 256 };
 	struct rpc_pkt_limits lim;
-	struct rpc_hdr h, h2;
+	struct rpc_hdr h, h2, hs;
 	uint8_t enc[RPC_HDR_LEN];
 	uint32_t len, i;
+	bool short_ok;
 
 	if (size < 2)
 		return 0;
@@ -49,8 +55,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > UINT32_MAX)
 		return 0;
 	len = (uint32_t)size;
-	if (rpc_pkt_parse(data, len, &lim, &h) != 0)
+	short_ok = rpc_pkt_parse_short(data, len, &lim, &hs);
+	if (rpc_pkt_parse(data, len, &lim, &h) != 0) {
+		if (short_ok)
+			finding("by the short path a packet the full parser refuses");
 		return 0;
+	}
+	if (short_ok && memcmp(&h, &hs, sizeof(h)) != 0)
+		finding("by the short path a header the full parser reads otherwise");
+	if (short_ok && (h.kind != RPC_PKT_DATA || h.offset != 0 || h.length != h.msg_len))
+		finding("by the short path a packet that is not a whole message");
+	if (!short_ok && h.kind == RPC_PKT_DATA && h.msg_len <= lim.mtu)
+		finding("a one-packet message the short path does not take");
 	if (h.msg_len > lim.max_msg || h.type >= lim.max_types)
 		finding("a message or type above the limits");
 	switch (h.kind) {

@@ -633,6 +633,116 @@ test_homa_session_churn(void)
 	session_churn("homa+infud");
 }
 
+/*
+ * The timer scan visits only sessions with a busy slot: 71 connected
+ * sessions a side (two words of the active mask), calls on sessions 5 and
+ * 70 only, every 5th datagram lost. Every call completes once with its
+ * bytes (a loss is recovered only by a timer of that slot: one the scan
+ * skipped would leave its call hanging), and no scan visited more than
+ * the two busy sessions (visiting all, each scan would count 71).
+ */
+#define SCAN_SESS 71u
+#define SCAN_CALLS 60u
+#define SCAN_DEPTH 4u
+
+static void
+scan_active(const char *transport)
+{
+	struct rdx_rpc_conf conf = { .transport = transport, .slots = 8, .max_sessions = 80,
+				     .msg_bufs = 16, .rto_us = 2000 };
+	static const uint32_t busy[] = { 5, 70 };
+	struct rdx_rpc_session *sa[SCAN_SESS], *sb[SCAN_SESS];
+	static struct ut_call c[RTE_DIM(busy)][SCAN_CALLS];
+	static struct ut_req_hdr req[RTE_DIM(busy)][SCAN_CALLS];
+	static uint8_t resp[RTE_DIM(busy)][SCAN_CALLS][8];
+	struct rdx_rpc_session_info ia, ib;
+	struct rdx_rpc_stats st_a, st_b;
+	uint32_t next[RTE_DIM(busy)] = { 0 }, done, i, j;
+	uint64_t scans_a, visits_a, scans_b, visits_b;
+	struct ut_pair p;
+	double t_end;
+
+	memset(&ut_st, 0, sizeof(ut_st));
+	memset(c, 0, sizeof(c));
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw:ud_drop_every=5", "sw:ud_drop_every=5", &conf) == 0);
+	sa[0] = p.sa;
+	sb[0] = p.sb;
+	for (i = 1; i < SCAN_SESS; i++) {
+		sa[i] = rdx_rpc_session_create(p.a);
+		sb[i] = rdx_rpc_session_create(p.b);
+		CU_ASSERT_FATAL(sa[i] != NULL && sb[i] != NULL);
+		CU_ASSERT_FATAL(rdx_rpc_session_info_get(sa[i], &ia) == 0 &&
+				rdx_rpc_session_info_get(sb[i], &ib) == 0);
+		CU_ASSERT_FATAL(rdx_rpc_session_connect(sa[i], &ib) == 0 &&
+				rdx_rpc_session_connect(sb[i], &ia) == 0);
+	}
+	scans_a = p.a->scans;
+	visits_a = p.a->scan_visits;
+	scans_b = p.b->scans;
+	visits_b = p.b->scan_visits;
+	t_end = ut_now() + 30.0;
+	do {
+		for (j = 0; j < RTE_DIM(busy); j++) {
+			struct rdx_rpc_session *s = sa[busy[j]];
+
+			while (next[j] < SCAN_CALLS && rdx_rpc_session_inflight(s) < SCAN_DEPTH) {
+				struct ut_call *k = &c[j][next[j]];
+
+				req[j][next[j]] = (struct ut_req_hdr){ .resp_len = 8,
+								       .seed = j * 1000 + next[j] };
+				k->resp = resp[j][next[j]];
+				k->resp_len = 8;
+				k->seed = req[j][next[j]].seed;
+				if (rdx_rpc_call(s, UT_TYPE_ECHO, &req[j][next[j]], sizeof(req[0][0]),
+						 k->resp, 8, ut_cont, k) != 0)
+					break;
+				next[j]++;
+			}
+		}
+		rdx_rpc_endpoint_poll(p.a);
+		rdx_rpc_endpoint_poll(p.b);
+		done = 0;
+		for (j = 0; j < RTE_DIM(busy); j++)
+			for (i = 0; i < next[j]; i++)
+				done += c[j][i].completions != 0;
+	} while (done < RTE_DIM(busy) * SCAN_CALLS && ut_now() < t_end);
+	scans_a = p.a->scans - scans_a;
+	visits_a = p.a->scan_visits - visits_a;
+	scans_b = p.b->scans - scans_b;
+	visits_b = p.b->scan_visits - visits_b;
+	rdx_rpc_endpoint_stats_get(p.a, &st_a);
+	rdx_rpc_endpoint_stats_get(p.b, &st_b);
+	printf("\n  %s: %u of %u calls on 2 of %u sessions; scans a %lu visiting %lu sessions, "
+	       "b %lu visiting %lu; retransmits %lu\n", transport, done,
+	       (unsigned int)(RTE_DIM(busy) * SCAN_CALLS), SCAN_SESS, (unsigned long)scans_a,
+	       (unsigned long)visits_a, (unsigned long)scans_b, (unsigned long)visits_b,
+	       (unsigned long)(st_a.retransmits + st_a.resends_sent + st_b.retransmits +
+			       st_b.resends_sent));
+	CU_ASSERT_EQUAL(ut_st.ok, RTE_DIM(busy) * SCAN_CALLS);
+	CU_ASSERT_EQUAL(ut_st.errors, 0);
+	CU_ASSERT_EQUAL(ut_st.bad_bytes, 0);
+	CU_ASSERT_EQUAL(ut_st.extra, 0);
+	CU_ASSERT_EQUAL(p.srv_b.handled, RTE_DIM(busy) * SCAN_CALLS);
+	/* losses happened, and timers recovered them */
+	CU_ASSERT(st_a.retransmits + st_a.resends_sent + st_b.retransmits + st_b.resends_sent > 0);
+	CU_ASSERT(scans_a > 0 && scans_b > 0);
+	CU_ASSERT(visits_a <= RTE_DIM(busy) * scans_a);
+	CU_ASSERT(visits_b <= RTE_DIM(busy) * scans_b);
+	ut_pair_close(&p);
+}
+
+static void
+test_basic_scan_active(void)
+{
+	scan_active("basic+infud");
+}
+
+static void
+test_homa_scan_active(void)
+{
+	scan_active("homa+infud");
+}
+
 /* rpc_copy (the payload copy of every transport): every length up to 40
  * at every alignment, the bytes around untouched. */
 static void
@@ -765,6 +875,8 @@ main(void)
 		{ "homa_session_churn", test_homa_session_churn },
 		{ "basic_one_burst", test_basic_one_burst },
 		{ "copy", test_copy },
+		{ "basic_scan_active", test_basic_scan_active },
+		{ "homa_scan_active", test_homa_scan_active },
 		{ "homa_one_burst", test_homa_one_burst },
 		{ NULL, NULL },
 	};
