@@ -275,43 +275,22 @@ _Static_assert(offsetof(struct rdx_wc, imm) == offsetof(struct rdx_wc, byte_len)
 	       "rdx_wc receive fields layout");
 
 /*
- * A run of RESP_SEND CQEs of qp from consumer counter ci on, into wc: up
- * to n, up to the receives outstanding (the receive queue completes in
- * order, rdma-core cq.c for a non-SRQ QP: the oldest outstanding receive
- * each), and up to the CQ ring's end (so one owner bit is software's for
- * the whole run). The run ends before the first slot that does not hold
- * a software-owned RESP_SEND of qp. The QP's values are read once:
- * nothing in the run writes them but rq_tail, at its end. Returns the
- * CQEs taken.
+ * A good RESP_SEND CQE of qp (the QP it names): the oldest outstanding
+ * receive completes (the receive queue completes in order, rdma-core
+ * cq.c for a non-SRQ QP). False (and nothing changed) when none is
+ * outstanding: cqe_other reports that CQE.
  */
-static __rte_always_inline uint32_t
-cqe_resp_run(struct rdx_mlx5_qp *qp, uint8_t *buf, uint32_t mask, uint32_t cnt, uint32_t ci,
-	     struct rdx_wc *restrict wc, uint32_t n, const uint32_t shift)
+static __rte_always_inline bool
+cqe_resp_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t qpn,
+	      struct rdx_wc *wc)
 {
 	const uint32_t tail = qp->rq_tail;
-	const uint32_t k = RTE_MIN(RTE_MIN(n, qp->rq_head - tail), cnt - (ci & mask));
-	const uint8_t want = cqe_op_own_want(MLX5_CQE_RESP_SEND, ci, cnt);
-	const uint64_t *const wrid = qp->rq_wrid;
-	const uint32_t rq_mask = qp->rq_mask;
-	void *const ctx = qp->base.user_ctx;
-	const uint32_t qpn = qp->base.qp_num;
-	uint8_t *slot = buf + ((size_t)(ci & mask) << shift);
-	uint32_t i;
 
-	for (i = 0; i < k; i++, slot += (size_t)1 << shift) {
-		volatile struct mlx5_cqe64 *const cqe = (volatile struct mlx5_cqe64 *)(void *)slot;
-
-		if ((cqe->op_own & CQE_OP_OWN_MASK) != want)
-			break;
-		udma_from_device_barrier();
-		if ((be32toh(cqe->sop_drop_qpn) & 0xffffff) != qpn)
-			break;
-		wc_set_recv(&wc[i], cqe, wrid[(tail + i) & rq_mask], ctx, qpn);
-	}
-	/* none taken: qp may be the read-only empty cache */
-	if (i != 0)
-		qp->rq_tail = tail + i;
-	return i;
+	if (unlikely(tail == qp->rq_head))
+		return false;
+	wc_set_recv(wc, cqe, qp->rq_wrid[tail & qp->rq_mask], qp->base.user_ctx, qpn);
+	qp->rq_tail = tail + 1;
+	return true;
 }
 
 /*
@@ -521,16 +500,10 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *restrict wc, const uint16_t n, co
 			    likely(cqe_req_good(qp, cqe, sop, wc, lean)))
 				continue;
 		} else if (!lean && op_own == cqe_op_own_want(MLX5_CQE_RESP_SEND, ci, cnt)) {
-			/* the RESP_SEND CQEs of the cached QP from here on */
-			const uint32_t k = cqe_resp_run(qp, buf, mask, cnt, ci, wc, n - got,
-							shift);
-
-			if (likely(k != 0)) {
-				got = (uint16_t)(got + k - 1);
-				wc += k - 1;
-				ci += k - 1;
+			udma_from_device_barrier();
+			sop = be32toh(cqe->sop_drop_qpn) & 0xffffff;
+			if (likely(qp->base.qp_num == sop) && likely(cqe_resp_good(qp, cqe, sop, wc)))
 				continue;
-			}
 		} else if (!cqe_owned(cqe, ci, cnt)) {
 			break;
 		}
