@@ -294,6 +294,47 @@ cqe_resp_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t 
 }
 
 /*
+ * A run of RESP_SEND CQEs of qp (out of line: the poll loop takes a
+ * burst's first two itself), from consumer counter ci on, into wc: up
+ * to n, up to the receives outstanding (the receive queue completes in
+ * order, rdma-core cq.c for a non-SRQ QP: the oldest outstanding receive
+ * each), and up to the CQ ring's end (so one owner bit is software's for
+ * the whole run). The run ends before the first slot that does not hold
+ * a software-owned RESP_SEND of qp. The QP's values are read once:
+ * nothing in the run writes them but rq_tail, at its end. Returns the
+ * CQEs taken.
+ */
+static __rte_noinline uint32_t
+cqe_resp_run(struct rdx_mlx5_qp *qp, uint8_t *buf, uint32_t mask, uint32_t cnt, uint32_t ci,
+	     struct rdx_wc *restrict wc, uint32_t n, const uint32_t shift)
+{
+	const uint32_t tail = qp->rq_tail;
+	const uint32_t k = RTE_MIN(RTE_MIN(n, qp->rq_head - tail), cnt - (ci & mask));
+	const uint8_t want = cqe_op_own_want(MLX5_CQE_RESP_SEND, ci, cnt);
+	const uint64_t *const wrid = qp->rq_wrid;
+	const uint32_t rq_mask = qp->rq_mask;
+	void *const ctx = qp->base.user_ctx;
+	const uint32_t qpn = qp->base.qp_num;
+	uint8_t *slot = buf + ((size_t)(ci & mask) << shift);
+	uint32_t i;
+
+	for (i = 0; i < k; i++, slot += (size_t)1 << shift) {
+		volatile struct mlx5_cqe64 *const cqe = (volatile struct mlx5_cqe64 *)(void *)slot;
+
+		if ((cqe->op_own & CQE_OP_OWN_MASK) != want)
+			break;
+		udma_from_device_barrier();
+		if ((be32toh(cqe->sop_drop_qpn) & 0xffffff) != qpn)
+			break;
+		wc_set_recv(&wc[i], cqe, wrid[(tail + i) & rq_mask], ctx, qpn);
+	}
+	/* none taken: qp may be the read-only empty cache */
+	if (i != 0)
+		qp->rq_tail = tail + i;
+	return i;
+}
+
+/*
  * Retire send WQEs up to the one at WQEBB counter wqe_ctr for an error or
  * flush CQE (which may name an unsignaled WQE: found by walking the ring).
  * Returns false for a counter that names no outstanding WQE.
@@ -484,6 +525,7 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *restrict wc, const uint16_t n, co
 	/* never NULL (the sentinel matches no 24-bit QPN) */
 	struct rdx_mlx5_qp *qp = cq->last_qp;
 	uint32_t ci = ci0;
+	uint32_t resps = 0;
 	uint16_t got;
 
 	for (got = 0; got < n; got++, wc++, ci++) {
@@ -502,8 +544,22 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *restrict wc, const uint16_t n, co
 		} else if (!lean && op_own == cqe_op_own_want(MLX5_CQE_RESP_SEND, ci, cnt)) {
 			udma_from_device_barrier();
 			sop = be32toh(cqe->sop_drop_qpn) & 0xffffff;
-			if (likely(qp->base.qp_num == sop) && likely(cqe_resp_good(qp, cqe, sop, wc)))
+			/* the third this poll: a burst of them, the run from here */
+			if (resps >= 2) {
+				const uint32_t k = cqe_resp_run(qp, buf, mask, cnt, ci, wc, n - got,
+								shift);
+
+				if (likely(k != 0)) {
+					got = (uint16_t)(got + k - 1);
+					wc += k - 1;
+					ci += k - 1;
+					continue;
+				}
+			}
+			if (likely(qp->base.qp_num == sop) && likely(cqe_resp_good(qp, cqe, sop, wc))) {
+				resps++;
 				continue;
+			}
 		} else if (!cqe_owned(cqe, ci, cnt)) {
 			break;
 		}
