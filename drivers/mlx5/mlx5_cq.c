@@ -275,7 +275,27 @@ _Static_assert(offsetof(struct rdx_wc, imm) == offsetof(struct rdx_wc, byte_len)
 	       "rdx_wc receive fields layout");
 
 /*
- * A run of RESP_SEND CQEs of qp from consumer counter ci on, into wc: up
+ * A good RESP_SEND CQE of qp (the QP it names): the oldest outstanding
+ * receive completes (the receive queue completes in order, rdma-core
+ * cq.c for a non-SRQ QP). False (and nothing changed) when none is
+ * outstanding: cqe_other reports that CQE.
+ */
+static __rte_always_inline bool
+cqe_resp_good(struct rdx_mlx5_qp *qp, volatile struct mlx5_cqe64 *cqe, uint32_t qpn,
+	      struct rdx_wc *wc)
+{
+	const uint32_t tail = qp->rq_tail;
+
+	if (unlikely(tail == qp->rq_head))
+		return false;
+	wc_set_recv(wc, cqe, qp->rq_wrid[tail & qp->rq_mask], qp->base.user_ctx, qpn);
+	qp->rq_tail = tail + 1;
+	return true;
+}
+
+/*
+ * A run of RESP_SEND CQEs of qp (out of line: the poll loop takes a
+ * burst's first two itself), from consumer counter ci on, into wc: up
  * to n, up to the receives outstanding (the receive queue completes in
  * order, rdma-core cq.c for a non-SRQ QP: the oldest outstanding receive
  * each), and up to the CQ ring's end (so one owner bit is software's for
@@ -284,7 +304,7 @@ _Static_assert(offsetof(struct rdx_wc, imm) == offsetof(struct rdx_wc, byte_len)
  * nothing in the run writes them but rq_tail, at its end. Returns the
  * CQEs taken.
  */
-static __rte_always_inline uint32_t
+static __rte_noinline uint32_t
 cqe_resp_run(struct rdx_mlx5_qp *qp, uint8_t *buf, uint32_t mask, uint32_t cnt, uint32_t ci,
 	     struct rdx_wc *restrict wc, uint32_t n, const uint32_t shift)
 {
@@ -505,6 +525,7 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *restrict wc, const uint16_t n, co
 	/* never NULL (the sentinel matches no 24-bit QPN) */
 	struct rdx_mlx5_qp *qp = cq->last_qp;
 	uint32_t ci = ci0;
+	uint32_t resps = 0;
 	uint16_t got;
 
 	for (got = 0; got < n; got++, wc++, ci++) {
@@ -521,14 +542,22 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *restrict wc, const uint16_t n, co
 			    likely(cqe_req_good(qp, cqe, sop, wc, lean)))
 				continue;
 		} else if (!lean && op_own == cqe_op_own_want(MLX5_CQE_RESP_SEND, ci, cnt)) {
-			/* the RESP_SEND CQEs of the cached QP from here on */
-			const uint32_t k = cqe_resp_run(qp, buf, mask, cnt, ci, wc, n - got,
-							shift);
+			udma_from_device_barrier();
+			sop = be32toh(cqe->sop_drop_qpn) & 0xffffff;
+			/* the third this poll: a burst of them, the run from here */
+			if (resps >= 2) {
+				const uint32_t k = cqe_resp_run(qp, buf, mask, cnt, ci, wc, n - got,
+								shift);
 
-			if (likely(k != 0)) {
-				got = (uint16_t)(got + k - 1);
-				wc += k - 1;
-				ci += k - 1;
+				if (likely(k != 0)) {
+					got = (uint16_t)(got + k - 1);
+					wc += k - 1;
+					ci += k - 1;
+					continue;
+				}
+			}
+			if (likely(qp->base.qp_num == sop) && likely(cqe_resp_good(qp, cqe, sop, wc))) {
+				resps++;
 				continue;
 			}
 		} else if (!cqe_owned(cqe, ci, cnt)) {

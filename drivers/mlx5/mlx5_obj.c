@@ -262,8 +262,9 @@ rdx_mlx5_bfreg_init(struct rdx_mlx5_bfreg *bf, void *reg, uint32_t size)
 	bf->reg = reg;
 	bf->size = size;
 	/* MLX5_SHUT_UP_BF: post_send_db never copies, rings with 8 bytes (the
-	 * halves still alternate: bf->offset toggles by buf_size). */
-	bf->copy_max = env_set("MLX5_SHUT_UP_BF", false) ? 0 : size;
+	 * halves still alternate: bf->offset toggles by buf_size). A copy is
+	 * made of whole 64-byte chunks: the largest one fits the half. */
+	bf->copy_max = env_set("MLX5_SHUT_UP_BF", false) ? 0 : size & ~63u;
 	/* MLX5_POST_SEND_PREFER_BF (default on): copy any small WQE, not
 	 * only inline ones. */
 	bf->prefer_bf = env_set("MLX5_POST_SEND_PREFER_BF", true);

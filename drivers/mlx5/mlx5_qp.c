@@ -99,15 +99,15 @@ bf_copy(const struct rdx_mlx5_qp *qp, volatile uint8_t *dst, const uint8_t *src,
 /*
  * Ring once for the WQEs up to cur_post, the last at ctrl (rdma-core
  * post_send_db): the doorbell record after the WQEs, the register after
- * the record. bf_ds: the DS count of a burst's only WQE when BlueFlame
+ * the record. bf_nbb: the WQEBBs of a burst's only WQE when BlueFlame
  * may take it (a WQE of more than one DS, inline or with prefer_bf; the
- * caller's rule, bf_ds_of), else 0. Such a WQE that fits the register's
- * half is copied whole; else ctrl bytes 0..7 are the doorbell. The
- * halves of a register alternate.
+ * caller's rule, bf_nbb_of), else 0. Such a WQE that fits the register's
+ * half (copy_max: whole 64-byte chunks) is copied whole; else ctrl bytes
+ * 0..7 are the doorbell. The halves of a register alternate.
  */
 static __rte_always_inline void
 post_send_db(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *ctrl, uint32_t cur_post,
-	     uint32_t bf_ds)
+	     uint32_t bf_nbb)
 {
 	struct rdx_mlx5_bfreg *const bf = qp->bf;
 	volatile uint8_t *const reg = bf->reg + bf->offset;
@@ -116,8 +116,8 @@ post_send_db(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *ctrl, uint3
 	udma_to_device_barrier();
 	qp->dbrec[MLX5_SND_DBR] = htobe32(cur_post & 0xffff);
 	mmio_wc_start();
-	if (bf_ds != 0 && bf_ds * MLX5_DS_SIZE <= bf->copy_max) {
-		bf_copy(qp, reg, (const uint8_t *)ctrl, (bf_ds + 3) >> 2);
+	if (bf_nbb != 0 && bf_nbb << MLX5_WQEBB_SHIFT <= bf->copy_max) {
+		bf_copy(qp, reg, (const uint8_t *)ctrl, bf_nbb);
 		qp->stats.bf_posts++;
 	} else {
 		memcpy(&db, ctrl, sizeof(db));
@@ -128,9 +128,9 @@ post_send_db(struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *ctrl, uint3
 	bf->offset ^= bf->size;
 }
 
-/* post_send_db's bf_ds for a burst of nreq WQEs, the last at ctrl. */
+/* post_send_db's bf_nbb for a burst of nreq WQEs, the last at ctrl. */
 static __rte_always_inline uint32_t
-bf_ds_of(const struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *ctrl, uint32_t nreq,
+bf_nbb_of(const struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *ctrl, uint32_t nreq,
 	 bool inl)
 {
 	uint32_t ds;
@@ -138,7 +138,7 @@ bf_ds_of(const struct rdx_mlx5_qp *qp, const struct mlx5_wqe_ctrl_seg *ctrl, uin
 	if (nreq != 1 || !(inl || qp->bf->prefer_bf))
 		return 0;
 	ds = be32toh(ctrl->qpn_ds) & 0x3f;
-	return ds > 1 ? ds : 0;
+	return ds > 1 ? (ds + 3) >> 2 : 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -174,7 +174,7 @@ post_send_finish(struct rdx_mlx5_qp *qp, struct mlx5_wqe_ctrl_seg *last, uint32_
 	qp->sq_head = head;
 	qp->sq_unsignaled = head - sig_base;
 	qp->stats.wqes += nreq;
-	post_send_db(qp, last, cur_post, bf_ds_of(qp, last, nreq, inl));
+	post_send_db(qp, last, cur_post, bf_nbb_of(qp, last, nreq, inl));
 	return (uint16_t)nreq;
 }
 
@@ -340,14 +340,14 @@ post_send_one(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, const bool ud)
 }
 
 /*
- * The rest of a burst of one, its WQE of nbb WQEBBs and ds DS written at
- * ctrl (WQEBB index idx) unsignaled: post_send's signaling rule for one
- * WQE (used: the WQEs outstanding before it), the ring state, the
- * counters, the doorbell (BlueFlame: the WQE is inline).
+ * The rest of a burst of one, its inline WQE of nbb WQEBBs (more than
+ * one DS) written at ctrl (WQEBB index idx) unsignaled: post_send's
+ * signaling rule for one WQE (used: the WQEs outstanding before it), the
+ * ring state, the counters, the doorbell (BlueFlame may take the WQE).
  */
 static __rte_always_inline uint16_t
 post_one_finish(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint8_t *ctrl, uint32_t idx,
-		uint32_t used, uint32_t nbb, uint32_t ds)
+		uint32_t used, uint32_t nbb)
 {
 	const uint32_t head = qp->sq_head;
 	const uint32_t next = qp->sq_cur_post + nbb;
@@ -365,7 +365,7 @@ post_one_finish(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint8_t *ctrl, 
 	qp->sq_head = head + 1;
 	qp->sq_unsignaled = unsig;
 	qp->stats.wqes++;
-	post_send_db(qp, (const struct mlx5_wqe_ctrl_seg *)(const void *)ctrl, next, ds);
+	post_send_db(qp, (const struct mlx5_wqe_ctrl_seg *)(const void *)ctrl, next, nbb);
 	return 1;
 }
 
@@ -385,8 +385,7 @@ post_one_inl(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint32_t used, con
 
 	if (unlikely(nbb == 0))
 		return post_send_one(qp, wr, false);
-	return post_one_finish(qp, wr, ctrl, idx, used,  nbb,
-			       be32toh(((struct mlx5_wqe_ctrl_seg *)(void *)ctrl)->qpn_ds) & 0x3f);
+	return post_one_finish(qp, wr, ctrl, idx, used, nbb);
 }
 
 /*
@@ -421,7 +420,7 @@ post_one(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, const bool ud)
 							  MLX5_OPCODE_RDMA_WRITE) << 32 |
 					       qp->qpn8 | ds), 0 };
 	memcpy(ctrl, &ctrl16, sizeof(ctrl16));
-	return post_one_finish(qp, wr, ctrl, idx, used, 1, ds);
+	return post_one_finish(qp, wr, ctrl, idx, used, 1);
 }
 
 /* A burst through the vector runs, then post_send for the rest. */

@@ -65,7 +65,8 @@ struct rdx_mlx5_bfreg {
 	uint8_t *reg;           /* never NULL: &sink when there is none */
 	uint32_t size;          /* one half, bytes (0: a register without halves) */
 	uint32_t offset;        /* 0 or size: the half the next ring uses */
-	uint32_t copy_max;      /* largest BlueFlame copy: size, or 0 (8-byte doorbells only) */
+	uint32_t copy_max;      /* largest BlueFlame copy: size in whole 64-byte
+	                           chunks, or 0 (8-byte doorbells only) */
 	bool prefer_bf;         /* copy non-inline WQEs too (MLX5_POST_SEND_PREFER_BF) */
 	uint32_t refs;          /* QPs using it (control path) */
 	uint64_t sink;          /* takes the doorbells of a QP without a register */
