@@ -176,6 +176,16 @@ int perf_boot_bye(struct perf_app *a, uint32_t run_type, const void *msg, size_t
  * ENDACK gave it, bytes/s (0: not measured). */
 double perf_boot_peer_peak(const struct perf_app *a);
 
+/*
+ * --pattern (boot_mpi.c): perf_mpi_bad_input with said, the lines this rank
+ * refused its arguments with, held unprinted (main.c). The ranks compare
+ * them at their first sync point and each text is printed once, by the
+ * lowest rank that has it: one line for a bad option of the whole job.
+ * Without MPI (no --pattern) said is printed at once. PERF_EXIT_BAD_INPUT.
+ */
+struct perf_mpi_opts;
+int perf_mpi_bad_input_said(const struct perf_mpi_opts *m, const char *said);
+
 /* Largest -t (opts.c) and the send queue it and -Q can ask for. */
 #define PERF_WIRE_MAX_WINDOW 65536u
 #define PERF_WIRE_MAX_SQ_DEPTH (2u * 65536u)
