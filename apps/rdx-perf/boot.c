@@ -465,6 +465,15 @@ bidir_wait_done(struct perf_app *a)
 	}
 }
 
+/* -b, client: the server's BW peak of the last run (ENDACK), bytes/s */
+static double peer_peak;
+
+double
+perf_boot_peer_peak(const struct perf_app *a)
+{
+	return perf_bidir_procs(a) ? peer_peak : 0;
+}
+
 int
 perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 {
@@ -493,6 +502,7 @@ perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors)
 	a->peer_ns = e.ns;
 	a->peer_qps = e.qps;
 	a->peer_lcores = e.lcores;
+	peer_peak = perf_wire_peak_bytes(e.peak_kib);
 	rc = perf_boot_ack_status(a, e.status);
 	/* the reason the report gives (the line above said it) */
 	if (rc < 0 && a->fail_reason[0] == '\0')
@@ -600,11 +610,16 @@ static void
 bidir_counts(const struct perf_app *a, struct wire_end *e)
 {
 	uint64_t t0 = UINT64_MAX, t1 = 0, hz = rdx_tsc_hz(), c;
+	double peak = 0;
 	unsigned int l;
 
 	for (l = 0; l < a->nb_lcores; l++) {
 		const struct perf_lcore *lc = &a->lcores[l];
 
+		/* perftest's BW peak, the lcores' added (as report.c's total) */
+		if (lc->peak.best_n != 0 && lc->peak.best_dt != 0)
+			peak += (double)a->run.size * (double)lc->peak.best_n * (double)hz /
+				(double)lc->peak.best_dt;
 		e->ops += lc->ops;
 		e->bytes += lc->bytes;
 		e->qps += lc->nb_eps;
@@ -614,6 +629,7 @@ bidir_counts(const struct perf_app *a, struct wire_end *e)
 	c = t1 > t0 ? t1 - t0 : 0;
 	e->ns = c / hz * 1000000000ull + c % hz * 1000000000ull / hz;
 	e->lcores = a->nb_lcores;
+	e->peak_kib = perf_wire_peak_kib(peak);
 }
 
 /* Run the responder loops on the worker lcores (and here when the main

@@ -93,6 +93,69 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 	return 0;
 }
 
+/* ---- an error of the whole job, printed once ---- */
+
+/* The text a rank refused with, as the ranks compare it (longer: cut). */
+#define SAID_MAX 1024u
+struct said {
+	int32_t bad;
+	char text[SAID_MAX];
+};
+
+/*
+ * Every rank gives the text it refused with (NULL: it did not refuse) in
+ * one MPI_Allgather; each text is printed once, by the lowest rank that
+ * has it, so that a bad option of an mpirun line shows one line, not one
+ * per rank. raw: the text is complete lines (held before MPI started,
+ * main.c), printed as they are; else one phrase, given "rdx-perf: " and
+ * the ranks it stands for unless it is every rank's. Every rank must call
+ * it at the same point (a collective).
+ */
+static void
+said_once(const struct perf_mpi *mp, const char *text, bool raw)
+{
+	struct said me, *all;
+	int q, same = 0;
+
+	memset(&me, 0, sizeof(me));
+	me.bad = text != NULL;
+	if (text != NULL)
+		snprintf(me.text, sizeof(me.text), "%s", text);
+	all = calloc((size_t)mp->size, sizeof(*all));
+	if (all == NULL ||
+	    MPI_Allgather(&me, (int)sizeof(me), MPI_BYTE, all, (int)sizeof(me), MPI_BYTE,
+			  MPI_COMM_WORLD) != MPI_SUCCESS) {
+		free(all);
+		all = NULL;       /* each rank says its own, as before */
+	}
+	for (q = 0; all != NULL && text != NULL && q < mp->size; q++) {
+		if (!all[q].bad || strcmp(all[q].text, me.text) != 0)
+			continue;
+		if (q < mp->rank) {  /* a lower rank prints it */
+			free(all);
+			return;
+		}
+		same++;
+	}
+	free(all);
+	if (text == NULL)
+		return;
+	if (raw)
+		fputs(text, stderr);
+	else if (same == mp->size)
+		fprintf(stderr, "rdx-perf: %s\n", text);
+	else if (same > 1)
+		fprintf(stderr, "rdx-perf: rank %d and %d other rank(s): %s\n", mp->rank,
+			same - 1, text);
+	else
+		fprintf(stderr, "rdx-perf: rank %d: %s\n", mp->rank, text);
+	fflush(stderr);
+}
+
+/* perf_mpi_bad_input_said's lines until the first sync point */
+static const char *held_said;
+static bool first_sync_done;
+
 int
 perf_mpi_roles(struct perf_app *a)
 {
@@ -161,8 +224,8 @@ perf_mpi_roles(struct perf_app *a)
 			 o->test);
 		rc = -EINVAL;
 	}
-	if (rc < 0)
-		fprintf(stderr, "rdx-perf: rank %d: %s\n", mp->rank, err);
+	/* an error of the whole job (every rank alike) once, not per rank */
+	said_once(mp, rc < 0 ? err : NULL, false);
 	/* refused on some ranks only (MPMD): every rank ends, naming one */
 	rc = perf_mpi_agree(a, rc, "accept its options");
 	if (rc < 0)
@@ -319,6 +382,13 @@ perf_mpi_agree(struct perf_app *a, int rc, const char *what)
 	rc = rdx_boot_sync(mp->boot, &s);
 	if (s.status < 0)
 		mp->failed = true;
+	/* the first sync point failed: a rank may have refused its arguments
+	 * before MPI started; every rank is here and compares (said_once) */
+	if (!first_sync_done) {
+		first_sync_done = true;
+		if (s.status < 0)
+			said_once(mp, held_said, true);
+	}
 	return rc;
 }
 
@@ -652,6 +722,12 @@ perf_mpi_runs(struct perf_app *a)
 int
 perf_mpi_bad_input(const struct perf_mpi_opts *m)
 {
+	return perf_mpi_bad_input_said(m, NULL);
+}
+
+int
+perf_mpi_bad_input_said(const struct perf_mpi_opts *m, const char *said)
+{
 	static struct perf_app bad;
 	struct perf_mpi *mp = &mpi_state;
 
@@ -662,9 +738,15 @@ perf_mpi_bad_input(const struct perf_mpi_opts *m)
 	 * rank takes part in it with its failure, so that they all end (exit
 	 * 2) naming it. The options were not read: the default bootstrap
 	 * timeout (10 s) bounds the wait. */
-	if (!m->wanted || mpi_start(mp, m, 10) < 0)
+	if (!m->wanted || mpi_start(mp, m, 10) < 0) {
+		if (said != NULL)
+			fputs(said, stderr);
 		return PERF_EXIT_BAD_INPUT;
+	}
 	fflush(stderr);
+	/* the lines are printed at the sync point, once for the ranks that
+	 * have the same (said_once) */
+	held_said = said;
 	bad.mpi = mp;
 	bad.o.boot_timeout = 10;
 	mp->early = true;

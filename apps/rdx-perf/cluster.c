@@ -35,6 +35,7 @@ struct crow {
 	int64_t t0_ns;            /* CLOCK_REALTIME of the measured phase */
 	int64_t t1_ns;
 	double busy;
+	double peak;              /* perftest's BW peak, bytes/s (0: none) */
 	struct rdx_hist_summary lat;
 };
 
@@ -358,6 +359,10 @@ perf_cluster_run(struct perf_app *a, bool last)
 		x->t0_ns = perf_cluster_tsc_ns(lc->t_start);
 		x->t1_ns = perf_cluster_tsc_ns(lc->t_end);
 		x->busy = lc->polls > 0 ? 100.0 * (double)lc->busy_polls / (double)lc->polls : -1;
+		/* perftest's BW peak of the lcore, as report.c's rows */
+		if (lc->peak.best_n != 0 && lc->peak.best_dt != 0)
+			x->peak = (double)a->run.size * (double)lc->peak.best_n * (double)hz /
+				(double)lc->peak.best_dt;
 		x->has_lat = lc->hist->count > 0;
 		if (x->has_lat)
 			rdx_hist_summarize(lc->hist, hz, &x->lat);
@@ -409,7 +414,10 @@ perf_cluster_run(struct perf_app *a, bool last)
 			x.has_lat = c->has_lat != 0;
 			x.lat = c->lat;
 			x.busy_pct = c->busy;
+			x.peak_bytes_per_s = c->peak;
 			rdx_report_add(a->rep, &x);
+			/* the total's peak adds the rows' (report.c's total) */
+			tot.peak_bytes_per_s += c->peak;
 			tot.qps += c->qps;
 			tot.ops += x.ops;
 			tot.bytes += x.bytes;

@@ -34,6 +34,7 @@
 #include "perf_app.h"
 #include "perf_mpi.h"
 #include "perf_opts.h"
+#include "perf_wire.h"
 
 static struct perf_app app;
 
@@ -422,13 +423,77 @@ mpi_exit(struct perf_app *a, int code)
 #endif
 }
 
+/*
+ * The option checks' lines on stderr held in a file until we know whether
+ * MPI started this process (--pattern): an mpirun line's bad option is
+ * then printed once for the job, not once per rank (boot_mpi.c). Without
+ * a file to hold them in, they are printed as they come.
+ */
+struct said_hold {
+	FILE *f;
+	int fd;                  /* the real stderr meanwhile */
+};
+
+static void
+said_hold(struct said_hold *h)
+{
+	fflush(stderr);
+	h->fd = -1;
+	h->f = tmpfile();
+	if (h->f == NULL)
+		return;
+	h->fd = dup(STDERR_FILENO);
+	if (h->fd < 0 || dup2(fileno(h->f), STDERR_FILENO) < 0) {
+		if (h->fd >= 0)
+			close(h->fd);
+		fclose(h->f);
+		h->f = NULL;
+		h->fd = -1;
+	}
+}
+
+/* Back to the real stderr: the lines held (NULL: none), printed if print. */
+static char *
+said_release(struct said_hold *h, bool print)
+{
+	char *text = NULL;
+	off_t n;
+
+	if (h->f == NULL)
+		return NULL;
+	fflush(stderr);
+	dup2(h->fd, STDERR_FILENO);
+	close(h->fd);
+	/* written through fd 2: the file's own stream never moved */
+	n = lseek(fileno(h->f), 0, SEEK_END);
+	if (n > 0 && n < (1 << 20) && (text = calloc(1, (size_t)n + 1)) != NULL &&
+	    pread(fileno(h->f), text, (size_t)n, 0) != (ssize_t)n) {
+		free(text);
+		text = NULL;
+	}
+	fclose(h->f);
+	h->f = NULL;
+	if (print && text != NULL) {
+		fputs(text, stderr);
+		free(text);
+		text = NULL;
+	}
+	return text;
+}
+
+/* Bad input: the lines held, once for an MPI job (boot_mpi.c). */
 static int
-mpi_bad_input(const struct perf_mpi_opts *m)
+mpi_bad_input(const struct perf_mpi_opts *m, struct said_hold *h)
 {
 #ifdef RDX_PERF_MPI
-	return perf_mpi_bad_input(m);
+	char *said = said_release(h, !m->wanted);
+	int rc = perf_mpi_bad_input_said(m, said);
+
+	free(said);
+	return rc;
 #else
 	(void)m;
+	said_release(h, true);
 	return PERF_EXIT_BAD_INPUT;
 #endif
 }
@@ -540,6 +605,7 @@ main(int argc, char **argv)
 	struct perf_app *a = &app;
 	struct perf_opts_given given;
 	struct perf_mpi_opts mpo;
+	struct said_hold held;
 	char **eal_argv = argv;
 	char *app_argv[256];
 	int app_argc = 0, eal_argc = argc, i, rc;
@@ -574,15 +640,19 @@ main(int argc, char **argv)
 	app_argv[app_argc] = NULL;
 parse:
 	/* --pattern / --flows-start: ranks launched by MPI (boot_mpi.c) */
+	said_hold(&held);
+	memset(&mpo, 0, sizeof(mpo));
 	if (perf_mpi_opts_take(&app_argc, app_argv, &mpo) < 0 ||
 	    perf_opts_parse(app_argc, app_argv, &a->o, &given) < 0)
-		return mpi_bad_input(&mpo);
+		return mpi_bad_input(&mpo, &held);
 	if (given.help) {
+		said_release(&held, true);
 		perf_usage(stdout);
 		perf_mpi_usage(stdout);
 		return 0;
 	}
 	if (given.version) {
+		said_release(&held, true);
 		printf("rdx-perf %s\n", RDX_VERSION_STR);
 		return 0;
 	}
@@ -594,8 +664,9 @@ parse:
 			a->o.cpu_util ? "--cpu_util" : a->o.counters != NULL ? "-W" : "--lcore-sweep",
 			mpo.pattern != PERF_PATTERN_NONE ? "--pattern" :
 			"echo on lib/rpc (--transport infrc|basic+infud|homa+infud)");
-		return mpi_bad_input(&mpo);
+		return mpi_bad_input(&mpo, &held);
 	}
+	said_release(&held, true);
 	a->eng = perf_engine_find(a->o.test);
 	a->client = !a->o.server;
 	a->responder = a->o.connect == NULL;

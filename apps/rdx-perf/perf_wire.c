@@ -303,6 +303,24 @@ perf_wire_ready_check(const struct wire_run *sent, const struct wire_run *got, c
 	return 0;
 }
 
+uint32_t
+perf_wire_peak_kib(double bytes_per_s)
+{
+	double k = bytes_per_s / 1024.0 + 0.5;
+
+	if (!(bytes_per_s > 0))  /* also NaN */
+		return 0;
+	if (k < 1.0)             /* measured, below 1 KiB/s: not "not measured" */
+		return 1;
+	return k >= (double)UINT32_MAX ? UINT32_MAX : (uint32_t)k;
+}
+
+double
+perf_wire_peak_bytes(uint32_t kib)
+{
+	return (double)kib * 1024.0;
+}
+
 int
 perf_wire_end_check(const struct wire_end *e, const struct wire_end_expect *x, char *err,
 		    size_t len)
@@ -312,8 +330,9 @@ perf_wire_end_check(const struct wire_end *e, const struct wire_end_expect *x, c
 	if (e->status > 0 || e->status < -4095)
 		return fail(err, len, "peer sent ENDACK.status %" PRId32 ": expected 0 or a negative errno",
 			    e->status);
-	if (e->pad != 0)
-		return fail(err, len, "peer sent ENDACK.pad %u: expected 0", e->pad);
+	if (e->peak_kib != 0 && (!x->bidir || e->status != 0))
+		return fail(err, len, "peer sent ENDACK.peak_kib %u %s: expected 0",
+			    e->peak_kib, x->bidir ? "for a failed run" : "without -b");
 	if (!x->bidir) {
 		if ((e->ops | e->bytes | e->ns | e->qps | e->lcores) != 0)
 			return fail(err, len, "peer sent ENDACK.ops %" PRIu64 " bytes %" PRIu64 " ns %" PRIu64 " qps %u lcores %u without -b: expected 0",

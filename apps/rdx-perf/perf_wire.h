@@ -95,7 +95,11 @@ struct wire_run {
 struct wire_end {
 	uint64_t verify_errors;
 	int32_t status;
-	uint32_t pad;
+	/* -b and status 0: the server's BW peak of the run (perftest's, the
+	 * sum of its lcores'), in KiB/s (1024 B/s), rounded; UINT32_MAX
+	 * stands for 4 TiB/s or more; 0: not measured. 0 otherwise. (This
+	 * was a pad that was always 0: a peer of before sends "not measured".) */
+	uint32_t peak_kib;
 	/* UD: the server's datagrams of the run, sent and received (0 on RC) */
 	uint64_t ud_tx;
 	uint64_t ud_rx;
@@ -117,6 +121,10 @@ struct wire_end_expect {
 	uint64_t size;           /* message size of the run */
 	uint64_t iters;          /* -n per QP; 0: -D (timed) */
 };
+
+/* ENDACK.peak_kib of a peak in bytes/s, and back (perf_wire.c) */
+uint32_t perf_wire_peak_kib(double bytes_per_s);
+double perf_wire_peak_bytes(uint32_t kib);
 
 /* Longest run an ENDACK may report (ns): 30 days */
 #define PERF_WIRE_MAX_RUN_NS (30ull * 86400 * 1000000000)
@@ -164,6 +172,19 @@ int perf_boot_run_end(struct perf_app *a, uint32_t end_type, uint32_t ack_type, 
 		      size_t len, int (*wait)(struct perf_app *a));
 int perf_boot_ack_status(struct perf_app *a, int32_t status);
 int perf_boot_bye(struct perf_app *a, uint32_t run_type, const void *msg, size_t len);
+/* -b across processes, client: the server's BW peak of the last run as its
+ * ENDACK gave it, bytes/s (0: not measured). */
+double perf_boot_peer_peak(const struct perf_app *a);
+
+/*
+ * --pattern (boot_mpi.c): perf_mpi_bad_input with said, the lines this rank
+ * refused its arguments with, held unprinted (main.c). The ranks compare
+ * them at their first sync point and each text is printed once, by the
+ * lowest rank that has it: one line for a bad option of the whole job.
+ * Without MPI (no --pattern) said is printed at once. PERF_EXIT_BAD_INPUT.
+ */
+struct perf_mpi_opts;
+int perf_mpi_bad_input_said(const struct perf_mpi_opts *m, const char *said);
 
 /* Largest -t (opts.c) and the send queue it and -Q can ask for. */
 #define PERF_WIRE_MAX_WINDOW 65536u
@@ -216,8 +237,9 @@ int perf_wire_run_check(const struct perf_app *a, const struct wire_run *r, char
 int perf_wire_ready_check(const struct wire_run *sent, const struct wire_run *got,
 			  char *err, size_t len);
 /*
- * Client: ENDACK status 0 or a negative errno (-1..-4095), pad 0. Without
- * -b the server's loop counts are 0. With -b and status 0: qps as
+ * Client: ENDACK status 0 or a negative errno (-1..-4095). Without -b,
+ * and with -b when the run failed, peak_kib is 0; without -b the server's
+ * loop counts are 0 too. With -b and status 0: qps as
  * expected, lcores 1..RDX_MAX_LCORES, ops 1.. (with -n at most (n + 1) per
  * QP: one more retires an unsignaled tail when a run is stopped), bytes
  * exactly ops x size, ns 1..PERF_WIRE_MAX_RUN_NS.

@@ -11,6 +11,7 @@
 #include "rdx_report.h"
 
 #include "perf_app.h"
+#include "perf_wire.h"
 
 /* -b across processes: which process a row is (JSON/CSV rank and host):
  * 0 the client, 1 the server, -1 the sum of both. */
@@ -38,13 +39,17 @@ perf_bidir_rows(struct perf_app *a, const struct rdx_result *cli)
 	srv.has_lat = false;     /* the server's latencies stay on its side */
 	srv.has_perf = false;
 	srv.busy_pct = -1;
-	srv.peak_bytes_per_s = 0; /* the server's is not sent: "-" */
+	/* the server's BW peak (ENDACK, KiB/s resolution; 0: "-") */
+	srv.peak_bytes_per_s = perf_boot_peer_peak(a);
 	perf_bidir_side(&srv, 1);
 	rdx_report_add(a->rep, &srv);
 	sum = srv;
 	sum.qps = cli->qps + srv.qps;
 	sum.ops = cli->ops + srv.ops;
 	sum.bytes = cli->bytes + srv.bytes;
+	/* perftest's -b peak adds the two ends' peaks; one not measured: "-" */
+	sum.peak_bytes_per_s = cli->peak_bytes_per_s > 0 && srv.peak_bytes_per_s > 0 ?
+		cli->peak_bytes_per_s + srv.peak_bytes_per_s : 0;
 	/* perftest's -b figure: the two bandwidths added; the row keeps exact
 	 * bytes and a time that gives that rate */
 	bc = cli->seconds > 0 ? (double)cli->bytes / cli->seconds : 0;
@@ -114,7 +119,7 @@ perf_bidir_compact(const struct perf_app *a)
 				  "server (this process)");
 		nb_short += x->short_run;
 	}
-	printf(" %s; MsgRate: 10^6 ops/s; BW peak: the client's (-: the server's and the sum's, not measured)\n",
+	printf(" %s; MsgRate: 10^6 ops/s; BW peak: size / the shortest time per op from a post to a later completion, each process's own (the server's sent at 1 KiB/s resolution), the sum adds both (-: not measured)\n",
 	       a->o.gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes");
 	if (a->client)
 		printf(" -b: both processes posted; the sum adds the client's and the server's bandwidth\n");

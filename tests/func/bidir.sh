@@ -4,7 +4,8 @@
 # both processes run the bandwidth loop at once; the client prints its row,
 # the server's row (from ENDACK) and their sum, the server its own row.
 # Checked for write, read, send and write_imm with --verify: both exit 0,
-# three rows, every figure non-zero, -n ops exactly on each side, the sum
+# three rows, every figure non-zero (BW peak too: the server's comes in its
+# ENDACK, the sum adds both), -n ops exactly on each side, the sum
 # equal to the two rows (the table within its rounding, the JSON's bytes/s
 # within 1e-9), the server's own row equal to the one the client got. Then
 # a timed run (-D), --output=bandwidth (the sum), -b on one end only, and
@@ -22,7 +23,7 @@ cout, cjson, sout, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 def table(path):
     rows = {}
     for l in open(path):
-        # BW peak: this process's own row has one; the peer's and the sum "-"
+        # BW peak: a number on every row
         m = re.match(r"^ (\d+) +(\d+) +(-|[0-9.]+) +([0-9.]+) +([0-9.]+) +(.+?)( SHORT)?$", l.rstrip())
         if m:
             rows[m.group(6)] = (int(m.group(2)), float(m.group(4)), float(m.group(5)))
@@ -37,8 +38,11 @@ for r in (cl, sv, sm):
 if n > 0:
     assert cl[0] == n and sv[0] == n and sm[0] == 2 * n, c
 assert sm[0] == cl[0] + sv[0], c
-assert float(peaks[(cout, "client (this process)")]) > 0, peaks
-assert peaks[(cout, "server")] == "-" and peaks[(cout, "sum (-b)")] == "-", peaks
+# BW peak: a number on every row (a parser's float()), the server's from
+# its ENDACK, the sum adding the two (perftest's -b peak)
+pc, ps, pm = (float(peaks[(cout, k)]) for k in ("client (this process)", "server", "sum (-b)"))
+assert pc > 0 and ps > 0, peaks
+assert abs(pm - (pc + ps)) <= 0.016, peaks
 # MiB/s and Mpps are printed with 2 and 6 decimals
 assert abs(sm[1] - (cl[1] + sv[1])) <= 0.011, c
 assert abs(sm[2] - (cl[2] + sv[2])) <= 0.0000011, c
@@ -46,6 +50,8 @@ s = table(sout)
 assert set(s) == {"server (this process)"}, s
 own = s["server (this process)"]
 assert own[0] == sv[0] and abs(own[1] - sv[1]) <= 0.011 + 1e-6 * own[1], (own, sv)
+# the server's own peak and the one it sent (1 KiB/s = 0.001 MiB/s apart)
+assert abs(float(peaks[(sout, "server (this process)")]) - ps) <= 0.012, peaks
 rep = json.load(open(cjson))
 assert rep["knobs"]["bidirectional"] == "on (both processes post)", rep["knobs"]
 tot = {r["rank"]: r for r in rep["results"] if r["lcore"] == -1}
@@ -56,6 +62,9 @@ assert tot[-1]["ops"] == tot[0]["ops"] + tot[1]["ops"]
 want = tot[0]["bytes_per_s"] + tot[1]["bytes_per_s"]
 assert abs(tot[-1]["bytes_per_s"] - want) <= 1e-9 * want, (tot[-1]["bytes_per_s"], want)
 assert abs(tot[0]["bytes_per_s"] / 2**20 - cl[1]) <= 0.011, (tot[0], cl)
+pk = {k: tot[k].get("peak_bytes_per_s", 0) for k in (0, 1, -1)}
+assert pk[0] > 0 and pk[1] > 0 and pk[1] % 1024 == 0, pk
+assert abs(pk[-1] - (pk[0] + pk[1])) <= 1e-9 * pk[-1], pk
 PY
 }
 

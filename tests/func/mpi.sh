@@ -3,9 +3,10 @@
 # rdx-perf --pattern under mpirun (doc/cluster.md), 4 ranks on this host on
 # the software device: every pattern with --verify (write bw and echo lat),
 # the merged report (rows per rank, a total whose histogram count is the sum
-# of the ranks'), --transport ud's datagram counts summed over the ranks
-# (with loss injected and without), bad --pattern values and counts (exit 2,
-# one line on every rank), --flows-start, a rank killed mid-run and a rank
+# of the ranks', write bw's BW peak on every row and the total), --transport
+# ud's datagram counts summed over the ranks (with loss injected and without),
+# bad --pattern values, counts and options (exit 2, one line for the job,
+# not one per rank), --flows-start, a rank killed mid-run and a rank
 # stopped mid-run (the job fails in time and the output names the rank).
 # Skipped (77) only when mpirun is absent.
 # the skip, Open MPI's environment and the mpirun line: mpi_lib.sh
@@ -23,12 +24,15 @@ mrun() {
 }
 export RDX_MPI_TEST_TAG=none
 
-# check_json FILE CLIENT_ROWS: rows carry rank/host, the total sums them,
-# the total's latency count is the sum of the ranks' (merged histogram)
+# check_json FILE CLIENT_ROWS [TABLE]: rows carry rank/host, the total sums
+# them, the total's latency count is the sum of the ranks' (merged
+# histogram); with TABLE (a bandwidth run's stdout) every row has perftest's
+# BW peak, the total's the sum of the rows', and the table prints it as a
+# number (a parser's float())
 check_json() {
-    python3 - "$1" "$2" <<'EOF'
-import json, sys
-r = json.load(open(sys.argv[1])); want = int(sys.argv[2])
+    python3 - "$1" "$2" "${3:-}" <<'EOF'
+import json, re, sys
+r = json.load(open(sys.argv[1])); want = int(sys.argv[2]); table = sys.argv[3]
 rows = [x for x in r["results"] if x["lcore"] != -1]
 tot = [x for x in r["results"] if x["lcore"] == -1]
 assert len(rows) == want, f"{len(rows)} rank rows, expected {want}"
@@ -42,6 +46,13 @@ assert r["knobs"]["pattern"] and r["knobs"]["ranks"] == "4"
 assert r["knobs"]["lcores"] == "1", "lcores " + r["knobs"]["lcores"]
 lc = {x["rank"]: x["lcore"] for x in rows}
 assert 0 not in lc or 1 not in lc or lc[0] != lc[1], f"ranks 0 and 1 on lcore {lc[0]}"
+if table:
+    pk = [x.get("peak_bytes_per_s", 0) for x in rows]
+    assert all(p > 0 for p in pk), f"BW peak of the rows {pk}"
+    assert abs(tot[0]["peak_bytes_per_s"] - sum(pk)) <= 1e-9 * sum(pk), "total peak = sum"
+    line = [l.split() for l in open(table) if re.match(r"^ \d+ +\d+ ", l)]
+    assert len(line) == 1 and float(line[0][2]) > 0, f"table rows {line}"
+    assert abs(float(line[0][2]) - tot[0]["peak_bytes_per_s"] / 2**20) <= 0.006, line
 EOF
 }
 
@@ -59,7 +70,8 @@ for p in pairs incast one-to-many all-to-all; do
 mrun "$n" 180 -- "${a[@]}" -q 3 --pattern "$p" --verify --json "$TMP/$n.json" --bootstrap-timeout 60
         rc=$?
         if [ "$rc" -eq 0 ] && grep -q -- "--verify over 4 ranks: 0 errors: OK" "$TMP/$n.err" &&
-           check_json "$TMP/$n.json" "${CLIENTS[$p]}" >"$TMP/$n.chk" 2>&1; then
+           check_json "$TMP/$n.json" "${CLIENTS[$p]}" "$([ "$t" = write ] && echo "$TMP/$n.out")" \
+               >"$TMP/$n.chk" 2>&1; then
             pass "mpirun -np 4 --pattern $p: $t --verify, merged report"
         else
             fail "mpirun -np 4 --pattern $p: $t: exit $rc: $(grep -v EAL "$TMP/$n.err" | tail -n 2) $(tail -n 1 "$TMP/$n.chk")"
@@ -156,19 +168,23 @@ else
     echo "note: no matplotlib for /usr/bin/python3: rdx-plot not tried"
 fi
 
-# bad input: one line on every rank, exit 2
+# bad input of the whole job (every rank alike): exit 2 and its line once
+# for the job, not once per rank (before: ${NP:-4} lines); rdx-perf says
+# nothing else (mpirun adds its own text on any non-zero exit)
 bad() { # name, expected text, mpirun args -- app args
     local name=$1 text=$2; shift 2
     mrun "$name" 60 "$@"
-    local rc=$? lines
+    local rc=$? lines ours
     lines=$(grep -c -- "$text" "$TMP/$name.err")
-    if [ "$rc" -eq 2 ] && [ "$lines" -eq "${NP:-4}" ]; then
-        pass "mpirun: $name: exit 2, one line on each of ${NP:-4} ranks"
+    ours=$(grep -c "rdx-perf" "$TMP/$name.err")
+    if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ "$ours" -eq 1 ]; then
+        pass "mpirun: $name: exit 2, one line for ${NP:-4} ranks: $(grep -- "$text" "$TMP/$name.err")"
     else
-        fail "mpirun: $name: exit $rc, $lines line(s) '$text': $(head -n 3 "$TMP/$name.err")"
+        fail "mpirun: $name: exit $rc, $lines line(s) '$text', $ours of rdx-perf: $(head -n 3 "$TMP/$name.err")"
     fi
 }
 bad badpattern "bad value 'ring' for --pattern" -- --test write --pattern ring
+bad bogus "unknown option '--bogus'" -- --pattern all-to-all --bogus
 NP=3 bad oddpairs "needs an even number of ranks" -np 3 -- --test write --pattern pairs
 bad fewqps "needs at least 3 QPs per rank" -- --test write --pattern all-to-all -q 2
 # without -q, one-to-many and all-to-all take the QPs they need (3 of 4 ranks)

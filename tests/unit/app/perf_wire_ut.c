@@ -86,9 +86,11 @@ test_end_plain(void)
 	e.status = 3;
 	CU_ASSERT_EQUAL(perf_wire_end_check(&e, &x, err, sizeof(err)), -EPROTO);
 	e.status = 0;
-	e.pad = 1;
+	/* the server's BW peak only with -b */
+	e.peak_kib = 1;
 	CU_ASSERT_EQUAL(perf_wire_end_check(&e, &x, err, sizeof(err)), -EPROTO);
-	e.pad = 0;
+	CU_ASSERT(strstr(err, "ENDACK.peak_kib 1 without -b") != NULL);
+	e.peak_kib = 0;
 	/* without -b the loop counts are 0: each field alone is refused */
 	e.lcores = 1;
 	CU_ASSERT_EQUAL(perf_wire_end_check(&e, &x, err, sizeof(err)), -EPROTO);
@@ -151,6 +153,25 @@ test_end_bidir(void)
 	e.status = -EIO;
 	e.ops = 0;
 	CU_ASSERT_EQUAL(perf_wire_end_check(&e, &x, err, sizeof(err)), 0);
+	/* -b: the server's BW peak, any value, 0 "not measured" (a peer of
+	 * before sends 0); none for a failed run */
+	end_good(&e, &x);
+	e.peak_kib = 12345;
+	CU_ASSERT_EQUAL(perf_wire_end_check(&e, &x, err, sizeof(err)), 0);
+	e.peak_kib = UINT32_MAX;
+	CU_ASSERT_EQUAL(perf_wire_end_check(&e, &x, err, sizeof(err)), 0);
+	e.status = -EIO;
+	CU_ASSERT_EQUAL(perf_wire_end_check(&e, &x, err, sizeof(err)), -EPROTO);
+	CU_ASSERT(strstr(err, "ENDACK.peak_kib 4294967295 for a failed run") != NULL);
+	/* KiB/s, rounded; a measured peak never becomes "not measured" */
+	CU_ASSERT_EQUAL(perf_wire_peak_kib(0), 0);
+	CU_ASSERT_EQUAL(perf_wire_peak_kib(-1), 0);
+	CU_ASSERT_EQUAL(perf_wire_peak_kib(1), 1);
+	CU_ASSERT_EQUAL(perf_wire_peak_kib(1535), 1);
+	CU_ASSERT_EQUAL(perf_wire_peak_kib(1536), 2);
+	CU_ASSERT_EQUAL(perf_wire_peak_kib(1e9), 976563);
+	CU_ASSERT_EQUAL(perf_wire_peak_kib(1e16), UINT32_MAX);
+	CU_ASSERT_EQUAL(perf_wire_peak_bytes(976563), 976563.0 * 1024);
 	/* a huge -n does not overflow the bound */
 	end_good(&e, &x);
 	x.iters = UINT64_MAX - 1;
