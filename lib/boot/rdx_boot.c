@@ -17,6 +17,18 @@
 
 RTE_LOG_REGISTER(rdx_boot_logtype, rdx.boot, NOTICE)
 
+void
+rdx_boot_log(const struct rdx_boot *b, uint32_t level, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	rte_log(level, (uint32_t)rdx_boot_logtype, "%s: %s\n", b->conf.name, line);
+}
+
 #define BOOT_MAX_PROVIDERS 8
 #define BOOT_DEFAULT_TIMEOUT_MS 10000
 

@@ -18,10 +18,11 @@
 
 extern int rdx_boot_logtype;
 
-/* One line of the bootstrap: "<conf.name>: ..." through rte_log. */
-#define RDX_BOOT_LOG(b, level, fmt, ...) \
-	rte_log(RTE_LOG_ ## level, (uint32_t)rdx_boot_logtype, "%s: " fmt "\n", \
-		(b)->conf.name, ##__VA_ARGS__)
+/* One line of the bootstrap, "<conf.name>: <message>\n", through rte_log
+ * with the rdx.boot type (rdx_boot.c). */
+void rdx_boot_log(const struct rdx_boot *b, uint32_t level, const char *fmt, ...)
+	__rte_format_printf(3, 4);
+#define RDX_BOOT_LOG(b, level, ...) rdx_boot_log(b, RTE_LOG_ ## level, __VA_ARGS__)
 
 struct rdx_boot_ops {
 	const char *name;
