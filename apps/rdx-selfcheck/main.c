@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,25 +22,6 @@
 #include "selfcheck.h"
 
 #define SC_MAX_DEVS 16
-
-static const char *const sc_verdict_name[] = { "PASS", "FAIL", "skip" };
-
-struct sc_row *
-sc_row_add(struct sc_dev_report *r, const char *check, enum sc_verdict v, const char *fmt, ...)
-{
-	static struct sc_row spill;
-	struct sc_row *row = r->nb_rows < SC_MAX_ROWS ? &r->rows[r->nb_rows++] : &spill;
-	va_list ap;
-
-	json_decref(row->data);
-	memset(row, 0, sizeof(*row));
-	snprintf(row->check, sizeof(row->check), "%s", check);
-	row->verdict = v;
-	va_start(ap, fmt);
-	vsnprintf(row->detail, sizeof(row->detail), fmt, ap);
-	va_end(ap);
-	return row;
-}
 
 static int
 usage(FILE *out, int rc)
@@ -95,59 +75,6 @@ sc_device(const char *name, const struct sc_opts *o, struct sc_dev_report *r)
 	sc_cqe_check(dev, name, r);
 	sc_db_check(dev, o, r);
 	rdx_dev_close(dev);
-}
-
-static unsigned int
-sc_failed(const struct sc_dev_report *r)
-{
-	unsigned int k, n = 0;
-
-	for (k = 0; k < r->nb_rows; k++)
-		n += r->rows[k].verdict == SC_FAIL;
-	return n;
-}
-
-static void
-sc_table(const struct sc_dev_report *r)
-{
-	unsigned int k;
-
-	printf("device %s (driver %s%s)\n", r->name, r->driver[0] ? r->driver : "?",
-	       r->software ? ", software device" : "");
-	for (k = 0; k < r->nb_rows; k++)
-		printf("  %-16s %-4s  %s\n", r->rows[k].check, sc_verdict_name[r->rows[k].verdict],
-		       r->rows[k].detail);
-}
-
-static json_t *
-sc_json(const struct sc_dev_report *reps, unsigned int n, unsigned int failed)
-{
-	json_t *root, *devs = json_array();
-	unsigned int d, k;
-
-	for (d = 0; d < n; d++) {
-		const struct sc_dev_report *r = &reps[d];
-		json_t *rows = json_array();
-
-		for (k = 0; k < r->nb_rows; k++) {
-			json_t *row = json_pack("{s:s, s:s, s:s}", "check", r->rows[k].check,
-						"verdict", r->rows[k].verdict == SC_PASS ? "pass" :
-						r->rows[k].verdict == SC_FAIL ? "fail" : "skip",
-						"detail", r->rows[k].detail);
-
-			if (r->rows[k].data != NULL)
-				json_object_set(row, "data", r->rows[k].data);
-			json_array_append_new(rows, row);
-		}
-		json_array_append_new(devs, json_pack("{s:s, s:s, s:b, s:s, s:O?, s:o}",
-			"name", r->name, "driver", r->driver, "software", r->software,
-			"verdict", sc_failed(r) == 0 ? "pass" : "fail", "card", r->card,
-			"checks", rows));
-	}
-	root = json_pack("{s:s, s:s, s:i, s:s, s:o}", "tool", "rdx-selfcheck",
-			 "version", RDX_VERSION_STR, "format", 1,
-			 "verdict", failed == 0 ? "pass" : "fail", "devices", devs);
-	return root;
 }
 
 int
@@ -256,23 +183,24 @@ main(int argc, char **argv)
 	       nb, nb == 1 ? "" : "s", failed, failed == 1 ? "" : "s");
 	if (json_path != NULL) {
 		json_t *root = sc_json(reps, nb, failed);
-		int jrc = root == NULL ? -1 : strcmp(json_path, "-") == 0 ?
+		int jrc, err;
+
+		errno = 0;
+		jrc = root == NULL ? -1 : strcmp(json_path, "-") == 0 ?
 			json_dumpf(root, stdout, JSON_INDENT(2)) :
 			json_dump_file(root, json_path, JSON_INDENT(2));
-
+		err = errno;
 		json_decref(root);
 		if (jrc != 0) {
-			fprintf(stderr, "rdx-selfcheck: cannot write the JSON report to %s\n", json_path);
+			fprintf(stderr, "rdx-selfcheck: cannot write the JSON report to %s: %s\n",
+				json_path, err != 0 ? strerror(err) : "out of memory");
 			failed++;
 		} else if (strcmp(json_path, "-") == 0) {
 			printf("\n");
 		}
 	}
-	for (d = 0; d < nb; d++) {
-		json_decref(reps[d].card);
-		for (k = 0; k < (int)reps[d].nb_rows; k++)
-			json_decref(reps[d].rows[k].data);
-	}
+	for (d = 0; d < nb; d++)
+		sc_report_free(&reps[d]);
 	rdx_runtime_cleanup();
 	return failed == 0 ? 0 : 1;
 }

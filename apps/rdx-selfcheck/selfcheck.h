@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * rdx-selfcheck: what its files share. main.c owns the options, the device
- * loop, the verdict table and the JSON report; each check is one file
- * (sc_card.c, sc_wqe.c, sc_cqe.c, sc_db.c) that adds rows to a device's
- * report; sc_pair.c makes the loopback QP pairs the checks run on.
+ * rdx-selfcheck: what its files share. main.c owns the options and the
+ * device loop; each check is one file (sc_card.c, sc_wqe.c, sc_cqe.c,
+ * sc_db.c) that adds rows to a device's report (sc_report.c, which also
+ * prints the table and the JSON report); sc_pair.c makes the loopback QP
+ * pairs the checks run on.
  */
 #ifndef RDX_SELFCHECK_H
 #define RDX_SELFCHECK_H
@@ -49,6 +50,17 @@ struct sc_dev_report {
 /* Add a row (printf-style detail); returns it so figures can be attached. */
 struct sc_row *sc_row_add(struct sc_dev_report *r, const char *check, enum sc_verdict v,
 			  const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* ---- the reports (sc_report.c) ---- */
+
+/* Failed rows of r. */
+unsigned int sc_failed(const struct sc_dev_report *r);
+/* r's verdict table on stdout. */
+void sc_table(const struct sc_dev_report *r);
+/* The JSON report of n devices (a new reference), or NULL. */
+json_t *sc_json(const struct sc_dev_report *reps, unsigned int n, unsigned int failed);
+/* Release what r holds (card, row figures). */
+void sc_report_free(struct sc_dev_report *r);
 
 /* The checks. Each adds its rows; none stops the others. */
 void sc_card_check(struct rdx_dev *dev, struct sc_dev_report *r);
