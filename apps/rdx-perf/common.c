@@ -183,23 +183,17 @@ perf_check_slow(struct perf_lcore *lc, uint64_t now)
 int
 perf_serve_all(struct perf_lcore *lc)
 {
-	const struct rdx_perf_engine *e = lc->eng;
-	int (*fn)(struct perf_lcore *, struct perf_ep *);
 	unsigned int i;
 	int work = 0, rc;
 
-	/* the responder's step: answer (ping-pong) or consume receives; the
-	 * common case of one served QP answering called directly */
-	if (perf_engine_loop(e, lc->o->mode) == PERF_LOOP_PINGPONG) {
-		if (lc->nb_srv == 1)
-			return perf_pingpong_serve(lc, lc->srv[0]);
-		fn = perf_pingpong_serve;
-	} else if (e->server_recv)
-		fn = perf_serve_recv;
-	else
+	/* the responder's step (lc->serve, set at setup by the loop that
+	 * defines it): answer (ping-pong) or consume receives */
+	if (lc->serve == NULL)
 		return 0;
+	if (lc->nb_srv == 1)
+		return lc->serve(lc, lc->srv[0]);
 	for (i = 0; i < lc->nb_srv; i++) {
-		rc = fn(lc, lc->srv[i]);
+		rc = lc->serve(lc, lc->srv[i]);
 		if (rc < 0)
 			return rc;
 		work += rc;

@@ -341,6 +341,9 @@ struct perf_lcore {
 	struct perf_ep **srv;    /* server endpoints this lcore serves */
 	unsigned int nb_srv;
 	const struct rdx_perf_engine *eng;
+	/* the responder step on one served endpoint (perf_serve_step): set
+	 * at setup, so the loops' common code calls it without naming them */
+	int (*serve)(struct perf_lcore *lc, struct perf_ep *ep);
 	const struct perf_opts *o;
 	struct perf_run *run;
 	bool measure;            /* false during warm-up */
@@ -464,6 +467,7 @@ int perf_wc_error(struct perf_lcore *lc, const struct perf_ep *ep, const struct 
 		  const char *op);
 /* Slow-path checks every so often: stop flag, abort, timeout. 1: stop, <0: error. */
 int perf_check_slow(struct perf_lcore *lc, uint64_t now);
+/* One pass of lc->serve over the endpoints lc serves: work done, or <0. */
 int perf_serve_all(struct perf_lcore *lc);
 /* The responder step as an rdx_lcore_loop poller (arg: the struct). */
 struct rdx_lcore_loop;
@@ -501,6 +505,10 @@ int perf_verify_readback(struct perf_lcore *lc);
 /* --verify payload helpers for engine tables */
 void perf_stream_fill_data(struct perf_lcore *lc, struct perf_ep *ep, uint64_t off, uint64_t seq);
 void perf_stream_check_peer(struct perf_lcore *lc, struct perf_ep *ep, uint64_t seq);
+
+/* setup.c: the responder step of engine e in mode (NULL: it has none) */
+typedef int (*perf_serve_fn)(struct perf_lcore *lc, struct perf_ep *ep);
+perf_serve_fn perf_serve_step(const struct rdx_perf_engine *e, enum perf_mode m);
 
 /* pingpong.c: RPCs and ping-pong (send, write_imm, write by memory polling) */
 int perf_pingpong_run(struct perf_lcore *lc);

@@ -422,6 +422,14 @@ perf_alloc_eps(struct perf_app *a)
 	return 0;
 }
 
+perf_serve_fn
+perf_serve_step(const struct rdx_perf_engine *e, enum perf_mode m)
+{
+	if (perf_engine_loop(e, m) == PERF_LOOP_PINGPONG)
+		return perf_pingpong_serve;
+	return e->server_recv ? perf_serve_recv : NULL;
+}
+
 int
 perf_alloc_lcores(struct perf_app *a)
 {
@@ -433,6 +441,7 @@ perf_alloc_lcores(struct perf_app *a)
 		lc->lcore_id = a->lcore_ids[l];
 		lc->idx = l;
 		lc->eng = a->eng;
+		lc->serve = perf_serve_step(a->eng, a->o.mode);
 		lc->o = &a->o;
 		lc->run = &a->run;
 		lc->serve_only = !a->client;
@@ -617,6 +626,7 @@ perf_setup(struct perf_app *a)
 			}
 			a->serve_lc.lcore_id = rte_get_main_lcore();
 			a->serve_lc.eng = a->eng;
+			a->serve_lc.serve = perf_serve_step(a->eng, a->o.mode);
 			a->serve_lc.o = &a->o;
 			a->serve_lc.run = &a->run;
 			a->serve_lc.srv = calloc(a->total_qps, sizeof(*a->serve_lc.srv));
