@@ -161,36 +161,6 @@ perf_usage(FILE *f)
 /* the one-line refusal of a value (opts_files.c) */
 #define bad perf_opt_bad
 
-/* Unsigned with optional K/M/G (powers of 1024). */
-int
-perf_parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-	uint64_t mul = 1;
-
-	if (s == NULL || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno != 0)
-		return -EINVAL;
-	if (*end == 'K' || *end == 'k')
-		mul = 1ull << 10;
-	else if (*end == 'M' || *end == 'm')
-		mul = 1ull << 20;
-	else if (*end == 'G' || *end == 'g')
-		mul = 1ull << 30;
-	if (mul != 1)
-		end++;
-	if (*end == 'B' || *end == 'b')
-		end++;
-	if (*end != '\0' || v > UINT64_MAX / mul)
-		return -EINVAL;
-	*out = v * mul;
-	return 0;
-}
-
 static int
 parse_u32(const char *opt, const char *s, uint64_t lo, uint64_t hi, uint32_t *out)
 {
@@ -217,16 +187,6 @@ parse_secs(const char *opt, const char *s, double lo, double hi, double *out)
 		return bad(opt, s, "expected seconds in range");
 	*out = v;
 	return 0;
-}
-
-int
-perf_size_name(uint64_t size, char *buf, size_t len)
-{
-	if (size >= (1u << 20) && size % (1u << 20) == 0)
-		return snprintf(buf, len, "%" PRIu64 "M", size >> 20);
-	if (size >= 1024 && size % 1024 == 0)
-		return snprintf(buf, len, "%" PRIu64 "K", size >> 10);
-	return snprintf(buf, len, "%" PRIu64, size);
 }
 
 static int

@@ -33,7 +33,6 @@ apps/rdx-perf/boot.c <-> apps/rdx-perf/report.c
 apps/rdx-perf/boot.c <-> apps/rdx-perf/setup.c
 apps/rdx-perf/boot_mpi.c <-> apps/rdx-perf/main.c
 apps/rdx-perf/boot_mpi.c <-> apps/rdx-perf/setup.c
-apps/rdx-perf/opts.c <-> apps/rdx-perf/rpc_opts.c
 apps/rdx-perf/rdmacm.c <-> apps/rdx-perf/setup.c"
 
 [ $# -eq 2 ] || { echo "usage: layering.sh SOURCE_DIR BUILD_DIR" >&2; exit 2; }
