@@ -97,84 +97,6 @@ layout_note(const struct perf_app *a, const struct wire_config *peer)
 		printf("rdx-perf: the client decides the layout: runs with its%s\n", buf + 1);
 }
 
-/* An endpoint and the peer an EP message describes (boot.c, boot_mpi.c). */
-
-void
-perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w)
-{
-	const struct rdx_mem *target = ep->tbuf != NULL ? ep->tbuf : ep->buf;
-
-	memset(w, 0, sizeof(*w));
-	rdx_qp_info_get(ep->qp, &w->qp);
-	w->addr = target->iova;
-	w->len = target->len;
-	w->rkey = target->rkey;
-	if (ep->rbuf != NULL) {
-		w->raddr = ep->rbuf->iova;
-		w->rrkey = ep->rbuf->rkey;
-		w->rslots = ep->rslots;
-		w->rstride = ep->rstride;
-	}
-}
-
-void
-perf_ep_remote_set(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
-{
-	ep->peer_id.qpn = w->qp.qp_num;
-	ep->peer_id.psn = w->qp.psn;
-	ep->peer_id.lid = w->qp.lid;
-	memcpy(ep->peer_id.gid, w->qp.gid, sizeof(ep->peer_id.gid));
-	ep->peer_id.has_gid = w->qp.gid_index >= 0 &&
-		memcmp(w->qp.gid, (const uint8_t[16]){ 0 }, sizeof(w->qp.gid)) != 0;
-	ep->raddr = w->addr;
-	ep->rlen = w->len;
-	ep->rkey = w->rkey;
-	if (a->o.bad_rkey)
-		ep->rkey ^= 0x5a5a00u;
-	ep->rraddr = w->raddr;
-	ep->rrkey = w->rrkey;
-	ep->peer_rslots = w->rslots != 0 ? w->rslots : 1;
-	ep->peer_rstride = w->rstride;
-}
-
-int
-perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w)
-{
-	struct rdx_qp_conn_attr ca;
-	int rc;
-
-	memset(&ca, 0, sizeof(ca));
-	ca.mtu = a->ib_mtu;
-	perf_ep_remote_set(a, ep, w);
-	if (a->o.transport == PERF_TRANSPORT_UD) {
-		struct rdx_ah_attr aa;
-
-		/* UD: the QP to RTS on its own, then a route to the peer's QP */
-		rc = ep->ah != NULL ? 0 : rdx_qp_connect(ep->qp, NULL, &ca);
-		if (rc == 0)
-			rc = rdx_ah_attr_from_info(a->dev, &w->qp, &aa);
-		if (rc == 0) {
-			if (ep->ah != NULL)
-				rdx_ah_destroy(ep->ah);
-			ep->ah = rdx_ah_create(a->dev, &aa);
-			if (ep->ah == NULL)
-				rc = -rte_errno;
-		}
-		ep->rqpn = w->qp.qp_num;
-		ep->rqkey = w->qp.qkey;
-		if (rc < 0 && rc != -EPROTO)
-			fprintf(stderr, "rdx-perf: cannot reach UD QP 0x%x from QP %u: %s\n",
-				w->qp.qp_num, ep->index, strerror(-rc));
-		return rc;
-	}
-	rc = rdx_qp_connect(ep->qp, &w->qp, &ca);
-	/* -EPROTO: the driver has said which of the peer's fields it refused */
-	if (rc < 0 && rc != -EPROTO)
-		fprintf(stderr, "rdx-perf: cannot connect QP %u to remote QP 0x%x: %s\n",
-			ep->index, w->qp.qp_num, strerror(-rc));
-	return rc;
-}
-
 static int
 exchange_eps(struct perf_app *a, struct perf_ep *eps)
 {
@@ -521,12 +443,6 @@ perf_client_bye(struct perf_app *a)
 	return perf_boot_bye(a, MSG_RUN, &r, sizeof(r));
 }
 
-bool
-perf_server_waits_on_socket(const struct perf_app *a)
-{
-	return !perf_engine_serves(a->eng, a->o.mode);
-}
-
 /* One lcore of the server process during a run: an rdx_lcore_loop whose
  * pollers are the responder step (perf_serve_poll) and, on the main lcore,
  * the watch for the client's END (end_poll). */
@@ -739,7 +655,7 @@ bidir_run(struct perf_app *a)
 			return rc;
 	}
 	/* an lcore's failure (its line printed) goes back in ENDACK.status */
-	perf_launch_clients(a);
+	a->launch_clients(a);
 	if (a->eng->teardown != NULL)
 		a->eng->teardown(a);
 	rc = rdx_conn_send(a->conn, PERF_MSG_BIDIR_DONE, NULL, 0, perf_boot_ms(a));

@@ -681,7 +681,7 @@ perf_mpi_runs(struct perf_app *a)
 					/* 64-bit: cidx x 60 s passes 2^32 us
 					 * from the 72nd client rank */
 					sleep_us((uint64_t)cidx * mp->m.stagger_ms * 1000u);
-				rc = perf_launch_clients(a);
+				rc = a->launch_clients(a);
 			}
 			rc = perf_mpi_run_over(a, rc, &stop, &run);
 		}

@@ -189,6 +189,18 @@ launch_clients(struct perf_app *a)
 	return rc;
 }
 
+/* The endpoints of a two-process or MPI run: the bootstrap finds the
+ * peer's and connects them (perf_setup planned them). */
+static int
+boot_endpoints(struct perf_app *a)
+{
+#ifdef RDX_PERF_MPI
+	if (a->mpi != NULL)
+		return perf_mpi_boot(a);
+#endif
+	return a->client ? perf_boot_client(a) : perf_boot_server(a);
+}
+
 /* --rate R (total ops/s of this process): the period of one QP's schedule
  * (rate.h); 0 leaves the run closed-loop. */
 static void
@@ -792,7 +804,10 @@ parse:
 	if (perf_transport_rpc(a->o.transport))
 		return mpi_exit(a, rpc_main(a));
 
+	a->launch_clients = launch_clients;
 	rc = perf_setup(a);
+	if (rc == PERF_SETUP_BOOT)
+		rc = boot_endpoints(a);
 	if (rc < 0) {
 		int bad = rc == -EINVAL || rc == -ECONNREFUSED || rc == -EADDRINUSE ||
 			rc == -EPROTO || rc == -ETIMEDOUT;
@@ -870,8 +885,3 @@ parse:
 	return mpi_exit(a, rc < 0 ? 1 : 0);
 }
 
-int
-perf_launch_clients(struct perf_app *a)
-{
-	return launch_clients(a);
-}

@@ -690,6 +690,9 @@ struct perf_app {
 	unsigned int lcore_ids[RDX_MAX_LCORES];
 	struct perf_lcore lcores[RDX_MAX_LCORES];
 	struct perf_lcore serve_lc; /* loopback split: the main lcore's server side */
+	/* launch the client lcores of one run and wait for them: main.c's,
+	 * passed down to the bootstraps that start runs (boot.c, boot_mpi.c) */
+	int (*launch_clients)(struct perf_app *a);
 	uint32_t max_qps;         /* client QPs per lcore (sweep maximum) */
 	uint32_t max_qps_plan;    /* QPs the buffers are planned for */
 	uint32_t total_qps;       /* QP pairs */
@@ -745,14 +748,17 @@ struct perf_ud_run {
 #define PERF_UD_RUN_WORDS (sizeof(struct perf_ud_run) / sizeof(uint64_t))
 void perf_ud_counts(const struct perf_app *a, struct perf_ud_run *u);
 
-/* setup.c */
+/* setup.c: the plan and the device checks; 0 when the endpoints are
+ * connected (one process), PERF_SETUP_BOOT when a bootstrap must find the
+ * peer's (perf_boot_client/_server, perf_mpi_boot), <0 on error */
+#define PERF_SETUP_BOOT 1
 int perf_setup(struct perf_app *a);
 void perf_teardown(struct perf_app *a);
 int perf_run_prepare(struct perf_app *a, uint64_t size, uint32_t qps, const uint32_t *layout);
 int perf_boot_ms(const struct perf_app *a);
 int perf_alloc_lcores(struct perf_app *a);
 int perf_alloc_eps(struct perf_app *a);
-/* boot.c: an endpoint and the peer an EP message describes */
+/* ep_connect.c: an endpoint and the peer an EP message describes */
 struct wire_ep;
 void perf_ep_wire_fill(const struct perf_ep *ep, struct wire_ep *w);
 int perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w);
@@ -778,10 +784,11 @@ int perf_client_run_end(struct perf_app *a, uint64_t *peer_verify_errors);
 int perf_client_bye(struct perf_app *a);
 int perf_server_loop(struct perf_app *a);
 /* the server sleeps on the bootstrap socket (nothing to serve) rather than polls */
-bool perf_server_waits_on_socket(const struct perf_app *a);
-
-/* main.c: launch the client lcores of a run and wait for them (MPI runs) */
-int perf_launch_clients(struct perf_app *a);
+static inline bool
+perf_server_waits_on_socket(const struct perf_app *a)
+{
+	return !perf_engine_serves(a->eng, a->o.mode);
+}
 
 /* report.c */
 /* What the raw-QP report and echo on lib/rpc's (rpc_report.c) share: the

@@ -609,10 +609,9 @@ perf_setup(struct perf_app *a)
 			at->max_qp);
 		return -EINVAL;
 	}
-#ifdef RDX_PERF_MPI
-	if (a->mpi != NULL) /* --pattern: endpoints swapped with MPI collectives */
-		return perf_mpi_boot(a);
-#endif
+	/* --pattern: endpoints swapped with MPI collectives */
+	if (a->mpi != NULL)
+		return PERF_SETUP_BOOT;
 	if (a->client && a->responder) {
 		if (o->split && at->software && o->sw_progress != RDX_SW_PROGRESS_THREAD) {
 			/* inline progress runs the model from every poller's thread */
@@ -653,7 +652,7 @@ perf_setup(struct perf_app *a)
 		}
 		return 0;
 	}
-	return a->client ? perf_boot_client(a) : perf_boot_server(a);
+	return PERF_SETUP_BOOT;
 }
 
 void

@@ -28,12 +28,7 @@ LAYERING_ALLOWLIST=""
 
 # Pairs of apps/ that still call each other (issue 28: rdx-perf becomes
 # thin, rdx-selfcheck's checks report through a table passed down).
-CIRCLE_KNOWN="apps/rdx-perf/boot.c <-> apps/rdx-perf/main.c
-apps/rdx-perf/boot.c <-> apps/rdx-perf/report.c
-apps/rdx-perf/boot.c <-> apps/rdx-perf/setup.c
-apps/rdx-perf/boot_mpi.c <-> apps/rdx-perf/main.c
-apps/rdx-perf/boot_mpi.c <-> apps/rdx-perf/setup.c
-apps/rdx-perf/rdmacm.c <-> apps/rdx-perf/setup.c"
+CIRCLE_KNOWN="apps/rdx-perf/rdmacm.c <-> apps/rdx-perf/setup.c"
 
 [ $# -eq 2 ] || { echo "usage: layering.sh SOURCE_DIR BUILD_DIR" >&2; exit 2; }
 src=$1
