@@ -4,7 +4,9 @@
  * client: the CPU time of the CPUs the measuring lcores run on (lib/stats
  * rdx_cpu.h) and the port counters the kernel shows in sysfs (lib/dev
  * rdx_dev_sysfs.h), read before the run and after it. main.c and report.c
- * call these; the state is the process's one run at a time.
+ * call these; the state is the process's one run at a time. A --server
+ * (which measures nothing) reads them once around all the runs it serves
+ * and prints them after its last line, as perftest's server prints them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -150,6 +152,36 @@ perf_host_counters_print(FILE *f)
 	for (i = 0; i < hs.nb; i++)
 		fprintf(f, "\t%s=%" PRIu64 "\n", hs.name[i], hs.delta[i]);
 	fprintf(f, "\n");
+}
+
+/* The server's figures over the runs it served (main.c: begin before the
+ * first run, end after the client's goodbye): one CPU_Util[%] line with
+ * --cpu_util, the counters' changes with -W on a kernel RDMA device. */
+void
+perf_host_server_print(FILE *f, unsigned int nb_runs, double secs)
+{
+	char cpus[128];
+	size_t n = 0;
+	unsigned int c;
+
+	if (hs.cpu_on) {
+		cpus[0] = '\0';
+		for (c = 0; c < CPU_SETSIZE && n < sizeof(cpus) - 16; c++)
+			if (CPU_ISSET(c, &hs.cpus))
+				n += (size_t)snprintf(cpus + n, sizeof(cpus) - n, "%s%u",
+						      n != 0 ? "," : "", c);
+		if (hs.cpu_pct >= 0)
+			fprintf(f, " CPU_Util[%%]: %.2f (the server's lcores' CPUs %s over the %u run(s) it served, %.3f s: user / (user + idle) time, /proc/stat)\n",
+				hs.cpu_pct, cpus, nb_runs, secs);
+		else
+			fprintf(f, " CPU_Util[%%]: 0.00 (the server's lcores' CPUs %s over the %u run(s) it served, %.3f s: /proc/stat counted no user or idle time on them)\n",
+				cpus, nb_runs, secs);
+	}
+	if (hs.nb != 0) {
+		fprintf(f, " port counters of %s port %u over the %u run(s) served:\n", hs.dev, hs.port,
+			nb_runs);
+		perf_host_counters_print(f);
+	}
 }
 
 /* The JSON/CSV knobs: "counter.NAME" over all runs */

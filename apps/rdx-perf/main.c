@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -821,10 +822,21 @@ parse:
 			perf_progress_init(a);
 			rc = client_runs(a);
 		} else {
-			/* perftest's server prints its block too */
+			struct timespec s0, s1;
+
+			/* perftest's server prints its block too, and with
+			 * --cpu_util / -W their figures over the runs it served */
 			perf_perftest_head(a);
 			fflush(stdout);
+			clock_gettime(CLOCK_MONOTONIC, &s0);
+			perf_host_stats_begin();
 			rc = perf_server_loop(a);
+			perf_host_stats_end();
+			clock_gettime(CLOCK_MONOTONIC, &s1);
+			if (rc == 0 && a->nb_runs > 0)
+				perf_host_server_print(stdout, a->nb_runs,
+						       (double)(s1.tv_sec - s0.tv_sec) +
+						       (double)(s1.tv_nsec - s0.tv_nsec) / 1e9);
 		}
 	}
 	/* the checks of the whole run before the report, which says how it went */

@@ -80,6 +80,35 @@ elif run wnic 60 ib_write_bw -d "$ibdev" --driver verbs --loopback -n 2000 -W co
 else
     fail "-W on $ibdev: $(head -c 300 "$TMP/wnic.err")"
 fi
+# a plain --server (measures nothing) with --cpu_util and -W: perftest's
+# server reports them too. After its last line, one CPU_Util[%] line over
+# the runs it served, a number in 0..100 (send: its lcore polls the
+# receives); -W's one line on the software device, the run goes on
+sp=$(free_port)
+timeout -k 5 60 "$PERF" ib_send_bw -d sw -p "$sp" --cpu_util -W counters/port_xmit_data \
+    >"$TMP/scpu.out" 2>"$TMP/scpu.err" &
+spid=$!
+for _ in $(seq 200); do ss -Hltn "sport = :$sp" | grep -q . && break; sleep 0.1; done
+RDX_EAL="--no-huge -l 1" timeout -k 5 60 "$PERF" ib_send_bw -d sw -p "$sp" -D 1 127.0.0.1 \
+    >"$TMP/ccpu.out" 2>"$TMP/ccpu.err"
+ccrc=$?
+wait "$spid"; scrc=$?
+if [ "$ccrc" -eq 0 ] && [ "$scrc" -eq 0 ] &&
+   got=$(python3 - "$TMP/scpu.out" <<'PY' 2>"$TMP/scpu.py"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+i = [k for k, l in enumerate(lines) if l.startswith("rdx-perf: served 1 run(s) of send")]
+assert len(i) == 1, lines[-4:]
+m = re.match(r"^ CPU_Util\[%\]: (\d+\.\d\d) \(the server's lcores' CPUs 0 over the 1 run\(s\) it served, [0-9.]+ s", lines[i[0] + 1])
+assert m and 0 <= float(m.group(1)) <= 100, lines[i[0] + 1]
+print(m.group(1))
+PY
+) && [ "$(grep -c . "$TMP/scpu.err")" -eq 1 ] &&
+   grep -q "^rdx-perf: -W: port counters are not available on the software device" "$TMP/scpu.err"; then
+    pass "--server --cpu_util -W: CPU_Util[%] $got over the run served; -W: $(grep -- -W: "$TMP/scpu.err")"
+else
+    fail "--server --cpu_util: client $ccrc server $scrc: $(tail -c 300 "$TMP/scpu.py") $(tail -n 3 "$TMP/scpu.out") $(head -c 300 "$TMP/scpu.err")"
+fi
 # CAS: every report counts the swaps that took effect and those that
 # failed (the key had changed); they add up to the measured ops. One QP
 # with one op in flight always finds its own last value: none fails.
