@@ -252,6 +252,7 @@ kbad "--lcore-sweep bad range" "bad value '2-1' for --lcore-sweep" \
 # tx_depth), the header saying the sweep, every step its -n ops
 if run tsw 120 ib_write_bw -d sw --loopback -n 3000 --tx-depth-sweep '1-16*4' --out_json_file "$TMP/tsw.json" &&
    grep -q -- "^ -t 1-16\*4 (--tx-depth-sweep) -Q 100 " "$TMP/tsw.out" &&
+   grep -qF " TX depth        : 1..16 (swept: --tx-depth-sweep 1-16*4)" "$TMP/tsw.out" &&
    got=$(python3 - "$TMP/tsw.out" "$TMP/tsw.json" <<'PY' 2>"$TMP/tsw.py"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -270,6 +271,23 @@ PY
     pass "--tx-depth-sweep 1-16*4: header says the sweep, $got, JSON tx_depth"
 else
     fail "--tx-depth-sweep: $(tail -c 300 "$TMP/tsw.py") $(head -c 300 "$TMP/tsw.err") $(grep -E "^ -t|^ 65536" "$TMP/tsw.out" | head -c 400)"
+fi
+# perftest's block of a sweep says the swept range, not its largest
+# count: --qp-sweep (one lcore, the steps' QPs) and --lcore-sweep in the
+# perftest form (-q 1 per lcore: 1..2 QPs), each row with its own #qps
+if run pqs 60 ib_write_bw -d sw --loopback -n 500 --qp-sweep '1-4*2' &&
+   grep -qF " Number of qps   : 1..4 (swept: --qp-sweep 1-4*2)" "$TMP/pqs.out" &&
+   [ "$(awk '$1 == "65536" { printf "%s,", $6 }' "$TMP/pqs.out")" = "1,2,4," ]; then
+    pass "ib_write_bw --qp-sweep 1-4*2: Number of qps 1..4 (swept), rows #qps 1, 2, 4"
+else
+    fail "perftest block of --qp-sweep: $(grep -E "Number of qps|^ 65536" "$TMP/pqs.out" | head -c 400) $(head -c 300 "$TMP/pqs.err")"
+fi
+if RDX_EAL="--no-huge --lcores 0@0,1@1,2@0" run pls 120 ib_write_bw -d sw --loopback -n 5000 --lcore-sweep 1-2 &&
+   grep -qF " Number of qps   : 1..2 (swept: --lcore-sweep 1-2, 1 per lcore)" "$TMP/pls.out" &&
+   [ "$(awk '$1 == "65536" { printf "%s,", $6 }' "$TMP/pls.out")" = "1,2," ]; then
+    pass "ib_write_bw --lcore-sweep 1-2: Number of qps 1..2 (swept), rows #qps 1, 2"
+else
+    fail "perftest block of --lcore-sweep: $(grep -E "Number of qps|^ 65536" "$TMP/pls.out" | head -c 400) $(head -c 300 "$TMP/pls.err")"
 fi
 kbad "--tx-depth-sweep with -t" "--tx-depth-sweep with -t (the sweep sets it) is not implemented" \
     ib_write_bw -d sw --loopback --tx-depth-sweep 1-8 -t 8
