@@ -799,6 +799,9 @@ enum perf_dev_kind perf_dev_kind_at(const char *sysfs_ib, const struct rdx_dev_a
 enum perf_dev_kind perf_dev_kind(const struct rdx_dev_attr *at);
 const char *perf_dev_kind_label(enum perf_dev_kind k);
 const char *perf_dev_kind_json(enum perf_dev_kind k);
+/* the per-WR log's host= and dev_id= ("" each when not known; dev_kind.c) */
+void perf_dev_identity(const struct perf_app *a, struct rdx_qp *qp, char *host, size_t hlen, char *id,
+		       size_t ilen);
 /* The software device's timing layer after a bandwidth run: whether the
  * host kept up with the modelled NIC ("model-bound" with both rates). */
 void perf_dev_model_footer(const struct perf_app *a, FILE *f);
