@@ -12,6 +12,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_lcore.h>
 
@@ -19,6 +20,7 @@
 #include "rdx_dev_sysfs.h"
 
 #include "perf_app.h"
+#include "perf_wire.h"
 
 #define PERF_MAX_COUNTERS 32
 
@@ -154,11 +156,11 @@ perf_host_counters_print(FILE *f)
 	fprintf(f, "\n");
 }
 
-/* The server's figures over the runs it served (main.c: begin before the
- * first run, end after the client's goodbye): one CPU_Util[%] line with
- * --cpu_util, the counters' changes with -W on a kernel RDMA device. */
-void
-perf_host_server_print(FILE *f, unsigned int nb_runs, double secs)
+/* The server's figures over the runs it served (from before the first
+ * run to the client's goodbye): one CPU_Util[%] line with --cpu_util, the
+ * counters' changes with -W on a kernel RDMA device. */
+static void
+server_print(FILE *f, unsigned int nb_runs, double secs)
 {
 	char cpus[128];
 	size_t n = 0;
@@ -182,6 +184,30 @@ perf_host_server_print(FILE *f, unsigned int nb_runs, double secs)
 			nb_runs);
 		perf_host_counters_print(f);
 	}
+}
+
+/* A --server's loop (main.c). Without -b it measures nothing of its own:
+ * --cpu_util and -W are read around all the runs it serves and printed
+ * after its last line; with -b each run's own loop has them (main.c's
+ * perf_launch_clients) and its rows show them. */
+int
+perf_host_serve(struct perf_app *a)
+{
+	const bool whole = !perf_bidir_procs(a);
+	struct timespec s0, s1;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &s0);
+	if (whole)
+		perf_host_stats_begin();
+	rc = perf_server_loop(a);
+	if (whole)
+		perf_host_stats_end();
+	clock_gettime(CLOCK_MONOTONIC, &s1);
+	if (whole && rc == 0 && a->nb_runs > 0)
+		server_print(stdout, a->nb_runs, (double)(s1.tv_sec - s0.tv_sec) +
+			     (double)(s1.tv_nsec - s0.tv_nsec) / 1e9);
+	return rc;
 }
 
 /* The JSON/CSV knobs: "counter.NAME" over all runs */

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_common.h>
@@ -822,21 +821,11 @@ parse:
 			perf_progress_init(a);
 			rc = client_runs(a);
 		} else {
-			struct timespec s0, s1;
-
 			/* perftest's server prints its block too, and with
-			 * --cpu_util / -W their figures over the runs it served */
+			 * --cpu_util / -W their figures (host_stats.c) */
 			perf_perftest_head(a);
 			fflush(stdout);
-			clock_gettime(CLOCK_MONOTONIC, &s0);
-			perf_host_stats_begin();
-			rc = perf_server_loop(a);
-			perf_host_stats_end();
-			clock_gettime(CLOCK_MONOTONIC, &s1);
-			if (rc == 0 && a->nb_runs > 0)
-				perf_host_server_print(stdout, a->nb_runs,
-						       (double)(s1.tv_sec - s0.tv_sec) +
-						       (double)(s1.tv_nsec - s0.tv_nsec) / 1e9);
+			rc = perf_host_serve(a);
 		}
 	}
 	/* the checks of the whole run before the report, which says how it went */
@@ -885,5 +874,13 @@ parse:
 int
 perf_launch_clients(struct perf_app *a)
 {
-	return launch_clients(a);
+	int rc;
+
+	/* a -b server's own loop: its row's --cpu_util / -W, as the client's */
+	if (a->client)
+		return launch_clients(a);
+	perf_host_stats_begin();
+	rc = launch_clients(a);
+	perf_host_stats_end();
+	return rc;
 }

@@ -814,8 +814,8 @@ void perf_host_stats_end(void);
 double perf_host_cpu_util(void);
 void perf_host_counters_print(FILE *f);
 void perf_host_counters_knobs(struct rdx_report *r);
-/* a --server's figures over all the runs it served (after its last line) */
-void perf_host_server_print(FILE *f, unsigned int nb_runs, double secs);
+/* a --server's loop with --cpu_util / -W around it (perf_server_loop's rc) */
+int perf_host_serve(struct perf_app *a);
 /* perftest_head.c: perftest's parameter block and address lines (the
  * perftest form), from the connected endpoints */
 void perf_perftest_head(struct perf_app *a);

@@ -109,6 +109,28 @@ PY
 else
     fail "--server --cpu_util: client $ccrc server $scrc: $(tail -c 300 "$TMP/scpu.py") $(tail -n 3 "$TMP/scpu.out") $(head -c 300 "$TMP/scpu.err")"
 fi
+# -b across two processes with --cpu_util: each process's row has its own
+# CPUs' figure (the server's own loop measured on its side); the client's
+# copy of the server's row and the sum say 0.00 and the footer says why
+# (a row of under 0.1 s ends with SHORT)
+bp=$(free_port)
+timeout -k 5 60 "$PERF" ib_write_bw -d sw -p "$bp" -b --cpu_util >"$TMP/bs.out" 2>"$TMP/bs.err" &
+bpid=$!
+for _ in $(seq 200); do ss -Hltn "sport = :$bp" | grep -q . && break; sleep 0.1; done
+RDX_EAL="--no-huge -l 1" timeout -k 5 60 "$PERF" ib_write_bw -d sw -p "$bp" -b --cpu_util -n 5000 \
+    127.0.0.1 >"$TMP/bc.out" 2>"$TMP/bc.err"
+bcrc=$?
+wait "$bpid"; bsrc=$?
+if [ "$bcrc" -eq 0 ] && [ "$bsrc" -eq 0 ] &&
+   grep -qE "^ 65536 +5000 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9]{2} server \(this process\)( SHORT)?$" "$TMP/bs.out" &&
+   grep -qE "^ 65536 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +0\.00 server( SHORT)?$" "$TMP/bc.out" &&
+   grep -qE "^ 65536 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9]{2} client \(this process\)( SHORT)?$" "$TMP/bc.out" &&
+   grep -q "^ CPU_Util: the client's lcores' CPUs (/proc/stat); the server and sum rows 0.00: the server prints its own$" "$TMP/bc.out" &&
+   ! grep -q "^ CPU_Util\[%\]:" "$TMP/bs.out"; then
+    pass "-b --cpu_util: each process's row its own CPU_Util[%]: $(grep "server (this process)" "$TMP/bs.out" | awk '{print $6}') (server), $(grep "client (this" "$TMP/bc.out" | awk '{print $6}') (client)"
+else
+    fail "-b --cpu_util: client $bcrc server $bsrc: $(grep -E "^ 65536|CPU" "$TMP/bs.out" "$TMP/bc.out" | head -c 600) $(head -c 300 "$TMP/bs.err" "$TMP/bc.err")"
+fi
 # CAS: every report counts the swaps that took effect and those that
 # failed (the key had changed); they add up to the measured ops. One QP
 # with one op in flight always finds its own last value: none fails.
