@@ -18,10 +18,10 @@
  * the earliest first post too; --by-qp: every QP of every log is a flow.
  *
  * The index is a figure of a shared link only when the flows shared one:
- * when the logs say they ran on different devices or hosts, or on the
- * software device (each rdx-perf process has a model of its own, and a log
- * does not record which one it ran on), one warning line on stderr says so
- * and everything is still computed.
+ * when the logs say they ran on different devices (dev=, or dev_id=: for
+ * the software device the model instance of the process) or hosts, or do
+ * not say which (logs of an older rdx-perf), one warning line on stderr
+ * says so (rdx_wrlog_not_shared) and everything is still computed.
  *
  * Latency columns are (complete_ns - post_ns) / report_div, as rdx-perf's
  * report shows them. A cut log (unlogged= above 0) ends before its flow
@@ -278,51 +278,6 @@ make_flows(struct rdx_wrlog **logs, unsigned int nb_logs, bool by_qp, unsigned i
 	}
 	*n_out = n;
 	return out;
-}
-
-/*
- * Whether the logs shared one device (and so could share a link): NULL when
- * nothing says otherwise, else why not (in buf). The QPs of one log share
- * their process's device.
- */
-static const char *
-not_shared(struct rdx_wrlog **logs, unsigned int n, char *buf, size_t len)
-{
-	const char *d0 = rdx_wrlog_field_get(logs[0], "dev"), *h0, *d, *h, *k;
-	unsigned int i, nb_sw = 0, nb_host = 0;
-
-	if (d0 == NULL)
-		d0 = "(not recorded)";
-	h0 = rdx_wrlog_field_get(logs[0], "host");
-	for (i = 0; i < n; i++) {
-		d = rdx_wrlog_field_get(logs[i], "dev");
-		h = rdx_wrlog_field_get(logs[i], "host");
-		k = rdx_wrlog_device_kind(logs[i]);
-		if (d == NULL)
-			d = "(not recorded)";
-		if (strcmp(d, d0) != 0) {
-			snprintf(buf, len, "the logs ran on different devices (%s: dev %s, %s: dev %s)",
-				 logs[0]->path, d0, logs[i]->path, d);
-			return buf;
-		}
-		nb_host += h != NULL;
-		if (h != NULL && (h0 == NULL || strcmp(h, h0) != 0)) {
-			snprintf(buf, len, "the logs ran on different hosts (%s: %s, %s: %s)",
-				 logs[0]->path, h0 != NULL ? h0 : "not recorded", logs[i]->path, h);
-			return buf;
-		}
-		nb_sw += k != NULL && strcmp(k, "software_device") == 0;
-	}
-	if (nb_host > 0 && nb_host < n) {
-		snprintf(buf, len, "%u of the %u logs do not record their host", n - nb_host, n);
-		return buf;
-	}
-	if (n > 1 && nb_sw > 0) {
-		snprintf(buf, len, "%u logs on the software device (dev %s): each rdx-perf process"
-			 " has a model of its own and a log does not say which it ran on", n, d0);
-		return buf;
-	}
-	return NULL;
 }
 
 static double
@@ -668,7 +623,7 @@ main(int argc, char **argv)
 	if (by_qp && n < 2)
 		die("--by-qp: need at least 2 QPs in all, found %u", n);
 	analyse(fl, n, &run);
-	run.not_shared = not_shared(logs, nb_logs, why, sizeof(why));
+	run.not_shared = rdx_wrlog_not_shared(logs, nb_logs, why, sizeof(why));
 	if (run.window_ms > 0.0)
 		count_windows(fl, n, &run);
 	if (run.not_shared != NULL && run.jain >= 0.0)

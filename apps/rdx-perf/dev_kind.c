@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "rdx_dev_sysfs.h"
 
 #include "perf_app.h"
 
@@ -54,6 +57,57 @@ perf_dev_kind_json(enum perf_dev_kind k)
 {
 	return k == PERF_DEV_KIND_MODEL ? "software device" :
 		k == PERF_DEV_KIND_SOFT_RDMA ? "software RDMA device" : "hardware";
+}
+
+/* One word of the log's header: characters other than [A-Za-z0-9._:-] become '_' */
+static void
+word_clean(char *s)
+{
+	for (; *s != '\0'; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("._:-", *s) != NULL))
+			*s = '_';
+}
+
+/*
+ * The per-WR log's host= and dev_id= ("" when not known): the host name,
+ * and which device instance the QP ran on. The software device's instance
+ * is its model, the process's shared segment (the name the driver puts in
+ * rdx_qp_info.drv for its peers, drivers/mlx5/sw/README.md): "sw:<segment>",
+ * the same for every lcore of one process, another in another process. A
+ * kernel device is "<name>:<node GUID>" (sysfs), "<name>" without one.
+ */
+void
+perf_dev_identity(const struct perf_app *a, struct rdx_qp *qp, char *host, size_t hlen, char *id,
+		  size_t ilen)
+{
+	char g[RDX_DEV_GUID_LEN];
+
+	host[0] = id[0] = '\0';
+	if (gethostname(host, hlen) != 0)
+		host[0] = '\0';
+	host[hlen - 1] = '\0';
+	word_clean(host);
+	if (a->attr->software) {
+		struct rdx_qp_info qi;
+		char seg[sizeof(qi.drv) + 1];
+		const char *p = seg;
+
+		memset(&qi, 0, sizeof(qi));
+		if (qp == NULL || rdx_qp_info_get(qp, &qi) != 0)
+			return;
+		memcpy(seg, qi.drv, sizeof(qi.drv));
+		seg[sizeof(qi.drv)] = '\0';
+		while (*p == '/')
+			p++;
+		if (*p != '\0')
+			snprintf(id, ilen, "sw:%s", p);
+	} else if (rdx_dev_node_guid_read(NULL, a->attr->name, g) == 0) {
+		snprintf(id, ilen, "%s:%s", a->attr->name, g);
+	} else {
+		snprintf(id, ilen, "%s", a->attr->name);
+	}
+	word_clean(id);
 }
 
 /* xstat name of the device, 0 when it has none */

@@ -4,12 +4,15 @@
  * client: the CPU time of the CPUs the measuring lcores run on (lib/stats
  * rdx_cpu.h) and the port counters the kernel shows in sysfs (lib/dev
  * rdx_dev_sysfs.h), read before the run and after it. main.c and report.c
- * call these; the state is the process's one run at a time.
+ * call these; the state is the process's one run at a time. A --server
+ * (which measures nothing) reads them once around all the runs it serves
+ * and prints them after its last line, as perftest's server prints them.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_lcore.h>
 
@@ -17,6 +20,7 @@
 #include "rdx_dev_sysfs.h"
 
 #include "perf_app.h"
+#include "perf_wire.h"
 
 #define PERF_MAX_COUNTERS 32
 
@@ -150,6 +154,60 @@ perf_host_counters_print(FILE *f)
 	for (i = 0; i < hs.nb; i++)
 		fprintf(f, "\t%s=%" PRIu64 "\n", hs.name[i], hs.delta[i]);
 	fprintf(f, "\n");
+}
+
+/* The server's figures over the runs it served (from before the first
+ * run to the client's goodbye): one CPU_Util[%] line with --cpu_util, the
+ * counters' changes with -W on a kernel RDMA device. */
+static void
+server_print(FILE *f, unsigned int nb_runs, double secs)
+{
+	char cpus[128];
+	size_t n = 0;
+	unsigned int c;
+
+	if (hs.cpu_on) {
+		cpus[0] = '\0';
+		for (c = 0; c < CPU_SETSIZE && n < sizeof(cpus) - 16; c++)
+			if (CPU_ISSET(c, &hs.cpus))
+				n += (size_t)snprintf(cpus + n, sizeof(cpus) - n, "%s%u",
+						      n != 0 ? "," : "", c);
+		if (hs.cpu_pct >= 0)
+			fprintf(f, " CPU_Util[%%]: %.2f (the server's lcores' CPUs %s over the %u run(s) it served, %.3f s: user / (user + idle) time, /proc/stat)\n",
+				hs.cpu_pct, cpus, nb_runs, secs);
+		else
+			fprintf(f, " CPU_Util[%%]: 0.00 (the server's lcores' CPUs %s over the %u run(s) it served, %.3f s: /proc/stat counted no user or idle time on them)\n",
+				cpus, nb_runs, secs);
+	}
+	if (hs.nb != 0) {
+		fprintf(f, " port counters of %s port %u over the %u run(s) served:\n", hs.dev, hs.port,
+			nb_runs);
+		perf_host_counters_print(f);
+	}
+}
+
+/* A --server's loop (main.c). Without -b it measures nothing of its own:
+ * --cpu_util and -W are read around all the runs it serves and printed
+ * after its last line; with -b each run's own loop has them (main.c's
+ * perf_app.launch_clients) and its rows show them. */
+int
+perf_host_serve(struct perf_app *a)
+{
+	const bool whole = !perf_bidir_procs(a);
+	struct timespec s0, s1;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &s0);
+	if (whole)
+		perf_host_stats_begin();
+	rc = perf_server_loop(a);
+	if (whole)
+		perf_host_stats_end();
+	clock_gettime(CLOCK_MONOTONIC, &s1);
+	if (whole && rc == 0 && a->nb_runs > 0)
+		server_print(stdout, a->nb_runs, (double)(s1.tv_sec - s0.tv_sec) +
+			     (double)(s1.tv_nsec - s0.tv_nsec) / 1e9);
+	return rc;
 }
 
 /* The JSON/CSV knobs: "counter.NAME" over all runs */

@@ -189,6 +189,21 @@ launch_clients(struct perf_app *a)
 	return rc;
 }
 
+/* What the bootstraps that start runs call (perf_app.launch_clients): a -b
+ * server's own loop gets its row's --cpu_util / -W, as the client's. */
+static int
+launch_clients_measured(struct perf_app *a)
+{
+	int rc;
+
+	if (a->client)
+		return launch_clients(a);
+	perf_host_stats_begin();
+	rc = launch_clients(a);
+	perf_host_stats_end();
+	return rc;
+}
+
 /* The endpoints of a two-process or MPI run: the bootstrap finds the
  * peer's and connects them (perf_setup planned them). */
 static int
@@ -804,7 +819,7 @@ parse:
 	if (perf_transport_rpc(a->o.transport))
 		return mpi_exit(a, rpc_main(a));
 
-	a->launch_clients = launch_clients;
+	a->launch_clients = launch_clients_measured;
 	rc = perf_setup(a);
 	if (rc == PERF_SETUP_BOOT)
 		rc = boot_endpoints(a);
@@ -836,10 +851,11 @@ parse:
 			perf_progress_init(a);
 			rc = client_runs(a);
 		} else {
-			/* perftest's server prints its block too */
+			/* perftest's server prints its block too, and with
+			 * --cpu_util / -W their figures (host_stats.c) */
 			perf_perftest_head(a);
 			fflush(stdout);
-			rc = perf_server_loop(a);
+			rc = perf_host_serve(a);
 		}
 	}
 	/* the checks of the whole run before the report, which says how it went */

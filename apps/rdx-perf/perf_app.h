@@ -487,6 +487,9 @@ enum perf_dev_kind perf_dev_kind_at(const char *sysfs_ib, const struct rdx_dev_a
 enum perf_dev_kind perf_dev_kind(const struct rdx_dev_attr *at);
 const char *perf_dev_kind_label(enum perf_dev_kind k);
 const char *perf_dev_kind_json(enum perf_dev_kind k);
+/* the per-WR log's host= and dev_id= ("" each when not known; dev_kind.c) */
+void perf_dev_identity(const struct perf_app *a, struct rdx_qp *qp, char *host, size_t hlen, char *id,
+		       size_t ilen);
 /* The software device's timing layer after a bandwidth run: whether the
  * host kept up with the modelled NIC ("model-bound" with both rates). */
 void perf_dev_model_footer(const struct perf_app *a, FILE *f);
@@ -499,6 +502,8 @@ void perf_host_stats_end(void);
 double perf_host_cpu_util(void);
 void perf_host_counters_print(FILE *f);
 void perf_host_counters_knobs(struct rdx_report *r);
+/* a --server's loop with --cpu_util / -W around it (perf_server_loop's rc) */
+int perf_host_serve(struct perf_app *a);
 /* perftest_head.c: perftest's parameter block and address lines (the
  * perftest form), from the connected endpoints */
 void perf_perftest_head(struct perf_app *a);

@@ -90,6 +90,54 @@ gid_set(const uint8_t *g)
 	return false;
 }
 
+static const char *
+pt_sweep_str(uint32_t lo, uint32_t hi, uint32_t f, char *buf, size_t len)
+{
+	if (f != 0)
+		snprintf(buf, len, "%u-%u*%u", lo, hi, f);
+	else
+		snprintf(buf, len, "%u-%u", lo, hi);
+	return buf;
+}
+
+/* --tx-depth-sweep's last step (the largest -t at most its B) */
+static uint32_t
+pt_tsweep_last(const struct perf_opts *o)
+{
+	uint32_t t = o->tsweep_lo;
+
+	while ((o->tsweep_factor != 0 ? t * o->tsweep_factor : t + 1) <= o->tsweep_hi)
+		t = o->tsweep_factor != 0 ? t * o->tsweep_factor : t + 1;
+	return t;
+}
+
+/* "Number of qps": the run's QPs; a sweep's range of the steps' totals,
+ * from the first step to the last (--qp-sweep: QPs per lcore times the
+ * lcores; --lcore-sweep: the lcores of a step times -q) */
+static const char *
+pt_qps(const struct perf_app *a, char *buf, size_t len)
+{
+	const struct perf_opts *o = &a->o;
+	char sw[48];
+	uint32_t k;
+
+	if (a->client && o->sweep_hi != o->sweep_lo) {
+		snprintf(buf, len, "%u..%u (swept: --qp-sweep %s)", o->sweep_lo * a->nb_lcores,
+			 perf_sweep_last(o) * a->nb_lcores,
+			 pt_sweep_str(o->sweep_lo, o->sweep_hi, o->sweep_factor, sw, sizeof(sw)));
+	} else if (a->client && o->lsweep_lo != 0) {
+		for (k = o->lsweep_lo; perf_lsweep_next(o, k) <= o->lsweep_hi;)
+			k = perf_lsweep_next(o, k);
+		snprintf(buf, len, "%u..%u (swept: --lcore-sweep %s, %u per lcore)",
+			 o->lsweep_lo * o->sweep_lo, k * o->sweep_lo,
+			 pt_sweep_str(o->lsweep_lo, o->lsweep_hi, o->lsweep_factor, sw, sizeof(sw)),
+			 o->sweep_lo);
+	} else {
+		snprintf(buf, len, "%u", a->total_qps);
+	}
+	return buf;
+}
+
 void
 perf_perftest_head(struct perf_app *a)
 {
@@ -99,6 +147,7 @@ perf_perftest_head(struct perf_app *a)
 	const struct perf_ep *mine = a->client ? a->cli : a->srv;
 	bool lat = o->mode == PERF_MODE_LAT, two = perf_bidir_procs(a) || o->bidir;
 	unsigned int i, mtu = pt_mtu_bytes(a->ib_mtu != 0 ? a->ib_mtu : at->active_mtu);
+	char qps[96], sw[48];
 
 	/* once, in the perftest form, with the table (not --output, MPI) */
 	if (a->pt_head_printed || !o->perftest_form || o->output != PERF_OUTPUT_TABLE || a->mpi != NULL)
@@ -108,13 +157,17 @@ perf_perftest_head(struct perf_app *a)
 	printf("                    %s %s%s%sTest\n", pt_verb(op), !lat && two ? "Bidirectional " : "",
 	       !lat && o->post_list > 1 ? "Post List " : "", lat ? "Latency " : "BW ");
 	printf(" Dual-port       : OFF\t\tDevice         : %s\n", at->name);
-	printf(" Number of qps   : %u\t\tTransport type : %s\n", a->total_qps,
+	printf(" Number of qps   : %s\t\tTransport type : %s\n", pt_qps(a, qps, sizeof(qps)),
 	       "IB");
 	printf(" Connection type : %s\t\tUsing SRQ      : OFF\n",
 	       o->transport == PERF_TRANSPORT_UD ? "UD" : "RC");
 	printf(" PCIe relax order: Unsupported\t\tLock-free      : Unsupported\n");
 	printf(" ibv_wr* API     : OFF\t\tUsing Enhanced Reorder      : OFF\n");
-	if (a->client || two)
+	if ((a->client || two) && o->tsweep_lo != 0)
+		printf(" TX depth        : %u..%u (swept: --tx-depth-sweep %s)\n", o->tsweep_lo,
+		       pt_tsweep_last(o), pt_sweep_str(o->tsweep_lo, o->tsweep_hi, o->tsweep_factor,
+						      sw, sizeof(sw)));
+	else if (a->client || two)
 		printf(" TX depth        : %u\n", a->window);
 	if (o->post_list > 1)
 		printf(" Post List       : %u\n", o->post_list);

@@ -764,7 +764,7 @@ perf_wrlog_write(struct perf_app *a)
 	tsc0 = rdx_tsc();
 	for (l = 0; l < a->nb_lcores; l++) {
 		struct perf_lcore *lc = &a->lcores[l];
-		char path[4096];
+		char path[4096], host[128], id[128];
 		size_t n;
 		uint64_t i, unlogged, rt0 = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 		FILE *f;
@@ -789,13 +789,17 @@ perf_wrlog_write(struct perf_app *a)
 		 * WRs past it (not in the file: the log is cut, rdx-flows refuses
 		 * it unless told) */
 		unlogged = lc->log_full && lc->ops > lc->log_n ? lc->ops - lc->log_n : 0;
-		fprintf(f, "# test=%s mode=%s size=%" PRIu64 " lcore=%u qps=%u flow=%s dev=%s tsc_hz=%" PRIu64 " lat_kind=%s report_div=%u device_kind=%s capacity=%u unlogged=%" PRIu64 "\n",
+		/* host= and dev_id=: did two logs' flows run on one device */
+		perf_dev_identity(a, lc->nb_eps > 0 ? lc->eps[0]->qp : NULL, host, sizeof(host), id,
+				  sizeof(id));
+		fprintf(f, "# test=%s mode=%s size=%" PRIu64 " lcore=%u qps=%u flow=%s dev=%s tsc_hz=%" PRIu64 " lat_kind=%s report_div=%u device_kind=%s capacity=%u unlogged=%" PRIu64 "%s%s%s%s\n",
 			o->test, mode_name(o->mode), a->run.size, lc->lcore_id, lc->nb_eps,
 			o->label[0] != '\0' ? o->label : "-", a->attr->name, hz,
 			kind, lat_halved(a) ? 2u : 1u,
 			a->attr->software ? "software_device" :
 			perf_dev_kind(a->attr) == PERF_DEV_KIND_SOFT_RDMA ? "software_rdma_device" : "hardware",
-			PERF_WRLOG_CAP, unlogged);
+			PERF_WRLOG_CAP, unlogged, host[0] != '\0' ? " host=" : "", host,
+			id[0] != '\0' ? " dev_id=" : "", id);
 		fprintf(f, "# op qp post_ns complete_ns bytes\n");
 		for (i = 0; i < lc->log_n; i++) {
 			const struct perf_wrlog_ent *e = &lc->log[i];

@@ -39,6 +39,8 @@ perf_bidir_rows(struct perf_app *a, const struct rdx_result *cli)
 	srv.has_lat = false;     /* the server's latencies stay on its side */
 	srv.has_perf = false;
 	srv.busy_pct = -1;
+	/* --cpu_util: the server's CPUs are measured and printed on its side */
+	srv.cpu_util_pct = -1;
 	/* the server's BW peak (ENDACK, KiB/s resolution; 0: "-") */
 	srv.peak_bytes_per_s = perf_boot_peer_peak(a);
 	perf_bidir_side(&srv, 1);
@@ -123,6 +125,10 @@ perf_bidir_compact(const struct perf_app *a)
 	       a->o.gbits ? "Gb = 10^9 bits" : "MiB = 2^20 bytes");
 	if (a->client)
 		printf(" -b: both processes posted; the sum adds the client's and the server's bandwidth\n");
+	if (a->client && a->o.cpu_util)
+		printf(" CPU_Util: the client's lcores' CPUs (/proc/stat); the server and sum rows 0.00: the server prints its own\n");
+	else if (a->o.cpu_util)
+		printf(" CPU_Util: user / (user + idle) time of this process's lcores' CPUs over its own loop (/proc/stat)\n");
 	if (nb_short > 0)
 		printf(" SHORT: %u row(s) measured over < %g s or < %u ops: run longer (-n / -D)\n",
 		       nb_short, RDX_REPORT_SHORT_S, RDX_REPORT_SHORT_OPS);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A port's counters from sysfs (rdx_dev_sysfs.h). */
+/* A port's counters and a device's node GUID from sysfs (rdx_dev_sysfs.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -66,5 +67,40 @@ rdx_dev_port_counter_read(const char *root, const char *dev, unsigned int port,
 	if (errno != 0 || (*end != '\0' && *end != '\n'))
 		return -EINVAL;
 	*value = v;
+	return 0;
+}
+
+int
+rdx_dev_node_guid_read(const char *root, const char *dev, char *guid)
+{
+	char path[PATH_MAX], buf[32];
+	unsigned int i;
+	ssize_t n;
+	int fd, err;
+
+	if (dev == NULL || guid == NULL || dev[0] == '\0' || strchr(dev, '/') != NULL ||
+	    strcmp(dev, "..") == 0)
+		return -EINVAL;
+	if (snprintf(path, sizeof(path), "%s/%s/node_guid", root != NULL ? root : RDX_DEV_SYSFS_IB,
+		     dev) >= (int)sizeof(path))
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	err = errno;
+	close(fd);
+	if (n < 0)
+		return -err;
+	buf[n] = '\0';
+	if (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	/* xxxx:xxxx:xxxx:xxxx */
+	if (n != RDX_DEV_GUID_LEN - 1)
+		return -EINVAL;
+	for (i = 0; i < RDX_DEV_GUID_LEN - 1; i++)
+		if (i % 5 == 4 ? buf[i] != ':' : !isxdigit((unsigned char)buf[i]))
+			return -EINVAL;
+	memcpy(guid, buf, RDX_DEV_GUID_LEN);
 	return 0;
 }

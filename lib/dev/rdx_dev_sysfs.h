@@ -3,7 +3,8 @@
  * @file
  * A port's counters as the kernel's RDMA stack shows them in sysfs
  * (<root>/<dev>/ports/<port>/counters/..., hw_counters/...): a NIC's and
- * rdma_rxe's; rdx's software device has none there. Control path only.
+ * rdma_rxe's; rdx's software device has none there. And a device's node
+ * GUID, which names it among a cluster's devices. Control path only.
  */
 #ifndef RDX_DEV_SYSFS_H
 #define RDX_DEV_SYSFS_H
@@ -29,6 +30,18 @@ extern "C" {
  */
 int rdx_dev_port_counter_read(const char *root, const char *dev, unsigned int port,
 			      const char *name, uint64_t *value);
+
+/** Bytes of a node GUID as sysfs writes it, "0002:c903:0043:9c40", with the NUL. */
+#define RDX_DEV_GUID_LEN 20
+
+/**
+ * Read a device's node GUID: <root>/<dev>/node_guid, four groups of four
+ * hex digits joined by ':' (the kernel's format), into guid (at least
+ * RDX_DEV_GUID_LEN bytes, NUL-terminated). root NULL: RDX_DEV_SYSFS_IB.
+ * @return 0; -EINVAL (dev empty, "..", or with '/'; a file not of that
+ * format); the negative errno of the failed open or read.
+ */
+int rdx_dev_node_guid_read(const char *root, const char *dev, char *guid);
 
 #ifdef __cplusplus
 }

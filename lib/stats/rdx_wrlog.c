@@ -369,6 +369,67 @@ rdx_wrlog_device_kind(const struct rdx_wrlog *l)
 	return dev != NULL && strncmp(dev, "sw", 2) == 0 ? "software_device" : NULL;
 }
 
+const char *
+rdx_wrlog_not_shared(struct rdx_wrlog *const *logs, unsigned int n, char *buf, size_t len)
+{
+	const char *d0, *h0, *i0, *d, *h, *id, *k;
+	unsigned int i, nb_sw = 0, nb_host = 0, nb_id = 0;
+
+	if (n == 0)
+		return NULL;
+	d0 = rdx_wrlog_field_get(logs[0], "dev");
+	if (d0 == NULL)
+		d0 = "(not recorded)";
+	h0 = rdx_wrlog_field_get(logs[0], "host");
+	i0 = rdx_wrlog_field_get(logs[0], "dev_id");
+	for (i = 0; i < n; i++) {
+		d = rdx_wrlog_field_get(logs[i], "dev");
+		h = rdx_wrlog_field_get(logs[i], "host");
+		id = rdx_wrlog_field_get(logs[i], "dev_id");
+		k = rdx_wrlog_device_kind(logs[i]);
+		if (d == NULL)
+			d = "(not recorded)";
+		if (strcmp(d, d0) != 0) {
+			snprintf(buf, len, "the logs ran on different devices (%s: dev %s, %s: dev %s)",
+				 logs[0]->path, d0, logs[i]->path, d);
+			return buf;
+		}
+		nb_host += h != NULL;
+		if (h != NULL && (h0 == NULL || strcmp(h, h0) != 0)) {
+			snprintf(buf, len, "the logs ran on different hosts (%s: %s, %s: %s)",
+				 logs[0]->path, h0 != NULL ? h0 : "not recorded", logs[i]->path, h);
+			return buf;
+		}
+		nb_id += id != NULL;
+		if (id != NULL && i0 != NULL && strcmp(id, i0) != 0) {
+			snprintf(buf, len, "the logs ran on different devices (%s: dev_id %s, %s: dev_id %s)%s",
+				 logs[0]->path, i0, logs[i]->path, id,
+				 k != NULL && strcmp(k, "software_device") == 0 ?
+				 ", models of the software device in different processes" : "");
+			return buf;
+		}
+		nb_sw += k != NULL && strcmp(k, "software_device") == 0;
+	}
+	if (nb_host > 0 && nb_host < n) {
+		snprintf(buf, len, "%u of the %u logs do not record their host", n - nb_host, n);
+		return buf;
+	}
+	if (nb_id == n)
+		return NULL;
+	if (nb_id > 0) {
+		snprintf(buf, len, "%u of the %u logs do not record their device's identity (dev_id=)",
+			 n - nb_id, n);
+		return buf;
+	}
+	if (n > 1 && nb_sw > 0) {
+		snprintf(buf, len, "%u logs on the software device (dev %s): each rdx-perf process"
+			 " has a model of its own and these logs do not say which they ran on (no dev_id=)",
+			 n, d0);
+		return buf;
+	}
+	return NULL;
+}
+
 void
 rdx_wrlog_free(struct rdx_wrlog *l)
 {

@@ -7,6 +7,7 @@
  *
  *   # rdx-wrlog v1
  *   # test=write mode=bw size=65536 lcore=1 qps=1 flow=<label> dev=<name> ...
+ *     ... host=<host name> dev_id=<the device's identity>
  *   # op qp post_ns complete_ns bytes
  *   0 0 1700000000123456789 1700000000123460000 65536
  *
@@ -90,6 +91,21 @@ const char *rdx_wrlog_label(const struct rdx_wrlog *l);
  * with "sw", else NULL (not recorded).
  */
 const char *rdx_wrlog_device_kind(const struct rdx_wrlog *l);
+
+/**
+ * Whether the logs ran on one device (so that their flows could share a
+ * link): NULL when they did or nothing says otherwise, else why not, one
+ * line in buf (returned). They did not when their dev= or host= differ, a
+ * host= is on some logs only, or their dev_id= differ (rdx-perf writes the
+ * device's identity: for the software device its model instance, the
+ * process's shared segment, sw:<segment>; for a kernel device
+ * <name>:<node GUID>, or <name> alone without a GUID). A log without
+ * dev_id= (an older rdx-perf) beside logs with one is unknown: not shared.
+ * Without any dev_id=, several logs of the software device are not
+ * shared: each process has a model of its own. One log shares with itself.
+ */
+const char *rdx_wrlog_not_shared(struct rdx_wrlog *const *logs, unsigned int n, char *buf,
+				 size_t len);
 
 void rdx_wrlog_free(struct rdx_wrlog *l);
 

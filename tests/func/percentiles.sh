@@ -13,7 +13,8 @@
 # round trip for ping-pong); its header says lat_kind and report_div, and
 # the report must equal the log's values divided by report_div: the check is
 # also made against the undivided values, which must NOT match for write lat.
-# Finally rdx-flows over the write lat log must show the report's p50.
+# Then rdx-flows over the write lat log must show the report's p50, and
+# the logs' host= and dev_id= tell rdx-flows whether they shared a device.
 source "$(dirname "$0")/lib.sh"
 
 FLOWS=$(dirname "$PERF")/../rdx-flows/rdx-flows
@@ -85,5 +86,36 @@ if [ -x "$FLOWS" ] && [ -f "$TMP/wlat.json" ]; then
     fi
 else
     fail "rdx-flows not built at $FLOWS (or no write lat report)"
+fi
+
+# 3. The logs' device identity (host=, dev_id=): the two lcores of one
+#    process ran on one model of the software device (one segment): the
+#    same dev_id, no warning from rdx-flows; two processes at once each ran
+#    on a model of their own: different dev_ids, one warning line naming them
+if [ -x "$FLOWS" ] &&
+   timeout -k 5 60 "$PERF" --no-huge --lcores 0@0,1@1,2@0 -- --test write --mode bw --dev sw \
+       --loopback -n 20000 -o "$TMP/one.log" >/dev/null 2>"$TMP/one.err" &&
+   id1=$(sed -n '2s/.* dev_id=\([^ ]*\).*/\1/p' "$TMP/one.log.1") &&
+   [ -n "$id1" ] && [ "$id1" = "$(sed -n '2s/.* dev_id=\([^ ]*\).*/\1/p' "$TMP/one.log.2")" ] &&
+   grep -q "^# .* host=[^ ]" "$TMP/one.log.1" &&
+   "$FLOWS" "$TMP/one.log.1" "$TMP/one.log.2" >/dev/null 2>"$TMP/one.flows" && [ ! -s "$TMP/one.flows" ]; then
+    pass "two lcores of one process: one dev_id ($id1), rdx-flows does not warn"
+else
+    fail "one process, two logs: $(head -c 300 "$TMP/one.err") $(sed -n 2p "$TMP/one.log.1" 2>/dev/null) $(cat "$TMP/one.flows" 2>/dev/null)"
+fi
+timeout -k 5 60 "$PERF" --no-huge -l 0 -- --test write --mode bw --dev sw --loopback -D 1 \
+    -o "$TMP/pa.log" >/dev/null 2>"$TMP/pa.err" &
+pa=$!
+timeout -k 5 60 "$PERF" --no-huge -l 1 -- --test write --mode bw --dev sw --loopback -D 1 \
+    -o "$TMP/pb.log" >/dev/null 2>"$TMP/pb.err"
+pbrc=$?
+wait "$pa"; parc=$?
+if [ "$parc" -eq 0 ] && [ "$pbrc" -eq 0 ] &&
+   "$FLOWS" "$TMP/pa.log" "$TMP/pb.log" >/dev/null 2>"$TMP/p.flows" &&
+   [ "$(wc -l <"$TMP/p.flows")" -eq 1 ] &&
+   grep -q "^rdx-flows: warning: the logs ran on different devices (.*pa.log: dev_id sw:rdx-sw-[0-9]*-0, .*pb.log: dev_id sw:rdx-sw-[0-9]*-0), models of the software device in different processes" "$TMP/p.flows"; then
+    pass "two processes at once: $(cat "$TMP/p.flows")"
+else
+    fail "two processes: exit $parc/$pbrc: $(head -c 300 "$TMP/pa.err" "$TMP/pb.err") $(cat "$TMP/p.flows" 2>/dev/null)"
 fi
 finish

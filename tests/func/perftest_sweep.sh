@@ -80,6 +80,57 @@ elif run wnic 60 ib_write_bw -d "$ibdev" --driver verbs --loopback -n 2000 -W co
 else
     fail "-W on $ibdev: $(head -c 300 "$TMP/wnic.err")"
 fi
+# a plain --server (measures nothing) with --cpu_util and -W: perftest's
+# server reports them too. After its last line, one CPU_Util[%] line over
+# the runs it served, a number in 0..100 (send: its lcore polls the
+# receives); -W's one line on the software device, the run goes on
+sp=$(free_port)
+timeout -k 5 60 "$PERF" ib_send_bw -d sw -p "$sp" --cpu_util -W counters/port_xmit_data \
+    >"$TMP/scpu.out" 2>"$TMP/scpu.err" &
+spid=$!
+for _ in $(seq 200); do ss -Hltn "sport = :$sp" | grep -q . && break; sleep 0.1; done
+RDX_EAL="--no-huge -l 1" timeout -k 5 60 "$PERF" ib_send_bw -d sw -p "$sp" -D 1 127.0.0.1 \
+    >"$TMP/ccpu.out" 2>"$TMP/ccpu.err"
+ccrc=$?
+wait "$spid"; scrc=$?
+if [ "$ccrc" -eq 0 ] && [ "$scrc" -eq 0 ] &&
+   got=$(python3 - "$TMP/scpu.out" <<'PY' 2>"$TMP/scpu.py"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+i = [k for k, l in enumerate(lines) if l.startswith("rdx-perf: served 1 run(s) of send")]
+assert len(i) == 1, lines[-4:]
+m = re.match(r"^ CPU_Util\[%\]: (\d+\.\d\d) \(the server's lcores' CPUs 0 over the 1 run\(s\) it served, [0-9.]+ s", lines[i[0] + 1])
+assert m and 0 <= float(m.group(1)) <= 100, lines[i[0] + 1]
+print(m.group(1))
+PY
+) && [ "$(grep -c . "$TMP/scpu.err")" -eq 1 ] &&
+   grep -q "^rdx-perf: -W: port counters are not available on the software device" "$TMP/scpu.err"; then
+    pass "--server --cpu_util -W: CPU_Util[%] $got over the run served; -W: $(grep -- -W: "$TMP/scpu.err")"
+else
+    fail "--server --cpu_util: client $ccrc server $scrc: $(tail -c 300 "$TMP/scpu.py") $(tail -n 3 "$TMP/scpu.out") $(head -c 300 "$TMP/scpu.err")"
+fi
+# -b across two processes with --cpu_util: each process's row has its own
+# CPUs' figure (the server's own loop measured on its side); the client's
+# copy of the server's row and the sum say 0.00 and the footer says why
+# (a row of under 0.1 s ends with SHORT)
+bp=$(free_port)
+timeout -k 5 60 "$PERF" ib_write_bw -d sw -p "$bp" -b --cpu_util >"$TMP/bs.out" 2>"$TMP/bs.err" &
+bpid=$!
+for _ in $(seq 200); do ss -Hltn "sport = :$bp" | grep -q . && break; sleep 0.1; done
+RDX_EAL="--no-huge -l 1" timeout -k 5 60 "$PERF" ib_write_bw -d sw -p "$bp" -b --cpu_util -n 5000 \
+    127.0.0.1 >"$TMP/bc.out" 2>"$TMP/bc.err"
+bcrc=$?
+wait "$bpid"; bsrc=$?
+if [ "$bcrc" -eq 0 ] && [ "$bsrc" -eq 0 ] &&
+   grep -qE "^ 65536 +5000 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9]{2} server \(this process\)( SHORT)?$" "$TMP/bs.out" &&
+   grep -qE "^ 65536 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +0\.00 server( SHORT)?$" "$TMP/bc.out" &&
+   grep -qE "^ 65536 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9]+\.[0-9]{2} client \(this process\)( SHORT)?$" "$TMP/bc.out" &&
+   grep -q "^ CPU_Util: the client's lcores' CPUs (/proc/stat); the server and sum rows 0.00: the server prints its own$" "$TMP/bc.out" &&
+   ! grep -q "^ CPU_Util\[%\]:" "$TMP/bs.out"; then
+    pass "-b --cpu_util: each process's row its own CPU_Util[%]: $(grep "server (this process)" "$TMP/bs.out" | awk '{print $6}') (server), $(grep "client (this" "$TMP/bc.out" | awk '{print $6}') (client)"
+else
+    fail "-b --cpu_util: client $bcrc server $bsrc: $(grep -E "^ 65536|CPU" "$TMP/bs.out" "$TMP/bc.out" | head -c 600) $(head -c 300 "$TMP/bs.err" "$TMP/bc.err")"
+fi
 # CAS: every report counts the swaps that took effect and those that
 # failed (the key had changed); they add up to the measured ops. One QP
 # with one op in flight always finds its own last value: none fails.
@@ -223,6 +274,7 @@ kbad "--lcore-sweep bad range" "bad value '2-1' for --lcore-sweep" \
 # tx_depth), the header saying the sweep, every step its -n ops
 if run tsw 120 ib_write_bw -d sw --loopback -n 3000 --tx-depth-sweep '1-16*4' --out_json_file "$TMP/tsw.json" &&
    grep -q -- "^ -t 1-16\*4 (--tx-depth-sweep) -Q 100 " "$TMP/tsw.out" &&
+   grep -qF " TX depth        : 1..16 (swept: --tx-depth-sweep 1-16*4)" "$TMP/tsw.out" &&
    got=$(python3 - "$TMP/tsw.out" "$TMP/tsw.json" <<'PY' 2>"$TMP/tsw.py"
 import json, sys
 lines = open(sys.argv[1]).read().splitlines()
@@ -241,6 +293,23 @@ PY
     pass "--tx-depth-sweep 1-16*4: header says the sweep, $got, JSON tx_depth"
 else
     fail "--tx-depth-sweep: $(tail -c 300 "$TMP/tsw.py") $(head -c 300 "$TMP/tsw.err") $(grep -E "^ -t|^ 65536" "$TMP/tsw.out" | head -c 400)"
+fi
+# perftest's block of a sweep says the swept range, not its largest
+# count: --qp-sweep (one lcore, the steps' QPs) and --lcore-sweep in the
+# perftest form (-q 1 per lcore: 1..2 QPs), each row with its own #qps
+if run pqs 60 ib_write_bw -d sw --loopback -n 500 --qp-sweep '1-4*2' &&
+   grep -qF " Number of qps   : 1..4 (swept: --qp-sweep 1-4*2)" "$TMP/pqs.out" &&
+   [ "$(awk '$1 == "65536" { printf "%s,", $6 }' "$TMP/pqs.out")" = "1,2,4," ]; then
+    pass "ib_write_bw --qp-sweep 1-4*2: Number of qps 1..4 (swept), rows #qps 1, 2, 4"
+else
+    fail "perftest block of --qp-sweep: $(grep -E "Number of qps|^ 65536" "$TMP/pqs.out" | head -c 400) $(head -c 300 "$TMP/pqs.err")"
+fi
+if RDX_EAL="--no-huge --lcores 0@0,1@1,2@0" run pls 120 ib_write_bw -d sw --loopback -n 5000 --lcore-sweep 1-2 &&
+   grep -qF " Number of qps   : 1..2 (swept: --lcore-sweep 1-2, 1 per lcore)" "$TMP/pls.out" &&
+   [ "$(awk '$1 == "65536" { printf "%s,", $6 }' "$TMP/pls.out")" = "1,2," ]; then
+    pass "ib_write_bw --lcore-sweep 1-2: Number of qps 1..2 (swept), rows #qps 1, 2"
+else
+    fail "perftest block of --lcore-sweep: $(grep -E "Number of qps|^ 65536" "$TMP/pls.out" | head -c 400) $(head -c 300 "$TMP/pls.err")"
 fi
 kbad "--tx-depth-sweep with -t" "--tx-depth-sweep with -t (the sweep sets it) is not implemented" \
     ib_write_bw -d sw --loopback --tx-depth-sweep 1-8 -t 8

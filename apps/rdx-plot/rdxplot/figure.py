@@ -136,8 +136,9 @@ class Canvas:
         fig.suptitle(head, fontsize="medium")
         notes = ["%s: %s" % (s.label, n) for s in srcs for n in s.notes]
         if notes:
+            # bottom-aligned: an "_" (dev_id=) below the baseline stays inside
             fig.text(0.01, 0.005, "; ".join(notes), fontsize="x-small", color="darkred",
-                     wrap=True)
+                     wrap=True, va="bottom")
         fig.tight_layout(rect=(0, 0.03 if notes else 0, 1, 1))
         path = os.path.join(self.outdir, name)
         meta = {"Title": head.replace("\n", " | "), "Software": PROG, "rdx-kind": kind,

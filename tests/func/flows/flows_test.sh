@@ -275,6 +275,25 @@ grep -q "^rdx-flows: warning: the logs ran on different hosts" <<< "$err" &&
 err=$(warn_of "$T/sw_a.log" "$T/sw_b.log")
 grep -q "^rdx-flows: warning: 2 logs on the software device (dev sw): each rdx-perf process has a model of its own" <<< "$err" &&
     ok "two software-device logs: warned (a model per process)" || bad "two sw logs: '$err'"
+# logs with the device's identity (dev_id=, rdx-perf's logs since it has
+# it): one model segment (two lcores of one process) shares, two do not,
+# an older log beside a newer one is unknown
+sed '2s/$/ host=h1 dev_id=sw:rdx-sw-7-0/' "$T/sw_a.log" > "$T/id7_a.log"
+sed '2s/$/ host=h1 dev_id=sw:rdx-sw-7-0/' "$T/sw_b.log" > "$T/id7_b.log"
+sed '2s/$/ host=h1 dev_id=sw:rdx-sw-8-0/' "$T/sw_b.log" > "$T/id8_b.log"
+err=$(warn_of "$T/id7_a.log" "$T/id7_b.log")
+[ -z "$err" ] && ok "two logs of one model (dev_id sw:rdx-sw-7-0): no warning" || bad "one model warned: $err"
+err=$(warn_of "$T/id7_a.log" "$T/id8_b.log")
+[ "$(wc -l <<< "$err")" -eq 1 ] &&
+grep -q "^rdx-flows: warning: the logs ran on different devices (.*id7_a.log: dev_id sw:rdx-sw-7-0, .*id8_b.log: dev_id sw:rdx-sw-8-0), models of the software device in different processes" <<< "$err" &&
+    ok "two models: one warning line" || bad "two models: '$err'"
+err=$(warn_of "$T/id7_a.log" "$T/sw_b.log")
+grep -q "^rdx-flows: warning: 1 of the 2 logs do not record their host" <<< "$err" &&
+    ok "a log without host=/dev_id= beside one with: warned (unknown)" || bad "old + new: '$err'"
+sed '2s/$/ host=h1/' "$T/sw_b.log" > "$T/h1sw_b.log"
+err=$(warn_of "$T/id7_a.log" "$T/h1sw_b.log")
+grep -q "^rdx-flows: warning: 1 of the 2 logs do not record their device's identity (dev_id=)" <<< "$err" &&
+    ok "a log without dev_id= beside one with: warned (unknown)" || bad "no dev_id + dev_id: '$err'"
 sed '2s/dev=rdx_sw0/dev=sw device_kind=software_device/' "$T/qps.log" > "$T/sw_qps.log"
 err=$(warn_of --by-qp "$T/sw_qps.log")
 [ -z "$err" ] && ok "--by-qp on one log (one process, one model): no warning" || bad "--by-qp one log warned: $err"

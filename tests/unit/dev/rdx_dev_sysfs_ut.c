@@ -2,7 +2,8 @@
 /*
  * rdx_dev_port_counter_read on a sysfs tree made here: a counter and a
  * hw_counter read, names that would leave the port's directory refused,
- * a missing counter, a file that is not a number.
+ * a missing counter, a file that is not a number; rdx_dev_node_guid_read
+ * of a GUID, of a file of another format and of no file.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -100,6 +101,26 @@ test_not_a_number(void)
 	CU_ASSERT_EQUAL(v, 5);
 }
 
+static void
+test_guid(void)
+{
+	char g[RDX_DEV_GUID_LEN] = "unchanged";
+
+	put("nic0/node_guid", "0002:c903:0043:9c40\n");
+	CU_ASSERT_EQUAL(rdx_dev_node_guid_read(root, "nic0", g), 0);
+	CU_ASSERT_STRING_EQUAL(g, "0002:c903:0043:9c40");
+	put("nic0/node_guid", "0002:c903:0043:9c4\n");
+	CU_ASSERT_EQUAL(rdx_dev_node_guid_read(root, "nic0", g), -EINVAL);
+	put("nic0/node_guid", "0002-c903-0043-9c40\n");
+	CU_ASSERT_EQUAL(rdx_dev_node_guid_read(root, "nic0", g), -EINVAL);
+	put("nic0/node_guid", "0002:c903:0043:9c40 x\n");
+	CU_ASSERT_EQUAL(rdx_dev_node_guid_read(root, "nic0", g), -EINVAL);
+	CU_ASSERT_STRING_EQUAL(g, "0002:c903:0043:9c40");
+	CU_ASSERT_EQUAL(rdx_dev_node_guid_read(root, "nic1", g), -ENOENT);
+	CU_ASSERT_EQUAL(rdx_dev_node_guid_read(root, "..", g), -EINVAL);
+	CU_ASSERT_EQUAL(rdx_dev_node_guid_read(root, "a/b", g), -EINVAL);
+}
+
 int
 main(void)
 {
@@ -107,6 +128,7 @@ main(void)
 		{ "read", test_read },
 		{ "refused", test_refused },
 		{ "not_a_number", test_not_a_number },
+		{ "node_guid", test_guid },
 		{ NULL, NULL },
 	};
 

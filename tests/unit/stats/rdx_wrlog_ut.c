@@ -2,7 +2,8 @@
 /*
  * rdx_wrlog_read: a log of rdx-perf -o read back (fields, flow= up to the
  * last " dev=", counts, cut logs), every refusal with its errno and one
- * line naming the file; rdx_report_csv_field's quoting.
+ * line naming the file; rdx_report_csv_field's quoting; whether logs ran
+ * on one device (rdx_wrlog_not_shared: dev=, host=, dev_id=, old logs).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -163,6 +164,78 @@ test_csv_field(void)
 	}
 }
 
+/* A one-WR log whose header ends with tail, read back */
+static struct rdx_wrlog *
+log_with(const char *dev, const char *tail)
+{
+	char text[512];
+
+	snprintf(text, sizeof(text), "# rdx-wrlog v1\n# test=write mode=bw size=8 lcore=1 qps=1 "
+		 "flow=f dev=%s%s\n# op qp post_ns complete_ns bytes\n0 0 100 300 8\n", dev, tail);
+	put(text);
+	return rdx_wrlog_read(path, NULL, 0);
+}
+
+/* rdx_wrlog_not_shared of two logs; want NULL (shared) or a part of the reason */
+static void
+shared_case(const char *dev_a, const char *a, const char *dev_b, const char *b, const char *want)
+{
+	struct rdx_wrlog *l[2];
+	char why[512];
+	const char *r;
+
+	l[0] = log_with(dev_a, a);
+	l[1] = log_with(dev_b, b);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l[0]);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l[1]);
+	r = rdx_wrlog_not_shared(l, 2, why, sizeof(why));
+	if (want == NULL) {
+		CU_ASSERT_PTR_NULL(r);
+		if (r != NULL)
+			fprintf(stderr, "not shared [%s]: %s\n", a, r);
+	} else {
+		CU_ASSERT_PTR_NOT_NULL(r);
+		CU_ASSERT(r != NULL && strstr(r, want) != NULL);
+		if (r != NULL && strstr(r, want) == NULL)
+			fprintf(stderr, "reason [%s], want [%s]\n", r, want);
+	}
+	/* one log always shares with itself */
+	CU_ASSERT_PTR_NULL(rdx_wrlog_not_shared(l, 1, why, sizeof(why)));
+	rdx_wrlog_free(l[0]);
+	rdx_wrlog_free(l[1]);
+}
+
+static void
+test_not_shared(void)
+{
+	const char *sw = " device_kind=software_device host=h1 dev_id=sw:rdx-sw-100-0";
+	const char *nic = " device_kind=hardware host=h1 dev_id=mlx5_0:0002:c903:0043:9c40";
+
+	/* two lcores of one process: one model segment */
+	shared_case("sw", sw, "sw", sw, NULL);
+	shared_case("sw", sw, "sw", " device_kind=software_device host=h1 dev_id=sw:rdx-sw-200-0",
+		    "dev_id sw:rdx-sw-100-0, " );
+	shared_case("sw", sw, "sw", " device_kind=software_device host=h1 dev_id=sw:rdx-sw-200-0",
+		    "models of the software device in different processes");
+	shared_case("sw", sw, "sw", " device_kind=software_device host=h2 dev_id=sw:rdx-sw-100-0",
+		    "the logs ran on different hosts");
+	/* an older log (no dev_id) beside a new one: unknown */
+	shared_case("sw", sw, "sw", " device_kind=software_device host=h1",
+		    "1 of the 2 logs do not record their device's identity (dev_id=)");
+	/* two older logs of the software device: unknown, as before */
+	shared_case("sw", " device_kind=software_device", "sw", " device_kind=software_device",
+		    "2 logs on the software device (dev sw)");
+	shared_case("sw", "", "sw", "", "2 logs on the software device (dev sw)");
+	/* NICs: one GUID shared, another GUID not; older NIC logs as before */
+	shared_case("mlx5_0", nic, "mlx5_0", nic, NULL);
+	shared_case("mlx5_0", nic, "mlx5_0",
+		    " device_kind=hardware host=h1 dev_id=mlx5_0:0002:c903:0043:9c41",
+		    "different devices");
+	shared_case("mlx5_0", " device_kind=hardware", "mlx5_0", " device_kind=hardware", NULL);
+	shared_case("mlx5_0", " device_kind=hardware", "rxe0", " device_kind=software_rdma_device",
+		    "dev mlx5_0, ");
+}
+
 int
 main(void)
 {
@@ -170,6 +243,7 @@ main(void)
 		{ "read", test_read },
 		{ "refused", test_refused },
 		{ "csv_field", test_csv_field },
+		{ "not_shared", test_not_shared },
 		{ NULL, NULL },
 	};
 
