@@ -84,6 +84,11 @@ perf_mpi_init(struct perf_app *a, const struct perf_mpi_opts *m, int *eal_argc,
 {
 	struct perf_mpi *mp = &mpi_state;
 
+	/* mpirun itself ends the job when a rank dies: the timeout only bounds
+	 * a live rank that lags, which busy-polling ranks oversubscribing a
+	 * small machine do for far more than the two-process default */
+	if (!a->o.boot_timeout_given)
+		a->o.boot_timeout = PERF_MPI_BOOT_TIMEOUT_S;
 	if (mpi_start(mp, m, a->o.boot_timeout) < 0)
 		return -EINVAL;
 	a->mpi = mp;

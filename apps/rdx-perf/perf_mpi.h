@@ -78,6 +78,8 @@ struct perf_ud_run; /* perf_app.h */
 double perf_report_ud_run(struct perf_app *a, const struct perf_ud_run *u, bool stale);
 
 #ifdef RDX_PERF_MPI
+/* --bootstrap-timeout under --pattern when not given (two processes: 10 s) */
+#define PERF_MPI_BOOT_TIMEOUT_S 60
 /* main.c before rdx_runtime_init: start MPI, choose the lcore of this rank
  * (unless -l/-c/--lcores is given) and a file prefix per rank. The new EAL
  * arguments replace *eal_argc / *eal_argv. 0, or -EINVAL (exit 2). */
