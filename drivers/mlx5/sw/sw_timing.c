@@ -8,11 +8,16 @@
  * WQEs in a ring indexed like its SQ. Messages other QPs queue on the
  * port later may come in front of a WQE's packets (per-packet round-robin):
  * when its time comes, that moves its deadlines on (tm_moved). A WQE is
- * executed (data, receive CQE) no earlier than its data time; its
- * requester CQE, if signaled, is owed until its CQE time (sw_req_done: the CQE waits at the head as when
- * the CQ's lock is busy; the QP's next WQEs wait behind it). A held WQE is
- * not an error: it stays at the head and the QP stays armed, as an RNR
- * wait does.
+ * executed (data, receive CQE) no earlier than its data time and a held
+ * WQE stays at the head (the QP armed), as an RNR wait does. Its
+ * requester CQE, if signaled and not due yet, goes on the release list
+ * (a min-heap by CQE time, process-local: the requester's CQ is its
+ * own) and the QP's next WQEs go on; sw_req_release (sw_cq.c) writes the
+ * listed CQEs whose time has come, in due-time order and, per QP, in the
+ * order listed (each CQE of a QP carries its sequence number: one moved
+ * on past a later one holds that one back). The list's lock is the
+ * process's own; a pass that finds it taken leaves the work to the pass
+ * holding it.
  *
  * Clock: the TSC (rte_get_tsc_cycles/hz) when EAL calibrated it, else
  * CLOCK_MONOTONIC. The NIC's resources (port, pipeline, context cache,
@@ -57,8 +62,21 @@ struct sw_tm_qp {
 	uint32_t qpn, cnt;
 	uint32_t sched;               /* next WQEBB (16 bits) to schedule */
 	uint32_t late_ci;             /* head counted late (no twice) */
+	uint32_t list_seq;            /* CQEs listed (the QP's executor only) */
+	uint32_t rel_seq;             /* ... of which written (the list's lock) */
 	struct sw_tm_slot s[];
 };
+
+/* A listed requester CQE. */
+struct sw_tm_rel {
+	struct sw_tm_slot sl;         /* its times (sl.due_cqe: the key) */
+	uint64_t order;               /* listing order: ties */
+	struct sw_tm_cqe c;
+	uint32_t seq;                 /* its QP's list_seq when listed */
+};
+
+#define SW_TM_REL_DEFER 64u
+#define SW_TM_REL_MIN 256u
 
 struct sw_timing {
 	struct sw_tm_profile prof;
@@ -68,6 +86,16 @@ struct sw_timing {
 	double ps_per_tick, tick_per_ps;
 	uint64_t late;
 	struct sw_tm_qp *qp[SW_MAX_QP];
+	/* the release list (rel_lock); a pass's state */
+	uint32_t rel_lock;
+	uint32_t rel_n, rel_cap;
+	uint64_t rel_order;
+	struct sw_tm_rel *rel;
+	uint64_t rel_now;             /* the pass's clock */
+	struct sw_tm_rel cur;         /* what rel_next gave */
+	bool stop;
+	uint32_t ndefer;              /* passed over in this pass */
+	struct sw_tm_rel defer[SW_TM_REL_DEFER];
 };
 
 static inline uint64_t
@@ -122,6 +150,7 @@ sw_timing_close(struct sw_engine *e, struct sw_timing *t)
 		return;
 	for (i = 0; i < SW_MAX_QP; i++)
 		free(t->qp[i]);
+	free(t->rel);
 	sw_shm_free(e->self, t->sh_off);
 	free(t);
 }
@@ -325,10 +354,10 @@ sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db)
 	if (tq->sched != db)
 		tm_schedule(t, q, tq, db, now);
 	sl = &tq->s[ci & (tq->cnt - 1)];
-	due = q->cqe_owed ? sl->due_cqe : sl->due;
+	due = sl->due;
 	/* its time has come: unless the port moved it on since */
 	if (now >= due && tm_moved(t, sl))
-		due = q->cqe_owed ? sl->due_cqe : sl->due;
+		due = sl->due;
 	if (now < due)
 		return true;
 	if (tq->late_ci != ci &&
@@ -339,25 +368,261 @@ sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db)
 	return false;
 }
 
+/* ------------------------------------------------------------------ */
+/* the release list: a binary min-heap on (CQE time, listing order)     */
+
+static inline bool
+rel_before(const struct sw_tm_rel *a, const struct sw_tm_rel *b)
+{
+	return a->sl.due_cqe < b->sl.due_cqe ||
+		(a->sl.due_cqe == b->sl.due_cqe && a->order < b->order);
+}
+
+static void
+rel_down(struct sw_timing *t, uint32_t i)
+{
+	struct sw_tm_rel x = t->rel[i];
+
+	for (;;) {
+		uint32_t c = 2 * i + 1;
+
+		if (c >= t->rel_n)
+			break;
+		if (c + 1 < t->rel_n && rel_before(&t->rel[c + 1], &t->rel[c]))
+			c++;
+		if (!rel_before(&t->rel[c], &x))
+			break;
+		t->rel[i] = t->rel[c];
+		i = c;
+	}
+	t->rel[i] = x;
+}
+
+static void
+rel_up(struct sw_timing *t, uint32_t i)
+{
+	struct sw_tm_rel x = t->rel[i];
+
+	while (i > 0 && rel_before(&x, &t->rel[(i - 1) / 2])) {
+		t->rel[i] = t->rel[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	t->rel[i] = x;
+}
+
+/* x onto the heap (room made by the caller: rel_n < rel_cap). */
+static void
+rel_push(struct sw_timing *t, const struct sw_tm_rel *x)
+{
+	t->rel[t->rel_n] = *x;
+	__atomic_store_n(&t->rel_n, t->rel_n + 1, __ATOMIC_RELAXED);
+	rel_up(t, t->rel_n - 1);
+}
+
+/* Take entry i off the heap into *x. */
+static void
+rel_take(struct sw_timing *t, uint32_t i, struct sw_tm_rel *x)
+{
+	const uint32_t last = t->rel_n - 1;
+
+	*x = t->rel[i];
+	__atomic_store_n(&t->rel_n, last, __ATOMIC_RELAXED);
+	if (i == last)
+		return;
+	t->rel[i] = t->rel[last];
+	if (i > 0 && rel_before(&t->rel[i], &t->rel[(i - 1) / 2]))
+		rel_up(t, i);
+	else
+		rel_down(t, i);
+}
+
+static void
+rel_lock(struct sw_timing *t)
+{
+	while (__atomic_exchange_n(&t->rel_lock, 1, __ATOMIC_ACQUIRE) != 0)
+		rte_pause();
+}
+
+static void
+rel_unlock(struct sw_timing *t)
+{
+	__atomic_store_n(&t->rel_lock, 0, __ATOMIC_RELEASE);
+}
+
 bool
-sw_timing_cqe_hold(struct sw_timing *t, const struct sw_lqp *q)
+sw_timing_cqe_list(struct sw_timing *t, struct sw_lqp *q, uint32_t pos, const struct sw_tm_cqe *c)
 {
 	struct sw_tm_qp *tq = t->qp[q->slot];
 	struct sw_tm_slot *sl;
+	struct sw_tm_rel x;
 	uint64_t now;
 
 	if (tq == NULL || tq->owner != q)
 		return false;
-	sl = &tq->s[q->sq_ci & (tq->cnt - 1)];
-	now = tm_now(t);
-	if (now < sl->due_cqe)
+	sl = &tq->s[pos & (tq->cnt - 1)];
+	/* none of q's listed and its time has come (unless the port moved it
+	 * on since): written now */
+	if (tq->list_seq == __atomic_load_n(&tq->rel_seq, __ATOMIC_ACQUIRE)) {
+		now = tm_now(t);
+		if (now >= sl->due_cqe && !(tm_moved(t, sl) && now < sl->due_cqe))
+			return false;
+	}
+	rel_lock(t);
+	if (t->rel_n == t->rel_cap) {
+		const uint32_t cap = t->rel_cap == 0 ? SW_TM_REL_MIN : 2 * t->rel_cap;
+		struct sw_tm_rel *r = realloc(t->rel, (size_t)cap * sizeof(*r));
+
+		if (r == NULL) {
+			rel_unlock(t);
+			/* written now, early, rather than lost (counted) */
+			__atomic_fetch_add(&t->sh->unheld, 1, __ATOMIC_RELAXED);
+			return false;
+		}
+		t->rel = r;
+		t->rel_cap = cap;
+	}
+	x.sl = *sl;
+	x.order = t->rel_order++;
+	x.c = *c;
+	x.seq = tq->list_seq++;
+	rel_push(t, &x);
+	rel_unlock(t);
+	return true;
+}
+
+bool
+sw_timing_listed(const struct sw_timing *t)
+{
+	return __atomic_load_n(&t->rel_n, __ATOMIC_RELAXED) != 0;
+}
+
+bool
+sw_timing_rel_begin(struct sw_timing *t, const struct sw_lqp *only)
+{
+	if (!sw_timing_listed(t))
+		return false;
+	if (only != NULL)
+		rel_lock(t);
+	else if (__atomic_exchange_n(&t->rel_lock, 1, __ATOMIC_ACQUIRE) != 0)
+		return false;
+	t->rel_now = tm_now(t);
+	t->ndefer = 0;
+	t->stop = false;
+	return true;
+}
+
+/* The QP whose CQE x is, if it still is (else x is stale: dropped). */
+static struct sw_tm_qp *
+rel_qp(const struct sw_timing *t, const struct sw_tm_rel *x)
+{
+	struct sw_tm_qp *tq = t->qp[x->c.q->slot];
+
+	return tq != NULL && tq->owner == x->c.q ? tq : NULL;
+}
+
+bool
+sw_timing_rel_next(struct sw_timing *t, const struct sw_lqp *only, struct sw_tm_cqe *c)
+{
+	struct sw_tm_qp *tq;
+	struct sw_tm_rel x;
+	uint32_t i;
+
+	if (only != NULL) {
+		/* only's next in its order, due or not */
+		tq = t->qp[only->slot];
+		if (tq == NULL || tq->owner != only)
+			return false;
+		for (i = 0; i < t->rel_n; i++)
+			if (t->rel[i].c.q == only && t->rel[i].seq == tq->rel_seq)
+				break;
+		if (i == t->rel_n)
+			return false;
+		rel_take(t, i, &t->cur);
+		*c = t->cur.c;
 		return true;
-	return tm_moved(t, sl) && now < sl->due_cqe;
+	}
+	while (!t->stop && t->rel_n != 0 && t->rel[0].sl.due_cqe <= t->rel_now) {
+		rel_take(t, 0, &x);
+		tq = rel_qp(t, &x);
+		if (tq == NULL)
+			continue;
+		/* the port moved it on since it was listed: later */
+		if (tm_moved(t, &x.sl) && t->rel_now < x.sl.due_cqe) {
+			rel_push(t, &x);
+			continue;
+		}
+		if (x.seq != tq->rel_seq) {
+			/* one of its QP's before it is not written yet */
+			if (t->ndefer == SW_TM_REL_DEFER) {
+				rel_push(t, &x);
+				t->stop = true;
+				break;
+			}
+			t->defer[t->ndefer++] = x;
+			continue;
+		}
+		t->cur = x;
+		*c = x.c;
+		return true;
+	}
+	return false;
+}
+
+void
+sw_timing_rel_result(struct sw_timing *t, bool done)
+{
+	struct sw_tm_qp *tq = rel_qp(t, &t->cur);
+	uint32_t i;
+
+	if (!done) {
+		/* stays listed; its QP's later ones wait behind it */
+		if (t->ndefer < SW_TM_REL_DEFER) {
+			t->defer[t->ndefer++] = t->cur;
+		} else {
+			rel_push(t, &t->cur);
+			t->stop = true;
+		}
+		return;
+	}
+	if (tq == NULL)
+		return;
+	__atomic_store_n(&tq->rel_seq, tq->rel_seq + 1, __ATOMIC_RELEASE);
+	/* its QP's next, passed over in this pass: back, to be taken now */
+	for (i = 0; i < t->ndefer; i++) {
+		if (t->defer[i].c.q == t->cur.c.q && t->defer[i].seq == tq->rel_seq) {
+			rel_push(t, &t->defer[i]);
+			t->defer[i] = t->defer[--t->ndefer];
+			break;
+		}
+	}
+}
+
+void
+sw_timing_rel_end(struct sw_timing *t)
+{
+	uint32_t i;
+
+	for (i = 0; i < t->ndefer; i++)
+		rel_push(t, &t->defer[i]);
+	t->ndefer = 0;
+	rel_unlock(t);
 }
 
 void
 sw_timing_qp_forget(struct sw_timing *t, const struct sw_lqp *q)
 {
+	uint32_t i, n = 0;
+
+	rel_lock(t);
+	for (i = 0; i < t->rel_n; i++)
+		if (t->rel[i].c.q != q)
+			t->rel[n++] = t->rel[i];
+	if (n != t->rel_n) {
+		__atomic_store_n(&t->rel_n, n, __ATOMIC_RELAXED);
+		for (i = n / 2; i-- > 0;)
+			rel_down(t, i);
+	}
+	rel_unlock(t);
 	free(t->qp[q->slot]);
 	t->qp[q->slot] = NULL;
 }
