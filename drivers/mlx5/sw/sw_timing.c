@@ -21,14 +21,30 @@
  *
  * Clock: the TSC (rte_get_tsc_cycles/hz) when EAL calibrated it, else
  * CLOCK_MONOTONIC. The NIC's resources (port, pipeline, context cache,
- * atomic unit) live in the device's segment with the epoch of its clock,
- * under a spin lock taken for the scheduling of a doorbell's WQEs; when
- * it cannot be had at once (a holder descheduled or gone) the WQEs are
- * not held (counted: sw_tm_unheld) rather than wait.
+ * atomic unit) live with the epoch and rate of its clock in the port
+ * segment, /rdx-swtm-<uid>-<profile>-<hash of its values> (mode 0600):
+ * every device of the user on this host opened with the same profile
+ * (processes, MPI ranks) maps the same one and shares one NIC. Up to
+ * SW_TM_MEMBERS processes, each with its QP keys offset by its member
+ * slot; the last to close unlinks it; a member whose process is gone
+ * gives its slot to the next. When the segment cannot be had (no slot
+ * free, another clock), the device gets a NIC of its own in its segment
+ * (logged). The NIC's state is under a lock word holding its holder's
+ * pid (the segment's rule: a holder whose process is gone is taken
+ * over), taken for the scheduling of a doorbell's WQEs; when it cannot
+ * be had at once (a live holder descheduled) the WQEs are not held
+ * (counted: sw_tm_unheld) rather than wait.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_pause.h>
@@ -41,11 +57,17 @@
 #define SW_TM_LATE_PS (1 * SW_TM_PS_PER_US)
 #define SW_TM_LOCK_SPINS 4096
 
+#define SW_TM_MEMBERS 16u
+#define SW_TM_PORT_MAGIC 0x31746f7072747773ULL
+#define SW_TM_PORT_WAIT_MS 200
+
 struct sw_tm_shared {
-	uint32_t lock;
-	uint64_t epoch;               /* clock ticks at open */
-	uint64_t unheld;
-	uint64_t first, last;         /* clock ticks: first and last scheduling */
+	uint64_t magic;               /* SW_TM_PORT_MAGIC once set up (stored last) */
+	uint32_t lock;                /* the holder's pid; 0: free */
+	uint32_t tsc;                 /* the clock: 1 the TSC, 0 CLOCK_MONOTONIC */
+	uint64_t hz;                  /* its ticks per second */
+	uint64_t epoch;               /* clock ticks at creation */
+	uint32_t member[SW_TM_MEMBERS];  /* pids of the processes sharing it */
 	struct sw_tm_nic nic;
 };
 
@@ -81,10 +103,16 @@ struct sw_tm_rel {
 struct sw_timing {
 	struct sw_tm_profile prof;
 	struct sw_tm_shared *sh;
-	uint64_t sh_off;
+	uint64_t sh_off;              /* a NIC of its own in the segment; 0: the port's */
+	char port[96];                /* the port segment's name */
+	uint32_t member;              /* slot in sh->member */
+	uint32_t key_off;             /* its QPs' keys in the NIC */
+	uint32_t pid;
 	bool tsc;
 	double ps_per_tick, tick_per_ps;
-	uint64_t late;
+	uint64_t late, unheld;
+	uint64_t wqes, busy_ps;       /* this process's WQEs, their occupancy */
+	uint64_t first, last;         /* clock ticks: first and last scheduling */
 	struct sw_tm_qp *qp[SW_MAX_QP];
 	/* the release list (rel_lock); a pass's state */
 	uint32_t rel_lock;
@@ -102,6 +130,145 @@ static inline uint64_t
 tm_now(const struct sw_timing *t)
 {
 	return t->tsc ? rte_get_tsc_cycles() : sw_now_ns();
+}
+
+/* The NIC state's lock: 0, or -EBUSY. spins 1: one attempt; else spins
+ * first (a holder runs for well under a microsecond), then a holder whose
+ * process is gone is taken over (sw_qlock_wait). */
+static int
+tm_lock(struct sw_timing *t, unsigned int spins)
+{
+	uint32_t free_ = 0, dead = 0;
+	unsigned int i;
+
+	for (i = 0; i < spins; i++) {
+		if (__atomic_compare_exchange_n(&t->sh->lock, &free_, t->pid, false,
+						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+			return 0;
+		free_ = 0;
+		rte_pause();
+	}
+	if (spins <= 1)
+		return -EBUSY;
+	return sw_qlock_wait(&t->sh->lock, t->pid, 0, &dead);
+}
+
+static void
+tm_unlock(struct sw_timing *t)
+{
+	__atomic_store_n(&t->sh->lock, 0, __ATOMIC_RELEASE);
+}
+
+static bool
+tm_alive(uint32_t pid)
+{
+	return pid != 0 && pid <= INT32_MAX && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+/* Leave the port segment; the last member unlinks it. */
+static void
+tm_port_leave(struct sw_timing *t)
+{
+	uint32_t i, left = 0, me = t->pid;
+
+	__atomic_compare_exchange_n(&t->sh->member[t->member], &me, 0, false, __ATOMIC_ACQ_REL,
+				    __ATOMIC_RELAXED);
+	for (i = 0; i < SW_TM_MEMBERS; i++)
+		left += tm_alive(__atomic_load_n(&t->sh->member[i], __ATOMIC_ACQUIRE));
+	munmap(t->sh, sizeof(*t->sh));
+	if (left == 0)
+		shm_unlink(t->port);
+}
+
+/* Map (or create) the port segment of t's profile: 0, or a negative errno
+ * (then the device has a NIC of its own). */
+static int
+tm_port_join(struct sw_timing *t, uint64_t hz)
+{
+	const unsigned char *b = (const unsigned char *)&t->prof;
+	uint64_t h = 0xcbf29ce484222325ULL, i;
+	struct sw_tm_shared *sh;
+	char nm[32];
+	struct stat st;
+	bool created;
+	int fd, tries;
+
+	for (i = 0; i < sizeof(t->prof); i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	for (i = 0; i < sizeof(nm) - 1 && t->prof.name[i] != '\0'; i++)
+		nm[i] = isalnum((unsigned char)t->prof.name[i]) || t->prof.name[i] == '-' ?
+			t->prof.name[i] : '_';
+	nm[i] = '\0';
+	snprintf(t->port, sizeof(t->port), "/rdx-swtm-%u-%s-%016llx", (unsigned int)geteuid(), nm,
+		 (unsigned long long)h);
+	fd = shm_open(t->port, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	created = fd >= 0;
+	if (!created && errno == EEXIST)
+		fd = shm_open(t->port, O_RDWR | O_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (created && ftruncate(fd, sizeof(*sh)) != 0) {
+		close(fd);
+		shm_unlink(t->port);
+		return -ENOMEM;
+	}
+	/* another's: ours, and sized (its creator may be at it) */
+	for (tries = 0; !created; tries++) {
+		if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || !S_ISREG(st.st_mode)) {
+			close(fd);
+			return -EPERM;
+		}
+		if ((uint64_t)st.st_size >= sizeof(*sh))
+			break;
+		if (tries == SW_TM_PORT_WAIT_MS) {
+			close(fd);
+			return -ETIMEDOUT;
+		}
+		usleep(1000);
+	}
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (sh == MAP_FAILED)
+		return -ENOMEM;
+	t->sh = sh;
+	if (created) {
+		sw_tm_nic_init(&sh->nic, &t->prof);
+		sh->tsc = t->tsc;
+		sh->hz = hz;
+		sh->epoch = tm_now(t);
+		__atomic_store_n(&sh->magic, SW_TM_PORT_MAGIC, __ATOMIC_RELEASE);
+	}
+	for (tries = 0; __atomic_load_n(&sh->magic, __ATOMIC_ACQUIRE) != SW_TM_PORT_MAGIC;
+	     tries++) {
+		if (tries == SW_TM_PORT_WAIT_MS) {
+			munmap(sh, sizeof(*sh));
+			return -ETIMEDOUT;
+		}
+		usleep(1000);
+	}
+	if (sh->tsc != (uint32_t)t->tsc || sh->hz == 0) {
+		munmap(sh, sizeof(*sh));
+		return -EXDEV;
+	}
+	/* a member slot: a free one, or one whose process is gone */
+	for (i = 0; i < SW_TM_MEMBERS; i++) {
+		uint32_t o = __atomic_load_n(&sh->member[i], __ATOMIC_ACQUIRE);
+
+		if ((o == 0 || !tm_alive(o)) &&
+		    __atomic_compare_exchange_n(&sh->member[i], &o, t->pid, false,
+						__ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+			break;
+	}
+	if (i == SW_TM_MEMBERS) {
+		munmap(sh, sizeof(*sh));
+		return -EUSERS;
+	}
+	t->member = (uint32_t)i;
+	t->key_off = (uint32_t)i * (SW_TM_ARB_KEYS / SW_TM_MEMBERS);
+	/* the port's clock: one epoch and one rate for every member */
+	t->ps_per_tick = 1e12 / (double)sh->hz;
+	t->tick_per_ps = (double)sh->hz / 1e12;
+	return 0;
 }
 
 int
@@ -123,18 +290,26 @@ sw_timing_open(struct sw_engine *e, const char *name, struct sw_timing **out)
 		free(t);
 		return rc == -ENOMEM ? rc : -EINVAL;
 	}
-	t->sh_off = sw_shm_alloc(e->self, sizeof(*t->sh), false);
-	if (t->sh_off == 0) {
-		free(t);
-		return -ENOMEM;
-	}
-	t->sh = (struct sw_tm_shared *)(void *)sw_ptr(e->self, t->sh_off);
+	t->pid = (uint32_t)getpid();
 	hz = rte_get_tsc_hz();
 	t->tsc = hz != 0;
 	if (!t->tsc)
 		hz = 1000000000ULL;
 	t->ps_per_tick = 1e12 / (double)hz;
 	t->tick_per_ps = (double)hz / 1e12;
+	rc = tm_port_join(t, hz);
+	if (rc == 0) {
+		*out = t;
+		return 0;
+	}
+	SW_LOG(NOTICE, "timing %s: port %s not shared (%s): this device models a NIC of its own\n",
+	       t->prof.name, t->port, strerror(-rc));
+	t->sh_off = sw_shm_alloc(e->self, sizeof(*t->sh), false);
+	if (t->sh_off == 0) {
+		free(t);
+		return -ENOMEM;
+	}
+	t->sh = (struct sw_tm_shared *)(void *)sw_ptr(e->self, t->sh_off);
 	sw_tm_nic_init(&t->sh->nic, &t->prof);
 	t->sh->epoch = tm_now(t);
 	*out = t;
@@ -151,7 +326,10 @@ sw_timing_close(struct sw_engine *e, struct sw_timing *t)
 	for (i = 0; i < SW_MAX_QP; i++)
 		free(t->qp[i]);
 	free(t->rel);
-	sw_shm_free(e->self, t->sh_off);
+	if (t->sh_off != 0)
+		sw_shm_free(e->self, t->sh_off);
+	else
+		tm_port_leave(t);
 	free(t);
 }
 
@@ -165,20 +343,21 @@ void
 sw_timing_stats(const struct sw_timing *t, uint64_t *wqes, uint64_t *busy_ns, uint64_t *late,
 		uint64_t *unheld, uint64_t *span_ns)
 {
-	const uint64_t first = __atomic_load_n(&t->sh->first, __ATOMIC_RELAXED);
-	const uint64_t last = __atomic_load_n(&t->sh->last, __ATOMIC_RELAXED);
+	const uint64_t first = __atomic_load_n(&t->first, __ATOMIC_RELAXED);
+	const uint64_t last = __atomic_load_n(&t->last, __ATOMIC_RELAXED);
 
+	/* this process's: the port's NIC may serve others too */
 	*span_ns = first == 0 || last < first ? 0 :
 		(uint64_t)((double)(last - first) * t->ps_per_tick / SW_TM_PS_PER_NS);
-	*wqes = __atomic_load_n(&t->sh->nic.wqes, __ATOMIC_RELAXED);
-	*busy_ns = __atomic_load_n(&t->sh->nic.busy_ps, __ATOMIC_RELAXED) / SW_TM_PS_PER_NS;
+	*wqes = __atomic_load_n(&t->wqes, __ATOMIC_RELAXED);
+	*busy_ns = __atomic_load_n(&t->busy_ps, __ATOMIC_RELAXED) / SW_TM_PS_PER_NS;
 	*late = __atomic_load_n(&t->late, __ATOMIC_RELAXED);
-	*unheld = __atomic_load_n(&t->sh->unheld, __ATOMIC_RELAXED);
+	*unheld = __atomic_load_n(&t->unheld, __ATOMIC_RELAXED);
 }
 
 /* The WQE at WQEBB pos as the model times it; its size in WQEBBs. */
 static uint32_t
-tm_parse(const struct sw_lqp *q, uint32_t pos, struct sw_tm_wqe *w)
+tm_parse(const struct sw_timing *t, const struct sw_lqp *q, uint32_t pos, struct sw_tm_wqe *w)
 {
 	uint8_t b[SW_MAX_WQE_BYTES];
 	uint32_t ds, off, bytes, opcode;
@@ -193,7 +372,7 @@ tm_parse(const struct sw_lqp *q, uint32_t pos, struct sw_tm_wqe *w)
 	memset(w, 0, sizeof(*w));
 	w->wqe_bytes = RTE_ALIGN_CEIL(ds * 16, 64U);
 	w->signaled = (b[11] & MLX5_WQE_CTRL_CQ_UPDATE) != 0;
-	w->qp_key = q->slot;
+	w->qp_key = (q->slot + t->key_off) % SW_TM_ARB_KEYS;
 	w->mtu = q->type == SW_QPT_UD ? 0 : q->path_mtu;
 	/* assumed: the datapath rings a descriptor this small with a copy */
 	w->bf = true;
@@ -287,11 +466,11 @@ tm_moved(struct sw_timing *t, struct sw_tm_slot *sl)
 
 	if (gen == sl->gen)
 		return false;
-	if (__atomic_exchange_n(&t->sh->lock, 1, __ATOMIC_ACQUIRE) != 0)
+	if (tm_lock(t, 1) != 0)
 		return false;
 	sl->gen = tm_gen(t, &sl->tt);
 	d = sw_tm_nic_delay(&t->sh->nic, &sl->tt);
-	__atomic_store_n(&t->sh->lock, 0, __ATOMIC_RELEASE);
+	tm_unlock(t);
 	if (d == 0)
 		return false;
 	d = (uint64_t)((double)d * t->tick_per_ps);
@@ -306,34 +485,34 @@ tm_schedule(struct sw_timing *t, const struct sw_lqp *q, struct sw_tm_qp *tq, ui
 	    uint64_t now)
 {
 	const uint64_t now_ps = (uint64_t)((double)(now - t->sh->epoch) * t->ps_per_tick);
+	struct sw_tm_nic *n = &t->sh->nic;
 	struct sw_tm_wqe w;
-	unsigned int spins = 0;
 
-	while (__atomic_exchange_n(&t->sh->lock, 1, __ATOMIC_ACQUIRE) != 0) {
-		if (++spins == SW_TM_LOCK_SPINS) {
-			/* not held: never wait on another process's scheduling */
-			for (; tq->sched != db; tq->sched = (tq->sched + 1) & 0xffff)
-				memset(&tq->s[tq->sched & (tq->cnt - 1)], 0, sizeof(tq->s[0]));
-			__atomic_fetch_add(&t->sh->unheld, 1, __ATOMIC_RELAXED);
-			return;
-		}
-		rte_pause();
+	if (tm_lock(t, SW_TM_LOCK_SPINS) != 0) {
+		/* not held: never wait on another process's scheduling */
+		for (; tq->sched != db; tq->sched = (tq->sched + 1) & 0xffff)
+			memset(&tq->s[tq->sched & (tq->cnt - 1)], 0, sizeof(tq->s[0]));
+		__atomic_fetch_add(&t->unheld, 1, __ATOMIC_RELAXED);
+		return;
 	}
-	if (t->sh->first == 0)
-		t->sh->first = now;
-	t->sh->last = now;
+	if (t->first == 0)
+		__atomic_store_n(&t->first, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->last, now, __ATOMIC_RELAXED);
 	while (tq->sched != db) {
-		uint32_t nbb = tm_parse(q, tq->sched, &w);
+		uint32_t nbb = tm_parse(t, q, tq->sched, &w);
 		uint32_t left = (db - tq->sched) & 0xffff;
 		struct sw_tm_slot *sl = &tq->s[tq->sched & (tq->cnt - 1)];
+		const uint64_t w0 = n->wqes, b0 = n->busy_ps;
 
-		sw_tm_nic_wqe(&t->sh->nic, &t->prof, &w, now_ps, &sl->tt);
+		sw_tm_nic_wqe(n, &t->prof, &w, now_ps, &sl->tt);
+		__atomic_store_n(&t->wqes, t->wqes + (n->wqes - w0), __ATOMIC_RELAXED);
+		__atomic_store_n(&t->busy_ps, t->busy_ps + (n->busy_ps - b0), __ATOMIC_RELAXED);
 		sl->gen = tm_gen(t, &sl->tt);
 		sl->due = t->sh->epoch + (uint64_t)((double)sl->tt.data_ps * t->tick_per_ps);
 		sl->due_cqe = t->sh->epoch + (uint64_t)((double)sl->tt.cqe_ps * t->tick_per_ps);
 		tq->sched = (tq->sched + RTE_MIN(nbb, left)) & 0xffff;
 	}
-	__atomic_store_n(&t->sh->lock, 0, __ATOMIC_RELEASE);
+	tm_unlock(t);
 }
 
 bool
@@ -475,7 +654,7 @@ sw_timing_cqe_list(struct sw_timing *t, struct sw_lqp *q, uint32_t pos, const st
 		if (r == NULL) {
 			rel_unlock(t);
 			/* written now, early, rather than lost (counted) */
-			__atomic_fetch_add(&t->sh->unheld, 1, __ATOMIC_RELAXED);
+			__atomic_fetch_add(&t->unheld, 1, __ATOMIC_RELAXED);
 			return false;
 		}
 		t->rel = r;

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Two processes that open the software device with the same timing profile
+# share one modelled port (doc/timing.md, "The port"): two rdx-perf write
+# bw runs of 64 KiB, started together on a 1 Gb/s copy of cx6-200g (slow
+# enough that this host keeps up with the model: the figures are the
+# model's). Checked:
+#  - both complete; each at most 0.7 of the link's goodput (alone, each
+#    would have had all of it: they shared the port), together at most it;
+#  - their shares are fair: Jain's index of the two averages >= 0.99;
+#  - the port's segment is gone once both have closed.
+source "$(dirname "$0")/lib.sh"
+
+PROF=$SRC/config/timing/cx6-200g.conf
+sed 's/^link_mbps = [0-9]* /link_mbps = 1000 /' "$PROF" > "$TMP/share1g.conf"
+key() { awk -v k="$1" '$1 == k { print $3 }' "$TMP/share1g.conf"; }
+LINK=$(key link_mbps); MTU=$(key mtu); HDR=$(key pkt_hdr); RETH=$(key reth)
+GOOD=$(awk -v l="$LINK" -v m="$MTU" -v h="$HDR" -v r="$RETH" 'BEGIN {
+    len = 65536; pk = int((len + m - 1) / m)
+    printf "%.2f", l * 1e6 / 8 * len / (len + pk * h + r) / 1048576 }')
+
+for i in 1 2; do
+    timeout -k 5 60 "$PERF" --no-huge -l $((i - 1)) --log-level=error -- --test write --mode bw \
+        --sizes 64K -D 3 --dev "sw:timing=$TMP/share1g.conf" --loopback \
+        >"$TMP/f$i.out" 2>"$TMP/f$i.err" &
+    eval "pid$i=\$!"
+done
+wait "$pid1"; rc1=$?
+wait "$pid2"; rc2=$?
+a=$(awk '$1 == 65536 { print $4 }' "$TMP/f1.out")
+b=$(awk '$1 == 65536 { print $4 }' "$TMP/f2.out")
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ -n "$a" ] && [ -n "$b" ]; then
+    pass "two processes on one profile: completed, $a and $b MiB/s (link goodput $GOOD)"
+else
+    fail "two processes: rc $rc1/$rc2, rows '$a' '$b':"; cat "$TMP"/f?.out "$TMP"/f?.err
+    finish
+fi
+if awk -v a="$a" -v b="$b" -v g="$GOOD" 'BEGIN { exit !(a <= 0.7 * g && b <= 0.7 * g && a + b <= g * 1.02) }'; then
+    pass "they shared the port: each <= 0.7 x $GOOD, together $(awk -v a="$a" -v b="$b" 'BEGIN { print a + b }') <= $GOOD"
+else
+    fail "not shared: $a + $b MiB/s against a goodput of $GOOD"; cat "$TMP"/f?.out
+fi
+jain=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", (a + b) ^ 2 / (2 * (a * a + b * b)) }')
+if awk -v j="$jain" 'BEGIN { exit !(j >= 0.99) }'; then
+    pass "fair: Jain index $jain >= 0.99"
+else
+    fail "unfair: Jain index $jain ($a, $b MiB/s)"
+fi
+left=$(ls /dev/shm 2>/dev/null | grep -c "^rdx-swtm-$(id -u)-share1g-" || true)
+if [ "$left" -eq 0 ]; then
+    pass "the port's segment is gone after both closed"
+else
+    fail "$left port segment(s) of share1g left in /dev/shm"
+    rm -f /dev/shm/rdx-swtm-"$(id -u)"-share1g-*
+fi
+finish
