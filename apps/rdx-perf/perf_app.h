@@ -799,8 +799,10 @@ enum perf_dev_kind perf_dev_kind_at(const char *sysfs_ib, const struct rdx_dev_a
 enum perf_dev_kind perf_dev_kind(const struct rdx_dev_attr *at);
 const char *perf_dev_kind_label(enum perf_dev_kind k);
 const char *perf_dev_kind_json(enum perf_dev_kind k);
-/* The software device's timing layer after a bandwidth run: whether the
- * host kept up with the modelled NIC ("model-bound" with both rates). */
+/* The software device's timing layer: the row just measured (its size
+ * and QPs) is taken; after a bandwidth run, per row, whether the host
+ * kept up with the modelled NIC ("model-bound" with both rates). */
+void perf_dev_model_row(const struct perf_app *a, uint64_t size, uint32_t qps);
 void perf_dev_model_footer(const struct perf_app *a, FILE *f);
 /* host_stats.c: --cpu_util and -W around each client run (init after the
  * device is open: 0, or -EINVAL after one line); the last run's CPU

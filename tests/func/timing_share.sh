@@ -8,6 +8,8 @@
 #  - both complete; each at most 0.7 of the link's goodput (alone, each
 #    would have had all of it: they shared the port), together at most it;
 #  - their shares are fair: Jain's index of the two averages >= 0.99;
+#  - each footer says the shared NIC was busy, partly with the other's
+#    WQEs (not model-bound);
 #  - the port's segment is gone once both have closed.
 source "$(dirname "$0")/lib.sh"
 
@@ -45,6 +47,14 @@ if awk -v j="$jain" 'BEGIN { exit !(j >= 0.99) }'; then
     pass "fair: Jain index $jain >= 0.99"
 else
     fail "unfair: Jain index $jain ($a, $b MiB/s)"
+fi
+# each footer: the shared NIC busy (with both processes' WQEs), not
+# model-bound: the figures are the profile's
+if grep -q "the rest with other processes': the profile's figures" "$TMP/f1.out" &&
+   grep -q "the rest with other processes': the profile's figures" "$TMP/f2.out"; then
+    pass "footers: $(grep "other processes'" "$TMP/f1.out")"
+else
+    fail "footers do not say the NIC was shared:"; grep -h -E "model-bound|modelled NIC" "$TMP"/f?.out
 fi
 left=$(ls /dev/shm 2>/dev/null | grep -c "^rdx-swtm-$(id -u)-share1g-" || true)
 if [ "$left" -eq 0 ]; then

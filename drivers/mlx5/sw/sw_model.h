@@ -492,7 +492,7 @@ int sw_timing_open(struct sw_engine *e, const char *name, struct sw_timing **out
 void sw_timing_close(struct sw_engine *e, struct sw_timing *t);
 const char *sw_timing_name(const struct sw_timing *t);
 void sw_timing_stats(const struct sw_timing *t, uint64_t *wqes, uint64_t *busy_ns, uint64_t *late,
-		     uint64_t *unheld, uint64_t *span_ns);
+		     uint64_t *unheld, uint64_t *span_ns, uint64_t *port_busy_ns);
 /* q's head WQE (SQ doorbell record db) waits for its modelled data time. */
 bool sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db);
 /* q is destroyed (no progress call runs): drop its deadlines and its

@@ -113,6 +113,7 @@ struct sw_timing {
 	uint64_t late, unheld;
 	uint64_t wqes, busy_ps;       /* this process's WQEs, their occupancy */
 	uint64_t first, last;         /* clock ticks: first and last scheduling */
+	uint64_t pbusy0, pbusy1;      /* the NIC's busy_ps (every member's) then */
 	struct sw_tm_qp *qp[SW_MAX_QP];
 	/* the release list (rel_lock); a pass's state */
 	uint32_t rel_lock;
@@ -341,8 +342,11 @@ sw_timing_name(const struct sw_timing *t)
 
 void
 sw_timing_stats(const struct sw_timing *t, uint64_t *wqes, uint64_t *busy_ns, uint64_t *late,
-		uint64_t *unheld, uint64_t *span_ns)
+		uint64_t *unheld, uint64_t *span_ns, uint64_t *port_busy_ns)
 {
+	const uint64_t pb0 = __atomic_load_n(&t->pbusy0, __ATOMIC_RELAXED);
+	const uint64_t pb1 = __atomic_load_n(&t->pbusy1, __ATOMIC_RELAXED);
+
 	const uint64_t first = __atomic_load_n(&t->first, __ATOMIC_RELAXED);
 	const uint64_t last = __atomic_load_n(&t->last, __ATOMIC_RELAXED);
 
@@ -353,6 +357,8 @@ sw_timing_stats(const struct sw_timing *t, uint64_t *wqes, uint64_t *busy_ns, ui
 	*busy_ns = __atomic_load_n(&t->busy_ps, __ATOMIC_RELAXED) / SW_TM_PS_PER_NS;
 	*late = __atomic_load_n(&t->late, __ATOMIC_RELAXED);
 	*unheld = __atomic_load_n(&t->unheld, __ATOMIC_RELAXED);
+	/* the NIC's (every member's WQEs) over this process's span */
+	*port_busy_ns = pb1 > pb0 ? (pb1 - pb0) / SW_TM_PS_PER_NS : 0;
 }
 
 /* The WQE at WQEBB pos as the model times it; its size in WQEBBs. */
@@ -495,8 +501,10 @@ tm_schedule(struct sw_timing *t, const struct sw_lqp *q, struct sw_tm_qp *tq, ui
 		__atomic_fetch_add(&t->unheld, 1, __ATOMIC_RELAXED);
 		return;
 	}
-	if (t->first == 0)
+	if (t->first == 0) {
 		__atomic_store_n(&t->first, now, __ATOMIC_RELAXED);
+		t->pbusy0 = n->busy_ps;
+	}
 	__atomic_store_n(&t->last, now, __ATOMIC_RELAXED);
 	while (tq->sched != db) {
 		uint32_t nbb = tm_parse(t, q, tq->sched, &w);
@@ -512,6 +520,7 @@ tm_schedule(struct sw_timing *t, const struct sw_lqp *q, struct sw_tm_qp *tq, ui
 		sl->due_cqe = t->sh->epoch + (uint64_t)((double)sl->tt.cqe_ps * t->tick_per_ps);
 		tq->sched = (tq->sched + RTE_MIN(nbb, left)) & 0xffff;
 	}
+	__atomic_store_n(&t->pbusy1, n->busy_ps, __ATOMIC_RELAXED);
 	tm_unlock(t);
 }
 
