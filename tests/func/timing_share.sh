@@ -6,11 +6,14 @@
 # enough that this host keeps up with the model: the figures are the
 # model's). Checked:
 #  - both complete; each at most 0.7 of the link's goodput (alone, each
-#    would have had all of it: they shared the port), together at most it;
+#    would have had all of it: they shared the port), together at most
+#    1.1 times it (each average is over its own 3 s: they start apart);
 #  - their shares are fair: Jain's index of the two averages >= 0.99;
 #  - each footer says the shared NIC was busy, partly with the other's
 #    WQEs (not model-bound);
 #  - the port's segment is gone once both have closed.
+# When the host falls behind the model (a footer says model-bound: other
+# load on its CPUs), the pair runs once more, then the test is skipped (77).
 source "$(dirname "$0")/lib.sh"
 
 PROF=$SRC/config/timing/cx6-200g.conf
@@ -21,14 +24,30 @@ GOOD=$(awk -v l="$LINK" -v m="$MTU" -v h="$HDR" -v r="$RETH" 'BEGIN {
     len = 65536; pk = int((len + m - 1) / m)
     printf "%.2f", l * 1e6 / 8 * len / (len + pk * h + r) / 1048576 }')
 
-for i in 1 2; do
-    timeout -k 5 60 "$PERF" --no-huge -l $((i - 1)) --log-level=error -- --test write --mode bw \
-        --sizes 64K -D 3 --dev "sw:timing=$TMP/share1g.conf" --loopback \
-        >"$TMP/f$i.out" 2>"$TMP/f$i.err" &
-    eval "pid$i=\$!"
-done
-wait "$pid1"; rc1=$?
-wait "$pid2"; rc2=$?
+pair() {
+    for i in 1 2; do
+        timeout -k 5 60 "$PERF" --no-huge -l $((i - 1)) --log-level=error -- --test write \
+            --mode bw --sizes 64K -D 3 --dev "sw:timing=$TMP/share1g.conf" --loopback \
+            >"$TMP/f$i.out" 2>"$TMP/f$i.err" &
+        eval "pid$i=\$!"
+    done
+    wait "$pid1"; rc1=$?
+    wait "$pid2"; rc2=$?
+}
+# a share is the model's only while both flows kept the port busy: when a
+# footer says model-bound the host fell behind (other load on its CPUs):
+# once more, then skipped, saying so
+pair
+if grep -q "^ model-bound" "$TMP/f1.out" "$TMP/f2.out"; then
+    echo "note: the host fell behind the model (model-bound), once more:"
+    grep -h "^ model-bound" "$TMP/f1.out" "$TMP/f2.out"
+    pair
+    if grep -q "^ model-bound" "$TMP/f1.out" "$TMP/f2.out"; then
+        echo "SKIP: this host cannot keep two 1 Gb/s flows busy now (model-bound twice):"
+        grep -h "^ model-bound" "$TMP/f1.out" "$TMP/f2.out"
+        exit 77
+    fi
+fi
 a=$(awk '$1 == 65536 { print $4 }' "$TMP/f1.out")
 b=$(awk '$1 == 65536 { print $4 }' "$TMP/f2.out")
 if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ -n "$a" ] && [ -n "$b" ]; then
@@ -37,8 +56,10 @@ else
     fail "two processes: rc $rc1/$rc2, rows '$a' '$b':"; cat "$TMP"/f?.out "$TMP"/f?.err
     finish
 fi
-if awk -v a="$a" -v b="$b" -v g="$GOOD" 'BEGIN { exit !(a <= 0.7 * g && b <= 0.7 * g && a + b <= g * 1.02) }'; then
-    pass "they shared the port: each <= 0.7 x $GOOD, together $(awk -v a="$a" -v b="$b" 'BEGIN { print a + b }') <= $GOOD"
+# each average is over its own 3 s, which start apart by the processes'
+# start-up (alone on the port meanwhile): the sum a little over the goodput
+if awk -v a="$a" -v b="$b" -v g="$GOOD" 'BEGIN { exit !(a <= 0.7 * g && b <= 0.7 * g && a + b <= g * 1.1) }'; then
+    pass "they shared the port: each <= 0.7 x $GOOD, together $(awk -v a="$a" -v b="$b" 'BEGIN { print a + b }') <= 1.1 x $GOOD"
 else
     fail "not shared: $a + $b MiB/s against a goodput of $GOOD"; cat "$TMP"/f?.out
 fi
