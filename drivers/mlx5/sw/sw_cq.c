@@ -4,7 +4,8 @@
  * responder CQEs, error CQEs, overruns), a process that died holding a CQ's
  * or a QP's lock, device errors, and the requester's end of a WQE shared by
  * RC (sw_exec.c) and UD (sw_exec_ud.c): done, failed, malformed, or
- * waiting for a lock a live holder keeps. Below the engine and both
+ * waiting for a lock a live holder keeps; with timing, the requester
+ * CQEs listed until their modelled time (sw_req_release). Below the engine and both
  * executors; it calls nothing of theirs (sw_engine_priv.h).
  */
 #include <errno.h>
