@@ -5,10 +5,12 @@
 # bw runs of 64 KiB, started together on a 1 Gb/s copy of cx6-200g (slow
 # enough that this host keeps up with the model: the figures are the
 # model's). Checked:
-#  - both complete; each at most 0.7 of the link's goodput (alone, each
-#    would have had all of it: they shared the port), together at most
-#    1.1 times it (each average is over its own 3 s: they start apart);
-#  - their shares are fair: Jain's index of the two averages >= 0.99;
+#  - both complete; each at most 0.75 of the link's goodput (alone, each
+#    would have had all of it: they shared the port; a little over half,
+#    as each average is over its own 4 s and they start apart), together
+#    at least 0.9 of it (they kept the port busy);
+#  - their shares are fair: Jain's index over their common interval
+#    (rdx-flows on their per-WR logs) >= 0.99;
 #  - each footer says the shared NIC was busy, partly with the other's
 #    WQEs (not model-bound);
 #  - the port's segment is gone once both have closed.
@@ -27,8 +29,8 @@ GOOD=$(awk -v l="$LINK" -v m="$MTU" -v h="$HDR" -v r="$RETH" 'BEGIN {
 pair() {
     for i in 1 2; do
         timeout -k 5 60 "$PERF" --no-huge -l $((i - 1)) --log-level=error -- --test write \
-            --mode bw --sizes 64K -D 3 --dev "sw:timing=$TMP/share1g.conf" --loopback \
-            >"$TMP/f$i.out" 2>"$TMP/f$i.err" &
+            --mode bw --sizes 64K -D 4 --dev "sw:timing=$TMP/share1g.conf" --loopback \
+            -o "$TMP/f$i.log" --label "f$i" >"$TMP/f$i.out" 2>"$TMP/f$i.err" &
         eval "pid$i=\$!"
     done
     wait "$pid1"; rc1=$?
@@ -56,18 +58,30 @@ else
     fail "two processes: rc $rc1/$rc2, rows '$a' '$b':"; cat "$TMP"/f?.out "$TMP"/f?.err
     finish
 fi
-# each average is over its own 3 s, which start apart by the processes'
-# start-up (alone on the port meanwhile): the sum a little over the goodput
-if awk -v a="$a" -v b="$b" -v g="$GOOD" 'BEGIN { exit !(a <= 0.7 * g && b <= 0.7 * g && a + b <= g * 1.1) }'; then
-    pass "they shared the port: each <= 0.7 x $GOOD, together $(awk -v a="$a" -v b="$b" 'BEGIN { print a + b }') <= 1.1 x $GOOD"
+# each average is over its own 4 s, which start apart by the processes'
+# start-up (a second or more on a loaded host), alone on the port
+# meanwhile: each a little over half, the sum over the goodput
+if awk -v a="$a" -v b="$b" -v g="$GOOD" 'BEGIN { exit !(a <= 0.75 * g && b <= 0.75 * g && a + b >= 0.9 * g) }'; then
+    pass "they shared the port: each <= 0.75 x $GOOD, together $(awk -v a="$a" -v b="$b" 'BEGIN { print a + b }') (the port kept busy: >= 0.9 x)"
 else
     fail "not shared: $a + $b MiB/s against a goodput of $GOOD"; cat "$TMP"/f?.out
 fi
-jain=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", (a + b) ^ 2 / (2 * (a * a + b * b)) }')
-if awk -v j="$jain" 'BEGIN { exit !(j >= 0.99) }'; then
-    pass "fair: Jain index $jain >= 0.99"
+# Jain's index of the two flows' shares over their common interval (from
+# the later first post to the first finish: both on the port), from their
+# per-WR logs (rdx-flows)
+FLOWS=$(dirname "$PERF")/../rdx-flows/rdx-flows
+if [ -x "$FLOWS" ]; then
+    "$FLOWS" "$TMP/f1.log" "$TMP/f2.log" >"$TMP/flows.out" 2>"$TMP/flows.err"
+    jain=$(awk '/^Jain/ { print $4 }' "$TMP/flows.out")
+    how="over the common interval (rdx-flows)"
 else
-    fail "unfair: Jain index $jain ($a, $b MiB/s)"
+    jain=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", (a + b) ^ 2 / (2 * (a * a + b * b)) }')
+    how="of the averages (no rdx-flows beside rdx-perf)"
+fi
+if [ -n "$jain" ] && awk -v j="$jain" 'BEGIN { exit !(j >= 0.99) }'; then
+    pass "fair: Jain index $jain >= 0.99, $how"
+else
+    fail "unfair: Jain index '$jain' $how ($a, $b MiB/s)"; cat "$TMP/flows.out" 2>/dev/null
 fi
 # each footer: the shared NIC busy (with both processes' WQEs), not
 # model-bound: the figures are the profile's

@@ -31,9 +31,11 @@
  * free, another clock), the device gets a NIC of its own in its segment
  * (logged). The NIC's state is under a lock word holding its holder's
  * pid (the segment's rule: a holder whose process is gone is taken
- * over), taken for the scheduling of a doorbell's WQEs; when it cannot
- * be had at once (a live holder descheduled) the WQEs are not held
- * (counted: sw_tm_unheld) rather than wait.
+ * over), taken for the scheduling of a doorbell's WQEs and to move a
+ * WQE's times on; while a live holder keeps it (descheduled inside its
+ * update) the WQEs that need it wait, as work that needs any lock of the
+ * segment does (a WQE going without its time would take more than its
+ * share of the port).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -133,25 +135,30 @@ tm_now(const struct sw_timing *t)
 	return t->tsc ? rte_get_tsc_cycles() : sw_now_ns();
 }
 
-/* The NIC state's lock: 0, or -EBUSY. spins 1: one attempt; else spins
- * first (a holder runs for well under a microsecond), then a holder whose
- * process is gone is taken over (sw_qlock_wait). */
+static bool tm_alive(uint32_t pid);
+
+/* The NIC state's lock: 0, or -EBUSY while a live holder keeps it (a
+ * holder runs for well under a microsecond: spins first). A holder whose
+ * process is gone is taken over (the state as it left it). */
 static int
 tm_lock(struct sw_timing *t, unsigned int spins)
 {
-	uint32_t free_ = 0, dead = 0;
+	uint32_t o = 0;
 	unsigned int i;
 
 	for (i = 0; i < spins; i++) {
-		if (__atomic_compare_exchange_n(&t->sh->lock, &free_, t->pid, false,
+		if (__atomic_compare_exchange_n(&t->sh->lock, &o, t->pid, false,
 						__ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
 			return 0;
-		free_ = 0;
+		o = 0;
 		rte_pause();
 	}
-	if (spins <= 1)
-		return -EBUSY;
-	return sw_qlock_wait(&t->sh->lock, t->pid, 0, &dead);
+	o = __atomic_load_n(&t->sh->lock, __ATOMIC_RELAXED);
+	if (o != 0 && o != t->pid && !tm_alive(o) &&
+	    __atomic_compare_exchange_n(&t->sh->lock, &o, t->pid, false, __ATOMIC_ACQUIRE,
+					__ATOMIC_RELAXED))
+		return 0;
+	return -EBUSY;
 }
 
 static void
@@ -196,6 +203,8 @@ tm_port_join(struct sw_timing *t, uint64_t hz)
 
 	for (i = 0; i < sizeof(t->prof); i++)
 		h = (h ^ b[i]) * 0x100000001b3ULL;
+	/* and the layout: a build whose NIC state differs gets another */
+	h = (h ^ sizeof(*sh)) * 0x100000001b3ULL;
 	for (i = 0; i < sizeof(nm) - 1 && t->prof.name[i] != '\0'; i++)
 		nm[i] = isalnum((unsigned char)t->prof.name[i]) || t->prof.name[i] == '-' ?
 			t->prof.name[i] : '_';
@@ -462,31 +471,35 @@ tm_gen(const struct sw_timing *t, const struct sw_tm_times *tt)
 
 /* Messages of other QPs queued on the port since sl was scheduled may
  * come in front of its packets (round-robin): move its times on. Asked
- * when its time has come; only when the port has had new messages, and
- * only when its lock is free at once (else not moved). True when moved. */
-static bool
+ * when its time has come; only when the port has had new messages. 1
+ * when moved, 0 when not, -EBUSY when the NIC's state is a live holder's
+ * (another process descheduled inside its update): not known yet, the
+ * WQE waits and asks again, as any work that needs a lock of the
+ * segment does. */
+static int
 tm_moved(struct sw_timing *t, struct sw_tm_slot *sl)
 {
 	const uint32_t gen = tm_gen(t, &sl->tt);
 	uint64_t d;
 
 	if (gen == sl->gen)
-		return false;
-	if (tm_lock(t, 1) != 0)
-		return false;
+		return 0;
+	if (tm_lock(t, 64) != 0)
+		return -EBUSY;
 	sl->gen = tm_gen(t, &sl->tt);
 	d = sw_tm_nic_delay(&t->sh->nic, &sl->tt);
 	tm_unlock(t);
 	if (d == 0)
-		return false;
+		return 0;
 	d = (uint64_t)((double)d * t->tick_per_ps);
 	sl->due += d;
 	sl->due_cqe += d;
-	return true;
+	return 1;
 }
 
-/* Deadlines for the WQEs rung from tq->sched up to db, seen at now. */
-static void
+/* Deadlines for the WQEs rung from tq->sched up to db, seen at now;
+ * false (none) while the NIC's state is a live holder's. */
+static bool
 tm_schedule(struct sw_timing *t, const struct sw_lqp *q, struct sw_tm_qp *tq, uint32_t db,
 	    uint64_t now)
 {
@@ -494,13 +507,8 @@ tm_schedule(struct sw_timing *t, const struct sw_lqp *q, struct sw_tm_qp *tq, ui
 	struct sw_tm_nic *n = &t->sh->nic;
 	struct sw_tm_wqe w;
 
-	if (tm_lock(t, SW_TM_LOCK_SPINS) != 0) {
-		/* not held: never wait on another process's scheduling */
-		for (; tq->sched != db; tq->sched = (tq->sched + 1) & 0xffff)
-			memset(&tq->s[tq->sched & (tq->cnt - 1)], 0, sizeof(tq->s[0]));
-		__atomic_fetch_add(&t->unheld, 1, __ATOMIC_RELAXED);
-		return;
-	}
+	if (tm_lock(t, SW_TM_LOCK_SPINS) != 0)
+		return false;
 	if (t->first == 0) {
 		__atomic_store_n(&t->first, now, __ATOMIC_RELAXED);
 		t->pbusy0 = n->busy_ps;
@@ -522,6 +530,7 @@ tm_schedule(struct sw_timing *t, const struct sw_lqp *q, struct sw_tm_qp *tq, ui
 	}
 	__atomic_store_n(&t->pbusy1, n->busy_ps, __ATOMIC_RELAXED);
 	tm_unlock(t);
+	return true;
 }
 
 bool
@@ -531,6 +540,7 @@ sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db)
 	const uint32_t ci = q->sq_ci & 0xffff;
 	struct sw_tm_slot *sl;
 	uint64_t now, due;
+	int mv;
 
 	if (tq == NULL)
 		return false;   /* no memory for deadlines: not held */
@@ -539,12 +549,18 @@ sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db)
 	if (((tq->sched - ci) & 0xffff) > ((db - ci) & 0xffff))
 		tq->sched = ci;
 	now = tm_now(t);
-	if (tq->sched != db)
-		tm_schedule(t, q, tq, db, now);
+	/* the NIC's state another process's for now (descheduled inside its
+	 * update): a head not scheduled yet waits, as for any lock of the
+	 * segment a live holder keeps */
+	if (tq->sched != db && !tm_schedule(t, q, tq, db, now) && tq->sched == ci)
+		return true;
 	sl = &tq->s[ci & (tq->cnt - 1)];
 	due = sl->due;
 	/* its time has come: unless the port moved it on since */
-	if (now >= due && tm_moved(t, sl))
+	mv = now >= due ? tm_moved(t, sl) : 0;
+	if (mv < 0)
+		return true;
+	if (mv > 0)
 		due = sl->due;
 	if (now < due)
 		return true;
@@ -652,8 +668,12 @@ sw_timing_cqe_list(struct sw_timing *t, struct sw_lqp *q, uint32_t pos, const st
 	 * on since): written now */
 	if (tq->list_seq == __atomic_load_n(&tq->rel_seq, __ATOMIC_ACQUIRE)) {
 		now = tm_now(t);
-		if (now >= sl->due_cqe && !(tm_moved(t, sl) && now < sl->due_cqe))
-			return false;
+		if (now >= sl->due_cqe) {
+			const int mv = tm_moved(t, sl);
+
+			if (mv == 0 || (mv > 0 && now >= sl->due_cqe))
+				return false;
+		}
 	}
 	rel_lock(t);
 	if (t->rel_n == t->rel_cap) {
@@ -714,6 +734,7 @@ sw_timing_rel_next(struct sw_timing *t, const struct sw_lqp *only, struct sw_tm_
 	struct sw_tm_qp *tq;
 	struct sw_tm_rel x;
 	uint32_t i;
+	int mv;
 
 	if (only != NULL) {
 		/* only's next in its order, due or not */
@@ -734,13 +755,15 @@ sw_timing_rel_next(struct sw_timing *t, const struct sw_lqp *only, struct sw_tm_
 		tq = rel_qp(t, &x);
 		if (tq == NULL)
 			continue;
+		mv = tm_moved(t, &x.sl);
 		/* the port moved it on since it was listed: later */
-		if (tm_moved(t, &x.sl) && t->rel_now < x.sl.due_cqe) {
+		if (mv > 0 && t->rel_now < x.sl.due_cqe) {
 			rel_push(t, &x);
 			continue;
 		}
-		if (x.seq != tq->rel_seq) {
-			/* one of its QP's before it is not written yet */
+		/* not known yet (the NIC's state is busy), or one of its QP's
+		 * before it is not written yet: passed over in this pass */
+		if (mv < 0 || x.seq != tq->rel_seq) {
 			if (t->ndefer == SW_TM_REL_DEFER) {
 				rel_push(t, &x);
 				t->stop = true;
