@@ -9,7 +9,8 @@ DATA.tsv, one line per point, tab-separated:
 studies: size (x: message bytes), qps (x: QP count), keys (x: FAA keys),
 mtu (x: path MTU; size_bytes: the WRITE's), share (x: flow 1, 2; host_mops:
 its MiB/s; model_mops: the link's goodput, MiB/s, of the profile named by a
-line "#share-profile<TAB>NAME"). host_mops is what this host ran, model_mops the modelled NIC's
+line "#share-profile<TAB>NAME"; "#share-jain<TAB>J": Jain's index over the
+flows' common interval, else the averages'). host_mops is what this host ran, model_mops the modelled NIC's
 ceiling for the same WQEs (rdx-perf's footer line of the row). Writes
 timing_<study>.png; every figure says it is modelled.
 """
@@ -50,11 +51,14 @@ def main(argv):
     label = "software device, timing %s (modelled)" % name
     rows = {}
     share_name = name
+    share_jain = None
     with open(data) as f:
         for line in f:
             c = line.rstrip("\n").split("\t")
             if c[0] == "#share-profile" and len(c) > 1:
                 share_name = c[1]
+            if c[0] == "#share-jain" and len(c) > 1:
+                share_jain = float(c[1])
             if len(c) < 4 or line.startswith("#"):
                 continue
             rows.setdefault(c[0], []).append(
@@ -147,6 +151,9 @@ def main(argv):
         r = sorted(rows["share"])
         a = [h for _, h, _, _ in r]
         jain = sum(a) ** 2 / (len(a) * sum(v * v for v in a)) if a else 0
+        how = "of the averages"
+        if share_jain is not None:
+            jain, how = share_jain, "over the common interval"
         fig, ax = plt.subplots(figsize=(7, 4.5))
         names = ["flow %d" % x for x, *_ in r] + ["together"]
         ax.bar(range(len(names)), a + [sum(a)], 0.5, label="measured (modelled link)")
@@ -155,7 +162,7 @@ def main(argv):
         ax.set_xticks(range(len(names)))
         ax.set_xticklabels(names)
         ax.set_ylabel("write bw 64 KiB (MiB/s)")
-        save(fig, ax, "share", "two rdx-perf processes, one port: Jain index %.4f" % jain,
+        save(fig, ax, "share", "two rdx-perf processes, one port: Jain index %.4f %s" % (jain, how),
              "software device, timing %s (modelled)" % share_name)
     for w in written:
         print(w)

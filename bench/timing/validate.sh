@@ -11,7 +11,8 @@
 #    atomics reach the NIC together, as a NIC-bound run's do; the atomic
 #    unit)                                           -> timing_keys.png
 #  - 64 KiB WRITEs at MTU 256 .. 4096                -> timing_mtu.png
-#  - two rdx-perf processes sharing one port (a 1 Gb/s copy of the
+#  - two rdx-perf processes sharing one port, 4 s each, Jain over their
+#    common interval (rdx-flows; a 1 Gb/s copy of the
 #    profile, slow enough for the host to keep up)   -> timing_share.png
 # Each bandwidth point gives both rates of its rdx-perf footer line: what
 # this host ran and the modelled NIC's ceiling for the same WQEs.
@@ -81,18 +82,25 @@ done
 for m in 256 512 1024 2048 4096; do
     run --test write --mode bw -s 65536 -n $((n / 10 + 1)) -m $m | foot mtu $m 65536 >> "$tsv"
 done
-# two processes on one port: a 1 Gb/s copy, 3 s each, started together
+# two processes on one port: a 1 Gb/s copy, 4 s each, started together;
+# Jain's index over their common interval from their per-WR logs
 share=$out/share1g.conf
 sed 's/^link_mbps = [0-9]* /link_mbps = 1000 /' "$conf" > "$share"
 for i in 1 2; do
     "$perf" --no-huge -l $((i - 1)) --log-level=error -- --loopback --dev "sw:timing=$share" \
-        --test write --mode bw -s 65536 -D 3 > "$out/share$i.out" 2>&1 &
+        --test write --mode bw -s 65536 -D 4 -o "$out/share$i.log" --label "flow$i" \
+        > "$out/share$i.out" 2>&1 &
 done
 wait
 good=$(awk '$1 == "mtu" { m = $3 } $1 == "pkt_hdr" { h = $3 } $1 == "reth" { r = $3 }
     $1 == "link_mbps" { l = $3 }
     END { pk = int((65536 + m - 1) / m); printf "%.2f", l * 1e6 / 8 * 65536 / (65536 + pk * h + r) / 1048576 }' "$share")
 printf '#share-profile\tshare1g\n' >> "$tsv"
+flows=$build/apps/rdx-flows/rdx-flows
+if [ -x "$flows" ]; then
+    "$flows" "$out/share1.log" "$out/share2.log" 2>/dev/null |
+        awk '/^Jain/ { printf "#share-jain\t%s\n", $4 }' >> "$tsv"
+fi
 for i in 1 2; do
     awk -v i=$i -v g="$good" '$1 == 65536 && NF >= 5 { printf "share\t%d\t%s\t%s\t65536\n", i, $4, g }' \
         "$out/share$i.out" >> "$tsv"
