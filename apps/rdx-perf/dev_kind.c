@@ -7,6 +7,7 @@
  * are virtual: /sys/class/infiniband/<dev> has no "device" link (a NIC's
  * points at its PCI function) and resolves under /sys/devices/virtual/.
  */
+#include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,31 +125,99 @@ dev_xstat(struct rdx_dev *dev, const char *name)
 }
 
 /*
- * With a timing profile, over the whole run (every size, warm-up
- * included): the WQEs the device modelled, the modelled NIC's busy time
- * for them (its bottleneck's: message rate, link or atomic unit) and the
- * span from the first to the last. A NIC busy under 90% of the span in a
+ * With a timing profile: the WQEs the device modelled, the modelled NIC's
+ * busy time for them (its bottleneck's: message rate, link or atomic
+ * unit), the span from the first to the last, and the shared NIC's busy
+ * time over that span (every process's WQEs on it). Taken at the end of
+ * each row (each size, sweep point; warm-up included), so each row's
+ * footer line is of its own WQEs. A NIC busy under 90% of the span in a
  * bandwidth run was waiting for the host: the figures are the host's
  * running the model, not the profile's ("model-bound").
  */
+struct model_snap {
+	uint64_t wqes, busy, span, pbusy;
+};
+
+#define MODEL_ROWS 512
+static struct model_snap model_prev;
+static struct model_row {
+	struct model_snap d;
+	uint64_t size;
+	uint32_t qps;
+} model_rows[MODEL_ROWS];
+static unsigned int model_nrows;
+
+static void
+model_snap_get(const struct perf_app *a, struct model_snap *s)
+{
+	s->wqes = dev_xstat(a->dev, "sw_tm_wqes");
+	s->busy = dev_xstat(a->dev, "sw_tm_busy_ns");
+	s->span = dev_xstat(a->dev, "sw_tm_span_ns");
+	s->pbusy = dev_xstat(a->dev, "sw_tm_port_busy_ns");
+}
+
+void
+perf_dev_model_row(const struct perf_app *a, uint64_t size, uint32_t qps)
+{
+	struct model_snap c;
+	struct model_row *r;
+
+	if (a->attr->model[0] == '\0' || a->o.mode != PERF_MODE_BW || model_nrows == MODEL_ROWS)
+		return;
+	model_snap_get(a, &c);
+	r = &model_rows[model_nrows++];
+	r->size = size;
+	r->qps = qps;
+	r->d.wqes = c.wqes - model_prev.wqes;
+	r->d.busy = c.busy - model_prev.busy;
+	r->d.span = c.span - model_prev.span;
+	r->d.pbusy = c.pbusy - model_prev.pbusy;
+	model_prev = c;
+}
+
+/* One footer line of d; label: the row's, "" for the whole run. */
+static void
+model_line(const struct perf_app *a, FILE *f, const struct model_snap *d, const char *label)
+{
+	/* the shared NIC was busy with other processes' WQEs too */
+	const uint64_t nic = RTE_MAX(d->busy, d->pbusy);
+
+	if (d->wqes == 0 || d->busy == 0 || d->span == 0)
+		return;
+	if (nic * 10 < d->span * 9)
+		fprintf(f, " model-bound (%s%s): this host ran the model at %.3f Mop/s; the modelled NIC would do %.3f Mop/s for these WQEs (busy %.0f%% of the run)\n",
+			a->attr->model, label, (double)d->wqes * 1e3 / (double)d->span,
+			(double)d->wqes * 1e3 / (double)d->busy, 100.0 * (double)nic / (double)d->span);
+	else if (d->pbusy > d->busy && d->busy * 10 < d->span * 9)
+		fprintf(f, " %s%s: the modelled NIC was busy %.0f%% of the run, %.0f%% with this process's WQEs (%.3f Mop/s), the rest with other processes': the profile's figures\n",
+			a->attr->model, label, 100.0 * (double)RTE_MIN(nic, d->span) / (double)d->span,
+			100.0 * (double)d->busy / (double)d->span,
+			(double)d->wqes * 1e3 / (double)d->span);
+	else
+		fprintf(f, " %s%s: the modelled NIC was busy %.0f%% of the run (%.3f Mop/s): the profile's figures\n",
+			a->attr->model, label, 100.0 * (double)RTE_MIN(nic, d->span) / (double)d->span,
+			(double)d->wqes * 1e3 / (double)d->span);
+}
+
 void
 perf_dev_model_footer(const struct perf_app *a, FILE *f)
 {
-	uint64_t wqes, busy, span;
+	struct model_snap tot;
+	unsigned int i;
+	char label[64];
 
 	if (a->attr->model[0] == '\0' || a->o.mode != PERF_MODE_BW)
 		return;
-	wqes = dev_xstat(a->dev, "sw_tm_wqes");
-	busy = dev_xstat(a->dev, "sw_tm_busy_ns");
-	span = dev_xstat(a->dev, "sw_tm_span_ns");
-	if (wqes == 0 || busy == 0 || span == 0)
+	if (model_nrows <= 1) {
+		model_snap_get(a, &tot);
+		model_line(a, f, &tot, "");
 		return;
-	if (busy * 10 < span * 9)
-		fprintf(f, " model-bound (%s): this host ran the model at %.3f Mop/s; the modelled NIC would do %.3f Mop/s for these WQEs (busy %.0f%% of the run)\n",
-			a->attr->model, (double)wqes * 1e3 / (double)span,
-			(double)wqes * 1e3 / (double)busy, 100.0 * (double)busy / (double)span);
-	else
-		fprintf(f, " %s: the modelled NIC was busy %.0f%% of the run (%.3f Mop/s): the profile's figures\n",
-			a->attr->model, 100.0 * (double)RTE_MIN(busy, span) / (double)span,
-			(double)wqes * 1e3 / (double)span);
+	}
+	for (i = 0; i < model_nrows; i++) {
+		const struct model_row *r = &model_rows[i];
+
+		snprintf(label, sizeof(label), ", %" PRIu64 " B, %u QP%s", r->size, r->qps,
+			 r->qps == 1 ? "" : "s");
+		model_line(a, f, &r->d, label);
+	}
 }

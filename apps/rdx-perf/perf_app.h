@@ -490,8 +490,10 @@ const char *perf_dev_kind_json(enum perf_dev_kind k);
 /* the per-WR log's host= and dev_id= ("" each when not known; dev_kind.c) */
 void perf_dev_identity(const struct perf_app *a, struct rdx_qp *qp, char *host, size_t hlen, char *id,
 		       size_t ilen);
-/* The software device's timing layer after a bandwidth run: whether the
- * host kept up with the modelled NIC ("model-bound" with both rates). */
+/* The software device's timing layer: the row just measured (its size
+ * and QPs) is taken; after a bandwidth run, per row, whether the host
+ * kept up with the modelled NIC ("model-bound" with both rates). */
+void perf_dev_model_row(const struct perf_app *a, uint64_t size, uint32_t qps);
 void perf_dev_model_footer(const struct perf_app *a, FILE *f);
 /* host_stats.c: --cpu_util and -W around each client run (init after the
  * device is open: 0, or -EINVAL after one line); the last run's CPU

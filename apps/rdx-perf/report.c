@@ -464,6 +464,8 @@ perf_report_run(struct perf_app *a, bool last)
 	merged = malloc(sizeof(*merged));
 	if (merged == NULL)
 		return;
+	if (!a->o.infinite)
+		perf_dev_model_row(a, a->run.size, a->run.qps * a->nb_lcores);
 	if (a->o.transport == PERF_TRANSPORT_UD)
 		arrived = ud_run_counts(a);
 	rdx_hist_init(merged);

@@ -12,6 +12,8 @@
 #  - write lat 8 B: t_min at least the profile's least one-way time (two
 #    posted PCIe writes, two pipeline passes, the propagation);
 #  - a profile given by path is named by its file;
+#  - --sizes 64,64K: a footer line per row, each of its own WQEs (the
+#    64-B row's modelled ceiling far above the 64 KiB row's);
 #  - timing off: the labels as before, no footer.
 source "$(dirname "$0")/lib.sh"
 
@@ -99,6 +101,23 @@ if [ $? -eq 0 ] && grep -q "software device, timing mynic (modelled)" "$TMP/path
     pass "a profile by path: timing mynic (modelled)"
 else
     fail "a profile by path:"; cat "$TMP/path.out" "$TMP/path.err"
+fi
+
+# --- a footer line per row: each size's own WQEs ----------------------
+run rows 120 "${EAL[@]}" --log-level=error -- --test write --mode bw --sizes 64,64K -n 2000 \
+    --dev sw:timing=cx6-200g --loopback
+rc=$?
+foot() { # SIZE: that row's modelled ceiling (Mop/s) from its footer line
+    sed -n "s/.*(timing cx6-200g (modelled), $1 B, 1 QP).*the modelled NIC would do \([0-9.]*\) Mop\/s.*/\1/p;
+            s/.*timing cx6-200g (modelled), $1 B, 1 QP: .*busy [0-9]*% of the run (\([0-9.]*\) Mop\/s).*/\1/p" "$TMP/rows.out"
+}
+c64=$(foot 64); c64k=$(foot 65536)
+# the 64-B row's ceiling is the message rate's, the 64 KiB row's the link's
+if [ $rc -eq 0 ] && [ -n "$c64" ] && [ -n "$c64k" ] &&
+   awk -v a="$c64" -v b="$c64k" 'BEGIN { exit !(a > 10 * b) }'; then
+    pass "footer per row: 64 B $c64 Mop/s, 64 KiB $c64k Mop/s"
+else
+    fail "footer per row: rc $rc, '$c64' '$c64k':"; cat "$TMP/rows.out" "$TMP/rows.err"
 fi
 
 # --- timing off: as before --------------------------------------------

@@ -4,7 +4,8 @@
  * responder CQEs, error CQEs, overruns), a process that died holding a CQ's
  * or a QP's lock, device errors, and the requester's end of a WQE shared by
  * RC (sw_exec.c) and UD (sw_exec_ud.c): done, failed, malformed, or
- * waiting for a lock a live holder keeps. Below the engine and both
+ * waiting for a lock a live holder keeps; with timing, the requester
+ * CQEs listed until their modelled time (sw_req_release). Below the engine and both
  * executors; it calls nothing of theirs (sw_engine_priv.h).
  */
 #include <errno.h>
@@ -287,10 +288,23 @@ sw_malformed(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 	return sw_req_fail(e, q, w, MLX5_CQE_SYNDROME_LOCAL_QP_OP_ERR);
 }
 
+/* A requester CQE of q into its send CQ. */
+static int
+sw_req_cqe(struct sw_engine *e, const struct sw_lqp *q, uint16_t idx, uint8_t opcode,
+	   uint32_t bytes)
+{
+	struct mlx5_cqe64 c;
+
+	memset(&c, 0, sizeof(c));
+	c.wqe_counter = htobe16(idx);
+	c.sop_drop_qpn = htobe32((uint32_t)opcode << 24 | q->qpn);
+	c.byte_cnt = htobe32(bytes);
+	return sw_cq_push(e, e->self, q->scq, &c, MLX5_CQE_REQ, false);
+}
+
 int
 sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint32_t bytes)
 {
-	struct mlx5_cqe64 c;
 	int rc;
 
 	q->sq_ci = w->pos + w->wqebbs;
@@ -300,19 +314,18 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 		q->lock_wait = false;
 		return SW_DONE; /* unsignaled: no CQE */
 	}
-	if (unlikely(e->timing != NULL) && sw_timing_cqe_hold(e->timing, q)) {
+	if (unlikely(e->timing != NULL)) {
+		const struct sw_tm_cqe tc = { q, bytes, (uint16_t)w->idx, w->opcode };
+
 		/* executed at its modelled data time; the modelled NIC's
-		 * completion comes later: owed, written at that time */
-		q->sq_ci = w->pos;
-		q->cqe_owed = true;
-		q->owed_bytes = bytes;
-		return SW_WAIT;
+		 * completion comes later: listed, written at that time
+		 * (sw_req_release), and the QP's next WQEs go on meanwhile */
+		if (sw_timing_cqe_list(e->timing, q, w->pos, &tc)) {
+			q->lock_wait = false;
+			return SW_DONE;
+		}
 	}
-	memset(&c, 0, sizeof(c));
-	c.wqe_counter = htobe16((uint16_t)w->idx);
-	c.sop_drop_qpn = htobe32((uint32_t)w->opcode << 24 | q->qpn);
-	c.byte_cnt = htobe32(bytes);
-	rc = sw_cq_push(e, e->self, q->scq, &c, MLX5_CQE_REQ, false);
+	rc = sw_req_cqe(e, q, (uint16_t)w->idx, w->opcode, bytes);
 	if (rc == -EBUSY) {
 		/* the CQ's lock kept by a live holder (a peer process writing
 		 * receive CQEs into it was descheduled): the WQE was executed,
@@ -334,4 +347,40 @@ sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w, uint3
 		return SW_FAIL;
 	}
 	return SW_DONE;
+}
+
+/*
+ * The timing layer's listed requester CQEs (sw_timing_cqe_list) whose
+ * modelled time has come, in due-time order and in order per QP; or, for
+ * a flush of only, all of only's first, due or not. A CQE that meets a
+ * busy CQ lock stays listed for the next pass; one that meets a full CQ
+ * (or an unusable one) stays listed too and its QP goes to error, as on a
+ * NIC whose CQE write overruns: the flush writes it once the CQ has room,
+ * before the flush CQEs -- never lost, never reordered.
+ */
+int
+sw_req_release(struct sw_engine *e, struct sw_lqp *only)
+{
+	struct sw_tm_cqe c;
+	int n = 0, rc = 0;
+
+	if (!sw_timing_rel_begin(e->timing, only))
+		return 0;
+	while (sw_timing_rel_next(e->timing, only, &c)) {
+		rc = sw_req_cqe(e, c.q, c.idx, c.opcode, c.bytes);
+		sw_timing_rel_result(e->timing, rc == 0);
+		if (rc == 0) {
+			n++;
+			continue;
+		}
+		if (rc != -EBUSY &&
+		    __atomic_load_n(&c.q->s->state, __ATOMIC_ACQUIRE) != RDX_SW_QPS_ERR) {
+			sw_qp_set_err(c.q->s);
+			sw_stat(&sw_lc(e)->errors, 1);
+		}
+		if (only != NULL)
+			break;
+	}
+	sw_timing_rel_end(e->timing);
+	return only != NULL ? rc : n;
 }

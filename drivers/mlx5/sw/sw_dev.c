@@ -307,15 +307,17 @@ sw_xstats_get(struct rdx_dev *dev, struct rdx_dev_xstat *xs, unsigned int n)
 		/* the timing layer: WQEs modelled, the NIC's busy time for
 		 * them (wqes / busy: its ceiling for that mix), WQEs executed
 		 * over 1 us after their time, WQEs not held, first to last
-		 * doorbell seen */
-		uint64_t v[5];
+		 * doorbell seen, the shared NIC's busy time (every process's
+		 * WQEs) over that span */
+		uint64_t v[6];
 
-		sw_timing_stats(sd->eng.timing, &v[0], &v[1], &v[2], &v[3], &v[4]);
+		sw_timing_stats(sd->eng.timing, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]);
 		rdx_mlx5_xstat_set(xs, n, i++, "sw_tm_wqes", v[0]);
 		rdx_mlx5_xstat_set(xs, n, i++, "sw_tm_busy_ns", v[1]);
 		rdx_mlx5_xstat_set(xs, n, i++, "sw_tm_late", v[2]);
 		rdx_mlx5_xstat_set(xs, n, i++, "sw_tm_unheld", v[3]);
 		rdx_mlx5_xstat_set(xs, n, i++, "sw_tm_span_ns", v[4]);
+		rdx_mlx5_xstat_set(xs, n, i++, "sw_tm_port_busy_ns", v[5]);
 	}
 	return (int)rdx_mlx5_objs_xstats(&sd->objs, xs, n, i);
 }

@@ -327,6 +327,9 @@ sw_flush(struct sw_engine *e, struct sw_lqp *q)
 	/* a responder CQE owed to the peer is the peer's: written first */
 	if (q->resp_owed && sw_resp_owed_push(e, q) == -EBUSY)
 		return 0;
+	/* CQEs of its executed WQEs the timing layer lists: first, in order */
+	if (unlikely(e->timing != NULL) && sw_req_release(e, q) != 0)
+		return 0;
 	q->cqe_owed = false; /* an owed CQE of ours becomes the flush's */
 	q->lock_wait = false;
 	while ((q->sq_ci & 0xffff) != db) {
@@ -609,6 +612,11 @@ sw_engine_progress(struct sw_engine *e)
 	/* delayed datagrams that are due arrive first (injection only) */
 	if (__builtin_expect(e->delayq != NULL, 0)) {
 		sw_ud_delayed(e);
+		posts_left = 1;
+	}
+	/* requester CQEs the timing layer listed, whose time has come */
+	if (unlikely(e->timing != NULL) && sw_timing_listed(e->timing)) {
+		work += sw_req_release(e, NULL);
 		posts_left = 1;
 	}
 	/* A real NIC is told which QP rang; the model finds out by looking.

@@ -429,6 +429,10 @@ SW_HIDDEN uint8_t sw_payload(struct sw_engine *e, struct sw_lqp *q, struct sw_wq
 /* sw_cq.c: w completed: its CQE when signaled; enum sw_rc. */
 SW_HIDDEN int sw_req_done(struct sw_engine *e, struct sw_lqp *q, const struct sw_wqe *w,
 			  uint32_t bytes);
+/* sw_cq.c: the timing layer's listed requester CQEs whose time has come
+ * (only == NULL: the number written), or all of only's (a flush: 0, or
+ * the error that stopped it: -EBUSY, -ENOSPC, -EIO). */
+SW_HIDDEN int sw_req_release(struct sw_engine *e, struct sw_lqp *only);
 /* sw_exec_ud.c: a UD SEND / SEND_IMM (w's datagram segment names the
  * destination); enum sw_rc. */
 SW_HIDDEN int sw_ud_send(struct sw_engine *e, struct sw_lqp *q, struct sw_wqe *w);

@@ -492,14 +492,41 @@ int sw_timing_open(struct sw_engine *e, const char *name, struct sw_timing **out
 void sw_timing_close(struct sw_engine *e, struct sw_timing *t);
 const char *sw_timing_name(const struct sw_timing *t);
 void sw_timing_stats(const struct sw_timing *t, uint64_t *wqes, uint64_t *busy_ns, uint64_t *late,
-		     uint64_t *unheld, uint64_t *span_ns);
-/* q's head WQE (SQ doorbell record db) waits for its modelled time: its
- * data time, or its CQE time once executed with the CQE owed. */
+		     uint64_t *unheld, uint64_t *span_ns, uint64_t *port_busy_ns);
+/* q's head WQE (SQ doorbell record db) waits for its modelled data time. */
 bool sw_timing_hold(struct sw_timing *t, const struct sw_lqp *q, uint32_t db);
-/* q is destroyed (no progress call runs): drop its deadlines. */
+/* q is destroyed (no progress call runs): drop its deadlines and its
+ * listed CQEs. */
 void sw_timing_qp_forget(struct sw_timing *t, const struct sw_lqp *q);
-/* The head WQE's requester CQE is not due yet (sw_req_done owes it). */
-bool sw_timing_cqe_hold(struct sw_timing *t, const struct sw_lqp *q);
+/*
+ * The release list: a requester CQE whose WQE was executed before its
+ * modelled CQE time waits on it (q's SQ moves on), and is written once its
+ * time has come, in due-time order, in order per QP (sw_req_release,
+ * sw_cq.c, the only writer).
+ */
+struct sw_tm_cqe {
+	struct sw_lqp *q;
+	uint32_t bytes;
+	uint16_t idx;
+	uint8_t opcode;
+};
+/* The CQE of q's WQE at WQEBB pos: true when listed (written later);
+ * false when it is to be written now (its time has come, none of q's
+ * before it is listed, or no memory to list it). */
+bool sw_timing_cqe_list(struct sw_timing *t, struct sw_lqp *q, uint32_t pos,
+			const struct sw_tm_cqe *c);
+/* CQEs are listed (a relaxed look: the progress call's test). */
+bool sw_timing_listed(const struct sw_timing *t);
+/* A pass over the list: only == NULL takes the CQEs whose time has come
+ * (false: nothing listed or another caller is at it); only != NULL takes
+ * all of only's, in order, due or not (a flush; waits for the list). */
+bool sw_timing_rel_begin(struct sw_timing *t, const struct sw_lqp *only);
+/* The next CQE of the pass in *c; false at its end. */
+bool sw_timing_rel_next(struct sw_timing *t, const struct sw_lqp *only, struct sw_tm_cqe *c);
+/* The last CQE rel_next gave was written (done) or not (stays listed, and
+ * the pass leaves its QP's later CQEs alone). */
+void sw_timing_rel_result(struct sw_timing *t, bool done);
+void sw_timing_rel_end(struct sw_timing *t);
 
 /* Robust process-shared mutexes in the segment. */
 int sw_mutex_init_shared(pthread_mutex_t *m);

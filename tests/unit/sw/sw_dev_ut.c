@@ -25,6 +25,7 @@
 #include "rdx_sw.h"
 #include "sw_ut_dev.h"
 #include "sw_ut_poll.h"
+#include "sw_timing_dir.h"
 
 
 static struct rdx_dev *dev;
@@ -1168,6 +1169,160 @@ test_timing(void)
 	CU_ASSERT_EQUAL(rte_errno, EINVAL);
 }
 
+/* cx6-200g with prop_ns = prop: written to path (a mkstemp template). */
+static int
+far_profile(char *path, unsigned int prop)
+{
+	FILE *in = fopen(SW_TIMING_DIR "/cx6-200g.conf", "r");
+	char line[512];
+	FILE *out;
+	int fd;
+
+	if (in == NULL)
+		return -1;
+	fd = mkstemp(path);
+	out = fd < 0 ? NULL : fdopen(fd, "w");
+	if (out == NULL) {
+		fclose(in);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), in) != NULL) {
+		if (strncmp(line, "prop_ns ", 8) == 0)
+			fprintf(out, "prop_ns = %u  # a far peer: the test's\n", prop);
+		else
+			fputs(line, out);
+	}
+	fclose(in);
+	return fclose(out);
+}
+
+/* Poll cq until n completions arrived (bounded), each stamped. */
+static int
+poll_stamped(struct rdx_cq *cq, struct rdx_wc *wc, uint64_t *at, int n)
+{
+	const uint64_t end = mono_ns() + 5000000000ULL;
+	int got = 0, k, i;
+
+	while (got < n && mono_ns() < end) {
+		k = rdx_cq_poll_burst(cq, wc + got, (uint16_t)(n - got));
+		for (i = 0; i < k; i++)
+			at[got + i] = mono_ns();
+		got += k;
+	}
+	return got;
+}
+
+/*
+ * The release list (sw_timing.c): a requester CQE whose WQE was executed
+ * before its CQE time waits on a list and the QP's next WQEs go on. With
+ * the peer 200 us away (one way), a WRITE's CQE needs the data's and the
+ * ACK's trips: never before 400 us, alone or in a burst; a 64 KiB READ then an 8-byte WRITE on one QP,
+ * the WRITE's modelled CQE time earlier than the READ's: the CQEs still
+ * in order; a CQ too small for the listed CQEs: the overrun puts the QP
+ * in error and every CQE comes, in order, once there is room.
+ */
+static void
+test_timing_release(void)
+{
+	struct rdx_dev_conf dc = { .devargs = NULL };
+	struct rdx_qp_conf qc = qconf;
+	const uint64_t prop = 200000, v = 0x0102030405060708ULL;
+	char path[] = "/tmp/sw_dev_ut_tm_XXXXXX", da[64];
+	struct rdx_wc wc[16];
+	struct rdx_wr w[16];
+	struct rdx_sge sg[16];
+	uint64_t at[16], t0;
+	struct rdx_dev *d2;
+	struct rdx_mem *m;
+	struct pair p;
+	int i, got;
+
+	CU_ASSERT_FATAL(far_profile(path, (unsigned int)prop) == 0);
+	snprintf(da, sizeof(da), "timing=%s", path);
+	dc.devargs = da;
+	d2 = rdx_dev_open("sw", &dc);
+	CU_ASSERT_FATAL(d2 != NULL);
+	m = rdx_dev_mem_alloc(d2, 1 << 20, RDX_MEM_HOST, RDX_ACCESS_ALL);
+	CU_ASSERT_FATAL(m != NULL);
+	memset(m->addr, 0, 1 << 20);
+	pair_make_on(d2, &p, &qc, NULL, 64);
+	/* one WRITE alone (nothing rung after it): not early */
+	sg[0] = (struct rdx_sge){ (uint64_t)(uintptr_t)&v, 8, 0 };
+	w[0] = wr_make(7, RDX_OP_WRITE, &sg[0], 1, m->iova + 1024, m->rkey,
+		       RDX_WR_SIGNALED | RDX_WR_INLINE);
+	t0 = mono_ns();
+	CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(p.qp[0], w, 1), 1);
+	CU_ASSERT_EQUAL(poll_stamped(p.cq[0], wc, at, 1), 1);
+	CU_ASSERT(at[0] - t0 >= 2 * prop);
+	/* 16 signaled inline WRITEs in one burst: none early, in order */
+	for (i = 0; i < 16; i++) {
+		sg[i] = (struct rdx_sge){ (uint64_t)(uintptr_t)&v, 8, 0 };
+		w[i] = wr_make((uint64_t)i, RDX_OP_WRITE, &sg[i], 1, m->iova + 8 * (uint64_t)i,
+			       m->rkey, RDX_WR_SIGNALED | RDX_WR_INLINE);
+	}
+	t0 = mono_ns();
+	CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(p.qp[0], w, 16), 16);
+	got = poll_stamped(p.cq[0], wc, at, 16);
+	CU_ASSERT_EQUAL(got, 16);
+	for (i = 0; i < got; i++) {
+		CU_ASSERT_EQUAL(wc[i].status, IBV_WC_SUCCESS);
+		CU_ASSERT_EQUAL(wc[i].wr_id, (uint64_t)i);
+		CU_ASSERT(at[i] - t0 >= 2 * prop);
+		CU_ASSERT_EQUAL(memcmp((uint8_t *)m->addr + 8 * i, &v, 8), 0);
+	}
+	CU_ASSERT_EQUAL(poll_extra(p.cq[0]), 0);
+	/* a 64 KiB READ, then an 8-byte WRITE: READ's CQE first */
+	sg[0] = (struct rdx_sge){ m->iova + 65536, 65536, m->lkey };
+	w[0] = wr_make(100, RDX_OP_READ, &sg[0], 1, m->iova + 131072, m->rkey, RDX_WR_SIGNALED);
+	sg[1] = (struct rdx_sge){ (uint64_t)(uintptr_t)&v, 8, 0 };
+	w[1] = wr_make(101, RDX_OP_WRITE, &sg[1], 1, m->iova + 256, m->rkey,
+		       RDX_WR_SIGNALED | RDX_WR_INLINE);
+	t0 = mono_ns();
+	CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(p.qp[0], w, 2), 2);
+	got = poll_stamped(p.cq[0], wc, at, 2);
+	CU_ASSERT_EQUAL(got, 2);
+	CU_ASSERT_EQUAL(wc[0].wr_id, 100);
+	CU_ASSERT_EQUAL(wc[1].wr_id, 101);
+	CU_ASSERT(at[0] - t0 >= 2 * prop);
+	CU_ASSERT(at[1] - t0 >= 2 * prop);
+	pair_free(&p);
+	/* 12 signaled WRITEs into a CQ of 8, executed, their CQEs listed:
+	 * 8 fit, the 9th overruns at its time and the QP goes to error;
+	 * polled, the CQ has room and the 4 listed ones come, in order,
+	 * executed (success), before any flush CQE */
+	qc.sq_depth = 16;
+	qc.sig_interval = 16;
+	pair_make_on(d2, &p, &qc, NULL, 4); /* 8 CQEs */
+	for (i = 0; i < 12; i++) {
+		sg[i] = (struct rdx_sge){ (uint64_t)(uintptr_t)&v, 8, 0 };
+		w[i] = wr_make((uint64_t)i, RDX_OP_WRITE, &sg[i], 1, m->iova + 512 + 8 * (uint64_t)i,
+			       m->rkey, RDX_WR_SIGNALED | RDX_WR_INLINE);
+	}
+	CU_ASSERT_EQUAL_FATAL(rdx_qp_post_burst(p.qp[0], w, 12), 12);
+	t0 = mono_ns();
+	while (rdx_sw_qp_state(p.qp[0]) != RDX_SW_QPS_ERR && mono_ns() - t0 < 5000000000ULL)
+		rdx_sw_progress(d2);
+	CU_ASSERT_EQUAL(rdx_sw_qp_state(p.qp[0]), RDX_SW_QPS_ERR);
+	CU_ASSERT(rdx_sw_cq_overruns(p.cq[0]) >= 1);
+	got = poll_n(p.cq[0], wc, 8);
+	CU_ASSERT_EQUAL(got, 8);
+	for (i = 0; i < got; i++) {
+		CU_ASSERT_EQUAL(wc[i].status, IBV_WC_SUCCESS);
+		CU_ASSERT_EQUAL(wc[i].wr_id, (uint64_t)i);
+	}
+	got = poll_n(p.cq[0], wc, 4);
+	CU_ASSERT_EQUAL(got, 4);
+	for (i = 0; i < got; i++) {
+		CU_ASSERT_EQUAL(wc[i].status, IBV_WC_SUCCESS);
+		CU_ASSERT_EQUAL(wc[i].wr_id, (uint64_t)(8 + i));
+	}
+	CU_ASSERT_EQUAL(poll_extra(p.cq[0]), 0);
+	pair_free(&p);
+	CU_ASSERT(rdx_dev_mem_free(m) == 0);
+	CU_ASSERT(rdx_dev_close(d2) == 0);
+	unlink(path);
+}
+
 static void
 test_two_devices(void)
 {
@@ -1553,6 +1708,7 @@ main(int argc, char **argv)
 		{ "two_devices", test_two_devices },
 		{ "progress_modes", test_progress_modes },
 		{ "timing", test_timing },
+		{ "timing_release", test_timing_release },
 		{ "atomic_threads", test_atomic_threads },
 		{ "many_qps", test_many_qps },
 		{ NULL, NULL },
