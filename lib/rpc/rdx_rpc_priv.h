@@ -37,7 +37,7 @@
  * with no gather entry for the device to read. */
 #define RPC_INLINE 64u
 /** infrc: receives reposted together (rdx_rpc_rc.c) */
-#define RPC_RC_RBATCH 4u
+#define RPC_RC_RBATCH 8u
 
 /** Client slot: one call in flight (ids idx, idx + slots, ...). */
 struct rpc_cslot {

@@ -5,7 +5,7 @@
  * message into a posted receive buffer of 32 + max_msg_size bytes. The QP
  * is reliable and ordered, so there are no retransmissions, acks or
  * duplicates; the ids are still checked. Each session holds, in one
- * registered region: 3 * slots + 4 receive buffers, slots request buffers and
+ * registered region: 3 * slots + 8 receive buffers, slots request buffers and
  * slots response buffers. A handler reads the request in its receive
  * buffer (reposted on rdx_rpc_respond) and writes the response straight
  * into its registered buffer: one copy per call, the request's.
@@ -51,7 +51,7 @@ rc_bsz(const struct rdx_rpc_endpoint *ep)
 #define RC_RESP_BUF(ep, idx) (RC_RECVS(ep) + (ep)->slots + (idx))
 #define RC_BUFS(ep) (RC_RECVS(ep) + 2 * (ep)->slots)
 /* the least signaling interval of a session's sends */
-#define RC_SIG_MIN 8u
+#define RC_SIG_MIN 32u
 
 static inline uint8_t *
 rc_buf(const struct rdx_rpc_session *s, uint32_t k)
