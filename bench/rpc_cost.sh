@@ -61,7 +61,7 @@ row() {
     out=$tmp/cg.$t.$d.$s
     # 8 slots per session (the default); infrc with 64 sessions: as many
     # as the depth (each slot holds five max_msg_size (1 MiB) buffers and
-    # each session four more: 64 sessions of 8 slots do not fit the
+    # each session eight more: 64 sessions of 8 slots do not fit the
     # device's memory, and that row is left out). UD with 64 sessions:
     # queue_depth 2048, room
     # for every packet in flight (the default 256 drops requests at depth
@@ -72,7 +72,7 @@ row() {
         if [ "$t" = infrc ]; then
             slots=$d
             if [ "$d" -gt 1 ]; then
-                printf "%-12s %5d %8d %8s (64 sessions x 44 buffers of 1 MiB: more than the device's memory)\n" \
+                printf "%-12s %5d %8d %8s (64 sessions x 48 buffers of 1 MiB: more than the device's memory)\n" \
                     "$t" "$d" "$s" n/a
                 return 0
             fi

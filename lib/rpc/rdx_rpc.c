@@ -576,8 +576,9 @@ rdx_rpc_call(struct rdx_rpc_session *s, uint16_t type, const void *req, uint32_t
 	     void *resp_buf, uint32_t resp_cap, rdx_rpc_cont_fn cont, void *arg)
 {
 	struct rdx_rpc_endpoint *ep;
-	struct rpc_cslot *c = NULL;
-	uint32_t i, k;
+	struct rpc_cslot *c;
+	uint64_t free_m, m;
+	uint32_t k;
 	int ret;
 
 	if (unlikely(s == NULL || cont == NULL || type >= RDX_RPC_MAX_TYPES ||
@@ -590,17 +591,20 @@ rdx_rpc_call(struct rdx_rpc_session *s, uint16_t type, const void *req, uint32_t
 		return -EMSGSIZE;
 	if (unlikely(s->inflight == ep->slots))
 		return -EAGAIN;
-	for (i = 0; i < ep->slots; i++) {
-		k = s->next_slot + i;
-		if (k >= ep->slots)
-			k -= ep->slots;
-		if (!s->cs[k].busy) {
-			c = &s->cs[k];
-			break;
-		}
+	/* next_slot, the one after the last call's (calls that complete in
+	 * order leave it free); else the first free one after it, round the
+	 * ring: a bit scan of the busy mask, no walk over the slots */
+	k = s->next_slot;
+	if (unlikely(s->cbusy & (UINT64_C(1) << k))) {
+		free_m = ~s->cbusy;
+		if (ep->slots < 64)
+			free_m &= (UINT64_C(1) << ep->slots) - 1;
+		if (unlikely(free_m == 0))
+			return -EAGAIN;
+		m = free_m >> k;
+		k = m != 0 ? k + (uint32_t)__builtin_ctzll(m) : (uint32_t)__builtin_ctzll(free_m);
 	}
-	if (unlikely(c == NULL))
-		return -EAGAIN;
+	c = &s->cs[k];
 	c->id = c->used ? c->id + ep->slots : c->idx;
 	c->type = type;
 	c->req = req;

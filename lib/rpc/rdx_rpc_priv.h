@@ -37,7 +37,9 @@
  * with no gather entry for the device to read. */
 #define RPC_INLINE 64u
 /** infrc: receives reposted together (rdx_rpc_rc.c) */
-#define RPC_RC_RBATCH 4u
+#define RPC_RC_RBATCH 8u
+/** infrc: sends of one session a poll queues for one post at most */
+#define RPC_RC_TXB 8u
 
 /** Client slot: one call in flight (ids idx, idx + slots, ...). */
 struct rpc_cslot {
@@ -93,6 +95,7 @@ struct rpc_sslot {
 	uint32_t buf;             /**< UD: pool pair; infrc: the held receive */
 	uint8_t *reqbuf;
 	uint32_t resp_len;
+	uint32_t txgen;           /**< infrc: the session's txgen when the response was queued */
 	struct rpc_tx tx;         /**< the response */
 	struct rpc_rx rx;         /**< the request */
 	struct rpc_grant_ent gent; /**< homa: granting the request */
@@ -141,10 +144,14 @@ struct rdx_rpc_session {
 	uint64_t iova;
 	uint32_t bsz;
 	uint32_t req0;            /**< infrc: the first request buffer */
-	/* infrc: the send WR and the receive batch, their constant fields
-	 * filled once (rc_sess_init): a post sets only what changes */
-	struct rdx_wr swr;
-	struct rdx_sge ssge;
+	/* infrc: the send batch and the receive batch, their constant fields
+	 * filled once (rc_sess_init): a post sets only what changes. Sends
+	 * made inside a poll wait in swr for its end (one post per session
+	 * and poll), others are posted at once. */
+	struct rdx_wr swr[RPC_RC_TXB];
+	struct rdx_sge ssge[RPC_RC_TXB];
+	uint32_t ntx;             /**< infrc: sends queued in swr */
+	uint32_t txgen;           /**< infrc: posts of queued sends so far, from 1 */
 	struct rdx_recv_wr rwr[RPC_RC_RBATCH];
 	struct rdx_sge rsge[RPC_RC_RBATCH];
 	bool pending;             /**< a response waits for send room, or a held request its slot */
@@ -236,6 +243,9 @@ struct rdx_rpc_endpoint {
 	uint64_t tx_iova;         /**< txb's device address */
 	uint64_t rx_iova;         /**< rxb's */
 	uint32_t in_poll;         /**< UD: inside rpc_ud_poll: sends wait for its end */
+	bool tx_defer;            /**< infrc: the poll has more completions to read:
+				   * sends wait in their session's batch */
+	struct rdx_rpc_session *txs; /**< infrc: the session whose sends are queued */
 	uint32_t pkt_size;        /**< header + mtu */
 	uint32_t rx_size;         /**< GRH area + header + mtu */
 	uint32_t tx_head;

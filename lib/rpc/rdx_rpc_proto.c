@@ -19,13 +19,7 @@ rpc_pkt_parse(const void *buf, uint32_t len, const struct rpc_pkt_limits *lim,
 
 	if (len < RPC_HDR_LEN || lim->mtu == 0)
 		return -EBADMSG;
-	memcpy(h, buf, sizeof(*h));
-	h->type = rte_le_to_cpu_16(h->type);
-	h->dst_session = rte_le_to_cpu_32(h->dst_session);
-	h->msg_len = rte_le_to_cpu_32(h->msg_len);
-	h->rpc_id = rte_le_to_cpu_64(h->rpc_id);
-	h->offset = rte_le_to_cpu_32(h->offset);
-	h->length = rte_le_to_cpu_32(h->length);
+	rpc_hdr_load(buf, h);
 	if (h->magic != RPC_PKT_MAGIC || h->version != RPC_PKT_VERSION ||
 	    h->kind == 0 || h->kind >= RPC_PKT_KIND_MAX ||
 	    (h->flags & ~RPC_F_ALL) != 0 || h->rsv != 0 ||

@@ -87,6 +87,22 @@ rpc_hdr_encode(void *buf, const struct rpc_hdr *h)
 }
 
 /**
+ * Load the header at buf (RPC_HDR_LEN bytes) into h, in host byte order,
+ * with no check: what rpc_pkt_parse and rpc_pkt_parse_short both read.
+ */
+static inline void
+rpc_hdr_load(const void *buf, struct rpc_hdr *h)
+{
+	memcpy(h, buf, sizeof(*h));
+	h->type = rte_le_to_cpu_16(h->type);
+	h->dst_session = rte_le_to_cpu_32(h->dst_session);
+	h->msg_len = rte_le_to_cpu_32(h->msg_len);
+	h->rpc_id = rte_le_to_cpu_64(h->rpc_id);
+	h->offset = rte_le_to_cpu_32(h->offset);
+	h->length = rte_le_to_cpu_32(h->length);
+}
+
+/**
  * Parse and check a packet of len bytes (the header and its payload).
  * DATA: offset a multiple of mtu, length = min(mtu, msg_len - offset)
  * (every packet full but the last; a 0-byte message is one 0-byte packet),
@@ -137,15 +153,9 @@ rpc_pkt_parse_short(const void *buf, uint32_t len, const struct rpc_pkt_limits *
 
 	if (len < RPC_HDR_LEN)
 		return false;
-	memcpy(h, buf, sizeof(*h));
+	rpc_hdr_load(buf, h);
 	memcpy(&w0, buf, sizeof(w0));
 	w0 = rte_le_to_cpu_32(w0);
-	h->type = rte_le_to_cpu_16(h->type);
-	h->dst_session = rte_le_to_cpu_32(h->dst_session);
-	h->msg_len = rte_le_to_cpu_32(h->msg_len);
-	h->rpc_id = rte_le_to_cpu_64(h->rpc_id);
-	h->offset = rte_le_to_cpu_32(h->offset);
-	h->length = rte_le_to_cpu_32(h->length);
 	return (w0 & ~((uint32_t)RPC_F_ALL << 24)) == want && h->rsv == 0 &&
 	       h->type < lim->max_types && h->offset == 0 && h->length == h->msg_len &&
 	       h->msg_len <= lim->mtu && lim->mtu != 0 && h->msg_len <= lim->max_msg &&

@@ -5,7 +5,7 @@
  * message into a posted receive buffer of 32 + max_msg_size bytes. The QP
  * is reliable and ordered, so there are no retransmissions, acks or
  * duplicates; the ids are still checked. Each session holds, in one
- * registered region: 3 * slots + 4 receive buffers, slots request buffers and
+ * registered region: 3 * slots + 8 receive buffers, slots request buffers and
  * slots response buffers. A handler reads the request in its receive
  * buffer (reposted on rdx_rpc_respond) and writes the response straight
  * into its registered buffer: one copy per call, the request's.
@@ -51,7 +51,7 @@ rc_bsz(const struct rdx_rpc_endpoint *ep)
 #define RC_RESP_BUF(ep, idx) (RC_RECVS(ep) + (ep)->slots + (idx))
 #define RC_BUFS(ep) (RC_RECVS(ep) + 2 * (ep)->slots)
 /* the least signaling interval of a session's sends */
-#define RC_SIG_MIN 8u
+#define RC_SIG_MIN 32u
 
 static inline uint8_t *
 rc_buf(const struct rdx_rpc_session *s, uint32_t k)
@@ -96,35 +96,115 @@ rc_recv_free(struct rdx_rpc_session *s, uint32_t k)
 		s->ep->stats.errors += RPC_RC_RBATCH - n;
 }
 
+static void rc_fail(struct rdx_rpc_session *s, const char *why);
+
+/* Post the session's queued sends with one post. @return how many the
+ * QP refused (the last ones: they are not counted as in flight). */
+static inline uint32_t
+rc_flush(struct rdx_rpc_session *s)
+{
+	uint32_t n = s->ntx, k;
+
+	if (n == 0)
+		return 0;
+	s->ntx = 0;
+	s->txgen++;
+	k = rdx_qp_post_burst(s->qp, s->swr, (uint16_t)n);
+	if (likely(k == n))
+		return 0;
+	s->sq_out -= n - k;
+	s->ep->stats.errors += n - k;
+	return n - k;
+}
+
+/* Post the queued sends of s now, not at the poll's end: a refused one
+ * fails the session (its calls end with -EIO). */
+static void
+rc_flush_now(struct rdx_rpc_session *s)
+{
+	if (s->ep->txs == s)
+		s->ep->txs = NULL;
+	if (unlikely(rc_flush(s) != 0))
+		rc_fail(s, "a SEND was refused");
+}
+
 /* SEND buffer k, its message of msg_len bytes in place after the header
- * room: the header is written here (one packet: rpc_hdr_encode_short). */
-static inline int
+ * room: the header is written here (one packet: rpc_hdr_encode_short).
+ * While a poll has more completions of its burst to read, the send is
+ * queued in the session's batch, posted with the next send of the
+ * session made after the burst's last completion, when the batch is
+ * full, when a send on another session is queued (one session's batch
+ * at a time: ep->txs) or at the end of the burst. Else it is posted at
+ * once (-EIO: refused). */
+static inline __attribute__((always_inline)) int
 rc_send(struct rdx_rpc_session *s, uint32_t k, uint8_t flags, uint16_t type, uint32_t msg_len,
 	uint64_t id)
 {
+	struct rdx_rpc_endpoint *ep = s->ep;
 	const uint32_t len = RPC_HDR_LEN + msg_len;
 	uint8_t *buf = rc_buf(s, k);
+	struct rdx_rpc_session *old;
+	struct rdx_sge *sge;
+	uint32_t i, refused;
 
 	if (unlikely(s->sq_out + 1 >= s->sq_depth))
 		return -ENOBUFS;
 	rpc_hdr_encode_short(buf, flags, type, s->peer_idx, msg_len, id);
+	i = s->ntx;
+	sge = &s->ssge[i];
 	/* the short path: a small message inline in its WQE (an inline SGE
 	 * names the bytes by their host address, as in verbs) */
 	if (likely(len <= s->inline_max)) {
-		s->ssge.addr = (uint64_t)(uintptr_t)buf;
-		s->swr.flags = RDX_WR_INLINE;
+		sge->addr = (uint64_t)(uintptr_t)buf;
+		s->swr[i].flags = RDX_WR_INLINE;
 	} else {
-		s->ssge.addr = rc_iova(s, k);
-		s->swr.flags = 0;
+		sge->addr = rc_iova(s, k);
+		s->swr[i].flags = 0;
 	}
-	s->ssge.length = len;
-	if (unlikely(rdx_qp_post_burst(s->qp, &s->swr, 1) != 1)) {
-		s->ep->stats.errors++;
+	sge->length = len;
+	s->sq_out++;
+	ep->stats.tx_pkts++;
+	if (likely(i == 0 && !ep->tx_defer)) {
+		/* alone: posted at once, as it is (nothing queued: ep->txs
+		 * names only a session with queued sends) */
+		if (unlikely(rdx_qp_post_burst(s->qp, s->swr, 1) != 1)) {
+			s->sq_out--;
+			ep->stats.errors++;
+			return -EIO;
+		}
+		return 0;
+	}
+	s->ntx = i + 1;
+	if (ep->tx_defer && i + 1 < RPC_RC_TXB) {
+		old = ep->txs;
+		if (old != s) {
+			ep->txs = s;
+			if (old != NULL)
+				rc_flush_now(old); /* nothing of s is used after */
+		}
+		return 0;
+	}
+	/* nothing more to wait for, or the batch is full: post it now */
+	if (unlikely(ep->txs == s))
+		ep->txs = NULL;
+	refused = rc_flush(s);
+	if (unlikely(refused != 0)) {
+		if (refused > 1)
+			rc_fail(s, "a SEND was refused"); /* queued ones among them */
 		return -EIO;
 	}
-	s->sq_out++;
-	s->ep->stats.tx_pkts++;
 	return 0;
+}
+
+/* Server slot ss starts a new request, whose handler writes into the
+ * slot's response buffer: if the slot's last response is still queued
+ * (the caller gave up on it and called again within one poll), post it
+ * first. */
+static inline void
+rc_resp_buf_take(struct rdx_rpc_session *s, const struct rpc_sslot *ss)
+{
+	if (unlikely(s->ntx != 0 && ss->txgen == s->txgen))
+		rc_flush_now(s);
 }
 
 static int
@@ -132,8 +212,8 @@ rc_call(struct rdx_rpc_session *s, struct rpc_cslot *c)
 {
 	uint32_t k = s->req0 + c->idx;
 
-	if (unlikely(s->sq_out + 1 >= s->sq_depth))
-		return -ENOBUFS;
+	/* the slot's request buffer is free (no call in flight on it): the
+	 * copy is harmless when rc_send then finds no send room */
 	if (c->req_len != 0)
 		rpc_copy(rc_buf(s, k) + RPC_HDR_LEN, c->req, c->req_len);
 	c->t_progress = rte_rdtsc();
@@ -158,8 +238,9 @@ rc_fail(struct rdx_rpc_session *s, const char *why)
 			rpc_call_complete(&s->cs[k], -EIO, 0);
 }
 
-/* Send a response whose bytes are in place; false when the SQ is full. */
-static bool
+/* Send a response whose bytes are in place; false when the SQ is full.
+ * Inlined into rc_respond, the handler's path. */
+static inline __attribute__((always_inline)) bool
 rc_respond_now(struct rpc_sslot *ss)
 {
 	struct rdx_rpc_session *s = ss->req.sess;
@@ -170,6 +251,9 @@ rc_respond_now(struct rpc_sslot *ss)
 		return false;
 	if (unlikely(ret != 0))
 		rc_fail(s, "a response's SEND was refused"); /* not lost unseen */
+	/* its send waits in the batch the session's next post makes (0: it
+	 * went at once) */
+	ss->txgen = s->ntx != 0 ? s->txgen : 0;
 	ss->pending = false;
 	ss->state = SS_IDLE;
 	if (ss->buf != RPC_NONE) {
@@ -190,6 +274,7 @@ rc_take_next(struct rdx_rpc_session *s, struct rpc_sslot *ss)
 {
 	struct rdx_rpc_endpoint *ep = s->ep;
 
+	rc_resp_buf_take(s, ss);
 	ss->id = ss->next_id;
 	ss->used = true;
 	ss->buf = ss->next_buf;
@@ -267,6 +352,7 @@ rc_recv(struct rdx_rpc_endpoint *ep, struct rdx_rpc_session *s, uint32_t k, uint
 			ss->next_len = h.msg_len;
 			return;
 		}
+		rc_resp_buf_take(s, ss);
 		ss->id = h.rpc_id;
 		ss->used = true;
 		ss->buf = k;
@@ -350,6 +436,10 @@ rc_poll(struct rdx_rpc_endpoint *ep)
 	for (i = 0; i < n; i++) {
 		struct rdx_rpc_session *s = wc[i].qp_ctx;
 
+		/* what the handlers and continuations send waits while the
+		 * burst's next completion is of the same session: one post
+		 * for the session's run of completions */
+		ep->tx_defer = i + 1 < n && wc[i + 1].qp_ctx == s;
 		if (wc[i].wr_id == UINT64_MAX) {
 			s->sq_out -= wc[i].retired != 0 ? wc[i].retired : 1;
 			pending |= s->pending;
@@ -366,6 +456,9 @@ rc_poll(struct rdx_rpc_endpoint *ep)
 		}
 		rc_recv(ep, s, (uint32_t)wc[i].wr_id, wc[i].byte_len);
 	}
+	ep->tx_defer = false;
+	if (unlikely(ep->txs != NULL))
+		rc_flush_now(ep->txs); /* the burst ended on another session's */
 	/* A response waits for send room: retried on every poll until it
 	 * goes, not only when a send completion of its session arrives (the
 	 * room may come from a completion polled before it went pending). */
@@ -408,6 +501,10 @@ rc_ep_fini(struct rdx_rpc_endpoint *ep)
 static void
 rc_sess_fini(struct rdx_rpc_session *s)
 {
+	/* its queued sends go with the QP; the poll's end must not post them */
+	if (s->ep->txs == s)
+		s->ep->txs = NULL;
+	s->ntx = 0;
 	if (s->qp != NULL)
 		rdx_qp_destroy(s->qp);
 	if (s->mem != NULL)
@@ -451,10 +548,14 @@ rc_sess_init(struct rdx_rpc_session *s)
 	s->iova = s->mem->iova;
 	s->bsz = (uint32_t)rc_bsz(ep);
 	s->req0 = RC_REQ_BUF(ep, 0);
-	s->ssge.lkey = s->mem->lkey;
-	s->swr = (struct rdx_wr){
-		.wr_id = UINT64_MAX, .sge = &s->ssge, .num_sge = 1, .opcode = RDX_OP_SEND,
-	};
+	s->txgen = 1; /* a slot's 0 names no batch */
+	for (k = 0; k < RPC_RC_TXB; k++) {
+		s->ssge[k].lkey = s->mem->lkey;
+		s->swr[k] = (struct rdx_wr){
+			.wr_id = UINT64_MAX, .sge = &s->ssge[k], .num_sge = 1,
+			.opcode = RDX_OP_SEND,
+		};
+	}
 	for (k = 0; k < RPC_RC_RBATCH; k++) {
 		s->rsge[k].length = RPC_HDR_LEN + ep->max_msg;
 		s->rsge[k].lkey = s->mem->lkey;

@@ -394,6 +394,139 @@ test_two_processes(void)
 	close(c2p[0]);
 }
 
+/* Counters of all of a device's QPs: doorbells rung and WQEs posted. */
+static void
+dev_posts(struct rdx_dev *d, uint64_t *db, uint64_t *wqes)
+{
+	struct rdx_dev_xstat xs[256];
+	int i, n = rdx_dev_xstats_get(d, xs, RTE_DIM(xs));
+
+	*db = *wqes = 0;
+	for (i = 0; i < n && i < (int)RTE_DIM(xs); i++) {
+		if (strcmp(xs[i].name, "dp_qp_doorbells") == 0)
+			*db = xs[i].value;
+		else if (strcmp(xs[i].name, "dp_qp_wqes") == 0)
+			*wqes = xs[i].value;
+	}
+}
+
+static void
+batch_echo(struct rdx_rpc_req *req, void *arg)
+{
+	(void)arg;
+	memcpy(req->resp, req->data, 8);
+	CU_ASSERT(rdx_rpc_respond(req, 8) == 0);
+}
+
+/* The responses the handlers of one poll send on a session go out in one
+ * post: the server reads 8 requests in one poll and posts the 8
+ * responses with one doorbell; calls made outside a poll are posted at
+ * once, one doorbell each. */
+static void
+test_one_post(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 8, .max_sessions = 1 };
+	uint64_t req[8], resp[8], db0, db1, w0, w1;
+	struct ut_call c[8];
+	struct ut_pair p;
+	unsigned int i;
+
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	CU_ASSERT_FATAL(rdx_rpc_handler_register(p.b, 1, batch_echo, NULL) == 0);
+	memset(c, 0, sizeof(c));
+	dev_posts(p.da, &db0, &w0);
+	for (i = 0; i < 8; i++) {
+		req[i] = 0x2000 + i;
+		resp[i] = 0;
+		c[i].resp_len = 8;
+		CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, 1, &req[i], 8, &resp[i], 8, ut_cont, &c[i]), 0);
+	}
+	dev_posts(p.da, &db1, &w1);
+	CU_ASSERT_EQUAL(w1 - w0, 8);
+	CU_ASSERT_EQUAL(db1 - db0, 8);
+	dev_posts(p.db, &db0, &w0);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_poll(p.b), 8);
+	dev_posts(p.db, &db1, &w1);
+	CU_ASSERT_EQUAL(w1 - w0, 8);
+	CU_ASSERT_EQUAL(db1 - db0, 1);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_poll(p.a), 8);
+	for (i = 0; i < 8; i++) {
+		CU_ASSERT_EQUAL(c[i].completions, 1);
+		CU_ASSERT_EQUAL(c[i].status, 0);
+		CU_ASSERT_EQUAL(resp[i], req[i]);
+	}
+	ut_pair_close(&p);
+}
+
+static struct rdx_rpc_req *held_reqs[16];
+static unsigned int n_held;
+
+static void
+hold_handler(struct rdx_rpc_req *req, void *arg)
+{
+	(void)arg;
+	if (n_held < RTE_DIM(held_reqs))
+		held_reqs[n_held++] = req;
+}
+
+static void
+held_respond(struct rdx_rpc_req *req)
+{
+	memcpy(req->resp, req->data, 8);
+	CU_ASSERT(rdx_rpc_respond(req, 8) == 0);
+}
+
+/* A call takes the one free slot when the slot after the last call's is
+ * busy (calls completed out of order): 8 calls fill the 8 slots, the
+ * one in slot 3 is answered first, the next call goes to slot 3. */
+static void
+test_slot_reuse(void)
+{
+	struct rdx_rpc_conf conf = { .transport = "infrc", .slots = 8, .max_sessions = 1 };
+	uint64_t req[9], resp[9];
+	struct ut_call c[9];
+	struct ut_pair p;
+	unsigned int i;
+
+	CU_ASSERT_FATAL(ut_pair_open(&p, "sw", "sw", &conf) == 0);
+	CU_ASSERT_FATAL(rdx_rpc_handler_register(p.b, 1, hold_handler, NULL) == 0);
+	memset(c, 0, sizeof(c));
+	n_held = 0;
+	for (i = 0; i < 9; i++) {
+		req[i] = 0x3000 + i;
+		resp[i] = 0;
+		c[i].resp_len = 8;
+	}
+	for (i = 0; i < 8; i++)
+		CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, 1, &req[i], 8, &resp[i], 8, ut_cont, &c[i]), 0);
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, 1, &req[8], 8, &resp[8], 8, ut_cont, &c[8]), -EAGAIN);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_poll(p.b), 8);
+	CU_ASSERT_FATAL(n_held == 8);
+	held_respond(held_reqs[3]); /* the call in slot 3 */
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_poll(p.a), 1);
+	CU_ASSERT_EQUAL(c[3].completions, 1);
+	CU_ASSERT_EQUAL(resp[3], req[3]);
+	CU_ASSERT_FALSE(p.sa->cs[3].busy);
+	CU_ASSERT_EQUAL(p.sa->next_slot, 0); /* busy: the scan finds slot 3 */
+	CU_ASSERT_EQUAL(rdx_rpc_call(p.sa, 1, &req[8], 8, &resp[8], 8, ut_cont, &c[8]), 0);
+	CU_ASSERT_TRUE(p.sa->cs[3].busy);
+	CU_ASSERT_EQUAL(p.sa->cs[3].id, 3 + 8);
+	CU_ASSERT_EQUAL(p.sa->next_slot, 4);
+	CU_ASSERT_EQUAL(rdx_rpc_endpoint_poll(p.b), 1);
+	CU_ASSERT_FATAL(n_held == 9);
+	for (i = 0; i < 9; i++)
+		if (i != 3)
+			held_respond(held_reqs[i]);
+	for (i = 0; i < 9; i++)
+		ut_wait_call(&p, &c[i]);
+	for (i = 0; i < 9; i++) {
+		CU_ASSERT_EQUAL(c[i].completions, 1);
+		CU_ASSERT_EQUAL(c[i].status, 0);
+		CU_ASSERT_EQUAL(resp[i], req[i]);
+	}
+	ut_pair_close(&p);
+}
+
 int
 main(void)
 {
@@ -406,6 +539,8 @@ main(void)
 		{ "late_handler", test_late_handler },
 		{ "mutual_held", test_mutual_held },
 		{ "two_processes", test_two_processes },
+		{ "one_post", test_one_post },
+		{ "slot_reuse", test_slot_reuse },
 		{ NULL, NULL },
 	};
 
