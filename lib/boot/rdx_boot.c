@@ -29,6 +29,31 @@ rdx_boot_log(const struct rdx_boot *b, uint32_t level, const char *fmt, ...)
 	rte_log(level, (uint32_t)rdx_boot_logtype, "%s: %s\n", b->conf.name, line);
 }
 
+const char *
+rdx_boot_within(const struct rdx_boot *b, char *buf, size_t len)
+{
+	const char *opt = b->conf.timeout_opt;
+
+	snprintf(buf, len, "within %.1f s%s%s%s", (double)b->conf.timeout_ms / 1000.0,
+		 opt != NULL ? " (" : "", opt != NULL ? opt : "", opt != NULL ? ")" : "");
+	return buf;
+}
+
+int
+rdx_boot_wait_failed(const struct rdx_boot *b, int rc, const char *what, const char *where)
+{
+	char within[96];
+
+	if (rc == -ETIMEDOUT)
+		RDX_BOOT_LOG(b, ERR, "no %s %s%s", what, rdx_boot_within(b, within, sizeof(within)),
+			     where);
+	else if (rc == -EINTR)
+		RDX_BOOT_LOG(b, ERR, "no %s%s: interrupted", what, where);
+	else if (rc == -ECONNRESET)
+		RDX_BOOT_LOG(b, ERR, "no %s%s: the peer is gone", what, where);
+	return rc;
+}
+
 #define BOOT_MAX_PROVIDERS 8
 #define BOOT_DEFAULT_TIMEOUT_MS 10000
 

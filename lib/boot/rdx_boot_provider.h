@@ -62,6 +62,17 @@ struct rdx_boot {
 void rdx_boot_err_set(struct rdx_boot *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * A wait that ended without what it waited for, by the rules of
+ * rdx_boot.h: one line, and rc back. -ETIMEDOUT: "no WHAT within S s
+ * (TIMEOUT_OPT)WHERE"; -EINTR: "no WHAT WHERE: interrupted"; -ECONNRESET:
+ * "no WHAT WHERE: the peer is gone". where is "" or starts with a blank.
+ */
+int rdx_boot_wait_failed(const struct rdx_boot *b, int rc, const char *what, const char *where);
+
+/* "within S s" and, when conf.timeout_opt is set, " (OPT)", into buf. */
+const char *rdx_boot_within(const struct rdx_boot *b, char *buf, size_t len);
+
 void rdx_boot_provider_register(const struct rdx_boot_ops *ops);
 
 #define RDX_BOOT_PROVIDER_REGISTER(ops) \
