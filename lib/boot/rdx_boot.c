@@ -269,6 +269,21 @@ rdx_boot_eal_args(struct rdx_boot *b, int argc, char **argv, int *out_argc, char
 	return b->ops->eal_args(b, argc, argv, out_argc, out_argv);
 }
 
+int
+rdx_boot_qp_connect(struct rdx_boot *b, const struct rdx_dev *dev, struct rdx_qp *const *qps,
+		    unsigned int n, const struct rdx_qp_conn_attr *ca, uint32_t *peer_qpn)
+{
+	if (b->ops->qp_connect == NULL)
+		return -ENOTSUP;
+	return b->ops->qp_connect(b, dev, qps, n, ca, peer_qpn);
+}
+
+const char *
+rdx_boot_route(const struct rdx_boot *b)
+{
+	return b->ops->route != NULL ? b->ops->route(b) : NULL;
+}
+
 const char *
 rdx_boot_host(const struct rdx_boot *b, int rank)
 {

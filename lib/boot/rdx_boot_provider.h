@@ -46,6 +46,10 @@ struct rdx_boot_ops {
 	const char *(*strerror)(const struct rdx_boot *b);
 	struct rdx_conn *(*conn)(const struct rdx_boot *b);
 	uint16_t (*port)(const struct rdx_boot *b);
+	int (*qp_connect)(struct rdx_boot *b, const struct rdx_dev *dev,
+			  struct rdx_qp *const *qps, unsigned int n,
+			  const struct rdx_qp_conn_attr *ca, uint32_t *peer_qpn);
+	const char *(*route)(const struct rdx_boot *b);
 };
 
 struct rdx_boot {

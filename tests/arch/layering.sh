@@ -36,7 +36,6 @@ apps/rdx-perf/boot_mpi.c <-> apps/rdx-perf/setup.c
 apps/rdx-perf/common.c <-> apps/rdx-perf/pingpong.c
 apps/rdx-perf/common.c <-> apps/rdx-perf/stream.c
 apps/rdx-perf/opts.c <-> apps/rdx-perf/rpc_opts.c
-apps/rdx-perf/rdmacm.c <-> apps/rdx-perf/setup.c
 apps/rdx-selfcheck/main.c <-> apps/rdx-selfcheck/sc_card.c
 apps/rdx-selfcheck/main.c <-> apps/rdx-selfcheck/sc_cqe.c
 apps/rdx-selfcheck/main.c <-> apps/rdx-selfcheck/sc_db.c
