@@ -236,8 +236,10 @@ cm_next(struct rdx_boot *b, enum rdma_cm_event_type want, struct rdma_cm_event *
 	struct pollfd pfd = { .fd = c->ch->fd, .events = POLLIN };
 	struct rdx_conn *peer = rdx_boot_conn(c->tcp);
 	int left = b->conf.timeout_ms;
+	char what[64];
 	int rc;
 
+	snprintf(what, sizeof(what), "%s from rdma_cm", rdma_event_str(want));
 	for (;;) {
 		if (rdma_get_cm_event(c->ch, out) == 0)
 			return 0;
@@ -247,16 +249,16 @@ cm_next(struct rdx_boot *b, enum rdma_cm_event_type want, struct rdma_cm_event *
 			return -EIO;
 		}
 		if (rdx_runtime_stopping())
-			return rdx_boot_wait_failed(b, -EINTR, rdma_event_str(want), "");
+			return rdx_boot_wait_failed(b, -EINTR, what, "");
 		if (peer != NULL && rdx_conn_peer_alive(peer) < 0)
-			return rdx_boot_wait_failed(b, -ECONNRESET, rdma_event_str(want), "");
+			return rdx_boot_wait_failed(b, -ECONNRESET, what, "");
 		rc = poll(&pfd, 1, RTE_MIN(left, CM_POLL_MS));
 		if (rc < 0 && errno != EINTR)
 			return -EIO;
 		if (rc == 0) {
 			left -= CM_POLL_MS;
 			if (left <= 0)
-				return rdx_boot_wait_failed(b, -ETIMEDOUT, rdma_event_str(want), "");
+				return rdx_boot_wait_failed(b, -ETIMEDOUT, what, "");
 		}
 	}
 }
