@@ -135,19 +135,28 @@ exchange_eps(struct perf_app *a, struct perf_ep *eps)
 	return 0;
 }
 
+/* A provider linked into this program (rdx_boot_provider_foreach). */
+static int
+provider_is(const char *name, void *arg)
+{
+	return strcmp(name, arg) == 0;
+}
+
 /*
- * Open the TCP bootstrap (lib/boot) and find the peer: a client connects
- * (retrying until --bootstrap-timeout); a server listens on -p, runs
- * before_wait (-R's listener) unless NULL, says it waits and accepts.
+ * Open the bootstrap `provider` of lib/boot ("tcp"; -R: "rdmacm", the same
+ * with the QPs connected through rdma_cm, whose server listener exists once
+ * it is open) and find the peer: a client connects (retrying until
+ * --bootstrap-timeout); a server listens on -p, says it waits and accepts.
  * Used by the raw tests and by echo on lib/rpc (rpc_boot.c). 0, or a
  * negative errno after one line (none for a server's Ctrl-C: -EINTR).
  */
 int
-perf_boot_tcp(struct perf_app *a, int (*before_wait)(struct perf_app *a))
+perf_boot_tcp(struct perf_app *a, const char *provider)
 {
 	const struct rdx_boot_conf conf = {
 		.name = "rdx-perf", .peer = a->o.connect, .port = a->o.port,
 		.timeout_ms = perf_boot_ms(a), .timeout_given = a->o.boot_timeout_given,
+		.source = a->o.source_ip,
 	};
 	char host[256];
 	uint16_t port;
@@ -159,15 +168,16 @@ perf_boot_tcp(struct perf_app *a, int (*before_wait)(struct perf_app *a))
 			a->o.connect);
 		return -EINVAL;
 	}
-	a->boot = rdx_boot_open("tcp", &conf);
+	if (strcmp(provider, "rdmacm") == 0 &&
+	    rdx_boot_provider_foreach(provider_is, (void *)(uintptr_t)provider) == 0) {
+		fprintf(stderr, "rdx-perf: -R (rdma_cm): this rdx-perf was built without librdmacm "
+			"(install the Debian package librdmacm-dev and rebuild)\n");
+		return -ENOTSUP;
+	}
+	a->boot = rdx_boot_open(provider, &conf);
 	if (a->boot == NULL)
 		return rte_errno == EADDRINUSE ? -EADDRINUSE : -rte_errno;
 	if (a->o.connect == NULL) {
-		if (before_wait != NULL) {
-			rc = before_wait(a);
-			if (rc < 0)
-				return rc;
-		}
 		if (a->o.boot_timeout_given)
 			printf("rdx-perf: waiting for a client on port %u (%.0f s)\n",
 			       rdx_boot_port(a->boot), a->o.boot_timeout);
@@ -184,6 +194,39 @@ perf_boot_tcp(struct perf_app *a, int (*before_wait)(struct perf_app *a))
 	return 0;
 }
 
+/*
+ * -R: lib/boot's rdmacm connects every endpoint's QP (QP i with the
+ * peer's QP i, the connection data in rdma_cm's private data); the EP
+ * exchange that follows brings the buffers and checks the QP numbers.
+ */
+static int
+cm_connect_eps(struct perf_app *a, struct perf_ep *eps)
+{
+	const struct rdx_qp_conn_attr ca = { .mtu = a->ib_mtu };
+	const unsigned int n = a->total_qps;
+	struct rdx_qp **qps = calloc(n, sizeof(*qps));
+	uint32_t *rqpn = calloc(n, sizeof(*rqpn));
+	const char *route;
+	unsigned int i;
+	int rc = -ENOMEM;
+
+	if (qps != NULL && rqpn != NULL) {
+		for (i = 0; i < n; i++)
+			qps[i] = eps[i].qp;
+		rc = rdx_boot_qp_connect(a->boot, a->dev, qps, n, &ca, rqpn);
+		for (i = 0; i < n; i++)
+			eps[i].cm_rqpn = rqpn[i];
+	}
+	route = rdx_boot_route(a->boot);
+	if (route != NULL) {
+		printf("rdx-perf: -R: rdma_cm connection %s\n", route);
+		fflush(stdout);
+	}
+	free(qps);
+	free(rqpn);
+	return rc;
+}
+
 int
 perf_boot_client(struct perf_app *a)
 {
@@ -192,7 +235,7 @@ perf_boot_client(struct perf_app *a)
 	uint16_t port;
 	int rc;
 
-	rc = perf_boot_tcp(a, NULL);
+	rc = perf_boot_tcp(a, a->o.rdma_cm ? "rdmacm" : "tcp");
 	if (rc < 0)
 		return rc;
 	rdx_conn_parse_hostport(a->o.connect, host, sizeof(host), &port);
@@ -210,19 +253,10 @@ perf_boot_client(struct perf_app *a)
 	if (rc == 0)
 		rc = perf_alloc_eps(a);
 	if (rc == 0 && a->o.rdma_cm)
-		rc = perf_cm_connect(a, a->cli);
+		rc = cm_connect_eps(a, a->cli);
 	if (rc < 0)
 		return rc;
 	return exchange_eps(a, a->cli);
-}
-
-/* -R: the rdma_cm listener exists before a client can reach us */
-static int
-cm_listen(struct perf_app *a)
-{
-	int rc = perf_cm_listen(a);
-
-	return rc < 0 ? (rc == -EIO ? -EIO : -EADDRINUSE) : 0;
 }
 
 int
@@ -232,7 +266,7 @@ perf_boot_server(struct perf_app *a)
 	char err[256];
 	int rc;
 
-	rc = perf_boot_tcp(a, a->o.rdma_cm ? cm_listen : NULL);
+	rc = perf_boot_tcp(a, a->o.rdma_cm ? "rdmacm" : "tcp");
 	if (rc < 0)
 		return rc;
 	config_fill(a, &me);
@@ -262,7 +296,7 @@ perf_boot_server(struct perf_app *a)
 	if (rc == 0)
 		rc = perf_alloc_eps(a);
 	if (rc == 0 && a->o.rdma_cm)
-		rc = perf_cm_connect(a, a->srv);
+		rc = cm_connect_eps(a, a->srv);
 	if (rc < 0)
 		return rc;
 	return exchange_eps(a, a->srv);

@@ -358,7 +358,6 @@ struct perf_app {
 	bool pt_head_printed;     /* perftest's block is out (perftest_head.c) */
 	struct rdx_report_compact_state compact; /* the table's rows printed so far */
 	bool responder;           /* runs server endpoints (loopback or --server) */
-	struct perf_cm *cm;       /* -R: rdma_cm state (rdmacm.c) */
 	unsigned int nb_lcores;
 	unsigned int lcore_ids[RDX_MAX_LCORES];
 	struct perf_lcore lcores[RDX_MAX_LCORES];
@@ -438,17 +437,6 @@ int perf_ep_connect(struct perf_app *a, struct perf_ep *ep, const struct wire_ep
 /* The peer's buffers of w into ep (perf_ep_connect without the QP). */
 void perf_ep_remote_set(struct perf_app *a, struct perf_ep *ep, const struct wire_ep *w);
 
-/*
- * -R (rdmacm.c): QPs connected through librdmacm. The server listens before
- * it accepts the bootstrap connection (perf_cm_listen); after CONFIG, each
- * end connects its endpoints in order (perf_cm_connect): the client resolves
- * the server's address and route from --source_ip, and every QP's number,
- * PSN and GID travel in the CM's private data. 0 or a negative errno
- * (-EPROTO/-EINVAL after one line about the peer or the route).
- */
-int perf_cm_listen(struct perf_app *a);
-int perf_cm_connect(struct perf_app *a, struct perf_ep *eps);
-void perf_cm_close(struct perf_app *a);
 /* boot.c: two-process bootstrap and control messages */
 int perf_boot_client(struct perf_app *a);
 int perf_boot_server(struct perf_app *a);

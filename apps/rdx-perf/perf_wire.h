@@ -157,8 +157,8 @@ struct wire_rpc_end {
 };
 
 /*
- * boot.c, for both bootstraps (lib/boot's "tcp"; perf_boot_tcp opens it
- * and finds the peer) (raw QPs, and echo on lib/rpc in rpc_boot.c):
+ * boot.c, for both bootstraps (lib/boot's "tcp", or "rdmacm" for -R:
+ * perf_boot_tcp opens the one named and finds the peer) (raw QPs, and echo on lib/rpc in rpc_boot.c):
  * the client's END of `end_type` (no payload) and the server's answer of
  * `ack_type` into ack (len bytes), with wait() in between unless NULL
  * (-b: the server's BIDIR_DONE): 0 or a negative errno after one line
@@ -167,7 +167,7 @@ struct wire_rpc_end {
  * bye field 1) of run_type.
  */
 struct perf_app;
-int perf_boot_tcp(struct perf_app *a, int (*before_wait)(struct perf_app *a));
+int perf_boot_tcp(struct perf_app *a, const char *provider);
 int perf_boot_run_end(struct perf_app *a, uint32_t end_type, uint32_t ack_type, void *ack,
 		      size_t len, int (*wait)(struct perf_app *a));
 int perf_boot_ack_status(struct perf_app *a, int32_t status);

@@ -90,7 +90,7 @@ perf_rpc_boot_client(struct perf_app *a, struct perf_rpc_cli *cli, uint32_t nb_c
 	uint32_t i;
 	int rc;
 
-	rc = perf_boot_tcp(a, NULL);
+	rc = perf_boot_tcp(a, "tcp");
 	if (rc < 0)
 		return rc;
 	rc = exchange_config(a, nb_cli);
@@ -190,7 +190,7 @@ server_boot(struct perf_app *a)
 	char err[256];
 	int rc;
 
-	rc = perf_boot_tcp(a, NULL);
+	rc = perf_boot_tcp(a, "tcp");
 	if (rc < 0)
 		return rc;
 	rc = exchange_config(a, 0);

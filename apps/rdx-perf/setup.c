@@ -688,7 +688,6 @@ perf_teardown(struct perf_app *a)
 	if (a->rep != NULL)
 		rdx_report_free(a->rep);
 	a->rep = NULL;
-	perf_cm_close(a);
 	rdx_boot_close(a->boot);
 	a->boot = NULL;
 	a->conn = NULL;

@@ -29,6 +29,31 @@ rdx_boot_log(const struct rdx_boot *b, uint32_t level, const char *fmt, ...)
 	rte_log(level, (uint32_t)rdx_boot_logtype, "%s: %s\n", b->conf.name, line);
 }
 
+const char *
+rdx_boot_within(const struct rdx_boot *b, char *buf, size_t len)
+{
+	const char *opt = b->conf.timeout_opt;
+
+	snprintf(buf, len, "within %.1f s%s%s%s", (double)b->conf.timeout_ms / 1000.0,
+		 opt != NULL ? " (" : "", opt != NULL ? opt : "", opt != NULL ? ")" : "");
+	return buf;
+}
+
+int
+rdx_boot_wait_failed(const struct rdx_boot *b, int rc, const char *what, const char *where)
+{
+	char within[96];
+
+	if (rc == -ETIMEDOUT)
+		RDX_BOOT_LOG(b, ERR, "no %s %s%s", what, rdx_boot_within(b, within, sizeof(within)),
+			     where);
+	else if (rc == -EINTR)
+		RDX_BOOT_LOG(b, ERR, "no %s%s: interrupted", what, where);
+	else if (rc == -ECONNRESET)
+		RDX_BOOT_LOG(b, ERR, "no %s%s: the peer is gone", what, where);
+	return rc;
+}
+
 #define BOOT_MAX_PROVIDERS 8
 #define BOOT_DEFAULT_TIMEOUT_MS 10000
 
@@ -242,6 +267,21 @@ rdx_boot_eal_args(struct rdx_boot *b, int argc, char **argv, int *out_argc, char
 		return 0;
 	}
 	return b->ops->eal_args(b, argc, argv, out_argc, out_argv);
+}
+
+int
+rdx_boot_qp_connect(struct rdx_boot *b, const struct rdx_dev *dev, struct rdx_qp *const *qps,
+		    unsigned int n, const struct rdx_qp_conn_attr *ca, uint32_t *peer_qpn)
+{
+	if (b->ops->qp_connect == NULL)
+		return -ENOTSUP;
+	return b->ops->qp_connect(b, dev, qps, n, ca, peer_qpn);
+}
+
+const char *
+rdx_boot_route(const struct rdx_boot *b)
+{
+	return b->ops->route != NULL ? b->ops->route(b) : NULL;
 }
 
 const char *

@@ -14,6 +14,11 @@
  *   (meson: rdx_boot_mpi_dep). Its sync points (rdx_boot_agree,
  *   rdx_boot_sync) are bounded: rank 0 names a rank not heard from within
  *   the timeout and ends the job (MPI_Abort).
+ * - "rdmacm": two processes as "tcp" (whose connection carries the run
+ *   messages), whose RC QPs rdma_cm connects (rdx_boot_qp_connect: each
+ *   QP's number, PSN, GID and MTU in the connection's private data). Its
+ *   own archive too, built with librdmacm (meson: rdx_boot_rdmacm_dep);
+ *   it sits above lib/dev, whose QPs it connects.
  *
  * A provider is one file of lib/boot that fills a struct rdx_boot_ops and
  * registers it (rdx_boot_provider.h, not installed). rdx_boot_open looks it
@@ -62,15 +67,21 @@ struct rdx_boot_conf {
 	/** the option that sets timeout_ms, named in the lines that say it
 	 * ran out ("--bootstrap-timeout"); NULL: none */
 	const char *timeout_opt;
+	/** rdmacm: the local address to bind (server: to listen on; client:
+	 * the source of its connections); NULL: any (server), the route's
+	 * (client) */
+	const char *source;
 };
 
 /**
- * Open the provider `name` ("tcp", "mpi"). tcp: the server listens here
- * (so that a caller can print its port before waiting); mpi: MPI_Init.
- * Nothing waits for a peer yet (rdx_boot_connect).
+ * Open the provider `name` ("tcp", "mpi", "rdmacm"). tcp: the server
+ * listens here (so that a caller can print its port before waiting); mpi:
+ * MPI_Init; rdmacm: as tcp, and the server's rdma_cm listener on the same
+ * port. Nothing waits for a peer yet (rdx_boot_connect).
  *
  * @return the bootstrap, or NULL with rte_errno: ENOENT (no provider of
- *   that name is linked in: one line names the ones that are),
+ *   that name is linked in: one line names the ones that are), ENODEV
+ *   (rdmacm: no RDMA device, or no rdma_cm in the kernel: one line),
  *   EADDRINUSE (tcp: the port is taken, or cannot be listened on), EINVAL
  *   (bad conf: a peer that is not HOST:PORT; MPI_Init failed), ENOMEM.
  */
@@ -103,7 +114,7 @@ int rdx_boot_eal_args(struct rdx_boot *b, int argc, char **argv, int *out_argc,
 /** This process's rank (tcp: server 0, client 1) and the number of ranks. */
 int rdx_boot_rank(const struct rdx_boot *b);
 int rdx_boot_size(const struct rdx_boot *b);
-/** The provider's name ("tcp", "mpi"). */
+/** The provider's name ("tcp", "mpi", "rdmacm"). */
 const char *rdx_boot_provider_name(const struct rdx_boot *b);
 /** tcp server: the port it listens on; else 0. */
 uint16_t rdx_boot_port(const struct rdx_boot *b);
@@ -201,6 +212,34 @@ struct rdx_boot_sync {
  * one line naming it, MPI_Abort. With one peer (tcp): s->rc.
  */
 int rdx_boot_sync(struct rdx_boot *b, struct rdx_boot_sync *s);
+
+struct rdx_dev;
+struct rdx_qp;
+struct rdx_qp_conn_attr;
+
+/**
+ * rdmacm, after rdx_boot_connect: connect the n RC QPs qps (in RESET, on
+ * dev) with the peer's n, QP i with the peer's QP i, through rdma_cm:
+ * the client resolves the server's address (conf.peer's host, from
+ * conf.source when given) and route and sends a connection request per
+ * QP, the server takes the requests in any order and accepts them; each
+ * end moves its QP to RTS (rdx_qp_connect with ca) with what the other's
+ * private data says. peer_qpn[i] receives the peer's QP number of QP i.
+ * A route that puts a QP on a device other than dev is refused.
+ *
+ * @return 0, -ENOTSUP (a provider that does not connect QPs), -ENOTCONN
+ *   (before rdx_boot_connect), -ETIMEDOUT (no event within the timeout),
+ *   -EINTR (Ctrl-C), -ECONNRESET (the peer went away), -ECONNREFUSED
+ *   (rejected, unreachable), -EPROTO (private data that is not rdx's),
+ *   -EINVAL (another device, a bad address), -EIO. One line said why.
+ */
+int rdx_boot_qp_connect(struct rdx_boot *b, const struct rdx_dev *dev,
+			struct rdx_qp *const *qps, unsigned int n,
+			const struct rdx_qp_conn_attr *ca, uint32_t *peer_qpn);
+
+/** rdmacm, after rdx_boot_qp_connect: QP 0's connection, "SRC -> DST on
+ * device NAME port N"; else NULL. */
+const char *rdx_boot_route(const struct rdx_boot *b);
 
 /** mpi, after rdx_boot_connect: the host name of rank r; else NULL. */
 const char *rdx_boot_host(const struct rdx_boot *b, int rank);

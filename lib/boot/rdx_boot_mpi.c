@@ -239,17 +239,15 @@ static void
 hang_abort(struct sync_state *st)
 {
 	struct rdx_boot *b = st->b;
-	const char *opt = b->conf.timeout_opt;
+	char within[96];
 	int r;
 
 	if (b->rank == 0) {
 		for (r = 1; r < b->size; r++)
 			if (!st->in[r]) {
-				RDX_BOOT_LOG(b, ERR, "rank 0: rank %d (%s) did not %s within %.1f s%s%s%s%s: aborting every rank",
+				RDX_BOOT_LOG(b, ERR, "rank 0: rank %d (%s) did not %s %s%s: aborting every rank",
 					     r, host_or(b, r, "?"), st->s->what,
-					     (double)b->conf.timeout_ms / 1000.0,
-					     opt != NULL ? " (" : "", opt != NULL ? opt : "",
-					     opt != NULL ? ")" : "",
+					     rdx_boot_within(b, within, sizeof(within)),
 					     st->s->run_end ? " of the first client" : "");
 				break;
 			}
@@ -388,14 +386,11 @@ mpi_sync(struct rdx_boot *b, struct rdx_boot_sync *s)
 		return s->status;
 	/* the hosts are known once connected */
 	src = s->rank;
-	if (s->left)
-		RDX_BOOT_LOG(b, ERR, "rank %d: rank %d%s%s%s left with an error while this rank waited to %s: stopping (its output says why)",
-			     b->rank, src, mpi_host(b, src) != NULL ? " (" : "",
-			     host_or(b, src, ""), mpi_host(b, src) != NULL ? ")" : "", s->what);
-	else
-		RDX_BOOT_LOG(b, ERR, "rank %d: rank %d%s%s%s failed to %s: stopping (its output says why)",
-			     b->rank, src, mpi_host(b, src) != NULL ? " (" : "",
-			     host_or(b, src, ""), mpi_host(b, src) != NULL ? ")" : "", s->what);
+	RDX_BOOT_LOG(b, ERR, "rank %d: rank %d%s%s%s %s %s: stopping (its output says why)",
+		     b->rank, src, mpi_host(b, src) != NULL ? " (" : "", host_or(b, src, ""),
+		     mpi_host(b, src) != NULL ? ")" : "",
+		     s->left ? "left with an error while this rank waited to" : "failed to",
+		     s->what);
 	return s->status;
 }
 

@@ -46,6 +46,10 @@ struct rdx_boot_ops {
 	const char *(*strerror)(const struct rdx_boot *b);
 	struct rdx_conn *(*conn)(const struct rdx_boot *b);
 	uint16_t (*port)(const struct rdx_boot *b);
+	int (*qp_connect)(struct rdx_boot *b, const struct rdx_dev *dev,
+			  struct rdx_qp *const *qps, unsigned int n,
+			  const struct rdx_qp_conn_attr *ca, uint32_t *peer_qpn);
+	const char *(*route)(const struct rdx_boot *b);
 };
 
 struct rdx_boot {
@@ -61,6 +65,17 @@ struct rdx_boot {
 /* Record the reason of a failure (rdx_boot_strerror). */
 void rdx_boot_err_set(struct rdx_boot *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * A wait that ended without what it waited for, by the rules of
+ * rdx_boot.h: one line, and rc back. -ETIMEDOUT: "no WHAT within S s
+ * (TIMEOUT_OPT)WHERE"; -EINTR: "no WHAT WHERE: interrupted"; -ECONNRESET:
+ * "no WHAT WHERE: the peer is gone". where is "" or starts with a blank.
+ */
+int rdx_boot_wait_failed(const struct rdx_boot *b, int rc, const char *what, const char *where);
+
+/* "within S s" and, when conf.timeout_opt is set, " (OPT)", into buf. */
+const char *rdx_boot_within(const struct rdx_boot *b, char *buf, size_t len);
 
 void rdx_boot_provider_register(const struct rdx_boot_ops *ops);
 

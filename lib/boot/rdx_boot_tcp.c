@@ -118,7 +118,9 @@ tcp_server_connect(struct rdx_boot *b)
 	/* without timeout_given, as perftest's server: until Ctrl-C */
 	const bool forever = !b->conf.timeout_given;
 	int64_t deadline = forever ? INT64_MAX : mono_ms() + b->conf.timeout_ms;
+	char where[32];
 
+	snprintf(where, sizeof(where), " on port %u", t->port);
 	for (;;) {
 		int64_t left = deadline - mono_ms();
 
@@ -128,16 +130,11 @@ tcp_server_connect(struct rdx_boot *b)
 			return 0;
 		/* a peer that connected and sent no hello times out sooner
 		 * (lib/conn caps the hello): only the deadline ends the wait */
-		if (rte_errno == EINTR || rdx_runtime_stopping()) {
-			/* Ctrl-C: what a server waiting until then expects */
-			RDX_BOOT_LOG(b, ERR, "no client on port %u: interrupted", t->port);
-			return -EINTR;
-		}
-		if (mono_ms() >= deadline) {
-			RDX_BOOT_LOG(b, ERR, "no client within %.1f s on port %u",
-				     (double)b->conf.timeout_ms / 1000.0, t->port);
-			return -ETIMEDOUT;
-		}
+		/* Ctrl-C: what a server waiting until then expects */
+		if (rte_errno == EINTR || rdx_runtime_stopping())
+			return rdx_boot_wait_failed(b, -EINTR, "client", where);
+		if (mono_ms() >= deadline)
+			return rdx_boot_wait_failed(b, -ETIMEDOUT, "client", where);
 		if (rte_errno == EPROTO && rdx_conn_peer_version(t->listener)[0] != '\0') {
 			RDX_BOOT_LOG(b, ERR, "%s", rdx_conn_strerror(t->listener));
 			return -EPROTO;

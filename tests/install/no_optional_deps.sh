@@ -43,8 +43,8 @@ want() { # regex what
 }
 want 'drivers/mlx5: hardware path.*: missing dependency libmlx5 \(Debian package libibverbs-dev\)' \
     "the mlx5 hardware path is left out for libmlx5"
-want 'rdx-perf -R \(rdma_cm\) *: missing dependency librdmacm \(Debian package librdmacm-dev\)' \
-    "rdx-perf -R is left out for librdmacm"
+want 'lib/boot rdmacm *: missing dependency librdmacm \(Debian package librdmacm-dev\)' \
+    "lib/boot's rdmacm provider (rdx-perf -R) is left out for librdmacm"
 want 'rdx-perf --pattern \(MPI\) *:.*libopenmpi-dev' "rdx-perf --pattern is left out for Open MPI"
 grep -Eq 'drivers/mlx5 *: built' "$tmp/setup" && pass "the software device is still built" ||
     fail "drivers/mlx5 (the software device) not built"
@@ -57,7 +57,7 @@ else
     exe=$tmp/b/apps/rdx-perf/rdx-perf
     # (-R itself needs a verbs device, which main.c checks first)
     if grep -q "built without librdmacm" "$exe" && ! ldd "$exe" | grep -q librdmacm; then
-        pass "rdx-perf has rdmacm_none.c's refusal of -R and does not link librdmacm"
+        pass "rdx-perf has boot.c's refusal of -R and does not link librdmacm"
     else
         fail "rdx-perf links librdmacm or lacks the -R refusal"
     fi

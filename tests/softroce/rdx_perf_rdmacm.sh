@@ -7,7 +7,9 @@
 # received packet counters must grow by the run's packets (so the traffic
 # crossed between the two devices, not inside one); -q 8 too (eight
 # connection requests in a row: the server takes their events in any
-# order, rdmacm.c). Then the refusals: a
+# order, lib/boot/rdx_boot_rdmacm.c); perftest's own "ib_write_bw -R" and
+# "ib_send_lat -R" through the perftest entry, parsed as perftest's output.
+# Then the refusals: a
 # --source_ip of the other device's netdev (one line, exit 2).
 #
 #   rdx_perf_rdmacm.sh RDX_PERF       (exit 77 outside the guest / without rxe)
@@ -81,6 +83,66 @@ if [ "$CRC" -eq 0 ] && [ "$SRC" -eq 0 ] && [ "$DS0" -ge 500 ] && [ "$DS1" -ge 50
 else
     fail "-R -b write bw: client $CRC, server $SRC, rxe0 sent $DS0, rxe1 sent $DS1: $(tail -n 3 "$TMP/write.bidir.c.err" | tr '\n' '|') / $(tail -n 3 "$TMP/write.bidir.s.err" | tr '\n' '|')"
 fi
+
+# perftest's own command lines through the perftest entry (perftest_cli.c:
+# EAL options from RDX_EAL, the server without a host): "ib_write_bw -R"
+# and "ib_send_lat -R" between rxe1 and rxe0, the client's output parsed as
+# perftest's scripts parse perftest's (the "#bytes" header once, a result
+# row whose first field is the size and whose figures are numbers), its
+# header saying rdma_cm, and the packets crossing from rxe0 to rxe1.
+# pt_pair NAME PROG ARGS...: server "PROG ARGS" on rxe1, client "PROG ARGS A1" on rxe0
+pt_pair() {
+    local name=$1 prog=$2; shift 2
+    port=$((port + 1))
+    RDX_EAL="-l 1" timeout -k 5 180 "$PERF" "$prog" -d rxe1 -R --source_ip "$A1" -p "$port" "$@" \
+        >"$TMP/$name.s.out" 2>"$TMP/$name.s.err" &
+    local spid=$!
+    guest_wait_listen "$TMP/$name.s.out" "$spid"
+    S0=$(cnt rxe0 sent_pkts); R1=$(cnt rxe1 rcvd_pkts)
+    RDX_EAL="-l 0" timeout -k 5 120 "$PERF" "$prog" -d rxe0 -R --source_ip "$A0" -p "$port" "$@" "$A1" \
+        >"$TMP/$name.c.out" 2>"$TMP/$name.c.err"
+    CRC=$?
+    wait "$spid"
+    SRC=$?
+    DS0=$(( $(cnt rxe0 sent_pkts) - S0 )); DR1=$(( $(cnt rxe1 rcvd_pkts) - R1 ))
+}
+pt_parse() { # FILE bw|lat: perftest's column rules; prints the row's figure
+    python3 - "$@" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+kind = sys.argv[2]
+head = [l for l in lines if l.lstrip().startswith("#bytes")]
+assert len(head) == 1, head
+rows = [l.split() for l in lines if l.split() and l.split()[0].isdigit()]
+assert len(rows) == 1, rows
+r = rows[0]
+int(r[0]); int(r[1])
+if kind == "bw":
+    # #bytes #iterations BW peak[MB/sec] BW average[MB/sec] MsgRate[Mpps]
+    assert float(r[3]) > 0 and float(r[2]) >= float(r[3]) * 0.999, r
+    float(r[4])
+    print("BW average %s MB/sec" % r[3])
+else:
+    # #bytes #iterations t_min t_max t_typical t_avg t_stdev 99% 99.9%
+    for v in r[2:9]:
+        float(v)
+    print("t_typical %s usec" % r[4])
+PY
+}
+for spec in "ib_write_bw bw 1000 -s 2048 -n 1000" "ib_send_lat lat 200 -s 256 -n 200"; do
+    set -- $spec
+    prog=$1 kind=$2 min=$3; shift 3
+    pt_pair "pt.$prog" "$prog" "$@"
+    if [ "$CRC" -eq 0 ] && [ "$SRC" -eq 0 ] &&
+       fig=$(pt_parse "$TMP/pt.$prog.c.out" "$kind" 2>"$TMP/pt.$prog.parse") &&
+       grep -qE "rdma_cm QPs[[:space:]]*: ON" "$TMP/pt.$prog.c.out" &&
+       grep -q "rdma_cm connection $A0 -> $A1 on device rxe0" "$TMP/pt.$prog.c.out" &&
+       [ "$DS0" -ge "$min" ] && [ "$DR1" -ge "$min" ]; then
+        pass "$prog -R $*: server and client exit 0, parsed as perftest's ($fig), rxe0 sent $DS0 pkts, rxe1 received $DR1"
+    else
+        fail "$prog -R $*: client $CRC, server $SRC, rxe0 sent $DS0, rxe1 rcvd $DR1: $(tail -n 3 "$TMP/pt.$prog.c.err" "$TMP/pt.$prog.parse" 2>/dev/null | tr '\n' '|') / $(tail -n 3 "$TMP/pt.$prog.s.err" | tr '\n' '|') / $(head -c 400 "$TMP/pt.$prog.c.out" | tr '\n' '|')"
+    fi
+done
 
 # Without --source_ip the client's address is the one its route to A1 gives
 # (the guest's policy routing sends it out of veth0): reported, not required.
