@@ -237,7 +237,8 @@ rpc_ud_retx_timeout(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
 }
 
 /* A RESEND: length 0 asks for "what you sent first" (the peer does not
- * know the message yet), else the byte range. A RESEND that comes within
+ * know the message yet: homa's first packet, basic's unacknowledged
+ * ones), else the byte range. A RESEND that comes within
  * a round trip (SRTT, at least rto_min) of our last first-time packet of
  * the message (typically in the same poll: it waited in our receive
  * queue while we were not running, beside the GRANT or the request that
@@ -270,9 +271,16 @@ rpc_ud_retx_resend(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, const s
 			ep->pump = true;
 		return;
 	}
-	if (h->length == 0) {
-		first = ep->homa ? 0 : tx->cum;
-		end = ep->homa ? rpc_npkts(ep->rtt_bytes, ep->mtu) : tx->next;
+	if (h->length == 0 && ep->homa) {
+		/* nothing of the message arrived, as far as the peer knew when
+		 * its timer fired: one packet probes (the others may well be
+		 * on their way, late rather than lost), and once the peer has
+		 * it, its timer asks for every run it still lacks by range */
+		first = 0;
+		end = 1;
+	} else if (h->length == 0) {
+		first = tx->cum;
+		end = tx->next;
 	} else {
 		first = h->offset / ep->mtu;
 		end = (uint32_t)(((uint64_t)h->offset + h->length + ep->mtu - 1) / ep->mtu);
