@@ -129,7 +129,7 @@ conf_resolve(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_conf *conf)
 	ep->rto = ep->rto_us * ep->hz / 1000000u;
 	call_us = conf->call_timeout_us != 0 ? conf->call_timeout_us : 5000000u;
 	ep->call_to = (uint64_t)call_us * ep->hz / 1000000u;
-	ep->rto_min_us = conf->rto_min_us != 0 ? conf->rto_min_us : 10;
+	ep->rto_min_us = conf->rto_min_us != 0 ? conf->rto_min_us : 2;
 	ep->rto_max_us = conf->rto_max_us != 0 ? conf->rto_max_us : RTE_MIN(200000u, call_us);
 	if (range("rto_min_us", ep->rto_min_us, 1, 1000000) ||
 	    range("rto_max_us", ep->rto_max_us, RTE_MIN(ep->rto_min_us, call_us), call_us))

@@ -104,12 +104,14 @@ struct rdx_rpc_conf {
 	/** UD: the retransmission timeout in microseconds of a session
 	 * before it measured a round trip (default 1000). Each session then
 	 * times its round trips (never those of a packet sent twice: Karn's
-	 * rule) and waits RTO = SRTT + 4 * RTTVAR (RFC 6298) within
-	 * [rto_min_us, rto_max_us]: no progress for that long and the sender
-	 * (basic) or receiver (homa) acts; each timeout in a row doubles the
-	 * wait, up to rto_max_us. */
+	 * rule) and waits RTO = SRTT + 4 * RTTVAR (RFC 6298), the deviation
+	 * term at least SRTT, within [rto_min_us, rto_max_us]: no progress
+	 * for that long and the sender (basic) or receiver (homa) acts; each
+	 * timeout in a row doubles the wait (eightfold when the peer sent
+	 * nothing meanwhile), up to rto_max_us. */
 	uint32_t rto_us;
-	/** UD: smallest RTO in microseconds (default 10). */
+	/** UD: smallest RTO in microseconds (default 2; a session's RTO is
+	 * also at least twice its SRTT). */
 	uint32_t rto_min_us;
 	/** UD: largest RTO and backed-off wait in microseconds (default
 	 * 200000, at most call_timeout_us). */

@@ -99,6 +99,20 @@ rpc_rx_missing_from(const struct rpc_rx *rx, uint32_t from, uint32_t limit, uint
 }
 
 uint32_t
+rpc_rx_lost(const struct rpc_rx *rx, uint32_t from, uint32_t thresh, uint32_t *first)
+{
+	uint32_t limit;
+
+	if (rx->high == rx->npkts)
+		limit = rx->high;
+	else if (rx->high > thresh)
+		limit = rx->high - thresh;
+	else
+		return 0;
+	return rpc_rx_missing_from(rx, from, limit, first);
+}
+
+uint32_t
 rpc_tx_ack(struct rpc_tx *tx, uint32_t cum, uint64_t map)
 {
 	uint32_t before = tx->cum + (uint32_t)__builtin_popcountll(tx->sack);
@@ -159,6 +173,24 @@ rpc_tx_retx(const struct rpc_tx *tx, uint32_t *out, uint32_t max)
 	return n;
 }
 
+uint32_t
+rpc_tx_lost(struct rpc_tx *tx, uint32_t thresh, uint32_t *from)
+{
+	uint32_t end = rpc_tx_acked_end(tx);
+	uint32_t f = tx->cum > tx->rexmit ? tx->cum : tx->rexmit;
+
+	if (end != tx->npkts) {
+		if (end < f + thresh + 1)
+			return 0;
+		end -= thresh;
+	} else if (end <= f) {
+		return 0;
+	}
+	*from = f;
+	tx->rexmit = end;
+	return end;
+}
+
 static inline uint64_t
 rtt_clamp(const struct rpc_rtt *r, uint64_t v)
 {
@@ -197,6 +229,8 @@ rpc_rtt_sample(struct rpc_rtt *r, uint64_t rtt)
 		r->rttvar4 = r->rttvar4 - (r->rttvar4 >> 2) + d;
 		r->srtt8 = r->srtt8 - (r->srtt8 >> 3) + rtt;
 	}
-	/* 2.3: RTO = SRTT + 4 RTTVAR, then 2.4/2.5's bounds */
-	r->rto = rtt_clamp(r, (r->srtt8 >> 3) + r->rttvar4);
+	/* 2.3: RTO = SRTT + 4 RTTVAR, the deviation term at least SRTT (RFC
+	 * 8985's probe timeout, 2 SRTT); then 2.4/2.5's bounds */
+	srtt = r->srtt8 >> 3;
+	r->rto = rtt_clamp(r, srtt + (r->rttvar4 > srtt ? r->rttvar4 : srtt));
 }

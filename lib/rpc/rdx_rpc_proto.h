@@ -42,7 +42,9 @@ enum rpc_pkt_kind {
 #define RPC_F_RETX 0x04   /**< DATA sent again (statistics, and no round trip is
 			   * timed on it); ACK sent by the receiver's timer: the
 			   * packets it lacks below the highest one it has, or
-			   * its first missing one, are lost */
+			   * its first missing one, are lost; RESEND sent
+			   * because later packets of the message arrived:
+			   * the range is lost, not on its way */
 #define RPC_F_ALL  0x07
 
 struct rpc_hdr {
@@ -189,6 +191,8 @@ struct rpc_rx {
 	uint32_t npkts;
 	uint32_t rcvd;        /**< distinct packets received */
 	uint32_t cum;         /**< first missing packet (all below arrived) */
+	uint32_t high;        /**< one past the highest packet received */
+	uint32_t asked;       /**< the lost packets below were asked for again */
 	uint32_t msg_len;
 	uint32_t rcvd_bytes;  /**< distinct bytes received */
 };
@@ -209,6 +213,8 @@ rpc_rx_init(struct rpc_rx *rx, uint32_t msg_len, uint32_t mtu)
 	rx->npkts = n;
 	rx->rcvd = 0;
 	rx->cum = 0;
+	rx->high = 0;
+	rx->asked = 0;
 	rx->msg_len = msg_len;
 	rx->rcvd_bytes = 0;
 	return 0;
@@ -231,6 +237,8 @@ rpc_rx_add(struct rpc_rx *rx, uint32_t i, uint32_t len)
 	rx->map[i / 64] |= UINT64_C(1) << (i % 64);
 	rx->rcvd++;
 	rx->rcvd_bytes += len;
+	if (i >= rx->high)
+		rx->high = i + 1;
 	while (rx->cum < rx->npkts && rpc_map_test(rx->map, rx->cum))
 		rx->cum++;
 	return 1;
@@ -250,6 +258,17 @@ uint32_t rpc_rx_missing(const struct rpc_rx *rx, uint32_t limit, uint32_t *first
 /** The same, for the first run at or after packet from. */
 uint32_t rpc_rx_missing_from(const struct rpc_rx *rx, uint32_t from, uint32_t limit,
 			     uint32_t *first);
+/**
+ * The first run of missing packets at or after packet from that the
+ * packets which did arrive show lost, not on their way: below the highest
+ * one received less thresh (a sender sends in order, so thresh packets
+ * past a hole tolerate that much reordering, as TCP's duplicate-ACK
+ * threshold), or below the highest when that is the message's last packet
+ * (nothing sent later would show the loss: RFC 5827's early
+ * retransmission). Its first index in *first, its length returned (0:
+ * none).
+ */
+uint32_t rpc_rx_lost(const struct rpc_rx *rx, uint32_t from, uint32_t thresh, uint32_t *first);
 
 /* ------------------------------------------------------------------ */
 /* Sender: window and acknowledgements (basic), grants (homa).        */
@@ -311,6 +330,16 @@ rpc_tx_done(const struct rpc_tx *tx)
  * @return how many.
  */
 uint32_t rpc_tx_retx(const struct rpc_tx *tx, uint32_t *out, uint32_t max);
+/**
+ * basic, on an acknowledgement: the packets it shows lost, [*from, end)
+ * returned as end (0: none), *from raised to at least the packets already
+ * sent again (tx->rexmit). Lost: unacknowledged below the highest packet
+ * acknowledged less thresh (duplicate-ACK threshold), or below the highest
+ * when that is the message's last packet (early retransmission, RFC 5827:
+ * no later packet will be acknowledged to show it). Marks them sent again
+ * (tx->rexmit = end).
+ */
+uint32_t rpc_tx_lost(struct rpc_tx *tx, uint32_t thresh, uint32_t *from);
 
 /* ------------------------------------------------------------------ */
 /* Duplicate suppression by RPC id (per slot: ids slot, slot+S, ...). */
@@ -343,7 +372,11 @@ rpc_timer_expired(uint64_t now, uint64_t last, uint64_t rto)
 /**
  * One peer's round-trip estimate, in clock ticks: the smoothed round trip
  * (SRTT) and its mean deviation (RTTVAR), gains 1/8 and 1/4, and the
- * timeout RTO = SRTT + 4 * RTTVAR clamped to [min, max]; before the first
+ * timeout RTO = SRTT + max(4 * RTTVAR, SRTT) clamped to [min, max]: the
+ * deviation term is at least SRTT (RTO at least 2 SRTT, RFC 8985's probe
+ * timeout), so steady round trips (RTTVAR near 0) still leave a margin in
+ * proportion to the path, while the floor min may sit far below it (a
+ * fixed floor dwarfs a microsecond round trip). Before the first
  * sample RTO is the configured initial value. The caller feeds it only
  * unambiguous samples (Karn's rule: never the round trip of a packet sent
  * more than once, nor of an exchange a retransmission or probe took part
@@ -372,6 +405,21 @@ rpc_rtt_wait(const struct rpc_rtt *r, uint32_t backoff)
 	while (backoff-- > 0 && w < r->max)
 		w <<= 1;
 	return w < r->max ? w : r->max;
+}
+
+/** A timer's backoff count after one more timeout in a row: the wait
+ * doubles, or grows eightfold when the peer sent nothing at all for the
+ * whole wait: a peer off the CPU (a shared core gives it away for
+ * milliseconds) explains that better than a loss, and one probe per
+ * doubling would cost it log2(pause / RTO) of them, ten or more per
+ * pause; a loss costs only the first, unchanged, timeout (its answer
+ * comes after one round trip, and the count starts again). At most max. */
+static inline uint32_t
+rpc_rtt_backoff(uint32_t backoff, bool silent, uint32_t max)
+{
+	uint32_t b = backoff + (silent ? 3u : 1u);
+
+	return b < max ? b : max;
 }
 
 /**

@@ -40,6 +40,47 @@ rx_flush(struct rdx_rpc_endpoint *ep)
 	ep->nrecv = 0;
 }
 
+/* homa receiver, on a new packet: a RESEND (flagged RETX: answered at
+ * once) for each run of missing packets the ones that arrived show lost
+ * (rpc_rx_lost), once per run, at most RPC_RESEND_RUNS at a time and
+ * rtt_bytes each, instead of waiting for the timer; the timer still asks
+ * for what such a RESEND did not bring. */
+static void
+homa_rx_gaps(struct rdx_rpc_endpoint *ep, const struct rdx_rpc_session *s, struct rpc_rx *rx,
+	     struct rpc_rtt_timing *gtm, uint8_t flags, uint16_t type, uint64_t id)
+{
+	uint32_t cap = rpc_npkts(ep->rtt_bytes, ep->mtu), first = 0, n, k;
+	uint64_t end;
+
+	for (k = 0; k < RPC_RESEND_RUNS; k++) {
+		n = rpc_rx_lost(rx, rx->asked, RPC_DUPTHRESH, &first);
+		if (n == 0)
+			break;
+		if (n > cap)
+			n = cap;
+		end = RTE_MIN((uint64_t)(first + n) * ep->mtu, (uint64_t)rx->msg_len);
+		ep->stats.resends_sent++;
+		rpc_rtt_cancel(gtm); /* a RESEND grants too */
+		rpc_ud_send_ctl(ep, s, RPC_PKT_RESEND, flags | RPC_F_RETX, type, id, rx->msg_len,
+				first * ep->mtu, (uint32_t)(end - first * ep->mtu), 0);
+		rx->asked = first + n;
+	}
+}
+
+/* basic receiver: whether a new packet i is acknowledged at once: every
+ * (window + 1) / 2 of them, and any that arrived out of order (a hole
+ * below it, or it filled one), so that the sender sees each loss after
+ * RPC_DUPTHRESH more packets, or at the message's last one. */
+static inline bool
+basic_ack_now(const struct rdx_rpc_endpoint *ep, const struct rpc_rx *rx, uint32_t *due,
+	      uint32_t i)
+{
+	if (++*due < (ep->window + 1) / 2 && rx->cum > i && i + 1 == rx->high)
+		return false;
+	*due = 0;
+	return true;
+}
+
 /* ------------------------------------------------------------------ */
 /* Receiving: the client side (responses; acks, grants, resends, busy  */
 /* about our requests)                                                 */
@@ -156,8 +197,8 @@ client_rx(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, const struct rpc_hdr
 	if (ep->homa) {
 		c->gent.rcvd = c->rx.rcvd_bytes;
 		ep->grant_dirty = true;
-	} else if (++c->acks_due >= (ep->window + 1) / 2) {
-		c->acks_due = 0;
+		homa_rx_gaps(ep, s, &c->rx, &c->gtm, RPC_F_RESP, c->type, c->id);
+	} else if (basic_ack_now(ep, &c->rx, &c->acks_due, h->offset / ep->mtu)) {
 		rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, RPC_F_RESP, h->type, c->id, c->rx.msg_len,
 			 rpc_ud_ack_off(ep, &c->rx), 0, rpc_rx_ack_map(&c->rx));
 	}
@@ -245,8 +286,8 @@ server_data(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, enum rpc_id_class
 	if (ep->homa) {
 		ss->gent.rcvd = ss->rx.rcvd_bytes;
 		ep->grant_dirty = true;
-	} else if (++ss->acks_due >= (ep->window + 1) / 2) {
-		ss->acks_due = 0;
+		homa_rx_gaps(ep, s, &ss->rx, &ss->gtm, 0, ss->req.type, ss->id);
+	} else if (basic_ack_now(ep, &ss->rx, &ss->acks_due, h->offset / ep->mtu)) {
 		rpc_ud_send_ctl(ep, s, RPC_PKT_ACK, 0, h->type, ss->id, ss->rx.msg_len,
 			 rpc_ud_ack_off(ep, &ss->rx), 0, rpc_rx_ack_map(&ss->rx));
 	}
@@ -537,8 +578,8 @@ client_timer(struct rdx_rpc_endpoint *ep, struct rpc_cslot *c, uint64_t now)
 		return;
 	}
 	c->rx_defers = 0;
-	if (c->backoff < RPC_MAX_BACKOFF)
-		c->backoff++;
+	c->backoff = rpc_rtt_backoff(c->backoff, rpc_timer_expired(now, s->t_rx, wait),
+				     RPC_MAX_BACKOFF);
 	if (!timer_may_send(s, now, wait))
 		return;
 	if (!ep->homa && !c->req_done && !rpc_tx_done(&c->tx)) {
@@ -569,17 +610,18 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 			rpc_ud_ss_release(ep, ss); /* the caller gave up; its id stays used */
 		} else if (ep->homa &&
 			   rpc_timer_expired(now, ss->t_retx, rpc_rtt_wait(&s->rtt, ss->backoff))) {
+			uint64_t wait = rpc_rtt_wait(&s->rtt, ss->backoff);
+
 			ss->t_retx = now;
 			/* as client_timer: the peer sends its other packets first */
-			if (!rpc_timer_expired(now, s->t_rx, rpc_rtt_wait(&s->rtt, ss->backoff)) &&
-			    ss->rx_defers < RPC_RX_DEFERS) {
+			if (!rpc_timer_expired(now, s->t_rx, wait) && ss->rx_defers < RPC_RX_DEFERS) {
 				ss->rx_defers++;
 				return;
 			}
 			ss->rx_defers = 0;
-			if (ss->backoff < RPC_MAX_BACKOFF)
-				ss->backoff++;
-			if (!timer_may_send(s, now, rpc_rtt_wait(&s->rtt, ss->backoff - 1)))
+			ss->backoff = rpc_rtt_backoff(ss->backoff, rpc_timer_expired(now, s->t_rx, wait),
+						      RPC_MAX_BACKOFF);
+			if (!timer_may_send(s, now, wait))
 				return;
 			homa_rx_timeout(ep, s, &ss->rx, &ss->gent, &ss->gtm, 0, ss->req.type, ss->id);
 		}
@@ -594,8 +636,8 @@ server_timer(struct rdx_rpc_endpoint *ep, struct rpc_sslot *ss, uint64_t now)
 			uint64_t wait = rpc_rtt_wait(&s->rtt, ss->backoff);
 
 			ss->t_retx = now;
-			if (ss->backoff < RPC_MAX_BACKOFF)
-				ss->backoff++;
+			ss->backoff = rpc_rtt_backoff(ss->backoff, rpc_timer_expired(now, s->t_rx, wait),
+						      RPC_MAX_BACKOFF);
 			if (timer_may_send(s, now, wait))
 				rpc_ud_retx_timeout(ep, &o);
 		}

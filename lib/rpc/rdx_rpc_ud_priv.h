@@ -23,6 +23,12 @@ rpc_ud_tx_get(struct rdx_rpc_endpoint *ep)
 	return ep->txb + (size_t)ep->tx_head * ep->pkt_size;
 }
 
+/* A packet is taken as lost once RPC_DUPTHRESH packets sent after it
+ * arrived (TCP's duplicate-ACK threshold, RFC 5681 3.2, which tolerates
+ * that much reordering), or once the message's last packet did
+ * (rpc_tx_lost for basic's sender, rpc_rx_lost for homa's receiver). */
+#define RPC_DUPTHRESH 3u
+
 /* One outgoing message of a slot: what the send and retransmission
  * helpers need (the slot's transmit state, its round-trip timing). */
 struct rpc_out {

@@ -207,25 +207,16 @@ retx_range(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, uint32_t first,
 	}
 }
 
-/* basic: a packet is taken as lost once RPC_DUPTHRESH packets sent after
- * it are acknowledged (TCP's duplicate-ACK threshold, RFC 5681 3.2, which
- * tolerates that much reordering). */
-#define RPC_DUPTHRESH 3u
-
 /* basic, on an acknowledgement: send the packets it shows lost (each once
- * until the next timeout). */
+ * until the next timeout): every hole the acknowledgements show, not only
+ * the first, so a message with several losses pays no timeout for them. */
 void
 rpc_ud_retx_lost(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
 {
-	struct rpc_tx *tx = o->tx;
-	uint32_t end = rpc_tx_acked_end(tx);
-	uint32_t from = RTE_MAX(tx->cum, tx->rexmit);
+	uint32_t from = 0, end = rpc_tx_lost(o->tx, RPC_DUPTHRESH, &from);
 
-	if (end < from + RPC_DUPTHRESH + 1)
-		return;
-	end -= RPC_DUPTHRESH;
-	tx->rexmit = end;
-	retx_range(ep, o, from, end);
+	if (end != 0)
+		retx_range(ep, o, from, end);
 }
 
 /* basic, on a timeout: the unacknowledged packets below the highest one
@@ -246,15 +237,20 @@ rpc_ud_retx_timeout(struct rdx_rpc_endpoint *ep, const struct rpc_out *o)
 }
 
 /* A RESEND: length 0 asks for "what you sent first" (the peer does not
- * know the message yet), else the byte range. A RESEND that comes within
- * rto_min of our last first-time packet (typically in the same poll: it
- * waited in our receive queue while we were not running, beside the GRANT
- * or the request that let us send) was sent before that packet could
- * reach the peer: those packets are on their way, and the peer asks again
- * after its next timeout if not. Nor is one for the same offset within a
- * round trip (SRTT, at least rto_min) of the last one we answered:
- * a peer whose timer fired while we were not running has sent a RESEND
- * per timeout, and they all come at once; the first was answered. */
+ * know the message yet: homa's first packet, basic's unacknowledged
+ * ones), else the byte range. A RESEND that comes within
+ * a round trip (SRTT, at least rto_min) of our last first-time packet of
+ * the message (typically in the same poll: it waited in our receive
+ * queue while we were not running, beside the GRANT or the request that
+ * let us send) was likely sent before that packet could reach the peer:
+ * those packets are on their way, and the peer asks again after its next
+ * timeout if not (a RESEND after a loss comes an RTO, at least 2 SRTT,
+ * after the packet). Nor is one for the same offset within a round trip
+ * of the last one we answered: a peer whose timer fired while we were
+ * not running has sent a RESEND per timeout, and they all come at once;
+ * the first was answered. A RESEND flagged RETX was sent because later
+ * packets arrived: the range is lost, whenever we last sent, and is
+ * answered at once. */
 void
 rpc_ud_retx_resend(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, const struct rpc_hdr *h)
 {
@@ -264,7 +260,8 @@ rpc_ud_retx_resend(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, const s
 	struct rpc_tx *tx = o->tx;
 	uint32_t first, end;
 
-	if ((*o->t_sent != 0 && now >= *o->t_sent && now - *o->t_sent < ep->rto_min) ||
+	if ((!(h->flags & RPC_F_RETX) && *o->t_sent != 0 && now >= *o->t_sent &&
+	     now - *o->t_sent < srtt) ||
 	    (*o->t_resend != 0 && h->offset == *o->resend_off && now >= *o->t_resend &&
 	     now - *o->t_resend < srtt)) {
 		/* homa: asking for bytes grants them (the GRANT may be lost) */
@@ -274,9 +271,16 @@ rpc_ud_retx_resend(struct rdx_rpc_endpoint *ep, const struct rpc_out *o, const s
 			ep->pump = true;
 		return;
 	}
-	if (h->length == 0) {
-		first = ep->homa ? 0 : tx->cum;
-		end = ep->homa ? rpc_npkts(ep->rtt_bytes, ep->mtu) : tx->next;
+	if (h->length == 0 && ep->homa) {
+		/* nothing of the message arrived, as far as the peer knew when
+		 * its timer fired: one packet probes (the others may well be
+		 * on their way, late rather than lost), and once the peer has
+		 * it, its timer asks for every run it still lacks by range */
+		first = 0;
+		end = 1;
+	} else if (h->length == 0) {
+		first = tx->cum;
+		end = tx->next;
 	} else {
 		first = h->offset / ep->mtu;
 		end = (uint32_t)(((uint64_t)h->offset + h->length + ep->mtu - 1) / ep->mtu);

@@ -412,7 +412,9 @@ test_rtt_estimator(void)
 	for (i = 0; i < 200; i++)
 		rpc_rtt_sample(&r, 100);
 	CU_ASSERT(r.srtt8 >> 3 >= 100 && r.srtt8 >> 3 <= 110);
-	CU_ASSERT(r.rto >= 100 && r.rto < 200);
+	/* RTO tends to 2 SRTT (the deviation term's floor is SRTT), not to
+	 * SRTT */
+	CU_ASSERT(r.rto >= 200 && r.rto < 230);
 	/* short round trips: RTO stays at min */
 	for (i = 0; i < 200; i++)
 		rpc_rtt_sample(&r, 1);
@@ -436,6 +438,266 @@ test_rtt_estimator(void)
 	rpc_rtt_init(&r, 1000, 50, 20);
 	CU_ASSERT_EQUAL(r.rto, 50);
 	CU_ASSERT_EQUAL(rpc_rtt_wait(&r, 5), 50);
+}
+
+/* The deviation term's floor is SRTT (RTO at least 2 SRTT, RFC 8985's
+ * probe timeout), not the fixed minimum: steady round trips keep one of
+ * them as margin, and a floor far below them lets short ones get a short
+ * RTO. */
+static void
+test_rtt_floor(void)
+{
+	struct rpc_rtt r;
+	int i;
+
+	/* a fixed floor of 1: steady round trips of 20 give about 40 */
+	rpc_rtt_init(&r, 1000, 1, 100000);
+	for (i = 0; i < 100; i++)
+		rpc_rtt_sample(&r, 20);
+	CU_ASSERT(r.rto >= 40 && r.rto <= 45);
+	/* without the floor RTO would be SRTT alone: one late answer
+	 * would time out */
+	CU_ASSERT(r.rto >= 2 * (r.srtt8 >> 3));
+	/* one long round trip (a descheduled peer) raises RTO through RTTVAR */
+	rpc_rtt_sample(&r, 2000);
+	CU_ASSERT(r.rto > 1000);
+	/* the deviation decays back to the floor */
+	for (i = 0; i < 200; i++)
+		rpc_rtt_sample(&r, 20);
+	CU_ASSERT(r.rto >= 40 && r.rto <= 45);
+	/* a shorter path seen later */
+	for (i = 0; i < 200; i++)
+		rpc_rtt_sample(&r, 10);
+	CU_ASSERT(r.rto >= 20 && r.rto <= 23);
+	/* round trips that vary: 4 RTTVAR above SRTT takes over */
+	for (i = 0; i < 200; i++)
+		rpc_rtt_sample(&r, i % 2 ? 10 : 50);
+	CU_ASSERT(r.rto > 2 * (r.srtt8 >> 3));
+	/* the configured minimum still bounds it from below */
+	rpc_rtt_init(&r, 1000, 50, 100000);
+	for (i = 0; i < 100; i++)
+		rpc_rtt_sample(&r, 10);
+	CU_ASSERT_EQUAL(r.rto, 50);
+}
+
+/* Backoff: doubling per timeout, eightfold when the peer was silent for
+ * the whole wait, bounded; a pause of 1000 RTOs costs a few probes. */
+static void
+test_rtt_backoff(void)
+{
+	struct rpc_rtt r;
+	uint64_t t = 0;
+	uint32_t b = 0, probes = 0;
+
+	CU_ASSERT_EQUAL(rpc_rtt_backoff(0, false, 24), 1);
+	CU_ASSERT_EQUAL(rpc_rtt_backoff(0, true, 24), 3);
+	CU_ASSERT_EQUAL(rpc_rtt_backoff(23, false, 24), 24);
+	CU_ASSERT_EQUAL(rpc_rtt_backoff(23, true, 24), 24);
+	CU_ASSERT_EQUAL(rpc_rtt_backoff(24, true, 24), 24);
+	/* a peer silent for 1000 RTOs (RTO 10): probes at 10, 90, 730, 5850 */
+	rpc_rtt_init(&r, 10, 1, 1000000);
+	while ((t += rpc_rtt_wait(&r, b)) < 10000) {
+		probes++;
+		b = rpc_rtt_backoff(b, true, 24);
+	}
+	CU_ASSERT_EQUAL(probes, 4);
+	/* doubling alone would have sent 9 */
+	for (t = 0, b = 0, probes = 0; (t += rpc_rtt_wait(&r, b)) < 10000; probes++)
+		b = rpc_rtt_backoff(b, false, 24);
+	CU_ASSERT_EQUAL(probes, 9);
+}
+
+/* Which missing packets the arrived ones show lost (homa's receiver asks
+ * for them at once): below the highest less the threshold, or below the
+ * highest when that is the message's last packet. */
+static void
+test_rx_lost(void)
+{
+	uint64_t map[2];
+	struct rpc_rx rx = { .map = map, .map_words = 2 };
+	uint32_t first = 99, i;
+
+	CU_ASSERT_FATAL(rpc_rx_init(&rx, 10 * MTU, MTU) == 0);
+	CU_ASSERT_EQUAL(rpc_rx_lost(&rx, 0, 3, &first), 0);
+	/* 0 1 _ 3 4: two past the hole, not three */
+	for (i = 0; i < 5; i++)
+		if (i != 2)
+			rpc_rx_add(&rx, i, MTU);
+	CU_ASSERT_EQUAL(rx.high, 5);
+	CU_ASSERT_EQUAL(rpc_rx_lost(&rx, 0, 3, &first), 0);
+	/* 5 arrives: three past it, packet 2 is lost */
+	rpc_rx_add(&rx, 5, MTU);
+	CU_ASSERT_EQUAL(rpc_rx_lost(&rx, 0, 3, &first), 1);
+	CU_ASSERT_EQUAL(first, 2);
+	/* asked for up to 3: nothing more */
+	CU_ASSERT_EQUAL(rpc_rx_lost(&rx, 3, 3, &first), 0);
+	/* the last packet arrives, 6..8 missing: lost at once, below it */
+	rpc_rx_add(&rx, 9, MTU);
+	CU_ASSERT_EQUAL(rx.high, 10);
+	CU_ASSERT_EQUAL(rpc_rx_lost(&rx, 3, 3, &first), 3);
+	CU_ASSERT_EQUAL(first, 6);
+	/* a retransmission fills the hole: high stays, cum moves */
+	rpc_rx_add(&rx, 2, MTU);
+	CU_ASSERT_EQUAL(rx.high, 10);
+	CU_ASSERT_EQUAL(rx.cum, 6);
+	CU_ASSERT_EQUAL(rpc_rx_lost(&rx, 0, 3, &first), 3);
+	CU_ASSERT_EQUAL(first, 6);
+	/* fewer packets than the threshold: nothing shown */
+	CU_ASSERT_FATAL(rpc_rx_init(&rx, 10 * MTU, MTU) == 0);
+	CU_ASSERT_EQUAL(rx.high, 0);
+	CU_ASSERT_EQUAL(rx.asked, 0);
+	rpc_rx_add(&rx, 2, MTU);
+	CU_ASSERT_EQUAL(rpc_rx_lost(&rx, 0, 3, &first), 0);
+}
+
+/* basic's sender: every hole the acknowledgements show is lost once, not
+ * only the first; the message's last packet acknowledged shows the
+ * holes below it (early retransmission). */
+static void
+test_tx_lost(void)
+{
+	struct rpc_tx tx;
+	uint32_t from = 99;
+
+	rpc_tx_init(&tx, 10, 32, 0);
+	tx.next = 10;
+	/* 0 1 acknowledged, 2 missing, 3..5: three past it */
+	rpc_tx_ack(&tx, 2, 0x2 | 0x4);
+	CU_ASSERT_EQUAL(rpc_tx_lost(&tx, 3, &from), 0);
+	rpc_tx_ack(&tx, 2, 0x2 | 0x4 | 0x8);
+	CU_ASSERT_EQUAL(rpc_tx_lost(&tx, 3, &from), 3);
+	CU_ASSERT_EQUAL(from, 2);
+	CU_ASSERT_EQUAL(tx.rexmit, 3);
+	/* the same acknowledgement again: sent already */
+	CU_ASSERT_EQUAL(rpc_tx_lost(&tx, 3, &from), 0);
+	/* a second hole, at 6, shown by 7 8 9 (9 the last packet) */
+	rpc_tx_ack(&tx, 2, 0x2 | 0x4 | 0x8 | 0x20 | 0x40 | 0x80);
+	CU_ASSERT_EQUAL(rpc_tx_acked_end(&tx), 10);
+	CU_ASSERT_EQUAL(rpc_tx_lost(&tx, 3, &from), 10);
+	CU_ASSERT_EQUAL(from, 3);
+	CU_ASSERT(!rpc_tx_acked(&tx, 6));
+	CU_ASSERT_EQUAL(rpc_tx_lost(&tx, 3, &from), 0);
+	/* tail: only the last packet lost of 10 sent: nothing shows it (the
+	 * timer's) */
+	rpc_tx_init(&tx, 10, 32, 0);
+	tx.next = 10;
+	rpc_tx_ack(&tx, 9, 0);
+	CU_ASSERT_EQUAL(rpc_tx_lost(&tx, 3, &from), 0);
+	/* the last two sent, the second acknowledged: the first is lost */
+	rpc_tx_init(&tx, 10, 32, 0);
+	tx.next = 10;
+	rpc_tx_ack(&tx, 8, 0x2);
+	CU_ASSERT_EQUAL(tx.cum, 8);
+	CU_ASSERT_EQUAL(rpc_tx_lost(&tx, 3, &from), 10);
+	CU_ASSERT_EQUAL(from, 8);
+}
+
+/*
+ * A message of 100 packets through an in-order wire that drops the first
+ * copy of some packets (scattered, adjacent, the last), with the
+ * receiver's rules: basic acknowledges every packet that leaves a hole or
+ * fills one (and every 16th) and the sender resends what rpc_tx_lost
+ * shows; homa's receiver asks (rpc_rx_lost) for each run once. Either way
+ * the message completes with no timeout (the wire never runs dry before
+ * it), each lost packet sent again once.
+ */
+static uint32_t
+run_fast(bool homa, const uint32_t *drop, uint32_t ndrop, uint32_t *timeouts)
+{
+	enum { N = 100 };
+	uint64_t map[2];
+	struct rpc_rx rx = { .map = map, .map_words = 2 };
+	struct rpc_tx tx;
+	uint32_t q[4 * N], head = 0, tail = 0, retx = 0, sent[N] = { 0 }, due = 0, i, k;
+
+	CU_ASSERT_FATAL(rpc_rx_init(&rx, N * MTU, MTU) == 0);
+	rpc_tx_init(&tx, N, homa ? 0 : 32, homa ? N : 0);
+	*timeouts = 0;
+	while (!rpc_rx_complete(&rx)) {
+		uint32_t p, from = 0, end, first = 0, n;
+		bool lost = false;
+
+		for (n = rpc_tx_sendable(&tx); n > 0; n--)
+			q[tail++] = tx.next++;
+		if (head == tail) {
+			/* the wire ran dry: a timer would have to act */
+			(*timeouts)++;
+			n = rpc_tx_retx(&tx, q + tail, N);
+			tail += n;
+			retx += n;
+			CU_ASSERT_FATAL(*timeouts < 50);
+			continue;
+		}
+		p = q[head++];
+		CU_ASSERT_FATAL(tail <= RTE_DIM(q) - N);
+		for (i = 0; i < ndrop; i++)
+			if (drop[i] == p && sent[p] == 0)
+				lost = true;
+		sent[p]++;
+		if (lost)
+			continue;
+		if (rpc_rx_add(&rx, p, MTU) != 1)
+			continue;
+		if (homa) {
+			for (k = 0; k < 4; k++) {
+				n = rpc_rx_lost(&rx, rx.asked, 3, &first);
+				if (n == 0)
+					break;
+				for (i = first; i < first + n; i++)
+					q[tail++] = i;
+				retx += n;
+				rx.asked = first + n;
+			}
+			continue;
+		}
+		if (++due < 16 && rx.cum > p && p + 1 == rx.high)
+			continue;
+		due = 0;
+		rpc_tx_ack(&tx, rx.cum, rpc_rx_ack_map(&rx));
+		end = rpc_tx_lost(&tx, 3, &from);
+		for (i = from; i < end; i++)
+			if (!rpc_tx_acked(&tx, i)) {
+				q[tail++] = i;
+				retx++;
+			}
+	}
+	for (i = 0; i < N; i++) {
+		bool dropped = false;
+
+		for (k = 0; k < ndrop; k++)
+			dropped |= drop[k] == i;
+		/* with no timeout: each lost packet sent twice, every other
+		 * once (no spurious retransmission) */
+		if (*timeouts == 0)
+			CU_ASSERT_EQUAL(sent[i], dropped ? 2u : 1u);
+	}
+	return retx;
+}
+
+static void
+test_fast_recovery(void)
+{
+	static const uint32_t scattered[] = { 5, 17, 40, 63, 90 };
+	static const uint32_t adjacent[] = { 20, 21, 22, 50 };
+	static const uint32_t last[] = { 30, 98, 99 };
+	uint32_t to, r;
+	int homa;
+
+	for (homa = 0; homa < 2; homa++) {
+		r = run_fast(homa, NULL, 0, &to);
+		CU_ASSERT_EQUAL(r, 0);
+		CU_ASSERT_EQUAL(to, 0);
+		r = run_fast(homa, scattered, RTE_DIM(scattered), &to);
+		CU_ASSERT_EQUAL(to, 0);
+		CU_ASSERT_EQUAL(r, RTE_DIM(scattered));
+		r = run_fast(homa, adjacent, RTE_DIM(adjacent), &to);
+		CU_ASSERT_EQUAL(to, 0);
+		CU_ASSERT_EQUAL(r, RTE_DIM(adjacent));
+		/* the two last packets: only the very last one is left to a
+		 * timer (nothing after it shows it lost) */
+		r = run_fast(homa, last, RTE_DIM(last), &to);
+		CU_ASSERT_EQUAL(to, 1);
+	}
 }
 
 /* Karn's rule: an exchange with a retransmission gives no sample. */
@@ -506,6 +768,11 @@ main(void)
 		{ "basic_loss_patterns", test_basic_loss_patterns },
 		{ "rtt_estimator", test_rtt_estimator },
 		{ "rtt_karn", test_rtt_karn },
+		{ "rtt_floor", test_rtt_floor },
+		{ "rtt_backoff", test_rtt_backoff },
+		{ "rx_lost", test_rx_lost },
+		{ "tx_lost", test_tx_lost },
+		{ "fast_recovery", test_fast_recovery },
 		{ "tx_acked_end", test_tx_acked_end },
 		{ NULL, NULL },
 	};
