@@ -22,7 +22,6 @@
 #include <rte_common.h>
 #include <rte_byteorder.h>
 #include <rte_io.h>
-#include <rte_vect.h>
 
 #include <infiniband/verbs.h>
 
