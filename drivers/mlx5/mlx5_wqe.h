@@ -373,12 +373,26 @@ inl_seg_ds(uint32_t total)
 	return (total + (uint32_t)sizeof(struct mlx5_wqe_inl_data_seg) + MLX5_DS_SIZE - 1) >> 4;
 }
 
+/* The inline data segment of one SGE of 1..max_inline bytes that ends
+ * before the SQ end (the caller's test): the header, one copy. Returns
+ * the DS count. */
+static __rte_always_inline uint32_t
+inl_seg_one(uint8_t *seg, const struct rdx_sge *sge)
+{
+	const uint32_t len = sge->length;
+
+	inl_copy(seg + sizeof(struct mlx5_wqe_inl_data_seg), (const uint8_t *)(uintptr_t)sge->addr,
+		 len);
+	((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count = htobe32(len | MLX5_INLINE_SEG);
+	return inl_seg_ds(len);
+}
+
 /*
  * Inline data segment (rdma-core set_data_inl_seg): a 4-byte header with
  * the byte count and MLX5_INLINE_SEG, then the SGEs' bytes, those that
  * reach the SQ end continuing at its start. one: the caller saw one SGE
  * of 1..max_inline bytes that ends before the SQ end (set_data_inl_seg's
- * first branch), one copy. Returns the DS count, 0 when the SGEs carry no
+ * first branch), inl_seg_one. Returns the DS count, 0 when the SGEs carry no
  * byte (no segment, not even the header), or UINT32_MAX when they carry
  * more than max_inline (what was copied then is not posted).
  */
@@ -390,12 +404,8 @@ inl_seg(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge, uint32
 	uint8_t *dst = seg + sizeof(*hdr);
 	uint32_t total = 0, j;
 
-	if (one) {
-		total = sge->length;
-		inl_copy(dst, (const uint8_t *)(uintptr_t)sge->addr, total);
-		hdr->byte_count = htobe32(total | MLX5_INLINE_SEG);
-		return inl_seg_ds(total);
-	}
+	if (one)
+		return inl_seg_one(seg, sge);
 	for (j = 0; j < num_sge; j++) {
 		const uint8_t *src = (const uint8_t *)(uintptr_t)sge[j].addr;
 		uint32_t len = sge[j].length;
