@@ -5,7 +5,8 @@
 # (deterministic; these VMs have no hardware counters). Only the driver's
 # own functions are counted: --toggle-collect on rdx_mlx5_post_burst,
 # rdx_mlx5_post_burst_ud (and their _scalar twins), rdx_mlx5_post_recv_burst,
-# rdx_mlx5_poll_burst and rdx_mlx5_poll_req_burst (and what they call); the
+# and the CQ's poll ops mlx5_cq.c picks at its creation (mlx5_poll_cq64 and
+# mlx5_poll_req_cq64, their 128-byte CQE twins; and what they call); the
 # benchmark loop that plays the device (writes the CQEs) is not. The matrix
 # rows after the first four vary one knob each (inline size, SGE, signaling
 # interval -Q, post list -l 1, READ, atomics). Every row runs twice: through
@@ -30,7 +31,7 @@
 #            the doorbell and its CQ poll op sw_cq_poll_inline before the
 #            driver's poll, on this lcore)
 #   driver = inclusive post op (sw_post_burst, or rdx_mlx5_post_burst) +
-#            the poll op (sw_cq_poll_inline, or rdx_mlx5_poll_burst) - model
+#            the poll op (sw_cq_poll_inline, or mlx5_poll_cq64) - model
 #   app    = the rest of perf_stream_run (loop, WR set-up, CQ routing,
 #            histogram)
 # and, as a cross-check, the self cost by source file (apps/ + lib/, drivers/mlx5/*.c,
@@ -66,7 +67,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # arcs reach: the whole inclusive cost), the path relative to the current
 # directory and the headers inlined into it (parts of that cost). Take the
 # largest line whose function is exactly FUNCTION ("name" then " [obj]" or
-# the end of the line: rdx_mlx5_poll_burst is not rdx_mlx5_poll_burst_general).
+# the end of the line: rdx_mlx5_post_burst is not rdx_mlx5_post_burst_ud).
 fn_incl() {
     awk -v f="$2" 'BEGIN { m = 0 }
         $0 ~ ("^ *[0-9,]+ .*:" f "( \\[|$)") { v = $1; gsub(",", "", v); if (v + 0 > m) m = v + 0 }
@@ -82,8 +83,9 @@ count() {
     valgrind --tool=callgrind --callgrind-out-file="$f" \
         --toggle-collect=rdx_mlx5_post_burst --toggle-collect=rdx_mlx5_post_burst_ud \
         --toggle-collect=rdx_mlx5_post_burst_scalar --toggle-collect=rdx_mlx5_post_burst_ud_scalar \
-        --toggle-collect=rdx_mlx5_post_recv_burst --toggle-collect=rdx_mlx5_poll_burst \
-        --toggle-collect=rdx_mlx5_poll_req_burst \
+        --toggle-collect=rdx_mlx5_post_recv_burst \
+        --toggle-collect=mlx5_poll_cq64 --toggle-collect=mlx5_poll_cq128 \
+        --toggle-collect=mlx5_poll_req_cq64 --toggle-collect=mlx5_poll_req_cq128 \
         "$build/bench/mlx5_fastpath" "$1" "$2" "$3" >"$tmp/out.$1" 2>"$tmp/err.$1" || {
         cat "$tmp/err.$1" >&2; exit 1; }
     ops=$(sed -n 's/.* ops=\([0-9]*\).*/\1/p' "$tmp/out.$1")
@@ -94,9 +96,11 @@ count() {
         $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst_scalar) +
         $(fn_incl "$tmp/incl.$1" rdx_mlx5_post_burst_ud_scalar) ))
     recv=$(fn_incl "$tmp/incl.$1" rdx_mlx5_post_recv_burst)
-    # the lean poll tail-calls rdx_mlx5_poll_burst only for n != 1 (no row)
-    poll=$(( $(fn_incl "$tmp/incl.$1" rdx_mlx5_poll_burst) +
-        $(fn_incl "$tmp/incl.$1" rdx_mlx5_poll_req_burst) ))
+    # the lean poll tail-calls the full one only for n != 1 (no row)
+    poll=$(( $(fn_incl "$tmp/incl.$1" mlx5_poll_cq64) +
+        $(fn_incl "$tmp/incl.$1" mlx5_poll_cq128) +
+        $(fn_incl "$tmp/incl.$1" mlx5_poll_req_cq64) +
+        $(fn_incl "$tmp/incl.$1" mlx5_poll_req_cq128) ))
     # the split covers every collected function: it must add up
     [ $((post + recv + poll)) -eq "$total" ] ||
         echo "  (split does not add up: $post + $recv + $poll != $total)"
@@ -148,7 +152,7 @@ callgrind_annotate --inclusive=yes --tree=caller --threshold=100 "$tmp/cg.sr" 2>
     /^ *[0-9,]+ .*  < / { c = $1; gsub(",", "", c); who[n] = $0; cost[n] = c; n++; next }
     /^ *[0-9,]+ .*  \* / {
         for (i = 0; i < n; i++) {
-            if ($0 ~ /:rdx_mlx5_poll_burst( |$)/) {
+            if ($0 ~ /:mlx5_poll_cq64( |$)/) {
                 if (who[i] ~ /:sender_poll/) sp += cost[i]
                 else if (who[i] ~ /:receiver_poll/) rp += cost[i]
             } else if ($0 ~ /:rdx_mlx5_post_burst( |$)/ && who[i] ~ /:main /) sb += cost[i]
@@ -185,9 +189,9 @@ model=$(incl sw_engine_progress)
 # post otherwise
 post=$(incl sw_post_burst)
 [ -n "$post" ] || post=$(incl rdx_mlx5_post_burst)
-# the software device's poll op in inline mode; rdx_mlx5_poll_burst otherwise
+# the software device's poll op in inline mode; the driver's otherwise
 poll=$(incl sw_cq_poll_inline)
-[ -n "$poll" ] || poll=$(incl rdx_mlx5_poll_burst)
+[ -n "$poll" ] || poll=$(incl mlx5_poll_cq64)
 # self cost by the file the code comes from (inlined headers count where they live)
 read -r s_app s_drv s_model s_other <<EOF_SELF
 $(awk '/^ *[0-9,]+ \(/ && /:/ { v = $1; gsub(",", "", v); f = $0;

@@ -4,8 +4,8 @@
  * this program plays the device (it writes one CQE per signaled WQE
  * itself, outside the driver's functions) so that
  * `valgrind --tool=callgrind --toggle-collect=rdx_mlx5_post_burst
- *  --toggle-collect=rdx_mlx5_poll_burst
- *  --toggle-collect=rdx_mlx5_poll_req_burst` counts the driver's own post +
+ *  --toggle-collect=mlx5_poll_cq64
+ *  --toggle-collect=mlx5_poll_req_cq64` counts the driver's own post +
  * ring + poll instructions only. bench/callgrind.sh turns the totals into
  * instructions per operation.
  *
@@ -236,7 +236,7 @@ ring_init(struct ring *r, uint16_t sig_interval, uint32_t max_inline, bool ud, u
 	if (ret != 0)
 		return ret;
 	/* as the hardware CQ does (mlx5_hw_qp.c) */
-	r->cq_obj.base.poll_req_burst = rdx_mlx5_poll_req_burst;
+	r->cq_obj.base.poll_req_burst = rdx_mlx5_cq_poll_req_op(&r->cq_obj);
 	ret = rdx_mlx5_cq_attach(&r->cq_obj, &r->qp);
 	if (ret != 0 || recv != RECV_OWN_CQ)
 		return ret;

@@ -22,7 +22,6 @@
 #include <rte_common.h>
 #include <rte_byteorder.h>
 #include <rte_io.h>
-#include <rte_vect.h>
 
 #include <infiniband/verbs.h>
 
@@ -485,6 +484,10 @@ cqe_slow(struct rdx_mlx5_cq *cq, volatile struct mlx5_cqe64 *cqe, struct rdx_wc 
 	cqe_other(cq, qp, cqe, opcode, qpn, wc);
 }
 
+/* The full variants (below), where the lean poll hands a CQE over. */
+static uint16_t mlx5_poll_cq64(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n);
+static uint16_t mlx5_poll_cq128(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n);
+
 /*
  * Is the slot at consumer counter ci software's (get_sw_cqe)? The owner
  * bit first: after the first lap an empty slot holds the last lap's CQE.
@@ -568,7 +571,8 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *restrict wc, const uint16_t n, co
 			 * completion of it, and of the ones after (nothing of
 			 * this CQE consumed yet). */
 			if (got == 0)
-				return rdx_mlx5_poll_burst(&cq->base, wc, n);
+				return shift == 6 ? mlx5_poll_cq64(&cq->base, wc, n) :
+					mlx5_poll_cq128(&cq->base, wc, n);
 			break;
 		}
 		cqe_slow(cq, cqe, wc);
@@ -586,69 +590,108 @@ poll_cq(struct rdx_mlx5_cq *cq, struct rdx_wc *restrict wc, const uint16_t n, co
 }
 
 /*
- * The variants, each a function of its own: by CQE size (64 or 128
- * bytes: cq->cqe_shift 6 or 7), full or lean, and for the poll for one of
- * perftest's latency loops n = 1.
+ * The variants, generated from poll_cq with constant arguments (rdma-core
+ * generates mlx5_poll_cq_v0/_v1 from mlx5_poll_cq so): by CQE size (64 or
+ * 128 bytes, cq->cqe_shift 6 or 7), full or lean. The full poll of a CQE
+ * size is the loop (mlx5_poll_many64/128) and, for a poll for one
+ * (perftest's latency loops ask for n = 1), the same with n constant
+ * (mlx5_poll_one64/128).
+ * rdx_mlx5_cq_poll_op and rdx_mlx5_cq_poll_req_op pick a CQ's pair once,
+ * at its creation.
  */
 static __rte_noinline uint16_t
-poll_cq64(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
-{
-	return poll_cq(cq, wc, n, false, 6);
-}
-
-static __rte_noinline uint16_t
-poll_cq64_one(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
+mlx5_poll_one64(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
 {
 	return poll_cq(cq, wc, 1, false, 6);
 }
 
 static __rte_noinline uint16_t
-poll_cq128(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
+mlx5_poll_one128(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
+{
+	return poll_cq(cq, wc, 1, false, 7);
+}
+
+static __rte_noinline uint16_t
+mlx5_poll_many64(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
+{
+	return poll_cq(cq, wc, n, false, 6);
+}
+
+static __rte_noinline uint16_t
+mlx5_poll_many128(struct rdx_mlx5_cq *cq, struct rdx_wc *wc, uint16_t n)
 {
 	return poll_cq(cq, wc, n, false, 7);
 }
 
-static __rte_noinline uint16_t
-poll_cq64_lean(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
+static __rte_always_inline uint16_t
+poll_full(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n, const uint32_t shift)
 {
-	return poll_cq(cq, wc, 1, true, 6);
+	struct rdx_mlx5_cq *const cq = (struct rdx_mlx5_cq *)bcq;
+
+	if (n == 1)
+		return shift == 6 ? mlx5_poll_one64(cq, wc) : mlx5_poll_one128(cq, wc);
+	return shift == 6 ? mlx5_poll_many64(cq, wc, n) : mlx5_poll_many128(cq, wc, n);
 }
 
 static __rte_noinline uint16_t
-poll_cq128_lean(struct rdx_mlx5_cq *cq, struct rdx_wc *wc)
+mlx5_poll_cq64(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 {
-	return poll_cq(cq, wc, 1, true, 7);
+	return poll_full(bcq, wc, n, 6);
+}
+
+static __rte_noinline uint16_t
+mlx5_poll_cq128(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
+{
+	return poll_full(bcq, wc, n, 7);
+}
+
+/*
+ * The lean poll (rdx_cq_poll_req_burst's contract, lib/dev/rdx_dev_core.h):
+ * a poll for one writes the lean completion of a good requester CQE
+ * (wr_id, imm: the retirement cursor rdx_mlx5_qp_retired_wr_id reads,
+ * qp_num, retired, status, opcode); any other CQE gets the full one
+ * (poll_cq hands it to the full variant); n other than 1 is the full poll.
+ */
+static __rte_noinline uint16_t
+mlx5_poll_req_cq64(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
+{
+	if (unlikely(n != 1))
+		return mlx5_poll_cq64(bcq, wc, n);
+	return poll_cq((struct rdx_mlx5_cq *)bcq, wc, 1, true, 6);
+}
+
+static __rte_noinline uint16_t
+mlx5_poll_req_cq128(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
+{
+	if (unlikely(n != 1))
+		return mlx5_poll_cq128(bcq, wc, n);
+	return poll_cq((struct rdx_mlx5_cq *)bcq, wc, 1, true, 7);
+}
+
+rdx_poll_burst_t
+rdx_mlx5_cq_poll_op(const struct rdx_mlx5_cq *cq)
+{
+	return cq->cqe_shift == 6 ? mlx5_poll_cq64 : mlx5_poll_cq128;
+}
+
+rdx_poll_burst_t
+rdx_mlx5_cq_poll_req_op(const struct rdx_mlx5_cq *cq)
+{
+	return cq->cqe_shift == 6 ? mlx5_poll_req_cq64 : mlx5_poll_req_cq128;
 }
 
 uint16_t
 rdx_mlx5_poll_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 {
-	struct rdx_mlx5_cq *const cq = (struct rdx_mlx5_cq *)bcq;
-
-	if (unlikely(cq->cqe_shift != 6))
-		return poll_cq128(cq, wc, n);
-	if (n == 1)
-		return poll_cq64_one(cq, wc);
-	return poll_cq64(cq, wc, n);
+	if (likely(((struct rdx_mlx5_cq *)bcq)->cqe_shift == 6))
+		return poll_full(bcq, wc, n, 6);
+	return poll_full(bcq, wc, n, 7);
 }
 
-/*
- * rdx_cq_poll_req_burst's op (the lean contract, lib/dev/rdx_dev_core.h):
- * a poll for one writes the lean completion of a good requester CQE
- * (wr_id, imm: the retirement cursor rdx_mlx5_qp_retired_wr_id reads,
- * qp_num, retired, status, opcode); any other CQE gets the full one; n
- * other than 1 is rdx_mlx5_poll_burst.
- */
 uint16_t
 rdx_mlx5_poll_req_burst(struct rdx_cq *bcq, struct rdx_wc *wc, uint16_t n)
 {
-	struct rdx_mlx5_cq *const cq = (struct rdx_mlx5_cq *)bcq;
-
-	if (unlikely(n != 1))
-		return rdx_mlx5_poll_burst(bcq, wc, n);
-	if (unlikely(cq->cqe_shift != 6))
-		return poll_cq128_lean(cq, wc);
-	return poll_cq64_lean(cq, wc);
+	return rdx_mlx5_cq_poll_req_op((struct rdx_mlx5_cq *)bcq)(bcq, wc, n);
 }
 
 uint16_t

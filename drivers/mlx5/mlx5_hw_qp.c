@@ -105,8 +105,8 @@ rdx_mlx5_hw_cq_create(struct rdx_dev *dev, const struct rdx_cq_conf *conf)
 			 dv.cqn, dv.cqe_cnt, dv.cqe_size, strerror(ret));
 		goto fail;
 	}
-	/* the lean requester poll (poll_burst stays rdx_mlx5_poll_burst here) */
-	hc->mcq.base.poll_req_burst = rdx_mlx5_poll_req_burst;
+	/* the lean requester poll for its CQE size (poll_burst: cq_dp_init's) */
+	hc->mcq.base.poll_req_burst = rdx_mlx5_cq_poll_req_op(&hc->mcq);
 	return &hc->mcq.base;
 fail:
 	if (hc->ibcq != NULL)

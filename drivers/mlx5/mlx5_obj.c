@@ -338,7 +338,7 @@ rdx_mlx5_cq_dp_init(struct rdx_mlx5_cq *cq, const struct mlx5dv_cq *dv,
 	cq->cqe64 = cq->buf + cq->cqe_off;
 	cq->cqn = cqn;
 	memset(&cq->stats, 0, sizeof(cq->stats));
-	cq->base.poll_burst = rdx_mlx5_poll_burst;
+	cq->base.poll_burst = rdx_mlx5_cq_poll_op(cq);
 	cq->base.conf.depth = dv->cqe_cnt;
 	return 0;
 }

@@ -444,7 +444,8 @@ post_many(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n, const boo
 	return post_send(qp, wr + done, (uint16_t)(n - done), (uint16_t)done, last, e.inl, ud);
 }
 
-/* post_many of each QP type, out of line (a burst of one stays lean). */
+/* post_many of each QP type, a function of its own (post_burst calls it
+ * for bursts of more than one). */
 static __rte_noinline uint16_t
 post_many_rc(struct rdx_mlx5_qp *qp, const struct rdx_wr *wr, uint16_t n)
 {

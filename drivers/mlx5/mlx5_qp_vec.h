@@ -366,8 +366,8 @@ vec_run(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
 
 /*
  * One inline WRITE (send: SEND) WQE of 1..max_inline bytes from one SGE at
- * WQEBB counter bb (ctrl): ctrl + [raddr] + inline, written with
- * inl_copy, unsignaled; w0base is ctrl_word_base of its opcode. Returns
+ * WQEBB counter bb (ctrl): ctrl + [raddr] + inline (inl_seg_one),
+ * unsignaled; w0base is ctrl_word_base of its opcode. Returns
  * its WQEBBs, or 0 (nothing written) for a length of 0 or above
  * max_inline, or a WQE of more than room_bb WQEBBs (it would wrap at the
  * SQ end: post_send's).
@@ -385,7 +385,7 @@ vec_inl_wqe(uint8_t *ctrl, const struct rdx_wr *wr, uint32_t bb, uint64_t w0base
 	if (unlikely(len - 1 >= max_inline))
 		return 0;
 	/* DS: ctrl, [raddr], align16(4 + len) / 16 */
-	ds = (send ? 1 : 2) + ((len + 4 + MLX5_DS_SIZE - 1) >> 4);
+	ds = (send ? 1 : 2) + inl_seg_ds(len);
 	nbb = (ds + 3) >> 2;
 	if (unlikely(nbb > room_bb))
 		return 0;
@@ -393,9 +393,7 @@ vec_inl_wqe(uint8_t *ctrl, const struct rdx_wr *wr, uint32_t bb, uint64_t w0base
 		vec_raddr_seg(seg, wr);
 		seg += MLX5_DS_SIZE;
 	}
-	inl_copy(seg + sizeof(struct mlx5_wqe_inl_data_seg),
-		 (const uint8_t *)(uintptr_t)sge->addr, len);
-	((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count = htobe32(len | MLX5_INLINE_SEG);
+	inl_seg_one(seg, sge);
 	ctrl16 = (vec_u64x2){ ctrl_word(w0base, bb, ds), 0 };
 	memcpy(ctrl, &ctrl16, sizeof(ctrl16));
 	return nbb;
@@ -453,7 +451,7 @@ vec_run_inl_len(uint8_t *ctrl, uint64_t *wid, uint32_t qpn8, uint32_t cur_post,
 		const struct rdx_wr *wr, const uint32_t span, const uint32_t want, uint32_t len,
 		const enum inl_cls cls, const bool send)
 {
-	const uint32_t ds = (send ? 1 : 2) + ((len + 4 + MLX5_DS_SIZE - 1) >> 4);
+	const uint32_t ds = (send ? 1 : 2) + inl_seg_ds(len);
 	const uint32_t nbb = (ds + 3) >> 2;
 	const uint32_t hdr = htobe32(len | MLX5_INLINE_SEG);
 	const size_t off = send ? MLX5_DS_SIZE : 2 * MLX5_DS_SIZE;

@@ -86,7 +86,7 @@ recv_run(uint8_t *seg, uint64_t *wid, const struct rdx_recv_wr *wr, const uint32
 	 const uint32_t shift, const bool term)
 {
 	uint64_t *const wid_end = wid + span;
-	/* Counts up to 0: one register indexes the wr_id slots and ends the loop. */
+	/* From -span up to 0: wid_end[i] is the next WR's wr_id slot. */
 	intptr_t i = -(intptr_t)span;
 
 	if (span & 1) {

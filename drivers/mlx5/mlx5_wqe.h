@@ -365,18 +365,47 @@ inl_copy_cls(uint8_t *dst, const uint8_t *src, uint32_t len, const enum inl_cls 
 	}
 }
 
+/* The DS count of an inline data segment of total bytes: align16(4 +
+ * total) / 16. */
+static __rte_always_inline uint32_t
+inl_seg_ds(uint32_t total)
+{
+	return (total + (uint32_t)sizeof(struct mlx5_wqe_inl_data_seg) + MLX5_DS_SIZE - 1) >> 4;
+}
+
+/* The inline data segment of one SGE of 1..max_inline bytes that ends
+ * before the SQ end (the caller's test): the header, one copy. Returns
+ * the DS count. */
+static __rte_always_inline uint32_t
+inl_seg_one(uint8_t *seg, const struct rdx_sge *sge)
+{
+	const uint32_t len = sge->length;
+
+	inl_copy(seg + sizeof(struct mlx5_wqe_inl_data_seg), (const uint8_t *)(uintptr_t)sge->addr,
+		 len);
+	((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count = htobe32(len | MLX5_INLINE_SEG);
+	return inl_seg_ds(len);
+}
+
 /*
- * The bytes of an inline data segment from dst on: the SGEs' bytes, those
- * that reach the SQ end continuing at its start. Returns their count, or
- * UINT32_MAX when it is above max_inline (what is copied then is not
- * posted).
+ * Inline data segment (rdma-core set_data_inl_seg): a 4-byte header with
+ * the byte count and MLX5_INLINE_SEG, then the SGEs' bytes, those that
+ * reach the SQ end continuing at its start. one: the caller saw one SGE
+ * of 1..max_inline bytes that ends before the SQ end (set_data_inl_seg's
+ * first branch), inl_seg_one. Returns the DS count, 0 when the SGEs carry no
+ * byte (no segment, not even the header), or UINT32_MAX when they carry
+ * more than max_inline (what was copied then is not posted).
  */
 static __rte_always_inline uint32_t
-inl_copy_sges(const struct sq_ring *r, uint8_t *dst, const struct rdx_sge *sge,
-	      uint32_t num_sge)
+inl_seg(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge, uint32_t num_sge,
+	const bool one)
 {
+	struct mlx5_wqe_inl_data_seg *const hdr = (struct mlx5_wqe_inl_data_seg *)(void *)seg;
+	uint8_t *dst = seg + sizeof(*hdr);
 	uint32_t total = 0, j;
 
+	if (one)
+		return inl_seg_one(seg, sge);
 	for (j = 0; j < num_sge; j++) {
 		const uint8_t *src = (const uint8_t *)(uintptr_t)sge[j].addr;
 		uint32_t len = sge[j].length;
@@ -394,65 +423,31 @@ inl_copy_sges(const struct sq_ring *r, uint8_t *dst, const struct rdx_sge *sge,
 		inl_copy(dst, src, len);
 		dst += len;
 	}
-	return total;
+	if (unlikely(total == 0))
+		return 0;
+	hdr->byte_count = htobe32(total | MLX5_INLINE_SEG);
+	return inl_seg_ds(total);
 }
 
+/* inl_seg of any SGE list, out of line. */
 static __rte_noinline uint32_t
-inl_copy_sge_list(const struct sq_ring *r, uint8_t *dst, const struct rdx_sge *sge,
-		  uint32_t num_sge)
+inl_seg_list(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge, uint32_t num_sge)
 {
-	return inl_copy_sges(r, dst, sge, num_sge);
+	return inl_seg(r, seg, sge, num_sge, false);
 }
 
-/*
- * Inline data segment (rdma-core set_data_inl_seg): a 4-byte header with
- * the byte count and MLX5_INLINE_SEG, then the bytes (inl_copy_sges; one
- * SGE without a call). Returns the DS count, 0 when the SGEs carry no
- * byte (no segment, not even the header), or UINT32_MAX when they carry
- * more than max_inline (nothing posted).
- */
-static __rte_always_inline uint32_t
-set_inline_seg(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge,
-	       uint32_t num_sge)
-{
-	uint8_t *const dst = seg + sizeof(struct mlx5_wqe_inl_data_seg);
-	const uint32_t total = likely(num_sge == 1) ? inl_copy_sges(r, dst, sge, 1) :
-		inl_copy_sge_list(r, dst, sge, num_sge);
-
-	if (unlikely(total - 1 >= UINT32_MAX - 1))
-		return total;   /* 0 bytes: no segment; UINT32_MAX: too long */
-	((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count =
-		htobe32(total | MLX5_INLINE_SEG);
-	/* align16(4 + total) / 16 */
-	return (total + (uint32_t)sizeof(struct mlx5_wqe_inl_data_seg) + MLX5_DS_SIZE - 1) >> 4;
-}
-
-/*
- * set_inline_seg with the common case first: one SGE of 1..max_inline
- * bytes that end before the SQ end, one copy and the header; any other
- * list through set_inline_seg out of line. The same bytes and return.
- */
-static __rte_noinline uint32_t
-set_inline_seg_list(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge,
-		    uint32_t num_sge)
-{
-	return set_inline_seg(r, seg, sge, num_sge);
-}
-
+/* The inline data segment of the WR's SGEs (inl_seg): one SGE that fits
+ * before the SQ end inline, any other list out of line. */
 static __rte_always_inline uint32_t
 set_data_inl_seg(const struct sq_ring *r, uint8_t *seg, const struct rdx_sge *sge,
 		 uint32_t num_sge)
 {
-	uint8_t *const dst = seg + sizeof(struct mlx5_wqe_inl_data_seg);
-	const uint32_t len = sge->length;
+	const uint8_t *const dst = seg + sizeof(struct mlx5_wqe_inl_data_seg);
 
-	if (likely(num_sge == 1 && len - 1 < r->max_inline && len < (uint32_t)(r->end - dst))) {
-		inl_copy(dst, (const uint8_t *)(uintptr_t)sge->addr, len);
-		((struct mlx5_wqe_inl_data_seg *)(void *)seg)->byte_count =
-			htobe32(len | MLX5_INLINE_SEG);
-		return (len + (uint32_t)sizeof(struct mlx5_wqe_inl_data_seg) + MLX5_DS_SIZE - 1) >> 4;
-	}
-	return set_inline_seg_list(r, seg, sge, num_sge);
+	if (likely(num_sge == 1 && sge->length - 1 < r->max_inline &&
+		   sge->length < (uint32_t)(r->end - dst)))
+		return inl_seg(r, seg, sge, 1, true);
+	return inl_seg_list(r, seg, sge, num_sge);
 }
 
 /* WQEBBs of the WQE at counter bb, from its ctrl DS (the ring keeps every

@@ -396,12 +396,18 @@ uint16_t rdx_mlx5_post_burst_scalar(struct rdx_qp *qp, const struct rdx_wr *wr, 
 uint16_t rdx_mlx5_post_burst_ud_scalar(struct rdx_qp *qp, const struct rdx_wr *wr, uint16_t n);
 uint16_t rdx_mlx5_post_recv_burst(struct rdx_qp *qp, const struct rdx_recv_wr *wr,
 				  uint16_t n);
-uint16_t rdx_mlx5_poll_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
 /*
- * rdx_cq_poll_req_burst's op (the lean completion contract): the hardware
- * CQ installs it; a backend with its own poll_burst op (the software
- * device's inline progress) leaves it out, and lib/dev falls back to that.
+ * A CQ's poll ops, one variant per CQE size, picked once at creation:
+ * rdx_mlx5_cq_dp_init installs rdx_mlx5_cq_poll_op's as poll_burst; the
+ * hardware CQ installs rdx_mlx5_cq_poll_req_op's as poll_req_burst (the
+ * lean completion contract; a backend with its own poll_burst op, the
+ * software device's inline progress, leaves it out and lib/dev falls back
+ * to that). rdx_mlx5_poll_burst and rdx_mlx5_poll_req_burst call the
+ * variant of the CQ they are given (callers without the op: tests).
  */
+rdx_poll_burst_t rdx_mlx5_cq_poll_op(const struct rdx_mlx5_cq *cq);
+rdx_poll_burst_t rdx_mlx5_cq_poll_req_op(const struct rdx_mlx5_cq *cq);
+uint16_t rdx_mlx5_poll_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
 uint16_t rdx_mlx5_poll_req_burst(struct rdx_cq *cq, struct rdx_wc *wc, uint16_t n);
 /*
  * The full poll (rdx_mlx5_poll_burst's loop) for a backend's own

@@ -128,7 +128,8 @@ test_loopback(void)
 	CU_ASSERT(memcmp(mb->addr, &v, 8) == 0);
 
 	/* the same through the lean requester poll the hardware CQ installs */
-	CU_ASSERT(cq->poll_req_burst == rdx_mlx5_poll_req_burst);
+	CU_ASSERT(cq->poll_req_burst ==
+		  rdx_mlx5_cq_poll_req_op((const struct rdx_mlx5_cq *)(const void *)cq));
 	wr.wr_id = 2;
 	CU_ASSERT(rdx_qp_post_burst(qa, &wr, 1) == 1);
 	{

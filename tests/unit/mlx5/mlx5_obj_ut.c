@@ -113,6 +113,25 @@ test_cq_qp_table(void)
 	q[4].base.qp_num = 11;
 	CU_ASSERT(rdx_mlx5_cq_attach(&c, &q[4]) == -EEXIST);
 	rdx_mlx5_cq_dp_fini(&c);
+	/* the poll ops are picked at creation, one pair per CQE size */
+	{
+		static uint8_t ring128[4 * 128] __attribute__((aligned(64)));
+		const rdx_poll_burst_t op64 = c.base.poll_burst;
+		const rdx_poll_burst_t req64 = rdx_mlx5_cq_poll_req_op(&c);
+
+		CU_ASSERT(op64 == rdx_mlx5_cq_poll_op(&c));
+		CU_ASSERT(req64 != op64);
+		dvc.buf = ring128;
+		dvc.cqe_size = 128;
+		CU_ASSERT_FATAL(rdx_mlx5_cq_dp_init(&c, &dvc, 1, 4) == 0);
+		CU_ASSERT(c.base.poll_burst == rdx_mlx5_cq_poll_op(&c));
+		CU_ASSERT(c.base.poll_burst != op64);
+		CU_ASSERT(rdx_mlx5_cq_poll_req_op(&c) != req64);
+		CU_ASSERT(rdx_mlx5_cq_poll_req_op(&c) != c.base.poll_burst);
+		rdx_mlx5_cq_dp_fini(&c);
+		dvc.buf = ring;
+		dvc.cqe_size = 64;
+	}
 	/* bad CQ rings */
 	dvc.cqe_cnt = 3;
 	CU_ASSERT(rdx_mlx5_cq_dp_init(&c, &dvc, 1, 4) == -EINVAL);
@@ -160,7 +179,7 @@ test_bind_unbind(void)
 		CU_ASSERT(c[k].base.dev == &dev);
 		CU_ASSERT(c[k].base.conf.depth == 4);   /* the ring's CQE count */
 		CU_ASSERT(c[k].cqn == 20u + (uint32_t)k);
-		CU_ASSERT(c[k].base.poll_burst == rdx_mlx5_poll_burst);
+		CU_ASSERT(c[k].base.poll_burst == rdx_mlx5_cq_poll_op(&c[k]));
 	}
 	CU_ASSERT(o.nb_cqs == 2);
 	/* a bad ring: nothing listed */
