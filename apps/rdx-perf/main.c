@@ -324,13 +324,6 @@ client_not_run_from(struct perf_app *a, unsigned int first, uint32_t klo, uint32
 								    o->rate);
 }
 
-/* --tx-depth-sweep: the step after t (none: 0 ends after one step) */
-static uint32_t
-tsweep_next(const struct perf_opts *o, uint32_t t)
-{
-	return o->tsweep_lo == 0 ? 1 : o->tsweep_factor != 0 ? t * o->tsweep_factor : t + 1;
-}
-
 /* The runs of one --lcore-sweep step (all runs without one): QP counts,
  * sizes, rates; *next counts the runs that started. */
 static int
@@ -381,12 +374,12 @@ client_runs(struct perf_app *a)
 	uint32_t q, k, t;
 	int rc = 0;
 
-	for (t = tlo; t <= thi; t = tsweep_next(o, t))
+	for (t = tlo; t <= thi; t = perf_tsweep_next(o, t))
 		nsteps++;
 	for (k = klo; k <= khi; k = perf_lsweep_next(o, k))
 		for (q = o->sweep_lo; q <= o->sweep_hi; q = perf_sweep_next(o, q))
 			nruns += o->nb_sizes * nb_rates * nsteps;
-	for (t = tlo; t <= thi && rc == 0 && !rdx_runtime_stopping(); t = tsweep_next(o, t)) {
+	for (t = tlo; t <= thi && rc == 0 && !rdx_runtime_stopping(); t = perf_tsweep_next(o, t)) {
 		a->tx_step = t;
 		for (k = klo; k <= khi && rc == 0 && !rdx_runtime_stopping();
 		     k = perf_lsweep_next(o, k)) {
@@ -397,7 +390,7 @@ client_runs(struct perf_app *a)
 	a->nb_lcores = all;
 	a->tx_step = 0;
 	/* the runs not started, step by step (each step: nruns / nsteps) */
-	for (t = tlo, j = 0; t <= thi; t = tsweep_next(o, t), j++)
+	for (t = tlo, j = 0; t <= thi; t = perf_tsweep_next(o, t), j++)
 		if (next < (j + 1) * (nruns / nsteps))
 			client_not_run_from(a, next > j * (nruns / nsteps) ? next - j * (nruns / nsteps) : 0,
 					    klo, khi);

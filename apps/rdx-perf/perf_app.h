@@ -327,6 +327,13 @@ perf_lsweep_next(const struct perf_opts *o, uint32_t k)
 	return o->lsweep_factor != 0 ? k * o->lsweep_factor : k + 1;
 }
 
+/* --tx-depth-sweep: the step after t (no sweep: 1, so one step is taken) */
+static inline uint32_t
+perf_tsweep_next(const struct perf_opts *o, uint32_t t)
+{
+	return o->tsweep_lo == 0 ? 1 : o->tsweep_factor != 0 ? t * o->tsweep_factor : t + 1;
+}
+
 /* --qp-sweep: the largest QP count a run uses (endpoints are made for it). */
 static inline uint32_t
 perf_sweep_last(const struct perf_opts *o)

@@ -106,8 +106,8 @@ pt_tsweep_last(const struct perf_opts *o)
 {
 	uint32_t t = o->tsweep_lo;
 
-	while ((o->tsweep_factor != 0 ? t * o->tsweep_factor : t + 1) <= o->tsweep_hi)
-		t = o->tsweep_factor != 0 ? t * o->tsweep_factor : t + 1;
+	while (perf_tsweep_next(o, t) <= o->tsweep_hi)
+		t = perf_tsweep_next(o, t);
 	return t;
 }
 
