@@ -75,7 +75,8 @@ void
 perf_mpi_usage(FILE *f)
 {
 	fprintf(f, "  --pattern pairs|incast|one-to-many|all-to-all   ranks launched by mpirun / srun --mpi=pmix%s\n"
-		"  --pattern clusterperf                           lib/rpc's echo, basic.read/write: ranks 0..S-1 serve (--servers S)\n"
+		"  --pattern clusterperf                           lib/rpc's echo, basic.read/write: ranks 0..S-1 serve (--servers S);\n"
+		"                                                  default --transport infrc --test echo\n"
 		"  --flows-start together|staggered[:MS]           competing flows: shares, Jain's index (doc/cluster.md)\n",
 #ifdef RDX_PERF_MPI
 		""
@@ -248,4 +249,45 @@ perf_topo_srv_peer(enum perf_pattern p, int n, uint32_t t, int r, uint32_t j)
 		break;
 	}
 	return e;
+}
+
+static bool
+arg_given(int argc, char **argv, const char *opt)
+{
+	size_t n = strlen(opt);
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (strncmp(argv[i], opt, n) == 0 && (argv[i][n] == '\0' || argv[i][n] == '='))
+			return true;
+	return false;
+}
+
+int
+perf_mpi_opts_defaults(int *argc, char **argv, int cap, const struct perf_mpi_opts *m)
+{
+	static char *const transport[] = { "--transport", "infrc" };
+	static char *const test[] = { "--test", "echo" };
+	bool tr, te;
+
+	if (m->pattern != PERF_PATTERN_CLUSTERPERF)
+		return 0;
+	/* clusterperf's own defaults: its echo, over InfRc (RAMCloud's RC
+	 * transport) */
+	tr = !arg_given(*argc, argv, "--transport");
+	te = !arg_given(*argc, argv, "--test");
+	if (*argc + 2 * (tr + te) >= cap) {
+		fprintf(stderr, "rdx-perf: too many arguments\n");
+		return -EINVAL;
+	}
+	if (tr) {
+		argv[(*argc)++] = transport[0];
+		argv[(*argc)++] = transport[1];
+	}
+	if (te) {
+		argv[(*argc)++] = test[0];
+		argv[(*argc)++] = test[1];
+	}
+	argv[*argc] = NULL;
+	return 0;
 }

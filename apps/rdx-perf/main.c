@@ -663,6 +663,7 @@ parse:
 	said_hold(&held);
 	memset(&mpo, 0, sizeof(mpo));
 	if (perf_mpi_opts_take(&app_argc, app_argv, &mpo) < 0 ||
+	    perf_mpi_opts_defaults(&app_argc, app_argv, (int)RTE_DIM(app_argv), &mpo) < 0 ||
 	    perf_opts_parse(app_argc, app_argv, &a->o, &given) < 0)
 		return mpi_bad_input(&mpo, &held);
 	if (given.help) {

@@ -41,6 +41,9 @@ struct perf_mpi_opts {
 /* Take --pattern P and --flows-start together|staggered[:MS] out of the
  * app's arguments (argv[0] is the program). 0, or -EINVAL after one line. */
 int perf_mpi_opts_take(int *argc, char **argv, struct perf_mpi_opts *m);
+/* --pattern clusterperf without --transport or --test: --transport infrc,
+ * --test echo appended to argv (cap: its slots). 0 or -EINVAL (one line). */
+int perf_mpi_opts_defaults(int *argc, char **argv, int cap, const struct perf_mpi_opts *m);
 const char *perf_pattern_name(enum perf_pattern p);
 /* --help: the MPI options (after opts.c's) */
 void perf_mpi_usage(FILE *f);

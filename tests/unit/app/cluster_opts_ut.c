@@ -30,6 +30,35 @@ take(const char *line, struct perf_mpi_opts *m, int *argc, char **argv)
 	return perf_mpi_opts_take(argc, argv, m);
 }
 
+/* --pattern clusterperf's defaults: --transport infrc and --test echo when
+ * not given; another pattern, or an option given, is left as it is */
+static void
+test_clusterperf_defaults(void)
+{
+	struct perf_mpi_opts m;
+	char *argv[32];
+	int argc;
+
+	CU_ASSERT_EQUAL(take("--pattern clusterperf -n 10", &m, &argc, argv), 0);
+	CU_ASSERT_EQUAL(perf_mpi_opts_defaults(&argc, argv, 32, &m), 0);
+	CU_ASSERT_EQUAL(argc, 7);
+	CU_ASSERT_STRING_EQUAL(argv[3], "--transport");
+	CU_ASSERT_STRING_EQUAL(argv[4], "infrc");
+	CU_ASSERT_STRING_EQUAL(argv[5], "--test");
+	CU_ASSERT_STRING_EQUAL(argv[6], "echo");
+	CU_ASSERT_PTR_NULL(argv[7]);
+	CU_ASSERT_EQUAL(take("--pattern=clusterperf --transport=homa+infud --test basic.read", &m,
+			     &argc, argv), 0);
+	CU_ASSERT_EQUAL(perf_mpi_opts_defaults(&argc, argv, 32, &m), 0);
+	CU_ASSERT_EQUAL(argc, 4);
+	CU_ASSERT_EQUAL(take("--pattern incast", &m, &argc, argv), 0);
+	CU_ASSERT_EQUAL(perf_mpi_opts_defaults(&argc, argv, 32, &m), 0);
+	CU_ASSERT_EQUAL(argc, 1);
+	/* no room: one line, -EINVAL */
+	CU_ASSERT_EQUAL(take("--pattern clusterperf", &m, &argc, argv), 0);
+	CU_ASSERT_EQUAL(perf_mpi_opts_defaults(&argc, argv, 3, &m), -EINVAL);
+}
+
 static void
 test_take(void)
 {
@@ -158,6 +187,7 @@ main(void)
 {
 	static const struct rdx_ut_case cases[] = {
 		{ "--pattern and --flows-start taken from the arguments", test_take },
+		{ "--pattern clusterperf's default transport and test", test_clusterperf_defaults },
 		{ "counts that do not fit a pattern", test_check },
 		{ "every endpoint maps onto its peer and back", test_map },
 		{ NULL, NULL },
